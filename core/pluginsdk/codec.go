@@ -21,3 +21,6 @@ func (jsonCodec) Name() string                       { return CodecName }
 func init() {
 	encoding.RegisterCodec(jsonCodec{})
 }
+
+// Codec returns rubi's gRPC codec (for tests that need to wrap it).
+func Codec() encoding.Codec { return jsonCodec{} }
