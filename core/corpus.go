@@ -131,8 +131,10 @@ type Corpus struct {
 	Edges     []Edge     `json:"edges"`
 	// Changed lists ids of documents added or modified since the last
 	// Index call of this project, and Removed those that disappeared; a
-	// ranker may use them to update incrementally. When Full is set the
-	// ranker must rebuild from Documents alone.
+	// ranker may use them to update incrementally. Then only the changed
+	// documents are sure to carry their Body: the others were not re-read.
+	// When Full is set every document carries its Body and the ranker
+	// must rebuild from Documents alone.
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	Full    bool     `json:"full,omitempty"`

@@ -8,6 +8,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -78,7 +79,9 @@ type Ranker interface {
 	// Index receives the corpus whenever it changes. It is called before
 	// Rank in the process that indexes; a later process that only ranks
 	// gets Configure and Rank, so a ranker that needs state persists it in
-	// Setup.StateDir. Index must be idempotent.
+	// Setup.StateDir. Index must be idempotent. Given an incremental corpus
+	// (Full unset) it cannot apply, for example because its state is
+	// missing, it returns ErrFullIndexNeeded and is called again with Full.
 	Index(ctx context.Context, corpus *Corpus) error
 	// Rank returns at most q.Limit hits, best first.
 	Rank(ctx context.Context, q Query) ([]Hit, error)
@@ -91,6 +94,9 @@ type Fuser interface {
 	// at least one input list.
 	Fuse(ctx context.Context, lists []RankedList) ([]Hit, error)
 }
+
+// ErrFullIndexNeeded is returned by Ranker.Index to ask for a full corpus.
+var ErrFullIndexNeeded = errors.New("full index needed")
 
 // SettingError is a stage's rejection of one of its settings.
 type SettingError struct {

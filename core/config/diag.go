@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/agext/levenshtein"
@@ -43,7 +44,8 @@ func suggest(given string, candidates []string) string {
 //	  An argument named "k3" is not expected in ranker "rank.bm25". Did you mean "k1"?
 //	  12 |   k3 = 1.2
 //
-// files (Config.Files) supplies the source lines; it may be nil.
+// files (Config.Files) supplies the source lines; a file it lacks is read
+// from disk.
 func WriteDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) {
 	for _, d := range diags {
 		sev := "error"
@@ -58,12 +60,17 @@ func WriteDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnos
 		if d.Detail != "" {
 			fmt.Fprintf(w, "  %s\n", d.Detail)
 		}
-		if d.Subject != nil && files != nil {
-			if f, ok := files[d.Subject.Filename]; ok {
-				if line := sourceLine(f.Bytes, d.Subject.Start.Line); line != "" {
-					fmt.Fprintf(w, "  %d | %s\n", d.Subject.Start.Line, line)
-				}
-			}
+		if d.Subject == nil {
+			continue
+		}
+		var src []byte
+		if f, ok := files[d.Subject.Filename]; ok {
+			src = f.Bytes
+		} else {
+			src, _ = os.ReadFile(d.Subject.Filename)
+		}
+		if line := sourceLine(src, d.Subject.Start.Line); line != "" {
+			fmt.Fprintf(w, "  %d | %s\n", d.Subject.Start.Line, line)
 		}
 	}
 }

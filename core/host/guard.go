@@ -79,8 +79,8 @@ func (g *guard) call(ctx context.Context, op string, fn func(ctx context.Context
 	timedOut := callCtx.Err() == context.DeadlineExceeded || status.Code(err) == codes.DeadlineExceeded ||
 		(err != nil && time.Since(start) >= g.st.Timeout)
 	cancel()
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, core.ErrFullIndexNeeded) {
+		return err
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()

@@ -72,6 +72,12 @@ func (f *fakeRanker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
 		select {}
 	case "garbage":
 		return []core.Hit{{ID: "file:a"}, {ID: "file:a"}}, nil
+	case "bench":
+		hits := make([]core.Hit, q.Limit)
+		for i := range hits {
+			hits[i] = core.Hit{ID: fmt.Sprintf("file:src/pkg%d/file%d.go", i%17, i), Score: float64(q.Limit - i), Reason: `matches "plugin", "load"`}
+		}
+		return hits, nil
 	}
 	return []core.Hit{{ID: "file:" + f.who, Score: 1, Reason: fmt.Sprintf("%s level %d", f.who, f.settings.Level)}}, nil
 }
@@ -128,6 +134,10 @@ func servePlugin(mode string) {
 // pluginScript writes an executable that starts this test binary as the
 // plugin in the given mode, the way a user's rubi.hcl names a binary.
 func pluginScript(t *testing.T, mode string) string {
+	return pluginScriptB(t, mode)
+}
+
+func pluginScriptB(t testing.TB, mode string) string {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -142,6 +152,10 @@ func pluginScript(t *testing.T, mode string) string {
 }
 
 func loadConfig(t *testing.T, root, src string) *config.Config {
+	return loadConfigB(t, root, src)
+}
+
+func loadConfigB(t testing.TB, root, src string) *config.Config {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -87,7 +89,11 @@ func (c *Client) Index(ctx context.Context, corpus *core.Corpus) error {
 	if err := stream.CloseSend(); err != nil {
 		return err
 	}
-	return stream.RecvMsg(&Empty{})
+	err = stream.RecvMsg(&Empty{})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.FailedPrecondition && st.Message() == core.ErrFullIndexNeeded.Error() {
+		return core.ErrFullIndexNeeded
+	}
+	return err
 }
 
 func recvErr(stream grpc.ClientStream, sendErr error) error {

@@ -131,6 +131,9 @@ var rankerDesc = grpc.ServiceDesc{
 				corpus.Edges = append(corpus.Edges, chunk.Edges...)
 			}
 			if err := srv.(core.Ranker).Index(stream.Context(), corpus); err != nil {
+				if errors.Is(err, core.ErrFullIndexNeeded) {
+					return status.Error(codes.FailedPrecondition, core.ErrFullIndexNeeded.Error())
+				}
 				return err
 			}
 			return stream.SendMsg(&Empty{})

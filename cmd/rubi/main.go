@@ -1,0 +1,159 @@
+// Command rubi is the command-line face of rubi's engine. Each command
+// group lives in its own file as a Run-style function; this file holds the
+// root command, the global flags and process-wide setup (logging, signals,
+// plugin cleanup).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/pipeline"
+	_ "github.com/rubi-dev/rubi/plugins/standard"
+)
+
+// globals are the flags every command takes.
+type globals struct {
+	root     string
+	json     bool
+	logLevel string
+	configs  []string
+	logger   hclog.Logger
+}
+
+// exitError carries an exit status for an error already printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func main() {
+	// Plugins are Managed clients: whatever path leaves main, none of
+	// their processes may outlive rubi.
+	defer goplugin.CleanupClients()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:])
+	stop()
+	goplugin.CleanupClients()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string) int {
+	g := &globals{}
+	root := newRootCmd(g)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	var ee *exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintln(os.Stderr, "rubi:", err)
+		return 1
+	}
+}
+
+func newRootCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "rubi",
+		Short: "Knowledge graph and context manager for AI coding agents",
+		Long: `rubi maps a project (files, imports, symbols, modules, centrality) and keeps
+what agents learn about it, and answers "where is X / how does Y work"
+within a token budget, so an agent reads less and re-reads less.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			level := hclog.LevelFromString(g.logLevel)
+			if level == hclog.NoLevel {
+				return fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", g.logLevel)
+			}
+			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: os.Stderr})
+			return nil
+		},
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&g.root, "root", "", "project root (default: the nearest directory up from here with .rubi/, rubi.hcl or .git)")
+	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
+	pf.StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
+	pf.StringArrayVar(&g.configs, "config", nil, "extra configuration file read after the project's rubi.hcl (repeatable)")
+	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newConfigCmd(g), newPluginsCmd(g), newVersionCmd(g))
+	return cmd
+}
+
+// projectRoot resolves --root, or finds the project around the working
+// directory the way git finds its repository.
+func (g *globals) projectRoot() (string, error) {
+	if g.root != "" {
+		abs, err := filepath.Abs(g.root)
+		if err != nil {
+			return "", err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return "", fmt.Errorf("--root %s: not a directory", g.root)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		for _, marker := range []string{pipeline.DataDir, config.FileName, ".git"} {
+			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+				return dir, nil
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return wd, nil
+		}
+	}
+}
+
+// loadConfig loads the layers for the project, printing diagnostics.
+func (g *globals) loadConfig() (*config.Config, error) {
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, err
+	}
+	cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs})
+	if diags.HasErrors() {
+		config.WriteDiagnostics(os.Stderr, nil, diags)
+		return nil, &exitError{code: 1}
+	}
+	if len(diags) > 0 {
+		config.WriteDiagnostics(os.Stderr, cfg.Files, diags)
+	}
+	return cfg, nil
+}
+
+// engine loads the configuration and returns an engine for it.
+func (g *globals) engine() (*pipeline.Engine, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.New(cfg, g.logger), nil
+}
+
+// reportError prints an engine error; configuration diagnostics are shown
+// with their file and line.
+func reportError(err error) error {
+	var de *pipeline.DiagnosticsError
+	if errors.As(err, &de) {
+		config.WriteDiagnostics(os.Stderr, de.Files, de.Diags)
+		return &exitError{code: 1}
+	}
+	return err
+}

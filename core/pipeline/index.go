@@ -1,0 +1,510 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/graph"
+	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/pluginsdk"
+	"github.com/rubi-dev/rubi/core/resolve"
+	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/walk"
+)
+
+// IndexOptions tune one index run.
+type IndexOptions struct {
+	// Full re-reads and re-parses every file and rebuilds every ranker.
+	Full bool
+}
+
+// FileCounts says what the walk saw.
+type FileCounts struct {
+	Seen    int            `json:"seen"`
+	Indexed int            `json:"indexed"`
+	Skipped map[string]int `json:"skipped"`
+}
+
+// IndexStats is the outcome of an index run, as `rubi index` prints it.
+type IndexStats struct {
+	Root  string     `json:"root"`
+	Files FileCounts `json:"files"`
+	// Parsed files were read and parsed in this run; Unchanged were
+	// reused from the previous index; Removed disappeared since.
+	Parsed    int            `json:"parsed"`
+	Unchanged int            `json:"unchanged"`
+	Removed   int            `json:"removed"`
+	Languages map[string]int `json:"languages"`
+	Symbols   int            `json:"symbols"`
+	Imports   int            `json:"imports"`
+	Edges     int            `json:"import_edges"`
+	Modules   int            `json:"modules"`
+	// Rankers says how each ranker was brought up to date: "full",
+	// "incremental", "up to date" or "failed".
+	Rankers    map[string]string `json:"rankers"`
+	Warnings   []string          `json:"warnings,omitempty"`
+	Problems   []string          `json:"problems,omitempty"`
+	DurationMS float64           `json:"duration_ms"`
+}
+
+// scanned is one file of the walk and what this run learned about it.
+type scanned struct {
+	file walk.File
+	rec  *fileRecord
+	// content is set when the file was read in this run.
+	content []byte
+	changed bool
+	skip    string // a skip reason found on reading (binary, unreadable)
+}
+
+// Index brings the project's index up to date. Only one rubi process
+// indexes a project at a time; the others wait for the lock.
+func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
+	start := time.Now()
+	if err := e.ensureDataDir(); err != nil {
+		return nil, err
+	}
+	lock, err := store.LockDir(ctx, e.indexDir())
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+
+	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
+	prev, err := loadManifest(e.indexDir())
+	if err != nil && !errors.Is(err, errNoIndex) {
+		stats.Warnings = append(stats.Warnings, err.Error())
+	}
+	if prev == nil || opts.Full {
+		prev = newManifest()
+		opts.Full = true
+	}
+
+	files, wstats, err := e.walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
+
+	// Read and parse what changed.
+	if err := e.scan(ctx, files, prev, opts.Full); err != nil {
+		return nil, err
+	}
+	next := newManifest()
+	var changedIDs []string
+	for _, s := range files {
+		if s.skip != "" {
+			stats.Files.Skipped[s.skip]++
+			continue
+		}
+		next.Files[s.rec.Path] = s.rec
+		if s.changed {
+			stats.Parsed++
+			changedIDs = append(changedIDs, core.DocID(core.DocFile, s.rec.Path))
+		} else {
+			stats.Unchanged++
+		}
+		stats.Languages[langOrOther(s.rec.Language)]++
+		stats.Symbols += len(s.rec.Facts.Symbols)
+		stats.Imports += len(s.rec.Facts.Imports)
+	}
+	var removedIDs []string
+	for p := range prev.Files {
+		if _, ok := next.Files[p]; !ok {
+			stats.Removed++
+			removedIDs = append(removedIDs, core.DocID(core.DocFile, p))
+		}
+	}
+	sort.Strings(removedIDs)
+	stats.Files.Indexed = len(next.Files)
+
+	// The graph: imports resolved project-wide, then centrality.
+	paths := next.sortedPaths()
+	project, err := resolve.NewProject(e.cfg.Root, paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range project.Warnings() {
+		stats.Warnings = append(stats.Warnings, w.String())
+	}
+	facts := make([]core.FileFacts, len(paths))
+	for i, p := range paths {
+		facts[i] = next.Files[p].Facts
+	}
+	next.Edges = resolve.Edges(project, facts)
+	stats.Edges = len(next.Edges)
+	rankFiles(next)
+
+	modDocs, modEdges := moduleDocuments(next)
+	stats.Modules = len(modDocs)
+	changedIDs = append(changedIDs, changedModules(prev, next, modDocs, opts.Full)...)
+	removedIDs = append(removedIDs, removedModules(prev, next)...)
+
+	corpus := func(full bool) *core.Corpus {
+		c := &core.Corpus{Full: full, Changed: changedIDs, Removed: removedIDs}
+		byPath := map[string][]byte{}
+		for _, s := range files {
+			if s.content != nil {
+				byPath[s.rec.Path] = s.content
+			}
+		}
+		for _, p := range paths {
+			c.Documents = append(c.Documents, fileDocument(next.Files[p], byPath[p]))
+		}
+		c.Documents = append(c.Documents, modDocs...)
+		c.Edges = append(append(c.Edges, next.Edges...), modEdges...)
+		return c
+	}
+	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
+	if err := e.indexRankers(ctx, prev, next, stats, nothingChanged, files, corpus); err != nil {
+		return nil, err
+	}
+
+	next.IndexedAt = time.Now().UTC()
+	if err := next.save(e.indexDir()); err != nil {
+		return nil, err
+	}
+	stats.Problems = e.Problems()
+	stats.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	return stats, nil
+}
+
+func langOrOther(l string) string {
+	if l == "" {
+		return "other"
+	}
+	return l
+}
+
+// walk lists the project's files as rubi.hcl's index block says.
+func (e *Engine) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
+	ix := e.cfg.Index
+	var files []*scanned
+	st, err := walk.Walk(ctx, e.cfg.Root, walk.Options{
+		Include:           ix.Include,
+		Exclude:           ix.Exclude,
+		NoDefaultExcludes: !ix.DefaultExcludes,
+		MaxFileSize:       ix.MaxFileSize,
+	}, func(f walk.File) error {
+		files = append(files, &scanned{file: f})
+		return nil
+	})
+	if st.Skipped == nil {
+		st.Skipped = map[string]int{}
+	}
+	return files, st, err
+}
+
+// scan decides for every file whether the previous index still holds for
+// it, and reads and parses those for which it does not. A file whose size
+// and modification time are unchanged is not even opened.
+func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, full bool) error {
+	var todo []*scanned
+	for _, s := range files {
+		old := prev.Files[s.file.Path]
+		if !full && old != nil && old.Size == s.file.Size && old.ModTime == s.file.ModTime.UnixNano() {
+			s.rec = old
+			continue
+		}
+		todo = append(todo, s)
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	// Read in parallel: hashing and the binary check are cheap next to
+	// the system calls, and a cold cache makes reads the slowest part.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0) * 2)
+	for _, s := range todo {
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			e.read(s, prev.Files[s.file.Path], full)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	var parse []*scanned
+	for _, s := range todo {
+		if s.skip == "" && s.changed {
+			parse = append(parse, s)
+		}
+	}
+	return e.parse(ctx, parse)
+}
+
+// read loads one file and compares it with its previous record.
+func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
+	content, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.file.Path)))
+	if err != nil {
+		s.skip = walk.ReasonUnreadable
+		return
+	}
+	head := content
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if walk.IsBinary(head) {
+		s.skip = walk.ReasonBinary
+		return
+	}
+	sum := sha256.Sum256(content)
+	hash := hex.EncodeToString(sum[:])
+	s.content = content
+	if !full && old != nil && old.Hash == hash {
+		// Touched, not changed: keep the facts, note the new times.
+		rec := *old
+		rec.Size, rec.ModTime = s.file.Size, s.file.ModTime.UnixNano()
+		s.rec = &rec
+		return
+	}
+	s.changed = true
+	s.rec = &fileRecord{
+		Path:     s.file.Path,
+		Language: core.DetectLanguage(s.file.Path),
+		Size:     s.file.Size,
+		ModTime:  s.file.ModTime.UnixNano(),
+		Hash:     hash,
+	}
+	s.rec.Facts = core.FileFacts{Path: s.file.Path, Language: s.rec.Language}
+}
+
+// parse sends the changed files to the parser of their language, in
+// batches of about pluginsdk.ChunkSize, a worker per core.
+func (e *Engine) parse(ctx context.Context, files []*scanned) error {
+	route := map[string]*config.Stage{}
+	for _, st := range e.cfg.Enabled(core.KindParser) {
+		langs := st.Languages
+		if len(langs) == 0 {
+			// A parser that names no languages takes all it advertises.
+			s, err := e.open(ctx, st)
+			if err != nil {
+				return err
+			}
+			if s != nil {
+				langs = s.Info().Languages
+			}
+		}
+		for _, l := range langs {
+			route[l] = st
+		}
+	}
+	type batch struct {
+		stage *config.Stage
+		files []*scanned
+		size  int
+	}
+	var batches []*batch
+	current := map[*config.Stage]*batch{}
+	for _, s := range files {
+		st := route[s.rec.Language]
+		if st == nil {
+			continue
+		}
+		b := current[st]
+		if b == nil || b.size+len(s.content) > pluginsdk.ChunkSize {
+			b = &batch{stage: st}
+			current[st] = b
+			batches = append(batches, b)
+		}
+		b.files = append(b.files, s)
+		b.size += len(s.content)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, b := range batches {
+		g.Go(func() error {
+			stage, err := e.open(gctx, b.stage)
+			if err != nil {
+				return err
+			}
+			parser, ok := stage.(core.Parser)
+			if !ok {
+				// The plugin failed and its kind had no fallback: the files
+				// stay indexed by name and content.
+				return nil
+			}
+			in := make([]core.SourceFile, len(b.files))
+			for i, s := range b.files {
+				in[i] = core.SourceFile{Path: s.rec.Path, Language: s.rec.Language, Content: s.content}
+			}
+			facts, err := parser.Parse(gctx, in)
+			if err != nil {
+				if gctx.Err() != nil {
+					return gctx.Err()
+				}
+				e.logger.Warn("parse failed; files indexed without symbols", "parser", b.stage.Name, "error", err)
+				return nil
+			}
+			for i, s := range b.files {
+				f := facts[i]
+				f.Path, f.Language = s.rec.Path, s.rec.Language
+				s.rec.Facts = f
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// rankFiles stores each file's PageRank in the import graph.
+func rankFiles(m *manifest) {
+	b := graph.NewBuilder()
+	paths := m.sortedPaths()
+	for _, p := range paths {
+		b.Node(core.DocID(core.DocFile, p))
+	}
+	for _, e := range m.Edges {
+		b.AddEdge(e.From, e.To, e.Weight)
+	}
+	g := b.Build()
+	ranks := g.PageRank(graph.Options{})
+	for i, p := range paths {
+		m.Files[p].Rank = ranks[i]
+	}
+}
+
+// changedModules lists the modules whose set of files or whose files
+// changed; on a full run, all of them.
+func changedModules(prev, next *manifest, mods []core.Document, full bool) []string {
+	dirty := map[string]bool{}
+	for p, rec := range next.Files {
+		if old, ok := prev.Files[p]; !ok || old.Hash != rec.Hash {
+			dirty[moduleOf(p)] = true
+		}
+	}
+	for p := range prev.Files {
+		if _, ok := next.Files[p]; !ok {
+			dirty[moduleOf(p)] = true
+		}
+	}
+	var ids []string
+	for _, d := range mods {
+		if full || dirty[d.Path] {
+			ids = append(ids, d.ID)
+		}
+	}
+	return ids
+}
+
+// removedModules lists the modules that no longer have any file.
+func removedModules(prev, next *manifest) []string {
+	have := map[string]bool{}
+	for p := range next.Files {
+		have[moduleOf(p)] = true
+	}
+	gone := map[string]bool{}
+	for p := range prev.Files {
+		if mod := moduleOf(p); !have[mod] {
+			gone[mod] = true
+		}
+	}
+	ids := make([]string, 0, len(gone))
+	for mod := range gone {
+		ids = append(ids, core.DocID(core.DocModule, mod))
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// indexRankers gives each enabled ranker the corpus: in full when its
+// configuration changed or it asks for it, incrementally otherwise, and not
+// at all when nothing changed since it last indexed.
+func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, stats *IndexStats, nothingChanged bool, files []*scanned, corpus func(full bool) *core.Corpus) error {
+	var incremental, full *core.Corpus
+	get := func(wantFull bool) *core.Corpus {
+		if wantFull {
+			if full == nil {
+				e.readAll(files)
+				full = corpus(true)
+			}
+			return full
+		}
+		if incremental == nil {
+			incremental = corpus(false)
+		}
+		return incremental
+	}
+	for _, st := range e.cfg.Enabled(core.KindRanker) {
+		stage, err := e.open(ctx, st)
+		if err != nil {
+			return err
+		}
+		ranker, ok := stage.(core.Ranker)
+		if !ok {
+			stats.Rankers[st.Name] = "failed"
+			continue
+		}
+		settings, _ := st.Settings(ranker.Info().Schema)
+		fp := fingerprint(st, ranker.Info(), settings)
+		wantFull := prev.Rankers[st.Name] != fp
+		if !wantFull && nothingChanged {
+			next.Rankers[st.Name] = fp
+			stats.Rankers[st.Name] = "up to date"
+			continue
+		}
+		c := get(wantFull)
+		err = ranker.Index(ctx, c)
+		if errors.Is(err, core.ErrFullIndexNeeded) && !c.Full {
+			wantFull = true
+			err = ranker.Index(ctx, get(true))
+		}
+		switch {
+		case errors.Is(err, host.ErrUnavailable):
+			stats.Rankers[st.Name] = "failed"
+			continue
+		case err != nil:
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			stats.Rankers[st.Name] = "failed"
+			stats.Warnings = append(stats.Warnings, fmt.Sprintf("ranker %s could not index: %v", st.Name, err))
+			continue
+		}
+		next.Rankers[st.Name] = fp
+		if wantFull {
+			stats.Rankers[st.Name] = "full"
+		} else {
+			stats.Rankers[st.Name] = "incremental"
+		}
+	}
+	return nil
+}
+
+// readAll loads the content of files that this run did not read, for a
+// ranker that needs every document's body.
+func (e *Engine) readAll(files []*scanned) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+	for _, s := range files {
+		if s.skip != "" || s.content != nil {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			content, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.rec.Path)))
+			if err == nil {
+				s.content = content
+			}
+		}()
+	}
+	wg.Wait()
+}

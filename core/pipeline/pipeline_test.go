@@ -1,0 +1,372 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rubi-dev/rubi/core/config"
+	_ "github.com/rubi-dev/rubi/plugins/standard"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// shop copies testdata/shop to a temporary project and adds the files a
+// real checkout has but a repository cannot hold: ignored build output,
+// dependencies, binaries and an oversized file.
+func shop(t testing.TB) string {
+	t.Helper()
+	root := t.TempDir()
+	err := filepath.WalkDir("testdata/shop", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("testdata/shop", p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(root, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := map[string]string{
+		".gitignore":                     "build/\n*.log\n",
+		"build/bundle.js":                "export const checkout = 1;\n",
+		"server.log":                     "checkout failed\n",
+		"node_modules/left-pad/index.js": "module.exports = function leftPad() {};\n",
+		"assets/logo.png":                "\x89PNG\r\n\x1a\n",
+		"data/orders.dat":                "order\x00\x01\x02checkout\x00",
+		"data/huge.txt":                  strings.Repeat("checkout coupon ", 80000),
+	}
+	for p, content := range extra {
+		write(t, root, p, content)
+	}
+	return root
+}
+
+func write(t testing.TB, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func engine(t testing.TB, root string) *Engine {
+	t.Helper()
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e := New(cfg, nil)
+	t.Cleanup(e.Close)
+	return e
+}
+
+func index(t testing.TB, e *Engine) *IndexStats {
+	t.Helper()
+	stats, err := e.Index(context.Background(), IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stats
+}
+
+func ids(res *Result) []string {
+	out := make([]string, len(res.Items))
+	for i, it := range res.Items {
+		out[i] = it.ID
+	}
+	return out
+}
+
+func TestIndexStats(t *testing.T) {
+	root := shop(t)
+	stats := index(t, engine(t, root))
+	if stats.Files.Indexed != 14 {
+		t.Errorf("indexed %d files, want the 13 sources plus .gitignore", stats.Files.Indexed)
+	}
+	// Default-excluded: .rubi (written by the index itself), build and
+	// node_modules; ignored by .gitignore: server.log (build/ is caught by
+	// the default excludes first).
+	wantSkipped := map[string]int{"ignored": 1, "default-excluded": 3, "binary": 2, "too-large": 1}
+	for reason, n := range wantSkipped {
+		if stats.Files.Skipped[reason] != n {
+			t.Errorf("skipped[%s] = %d, want %d (all: %v)", reason, stats.Files.Skipped[reason], n, stats.Files.Skipped)
+		}
+	}
+	if stats.Languages["go"] != 5 || stats.Languages["typescript"] != 3 || stats.Languages["python"] != 3 {
+		t.Errorf("languages = %v", stats.Languages)
+	}
+	if stats.Parsed != 14 || stats.Unchanged != 0 {
+		t.Errorf("parsed %d, unchanged %d", stats.Parsed, stats.Unchanged)
+	}
+	// main → checkout (1 file), main → config, checkout → config,
+	// checkout → discount (2 files), cart → api, cart → coupon,
+	// coupon → api, report → export.
+	if stats.Edges != 9 {
+		t.Errorf("import edges = %d, want 9", stats.Edges)
+	}
+	for _, r := range []string{"rank.bm25", "rank.ppr"} {
+		if stats.Rankers[r] != "full" {
+			t.Errorf("ranker %s = %q, want full on the first run", r, stats.Rankers[r])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, ".rubi", ".gitignore")); err != nil {
+		t.Errorf(".rubi/.gitignore not written: %v", err)
+	}
+}
+
+func TestRetrieve(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	res, err := e.Retrieve(context.Background(), Query{Text: "how is the configuration file loaded"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "file:internal/config/config.go" {
+		t.Fatalf("top = %v", ids(res))
+	}
+	top := res.Items[0]
+	if top.Kind != "file" || top.Path != "internal/config/config.go" || top.Tokens == 0 || len(top.Reasons) == 0 {
+		t.Errorf("item = %+v", top)
+	}
+	if _, ok := top.Scores["rank.bm25"]; !ok {
+		t.Errorf("scores = %v, want the bm25 component", top.Scores)
+	}
+	if !strings.Contains(top.Text, "L13 func Load(path string) (*Config, error) — Load reads") {
+		t.Errorf("the item should show the matching definition with its line:\n%s", top.Text)
+	}
+	sum := 0
+	for _, it := range res.Items {
+		sum += it.Tokens
+	}
+	if sum != res.Tokens || res.Tokens > res.Budget {
+		t.Errorf("tokens = %d, items sum %d, budget %d", res.Tokens, sum, res.Budget)
+	}
+}
+
+// The graph brings what the words alone miss: the discount rules are
+// reached through the file that matched.
+func TestTermsAndGraph(t *testing.T) {
+	e := engine(t, shop(t))
+	index(t, e)
+	res, err := e.Retrieve(context.Background(), Query{Text: "finishing a purchase", Terms: []string{"checkout", "cart"}, Limit: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ids(res)
+	if len(got) == 0 || got[0] != "file:internal/checkout/checkout.go" {
+		t.Fatalf("top = %v", got)
+	}
+	i := slices.Index(got, "file:internal/discount/coupon.go")
+	if i < 0 {
+		t.Fatalf("coupon.go is imported by checkout.go and should come along: %v", got)
+	}
+	if r := res.Items[i].Reasons; len(r) == 0 || r[0] != "imported by internal/checkout/checkout.go" {
+		t.Errorf("coupon.go reasons = %q", r)
+	}
+}
+
+func TestBudgetAndLimit(t *testing.T) {
+	e := engine(t, shop(t))
+	index(t, e)
+	res, err := e.Retrieve(context.Background(), Query{Text: "coupon discount checkout cart", Budget: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Tokens > 60 || res.Omitted == 0 {
+		t.Errorf("tokens %d (budget 60), omitted %d", res.Tokens, res.Omitted)
+	}
+	res, err = e.Retrieve(context.Background(), Query{Text: "coupon discount checkout cart", Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 2 || res.Omitted == 0 {
+		t.Errorf("items %d, omitted %d", len(res.Items), res.Omitted)
+	}
+}
+
+func TestKinds(t *testing.T) {
+	e := engine(t, shop(t))
+	index(t, e)
+	res, err := e.Retrieve(context.Background(), Query{Text: "discount", Kinds: []string{"module"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "module:internal/discount" {
+		t.Fatalf("modules = %v", ids(res))
+	}
+	for _, it := range res.Items {
+		if it.Kind != "module" {
+			t.Errorf("kind filter let through %s", it.ID)
+		}
+	}
+	if _, err := e.Retrieve(context.Background(), Query{Text: "x", Kinds: []string{"files"}}); err == nil || !strings.Contains(err.Error(), `unknown kind "files"`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestRetrieveWithoutIndex(t *testing.T) {
+	e := engine(t, shop(t))
+	if _, err := e.Retrieve(context.Background(), Query{Text: "checkout"}); !errors.Is(err, ErrNoIndex) {
+		t.Fatalf("err = %v, want ErrNoIndex", err)
+	}
+	if _, err := e.Retrieve(context.Background(), Query{Text: "  "}); err == nil {
+		t.Fatal("an empty query must be an error")
+	}
+}
+
+func TestIncremental(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+
+	again := index(t, e)
+	if again.Parsed != 0 || again.Unchanged != 14 {
+		t.Errorf("no-change re-index parsed %d, unchanged %d", again.Parsed, again.Unchanged)
+	}
+	for r, state := range again.Rankers {
+		if state != "up to date" {
+			t.Errorf("ranker %s = %q after no change", r, state)
+		}
+	}
+
+	// Change one file, delete another, touch a third without changing it.
+	later := time.Now().Add(time.Minute)
+	write(t, root, "internal/discount/rules.go", "package discount\n\n// Loyalty points earn a discount too.\nfunc LoyaltyPoints(total int) int { return total / 100 }\n")
+	os.Chtimes(filepath.Join(root, "internal/discount/rules.go"), later, later)
+	os.Remove(filepath.Join(root, "scripts/report.py"))
+	os.Chtimes(filepath.Join(root, "web/src/api.ts"), later, later)
+
+	st := index(t, e)
+	if st.Parsed != 1 || st.Removed != 1 || st.Unchanged != 12 {
+		t.Errorf("parsed %d, removed %d, unchanged %d", st.Parsed, st.Removed, st.Unchanged)
+	}
+	if st.Rankers["rank.bm25"] != "incremental" {
+		t.Errorf("bm25 = %q, want incremental", st.Rankers["rank.bm25"])
+	}
+	res, err := e.Retrieve(context.Background(), Query{Text: "loyalty points"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "file:internal/discount/rules.go" {
+		t.Errorf("the changed file's new words should be found: %v", ids(res))
+	}
+	res, _ = e.Retrieve(context.Background(), Query{Text: "monthly sales report"})
+	if slices.Contains(ids(res), "file:scripts/report.py") {
+		t.Errorf("a deleted file is still found: %v", ids(res))
+	}
+}
+
+func TestChangedRankerSettingsRebuild(t *testing.T) {
+	root := shop(t)
+	index(t, engine(t, root))
+	// The retuning comes from a layer outside the project, so no project
+	// file changes.
+	extra := filepath.Join(t.TempDir(), "tuning.hcl")
+	write(t, filepath.Dir(extra), "tuning.hcl", "ranker \"rank.bm25\" {\n  k1 = 1.6\n}\n")
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: []string{extra}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e := New(cfg, nil)
+	defer e.Close()
+	st := index(t, e)
+	if st.Rankers["rank.bm25"] != "full" || st.Rankers["rank.ppr"] != "up to date" {
+		t.Errorf("rankers = %v: only the retuned one rebuilds", st.Rankers)
+	}
+}
+
+func TestDamagedIndexIsRebuilt(t *testing.T) {
+	root := shop(t)
+	index(t, engine(t, root))
+	write(t, root, ".rubi/index/manifest.gob", "not a manifest")
+	st := index(t, engine(t, root))
+	if st.Parsed != 14 || len(st.Warnings) == 0 || !strings.Contains(st.Warnings[0], "damaged") {
+		t.Errorf("parsed %d, warnings %q", st.Parsed, st.Warnings)
+	}
+}
+
+// Two rubi processes (here two engines) indexing at once: the lock
+// serializes them and both see a complete index.
+func TestConcurrentIndex(t *testing.T) {
+	root := shop(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = engine(t, root).Index(context.Background(), IndexOptions{})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := engine(t, root).Retrieve(context.Background(), Query{Text: "coupon"})
+	if err != nil || len(res.Items) == 0 {
+		t.Fatalf("retrieve after concurrent indexing: %v, %v", res, err)
+	}
+}
+
+// TestRankingGolden keeps the ranking of the shop project under review:
+// a change in any ranker, the fuser or the packer shows up as a diff of
+// testdata/ranking.golden. Refresh with go test ./core/pipeline -update.
+func TestRankingGolden(t *testing.T) {
+	e := engine(t, shop(t))
+	index(t, e)
+	queries := []Query{
+		{Text: "how is the configuration file loaded"},
+		{Text: "finishing a purchase", Terms: []string{"checkout", "cart"}},
+		{Text: "coupon applied twice"},
+		{Text: "export orders to csv"},
+		{Text: "submitCart"},
+		{Text: "http client post json"},
+	}
+	var b strings.Builder
+	for _, q := range queries {
+		res, err := e.Retrieve(context.Background(), Query{Text: q.Text, Terms: q.Terms, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "query %q terms %q\n", q.Text, q.Terms)
+		for i, it := range res.Items {
+			fmt.Fprintf(&b, "  %d. %s — %s\n", i+1, it.ID, strings.Join(it.Reasons, "; "))
+		}
+	}
+	golden := filepath.Join("testdata", "ranking.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("ranking changed; review and run with -update if intended.\n--- got\n%s--- want\n%s", b.String(), want)
+	}
+}

@@ -1,0 +1,386 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/text"
+	"github.com/rubi-dev/rubi/core/tokens"
+)
+
+// Query is a retrieval request.
+type Query struct {
+	Text string
+	// Terms are the agent's extra words: synonyms, related concepts,
+	// likely identifiers.
+	Terms []string
+	// Budget is the token budget of the result; 0 means budgets.context.
+	Budget int
+	// Limit caps the number of items; 0 means DefaultLimit.
+	Limit int
+	// Kinds restricts results to these document kinds.
+	Kinds []string
+}
+
+// DefaultLimit is how many items a result holds at most unless asked.
+const DefaultLimit = 10
+
+// Item is one result.
+type Item struct {
+	ID    string  `json:"id"`
+	Kind  string  `json:"kind"`
+	Path  string  `json:"path,omitempty"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+	// Reasons say why the item is here, strongest first.
+	Reasons []string `json:"reasons"`
+	// Scores holds each ranker's own score for the item.
+	Scores map[string]float64 `json:"scores"`
+	// Text is what an agent reads for this item; Tokens estimates it.
+	Text   string `json:"text"`
+	Tokens int    `json:"tokens"`
+}
+
+// Result is a packed answer.
+type Result struct {
+	Query  string   `json:"query"`
+	Terms  []string `json:"terms,omitempty"`
+	Items  []Item   `json:"items"`
+	Tokens int      `json:"tokens"`
+	Budget int      `json:"budget"`
+	// Omitted counts matches left out by the budget or the limit.
+	Omitted  int      `json:"omitted"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// docKinds are the document kinds a query may ask for.
+var docKinds = []string{core.DocFile, core.DocModule, core.DocNode}
+
+// ErrNoIndex is returned by Retrieve before the project was ever indexed.
+var ErrNoIndex = errors.New("the project has no index yet: run `rubi index` first")
+
+// Retrieve answers a query from the index.
+func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
+	if strings.TrimSpace(q.Text) == "" && len(q.Terms) == 0 {
+		return nil, errors.New("the query is empty: say what you are looking for")
+	}
+	for _, k := range q.Kinds {
+		if !contains(docKinds, k) {
+			return nil, fmt.Errorf("unknown kind %q: kinds are %s", k, strings.Join(docKinds, ", "))
+		}
+	}
+	if q.Budget <= 0 {
+		q.Budget = e.cfg.Budgets.Context
+	}
+	if q.Limit <= 0 {
+		q.Limit = DefaultLimit
+	}
+	m, err := loadManifest(e.indexDir())
+	if errors.Is(err, errNoIndex) {
+		return nil, ErrNoIndex
+	}
+	if err != nil {
+		return nil, err
+	}
+	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: max(5*q.Limit, 50), Kinds: q.Kinds})
+	if err != nil {
+		return nil, err
+	}
+	fused, err := e.fuse(ctx, lists)
+	if err != nil {
+		return nil, err
+	}
+	res := e.pack(m, q, lists, fused)
+	res.Problems = e.Problems()
+	return res, nil
+}
+
+// rank runs the unseeded rankers in parallel, then the seeded ones with
+// the first lists as seeds. A ranker that fails is left out of the fusion
+// and reported once through the host's problems or a log line.
+func (e *Engine) rank(ctx context.Context, q core.Query) ([]core.RankedList, error) {
+	type slot struct {
+		list core.RankedList
+		ok   bool
+	}
+	run := func(stages []rankerStage, q core.Query) []core.RankedList {
+		slots := make([]slot, len(stages))
+		var wg sync.WaitGroup
+		for i, rs := range stages {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				hits, err := rs.ranker.Rank(ctx, q)
+				if err != nil {
+					e.logger.Warn("ranker left out of this query", "ranker", rs.name, "error", err)
+					return
+				}
+				slots[i] = slot{core.RankedList{Stage: rs.name, Weight: rs.weight, Hits: hits}, true}
+			}()
+		}
+		wg.Wait()
+		var out []core.RankedList
+		for _, s := range slots {
+			if s.ok {
+				out = append(out, s.list)
+			}
+		}
+		return out
+	}
+	first, seeded, err := e.rankers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lists := run(first, q)
+	if len(seeded) > 0 {
+		sq := q
+		sq.Seeds = lists
+		lists = append(lists, run(seeded, sq)...)
+	}
+	return lists, ctx.Err()
+}
+
+type rankerStage struct {
+	name   string
+	weight float64
+	ranker core.Ranker
+}
+
+// rankers opens the enabled rankers, split into unseeded and seeded.
+func (e *Engine) rankers(ctx context.Context) (first, seeded []rankerStage, err error) {
+	for _, st := range e.cfg.Enabled(core.KindRanker) {
+		s, err := e.open(ctx, st)
+		if err != nil {
+			return nil, nil, err
+		}
+		r, ok := s.(core.Ranker)
+		if !ok {
+			continue
+		}
+		rs := rankerStage{name: st.Name, weight: st.Weight, ranker: r}
+		if r.Info().Seeded {
+			seeded = append(seeded, rs)
+		} else {
+			first = append(first, rs)
+		}
+	}
+	return first, seeded, nil
+}
+
+func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit, error) {
+	fusers := e.cfg.Enabled(core.KindFuser)
+	s, err := e.open(ctx, fusers[0])
+	if err != nil {
+		return nil, err
+	}
+	f, ok := s.(core.Fuser)
+	if !ok {
+		return nil, fmt.Errorf("fuser %s is unavailable", fusers[0].Name)
+	}
+	return f.Fuse(ctx, lists)
+}
+
+// pack turns fused hits into items until the budget or the limit is
+// reached. An item that does not fit is skipped and a smaller one after it
+// may still go in: the budget is a ceiling, not a cut-off point.
+func (e *Engine) pack(m *manifest, q Query, lists []core.RankedList, fused []core.Hit) *Result {
+	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
+	mods := moduleIndex(m)
+	qtokens := map[string]bool{}
+	for _, t := range text.Tokenize(q.Text + " " + strings.Join(q.Terms, " ")) {
+		qtokens[t] = true
+	}
+	importedBy := map[string]int{}
+	for _, ed := range m.Edges {
+		importedBy[ed.To]++
+	}
+	for _, h := range fused {
+		kind, key, err := core.SplitDocID(h.ID)
+		if err != nil || !q.acceptsKind(kind) {
+			continue
+		}
+		var it Item
+		switch kind {
+		case core.DocFile:
+			rec, ok := m.Files[key]
+			if !ok {
+				continue // a ranker remembered a file that is gone
+			}
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, importedBy[h.ID], qtokens)}
+		case core.DocModule:
+			files, ok := mods[key]
+			if !ok {
+				continue
+			}
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderModule(key, files)}
+		default:
+			continue
+		}
+		if len(res.Items) >= q.Limit {
+			res.Omitted++
+			continue
+		}
+		it.ID, it.Score = h.ID, h.Score
+		it.Tokens = tokens.Estimate(it.Text)
+		if res.Tokens+it.Tokens > q.Budget {
+			res.Omitted++
+			continue
+		}
+		it.Scores, it.Reasons = explain(h, lists)
+		res.Items = append(res.Items, it)
+		res.Tokens += it.Tokens
+	}
+	return res
+}
+
+func (q Query) acceptsKind(kind string) bool {
+	return len(q.Kinds) == 0 || contains(q.Kinds, kind)
+}
+
+// explain gathers each ranker's score and reason for the hit, strongest
+// contribution first (the order RRF weighs them: weight over rank).
+func explain(h core.Hit, lists []core.RankedList) (map[string]float64, []string) {
+	scores := map[string]float64{}
+	type reason struct {
+		text string
+		vote float64
+	}
+	var rs []reason
+	for _, l := range lists {
+		for i, lh := range l.Hits {
+			if lh.ID != h.ID {
+				continue
+			}
+			scores[l.Stage] = lh.Score
+			if lh.Reason != "" {
+				rs = append(rs, reason{lh.Reason, l.Weight / float64(i+1)})
+			}
+			break
+		}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].vote > rs[j].vote })
+	reasons := []string{}
+	for _, r := range rs {
+		if !contains(reasons, r.text) {
+			reasons = append(reasons, r.text)
+		}
+	}
+	if len(reasons) == 0 && h.Reason != "" {
+		reasons = append(reasons, h.Reason)
+	}
+	return scores, reasons
+}
+
+// maxSymbolLines bounds the symbols shown for one file.
+const maxSymbolLines = 4
+
+// renderFile is a file as the agent reads it in a result: its path and
+// shape, then the definitions most related to the query (or its main
+// exported ones), with the line to open them at.
+func renderFile(rec *fileRecord, importers int, qtokens map[string]bool) string {
+	var b strings.Builder
+	b.WriteString(rec.Path)
+	var info []string
+	if rec.Language != "" {
+		info = append(info, rec.Language)
+	}
+	if n := len(rec.Facts.Symbols); n > 0 {
+		info = append(info, plural(n, "symbol"))
+	}
+	if importers > 0 {
+		info = append(info, "imported by "+plural(importers, "file"))
+	}
+	if len(info) > 0 {
+		b.WriteString(" (" + strings.Join(info, ", ") + ")")
+	}
+	for _, s := range pickSymbols(rec.Facts.Symbols, qtokens) {
+		// An opening brace says nothing the agent needs.
+		line := strings.TrimSpace(strings.TrimSuffix(s.Signature, "{"))
+		if line == "" {
+			line = s.Kind + " " + s.Name
+		}
+		fmt.Fprintf(&b, "\n  L%d %s", s.Line, line)
+		if s.Doc != "" {
+			b.WriteString(" — " + s.Doc)
+		}
+	}
+	return b.String()
+}
+
+// pickSymbols prefers symbols whose names share a token with the query,
+// then exported top-level ones, in file order.
+func pickSymbols(syms []core.Symbol, qtokens map[string]bool) []core.Symbol {
+	score := func(s core.Symbol) int {
+		n := 0
+		for _, t := range text.Tokenize(s.Name) {
+			if qtokens[t] {
+				n += 4
+				break
+			}
+		}
+		if s.Exported {
+			n += 2
+		}
+		if s.Parent == "" {
+			n++
+		}
+		return n
+	}
+	idx := make([]int, len(syms))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return score(syms[idx[a]]) > score(syms[idx[b]]) })
+	if len(idx) > maxSymbolLines {
+		idx = idx[:maxSymbolLines]
+	}
+	sort.Ints(idx)
+	out := make([]core.Symbol, len(idx))
+	for i, j := range idx {
+		out[i] = syms[j]
+	}
+	return out
+}
+
+func renderModule(mod string, files []*fileRecord) string {
+	sort.Slice(files, func(i, j int) bool { return files[i].Rank > files[j].Rank })
+	names := make([]string, 0, 6)
+	for i, f := range files {
+		if i == 6 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, path.Base(f.Path))
+	}
+	return fmt.Sprintf("module %s (%s): %s", mod, plural(len(files), "file"), strings.Join(names, ", "))
+}
+
+func moduleIndex(m *manifest) map[string][]*fileRecord {
+	out := map[string][]*fileRecord{}
+	for p, rec := range m.Files {
+		out[moduleOf(p)] = append(out[moduleOf(p)], rec)
+	}
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,149 @@
+package resolve
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// loadPython finds the source roots: the project root, plus the parent of
+// every top-level package (a directory with __init__.py whose parent has
+// none). That covers src/ layouts and monorepos with several projects
+// without reading pyproject.toml or setup.cfg.
+func (p *Project) loadPython() {
+	isInit := func(d string) bool {
+		return p.Has(path.Join(d, "__init__.py")) || p.Has(path.Join(d, "__init__.pyi"))
+	}
+	p.pyRootSet = map[string]bool{"": true}
+	for d := range p.dirFiles {
+		if d != "" && isInit(d) {
+			if parent := dirOf(d); parent != "" && !isInit(parent) {
+				p.pyRootSet[parent] = true
+			}
+		}
+	}
+	// src/ is a root even when it holds namespace packages only.
+	if !isInit("src") {
+		for d, files := range p.dirFiles {
+			if (d == "src" || strings.HasPrefix(d, "src/")) && slices.ContainsFunc(files, isPython) {
+				p.pyRootSet["src"] = true
+				break
+			}
+		}
+	}
+	for r := range p.pyRootSet {
+		p.pyRoots = append(p.pyRoots, r)
+	}
+	slices.Sort(p.pyRoots)
+}
+
+func (p *Project) resolvePython(from, spec string) (string, bool) {
+	dots := len(spec) - len(strings.TrimLeft(spec, "."))
+	name := spec[dots:]
+	if name != "" && !validDotted(name) {
+		return "", false
+	}
+	if dots > 0 {
+		// One dot is the importing file's package (its directory, also
+		// for __init__.py); each further dot goes one package up.
+		base := dirOf(from)
+		for range dots - 1 {
+			if base == "" {
+				return "", false
+			}
+			base = dirOf(base)
+		}
+		if t, ok := p.pyModule(base, name); ok {
+			return t, true
+		}
+		if name != "" {
+			// `from . import x` with x a name defined in the package.
+			return p.pyModule(base, parentName(name))
+		}
+		return "", false
+	}
+	if t, ok := p.pyAbsolute(from, name); ok {
+		return t, true
+	}
+	// `from a.b import c` emitted as "a.b.c" where c is not a module.
+	if parent := parentName(name); parent != "" {
+		return p.pyAbsolute(from, parent)
+	}
+	return "", false
+}
+
+// pyAbsolute looks name up in the source roots, in the order Python's
+// sys.path would most likely have them: the importing file's directory
+// when it is not a package (a script), the roots that contain the
+// importing file (nearest first), then the other roots.
+func (p *Project) pyAbsolute(from, name string) (string, bool) {
+	dir := dirOf(from)
+	if !p.Has(path.Join(dir, "__init__.py")) {
+		if t, ok := p.pyModule(dir, name); ok {
+			return t, true
+		}
+	}
+	var found string
+	var ok bool
+	ancestors(dir, func(d string) bool {
+		if p.pyRootSet[d] {
+			found, ok = p.pyModule(d, name)
+		}
+		return !ok
+	})
+	if ok {
+		return found, true
+	}
+	for _, r := range p.pyRoots {
+		if r != "" && !strings.HasPrefix(dir+"/", r+"/") {
+			if t, ok := p.pyModule(r, name); ok {
+				return t, true
+			}
+		}
+	}
+	return "", false
+}
+
+// pyModule finds dotted module name under base: a module file, a stub, or
+// a package's __init__. An empty name is the package base itself.
+func (p *Project) pyModule(base, name string) (string, bool) {
+	rel := strings.ReplaceAll(name, ".", "/")
+	stem, ok := join(base, rel)
+	if !ok {
+		return "", false
+	}
+	var cands [4]string
+	n := 0
+	if name != "" {
+		cands[0], cands[1] = stem+".py", stem+".pyi"
+		n = 2
+	}
+	cands[n], cands[n+1] = path.Join(stem, "__init__.py"), path.Join(stem, "__init__.pyi")
+	for _, c := range cands[:n+2] {
+		if p.Has(c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+func isPython(f string) bool { return strings.HasSuffix(f, ".py") || strings.HasSuffix(f, ".pyi") }
+
+func parentName(name string) string {
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 {
+		return ""
+	}
+	return name[:i]
+}
+
+// validDotted rejects specs that are not dotted identifiers, so a stray
+// path or glob never walks the file system maps.
+func validDotted(s string) bool {
+	for _, part := range strings.Split(s, ".") {
+		if part == "" || strings.ContainsAny(part, "/\\ *") {
+			return false
+		}
+	}
+	return true
+}
