@@ -12,7 +12,10 @@
 # with the built-in rankers.
 ranker "rank.recency" {
   plugin         = "bin/rubi-rank-recency" # relative to this file
-  weight         = 1.0                     # its vote in the fusion
+  # Its vote in the fusion. Reciprocal Rank Fusion is flat at the top
+  # (1/61 for a first place, 1/62 for a second), so a lone ranker needs a
+  # weight above 2 to outvote the text and graph rankers when they agree.
+  weight         = 3.0
   timeout        = "5s"
   half_life_days = 14                      # a file 14 days older counts half
   source         = "auto"                  # git history when available, else mtimes

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,13 +35,13 @@ a sentence on how to fix them, and the exit status is 1.`,
 			}
 			defer eng.Close()
 			if err := eng.OpenAll(cmd.Context()); err != nil {
-				return reportError(err)
+				return g.reportError(err)
 			}
 			resolved := resolvePipeline(eng)
 			if g.json {
-				return writeJSON(os.Stdout, resolved)
+				return writeJSON(g.stdout, resolved)
 			}
-			printResolved(os.Stdout, resolved)
+			printResolved(g.stdout, resolved)
 			return nil
 		},
 	})

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -38,17 +37,17 @@ each with the reasons it was chosen. The index is brought up to date first
 			defer eng.Close()
 			if !noRefresh {
 				if _, err := eng.Index(cmd.Context(), pipeline.IndexOptions{}); err != nil {
-					return reportError(err)
+					return g.reportError(err)
 				}
 			}
 			res, err := eng.Retrieve(cmd.Context(), q)
 			if err != nil {
-				return reportError(err)
+				return g.reportError(err)
 			}
 			if g.json {
-				return writeJSON(os.Stdout, res)
+				return writeJSON(g.stdout, res)
 			}
-			printResult(os.Stdout, res, explain)
+			printResult(g.stdout, res, explain)
 			return nil
 		},
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -29,12 +28,12 @@ not even opened, so a re-index costs about one directory walk.`,
 			defer eng.Close()
 			stats, err := eng.Index(cmd.Context(), opts)
 			if err != nil {
-				return reportError(err)
+				return g.reportError(err)
 			}
 			if g.json {
-				return writeJSON(os.Stdout, stats)
+				return writeJSON(g.stdout, stats)
 			}
-			printIndexStats(os.Stdout, stats)
+			printIndexStats(g.stdout, stats)
 			return nil
 		},
 	}

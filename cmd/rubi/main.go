@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -24,6 +25,8 @@ import (
 
 // globals are the flags every command takes.
 type globals struct {
+	stdout   io.Writer
+	stderr   io.Writer
 	root     string
 	json     bool
 	logLevel string
@@ -41,17 +44,19 @@ func main() {
 	// their processes may outlive rubi.
 	defer goplugin.CleanupClients()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:])
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	goplugin.CleanupClients()
 	os.Exit(code)
 }
 
 // run executes one command line and returns the exit status.
-func run(ctx context.Context, args []string) int {
-	g := &globals{}
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	g := &globals{stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	var ee *exitError
 	switch {
@@ -60,7 +65,7 @@ func run(ctx context.Context, args []string) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintln(os.Stderr, "rubi:", err)
+		fmt.Fprintln(stderr, "rubi:", err)
 		return 1
 	}
 }
@@ -79,7 +84,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 			if level == hclog.NoLevel {
 				return fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", g.logLevel)
 			}
-			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: os.Stderr})
+			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: g.stderr})
 			return nil
 		},
 	}
@@ -129,11 +134,11 @@ func (g *globals) loadConfig() (*config.Config, error) {
 	}
 	cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs})
 	if diags.HasErrors() {
-		config.WriteDiagnostics(os.Stderr, nil, diags)
+		config.WriteDiagnostics(g.stderr, nil, diags)
 		return nil, &exitError{code: 1}
 	}
 	if len(diags) > 0 {
-		config.WriteDiagnostics(os.Stderr, cfg.Files, diags)
+		config.WriteDiagnostics(g.stderr, cfg.Files, diags)
 	}
 	return cfg, nil
 }
@@ -149,10 +154,10 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 
 // reportError prints an engine error; configuration diagnostics are shown
 // with their file and line.
-func reportError(err error) error {
+func (g *globals) reportError(err error) error {
 	var de *pipeline.DiagnosticsError
 	if errors.As(err, &de) {
-		config.WriteDiagnostics(os.Stderr, de.Files, de.Diags)
+		config.WriteDiagnostics(g.stderr, de.Files, de.Diags)
 		return &exitError{code: 1}
 	}
 	return err

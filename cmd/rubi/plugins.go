@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +35,7 @@ func newPluginsCmd(g *globals) *cobra.Command {
 			// Open the pipeline so subprocess plugins report their version;
 			// a broken one is listed with its problem rather than failing.
 			if err := eng.OpenAll(cmd.Context()); err != nil {
-				return reportError(err)
+				return g.reportError(err)
 			}
 			cfg := eng.Config()
 			var rows []pluginRow
@@ -64,9 +63,9 @@ func newPluginsCmd(g *globals) *cobra.Command {
 				rows = append(rows, pluginRow{Problem: p})
 			}
 			if g.json {
-				return writeJSON(os.Stdout, rows)
+				return writeJSON(g.stdout, rows)
 			}
-			printPlugins(os.Stdout, rows)
+			printPlugins(g.stdout, rows)
 			return nil
 		},
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 
 	"github.com/spf13/cobra"
@@ -24,9 +23,9 @@ func newVersionCmd(g *globals) *cobra.Command {
 				Platform string `json:"platform"`
 			}{rubi.Version, pluginsdk.ProtocolVersion, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}
 			if g.json {
-				return writeJSON(os.Stdout, v)
+				return writeJSON(g.stdout, v)
 			}
-			fmt.Printf("rubi %s (plugin protocol v%d, %s, %s)\n", v.Version, v.Protocol, v.Go, v.Platform)
+			fmt.Fprintf(g.stdout, "rubi %s (plugin protocol v%d, %s, %s)\n", v.Version, v.Protocol, v.Go, v.Platform)
 			return nil
 		},
 	}

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -377,7 +376,13 @@ func (l *loader) finish() {
 		l.diags = append(l.diags, gohcl.DecodeExpression(l.vault.Expr, nil, &l.cfg.Vault)...)
 	}
 	for name, target := range l.sectionTargets() {
-		l.diags = append(l.diags, decodeInto(l.sections[name], target)...)
+		raw, diags := decodeValues(l.sections[name], core.MustSchemaOf(target), fmt.Sprintf("the %q block", name))
+		l.diags = append(l.diags, diags...)
+		if !diags.HasErrors() {
+			if err := core.DecodeSettings(raw, target); err != nil {
+				l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + name + " block", Detail: err.Error()})
+			}
+		}
 	}
 	if l.cfg.Index.MaxFileSize < 0 && l.sections["index"]["max_file_size"] != nil {
 		l.diags = append(l.diags, &hcl.Diagnostic{
@@ -410,29 +415,36 @@ func (l *loader) finish() {
 	}
 }
 
-// decodeInto decodes attributes into the fields of target tagged with their
-// names, each with its own source range for errors.
-func decodeInto(attrs map[string]*hcl.Attribute, target any) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	rv := reflect.ValueOf(target).Elem()
-	for i := 0; i < rv.NumField(); i++ {
-		name, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("hcl"), ",")
-		if a, ok := attrs[name]; ok {
-			diags = append(diags, gohcl.DecodeExpression(a.Expr, nil, rv.Field(i).Addr().Interface())...)
-		}
-	}
-	return diags
-}
-
 // Settings decodes the stage's own attributes against the schema it
 // publishes and returns them as the JSON object Setup.Settings carries.
 func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics) {
+	raw, diags := decodeValues(st.Attrs, schema, fmt.Sprintf("%s %q", st.Kind, st.Name))
+	for _, attr := range schema {
+		if _, ok := st.Attrs[attr.Name]; attr.Required && !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing required argument",
+				Detail:   fmt.Sprintf("The %s %q needs %s (%s). Add %s = ... to its block.", st.Kind, st.Name, attr.Name, attr.Type, attr.Name),
+				Subject:  st.DeclRange.Ptr(),
+			})
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return raw, diags
+}
+
+// decodeValues checks attrs against schema (names and types, each error at
+// its own line) and encodes them as a JSON object. Core sections and stage
+// settings both go through here, so their mistakes read the same.
+func decodeValues(attrs map[string]*hcl.Attribute, schema core.Schema, where string) (json.RawMessage, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	vals := map[string]cty.Value{}
-	for _, a := range sortedAttrs(st.Attrs) {
+	for _, a := range sortedAttrs(attrs) {
 		attr, ok := schema.Lookup(a.Name)
 		if !ok {
-			diags = append(diags, unknownAttr(a, fmt.Sprintf("%s %q", st.Kind, st.Name), schema))
+			diags = append(diags, unknownAttr(a, where, schema))
 			continue
 		}
 		ty, err := attr.CtyType()
@@ -440,8 +452,8 @@ func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics)
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid plugin schema",
-				Detail:   fmt.Sprintf("The %s %q publishes an unreadable schema (%s). Report it to the plugin's author.", st.Kind, st.Name, err),
-				Subject:  st.DeclRange.Ptr(),
+				Detail:   fmt.Sprintf("%s publishes an unreadable schema (%s). Report it to the plugin's author.", where, err),
+				Subject:  a.NameRange.Ptr(),
 			})
 			continue
 		}
@@ -460,19 +472,8 @@ func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics)
 			})
 			continue
 		}
-		if cv.IsNull() {
-			continue
-		}
-		vals[a.Name] = cv
-	}
-	for _, attr := range schema {
-		if _, ok := st.Attrs[attr.Name]; attr.Required && !ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Missing required argument",
-				Detail:   fmt.Sprintf("The %s %q needs %s (%s). Add %s = ... to its block.", st.Kind, st.Name, attr.Name, attr.Type, attr.Name),
-				Subject:  st.DeclRange.Ptr(),
-			})
+		if !cv.IsNull() {
+			vals[a.Name] = cv
 		}
 	}
 	if diags.HasErrors() {
@@ -484,7 +485,7 @@ func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics)
 	}
 	raw, err := ctyjson.Marshal(obj, obj.Type())
 	if err != nil {
-		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode settings", Detail: err.Error(), Subject: st.DeclRange.Ptr()})
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode settings", Detail: err.Error()})
 	}
 	return raw, diags
 }

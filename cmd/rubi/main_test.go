@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runRubi runs one command line in-process and returns its exit status and
+// output, as a user would see them.
+func runRubi(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// project writes a small project and returns its root.
+func project(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, content := range files {
+		path := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Keep the user's personal config out of the tests.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	return root
+}
+
+var goProject = map[string]string{
+	"go.mod":                "module example.com/app\n\ngo 1.22\n",
+	"main.go":               "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
+	"store/store.go":        "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
+	"store/migrate.go":      "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
+	"web/handlers/order.js": "import { fetchOrders } from '../api.js';\nexport function renderOrders() { return fetchOrders(); }\n",
+	"web/api.js":            "export async function fetchOrders() { return fetch('/orders'); }\n",
+}
+
+func TestIndexJSON(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "index", "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var stats struct {
+		Root  string `json:"root"`
+		Files struct {
+			Seen    int            `json:"seen"`
+			Indexed int            `json:"indexed"`
+			Skipped map[string]int `json:"skipped"`
+		} `json:"files"`
+		Edges      int               `json:"import_edges"`
+		Rankers    map[string]string `json:"rankers"`
+		DurationMS float64           `json:"duration_ms"`
+	}
+	if err := json.Unmarshal([]byte(out), &stats); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if stats.Root != root || stats.Files.Indexed != 6 || stats.Edges != 3 || stats.Rankers["rank.bm25"] != "full" {
+		t.Errorf("stats = %+v", stats)
+	}
+}
+
+func TestIndexText(t *testing.T) {
+	root := project(t, goProject)
+	code, out, _ := runRubi(t, "index", "--root", root)
+	if code != 0 || !strings.HasPrefix(out, "indexed 6 files in "+root) || !strings.Contains(out, "languages: go 3, javascript 2, other 1") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+// The --json output of context is an external contract: other tools read
+// these exact keys.
+func TestContextJSONContract(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "context", "open the order database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res["query"] != "open the order database" {
+		t.Errorf("query = %v", res["query"])
+	}
+	if _, ok := res["tokens"].(float64); !ok {
+		t.Errorf("tokens missing: %v", res)
+	}
+	items, _ := res["items"].([]any)
+	if len(items) == 0 || len(items) > 3 {
+		t.Fatalf("items = %v", items)
+	}
+	first := items[0].(map[string]any)
+	for _, key := range []string{"id", "kind", "path", "title", "score", "reasons", "scores"} {
+		if _, ok := first[key]; !ok {
+			t.Errorf("item has no %q: %v", key, first)
+		}
+	}
+	if first["id"] != "file:store/store.go" || first["kind"] != "file" || first["path"] != "store/store.go" {
+		t.Errorf("first item = %v", first)
+	}
+	if scores := first["scores"].(map[string]any); scores["rank.bm25"] == nil {
+		t.Errorf("scores = %v", scores)
+	}
+}
+
+func TestContextText(t *testing.T) {
+	root := project(t, goProject)
+	code, out, _ := runRubi(t, "context", "render", "orders", "--root", root, "--kinds", "file", "--explain")
+	if code != 0 || !strings.HasPrefix(out, "1. [file] web/handlers/order.js") || !strings.Contains(out, "score ") || !strings.Contains(out, "tokens (budget 1500") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, _, errOut := runRubi(t, "context", "x", "--root", root, "--kinds", "symbols")
+	if code != 1 || !strings.Contains(errOut, `unknown kind "symbols"`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestConfigCheck(t *testing.T) {
+	root := project(t, map[string]string{"rubi.hcl": "budgets {\n  context = 900\n}\nranker \"rank.bm25\" {\n  k1 = 1.5\n}\n"})
+	code, out, errOut := runRubi(t, "config", "check", "--root", root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"configuration OK", "budgets: context 900, recall 700", "ranker rank.bm25", `"k1":1.5`, "fuser  fuse.rrf"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+// A broken rubi.hcl gets FILE:LINE diagnostics and exit status 1, for the
+// skeleton (unknown attribute, wrong type, missing label) and for a
+// stage's own settings checked against its schema.
+func TestConfigCheckErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"index {\n  max_size = 1\n}\n", `rubi.hcl:2:3: error: Unsupported argument`},
+		{"budgets {\n  context = \"big\"\n}\n", `rubi.hcl:2:13: error: Incorrect attribute value type`},
+		{"ranker {\n}\n", `rubi.hcl:1:8: error: Missing name for ranker`},
+		{"ranker \"rank.bm25\" {\n  k3 = 1\n}\n", "rubi.hcl:2:3: error: Unsupported argument\n  An argument named \"k3\" is not expected in ranker \"rank.bm25\". Did you mean \"k1\"?"},
+		{"ranker \"rank.bm25\" {\n  b = 3\n}\n", `rubi.hcl:2:7: error: Invalid b for ranker "rank.bm25"`},
+		{"ranker \"rank.bm25\" {\n  k1 = \"fast\"\n}\n", `rubi.hcl:2:8: error: Incorrect attribute value type`},
+	}
+	for _, c := range cases {
+		root := project(t, map[string]string{"rubi.hcl": c.src})
+		t.Chdir(root)
+		code, _, errOut := runRubi(t, "config", "check")
+		if code != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("config:\n%s\nexit %d, stderr:\n%s\nwant %q", c.src, code, errOut, c.want)
+		}
+	}
+}
+
+func TestPluginsAndVersion(t *testing.T) {
+	root := project(t, goProject)
+	code, out, _ := runRubi(t, "plugins", "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var rows []struct {
+		Kind, Name, Version string
+		Builtin             bool
+		InPipeline          bool `json:"in_pipeline"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, r := range rows {
+		if r.Builtin && r.InPipeline && r.Version != "" {
+			found[r.Kind+" "+r.Name] = true
+		}
+	}
+	for _, want := range []string{"parser lang.regex", "ranker rank.bm25", "ranker rank.ppr", "fuser fuse.rrf"} {
+		if !found[want] {
+			t.Errorf("plugins should list %s as a built-in in the pipeline: %s", want, out)
+		}
+	}
+	code, out, _ = runRubi(t, "version")
+	if code != 0 || !strings.HasPrefix(out, "rubi ") || !strings.Contains(out, "plugin protocol v1") {
+		t.Errorf("version: %d %q", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	if code, _, errOut := runRubi(t, "frobnicate"); code != 1 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "context"); code != 1 || !strings.Contains(errOut, "requires at least 1 arg") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "index", "--root", "/no/such/dir"); code != 1 || !strings.Contains(errOut, "not a directory") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "version", "--log-level", "loud"); code != 1 || !strings.Contains(errOut, "--log-level") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
