@@ -34,6 +34,10 @@ type Import struct {
 	Line int    `json:"line"`
 	// Kind is one of the Import* constants.
 	Kind string `json:"kind,omitempty"`
+	// Names are the names imported from the module when the source lists
+	// them (Python's from m import a, b); a resolver tries them as
+	// submodules before settling on the module itself.
+	Names []string `json:"names,omitempty"`
 }
 
 // Import kinds.

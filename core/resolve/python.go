@@ -37,6 +37,28 @@ func (p *Project) loadPython() {
 	slices.Sort(p.pyRoots)
 }
 
+// resolvePythonImport resolves `import spec` or `from spec import names`:
+// each name that is a submodule gives its file, the others the module.
+func (p *Project) resolvePythonImport(from, spec string, names []string) []string {
+	if len(names) == 0 {
+		if t, ok := p.resolvePython(from, spec); ok {
+			return []string{t}
+		}
+		return nil
+	}
+	var targets []string
+	for _, n := range names {
+		sub := spec + "." + n
+		if strings.Trim(spec, ".") == "" {
+			sub = spec + n // from . import x is ".x"
+		}
+		if t, ok := p.resolvePython(from, sub); ok && !slices.Contains(targets, t) {
+			targets = append(targets, t)
+		}
+	}
+	return targets
+}
+
 func (p *Project) resolvePython(from, spec string) (string, bool) {
 	dots := len(spec) - len(strings.TrimLeft(spec, "."))
 	name := spec[dots:]

@@ -160,9 +160,7 @@ func (p *Project) Resolve(from string, lang string, imp core.Import) (targets []
 	case core.LangGo:
 		targets = p.resolveGo(from, spec)
 	case core.LangPython:
-		if t, ok := p.resolvePython(from, spec); ok {
-			targets = []string{t}
-		}
+		targets = p.resolvePythonImport(from, spec, imp.Names)
 	case core.LangJavaScript, core.LangTypeScript, core.LangVue, core.LangSvelte:
 		if t, ok := p.resolveJS(from, lang, spec); ok {
 			targets = []string{t}

@@ -153,6 +153,36 @@ func TestPython(t *testing.T) {
 	})
 }
 
+// `from m import a, b` names what it imports: names that are submodules
+// resolve to their files, the others to the module that defines them.
+func TestPythonImportedNames(t *testing.T) {
+	p := project(t, map[string]string{
+		"pkg/__init__.py":   "",
+		"pkg/models.py":     "",
+		"pkg/views.py":      "",
+		"pkg/sub/home.py":   "",
+		"scripts/report.py": "",
+	})
+	cases := []struct {
+		from, spec string
+		names      []string
+		want       []string
+	}{
+		{"scripts/report.py", "pkg", []string{"models", "views"}, []string{"pkg/models.py", "pkg/views.py"}},
+		{"scripts/report.py", "pkg", []string{"models", "VERSION"}, []string{"pkg/models.py", "pkg/__init__.py"}},
+		{"pkg/sub/home.py", "..", []string{"views"}, []string{"pkg/views.py"}},
+		{"pkg/views.py", ".", []string{"models"}, []string{"pkg/models.py"}},
+		{"pkg/views.py", ".models", []string{"Order"}, []string{"pkg/models.py"}},
+		{"scripts/report.py", "numpy", []string{"array"}, nil},
+	}
+	for _, c := range cases {
+		got, _ := p.Resolve(c.from, core.LangPython, core.Import{Spec: c.spec, Names: c.names})
+		if !slices.Equal(got, c.want) {
+			t.Errorf("from %s import %v (in %s) = %q, want %q", c.spec, c.names, c.from, got, c.want)
+		}
+	}
+}
+
 const rootTSConfig = `{
   // comments and trailing commas are allowed in tsconfig
   "compilerOptions": {
