@@ -30,6 +30,11 @@ budgets {
   map     = 500   # the level-0 map injected at session start
 }
 
+# Retrieval beyond the stages.
+retrieve {
+  test_weight = 0.5  # tests and fixtures count half, unless the query is about tests
+}
+
 # Hook thresholds.
 hooks {
   compact_window   = 150000  # tokens at which the session should be compacted

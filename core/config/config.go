@@ -48,6 +48,14 @@ type Budgets struct {
 	Map     int `hcl:"map,optional" json:"map"`
 }
 
+// Retrieve tunes the retrieve pipeline beyond its stages.
+type Retrieve struct {
+	// TestWeight multiplies the score of test files and fixtures unless
+	// the query is about tests: they repeat the words of the code they
+	// test and would otherwise crowd it out.
+	TestWeight float64 `hcl:"test_weight,optional" json:"test_weight"`
+}
+
 // Hooks are the agent hooks' thresholds.
 type Hooks struct {
 	CompactWindow  int `hcl:"compact_window,optional" json:"compact_window"`
@@ -60,11 +68,12 @@ type Hooks struct {
 // Config is the resolved configuration of one project.
 type Config struct {
 	// Root is the absolute project root.
-	Root    string  `json:"root"`
-	Vault   string  `json:"vault"`
-	Index   Index   `json:"index"`
-	Budgets Budgets `json:"budgets"`
-	Hooks   Hooks   `json:"hooks"`
+	Root     string   `json:"root"`
+	Vault    string   `json:"vault"`
+	Index    Index    `json:"index"`
+	Budgets  Budgets  `json:"budgets"`
+	Retrieve Retrieve `json:"retrieve"`
+	Hooks    Hooks    `json:"hooks"`
 	// Stages in declaration order (layer by layer), enabled or not.
 	Stages []*Stage `json:"stages"`
 	// Layers lists the files read, first to last.
@@ -198,7 +207,7 @@ func (l *loader) layerFile(path string, mustExist bool) {
 var rootSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "vault"}},
 	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "index"}, {Type: "budgets"}, {Type: "hooks"},
+		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"},
 		{Type: string(core.KindParser), LabelNames: []string{"name"}},
 		{Type: string(core.KindRanker), LabelNames: []string{"name"}},
 		{Type: string(core.KindFuser), LabelNames: []string{"name"}},
@@ -207,7 +216,7 @@ var rootSchema = &hcl.BodySchema{
 
 // sectionTargets maps each core section to the struct it decodes into.
 func (l *loader) sectionTargets() map[string]any {
-	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "hooks": &l.cfg.Hooks}
+	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "retrieve": &l.cfg.Retrieve, "hooks": &l.cfg.Hooks}
 }
 
 // layer reads one file's skeleton and merges it over the earlier layers.
@@ -390,6 +399,14 @@ func (l *loader) finish() {
 			Summary:  "Invalid max_file_size",
 			Detail:   "max_file_size is a size in bytes and cannot be negative; use 0 for no limit.",
 			Subject:  l.sections["index"]["max_file_size"].Expr.Range().Ptr(),
+		})
+	}
+	if w := l.cfg.Retrieve.TestWeight; (w < 0 || w > 1) && l.sections["retrieve"]["test_weight"] != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid test_weight",
+			Detail:   "test_weight multiplies the score of test files and must be between 0 and 1: 1 treats them like other files, 0 hides them unless the query is about tests.",
+			Subject:  l.sections["retrieve"]["test_weight"].Expr.Range().Ptr(),
 		})
 	}
 	var fusers []*Stage

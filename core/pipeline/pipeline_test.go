@@ -370,3 +370,48 @@ func TestRankingGolden(t *testing.T) {
 		t.Errorf("ranking changed; review and run with -update if intended.\n--- got\n%s--- want\n%s", b.String(), want)
 	}
 }
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"core/host/host_test.go":      true,
+		"tests/test_api.py":           true,
+		"pkg/test_util.py":            true,
+		"web/src/cart.test.ts":        true,
+		"web/src/cart.spec.tsx":       true,
+		"spec/models/user_spec.rb":    true,
+		"src/test/java/AppTest.java":  true,
+		"plugins/x/testdata/a.txtar":  true,
+		"web/__tests__/cart.js":       true,
+		"internal/testing/helpers.go": false,
+		"core/host/host.go":           false,
+		"contest/latest.go":           false,
+		"docs/testing-strategy.md":    false,
+		"src/attestation/attest.py":   false,
+	} {
+		if got := isTestPath(p); got != want {
+			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// Tests repeat the words of the code they test; they count test_weight
+// unless the query is about tests.
+func TestTestsCountLess(t *testing.T) {
+	root := shop(t)
+	write(t, root, "internal/discount/coupon_test.go", "package discount\n\n// Coupon tests: apply a coupon, apply the coupon twice, an unknown coupon.\nfunc TestApplyCoupon(t *testing.T) { Apply(100, \"TENOFF\") }\n")
+	e := engine(t, root)
+	index(t, e)
+	first := func(q string) string {
+		res, err := e.Retrieve(context.Background(), Query{Text: q, Kinds: []string{"file"}})
+		if err != nil || len(res.Items) == 0 {
+			t.Fatalf("%q: %v %v", q, res, err)
+		}
+		return res.Items[0].ID
+	}
+	if got := first("apply coupon"); got != "file:internal/discount/coupon.go" {
+		t.Errorf("apply coupon: top = %s, want the code before its test", got)
+	}
+	if got := first("apply coupon tests"); got != "file:internal/discount/coupon_test.go" {
+		t.Errorf("apply coupon tests: top = %s, want the test", got)
+	}
+}

@@ -96,7 +96,9 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := e.pack(m, q, lists, fused)
+	qtokens := queryTokens(q)
+	e.applyPriors(fused, qtokens)
+	res := e.pack(m, q, qtokens, lists, fused)
 	res.Problems = e.Problems()
 	return res, nil
 }
@@ -189,13 +191,9 @@ func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 // pack turns fused hits into items until the budget or the limit is
 // reached. An item that does not fit is skipped and a smaller one after it
 // may still go in: the budget is a ceiling, not a cut-off point.
-func (e *Engine) pack(m *manifest, q Query, lists []core.RankedList, fused []core.Hit) *Result {
+func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) *Result {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	mods := moduleIndex(m)
-	qtokens := map[string]bool{}
-	for _, t := range text.Tokenize(q.Text + " " + strings.Join(q.Terms, " ")) {
-		qtokens[t] = true
-	}
 	importedBy := map[string]int{}
 	for _, ed := range m.Edges {
 		importedBy[ed.To]++
@@ -237,6 +235,15 @@ func (e *Engine) pack(m *manifest, q Query, lists []core.RankedList, fused []cor
 		res.Tokens += it.Tokens
 	}
 	return res
+}
+
+// queryTokens are the analyzed words of the query and its terms.
+func queryTokens(q Query) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Tokenize(q.Text + " " + strings.Join(q.Terms, " ")) {
+		out[t] = true
+	}
+	return out
 }
 
 func (q Query) acceptsKind(kind string) bool {
