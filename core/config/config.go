@@ -11,9 +11,12 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -573,4 +576,41 @@ func (c *Config) Enabled(kind core.Kind) []*Stage {
 		}
 	}
 	return out
+}
+
+// Fingerprint identifies st's configuration: its name, its plugin (path,
+// size and modification time of the executable) and the source text of
+// each of its settings. The index rebuilds a ranker whose fingerprint
+// changed; computing it starts nothing.
+func (c *Config) Fingerprint(st *Stage) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", st.Kind, st.Name, st.Plugin)
+	if st.Plugin == "" {
+		// A built-in changes with rubi itself.
+		fmt.Fprintf(h, "%s\x00", rubi.Version)
+	} else {
+		if path, err := exec.LookPath(st.Plugin); err == nil {
+			if fi, err := os.Stat(path); err == nil {
+				fmt.Fprintf(h, "%d\x00%d\x00", fi.Size(), fi.ModTime().UnixNano())
+			}
+		}
+	}
+	for _, a := range sortedAttrNames(st.Attrs) {
+		r := st.Attrs[a].Expr.Range()
+		var src []byte
+		if f, ok := c.Files[r.Filename]; ok && r.End.Byte <= len(f.Bytes) {
+			src = f.Bytes[r.Start.Byte:r.End.Byte]
+		}
+		fmt.Fprintf(h, "%s=%s\x00", a, src)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func sortedAttrNames(attrs map[string]*hcl.Attribute) []string {
+	names := make([]string, 0, len(attrs))
+	for n := range attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }

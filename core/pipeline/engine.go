@@ -12,8 +12,6 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,6 +44,11 @@ type Engine struct {
 
 	mu     sync.Mutex
 	stages map[*config.Stage]core.Stage
+	// manifest is the index as this engine last wrote or read it, so a
+	// refresh followed by a query decodes it once; stamp is the file's
+	// size and mtime then, to notice another process re-indexing.
+	manifest *manifest
+	stamp    string
 }
 
 // New returns an engine for cfg. Close stops any plugin it started.
@@ -114,6 +117,38 @@ func (e *Engine) OpenAll(ctx context.Context) error {
 	return nil
 }
 
+func (e *Engine) setManifest(m *manifest) {
+	stamp := e.manifestStamp()
+	e.mu.Lock()
+	e.manifest, e.stamp = m, stamp
+	e.mu.Unlock()
+}
+
+func (e *Engine) manifestStamp() string {
+	fi, err := os.Stat(filepath.Join(e.indexDir(), manifestFile))
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", fi.Size(), fi.ModTime().UnixNano())
+}
+
+// currentManifest returns the engine's manifest, reading it from disk the
+// first time and whenever another process has rewritten it since.
+func (e *Engine) currentManifest() (*manifest, error) {
+	e.mu.Lock()
+	m, stamp := e.manifest, e.stamp
+	e.mu.Unlock()
+	if m != nil && stamp != "" && stamp == e.manifestStamp() {
+		return m, nil
+	}
+	m, err := loadManifest(e.indexDir())
+	if err != nil {
+		return nil, err
+	}
+	e.setManifest(m)
+	return m, nil
+}
+
 func (e *Engine) dataDir() string  { return filepath.Join(e.cfg.Root, DataDir) }
 func (e *Engine) indexDir() string { return filepath.Join(e.cfg.Root, host.StateDir) }
 
@@ -129,13 +164,4 @@ func (e *Engine) ensureDataDir() error {
 		}
 	}
 	return nil
-}
-
-// fingerprint identifies how a ranker is configured; when it changes the
-// ranker's persisted state no longer matches and it is indexed in full.
-func fingerprint(st *config.Stage, info core.Info, settings []byte) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", info.Name, info.Version, st.Plugin)
-	h.Write(settings)
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -131,6 +131,18 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	sort.Strings(removedIDs)
 	stats.Files.Indexed = len(next.Files)
 
+	fps := map[string]string{}
+	current := true
+	for _, st := range e.cfg.Enabled(core.KindRanker) {
+		fps[st.Name] = e.cfg.Fingerprint(st)
+		current = current && prev.Rankers[st.Name] == fps[st.Name]
+	}
+	if !opts.Full && current && len(changedIDs) == 0 && len(removedIDs) == 0 {
+		// The common refresh: no content changed, so the graph, the
+		// rankers and their state all still hold.
+		return e.keep(prev, next, files, stats, start)
+	}
+
 	// The graph: imports resolved project-wide, then centrality.
 	paths := next.sortedPaths()
 	project, err := resolve.NewProject(e.cfg.Root, paths)
@@ -169,7 +181,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return c
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
-	if err := e.indexRankers(ctx, prev, next, stats, nothingChanged, files, corpus); err != nil {
+	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, files, corpus); err != nil {
 		return nil, err
 	}
 
@@ -177,6 +189,37 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := next.save(e.indexDir()); err != nil {
 		return nil, err
 	}
+	e.setManifest(next)
+	stats.Problems = e.Problems()
+	stats.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	return stats, nil
+}
+
+// keep finishes a run that changed no content: the previous graph and
+// rankers stand, and the manifest is rewritten only if some file was
+// touched (new mtime, same content), so the next run need not read it.
+func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
+	next.Edges, next.Rankers, next.IndexedAt = prev.Edges, prev.Rankers, prev.IndexedAt
+	stats.Edges = len(next.Edges)
+	mods := map[string]bool{}
+	for p := range next.Files {
+		mods[moduleOf(p)] = true
+	}
+	stats.Modules = len(mods)
+	for name := range next.Rankers {
+		if e.cfg.Stage(core.KindRanker, name) != nil {
+			stats.Rankers[name] = "up to date"
+		}
+	}
+	for _, s := range files {
+		if s.content != nil {
+			if err := next.save(e.indexDir()); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	e.setManifest(next)
 	stats.Problems = e.Problems()
 	stats.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	return stats, nil
@@ -426,7 +469,7 @@ func removedModules(prev, next *manifest) []string {
 // indexRankers gives each enabled ranker the corpus: in full when its
 // configuration changed or it asks for it, incrementally otherwise, and not
 // at all when nothing changed since it last indexed.
-func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, stats *IndexStats, nothingChanged bool, files []*scanned, corpus func(full bool) *core.Corpus) error {
+func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, files []*scanned, corpus func(full bool) *core.Corpus) error {
 	var incremental, full *core.Corpus
 	get := func(wantFull bool) *core.Corpus {
 		if wantFull {
@@ -451,8 +494,7 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, stats *
 			stats.Rankers[st.Name] = "failed"
 			continue
 		}
-		settings, _ := st.Settings(ranker.Info().Schema)
-		fp := fingerprint(st, ranker.Info(), settings)
+		fp := fps[st.Name]
 		wantFull := prev.Rankers[st.Name] != fp
 		if !wantFull && nothingChanged {
 			next.Rankers[st.Name] = fp

@@ -215,6 +215,10 @@ func TestKinds(t *testing.T) {
 	if len(res.Items) == 0 || res.Items[0].ID != "module:internal/discount" {
 		t.Fatalf("modules = %v", ids(res))
 	}
+	// Files of equal centrality are listed by path, run after run.
+	if want := "module internal/discount (2 files): coupon.go, rules.go"; res.Items[0].Text != want {
+		t.Errorf("module text = %q, want %q", res.Items[0].Text, want)
+	}
 	for _, it := range res.Items {
 		if it.Kind != "module" {
 			t.Errorf("kind filter let through %s", it.ID)

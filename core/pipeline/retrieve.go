@@ -81,7 +81,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if q.Limit <= 0 {
 		q.Limit = DefaultLimit
 	}
-	m, err := loadManifest(e.indexDir())
+	m, err := e.currentManifest()
 	if errors.Is(err, errNoIndex) {
 		return nil, ErrNoIndex
 	}
@@ -356,7 +356,12 @@ func pickSymbols(syms []core.Symbol, qtokens map[string]bool) []core.Symbol {
 }
 
 func renderModule(mod string, files []*fileRecord) string {
-	sort.Slice(files, func(i, j int) bool { return files[i].Rank > files[j].Rank })
+	sort.Slice(files, func(i, j int) bool {
+		if files[i].Rank != files[j].Rank {
+			return files[i].Rank > files[j].Rank
+		}
+		return files[i].Path < files[j].Path
+	})
 	names := make([]string, 0, 6)
 	for i, f := range files {
 		if i == 6 {
