@@ -15,7 +15,8 @@ const maxBody = 128 << 10
 
 // fileDocument builds the document of one file. content may be nil for a
 // file that was not re-read (an incremental index); the document then has
-// no Body, which rankers were told to expect.
+// no Body, and no Names unless its symbols are loaded, which rankers were
+// told to expect.
 func fileDocument(rec *fileRecord, content []byte) core.Document {
 	d := core.Document{
 		ID:       core.DocID(core.DocFile, rec.Path),
@@ -27,7 +28,7 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 		Size:     rec.Size,
 	}
 	seen := map[string]bool{}
-	for _, s := range rec.Facts.Symbols {
+	for _, s := range rec.syms {
 		if !seen[s.Name] {
 			seen[s.Name] = true
 			d.Names = append(d.Names, s.Name)
@@ -37,11 +38,11 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 		return d
 	}
 	var b strings.Builder
-	if rec.Facts.Package != "" {
-		b.WriteString(rec.Facts.Package)
+	if rec.Package != "" {
+		b.WriteString(rec.Package)
 		b.WriteByte('\n')
 	}
-	for _, s := range rec.Facts.Symbols {
+	for _, s := range rec.syms {
 		if s.Doc != "" {
 			b.WriteString(s.Doc)
 			b.WriteByte('\n')
@@ -62,8 +63,9 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 func moduleOf(p string) string { return path.Dir(p) }
 
 // moduleDocuments builds one document per module with its files' names
-// and exported symbols, and the contains edges module → file.
-func moduleDocuments(m *manifest) ([]core.Document, []core.Edge) {
+// and, for the modules withBody says, their exported symbols (whose files
+// must have their symbols loaded); and the contains edges module → file.
+func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Document, []core.Edge) {
 	files := map[string][]*fileRecord{}
 	for _, p := range m.sortedPaths() {
 		mod := moduleOf(p)
@@ -80,9 +82,11 @@ func moduleDocuments(m *manifest) ([]core.Document, []core.Edge) {
 		id := core.DocID(core.DocModule, mod)
 		d := core.Document{ID: id, Kind: core.DocModule, Path: mod, Title: mod}
 		var body strings.Builder
+		body.WriteString(mod)
+		body.WriteByte('\n')
 		for _, rec := range files[mod] {
 			d.Names = append(d.Names, path.Base(rec.Path))
-			for _, s := range rec.Facts.Symbols {
+			for _, s := range rec.syms {
 				if s.Exported && s.Parent == "" {
 					body.WriteString(s.Name)
 					body.WriteByte(' ')
@@ -90,7 +94,9 @@ func moduleDocuments(m *manifest) ([]core.Document, []core.Edge) {
 			}
 			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, rec.Path), Kind: core.EdgeContains, Weight: 1})
 		}
-		d.Body = body.String()
+		if withBody(mod) {
+			d.Body = body.String()
+		}
 		docs = append(docs, d)
 	}
 	return docs, edges

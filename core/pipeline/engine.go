@@ -49,6 +49,8 @@ type Engine struct {
 	// size and mtime then, to notice another process re-indexing.
 	manifest *manifest
 	stamp    string
+	// symMu serializes reading symbols into the cached manifest's records.
+	symMu sync.Mutex
 }
 
 // New returns an engine for cfg. Close stops any plugin it started.

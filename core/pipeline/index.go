@@ -118,8 +118,8 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 			stats.Unchanged++
 		}
 		stats.Languages[langOrOther(s.rec.Language)]++
-		stats.Symbols += len(s.rec.Facts.Symbols)
-		stats.Imports += len(s.rec.Facts.Imports)
+		stats.Symbols += s.rec.Symbols
+		stats.Imports += len(s.rec.Imports)
 	}
 	var removedIDs []string
 	for p := range prev.Files {
@@ -154,18 +154,25 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	facts := make([]core.FileFacts, len(paths))
 	for i, p := range paths {
-		facts[i] = next.Files[p].Facts
+		facts[i] = next.Files[p].facts()
 	}
-	next.Edges = resolve.Edges(project, facts)
-	stats.Edges = len(next.Edges)
-	rankFiles(next)
+	edges := resolve.Edges(project, facts)
+	stats.Edges = len(edges)
+	rankFiles(next, edges)
 
-	modDocs, modEdges := moduleDocuments(next)
-	stats.Modules = len(modDocs)
-	changedIDs = append(changedIDs, changedModules(prev, next, modDocs, opts.Full)...)
+	dirty := dirtyModules(prev, next)
+	stats.Modules = len(moduleIndex(next))
 	removedIDs = append(removedIDs, removedModules(prev, next)...)
 
-	corpus := func(full bool) *core.Corpus {
+	// corpus builds what rankers index: in full, every document with its
+	// body; otherwise bodies (and symbols) only where something changed.
+	corpus := func(full bool) (*core.Corpus, error) {
+		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[moduleOf(p)] }); err != nil {
+			return nil, err
+		}
+		if full {
+			e.readAll(files)
+		}
 		c := &core.Corpus{Full: full, Changed: changedIDs, Removed: removedIDs}
 		byPath := map[string][]byte{}
 		for _, s := range files {
@@ -176,17 +183,23 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		for _, p := range paths {
 			c.Documents = append(c.Documents, fileDocument(next.Files[p], byPath[p]))
 		}
+		modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] })
+		for _, d := range modDocs {
+			if full || dirty[d.Path] {
+				c.Changed = append(c.Changed, d.ID)
+			}
+		}
 		c.Documents = append(c.Documents, modDocs...)
-		c.Edges = append(append(c.Edges, next.Edges...), modEdges...)
-		return c
+		c.Edges = append(append(c.Edges, edges...), modEdges...)
+		return c, nil
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
-	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, files, corpus); err != nil {
+	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus); err != nil {
 		return nil, err
 	}
 
 	next.IndexedAt = time.Now().UTC()
-	if err := next.save(e.indexDir()); err != nil {
+	if err := next.save(e.indexDir(), prev); err != nil {
 		return nil, err
 	}
 	e.setManifest(next)
@@ -199,13 +212,11 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 // rankers stand, and the manifest is rewritten only if some file was
 // touched (new mtime, same content), so the next run need not read it.
 func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
-	next.Edges, next.Rankers, next.IndexedAt = prev.Edges, prev.Rankers, prev.IndexedAt
-	stats.Edges = len(next.Edges)
-	mods := map[string]bool{}
-	for p := range next.Files {
-		mods[moduleOf(p)] = true
+	next.Rankers, next.IndexedAt, next.Generation = prev.Rankers, prev.IndexedAt, prev.Generation
+	for _, rec := range next.Files {
+		stats.Edges += rec.Importers
 	}
-	stats.Modules = len(mods)
+	stats.Modules = len(moduleIndex(next))
 	for name := range next.Rankers {
 		if e.cfg.Stage(core.KindRanker, name) != nil {
 			stats.Rankers[name] = "up to date"
@@ -213,7 +224,7 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 	}
 	for _, s := range files {
 		if s.content != nil {
-			if err := next.save(e.indexDir()); err != nil {
+			if err := next.save(e.indexDir(), prev); err != nil {
 				return nil, err
 			}
 			break
@@ -325,7 +336,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 		ModTime:  s.file.ModTime.UnixNano(),
 		Hash:     hash,
 	}
-	s.rec.Facts = core.FileFacts{Path: s.file.Path, Language: s.rec.Language}
+	s.rec.loaded = true // no symbols until a parser finds some
 }
 
 // parse sends the changed files to the parser of their language, in
@@ -397,8 +408,8 @@ func (e *Engine) parse(ctx context.Context, files []*scanned) error {
 			}
 			for i, s := range b.files {
 				f := facts[i]
-				f.Path, f.Language = s.rec.Path, s.rec.Language
-				s.rec.Facts = f
+				s.rec.Package, s.rec.Imports, s.rec.ParseError = f.Package, f.Imports, f.Error
+				s.rec.syms, s.rec.Symbols = f.Symbols, len(f.Symbols)
 			}
 			return nil
 		})
@@ -406,26 +417,54 @@ func (e *Engine) parse(ctx context.Context, files []*scanned) error {
 	return g.Wait()
 }
 
-// rankFiles stores each file's PageRank in the import graph.
-func rankFiles(m *manifest) {
+// rankFiles stores each file's PageRank in the import graph and how many
+// files import it.
+func rankFiles(m *manifest, edges []core.Edge) {
 	b := graph.NewBuilder()
 	paths := m.sortedPaths()
 	for _, p := range paths {
 		b.Node(core.DocID(core.DocFile, p))
+		m.Files[p].Importers = 0
 	}
-	for _, e := range m.Edges {
+	for _, e := range edges {
 		b.AddEdge(e.From, e.To, e.Weight)
 	}
 	g := b.Build()
 	ranks := g.PageRank(graph.Options{})
 	for i, p := range paths {
 		m.Files[p].Rank = ranks[i]
+		m.Files[p].Importers = g.InDegree(i)
 	}
 }
 
-// changedModules lists the modules whose set of files or whose files
-// changed; on a full run, all of them.
-func changedModules(prev, next *manifest, mods []core.Document, full bool) []string {
+// loadSymbols reads back the symbols of the unchanged files want selects,
+// from the previous generation's symbols file.
+func (e *Engine) loadSymbols(prev, next *manifest, want func(path string) bool) error {
+	var need []*fileRecord
+	for p, rec := range next.Files {
+		if !rec.loaded && rec.SymLen > 0 && want(p) {
+			need = append(need, rec)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	f, err := prev.openSymbols(e.indexDir())
+	if err != nil {
+		return fmt.Errorf("read symbols: %w", err)
+	}
+	defer f.Close()
+	r := &symbolReader{f: f}
+	for _, rec := range need {
+		if err := r.read(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dirtyModules are the modules whose set of files or whose files changed.
+func dirtyModules(prev, next *manifest) map[string]bool {
 	dirty := map[string]bool{}
 	for p, rec := range next.Files {
 		if old, ok := prev.Files[p]; !ok || old.Hash != rec.Hash {
@@ -437,13 +476,7 @@ func changedModules(prev, next *manifest, mods []core.Document, full bool) []str
 			dirty[moduleOf(p)] = true
 		}
 	}
-	var ids []string
-	for _, d := range mods {
-		if full || dirty[d.Path] {
-			ids = append(ids, d.ID)
-		}
-	}
-	return ids
+	return dirty
 }
 
 // removedModules lists the modules that no longer have any file.
@@ -469,20 +502,20 @@ func removedModules(prev, next *manifest) []string {
 // indexRankers gives each enabled ranker the corpus: in full when its
 // configuration changed or it asks for it, incrementally otherwise, and not
 // at all when nothing changed since it last indexed.
-func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, files []*scanned, corpus func(full bool) *core.Corpus) error {
+func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, corpus func(full bool) (*core.Corpus, error)) error {
 	var incremental, full *core.Corpus
-	get := func(wantFull bool) *core.Corpus {
+	get := func(wantFull bool) (*core.Corpus, error) {
+		var err error
 		if wantFull {
 			if full == nil {
-				e.readAll(files)
-				full = corpus(true)
+				full, err = corpus(true)
 			}
-			return full
+			return full, err
 		}
 		if incremental == nil {
-			incremental = corpus(false)
+			incremental, err = corpus(false)
 		}
-		return incremental
+		return incremental, err
 	}
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
 		stage, err := e.open(ctx, st)
@@ -501,11 +534,17 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 			stats.Rankers[st.Name] = "up to date"
 			continue
 		}
-		c := get(wantFull)
+		c, err := get(wantFull)
+		if err != nil {
+			return err
+		}
 		err = ranker.Index(ctx, c)
 		if errors.Is(err, core.ErrFullIndexNeeded) && !c.Full {
 			wantFull = true
-			err = ranker.Index(ctx, get(true))
+			if c, err = get(true); err != nil {
+				return err
+			}
+			err = ranker.Index(ctx, c)
 		}
 		switch {
 		case errors.Is(err, host.ErrUnavailable):

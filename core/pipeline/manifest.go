@@ -3,22 +3,38 @@ package pipeline
 import (
 	"bytes"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// manifestVersion changes whenever the manifest's layout or the meaning
-// of its facts changes; an older manifest is then rebuilt, not misread.
-const manifestVersion = 1
+// The derived index of a project is two files under .rubi/index/:
+//
+//   - manifest.gob: per file what a refresh needs to decide nothing
+//     changed (size, mtime, hash), what resolving imports needs (package,
+//     imports), and the file's centrality. It stays small, so a refresh
+//     and a query decode it quickly.
+//   - symbols-<generation>.jsonl: each file's symbols, one JSON line per
+//     file at an offset the manifest records, so a query reads the symbols
+//     of the files it shows and nothing else.
+//
+// A new symbols file is written before the manifest that points at it;
+// older generations are removed after. A reader holding an older manifest
+// finds its generation gone and reloads.
 
-// manifestFile is the index's own record, under .rubi/index/.
+// manifestVersion changes whenever the layout or the meaning of the facts
+// changes; an older index is then rebuilt, not misread.
+const manifestVersion = 2
+
 const manifestFile = "manifest.gob"
 
 // fileRecord is what the index remembers of one file.
@@ -26,23 +42,39 @@ type fileRecord struct {
 	Path     string
 	Language string
 	Size     int64
-	// ModTime in Unix nanoseconds: with Size, it lets a re-index skip
+	// ModTime in Unix nanoseconds: with Size, it lets a refresh skip
 	// reading files that did not change.
 	ModTime int64
-	// Hash of the content (SHA-256, hex), to tell a touched file from a
-	// changed one and to anchor knowledge to a version of a file.
-	Hash  string
-	Facts core.FileFacts
-	// Rank is the file's PageRank in the import graph.
-	Rank float64
+	// Hash of the content (SHA-256, hex): tells a touched file from a
+	// changed one, and anchors knowledge to a version of the file.
+	Hash    string
+	Package string
+	Imports []core.Import
+	// Symbols counts the file's symbols; their details are in the symbols
+	// file at SymOff, SymLen bytes.
+	Symbols int
+	SymOff  int64
+	SymLen  int
+	// ParseError says why the parser gave up on the file, if it did.
+	ParseError string
+	// Rank is the file's PageRank in the import graph; Importers counts
+	// the files that import it.
+	Rank      float64
+	Importers int
+
+	// syms holds the symbols while this process has them: parsed in this
+	// run, or read back for documents or rendering.
+	syms   []core.Symbol
+	loaded bool
 }
 
 // manifest is the derived index of one project.
 type manifest struct {
 	Version   int
 	IndexedAt time.Time
-	Files     map[string]*fileRecord
-	Edges     []core.Edge
+	// Generation names the symbols file.
+	Generation string
+	Files      map[string]*fileRecord
 	// Rankers maps each ranker to the fingerprint of the configuration it
 	// last indexed with; a different one calls for a full index.
 	Rankers map[string]string
@@ -83,12 +115,100 @@ func loadManifest(dir string) (*manifest, error) {
 	return &m, nil
 }
 
-func (m *manifest) save(dir string) error {
+func symbolsFile(dir, generation string) string {
+	return filepath.Join(dir, "symbols-"+generation+".jsonl")
+}
+
+// symbolsLine is one line of the symbols file.
+type symbolsLine struct {
+	Path    string        `json:"path"`
+	Symbols []core.Symbol `json:"symbols"`
+}
+
+// save writes the symbols file (records with syms set are encoded, the
+// others copied from prev's file as they are) and then the manifest, and
+// removes the symbols files no manifest points at any more.
+func (m *manifest) save(dir string, prev *manifest) error {
+	old, err := prev.openSymbols(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if old != nil {
+		defer old.Close()
+	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(m); err != nil {
+	for _, p := range m.sortedPaths() {
+		rec := m.Files[p]
+		start := buf.Len()
+		switch {
+		case rec.loaded:
+			line, err := json.Marshal(symbolsLine{Path: p, Symbols: rec.syms})
+			if err != nil {
+				return fmt.Errorf("encode symbols of %s: %w", p, err)
+			}
+			buf.Write(line)
+			buf.WriteByte('\n')
+		case old != nil && rec.SymLen > 0:
+			if _, err := io.Copy(&buf, io.NewSectionReader(old, rec.SymOff, int64(rec.SymLen))); err != nil {
+				return fmt.Errorf("copy symbols of %s: %w", p, err)
+			}
+		default:
+			continue
+		}
+		rec.SymOff, rec.SymLen = int64(start), buf.Len()-start
+	}
+	m.Generation = fmt.Sprintf("%x", time.Now().UnixNano())
+	if err := store.WriteFile(symbolsFile(dir, m.Generation), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	var mb bytes.Buffer
+	if err := gob.NewEncoder(&mb).Encode(m); err != nil {
 		return fmt.Errorf("encode index: %w", err)
 	}
-	return store.WriteFile(filepath.Join(dir, manifestFile), buf.Bytes(), 0o644)
+	if err := store.WriteFile(filepath.Join(dir, manifestFile), mb.Bytes(), 0o644); err != nil {
+		return err
+	}
+	stale, _ := filepath.Glob(filepath.Join(dir, "symbols-*.jsonl"))
+	for _, f := range stale {
+		if f != symbolsFile(dir, m.Generation) {
+			os.Remove(f)
+		}
+	}
+	return nil
+}
+
+// openSymbols opens the symbols file of m's generation.
+func (m *manifest) openSymbols(dir string) (*os.File, error) {
+	if m == nil || m.Generation == "" {
+		return nil, os.ErrNotExist
+	}
+	return os.Open(symbolsFile(dir, m.Generation))
+}
+
+// symbolReader loads records' symbols from one generation's file.
+type symbolReader struct {
+	f *os.File
+}
+
+// read fills rec.syms, once.
+func (r *symbolReader) read(rec *fileRecord) error {
+	if rec.loaded {
+		return nil
+	}
+	if rec.SymLen == 0 {
+		rec.loaded = true
+		return nil
+	}
+	data := make([]byte, rec.SymLen)
+	if _, err := r.f.ReadAt(data, rec.SymOff); err != nil {
+		return fmt.Errorf("read symbols of %s: %w", rec.Path, err)
+	}
+	var line symbolsLine
+	if err := json.Unmarshal(data, &line); err != nil || line.Path != rec.Path {
+		return fmt.Errorf("symbols of %s do not match the index (%v); run rubi index --full", rec.Path, err)
+	}
+	rec.syms, rec.loaded = line.Symbols, true
+	return nil
 }
 
 // sortedPaths returns the indexed paths in order.
@@ -99,4 +219,15 @@ func (m *manifest) sortedPaths() []string {
 	}
 	sort.Strings(paths)
 	return paths
+}
+
+// facts rebuilds the FileFacts the resolver needs (no symbols).
+func (rec *fileRecord) facts() core.FileFacts {
+	return core.FileFacts{Path: rec.Path, Language: rec.Language, Package: rec.Package, Imports: rec.Imports}
+}
+
+// isGenerationGone reports an error from reading a symbols file that
+// another process replaced meanwhile.
+func isGenerationGone(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || err != nil && strings.Contains(err.Error(), "do not match the index")
 }

@@ -279,6 +279,15 @@ func TestIncremental(t *testing.T) {
 	if slices.Contains(ids(res), "file:scripts/report.py") {
 		t.Errorf("a deleted file is still found: %v", ids(res))
 	}
+	// An unchanged file's symbols were carried over to the new generation.
+	res, _ = e.Retrieve(context.Background(), Query{Text: "load configuration"})
+	if len(res.Items) == 0 || !strings.Contains(res.Items[0].Text, "L13 func Load(path string)") {
+		t.Errorf("symbols of an unchanged file lost: %+v", res.Items)
+	}
+	gens, _ := filepath.Glob(filepath.Join(root, ".rubi", "index", "symbols-*.jsonl"))
+	if len(gens) != 1 {
+		t.Errorf("symbols files = %v, want only the current generation", gens)
+	}
 }
 
 func TestChangedRankerSettingsRebuild(t *testing.T) {

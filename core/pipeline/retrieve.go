@@ -98,7 +98,18 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	}
 	qtokens := queryTokens(q)
 	e.applyPriors(fused, qtokens)
-	res := e.pack(m, q, qtokens, lists, fused)
+	res, err := e.pack(m, q, qtokens, lists, fused)
+	if isGenerationGone(err) {
+		// Another process re-indexed between our manifest and its
+		// symbols: read the new index and pack again.
+		e.setManifest(nil)
+		if m, err = e.currentManifest(); err == nil {
+			res, err = e.pack(m, q, qtokens, lists, fused)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
 	res.Problems = e.Problems()
 	return res, nil
 }
@@ -191,13 +202,13 @@ func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 // pack turns fused hits into items until the budget or the limit is
 // reached. An item that does not fit is skipped and a smaller one after it
 // may still go in: the budget is a ceiling, not a cut-off point.
-func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) *Result {
+func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	mods := moduleIndex(m)
-	importedBy := map[string]int{}
-	for _, ed := range m.Edges {
-		importedBy[ed.To]++
-	}
+	var symbols *symbolReader
+	// Records cache their symbols once read; queries may run concurrently.
+	e.symMu.Lock()
+	defer e.symMu.Unlock()
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
 		if err != nil || !q.acceptsKind(kind) {
@@ -210,7 +221,18 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			if !ok {
 				continue // a ranker remembered a file that is gone
 			}
-			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, importedBy[h.ID], qtokens)}
+			if !rec.loaded && symbols == nil {
+				f, err := m.openSymbols(e.indexDir())
+				if err != nil {
+					return nil, err
+				}
+				defer f.Close()
+				symbols = &symbolReader{f: f}
+			}
+			if err := symbols.read(rec); err != nil {
+				return nil, err
+			}
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens)}
 		case core.DocModule:
 			files, ok := mods[key]
 			if !ok {
@@ -234,7 +256,7 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 		res.Items = append(res.Items, it)
 		res.Tokens += it.Tokens
 	}
-	return res
+	return res, nil
 }
 
 // queryTokens are the analyzed words of the query and its terms.
@@ -290,23 +312,23 @@ const maxSymbolLines = 4
 // renderFile is a file as the agent reads it in a result: its path and
 // shape, then the definitions most related to the query (or its main
 // exported ones), with the line to open them at.
-func renderFile(rec *fileRecord, importers int, qtokens map[string]bool) string {
+func renderFile(rec *fileRecord, qtokens map[string]bool) string {
 	var b strings.Builder
 	b.WriteString(rec.Path)
 	var info []string
 	if rec.Language != "" {
 		info = append(info, rec.Language)
 	}
-	if n := len(rec.Facts.Symbols); n > 0 {
-		info = append(info, plural(n, "symbol"))
+	if rec.Symbols > 0 {
+		info = append(info, plural(rec.Symbols, "symbol"))
 	}
-	if importers > 0 {
-		info = append(info, "imported by "+plural(importers, "file"))
+	if rec.Importers > 0 {
+		info = append(info, "imported by "+plural(rec.Importers, "file"))
 	}
 	if len(info) > 0 {
 		b.WriteString(" (" + strings.Join(info, ", ") + ")")
 	}
-	for _, s := range pickSymbols(rec.Facts.Symbols, qtokens) {
+	for _, s := range pickSymbols(rec.syms, qtokens) {
 		// An opening brace says nothing the agent needs.
 		line := strings.TrimSpace(strings.TrimSuffix(s.Signature, "{"))
 		if line == "" {

@@ -81,8 +81,20 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 }
 
 // Index records when each file last changed and the words that name it.
-// It needs no document bodies, so an incremental corpus is enough.
+// It needs no document bodies, so an incremental corpus is enough: the
+// words of unchanged files are kept from the previous run.
 func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
+	prev := r.state
+	if prev == nil && !corpus.Full {
+		if err := r.load(); err != nil {
+			return core.ErrFullIndexNeeded
+		}
+		prev = r.state
+	}
+	changedIDs := map[string]bool{}
+	for _, id := range corpus.Changed {
+		changedIDs[id] = true
+	}
 	var commits map[string]int64
 	if r.settings.Source != "mtime" {
 		var err error
@@ -100,7 +112,11 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		if t, ok := commits[d.Path]; ok {
 			changed = t
 		}
-		st.Files[d.ID] = fileState{Changed: changed, Tokens: text.Tokenize(d.Path + " " + strings.Join(d.Names, " "))}
+		tokens := text.Tokenize(d.Path + " " + strings.Join(d.Names, " "))
+		if old, ok := prev.lookup(d.ID); ok && !corpus.Full && !changedIDs[d.ID] {
+			tokens = old.Tokens
+		}
+		st.Files[d.ID] = fileState{Changed: changed, Tokens: tokens}
 	}
 	data, err := json.Marshal(st)
 	if err != nil {
@@ -153,15 +169,9 @@ func gitChangeTimes(ctx context.Context, root string) (map[string]int64, error) 
 // changed: overlap × 0.5^(age / half-life).
 func (r *Ranker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
 	if r.state == nil {
-		data, err := os.ReadFile(filepath.Join(r.stateDir, "recency.json"))
-		if err != nil {
-			return nil, fmt.Errorf("no recency index yet (run rubi index): %w", err)
+		if err := r.load(); err != nil {
+			return nil, err
 		}
-		st := &state{}
-		if err := json.Unmarshal(data, st); err != nil {
-			return nil, fmt.Errorf("recency index is damaged, run rubi index --full: %w", err)
-		}
-		r.state = st
 	}
 	if !q.AcceptsKind(core.DocFile) {
 		return nil, nil
@@ -196,6 +206,28 @@ func (r *Ranker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
 		hits = hits[:q.Limit]
 	}
 	return hits, nil
+}
+
+// load reads the state Index persisted.
+func (r *Ranker) load() error {
+	data, err := os.ReadFile(filepath.Join(r.stateDir, "recency.json"))
+	if err != nil {
+		return fmt.Errorf("no recency index yet (run rubi index): %w", err)
+	}
+	st := &state{}
+	if err := json.Unmarshal(data, st); err != nil {
+		return fmt.Errorf("recency index is damaged, run rubi index --full: %w", err)
+	}
+	r.state = st
+	return nil
+}
+
+func (s *state) lookup(id string) (fileState, bool) {
+	if s == nil {
+		return fileState{}, false
+	}
+	f, ok := s.Files[id]
+	return f, ok
 }
 
 func ago(days float64) string {

@@ -24,7 +24,7 @@ func TestRankFavoursRecentMatches(t *testing.T) {
 	if err := r.Configure(context.Background(), core.Setup{StateDir: t.TempDir(), Settings: json.RawMessage(`{"half_life_days": 10, "source": "mtime"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	err := r.Index(context.Background(), &core.Corpus{Documents: []core.Document{
+	err := r.Index(context.Background(), &core.Corpus{Full: true, Documents: []core.Document{
 		{ID: "file:old/parser.go", Kind: core.DocFile, Path: "old/parser.go", ModTime: now.Unix() - 30*day},
 		{ID: "file:new/parser.go", Kind: core.DocFile, Path: "new/parser.go", ModTime: now.Unix() - 10*day},
 		{ID: "file:new/lexer.go", Kind: core.DocFile, Path: "new/lexer.go", ModTime: now.Unix()},
@@ -51,6 +51,40 @@ func TestRankFavoursRecentMatches(t *testing.T) {
 	again, err := fresh.Rank(context.Background(), core.Query{Text: "parser", Limit: 1})
 	if err != nil || len(again) != 1 || again[0].ID != "file:new/parser.go" {
 		t.Errorf("fresh rank = %+v, %v", again, err)
+	}
+}
+
+// An incremental corpus carries names only for changed files; the others
+// keep the words of the previous run.
+func TestIncrementalKeepsUnchangedWords(t *testing.T) {
+	r := New()
+	if err := r.Configure(context.Background(), core.Setup{StateDir: t.TempDir(), Settings: json.RawMessage(`{"source": "mtime"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Unix()
+	full := &core.Corpus{Full: true, Documents: []core.Document{
+		{ID: "file:a.go", Kind: core.DocFile, Path: "a.go", Names: []string{"ParseConfig"}, ModTime: now},
+		{ID: "file:b.go", Kind: core.DocFile, Path: "b.go", Names: []string{"Render"}, ModTime: now},
+	}}
+	if err := r.Index(context.Background(), full); err != nil {
+		t.Fatal(err)
+	}
+	incremental := &core.Corpus{Changed: []string{"file:b.go"}, Documents: []core.Document{
+		{ID: "file:a.go", Kind: core.DocFile, Path: "a.go", ModTime: now},
+		{ID: "file:b.go", Kind: core.DocFile, Path: "b.go", Names: []string{"RenderConfig"}, ModTime: now},
+	}}
+	if err := r.Index(context.Background(), incremental); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ := r.Rank(context.Background(), core.Query{Text: "config", Limit: 10})
+	if len(hits) != 2 {
+		t.Errorf("both files name config (a.go from the first run): %+v", hits)
+	}
+	// A fresh process without state cannot apply an incremental corpus.
+	fresh := New()
+	fresh.Configure(context.Background(), core.Setup{StateDir: t.TempDir()})
+	if err := fresh.Index(context.Background(), incremental); err != core.ErrFullIndexNeeded {
+		t.Errorf("err = %v, want ErrFullIndexNeeded", err)
 	}
 }
 
