@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -129,14 +128,18 @@ type symbolsLine struct {
 // others copied from prev's file as they are) and then the manifest, and
 // removes the symbols files no manifest points at any more.
 func (m *manifest) save(dir string, prev *manifest) error {
-	old, err := prev.openSymbols(dir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if old != nil {
-		defer old.Close()
+	// The previous file is read whole: unchanged records are copied from
+	// it as they are, which is far cheaper than one read per record.
+	var old []byte
+	if prev != nil && prev.Generation != "" {
+		var err error
+		old, err = os.ReadFile(symbolsFile(dir, prev.Generation))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("read symbols: %w", err)
+		}
 	}
 	var buf bytes.Buffer
+	buf.Grow(len(old) + len(old)/8)
 	for _, p := range m.sortedPaths() {
 		rec := m.Files[p]
 		start := buf.Len()
@@ -148,11 +151,11 @@ func (m *manifest) save(dir string, prev *manifest) error {
 			}
 			buf.Write(line)
 			buf.WriteByte('\n')
-		case old != nil && rec.SymLen > 0:
-			if _, err := io.Copy(&buf, io.NewSectionReader(old, rec.SymOff, int64(rec.SymLen))); err != nil {
-				return fmt.Errorf("copy symbols of %s: %w", p, err)
-			}
+		case rec.SymLen > 0 && rec.SymOff+int64(rec.SymLen) <= int64(len(old)):
+			buf.Write(old[rec.SymOff : rec.SymOff+int64(rec.SymLen)])
 		default:
+			// No symbols, or their file vanished: the record keeps none.
+			rec.SymOff, rec.SymLen = 0, 0
 			continue
 		}
 		rec.SymOff, rec.SymLen = int64(start), buf.Len()-start
