@@ -29,14 +29,11 @@ prints the pipeline rubi will run. Mistakes are reported as FILE:LINE with
 a sentence on how to fix them, and the exit status is 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := g.engine()
+			eng, err := g.openedEngine(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer eng.Close()
-			if err := eng.OpenAll(cmd.Context()); err != nil {
-				return g.reportError(err)
-			}
 			resolved := resolvePipeline(eng)
 			if g.json {
 				return writeJSON(g.stdout, resolved)

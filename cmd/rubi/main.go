@@ -152,6 +152,20 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 	return pipeline.New(cfg, g.logger), nil
 }
 
+// openedEngine is engine with every enabled stage opened, which checks
+// each stage's settings against its schema (starting plugins to ask them).
+func (g *globals) openedEngine(ctx context.Context) (*pipeline.Engine, error) {
+	eng, err := g.engine()
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.OpenAll(ctx); err != nil {
+		eng.Close()
+		return nil, g.reportError(err)
+	}
+	return eng, nil
+}
+
 // reportError prints an engine error; configuration diagnostics are shown
 // with their file and line.
 func (g *globals) reportError(err error) error {

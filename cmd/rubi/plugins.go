@@ -27,16 +27,13 @@ func newPluginsCmd(g *globals) *cobra.Command {
 		Short: "List the stages rubi can run: built-ins and the project's plugins",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := g.engine()
+			// Opening the pipeline makes subprocess plugins report their
+			// version; a broken one is listed with its problem.
+			eng, err := g.openedEngine(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer eng.Close()
-			// Open the pipeline so subprocess plugins report their version;
-			// a broken one is listed with its problem rather than failing.
-			if err := eng.OpenAll(cmd.Context()); err != nil {
-				return g.reportError(err)
-			}
 			cfg := eng.Config()
 			var rows []pluginRow
 			inPipeline := map[string]bool{}

@@ -117,17 +117,11 @@ func phrase(rel uint8, name string) string {
 	return "linked to " + name
 }
 
-// clause is phrase as a relative clause: "which imports x".
+// clause is phrase as a relative clause: "which imports x", "which is
+// imported by x".
 func clause(rel uint8, name string) string {
-	switch {
-	case rel&relImports != 0:
-		return "imports " + name
-	case rel&relImportedBy != 0:
-		return "is imported by " + name
-	case rel&relInModule != 0:
-		return "is in module " + name
-	case rel&relContains != 0:
-		return "contains " + name
+	if rel&relImports != 0 || rel&(relImportedBy|relInModule) == 0 && rel&relContains != 0 {
+		return phrase(rel, name)
 	}
-	return "is linked to " + name
+	return "is " + phrase(rel, name)
 }
