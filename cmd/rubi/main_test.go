@@ -205,3 +205,18 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+
+// The example per-repo tuning is a valid layer over the defaults.
+func TestExampleTuningConfig(t *testing.T) {
+	root := project(t, goProject)
+	tuning, _ := filepath.Abs("../../examples/tuning/rubi.hcl")
+	code, out, errOut := runRubi(t, "config", "check", "--root", root, "--config", tuning)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"budgets: context 2500", `"k1":0.9`, "languages go, javascript, typescript", "weight 0.7"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
