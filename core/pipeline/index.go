@@ -135,6 +135,10 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	current := true
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
 		fps[st.Name] = e.cfg.Fingerprint(st)
+		if prev.Stateful[st.Name] && !e.hasState(st.Name) {
+			// Its state was deleted: index it again, in full.
+			delete(prev.Rankers, st.Name)
+		}
 		current = current && prev.Rankers[st.Name] == fps[st.Name]
 	}
 	if !opts.Full && current && len(changedIDs) == 0 && len(removedIDs) == 0 {
@@ -212,7 +216,8 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 // rankers stand, and the manifest is rewritten only if some file was
 // touched (new mtime, same content), so the next run need not read it.
 func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
-	next.Rankers, next.IndexedAt, next.Generation = prev.Rankers, prev.IndexedAt, prev.Generation
+	next.Rankers, next.Stateful = prev.Rankers, prev.Stateful
+	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
 	for _, rec := range next.Files {
 		stats.Edges += rec.Importers
 	}
@@ -530,7 +535,7 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 		fp := fps[st.Name]
 		wantFull := prev.Rankers[st.Name] != fp
 		if !wantFull && nothingChanged {
-			next.Rankers[st.Name] = fp
+			next.Rankers[st.Name], next.Stateful[st.Name] = fp, prev.Stateful[st.Name]
 			stats.Rankers[st.Name] = "up to date"
 			continue
 		}
@@ -559,6 +564,7 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 			continue
 		}
 		next.Rankers[st.Name] = fp
+		next.Stateful[st.Name] = e.hasState(st.Name)
 		if wantFull {
 			stats.Rankers[st.Name] = "full"
 		} else {
@@ -566,6 +572,17 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 		}
 	}
 	return nil
+}
+
+// hasState reports whether the stage keeps files in its state directory.
+func (e *Engine) hasState(stage string) bool {
+	f, err := os.Open(filepath.Join(e.indexDir(), stage))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) > 0
 }
 
 // readAll loads the content of files that this run did not read, for a

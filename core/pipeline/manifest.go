@@ -77,10 +77,13 @@ type manifest struct {
 	// Rankers maps each ranker to the fingerprint of the configuration it
 	// last indexed with; a different one calls for a full index.
 	Rankers map[string]string
+	// Stateful lists the rankers that left files in their state directory;
+	// if those disappear, the ranker is indexed again.
+	Stateful map[string]bool
 }
 
 func newManifest() *manifest {
-	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}}
+	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}}
 }
 
 // errNoIndex says the project has not been indexed yet.
@@ -110,6 +113,9 @@ func loadManifest(dir string) (*manifest, error) {
 	}
 	if m.Rankers == nil {
 		m.Rankers = map[string]string{}
+	}
+	if m.Stateful == nil {
+		m.Stateful = map[string]bool{}
 	}
 	return &m, nil
 }

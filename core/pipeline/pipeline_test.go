@@ -309,6 +309,24 @@ func TestChangedRankerSettingsRebuild(t *testing.T) {
 	}
 }
 
+// Deleting a ranker's state is repaired by the next refresh.
+func TestDeletedRankerStateIsRebuilt(t *testing.T) {
+	root := shop(t)
+	index(t, engine(t, root))
+	if err := os.RemoveAll(filepath.Join(root, ".rubi", "index", "rank.bm25")); err != nil {
+		t.Fatal(err)
+	}
+	e := engine(t, root)
+	st := index(t, e)
+	if st.Rankers["rank.bm25"] != "full" || st.Rankers["rank.ppr"] != "up to date" {
+		t.Errorf("rankers = %v", st.Rankers)
+	}
+	res, err := e.Retrieve(context.Background(), Query{Text: "coupon"})
+	if err != nil || len(res.Items) == 0 || res.Items[0].Scores["rank.bm25"] == 0 {
+		t.Fatalf("retrieve after repair: %+v, %v", res, err)
+	}
+}
+
 func TestDamagedIndexIsRebuilt(t *testing.T) {
 	root := shop(t)
 	index(t, engine(t, root))
