@@ -47,6 +47,9 @@ const (
 	ImportReexport   = "reexport"    // export * from "./x"
 	ImportRequire    = "require"     // require("x")
 	ImportDynamic    = "dynamic"     // import("x") with a literal
+	ImportModule     = "module"      // a declaration that pulls a file in: Rust mod x;, Dart part 'x.dart'
+	ImportRelative   = "relative"    // relative to the importing file without ./: Ruby require_relative
+	ImportSystem     = "system"      // C/C++ #include <x.h>: resolved only if the project has it
 )
 
 // Symbol is a definition found in a file.
@@ -75,6 +78,8 @@ const (
 	SymbolConst     = "const"
 	SymbolVar       = "var"
 	SymbolModule    = "module"
+	SymbolEnum      = "enum"
+	SymbolField     = "field"
 )
 
 // Document kinds: what a retrieval result can be.
