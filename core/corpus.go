@@ -19,7 +19,10 @@ type FileFacts struct {
 	Language string `json:"language"`
 	// Package is the file's declared package or namespace, when the
 	// language has one (Go package clause, Java package, PHP namespace).
-	Package string   `json:"package,omitempty"`
+	Package string `json:"package,omitempty"`
+	// Doc is the first line of the file's own doc comment (a Go package
+	// comment, a Python module docstring, a leading JSDoc block), if any.
+	Doc     string   `json:"doc,omitempty"`
 	Imports []Import `json:"imports,omitempty"`
 	Symbols []Symbol `json:"symbols,omitempty"`
 	// Error says why the file could not be parsed; the file is still

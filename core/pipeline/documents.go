@@ -57,18 +57,13 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 	return d
 }
 
-// moduleOf is the module a file belongs to: its directory ("." at the
-// root). The code-map work refines modules; directories are the honest
-// default every language shares.
-func moduleOf(p string) string { return path.Dir(p) }
-
 // moduleDocuments builds one document per module with its files' names
 // and, for the modules withBody says, their exported symbols (whose files
 // must have their symbols loaded); and the contains edges module → file.
 func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Document, []core.Edge) {
 	files := map[string][]*fileRecord{}
 	for _, p := range m.sortedPaths() {
-		mod := moduleOf(p)
+		mod := m.Files[p].Module
 		files[mod] = append(files[mod], m.Files[p])
 	}
 	mods := make([]string, 0, len(files))
@@ -81,6 +76,9 @@ func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Docume
 	for _, mod := range mods {
 		id := core.DocID(core.DocModule, mod)
 		d := core.Document{ID: id, Kind: core.DocModule, Path: mod, Title: mod}
+		if mod == "." {
+			d.Title = "(project root)"
+		}
 		var body strings.Builder
 		body.WriteString(mod)
 		body.WriteByte('\n')

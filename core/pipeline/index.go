@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/graph"
 	"github.com/rubi-dev/rubi/core/host"
@@ -149,6 +150,10 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 
 	// The graph: imports resolved project-wide, then centrality.
 	paths := next.sortedPaths()
+	roots := codemap.Roots(paths)
+	for _, p := range paths {
+		next.Files[p].Module = codemap.ModuleOf(p, roots)
+	}
 	project, err := resolve.NewProject(e.cfg.Root, paths)
 	if err != nil {
 		return nil, err
@@ -156,11 +161,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	for _, w := range project.Warnings() {
 		stats.Warnings = append(stats.Warnings, w.String())
 	}
-	facts := make([]core.FileFacts, len(paths))
-	for i, p := range paths {
-		facts[i] = next.Files[p].facts()
-	}
-	edges := resolve.Edges(project, facts)
+	edges := resolve.Edges(project, next.allFacts())
 	stats.Edges = len(edges)
 	rankFiles(next, edges)
 
@@ -171,7 +172,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// corpus builds what rankers index: in full, every document with its
 	// body; otherwise bodies (and symbols) only where something changed.
 	corpus := func(full bool) (*core.Corpus, error) {
-		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[moduleOf(p)] }); err != nil {
+		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Files[p].Module] }); err != nil {
 			return nil, err
 		}
 		if full {
@@ -202,21 +203,22 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 
+	if err := e.writeMaps(prev, next, edges, dirty, opts.Full); err != nil {
+		return nil, err
+	}
 	next.IndexedAt = time.Now().UTC()
 	if err := next.save(e.indexDir(), prev); err != nil {
 		return nil, err
 	}
 	e.setManifest(next)
-	stats.Problems = e.Problems()
-	stats.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	return stats, nil
+	return e.finish(stats, start), nil
 }
 
 // keep finishes a run that changed no content: the previous graph and
 // rankers stand, and the manifest is rewritten only if some file was
 // touched (new mtime, same content), so the next run need not read it.
 func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
-	next.Rankers, next.Stateful = prev.Rankers, prev.Stateful
+	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
 	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
 	for _, rec := range next.Files {
 		stats.Edges += rec.Importers
@@ -227,6 +229,20 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 			stats.Rankers[name] = "up to date"
 		}
 	}
+	if stale, modules, all := e.staleMaps(next); stale {
+		project, err := resolve.NewProject(e.cfg.Root, next.sortedPaths())
+		if err != nil {
+			return nil, err
+		}
+		if err := e.writeMaps(prev, next, resolve.Edges(project, next.allFacts()), modules, all); err != nil {
+			return nil, err
+		}
+		if err := next.save(e.indexDir(), prev); err != nil {
+			return nil, err
+		}
+		e.setManifest(next)
+		return e.finish(stats, start), nil
+	}
 	for _, s := range files {
 		if s.content != nil {
 			if err := next.save(e.indexDir(), prev); err != nil {
@@ -236,9 +252,28 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 		}
 	}
 	e.setManifest(next)
+	return e.finish(stats, start), nil
+}
+
+// finish stamps the run's problems and duration on its stats.
+func (e *Engine) finish(stats *IndexStats, start time.Time) *IndexStats {
 	stats.Problems = e.Problems()
 	stats.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	return stats, nil
+	return stats
+}
+
+// fileDoc is the one-line description of a file: its own doc comment, or
+// the doc of its first documented exported top-level symbol.
+func fileDoc(f core.FileFacts) string {
+	if f.Doc != "" {
+		return f.Doc
+	}
+	for _, s := range f.Symbols {
+		if s.Exported && s.Parent == "" && s.Doc != "" {
+			return s.Doc
+		}
+	}
+	return ""
 }
 
 func langOrOther(l string) string {
@@ -415,6 +450,7 @@ func (e *Engine) parse(ctx context.Context, files []*scanned) error {
 				f := facts[i]
 				s.rec.Package, s.rec.Imports, s.rec.ParseError = f.Package, f.Imports, f.Error
 				s.rec.syms, s.rec.Symbols = f.Symbols, len(f.Symbols)
+				s.rec.Doc = fileDoc(f)
 			}
 			return nil
 		})
@@ -468,17 +504,21 @@ func (e *Engine) loadSymbols(prev, next *manifest, want func(path string) bool) 
 	return nil
 }
 
-// dirtyModules are the modules whose set of files or whose files changed.
+// dirtyModules are the modules whose set of files or whose files changed
+// (on both sides, when a file moved from one module to another).
 func dirtyModules(prev, next *manifest) map[string]bool {
 	dirty := map[string]bool{}
 	for p, rec := range next.Files {
-		if old, ok := prev.Files[p]; !ok || old.Hash != rec.Hash {
-			dirty[moduleOf(p)] = true
+		if old, ok := prev.Files[p]; !ok || old.Hash != rec.Hash || old.Module != rec.Module {
+			dirty[rec.Module] = true
+			if ok {
+				dirty[old.Module] = true
+			}
 		}
 	}
-	for p := range prev.Files {
+	for p, old := range prev.Files {
 		if _, ok := next.Files[p]; !ok {
-			dirty[moduleOf(p)] = true
+			dirty[old.Module] = true
 		}
 	}
 	return dirty
@@ -487,13 +527,13 @@ func dirtyModules(prev, next *manifest) map[string]bool {
 // removedModules lists the modules that no longer have any file.
 func removedModules(prev, next *manifest) []string {
 	have := map[string]bool{}
-	for p := range next.Files {
-		have[moduleOf(p)] = true
+	for _, rec := range next.Files {
+		have[rec.Module] = true
 	}
 	gone := map[string]bool{}
-	for p := range prev.Files {
-		if mod := moduleOf(p); !have[mod] {
-			gone[mod] = true
+	for _, rec := range prev.Files {
+		if !have[rec.Module] {
+			gone[rec.Module] = true
 		}
 	}
 	ids := make([]string, 0, len(gone))

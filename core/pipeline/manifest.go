@@ -49,6 +49,11 @@ type fileRecord struct {
 	Hash    string
 	Package string
 	Imports []core.Import
+	// Module is the code-map module the file belongs to.
+	Module string
+	// Doc describes the file in one line: its doc comment, or else the doc
+	// of its first documented exported symbol.
+	Doc string
 	// Symbols counts the file's symbols; their details are in the symbols
 	// file at SymOff, SymLen bytes.
 	Symbols int
@@ -77,6 +82,8 @@ type manifest struct {
 	// Rankers maps each ranker to the fingerprint of the configuration it
 	// last indexed with; a different one calls for a full index.
 	Rankers map[string]string
+	// MapsFormat is the mapsFormat the maps on disk were rendered with.
+	MapsFormat int
 	// Stateful lists the rankers that left files in their state directory;
 	// if those disappear, the ranker is indexed again.
 	Stateful map[string]bool
@@ -233,6 +240,16 @@ func (m *manifest) sortedPaths() []string {
 // facts rebuilds the FileFacts the resolver needs (no symbols).
 func (rec *fileRecord) facts() core.FileFacts {
 	return core.FileFacts{Path: rec.Path, Language: rec.Language, Package: rec.Package, Imports: rec.Imports}
+}
+
+// allFacts returns every file's facts (no symbols), in path order.
+func (m *manifest) allFacts() []core.FileFacts {
+	paths := m.sortedPaths()
+	facts := make([]core.FileFacts, len(paths))
+	for i, p := range paths {
+		facts[i] = m.Files[p].facts()
+	}
+	return facts
 }
 
 // isGenerationGone reports an error from reading a symbols file that

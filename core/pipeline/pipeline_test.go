@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -419,8 +420,8 @@ func TestIsTestPath(t *testing.T) {
 		"docs/testing-strategy.md":    false,
 		"src/attestation/attest.py":   false,
 	} {
-		if got := isTestPath(p); got != want {
-			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		if got := codemap.IsTest(p); got != want {
+			t.Errorf("IsTest(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

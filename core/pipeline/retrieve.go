@@ -397,8 +397,8 @@ func renderModule(mod string, files []*fileRecord) string {
 
 func moduleIndex(m *manifest) map[string][]*fileRecord {
 	out := map[string][]*fileRecord{}
-	for p, rec := range m.Files {
-		out[moduleOf(p)] = append(out[moduleOf(p)], rec)
+	for _, rec := range m.Files {
+		out[rec.Module] = append(out[rec.Module], rec)
 	}
 	return out
 }
