@@ -36,7 +36,7 @@ each with the reasons it was chosen. The index is brought up to date first
 			}
 			defer eng.Close()
 			if !noRefresh {
-				if _, err := eng.Index(cmd.Context(), pipeline.IndexOptions{}); err != nil {
+				if _, err := eng.Index(cmd.Context(), g.indexOptions(false)); err != nil {
 					return g.reportError(err)
 				}
 			}

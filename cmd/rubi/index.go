@@ -12,7 +12,7 @@ import (
 )
 
 func newIndexCmd(g *globals) *cobra.Command {
-	var opts pipeline.IndexOptions
+	var full bool
 	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Build or update the project's index (.rubi/index/)",
@@ -26,7 +26,7 @@ not even opened, so a re-index costs about one directory walk.`,
 				return err
 			}
 			defer eng.Close()
-			stats, err := eng.Index(cmd.Context(), opts)
+			stats, err := eng.Index(cmd.Context(), g.indexOptions(full))
 			if err != nil {
 				return g.reportError(err)
 			}
@@ -37,7 +37,7 @@ not even opened, so a re-index costs about one directory walk.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&opts.Full, "full", false, "re-read and re-parse every file and rebuild every ranker")
+	cmd.Flags().BoolVar(&full, "full", false, "re-read and re-parse every file and rebuild every ranker")
 	return cmd
 }
 
@@ -51,6 +51,12 @@ func printIndexStats(w io.Writer, s *pipeline.IndexStats) {
 		fmt.Fprintf(w, "  languages: %s\n", countsLine(s.Languages))
 	}
 	fmt.Fprintf(w, "  %d symbols, %d imports, %d import edges, %d modules\n", s.Symbols, s.Imports, s.Edges, s.Modules)
+	if len(s.Resolution.Resolved) > 0 {
+		fmt.Fprintf(w, "  imports resolved: %s\n", countsLine(s.Resolution.Resolved))
+	}
+	if len(s.Resolution.Unresolved) > 0 {
+		fmt.Fprintf(w, "  imports unresolved (internal-looking, no file found): %s\n", countsLine(s.Resolution.Unresolved))
+	}
 	var rankers []string
 	for name, state := range s.Rankers {
 		rankers = append(rankers, name+" "+state)

@@ -93,7 +93,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
 	pf.StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
 	pf.StringArrayVar(&g.configs, "config", nil, "extra configuration file read after the project's rubi.hcl (repeatable)")
-	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newConfigCmd(g), newPluginsCmd(g), newVersionCmd(g))
+	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g), newConfigCmd(g), newPluginsCmd(g), newVersionCmd(g))
 	return cmd
 }
 

@@ -220,3 +220,87 @@ func TestExampleTuningConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestMapCommand(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "map", "--root", root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"# Map of app", "6 files in 4 modules", "`store` (2)", "used by"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("level-0 map lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runRubi(t, "map", "store", "--root", root, "--no-refresh")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"# Module store", "`store/store.go` — Package store keeps orders in a database.", "exports: Open", "imported by: main.go"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("module page lacks %q:\n%s", want, out)
+		}
+	}
+	code, _, errOut = runRubi(t, "map", "nowhere", "--root", root, "--no-refresh")
+	if code != 1 || !strings.Contains(errOut, `no module "nowhere"; modules are:`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// The --json output of graph is an external contract.
+func TestGraphJSONContract(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "graph", "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var g struct {
+		Files []struct {
+			Path     string  `json:"path"`
+			Lang     string  `json:"lang"`
+			Module   string  `json:"module"`
+			PageRank float64 `json:"pagerank"`
+			Symbols  []struct {
+				Name string `json:"name"`
+				Kind string `json:"kind"`
+				Line int    `json:"line"`
+			} `json:"symbols"`
+		} `json:"files"`
+		Edges []struct {
+			From, To, Kind string
+		} `json:"edges"`
+		Modules    []map[string]any `json:"modules"`
+		Unresolved map[string]int   `json:"unresolved"`
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil {
+		t.Fatal(err)
+	}
+	var store *struct {
+		Path     string  `json:"path"`
+		Lang     string  `json:"lang"`
+		Module   string  `json:"module"`
+		PageRank float64 `json:"pagerank"`
+		Symbols  []struct {
+			Name string `json:"name"`
+			Kind string `json:"kind"`
+			Line int    `json:"line"`
+		} `json:"symbols"`
+	}
+	for i := range g.Files {
+		if g.Files[i].Path == "store/store.go" {
+			store = &g.Files[i]
+		}
+	}
+	if store == nil || store.Lang != "go" || store.Module != "store" || store.PageRank <= 0 || len(store.Symbols) != 1 || store.Symbols[0].Name != "Open" || store.Symbols[0].Line != 5 {
+		t.Fatalf("store.go = %+v", store)
+	}
+	found := false
+	for _, e := range g.Edges {
+		if e.From == "main.go" && e.To == "store/store.go" && e.Kind == "imports" {
+			found = true
+		}
+	}
+	if !found || len(g.Modules) != 4 || g.Unresolved == nil {
+		t.Errorf("edges %+v, modules %d, unresolved %v", g.Edges, len(g.Modules), g.Unresolved)
+	}
+}

@@ -30,6 +30,9 @@ import (
 type IndexOptions struct {
 	// Full re-reads and re-parses every file and rebuilds every ranker.
 	Full bool
+	// Progress, when set, is told how many of the files to read and parse
+	// are done; it is called from several goroutines, one at a time.
+	Progress func(done, total int)
 }
 
 // FileCounts says what the walk saw.
@@ -52,13 +55,24 @@ type IndexStats struct {
 	Symbols   int            `json:"symbols"`
 	Imports   int            `json:"imports"`
 	Edges     int            `json:"import_edges"`
-	Modules   int            `json:"modules"`
+	// Resolution counts, per language, the imports resolved to project
+	// files, those that look internal but found no file, and external
+	// ones (standard library, third-party packages, system headers).
+	Resolution Resolution `json:"resolution"`
+	Modules    int        `json:"modules"`
 	// Rankers says how each ranker was brought up to date: "full",
 	// "incremental", "up to date" or "failed".
 	Rankers    map[string]string `json:"rankers"`
 	Warnings   []string          `json:"warnings,omitempty"`
 	Problems   []string          `json:"problems,omitempty"`
 	DurationMS float64           `json:"duration_ms"`
+}
+
+// Resolution is IndexStats.Resolution.
+type Resolution struct {
+	Resolved   map[string]int `json:"resolved"`
+	Unresolved map[string]int `json:"unresolved"`
+	External   map[string]int `json:"external"`
 }
 
 // scanned is one file of the walk and what this run learned about it.
@@ -101,7 +115,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
 
 	// Read and parse what changed.
-	if err := e.scan(ctx, files, prev, opts.Full); err != nil {
+	if err := e.scan(ctx, files, prev, opts); err != nil {
 		return nil, err
 	}
 	next := newManifest()
@@ -161,8 +175,10 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	for _, w := range project.Warnings() {
 		stats.Warnings = append(stats.Warnings, w.String())
 	}
-	edges := resolve.Edges(project, next.allFacts())
+	edges, rs := resolve.Analyze(project, next.allFacts())
 	stats.Edges = len(edges)
+	stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
+	next.Resolution = stats.Resolution
 	rankFiles(next, edges)
 
 	dirty := dirtyModules(prev, next)
@@ -219,6 +235,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 // touched (new mtime, same content), so the next run need not read it.
 func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
 	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
+	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
 	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
 	for _, rec := range next.Files {
 		stats.Edges += rec.Importers
@@ -305,7 +322,8 @@ func (e *Engine) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 // scan decides for every file whether the previous index still holds for
 // it, and reads and parses those for which it does not. A file whose size
 // and modification time are unchanged is not even opened.
-func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, full bool) error {
+func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, opts IndexOptions) error {
+	full := opts.Full
 	var todo []*scanned
 	for _, s := range files {
 		old := prev.Files[s.file.Path]
@@ -340,7 +358,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, ful
 			parse = append(parse, s)
 		}
 	}
-	return e.parse(ctx, parse)
+	return e.parse(ctx, parse, opts.Progress)
 }
 
 // read loads one file and compares it with its previous record.
@@ -381,7 +399,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 
 // parse sends the changed files to the parser of their language, in
 // batches of about pluginsdk.ChunkSize, a worker per core.
-func (e *Engine) parse(ctx context.Context, files []*scanned) error {
+func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done, total int)) error {
 	route := map[string]*config.Stage{}
 	for _, st := range e.cfg.Enabled(core.KindParser) {
 		langs := st.Languages
@@ -420,10 +438,27 @@ func (e *Engine) parse(ctx context.Context, files []*scanned) error {
 		b.files = append(b.files, s)
 		b.size += len(s.content)
 	}
+	var (
+		mu          sync.Mutex
+		done, total int
+	)
+	for _, b := range batches {
+		total += len(b.files)
+	}
+	report := func(n int) {
+		if progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		progress(done, total)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, b := range batches {
 		g.Go(func() error {
+			defer report(len(b.files))
 			stage, err := e.open(gctx, b.stage)
 			if err != nil {
 				return err

@@ -82,6 +82,8 @@ type manifest struct {
 	// Rankers maps each ranker to the fingerprint of the configuration it
 	// last indexed with; a different one calls for a full index.
 	Rankers map[string]string
+	// Resolution is how the last resolution of imports went.
+	Resolution Resolution
 	// MapsFormat is the mapsFormat the maps on disk were rendered with.
 	MapsFormat int
 	// Stateful lists the rankers that left files in their state directory;

@@ -11,7 +11,7 @@ import (
 )
 
 type goModule struct {
-	path string // module path from the module directive
+	path string // module path from the module directive, or a replaced path
 	dir  string // directory of its go.mod, "" for the root
 }
 
@@ -26,14 +26,38 @@ func (p *Project) loadGo(fsys fs.FS) {
 		}
 	}
 	isGo := func(f string) bool { return strings.HasSuffix(f, ".go") || path.Base(f) == "go.mod" }
-	for _, d := range p.dirsOf(isGo) {
+	type replace struct{ file, old, dir string }
+	var replaces []replace
+	localReplaces := func(file string, rs []*modfile.Replace) {
+		for _, r := range rs {
+			// A local replacement has no version and a relative path.
+			np := r.New.Path
+			if r.New.Version != "" || !(strings.HasPrefix(np, "./") || strings.HasPrefix(np, "../") || np == "." || np == "..") {
+				continue
+			}
+			if d, ok := join(dirOf(file), np); ok {
+				replaces = append(replaces, replace{file, r.Old.Path, d})
+			}
+		}
+	}
+	loadMod := func(d string) {
+		if _, done := p.goMods[d]; done {
+			return
+		}
 		name := path.Join(d, "go.mod")
 		data := p.readConfig(fsys, name)
 		if data == nil {
-			continue
+			return
 		}
 		mp := ""
-		if f, err := modfile.ParseLax(name, data, nil); err != nil {
+		if f, err := modfile.Parse(name, data, nil); err == nil {
+			// The strict parser keeps replace directives, which the lax
+			// one drops.
+			if f.Module != nil {
+				mp = f.Module.Mod.Path
+			}
+			localReplaces(name, f.Replace)
+		} else if f, err := modfile.ParseLax(name, data, nil); err != nil {
 			p.warn(name, "malformed: %v", err)
 			// The module line alone is enough for resolution, and
 			// ModulePath finds it in files the full parser rejects.
@@ -43,10 +67,61 @@ func (p *Project) loadGo(fsys fs.FS) {
 		}
 		if mp == "" {
 			p.warn(name, "no module directive; its packages are not resolved")
-			continue
+			return
 		}
 		p.goMods[d] = mp
 		p.goByPath = append(p.goByPath, goModule{path: mp, dir: d})
+	}
+	for _, d := range p.dirsOf(isGo) {
+		loadMod(d)
+	}
+	// A go.work sits in a module directory or above one.
+	workDirs := map[string]bool{}
+	for d := range p.goMods {
+		ancestors(d, func(a string) bool {
+			if workDirs[a] {
+				return false
+			}
+			workDirs[a] = true
+			return true
+		})
+	}
+	workDirs[""] = true
+	var works []string
+	for d := range workDirs {
+		works = append(works, path.Join(d, "go.work"))
+	}
+	slices.Sort(works)
+	// go.work: the modules it uses resolve each other, wherever their
+	// go.mod is, and its replacements apply to all of them.
+	for _, name := range works {
+		data := p.readConfig(fsys, name)
+		if data == nil {
+			continue
+		}
+		w, err := modfile.ParseWork(name, data, nil)
+		if err != nil {
+			p.warn(name, "malformed: %v", err)
+			continue
+		}
+		for _, u := range w.Use {
+			d, ok := join(dirOf(name), u.Path)
+			if !ok {
+				p.warn(name, "use %s leaves the project; ignored", u.Path)
+				continue
+			}
+			loadMod(d)
+		}
+		localReplaces(name, w.Replace)
+	}
+	for _, r := range replaces {
+		mp, ok := p.goMods[r.dir]
+		switch {
+		case !ok:
+			p.warn(r.file, "replace %s => %s: no go.mod there in the project; ignored", r.old, r.dir)
+		case mp != r.old && !slices.Contains(p.goByPath, goModule{path: r.old, dir: r.dir}):
+			p.goByPath = append(p.goByPath, goModule{path: r.old, dir: r.dir})
+		}
 	}
 	slices.SortFunc(p.goByPath, func(a, b goModule) int {
 		return cmp.Or(cmp.Compare(len(b.path), len(a.path)), cmp.Compare(a.path, b.path), cmp.Compare(a.dir, b.dir))
@@ -66,12 +141,16 @@ func (p *Project) goModuleDir(dir string) (string, bool) {
 	return found, ok
 }
 
-func (p *Project) resolveGo(from, spec string) []string {
+// resolveGo resolves an import path; it is internal when it lies under a
+// module path of the project.
+func (p *Project) resolveGo(from, spec string) ([]string, bool) {
+	internal := false
 	for _, m := range p.goByPath {
 		rest, ok := strings.CutPrefix(spec, m.path)
 		if !ok || rest != "" && rest[0] != '/' {
 			continue
 		}
+		internal = true
 		dir, ok := join(m.dir, strings.TrimPrefix(rest, "/"))
 		if !ok {
 			continue
@@ -82,15 +161,17 @@ func (p *Project) resolveGo(from, spec string) []string {
 			continue
 		}
 		if files := p.goFiles[dir]; len(files) > 0 {
-			return files
+			return files, true
 		}
 	}
 	// Another module or the standard library: only a vendored copy is in
 	// the project.
 	if mod, ok := p.goModuleDir(dirOf(from)); ok {
 		if dir, ok := join(mod, "vendor", spec); ok {
-			return p.goFiles[dir]
+			if files := p.goFiles[dir]; len(files) > 0 {
+				return files, true
+			}
 		}
 	}
-	return nil
+	return nil, internal
 }

@@ -49,8 +49,10 @@ type jsPackage struct {
 var (
 	// Extensions tried after a specifier, in the order TypeScript and
 	// Node try them.
-	tsExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs", ".json"}
-	jsExts = []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".json"}
+	// Vue and Svelte components last: bundler setups that resolve them
+	// without an extension exist, but most imports name it.
+	tsExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs", ".json", ".vue", ".svelte"}
+	jsExts = []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".json", ".vue", ".svelte"}
 	// TypeScript sources of an emitted file: ESM TypeScript imports
 	// "./x.js" to mean ./x.ts.
 	tsSources = map[string][]string{
@@ -76,6 +78,7 @@ func isJSFamily(f string) bool {
 func (p *Project) loadJS(fsys fs.FS) {
 	p.jsConfig = map[string]*tsConfig{}
 	p.jsPkgs = map[string]*jsPackage{}
+	p.jsOwn = map[string]bool{}
 	cache := map[string]*rawTSConfig{}
 	// Sorted, so a parent comes before its children and can pass its
 	// config down.
@@ -88,6 +91,7 @@ func (p *Project) loadJS(fsys fs.FS) {
 			file := path.Join(d, name)
 			if raw := p.readTSConfig(fsys, file, cache, 0); raw != nil {
 				cfg = raw.compile(file)
+				p.jsOwn[d] = true
 				break
 			}
 		}
@@ -98,6 +102,7 @@ func (p *Project) loadJS(fsys fs.FS) {
 
 		file := path.Join(d, "package.json")
 		if data := p.readConfig(fsys, file); data != nil {
+			p.jsOwn[d] = true
 			name, pkg, err := parsePackageJSON(data)
 			switch first := p.jsPkgs[name]; {
 			case err != nil:
@@ -292,36 +297,52 @@ func exportTarget(v any) string {
 	return ""
 }
 
-func (p *Project) resolveJS(from, lang, spec string) (string, bool) {
+// resolveJSImport resolves one JS/TS specifier. Relative and
+// root-relative specifiers, specifiers that a paths entry or the "@/"
+// convention maps, and subpaths of project packages are internal.
+func (p *Project) resolveJSImport(from, lang, spec string) ([]string, bool) {
+	t, ok, internal := p.resolveJS(from, lang, spec)
+	if ok {
+		return []string{t}, true
+	}
+	return nil, internal
+}
+
+func (p *Project) resolveJS(from, lang, spec string) (target string, ok, internal bool) {
 	spec, _, _ = strings.Cut(spec, "?") // "./icon.svg?raw"
 	if spec == "" || strings.Contains(spec, ":") || strings.Contains(spec, "!") {
 		// node:fs, https://..., virtual modules, webpack loaders.
-		return "", false
+		return "", false, false
 	}
 	tsFirst := lang == core.LangTypeScript
 	dir := dirOf(from)
 	if spec == "." || spec == ".." || strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
 		t, ok := join(dir, spec)
 		if !ok {
-			return "", false
+			return "", false, true
 		}
-		return p.probeJS(t, tsFirst)
+		t, ok = p.probeJS(t, tsFirst)
+		return t, ok, true
 	}
 	if rest, ok := strings.CutPrefix(spec, "/"); ok {
 		// Root-relative, as bundlers like Vite read it.
-		return p.probeJS(path.Clean(rest), tsFirst)
+		t, ok := p.probeJS(path.Clean(rest), tsFirst)
+		return t, ok, true
 	}
 	cfg := p.nearestJSConfig(dir)
+	mapped := false
 	if cfg != nil {
 		for _, rule := range cfg.paths {
 			star, ok := rule.match(spec)
 			if !ok {
 				continue
 			}
+			// A catch-all "*" maps bare package names too.
+			mapped = rule.prefix != "" || !rule.star || rule.suffix != ""
 			for _, t := range rule.targets {
 				if t, ok := join(strings.Replace(t, "*", star, 1)); ok {
 					if f, ok := p.probeJS(t, tsFirst); ok {
-						return f, true
+						return f, true, true
 					}
 				}
 			}
@@ -332,12 +353,37 @@ func (p *Project) resolveJS(from, lang, spec string) (string, bool) {
 		if cfg.hasBase {
 			if t, ok := join(cfg.baseURL, spec); ok {
 				if f, ok := p.probeJS(t, tsFirst); ok {
-					return f, true
+					return f, true, true
 				}
 			}
 		}
 	}
-	return p.resolveJSPackage(spec, tsFirst)
+	if f, ok, known := p.resolveJSPackage(spec, tsFirst); ok || known {
+		return f, ok, true
+	}
+	if rest, ok := strings.CutPrefix(spec, "@/"); ok && !mapped {
+		// The "@/" alias of Vue CLI, Nuxt, Vite and Next templates, when
+		// no paths entry says otherwise: src/ of the nearest directory
+		// with its own tsconfig, jsconfig or package.json, else that
+		// directory itself.
+		base := ""
+		ancestors(dir, func(d string) bool {
+			if p.jsOwn[d] {
+				base = d
+				return false
+			}
+			return true
+		})
+		for _, b := range []string{path.Join(base, "src"), base} {
+			if t, ok := join(b, rest); ok {
+				if f, ok := p.probeJS(t, tsFirst); ok {
+					return f, true, true
+				}
+			}
+		}
+		return "", false, true
+	}
+	return "", false, mapped
 }
 
 func (r pathRule) match(spec string) (star string, ok bool) {
@@ -361,8 +407,8 @@ func (p *Project) nearestJSConfig(dir string) *tsConfig {
 }
 
 // resolveJSPackage resolves "name" or "name/sub" against the package.json
-// files of the project.
-func (p *Project) resolveJSPackage(spec string, tsFirst bool) (string, bool) {
+// files of the project. known says whether name is a project package.
+func (p *Project) resolveJSPackage(spec string, tsFirst bool) (target string, ok, known bool) {
 	name, sub := spec, ""
 	n := 1
 	if strings.HasPrefix(spec, "@") {
@@ -373,8 +419,13 @@ func (p *Project) resolveJSPackage(spec string, tsFirst bool) (string, bool) {
 	}
 	pkg := p.jsPkgs[name]
 	if pkg == nil {
-		return "", false
+		return "", false, false
 	}
+	target, ok = p.resolveInPackage(pkg, sub, tsFirst)
+	return target, ok, true
+}
+
+func (p *Project) resolveInPackage(pkg *jsPackage, sub string, tsFirst bool) (string, bool) {
 	if sub == "" {
 		for _, e := range pkg.entries {
 			if f, ok := p.packageFile(pkg.dir, e, tsFirst); ok {

@@ -1,20 +1,26 @@
 package resolve
 
 import (
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // loadPython finds the source roots: the project root, plus the parent of
 // every top-level package (a directory with __init__.py whose parent has
-// none). That covers src/ layouts and monorepos with several projects
-// without reading pyproject.toml or setup.cfg.
-func (p *Project) loadPython() {
+// none), src/, and what pyproject.toml files declare: setuptools
+// package-dir and packages.find where, poetry packages from. That covers
+// src/ layouts and monorepos with several projects without reading
+// setup.py or setup.cfg.
+func (p *Project) loadPython(fsys fs.FS) {
 	isInit := func(d string) bool {
 		return p.Has(path.Join(d, "__init__.py")) || p.Has(path.Join(d, "__init__.pyi"))
 	}
 	p.pyRootSet = map[string]bool{"": true}
+	p.pyAlias = map[string]string{}
 	for d := range p.dirFiles {
 		if d != "" && isInit(d) {
 			if parent := dirOf(d); parent != "" && !isInit(parent) {
@@ -31,20 +37,122 @@ func (p *Project) loadPython() {
 			}
 		}
 	}
+	isPyProject := func(f string) bool { return isPython(f) || path.Base(f) == "pyproject.toml" }
+	for _, d := range p.dirsOf(isPyProject) {
+		p.loadPyProject(fsys, d)
+	}
 	for r := range p.pyRootSet {
 		p.pyRoots = append(p.pyRoots, r)
 	}
 	slices.Sort(p.pyRoots)
+	// Top-level names, to tell a missing project module from a
+	// third-party one.
+	p.pyTop = map[string]bool{}
+	for name := range p.pyAlias {
+		p.pyTop[name] = true
+	}
+	for d, files := range p.dirFiles {
+		if !slices.ContainsFunc(files, isPython) {
+			continue
+		}
+		for _, r := range p.pyRoots {
+			if !within(d, r) {
+				continue
+			}
+			if rel := relTo(d, r); rel != "" {
+				first, _, _ := strings.Cut(rel, "/")
+				p.pyTop[first] = true
+				continue
+			}
+			for _, f := range files {
+				if isPython(f) {
+					stem := strings.TrimSuffix(path.Base(f), path.Ext(f))
+					p.pyTop[stem] = true
+				}
+			}
+		}
+	}
+}
+
+// loadPyProject reads the source layout settings of one pyproject.toml.
+func (p *Project) loadPyProject(fsys fs.FS, dir string) {
+	name := path.Join(dir, "pyproject.toml")
+	data := p.readConfig(fsys, name)
+	if data == nil {
+		return
+	}
+	var doc struct {
+		Tool struct {
+			Setuptools struct {
+				PackageDir map[string]string `toml:"package-dir"`
+				Packages   any               `toml:"packages"`
+			} `toml:"setuptools"`
+			Poetry struct {
+				Packages []struct {
+					Include string `toml:"include"`
+					From    string `toml:"from"`
+				} `toml:"packages"`
+			} `toml:"poetry"`
+		} `toml:"tool"`
+	}
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		p.warn(name, "malformed: %v", err)
+		return
+	}
+	addRoot := func(rel string) {
+		if r, ok := join(dir, rel); ok {
+			p.pyRootSet[r] = true
+		} else {
+			p.warn(name, "source directory %q leaves the project; ignored", rel)
+		}
+	}
+	st := doc.Tool.Setuptools
+	for pkg, rel := range st.PackageDir {
+		if pkg == "" {
+			addRoot(rel)
+			continue
+		}
+		d, ok := join(dir, rel)
+		if !ok || !validDotted(pkg) || strings.Contains(pkg, ".") {
+			// Only top-level packages are remapped; dotted keys are rare.
+			continue
+		}
+		p.pyAlias[pkg] = d
+	}
+	// packages = {find = {where = ["src"]}}
+	if m, ok := st.Packages.(map[string]any); ok {
+		if find, ok := m["find"].(map[string]any); ok {
+			if where, ok := find["where"].([]any); ok {
+				for _, w := range where {
+					if s, ok := w.(string); ok {
+						addRoot(s)
+					}
+				}
+			}
+		}
+	}
+	for _, pk := range doc.Tool.Poetry.Packages {
+		if pk.From != "" {
+			addRoot(pk.From)
+		}
+	}
 }
 
 // resolvePythonImport resolves `import spec` or `from spec import names`:
-// each name that is a submodule gives its file, the others the module.
-func (p *Project) resolvePythonImport(from, spec string, names []string) []string {
+// each name that is a submodule gives its file, the others the module. A
+// relative import, or one whose top-level name is a module or package of
+// the project, is internal.
+func (p *Project) resolvePythonImport(from, spec string, names []string) ([]string, bool) {
+	internal := strings.HasPrefix(spec, ".")
+	if !internal {
+		first, _, _ := strings.Cut(spec, ".")
+		internal = p.pyTop[first]
+	}
 	if len(names) == 0 {
 		if t, ok := p.resolvePython(from, spec); ok {
-			return []string{t}
+			return []string{t}, true
 		}
-		return nil
+		return nil, internal
 	}
 	var targets []string
 	for _, n := range names {
@@ -56,7 +164,7 @@ func (p *Project) resolvePythonImport(from, spec string, names []string) []strin
 			targets = append(targets, t)
 		}
 	}
-	return targets
+	return targets, internal
 }
 
 func (p *Project) resolvePython(from, spec string) (string, bool) {
@@ -115,6 +223,12 @@ func (p *Project) pyAbsolute(from, name string) (string, bool) {
 	})
 	if ok {
 		return found, true
+	}
+	first, rest, _ := strings.Cut(name, ".")
+	if d, ok := p.pyAlias[first]; ok {
+		if t, ok := p.pyModule(d, rest); ok {
+			return t, true
+		}
 	}
 	for _, r := range p.pyRoots {
 		if r != "" && !strings.HasPrefix(dir+"/", r+"/") {

@@ -1,14 +1,16 @@
 // Package resolve turns the raw import specs that parsers extract into
 // files of the project. Parsers see one file at a time and cannot know
-// where "github.com/x/y/pkg", "..models" or "@/components/Button" lead; a
-// Project knows the whole file list and the project's configuration
-// (go.mod files, Python source roots, tsconfig/jsconfig paths, package.json
-// names) and answers from in-memory maps, so resolving every import of a
-// large repository costs no filesystem access.
+// where "github.com/x/y/pkg", "..models", "crate::a::b" or
+// "@/components/Button" lead; a Project knows the whole file list and the
+// project's configuration (go.mod, go.work, pyproject.toml, tsconfig and
+// jsconfig, package.json, Cargo.toml, composer.json, pubspec.yaml, gem
+// layouts) and answers from in-memory maps, so resolving every import of
+// a large repository costs no filesystem access.
 //
 // Supported languages: Go, Python, JavaScript/TypeScript (also the script
-// imports of Vue and Svelte files), C/C++ quoted includes and Java/Kotlin
-// imports. Anything else resolves to nothing.
+// imports of Vue and Svelte files), Rust, Java/Kotlin, PHP, Ruby, C/C++,
+// CSS/SCSS/LESS and Dart. Anything else resolves to nothing and is left
+// out of Stats.
 package resolve
 
 import (
@@ -39,33 +41,58 @@ func (w Warning) String() string { return w.File + ": " + w.Message }
 type Project struct {
 	files    map[string]struct{}
 	dirFiles map[string][]string // directory ("" is the root) → its files, sorted
+	subdirs  map[string]bool     // every directory holding files, at any depth, and its ancestors
 
 	// Go
 	goMods   map[string]string // module directory → module path
-	goByPath []goModule        // the same, longest module path first
+	goByPath []goModule        // the same plus local replacements, longest module path first
 	goFiles  map[string][]string
 
 	// Python
 	pyRoots   []string // source roots, "" first
 	pyRootSet map[string]bool
+	pyAlias   map[string]string // top-level package → directory (pyproject package-dir)
+	pyTop     map[string]bool   // top-level module and package names under the roots
 
 	// JS/TS
 	jsConfig map[string]*tsConfig // directory → nearest tsconfig/jsconfig, nil if none
 	jsPkgs   map[string]*jsPackage
+	jsOwn    map[string]bool // directories with their own tsconfig, jsconfig or package.json
 
-	// C/C++ and Java/Kotlin: suffix lookups by base name.
-	byBase    map[string][]string // file base name → paths
-	dirByBase map[string][]string // directory base name → directories
+	// C/C++, PHP and Java/Kotlin fallbacks: suffix lookups by base name.
+	byBase     map[string][]string // file base name → paths
+	headerDirs map[string]bool     // directories holding C/C++ headers
+
+	// Rust
+	rustCrates map[string]*rustCrate // crate directory → crate
+	rustByName map[string]*rustCrate // crate name as written in paths → crate
+
+	// Java/Kotlin and PHP declarations known from paths alone; Analyze
+	// refines them with the packages parsers report.
+	jvmRoots map[string]bool // source roots: src/main/java, src, ...
+	base     *factIndex
+
+	// PHP
+	psr4   []psr4Rule      // longest prefix first
+	phpTop map[string]bool // first namespace segments the project owns
+
+	// Ruby
+	rbLibs []string // lib directories: the root's, then each gem's
+
+	// Dart
+	dartPkgs map[string]string // pubspec name → package directory
 
 	warnings []Warning
 }
 
 // NewProject builds a Project from files, slash paths relative to root,
-// reading go.mod, tsconfig.json, jsconfig.json and package.json files from
-// disk under root. Configuration files are looked for in every directory
-// that holds files of the language concerned and in its ancestors, whether
-// or not files lists them. Malformed configuration files do not fail the
-// call: see Warnings. The error is only for an unusable root.
+// reading configuration files (go.mod, go.work, pyproject.toml,
+// tsconfig.json, jsconfig.json, package.json, Cargo.toml, composer.json,
+// pubspec.yaml, *.gemspec) from disk under root. Configuration files are
+// looked for in every directory that holds files of the language
+// concerned and in its ancestors, whether or not files lists them.
+// Malformed configuration files do not fail the call: see Warnings. The
+// error is only for an unusable root.
 func NewProject(root string, files []string) (*Project, error) {
 	st, err := os.Stat(root)
 	if err != nil {
@@ -83,10 +110,11 @@ func NewProjectFS(fsys fs.FS, files []string) *Project {
 	p := &Project{
 		files:    make(map[string]struct{}, len(files)),
 		dirFiles: map[string][]string{},
+		subdirs:  map[string]bool{},
 	}
 	for _, f := range files {
 		c, ok := cleanRel(f)
-		if !ok {
+		if !ok || c == "" {
 			p.warn(f, "not a relative path inside the project; ignored")
 			continue
 		}
@@ -97,13 +125,26 @@ func NewProjectFS(fsys fs.FS, files []string) *Project {
 		d := dirOf(c)
 		p.dirFiles[d] = append(p.dirFiles[d], c)
 	}
-	for _, list := range p.dirFiles {
+	for d, list := range p.dirFiles {
 		slices.Sort(list)
+		ancestors(d, func(a string) bool {
+			if p.subdirs[a] {
+				return false
+			}
+			p.subdirs[a] = true
+			return true
+		})
 	}
 	p.loadGo(fsys)
-	p.loadPython()
+	p.loadPython(fsys)
 	p.loadJS(fsys)
 	p.loadSuffixIndex()
+	p.loadRust(fsys)
+	p.loadJVM()
+	p.loadPHP(fsys)
+	p.loadRuby(fsys)
+	p.loadDart(fsys)
+	p.base = p.indexFacts(nil)
 	slices.SortStableFunc(p.warnings, func(a, b Warning) int { return cmp.Compare(a.File, b.File) })
 	return p
 }
@@ -121,56 +162,122 @@ func (p *Project) Has(path string) bool {
 	return ok
 }
 
+// outcome classifies one import.
+type outcome int8
+
+const (
+	// external: standard library, third-party package, system header.
+	external outcome = iota
+	// unresolved: looks like part of the project (relative path, crate::,
+	// a project package prefix, a quoted include...) but no file fits.
+	unresolved
+	// resolved: found in the project.
+	resolved
+)
+
 // Resolve maps an import of the file from, written in language lang (a
 // core.Lang* name), to the project files it refers to. ok is false when
 // the import is external (standard library, third-party package) or
 // cannot be found; targets are then nil. Targets never include from.
+// Resolve knows only paths and configuration files; Analyze also uses
+// the packages and symbols that parsers report, which Java, Kotlin and
+// PHP need for files whose package does not follow their path.
 //
 // What each language resolves to:
 //   - Go: every non-test .go file of the imported package's directory,
 //     sorted. Test files are left out because no importer can see them.
 //     The module is found by longest module-path prefix among all go.mod
 //     files of the project, so imports between nested modules of one
-//     repository resolve too; a vendor/ copy is used for other modules
-//     when the project includes it.
+//     repository (and the modules a go.work uses) resolve too; local
+//     replace directives of go.mod and go.work are followed; a vendor/
+//     copy is used for other modules when the project includes it.
 //   - Python: one file. "a.b" is a/b.py, a/b.pyi or a/b/__init__.py under
 //     a source root; leading dots are relative to the importing file's
 //     package. When "a.b" is not a module the spec falls back to "a",
 //     so parsers may emit `from a import b` as "a.b" and `from . import x`
-//     as ".x".
+//     as ".x". Source roots: the root, src/, parents of top-level
+//     packages, pyproject.toml package-dir and poetry packages.from.
 //   - JavaScript/TypeScript: one file, with Node/TypeScript probing:
-//     exact path, ".js"→".ts" source mapping, added extensions, index
-//     files; tsconfig/jsconfig paths and baseUrl; package.json names of
-//     packages inside the project (workspaces, self-imports).
-//   - C/C++: one file for a quoted include: next to the includer, at the
-//     root, or the nearest file whose path ends with the spec.
+//     exact path, ".js"→".ts" source mapping, added extensions (also .vue
+//     and .svelte), index files; tsconfig/jsconfig paths and baseUrl;
+//     package.json names of packages inside the project (workspaces,
+//     self-imports); "@/x" as src/x, else x, of the nearest directory with
+//     a tsconfig, jsconfig or package.json when no paths entry maps "@/".
+//   - Rust: one module file. See resolveRust.
 //   - Java/Kotlin: the file declaring the imported class, or every file of
-//     the package for a wildcard import.
+//     the package for a wildcard import. See resolveJVM.
+//   - PHP: the class file by composer.json PSR-4 (or PSR-0) prefix, else
+//     by declared namespace or path suffix; require/include paths
+//     relative to the file, then to the root.
+//   - Ruby: require_relative from the file's directory; require from the
+//     lib directories of the root and of each gem.
+//   - C/C++: one file (or several equally near). See resolveC.
+//   - CSS/SCSS/LESS: one stylesheet, with Sass partial and index probing.
+//   - Dart: package: URIs of the project's pubspec packages, relative
+//     URIs and part directives.
 func (p *Project) Resolve(from string, lang string, imp core.Import) (targets []string, ok bool) {
+	targets, _ = p.lookup(p.base, from, lang, imp)
+	return targets, len(targets) > 0
+}
+
+// resolvable reports whether lang has a resolver, and so a place in Stats.
+func resolvable(lang string) bool {
+	switch lang {
+	case core.LangGo, core.LangPython, core.LangJavaScript, core.LangTypeScript, core.LangVue, core.LangSvelte,
+		core.LangRust, core.LangJava, core.LangKotlin, core.LangPHP, core.LangRuby,
+		core.LangC, core.LangCPP, core.LangCSS, core.LangDart:
+		return true
+	}
+	return false
+}
+
+// lookup resolves one import with the declarations of fx. Targets are
+// nil unless the outcome is resolved, and never include from; an import
+// that resolves to from alone is resolved with no targets.
+func (p *Project) lookup(fx *factIndex, from, lang string, imp core.Import) ([]string, outcome) {
 	spec := strings.TrimSpace(imp.Spec)
+	kind := imp.Kind
 	if n := len(spec); n >= 2 {
-		if q, e := spec[0], spec[n-1]; (q == '"' || q == '\'' || q == '`') && e == q || q == '<' && e == '>' {
+		switch q, e := spec[0], spec[n-1]; {
+		case (q == '"' || q == '\'' || q == '`') && e == q:
 			spec = spec[1 : n-1]
+		case q == '<' && e == '>':
+			spec = spec[1 : n-1]
+			kind = core.ImportSystem
 		}
 	}
 	if spec == "" {
-		return nil, false
+		return nil, external
 	}
+	var targets []string
+	internal := false
 	switch lang {
 	case core.LangGo:
-		targets = p.resolveGo(from, spec)
+		targets, internal = p.resolveGo(from, spec)
 	case core.LangPython:
-		targets = p.resolvePythonImport(from, spec, imp.Names)
+		targets, internal = p.resolvePythonImport(from, spec, imp.Names)
 	case core.LangJavaScript, core.LangTypeScript, core.LangVue, core.LangSvelte:
-		if t, ok := p.resolveJS(from, lang, spec); ok {
-			targets = []string{t}
-		}
-	case core.LangC, core.LangCPP:
-		if t, ok := p.resolveC(from, spec); ok {
-			targets = []string{t}
-		}
+		targets, internal = p.resolveJSImport(from, lang, spec)
+	case core.LangRust:
+		targets, internal = p.resolveRust(from, spec, kind)
 	case core.LangJava, core.LangKotlin:
-		targets = p.resolveJVM(spec)
+		targets, internal = p.resolveJVM(fx, from, spec)
+	case core.LangPHP:
+		targets, internal = p.resolvePHP(fx, from, spec, kind)
+	case core.LangRuby:
+		targets, internal = p.resolveRuby(from, spec, kind)
+	case core.LangC, core.LangCPP:
+		targets, internal = p.resolveC(from, spec, kind)
+	case core.LangCSS:
+		targets, internal = p.resolveCSS(from, spec)
+	case core.LangDart:
+		targets, internal = p.resolveDart(from, spec, kind)
+	}
+	if len(targets) == 0 {
+		if internal {
+			return nil, unresolved
+		}
+		return nil, external
 	}
 	// A file can import its own package (Go) or itself through an alias;
 	// that is not an edge.
@@ -178,18 +285,46 @@ func (p *Project) Resolve(from string, lang string, imp core.Import) (targets []
 		targets = slices.Delete(slices.Clone(targets), i, i+1)
 	}
 	if len(targets) == 0 {
-		return nil, false
+		return nil, resolved
 	}
-	return targets, true
+	return targets, resolved
 }
 
-// Edges resolves every import of facts into core.EdgeImports edges between
-// file document ids, sorted by source then target, without duplicates or
-// self-loops. An import of a Go package with n files gives n edges of
+// Stats counts imports by the language of the importing file, each
+// import once. Languages without a resolver are not counted.
+type Stats struct {
+	// Resolved counts imports that reached project files (an import of
+	// the importing file's own package included).
+	Resolved map[string]int
+	// Unresolved counts imports that look project-internal (a relative
+	// path, crate:: or super::, a project namespace or package prefix, a
+	// quoted C include...) but found no file.
+	Unresolved map[string]int
+	// External counts imports recognized as external: standard library,
+	// third-party packages, system headers.
+	External map[string]int
+}
+
+// Edges is Analyze without the statistics.
+func Edges(p *Project, facts []core.FileFacts) []core.Edge {
+	edges, _ := Analyze(p, facts)
+	return edges
+}
+
+// Analyze resolves every import of facts into core.EdgeImports edges
+// between file document ids, sorted by source then target, without
+// duplicates or self-loops, and counts how the imports fared. An import
+// of a Go package (or a Java wildcard) with n files gives n edges of
 // weight 1/n, so depending on a package weighs the same however it is
 // split into files; importing the same target twice keeps the larger
 // weight. Edge weights are always positive.
-func Edges(p *Project, facts []core.FileFacts) []core.Edge {
+//
+// Unlike Resolve, Analyze knows the declared package and the top-level
+// symbols of every file, so Java/Kotlin and PHP classes are found by
+// package even where directories do not follow packages.
+func Analyze(p *Project, facts []core.FileFacts) ([]core.Edge, Stats) {
+	stats := Stats{Resolved: map[string]int{}, Unresolved: map[string]int{}, External: map[string]int{}}
+	fx := p.indexFacts(facts)
 	// Work file by file in path order: dedup needs only a small per-file
 	// map, and sorting targets per file is much cheaper than sorting all
 	// edges by their long id strings.
@@ -214,9 +349,20 @@ func Edges(p *Project, facts []core.FileFacts) []core.Edge {
 		// Facts for the same path (should a caller pass duplicates) merge.
 		for ; k < len(order) && facts[order[k]].Path == from; k++ {
 			f := &facts[order[k]]
+			counted := resolvable(f.Language)
 			for _, imp := range f.Imports {
-				ts, ok := p.Resolve(f.Path, f.Language, imp)
-				if !ok {
+				ts, out := p.lookup(fx, f.Path, f.Language, imp)
+				if counted {
+					switch out {
+					case resolved:
+						stats.Resolved[f.Language]++
+					case unresolved:
+						stats.Unresolved[f.Language]++
+					default:
+						stats.External[f.Language]++
+					}
+				}
+				if len(ts) == 0 {
 					continue
 				}
 				w := 1 / float64(len(ts))
@@ -257,7 +403,7 @@ func Edges(p *Project, facts []core.FileFacts) []core.Edge {
 			})
 		}
 	}
-	return edges
+	return edges, stats
 }
 
 // cleanRel cleans a slash path relative to the root and rejects paths that
@@ -347,4 +493,51 @@ func (p *Project) readConfig(fsys fs.FS, name string) []byte {
 		return nil
 	}
 	return data
+}
+
+// within reports whether p is dir or lies inside it; every path lies
+// within the root "".
+func within(p, dir string) bool {
+	return dir == "" || p == dir || strings.HasPrefix(p, dir) && p[len(dir)] == '/'
+}
+
+// relTo returns p relative to dir, which must contain it.
+func relTo(p, dir string) string {
+	if dir == "" {
+		return p
+	}
+	if p == dir {
+		return ""
+	}
+	return p[len(dir)+1:]
+}
+
+// nearest returns the candidates sharing the most leading directories
+// with from: the files of the importer's own part of a monorepo first.
+// Equally near candidates are all kept, sorted.
+func nearest(from string, cands []string) []string {
+	best, out := -1, []string(nil)
+	for _, c := range cands {
+		switch s := commonDirs(from, c); {
+		case s > best:
+			best, out = s, append(out[:0], c)
+		case s == best:
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// commonDirs counts the leading directories a and b share.
+func commonDirs(a, b string) int {
+	n := 0
+	for {
+		i, j := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
+		if i < 0 || j < 0 || a[:i] != b[:j] {
+			return n
+		}
+		n++
+		a, b = a[i+1:], b[j+1:]
+	}
 }

@@ -300,7 +300,7 @@ func TestCAndJVM(t *testing.T) {
 		{"kotlin from java source root", "src/main/java/com/acme/App.java", core.LangKotlin, "com.acme.util.Ext", []string{"src/main/kotlin/com/acme/util/Ext.kt"}},
 		{"wildcard", "src/main/java/com/acme/App.java", core.LangJava, "com.acme.util.*", []string{"src/main/java/com/acme/util/Strings.java", "src/main/kotlin/com/acme/util/Ext.kt"}},
 		{"jdk", "src/main/java/com/acme/App.java", core.LangJava, "java.util.List", nil},
-		{"unsupported language", "src/main.c", core.LangRust, "crate::x", nil},
+		{"unsupported language", "src/main.c", core.LangCSharp, "System.Text", nil},
 	})
 }
 

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+// indexOptions are the options of an index run from the command line:
+// with a progress bar on stderr when it is a terminal and the run has
+// enough files to parse to be worth one.
+func (g *globals) indexOptions(full bool) pipeline.IndexOptions {
+	opts := pipeline.IndexOptions{Full: full}
+	f, ok := g.stderr.(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) {
+		return opts
+	}
+	var bar *progressbar.ProgressBar
+	opts.Progress = func(done, total int) {
+		if total < 500 {
+			return
+		}
+		if bar == nil {
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(f),
+				progressbar.OptionSetDescription("parsing"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100e6),
+			)
+		}
+		bar.Set(done)
+		if done == total {
+			bar.Finish()
+		}
+	}
+	return opts
+}
