@@ -23,6 +23,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/knowledge"
 )
 
 // DataDir is rubi's directory in a project.
@@ -51,6 +52,8 @@ type Engine struct {
 	stamp    string
 	// symMu serializes reading symbols into the cached manifest's records.
 	symMu sync.Mutex
+	// knowledge is the project's knowledge store, opened on first use.
+	knowledge *knowledge.Store
 }
 
 // New returns an engine for cfg. Close stops any plugin it started.

@@ -60,6 +60,9 @@ type IndexStats struct {
 	// ones (standard library, third-party packages, system headers).
 	Resolution Resolution `json:"resolution"`
 	Modules    int        `json:"modules"`
+	// Nodes counts the knowledge nodes in recall (active, project and
+	// personal).
+	Nodes int `json:"nodes"`
 	// Rankers says how each ranker was brought up to date: "full",
 	// "incremental", "up to date" or "failed".
 	Rankers    map[string]string `json:"rankers"`
@@ -146,6 +149,26 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	sort.Strings(removedIDs)
 	stats.Files.Indexed = len(next.Files)
 
+	// Knowledge nodes are documents too; a malformed one is reported and
+	// skipped.
+	nodes, problems := e.Knowledge().Nodes()
+	for _, p := range problems {
+		stats.Warnings = append(stats.Warnings, p.String())
+	}
+	nodeDocs, nodeEdges, stamps := e.nodeDocs(next, nodes)
+	next.Nodes = stamps
+	stats.Nodes = len(nodeDocs)
+	for id, stamp := range stamps {
+		if prev.Nodes[id] != stamp {
+			changedIDs = append(changedIDs, id)
+		}
+	}
+	for id := range prev.Nodes {
+		if _, ok := stamps[id]; !ok {
+			removedIDs = append(removedIDs, id)
+		}
+	}
+
 	fps := map[string]string{}
 	current := true
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
@@ -210,8 +233,8 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 				c.Changed = append(c.Changed, d.ID)
 			}
 		}
-		c.Documents = append(c.Documents, modDocs...)
-		c.Edges = append(append(c.Edges, edges...), modEdges...)
+		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
+		c.Edges = append(append(append(c.Edges, edges...), modEdges...), nodeEdges...)
 		return c, nil
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
@@ -246,12 +269,12 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 			stats.Rankers[name] = "up to date"
 		}
 	}
-	if stale, modules, all := e.staleMaps(next); stale {
+	if e.mapsStale(next) {
 		project, err := resolve.NewProject(e.cfg.Root, next.sortedPaths())
 		if err != nil {
 			return nil, err
 		}
-		if err := e.writeMaps(prev, next, resolve.Edges(project, next.allFacts()), modules, all); err != nil {
+		if err := e.writeMaps(prev, next, resolve.Edges(project, next.allFacts()), nil, true); err != nil {
 			return nil, err
 		}
 		if err := next.save(e.indexDir(), prev); err != nil {

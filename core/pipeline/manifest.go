@@ -82,6 +82,9 @@ type manifest struct {
 	// Rankers maps each ranker to the fingerprint of the configuration it
 	// last indexed with; a different one calls for a full index.
 	Rankers map[string]string
+	// Nodes maps each indexed knowledge node's document id to its version
+	// stamp, to find the nodes that changed.
+	Nodes map[string]string
 	// Resolution is how the last resolution of imports went.
 	Resolution Resolution
 	// MapsFormat is the mapsFormat the maps on disk were rendered with.
@@ -92,7 +95,7 @@ type manifest struct {
 }
 
 func newManifest() *manifest {
-	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}}
+	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Nodes: map[string]string{}}
 }
 
 // errNoIndex says the project has not been indexed yet.
@@ -125,6 +128,9 @@ func loadManifest(dir string) (*manifest, error) {
 	}
 	if m.Stateful == nil {
 		m.Stateful = map[string]bool{}
+	}
+	if m.Nodes == nil {
+		m.Nodes = map[string]string{}
 	}
 	return &m, nil
 }

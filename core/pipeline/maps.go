@@ -18,28 +18,17 @@ import (
 )
 
 // Map files, relative to .rubi/. They are derived and rewritten by every
-// index that changes them; curated summaries live apart, under
-// summaries/, and are woven in.
+// index that changes them; curated summaries live apart, in the knowledge
+// store (.rubi/summaries/), and are woven in.
 const (
-	mapFile     = "map.md"
-	modulesDir  = "modules"
-	summaryDir  = "summaries"
-	summaryMap  = "map.md"
-	summaryMods = "modules"
+	mapFile    = "map.md"
+	modulesDir = "modules"
+	summaryDir = "summaries"
 )
 
 // mapsFormat changes whenever the rendering of the maps changes, so that
 // maps written by an older rubi are rewritten even if no code changed.
 const mapsFormat = 1
-
-// MapSummaryPath and ModuleSummaryPath are where curated summaries live,
-// relative to the project's .rubi/ directory.
-func MapSummaryPath() string { return filepath.Join(summaryDir, summaryMap) }
-
-// ModuleSummaryPath is the curated summary of module.
-func ModuleSummaryPath(module string) string {
-	return filepath.Join(summaryDir, summaryMods, codemap.Slug(module)+".md")
-}
 
 // buildMap assembles the code map from the manifest and the file edges.
 func buildMap(m *manifest, edges []core.Edge) *codemap.Map {
@@ -70,7 +59,7 @@ func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[st
 	}
 	cm := buildMap(next, edges)
 	next.MapsFormat = mapsFormat
-	if err := writeIfChanged(filepath.Join(e.dataDir(), mapFile), cm.Level0(e.projectName(), e.cfg.Budgets.Map, e.summary(MapSummaryPath()))); err != nil {
+	if err := writeIfChanged(filepath.Join(e.dataDir(), mapFile), cm.Level0(e.projectName(), e.cfg.Budgets.Map, e.summary("map"))); err != nil {
 		return err
 	}
 	dir := filepath.Join(e.dataDir(), modulesDir)
@@ -81,7 +70,7 @@ func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[st
 		if !full && !dirty[mod.Name] && e.exists(filepath.Join(dir, name)) {
 			continue
 		}
-		page := cm.Level1(mod, e.summary(ModuleSummaryPath(mod.Name)))
+		page := cm.Level1(mod, e.summary("module:"+mod.Name))
 		if err := writeIfChanged(filepath.Join(dir, name), page); err != nil {
 			return err
 		}
@@ -98,36 +87,32 @@ func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[st
 	return nil
 }
 
-// staleMaps says which maps must be rewritten although no code changed:
-// all of them when map.md is missing, else those whose curated summary is
-// newer than map.md (map.md itself included then).
-func (e *Engine) staleMaps(m *manifest) (stale bool, modules map[string]bool, all bool) {
+// mapsStale reports whether the maps must be rewritten although no code
+// changed: map.md is missing, was rendered by an older rubi, or a curated
+// summary is newer than it.
+func (e *Engine) mapsStale(m *manifest) bool {
 	st, err := os.Stat(filepath.Join(e.dataDir(), mapFile))
 	if err != nil || m.MapsFormat != mapsFormat {
-		return true, nil, true
+		return true
 	}
-	newer := func(rel string) bool {
-		info, err := os.Stat(filepath.Join(e.dataDir(), rel))
-		return err == nil && info.ModTime().After(st.ModTime())
-	}
-	stale = newer(MapSummaryPath())
-	modules = map[string]bool{}
-	for _, rec := range m.Files {
-		if _, seen := modules[rec.Module]; !seen {
-			modules[rec.Module] = newer(ModuleSummaryPath(rec.Module))
-			stale = stale || modules[rec.Module]
+	stale := false
+	filepath.WalkDir(filepath.Join(e.dataDir(), summaryDir), func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil && info.ModTime().After(st.ModTime()) {
+				stale = true
+				return filepath.SkipAll
+			}
 		}
-	}
-	return stale, modules, false
+		return nil
+	})
+	return stale
 }
 
-// summary reads a curated summary, relative to .rubi/; "" when none.
-func (e *Engine) summary(rel string) string {
-	data, err := os.ReadFile(filepath.Join(e.dataDir(), rel))
-	if err != nil {
-		return ""
-	}
-	return string(data)
+// summary returns the curated summary of target ("map", "module:<name>"),
+// "" when there is none.
+func (e *Engine) summary(target string) string {
+	text, _ := e.Knowledge().Summary(target)
+	return text
 }
 
 func (e *Engine) exists(p string) bool {

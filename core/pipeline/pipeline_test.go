@@ -16,6 +16,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/knowledge"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -445,5 +446,65 @@ func TestTestsCountLess(t *testing.T) {
 	}
 	if got := first("apply coupon tests"); got != "file:internal/discount/coupon_test.go" {
 		t.Errorf("apply coupon tests: top = %s, want the test", got)
+	}
+}
+
+// Knowledge nodes are documents and graph vertices: asked about finishing
+// a purchase, rubi brings the concept, the gotcha linked to it and the
+// file they are about; a note whose file changed is flagged stale; a
+// superseded note leaves recall.
+func TestKnowledgeInRecall(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	res, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: "concept", Title: "Checkout", Body: "The flow that finishes a purchase: cart total, discounts, payment.", Files: []string{"internal/checkout/checkout.go"}},
+		{Type: "gotcha", Title: "Coupon applied twice", Body: "The discount ran before the total was recomputed.", Files: []string{"internal/discount/coupon.go"}, Links: []knowledge.Link{{Rel: "about", Target: "Checkout"}}},
+		{Type: "decision", Title: "Coupons are strings", Body: "Coupon codes are plain strings."},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Action != "created" {
+			t.Fatalf("register: %+v", r)
+		}
+	}
+	st := index(t, e)
+	if st.Nodes != 3 {
+		t.Errorf("nodes indexed = %d", st.Nodes)
+	}
+	got, err := e.Retrieve(context.Background(), Query{Text: "finishing a purchase", Terms: []string{"checkout"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := ids(got)
+	for _, want := range []string{"node:concept-checkout", "node:gotcha-coupon-applied-twice", "file:internal/checkout/checkout.go"} {
+		if !slices.Contains(top, want) {
+			t.Errorf("%s missing from %v", want, top)
+		}
+	}
+
+	// The gotcha's file changes: the note is flagged where it shows.
+	write(t, root, "internal/discount/coupon.go", "package discount\n\n// Apply now recomputes the total first.\nfunc Apply(total int, coupon string) int { return total }\n")
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(root, "internal/discount/coupon.go"), later, later)
+	index(t, e)
+	got, _ = e.Retrieve(context.Background(), Query{Text: "coupon applied twice", Kinds: []string{"node"}})
+	if len(got.Items) == 0 || got.Items[0].ID != "node:gotcha-coupon-applied-twice" {
+		t.Fatalf("nodes = %v", ids(got))
+	}
+	if it := got.Items[0]; len(it.Stale) != 1 || !strings.Contains(it.Stale[0], "internal/discount/coupon.go") || !strings.Contains(it.Text, "⚠") {
+		t.Errorf("stale = %q, text:\n%s", it.Stale, it.Text)
+	}
+
+	// Superseding leaves the old decision out of recall.
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "decision", Title: "Coupons are typed", Body: "Coupon codes are a Coupon type.", Supersedes: []string{"decision-coupons-are-strings"}}}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	got, _ = e.Retrieve(context.Background(), Query{Text: "coupon codes strings", Kinds: []string{"node"}})
+	if slices.Contains(ids(got), "node:decision-coupons-are-strings") || !slices.Contains(ids(got), "node:decision-coupons-are-typed") {
+		t.Errorf("after supersede: %v", ids(got))
 	}
 }

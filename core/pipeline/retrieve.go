@@ -45,6 +45,9 @@ type Item struct {
 	// Text is what an agent reads for this item; Tokens estimates it.
 	Text   string `json:"text"`
 	Tokens int    `json:"tokens"`
+	// Stale lists, for a knowledge node, what changed in the code it is
+	// about since it was written.
+	Stale []string `json:"stale,omitempty"`
 }
 
 // Result is a packed answer.
@@ -206,9 +209,6 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	mods := moduleIndex(m)
 	var symbols *symbolReader
-	// Records cache their symbols once read; queries may run concurrently.
-	e.symMu.Lock()
-	defer e.symMu.Unlock()
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
 		if err != nil || !q.acceptsKind(kind) {
@@ -229,7 +229,12 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 				defer f.Close()
 				symbols = &symbolReader{f: f}
 			}
-			if err := symbols.read(rec); err != nil {
+			// Records cache their symbols once read; queries may run
+			// concurrently.
+			e.symMu.Lock()
+			err := symbols.read(rec)
+			e.symMu.Unlock()
+			if err != nil {
 				return nil, err
 			}
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens)}
@@ -239,6 +244,13 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 				continue
 			}
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderModule(key, files)}
+		case core.DocNode:
+			n, err := e.Knowledge().Get(key)
+			if err != nil {
+				continue // retracted or deleted since the index
+			}
+			stale := e.Knowledge().Stale(n)
+			it = Item{Kind: kind, Path: e.relPath(n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}
 		default:
 			continue
 		}

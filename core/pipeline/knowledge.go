@@ -1,0 +1,202 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+)
+
+// Edge kinds between knowledge nodes and the code.
+const (
+	edgeAbout = "about" // node → file (or the file of a symbol) it is about
+	edgeLinks = "links" // node → node it links to or supersedes
+)
+
+// Knowledge returns the project's knowledge store, with the code map
+// backed by the index so anchors and file checks agree with it.
+func (e *Engine) Knowledge() *knowledge.Store {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.knowledge == nil {
+		e.knowledge = knowledge.Open(knowledge.Options{Root: e.cfg.Root, Vault: e.VaultDir(), Code: &indexCodeMap{e: e}})
+	}
+	return e.knowledge
+}
+
+// VaultDir is the personal vault: RUBI_VAULT, else rubi.hcl's vault, with
+// ~ expanded.
+func (e *Engine) VaultDir() string {
+	v := os.Getenv("RUBI_VAULT")
+	if v == "" {
+		v = e.cfg.Vault
+	}
+	if rest, ok := strings.CutPrefix(v, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			v = filepath.Join(home, rest)
+		}
+	}
+	return v
+}
+
+// indexCodeMap answers the knowledge store from the index manifest.
+type indexCodeMap struct {
+	e       *Engine
+	mu      sync.Mutex
+	symbols map[string][2]string // name → file, signature; built on first use
+}
+
+func (c *indexCodeMap) FileHash(p string) (string, bool) {
+	m, err := c.e.currentManifest()
+	if err != nil {
+		return "", false
+	}
+	if rec, ok := m.Files[p]; ok {
+		return rec.Hash, true
+	}
+	return "", false
+}
+
+// Symbol finds where name is defined. Of several definitions, the one in
+// the most central file wins, exported ones first.
+func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.symbols == nil {
+		c.symbols = map[string][2]string{}
+		m, err := c.e.currentManifest()
+		if err != nil {
+			return "", "", false
+		}
+		c.e.symMu.Lock()
+		err = c.e.loadSymbols(m, m, func(string) bool { return true })
+		c.e.symMu.Unlock()
+		if err != nil {
+			return "", "", false
+		}
+		paths := m.sortedPaths()
+		sort.SliceStable(paths, func(i, j int) bool { return m.Files[paths[i]].Rank > m.Files[paths[j]].Rank })
+		for _, exportedPass := range []bool{true, false} {
+			for _, p := range paths {
+				for _, s := range m.Files[p].syms {
+					if _, seen := c.symbols[s.Name]; !seen && s.Exported == exportedPass {
+						c.symbols[s.Name] = [2]string{p, s.Signature}
+					}
+				}
+			}
+		}
+	}
+	s, ok := c.symbols[name]
+	return s[0], s[1], ok
+}
+
+// nodeDocs turns the active knowledge nodes into documents and edges:
+// each node is about its files (and the files defining its symbols) and
+// links to the nodes it names. Superseded and retracted nodes stay out of
+// recall. Stamps identify each node's version for change detection.
+func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
+	stamps = map[string]string{}
+	active := map[string]string{} // node id → doc id
+	for _, n := range nodes {
+		if n.Status == "active" || n.Status == "" {
+			active[n.ID] = nodeDocID(n)
+		}
+	}
+	for _, n := range nodes {
+		id, ok := active[n.ID]
+		if !ok {
+			continue
+		}
+		d := core.Document{ID: id, Kind: core.DocNode, Title: n.Title, Path: e.relPath(n.Path)}
+		d.Names = append(append(append(d.Names, n.ID), n.Symbols...), n.Tags...)
+		d.Body = n.Type + " " + n.Importance + "\n" + n.Body
+		if !n.Updated.IsZero() {
+			d.ModTime = n.Updated.Unix()
+		}
+		docs = append(docs, d)
+		stamps[id] = fmt.Sprintf("%s/%d/%s", n.Status, n.Updated.UnixNano(), n.Title)
+		about := map[string]bool{}
+		for _, f := range n.Files {
+			if _, ok := m.Files[f]; ok {
+				about[f] = true
+			}
+		}
+		for _, l := range n.Links {
+			if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
+				if _, known := m.Files[f]; known {
+					about[f] = true
+				}
+			} else if to, ok := active[l.Target]; ok {
+				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
+			}
+		}
+		for _, old := range n.Supersedes {
+			if to, ok := active[old]; ok {
+				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
+			}
+		}
+		for f := range about {
+			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].From != edges[j].From {
+			return edges[i].From < edges[j].From
+		}
+		return edges[i].To < edges[j].To
+	})
+	return docs, edges, stamps
+}
+
+// nodeDocID is a node's document id; personal nodes are told apart from
+// project nodes of the same id.
+func nodeDocID(n *knowledge.Node) string {
+	if n.Personal {
+		return core.DocID(core.DocNode, "personal:"+n.ID)
+	}
+	return core.DocID(core.DocNode, n.ID)
+}
+
+// relPath shows a path relative to the project root when it is inside.
+func (e *Engine) relPath(p string) string {
+	if rel, err := filepath.Rel(e.cfg.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// renderNode is a node as the agent reads it in a result: its type and
+// title, its importance when it is not medium, staleness warnings, and the
+// start of its text.
+func renderNode(n *knowledge.Node, stale []string) string {
+	var b strings.Builder
+	kind := n.Type
+	if n.Personal {
+		kind = "personal " + kind
+	}
+	fmt.Fprintf(&b, "%s: %s", kind, n.Title)
+	if n.Importance != "" && n.Importance != "medium" {
+		fmt.Fprintf(&b, " (%s)", n.Importance)
+	}
+	for _, s := range stale {
+		b.WriteString("\n  ⚠ " + s)
+	}
+	body := strings.TrimSpace(n.Body)
+	if len([]rune(body)) > 400 {
+		body = string([]rune(body)[:400]) + "…"
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			b.WriteString("\n  " + line)
+		}
+	}
+	if len(n.Files) > 0 {
+		fmt.Fprintf(&b, "\n  files: %s", strings.Join(n.Files, ", "))
+	}
+	return b.String()
+}
