@@ -25,6 +25,7 @@ import (
 
 // globals are the flags every command takes.
 type globals struct {
+	stdin    io.Reader
 	stdout   io.Writer
 	stderr   io.Writer
 	root     string
@@ -44,15 +45,15 @@ func main() {
 	// their processes may outlive rubi.
 	defer goplugin.CleanupClients()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	goplugin.CleanupClients()
 	os.Exit(code)
 }
 
 // run executes one command line and returns the exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	g := &globals{stdout: stdout, stderr: stderr}
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -93,7 +94,9 @@ within a token budget, so an agent reads less and re-reads less.`,
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
 	pf.StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
 	pf.StringArrayVar(&g.configs, "config", nil, "extra configuration file read after the project's rubi.hcl (repeatable)")
-	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g), newConfigCmd(g), newPluginsCmd(g), newVersionCmd(g))
+	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
+		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
+		newConfigCmd(g), newPluginsCmd(g), newVersionCmd(g))
 	return cmd
 }
 

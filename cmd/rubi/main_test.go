@@ -14,8 +14,14 @@ import (
 // output, as a user would see them.
 func runRubi(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runRubiIn(t, "", args...)
+}
+
+// runRubiIn is runRubi with stdin as standard input.
+func runRubiIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &out, &errb)
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -302,5 +308,92 @@ func TestGraphJSONContract(t *testing.T) {
 	}
 	if !found || len(g.Modules) != 4 || g.Unresolved == nil {
 		t.Errorf("edges %+v, modules %d, unresolved %v", g.Edges, len(g.Modules), g.Unresolved)
+	}
+}
+
+// register's JSON on stdin and its --json results are an external
+// contract; the nodes then show up in nodes, read, context and forget.
+func TestKnowledgeCommands(t *testing.T) {
+	root := project(t, goProject)
+	t.Setenv("RUBI_VAULT", t.TempDir())
+	batch := `[
+	  {"type": "decision", "title": "Orders live in Postgres", "body": "The client already runs Postgres.", "files": ["store/store.go"], "importance": "high"},
+	  {"id": "gotcha-migrate-order", "type": "gotcha", "title": "Run Migrate before Open", "body": "Open fails on an old schema.", "symbols": ["Migrate"], "links": [{"rel": "about", "target": "Orders live in Postgres"}]},
+	  {"type": "note", "title": "Bad", "files": ["../../etc/passwd"], "id": "../escape"}
+	]`
+	code, out, errOut := runRubiIn(t, batch, "register", "--root", root, "--json")
+	if code != 1 {
+		t.Errorf("a batch with an invalid node exits 1, got %d: %s", code, errOut)
+	}
+	var results []struct {
+		Action, ID, Path, Error string
+		Notes                   []string
+	}
+	if err := json.Unmarshal([]byte(out), &results); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(results) != 3 || results[0].Action != "created" || results[0].ID != "decision-orders-live-in-postgres" ||
+		results[1].Action != "created" || results[1].ID != "gotcha-migrate-order" || results[2].Action != "error" {
+		t.Fatalf("results = %+v", results)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".rubi", "knowledge", "decision-orders-live-in-postgres.md")); err != nil {
+		t.Errorf("node file: %v", err)
+	}
+
+	// Flags register one node; the same title merges.
+	code, out, _ = runRubi(t, "register", "--root", root, "--type", "decision", "--title", "orders live in postgres", "--body", "Backups are nightly.")
+	if code != 0 || !strings.HasPrefix(out, "merged: decision-orders-live-in-postgres") {
+		t.Errorf("merge: %d %q", code, out)
+	}
+
+	code, out, _ = runRubi(t, "nodes", "--root", root)
+	if code != 0 || !strings.Contains(out, "decision-orders-live-in-postgres") || !strings.Contains(out, "gotcha-migrate-order") {
+		t.Errorf("nodes: %d\n%s", code, out)
+	}
+	code, out, _ = runRubi(t, "read", "Run Migrate before Open", "--root", root)
+	if code != 0 || !strings.Contains(out, "Open fails on an old schema.") || !strings.Contains(out, "[[decision-orders-live-in-postgres]]") {
+		t.Errorf("read node: %d\n%s", code, out)
+	}
+	code, out, _ = runRubi(t, "read", "store/store.go:4-5", "--root", root)
+	if code != 0 || !strings.Contains(out, "Open connects to the order database.") {
+		t.Errorf("read region: %d\n%s", code, out)
+	}
+
+	code, out, _ = runRubi(t, "context", "which database keeps orders", "--root", root, "--json")
+	if code != 0 || !strings.Contains(out, `"id": "node:decision-orders-live-in-postgres"`) {
+		t.Errorf("context should recall the decision:\n%s", out)
+	}
+
+	code, _, _ = runRubi(t, "forget", "decision-orders-live-in-postgres", "--root", root)
+	if code != 0 {
+		t.Fatalf("forget: %d", code)
+	}
+	code, out, _ = runRubi(t, "context", "which database keeps orders", "--root", root, "--json")
+	if code != 0 || strings.Contains(out, `"id": "node:decision-orders-live-in-postgres"`) {
+		t.Errorf("a retracted node must leave recall:\n%s", out)
+	}
+}
+
+func TestHandoffAndSummaryCommands(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "handoff", "save", "--root", root, "--goal", "Add order export", "--done", "CSV writer", "--next", "Wire the endpoint", "--file", "store/store.go")
+	if code != 0 || !strings.HasPrefix(out, "saved: ") {
+		t.Fatalf("save: %d %q %s", code, out, errOut)
+	}
+	code, out, _ = runRubi(t, "handoff", "last", "--root", root)
+	if code != 0 || !strings.Contains(out, "Add order export") || !strings.Contains(out, "Wire the endpoint") {
+		t.Errorf("last: %d\n%s", code, out)
+	}
+	code, _, errOut = runRubiIn(t, "Keeps the shop's orders and its schema.\n", "summary", "module:store", "-", "--root", root)
+	if code != 0 {
+		t.Fatalf("summary: %d %s", code, errOut)
+	}
+	code, out, _ = runRubi(t, "map", "store", "--root", root)
+	if code != 0 || !strings.Contains(out, "Keeps the shop's orders and its schema.") {
+		t.Errorf("the module page should carry the curated summary:\n%s", out)
+	}
+	code, _, _ = runRubi(t, "index", "--root", root, "--full")
+	if _, out, _ = runRubi(t, "map", "store", "--root", root, "--no-refresh"); code != 0 || !strings.Contains(out, "Keeps the shop's orders") {
+		t.Errorf("the summary must survive a full re-index:\n%s", out)
 	}
 }

@@ -39,3 +39,10 @@ func (g *globals) indexOptions(full bool) pipeline.IndexOptions {
 	}
 	return opts
 }
+
+// stdinIsTerminal reports whether standard input is a terminal (nothing
+// piped in).
+func (g *globals) stdinIsTerminal() bool {
+	f, ok := g.stdin.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}

@@ -912,3 +912,34 @@ func TestHandEditsSurvive(t *testing.T) {
 		t.Errorf("links section duplicated:\n%s", data)
 	}
 }
+
+// Goroutines of one process share a Store (the MCP server) or use two
+// (a hook racing the server) while others read.
+func TestConcurrentGoroutines(t *testing.T) {
+	s := newStore(t)
+	other := Open(Options{Root: s.root})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := s
+			if g%2 == 1 {
+				st = other
+			}
+			for i := range 10 {
+				res, err := st.Register(context.Background(), []Input{{Title: fmt.Sprintf("goroutine %d item %d", g, i), Body: "same body for all"}})
+				if err != nil || res[0].Action != ActionCreated {
+					t.Errorf("%v %+v", err, res)
+				}
+				if nodes, probs := st.Nodes(); len(nodes) == 0 || len(probs) > 0 {
+					t.Errorf("%d nodes, %v", len(nodes), probs)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if nodes, _ := Open(Options{Root: s.root}).Nodes(); len(nodes) != 40 {
+		t.Errorf("%d nodes", len(nodes))
+	}
+}

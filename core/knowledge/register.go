@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rubi-dev/rubi/core/store"
@@ -649,38 +648,28 @@ func (b *batch) resolve(t string) (string, bool) {
 	return t, false
 }
 
-// write saves the batch's changed nodes, several at a time: each write
-// waits on its own fsync, and the disk serves them better together. It
-// returns the nodes that could not be written.
+// write saves the batch's changed nodes in one store.WriteFiles: each file
+// is still replaced atomically, but the batch pays for one filesystem sync
+// instead of one per node. It returns the nodes that could not be written.
 func (b *batch) write() map[string]error {
 	errs := map[string]error{}
-	var mu sync.Mutex
-	work := make(chan *Node)
-	var wg sync.WaitGroup
-	workers := min(len(b.dirty), 16)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range work {
-				data, err := encodeNode(n)
-				if err == nil {
-					err = store.WriteFile(n.Path, data, 0o644)
-				}
-				if err != nil {
-					mu.Lock()
-					errs[n.ID] = err
-					mu.Unlock()
-					continue
-				}
-				b.s.remember(n)
-			}
-		}()
-	}
+	var files []store.File
+	var nodes []*Node
 	for _, n := range b.dirty {
-		work <- n
+		data, err := encodeNode(n)
+		if err != nil {
+			errs[n.ID] = err
+			continue
+		}
+		files = append(files, store.File{Path: n.Path, Data: data, Perm: 0o644})
+		nodes = append(nodes, n)
 	}
-	close(work)
-	wg.Wait()
+	for i, err := range store.WriteFiles(files) {
+		if err != nil {
+			errs[nodes[i].ID] = err
+			continue
+		}
+		b.s.remember(nodes[i])
+	}
 	return errs
 }

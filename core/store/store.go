@@ -51,11 +51,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	ok = true
-	if d, err := os.Open(dir); err == nil {
-		// Best effort: some filesystems refuse to sync a directory.
-		_ = d.Sync()
-		d.Close()
-	}
+	syncDir(dir)
 	return nil
 }
 
