@@ -217,12 +217,28 @@ func TestKilledWriters(t *testing.T) {
 	}
 }
 
+// pythonWithYAML finds a Python interpreter that has PyYAML: the first
+// python3 on PATH, or Debian's, where apt-get install python3-yaml puts it.
+func pythonWithYAML(t *testing.T) string {
+	t.Helper()
+	var tried []string
+	for _, name := range []string{"python3", "/usr/bin/python3"} {
+		py, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		if exec.Command(py, "-c", "import yaml").Run() == nil {
+			return py
+		}
+		tried = append(tried, py)
+	}
+	t.Fatalf("this test needs python3 with PyYAML (apt-get install python3-yaml); tried %v", tried)
+	return ""
+}
+
 // The file rubi writes is ordinary YAML to another implementation.
 func TestPyYAMLReadsNodeFile(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatalf("this test needs python3 with PyYAML (apt-get install python3-yaml): %v", err)
-	}
+	py := pythonWithYAML(t)
 	s := newStore(t)
 	writeFile(t, s.root, "docs/my file.md", "x")
 	registerOne(t, s, Input{Type: "concept", Title: "Target"})
