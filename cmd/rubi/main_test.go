@@ -36,8 +36,9 @@ func project(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	// Keep the user's personal config out of the tests.
+	// Keep the user's personal config and vault out of the tests.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("RUBI_VAULT", t.TempDir())
 	return root
 }
 

@@ -73,6 +73,12 @@ func write(t testing.TB, root, rel, content string) {
 
 func engine(t testing.TB, root string) *Engine {
 	t.Helper()
+	// Never touch the user's personal vault.
+	if os.Getenv("RUBI_TEST_VAULT") == "" {
+		vault := t.TempDir()
+		t.Setenv("RUBI_VAULT", vault)
+		t.Setenv("RUBI_TEST_VAULT", vault)
+	}
 	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -506,5 +512,26 @@ func TestKnowledgeInRecall(t *testing.T) {
 	got, _ = e.Retrieve(context.Background(), Query{Text: "coupon codes strings", Kinds: []string{"node"}})
 	if slices.Contains(ids(got), "node:decision-coupons-are-strings") || !slices.Contains(ids(got), "node:decision-coupons-are-typed") {
 		t.Errorf("after supersede: %v", ids(got))
+	}
+}
+
+// Personal preferences are searched with the project and labelled.
+func TestPersonalVaultInRecall(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	res, err := e.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "preference", Title: "Prefer table-driven tests", Body: "Write Go tests as tables of cases.", Personal: true}})
+	if err != nil || res[0].Action != "created" {
+		t.Fatalf("register: %+v %v", res, err)
+	}
+	if !strings.HasPrefix(res[0].Path, os.Getenv("RUBI_VAULT")) {
+		t.Errorf("personal node written to %s, not the vault", res[0].Path)
+	}
+	index(t, e)
+	got, err := e.Retrieve(context.Background(), Query{Text: "table driven tests", Kinds: []string{"node"}})
+	if err != nil || len(got.Items) == 0 {
+		t.Fatalf("retrieve: %+v %v", got, err)
+	}
+	if it := got.Items[0]; it.ID != "node:personal:preference-prefer-table-driven-tests" || !strings.HasPrefix(it.Text, "personal preference: Prefer table-driven tests") {
+		t.Errorf("item = %+v", it)
 	}
 }
