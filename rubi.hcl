@@ -59,7 +59,10 @@ hooks {
 #     languages = ["go"]
 #   }
 parser "lang.regex" {
-  languages   = ["go", "python", "javascript", "typescript"]
+  languages = [
+    "go", "python", "javascript", "typescript", "vue", "svelte", "rust", "java",
+    "kotlin", "php", "ruby", "c", "cpp", "css", "dart",
+  ]
   max_symbols = 2000  # per file
 }
 

@@ -63,9 +63,17 @@ var languageByExt = map[string]string{
 	".markdown": LangMarkdown,
 }
 
+// languageByName covers files known by their whole name.
+var languageByName = map[string]string{
+	"Rakefile": LangRuby, "Gemfile": LangRuby, "Guardfile": LangRuby, "Podfile": LangRuby,
+}
+
 // DetectLanguage names the language of a file from its path, or returns ""
 // when rubi has no parser-level notion of it (the file is still indexed by
 // name and content).
 func DetectLanguage(p string) string {
+	if l, ok := languageByName[path.Base(p)]; ok {
+		return l
+	}
 	return languageByExt[strings.ToLower(path.Ext(p))]
 }

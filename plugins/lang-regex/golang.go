@@ -77,6 +77,7 @@ func extractGo(f *file) {
 			if m := goPackage.FindSubmatch(t); m != nil {
 				if f.facts.Package == "" {
 					f.facts.Package = string(m[1])
+					f.facts.Doc = f.docAbove(i, goDoc)
 				}
 			} else if m := goImportGroup.FindIndex(t); m != nil {
 				group = "import"

@@ -214,6 +214,12 @@ func (f *file) pyDocstring(h int) string {
 	for k < f.lines() && f.blank(k) {
 		k++
 	}
+	return f.pyStringDoc(k)
+}
+
+// pyStringDoc returns the first line of text of the string literal that
+// starts line k, if the line starts with one (a docstring).
+func (f *file) pyStringDoc(k int) string {
 	if k >= f.lines() {
 		return ""
 	}

@@ -57,11 +57,18 @@ type language struct {
 	names   []string
 	syntax  syntax
 	extract func(f *file)
+	// prepare, when set, rewrites the source before lexing into a copy of
+	// the same length with the same line breaks (Vue and Svelte blank
+	// what lies outside their script blocks); it appends to dst.
+	prepare func(dst, src []byte) []byte
 }
 
 var languages = map[string]*language{}
 
 func register(l *language) {
+	for _, c := range []byte(l.syntax.special) {
+		l.syntax.trigger[c] = true
+	}
 	for _, n := range l.names {
 		languages[n] = l
 	}
@@ -82,7 +89,7 @@ func (p *Parser) Info() core.Info {
 	return core.Info{
 		Name:        Name,
 		Kind:        core.KindParser,
-		Version:     "1.0.0",
+		Version:     "1.1.0",
 		Description: "Regex parser: imports and top-level definitions from a comment- and string-masked scan, no grammar needed.",
 		Languages:   languageNames(),
 		Schema:      core.MustSchemaOf(&Settings{}),
@@ -135,9 +142,14 @@ func (p *Parser) parseFile(x *lexed, sf core.SourceFile) (ff core.FileFacts) {
 			ff.Error = fmt.Sprintf("%s: internal error: %v", Name, r)
 		}
 	}()
+	if l.prepare != nil {
+		x.pre = l.prepare(x.pre[:0], src)
+		src = x.pre
+	}
 	lex(x, src, &l.syntax)
 	f := &file{lexed: x, facts: &ff, max: p.settings.MaxSymbols}
 	l.extract(f)
+	f.fileDoc(lang)
 	f.flushImports()
 	return ff
 }

@@ -19,11 +19,40 @@ const fill = 0x01
 type syntax struct {
 	lineComment  string // "//" or "#"
 	blockComment bool   // /* ... */
+	nestComments bool   // block comments nest: /* /* */ */ (Rust, Kotlin, Dart)
 	rawBacktick  bool   // Go raw strings: `...`, multi-line, no escapes
 	template     bool   // JS template literals: `...${expr}...`
 	triple       bool   // Python """...""" and '''...'''
 	regexLit     bool   // JS regular-expression literals
+	// regexWords are the words after which a slash opens a regular
+	// expression; jsRegexKeywords when nil.
+	regexWords map[string]bool
+	// phpTags: only what lies between <?php (or <?=) and ?> is code; the
+	// rest is blanked.
+	phpTags bool
+	// hook, when set, sees every byte listed in special before the common
+	// cases do: it lexes a language's own literals (Rust raw strings and
+	// lifetimes, heredocs, Ruby's %w[]...). It returns the offset after
+	// what it consumed, or i to leave the byte to the common cases.
+	hook    func(l *lexer, i int) int
+	special string
+	// trigger is special as a table, filled by register.
+	trigger [256]bool
 }
+
+// strKind says how a string literal ends and what it may hold.
+type strKind struct {
+	q         byte // closing quote
+	triple    bool // closed by three quotes
+	raw       bool // a backslash escapes nothing
+	multiline bool // may span lines; otherwise it stops at the end of the line
+	interp    byte // '$' for ${expr}, '#' for #{expr}: the expression is code
+}
+
+var (
+	jsTemplate = strKind{q: '`', multiline: true, interp: '$'}
+	goRaw      = strKind{q: '`', raw: true, multiline: true}
+)
 
 // lexed is one file with comments blanked and string contents masked
 // (code has the same length as src, so offsets agree), plus what the
@@ -38,6 +67,8 @@ type lexed struct {
 	final int
 	// inText[i] is set when line i starts inside a string or comment.
 	inText []bool
+	// pre holds a language's prepared copy of the source, if any.
+	pre []byte
 }
 
 func (x *lexed) lines() int { return len(x.starts) }
@@ -100,8 +131,29 @@ type lexer struct {
 	x         *lexed
 	syn       *syntax
 	src, code []byte
-	d         int   // bracket depth
-	tmpl      []int // depths at which an open ${ returns to its template
+	d         int     // bracket depth
+	tmpl      []frame // open ${ or #{ substitutions, innermost last
+	// heredocs opened on the current line, whose bodies start on the next.
+	heredocs []heredoc
+	// mark is for a hook to remember how far a look-ahead went in vain,
+	// so that it does not look again: that keeps the lexer linear.
+	mark int
+}
+
+// frame is an open substitution: at bracket depth d, its closing brace
+// returns to a string of kind k.
+type frame struct {
+	d int
+	k strKind
+}
+
+// heredoc is a pending heredoc body: lines up to one that is id alone
+// (Ruby; indented when indent is set) or that starts with id (PHP, whose
+// terminator may be indented and followed by code).
+type heredoc struct {
+	id     string
+	indent bool
+	php    bool
 }
 
 func (l *lexer) newline(i int, inText bool) {
@@ -113,21 +165,34 @@ func (l *lexer) newline(i int, inText bool) {
 func (l *lexer) run() {
 	src, n := l.src, len(l.src)
 	i := 0
-	if l.syn.regexLit && bytes.HasPrefix(src, []byte("#!")) {
+	if (l.syn.regexLit || l.syn.lineComment == "#") && bytes.HasPrefix(src, []byte("#!")) {
 		i = l.lineComment(0) // shebang
+	}
+	if l.syn.phpTags {
+		i = l.outside(0)
 	}
 	for i < n {
 		c := src[i]
+		if l.syn.trigger[c] {
+			if j := l.syn.hook(l, i); j != i {
+				i = j
+				continue
+			}
+		}
 		switch {
 		case c == '\n':
+			if len(l.heredocs) > 0 {
+				i = l.heredocBodies(i)
+				continue
+			}
 			l.newline(i, false)
 			i++
 		case c == '"' || c == '\'':
 			i = l.str(i)
 		case c == '`' && l.syn.rawBacktick:
-			i = l.raw(i)
+			i = l.strBody(i+1, goRaw)
 		case c == '`' && l.syn.template:
-			i = l.templ(i + 1)
+			i = l.strBody(i+1, jsTemplate)
 		case c == '/' && i+1 < n && src[i+1] == '/' && l.syn.lineComment == "//":
 			i = l.lineComment(i)
 		case c == '#' && l.syn.lineComment == "#":
@@ -139,11 +204,12 @@ func (l *lexer) run() {
 		case c == '(' || c == '[' || c == '{':
 			l.d++
 			i++
-		case c == '}' && len(l.tmpl) > 0 && l.d-1 == l.tmpl[len(l.tmpl)-1]:
-			// End of a ${...} substitution: back inside the template.
+		case c == '}' && len(l.tmpl) > 0 && l.d-1 == l.tmpl[len(l.tmpl)-1].d:
+			// End of a ${...} substitution: back inside the string.
 			l.d--
+			k := l.tmpl[len(l.tmpl)-1].k
 			l.tmpl = l.tmpl[:len(l.tmpl)-1]
-			i = l.templ(i + 1)
+			i = l.strBody(i+1, k)
 		case c == ')' || c == ']' || c == '}':
 			// Clamped so that a stray closer cannot shift the rest of the
 			// file below top level.
@@ -168,14 +234,22 @@ func (l *lexer) lineComment(i int) int {
 func (l *lexer) blockComment(i int) int {
 	src, n := l.src, len(l.src)
 	l.code[i], l.code[i+1] = ' ', ' '
+	nest := 1
 	for i += 2; i < n; i++ {
-		if src[i] == '*' && i+1 < n && src[i+1] == '/' {
+		switch {
+		case src[i] == '*' && i+1 < n && src[i+1] == '/':
 			l.code[i], l.code[i+1] = ' ', ' '
-			return i + 2
-		}
-		if src[i] == '\n' {
+			if nest--; nest == 0 || !l.syn.nestComments {
+				return i + 2
+			}
+			i++
+		case src[i] == '/' && i+1 < n && src[i+1] == '*' && l.syn.nestComments:
+			l.code[i], l.code[i+1] = ' ', ' '
+			nest++
+			i++
+		case src[i] == '\n':
 			l.newline(i, true)
-		} else {
+		default:
 			l.code[i] = ' '
 		}
 	}
@@ -203,30 +277,37 @@ func (l *lexer) str(i int) int {
 	src, n := l.src, len(l.src)
 	q := src[i]
 	if l.syn.triple && i+2 < n && src[i+1] == q && src[i+2] == q {
-		for j := i + 3; j < n; {
-			switch {
-			case src[j] == '\\':
-				j = l.escape(j)
-			case src[j] == q && j+2 < n && src[j+1] == q && src[j+2] == q:
-				return j + 3
-			case src[j] == '\n':
-				l.newline(j, true)
-				j++
-			default:
-				l.code[j] = fill
-				j++
-			}
-		}
-		return n
+		return l.strBody(i+3, strKind{q: q, triple: true, multiline: true})
 	}
-	for j := i + 1; j < n; {
-		switch src[j] {
-		case '\\':
+	return l.strBody(i+1, strKind{q: q})
+}
+
+// strBody masks the inside of a string of kind k from j up to its closing
+// quote, which it returns the offset after; or up to an opening ${ (#{),
+// whose expression is lexed as code and whose closing brace comes back
+// here; or, when k is single-line, up to the end of the line.
+func (l *lexer) strBody(j int, k strKind) int {
+	src, n := l.src, len(l.src)
+	for j < n {
+		c := src[j]
+		switch {
+		case c == '\\' && !k.raw:
 			j = l.escape(j)
-		case q:
+		case c == k.q && (!k.triple || j+2 < n && src[j+1] == k.q && src[j+2] == k.q):
+			if k.triple {
+				return j + 3
+			}
 			return j + 1
-		case '\n':
-			return j
+		case c == k.interp && c != 0 && j+1 < n && src[j+1] == '{':
+			l.tmpl = append(l.tmpl, frame{d: l.d, k: k})
+			l.d++
+			return j + 2
+		case c == '\n':
+			if !k.multiline {
+				return j
+			}
+			l.newline(j, true)
+			j++
 		default:
 			l.code[j] = fill
 			j++
@@ -235,40 +316,134 @@ func (l *lexer) str(i int) int {
 	return n
 }
 
-func (l *lexer) raw(i int) int {
-	for j := i + 1; j < len(l.src); j++ {
-		switch l.src[j] {
-		case '`':
-			return j + 1
-		case '\n':
+// until masks from j up to and including term (raw strings with a custom
+// delimiter: Rust r#"..."#, C++ R"x(...)x"), or to the end of the file.
+// term must be short: it is compared at each occurrence of its first byte.
+func (l *lexer) until(j int, term []byte) int {
+	src, n := l.src, len(l.src)
+	for ; j < n; j++ {
+		if src[j] == term[0] && bytes.HasPrefix(src[j:], term) {
+			return j + len(term)
+		}
+		if src[j] == '\n' {
 			l.newline(j, true)
-		default:
+		} else {
 			l.code[j] = fill
 		}
 	}
-	return len(l.src)
+	return n
 }
 
-// templ masks template-literal text from j up to the closing backtick or
-// the next ${, whose expression is lexed as code.
-func (l *lexer) templ(j int) int {
+// blankUntil blanks comment text from j to the end of the line holding the
+// first occurrence of end at a line start (Ruby =begin ... =end), or to the
+// end of the file; end == "" blanks to the end of the file.
+func (l *lexer) blankUntil(j int, end string) int {
 	src, n := l.src, len(l.src)
-	for j < n {
-		switch {
-		case src[j] == '\\':
-			j = l.escape(j)
-		case src[j] == '`':
-			return j + 1
-		case src[j] == '$' && j+1 < n && src[j+1] == '{':
-			l.tmpl = append(l.tmpl, l.d)
-			l.d++
-			return j + 2
-		case src[j] == '\n':
-			l.newline(j, true)
-			j++
-		default:
-			l.code[j] = fill
-			j++
+	for ; j < n; j++ {
+		if src[j] != '\n' {
+			l.code[j] = ' '
+			continue
+		}
+		if end != "" && bytes.HasPrefix(src[j+1:], []byte(end)) {
+			e := j + 1 + len(end)
+			if e >= n || isSpace(src[e]) {
+				l.newline(j, true)
+				return l.lineComment(j + 1)
+			}
+		}
+		l.newline(j, true)
+	}
+	return n
+}
+
+// heredocBodies masks the bodies of the heredocs opened on the line that
+// the newline at i ends, and returns where lexing resumes.
+func (l *lexer) heredocBodies(i int) int {
+	src, n := l.src, len(l.src)
+	hs := l.heredocs
+	l.heredocs = l.heredocs[:0]
+	for _, h := range hs {
+		l.newline(i, true)
+		for j := i + 1; ; {
+			if j >= n {
+				return n
+			}
+			e := bytes.IndexByte(src[j:], '\n')
+			if e < 0 {
+				e = n
+			} else {
+				e += j
+			}
+			if stop := h.end(src[j:e]); stop >= 0 {
+				for k := j; k < j+stop; k++ {
+					l.code[k] = fill
+				}
+				if h.php {
+					return j + stop // the terminator may be followed by code
+				}
+				i = e
+				break
+			}
+			for k := j; k < e; k++ {
+				l.code[k] = fill
+			}
+			if e == n {
+				return n
+			}
+			l.newline(e, true)
+			j = e + 1
+		}
+	}
+	return i
+}
+
+// end returns the length of line's terminator prefix if line ends the
+// heredoc, else -1.
+func (h *heredoc) end(line []byte) int {
+	t := line
+	if h.indent || h.php {
+		t = bytes.TrimLeft(t, " \t")
+	}
+	if !bytes.HasPrefix(t, []byte(h.id)) {
+		return -1
+	}
+	rest := t[len(h.id):]
+	if h.php {
+		if len(rest) > 0 && isIdent(rest[0]) {
+			return -1
+		}
+	} else if len(bytes.TrimRight(rest, " \t\r")) > 0 {
+		return -1
+	}
+	return len(line) - len(rest)
+}
+
+// outside blanks the text outside PHP tags from i up to the next <?php,
+// <?= or <? and returns the offset after that tag.
+func (l *lexer) outside(i int) int {
+	src, n := l.src, len(l.src)
+	for ; i < n; i++ {
+		if src[i] == '<' && i+1 < n && src[i+1] == '?' {
+			k := i + 2
+			switch {
+			case k+3 <= n && bytes.EqualFold(src[k:k+3], []byte("php")):
+				k += 3
+			case k < n && src[k] == '=':
+				k++
+			case k < n && !isSpace(src[k]):
+				k = -1 // <?xml ...
+			}
+			if k >= 0 {
+				for ; i < k; i++ {
+					l.code[i] = ' '
+				}
+				return k
+			}
+		}
+		if src[i] == '\n' {
+			l.newline(i, false)
+		} else {
+			l.code[i] = ' '
 		}
 	}
 	return n
@@ -300,7 +475,11 @@ func (l *lexer) regexAllowed(i int) bool {
 		for k >= 0 && isIdent(l.code[k]) && e-k <= 16 {
 			k--
 		}
-		return jsRegexKeywords[string(l.code[k+1:e])]
+		words := l.syn.regexWords
+		if words == nil {
+			words = jsRegexKeywords
+		}
+		return words[string(l.code[k+1:e])]
 	case c == ')' || c == ']' || c == '}' || c == '"' || c == '\'' || c == '`' || c == fill || c == '<' || c == '>':
 		return false
 	}
