@@ -20,7 +20,7 @@ func (m *Map) Level0(project string, budget int, summary string) string {
 		head.WriteString(s + "\n\n")
 	}
 	fmt.Fprintf(&head, "%s in %s. %s\n", count(len(m.Files), "file"), count(len(m.Modules), "module"), m.languages())
-	if central := m.CentralFiles(5); len(central) > 0 && central[0].Rank > 0 {
+	if central := m.centralCode(5); len(central) > 0 && central[0].Rank > 0 {
 		names := make([]string, len(central))
 		for i, f := range central {
 			names[i] = "`" + f.Path + "`"
@@ -52,13 +52,19 @@ func (m *Map) Level0(project string, budget int, summary string) string {
 
 func moduleLine(mod *Module) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- `%s` (%d)", mod.Name, len(mod.Files))
+	name := mod.Name
+	if name == "." {
+		name = ". (root)"
+	}
+	fmt.Fprintf(&b, "- `%s` (%d)", name, len(mod.Files))
 	var central []string
 	for _, f := range mod.Files {
 		if len(central) == 3 {
 			break
 		}
-		central = append(central, path.Base(f.Path))
+		if !IsTest(f.Path) {
+			central = append(central, path.Base(f.Path))
+		}
 	}
 	if len(central) > 0 {
 		b.WriteString(" " + strings.Join(central, ", "))
@@ -142,6 +148,20 @@ func (m *Map) grouped(paths []string, self string) []string {
 			out = append(out, files[0])
 		default:
 			out = append(out, fmt.Sprintf("%s (%d files)", mod, len(files)))
+		}
+	}
+	return out
+}
+
+// centralCode returns the n most central files that are not tests.
+func (m *Map) centralCode(n int) []*File {
+	var out []*File
+	for _, f := range m.CentralFiles(len(m.Files)) {
+		if len(out) == n {
+			break
+		}
+		if !IsTest(f.Path) {
+			out = append(out, f)
 		}
 	}
 	return out

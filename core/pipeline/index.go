@@ -85,6 +85,8 @@ type scanned struct {
 	// content is set when the file was read in this run.
 	content []byte
 	changed bool
+	// reparse forces parsing even if the content hash is unchanged.
+	reparse bool
 	skip    string // a skip reason found on reading (binary, unreadable)
 }
 
@@ -118,10 +120,11 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
 
 	// Read and parse what changed.
-	if err := e.scan(ctx, files, prev, opts); err != nil {
+	next := newManifest()
+	next.Parsers = e.parserFingerprints()
+	if err := e.scan(ctx, files, prev, next, opts); err != nil {
 		return nil, err
 	}
-	next := newManifest()
 	var changedIDs []string
 	for _, s := range files {
 		if s.skip != "" {
@@ -172,7 +175,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	fps := map[string]string{}
 	current := true
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
-		fps[st.Name] = e.cfg.Fingerprint(st)
+		fps[st.Name] = e.stageFingerprint(st)
 		if prev.Stateful[st.Name] && !e.hasState(st.Name) {
 			// Its state was deleted: index it again, in full.
 			delete(prev.Rankers, st.Name)
@@ -295,6 +298,36 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 	return e.finish(stats, start), nil
 }
 
+// stageFingerprint identifies how a stage runs: its configuration, and
+// for a built-in its own version too.
+func (e *Engine) stageFingerprint(st *config.Stage) string {
+	fp := e.cfg.Fingerprint(st)
+	if b, ok := core.LookupBuiltin(st.Name); ok && st.Plugin == "" {
+		fp += "/" + b.Factory().Info().Version
+	}
+	return fp
+}
+
+// parserFingerprints maps each language to the fingerprint of the parser
+// that handles it (a parser declared later takes over the languages it
+// names); languages no parser names are absent.
+func (e *Engine) parserFingerprints() map[string]string {
+	out := map[string]string{}
+	for _, st := range e.cfg.Enabled(core.KindParser) {
+		fp := e.stageFingerprint(st)
+		langs := st.Languages
+		if len(langs) == 0 {
+			// It takes every language it advertises; only a started
+			// plugin can say which, so the "*" entry stands for them.
+			langs = []string{"*"}
+		}
+		for _, l := range langs {
+			out[l] = fp
+		}
+	}
+	return out
+}
+
 // finish stamps the run's problems and duration on its stats.
 func (e *Engine) finish(stats *IndexStats, start time.Time) *IndexStats {
 	stats.Problems = e.Problems()
@@ -345,14 +378,24 @@ func (e *Engine) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 // scan decides for every file whether the previous index still holds for
 // it, and reads and parses those for which it does not. A file whose size
 // and modification time are unchanged is not even opened.
-func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, opts IndexOptions) error {
+func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, next *manifest, opts IndexOptions) error {
 	full := opts.Full
 	var todo []*scanned
 	for _, s := range files {
 		old := prev.Files[s.file.Path]
+		// A file is reused only if the parser of its language is the
+		// one that parsed it: a new parser, setting or rubi version
+		// re-parses the language.
+		lang := core.DetectLanguage(s.file.Path)
+		if prev.Parsers[lang] != next.Parsers[lang] {
+			old = nil
+		}
 		if !full && old != nil && old.Size == s.file.Size && old.ModTime == s.file.ModTime.UnixNano() {
 			s.rec = old
 			continue
+		}
+		if old == nil {
+			s.reparse = true
 		}
 		todo = append(todo, s)
 	}
@@ -368,7 +411,11 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, opt
 			if gctx.Err() != nil {
 				return gctx.Err()
 			}
-			e.read(s, prev.Files[s.file.Path], full)
+			old := prev.Files[s.file.Path]
+			if s.reparse {
+				old = nil
+			}
+			e.read(s, old, full)
 			return nil
 		})
 	}

@@ -82,6 +82,9 @@ type manifest struct {
 	// Rankers maps each ranker to the fingerprint of the configuration it
 	// last indexed with; a different one calls for a full index.
 	Rankers map[string]string
+	// Parsers maps each language to the fingerprint of the parser that
+	// parsed its files.
+	Parsers map[string]string
 	// Nodes maps each indexed knowledge node's document id to its version
 	// stamp, to find the nodes that changed.
 	Nodes map[string]string
@@ -95,7 +98,7 @@ type manifest struct {
 }
 
 func newManifest() *manifest {
-	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Nodes: map[string]string{}}
+	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Nodes: map[string]string{}, Parsers: map[string]string{}}
 }
 
 // errNoIndex says the project has not been indexed yet.
@@ -131,6 +134,9 @@ func loadManifest(dir string) (*manifest, error) {
 	}
 	if m.Nodes == nil {
 		m.Nodes = map[string]string{}
+	}
+	if m.Parsers == nil {
+		m.Parsers = map[string]string{}
 	}
 	return &m, nil
 }

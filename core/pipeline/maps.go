@@ -28,7 +28,7 @@ const (
 
 // mapsFormat changes whenever the rendering of the maps changes, so that
 // maps written by an older rubi are rewritten even if no code changed.
-const mapsFormat = 1
+const mapsFormat = 2
 
 // buildMap assembles the code map from the manifest and the file edges.
 func buildMap(m *manifest, edges []core.Edge) *codemap.Map {

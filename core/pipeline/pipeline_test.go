@@ -535,3 +535,28 @@ func TestPersonalVaultInRecall(t *testing.T) {
 		t.Errorf("item = %+v", it)
 	}
 }
+
+// A parser whose settings change re-parses its languages, and only them.
+func TestChangedParserReparses(t *testing.T) {
+	root := shop(t)
+	index(t, engine(t, root))
+	extra := filepath.Join(t.TempDir(), "parsers.hcl")
+	write(t, filepath.Dir(extra), "parsers.hcl", "parser \"lang.regex\" {\n  languages   = [\"go\", \"python\", \"typescript\"]\n  max_symbols = 1\n}\n")
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: []string{extra}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e := New(cfg, nil)
+	defer e.Close()
+	st := index(t, e)
+	// go 5, python 3, typescript 3 are re-parsed; README, go.mod and
+	// .gitignore stay as they were.
+	if st.Parsed != 11 || st.Unchanged != 3 {
+		t.Errorf("parsed %d, unchanged %d", st.Parsed, st.Unchanged)
+	}
+	// One symbol per file that has any: 5 Go files, 2 Python modules
+	// (__init__.py is empty), 3 TypeScript files.
+	if st.Symbols != 10 {
+		t.Errorf("symbols = %d, want 10 (max_symbols = 1)", st.Symbols)
+	}
+}
