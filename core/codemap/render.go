@@ -28,13 +28,14 @@ func (m *Map) Level0(project string, budget int, summary string) string {
 		fmt.Fprintf(&head, "Central files: %s.\n", strings.Join(names, ", "))
 	}
 	head.WriteString("\n## Modules, most central first\n")
+	const closing = "Open a module with `rubi map MODULE` (or .rubi/modules/); search with `rubi context`.\n"
 	out := head.String()
-	used := tokens.Estimate(out)
+	// Room for the closing lines, "N modules more." included.
+	used := tokens.Estimate(out) + tokens.Estimate("\n9999 modules more. "+closing)
 	shown := 0
 	for _, mod := range m.Modules {
 		line := moduleLine(mod)
-		// Keep room for the closing line.
-		if used+tokens.Estimate(line)+20 > budget && shown > 0 {
+		if used+tokens.Estimate(line) > budget {
 			break
 		}
 		out += line
@@ -46,8 +47,7 @@ func (m *Map) Level0(project string, budget int, summary string) string {
 	} else {
 		out += "\n"
 	}
-	out += "Open a module with `rubi map MODULE` (or .rubi/modules/); search with `rubi context`.\n"
-	return out
+	return out + closing
 }
 
 func moduleLine(mod *Module) string {
