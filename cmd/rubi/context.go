@@ -36,8 +36,8 @@ each with the reasons it was chosen. The index is brought up to date first
 			}
 			defer eng.Close()
 			if !noRefresh {
-				if _, err := eng.Index(cmd.Context(), g.indexOptions(false)); err != nil {
-					return g.reportError(err)
+				if err := g.refresh(cmd.Context(), eng); err != nil {
+					return err
 				}
 			}
 			res, err := eng.Retrieve(cmd.Context(), q)

@@ -52,14 +52,8 @@ or error, with its id and notes.`,
 					in.Links = append(in.Links, knowledge.Link{Rel: rel, Target: target})
 				}
 				batch = []knowledge.Input{in}
-			} else {
-				data, err := io.ReadAll(g.stdin)
-				if err != nil {
-					return err
-				}
-				if err := json.Unmarshal(data, &batch); err != nil {
-					return fmt.Errorf("standard input: a JSON array of nodes is expected: %w", err)
-				}
+			} else if err := g.readJSON(&batch, "a JSON array of nodes"); err != nil {
+				return err
 			}
 			eng, err := g.engine()
 			if err != nil {
@@ -100,6 +94,18 @@ or error, with its id and notes.`,
 	f.StringArrayVar(&in.Tags, "tag", nil, "a tag (repeatable)")
 	f.BoolVar(&in.Personal, "personal", false, "store in the personal vault, for every project")
 	return cmd
+}
+
+// readJSON decodes standard input into v; what says what was expected.
+func (g *globals) readJSON(v any, what string) error {
+	data, err := io.ReadAll(g.stdin)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("standard input: %s is expected: %w", what, err)
+	}
+	return nil
 }
 
 func printResultLine(g *globals, r knowledge.Result) {
@@ -279,12 +285,8 @@ object on standard input when no flag is given:
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().NFlag() == 0 {
-				data, err := io.ReadAll(g.stdin)
-				if err != nil {
+				if err := g.readJSON(&h, "a JSON handoff object"); err != nil {
 					return err
-				}
-				if err := json.Unmarshal(data, &h); err != nil {
-					return fmt.Errorf("standard input: a JSON handoff object is expected: %w", err)
 				}
 			}
 			eng, err := g.engine()
@@ -377,8 +379,8 @@ the summary. Without TEXT on a terminal, the current summary is printed.`,
 				return err
 			}
 			// The maps pick it up on the next refresh; do it now.
-			if _, err := eng.Index(cmd.Context(), g.indexOptions(false)); err != nil {
-				return g.reportError(err)
+			if err := g.refresh(cmd.Context(), eng); err != nil {
+				return err
 			}
 			fmt.Fprintf(g.stdout, "summary of %s saved\n", target)
 			return nil

@@ -28,8 +28,8 @@ unless --no-refresh.`,
 			}
 			defer eng.Close()
 			if !noRefresh {
-				if _, err := eng.Index(cmd.Context(), g.indexOptions(false)); err != nil {
-					return g.reportError(err)
+				if err := g.refresh(cmd.Context(), eng); err != nil {
+					return err
 				}
 			}
 			module := ""
@@ -70,8 +70,8 @@ form is a summary. The index is refreshed first.`,
 				return err
 			}
 			defer eng.Close()
-			if _, err := eng.Index(cmd.Context(), g.indexOptions(false)); err != nil {
-				return g.reportError(err)
+			if err := g.refresh(cmd.Context(), eng); err != nil {
+				return err
 			}
 			graph, err := eng.Graph()
 			if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 
 	"github.com/mattn/go-isatty"
@@ -8,6 +9,14 @@ import (
 
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
+
+// refresh brings the index up to date before a command reads it.
+func (g *globals) refresh(ctx context.Context, eng *pipeline.Engine) error {
+	if _, err := eng.Index(ctx, g.indexOptions(false)); err != nil {
+		return g.reportError(err)
+	}
+	return nil
+}
 
 // indexOptions are the options of an index run from the command line:
 // with a progress bar on stderr when it is a terminal and the run has
