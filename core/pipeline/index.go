@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -192,7 +193,13 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	paths := next.sortedPaths()
 	roots := codemap.Roots(paths)
 	for _, p := range paths {
-		next.Files[p].Module = codemap.ModuleOf(p, roots)
+		if rec := next.Files[p]; rec.Module != codemap.ModuleOf(p, roots) {
+			// Copy: an unchanged record is shared with prev, which must
+			// keep the old module for dirtyModules to see the move.
+			moved := *rec
+			moved.Module = codemap.ModuleOf(p, roots)
+			next.Files[p] = &moved
+		}
 	}
 	project, err := resolve.NewProject(e.cfg.Root, paths)
 	if err != nil {
@@ -220,7 +227,8 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		if full {
 			e.readAll(files)
 		}
-		c := &core.Corpus{Full: full, Changed: changedIDs, Removed: removedIDs}
+		// Each corpus gets its own lists: module ids are appended below.
+		c := &core.Corpus{Full: full, Changed: slices.Clone(changedIDs), Removed: slices.Clone(removedIDs)}
 		byPath := map[string][]byte{}
 		for _, s := range files {
 			if s.content != nil {
