@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // BenchmarkRegister2000 registers one batch of 2,000 nodes into an empty
@@ -101,4 +104,33 @@ func BenchmarkNodes(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkFileFloor2000 is the floor under BenchmarkRegister2000 on the
+// same disk: creating 2,000 files of a node's size, each written to a
+// temporary and renamed (what any atomic one-file-per-node store must
+// do), with one filesystem sync, and nothing else.
+func BenchmarkFileFloor2000(b *testing.B) {
+	data := make([]byte, 1200)
+	parent := b.TempDir()
+	for range b.N {
+		b.StopTimer()
+		dir, err := os.MkdirTemp(parent, "p")
+		if err != nil {
+			b.Fatal(err)
+		}
+		files := make([]store.File, 2000)
+		for i := range files {
+			files[i] = store.File{Path: filepath.Join(dir, fmt.Sprintf("note-fact-%d.md", i)), Data: data, Perm: 0o644}
+		}
+		b.StartTimer()
+		for _, err := range store.WriteFiles(files) {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		os.RemoveAll(dir)
+		b.StartTimer()
+	}
 }
