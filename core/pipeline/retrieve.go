@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -74,7 +75,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 		return nil, errors.New("the query is empty: say what you are looking for")
 	}
 	for _, k := range q.Kinds {
-		if !contains(docKinds, k) {
+		if !slices.Contains(docKinds, k) {
 			return nil, fmt.Errorf("unknown kind %q: kinds are %s", k, strings.Join(docKinds, ", "))
 		}
 	}
@@ -281,7 +282,7 @@ func queryTokens(q Query) map[string]bool {
 }
 
 func (q Query) acceptsKind(kind string) bool {
-	return len(q.Kinds) == 0 || contains(q.Kinds, kind)
+	return len(q.Kinds) == 0 || slices.Contains(q.Kinds, kind)
 }
 
 // explain gathers each ranker's score and reason for the hit, strongest
@@ -308,7 +309,7 @@ func explain(h core.Hit, lists []core.RankedList) (map[string]float64, []string)
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].vote > rs[j].vote })
 	reasons := []string{}
 	for _, r := range rs {
-		if !contains(reasons, r.text) {
+		if !slices.Contains(reasons, r.text) {
 			reasons = append(reasons, r.text)
 		}
 	}
@@ -420,13 +421,4 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
