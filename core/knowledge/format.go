@@ -493,7 +493,7 @@ func (d *decoder) links(k, v *yaml.Node) []Link {
 		if l.Rel == "" {
 			l.Rel = "related"
 		}
-		out = addLinks(out, l)
+		out = addUnique(out, l)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -222,32 +223,9 @@ func cleanTag(t string) string {
 }
 
 // addUnique appends the values of add missing from list.
-func addUnique(list []string, add ...string) []string {
+func addUnique[T comparable](list []T, add ...T) []T {
 	for _, a := range add {
-		found := false
-		for _, l := range list {
-			if l == a {
-				found = true
-				break
-			}
-		}
-		if !found {
-			list = append(list, a)
-		}
-	}
-	return list
-}
-
-func addLinks(list []Link, add ...Link) []Link {
-	for _, a := range add {
-		found := false
-		for _, l := range list {
-			if l == a {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(list, a) {
 			list = append(list, a)
 		}
 	}

@@ -177,7 +177,7 @@ func (s *Store) Register(ctx context.Context, in []Input) ([]Result, error) {
 			if !ok {
 				res.Notes = append(res.Notes, "unresolved link: "+l.Target)
 			}
-			n.Links = addLinks(n.Links, Link{Rel: l.Rel, Target: target})
+			n.Links = addUnique(n.Links, Link{Rel: l.Rel, Target: target})
 		}
 		count := 0
 		for _, id := range similar[i] {
@@ -315,7 +315,7 @@ func (s *Store) prepare(in *Input) (*prep, error) {
 			}
 			t = "file:" + c
 		}
-		p.links = addLinks(p.links, Link{Rel: rel, Target: t})
+		p.links = addUnique(p.links, Link{Rel: rel, Target: t})
 	}
 	for _, ref := range in.Supersedes {
 		c, err := cleanRef("supersedes", ref)
