@@ -162,6 +162,25 @@ func (x *lexed) openScope(brace int, name, kind string, exported bool) scope {
 	return scope{name: name, kind: kind, line: x.lineOf(brace), body: x.depthAt(brace) + 1, exported: exported}
 }
 
+// braceLine prepares line i of a brace language for an extractor: it
+// drops the scopes that closed before it, and returns the line's code
+// without indentation, that code's offset in the source and the innermost
+// open scope (nil at top level). ok is false for a line inside a
+// multi-line string, which holds no code.
+func (f *file) braceLine(scopes *[]scope, i int) (t []byte, off int, top *scope, ok bool) {
+	*scopes = f.popScopes(*scopes, i)
+	if f.inText[i] {
+		return nil, 0, nil, false
+	}
+	code := f.codeLine(i)
+	t = bytes.TrimLeft(code, " \t")
+	off = f.starts[i] + len(code) - len(t)
+	if n := len(*scopes); n > 0 {
+		top = &(*scopes)[n-1]
+	}
+	return t, off, top, true
+}
+
 // popScopes drops the scopes whose body closed before line i.
 func (x *lexed) popScopes(s []scope, i int) []scope {
 	for len(s) > 0 && i > s[len(s)-1].line && x.depth[i] < s[len(s)-1].body {

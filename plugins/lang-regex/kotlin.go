@@ -49,16 +49,9 @@ func extractKotlin(f *file) {
 	d := decls{f: f}
 	var scopes []scope
 	for i := 0; i < f.lines() && !f.full(); i++ {
-		scopes = f.popScopes(scopes, i)
-		if f.inText[i] {
+		t, off, top, ok := f.braceLine(&scopes, i)
+		if !ok {
 			continue
-		}
-		code := f.codeLine(i)
-		t := bytes.TrimLeft(code, " \t")
-		off := f.starts[i] + len(code) - len(t)
-		var top *scope
-		if len(scopes) > 0 {
-			top = &scopes[len(scopes)-1]
 		}
 		switch {
 		case top == nil && f.depth[i] == 0:
