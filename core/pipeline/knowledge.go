@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,9 +48,18 @@ func (e *Engine) VaultDir() string {
 
 // indexCodeMap answers the knowledge store from the index manifest.
 type indexCodeMap struct {
-	e       *Engine
-	mu      sync.Mutex
-	symbols map[string][2]string // name → file, signature; built on first use
+	e  *Engine
+	mu sync.Mutex
+	// For the symbols generation gen: its file, read on first use, and
+	// the answers found so far.
+	gen   string
+	data  []byte
+	found map[string]symbolAt
+}
+
+type symbolAt struct {
+	file, signature string
+	ok              bool
 }
 
 func (c *indexCodeMap) FileHash(p string) (string, bool) {
@@ -62,37 +73,69 @@ func (c *indexCodeMap) FileHash(p string) (string, bool) {
 	return "", false
 }
 
-// Symbol finds where name is defined. Of several definitions, the one in
-// the most central file wins, exported ones first.
+// Symbol finds where name is defined. Of several definitions, an exported
+// one in the most central file wins. It scans the symbols file for the
+// name and decodes only the lines that hold it: a staleness check on a
+// query path must not decode every symbol of a large project.
 func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
+	m, err := c.e.currentManifest()
+	if err != nil {
+		return "", "", false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.symbols == nil {
-		c.symbols = map[string][2]string{}
-		m, err := c.e.currentManifest()
+	if c.gen != m.Generation || c.found == nil {
+		c.gen, c.data, c.found = m.Generation, nil, map[string]symbolAt{}
+	}
+	r, done := c.found[name]
+	if !done {
+		r = c.lookup(m, name)
+		c.found[name] = r
+	}
+	return r.file, r.signature, r.ok
+}
+
+func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
+	if c.data == nil {
+		data, err := os.ReadFile(symbolsFile(c.e.indexDir(), m.Generation))
 		if err != nil {
-			return "", "", false
+			return symbolAt{}
 		}
-		c.e.symMu.Lock()
-		err = c.e.loadSymbols(m, m, func(string) bool { return true })
-		c.e.symMu.Unlock()
-		if err != nil {
-			return "", "", false
+		c.data = data
+	}
+	quoted, _ := json.Marshal(name)
+	needle := append([]byte(`"name":`), quoted...)
+	var best symbolAt
+	var bestExported bool
+	bestRank := -1.0
+	for from := 0; from < len(c.data); {
+		i := bytes.Index(c.data[from:], needle)
+		if i < 0 {
+			break
 		}
-		paths := m.sortedPaths()
-		sort.SliceStable(paths, func(i, j int) bool { return m.Files[paths[i]].Rank > m.Files[paths[j]].Rank })
-		for _, exportedPass := range []bool{true, false} {
-			for _, p := range paths {
-				for _, s := range m.Files[p].syms {
-					if _, seen := c.symbols[s.Name]; !seen && s.Exported == exportedPass {
-						c.symbols[s.Name] = [2]string{p, s.Signature}
-					}
-				}
+		i += from
+		start := bytes.LastIndexByte(c.data[:i], '\n') + 1
+		end := len(c.data)
+		if k := bytes.IndexByte(c.data[i:], '\n'); k >= 0 {
+			end = i + k
+		}
+		from = end + 1
+		var line symbolsLine
+		if json.Unmarshal(c.data[start:end], &line) != nil {
+			continue
+		}
+		rec, ok := m.Files[line.Path]
+		if !ok {
+			continue
+		}
+		for _, s := range line.Symbols {
+			better := s.Exported && !bestExported || s.Exported == bestExported && rec.Rank > bestRank
+			if s.Name == name && (!best.ok || better) {
+				best, bestExported, bestRank = symbolAt{line.Path, s.Signature, true}, s.Exported, rec.Rank
 			}
 		}
 	}
-	s, ok := c.symbols[name]
-	return s[0], s[1], ok
+	return best
 }
 
 // nodeDocs turns the active knowledge nodes into documents and edges:

@@ -560,3 +560,28 @@ func TestChangedParserReparses(t *testing.T) {
 		t.Errorf("symbols = %d, want 10 (max_symbols = 1)", st.Symbols)
 	}
 }
+
+// A note anchored to a symbol goes stale when the symbol's definition
+// changes, found through the index without decoding every symbol.
+func TestSymbolAnchorStaleness(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	res, err := e.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "gotcha", Title: "Total applies the coupon once", Body: "Call it once per cart.", Symbols: []string{"Total"}}})
+	if err != nil || res[0].Action != "created" || len(res[0].Notes) != 0 {
+		t.Fatalf("register: %+v %v", res, err)
+	}
+	n, _ := e.Knowledge().Get("gotcha-total-applies-the-coupon-once")
+	if n.Anchors["symbol:Total"] == "" || len(e.Knowledge().Stale(n)) != 0 {
+		t.Fatalf("anchors %v, stale %v", n.Anchors, e.Knowledge().Stale(n))
+	}
+	src, _ := os.ReadFile(filepath.Join(root, "internal/checkout/checkout.go"))
+	write(t, root, "internal/checkout/checkout.go", strings.Replace(string(src), "func Total(c Cart) int {", "func Total(c Cart, tax int) int {", 1))
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(root, "internal/checkout/checkout.go"), later, later)
+	index(t, e)
+	stale := e.Knowledge().Stale(n)
+	if len(stale) == 0 || !strings.Contains(strings.Join(stale, " "), "Total") {
+		t.Errorf("stale = %q, want the symbol Total named", stale)
+	}
+}
