@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,7 +45,7 @@ each with the reasons it was chosen. The index is brought up to date first
 			if g.json {
 				return writeJSON(g.stdout, res)
 			}
-			printResult(g.stdout, res, explain)
+			fmt.Fprint(g.stdout, res.Text(explain))
 			return nil
 		},
 	}
@@ -59,46 +57,4 @@ each with the reasons it was chosen. The index is brought up to date first
 	f.BoolVar(&noRefresh, "no-refresh", false, "answer from the index as it is, without updating it first")
 	f.BoolVar(&explain, "explain", false, "show each ranker's score for every item")
 	return cmd
-}
-
-func printResult(w io.Writer, res *pipeline.Result, explain bool) {
-	if len(res.Items) == 0 {
-		fmt.Fprintf(w, "nothing in the project matches %q\n", res.Query)
-	}
-	for i, it := range res.Items {
-		lines := strings.SplitN(it.Text, "\n", 2)
-		fmt.Fprintf(w, "%d. [%s] %s\n", i+1, it.Kind, lines[0])
-		if len(it.Reasons) > 0 {
-			fmt.Fprintf(w, "   why: %s\n", strings.Join(it.Reasons, "; "))
-		}
-		if explain {
-			fmt.Fprintf(w, "   score %.5f = %s\n", it.Score, scoresLine(it.Scores))
-		}
-		if len(lines) == 2 {
-			for _, l := range strings.Split(lines[1], "\n") {
-				fmt.Fprintf(w, "   %s\n", strings.TrimSpace(l))
-			}
-		}
-	}
-	fmt.Fprintf(w, "%d items, ~%d tokens (budget %d", len(res.Items), res.Tokens, res.Budget)
-	if res.Omitted > 0 {
-		fmt.Fprintf(w, ", %d more matches left out", res.Omitted)
-	}
-	fmt.Fprintln(w, ")")
-}
-
-func scoresLine(scores map[string]float64) string {
-	names := make([]string, 0, len(scores))
-	for n := range scores {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s %.4g", n, scores[n])
-	}
-	if len(parts) == 0 {
-		return "(fuser only)"
-	}
-	return "fused from " + strings.Join(parts, ", ")
 }
