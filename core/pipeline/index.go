@@ -114,10 +114,13 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		opts.Full = true
 	}
 
+	lap := e.stopwatch("index")
+	lap("lock and manifest")
 	files, wstats, err := e.walk(ctx)
 	if err != nil {
 		return nil, err
 	}
+	lap("walk")
 	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
 
 	// Read and parse what changed.
@@ -126,6 +129,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := e.scan(ctx, files, prev, next, opts); err != nil {
 		return nil, err
 	}
+	lap("read and parse")
 	var changedIDs []string
 	for _, s := range files {
 		if s.skip != "" {
@@ -213,6 +217,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
 	next.Resolution = stats.Resolution
 	rankFiles(next, edges)
+	lap("resolve and rank")
 
 	dirty := dirtyModules(prev, next)
 	stats.Modules = len(moduleIndex(next))
@@ -252,14 +257,17 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus); err != nil {
 		return nil, err
 	}
+	lap("rankers")
 
 	if err := e.writeMaps(prev, next, edges, dirty, opts.Full); err != nil {
 		return nil, err
 	}
+	lap("maps")
 	next.IndexedAt = time.Now().UTC()
 	if err := next.save(e.indexDir(), prev); err != nil {
 		return nil, err
 	}
+	lap("manifest")
 	e.setManifest(next)
 	return e.finish(stats, start), nil
 }
@@ -758,4 +766,16 @@ func (e *Engine) readAll(files []*scanned) {
 		}()
 	}
 	wg.Wait()
+}
+
+// stopwatch logs, at debug level, the time each phase of an operation took
+// since the previous call: `rubi index --log-level debug` shows where a
+// slow run spends its time.
+func (e *Engine) stopwatch(op string) func(phase string) {
+	last := time.Now()
+	return func(phase string) {
+		now := time.Now()
+		e.logger.Debug(op, "phase", phase, "ms", float64(now.Sub(last).Microseconds())/1000)
+		last = now
+	}
 }
