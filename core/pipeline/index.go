@@ -480,7 +480,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 		ModTime:  s.file.ModTime.UnixNano(),
 		Hash:     hash,
 	}
-	s.rec.loaded = true // no symbols until a parser finds some
+	s.rec.loaded, s.rec.fresh = true, true // no symbols until a parser finds some
 }
 
 // parse sends the changed files to the parser of their language, in

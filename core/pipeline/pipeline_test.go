@@ -338,7 +338,7 @@ func TestDeletedRankerStateIsRebuilt(t *testing.T) {
 func TestDamagedIndexIsRebuilt(t *testing.T) {
 	root := shop(t)
 	index(t, engine(t, root))
-	write(t, root, ".rubi/index/manifest.gob", "not a manifest")
+	write(t, root, ".rubi/index/manifest.bin", "not a manifest")
 	st := index(t, engine(t, root))
 	if st.Parsed != 14 || len(st.Warnings) == 0 || !strings.Contains(st.Warnings[0], "damaged") {
 		t.Errorf("parsed %d, warnings %q", st.Parsed, st.Warnings)
@@ -583,5 +583,56 @@ func TestSymbolAnchorStaleness(t *testing.T) {
 	stale := e.Knowledge().Stale(n)
 	if len(stale) == 0 || !strings.Contains(strings.Join(stale, " "), "Total") {
 		t.Errorf("stale = %q, want the symbol Total named", stale)
+	}
+}
+
+// A one-file change appends that file's symbols to the current symbols
+// file instead of rewriting it; a reader holding the previous manifest
+// still reads correct symbols from it.
+func TestSymbolsAppended(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	before, err := loadManifest(e.indexDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := symbolsFile(e.indexDir(), before.Generation)
+	old, _ := os.Stat(file)
+	src, _ := os.ReadFile(filepath.Join(root, "internal/checkout/checkout.go"))
+	write(t, root, "internal/checkout/checkout.go", string(src)+"\nfunc Refund(c Cart) int { return 0 }\n")
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(root, "internal/checkout/checkout.go"), later, later)
+	index(t, e)
+	after, err := loadManifest(e.indexDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	grown, err := os.Stat(file)
+	if err != nil || after.Generation != before.Generation || grown.Size() <= old.Size() {
+		t.Fatalf("generation %s → %s, size %d → %v: want the same file, grown", before.Generation, after.Generation, old.Size(), grown)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	names := func(m *manifest) []string {
+		rec := m.Files["internal/checkout/checkout.go"]
+		rec.loaded, rec.syms = false, nil
+		if err := (&symbolReader{f: f}).read(rec); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range rec.syms {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	if got := names(after); !slices.Contains(got, "Refund") {
+		t.Errorf("new manifest reads %v, want Refund among them", got)
+	}
+	if got := names(before); slices.Contains(got, "Refund") || !slices.Contains(got, "Total") {
+		t.Errorf("old manifest reads %v, want the old symbols", got)
 	}
 }
