@@ -100,6 +100,13 @@ type manifest struct {
 	// Stateful lists the rankers that left files in their state directory;
 	// if those disappear, the ranker is indexed again.
 	Stateful map[string]bool
+
+	// edges are the resolved import edges when this run resolved or
+	// reused them; edgesRaw, their stored form as read, decoded by
+	// importEdges only when a run reuses them (hasEdges: it was read).
+	edges    []core.Edge
+	edgesRaw []byte
+	hasEdges bool
 }
 
 func newManifest() *manifest {

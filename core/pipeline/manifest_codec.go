@@ -31,6 +31,9 @@ import (
 //	        SymOff, SymLen, Importers; 8 bytes Rank (IEEE 754);
 //	        uvarint import count, then per import: string Spec, Kind;
 //	        uvarint Line; uvarint name count, then each name: string
+//	uvarint byte length of the import edges, then per edge: uvarint
+//	        source and target (numbers of files in path order), 8 bytes
+//	        weight (decoded only when a run reuses the resolution)
 //	4 bytes CRC-32C of everything before, little endian
 //
 // A string is a uvarint length and the bytes; a map is a uvarint count
@@ -100,7 +103,57 @@ func (m *manifest) encode() ([]byte, error) {
 			}
 		}
 	}
+	edges := m.edgesRaw // carried over by a run that changed no content
+	if m.edges != nil || edges == nil {
+		var err error
+		if edges, err = encodeEdges(paths, m.edges); err != nil {
+			return nil, err
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(edges)))
+	b = append(b, edges...)
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// encodeEdges encodes file import edges by the numbers of their files in
+// paths.
+func encodeEdges(paths []string, edges []core.Edge) ([]byte, error) {
+	num := make(map[string]int, len(paths))
+	for i, p := range paths {
+		num[core.DocID(core.DocFile, p)] = i
+	}
+	var b []byte
+	for _, e := range edges {
+		from, ok1 := num[e.From]
+		to, ok2 := num[e.To]
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("import edge %s → %s between files the index does not hold", e.From, e.To)
+		}
+		b = binary.AppendUvarint(b, uint64(from))
+		b = binary.AppendUvarint(b, uint64(to))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.Weight))
+	}
+	return b, nil
+}
+
+// importEdges decodes the import edges the manifest stores.
+func (m *manifest) importEdges() ([]core.Edge, error) {
+	paths := m.sortedPaths()
+	ids := make([]string, len(paths))
+	for i, p := range paths {
+		ids[i] = core.DocID(core.DocFile, p)
+	}
+	d := &mdecoder{b: m.edgesRaw}
+	var edges []core.Edge
+	for len(d.b) > 0 && d.err == nil {
+		from, to := d.uvarint(), d.uvarint()
+		w := math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
+		if d.err != nil || from >= uint64(len(ids)) || to >= uint64(len(ids)) {
+			return nil, fmt.Errorf("import edges %w", errManifestCorrupt)
+		}
+		edges = append(edges, core.Edge{From: ids[from], To: ids[to], Kind: core.EdgeImports, Weight: w})
+	}
+	return edges, d.err
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -174,9 +227,11 @@ func decodeManifest(data []byte) (*manifest, error) {
 		}
 		m.Files[r.Path] = r
 	}
+	m.edgesRaw = d.bytes()
 	if d.err != nil || len(d.b) != 0 || len(m.Files) != n {
 		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
 	}
+	m.hasEdges = true
 	return m, nil
 }
 

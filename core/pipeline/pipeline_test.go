@@ -636,3 +636,68 @@ func TestSymbolsAppended(t *testing.T) {
 		t.Errorf("old manifest reads %v, want the old symbols", got)
 	}
 }
+
+// An edit that leaves every import as it was reuses the stored resolution;
+// the import graph is the same as a full rebuild's, and edits that change
+// imports or the set of files resolve again.
+func TestResolutionReuse(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	edgesOf := func() []string {
+		g, err := e.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, ed := range g.Edges {
+			out = append(out, ed.From+" → "+ed.To)
+		}
+		return out
+	}
+	fullEdges := func() []string {
+		other := engine(t, root)
+		if _, err := other.Index(context.Background(), IndexOptions{Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := other.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, ed := range g.Edges {
+			out = append(out, ed.From+" → "+ed.To)
+		}
+		return out
+	}
+	main := filepath.Join(root, "cmd/shop/main.go")
+	edit := func(from, to string) {
+		t.Helper()
+		src, _ := os.ReadFile(main)
+		if !strings.Contains(string(src), from) {
+			t.Fatalf("main.go lacks %q", from)
+		}
+		write(t, root, "cmd/shop/main.go", strings.Replace(string(src), from, to, 1))
+		later := time.Now().Add(time.Duration(len(to)) * time.Second)
+		os.Chtimes(main, later, later)
+	}
+	before := edgesOf()
+	const toConfig = "cmd/shop/main.go → internal/config/config.go"
+	if !slices.Contains(before, toConfig) {
+		t.Fatalf("edges %v lack %s", before, toConfig)
+	}
+
+	edit("log.Fatal(err)", "log.Fatalf(\"config: %v\", err)") // body only
+	if st := index(t, e); st.Parsed != 1 {
+		t.Fatalf("parsed %d", st.Parsed)
+	}
+	if got := edgesOf(); !slices.Equal(got, before) {
+		t.Errorf("a body edit changed the graph:\n%v\nwant %v", got, before)
+	}
+
+	edit("\t\"example.com/shop/internal/config\"\n", "") // an import gone
+	index(t, e)
+	if got := edgesOf(); slices.Contains(got, toConfig) || !slices.Equal(got, fullEdges()) {
+		t.Errorf("after removing an import: %v, full rebuild %v", got, fullEdges())
+	}
+}
