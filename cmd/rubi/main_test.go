@@ -88,7 +88,7 @@ func TestIndexText(t *testing.T) {
 // these exact keys.
 func TestContextJSONContract(t *testing.T) {
 	root := project(t, goProject)
-	code, out, errOut := runRubi(t, "context", "open the order database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
+	code, out, errOut := runRubi(t, "context", "open the database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -96,7 +96,7 @@ func TestContextJSONContract(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res["query"] != "open the order database" {
+	if res["query"] != "open the database" {
 		t.Errorf("query = %v", res["query"])
 	}
 	if _, ok := res["tokens"].(float64); !ok {
