@@ -17,8 +17,8 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
-	"time"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
