@@ -139,17 +139,17 @@ func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
 	return best
 }
 
-// nodeDocs turns the active knowledge nodes into documents and edges:
-// each node is about its files (and the files defining its symbols) and
-// links to the nodes it names. Superseded and retracted nodes stay out of
-// recall. Stamps identify each node's version for change detection.
+// nodeDocs turns the knowledge nodes into documents and edges: each node
+// is about its files (and the files defining its symbols) and links to the
+// nodes it names or supersedes. Stamps identify each node's version for
+// change detection.
 func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
 	stamps = map[string]string{}
+	// Every node is a document, superseded and retracted ones too: the
+	// packer leaves them out unless a query asks for their status.
 	active := map[string]string{} // node id → doc id
 	for _, n := range nodes {
-		if n.Status == "active" || n.Status == "" {
-			active[n.ID] = nodeDocID(n)
-		}
+		active[n.ID] = nodeDocID(n)
 	}
 	for _, n := range nodes {
 		id, ok := active[n.ID]

@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/tokens"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -699,5 +701,91 @@ func TestResolutionReuse(t *testing.T) {
 	index(t, e)
 	if got := edgesOf(); slices.Contains(got, toConfig) || !slices.Equal(got, fullEdges()) {
 		t.Errorf("after removing an import: %v, full rebuild %v", got, fullEdges())
+	}
+}
+
+// Filters narrow a query by path, module, node type, status and time, and
+// a superseded note stays out unless its status is asked for.
+func TestRetrieveFilters(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	ctx := context.Background()
+	_, err := e.Knowledge().Register(ctx, []knowledge.Input{
+		{Type: "gotcha", Title: "Coupon applied twice", Body: "The coupon is applied twice when the cart is resubmitted.", Files: []string{"internal/discount/coupon.go"}},
+		{Type: "decision", Title: "Coupons are validated on the server", Body: "Never trust the coupon code sent by the web cart.", Files: []string{"web/src/coupon.ts"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Knowledge().Register(ctx, []knowledge.Input{
+		{Type: "decision", Title: "Coupons are checked by the discount service", Body: "The discount service checks every coupon code.", Supersedes: []string{"decision-coupons-are-validated-on-the-server"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	q := func(mod func(*Query)) []string {
+		t.Helper()
+		query := Query{Text: "coupon", Limit: 20, Budget: 5000}
+		mod(&query)
+		res, err := e.Retrieve(ctx, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(res)
+	}
+	all := q(func(*Query) {})
+	if slices.Contains(all, "node:decision-coupons-are-validated-on-the-server") || !slices.Contains(all, "node:decision-coupons-are-checked-by-the-discount-service") {
+		t.Errorf("default statuses: %v", all)
+	}
+	if got := q(func(q *Query) { q.Statuses = []string{"superseded"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:decision-coupons-are-validated-on-the-server"}) {
+		t.Errorf("superseded asked for: %v", got)
+	}
+	for _, id := range q(func(q *Query) { q.PathPrefix = "internal/" }) {
+		if !strings.HasPrefix(id, "file:internal/") && !strings.HasPrefix(id, "module:internal/") && id != "node:gotcha-coupon-applied-twice" {
+			t.Errorf("path prefix internal/ let %s through", id)
+		}
+	}
+	for _, id := range q(func(q *Query) { q.Module = "web/src" }) {
+		if id != "module:web/src" && !strings.HasPrefix(id, "file:web/src/") {
+			t.Errorf("module web/src let %s through", id)
+		}
+	}
+	if got := q(func(q *Query) { q.NodeTypes = []string{"gotcha"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:gotcha-coupon-applied-twice"}) {
+		t.Errorf("gotchas: %v", got)
+	}
+	if got := q(func(q *Query) { q.Since = time.Now().Add(time.Hour) }); len(got) != 0 {
+		t.Errorf("nothing is from the future: %v", got)
+	}
+	if got := q(func(q *Query) { q.Since = time.Now().Add(-time.Hour); q.Kinds = []string{core.DocNode} }); len(got) != 2 {
+		t.Errorf("nodes updated in the last hour: %v", got)
+	}
+}
+
+// The compact answer, footer included, never exceeds the budget, and
+// every item says why it is there.
+func TestBudgetAndReasons(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	for _, query := range []string{"coupon applied twice", "how is the configuration file loaded", "export orders to csv", "main"} {
+		for _, budget := range []int{40, 80, 150, 400, 1500} {
+			res, err := e.Retrieve(context.Background(), Query{Text: query, Budget: budget, Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tokens.Estimate(res.Text(false)); got > budget {
+				t.Errorf("%q at budget %d: the answer takes ~%d tokens:\n%s", query, budget, got, res.Text(false))
+			}
+			for _, it := range res.Items {
+				if len(it.Reasons) == 0 || it.Reasons[0] == "" {
+					t.Errorf("%q: %s has no reason", query, it.ID)
+				}
+			}
+			if budget == 1500 && len(res.Items) == 0 {
+				t.Errorf("%q: nothing found", query)
+			}
+		}
 	}
 }
