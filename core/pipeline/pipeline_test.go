@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/tokens"
