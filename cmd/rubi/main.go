@@ -105,7 +105,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 	_ = pf.MarkHidden("cpuprofile")
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
 		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
-		newConfigCmd(g), newPluginsCmd(g), newVersionCmd(g))
+		newMCPCmd(g), newConfigCmd(g), newPluginsCmd(g), newVersionCmd(g))
 	return cmd
 }
 
@@ -126,16 +126,7 @@ func (g *globals) projectRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		for _, marker := range []string{pipeline.DataDir, config.FileName, ".git"} {
-			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
-				return dir, nil
-			}
-		}
-		if filepath.Dir(dir) == dir {
-			return wd, nil
-		}
-	}
+	return pipeline.FindRoot(wd), nil
 }
 
 // loadConfig loads the layers for the project, printing diagnostics.
