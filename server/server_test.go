@@ -259,7 +259,7 @@ func TestContext(t *testing.T) {
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
-	out, res := ok(t, c, "context", map[string]any{"query": "open the order database", "terms": []string{"dsn", "connect"}, "budget": 400})
+	out, res := ok(t, c, "context", map[string]any{"query": "open the database", "terms": []string{"dsn", "connect"}, "budget": 400})
 	if !strings.HasPrefix(out, "1. [file] store/store.go") || !strings.Contains(out, "why: ") || !strings.Contains(out, "budget 400") {
 		t.Errorf("text:\n%s", out)
 	}
@@ -272,7 +272,7 @@ func TestContext(t *testing.T) {
 		Budget int `json:"budget"`
 	}
 	structured(t, res, &got)
-	if got.Query != "open the order database" || got.Budget != 400 || len(got.Items) == 0 || got.Items[0].ID != "file:store/store.go" || len(got.Items[0].Reasons) == 0 {
+	if got.Query != "open the database" || got.Budget != 400 || len(got.Items) == 0 || got.Items[0].ID != "file:store/store.go" || len(got.Items[0].Reasons) == 0 {
 		t.Errorf("structured: %+v", got)
 	}
 
