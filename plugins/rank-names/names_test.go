@@ -87,6 +87,11 @@ func TestMatches(t *testing.T) {
 		{"buisness rules", "file:docs/business.md", `a name close to "buisness"`},
 		{"coupon applied twice", "node:gotcha-coupon-applied-twice", `named in the question: "coupon applied twice"`},
 		{"all the plugins", "", ""}, // a plural of no name, and no prefix of one
+		// Words of a sentence are not taken for names; the same word
+		// alone, or written as a name, is.
+		{"how are the guards set up", "", ""},
+		{"guards", "file:core/host/guard.go", `named in the question: "guards"`},
+		{"where is Fallback set up", "file:core/host/guard.go", `named in the question: "Fallback"`},
 		{"cupom", "file:web/checkout/cupom.ts", `named in the question: "cupom"`},
 	}
 	for _, c := range cases {

@@ -39,6 +39,16 @@ const (
 	maxExpand = 64
 	// maxJoin is the longest run of adjacent words tried as one name.
 	maxJoin = 3
+	// proseWeight scales a match of a single word written as prose (lower
+	// case, or capitalized at the start): such words are more often words
+	// than names, and the full-text ranker already weighs them in file
+	// names and symbols. They are not matched as prefixes, and in a
+	// question that reads as a sentence (it has stopwords, or more than
+	// maxLookupWords words) not at all: "plugins" in "how are plugins
+	// loaded" names nothing, while "cupom" or "recieve message handling"
+	// reads as a lookup.
+	proseWeight    = 0.35
+	maxLookupWords = 3
 )
 
 // candidate is a word of the question, or a run of adjacent words joined,
@@ -48,13 +58,30 @@ type candidate struct {
 	source string // as written, for the reason
 	words  int
 	weight float64
+	prose  bool // a single word written as prose, not as a name
+}
+
+// isProse reports whether a word as written reads as prose rather than a
+// name: letters only, no capital past the first letter, and a capital
+// first letter only at the start of the input. LoadPlugin, http2, the
+// mid-sentence Checkout and anything joined from several words are names.
+func isProse(word string, first bool) bool {
+	for i, r := range word {
+		switch {
+		case unicode.IsDigit(r):
+			return false
+		case unicode.IsUpper(r) && (i > 0 || !first):
+			return false
+		}
+	}
+	return true
 }
 
 // candidates lists the names to look for in the question and the terms.
 func candidates(q core.Query) []candidate {
 	var out []candidate
 	at := map[string]int{}
-	add := func(input string, weight float64) {
+	add := func(input string, weight float64, lookup bool) {
 		// Words are runs of letters and digits; a run of adjacent words
 		// is tried joined whatever separates them (load_plugin, host.go,
 		// "load plugin"), and the reason quotes the span as written.
@@ -85,20 +112,40 @@ func candidates(q core.Query) []candidate {
 				if n == 1 && (len(key) < 2 || text.IsStopword(key)) {
 					continue
 				}
+				source := input[words[i].start:words[i+n-1].end]
+				prose := n == 1 && isProse(source, i == 0)
+				if prose && !lookup {
+					continue
+				}
 				if j, ok := at[key]; ok {
 					out[j].weight = max(out[j].weight, weight)
 					continue
 				}
 				at[key] = len(out)
-				out = append(out, candidate{key: key, source: input[words[i].start:words[i+n-1].end], words: n, weight: weight})
+				out = append(out, candidate{key: key, source: source, words: n, weight: weight, prose: prose})
 			}
 		}
 	}
-	add(q.Text, 1)
+	add(q.Text, 1, readsAsLookup(q.Text))
 	for _, t := range q.Terms {
-		add(t, TermsWeight)
+		add(t, TermsWeight, true) // the agent's terms are names or keywords
 	}
 	return out
+}
+
+// readsAsLookup reports whether a question is a few keywords rather than
+// a sentence: no stopwords and at most maxLookupWords words.
+func readsAsLookup(q string) bool {
+	words := strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(words) > maxLookupWords {
+		return false
+	}
+	for _, w := range words {
+		if text.IsStopword(strings.ToLower(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 // match is how a candidate met a document's name.
@@ -126,6 +173,9 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	visit := func(ci int, key int, w float64, how string) error {
 		c := &cands[ci]
 		idf := math.Log(1 + n/float64(max(x.df(key), 1)))
+		if c.prose {
+			w *= proseWeight
+		}
 		return x.postings(key, func(d int, field uint8) {
 			sc := w * fieldWeight[field] * idf * c.weight * (1 + 0.5*float64(c.words-1))
 			m := best[d]
@@ -155,7 +205,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 				exact = true
 			}
 		}
-		if len(c.key) >= s.MinPrefix {
+		if len(c.key) >= s.MinPrefix && !c.prose {
 			start := i
 			if exact && start < x.nkeys && string(x.key(start)) == c.key {
 				start++
