@@ -44,8 +44,8 @@ const (
 	// than names, and the full-text ranker already weighs them in file
 	// names and symbols. They are not matched as prefixes, and in a
 	// question that reads as a sentence (it has stopwords, or more than
-	// maxLookupWords words) not at all: "plugins" in "how are plugins
-	// loaded" names nothing, while "cupom" or "recieve message handling"
+	// maxLookupWords words) not at all: "guards" in "how are the guards
+	// set up" names nothing, while "cupom" or "recieve message handling"
 	// reads as a lookup.
 	proseWeight    = 0.35
 	maxLookupWords = 3
