@@ -81,6 +81,9 @@ func (s *Store) Get(idOrTitle string) (*Node, error) {
 	}
 	ls := make([]*loaded, len(scopes))
 	for i, sc := range scopes {
+		if n := s.direct(sc, q); n != nil {
+			return n, nil
+		}
 		ls[i] = s.load(sc)
 		if n := ls[i].byID[q]; n != nil {
 			return n, nil
@@ -92,6 +95,30 @@ func (s *Store) Get(idOrTitle string) (*Node, error) {
 		}
 	}
 	return nil, fmt.Errorf("%q: %w", idOrTitle, ErrNotFound)
+}
+
+// direct reads the node whose file is named after id, without reading
+// the rest of the scope: a query showing a few nodes of thousands must not
+// parse them all. Only a file holding that id counts; an id kept in a
+// file of another name, or a damaged file, is left to the full load.
+// (When two files hold one id, the full load keeps the first by name and
+// reports the other; the file named after the id is the one rubi writes.)
+func (s *Store) direct(sc *scope, id string) *Node {
+	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
+		return nil
+	}
+	path := filepath.Join(sc.dir, id+".md")
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	s.mu.Lock()
+	e := s.readEntry(sc, path, fs.FileInfoToDirEntry(fi))
+	s.mu.Unlock()
+	if e.node == nil || e.node.ID != id {
+		return nil
+	}
+	return e.node
 }
 
 // byTitle finds a node by normalized title: an active one if any, else
