@@ -145,7 +145,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		}
 		stats.Languages[langOrOther(s.rec.Language)]++
 		stats.Symbols += s.rec.Symbols
-		stats.Imports += len(s.rec.Imports)
+		stats.Imports += s.rec.importCount()
 	}
 	var removedIDs []string
 	for p := range prev.Files {
@@ -635,7 +635,7 @@ func (e *Engine) reuseResolution(prev, next *manifest, files []*scanned, full bo
 		}
 		old, rec := prev.Files[s.rec.Path], next.Files[s.rec.Path]
 		if rec.Language == "" || next.Parsers[rec.Language] == "" || old.Language != rec.Language ||
-			old.Package != rec.Package || !slices.EqualFunc(old.Imports, rec.Imports, sameImport) {
+			old.Package != rec.Package || !slices.EqualFunc(old.imports(), rec.imports(), sameImport) {
 			return nil, false
 		}
 		changed = append(changed, rec)

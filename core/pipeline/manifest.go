@@ -75,6 +75,10 @@ type fileRecord struct {
 	syms   []core.Symbol
 	loaded bool
 	fresh  bool
+	// importsRaw holds the encoded imports (importsN of them) as read from
+	// the manifest, until imports() decodes them.
+	importsRaw []byte
+	importsN   int
 }
 
 // manifest is the derived index of one project.
@@ -330,7 +334,7 @@ func (m *manifest) sortedPaths() []string {
 
 // facts rebuilds the FileFacts the resolver needs (no symbols).
 func (rec *fileRecord) facts() core.FileFacts {
-	return core.FileFacts{Path: rec.Path, Language: rec.Language, Package: rec.Package, Imports: rec.Imports}
+	return core.FileFacts{Path: rec.Path, Language: rec.Language, Package: rec.Package, Imports: rec.imports()}
 }
 
 // allFacts returns every file's facts (no symbols), in path order.

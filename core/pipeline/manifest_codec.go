@@ -93,14 +93,15 @@ func (m *manifest) encode() ([]byte, error) {
 			b = binary.AppendUvarint(b, uint64(max(v, 0)))
 		}
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Rank))
+		if r.Imports == nil && r.importsRaw != nil {
+			// Never decoded in this run: copied as read.
+			b = binary.AppendUvarint(b, uint64(r.importsN))
+			b = append(b, r.importsRaw...)
+			continue
+		}
 		b = binary.AppendUvarint(b, uint64(len(r.Imports)))
 		for _, im := range r.Imports {
-			b = appendStr(appendStr(b, im.Spec), im.Kind)
-			b = binary.AppendUvarint(b, uint64(max(im.Line, 0)))
-			b = binary.AppendUvarint(b, uint64(len(im.Names)))
-			for _, n := range im.Names {
-				b = appendStr(b, n)
-			}
+			b = appendImport(b, im)
 		}
 	}
 	edges := m.edgesRaw // carried over by a run that changed no content
@@ -156,6 +157,51 @@ func (m *manifest) importEdges() ([]core.Edge, error) {
 	return edges, d.err
 }
 
+func appendImport(b []byte, im core.Import) []byte {
+	b = appendStr(appendStr(b, im.Spec), im.Kind)
+	b = binary.AppendUvarint(b, uint64(max(im.Line, 0)))
+	b = binary.AppendUvarint(b, uint64(len(im.Names)))
+	for _, n := range im.Names {
+		b = appendStr(b, n)
+	}
+	return b
+}
+
+// imports returns the record's imports, decoding them from the manifest's
+// bytes when this run has not set them: a query never needs them, so
+// loading the manifest only measures them.
+func (rec *fileRecord) imports() []core.Import {
+	if rec.Imports != nil || rec.importsRaw == nil {
+		return rec.Imports
+	}
+	d := &mdecoder{b: rec.importsRaw, intern: map[string]string{}}
+	out := make([]core.Import, rec.importsN)
+	for j := range out {
+		out[j] = d.importEntry()
+	}
+	return out
+}
+
+// importCount is the number of imports without decoding them.
+func (rec *fileRecord) importCount() int {
+	if rec.Imports == nil && rec.importsRaw != nil {
+		return rec.importsN
+	}
+	return len(rec.Imports)
+}
+
+func (d *mdecoder) importEntry() core.Import {
+	im := core.Import{Spec: d.str(), Kind: d.interned()}
+	im.Line = int(d.uvarint())
+	if c := d.count(1); c > 0 {
+		im.Names = make([]string, c)
+		for x := range im.Names {
+			im.Names[x] = d.str()
+		}
+	}
+	return im
+}
+
 func appendStr(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
@@ -208,19 +254,14 @@ func decodeManifest(data []byte) (*manifest, error) {
 		r.Hash = hex.EncodeToString(d.raw(32))
 		r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.uvarint()), int64(d.uvarint()), int(d.uvarint()), int(d.uvarint())
 		r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
+		// Imports are skipped over, not decoded: the record keeps their
+		// bytes for the runs that resolve.
 		if k := d.count(4); k > 0 {
-			r.Imports = make([]core.Import, k)
-			for j := range r.Imports {
-				im := &r.Imports[j]
-				im.Spec, im.Kind = d.str(), d.interned()
-				im.Line = int(d.uvarint())
-				if c := d.count(1); c > 0 {
-					im.Names = make([]string, c)
-					for x := range im.Names {
-						im.Names[x] = d.str()
-					}
-				}
+			start := d.b
+			for range k {
+				d.importEntry()
 			}
+			r.importsN, r.importsRaw = k, start[:len(start)-len(d.b)]
 		}
 		if d.err != nil {
 			break

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -786,6 +787,42 @@ func TestBudgetAndReasons(t *testing.T) {
 			if budget == 1500 && len(res.Items) == 0 {
 				t.Errorf("%q: nothing found", query)
 			}
+		}
+	}
+}
+
+// The manifest reads back to the same bytes it was written as, with the
+// imports (decoded only on demand) and edges intact.
+func TestManifestRoundTrip(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	data, err := os.ReadFile(filepath.Join(e.indexDir(), manifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := decodeManifest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := m.encode()
+	if err != nil || !bytes.Equal(again, data) {
+		t.Fatalf("re-encoded manifest differs (%v)", err)
+	}
+	imps := m.Files["cmd/shop/main.go"].imports()
+	var specs []string
+	for _, im := range imps {
+		specs = append(specs, im.Spec)
+	}
+	if !slices.Contains(specs, "example.com/shop/internal/config") || !slices.Contains(specs, "log") {
+		t.Errorf("imports of main.go = %v", specs)
+	}
+	if edges, err := m.importEdges(); err != nil || len(edges) == 0 {
+		t.Errorf("edges = %v, %v", edges, err)
+	}
+	for _, bad := range [][]byte{data[:len(data)/2], append([]byte("rubi-manifest\n\x09"), data[15:]...)} {
+		if _, err := decodeManifest(bad); err == nil {
+			t.Error("a damaged manifest decoded")
 		}
 	}
 }
