@@ -2,132 +2,62 @@ package transcript
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
+	"strings"
+
+	"github.com/valyala/fastjson"
 
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
-// claudeLine is the part of a Claude Code log line the reader uses. Lines
-// hold one message each: a user prompt or tool results ("user"), one
-// content block of a model response ("assistant", with the response's
-// usage), a system note (a "compact_boundary" marks a compaction), and
-// bookkeeping rubi does not need.
-type claudeLine struct {
-	Type        string         `json:"type"`
-	Subtype     string         `json:"subtype"`
-	IsSidechain bool           `json:"isSidechain"`
-	Timestamp   string         `json:"timestamp"`
-	SessionID   string         `json:"sessionId"`
-	CWD         string         `json:"cwd"`
-	Version     string         `json:"version"`
-	RequestID   string         `json:"requestId"`
-	Message     *claudeMessage `json:"message"`
-}
+// A Claude Code log holds one message per line: a user prompt or tool
+// results ("user"), one content block of a model response ("assistant",
+// with the response's usage), a system note (a "compact_boundary" marks a
+// compaction), and bookkeeping rubi does not need. Lines are parsed with
+// fastjson, which reads only the fields asked for and tolerates null or
+// absent ones (they read as zero).
 
-type claudeMessage struct {
-	ID      string        `json:"id"`
-	Role    string        `json:"role"`
-	Model   string        `json:"model"`
-	Content claudeContent `json:"content"`
-	Usage   *claudeUsage  `json:"usage"`
-}
-
-// claudeUsage is the API's usage object. Any field may be null or absent;
-// cache_creation splits the cache writes by lifetime.
-type claudeUsage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheCreation            *struct {
-		Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
-		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
-	} `json:"cache_creation"`
-}
-
-func (u *claudeUsage) usage() Usage {
-	out := Usage{Input: u.InputTokens, CacheRead: u.CacheReadInputTokens, Output: u.OutputTokens}
-	write := u.CacheCreationInputTokens
-	if c := u.CacheCreation; c != nil && c.Ephemeral5m+c.Ephemeral1h > 0 {
-		out.CacheWrite1h = c.Ephemeral1h
+// claudeUsage reads the API's usage object; cache_creation, when present,
+// splits the cache writes by lifetime.
+func claudeUsage(u *fastjson.Value) Usage {
+	out := Usage{Input: u.GetInt64("input_tokens"), CacheRead: u.GetInt64("cache_read_input_tokens"), Output: u.GetInt64("output_tokens")}
+	write := u.GetInt64("cache_creation_input_tokens")
+	e5, e1 := u.GetInt64("cache_creation", "ephemeral_5m_input_tokens"), u.GetInt64("cache_creation", "ephemeral_1h_input_tokens")
+	if e5+e1 > 0 {
+		out.CacheWrite1h = e1
 		// Whatever the breakdown leaves out was written for 5 minutes,
 		// the API's default.
-		out.CacheWrite5m = max(c.Ephemeral5m, write-c.Ephemeral1h)
+		out.CacheWrite5m = max(e5, write-e1)
 	} else {
 		out.CacheWrite5m = write
 	}
 	return out
 }
 
-// claudeContent is a message's content: a string (a prompt) or blocks.
-type claudeContent []claudeBlock
-
-func (c *claudeContent) UnmarshalJSON(b []byte) error {
-	if len(b) == 0 || b[0] != '[' {
-		*c = nil
-		return nil
-	}
-	var blocks []claudeBlock
-	if err := json.Unmarshal(b, &blocks); err != nil {
-		return err
-	}
-	*c = blocks
-	return nil
-}
-
-type claudeBlock struct {
-	Type      string    `json:"type"`
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	ToolUseID string    `json:"tool_use_id"`
-	Content   textValue `json:"content"`
-}
-
-// textValue measures the text of a tool's output, however it is shaped: a
+// textTokens measures the text of a tool's output, however it is shaped: a
 // string, a list of blocks with "text", or an object with "content",
 // "text" or "output". Images and other binary blocks count nothing.
-type textValue struct{ Tokens int }
-
-func (t *textValue) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
+func textTokens(v *fastjson.Value) int {
+	if v == nil {
+		return 0
 	}
-	switch b[0] {
-	case '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
+	switch v.Type() {
+	case fastjson.TypeString:
+		b, _ := v.StringBytes()
+		return tokens.Estimate(string(b))
+	case fastjson.TypeArray:
+		n := 0
+		for _, e := range v.GetArray() {
+			n += textTokens(e)
 		}
-		t.Tokens = tokens.Estimate(s)
-	case '[':
-		var parts []textValue
-		if err := json.Unmarshal(b, &parts); err != nil {
-			return err
-		}
-		t.Tokens = 0
-		for _, p := range parts {
-			t.Tokens += p.Tokens
-		}
-	case '{':
-		var o struct {
-			Text    *textValue `json:"text"`
-			Content *textValue `json:"content"`
-			Output  *textValue `json:"output"`
-		}
-		if err := json.Unmarshal(b, &o); err != nil {
-			return err
-		}
-		t.Tokens = 0
-		for _, p := range []*textValue{o.Text, o.Content, o.Output} {
-			if p != nil {
-				t.Tokens += p.Tokens
-			}
-		}
+		return n
+	case fastjson.TypeObject:
+		return textTokens(v.Get("text")) + textTokens(v.Get("content")) + textTokens(v.Get("output"))
 	}
-	return nil
+	return 0
 }
+
+// str returns a string field, copied out of the parser's buffer.
+func str(v *fastjson.Value, keys ...string) string { return string(v.GetStringBytes(keys...)) }
 
 var (
 	markUsage      = []byte(`"usage"`)
@@ -137,81 +67,73 @@ var (
 
 func (r *Reader) claudeLine(b []byte, n int) error {
 	// Most lines (attachments, request snapshots, bookkeeping) matter only
-	// for the session's project; skip them unread once it is known.
+	// for the session's project; once it is known they are only checked.
 	relevant := bytes.Contains(b, markUsage) || bytes.Contains(b, markToolResult) || bytes.Contains(b, markCompact)
 	if !relevant && r.meta.CWD != "" {
-		if !json.Valid(b) {
-			return errInvalid(b)
+		if err := fastjson.ValidateBytes(b); err != nil {
+			return invalid(err)
 		}
 		return nil
 	}
-	var l claudeLine
-	if err := json.Unmarshal(b, &l); err != nil {
-		return jsonError(err)
+	v, err := r.parser.ParseBytes(b)
+	if err != nil {
+		return invalid(err)
 	}
 	if r.meta.SessionID == "" {
-		r.meta.SessionID = l.SessionID
+		r.meta.SessionID = str(v, "sessionId")
 	}
 	if r.meta.CWD == "" {
-		r.meta.CWD = l.CWD
+		r.meta.CWD = str(v, "cwd")
 	}
 	if r.meta.Version == "" {
-		r.meta.Version = l.Version
+		r.meta.Version = str(v, "version")
 	}
+	typ := string(v.GetStringBytes("type"))
+	side := v.GetBool("isSidechain")
 	switch {
-	case l.Type == "system" && l.Subtype == "compact_boundary":
-		r.emit(Record{Kind: KindCompaction, Line: n, Time: parseTime(l.Timestamp), Sidechain: l.IsSidechain})
-	case l.Type == "assistant" && l.Message != nil:
-		m := l.Message
-		for _, blk := range m.Content {
-			if blk.Type == "tool_use" && blk.ID != "" {
-				r.tools[blk.ID] = blk.Name
-			}
-		}
-		if m.Usage == nil {
+	case typ == "system" && string(v.GetStringBytes("subtype")) == "compact_boundary":
+		r.emit(Record{Kind: KindCompaction, Line: n, Time: parseTime(v.GetStringBytes("timestamp")), Sidechain: side})
+	case typ == "assistant":
+		m := v.Get("message")
+		if m == nil {
 			return nil
 		}
-		u := m.Usage.usage()
+		for _, blk := range m.GetArray("content") {
+			if string(blk.GetStringBytes("type")) == "tool_use" {
+				if id := blk.GetStringBytes("id"); len(id) > 0 {
+					r.tools[string(id)] = str(blk, "name")
+				}
+			}
+		}
+		uv := m.Get("usage")
+		if uv == nil || uv.Type() != fastjson.TypeObject {
+			return nil
+		}
+		u := claudeUsage(uv)
 		if u.IsZero() {
 			return nil // an error placeholder ("<synthetic>"), not a call
 		}
-		id := m.ID
-		if id != "" && l.RequestID != "" {
-			id += ":" + l.RequestID
+		id := str(m, "id")
+		if req := v.GetStringBytes("requestId"); id != "" && len(req) > 0 {
+			id += ":" + string(req)
 		}
-		r.call(Record{Kind: KindCall, Line: n, Time: parseTime(l.Timestamp), Sidechain: l.IsSidechain, ID: id, Model: m.Model, Usage: u})
-	case l.Type == "user" && l.Message != nil:
-		t := parseTime(l.Timestamp)
-		for _, blk := range l.Message.Content {
-			if blk.Type != "tool_result" {
+		r.call(Record{Kind: KindCall, Line: n, Time: parseTime(v.GetStringBytes("timestamp")), Sidechain: side, ID: id, Model: str(m, "model"), Usage: u})
+	case typ == "user":
+		var t timeStamp
+		for _, blk := range v.GetArray("message", "content") {
+			if string(blk.GetStringBytes("type")) != "tool_result" {
 				continue
 			}
-			r.emit(Record{Kind: KindToolResult, Line: n, Time: t, Sidechain: l.IsSidechain, Tool: r.tools[blk.ToolUseID], Tokens: blk.Content.Tokens})
+			t.once(v)
+			r.emit(Record{Kind: KindToolResult, Line: n, Time: t.t, Sidechain: side, Tool: r.tools[string(blk.GetStringBytes("tool_use_id"))], Tokens: textTokens(blk.Get("content"))})
 		}
 	}
 	return nil
 }
 
-// errInvalid explains why b is not JSON.
-func errInvalid(b []byte) error {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return jsonError(err)
-	}
-	return nil
-}
-
-// jsonError words a decoding error for a person reading file:line.
-func jsonError(err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return &lineError{"not valid JSON: " + se.Error()}
-	case errors.As(err, &te):
-		return &lineError{"unexpected value: " + te.Error()}
-	}
-	return &lineError{err.Error()}
+// invalid words a parse error for a person reading file:line.
+func invalid(err error) error {
+	return &lineError{"not valid JSON: " + strings.TrimPrefix(err.Error(), "cannot parse JSON: ")}
 }
 
 type lineError struct{ msg string }

@@ -2,64 +2,30 @@ package transcript
 
 import (
 	"bytes"
-	"encoding/json"
 	"time"
+
+	"github.com/valyala/fastjson"
 )
 
-// codexLine is a Codex rollout line: a timestamp, a type and a payload.
-type codexLine struct {
-	Timestamp string       `json:"timestamp"`
-	Type      string       `json:"type"`
-	Payload   codexPayload `json:"payload"`
-}
-
-// codexPayload holds the fields of the payloads the reader uses:
+// A Codex rollout line is {"timestamp", "type", "payload"}. The reader uses
 // session_meta (id, cwd, cli_version), turn_context (model),
 // token_usage_record (response_id, usage, thread_token_usage), the
-// token_count event (info), and the tool calls and their outputs among
-// the response items (function_call, custom_tool_call, local_shell_call
-// and their *_output).
-type codexPayload struct {
-	Type       string `json:"type"`
-	ID         string `json:"id"`
-	CWD        string `json:"cwd"`
-	CLIVersion string `json:"cli_version"`
-	Model      string `json:"model"`
-
-	ResponseID string      `json:"response_id"`
-	Usage      *codexUsage `json:"usage"`
-	Thread     *codexUsage `json:"thread_token_usage"`
-	Info       *struct {
-		Total *codexUsage `json:"total_token_usage"`
-		Last  *codexUsage `json:"last_token_usage"`
-	} `json:"info"`
-
-	Name   string    `json:"name"`
-	CallID string    `json:"call_id"`
-	Output textValue `json:"output"`
-}
+// token_count event (info.last_token_usage, info.total_token_usage),
+// compacted, and among the response items the tool calls and their outputs
+// (function_call, custom_tool_call, local_shell_call and their *_output).
 
 // codexUsage follows OpenAI's accounting: input_tokens counts all the
 // input, the cached part (and the part written to the cache, where the
 // provider reports it) included; output_tokens includes reasoning.
-type codexUsage struct {
-	InputTokens     int64 `json:"input_tokens"`
-	CachedInput     int64 `json:"cached_input_tokens"`
-	CacheWriteInput int64 `json:"cache_write_input_tokens"`
-	OutputTokens    int64 `json:"output_tokens"`
+func codexUsage(u *fastjson.Value) Usage {
+	in, cached, write := u.GetInt64("input_tokens"), u.GetInt64("cached_input_tokens"), u.GetInt64("cache_write_input_tokens")
+	return Usage{Input: max(0, in-cached-write), CacheRead: cached, CacheWrite5m: write, Output: u.GetInt64("output_tokens")}
 }
 
-func (u *codexUsage) usage() Usage {
-	return Usage{
-		Input:        max(0, u.InputTokens-u.CachedInput-u.CacheWriteInput),
-		CacheRead:    u.CachedInput,
-		CacheWrite5m: u.CacheWriteInput,
-		Output:       u.OutputTokens,
-	}
+// codexTotal is the running count Codex's cumulative usages are compared on.
+func codexTotal(u *fastjson.Value) int64 {
+	return u.GetInt64("input_tokens") + u.GetInt64("output_tokens")
 }
-
-// total is the running count Codex's cumulative usages are compared on.
-func (u *codexUsage) total() int64 { return u.InputTokens + u.OutputTokens }
 
 var codexMarks = [][]byte{
 	[]byte(`"token_count"`), []byte(`"token_usage_record"`), []byte(`function_call`),
@@ -76,53 +42,63 @@ func (r *Reader) codexLine(b []byte, n int) error {
 		}
 	}
 	if !relevant {
-		if !json.Valid(b) {
-			return errInvalid(b)
+		if err := fastjson.ValidateBytes(b); err != nil {
+			return invalid(err)
 		}
 		return nil
 	}
-	var l codexLine
-	if err := json.Unmarshal(b, &l); err != nil {
-		return jsonError(err)
+	v, err := r.parser.ParseBytes(b)
+	if err != nil {
+		return invalid(err)
 	}
-	p := &l.Payload
-	t := parseTime(l.Timestamp)
-	switch l.Type {
+	p := v.Get("payload")
+	if p == nil {
+		return nil
+	}
+	var t timeStamp
+	switch string(v.GetStringBytes("type")) {
 	case "session_meta":
 		if r.meta.SessionID == "" {
-			r.meta.SessionID = p.ID
+			r.meta.SessionID = str(p, "id")
 		}
 		if r.meta.CWD == "" {
-			r.meta.CWD = p.CWD
+			r.meta.CWD = str(p, "cwd")
 		}
 		if r.meta.Version == "" {
-			r.meta.Version = p.CLIVersion
+			r.meta.Version = str(p, "cli_version")
 		}
 	case "turn_context":
-		if p.Model != "" {
-			r.model = p.Model
+		if m := str(p, "model"); m != "" {
+			r.model = m
 		}
 		if r.meta.CWD == "" {
-			r.meta.CWD = p.CWD
+			r.meta.CWD = str(p, "cwd")
 		}
 	case "compacted":
-		r.emit(Record{Kind: KindCompaction, Line: n, Time: t})
+		t.once(v)
+		r.emit(Record{Kind: KindCompaction, Line: n, Time: t.t})
 	case "token_usage_record":
-		if p.Usage != nil {
-			r.codexCall(n, t, p.ResponseID, p.Usage, p.Thread)
+		if u := p.Get("usage"); u != nil && u.Type() == fastjson.TypeObject {
+			t.once(v)
+			r.codexCall(n, t.t, str(p, "response_id"), u, p.Get("thread_token_usage"))
 		}
 	case "event_msg":
-		if p.Type == "token_count" && p.Info != nil && p.Info.Last != nil {
-			r.codexCall(n, t, "", p.Info.Last, p.Info.Total)
+		if string(p.GetStringBytes("type")) == "token_count" {
+			if last := p.Get("info", "last_token_usage"); last != nil && last.Type() == fastjson.TypeObject {
+				t.once(v)
+				r.codexCall(n, t.t, "", last, p.Get("info", "total_token_usage"))
+			}
 		}
 	case "response_item":
-		switch p.Type {
+		call := str(p, "call_id")
+		switch string(p.GetStringBytes("type")) {
 		case "function_call", "custom_tool_call":
-			r.tools[p.CallID] = p.Name
+			r.tools[call] = str(p, "name")
 		case "local_shell_call":
-			r.tools[p.CallID] = "local_shell"
+			r.tools[call] = "local_shell"
 		case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-			r.emit(Record{Kind: KindToolResult, Line: n, Time: t, Tool: r.tools[p.CallID], Tokens: p.Output.Tokens})
+			t.once(v)
+			r.emit(Record{Kind: KindToolResult, Line: n, Time: t.t, Tool: r.tools[call], Tokens: textTokens(p.Get("output"))})
 		}
 	}
 	return nil
@@ -131,16 +107,16 @@ func (r *Reader) codexLine(b []byte, n int) error {
 // codexCall emits one response's usage. Codex writes each response's usage
 // as a record and again as a token_count event, both carrying the thread's
 // cumulative usage: an unchanged cumulative means the same response.
-func (r *Reader) codexCall(n int, t time.Time, id string, last, cumulative *codexUsage) {
-	if cumulative != nil {
-		c := cumulative.total()
+func (r *Reader) codexCall(n int, t time.Time, id string, last, cumulative *fastjson.Value) {
+	if cumulative != nil && cumulative.Type() == fastjson.TypeObject {
+		c := codexTotal(cumulative)
 		if c == r.cumulative {
 			r.stats.Duplicates++
 			return
 		}
 		r.cumulative = c
 	}
-	u := last.usage()
+	u := codexUsage(last)
 	if u.IsZero() {
 		return
 	}

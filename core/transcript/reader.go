@@ -3,13 +3,14 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"os"
 	"time"
+
+	"github.com/valyala/fastjson"
 )
 
 // DefaultMaxLine is the longest line a Reader keeps. Longer lines (a huge
@@ -35,6 +36,7 @@ type Reader struct {
 	path    string
 	br      *bufio.Reader
 	maxLine int
+	parser  fastjson.Parser
 
 	meta      Meta
 	stats     Stats
@@ -208,10 +210,7 @@ func (r *Reader) line(b []byte, n int, complete bool) {
 
 // detect tells a Codex rollout line from a Claude Code line.
 func detect(b []byte) Agent {
-	var probe struct {
-		Payload json.RawMessage `json:"payload"`
-	}
-	if json.Unmarshal(b, &probe) == nil && probe.Payload != nil {
+	if fastjson.Exists(b, "payload") {
 		return Codex
 	}
 	return ClaudeCode
@@ -256,15 +255,27 @@ func (r *Reader) flush() Record {
 }
 
 // parseTime reads an RFC 3339 timestamp; a bad or missing one is zero.
-func parseTime(s string) time.Time {
-	if s == "" {
+func parseTime(b []byte) time.Time {
+	if len(b) == 0 {
 		return time.Time{}
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := time.Parse(time.RFC3339Nano, string(b))
 	if err != nil {
 		return time.Time{}
 	}
 	return t
+}
+
+// timeStamp parses a line's timestamp once, when a record needs it.
+type timeStamp struct {
+	t    time.Time
+	done bool
+}
+
+func (s *timeStamp) once(v *fastjson.Value) {
+	if !s.done {
+		s.t, s.done = parseTime(v.GetStringBytes("timestamp")), true
+	}
 }
 
 // ReadFile reads the log at path, calling fn for each record until fn
