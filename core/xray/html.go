@@ -151,7 +151,7 @@ func simChart(rep *Report) template.HTML {
 	if hi-lo < 1e-9 {
 		hi = 0.01
 	}
-	const w, h, top, bottom = 1000, 260, 30, 40
+	const w, h, top, bottom = 1000, 260, 30, 64
 	plotH := float64(h - top - bottom)
 	y := func(v float64) float64 { return top + (hi-v)/(hi-lo)*plotH }
 	slot := float64(w-80) / float64(len(rep.Sims))
@@ -172,14 +172,14 @@ func simChart(rep *Report) template.HTML {
 			class, x, y0, slot*0.5, math.Max(y1-y0, 1), FormatTokens(s.Threshold), signedPercent(s.Saving), plural(s.Switches, "switch"))
 		ly := y0 - 8
 		if s.Saving < 0 {
-			ly = y1 + 20
+			ly = y1 + 18
 		}
 		fmt.Fprintf(&b, `<text class="value" x="%.2f" y="%.2f" text-anchor="middle">%s</text>`, x+slot*0.25, ly, signedPercent(s.Saving))
 		label := "compact at " + FormatTokens(s.Threshold)
 		if s.Threshold == rep.Recommended {
 			label += " ★"
 		}
-		fmt.Fprintf(&b, `<text class="label" x="%.2f" y="%d" text-anchor="middle">%s</text>`, x+slot*0.25, h-12, esc(label))
+		fmt.Fprintf(&b, `<text class="label" x="%.2f" y="%d" text-anchor="middle">%s</text>`, x+slot*0.25, h-8, esc(label))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
