@@ -96,7 +96,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 	pf.StringArrayVar(&g.configs, "config", nil, "extra configuration file read after the project's rubi.hcl (repeatable)")
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
 		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
-		newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newVersionCmd(g))
+		newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newVersionCmd(g))
 	return cmd
 }
 
