@@ -68,7 +68,7 @@ type Report struct {
 	Sources []Source      `json:"sources"`
 	Totals  map[Agent]int `json:"tokens_per_agent"`
 	Suggest []Suggestion  `json:"move_to_graph"`
-	Saving  int            `json:"tokens_saved_per_message"`
+	Saving  int           `json:"tokens_saved_per_message"`
 }
 
 // Run audits the project at dir.
