@@ -6,7 +6,8 @@
 #
 # Writes the logs once to a temporary directory (bench/xraygen), then runs
 # `rubi xray --days 0 --json` on them RUNS times and prints the median
-# time, MB/s and peak RSS. Needs GNU time (Debian: time); installs it with
+# wall time, MB/s (by wall time, and by CPU time, steadier on a shared
+# machine) and peak RSS. Needs GNU time (Debian: time); installs it with
 # apt-get when missing and it may.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,13 +26,13 @@ files=$(find "$work/logs" -name '*.jsonl' | wc -l)
 echo "logs: $((bytes / 1048576)) MiB in $files files"
 
 for i in $(seq "$runs"); do
-  /usr/bin/time -f "%e %M" -o "$work/time.$i" "$work/rubi" xray --transcripts "$work/logs" --days 0 --json >"$work/report.json"
+  /usr/bin/time -f "%e %M %U %S" -o "$work/time.$i" "$work/rubi" xray --transcripts "$work/logs" --days 0 --json >"$work/report.json"
 done
 sort -n -k1 "$work"/time.* | awk -v b="$bytes" -v n="$runs" '
-  { t[NR]=$1; m[NR]=$2 }
+  { t[NR]=$1; m[NR]=$2; c[NR]=$3+$4 }
   END {
-    med=t[int((n+1)/2)]; peak=0; for (i=1;i<=NR;i++) if (m[i]>peak) peak=m[i]
-    printf "rubi xray: median %.2f s (%.2f-%.2f), %.0f MB/s, peak RSS %.0f MB\n", med, t[1], t[NR], b/1048576/med, peak/1024
+    med=t[int((n+1)/2)]; peak=0; cpu=c[1]; for (i=1;i<=NR;i++) { if (m[i]>peak) peak=m[i]; if (c[i]<cpu) cpu=c[i] }
+    printf "rubi xray: median %.2f s (%.2f-%.2f), %.0f MB/s; best CPU time %.2f s, %.0f MB/s; peak RSS %.0f MB\n", med, t[1], t[NR], b/1048576/med, cpu, b/1048576/cpu, peak/1024
   }'
 python3 - "$work/report.json" <<'PY' 2>/dev/null || true
 import json, sys

@@ -80,7 +80,7 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) {
 	if o.USD {
 		usd = "\tUSD"
 	}
-	fmt.Fprintf(tw, "  cost\tshare%s\tdate\tproject\tpeak\tcalls\tcompactions\tsession\n", usd)
+	fmt.Fprintf(tw, "  cost\tshare%s\tdate\tproject\tpeak\tcontext, call by call\tcalls\tcompactions\tsession\n", usd)
 	for _, s := range rep.Top {
 		if o.USD {
 			usd = "\t" + USD(s.USD)
@@ -88,8 +88,8 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) {
 				usd += "+"
 			}
 		}
-		fmt.Fprintf(tw, "  %s\t%s%s\t%s\t%s\t%s\t%d\t%d\t%s\n", FormatTokens(int64(s.Cost.Total)), Percent(s.Share), usd, day(s.Start),
-			s.Project, FormatTokens(s.Peak), s.Calls, s.Compactions, shortID(s.ID))
+		fmt.Fprintf(tw, "  %s\t%s%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", FormatTokens(int64(s.Cost.Total)), Percent(s.Share), usd, day(s.Start),
+			s.Project, FormatTokens(s.Peak), Sparkline(s.Curve, 24), s.Calls, s.Compactions, shortID(s.ID))
 	}
 	tw.Flush()
 
@@ -215,6 +215,34 @@ func Bar(frac float64, width int) string {
 		cells++
 	}
 	b.WriteString(strings.Repeat(" ", width-cells))
+	return b.String()
+}
+
+// Sparkline draws a context curve in width cells of ▁▂▃▄▅▆▇█, each cell
+// the largest context of the calls it covers, scaled to the curve's peak.
+func Sparkline(curve [][2]int64, width int) string {
+	if len(curve) == 0 {
+		return ""
+	}
+	width = min(width, len(curve))
+	var peak int64
+	for _, p := range curve {
+		peak = max(peak, p[1])
+	}
+	levels := []rune("▁▂▃▄▅▆▇█")
+	var b strings.Builder
+	for c := range width {
+		lo, hi := c*len(curve)/width, (c+1)*len(curve)/width
+		var m int64
+		for _, p := range curve[lo:hi] {
+			m = max(m, p[1])
+		}
+		i := 0
+		if peak > 0 {
+			i = int(float64(m) / float64(peak) * float64(len(levels)-1))
+		}
+		b.WriteRune(levels[i])
+	}
 	return b.String()
 }
 

@@ -267,3 +267,46 @@ func TestParseAndFormatTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestManySessions reads 50 copies of session A (each with its own
+// response ids): every figure is 50 times A's, or A's own where it is a
+// share or a median.
+func TestManySessions(t *testing.T) {
+	src, err := os.ReadFile("testdata/claude/projects/-home-dev-shop/aaaaaaaa-0000-4000-8000-000000000001.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for k := range 50 {
+		id := fmt.Sprintf("s%02d", k)
+		log := strings.ReplaceAll(string(src), `"requestId":"r`, `"requestId":"`+id+`r`)
+		p := filepath.Join(dir, "projects", "-home-dev-shop", id+".jsonl")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sessions, err := transcript.Find(transcript.Roots{Claude: []string{dir}}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(context.Background(), sessions, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sessions != 50 || rep.Calls != 200 || rep.Duplicates != 50 || !near(rep.Cost.Total, 50*150868) {
+		t.Errorf("sessions %d calls %d duplicates %d cost %v", rep.Sessions, rep.Calls, rep.Duplicates, rep.Cost.Total)
+	}
+	if rep.Expiries.Count != 50 || !near(rep.Expiries.Cost, 50*81700) || !near(rep.Expiries.Share, 81700.0/150868) {
+		t.Errorf("expiries %+v", rep.Expiries)
+	}
+	if rep.Start.Median != 40010 || rep.Past.Sessions != 0 || len(rep.Top) != 10 || !near(rep.Top[0].Share, 0.02) {
+		t.Errorf("start %+v past %+v top %d (%v)", rep.Start, rep.Past, len(rep.Top), rep.Top[0].Share)
+	}
+	if w := rep.Tools[0]; w.Tool != "Bash" || w.Outputs != 50 || !near(w.Weight, 50*3000) || !near(w.Share, 3000.0/167570) {
+		t.Errorf("tools %+v", rep.Tools[0])
+	}
+	if rep.Problems.Count != 50 || len(rep.Problems.First) != 10 || rep.Recommended != 0 || !near(rep.Sims[0].Saving, 0) {
+		t.Errorf("problems %d, recommended %d, saving %v", rep.Problems.Count, rep.Recommended, rep.Sims[0].Saving)
+	}
+}
