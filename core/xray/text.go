@@ -139,8 +139,9 @@ func WriteSimulation(w io.Writer, rep *Report, o TextOptions) {
 	fmt.Fprintf(w, `
 Each session's own context is replayed call by call. When it passes the
 threshold, the session switches windows: a summary call reads the context
-and writes a %s handoff, and the context restarts from the fixed context
-(the session's first call) plus the handoff plus what the turn added.
+and writes a handoff of %s tokens, and the context restarts from the fixed
+context (the session's first call) plus the handoff plus what the turn
+added.
 Cache reads, writes and output keep their real shares; subagents are
 unchanged.
 
