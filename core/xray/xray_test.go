@@ -310,3 +310,44 @@ func TestManySessions(t *testing.T) {
 		t.Errorf("problems %d, recommended %d, saving %v", rep.Problems.Count, rep.Recommended, rep.Sims[0].Saving)
 	}
 }
+
+// TestEdgeCaseLog analyses transcript's crafted log: a response on two
+// lines, nulls, a sidechain call, a replayed line, a 19-minute pause with a
+// 1-hour cache write, a compaction, an error placeholder, a broken line and
+// a truncated last line.
+func TestEdgeCaseLog(t *testing.T) {
+	sessions, err := transcript.FindPaths([]string{"../transcript/testdata/claude-edge.jsonl"}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Analyze(context.Background(), sessions, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// msg_a 10 + 25,000 + 210; msg_b 5 + 2,001; the sidechain msg_s 3 +
+	// 100 + 35; msg_d 2 + 625 + 40,000 + 150; msg_e 100 + 3,750 + 50.
+	if rep.Calls != 5 || !near(rep.Cost.Total, 72041) {
+		t.Errorf("calls %d cost %v, want 5, 72041", rep.Calls, rep.Cost.Total)
+	}
+	s := rep.Top[0]
+	if s.SideCalls != 1 || s.Compactions != 1 || s.StartContext != 20010 || s.Peak != 20502 {
+		t.Errorf("session %+v", s)
+	}
+	// msg_d rewrote 20,500 of msg_b's 20,015 after the pause:
+	// 500 × (1.25 − 0.1) + 20,000 × (2 − 0.1).
+	if rep.Expiries.Count != 1 || !near(rep.Expiries.Cost, 38575) {
+		t.Errorf("expiries %+v", rep.Expiries)
+	}
+	// Read (100 tokens) rides on msg_b and msg_d, Bash (20) on msg_d; the
+	// compaction before msg_e drops both. Contexts: 63,627 own + 1,003.
+	var tools []string
+	for _, w := range rep.Tools {
+		tools = append(tools, fmt.Sprintf("%s %.0f %.6f", w.Tool, w.Weight, w.Share))
+	}
+	if want := fmt.Sprintf("[Read 200 %.6f Bash 20 %.6f]", 200.0/64630, 20.0/64630); fmt.Sprint(tools) != want {
+		t.Errorf("tools %v, want %s", tools, want)
+	}
+	if rep.Problems.Count != 1 || rep.Problems.Truncated != 1 || rep.Problems.First[0].Line != 7 {
+		t.Errorf("problems %+v", rep.Problems)
+	}
+}
