@@ -181,6 +181,18 @@ func TestLastCall(t *testing.T) {
 		t.Errorf("long log last call = %s %v %v", summarize(rec), ok, err)
 	}
 
+	// A call followed by more than 4 MiB without one: read from the start.
+	var far strings.Builder
+	far.WriteString(`{"type":"assistant","cwd":"/p","requestId":"r","message":{"id":"first","usage":{"input_tokens":9}}}` + "\n")
+	for range 1200 {
+		far.WriteString(filler)
+	}
+	farPath := filepath.Join(dir, "far.jsonl")
+	os.WriteFile(farPath, []byte(far.String()), 0o644)
+	if rec, ok, err := LastCall(farPath); err != nil || !ok || rec.ID != "first:r" || rec.Line != 1 {
+		t.Errorf("far call = %s %v %v", summarize(rec), ok, err)
+	}
+
 	empty := filepath.Join(dir, "empty.jsonl")
 	os.WriteFile(empty, []byte(`{"type":"user","message":{"content":"hi"}}`+"\n"), 0o644)
 	if _, ok, err := LastCall(empty); ok || err != nil {
