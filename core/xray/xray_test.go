@@ -117,6 +117,18 @@ func TestSimulatorThresholds(t *testing.T) {
 	if top.SimCurve[15] != [2]int64{15, 30000} || top.SimCurve[14] != [2]int64{14, 150000} {
 		t.Errorf("simulated curve %v", top.SimCurve[10:20])
 	}
+	// The page draws the curve, its replay at 150k, and the thresholds,
+	// the recommended one set apart.
+	var page strings.Builder
+	if err := WriteHTML(&page, rep, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<path class="real"`, `<path class="replay"`, `<title>replayed with compaction at 150k</title>`,
+		`<line class="threshold best"`, `compact at 150k ★`, `<tr class="best"><td>150k (recommended)</td>`, `+26%`} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
 	// claude-opus-4-5 at $5 / $25 per million: 10k·(0+1+…+39) = 7.8M
 	// tokens read at $0.50, 400k written at $6.25.
 	if !near(rep.USD, 7.8*0.5+0.4*6.25) {
