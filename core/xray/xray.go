@@ -168,8 +168,8 @@ func (a *analyzer) session(s *transcript.Session) {
 		chains: map[string]*chain{"": {}},
 		models: map[string]transcript.Usage{},
 	}
-	for i, path := range s.Files() {
-		if !a.file(st, path, i > 0) {
+	for _, path := range s.Files() {
+		if !a.file(st, path, path != s.Path) {
 			return // another project
 		}
 	}
