@@ -80,6 +80,12 @@ ranker "rank.bm25" {
   stemmer      = "english"
 }
 
+ranker "rank.names" {
+  weight     = 1.0
+  min_prefix = 4     # shortest question word matched as the start of a name
+  typos      = true  # match names one edit away (two from nine letters)
+}
+
 ranker "rank.ppr" {
   weight      = 1.0
   damping     = 0.85  # probability of following an edge rather than restarting at a seed

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
@@ -33,6 +34,10 @@ type globals struct {
 	logLevel string
 	configs  []string
 	logger   hclog.Logger
+	// cpuProfile names a file for a CPU profile of the command (hidden
+	// flag, for performance reports).
+	cpuProfile  string
+	stopProfile func()
 }
 
 // exitError carries an exit status for an error already printed.
@@ -59,6 +64,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	g.endProfile()
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -86,17 +92,20 @@ within a token budget, so an agent reads less and re-reads less.`,
 				return fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", g.logLevel)
 			}
 			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: g.stderr})
-			return nil
+			return g.startProfile()
 		},
+		PersistentPostRun: func(*cobra.Command, []string) { g.endProfile() },
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&g.root, "root", "", "project root (default: the nearest directory up from here with .rubi/, rubi.hcl or .git)")
 	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
 	pf.StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
 	pf.StringArrayVar(&g.configs, "config", nil, "extra configuration file read after the project's rubi.hcl (repeatable)")
+	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
+	_ = pf.MarkHidden("cpuprofile")
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
 		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
-		newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newVersionCmd(g))
+		newMCPCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newVersionCmd(g))
 	return cmd
 }
 
@@ -117,16 +126,7 @@ func (g *globals) projectRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		for _, marker := range []string{pipeline.DataDir, config.FileName, ".git"} {
-			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
-				return dir, nil
-			}
-		}
-		if filepath.Dir(dir) == dir {
-			return wd, nil
-		}
-	}
+	return pipeline.FindRoot(wd), nil
 }
 
 // loadConfig loads the layers for the project, printing diagnostics.
@@ -178,4 +178,32 @@ func (g *globals) reportError(err error) error {
 		return &exitError{code: 1}
 	}
 	return err
+}
+
+// startProfile starts the CPU profile asked for with --cpuprofile.
+func (g *globals) startProfile() error {
+	if g.cpuProfile == "" {
+		return nil
+	}
+	f, err := os.Create(g.cpuProfile)
+	if err != nil {
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	g.stopProfile = func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+	return nil
+}
+
+// endProfile ends the CPU profile, once, whether the command failed or not.
+func (g *globals) endProfile() {
+	if g.stopProfile != nil {
+		g.stopProfile()
+		g.stopProfile = nil
+	}
 }

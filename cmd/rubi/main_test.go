@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runRubi runs one command line in-process and returns its exit status and
@@ -88,7 +89,7 @@ func TestIndexText(t *testing.T) {
 // these exact keys.
 func TestContextJSONContract(t *testing.T) {
 	root := project(t, goProject)
-	code, out, errOut := runRubi(t, "context", "open the order database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
+	code, out, errOut := runRubi(t, "context", "open the database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -96,7 +97,7 @@ func TestContextJSONContract(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res["query"] != "open the order database" {
+	if res["query"] != "open the database" {
 		t.Errorf("query = %v", res["query"])
 	}
 	if _, ok := res["tokens"].(float64); !ok {
@@ -396,5 +397,36 @@ func TestHandoffAndSummaryCommands(t *testing.T) {
 	code, _, _ = runRubi(t, "index", "--root", root, "--full")
 	if _, out, _ = runRubi(t, "map", "store", "--root", root, "--no-refresh"); code != 0 || !strings.Contains(out, "Keeps the shop's orders") {
 		t.Errorf("the summary must survive a full re-index:\n%s", out)
+	}
+}
+
+func TestParseWhen(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"":                     {},
+		"7d":                   now.AddDate(0, 0, -7),
+		"36h":                  now.Add(-36 * time.Hour),
+		"2026-11-01T15:04:05Z": time.Date(2026, 11, 1, 15, 4, 5, 0, time.UTC),
+	} {
+		got, err := parseWhen(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("parseWhen(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if got, err := parseWhen("2026-11-01", now); err != nil || got.Year() != 2026 || got.Day() != 1 {
+		t.Errorf("date: %v %v", got, err)
+	}
+	for _, bad := range []string{"yesterday", "-3d", "7w"} {
+		if _, err := parseWhen(bad, now); err == nil {
+			t.Errorf("parseWhen(%q) accepted", bad)
+		}
+	}
+	root := project(t, goProject)
+	if code, _, errOut := runRubi(t, "context", "orders", "--root", root, "--since", "soon"); code != 1 || !strings.Contains(errOut, "--since") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	code, out, _ := runRubi(t, "context", "orders", "--root", root, "--path", "web/", "--json")
+	if code != 0 || strings.Contains(out, "store/") || !strings.Contains(out, "web/handlers/order.js") {
+		t.Errorf("--path web/: exit %d\n%s", code, out)
 	}
 }

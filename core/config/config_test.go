@@ -118,7 +118,7 @@ func TestDefaultsOnly(t *testing.T) {
 	for _, st := range cfg.Stages {
 		names = append(names, string(st.Kind)+" "+st.Name)
 	}
-	want := "parser lang.regex,ranker rank.bm25,ranker rank.ppr,fuser fuse.rrf"
+	want := "parser lang.regex,ranker rank.bm25,ranker rank.names,ranker rank.ppr,fuser fuse.rrf"
 	if strings.Join(names, ",") != want {
 		t.Errorf("stages = %v, want %s", names, want)
 	}
@@ -171,8 +171,8 @@ func TestLayering(t *testing.T) {
 	if rec == nil || rec.Plugin != filepath.Join(root, "bin/rubi-rank-recency") || rec.Timeout != 2*time.Second {
 		t.Errorf("recency = %+v", rec)
 	}
-	if got := len(cfg.Enabled(core.KindRanker)); got != 2 {
-		t.Errorf("enabled rankers = %d, want 2", got)
+	if got := len(cfg.Enabled(core.KindRanker)); got != 3 {
+		t.Errorf("enabled rankers = %d, want 3 (bm25, names, recency)", got)
 	}
 }
 

@@ -10,6 +10,7 @@
 package graph
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -43,6 +44,12 @@ func (b *Builder) Node(id string) int {
 	b.ids = append(b.ids, id)
 	b.index[id] = i
 	return int(i)
+}
+
+// Index returns the index of id if it was added.
+func (b *Builder) Index(id string) (int, bool) {
+	i, ok := b.index[id]
+	return int(i), ok
 }
 
 // AddEdge adds a directed edge, adding missing nodes. A weight that is not
@@ -194,3 +201,69 @@ func (g *Graph) OutDegree(i int) int { return int(g.outStart[i+1] - g.outStart[i
 // OutWeight returns the total weight of node i's out-edges: the share of
 // i's score that flows to a neighbour j is weight(i→j)/OutWeight(i).
 func (g *Graph) OutWeight(i int) float64 { return g.outSum[i] }
+
+// CSR returns the graph's out-edges in compressed sparse row form: the
+// out-edges of node i are to[start[i]:start[i+1]] with weights
+// weight[start[i]:start[i+1]], sorted by target. With the ids, it is all
+// FromCSR needs to rebuild the graph, so a graph can be stored and loaded
+// without sorting its edges again. The slices belong to the graph.
+func (g *Graph) CSR() (start, to []int32, weight []float64) {
+	return g.outStart, g.outTo, g.outW
+}
+
+// FromCSR rebuilds a graph from the ids of its nodes and its out-edges as
+// CSR returns them, checking everything: the input usually comes from a
+// file. The graph keeps the slices.
+func FromCSR(ids []string, start, to []int32, weight []float64) (*Graph, error) {
+	n, m := len(ids), len(to)
+	if len(start) != n+1 || len(weight) != m || start[0] != 0 || int(start[n]) != m {
+		return nil, errors.New("graph: inconsistent sizes")
+	}
+	g := &Graph{
+		ids:      ids,
+		index:    make(map[string]int32, n),
+		outStart: start,
+		outTo:    to,
+		outW:     weight,
+		inStart:  make([]int32, n+1),
+		inFrom:   make([]int32, m),
+		inW:      make([]float64, m),
+		inNorm:   make([]float64, m),
+		outSum:   make([]float64, n),
+	}
+	for i, id := range ids {
+		if _, dup := g.index[id]; dup {
+			return nil, fmt.Errorf("graph: node %q twice", id)
+		}
+		g.index[id] = int32(i)
+	}
+	for i := range n {
+		s, e := start[i], start[i+1]
+		if s > e || int(e) > m {
+			return nil, errors.New("graph: edge offsets out of order")
+		}
+		for k := s; k < e; k++ {
+			t, w := to[k], weight[k]
+			if t < 0 || int(t) >= n || k > s && t <= to[k-1] || !(w > 0) || math.IsInf(w, 0) {
+				return nil, fmt.Errorf("graph: bad edge from node %d", i)
+			}
+			g.outSum[i] += w
+			g.inStart[t+1]++
+		}
+	}
+	for i := range n {
+		g.inStart[i+1] += g.inStart[i]
+	}
+	next := slices.Clone(g.inStart[:n])
+	for i := range n {
+		for k := start[i]; k < start[i+1]; k++ {
+			t := to[k]
+			j := next[t]
+			next[t]++
+			g.inFrom[j] = int32(i)
+			g.inW[j] = weight[k]
+			g.inNorm[j] = weight[k] / g.outSum[i]
+		}
+	}
+	return g, nil
+}

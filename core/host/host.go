@@ -18,6 +18,7 @@ import (
 	"sort"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
@@ -65,6 +66,11 @@ func New(cfg *config.Config, logger hclog.Logger) *Host {
 }
 
 // Close stops every plugin process this host started and waits for them.
+// minStartTimeout is the least time a plugin gets to start, whatever its
+// per-call timeout: spawning, the handshake and TLS setup take longer on a
+// busy machine than a tight call budget allows.
+const minStartTimeout = 5 * time.Second
+
 func (h *Host) Close() {
 	h.mu.Lock()
 	clients := h.clients
@@ -282,7 +288,7 @@ func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hc
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Managed:          true,
-		StartTimeout:     st.Timeout,
+		StartTimeout:     max(st.Timeout, minStartTimeout),
 		Logger:           h.logger.Named(st.Name),
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(pluginsdk.MaxMessageSize), grpc.MaxCallSendMsgSize(pluginsdk.MaxMessageSize))},

@@ -114,10 +114,13 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		opts.Full = true
 	}
 
+	lap := e.stopwatch("index")
+	lap("lock and manifest")
 	files, wstats, err := e.walk(ctx)
 	if err != nil {
 		return nil, err
 	}
+	lap("walk")
 	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
 
 	// Read and parse what changed.
@@ -126,6 +129,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := e.scan(ctx, files, prev, next, opts); err != nil {
 		return nil, err
 	}
+	lap("read and parse")
 	var changedIDs []string
 	for _, s := range files {
 		if s.skip != "" {
@@ -201,18 +205,27 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 			next.Files[p] = &moved
 		}
 	}
-	project, err := resolve.NewProject(e.cfg.Root, paths)
-	if err != nil {
-		return nil, err
+	edges, reused := e.reuseResolution(prev, next, files, opts.Full)
+	if reused {
+		stats.Resolution, next.Resolution = prev.Resolution, prev.Resolution
+		lap("resolution reused")
+	} else {
+		project, err := resolve.NewProject(e.cfg.Root, paths)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range project.Warnings() {
+			stats.Warnings = append(stats.Warnings, w.String())
+		}
+		var rs resolve.Stats
+		edges, rs = resolve.Analyze(project, next.allFacts())
+		stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
+		next.Resolution = stats.Resolution
+		rankFiles(next, edges)
+		lap("resolve and rank")
 	}
-	for _, w := range project.Warnings() {
-		stats.Warnings = append(stats.Warnings, w.String())
-	}
-	edges, rs := resolve.Analyze(project, next.allFacts())
+	next.edges = edges
 	stats.Edges = len(edges)
-	stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
-	next.Resolution = stats.Resolution
-	rankFiles(next, edges)
 
 	dirty := dirtyModules(prev, next)
 	stats.Modules = len(moduleIndex(next))
@@ -252,14 +265,17 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus); err != nil {
 		return nil, err
 	}
+	lap("rankers")
 
 	if err := e.writeMaps(prev, next, edges, dirty, opts.Full); err != nil {
 		return nil, err
 	}
+	lap("maps")
 	next.IndexedAt = time.Now().UTC()
 	if err := next.save(e.indexDir(), prev); err != nil {
 		return nil, err
 	}
+	lap("manifest")
 	e.setManifest(next)
 	return e.finish(stats, start), nil
 }
@@ -280,12 +296,18 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 			stats.Rankers[name] = "up to date"
 		}
 	}
+	next.edgesRaw, next.hasEdges = prev.edgesRaw, prev.hasEdges
 	if e.mapsStale(next) {
-		project, err := resolve.NewProject(e.cfg.Root, next.sortedPaths())
-		if err != nil {
-			return nil, err
+		edges, err := prev.importEdges()
+		if err != nil || !prev.hasEdges {
+			project, err := resolve.NewProject(e.cfg.Root, next.sortedPaths())
+			if err != nil {
+				return nil, err
+			}
+			edges = resolve.Edges(project, next.allFacts())
+			next.edges = edges
 		}
-		if err := e.writeMaps(prev, next, resolve.Edges(project, next.allFacts()), nil, true); err != nil {
+		if err := e.writeMaps(prev, next, edges, nil, true); err != nil {
 			return nil, err
 		}
 		if err := next.save(e.indexDir(), prev); err != nil {
@@ -472,7 +494,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 		ModTime:  s.file.ModTime.UnixNano(),
 		Hash:     hash,
 	}
-	s.rec.loaded = true // no symbols until a parser finds some
+	s.rec.loaded, s.rec.fresh = true, true // no symbols until a parser finds some
 }
 
 // parse sends the changed files to the parser of their language, in
@@ -589,6 +611,48 @@ func rankFiles(m *manifest, edges []core.Edge) {
 		m.Files[p].Rank = ranks[i]
 		m.Files[p].Importers = g.InDegree(i)
 	}
+}
+
+// reuseResolution returns the previous run's import edges when this run
+// cannot change them: the same files as before, and every changed file
+// one a parser handles (so not go.mod, tsconfig.json, package.json and
+// the like, which steer resolution) whose language, package and imports
+// are what they were. Ranks and importer counts then carry over too. A
+// one-file edit inside a function body costs no resolution at all.
+func (e *Engine) reuseResolution(prev, next *manifest, files []*scanned, full bool) ([]core.Edge, bool) {
+	if full || !prev.hasEdges || len(prev.Files) != len(next.Files) {
+		return nil, false
+	}
+	for p := range next.Files {
+		if _, ok := prev.Files[p]; !ok {
+			return nil, false
+		}
+	}
+	var changed []*fileRecord
+	for _, s := range files {
+		if s.skip != "" || !s.changed {
+			continue
+		}
+		old, rec := prev.Files[s.rec.Path], next.Files[s.rec.Path]
+		if rec.Language == "" || next.Parsers[rec.Language] == "" || old.Language != rec.Language ||
+			old.Package != rec.Package || !slices.EqualFunc(old.Imports, rec.Imports, sameImport) {
+			return nil, false
+		}
+		changed = append(changed, rec)
+	}
+	edges, err := prev.importEdges()
+	if err != nil {
+		return nil, false
+	}
+	for _, rec := range changed {
+		old := prev.Files[rec.Path]
+		rec.Rank, rec.Importers = old.Rank, old.Importers
+	}
+	return edges, true
+}
+
+func sameImport(a, b core.Import) bool {
+	return a.Spec == b.Spec && a.Kind == b.Kind && slices.Equal(a.Names, b.Names)
 }
 
 // loadSymbols reads back the symbols of the unchanged files want selects,
@@ -758,4 +822,16 @@ func (e *Engine) readAll(files []*scanned) {
 		}()
 	}
 	wg.Wait()
+}
+
+// stopwatch logs, at debug level, the time each phase of an operation took
+// since the previous call: `rubi index --log-level debug` shows where a
+// slow run spends its time.
+func (e *Engine) stopwatch(op string) func(phase string) {
+	last := time.Now()
+	return func(phase string) {
+		now := time.Now()
+		e.logger.Debug(op, "phase", phase, "ms", float64(now.Sub(last).Microseconds())/1000)
+		last = now
+	}
 }

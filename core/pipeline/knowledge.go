@@ -50,9 +50,10 @@ func (e *Engine) VaultDir() string {
 type indexCodeMap struct {
 	e  *Engine
 	mu sync.Mutex
-	// For the symbols generation gen: its file, read on first use, and
-	// the answers found so far.
-	gen   string
+	// For the manifest m: its symbols file, read on first use, and the
+	// answers found so far. (A manifest, not a generation: an update
+	// appends to its generation's file.)
+	m     *manifest
 	data  []byte
 	found map[string]symbolAt
 }
@@ -84,8 +85,8 @@ func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != m.Generation || c.found == nil {
-		c.gen, c.data, c.found = m.Generation, nil, map[string]symbolAt{}
+	if c.m != m || c.found == nil {
+		c.m, c.data, c.found = m, nil, map[string]symbolAt{}
 	}
 	r, done := c.found[name]
 	if !done {
@@ -125,8 +126,8 @@ func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
 			continue
 		}
 		rec, ok := m.Files[line.Path]
-		if !ok {
-			continue
+		if !ok || rec.SymOff != int64(start) {
+			continue // a file no longer indexed, or an older line of it
 		}
 		for _, s := range line.Symbols {
 			better := s.Exported && !bestExported || s.Exported == bestExported && rec.Rank > bestRank
@@ -138,17 +139,17 @@ func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
 	return best
 }
 
-// nodeDocs turns the active knowledge nodes into documents and edges:
-// each node is about its files (and the files defining its symbols) and
-// links to the nodes it names. Superseded and retracted nodes stay out of
-// recall. Stamps identify each node's version for change detection.
+// nodeDocs turns the knowledge nodes into documents and edges: each node
+// is about its files (and the files defining its symbols) and links to the
+// nodes it names or supersedes. Stamps identify each node's version for
+// change detection.
 func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
 	stamps = map[string]string{}
+	// Every node is a document, superseded and retracted ones too: the
+	// packer leaves them out unless a query asks for their status.
 	active := map[string]string{} // node id → doc id
 	for _, n := range nodes {
-		if n.Status == "active" || n.Status == "" {
-			active[n.ID] = nodeDocID(n)
-		}
+		active[n.ID] = nodeDocID(n)
 	}
 	for _, n := range nodes {
 		id, ok := active[n.ID]

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 
 // The derived index of a project is two files under .rubi/index/:
 //
-//   - manifest.gob: per file what a refresh needs to decide nothing
+//   - manifest.bin: per file what a refresh needs to decide nothing
 //     changed (size, mtime, hash), what resolving imports needs (package,
 //     imports), and the file's centrality. It stays small, so a refresh
 //     and a query decode it quickly.
@@ -32,9 +31,14 @@ import (
 
 // manifestVersion changes whenever the layout or the meaning of the facts
 // changes; an older index is then rebuilt, not misread.
-const manifestVersion = 2
+const manifestVersion = 3
 
-const manifestFile = "manifest.gob"
+// manifestFile is the manifest; legacyManifest, the gob file of versions
+// 1 and 2, is removed once a new manifest is written.
+const (
+	manifestFile   = "manifest.bin"
+	legacyManifest = "manifest.gob"
+)
 
 // fileRecord is what the index remembers of one file.
 type fileRecord struct {
@@ -67,9 +71,10 @@ type fileRecord struct {
 	Importers int
 
 	// syms holds the symbols while this process has them: parsed in this
-	// run, or read back for documents or rendering.
+	// run (fresh), or read back for documents or rendering.
 	syms   []core.Symbol
 	loaded bool
+	fresh  bool
 }
 
 // manifest is the derived index of one project.
@@ -95,6 +100,13 @@ type manifest struct {
 	// Stateful lists the rankers that left files in their state directory;
 	// if those disappear, the ranker is indexed again.
 	Stateful map[string]bool
+
+	// edges are the resolved import edges when this run resolved or
+	// reused them; edgesRaw, their stored form as read, decoded by
+	// importEdges only when a run reuses them (hasEdges: it was read).
+	edges    []core.Edge
+	edgesRaw []byte
+	hasEdges bool
 }
 
 func newManifest() *manifest {
@@ -116,29 +128,11 @@ func loadManifest(dir string) (*manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
-	var m manifest
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&m); err != nil {
-		return nil, fmt.Errorf("index %s is damaged (%v); it will be rebuilt", path, err)
+	m, err := decodeManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
 	}
-	if m.Version != manifestVersion {
-		return nil, fmt.Errorf("index %s has format %d, this rubi writes %d; it will be rebuilt", path, m.Version, manifestVersion)
-	}
-	if m.Files == nil {
-		m.Files = map[string]*fileRecord{}
-	}
-	if m.Rankers == nil {
-		m.Rankers = map[string]string{}
-	}
-	if m.Stateful == nil {
-		m.Stateful = map[string]bool{}
-	}
-	if m.Nodes == nil {
-		m.Nodes = map[string]string{}
-	}
-	if m.Parsers == nil {
-		m.Parsers = map[string]string{}
-	}
-	return &m, nil
+	return m, nil
 }
 
 func symbolsFile(dir, generation string) string {
@@ -151,34 +145,133 @@ type symbolsLine struct {
 	Symbols []core.Symbol `json:"symbols"`
 }
 
-// save writes the symbols file (records with syms set are encoded, the
-// others copied from prev's file as they are) and then the manifest, and
-// removes the symbols files no manifest points at any more.
+// save writes the symbols of the records parsed in this run, then the
+// manifest, which is the commit point. Symbols are appended to the
+// current generation's file: lines already there stay valid for readers
+// holding an older manifest, and a one-file change writes one line
+// instead of the whole file. A full index, a missing file or one that is
+// mostly lines no record points at any more starts a new generation,
+// written whole (unchanged records are copied from the old file as they
+// are), and the files of older generations are removed.
 func (m *manifest) save(dir string, prev *manifest) error {
-	// The previous file is read whole: unchanged records are copied from
-	// it as they are, which is far cheaper than one read per record.
 	var old []byte
+	var oldSize int64 = -1
 	if prev != nil && prev.Generation != "" {
-		var err error
-		old, err = os.ReadFile(symbolsFile(dir, prev.Generation))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("read symbols: %w", err)
+		if fi, err := os.Stat(symbolsFile(dir, prev.Generation)); err == nil {
+			oldSize = fi.Size()
 		}
 	}
+	var live, fresh int64
+	for _, rec := range m.Files {
+		switch {
+		case rec.fresh:
+			fresh += int64(len(rec.syms)) * 64 // an estimate: lines are not encoded yet
+		case rec.SymLen > 0:
+			live += int64(rec.SymLen)
+		}
+	}
+	appendable := oldSize >= 0 && live > 0 && oldSize+fresh <= 2*(live+fresh)+1<<20
+	if appendable {
+		if err := m.appendSymbols(dir, prev.Generation, oldSize); err != nil {
+			return err
+		}
+	} else {
+		if oldSize >= 0 {
+			var err error
+			if old, err = os.ReadFile(symbolsFile(dir, prev.Generation)); err != nil {
+				return fmt.Errorf("read symbols: %w", err)
+			}
+		}
+		if err := m.rewriteSymbols(dir, old); err != nil {
+			return err
+		}
+	}
+	data, err := m.encode()
+	if err != nil {
+		return fmt.Errorf("encode index: %w", err)
+	}
+	if err := store.WriteFile(filepath.Join(dir, manifestFile), data, 0o644); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, legacyManifest))
+	stale, _ := filepath.Glob(filepath.Join(dir, "symbols-*.jsonl"))
+	for _, f := range stale {
+		if f != symbolsFile(dir, m.Generation) {
+			os.Remove(f)
+		}
+	}
+	return nil
+}
+
+// symbolLine encodes the symbols line of a record.
+func symbolLine(rec *fileRecord) ([]byte, error) {
+	line, err := json.Marshal(symbolsLine{Path: rec.Path, Symbols: rec.syms})
+	if err != nil {
+		return nil, fmt.Errorf("encode symbols of %s: %w", rec.Path, err)
+	}
+	return append(line, '\n'), nil
+}
+
+// appendSymbols appends the lines of the records parsed in this run to
+// the generation's file, which holds size bytes, and syncs it.
+func (m *manifest) appendSymbols(dir, generation string, size int64) error {
+	var buf bytes.Buffer
+	for _, p := range m.sortedPaths() {
+		rec := m.Files[p]
+		if !rec.fresh {
+			continue
+		}
+		rec.SymOff, rec.SymLen = 0, 0
+		if len(rec.syms) == 0 {
+			continue
+		}
+		line, err := symbolLine(rec)
+		if err != nil {
+			return err
+		}
+		rec.SymOff, rec.SymLen = size+int64(buf.Len()), len(line)
+		buf.Write(line)
+	}
+	m.Generation = generation
+	if buf.Len() == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(symbolsFile(dir, generation), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("append symbols: %w", err)
+	}
+	// Write at the size this run saw rather than O_APPEND: a crash after
+	// an earlier partial append leaves bytes no manifest points at, which
+	// this write simply covers.
+	_, err = f.WriteAt(buf.Bytes(), size)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append symbols: %w", err)
+	}
+	return nil
+}
+
+// rewriteSymbols writes a new generation holding every record's symbols:
+// records with symbols in hand are encoded, the others copied from old.
+func (m *manifest) rewriteSymbols(dir string, old []byte) error {
 	var buf bytes.Buffer
 	buf.Grow(len(old) + len(old)/8)
 	for _, p := range m.sortedPaths() {
 		rec := m.Files[p]
 		start := buf.Len()
 		switch {
-		case rec.loaded:
-			line, err := json.Marshal(symbolsLine{Path: p, Symbols: rec.syms})
+		case rec.loaded && len(rec.syms) > 0:
+			line, err := symbolLine(rec)
 			if err != nil {
-				return fmt.Errorf("encode symbols of %s: %w", p, err)
+				return err
 			}
 			buf.Write(line)
-			buf.WriteByte('\n')
-		case rec.SymLen > 0 && rec.SymOff+int64(rec.SymLen) <= int64(len(old)):
+		case !rec.loaded && rec.SymLen > 0 && rec.SymOff+int64(rec.SymLen) <= int64(len(old)):
 			buf.Write(old[rec.SymOff : rec.SymOff+int64(rec.SymLen)])
 		default:
 			// No symbols, or their file vanished: the record keeps none.
@@ -188,23 +281,7 @@ func (m *manifest) save(dir string, prev *manifest) error {
 		rec.SymOff, rec.SymLen = int64(start), buf.Len()-start
 	}
 	m.Generation = fmt.Sprintf("%x", time.Now().UnixNano())
-	if err := store.WriteFile(symbolsFile(dir, m.Generation), buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	var mb bytes.Buffer
-	if err := gob.NewEncoder(&mb).Encode(m); err != nil {
-		return fmt.Errorf("encode index: %w", err)
-	}
-	if err := store.WriteFile(filepath.Join(dir, manifestFile), mb.Bytes(), 0o644); err != nil {
-		return err
-	}
-	stale, _ := filepath.Glob(filepath.Join(dir, "symbols-*.jsonl"))
-	for _, f := range stale {
-		if f != symbolsFile(dir, m.Generation) {
-			os.Remove(f)
-		}
-	}
-	return nil
+	return store.WriteFile(symbolsFile(dir, m.Generation), buf.Bytes(), 0o644)
 }
 
 // openSymbols opens the symbols file of m's generation.

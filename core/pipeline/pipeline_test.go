@@ -14,9 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/tokens"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -338,7 +340,7 @@ func TestDeletedRankerStateIsRebuilt(t *testing.T) {
 func TestDamagedIndexIsRebuilt(t *testing.T) {
 	root := shop(t)
 	index(t, engine(t, root))
-	write(t, root, ".rubi/index/manifest.gob", "not a manifest")
+	write(t, root, ".rubi/index/manifest.bin", "not a manifest")
 	st := index(t, engine(t, root))
 	if st.Parsed != 14 || len(st.Warnings) == 0 || !strings.Contains(st.Warnings[0], "damaged") {
 		t.Errorf("parsed %d, warnings %q", st.Parsed, st.Warnings)
@@ -583,5 +585,207 @@ func TestSymbolAnchorStaleness(t *testing.T) {
 	stale := e.Knowledge().Stale(n)
 	if len(stale) == 0 || !strings.Contains(strings.Join(stale, " "), "Total") {
 		t.Errorf("stale = %q, want the symbol Total named", stale)
+	}
+}
+
+// A one-file change appends that file's symbols to the current symbols
+// file instead of rewriting it; a reader holding the previous manifest
+// still reads correct symbols from it.
+func TestSymbolsAppended(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	before, err := loadManifest(e.indexDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := symbolsFile(e.indexDir(), before.Generation)
+	old, _ := os.Stat(file)
+	src, _ := os.ReadFile(filepath.Join(root, "internal/checkout/checkout.go"))
+	write(t, root, "internal/checkout/checkout.go", string(src)+"\nfunc Refund(c Cart) int { return 0 }\n")
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(root, "internal/checkout/checkout.go"), later, later)
+	index(t, e)
+	after, err := loadManifest(e.indexDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	grown, err := os.Stat(file)
+	if err != nil || after.Generation != before.Generation || grown.Size() <= old.Size() {
+		t.Fatalf("generation %s → %s, size %d → %v: want the same file, grown", before.Generation, after.Generation, old.Size(), grown)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	names := func(m *manifest) []string {
+		rec := m.Files["internal/checkout/checkout.go"]
+		rec.loaded, rec.syms = false, nil
+		if err := (&symbolReader{f: f}).read(rec); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range rec.syms {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	if got := names(after); !slices.Contains(got, "Refund") {
+		t.Errorf("new manifest reads %v, want Refund among them", got)
+	}
+	if got := names(before); slices.Contains(got, "Refund") || !slices.Contains(got, "Total") {
+		t.Errorf("old manifest reads %v, want the old symbols", got)
+	}
+}
+
+// An edit that leaves every import as it was reuses the stored resolution;
+// the import graph is the same as a full rebuild's, and edits that change
+// imports or the set of files resolve again.
+func TestResolutionReuse(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	edgesOf := func() []string {
+		g, err := e.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, ed := range g.Edges {
+			out = append(out, ed.From+" → "+ed.To)
+		}
+		return out
+	}
+	fullEdges := func() []string {
+		other := engine(t, root)
+		if _, err := other.Index(context.Background(), IndexOptions{Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := other.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, ed := range g.Edges {
+			out = append(out, ed.From+" → "+ed.To)
+		}
+		return out
+	}
+	main := filepath.Join(root, "cmd/shop/main.go")
+	edit := func(from, to string) {
+		t.Helper()
+		src, _ := os.ReadFile(main)
+		if !strings.Contains(string(src), from) {
+			t.Fatalf("main.go lacks %q", from)
+		}
+		write(t, root, "cmd/shop/main.go", strings.Replace(string(src), from, to, 1))
+		later := time.Now().Add(time.Duration(len(to)) * time.Second)
+		os.Chtimes(main, later, later)
+	}
+	before := edgesOf()
+	const toConfig = "cmd/shop/main.go → internal/config/config.go"
+	if !slices.Contains(before, toConfig) {
+		t.Fatalf("edges %v lack %s", before, toConfig)
+	}
+
+	edit("log.Fatal(err)", "log.Fatalf(\"config: %v\", err)") // body only
+	if st := index(t, e); st.Parsed != 1 {
+		t.Fatalf("parsed %d", st.Parsed)
+	}
+	if got := edgesOf(); !slices.Equal(got, before) {
+		t.Errorf("a body edit changed the graph:\n%v\nwant %v", got, before)
+	}
+
+	edit("\t\"example.com/shop/internal/config\"\n", "") // an import gone
+	index(t, e)
+	if got := edgesOf(); slices.Contains(got, toConfig) || !slices.Equal(got, fullEdges()) {
+		t.Errorf("after removing an import: %v, full rebuild %v", got, fullEdges())
+	}
+}
+
+// Filters narrow a query by path, module, node type, status and time, and
+// a superseded note stays out unless its status is asked for.
+func TestRetrieveFilters(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	ctx := context.Background()
+	_, err := e.Knowledge().Register(ctx, []knowledge.Input{
+		{Type: "gotcha", Title: "Coupon applied twice", Body: "The coupon is applied twice when the cart is resubmitted.", Files: []string{"internal/discount/coupon.go"}},
+		{Type: "decision", Title: "Coupons are validated on the server", Body: "Never trust the coupon code sent by the web cart.", Files: []string{"web/src/coupon.ts"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Knowledge().Register(ctx, []knowledge.Input{
+		{Type: "decision", Title: "Coupons are checked by the discount service", Body: "The discount service checks every coupon code.", Supersedes: []string{"decision-coupons-are-validated-on-the-server"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	q := func(mod func(*Query)) []string {
+		t.Helper()
+		query := Query{Text: "coupon", Limit: 20, Budget: 5000}
+		mod(&query)
+		res, err := e.Retrieve(ctx, query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(res)
+	}
+	all := q(func(*Query) {})
+	if slices.Contains(all, "node:decision-coupons-are-validated-on-the-server") || !slices.Contains(all, "node:decision-coupons-are-checked-by-the-discount-service") {
+		t.Errorf("default statuses: %v", all)
+	}
+	if got := q(func(q *Query) { q.Statuses = []string{"superseded"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:decision-coupons-are-validated-on-the-server"}) {
+		t.Errorf("superseded asked for: %v", got)
+	}
+	for _, id := range q(func(q *Query) { q.PathPrefix = "internal/" }) {
+		if !strings.HasPrefix(id, "file:internal/") && !strings.HasPrefix(id, "module:internal/") && id != "node:gotcha-coupon-applied-twice" {
+			t.Errorf("path prefix internal/ let %s through", id)
+		}
+	}
+	for _, id := range q(func(q *Query) { q.Module = "web/src" }) {
+		if id != "module:web/src" && !strings.HasPrefix(id, "file:web/src/") {
+			t.Errorf("module web/src let %s through", id)
+		}
+	}
+	if got := q(func(q *Query) { q.NodeTypes = []string{"gotcha"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:gotcha-coupon-applied-twice"}) {
+		t.Errorf("gotchas: %v", got)
+	}
+	if got := q(func(q *Query) { q.Since = time.Now().Add(time.Hour) }); len(got) != 0 {
+		t.Errorf("nothing is from the future: %v", got)
+	}
+	if got := q(func(q *Query) { q.Since = time.Now().Add(-time.Hour); q.Kinds = []string{core.DocNode} }); len(got) != 2 {
+		t.Errorf("nodes updated in the last hour: %v", got)
+	}
+}
+
+// The compact answer, footer included, never exceeds the budget, and
+// every item says why it is there.
+func TestBudgetAndReasons(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	for _, query := range []string{"coupon applied twice", "how is the configuration file loaded", "export orders to csv", "main"} {
+		for _, budget := range []int{40, 80, 150, 400, 1500} {
+			res, err := e.Retrieve(context.Background(), Query{Text: query, Budget: budget, Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tokens.Estimate(res.Text(false)); got > budget {
+				t.Errorf("%q at budget %d: the answer takes ~%d tokens:\n%s", query, budget, got, res.Text(false))
+			}
+			for _, it := range res.Items {
+				if len(it.Reasons) == 0 || it.Reasons[0] == "" {
+					t.Errorf("%q: %s has no reason", query, it.ID)
+				}
+			}
+			if budget == 1500 && len(res.Items) == 0 {
+				t.Errorf("%q: nothing found", query)
+			}
+		}
 	}
 }

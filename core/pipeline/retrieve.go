@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,8 +10,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
@@ -27,7 +30,43 @@ type Query struct {
 	Limit int
 	// Kinds restricts results to these document kinds.
 	Kinds []string
+	// PathPrefix keeps files and modules under this path, and nodes about
+	// a file under it.
+	PathPrefix string
+	// Module keeps the module, its files and the nodes about them.
+	Module string
+	// NodeTypes keeps knowledge nodes of these types (decision, bug,
+	// gotcha, concept, …); files and modules are not affected.
+	NodeTypes []string
+	// Statuses are the node statuses to show; empty means active only, so
+	// superseded and retracted nodes stay out unless asked for.
+	Statuses []string
+	// Since and Until keep files modified and nodes updated in the window
+	// (either may be zero); modules, which have no time, are left out
+	// when a window is given.
+	Since, Until time.Time
 }
+
+// filtered reports whether the query filters beyond kinds, so rankers are
+// asked for more hits to filter from.
+func (q Query) filtered() bool {
+	return q.PathPrefix != "" || q.Module != "" || len(q.NodeTypes) > 0 || len(q.Statuses) > 0 || !q.Since.IsZero() || !q.Until.IsZero()
+}
+
+// inWindow reports whether t falls in the query's time window.
+func (q Query) inWindow(t time.Time) bool {
+	return (q.Since.IsZero() || !t.Before(q.Since)) && (q.Until.IsZero() || !t.After(q.Until))
+}
+
+// underPath reports whether p is the query's path prefix or below it.
+func (q Query) underPath(p string) bool {
+	pre := strings.TrimSuffix(q.PathPrefix, "/")
+	return pre == "" || p == pre || strings.HasPrefix(p, pre+"/")
+}
+
+// maxFiltered is how many hits each ranker is asked for when filters
+// apply after ranking.
+const maxFiltered = 1000
 
 // DefaultLimit is how many items a result holds at most unless asked.
 const DefaultLimit = 10
@@ -92,7 +131,11 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: max(5*q.Limit, 50), Kinds: q.Kinds})
+	want := max(5*q.Limit, 50)
+	if q.filtered() {
+		want = maxFiltered
+	}
+	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds})
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +252,7 @@ func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	mods := moduleIndex(m)
+	reserve := footerReserve(q)
 	var symbols *symbolReader
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
@@ -221,6 +265,9 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			rec, ok := m.Files[key]
 			if !ok {
 				continue // a ranker remembered a file that is gone
+			}
+			if !q.underPath(key) || q.Module != "" && rec.Module != q.Module || !q.inWindow(time.Unix(0, rec.ModTime)) {
+				continue
 			}
 			if !rec.loaded && symbols == nil {
 				f, err := m.openSymbols(e.indexDir())
@@ -241,14 +288,17 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens)}
 		case core.DocModule:
 			files, ok := mods[key]
-			if !ok {
+			if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || !q.Since.IsZero() || !q.Until.IsZero() {
 				continue
 			}
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderModule(key, files)}
 		case core.DocNode:
 			n, err := e.Knowledge().Get(key)
 			if err != nil {
-				continue // retracted or deleted since the index
+				continue // deleted since the index
+			}
+			if !q.acceptsNode(n, m) {
+				continue
 			}
 			stale := e.Knowledge().Stale(n)
 			it = Item{Kind: kind, Path: e.relPath(n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}
@@ -260,16 +310,38 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			continue
 		}
 		it.ID, it.Score = h.ID, h.Score
-		it.Tokens = tokens.Estimate(it.Text)
-		if res.Tokens+it.Tokens > q.Budget {
+		it.Scores, it.Reasons = explain(h, lists)
+		if len(it.Reasons) == 0 {
+			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}
+		}
+		// The estimate is of the item as the compact form prints it, and
+		// the footer keeps its share: the whole answer fits the budget.
+		it.Tokens = tokens.Estimate(renderItem(len(res.Items)+1, &it, false))
+		if res.Tokens+it.Tokens > q.Budget-reserve {
 			res.Omitted++
 			continue
 		}
-		it.Scores, it.Reasons = explain(h, lists)
 		res.Items = append(res.Items, it)
 		res.Tokens += it.Tokens
 	}
 	return res, nil
+}
+
+// fallbackReason says why an item is there when no ranker gave a reason:
+// a central file, or the rankers that found it.
+func fallbackReason(it *Item, m *manifest, scores map[string]float64) string {
+	if rec, ok := m.Files[it.Path]; ok && it.Kind == core.DocFile && rec.Importers >= 5 {
+		return "central file, imported by " + plural(rec.Importers, "file")
+	}
+	names := make([]string, 0, len(scores))
+	for n := range scores {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return "found by the fuser"
+	}
+	sort.Strings(names)
+	return "found by " + strings.Join(names, ", ")
 }
 
 // queryTokens are the analyzed words of the query and its terms.
@@ -279,6 +351,29 @@ func queryTokens(q Query) map[string]bool {
 		out[t] = true
 	}
 	return out
+}
+
+// acceptsNode applies the node filters: status (active unless asked),
+// type, time window, and path or module through the files the node is
+// about.
+func (q Query) acceptsNode(n *knowledge.Node, m *manifest) bool {
+	status := cmp.Or(n.Status, "active")
+	if len(q.Statuses) == 0 && status != "active" || len(q.Statuses) > 0 && !slices.Contains(q.Statuses, status) {
+		return false
+	}
+	if len(q.NodeTypes) > 0 && !slices.Contains(q.NodeTypes, n.Type) || !q.inWindow(n.Updated) {
+		return false
+	}
+	if q.PathPrefix == "" && q.Module == "" {
+		return true
+	}
+	for _, f := range n.Files {
+		rec, ok := m.Files[f]
+		if q.underPath(f) && (q.Module == "" || ok && rec.Module == q.Module) {
+			return true
+		}
+	}
+	return false
 }
 
 func (q Query) acceptsKind(kind string) bool {

@@ -114,14 +114,29 @@ func (p *Project) loadGo(fsys fs.FS) {
 		}
 		localReplaces(name, w.Replace)
 	}
+	// Replacements pointing at directories the project lacks are reported
+	// once per file: a trimmed copy of a monorepo has dozens of them.
+	missing := map[string][]string{}
+	var missingFiles []string
 	for _, r := range replaces {
 		mp, ok := p.goMods[r.dir]
 		switch {
 		case !ok:
-			p.warn(r.file, "replace %s => %s: no go.mod there in the project; ignored", r.old, r.dir)
+			if len(missing[r.file]) == 0 {
+				missingFiles = append(missingFiles, r.file)
+			}
+			missing[r.file] = append(missing[r.file], r.old+" => "+r.dir)
 		case mp != r.old && !slices.Contains(p.goByPath, goModule{path: r.old, dir: r.dir}):
 			p.goByPath = append(p.goByPath, goModule{path: r.old, dir: r.dir})
 		}
+	}
+	for _, f := range missingFiles {
+		m := missing[f]
+		if len(m) == 1 {
+			p.warn(f, "replace %s: no go.mod there in the project; ignored", m[0])
+			continue
+		}
+		p.warn(f, "%d replace directives point where the project has no go.mod (%s, …); ignored", len(m), m[0])
 	}
 	slices.SortFunc(p.goByPath, func(a, b goModule) int {
 		return cmp.Or(cmp.Compare(len(b.path), len(a.path)), cmp.Compare(a.path, b.path), cmp.Compare(a.dir, b.dir))

@@ -419,3 +419,20 @@ func TestStripJSONC(t *testing.T) {
 		t.Errorf("not stripped: %s", got)
 	}
 }
+
+// Replacements pointing at directories the project lacks (a trimmed copy
+// of a monorepo) make one warning per go.mod, not one per directive.
+func TestGoMissingReplacementsWarnOnce(t *testing.T) {
+	p := project(t, map[string]string{
+		"go.mod": "module example.com/x\n\nreplace (\n  example.com/a => ./staging/a\n  example.com/b => ./staging/b\n  example.com/c => ./staging/c\n)\n",
+		"x.go":   "",
+	})
+	w := p.Warnings()
+	if len(w) != 1 || w[0].File != "go.mod" || !strings.Contains(w[0].Message, "3 replace directives") || !strings.Contains(w[0].Message, "example.com/a => staging/a") {
+		t.Errorf("warnings = %v, want one for go.mod counting 3 directives", w)
+	}
+	one := project(t, map[string]string{"go.mod": "module example.com/x\n\nreplace example.com/a => ./staging/a\n", "x.go": ""})
+	if w := one.Warnings(); len(w) != 1 || !strings.Contains(w[0].Message, "replace example.com/a => staging/a: no go.mod there") {
+		t.Errorf("warnings = %v", w)
+	}
+}

@@ -31,7 +31,7 @@ import (
 const Name = "rank.bm25"
 
 // Version of the stage, reported by `rubi plugins`.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // TermsWeight scales the query terms an agent adds (core.Query.Terms)
 // relative to the words of the query text. They are guesses (synonyms,
@@ -42,9 +42,6 @@ const TermsWeight = 0.7
 // DefaultLimit is the number of hits Rank returns when Query.Limit is not
 // positive.
 const DefaultLimit = 50
-
-// stateFile is the index file inside Setup.StateDir.
-const stateFile = "bm25.idx"
 
 func init() {
 	core.Register(Name, core.KindRanker, func() core.Stage { return New() })
@@ -87,9 +84,8 @@ type Ranker struct {
 	settings Settings
 	analyzer text.Analyzer
 	stateDir string
-	idx      *index    // nil until built or loaded
-	view     *view     // idx prepared for ranking with settings
-	stamp    fileStamp // of the state file idx was loaded from or saved to
+	view     *view     // the segments prepared for ranking; nil until built or loaded
+	stamp    listStamp // of the segment list view was loaded from or saved to
 }
 
 var _ core.Ranker = (*Ranker)(nil)
@@ -128,7 +124,7 @@ func (r *Ranker) Configure(ctx context.Context, setup core.Setup) error {
 	r.settings = s
 	r.analyzer = text.Analyzer{Stem: lang}
 	r.stateDir = setup.StateDir
-	r.idx, r.view, r.stamp = nil, nil, fileStamp{}
+	r.view, r.stamp = nil, ""
 	return nil
 }
 
@@ -161,4 +157,4 @@ func (s Settings) validate() (text.Language, error) {
 	return lang, nil
 }
 
-func (r *Ranker) statePath() string { return filepath.Join(r.stateDir, stateFile) }
+func (r *Ranker) listPath() string { return filepath.Join(r.stateDir, listFile) }

@@ -286,17 +286,104 @@ func TestIncrementalEqualsFullRebuild(t *testing.T) {
 	if hits := rank(t, inc, core.Query{Text: "UnloadPlugin", Limit: 1}); len(hits) != 1 || hits[0].ID != "file:core/loader.go" {
 		t.Errorf("changed document not updated: %v", ids(hits))
 	}
-	// The index file is a function of the corpus alone.
-	a, _ := os.ReadFile(inc.statePath())
-	b, _ := os.ReadFile(full.statePath())
-	if !bytes.Equal(a, b) {
-		t.Error("incremental and full index files differ")
+	// On a corpus this small the update touches most documents, so it
+	// merges everything into one segment: a function of the corpus alone.
+	a, b := segmentBytes(t, inc), segmentBytes(t, full)
+	if len(a) != 1 || len(b) != 1 || !bytes.Equal(a[0], b[0]) {
+		t.Errorf("incremental and full index differ: %d and %d segments", len(a), len(b))
 	}
 	// Index is idempotent.
 	build(t, inc, &core.Corpus{Documents: withoutBodies(docs, changed), Changed: changed, Removed: removed})
-	if c, _ := os.ReadFile(inc.statePath()); !bytes.Equal(a, c) {
+	if c := segmentBytes(t, inc); len(c) != 1 || !bytes.Equal(a[0], c[0]) {
 		t.Error("indexing the same corpus twice changed the index")
 	}
+}
+
+// segmentBytes returns the contents of the live segments, oldest first.
+func segmentBytes(t testing.TB, r *Ranker) [][]byte {
+	t.Helper()
+	names, _, err := readList(r.stateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(r.stateDir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	return out
+}
+
+// On a large corpus, small updates add small segments instead of
+// rewriting the index; segments are merged before they pile up; and every
+// state ranks exactly like a full rebuild of the same documents.
+func TestSegments(t *testing.T) {
+	docs := synthCorpus(400)
+	inc := newRanker(t, "")
+	build(t, inc, &core.Corpus{Full: true, Documents: docs})
+	base := segmentBytes(t, inc)[0]
+	queries := []core.Query{
+		{Text: "payment error store", Limit: 20},
+		{Text: "encode json checksum", Terms: []string{"hash"}, Limit: 20},
+		{Text: "brandnew", Limit: 20},
+	}
+	most := 0
+	steps := 2 * maxSegments
+	for step := range steps {
+		// Change one document, remove another, add a new one.
+		i := (step * 37) % len(docs)
+		docs[i].Body = fmt.Sprintf("brandnew body of step %d with a payment error", step)
+		changed := []string{docs[i].ID}
+		removed := docs[len(docs)-1].ID
+		docs = docs[:len(docs)-1]
+		added := fileDoc(fmt.Sprintf("added/step%d.go", step), []string{"StoreChecksum"}, "encode json checksum brandnew")
+		docs = append(docs, added)
+		changed = append(changed, added.ID)
+		build(t, inc, &core.Corpus{Documents: withoutBodies(docs, changed), Changed: changed, Removed: []string{removed}})
+		if hits := rank(t, inc, core.Query{Text: strings.TrimSuffix(filepath.Base(removed), ".go"), Limit: 50}); slices.Contains(ids(hits), removed) {
+			t.Fatalf("step %d: removed %s still found", step, removed)
+		}
+
+		segs := segmentBytes(t, inc)
+		most = max(most, len(segs))
+		if step == 0 && (len(segs) != 2 || !bytes.Equal(segs[0], base) || len(segs[1]) > len(base)/20) {
+			t.Fatalf("a one-document update did not add a small segment: %d segments", len(segs))
+		}
+		if step%3 != 0 && step != steps-1 {
+			continue // a full rebuild at every step would make the test slow
+		}
+		full := newRanker(t, "")
+		build(t, full, &core.Corpus{Full: true, Documents: docs})
+		for _, q := range queries {
+			// Scores are sums of the same terms in another order: equal
+			// to the last bits only, so compare ids and rounded scores.
+			a, b := rank(t, inc, q), rank(t, full, q)
+			if roundHits(a) != roundHits(b) {
+				t.Fatalf("step %d, query %q:\nsegments %v\nfull     %v", step, q.Text, roundHits(a), roundHits(b))
+			}
+		}
+	}
+	if most > maxSegments {
+		t.Errorf("%d segments at once, want at most %d", most, maxSegments)
+	}
+	// A fresh process reads the segments and ranks the same.
+	again := newRanker(t, "", inc.stateDir)
+	for _, q := range queries {
+		if a, b := roundHits(rank(t, inc, q)), roundHits(rank(t, again, q)); a != b {
+			t.Errorf("query %q: %v in the indexing process, %v after loading", q.Text, a, b)
+		}
+	}
+}
+
+func roundHits(hits []core.Hit) string {
+	var b strings.Builder
+	for _, h := range hits {
+		fmt.Fprintf(&b, "%s:%.9g ", h.ID, h.Score)
+	}
+	return b.String()
 }
 
 // An incremental Index tokenizes only the changed documents: the others
@@ -381,30 +468,36 @@ func TestBadStateFile(t *testing.T) {
 	good := func(t *testing.T) []byte {
 		r := newRanker(t, "")
 		build(t, r, &core.Corpus{Full: true, Documents: corpusV1()})
-		data, err := os.ReadFile(r.statePath())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
+		return segmentBytes(t, r)[0]
 	}(t)
 	flipped := bytes.Clone(good)
 	flipped[len(flipped)/2] ^= 0x40
-	oldVersion := append([]byte(magic), 0)
+	oldVersion := append([]byte(magic), 1)
 	oldVersion = append(oldVersion, good[len(magic)+1:]...)
+	const seg = "seg-0000000000000001.bm25"
+	list := listHeader + "\n" + seg + "\n"
 	cases := map[string]struct {
+		list string
 		data []byte
 		want string
 	}{
-		"empty":     {nil, "corrupt"},
-		"garbage":   {[]byte("not an index at all"), "corrupt"},
-		"truncated": {good[:len(good)/2], "corrupt"},
-		"flipped":   {flipped, "corrupt"},
-		"version":   {oldVersion, "format version"},
+		"empty":        {list, nil, "corrupt"},
+		"garbage":      {list, []byte("not an index at all"), "corrupt"},
+		"truncated":    {list, good[:len(good)/2], "corrupt"},
+		"flipped":      {list, flipped, "corrupt"},
+		"version":      {list, oldVersion, "format version"},
+		"list garbage": {"rubbish\n", good, "corrupt"},
+		"list version": {"rubi-bm25 segments 9\n" + seg + "\n", good, "format version"},
+		"list escapes": {listHeader + "\n../" + seg + "\n", good, "corrupt"},
+		"list missing": {listHeader + "\nseg-0000000000000002.bm25\n", good, "missing"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, stateFile), tc.data, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, listFile), []byte(tc.list), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, seg), tc.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			r := newRanker(t, "", dir)
@@ -528,7 +621,7 @@ func TestCancelledIndex(t *testing.T) {
 	if err := r.Index(ctx, &core.Corpus{Full: true, Documents: synthCorpus(200)}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Index with a cancelled context = %v", err)
 	}
-	if _, err := os.Stat(r.statePath()); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(r.listPath()); !errors.Is(err, os.ErrNotExist) {
 		t.Error("a cancelled Index wrote an index")
 	}
 }
@@ -582,8 +675,7 @@ func BenchmarkIndex(b *testing.B) {
 		for b.Loop() {
 			build(b, r, &core.Corpus{Full: true, Documents: docs})
 		}
-		fi, _ := os.Stat(r.statePath())
-		b.ReportMetric(float64(fi.Size())/float64(len(docs)), "file-B/doc")
+		b.ReportMetric(float64(len(segmentBytes(b, r)[0]))/float64(len(docs)), "file-B/doc")
 	})
 	b.Run("incremental-10", func(b *testing.B) {
 		r := newRanker(b, "")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -25,18 +24,14 @@ const (
 	numFields
 )
 
-// index is what is persisted: a forward index (each document with the
-// counts of its terms per field) over a sorted term dictionary. Keeping
-// documents rather than posting lists makes an incremental update cheap
-// (replace the changed documents' entries, re-derive the posting lists
-// without tokenizing anything), and sorting both documents and terms makes
-// the file a pure function of the corpus: an incremental update writes the
-// same bytes as a full rebuild.
+// index is a set of documents in forward form (each document with the
+// counts of its terms per field) over a sorted term dictionary: what a
+// segment is built from. Sorting both documents and terms makes a segment
+// file a pure function of its documents.
 type index struct {
 	signature string // text.Analyzer.Signature of the analyzer that built it
 	terms     []string
-	termID    map[string]uint32 // terms inverted; not persisted
-	docs      []doc             // sorted by id
+	docs      []doc // sorted by id
 }
 
 type doc struct {
@@ -50,17 +45,28 @@ type termCount struct {
 	n    [numFields]uint16 // saturates at 65535, far past where BM25 stops caring
 }
 
+// Segments beyond the first are merged into one when there are more than
+// maxSegments of them, and everything is merged into a single segment
+// when the later segments hold more than 1/mergeShare of the live
+// documents or deleted documents more than 1/mergeShare of all stored.
+// A one-file change thus writes a small segment, and the cost of merging
+// is spread over many changes.
+const (
+	maxSegments = 8
+	mergeShare  = 8
+)
+
 // Index builds the index from the corpus, or updates it: unless
-// corpus.Full, the documents of the persisted index that are neither in
-// corpus.Changed nor gone from corpus.Documents are kept as they were
-// indexed (their Body is not re-read in an incremental corpus).
-// Corpus.Documents is taken as the whole corpus, as its contract says, so
-// a document absent from it is dropped even when corpus.Removed does not
-// name it. An incremental corpus that cannot be applied, because the
-// persisted index is missing, unreadable, of another format version or
-// built with another stemmer, or because it lists a document the index
-// does not know without marking it changed, gets core.ErrFullIndexNeeded:
-// rebuilding from it would index documents without their bodies.
+// corpus.Full, the indexed documents that are neither in corpus.Changed
+// nor gone from corpus.Documents are kept as they were indexed (their Body
+// is not re-read in an incremental corpus). Corpus.Documents is taken as
+// the whole corpus, as its contract says, so a document absent from it is
+// dropped even when corpus.Removed does not name it. An incremental corpus
+// that cannot be applied, because the index is missing, unreadable, of
+// another format version or built with another stemmer, or because it
+// lists a document the index does not know without marking it changed,
+// gets core.ErrFullIndexNeeded: rebuilding from it would index documents
+// without their bodies.
 //
 // Rank calls of the same process go on with the previous index while
 // Index works; they see the new one once it is saved.
@@ -68,23 +74,26 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	r.indexMu.Lock()
 	defer r.indexMu.Unlock()
 	r.mu.RLock()
-	cur, stamp, dir, analyzer, settings := r.idx, r.stamp, r.stateDir, r.analyzer, r.settings
+	cur, stamp, dir, analyzer, settings := r.view, r.stamp, r.stateDir, r.analyzer, r.settings
 	r.mu.RUnlock()
 	if dir == "" {
 		return fmt.Errorf("%s: used before Configure", Name)
 	}
-	path := filepath.Join(dir, stateFile)
-	var old *index
+	sig := analyzer.Signature()
+	var old *view
 	if !corpus.Full {
 		old = cur
-		if old == nil || !stamp.current(path) {
-			var err error
-			if old, _, err = readIndex(path); err != nil {
+		if old == nil || stamp == "" || currentList(dir) != stamp {
+			segs, _, err := readSegments(dir)
+			if err != nil {
 				return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 			}
+			old = newView(segs, settings)
 		}
-		if old.signature != analyzer.Signature() {
-			return fmt.Errorf("%s: %w: the index was built with %q, the settings ask for %q", Name, core.ErrFullIndexNeeded, old.signature, analyzer.Signature())
+		for _, sg := range old.segs {
+			if sg.signature != sig {
+				return fmt.Errorf("%s: %w: the index was built with %q, the settings ask for %q", Name, core.ErrFullIndexNeeded, sg.signature, sig)
+			}
 		}
 	}
 
@@ -92,45 +101,147 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	for _, id := range corpus.Changed {
 		changed[id] = true
 	}
-	oldByID := map[string]int{}
+	live := map[string]bool{}
 	if old != nil {
-		for i := range old.docs {
-			oldByID[old.docs[i].id] = i
+		for i, sg := range old.segs {
+			for d, id := range sg.ids {
+				if old.live[old.base[i]+d] {
+					live[id] = true
+				}
+			}
 		}
 	}
 	seen := make(map[string]bool, len(corpus.Documents))
-	var keep []int             // old documents to reuse
 	var fresh []*core.Document // documents to tokenize
+	var deletes []string       // live documents replaced or gone
 	for i := range corpus.Documents {
 		d := &corpus.Documents[i]
 		if seen[d.ID] {
 			continue // a duplicate id: the first one wins
 		}
 		seen[d.ID] = true
-		j, known := oldByID[d.ID]
+		known := live[d.ID]
 		switch {
 		case known && !changed[d.ID]:
-			keep = append(keep, j)
 		case old != nil && !known && !changed[d.ID]:
 			return fmt.Errorf("%s: %w: %s is not in the index and not marked changed", Name, core.ErrFullIndexNeeded, d.ID)
 		default:
 			fresh = append(fresh, d)
+			if known {
+				deletes = append(deletes, d.ID)
+			}
 		}
 	}
+	for id := range live {
+		if !seen[id] {
+			deletes = append(deletes, id)
+		}
+	}
+	if old != nil && len(fresh) == 0 && len(deletes) == 0 {
+		return nil // nothing changed for this ranker
+	}
+	slices.Sort(deletes)
 
 	analyzed, dicts, err := analyzeAll(ctx, analyzer, fresh)
 	if err != nil {
 		return err
 	}
-	idx := merge(analyzer.Signature(), old, keep, analyzed, dicts)
-	if err := writeIndex(path, idx.encode()); err != nil {
+	var kept []*segment // the segments that stay as they are
+	var segDeletes []string
+	if old != nil {
+		gone := make(map[string]bool, len(deletes))
+		for _, id := range deletes {
+			gone[id] = true
+		}
+		from := old.mergeFrom(gone, len(fresh)) // the first segment merged into the new one
+		kept = old.segs[:from]
+		if from == len(old.segs) {
+			segDeletes = deletes
+		} else {
+			var merged []analyzedDoc
+			var mdicts [][]string
+			for i := from; i < len(old.segs); i++ {
+				sg, base := old.segs[i], old.base[i]
+				docs, terms, err := sg.forward(func(d int) bool { return old.live[base+d] && !gone[sg.ids[d]] })
+				if err != nil {
+					return fmt.Errorf("%s: %w: %s: %v", Name, core.ErrFullIndexNeeded, sg.name, err)
+				}
+				for _, d := range docs {
+					merged = append(merged, analyzedDoc{doc: d, worker: len(mdicts)})
+				}
+				mdicts = append(mdicts, terms)
+				segDeletes = append(segDeletes, sg.deletes...)
+			}
+			for _, a := range analyzed {
+				a.worker += len(mdicts)
+				merged = append(merged, a)
+			}
+			analyzed, dicts = merged, append(mdicts, dicts...)
+			// The merged segment's deletions apply to the kept ones only.
+			segDeletes = append(segDeletes, deletes...)
+			segDeletes = keptIDs(kept, segDeletes)
+		}
+	}
+	idx := merge(sig, analyzed, dicts)
+	data := encodeSegment(idx, segDeletes)
+	names := make([]string, len(kept))
+	for i, sg := range kept {
+		names[i] = sg.name
+	}
+	name, st, err := writeSegments(dir, names, data)
+	if err != nil {
 		return fmt.Errorf("%s: %w", Name, err)
 	}
-	v := newView(idx, settings)
+	seg, err := decodeSegment(name, data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", Name, err) // not reached: data was just encoded
+	}
+	v := newView(append(slices.Clip(kept), seg), settings)
 	r.mu.Lock()
-	r.idx, r.view, r.stamp = idx, v, stampOf(path)
+	r.view, r.stamp = v, st
 	r.mu.Unlock()
 	return nil
+}
+
+// mergeFrom decides which segments an update merges into its new
+// segment, from the returned one to the last (len(v.segs) when none),
+// given the live documents it deletes and the number it adds.
+func (v *view) mergeFrom(gone map[string]bool, added int) int {
+	stored := len(v.live)
+	liveAfter := v.n - len(gone) + added
+	dead := stored - v.n + len(gone)
+	later := added // live documents outside the first segment afterwards
+	for i := 1; i < len(v.segs); i++ {
+		for d, id := range v.segs[i].ids {
+			if v.live[v.base[i]+d] && !gone[id] {
+				later++
+			}
+		}
+	}
+	switch {
+	case later*mergeShare > liveAfter || dead*mergeShare > stored:
+		return 0
+	case len(v.segs) >= maxSegments:
+		return 1
+	}
+	return len(v.segs)
+}
+
+// keptIDs returns the ids, sorted and without repeats, that some kept
+// segment holds: a deletion matters only where the document is.
+func keptIDs(kept []*segment, ids []string) []string {
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	out := ids[:0]
+	for _, id := range ids {
+		for _, sg := range kept {
+			if _, found := slices.BinarySearch(sg.ids, id); found {
+				out = append(out, id)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // analyzedDoc is a tokenized document whose term ids are those of the
@@ -222,106 +333,70 @@ func (da *docAnalyzer) analyze(d *core.Document) doc {
 	return out
 }
 
-// merge builds an index from the old documents to keep and the freshly
-// analyzed ones. The dictionary is rebuilt, sorted, from the terms still
-// in use, so terms of removed documents do not pile up. Terms first get
-// provisional ids, one map lookup per distinct term of each source, and
-// are renumbered through arrays once sorted.
-func merge(signature string, old *index, keep []int, fresh []analyzedDoc, dicts [][]string) *index {
+// merge builds an index from analyzed documents, whose term ids number
+// the dictionary of their source (a tokenizing worker, or a segment being
+// merged). Terms first get provisional ids, one map lookup per distinct
+// term of each source, and are renumbered through arrays once sorted.
+func merge(signature string, docs []analyzedDoc, dicts [][]string) *index {
 	size := 0 // a guess at the dictionary size, to spare the map rehashing
-	if old != nil {
-		size = len(old.terms)
-	}
 	for _, d := range dicts {
 		size = max(size, len(d))
 	}
 	termID := make(map[string]uint32, size)
 	list := make([]string, 0, size)
-	intern := func(t string) uint32 {
-		id, ok := termID[t]
-		if !ok {
-			id = uint32(len(list))
-			termID[t] = id
-			list = append(list, t)
-		}
-		return id
-	}
-	docs := make([]doc, 0, len(keep)+len(fresh))
-	if old != nil {
-		// Intern the old terms still in use in their (sorted) order, so
-		// that only the new terms need sorting below.
-		used := make([]bool, len(old.terms))
-		for _, j := range keep {
-			for _, tc := range old.docs[j].terms {
-				used[tc.term] = true
-			}
-		}
-		prov := make([]uint32, len(old.terms)) // old id → provisional id
-		for i, u := range used {
-			if u {
-				prov[i] = intern(old.terms[i])
-			}
-		}
-		for _, j := range keep {
-			d := old.docs[j]
-			tcs := make([]termCount, len(d.terms))
-			for k, tc := range d.terms {
-				tcs[k] = termCount{term: prov[tc.term], n: tc.n}
-			}
-			d.terms = tcs
-			docs = append(docs, d)
-		}
-	}
-	sortedPrefix := len(list)
-	prov := make([][]uint32, len(dicts)) // worker, worker id → provisional id
+	prov := make([][]uint32, len(dicts)) // source, source id → provisional id
 	for w, dict := range dicts {
 		prov[w] = make([]uint32, len(dict))
 		for i, t := range dict {
-			prov[w][i] = intern(t)
+			id, ok := termID[t]
+			if !ok {
+				id = uint32(len(list))
+				termID[t] = id
+				list = append(list, t)
+			}
+			prov[w][i] = id
 		}
 	}
-	for i := range fresh {
-		d := fresh[i].doc
-		for k := range d.terms { // fresh documents own their term slices
-			d.terms[k].term = prov[fresh[i].worker][d.terms[k].term]
-		}
-		docs = append(docs, d)
+	order := make([]uint32, len(list))
+	for i := range order {
+		order[i] = uint32(i)
 	}
-
-	// Sort the new terms and merge them with the sorted old ones.
-	added := make([]uint32, 0, len(list)-sortedPrefix)
-	for p := sortedPrefix; p < len(list); p++ {
-		added = append(added, uint32(p))
-	}
-	slices.SortFunc(added, func(a, b uint32) int { return strings.Compare(list[a], list[b]) })
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(list[a], list[b]) })
 	final := make([]uint32, len(list)) // provisional id → final id
-	terms := make([]string, 0, len(list))
-	place := func(p uint32) {
-		final[p] = uint32(len(terms))
-		termID[list[p]] = uint32(len(terms))
-		terms = append(terms, list[p])
+	terms := make([]string, len(list))
+	for f, p := range order {
+		final[p] = uint32(f)
+		terms[f] = list[p]
 	}
-	o, a := 0, 0
-	for o < sortedPrefix || a < len(added) {
-		if a == len(added) || o < sortedPrefix && list[o] < list[added[a]] {
-			place(uint32(o))
-			o++
-		} else {
-			place(added[a])
-			a++
-		}
-	}
+	// Only terms some document uses: a merged segment's dictionary may
+	// hold terms of deleted documents.
+	used := make([]bool, len(terms))
+	out := make([]doc, len(docs))
 	for i := range docs {
-		tcs := docs[i].terms
-		for k := range tcs {
-			tcs[k].term = final[tcs[k].term]
+		d := docs[i].doc
+		p := prov[docs[i].worker]
+		tcs := make([]termCount, len(d.terms))
+		for k, tc := range d.terms {
+			tcs[k] = termCount{term: final[p[tc.term]], n: tc.n}
+			used[tcs[k].term] = true
 		}
-		// Kept documents are still sorted: old and new ids both follow the
-		// terms' order.
-		if i >= len(keep) {
-			slices.SortFunc(tcs, func(a, b termCount) int { return cmp.Compare(a.term, b.term) })
+		slices.SortFunc(tcs, func(a, b termCount) int { return cmp.Compare(a.term, b.term) })
+		d.terms = tcs
+		out[i] = d
+	}
+	renum := make([]uint32, len(terms))
+	kept := terms[:0]
+	for t, u := range used {
+		if u {
+			renum[t] = uint32(len(kept))
+			kept = append(kept, terms[t])
 		}
 	}
-	slices.SortFunc(docs, func(a, b doc) int { return cmp.Compare(a.id, b.id) })
-	return &index{signature: signature, terms: terms, termID: termID, docs: docs}
+	for i := range out {
+		for k := range out[i].terms {
+			out[i].terms[k].term = renum[out[i].terms[k].term]
+		}
+	}
+	slices.SortFunc(out, func(a, b doc) int { return strings.Compare(a.id, b.id) })
+	return &index{signature: signature, terms: kept, docs: out}
 }

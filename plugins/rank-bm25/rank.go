@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,17 +14,21 @@ import (
 	"github.com/rubi-dev/rubi/core/text"
 )
 
-// view is an index prepared for ranking with given settings: posting lists
-// with field-weighted term frequencies and each document's length
-// normalization, computed once per index instead of once per query.
+// view is the live segments prepared for ranking with given settings:
+// which documents each newer segment left alive, and each live document's
+// length normalization, computed once per index version instead of once
+// per query. Documents are numbered globally: the documents of segment i
+// come after those of segments before it.
 type view struct {
-	idx   *index
-	start []uint32  // the postings of term t are post[start[t]:start[t+1]]
-	post  []posting // each list sorted by document
-	norm  []float64 // per document: k1 · (1 − b + b · length / average length)
-	kind  []uint32  // per document, an index in kinds
-	kinds []string
-	k1    float64
+	segs    []*segment
+	base    []int // global number of each segment's first document
+	live    []bool
+	norm    []float64 // per document: k1 · (1 − b + b · length / average length)
+	kind    []uint32  // per document, an index in kinds
+	kinds   []string
+	n       int // live documents
+	k1      float64
+	weights [numFields]float64
 }
 
 type posting struct {
@@ -33,81 +36,109 @@ type posting struct {
 	tf  float32 // Σ field weight × count
 }
 
-func newView(idx *index, s Settings) *view {
-	weights := [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight}
-	weighted := func(n [numFields]uint16) float64 {
-		w := 0.0
-		for f, c := range n {
-			w += weights[f] * float64(c)
+func newView(segs []*segment, s Settings) *view {
+	v := &view{segs: segs, k1: s.K1, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight}}
+	total := 0
+	for _, sg := range segs {
+		v.base = append(v.base, total)
+		total += len(sg.ids)
+	}
+	v.live = make([]bool, total)
+	v.norm = make([]float64, total)
+	v.kind = make([]uint32, total)
+	// A segment's deletions apply to the segments before it.
+	deleted := map[string]bool{}
+	for i := len(segs) - 1; i >= 0; i-- {
+		for d, id := range segs[i].ids {
+			v.live[v.base[i]+d] = len(deleted) == 0 || !deleted[id]
 		}
-		return w
-	}
-	v := &view{
-		idx:   idx,
-		start: make([]uint32, len(idx.terms)+1),
-		norm:  make([]float64, len(idx.docs)),
-		kind:  make([]uint32, len(idx.docs)),
-		k1:    s.K1,
-	}
-	// Count the postings of each term, then fill them in document order
-	// into one flat slice (fewer allocations than a slice per term).
-	for i := range idx.docs {
-		for _, tc := range idx.docs[i].terms {
-			if weighted(tc.n) > 0 {
-				v.start[tc.term+1]++
-			}
+		for _, id := range segs[i].deletes {
+			deleted[id] = true
 		}
 	}
-	for t := 1; t < len(v.start); t++ {
-		v.start[t] += v.start[t-1]
-	}
-	v.post = make([]posting, v.start[len(idx.terms)])
-	fill := slices.Clone(v.start[:len(idx.terms)])
 	kindIndex := map[string]uint32{}
-	total := 0.0
-	for i := range idx.docs {
-		d := &idx.docs[i]
-		for _, tc := range d.terms {
-			if w := weighted(tc.n); w > 0 {
-				v.post[fill[tc.term]] = posting{doc: uint32(i), tf: float32(w)}
-				fill[tc.term]++
+	sum := 0.0
+	for i, sg := range segs {
+		local := make([]uint32, len(sg.kinds))
+		for k, name := range sg.kinds {
+			g, ok := kindIndex[name]
+			if !ok {
+				g = uint32(len(v.kinds))
+				kindIndex[name] = g
+				v.kinds = append(v.kinds, name)
+			}
+			local[k] = g
+		}
+		for d := range sg.ids {
+			g := v.base[i] + d
+			v.kind[g] = local[sg.kind[d]]
+			length := 0.0
+			for f, l := range sg.lens[d] {
+				length += v.weights[f] * float64(l)
+			}
+			v.norm[g] = length
+			if v.live[g] {
+				sum += length
+				v.n++
 			}
 		}
-		length := 0.0
-		for f, l := range d.lens {
-			length += weights[f] * float64(l)
-		}
-		v.norm[i] = length
-		total += length
-		k, ok := kindIndex[d.kind]
-		if !ok {
-			k = uint32(len(v.kinds))
-			kindIndex[d.kind] = k
-			v.kinds = append(v.kinds, d.kind)
-		}
-		v.kind[i] = k
 	}
-	avg := total / float64(max(len(idx.docs), 1))
-	for i, length := range v.norm {
+	avg := sum / float64(max(v.n, 1))
+	for g, length := range v.norm {
 		ratio := 1.0
 		if avg > 0 {
 			ratio = length / avg
 		}
-		v.norm[i] = s.K1 * (1 - s.B + s.B*ratio)
+		v.norm[g] = s.K1 * (1 - s.B + s.B*ratio)
 	}
 	return v
 }
 
-func (v *view) postings(term uint32) []posting {
-	return v.post[v.start[term]:v.start[term+1]]
+// id returns the id of global document d.
+func (v *view) id(d uint32) string {
+	i, found := slices.BinarySearch(v.base, int(d))
+	if !found {
+		i--
+	}
+	return v.segs[i].ids[int(d)-v.base[i]]
+}
+
+// postings returns the live documents containing term, in document order,
+// with their field-weighted term frequencies.
+func (v *view) postings(term string) ([]posting, error) {
+	var out []posting
+	for i, sg := range v.segs {
+		t, ok := sg.find(term)
+		if !ok {
+			continue
+		}
+		base := v.base[i]
+		err := sg.eachPosting(t, func(d int, n *[numFields]uint16) {
+			g := base + d
+			if !v.live[g] {
+				return
+			}
+			w := 0.0
+			for f, c := range n {
+				w += v.weights[f] * float64(c)
+			}
+			if w > 0 {
+				out = append(out, posting{doc: uint32(g), tf: float32(w)})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // idf is the BM25 inverse document frequency in its non-negative form
 // (as Lucene has it), so a term in most documents adds little instead of
 // subtracting.
-func (v *view) idf(term uint32) float64 {
-	n, df := float64(len(v.idx.docs)), float64(len(v.postings(term)))
-	return math.Log(1 + (n-df+0.5)/(df+0.5))
+func (v *view) idf(df int) float64 {
+	n := float64(v.n)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 func (v *view) score(qt *queryTerm, p posting) float64 {
@@ -117,9 +148,9 @@ func (v *view) score(qt *queryTerm, p posting) float64 {
 
 // queryTerm is one distinct term of a query that the index knows.
 type queryTerm struct {
-	id     uint32
-	weight float64 // 1 for the query text, TermsWeight for Query.Terms
-	idf    float64
+	postings []posting
+	weight   float64 // 1 for the query text, TermsWeight for Query.Terms
+	idf      float64
 	// Where it came from, for the reason: the words as written, and which
 	// word of which input (0 for the text, i+1 for Terms[i]).
 	source      string
@@ -127,23 +158,30 @@ type queryTerm struct {
 	joined      bool
 }
 
-func (v *view) queryTerms(a text.Analyzer, q core.Query) []queryTerm {
+func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
 	var out []queryTerm
-	seen := map[uint32]int{}
+	seen := map[string]int{} // term → index in out, -1 when unknown
+	var err error
 	add := func(s string, input int, weight float64) {
 		for _, tk := range a.Analyze(s) {
-			id, ok := v.idx.termID[tk.Text]
-			if !ok {
-				continue
-			}
-			if i, dup := seen[id]; dup {
+			if i, dup := seen[tk.Text]; dup {
 				// A word repeated, or also among the terms: it counts once,
 				// at its highest weight.
-				out[i].weight = max(out[i].weight, weight)
+				if i >= 0 {
+					out[i].weight = max(out[i].weight, weight)
+				}
 				continue
 			}
-			seen[id] = len(out)
-			out = append(out, queryTerm{id: id, weight: weight, idf: v.idf(id),
+			ps, perr := v.postings(tk.Text)
+			if perr != nil {
+				err = perr
+			}
+			if len(ps) == 0 {
+				seen[tk.Text] = -1
+				continue
+			}
+			seen[tk.Text] = len(out)
+			out = append(out, queryTerm{postings: ps, weight: weight, idf: v.idf(len(ps)),
 				source: tk.Source, input: input, word: tk.Word, joined: tk.Joined})
 		}
 	}
@@ -151,7 +189,7 @@ func (v *view) queryTerms(a text.Analyzer, q core.Query) []queryTerm {
 	for i, t := range q.Terms {
 		add(t, i+1, TermsWeight)
 	}
-	return out
+	return out, err
 }
 
 // Rank scores the documents that contain at least one query term. It loads
@@ -165,7 +203,10 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	qts := v.queryTerms(analyzer, q)
+	qts, err := v.queryTerms(analyzer, q)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: run `rubi index --full` to rebuild it", Name, err)
+	}
 	if len(qts) == 0 {
 		return nil, nil
 	}
@@ -176,11 +217,11 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			allowed[k] = q.AcceptsKind(name)
 		}
 	}
-	scores := make([]float64, len(v.idx.docs))
+	scores := make([]float64, len(v.live))
 	var touched []uint32
 	for i := range qts {
 		qt := &qts[i]
-		for _, p := range v.postings(qt.id) {
+		for _, p := range qt.postings {
 			if allowed != nil && !allowed[v.kind[p.doc]] {
 				continue
 			}
@@ -194,21 +235,21 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	top := topK(touched, scores, limit)
+	top := topK(touched, scores, v.id, limit)
 	hits := make([]core.Hit, len(top))
 	for i, d := range top {
-		hits[i] = core.Hit{ID: v.idx.docs[d].id, Score: scores[d], Reason: v.reason(d, qts)}
+		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts)}
 	}
 	return hits, nil
 }
 
 // topK returns the k best documents, best first. Equal scores are broken
-// by document id (documents are numbered in id order), so results are
-// deterministic. A bounded heap keeps this O(n log k) for terms found in
-// most of a large corpus.
-func topK(docs []uint32, scores []float64, k int) []uint32 {
+// by document id, so results are deterministic and do not depend on how
+// the index is split into segments. A bounded heap keeps this O(n log k)
+// for terms found in most of a large corpus.
+func topK(docs []uint32, scores []float64, id func(uint32) string, k int) []uint32 {
 	better := func(a, b uint32) bool {
-		return scores[a] > scores[b] || scores[a] == scores[b] && a < b
+		return scores[a] > scores[b] || scores[a] == scores[b] && id(a) < id(b)
 	}
 	if len(docs) <= k {
 		slices.SortFunc(docs, func(a, b uint32) int {
@@ -249,7 +290,7 @@ func topK(docs []uint32, scores []float64, k int) []uint32 {
 			down(0)
 		}
 	}
-	return topK(h, scores, k)
+	return topK(h, scores, id, k)
 }
 
 // reason names the query terms that matched document d, the most
@@ -263,7 +304,7 @@ func (v *view) reason(d uint32, qts []queryTerm) string {
 	}
 	var ms []match
 	for i := range qts {
-		ps := v.postings(qts[i].id)
+		ps := qts[i].postings
 		j, found := slices.BinarySearchFunc(ps, d, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
 		if found {
 			ms = append(ms, match{&qts[i], v.score(&qts[i], ps[j])})
@@ -296,8 +337,9 @@ func (v *view) reason(d uint32, qts []queryTerm) string {
 	return "matches " + strings.Join(words, ", ")
 }
 
-// load returns the view to rank with, reading the index file when this
-// process has not built or read it yet, or when it changed on disk.
+// load returns the view to rank with, reading the segments when this
+// process has not built or read them yet, or when another process changed
+// the index since.
 func (r *Ranker) load() (*view, text.Analyzer, error) {
 	r.mu.RLock()
 	v, stamp, dir, analyzer := r.view, r.stamp, r.stateDir, r.analyzer
@@ -305,35 +347,36 @@ func (r *Ranker) load() (*view, text.Analyzer, error) {
 	if dir == "" {
 		return nil, analyzer, fmt.Errorf("%s: used before Configure", Name)
 	}
-	path := filepath.Join(dir, stateFile)
-	if v != nil && fresh(path, stamp) {
+	if v != nil && fresh(dir, stamp) {
 		return v, analyzer, nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.view != nil && fresh(path, r.stamp) {
+	if r.view != nil && fresh(dir, r.stamp) {
 		return r.view, analyzer, nil
 	}
-	idx, st, err := readIndex(path)
+	segs, st, err := readSegments(dir)
 	switch {
 	case errors.Is(err, ErrNoIndex):
 		return nil, analyzer, fmt.Errorf("%s: %w in %s: run `rubi index` to build it", Name, ErrNoIndex, dir)
 	case errors.Is(err, errCorrupt) || errors.Is(err, errWrongFormat):
-		return nil, analyzer, fmt.Errorf("%s: cannot use %s: %v: run `rubi index` to rebuild it", Name, path, err)
+		return nil, analyzer, fmt.Errorf("%s: cannot use the index in %s: %v: run `rubi index` to rebuild it", Name, dir, err)
 	case err != nil:
 		return nil, analyzer, fmt.Errorf("%s: %w", Name, err)
 	}
-	if want := analyzer.Signature(); idx.signature != want {
-		return nil, analyzer, fmt.Errorf("%s: %s was built with %q but the settings ask for %q: run `rubi index` to rebuild it", Name, path, idx.signature, want)
+	want := analyzer.Signature()
+	for _, sg := range segs {
+		if sg.signature != want {
+			return nil, analyzer, fmt.Errorf("%s: the index in %s was built with %q but the settings ask for %q: run `rubi index` to rebuild it", Name, dir, sg.signature, want)
+		}
 	}
-	r.idx, r.view, r.stamp = idx, newView(idx, r.settings), st
+	r.view, r.stamp = newView(segs, r.settings), st
 	return r.view, analyzer, nil
 }
 
-// fresh reports whether a view stamped s still reflects the index file at
-// path. A file that vanished leaves the view in use: it is still a valid
-// index.
-func fresh(path string, s fileStamp) bool {
-	cur := stampOf(path)
-	return cur == (fileStamp{}) || cur == s
+// fresh reports whether a view stamped s still reflects the index in dir.
+// An index whose list vanished leaves the view in use: it is still valid.
+func fresh(dir string, s listStamp) bool {
+	cur := currentList(dir)
+	return cur == "" || cur == s
 }

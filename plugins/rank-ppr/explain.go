@@ -62,7 +62,7 @@ func (e *explainer) strongest(v int, keep func(u int) bool) (int, uint8, bool) {
 		// Neighbours come sorted, so ties go to the lower index and the
 		// reason is deterministic.
 		if flow := e.scores[u] * w[k] / g.OutWeight(u); flow > bestFlow {
-			best, bestFlow, bestRel = u, flow, e.st.rel[int(e.st.relOff[v])+k]
+			best, bestFlow, bestRel = u, flow, e.st.relation(v, k)
 		}
 	}
 	return best, bestRel, best >= 0

@@ -26,7 +26,7 @@ import (
 const Name = "rank.ppr"
 
 // Version is the stage version reported by Info.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
 
@@ -115,10 +115,19 @@ func (r *Ranker) Settings() Settings {
 // Documents and Edges are complete in every corpus, full or incremental,
 // and the graph needs neither bodies nor the change lists, so it is always
 // rebuilt whole (it is cheap next to parsing) and Index never asks for
-// core.ErrFullIndexNeeded.
+// core.ErrFullIndexNeeded. When the corpus describes the graph already
+// stored (an edit that changed no import), nothing is rebuilt or written.
 func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	r.mu.Lock()
+	dir := r.stateDir
+	r.mu.Unlock()
+	if dir != "" {
+		if stored, ok := storedInputs(dir); ok && stored == inputsHash(corpus) {
+			return nil
+		}
 	}
 	st := newState(corpus)
 	r.mu.Lock()

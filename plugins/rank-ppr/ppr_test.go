@@ -3,7 +3,6 @@ package ppr
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -238,28 +238,72 @@ func TestStateErrors(t *testing.T) {
 
 func TestFormatVersion(t *testing.T) {
 	dir := t.TempDir()
-	st := newState(corpusOf([]string{"a.go"}, false, nil))
+	st := newState(corpusOf([]string{"a.go", "b.go"}, false, [][2]string{{"a.go", "b.go"}}))
 	if _, err := st.save(dir); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := load(dir); err != nil {
 		t.Fatalf("own format: %v", err)
 	}
-	// A file from another format version is refused, not misread.
-	var buf bytes.Buffer
-	enc := gob.NewEncoder(&buf)
-	if err := enc.Encode(header{formatMagic, formatVersion + 1}); err != nil {
+	// A file from another format version, or a damaged one, is refused,
+	// not misread.
+	other := bytes.Clone(good)
+	other[len(formatMagic)] = formatVersion + 1
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)-10] ^= 0x10
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"version":   {other, "format"},
+		"flipped":   {flipped, "corrupt"},
+		"truncated": {good[:len(good)-7], "corrupt"},
+		"foreign":   {[]byte("not a graph"), "not a rank.ppr graph"},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, stateFile), c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := load(dir)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "rubi index") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// An update that changes no document or edge of the graph leaves the
+// state file alone; any change to the graph rewrites it.
+func TestUnchangedGraphNotRewritten(t *testing.T) {
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}})
+	r := configured(t, dir, "")
+	if err := r.Index(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
-	if err := enc.Encode(st.p); err != nil {
+	file := filepath.Join(dir, stateFile)
+	old := time.Unix(1, 0)
+	if err := os.Chtimes(file, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, stateFile), buf.Bytes(), 0o644); err != nil {
+	c.Changed = []string{"file:a/x.go"} // a body edit: same graph
+	if err := r.Index(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := load(dir)
-	if err == nil || !strings.Contains(err.Error(), "format") || !strings.Contains(err.Error(), "rubi index") {
-		t.Errorf("other format: %v", err)
+	if fi, _ := os.Stat(file); !fi.ModTime().Equal(old) {
+		t.Error("an unchanged graph was rewritten")
+	}
+	c2 := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}, {"a/y.go", "b/z.go"}})
+	if err := r.Index(context.Background(), c2); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(file); fi.ModTime().Equal(old) {
+		t.Error("a new edge did not rewrite the graph")
+	}
+	if hits := rank(t, configured(t, dir, ""), seedQuery(5, "file:a/y.go")); position(hits, "file:b/z.go") < 0 {
+		t.Errorf("the new edge is not in the stored graph: %v", hits)
 	}
 }
 

@@ -3,9 +3,11 @@ package ppr
 import (
 	"bytes"
 	"cmp"
-	"encoding/gob"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,40 +18,35 @@ import (
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// stateFile is the graph's file in the stage's state directory.
-const stateFile = "graph.gob"
+// stateFile is the graph's file in the stage's state directory;
+// legacyFile, the gob file of format 1, is removed when a graph is saved.
+const (
+	stateFile  = "graph.bin"
+	legacyFile = "graph.gob"
+)
 
-// formatVersion changes whenever persisted changes incompatibly; an older
-// or newer file is refused with a request to re-index rather than
-// misread.
-const formatVersion = 1
+// The state file holds the graph ready to rank with, so a cold process
+// loads it without sorting a single edge:
+//
+//	magic "rubi-ppr\n"
+//	uvarint format version
+//	32 bytes SHA-256 of the corpus graph it was built from (see inputsHash)
+//	uvarint kind count, then each document kind: string
+//	uvarint node count, then per node: string id, uvarint kind, string name
+//	        ("" when the name is the key of the id)
+//	uvarint edge count; then (nodes+1) × int32 edge offsets, edges ×
+//	        int32 targets, edges × float64 weights, edges × byte relations
+//	4 bytes CRC-32C of everything before, little endian
+//
+// Integers in tables are little endian; a string is a uvarint length and
+// the bytes. formatVersion changes whenever the layout does; another
+// version is refused with a request to re-index rather than misread.
+const (
+	formatMagic   = "rubi-ppr\n"
+	formatVersion = 2
+)
 
-const formatMagic = "rubi rank.ppr graph"
-
-// header is encoded first, on its own, so a reader can check the version
-// before decoding a payload whose shape may differ.
-type header struct {
-	Magic   string
-	Version int
-}
-
-// persisted is the graph on disk: nodes with their metadata and the edges
-// as the corpus gave them, in parallel slices that gob encodes compactly.
-// The in-memory graph is rebuilt from it deterministically.
-type persisted struct {
-	IDs      []string
-	DocKinds []string // distinct document kinds
-	NodeKind []int32  // index into DocKinds, per node
-	// Names are display names; "" means the key of the id, which is the
-	// common case and not worth storing twice.
-	Names []string
-
-	EdgeKinds  []string
-	EdgeFrom   []int32
-	EdgeTo     []int32
-	EdgeKind   []int32 // index into EdgeKinds
-	EdgeWeight []float64
-}
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Relations of a node to a neighbour, from the node's point of view.
 const (
@@ -62,31 +59,73 @@ const (
 
 // state is a ready-to-rank graph.
 type state struct {
-	p   *persisted
-	ids []string
+	ids      []string
+	kinds    []string // distinct document kinds
+	nodeKind []int32  // index into kinds, per node
+	// names are display names; "" means the key of the id, which is the
+	// common case and not worth storing twice.
+	names []string
 	// g is the relevance graph: every corpus edge in both directions,
 	// because a file is as relevant to the code it imports as to the
 	// code importing it.
 	g *graph.Graph
-	// rel[relOff[i]+k] holds the relations of node i to g.Out(i)[k]: the
-	// direction that the undirected graph forgets, kept for reasons.
-	relOff []int32
-	rel    []uint8
+	// rel[k] holds the relations behind out-edge k of g (in CSR order):
+	// the direction that the undirected graph forgets, kept for reasons.
+	rel []uint8
+	// inputs identifies the corpus graph the state was built from.
+	inputs [sha256.Size]byte
+}
+
+// inputsHash identifies the graph a corpus describes: its documents' ids,
+// kinds and display names and its edges, in corpus order (which the
+// pipeline keeps stable). An update whose hash matches the stored one
+// changes nothing, and Index skips rebuilding and rewriting the graph.
+func inputsHash(c *core.Corpus) [sha256.Size]byte {
+	h := sha256.New()
+	var buf []byte
+	str := func(s string) {
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	flush := func() {
+		if len(buf) > 1<<15 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	for _, d := range c.Documents {
+		str(d.ID)
+		str(d.Kind)
+		str(cmp.Or(d.Path, d.Title))
+		flush()
+	}
+	buf = append(buf, 0xff)
+	for _, e := range c.Edges {
+		str(e.From)
+		str(e.To)
+		str(e.Kind)
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(e.Weight))
+		flush()
+	}
+	h.Write(buf)
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
 }
 
 // newState builds the state of a corpus. Documents with a repeated id keep
 // the first; edges whose ends are not documents are dropped, so a ranker
 // never returns an id the corpus does not have.
 func newState(c *core.Corpus) *state {
-	p := &persisted{}
-	index := make(map[string]int32, len(c.Documents))
+	st := &state{inputs: inputsHash(c)}
+	b := graph.NewBuilder()
 	docKinds := map[string]int32{}
 	for _, d := range c.Documents {
-		if _, dup := index[d.ID]; dup {
+		if _, dup := b.Index(d.ID); dup {
 			continue
 		}
-		index[d.ID] = int32(len(p.IDs))
-		p.IDs = append(p.IDs, d.ID)
+		b.Node(d.ID)
+		st.ids = append(st.ids, d.ID)
 		kind, key, err := core.SplitDocID(d.ID)
 		if err != nil {
 			key = d.ID
@@ -94,108 +133,73 @@ func newState(c *core.Corpus) *state {
 		kind = cmp.Or(d.Kind, kind)
 		k, ok := docKinds[kind]
 		if !ok {
-			k = int32(len(p.DocKinds))
+			k = int32(len(st.kinds))
 			docKinds[kind] = k
-			p.DocKinds = append(p.DocKinds, kind)
+			st.kinds = append(st.kinds, kind)
 		}
-		p.NodeKind = append(p.NodeKind, k)
+		st.nodeKind = append(st.nodeKind, k)
 		name := cmp.Or(d.Path, d.Title, key)
 		if name == key {
 			name = ""
 		}
-		p.Names = append(p.Names, name)
+		st.names = append(st.names, name)
 	}
-	edgeKinds := map[string]int32{}
+	type relEdge struct {
+		from, to  int
+		fwd, back uint8
+	}
+	var rels []relEdge
 	for _, e := range c.Edges {
-		from, ok1 := index[e.From]
-		to, ok2 := index[e.To]
+		from, ok1 := b.Index(e.From)
+		to, ok2 := b.Index(e.To)
 		if !ok1 || !ok2 || from == to {
 			continue
-		}
-		k, ok := edgeKinds[e.Kind]
-		if !ok {
-			k = int32(len(p.EdgeKinds))
-			edgeKinds[e.Kind] = k
-			p.EdgeKinds = append(p.EdgeKinds, e.Kind)
 		}
 		w := e.Weight
 		if !(w > 0) || math.IsInf(w, 0) {
 			w = 1 // core.Edge omits a default weight
 		}
-		p.EdgeFrom = append(p.EdgeFrom, from)
-		p.EdgeTo = append(p.EdgeTo, to)
-		p.EdgeKind = append(p.EdgeKind, k)
-		p.EdgeWeight = append(p.EdgeWeight, w)
-	}
-	st, err := fromPersisted(p)
-	if err != nil {
-		panic(err) // built above, consistent by construction
-	}
-	return st
-}
-
-func fromPersisted(p *persisted) (*state, error) {
-	n, m := len(p.IDs), len(p.EdgeFrom)
-	if len(p.NodeKind) != n || len(p.Names) != n || len(p.EdgeTo) != m || len(p.EdgeKind) != m || len(p.EdgeWeight) != m {
-		return nil, errors.New("inconsistent lengths")
-	}
-	for _, k := range p.NodeKind {
-		if k < 0 || int(k) >= len(p.DocKinds) {
-			return nil, errors.New("node kind out of range")
-		}
-	}
-	b := graph.NewBuilder()
-	for _, id := range p.IDs {
-		b.Node(id)
-	}
-	for k := range m {
-		f, t := int(p.EdgeFrom[k]), int(p.EdgeTo[k])
-		if f < 0 || f >= n || t < 0 || t >= n || p.EdgeKind[k] < 0 || int(p.EdgeKind[k]) >= len(p.EdgeKinds) {
-			return nil, errors.New("edge out of range")
-		}
-		b.AddEdgeIndex(f, t, p.EdgeWeight[k])
-		b.AddEdgeIndex(t, f, p.EdgeWeight[k])
-	}
-	g := b.Build()
-	if g.Len() != n {
-		return nil, errors.New("duplicate node ids")
-	}
-	st := &state{p: p, ids: p.IDs, g: g, relOff: make([]int32, n+1)}
-	for i := range n {
-		st.relOff[i+1] = st.relOff[i] + int32(g.OutDegree(i))
-	}
-	st.rel = make([]uint8, st.relOff[n])
-	for k := range m {
-		f, t := int(p.EdgeFrom[k]), int(p.EdgeTo[k])
-		if f == t {
-			continue
-		}
+		b.AddEdgeIndex(from, to, w)
+		b.AddEdgeIndex(to, from, w)
 		fwd, back := relLinked, relLinked
-		switch p.EdgeKinds[p.EdgeKind[k]] {
+		switch e.Kind {
 		case core.EdgeImports:
 			fwd, back = relImports, relImportedBy
 		case core.EdgeContains:
 			fwd, back = relContains, relInModule
 		}
-		st.setRel(f, t, fwd)
-		st.setRel(t, f, back)
+		rels = append(rels, relEdge{from, to, fwd, back})
 	}
-	return st, nil
+	st.g = b.Build()
+	start, _, _ := st.g.CSR()
+	st.rel = make([]uint8, start[len(start)-1])
+	for _, r := range rels {
+		st.setRel(r.from, r.to, r.fwd)
+		st.setRel(r.to, r.from, r.back)
+	}
+	return st
 }
 
 func (st *state) setRel(i, j int, r uint8) {
 	to, _ := st.g.Out(i)
 	if k, ok := slices.BinarySearch(to, int32(j)); ok {
-		st.rel[int(st.relOff[i])+k] |= r
+		start, _, _ := st.g.CSR()
+		st.rel[int(start[i])+k] |= r
 	}
 }
 
-func (st *state) kind(i int) string { return st.p.DocKinds[st.p.NodeKind[i]] }
+// relation returns the relations behind the k-th out-edge of node i.
+func (st *state) relation(i, k int) uint8 {
+	start, _, _ := st.g.CSR()
+	return st.rel[int(start[i])+k]
+}
+
+func (st *state) kind(i int) string { return st.kinds[st.nodeKind[i]] }
 
 // name is how a reason refers to node i: the document's path, title or
 // key.
 func (st *state) name(i int) string {
-	if n := st.p.Names[i]; n != "" {
+	if n := st.names[i]; n != "" {
 		return n
 	}
 	if _, key, err := core.SplitDocID(st.ids[i]); err == nil {
@@ -218,22 +222,69 @@ func statState(dir string) (fileStamp, error) {
 	return fileStamp{fi.ModTime().UnixNano(), fi.Size()}, nil
 }
 
+func (st *state) encode() []byte {
+	start, to, w := st.g.CSR()
+	b := make([]byte, 0, 64+len(st.ids)*48+len(to)*17)
+	b = append(b, formatMagic...)
+	b = binary.AppendUvarint(b, formatVersion)
+	b = append(b, st.inputs[:]...)
+	b = binary.AppendUvarint(b, uint64(len(st.kinds)))
+	for _, k := range st.kinds {
+		b = appendString(b, k)
+	}
+	b = binary.AppendUvarint(b, uint64(len(st.ids)))
+	for i, id := range st.ids {
+		b = appendString(b, id)
+		b = binary.AppendUvarint(b, uint64(st.nodeKind[i]))
+		b = appendString(b, st.names[i])
+	}
+	b = binary.AppendUvarint(b, uint64(len(to)))
+	for _, v := range start {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	for _, v := range to {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	for _, v := range w {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	b = append(b, st.rel...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
 // save writes the state atomically, so a concurrent reader sees the old
 // graph or the new one.
 func (st *state) save(dir string) (fileStamp, error) {
-	var buf bytes.Buffer
-	enc := gob.NewEncoder(&buf)
-	if err := enc.Encode(header{formatMagic, formatVersion}); err != nil {
+	if err := store.WriteFile(filepath.Join(dir, stateFile), st.encode(), 0o644); err != nil {
 		return fileStamp{}, err
 	}
-	if err := enc.Encode(st.p); err != nil {
-		return fileStamp{}, err
-	}
-	if err := store.WriteFile(filepath.Join(dir, stateFile), buf.Bytes(), 0o644); err != nil {
-		return fileStamp{}, err
-	}
+	os.Remove(filepath.Join(dir, legacyFile))
 	return statState(dir)
 }
+
+// storedInputs returns the inputs hash of the state file in dir, reading
+// only its head.
+func storedInputs(dir string) ([sha256.Size]byte, bool) {
+	var out [sha256.Size]byte
+	f, err := os.Open(filepath.Join(dir, stateFile))
+	if err != nil {
+		return out, false
+	}
+	defer f.Close()
+	head := make([]byte, len(formatMagic)+1+sha256.Size)
+	if _, err := f.ReadAt(head, 0); err != nil || string(head[:len(formatMagic)]) != formatMagic || head[len(formatMagic)] != formatVersion {
+		return out, false
+	}
+	copy(out[:], head[len(formatMagic)+1:])
+	return out, true
+}
+
+var errCorrupt = errors.New("corrupt")
 
 func load(dir string) (*state, fileStamp, error) {
 	name := filepath.Join(dir, stateFile)
@@ -247,21 +298,110 @@ func load(dir string) (*state, fileStamp, error) {
 	if err != nil {
 		return nil, fileStamp{}, err
 	}
-	dec := gob.NewDecoder(bytes.NewReader(data))
-	var h header
-	if err := dec.Decode(&h); err != nil || h.Magic != formatMagic {
-		return nil, fileStamp{}, fmt.Errorf("%s is not a rank.ppr graph; run `rubi index` to rebuild it", name)
-	}
-	if h.Version != formatVersion {
-		return nil, fileStamp{}, fmt.Errorf("%s has format %d, this rubi reads %d; run `rubi index` to rebuild it", name, h.Version, formatVersion)
-	}
-	var p persisted
-	if err := dec.Decode(&p); err != nil {
-		return nil, fileStamp{}, fmt.Errorf("%s is corrupt (%v); run `rubi index` to rebuild it", name, err)
-	}
-	st, err := fromPersisted(&p)
+	st, err := decodeState(data)
 	if err != nil {
-		return nil, fileStamp{}, fmt.Errorf("%s is corrupt (%v); run `rubi index` to rebuild it", name, err)
+		return nil, fileStamp{}, fmt.Errorf("%s %v; run `rubi index` to rebuild it", name, err)
 	}
 	return st, stamp, nil
+}
+
+func decodeState(data []byte) (*state, error) {
+	if len(data) < len(formatMagic) || string(data[:len(formatMagic)]) != formatMagic {
+		return nil, errors.New("is not a rank.ppr graph")
+	}
+	d := decoder{b: data[len(formatMagic):]}
+	if v := d.uvarint(); d.err != nil || v != formatVersion {
+		return nil, fmt.Errorf("has format %d, this rubi reads %d", v, formatVersion)
+	}
+	if len(d.b) < sha256.Size+4 {
+		return nil, fmt.Errorf("is %w (truncated)", errCorrupt)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, fmt.Errorf("is %w (checksum mismatch)", errCorrupt)
+	}
+	d.b = d.b[:len(d.b)-4]
+	st := &state{}
+	copy(st.inputs[:], d.b)
+	d.b = d.b[sha256.Size:]
+	st.kinds = make([]string, d.count(1))
+	for i := range st.kinds {
+		st.kinds[i] = d.string()
+	}
+	n := d.count(3)
+	st.ids, st.names, st.nodeKind = make([]string, n), make([]string, n), make([]int32, n)
+	for i := range n {
+		st.ids[i] = d.string()
+		k := d.uvarint()
+		st.names[i] = d.string()
+		if k >= uint64(len(st.kinds)) {
+			return nil, fmt.Errorf("is %w (node kind out of range)", errCorrupt)
+		}
+		st.nodeKind[i] = int32(k)
+	}
+	m := d.count(13)
+	if d.err != nil || len(d.b) != 4*(n+1)+m*13 {
+		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
+	}
+	start, to, w := make([]int32, n+1), make([]int32, m), make([]float64, m)
+	b := d.b
+	for i := range start {
+		start[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	b = b[4*(n+1):]
+	for i := range to {
+		to[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	b = b[4*m:]
+	for i := range w {
+		w[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	st.rel = bytes.Clone(b[8*m:])
+	g, err := graph.FromCSR(st.ids, start, to, w)
+	if err != nil {
+		return nil, fmt.Errorf("is %w (%v)", errCorrupt, err)
+	}
+	st.g = g
+	return st, nil
+}
+
+// decoder reads varints and strings, remembering the first error.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		d.err = errCorrupt
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// count reads the length of a list whose items take at least minSize
+// bytes each, refusing lengths the remaining bytes cannot hold.
+func (d *decoder) count(minSize int) int {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)/minSize) {
+		d.err = errCorrupt
+		return 0
+	}
+	return int(n)
 }

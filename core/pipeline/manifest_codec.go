@@ -1,0 +1,316 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// The manifest is read by every refresh and every query, so it has a
+// compact binary form rather than gob, which spends most of its time on
+// reflection here. Layout:
+//
+//	magic "rubi-manifest\n"
+//	uvarint manifestVersion
+//	varint  IndexedAt (Unix nanoseconds), string Generation,
+//	        uvarint MapsFormat
+//	maps    Rankers, Parsers, Nodes (string → string), Stateful (the
+//	        names set to true), Resolution.Resolved, .Unresolved,
+//	        .External (string → uvarint)
+//	uvarint file count, then per file (sorted by path):
+//	        string Path, Language, Package, Module, Doc, ParseError;
+//	        varint Size, ModTime; 32 bytes SHA-256; uvarint Symbols,
+//	        SymOff, SymLen, Importers; 8 bytes Rank (IEEE 754);
+//	        uvarint import count, then per import: string Spec, Kind;
+//	        uvarint Line; uvarint name count, then each name: string
+//	uvarint byte length of the import edges, then per edge: uvarint
+//	        source and target (numbers of files in path order), 8 bytes
+//	        weight (decoded only when a run reuses the resolution)
+//	4 bytes CRC-32C of everything before, little endian
+//
+// A string is a uvarint length and the bytes; a map is a uvarint count
+// and its entries sorted by key. Repeated short strings (languages,
+// modules, import kinds) are interned while decoding.
+const manifestMagic = "rubi-manifest\n"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+var errManifestCorrupt = errors.New("is damaged")
+
+func (m *manifest) encode() ([]byte, error) {
+	b := make([]byte, 0, 256*len(m.Files)+1024)
+	b = append(b, manifestMagic...)
+	b = binary.AppendUvarint(b, manifestVersion)
+	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
+	b = appendStr(b, m.Generation)
+	b = binary.AppendUvarint(b, uint64(m.MapsFormat))
+	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.Nodes} {
+		b = binary.AppendUvarint(b, uint64(len(sm)))
+		for _, k := range slices.Sorted(maps.Keys(sm)) {
+			b = appendStr(appendStr(b, k), sm[k])
+		}
+	}
+	var stateful []string
+	for k, v := range m.Stateful {
+		if v {
+			stateful = append(stateful, k)
+		}
+	}
+	slices.Sort(stateful)
+	b = binary.AppendUvarint(b, uint64(len(stateful)))
+	for _, k := range stateful {
+		b = appendStr(b, k)
+	}
+	for _, im := range []map[string]int{m.Resolution.Resolved, m.Resolution.Unresolved, m.Resolution.External} {
+		b = binary.AppendUvarint(b, uint64(len(im)))
+		for _, k := range slices.Sorted(maps.Keys(im)) {
+			b = binary.AppendUvarint(appendStr(b, k), uint64(max(im[k], 0)))
+		}
+	}
+	paths := m.sortedPaths()
+	b = binary.AppendUvarint(b, uint64(len(paths)))
+	for _, p := range paths {
+		r := m.Files[p]
+		for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError} {
+			b = appendStr(b, s)
+		}
+		b = binary.AppendVarint(b, r.Size)
+		b = binary.AppendVarint(b, r.ModTime)
+		var sum [32]byte
+		if n, err := hex.Decode(sum[:], []byte(r.Hash)); err != nil || n != len(sum) {
+			return nil, fmt.Errorf("file %s has a malformed hash %q", r.Path, r.Hash)
+		}
+		b = append(b, sum[:]...)
+		for _, v := range []int{r.Symbols, int(r.SymOff), r.SymLen, r.Importers} {
+			b = binary.AppendUvarint(b, uint64(max(v, 0)))
+		}
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Rank))
+		b = binary.AppendUvarint(b, uint64(len(r.Imports)))
+		for _, im := range r.Imports {
+			b = appendStr(appendStr(b, im.Spec), im.Kind)
+			b = binary.AppendUvarint(b, uint64(max(im.Line, 0)))
+			b = binary.AppendUvarint(b, uint64(len(im.Names)))
+			for _, n := range im.Names {
+				b = appendStr(b, n)
+			}
+		}
+	}
+	edges := m.edgesRaw // carried over by a run that changed no content
+	if m.edges != nil || edges == nil {
+		var err error
+		if edges, err = encodeEdges(paths, m.edges); err != nil {
+			return nil, err
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(edges)))
+	b = append(b, edges...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// encodeEdges encodes file import edges by the numbers of their files in
+// paths.
+func encodeEdges(paths []string, edges []core.Edge) ([]byte, error) {
+	num := make(map[string]int, len(paths))
+	for i, p := range paths {
+		num[core.DocID(core.DocFile, p)] = i
+	}
+	var b []byte
+	for _, e := range edges {
+		from, ok1 := num[e.From]
+		to, ok2 := num[e.To]
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("import edge %s → %s between files the index does not hold", e.From, e.To)
+		}
+		b = binary.AppendUvarint(b, uint64(from))
+		b = binary.AppendUvarint(b, uint64(to))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.Weight))
+	}
+	return b, nil
+}
+
+// importEdges decodes the import edges the manifest stores.
+func (m *manifest) importEdges() ([]core.Edge, error) {
+	paths := m.sortedPaths()
+	ids := make([]string, len(paths))
+	for i, p := range paths {
+		ids[i] = core.DocID(core.DocFile, p)
+	}
+	d := &mdecoder{b: m.edgesRaw}
+	var edges []core.Edge
+	for len(d.b) > 0 && d.err == nil {
+		from, to := d.uvarint(), d.uvarint()
+		w := math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
+		if d.err != nil || from >= uint64(len(ids)) || to >= uint64(len(ids)) {
+			return nil, fmt.Errorf("import edges %w", errManifestCorrupt)
+		}
+		edges = append(edges, core.Edge{From: ids[from], To: ids[to], Kind: core.EdgeImports, Weight: w})
+	}
+	return edges, d.err
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// decodeManifest reads the binary form, checking its version and checksum
+// before anything else.
+func decodeManifest(data []byte) (*manifest, error) {
+	if len(data) < len(manifestMagic) || string(data[:len(manifestMagic)]) != manifestMagic {
+		return nil, fmt.Errorf("%w: not a rubi manifest", errManifestCorrupt)
+	}
+	d := &mdecoder{b: data[len(manifestMagic):], intern: map[string]string{}}
+	if v := d.uvarint(); d.err != nil || v != manifestVersion {
+		return nil, fmt.Errorf("has format %d, this rubi writes %d", v, manifestVersion)
+	}
+	if len(d.b) < 4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", errManifestCorrupt)
+	}
+	d.b = d.b[:len(d.b)-4]
+	m := newManifest()
+	m.IndexedAt = time.Unix(0, d.varint()).UTC()
+	m.Generation = d.str()
+	m.MapsFormat = int(d.uvarint())
+	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.Nodes} {
+		for range d.count(2) {
+			k := d.str()
+			sm[k] = d.str()
+		}
+	}
+	for range d.count(1) {
+		m.Stateful[d.str()] = true
+	}
+	res := [3]map[string]int{}
+	for i := range res {
+		res[i] = map[string]int{}
+		for range d.count(2) {
+			k := d.str()
+			res[i][k] = int(d.uvarint())
+		}
+	}
+	m.Resolution = Resolution{Resolved: res[0], Unresolved: res[1], External: res[2]}
+	n := d.count(6 + 2 + 32 + 4 + 8 + 1)
+	m.Files = make(map[string]*fileRecord, n)
+	recs := make([]fileRecord, n)
+	for i := range recs {
+		r := &recs[i]
+		r.Path, r.Language, r.Package = d.str(), d.interned(), d.interned()
+		r.Module, r.Doc, r.ParseError = d.interned(), d.str(), d.str()
+		r.Size, r.ModTime = d.varint(), d.varint()
+		r.Hash = hex.EncodeToString(d.raw(32))
+		r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.uvarint()), int64(d.uvarint()), int(d.uvarint()), int(d.uvarint())
+		r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
+		if k := d.count(4); k > 0 {
+			r.Imports = make([]core.Import, k)
+			for j := range r.Imports {
+				im := &r.Imports[j]
+				im.Spec, im.Kind = d.str(), d.interned()
+				im.Line = int(d.uvarint())
+				if c := d.count(1); c > 0 {
+					im.Names = make([]string, c)
+					for x := range im.Names {
+						im.Names[x] = d.str()
+					}
+				}
+			}
+		}
+		if d.err != nil {
+			break
+		}
+		m.Files[r.Path] = r
+	}
+	m.edgesRaw = d.bytes()
+	if d.err != nil || len(d.b) != 0 || len(m.Files) != n {
+		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
+	}
+	m.hasEdges = true
+	return m, nil
+}
+
+// mdecoder reads the manifest's varints and strings, remembering the
+// first error.
+type mdecoder struct {
+	b      []byte
+	err    error
+	intern map[string]string
+}
+
+func (d *mdecoder) fail() { d.err = errManifestCorrupt }
+
+func (d *mdecoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *mdecoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *mdecoder) raw(n int) []byte {
+	if d.err != nil || len(d.b) < n {
+		d.fail()
+		return make([]byte, n)
+	}
+	b := d.b[:n]
+	d.b = d.b[n:]
+	return b
+}
+
+func (d *mdecoder) bytes() []byte {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	return d.raw(int(n))
+}
+
+func (d *mdecoder) str() string { return string(d.bytes()) }
+
+// interned decodes a string that repeats across records, allocating it
+// once.
+func (d *mdecoder) interned() string {
+	b := d.bytes()
+	if s, ok := d.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	d.intern[s] = s
+	return s
+}
+
+// count reads a list length, refusing lengths the remaining bytes cannot
+// hold at minSize bytes an item.
+func (d *mdecoder) count(minSize int) int {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)/minSize) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
