@@ -11,6 +11,7 @@ import (
 	"github.com/rubi-dev/rubi/core/audit"
 	"github.com/rubi-dev/rubi/core/transcript"
 	"github.com/rubi-dev/rubi/core/xray"
+	"github.com/rubi-dev/rubi/server"
 )
 
 func newAuditCmd(g *globals) *cobra.Command {
@@ -23,8 +24,9 @@ in the project at DIR (default: the project around the working directory):
 CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md and .claude/rules from the
 root down, with their @imports, your ~/.claude/CLAUDE.md and Claude Code's
 auto memory; AGENTS.md for Codex and GEMINI.md for Gemini CLI from the
-repository root down, with your user-wide ones; and rubi's own map. Every
-message re-reads them. It then names the sections better kept in the
+repository root down, with your user-wide ones; rubi's own map; and
+rubi's MCP tool definitions for each agent configured to start rubi mcp.
+Every message re-reads them. It then names the sections better kept in the
 knowledge graph (descriptions, how-tos, directory trees) and, from the
 session logs of the last --days, the context this project's sessions
 really started with.`,
@@ -42,6 +44,14 @@ really started with.`,
 			}
 			home, _ := os.UserHomeDir()
 			o := audit.Options{Home: home, ClaudeDir: os.Getenv("CLAUDE_CONFIG_DIR"), CodexHome: os.Getenv("CODEX_HOME")}
+			// What rubi's own MCP tools cost, as a stdio client receives them.
+			srv := server.New(server.Options{WorkDir: dir})
+			cost, err := srv.FixedCost()
+			srv.Close()
+			if err != nil {
+				return err
+			}
+			o.ToolTokens = cost.Total
 			rep, err := audit.Run(dir, o)
 			if err != nil {
 				return err

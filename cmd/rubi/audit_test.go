@@ -15,6 +15,7 @@ func TestAudit(t *testing.T) {
 		"AGENTS.md":    strings.Repeat("a", 70), // 20 tokens
 		"CLAUDE.md":    "# App\n" + strings.Repeat("- Never commit secrets.\n", 3),
 		".rubi/map.md": strings.Repeat("m", 350), // 100 tokens
+		".mcp.json":    `{"mcpServers": {"rubi": {"command": "rubi", "args": ["mcp"]}}}`,
 	})
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
 	home := t.TempDir()
@@ -35,6 +36,7 @@ func TestAudit(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Codex: ~120 tokens in every message",
+		"  rubi's MCP tools (.mcp.json)  ", // Claude Code starts rubi mcp here; Codex does not
 		"  AGENTS.md     20   instructions",
 		"Gemini CLI: ~100 tokens in every message",
 		"Nothing to move",
@@ -53,7 +55,7 @@ func TestAudit(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
 		t.Fatal(err, out)
 	}
-	if rep.Totals["codex"] != 120 || len(rep.Sources) != 3 || rep.Measured != nil {
+	if rep.Totals["codex"] != 120 || rep.Totals["claude-code"] < 500 || len(rep.Sources) != 4 || rep.Measured != nil {
 		t.Errorf("json: %s", out)
 	}
 }

@@ -36,6 +36,10 @@ type Options struct {
 	// ClaudeDir and CodexHome override ~/.claude and ~/.codex
 	// ($CLAUDE_CONFIG_DIR, $CODEX_HOME).
 	ClaudeDir, CodexHome string
+	// ToolTokens is what rubi's MCP tool definitions and instructions
+	// cost in every message; counted for each agent configured to start
+	// rubi's MCP server.
+	ToolTokens int
 }
 
 // Source is one file an agent loads before the first message.
@@ -44,7 +48,9 @@ type Source struct {
 	// Rel is Path as shown: relative to the project, or with ~.
 	Rel    string  `json:"display"`
 	Agents []Agent `json:"agents"`
-	// Kind is "instructions", "memory", "rules", "import" or "map".
+	// Kind is "instructions", "memory", "rules", "import", "map" or
+	// "tools" (rubi's MCP tool definitions; Path is the configuration
+	// that connects them).
 	Kind   string `json:"kind"`
 	Tokens int    `json:"tokens"`
 	Lines  int    `json:"lines"`
@@ -136,6 +142,11 @@ func Run(dir string, o Options) (*Report, error) {
 	// rubi's own level-0 map, injected at session start by its hook.
 	for _, ag := range []Agent{ClaudeCode, Codex, Gemini} {
 		a.file(filepath.Join(dir, ".rubi", "map.md"), ag, "map")
+	}
+
+	// rubi's MCP tools, for the agents configured to start the server.
+	if o.ToolTokens > 0 {
+		a.mcpTools(chain)
 	}
 
 	for _, s := range a.rep.Sources {

@@ -104,3 +104,34 @@ func TestAuditNotADirectory(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestAuditMCPTools counts rubi's tool definitions for the agents whose
+// configuration starts rubi's MCP server, and only for them.
+func TestAuditMCPTools(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "shop")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	write(t, filepath.Join(proj, ".mcp.json"), `{"mcpServers": {"rubi": {"type": "stdio", "command": "rubi", "args": ["mcp"]}}}`)
+	write(t, filepath.Join(home, ".codex", "config.toml"), "model = \"gpt-5\"\n\n[mcp_servers.rubi]\ncommand = \"rubi\"\nargs = [\"mcp\"]\n")
+	write(t, filepath.Join(home, ".gemini", "settings.json"), `{"mcpServers": {"other": {"command": "x"}}}`)
+
+	rep, err := Run(proj, Options{Home: home, ToolTokens: 1047})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range rep.Sources {
+		got = append(got, fmt.Sprintf("%s %s %d %v", s.Rel, s.Kind, s.Tokens, s.Agents))
+	}
+	want := []string{
+		"rubi's MCP tools (.mcp.json) tools 1047 [claude-code]",
+		"rubi's MCP tools (~/.codex/config.toml) tools 1047 [codex]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sources:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Totals[ClaudeCode] != 1047 || rep.Totals[Codex] != 1047 || rep.Totals[Gemini] != 0 {
+		t.Errorf("totals %v", rep.Totals)
+	}
+}

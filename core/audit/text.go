@@ -18,6 +18,7 @@ var kindNames = map[string]string{
 	"import":       "imported",
 	"memory":       "auto memory",
 	"map":          "rubi's map (session start)",
+	"tools":        "tool definitions and instructions",
 }
 
 // WriteText prints the audit for a terminal.
