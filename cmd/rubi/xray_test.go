@@ -104,6 +104,15 @@ func TestXrayOnRealSamples(t *testing.T) {
 		t.Errorf("simulation: %+v", rep.Sims)
 	}
 
+	// The same logs named directly, whatever their file names: each says
+	// which agent wrote it and which session it is.
+	code, out, _ = runRubi(t, "xray", "--days", "0", "--transcripts", claudeSample, "--transcripts", codexSample)
+	for _, want := range []string{"2 sessions in 2 projects (claude-code 1, codex 1)", "fb8b07ed\n", "01a2279f\n"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--transcripts FILE: output lacks %q:\n%s", want, out)
+		}
+	}
+
 	// Logs older than --days are not read.
 	agentHomes(t, time.Now().Add(-40*24*time.Hour))
 	code, out, _ = runRubi(t, "xray", "--days", "30")

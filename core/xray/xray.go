@@ -189,6 +189,10 @@ func (a *analyzer) file(st *sessionState, path string, subagent bool) bool {
 	rd := transcript.NewReader(f, path)
 	checked := false
 	for rec := range rd.Records() {
+		if !subagent && rd.Meta().Agent != "" {
+			// The log's own lines say which agent wrote it, whatever its name.
+			st.sum.Agent = string(rd.Meta().Agent)
+		}
 		if !checked && rd.Meta().CWD != "" {
 			checked = true
 			if st.sum.Project == "" {
@@ -200,6 +204,9 @@ func (a *analyzer) file(st *sessionState, path string, subagent bool) bool {
 			}
 		}
 		a.record(st, rec, path, subagent)
+	}
+	if id := rd.Meta().SessionID; !subagent && id != "" {
+		st.sum.ID = id
 	}
 	stats := rd.Stats()
 	a.rep.Bytes += stats.Bytes
