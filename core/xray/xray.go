@@ -443,6 +443,8 @@ func (a *analyzer) keepTop(sum *SessionSummary, calls []Call) {
 func (a *analyzer) report() *Report {
 	rep := &a.rep
 	o := a.opt
+	// Empty lists, not null, for the tools that read --json.
+	rep.Tools, rep.Models, rep.Top = []ToolWeight{}, []ModelUsage{}, []SessionSummary{}
 	rep.Since = o.Since
 	rep.Project = o.Project
 	rep.Ratios = *o.Ratios
