@@ -190,13 +190,20 @@ func (r *Reader) line(b []byte, n int, complete bool) {
 	if len(b) == 0 {
 		return
 	}
-	if r.meta.Agent == "" {
-		r.meta.Agent = detect(b)
-	}
 	var err error
-	if r.meta.Agent == Codex {
+	if r.meta.Agent == "" {
+		// The first valid line tells the agent.
+		if err = fastjson.ValidateBytes(b); err == nil {
+			r.meta.Agent = detect(b)
+		} else {
+			err = invalid(err)
+		}
+	}
+	switch {
+	case err != nil:
+	case r.meta.Agent == Codex:
 		err = r.codexLine(b, n)
-	} else {
+	default:
 		err = r.claudeLine(b, n)
 	}
 	if err != nil {

@@ -133,6 +133,24 @@ func TestCodexLegacy(t *testing.T) {
 	}
 }
 
+func TestBrokenFirstLine(t *testing.T) {
+	// A Codex rollout whose first line is broken is still read as Codex.
+	b, err := os.ReadFile("testdata/codex-legacy.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := NewReader(strings.NewReader("{\"timestamp\":\n"+string(b)), "r.jsonl")
+	n := 0
+	for r := range rd.Records() {
+		if r.Kind == KindCall {
+			n++
+		}
+	}
+	if rd.Meta().Agent != Codex || n != 3 || rd.ProblemCount() != 1 || rd.Problems()[0].Line != 1 {
+		t.Errorf("agent %s, %d calls, problems %v", rd.Meta().Agent, n, rd.Problems())
+	}
+}
+
 func TestOverlongLineIsSkipped(t *testing.T) {
 	long := `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("a", 5000) + `"}}`
 	in := long + "\n" + `{"type":"assistant","cwd":"/p","requestId":"r","message":{"id":"m","usage":{"input_tokens":7}}}` + "\n"
