@@ -1,7 +1,8 @@
 // Package server is rubi's MCP server: the tools agents call (context,
-// register, map, read, write_summary, handoff, forget, and projects when
-// one server serves several projects), the instructions that teach the
-// workflow, and the two transports, stdio and streamable HTTP.
+// register, map, read, write_summary, handoff, forget, projects when one
+// server serves several projects, and xray when asked for), the
+// instructions that teach the workflow, and the two transports, stdio and
+// streamable HTTP.
 //
 // Tool definitions and instructions travel with every message an agent
 // sends, so they are kept short and measured (Cost). Every tool answers
@@ -63,6 +64,10 @@ type Options struct {
 	// Multi serves several projects at once (HTTP): it adds the projects
 	// tool and a project argument to every tool.
 	Multi bool
+	// Xray offers the xray tool, a summary of the user's agent sessions
+	// (rubi xray). It is off by default: its definition is paid for in
+	// every message, and the report is an occasional one for a person.
+	Xray bool
 	// RefreshEvery debounces the index refresh before queries; 0 means
 	// DefaultRefreshEvery. A write through the server always triggers one.
 	RefreshEvery time.Duration

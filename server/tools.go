@@ -90,6 +90,9 @@ func (s *Server) tools() []mcpserver.ServerTool {
 			hints(true, false, true),
 		), Handler: handle(s, s.projectsTool)})
 	}
+	if s.opts.Xray {
+		ts = append(ts, s.xrayTool())
+	}
 	return ts
 }
 
@@ -108,8 +111,8 @@ func (s *Server) newTool(name, description string, opts ...mcp.ToolOption) mcp.T
 	return mcp.NewTool(name, opts...)
 }
 
-// hints sets every annotation explicitly; no tool reaches outside the
-// project and the vault.
+// hints sets every annotation explicitly; no tool reaches beyond the
+// project, the vault and (xray) the agents' logs on this machine.
 func hints(readOnly, destructive, idempotent bool) mcp.ToolOption {
 	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
 		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),

@@ -5,11 +5,16 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/server"
 )
+
+// xrayToolTokens is what the xray tool's definition costs, for --xray's
+// help; a test keeps it equal to the measured cost.
+const xrayToolTokens = 114
 
 // projectDirEnv names the project an MCP server serves, like --root.
 const projectDirEnv = "RUBI_PROJECT_DIR"
@@ -19,6 +24,7 @@ func newMCPCmd(g *globals) *cobra.Command {
 		httpAddr string
 		hopts    server.HTTPOptions
 		cost     bool
+		xray     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -39,18 +45,26 @@ address needs a bearer token (--token or ` + server.TokenEnv + `), which
 clients send as "Authorization: Bearer TOKEN". Browser origins other than
 loopback ones are refused unless named with --allow-origin.
 
+--xray also offers the xray tool: a summary of where your agents' tokens
+went (rubi xray) and the compaction threshold that would save most, for
+when you ask your agent. It is off by default because clients send every
+tool definition with every message.
+
 --cost prints what the tool definitions and instructions cost in tokens:
 clients send them with every message.`,
 		Example: `  claude mcp add rubi -- rubi mcp
   rubi mcp --http 8765
   ` + server.TokenEnv + `=secret rubi mcp --http 0.0.0.0:8765
-  rubi mcp --cost`,
+  rubi mcp --cost
+  claude mcp add rubi -- rubi mcp --xray
+  rubi mcp --cost --xray`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts, err := g.mcpOptions(httpAddr != "")
 			if err != nil {
 				return err
 			}
+			opts.Xray = xray
 			srv := server.New(opts)
 			defer srv.Close()
 			if cost {
@@ -82,6 +96,7 @@ clients send them with every message.`,
 	f.StringVar(&hopts.Token, "token", "", "bearer token clients must send over HTTP (default $"+server.TokenEnv+")")
 	f.StringArrayVar(&hopts.Origins, "allow-origin", nil, "a browser origin allowed over HTTP besides loopback ones (repeatable)")
 	f.BoolVar(&cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
+	f.BoolVar(&xray, "xray", false, "also offer the xray tool (adds ~"+strconv.Itoa(xrayToolTokens)+" tokens to every message)")
 	return cmd
 }
 
@@ -127,7 +142,13 @@ func (g *globals) printCost(srv *server.Server) error {
 		}
 	}
 	if c.Total > c.Limit {
-		fmt.Fprintf(g.stderr, "rubi: the fixed cost is over its limit of %d tokens\n", c.Limit)
+		msg := fmt.Sprintf("rubi: the fixed cost is over its limit of %d tokens", c.Limit)
+		for _, t := range c.Tools {
+			if t.Name == "xray" {
+				msg += fmt.Sprintf("; the xray tool adds %d of them: leave out --xray to save them", t.Tokens)
+			}
+		}
+		fmt.Fprintln(g.stderr, msg)
 		return &exitError{code: 1}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -43,6 +44,48 @@ func TestMCPCost(t *testing.T) {
 		if sum != c.Total || c.Total > c.Limit || c.Limit != 1200 || len(c.Tools) < 7 {
 			t.Errorf("%v: %+v", args, c)
 		}
+	}
+}
+
+// costOf runs rubi with args and decodes its --cost --json answer.
+func costOf(t *testing.T, args ...string) (code int, tools map[string]int, total int, errOut string) {
+	t.Helper()
+	code, out, errOut := runRubi(t, append(args, "--cost", "--json")...)
+	var c struct {
+		Tools []struct {
+			Name   string `json:"name"`
+			Tokens int    `json:"tokens"`
+		} `json:"tools"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v: %v\n%s%s", args, err, out, errOut)
+	}
+	tools = map[string]int{}
+	for _, tool := range c.Tools {
+		tools[tool.Name] = tool.Tokens
+	}
+	return code, tools, c.Total, errOut
+}
+
+func TestMCPXrayIsOptIn(t *testing.T) {
+	_, tools, total, _ := costOf(t, "mcp")
+	code, withTools, withTotal, errOut := costOf(t, "mcp", "--xray")
+	xray := withTools["xray"]
+	if _, ok := tools["xray"]; ok || code != 0 || xray == 0 || withTotal != total+xray || withTotal > 1200 {
+		t.Errorf("--xray over stdio: exit %d, %d tokens (%d without): %v\n%s", code, withTotal, total, withTools, errOut)
+	}
+	// --xray's help says what the tool costs.
+	_, help, _ := runRubi(t, "mcp", "--help")
+	if want := fmt.Sprintf("also offer the xray tool (adds ~%d tokens to every message)", xray); !strings.Contains(help, want) {
+		t.Errorf("rubi mcp --help lacks %q:\n%s", want, help)
+	}
+	// Over HTTP the tool takes the fixed cost past the limit: --cost says
+	// so, and what leaving it out saves.
+	_, _, httpTotal, _ := costOf(t, "mcp", "--http", "8765")
+	code, _, withTotal, errOut = costOf(t, "mcp", "--http", "8765", "--xray")
+	if code != 1 || withTotal != httpTotal+xray || !strings.Contains(errOut, fmt.Sprintf("over its limit of 1200 tokens; the xray tool adds %d of them: leave out --xray", xray)) {
+		t.Errorf("--xray over HTTP: exit %d, %d tokens (%d without): %s", code, withTotal, httpTotal, errOut)
 	}
 }
 
@@ -108,6 +151,43 @@ func TestMCPStdio(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "project opened") {
 		t.Errorf("logs are not on stderr:\n%s", errOut)
+	}
+}
+
+// rubi mcp --xray answers the xray tool from the agents' logs.
+func TestMCPXrayOverStdio(t *testing.T) {
+	agentHomes(t, time.Now())
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"xray","arguments":{"days":0}}}`,
+	}, "\n") + "\n"
+	stdin, w := io.Pipe()
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"mcp", "--xray", "--root", t.TempDir()}, stdin, &stdout, &stderr)
+	}()
+	io.WriteString(w, in)
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var msg struct {
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &msg); err != nil || msg.Result.IsError || len(msg.Result.Content) == 0 ||
+		!strings.HasPrefix(msg.Result.Content[0].Text, "rubi xray, every log: 2 sessions in 2 projects (claude-code 1, codex 1), 4 API calls.") {
+		t.Errorf("xray: %v\n%s", err, stdout.String())
 	}
 }
 
