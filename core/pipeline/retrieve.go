@@ -470,10 +470,11 @@ func pickSymbols(syms []core.Symbol, qtokens map[string]bool) []core.Symbol {
 		return n
 	}
 	idx := make([]int, len(syms))
+	scores := make([]int, len(syms)) // computed once: scoring tokenizes the name
 	for i := range idx {
-		idx[i] = i
+		idx[i], scores[i] = i, score(syms[i])
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return score(syms[idx[a]]) > score(syms[idx[b]]) })
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
 	if len(idx) > maxSymbolLines {
 		idx = idx[:maxSymbolLines]
 	}
