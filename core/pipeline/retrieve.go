@@ -259,6 +259,7 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 		if err != nil || !q.acceptsKind(kind) {
 			continue
 		}
+		full := len(res.Items) >= q.Limit // then count a match, render nothing
 		var it Item
 		switch kind {
 		case core.DocFile:
@@ -267,6 +268,10 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 				continue // a ranker remembered a file that is gone
 			}
 			if !q.underPath(key) || q.Module != "" && rec.Module != q.Module || !q.inWindow(time.Unix(0, rec.ModTime)) {
+				continue
+			}
+			if full {
+				res.Omitted++
 				continue
 			}
 			if !rec.loaded && symbols == nil {
@@ -291,8 +296,18 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || !q.Since.IsZero() || !q.Until.IsZero() {
 				continue
 			}
+			if full {
+				res.Omitted++
+				continue
+			}
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderModule(key, files)}
 		case core.DocNode:
+			if full && !q.filtered() {
+				// Counted without reading the node: the count may include
+				// a superseded one the default filter would drop.
+				res.Omitted++
+				continue
+			}
 			n, err := e.Knowledge().Get(key)
 			if err != nil {
 				continue // deleted since the index
@@ -300,13 +315,13 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			if !q.acceptsNode(n, m) {
 				continue
 			}
+			if full {
+				res.Omitted++
+				continue
+			}
 			stale := e.Knowledge().Stale(n)
 			it = Item{Kind: kind, Path: e.relPath(n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}
 		default:
-			continue
-		}
-		if len(res.Items) >= q.Limit {
-			res.Omitted++
 			continue
 		}
 		it.ID, it.Score = h.ID, h.Score
