@@ -348,7 +348,8 @@ var ignoreFiles = [...]string{".gitignore", ".ignore", ".rubiignore"}
 // list lists n, sets its items and err, and returns the subdirectories to
 // descend into, in path order. It runs on a worker.
 func (w *walker) list(n *dirNode) []*dirNode {
-	entries, err := listDir(n.dir)
+	entries, release, err := listDir(n.dir)
+	defer release()
 	n.err = err
 	if err != nil && (n.rel == "" || len(entries) == 0) {
 		return nil
@@ -446,14 +447,14 @@ func (w *walker) judge(n *dirNode, frames []ignoreFrame, e fs.DirEntry, it *item
 	}
 
 	// The only stat of the walk, and only for files that got this far.
-	info, err := e.Info()
+	size, modTime, err := statEntry(e)
 	switch {
 	case err != nil:
 		it.reason = ReasonUnreadable
-	case w.opts.MaxFileSize > 0 && info.Size() > w.opts.MaxFileSize:
+	case w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize:
 		it.reason = ReasonTooLarge
 	default:
-		it.file = File{Path: rel, Size: info.Size(), ModTime: info.ModTime()}
+		it.file = File{Path: rel, Size: size, ModTime: modTime}
 	}
 }
 
@@ -461,15 +462,24 @@ func (w *walker) judge(n *dirNode, frames []ignoreFrame, e fs.DirEntry, it *item
 // files, which running as root cannot produce with permissions.
 var listDir = readDir
 
-// readDir lists dir without sorting (Walk sorts with its own key). On error
-// it returns whatever was read.
-func readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
+// readDir (one per platform) lists dir without sorting (Walk sorts with its
+// own key). On error it returns whatever was read. The entries may hold on
+// to the open directory: statEntry works on them until release is called.
+//
+//	func readDir(dir string) (entries []fs.DirEntry, release func(), err error)
+//
+// statEntry (one per platform) returns the size and modification time of a
+// file listed by readDir, without following a symlink.
+//
+//	func statEntry(e fs.DirEntry) (size int64, modTime time.Time, err error)
+
+// statInfo is statEntry through fs.DirEntry.Info.
+func statInfo(e fs.DirEntry) (int64, time.Time, error) {
+	info, err := e.Info()
 	if err != nil {
-		return nil, err
+		return 0, time.Time{}, err
 	}
-	defer f.Close()
-	return f.ReadDir(-1)
+	return info.Size(), info.ModTime(), nil
 }
 
 // comparePathKeys orders directory entries as if directory names ended in

@@ -330,13 +330,13 @@ func TestWalkUnreadable(t *testing.T) {
 	// listing instead: locked/ fails outright, open/ lists y.go and a
 	// vanished file before an error.
 	t.Cleanup(func() { listDir = readDir })
-	listDir = func(dir string) ([]fs.DirEntry, error) {
+	listDir = func(dir string) ([]fs.DirEntry, func(), error) {
 		switch filepath.Base(dir) {
 		case "locked":
-			return nil, fs.ErrPermission
+			return nil, func() {}, fs.ErrPermission
 		case "open":
-			entries, _ := readDir(dir)
-			return append(entries, fakeEntry{"gone.go"}), errors.New("i/o error")
+			entries, release, _ := readDir(dir)
+			return append(entries, fakeEntry{"gone.go"}), release, errors.New("i/o error")
 		}
 		return readDir(dir)
 	}
@@ -349,7 +349,7 @@ func TestWalkUnreadable(t *testing.T) {
 		t.Errorf("skipped = %v, want %v", st.Skipped, want)
 	}
 
-	listDir = func(string) ([]fs.DirEntry, error) { return nil, fs.ErrPermission }
+	listDir = func(string) ([]fs.DirEntry, func(), error) { return nil, func() {}, fs.ErrPermission }
 	if _, err := Walk(context.Background(), root, Options{}, func(File) error { return nil }); !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), root) {
 		t.Errorf("unreadable root: err = %v, want permission error naming %s", err, root)
 	}
@@ -627,7 +627,7 @@ func TestWalkStopsAtScale(t *testing.T) {
 	root := mkTree(t, scaleTree(600, true))
 	all, _ := walkAll(t, root, Options{})
 	t.Cleanup(func() { listDir = readDir })
-	listDir = func(dir string) ([]fs.DirEntry, error) {
+	listDir = func(dir string) ([]fs.DirEntry, func(), error) {
 		time.Sleep(time.Millisecond) // a slow disk: the emitter catches up with the workers
 		return readDir(dir)
 	}
