@@ -2,15 +2,16 @@
 // should look at, and says why it skipped the rest.
 //
 // The index runs on every change, so the walk must be cheap and must never
-// read file contents: it makes one os.ReadDir pass per directory, calls
-// lstat only for files it is about to accept (or size-check), and decides
+// read file contents: it makes one ReadDir pass per directory, calls lstat
+// only for files it is about to accept (or size-check), and decides
 // "binary" from the extension alone. Content sniffing is left to the caller,
 // which reads the file anyway and can use IsBinary on the bytes it has.
-// Those ReadDir and lstat calls are most of the cost, so a bounded number of
-// goroutines list directories concurrently (each directory's ignore files
-// are read before its entries are judged), while fn is called from the
-// caller's goroutine, one file at a time, in the order and with the stats
-// of a sequential walk.
+//
+// Those ReadDir and lstat calls are most of the cost, and mostly wait on the
+// kernel, so a bounded number of goroutines list directories concurrently
+// (each reads a directory's ignore files before it judges the directory's
+// entries). fn is still called from the caller's goroutine, one file at a
+// time, in the order and with the stats of a sequential walk.
 //
 // What is skipped, in the order it is checked:
 //
