@@ -200,10 +200,11 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 
 // workers returns the number of directories listed at once. A listing
 // blocks in syscalls more than it computes, so more workers than cores
-// help. Tests swap it.
+// help; past a few dozen they only contend in the kernel, and each holds a
+// file descriptor. Tests swap it.
 var workers = defaultWorkers
 
-func defaultWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
+func defaultWorkers() int { return min(4*runtime.GOMAXPROCS(0), 32) }
 
 type walker struct {
 	ctx      context.Context
