@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -116,7 +117,14 @@ type fileProblem struct {
 
 func (e *fileProblem) Error() string { return e.msg }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+): `)
+// lazyRegexp returns a function that compiles expr on its first call and
+// returns that same Regexp ever after: compiled at init, the package's
+// patterns would cost every rubi process at start.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+var yamlLineRE = lazyRegexp(`line (\d+): `)
 
 // decodeNode parses a node file. It fails with a *fileProblem; the
 // returned warnings are values it replaced with a fallback.
@@ -143,7 +151,7 @@ func decodeNode(path string, data []byte) (*Node, []Problem, error) {
 	if err := yaml.Unmarshal([]byte(strings.Join(lines[1:end], "\n")), &doc); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		line := 0
-		if m := yamlLineRE.FindStringSubmatchIndex(msg); m != nil {
+		if m := yamlLineRE().FindStringSubmatchIndex(msg); m != nil {
 			line, _ = strconv.Atoi(msg[m[2]:m[3]])
 			msg = msg[:m[0]] + msg[m[1]:]
 		}
@@ -300,7 +308,7 @@ func parseBody(n *Node, title string, lines []string) string {
 				if strings.TrimSpace(e) == "" {
 					continue
 				}
-				m := wikiLineRE.FindStringSubmatch(strings.TrimSpace(e))
+				m := wikiLineRE().FindStringSubmatch(strings.TrimSpace(e))
 				if m == nil {
 					ok = false
 					break
@@ -314,7 +322,7 @@ func parseBody(n *Node, title string, lines []string) string {
 			}
 			break
 		}
-		if !wikiLineRE.MatchString(l) {
+		if !wikiLineRE().MatchString(l) {
 			break
 		}
 	}
@@ -322,7 +330,7 @@ func parseBody(n *Node, title string, lines []string) string {
 	return title
 }
 
-var wikiLineRE = regexp.MustCompile(`^[-*] +([^\s\[]+) +\[\[([^\]]+)\]\]$`)
+var wikiLineRE = lazyRegexp(`^[-*] +([^\s\[]+) +\[\[([^\]]+)\]\]$`)
 
 func isLinksHeading(l string) bool {
 	l = strings.TrimSpace(strings.Trim(strings.TrimLeft(l, "#"), " *:_"))

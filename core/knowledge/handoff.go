@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +43,7 @@ var handoffSections = []struct {
 	{"Files", func(h *Handoff) *[]string { return &h.Files }},
 }
 
-var handoffName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}-\d{4})(?:-(\d+))?\.md$`)
+var handoffName = lazyRegexp(`^(\d{4}-\d{2}-\d{2}-\d{4})(?:-(\d+))?\.md$`)
 
 // SaveHandoff writes h to .rubi/handoffs/<YYYY-MM-DD-HHMM>.md (UTC) and
 // returns the file. A second handoff in the same minute gets -2, -3…: none
@@ -100,7 +99,7 @@ func (s *Store) LastHandoff() (*Handoff, error) {
 	}
 	var cs []cand
 	for _, de := range des {
-		m := handoffName.FindStringSubmatch(de.Name())
+		m := handoffName().FindStringSubmatch(de.Name())
 		if m == nil || !de.Type().IsRegular() {
 			continue
 		}

@@ -2,25 +2,28 @@ package pipeline
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
-// testWords are the query words that make tests what the user wants.
-var testWords = func() map[string]bool {
+// testWords returns the query words that make tests what the user wants,
+// tokenized on first use rather than at init.
+var testWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, t := range text.Tokenize("test tests testing spec specs fixture fixtures testdata benchmark benchmarks bench mock mocks") {
 		m[t] = true
 	}
 	return m
-}()
+})
 
 // aboutTests reports whether the query asks for tests.
 func aboutTests(qtokens map[string]bool) bool {
+	words := testWords()
 	for t := range qtokens {
-		if testWords[t] {
+		if words[t] {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -12,25 +13,28 @@ import (
 // allocates per call, and almost every rune of source code is ASCII and
 // never reaches this file.
 
-// latinFold holds the folded form of U+0080..U+024F (Latin-1 Supplement and
-// Latin Extended-A/B), where nearly all accented letters of the languages
-// rubi cares about live, so the common case needs no normalization at run
-// time. An empty entry means the rune is not a letter or digit.
-var latinFold [0x250 - 0x80]string
+// latinFold returns the folded forms of U+0080..U+024F (Latin-1 Supplement
+// and Latin Extended-A/B), where nearly all accented letters of the
+// languages rubi cares about live, so the common case needs no
+// normalization at run time. An empty entry means the rune is not a letter
+// or digit. The table is built on first use, not at init: normalizing
+// some 400 letters costs every process over a millisecond at start, though
+// most text is ASCII and never needs it.
+var latinFold = sync.OnceValue(func() *[0x250 - 0x80]string {
+	var t [0x250 - 0x80]string
+	for r := rune(0x80); r < 0x250; r++ {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			t[r-0x80] = foldRune(r)
+		}
+	}
+	return &t
+})
 
 // noDecomposition lists letters that NFKD leaves alone but a reader
 // considers accented forms of ASCII letters.
 var noDecomposition = map[rune]string{
 	'ß': "ss", 'ẞ': "SS", 'æ': "ae", 'Æ': "AE", 'œ': "oe", 'Œ': "OE",
 	'ø': "o", 'Ø': "O", 'ł': "l", 'Ł': "L", 'đ': "d", 'Đ': "D", 'ı': "i",
-}
-
-func init() {
-	for r := rune(0x80); r < 0x250; r++ {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			latinFold[r-0x80] = foldRune(r)
-		}
-	}
 }
 
 // foldRune returns the folded form of the letter or digit r: its NFKD
@@ -63,7 +67,7 @@ func foldable(r rune) bool {
 // folded returns the folded form of the foldable letter or digit r.
 func folded(r rune) string {
 	if r >= 0x80 && r < 0x250 {
-		return latinFold[r-0x80]
+		return latinFold()[r-0x80]
 	}
 	return foldRune(r)
 }

@@ -44,7 +44,7 @@ type scratch struct {
 	joined   []byte
 	parts    []part
 	stemmers [len(langIndex)]*stemmer
-	folds    map[rune]string // folded forms beyond latinFold
+	folds    map[rune]string // folded forms beyond latinFold()
 }
 
 // fold is folded with a cache, since outside the table folding allocates

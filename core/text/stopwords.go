@@ -1,6 +1,9 @@
 package text
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // The stopword lists are short on purpose: BM25's idf already discounts
 // frequent words, so removing them mostly saves index space and keeps
@@ -40,33 +43,35 @@ esas eso esto muy ya entre sobre cuando donde tambien hay fue yo mi
 nos cada`
 )
 
-var (
-	stopwords      = map[string]struct{}{}
-	maxStopwordLen int // longer words skip the map lookup
-)
-
-func init() {
+// stopwordSet returns the words of every list and the length of the
+// longest (longer words skip the map lookup). It is built on first use, not
+// at init, so that a process that never tokenizes does not pay for it.
+var stopwordSet = sync.OnceValues(func() (map[string]struct{}, int) {
+	set, longest := map[string]struct{}{}, 0
 	for _, list := range []string{englishStopwords, portugueseStopwords, frenchStopwords, spanishStopwords} {
 		for _, w := range strings.Fields(list) {
-			stopwords[w] = struct{}{}
-			maxStopwordLen = max(maxStopwordLen, len(w))
+			set[w] = struct{}{}
+			longest = max(longest, len(w))
 		}
 	}
-}
+	return set, longest
+})
 
 // IsStopword reports whether word, folded and lowercased (see Fold), is on
 // one of the stopword lists.
 func IsStopword(word string) bool {
-	_, ok := stopwords[word]
+	set, _ := stopwordSet()
+	_, ok := set[word]
 	return ok
 }
 
 // isStopword is IsStopword without converting b to a string first (the
 // compiler does not allocate for a map index of string(b)).
 func isStopword(b []byte) bool {
-	if len(b) > maxStopwordLen {
+	set, longest := stopwordSet()
+	if len(b) > longest {
 		return false
 	}
-	_, ok := stopwords[string(b)]
+	_, ok := set[string(b)]
 	return ok
 }

@@ -30,12 +30,13 @@ type rule struct {
 	anchored bool   // contained a "/": matched against the path below the frame's dir, not the name
 }
 
-// ignored reports whether rel (whose base name is name) is ignored by the
-// frames on the stack. Git's rule: the last matching pattern wins, and deeper
-// ignore files come after shallower ones.
-func (w *walker) ignored(rel, name string, isDir bool) bool {
-	for i := len(w.frames) - 1; i >= 0; i-- {
-		f := &w.frames[i]
+// ignored reports whether rel (whose base name is name) is ignored by
+// frames, the ignore files of its ancestors, outermost first. Git's rule:
+// the last matching pattern wins, and deeper ignore files come after
+// shallower ones.
+func ignored(frames []ignoreFrame, rel, name string, isDir bool) bool {
+	for i := len(frames) - 1; i >= 0; i-- {
+		f := &frames[i]
 		sub := rel
 		if f.dir != "" {
 			sub = rel[len(f.dir)+1:]

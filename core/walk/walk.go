@@ -2,10 +2,16 @@
 // should look at, and says why it skipped the rest.
 //
 // The index runs on every change, so the walk must be cheap and must never
-// read file contents: it makes one os.ReadDir pass per directory, calls
-// lstat only for files it is about to accept (or size-check), and decides
+// read file contents: it makes one ReadDir pass per directory, calls lstat
+// only for files it is about to accept (or size-check), and decides
 // "binary" from the extension alone. Content sniffing is left to the caller,
 // which reads the file anyway and can use IsBinary on the bytes it has.
+//
+// Those ReadDir and lstat calls are most of the cost, and mostly wait on the
+// kernel, so a bounded number of goroutines list directories concurrently
+// (each reads a directory's ignore files before it judges the directory's
+// entries). fn is still called from the caller's goroutine, one file at a
+// time, in the order and with the stats of a sequential walk.
 //
 // What is skipped, in the order it is checked:
 //
@@ -44,8 +50,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -124,7 +133,11 @@ type Stats struct {
 // non-directory or unreadable root, or an invalid Include or Exclude
 // pattern, is an error. If fn returns an error the
 // walk stops and returns it unchanged; fs.SkipAll stops it without error.
-// Cancelling ctx stops the walk with ctx's error. Stats are valid either way.
+// Cancelling ctx stops the walk with ctx's error. Stats are valid either way:
+// they count the entries up to the one the walk stopped at, as if the walk
+// had been sequential. fn is called from the goroutine that called Walk,
+// never concurrently, and Walk returns only after the goroutines it started
+// have ended.
 func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (Stats, error) {
 	w := &walker{
 		ctx:   ctx,
@@ -160,44 +173,188 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 	}
 	// .git/info/exclude is the lowest-priority ignore source, so it goes on
 	// the stack before the root's own ignore files.
+	var frames []ignoreFrame
 	if rules := readIgnoreFile(filepath.Join(dir, ".git", "info", "exclude")); len(rules) > 0 {
-		w.frames = append(w.frames, ignoreFrame{rules: rules})
+		frames = []ignoreFrame{{rules: rules}}
 	}
-	err = w.walkDir(dir, "", false)
+	top := &dirNode{dir: dir, frames: frames, done: make(chan struct{})}
+	w.start(top)
+	defer w.stop()
+	err = w.emit(top)
 	if errors.Is(err, fs.SkipAll) {
 		err = nil
 	}
 	return w.stats, err
 }
 
+// The walk runs in two halves. Workers list directories: each takes a
+// directory from the queue, lists it, reads its ignore files, judges its
+// entries, lstats the files it accepts and queues the subdirectories to
+// descend, each carrying the ignore rules in force below it. Listing is
+// mostly waiting on ReadDir and lstat syscalls, so several directories are
+// listed at once. Meanwhile the goroutine that called Walk emits: it goes
+// through the directories in path order, waiting for each one's listing,
+// and counts the stats and calls fn in exactly the order of a sequential
+// walk. The queue is a stack, so workers list directories roughly in the
+// order they are emitted and few listings wait to be emitted.
+
+// workers returns the number of directories listed at once. A listing
+// blocks in syscalls more than it computes, so more workers than cores
+// help; past a few dozen they only contend in the kernel, and each holds a
+// file descriptor. Tests swap it.
+var workers = defaultWorkers
+
+func defaultWorkers() int { return min(4*runtime.GOMAXPROCS(0), 32) }
+
 type walker struct {
 	ctx      context.Context
 	root     string
 	opts     Options
-	fn       func(File) error
-	stats    Stats
 	include  []glob
 	exclude  []glob
 	defaults map[string]bool // nil when NoDefaultExcludes
-	frames   []ignoreFrame   // ignore rules of the directories being walked, outermost first
+
+	// The queue of directories to list, shared by the workers.
+	mu      sync.Mutex
+	wake    sync.Cond   // signalled when the queue grows or the walk ends
+	queue   []*dirNode  // a stack: the next directory to list is last
+	pending int         // directories queued or being listed
+	stopped atomic.Bool // the emitter is done: workers must return; set with mu held
+	wg      sync.WaitGroup
+
+	// Used by the emitter only.
+	fn    func(File) error
+	stats Stats
+}
+
+// dirNode is a directory to list, and once done is closed, its listing.
+type dirNode struct {
+	dir      string        // OS path
+	rel      string        // slash path, "" for the root
+	included bool          // an ancestor matched an Include pattern
+	frames   []ignoreFrame // ignore rules of the ancestors, outermost first; shared, never appended to in place
+
+	done  chan struct{} // closed when the fields below are set
+	err   error         // the listing failed, perhaps after some entries
+	items []item        // the entries in path order
+}
+
+// item is one entry of a listed directory: a file to pass to fn, a skipped
+// entry, or a directory to descend into.
+type item struct {
+	file   File
+	reason string   // skip reason; "" for a file or a directory to descend
+	sub    *dirNode // directory to descend
+}
+
+// start queues the root and starts the workers.
+func (w *walker) start(top *dirNode) {
+	w.wake.L = &w.mu
+	w.queue = append(w.queue, top)
+	w.pending = 1
+	for range max(workers(), 1) {
+		w.wg.Go(w.work)
+	}
+}
+
+// stop ends the workers, whether the walk is complete or not, and waits
+// for them.
+func (w *walker) stop() {
+	w.mu.Lock()
+	w.stopped.Store(true)
+	w.wake.Broadcast()
+	w.mu.Unlock()
+	w.wg.Wait()
+}
+
+// work lists queued directories until none are left or the walk stops.
+func (w *walker) work() {
+	for {
+		w.mu.Lock()
+		for len(w.queue) == 0 && w.pending > 0 && !w.stopped.Load() {
+			w.wake.Wait()
+		}
+		if w.stopped.Load() || len(w.queue) == 0 {
+			w.mu.Unlock()
+			return
+		}
+		n := w.queue[len(w.queue)-1]
+		w.queue = w.queue[:len(w.queue)-1]
+		w.mu.Unlock()
+		if w.ctx.Err() != nil {
+			return // the emitter sees ctx too
+		}
+
+		subs := w.list(n)
+
+		w.mu.Lock()
+		// Push the subdirectories last first, so the first is listed next.
+		for i := len(subs) - 1; i >= 0; i-- {
+			w.queue = append(w.queue, subs[i])
+		}
+		w.pending += len(subs) - 1
+		if len(subs) > 0 || w.pending == 0 {
+			w.wake.Broadcast()
+		}
+		w.mu.Unlock()
+		close(n.done) // after queueing subs: the emitter waits for them next
+	}
+}
+
+// emit waits for n's listing and emits its entries, descending into its
+// subdirectories in order.
+func (w *walker) emit(n *dirNode) error {
+	select {
+	case <-n.done:
+	case <-w.ctx.Done():
+		return fmt.Errorf("walk %s: %w", w.root, w.ctx.Err())
+	}
+	if n.err != nil {
+		if n.rel == "" {
+			return fmt.Errorf("walk %s: %w", w.root, unwrapPath(n.err))
+		}
+		// Count the directory once and keep whatever was listed before the error.
+		w.skip(ReasonUnreadable)
+	}
+	for i := range n.items {
+		if err := w.ctx.Err(); err != nil {
+			return fmt.Errorf("walk %s: %w", w.root, err)
+		}
+		it := &n.items[i]
+		switch {
+		case it.sub != nil:
+			if err := w.emit(it.sub); err != nil {
+				return err
+			}
+		case it.reason != "":
+			w.skip(it.reason)
+		default:
+			w.stats.Seen++
+			w.stats.Accepted++
+			if err := w.fn(it.file); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *walker) skip(reason string) {
+	w.stats.Seen++
+	w.stats.Skipped[reason]++
 }
 
 // ignoreFiles are read in each directory in increasing priority.
 var ignoreFiles = [...]string{".gitignore", ".ignore", ".rubiignore"}
 
-// walkDir walks one directory. rel is its slash path ("" for the root);
-// included reports whether an ancestor matched an Include pattern.
-func (w *walker) walkDir(dir, rel string, included bool) error {
-	entries, err := listDir(dir)
-	if err != nil {
-		if rel == "" {
-			return fmt.Errorf("walk %s: %w", w.root, unwrapPath(err))
-		}
-		// Count the directory once and keep whatever was listed before the error.
-		w.skip(ReasonUnreadable)
-		if len(entries) == 0 {
-			return nil
-		}
+// list lists n, sets its items and err, and returns the subdirectories to
+// descend into, in path order. It runs on a worker.
+func (w *walker) list(n *dirNode) []*dirNode {
+	entries, release, err := listDir(n.dir)
+	defer release()
+	n.err = err
+	if err != nil && (n.rel == "" || len(entries) == 0) {
+		return nil
 	}
 
 	var rules []rule
@@ -205,13 +362,14 @@ func (w *walker) walkDir(dir, rel string, included bool) error {
 		for _, e := range entries {
 			// Like git, don't follow a symlinked ignore file.
 			if e.Name() == name && e.Type().IsRegular() {
-				rules = append(rules, readIgnoreFile(filepath.Join(dir, name))...)
+				rules = append(rules, readIgnoreFile(filepath.Join(n.dir, name))...)
 			}
 		}
 	}
+	frames := n.frames
 	if len(rules) > 0 {
-		w.frames = append(w.frames, ignoreFrame{dir: rel, rules: rules})
-		defer func(n int) { w.frames = w.frames[:n] }(len(w.frames) - 1)
+		// Clip first: siblings share the parent's frames.
+		frames = append(slices.Clip(frames), ignoreFrame{dir: n.rel, rules: rules})
 	}
 
 	// os.ReadDir's name order would put "a/b" before "a.txt"; sorting
@@ -220,94 +378,110 @@ func (w *walker) walkDir(dir, rel string, included bool) error {
 		return comparePathKeys(a.Name(), a.IsDir(), b.Name(), b.IsDir())
 	})
 
-	for _, e := range entries {
-		if err := w.ctx.Err(); err != nil {
-			return fmt.Errorf("walk %s: %w", w.root, err)
+	n.items = make([]item, len(entries))
+	var subs []*dirNode
+	for i, e := range entries {
+		if i%64 == 0 && w.halted() {
+			return subs // the emitter will not look at n
 		}
-		if err := w.visit(dir, rel, included, e); err != nil {
-			return err
+		it := &n.items[i]
+		w.judge(n, frames, e, it)
+		if it.sub != nil {
+			subs = append(subs, it.sub)
 		}
 	}
-	return nil
+	return subs
 }
 
-func (w *walker) visit(dir, parent string, included bool, e fs.DirEntry) error {
+// halted reports whether the walk has stopped or been cancelled.
+func (w *walker) halted() bool {
+	return w.stopped.Load() || w.ctx.Err() != nil
+}
+
+// judge decides what the entry e of n is, with frames the ignore rules in
+// force in n, and sets it accordingly.
+func (w *walker) judge(n *dirNode, frames []ignoreFrame, e fs.DirEntry, it *item) {
 	name := e.Name()
 	rel := name
-	if parent != "" {
-		rel = parent + "/" + name
+	if n.rel != "" {
+		rel = n.rel + "/" + name
 	}
 	typ := e.Type()
 
 	if typ.IsDir() {
 		switch {
 		case w.defaults[name]:
-			w.skip(ReasonDefaultExcluded)
-		case w.ignored(rel, name, true):
-			w.skip(ReasonIgnored)
+			it.reason = ReasonDefaultExcluded
+		case ignored(frames, rel, name, true):
+			it.reason = ReasonIgnored
 		case matchAny(w.exclude, rel, true):
-			w.skip(ReasonExcluded)
+			it.reason = ReasonExcluded
 		default:
-			return w.walkDir(filepath.Join(dir, name), rel, included || matchAny(w.include, rel, true))
+			it.sub = &dirNode{
+				dir:      filepath.Join(n.dir, name),
+				rel:      rel,
+				included: n.included || matchAny(w.include, rel, true),
+				frames:   frames,
+				done:     make(chan struct{}),
+			}
 		}
-		return nil
+		return
 	}
 
-	var reason string
 	switch {
 	case w.defaults[".git"] && name == ".git": // a submodule's or worktree's .git file
-		reason = ReasonDefaultExcluded
-	case w.ignored(rel, name, false):
-		reason = ReasonIgnored
+		it.reason = ReasonDefaultExcluded
+	case ignored(frames, rel, name, false):
+		it.reason = ReasonIgnored
 	case matchAny(w.exclude, rel, false):
-		reason = ReasonExcluded
+		it.reason = ReasonExcluded
 	case typ&fs.ModeSymlink != 0:
-		reason = ReasonSymlink
+		it.reason = ReasonSymlink
 	case !typ.IsRegular():
-		reason = ReasonSpecial
-	case len(w.include) > 0 && !included && !matchAny(w.include, rel, false):
-		reason = ReasonNotIncluded
+		it.reason = ReasonSpecial
+	case len(w.include) > 0 && !n.included && !matchAny(w.include, rel, false):
+		it.reason = ReasonNotIncluded
 	case hasBinaryExt(name):
-		reason = ReasonBinary
+		it.reason = ReasonBinary
 	}
-	if reason != "" {
-		w.skip(reason)
-		return nil
+	if it.reason != "" {
+		return
 	}
 
 	// The only stat of the walk, and only for files that got this far.
-	info, err := e.Info()
-	if err != nil {
-		w.skip(ReasonUnreadable)
-		return nil
+	size, modTime, err := statEntry(e)
+	switch {
+	case err != nil:
+		it.reason = ReasonUnreadable
+	case w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize:
+		it.reason = ReasonTooLarge
+	default:
+		it.file = File{Path: rel, Size: size, ModTime: modTime}
 	}
-	if w.opts.MaxFileSize > 0 && info.Size() > w.opts.MaxFileSize {
-		w.skip(ReasonTooLarge)
-		return nil
-	}
-	w.stats.Seen++
-	w.stats.Accepted++
-	return w.fn(File{Path: rel, Size: info.Size(), ModTime: info.ModTime()})
-}
-
-func (w *walker) skip(reason string) {
-	w.stats.Seen++
-	w.stats.Skipped[reason]++
 }
 
 // listDir is readDir; tests swap it to simulate unreadable directories and
 // files, which running as root cannot produce with permissions.
 var listDir = readDir
 
-// readDir lists dir without sorting (Walk sorts with its own key). On error
-// it returns whatever was read.
-func readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
+// readDir (one per platform) lists dir without sorting (Walk sorts with its
+// own key). On error it returns whatever was read. The entries may hold on
+// to the open directory: statEntry works on them until release is called.
+//
+//	func readDir(dir string) (entries []fs.DirEntry, release func(), err error)
+//
+// statEntry (one per platform) returns the size and modification time of a
+// file listed by readDir, without following a symlink.
+//
+//	func statEntry(e fs.DirEntry) (size int64, modTime time.Time, err error)
+
+// statInfo is statEntry through fs.DirEntry.Info.
+func statInfo(e fs.DirEntry) (int64, time.Time, error) {
+	info, err := e.Info()
 	if err != nil {
-		return nil, err
+		return 0, time.Time{}, err
 	}
-	defer f.Close()
-	return f.ReadDir(-1)
+	return info.Size(), info.ModTime(), nil
 }
 
 // comparePathKeys orders directory entries as if directory names ended in

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -327,13 +330,13 @@ func TestWalkUnreadable(t *testing.T) {
 	// listing instead: locked/ fails outright, open/ lists y.go and a
 	// vanished file before an error.
 	t.Cleanup(func() { listDir = readDir })
-	listDir = func(dir string) ([]fs.DirEntry, error) {
+	listDir = func(dir string) ([]fs.DirEntry, func(), error) {
 		switch filepath.Base(dir) {
 		case "locked":
-			return nil, fs.ErrPermission
+			return nil, func() {}, fs.ErrPermission
 		case "open":
-			entries, _ := readDir(dir)
-			return append(entries, fakeEntry{"gone.go"}), errors.New("i/o error")
+			entries, release, _ := readDir(dir)
+			return append(entries, fakeEntry{"gone.go"}), release, errors.New("i/o error")
 		}
 		return readDir(dir)
 	}
@@ -346,7 +349,7 @@ func TestWalkUnreadable(t *testing.T) {
 		t.Errorf("skipped = %v, want %v", st.Skipped, want)
 	}
 
-	listDir = func(string) ([]fs.DirEntry, error) { return nil, fs.ErrPermission }
+	listDir = func(string) ([]fs.DirEntry, func(), error) { return nil, func() {}, fs.ErrPermission }
 	if _, err := Walk(context.Background(), root, Options{}, func(File) error { return nil }); !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), root) {
 		t.Errorf("unreadable root: err = %v, want permission error naming %s", err, root)
 	}
@@ -484,6 +487,184 @@ func TestWalkMatchesGit(t *testing.T) {
 	}
 }
 
+// scaleTree returns about n directories nested up to five deep, holding
+// files and directories whose names its ignore patterns select, with
+// a .gitignore in about half the directories below the root, and as
+// often a .ignore and a .rubiignore if allKinds (git reads only the
+// first). The same n and allKinds give the same tree.
+func scaleTree(n int, allKinds bool) map[string]string {
+	rng := rand.New(rand.NewPCG(uint64(n), 1))
+	// No name of DefaultExcludes: git would descend into those.
+	dirNames := []string{"src", "pkg", "bld", "gen", "cache", "docs", "a", "b", "keep", "tmp", "out-x", "x.d", "a-b", "A", "é"}
+	fileNames := []string{"main.go", "a_test.go", "x.log", "keep.log", "notes.md", "b.txt", "data.bak", "tmp1.go",
+		"tmp-keep.go", "z.gen.go", "README", "a.b", "a0", "Zed.go", "ñ.go"}
+	patterns := []string{"*.log", "!keep.log", "/bld/", "gen/", "tmp*", "!tmp-keep.go", "**/cache/**", "docs/*.md",
+		"a/**/b.txt", "*.bak", "!data.bak", "*.gen.go", "keep/", "!keep/", "/*.md", "x.d/", "b/**", "!b/keep/", "*",
+		"!*/", "!*.go", "A/", "!README"}
+	ignoreNames := []string{".gitignore"}
+	if allKinds {
+		ignoreNames = append(ignoreNames, ".ignore", ".rubiignore")
+	}
+	files := map[string]string{}
+	dirs := []string{""}
+	seen := map[string]bool{"": true}
+	for len(dirs) < n {
+		parent := dirs[rng.IntN(len(dirs))]
+		if strings.Count(parent, "/") >= 4 {
+			continue
+		}
+		dir := path.Join(parent, dirNames[rng.IntN(len(dirNames))])
+		if !seen[dir] {
+			seen[dir] = true
+			dirs = append(dirs, dir)
+		}
+	}
+	for _, dir := range dirs {
+		for range 1 + rng.IntN(5) {
+			files[path.Join(dir, fileNames[rng.IntN(len(fileNames))])] = strings.Repeat("x", rng.IntN(4))
+		}
+		for _, name := range ignoreNames {
+			if dir != "" && rng.IntN(2) == 0 {
+				var lines []string
+				for range 1 + rng.IntN(3) {
+					lines = append(lines, patterns[rng.IntN(len(patterns))])
+				}
+				files[path.Join(dir, name)] = strings.Join(lines, "\n") + "\n"
+			}
+		}
+	}
+	return files
+}
+
+// TestWalkMatchesGitAtScale compares the walk with git on a tree of many
+// directories, where the workers list many directories at once: the same
+// files, in byte-wise order.
+func TestWalkMatchesGitAtScale(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatalf("this test compares the walk with git, which is not installed: %v", err)
+	}
+	root := mkTree(t, scaleTree(600, false))
+	git := func(args ...string) []string {
+		cmd := exec.Command(gitBin, args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		var paths []string
+		for p := range strings.SplitSeq(string(out), "\x00") {
+			if p != "" {
+				paths = append(paths, p)
+			}
+		}
+		return paths
+	}
+	git("init", "-q")
+	want := git("ls-files", "-z", "--others", "--exclude-standard")
+	slices.Sort(want)
+
+	got, _ := walkAll(t, root, Options{})
+	if !slices.IsSorted(got) {
+		t.Errorf("paths are not in byte-wise order")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("walk and git disagree\n walk only: %q\n  git only: %q", minus(got, want), minus(want, got))
+	}
+	if len(got) < 400 {
+		t.Errorf("only %d files: the tree is too small to test much", len(got))
+	}
+}
+
+// TestWalkWorkersAgree walks the same tree with one worker, which lists one
+// directory at a time, and with many: files, order and stats must be the
+// same, including when fn stops the walk midway.
+func TestWalkWorkersAgree(t *testing.T) {
+	root := mkTree(t, scaleTree(600, true))
+	t.Cleanup(func() { workers = defaultWorkers })
+	walkWith := func(n int, opts Options, stopAt int) ([]File, Stats, error) {
+		workers = func() int { return n }
+		var files []File
+		st, err := Walk(context.Background(), root, opts, func(f File) error {
+			files = append(files, f)
+			if len(files) == stopAt {
+				return fs.SkipAll
+			}
+			return nil
+		})
+		return files, st, err
+	}
+	for _, opts := range []Options{
+		{},
+		{Include: []string{"**/*.go", "docs"}, Exclude: []string{"**/tmp/", "**/a_test.go"}, MaxFileSize: 2},
+		{Exclude: []string{"**/keep/", "**/*.md"}},
+	} {
+		for _, stopAt := range []int{0, 1, 100} {
+			want, wantSt, wantErr := walkWith(1, opts, stopAt)
+			for _, n := range []int{3, 32} {
+				got, st, err := walkWith(n, opts, stopAt)
+				if err != nil || wantErr != nil {
+					t.Fatalf("%+v: err = %v with %d workers, %v with one", opts, err, n, wantErr)
+				}
+				if !slices.Equal(got, want) || st.Seen != wantSt.Seen || st.Accepted != wantSt.Accepted || !maps.Equal(st.Skipped, wantSt.Skipped) {
+					t.Errorf("%+v, stop at %d: %d workers give %d files, %+v; one gives %d files, %+v",
+						opts, stopAt, n, len(got), st, len(want), wantSt)
+				}
+			}
+			if stopAt == 0 && len(want) < 100 {
+				t.Errorf("%+v: only %d files: the tree is too small to test much", opts, len(want))
+			}
+		}
+	}
+}
+
+// TestWalkStopsAtScale stops a walk of many directories midway, by
+// cancelling its context or with an error from fn, while workers are still
+// listing directories: the walk must stop with what a sequential walk
+// would have yielded until then, and leave no worker running.
+func TestWalkStopsAtScale(t *testing.T) {
+	root := mkTree(t, scaleTree(300, true))
+	all, _ := walkAll(t, root, Options{})
+	t.Cleanup(func() { listDir = readDir })
+	listDir = func(dir string) ([]fs.DirEntry, func(), error) {
+		time.Sleep(time.Millisecond) // a slow disk: the emitter catches up with the workers
+		return readDir(dir)
+	}
+	sentinel := errors.New("stop")
+	for _, stop := range []string{"cancel", "error"} {
+		for _, at := range []int{1, 10, len(all) / 2} {
+			ctx, cancel := context.WithCancel(context.Background())
+			var got []string
+			st, err := Walk(ctx, root, Options{}, func(f File) error {
+				got = append(got, f.Path)
+				if len(got) == at {
+					if stop == "error" {
+						return sentinel
+					}
+					cancel()
+				}
+				return nil
+			})
+			cancel()
+			want := context.Canceled
+			if stop == "error" {
+				want = sentinel
+			}
+			if !errors.Is(err, want) || !slices.Equal(got, all[:at]) || st.Accepted != at {
+				t.Errorf("%s after %d files: err = %v, %d files, %d accepted; want %v and the first %d files",
+					stop, at, err, len(got), st.Accepted, want, at)
+			}
+			// Walk waits for its workers, so none may be left, even one
+			// about to return.
+			buf := make([]byte, 1<<20)
+			if stacks := string(buf[:runtime.Stack(buf, true)]); strings.Contains(stacks, "(*walker).work") {
+				t.Fatalf("%s after %d files: workers left running:\n%s", stop, at, stacks)
+			}
+		}
+	}
+}
+
 // minus returns the elements of a not in b.
 func minus(a, b []string) []string {
 	var out []string
@@ -527,30 +708,59 @@ func TestIsBinary(t *testing.T) {
 	}
 }
 
+// BenchmarkWalk walks two synthetic trees: "flat", 220 directories of 25
+// files, and "deep", shaped like a large Go monorepo (kubernetes has ~1,700
+// directories of ~5 files): 1,500 leaf directories of 7 files under three
+// levels, 1,610 directories and 10,500 files in all. Both have nested
+// .gitignore files that drop some files and directories.
 func BenchmarkWalk(b *testing.B) {
-	// 20 packages x 10 dirs x 25 files = 5,000 files, plus gen/ dirs and
-	// .tmp files that nested .gitignores drop.
-	files := map[string]string{".gitignore": "*.tmp\n!keep.tmp\n"}
-	for i := range 20 {
-		pkg := fmt.Sprintf("pkg%02d", i)
-		files[pkg+"/.gitignore"] = "/gen/\n*.bak\n"
-		for j := range 10 {
-			for k := range 25 {
-				ext := ".go"
-				switch k % 10 {
-				case 3:
-					ext = ".tmp"
-				case 7:
-					ext = ".bak"
+	b.Run("flat", func(b *testing.B) {
+		// 20 packages x 10 dirs x 25 files = 5,000 files, plus gen/ dirs
+		// and .tmp files that nested .gitignores drop.
+		files := map[string]string{".gitignore": "*.tmp\n!keep.tmp\n"}
+		for i := range 20 {
+			pkg := fmt.Sprintf("pkg%02d", i)
+			files[pkg+"/.gitignore"] = "/gen/\n*.bak\n"
+			for j := range 10 {
+				for k := range 25 {
+					ext := ".go"
+					switch k % 10 {
+					case 3:
+						ext = ".tmp"
+					case 7:
+						ext = ".bak"
+					}
+					files[fmt.Sprintf("%s/d%d/f%02d%s", pkg, j, k, ext)] = "package x\n"
 				}
-				files[fmt.Sprintf("%s/d%d/f%02d%s", pkg, j, k, ext)] = "package x\n"
+			}
+			for k := range 10 {
+				files[fmt.Sprintf("%s/gen/g%d.go", pkg, k)] = ""
 			}
 		}
-		for k := range 10 {
-			files[fmt.Sprintf("%s/gen/g%d.go", pkg, k)] = ""
+		benchWalk(b, mkTree(b, files))
+	})
+	b.Run("deep", func(b *testing.B) {
+		files := map[string]string{".gitignore": "*.tmp\n/out-*/\n"}
+		for i := range 10 {
+			mod := fmt.Sprintf("mod%d", i)
+			files[mod+"/.gitignore"] = "*.gen.go\n!keep.gen.go\n"
+			files[mod+"/doc.go"] = "package x\n"
+			for j := range 10 {
+				pkg := fmt.Sprintf("%s/pkg%d", mod, j)
+				files[pkg+"/pkg.go"] = "package x\n"
+				for k := range 15 {
+					dir := fmt.Sprintf("%s/sub%02d", pkg, k)
+					for _, name := range []string{"a.go", "b.go", "c.go", "a_test.go", "README.md", "z.gen.go", "x.tmp"} {
+						files[dir+"/"+name] = "package x\n"
+					}
+				}
+			}
 		}
-	}
-	root := mkTree(b, files)
+		benchWalk(b, mkTree(b, files))
+	})
+}
+
+func benchWalk(b *testing.B, root string) {
 	b.ReportAllocs()
 	var st Stats
 	for b.Loop() {

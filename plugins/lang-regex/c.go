@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -65,10 +66,17 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-var (
-	cFuncPtr  = regexp.MustCompile(`\(\s*[*^&]\s*(?:const\s+)?([A-Za-z_]\w*)\s*\)`)
-	cMacroUse = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*\s*(?:\(.*\))?$`)
-)
+// cRE returns the C and C++ patterns, compiled once on first use.
+var cRE = sync.OnceValue(func() *cPatterns {
+	return &cPatterns{
+		funcPtr:  regexp.MustCompile(`\(\s*[*^&]\s*(?:const\s+)?([A-Za-z_]\w*)\s*\)`),
+		macroUse: regexp.MustCompile(`^[A-Z_][A-Z0-9_]*\s*(?:\(.*\))?$`),
+	}
+})
+
+type cPatterns struct {
+	funcPtr, macroUse *regexp.Regexp
+}
 
 // cSpecifiers may precede a declaration; static is the one that matters.
 var cSpecifiers = map[string]bool{
@@ -125,7 +133,7 @@ func extractC(f *file) {
 			return stmtYes
 		case cAttr(t):
 			return stmtSkip
-		case cAccessLabel(t) != "", cMacroUse.Match(t):
+		case cAccessLabel(t) != "", cRE().macroUse.Match(t):
 			return stmtYes
 		}
 		return stmtNo
@@ -749,7 +757,7 @@ func (c *cState) typedefEnd(i int) {
 // cTypedefNames reads the names a typedef declares from the text before
 // its ';' (after the body's closing brace, if any).
 func cTypedefNames(text []byte) []string {
-	if m := cFuncPtr.FindSubmatch(text); m != nil { // void (*cb)(int)
+	if m := cRE().funcPtr.FindSubmatch(text); m != nil { // void (*cb)(int)
 		return []string{string(m[1])}
 	}
 	var names []string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -50,10 +51,17 @@ func cssLex(l *lexer, i int) int {
 	return k
 }
 
-var (
-	cssVar  = regexp.MustCompile(`^([$@][A-Za-z_-][\w-]*)\s*:`)
-	cssFunc = regexp.MustCompile(`^@(?:mixin|function)\s+([A-Za-z_-][\w-]*)`)
-)
+// cssRE returns the CSS patterns, compiled once on first use.
+var cssRE = sync.OnceValue(func() *cssPatterns {
+	return &cssPatterns{
+		variable: regexp.MustCompile(`^([$@][A-Za-z_-][\w-]*)\s*:`),
+		function: regexp.MustCompile(`^@(?:mixin|function)\s+([A-Za-z_-][\w-]*)`),
+	}
+})
+
+type cssPatterns struct {
+	variable, function *regexp.Regexp
+}
 
 var (
 	cssDoc     = docStyle{line: "///"}
@@ -61,6 +69,7 @@ var (
 )
 
 func extractCSS(f *file) {
+	re := cssRE()
 	for _, kw := range []string{"import", "use", "forward"} {
 		eachWord(f.code, kw, false, func(off int) {
 			if off > 0 && f.code[off-1] == '@' {
@@ -79,9 +88,9 @@ func extractCSS(f *file) {
 			continue
 		}
 		var s core.Symbol
-		if m := cssFunc.FindSubmatch(t); m != nil {
+		if m := re.function.FindSubmatch(t); m != nil {
 			s = core.Symbol{Name: string(m[1]), Kind: core.SymbolFunction}
-		} else if m := cssVar.FindSubmatch(t); m != nil && (m[1][0] == '$' || less) {
+		} else if m := re.variable.FindSubmatch(t); m != nil && (m[1][0] == '$' || less) {
 			s = core.Symbol{Name: string(m[1]), Kind: core.SymbolVar}
 		} else {
 			continue

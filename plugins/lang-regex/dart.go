@@ -3,6 +3,7 @@ package regex
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -40,11 +41,18 @@ func dartLex(l *lexer, i int) int {
 	return l.strBody(j+1, k)
 }
 
-var (
-	dartLibrary = regexp.MustCompile(`^library\s+([\pL_][\pL\pN_]*(?:\s*\.\s*[\pL_][\pL\pN_]*)*)`)
-	dartPartOf  = regexp.MustCompile(`^part\s+of\s+['"]`)
-	dartCond    = regexp.MustCompile(`^if\s*\([^)]*\)\s*['"]`)
-)
+// dartRE returns the Dart patterns, compiled once on first use.
+var dartRE = sync.OnceValue(func() *dartPatterns {
+	return &dartPatterns{
+		library: regexp.MustCompile(`^library\s+([\pL_][\pL\pN_]*(?:\s*\.\s*[\pL_][\pL\pN_]*)*)`),
+		partOf:  regexp.MustCompile(`^part\s+of\s+['"]`),
+		cond:    regexp.MustCompile(`^if\s*\([^)]*\)\s*['"]`),
+	}
+})
+
+type dartPatterns struct {
+	library, partOf, cond *regexp.Regexp
+}
 
 // dartClassMods may precede class, mixin or enum.
 var dartClassMods = map[string]bool{
@@ -119,7 +127,7 @@ func (f *file) dartDirective(t []byte, off int) bool {
 	kind := ""
 	switch w {
 	case "library":
-		if m := dartLibrary.FindSubmatch(t); m != nil && f.facts.Package == "" {
+		if m := dartRE().library.FindSubmatch(t); m != nil && f.facts.Package == "" {
 			f.facts.Package = string(pyDotted(m[1]))
 		}
 		return true
@@ -129,7 +137,7 @@ func (f *file) dartDirective(t []byte, off int) bool {
 		kind = core.ImportReexport
 	case "part":
 		kind = core.ImportModule
-		if m := dartPartOf.FindIndex(t); m != nil {
+		if m := dartRE().partOf.FindIndex(t); m != nil {
 			r = t[m[1]-1:] // part of 'lib.dart'
 		} else if firstWord(r) == "of" {
 			return true // part of lib.name;
@@ -159,7 +167,7 @@ func (f *file) dartDirective(t []byte, off int) bool {
 			break
 		}
 		q += k
-		m := dartCond.FindIndex(f.code[q:stop])
+		m := dartRE().cond.FindIndex(f.code[q:stop])
 		if m == nil {
 			q += 2
 			continue

@@ -3,6 +3,7 @@ package regex
 import (
 	"bytes"
 	"regexp"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,25 +20,34 @@ func init() {
 
 const goIdent = `[\pL_][\pL\pN_]*`
 
+// goRE returns the Go patterns, compiled once on first use.
 // Top-level patterns are anchored and applied to one masked line with its
 // indentation removed, so each costs a few steps per line.
-var (
-	goPackage     = regexp.MustCompile(`^package\s+(` + goIdent + `)`)
-	goImportGroup = regexp.MustCompile(`^import\s*\(`)
-	goImport      = regexp.MustCompile(`^import\s*`)
-	goSpec        = regexp.MustCompile("^(?:(\\.|" + goIdent + ")\\s*)?[\"`]")
-	goGroup       = regexp.MustCompile(`^(const|var|type)\s*\(`)
-	goFunc        = regexp.MustCompile(`^func\s+(` + goIdent + `)`)
-	goMethod      = regexp.MustCompile(`^func\s*\(([^)]*)\)\s*(` + goIdent + `)`)
-	goType        = regexp.MustCompile(`^type\s+(` + goIdent + `)`)
-	goValue       = regexp.MustCompile(`^(const|var)\s+`)
-	goNames       = regexp.MustCompile(`^` + goIdent + `(?:\s*,\s*` + goIdent + `)*`)
-	goTypeSpec    = regexp.MustCompile(`^` + goIdent)
-)
+var goRE = sync.OnceValue(func() *goPatterns {
+	return &goPatterns{
+		pkg:         regexp.MustCompile(`^package\s+(` + goIdent + `)`),
+		importGroup: regexp.MustCompile(`^import\s*\(`),
+		importOne:   regexp.MustCompile(`^import\s*`),
+		spec:        regexp.MustCompile("^(?:(\\.|" + goIdent + ")\\s*)?[\"`]"),
+		group:       regexp.MustCompile(`^(const|var|type)\s*\(`),
+		function:    regexp.MustCompile(`^func\s+(` + goIdent + `)`),
+		method:      regexp.MustCompile(`^func\s*\(([^)]*)\)\s*(` + goIdent + `)`),
+		typeDecl:    regexp.MustCompile(`^type\s+(` + goIdent + `)`),
+		value:       regexp.MustCompile(`^(const|var)\s+`),
+		names:       regexp.MustCompile(`^` + goIdent + `(?:\s*,\s*` + goIdent + `)*`),
+		typeSpec:    regexp.MustCompile(`^` + goIdent),
+	}
+})
+
+type goPatterns struct {
+	pkg, importGroup, importOne, spec, group           *regexp.Regexp
+	function, method, typeDecl, value, names, typeSpec *regexp.Regexp
+}
 
 var goDoc = docStyle{line: "//", block: "/*"}
 
 func extractGo(f *file) {
+	re := goRE()
 	var ends []endQuery
 	add := func(i int, s core.Symbol) {
 		if s.Name == "_" {
@@ -74,29 +84,29 @@ func extractGo(f *file) {
 			default:
 				continue
 			}
-			if m := goPackage.FindSubmatch(t); m != nil {
+			if m := re.pkg.FindSubmatch(t); m != nil {
 				if f.facts.Package == "" {
 					f.facts.Package = string(m[1])
 					f.facts.Doc = f.docAbove(i, goDoc)
 				}
-			} else if m := goImportGroup.FindIndex(t); m != nil {
+			} else if m := re.importGroup.FindIndex(t); m != nil {
 				group = "import"
 				f.goSpecs(off+m[1], t[m[1]:])
-			} else if m := goImport.FindIndex(t); m != nil {
+			} else if m := re.importOne.FindIndex(t); m != nil {
 				f.goSpecs(off+m[1], t[m[1]:])
-			} else if m := goGroup.FindSubmatch(t); m != nil {
+			} else if m := re.group.FindSubmatch(t); m != nil {
 				group = string(m[1])
 			} else if f.full() {
 				continue
-			} else if m := goMethod.FindSubmatch(t); m != nil {
+			} else if m := re.method.FindSubmatch(t); m != nil {
 				add(i, core.Symbol{Name: string(m[2]), Kind: core.SymbolMethod, Exported: goExported(m[2]), Parent: goReceiver(m[1])})
-			} else if m := goFunc.FindSubmatch(t); m != nil {
+			} else if m := re.function.FindSubmatch(t); m != nil {
 				add(i, core.Symbol{Name: string(m[1]), Kind: core.SymbolFunction, Exported: goExported(m[1])})
-			} else if m := goType.FindSubmatchIndex(t); m != nil {
+			} else if m := re.typeDecl.FindSubmatchIndex(t); m != nil {
 				name := t[m[2]:m[3]]
 				add(i, core.Symbol{Name: string(name), Kind: goTypeKind(t[m[1]:]), Exported: goExported(name)})
-			} else if m := goValue.FindSubmatchIndex(t); m != nil {
-				if names := goNames.Find(t[m[1]:]); names != nil {
+			} else if m := re.value.FindSubmatchIndex(t); m != nil {
+				if names := re.names.Find(t[m[1]:]); names != nil {
 					values(i, names, goValueKind(t))
 				}
 			}
@@ -106,10 +116,10 @@ func extractGo(f *file) {
 			// A spec of a const/var/type group, unless the line merely
 			// continues the previous spec's expression.
 			if group == "type" {
-				if m := goTypeSpec.FindIndex(t); m != nil {
+				if m := re.typeSpec.FindIndex(t); m != nil {
 					add(i, core.Symbol{Name: string(t[:m[1]]), Kind: goTypeKind(t[m[1]:]), Exported: goExported(t[:m[1]])})
 				}
-			} else if names := goNames.Find(t); names != nil {
+			} else if names := re.names.Find(t); names != nil {
 				kind := core.SymbolConst
 				if group == "var" {
 					kind = core.SymbolVar
@@ -128,9 +138,10 @@ func (f *file) goSpecs(off int, seg []byte) {
 	if k := bytes.IndexByte(seg, ')'); k >= 0 {
 		seg = seg[:k]
 	}
+	spec := goRE().spec
 	for pos := 0; pos < len(seg); {
 		pos += len(seg[pos:]) - len(bytes.TrimLeft(seg[pos:], " \t;"))
-		m := goSpec.FindSubmatchIndex(seg[pos:])
+		m := spec.FindSubmatchIndex(seg[pos:])
 		if m == nil {
 			return
 		}

@@ -3,6 +3,7 @@ package regex
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -17,10 +18,17 @@ func init() {
 
 const javaIdent = `[\pL_$][\pL\pN_$]*`
 
-var (
-	javaPackage = regexp.MustCompile(`^package\s+(` + javaIdent + `(?:\s*\.\s*` + javaIdent + `)*)`)
-	javaImport  = regexp.MustCompile(`^import\s+(?:(static)\s+)?(` + javaIdent + `(?:\s*\.\s*(?:` + javaIdent + `|\*))*)\s*;?`)
-)
+// javaRE returns the Java patterns, compiled once on first use.
+var javaRE = sync.OnceValue(func() *javaPatterns {
+	return &javaPatterns{
+		pkg:        regexp.MustCompile(`^package\s+(` + javaIdent + `(?:\s*\.\s*` + javaIdent + `)*)`),
+		importDecl: regexp.MustCompile(`^import\s+(?:(static)\s+)?(` + javaIdent + `(?:\s*\.\s*(?:` + javaIdent + `|\*))*)\s*;?`),
+	}
+})
+
+type javaPatterns struct {
+	pkg, importDecl *regexp.Regexp
+}
 
 var javaModifiers = map[string]bool{
 	"public": true, "protected": true, "private": true, "static": true, "final": true, "abstract": true,
@@ -60,7 +68,7 @@ func extractJava(f *file) {
 		case top == nil && f.depth[i] == 0:
 			switch firstWord(t) {
 			case "package":
-				if m := javaPackage.FindSubmatch(t); m != nil && f.facts.Package == "" {
+				if m := javaRE().pkg.FindSubmatch(t); m != nil && f.facts.Package == "" {
 					f.facts.Package = string(pyDotted(m[1]))
 				}
 				continue
@@ -68,7 +76,7 @@ func extractJava(f *file) {
 				// A statement may span lines, and a line hold several.
 				w := f.code[off:min(len(f.code), off+1024)]
 				for {
-					m := javaImport.FindSubmatchIndex(w)
+					m := javaRE().importDecl.FindSubmatchIndex(w)
 					if m == nil {
 						break
 					}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"slices"
+	"sync"
 	"unicode"
 
 	"github.com/rubi-dev/rubi/core"
@@ -22,25 +23,31 @@ func init() {
 
 const jsIdent = `[\pL_$][\pL\pN_$]*`
 
-// Import patterns are anchored and run on a bounded window that starts at
-// an occurrence of the keyword, so the cost is per keyword, not per byte.
-var (
-	jsImportFrom  = regexp.MustCompile(`^import\s*[\pL\pN_$*{}\s,]*?\bfrom\s*["']`)
-	jsImportBare  = regexp.MustCompile(`^import\s*["']`)
-	jsImportCall  = regexp.MustCompile("^import\\s*\\(\\s*[\"'`]")
-	jsRequire     = regexp.MustCompile("^require\\s*\\(\\s*[\"'`]")
-	jsExportFrom  = regexp.MustCompile(`^export\s*(?:type\s+)?(?:\*(?:\s*as\s+` + jsIdent + `)?|\{[^}]*\})\s*from\s*["']`)
-	jsExportList  = regexp.MustCompile(`^export\s*(?:type\s+)?\{([^}]*)\}`)
-	jsExportIdent = regexp.MustCompile(`^export\s+default\s+(` + jsIdent + `)\s*(?:;|\n|\r|$)`)
-)
+// jsRE returns the JavaScript and TypeScript patterns, compiled once on first use.
+var jsRE = sync.OnceValue(func() *jsPatterns {
+	return &jsPatterns{
+		importFrom:  regexp.MustCompile(`^import\s*[\pL\pN_$*{}\s,]*?\bfrom\s*["']`),
+		importBare:  regexp.MustCompile(`^import\s*["']`),
+		importCall:  regexp.MustCompile("^import\\s*\\(\\s*[\"'`]"),
+		require:     regexp.MustCompile("^require\\s*\\(\\s*[\"'`]"),
+		exportFrom:  regexp.MustCompile(`^export\s*(?:type\s+)?(?:\*(?:\s*as\s+` + jsIdent + `)?|\{[^}]*\})\s*from\s*["']`),
+		exportList:  regexp.MustCompile(`^export\s*(?:type\s+)?\{([^}]*)\}`),
+		exportIdent: regexp.MustCompile(`^export\s+default\s+(` + jsIdent + `)\s*(?:;|\n|\r|$)`),
+		varRest:     regexp.MustCompile(`^\s+(` + jsIdent + `)\s*!?\s*(?::(?:[^=]|=>)*)?(=)?`),
+		fieldRest:   regexp.MustCompile(`^(?::(?:[^=]|=>)*)?=`),
+	}
+})
 
-// Declarations are read word by word: modifiers, then a keyword, then a
-// name. Only const/let/var and class fields need a pattern, for the type
-// annotation before the initializer.
-var (
-	jsVarRest   = regexp.MustCompile(`^\s+(` + jsIdent + `)\s*!?\s*(?::(?:[^=]|=>)*)?(=)?`)
-	jsFieldRest = regexp.MustCompile(`^(?::(?:[^=]|=>)*)?=`)
-)
+type jsPatterns struct {
+	// Import patterns are anchored and run on a bounded window that starts
+	// at an occurrence of the keyword, so the cost is per keyword, not per
+	// byte.
+	importFrom, importBare, importCall, require, exportFrom, exportList, exportIdent *regexp.Regexp
+	// Declarations are read word by word: modifiers, then a keyword, then
+	// a name. Only const/let/var and class fields need a pattern, for the
+	// type annotation before the initializer.
+	varRest, fieldRest *regexp.Regexp
+}
 
 // jsModifiers may precede a top-level declaration keyword.
 var jsModifiers = map[string]bool{"export": true, "default": true, "declare": true, "async": true, "abstract": true}
@@ -72,6 +79,7 @@ func extractJS(f *file) {
 // jsImports records the imports and returns the names exported by a
 // separate export list (export { a, b as c }; export default a).
 func (f *file) jsImports() map[string]bool {
+	re := jsRE()
 	code := f.code
 	// A clause never holds another import or export keyword, so each
 	// window ends at the next one: windows cannot overlap and the work is
@@ -105,17 +113,17 @@ func (f *file) jsImports() map[string]bool {
 		w := window(off)
 		switch {
 		case bytes.HasPrefix(w, []byte("import")):
-			if m := jsImportFrom.FindIndex(w); m != nil {
+			if m := re.importFrom.FindIndex(w); m != nil {
 				spec(off+m[1]-1, core.ImportStatic, false)
-			} else if m := jsImportBare.FindIndex(w); m != nil {
+			} else if m := re.importBare.FindIndex(w); m != nil {
 				spec(off+m[1]-1, core.ImportSideEffect, false)
-			} else if m := jsImportCall.FindIndex(w); m != nil {
+			} else if m := re.importCall.FindIndex(w); m != nil {
 				spec(off+m[1]-1, core.ImportDynamic, true)
 			}
 		case bytes.HasPrefix(w, []byte("export")):
-			if m := jsExportFrom.FindIndex(w); m != nil {
+			if m := re.exportFrom.FindIndex(w); m != nil {
 				spec(off+m[1]-1, core.ImportReexport, false)
-			} else if m := jsExportList.FindSubmatch(w); m != nil {
+			} else if m := re.exportList.FindSubmatch(w); m != nil {
 				for _, e := range bytes.Split(m[1], []byte(",")) {
 					e = bytes.TrimSpace(e)
 					e = bytes.TrimSpace(bytes.TrimPrefix(e, []byte("type ")))
@@ -124,14 +132,14 @@ func (f *file) jsImports() map[string]bool {
 					}
 					exported[string(e)] = true
 				}
-			} else if m := jsExportIdent.FindSubmatch(w); m != nil {
+			} else if m := re.exportIdent.FindSubmatch(w); m != nil {
 				exported[string(m[1])] = true
 			}
 		}
 	}
 	eachWord(code, "require", false, func(off int) {
 		// The window is small: only whitespace may precede the literal.
-		if m := jsRequire.FindIndex(code[off:min(len(code), off+256)]); m != nil {
+		if m := re.require.FindIndex(code[off:min(len(code), off+256)]); m != nil {
 			spec(off+m[1]-1, core.ImportRequire, true)
 		}
 	})
@@ -244,7 +252,7 @@ func (f *file) jsSymbols(exportList map[string]bool) {
 			}
 			top(i, name, kind, h.export)
 		case "const", "let", "var":
-			m := jsVarRest.FindSubmatchIndex(h.rest)
+			m := jsRE().varRest.FindSubmatchIndex(h.rest)
 			if m == nil {
 				continue // destructuring: const { a } = ...
 			}
@@ -332,7 +340,7 @@ func (f *file) jsMember(i int, t []byte, off int, cls *jsClassBody, add func(int
 		// a method
 	case r[0] == '=' || r[0] == ':':
 		// a field: a method only when it holds a function
-		m := jsFieldRest.FindIndex(r)
+		m := jsRE().fieldRest.FindIndex(r)
 		if m == nil || !jsFuncRHS(f.code, off+len(t)-len(r)+m[1]) {
 			return
 		}

@@ -3,6 +3,7 @@ package regex
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -28,10 +29,17 @@ func kotlinLex(l *lexer, i int) int {
 
 const ktIdent = `[\pL_][\pL\pN_]*`
 
-var (
-	ktPackage = regexp.MustCompile(`^package\s+(` + ktIdent + `(?:\s*\.\s*` + ktIdent + `)*)`)
-	ktImport  = regexp.MustCompile(`^import\s+(` + ktIdent + `(?:\s*\.\s*(?:` + ktIdent + `|\*))*)`)
-)
+// ktRE returns the Kotlin patterns, compiled once on first use.
+var ktRE = sync.OnceValue(func() *ktPatterns {
+	return &ktPatterns{
+		pkg:        regexp.MustCompile(`^package\s+(` + ktIdent + `(?:\s*\.\s*` + ktIdent + `)*)`),
+		importDecl: regexp.MustCompile(`^import\s+(` + ktIdent + `(?:\s*\.\s*(?:` + ktIdent + `|\*))*)`),
+	}
+})
+
+type ktPatterns struct {
+	pkg, importDecl *regexp.Regexp
+}
 
 var ktModifiers = map[string]bool{
 	"public": true, "private": true, "protected": true, "internal": true, "open": true, "abstract": true,
@@ -57,12 +65,12 @@ func extractKotlin(f *file) {
 		case top == nil && f.depth[i] == 0:
 			switch firstWord(t) {
 			case "package":
-				if m := ktPackage.FindSubmatch(t); m != nil && f.facts.Package == "" {
+				if m := ktRE().pkg.FindSubmatch(t); m != nil && f.facts.Package == "" {
 					f.facts.Package = string(pyDotted(m[1]))
 				}
 				continue
 			case "import":
-				if m := ktImport.FindSubmatchIndex(t); m != nil {
+				if m := ktRE().importDecl.FindSubmatchIndex(t); m != nil {
 					f.addImport(off+m[2], string(pyDotted(t[m[2]:m[3]])), core.ImportStatic)
 				}
 				continue

@@ -3,6 +3,7 @@ package regex
 import (
 	"bytes"
 	"regexp"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -40,7 +41,7 @@ func phpLex(l *lexer, i int) int {
 		}
 	case '<':
 		if bytes.HasPrefix(src[i:], []byte("<<<")) {
-			if m := phpHeredoc.FindSubmatchIndex(src[i:min(n, i+128)]); m != nil {
+			if m := phpRE().heredoc.FindSubmatchIndex(src[i:min(n, i+128)]); m != nil {
 				e := i + m[1]
 				if string(src[i+m[2]:i+m[3]]) == string(src[i+m[6]:i+m[7]]) && (e == n || src[e] == '\n' || src[e] == '\r') {
 					l.heredocs = append(l.heredocs, heredoc{id: string(src[i+m[4] : i+m[5]]), php: true})
@@ -52,7 +53,18 @@ func phpLex(l *lexer, i int) int {
 	return i
 }
 
-var phpHeredoc = regexp.MustCompile(`^<<<[ \t]*(["']?)([A-Za-z_][A-Za-z0-9_]*)(["']?)`)
+// phpRE returns the PHP patterns, compiled once on first use.
+var phpRE = sync.OnceValue(func() *phpPatterns {
+	return &phpPatterns{
+		heredoc:   regexp.MustCompile(`^<<<[ \t]*(["']?)([A-Za-z_][A-Za-z0-9_]*)(["']?)`),
+		namespace: regexp.MustCompile(`^namespace\s+\\?([\pL_][\pL\pN_]*(?:\\[\pL_][\pL\pN_]*)*)`),
+		ident:     regexp.MustCompile(`^&?\s*([\pL_][\pL\pN_]*)`),
+	}
+})
+
+type phpPatterns struct {
+	heredoc, namespace, ident *regexp.Regexp
+}
 
 func (l *lexer) phpComment(i int) int {
 	src := l.src
@@ -64,11 +76,6 @@ func (l *lexer) phpComment(i int) int {
 	}
 	return i
 }
-
-var (
-	phpNamespace = regexp.MustCompile(`^namespace\s+\\?([\pL_][\pL\pN_]*(?:\\[\pL_][\pL\pN_]*)*)`)
-	phpIdentRe   = regexp.MustCompile(`^&?\s*([\pL_][\pL\pN_]*)`)
-)
 
 var phpModifiers = map[string]bool{
 	"public": true, "protected": true, "private": true, "static": true, "abstract": true,
@@ -127,7 +134,7 @@ func (f *file) phpFileScope(d *decls, i int, t []byte, off int, scopes *[]scope)
 	w, r := word(t)
 	switch w {
 	case "namespace":
-		if m := phpNamespace.FindSubmatch(t); m != nil && f.facts.Package == "" {
+		if m := phpRE().namespace.FindSubmatch(t); m != nil && f.facts.Package == "" {
 			f.facts.Package = string(m[1])
 		}
 		if b := f.bodyBrace(off+len(w), ""); b >= 0 {
@@ -138,7 +145,7 @@ func (f *file) phpFileScope(d *decls, i int, t []byte, off int, scopes *[]scope)
 		f.phpUse(off + len(w))
 		return
 	case "function":
-		if m := phpIdentRe.FindSubmatchIndex(r); m != nil {
+		if m := phpRE().ident.FindSubmatchIndex(r); m != nil {
 			name := r[m[2]:m[3]]
 			d.add(i, core.Symbol{Name: string(name), Kind: core.SymbolFunction, Exported: true,
 				Doc: f.docAboveAttrs(i, phpDoc, phpAttr)}, f.bodyBrace(off+len(t)-len(r)+m[3], ""))
@@ -186,7 +193,7 @@ func (f *file) phpMember(d *decls, i int, t []byte, top *scope) {
 	}
 	switch w {
 	case "function":
-		m := phpIdentRe.FindSubmatchIndex(r)
+		m := phpRE().ident.FindSubmatchIndex(r)
 		if m == nil {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -18,17 +19,24 @@ func init() {
 
 const pyIdent = `[\pL_][\pL\pN_]*`
 
-var (
-	pyImport     = regexp.MustCompile(`^import\s`)
-	pyImportName = regexp.MustCompile(`(` + pyIdent + `(?:\s*\.\s*` + pyIdent + `)*)(?:\s+as\s+` + pyIdent + `)?`)
-	pyFrom       = regexp.MustCompile(`^from\s*(\.*)\s*(` + pyIdent + `(?:\s*\.\s*` + pyIdent + `)*)?\s*import\b`)
-	pyDef        = regexp.MustCompile(`^(?:async\s+)?def\s+(` + pyIdent + `)`)
-	pyClass      = regexp.MustCompile(`^class\s+(` + pyIdent + `)`)
-	pyConst      = regexp.MustCompile(`^(_*[A-Z][A-Z0-9_]*)\s*(?::[^=]*)?=(?:[^=]|$)`)
-	pyAll        = regexp.MustCompile(`^__all__\s*(?::[^=]*)?\+?=`)
-	pyAllName    = regexp.MustCompile(`["'](` + pyIdent + `)["']`)
-	pyDocPrefix  = regexp.MustCompile(`^[rRuUbBfF]{0,2}("""|'''|"|')`)
-)
+// pyRE returns the Python patterns, compiled once on first use.
+var pyRE = sync.OnceValue(func() *pyPatterns {
+	return &pyPatterns{
+		importStmt: regexp.MustCompile(`^import\s`),
+		importName: regexp.MustCompile(`(` + pyIdent + `(?:\s*\.\s*` + pyIdent + `)*)(?:\s+as\s+` + pyIdent + `)?`),
+		from:       regexp.MustCompile(`^from\s*(\.*)\s*(` + pyIdent + `(?:\s*\.\s*` + pyIdent + `)*)?\s*import\b`),
+		def:        regexp.MustCompile(`^(?:async\s+)?def\s+(` + pyIdent + `)`),
+		class:      regexp.MustCompile(`^class\s+(` + pyIdent + `)`),
+		constant:   regexp.MustCompile(`^(_*[A-Z][A-Z0-9_]*)\s*(?::[^=]*)?=(?:[^=]|$)`),
+		all:        regexp.MustCompile(`^__all__\s*(?::[^=]*)?\+?=`),
+		allName:    regexp.MustCompile(`["'](` + pyIdent + `)["']`),
+		docPrefix:  regexp.MustCompile(`^[rRuUbBfF]{0,2}("""|'''|"|')`),
+	}
+})
+
+type pyPatterns struct {
+	importStmt, importName, from, def, class, constant, all, allName, docPrefix *regexp.Regexp
+}
 
 // pyBlock is an open def or class, for telling methods from functions.
 type pyBlock struct {
@@ -38,6 +46,7 @@ type pyBlock struct {
 }
 
 func extractPython(f *file) {
+	re := pyRE()
 	n := f.lines()
 	stmt := make([]bool, n) // line i starts a logical line
 	for i := range n {
@@ -75,23 +84,23 @@ func extractPython(f *file) {
 		}
 		var sym core.Symbol
 		var class string
-		if m := pyDef.FindSubmatch(t); m != nil {
+		if m := re.def.FindSubmatch(t); m != nil {
 			sym = core.Symbol{Name: string(m[1]), Kind: core.SymbolFunction}
-		} else if m := pyClass.FindSubmatch(t); m != nil {
+		} else if m := re.class.FindSubmatch(t); m != nil {
 			sym = core.Symbol{Name: string(m[1]), Kind: core.SymbolClass}
 			class = sym.Name
 		} else if indent == 0 {
-			if m := pyConst.FindSubmatch(t); m != nil && !f.full() {
+			if m := re.constant.FindSubmatch(t); m != nil && !f.full() {
 				f.addSymbol(core.Symbol{Name: string(m[1]), Kind: core.SymbolConst, Line: i + 1, EndLine: h + 1,
 					Exported: m[1][0] != '_', Signature: f.signature(i)})
-			} else if pyAll.Match(t) {
+			} else if re.all.Match(t) {
 				a, _ := f.bounds(i)
 				_, b := f.bounds(h)
 				if all == nil {
 					all = map[string]bool{}
 				}
 				hasAll = true
-				for _, m := range pyAllName.FindAllSubmatch(f.src[a:b], -1) {
+				for _, m := range re.allName.FindAllSubmatch(f.src[a:b], -1) {
 					all[string(m[1])] = true
 				}
 			}
@@ -139,6 +148,7 @@ func extractPython(f *file) {
 // pyImports reads the import statements of the logical line code[a:b],
 // which may hold several separated by semicolons.
 func (f *file) pyImports(a, b int) {
+	re := pyRE()
 	for a < b {
 		end := bytes.IndexByte(f.code[a:b], ';')
 		if end < 0 {
@@ -150,12 +160,12 @@ func (f *file) pyImports(a, b int) {
 		seg := f.code[s:end]
 		if w := firstWord(seg); w != "import" && w != "from" {
 			// not an import statement
-		} else if m := pyImport.FindIndex(seg); m != nil {
-			for _, n := range pyImportName.FindAllSubmatchIndex(seg[m[1]:], -1) {
+		} else if m := re.importStmt.FindIndex(seg); m != nil {
+			for _, n := range re.importName.FindAllSubmatchIndex(seg[m[1]:], -1) {
 				name := seg[m[1]+n[2] : m[1]+n[3]]
 				f.addImport(s+m[1]+n[2], string(pyDotted(name)), core.ImportStatic)
 			}
-		} else if m := pyFrom.FindSubmatchIndex(seg); m != nil && (m[3] > m[2] || m[4] >= 0) {
+		} else if m := re.from.FindSubmatchIndex(seg); m != nil && (m[3] > m[2] || m[4] >= 0) {
 			spec := string(seg[m[2]:m[3]])
 			if m[4] >= 0 {
 				spec += string(pyDotted(seg[m[4]:m[5]]))
@@ -173,7 +183,7 @@ func (f *file) pyImports(a, b int) {
 // import names nothing.
 func pyFromNames(list []byte) []string {
 	var names []string
-	for _, n := range pyImportName.FindAllSubmatch(list, -1) {
+	for _, n := range pyRE().importName.FindAllSubmatch(list, -1) {
 		name := string(pyDotted(n[1]))
 		if !strings.Contains(name, ".") {
 			names = append(names, name)
@@ -224,7 +234,7 @@ func (f *file) pyStringDoc(k int) string {
 		return ""
 	}
 	t := bytes.TrimSpace(f.srcLine(k))
-	m := pyDocPrefix.FindSubmatchIndex(t)
+	m := pyRE().docPrefix.FindSubmatchIndex(t)
 	if m == nil {
 		return ""
 	}

@@ -9,6 +9,12 @@
 // Each language lives in its own file and registers a language value
 // (names, comment and string syntax, extractor) from init, so another
 // language is one more file.
+//
+// A language's regular expressions are compiled once, on first use, by a
+// sync.OnceValue that returns them (goRE, pyRE, ...), never at package
+// init: compiling them all costs milliseconds that every rubi process
+// would pay at start, though most (rubi context, run on every prompt)
+// never parse.
 package regex
 
 import (

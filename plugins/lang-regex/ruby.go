@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -162,10 +163,17 @@ func (l *lexer) rubyPercent(i int) int {
 	return n
 }
 
-var (
-	rubyConst = regexp.MustCompile(`^([A-Z][\pL\pN_]*)\s*=(?:[^=~>]|$)`)
-	rubyNames = regexp.MustCompile(`:([\pL_][\pL\pN_]*[?!=]?)`)
-)
+// rubyRE returns the Ruby patterns, compiled once on first use.
+var rubyRE = sync.OnceValue(func() *rubyPatterns {
+	return &rubyPatterns{
+		constant: regexp.MustCompile(`^([A-Z][\pL\pN_]*)\s*=(?:[^=~>]|$)`),
+		names:    regexp.MustCompile(`:([\pL_][\pL\pN_]*[?!=]?)`),
+	}
+})
+
+type rubyPatterns struct {
+	constant, names *regexp.Regexp
+}
 
 var rubyDoc = docStyle{line: "#"}
 
@@ -294,7 +302,7 @@ func extractRuby(f *file) {
 			if w == "public" || w == "public_class_method" || w == "module_function" {
 				continue
 			}
-			for _, m := range rubyNames.FindAllSubmatch(r, -1) {
+			for _, m := range rubyRE().names.FindAllSubmatch(r, -1) {
 				if top.hidden == nil {
 					top.hidden = map[string]bool{}
 				}
@@ -302,7 +310,7 @@ func extractRuby(f *file) {
 			}
 		default:
 			if len(w) > 0 && 'A' <= w[0] && w[0] <= 'Z' {
-				if m := rubyConst.FindSubmatch(t); m != nil {
+				if m := rubyRE().constant.FindSubmatch(t); m != nil {
 					add(core.Symbol{Name: string(m[1]), Kind: core.SymbolConst, Exported: true}, false, false)
 				}
 			}

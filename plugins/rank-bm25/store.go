@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rubi-dev/rubi/core/store"
@@ -59,7 +60,9 @@ const (
 	legacyFile = "bm25.idx"
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli returns the CRC-32C table of the segment checksums, made on
+// first use: making it costs a process start a fraction of a millisecond.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // ErrNoIndex is returned (wrapped) by Rank when no index has been built in
 // the state directory yet.
@@ -183,7 +186,7 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(postings)))
 	b = append(b, postings...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 func appendString(b []byte, s string) []byte {
@@ -211,7 +214,7 @@ func decodeSegment(name string, data []byte) (*segment, error) {
 		return nil, errCorrupt
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if crc32.Checksum(body, castagnoli()) != sum {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
 	d.b = d.b[:len(d.b)-4]
