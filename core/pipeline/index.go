@@ -104,6 +104,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	defer lock.Unlock()
 
+	lap := e.stopwatch("index")
 	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
 	prev, err := loadManifest(e.indexDir())
 	if err != nil && !errors.Is(err, errNoIndex) {
@@ -114,7 +115,6 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		opts.Full = true
 	}
 
-	lap := e.stopwatch("index")
 	lap("lock and manifest")
 	files, wstats, err := e.walk(ctx)
 	if err != nil {
