@@ -15,7 +15,7 @@
 //
 // It writes a dated markdown report and its JSON twin:
 //
-//	go run ./bench/quality                 # everything (about 10 minutes)
+//	go run ./bench/quality                 # everything (about an hour on 2 cores)
 //	go run ./bench/quality -quick          # a smoke run
 //	go run ./bench/quality -memory         # LoCoMo only
 //	go run ./bench/quality -code -modules github.com/caddyserver/caddy/v2@v2.8.4 -queries 100
@@ -208,7 +208,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		Quick: o.quick, Rankers: rankers, Variants: vs, Skipped: skipped,
 	}
 	for _, l := range cfg.Layers {
-		rep.Config = append(rep.Config, filepath.Base(l))
+		if strings.HasPrefix(l, "(built-in defaults)") {
+			l = "built-in defaults"
+		}
+		rep.Config = append(rep.Config, l)
 	}
 	for _, v := range vs {
 		progress(fmt.Sprintf("variant %s (%s)", v.Name(), v.Role()))
