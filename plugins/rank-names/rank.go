@@ -170,13 +170,20 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	}
 	n := float64(x.ndocs)
 	best := map[int]map[int]match{} // document → candidate → its best match
-	visit := func(ci int, key int, w float64, how string) error {
+	// score credits the documents having key, through candidate ci, with
+	// a match of weight w. A prefix or a near miss (nodes false) says
+	// something only of a name: a note's title is a phrase, and "Caroline"
+	// starting the titles of half a conversation names none of them.
+	score := func(ci int, key int, w float64, how string, nodes bool) error {
 		c := &cands[ci]
 		idf := math.Log(1 + n/float64(max(x.df(key), 1)))
 		if c.prose {
 			w *= proseWeight
 		}
 		return x.postings(key, func(d int, field uint8) {
+			if field == fieldNode && !nodes {
+				return
+			}
 			sc := w * fieldWeight[field] * idf * c.weight * (1 + 0.5*float64(c.words-1))
 			m := best[d]
 			if m == nil {
@@ -188,6 +195,8 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			}
 		})
 	}
+	visit := func(ci, key int, w float64, how string) error { return score(ci, key, w, how, true) }
+	visitNames := func(ci, key int, w float64, how string) error { return score(ci, key, w, how, false) }
 	for ci := range cands {
 		c := &cands[ci]
 		i := x.search(c.key)
@@ -212,13 +221,13 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			}
 			for j := start; j < x.nkeys && j < start+maxExpand && strings.HasPrefix(string(x.key(j)), c.key); j++ {
 				w := prefixWeight * float64(len(c.key)) / float64(len(x.key(j)))
-				if err := visit(ci, j, w, "prefix"); err != nil {
+				if err := visitNames(ci, j, w, "prefix"); err != nil {
 					return nil, corrupt(err)
 				}
 			}
 		}
 		if s.Typos && !exact && c.words == 1 && len(c.key) >= 5 {
-			if err := r.typos(x, ci, c, visit); err != nil {
+			if err := r.typos(x, ci, c, visitNames); err != nil {
 				return nil, corrupt(err)
 			}
 		}
