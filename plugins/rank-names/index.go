@@ -158,6 +158,9 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		}
 	}
 	slices.SortFunc(docs, func(a, b doc) int { return strings.Compare(a.id, b.id) })
+	if !corpus.Full && sameDocs(docs, old) {
+		return nil // an edit that renamed nothing: the file stands
+	}
 	data := encode(docs)
 	if err := store.WriteFile(filepath.Join(dir, stateFile), data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", Name, err)
@@ -170,6 +173,21 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	r.idx, r.stamp = idx, stampOf(filepath.Join(dir, stateFile))
 	r.mu.Unlock()
 	return nil
+}
+
+// sameDocs reports whether docs are exactly the indexed documents old,
+// with the same names.
+func sameDocs(docs []doc, old map[string]*doc) bool {
+	if len(docs) != len(old) {
+		return false
+	}
+	for i := range docs {
+		o, ok := old[docs[i].id]
+		if !ok || o.kind != docs[i].kind || !slices.Equal(o.names, docs[i].names) {
+			return false
+		}
+	}
+	return true
 }
 
 // The index file, rewritten whole by each Index (it holds names only, a

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -211,5 +212,35 @@ func TestBadFile(t *testing.T) {
 	}
 	if _, err := configured(t, t.TempDir(), "").Rank(context.Background(), core.Query{Text: "host"}); err == nil || !strings.Contains(err.Error(), "rubi index") {
 		t.Errorf("no index: %v", err)
+	}
+}
+
+// An update that changes no name leaves the file as it was.
+func TestUnchangedNamesNotRewritten(t *testing.T) {
+	dir := t.TempDir()
+	r := configured(t, dir, "")
+	ctx := context.Background()
+	if err := r.Index(ctx, &core.Corpus{Full: true, Documents: corpus()}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, stateFile)
+	old := time.Unix(1, 0)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+	docs := corpus()
+	docs[0].Body = "a new body"
+	if err := r.Index(ctx, &core.Corpus{Documents: docs, Changed: []string{docs[0].ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(file); !fi.ModTime().Equal(old) {
+		t.Error("an edit that renamed nothing rewrote the index")
+	}
+	docs[0].Names = append(docs[0].Names, "Reload")
+	if err := r.Index(ctx, &core.Corpus{Documents: docs, Changed: []string{docs[0].ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if hits := rank(t, configured(t, dir, ""), core.Query{Text: "Reload", Limit: 1}); len(hits) != 1 || hits[0].ID != "file:core/host/host.go" {
+		t.Errorf("a new name was not indexed: %v", hits)
 	}
 }
