@@ -292,6 +292,9 @@ type Store struct {
 
 	mu    sync.Mutex
 	cache map[string]*entry
+	// cacheDirty records that a file was parsed or dropped since the
+	// cache was last imported or exported.
+	cacheDirty bool
 
 	hashMu sync.Mutex
 	hashes map[string]hashEntry

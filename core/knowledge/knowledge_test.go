@@ -943,3 +943,80 @@ func TestConcurrentGoroutines(t *testing.T) {
 		t.Errorf("%d nodes", len(nodes))
 	}
 }
+
+// A fresh process that imports the node cache parses only the node files
+// that changed since it was exported, and never caches a node whose
+// frontmatter holds keys rubi does not know.
+func TestNodeCache(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	if _, err := s.Register(ctx, []Input{
+		{Type: "gotcha", Title: "Coupon applied twice", Body: "Once per cart."},
+		{Type: "decision", Title: "Use JWT", Body: "Stateless."},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	odd := filepath.Join(s.root, ".rubi", "knowledge", "note-odd.md")
+	if err := os.WriteFile(odd, []byte("---\nid: note-odd\ntype: note\ntitle: Odd\nowner: team-a\n---\nKept.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Nodes()
+	data, _, err := s.ExportCache()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	fresh := Open(Options{Root: s.root})
+	if err := fresh.ImportCache(data); err != nil {
+		t.Fatal(err)
+	}
+	nodes, _ := fresh.Nodes()
+	if len(nodes) != 3 {
+		t.Fatalf("%d nodes", len(nodes))
+	}
+	// The odd node was parsed (not cached); the two others came from the
+	// cache, so only the odd one made the store dirty.
+	fresh.mu.Lock()
+	cached := 0
+	for _, e := range fresh.cache {
+		if e.node != nil && e.node.extra == nil {
+			cached++
+		}
+	}
+	fresh.mu.Unlock()
+	if cached != 2 {
+		t.Errorf("%d cached nodes without extra keys, want 2", cached)
+	}
+	if _, changed, _ := fresh.ExportCache(); !changed {
+		t.Error("the odd node was not parsed again")
+	}
+	if _, changed, _ := fresh.ExportCache(); changed {
+		t.Error("a second export reports changes")
+	}
+	fresh.Nodes()
+	if _, changed, _ := fresh.ExportCache(); changed {
+		t.Error("reading unchanged nodes parsed something")
+	}
+	// An edit is seen: the file's key changed.
+	jwt := filepath.Join(s.root, ".rubi", "knowledge", "decision-use-jwt.md")
+	src, _ := os.ReadFile(jwt)
+	later := time.Now().Add(time.Minute)
+	if err := os.WriteFile(jwt, []byte(strings.Replace(string(src), "Stateless.", "Stateless, and short-lived.", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(jwt, later, later)
+	n, err := fresh.Get("decision-use-jwt")
+	if err != nil || !strings.Contains(n.Body, "short-lived") {
+		t.Errorf("edited node = %+v, %v", n, err)
+	}
+	// Rewriting the odd node keeps its unknown key.
+	if _, err := fresh.Register(ctx, []Input{{ID: "note-odd", Type: "note", Title: "Odd", Body: "More."}}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(odd); !strings.Contains(string(b), "owner: team-a") {
+		t.Errorf("the unknown key was lost:\n%s", b)
+	}
+	if err := Open(Options{Root: s.root}).ImportCache([]byte("garbage")); err == nil {
+		t.Error("a damaged cache was accepted")
+	}
+}

@@ -202,6 +202,7 @@ func (s *Store) load(sc *scope) *loaded {
 		for p := range s.cache {
 			if strings.HasPrefix(p, prefix) && !seen[p] && !strings.ContainsRune(p[len(prefix):], filepath.Separator) {
 				delete(s.cache, p)
+				s.cacheDirty = true
 			}
 		}
 	}
@@ -220,6 +221,7 @@ func (s *Store) readEntry(sc *scope, path string, de fs.DirEntry) *entry {
 		return e
 	}
 	e := &entry{key: key}
+	s.cacheDirty = true
 	data, err := os.ReadFile(path)
 	if err != nil {
 		e.problems = []Problem{{Path: path, Message: err.Error()}}
@@ -251,5 +253,6 @@ func (s *Store) remember(n *Node) {
 	}
 	s.mu.Lock()
 	s.cache[n.Path] = &entry{key: keyOf(fi), node: n}
+	s.cacheDirty = true
 	s.mu.Unlock()
 }

@@ -54,6 +54,8 @@ type Engine struct {
 	symMu sync.Mutex
 	// knowledge is the project's knowledge store, opened on first use.
 	knowledge *knowledge.Store
+	// nodeCacheOnce reads the persisted node cache into it once.
+	nodeCacheOnce sync.Once
 }
 
 // New returns an engine for cfg. Close stops any plugin it started.

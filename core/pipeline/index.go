@@ -159,7 +159,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 
 	// Knowledge nodes are documents too; a malformed one is reported and
 	// skipped.
-	nodes, problems := e.Knowledge().Nodes()
+	nodes, problems := e.nodes()
 	for _, p := range problems {
 		stats.Warnings = append(stats.Warnings, p.String())
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Edge kinds between knowledge nodes and the code.
@@ -44,6 +45,33 @@ func (e *Engine) VaultDir() string {
 		}
 	}
 	return v
+}
+
+// nodeCacheFile keeps the parsed knowledge nodes between processes, so a
+// refresh of a project with thousands of nodes parses only the node files
+// that changed.
+const nodeCacheFile = "nodes.gob"
+
+// nodes returns the knowledge nodes, reading the node cache the first time
+// and saving it when nodes were parsed or removed. The index lock is held.
+func (e *Engine) nodes() ([]*knowledge.Node, []knowledge.Problem) {
+	path := filepath.Join(e.indexDir(), nodeCacheFile)
+	e.nodeCacheOnce.Do(func() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		if err := e.Knowledge().ImportCache(data); err != nil {
+			e.logger.Debug("node cache dropped", "error", err)
+		}
+	})
+	nodes, problems := e.Knowledge().Nodes()
+	if data, changed, err := e.Knowledge().ExportCache(); err == nil && changed {
+		if err := store.WriteFile(path, data, 0o644); err != nil {
+			e.logger.Warn("could not save the node cache", "error", err)
+		}
+	}
+	return nodes, problems
 }
 
 // indexCodeMap answers the knowledge store from the index manifest.
