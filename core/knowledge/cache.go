@@ -33,13 +33,16 @@ type cacheFile struct {
 	Files   []cachedFile
 }
 
-// ExportCache encodes the parsed node files this store holds, and reports
-// whether anything was parsed or dropped since the last Import or Export:
-// when nothing was, the caller need not write the cache again.
+// ExportCache encodes the parsed node files this store holds when anything
+// was parsed or dropped since the last export (changed); otherwise it
+// encodes nothing, and the cache written last still holds.
 func (s *Store) ExportCache() (data []byte, changed bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed = s.cacheDirty
+	if !changed {
+		return nil, false, nil
+	}
 	var cf cacheFile
 	cf.Version = cacheVersion
 	for path, e := range s.cache {

@@ -961,9 +961,9 @@ func TestNodeCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Nodes()
-	data, _, err := s.ExportCache()
-	if err != nil {
-		t.Fatal(err)
+	data, changed, err := s.ExportCache()
+	if err != nil || !changed || len(data) == 0 {
+		t.Fatalf("export: %d bytes, changed %v, %v", len(data), changed, err)
 	}
 
 	fresh := Open(Options{Root: s.root})

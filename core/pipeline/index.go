@@ -164,6 +164,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		stats.Warnings = append(stats.Warnings, p.String())
 	}
 	nodeDocs, nodeEdges, stamps := e.nodeDocs(next, nodes)
+	lap("knowledge nodes")
 	next.Nodes = stamps
 	stats.Nodes = len(nodeDocs)
 	for id, stamp := range stamps {
@@ -208,6 +209,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	edges, reused := e.reuseResolution(prev, next, files, opts.Full)
 	if reused {
 		stats.Resolution, next.Resolution = prev.Resolution, prev.Resolution
+		next.edgesRaw, next.edgesKept = prev.edgesRaw, true
 		lap("resolution reused")
 	} else {
 		project, err := resolve.NewProject(e.cfg.Root, paths)

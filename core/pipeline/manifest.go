@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
@@ -111,6 +112,12 @@ type manifest struct {
 	edges    []core.Edge
 	edgesRaw []byte
 	hasEdges bool
+	// edgesKept says edges were decoded from edgesRaw unchanged, so the
+	// manifest writes the bytes back instead of encoding them again.
+	edgesKept bool
+	// sorted caches sortedPaths for queries running at once.
+	sortMu sync.Mutex
+	sorted []string
 }
 
 func newManifest() *manifest {
@@ -323,12 +330,21 @@ func (r *symbolReader) read(rec *fileRecord) error {
 }
 
 // sortedPaths returns the indexed paths in order.
+//
+// The list is computed once and shared: callers must not change it. A run
+// fills Files before it first asks, and only replaces records after.
 func (m *manifest) sortedPaths() []string {
+	m.sortMu.Lock()
+	defer m.sortMu.Unlock()
+	if m.sorted != nil && len(m.sorted) == len(m.Files) {
+		return m.sorted
+	}
 	paths := make([]string, 0, len(m.Files))
 	for p := range m.Files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	m.sorted = paths
 	return paths
 }
 

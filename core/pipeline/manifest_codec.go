@@ -104,8 +104,8 @@ func (m *manifest) encode() ([]byte, error) {
 			b = appendImport(b, im)
 		}
 	}
-	edges := m.edgesRaw // carried over by a run that changed no content
-	if m.edges != nil || edges == nil {
+	edges := m.edgesRaw // carried over by a run that did not resolve
+	if !m.edgesKept && (m.edges != nil || edges == nil) {
 		var err error
 		if edges, err = encodeEdges(paths, m.edges); err != nil {
 			return nil, err

@@ -354,11 +354,15 @@ func TestConcurrentIndex(t *testing.T) {
 	root := shop(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
+	engines := make([]*Engine, len(errs)) // made here: engine sets the environment
+	for i := range engines {
+		engines[i] = engine(t, root)
+	}
 	for i := range errs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = engine(t, root).Index(context.Background(), IndexOptions{})
+			_, errs[i] = engines[i].Index(context.Background(), IndexOptions{})
 		}()
 	}
 	wg.Wait()
