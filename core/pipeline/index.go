@@ -741,6 +741,13 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 		}
 		return incremental, err
 	}
+	type job struct {
+		st       *config.Stage
+		ranker   core.Ranker
+		wantFull bool
+		err      error
+	}
+	var jobs []*job
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
 		stage, err := e.open(ctx, st)
 		if err != nil {
@@ -751,43 +758,59 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 			stats.Rankers[st.Name] = "failed"
 			continue
 		}
-		fp := fps[st.Name]
-		wantFull := prev.Rankers[st.Name] != fp
+		wantFull := prev.Rankers[st.Name] != fps[st.Name]
 		if !wantFull && nothingChanged {
-			next.Rankers[st.Name], next.Stateful[st.Name] = fp, prev.Stateful[st.Name]
+			next.Rankers[st.Name], next.Stateful[st.Name] = fps[st.Name], prev.Stateful[st.Name]
 			stats.Rankers[st.Name] = "up to date"
 			continue
 		}
-		c, err := get(wantFull)
-		if err != nil {
+		// The corpora are built here, one at a time; the rankers then
+		// index at once, each reading them and writing only its own
+		// state.
+		if _, err := get(wantFull); err != nil {
 			return err
 		}
-		err = ranker.Index(ctx, c)
-		if errors.Is(err, core.ErrFullIndexNeeded) && !c.Full {
-			wantFull = true
-			if c, err = get(true); err != nil {
-				return err
+		jobs = append(jobs, &job{st: st, ranker: ranker, wantFull: wantFull})
+	}
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		c, _ := get(j.wantFull)
+		wg.Go(func() {
+			t := time.Now()
+			j.err = j.ranker.Index(ctx, c)
+			e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
+		})
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		err := j.err
+		if errors.Is(err, core.ErrFullIndexNeeded) && !j.wantFull {
+			j.wantFull = true
+			c, gerr := get(true)
+			if gerr != nil {
+				return gerr
 			}
-			err = ranker.Index(ctx, c)
+			err = j.ranker.Index(ctx, c)
 		}
+		name := j.st.Name
 		switch {
 		case errors.Is(err, host.ErrUnavailable):
-			stats.Rankers[st.Name] = "failed"
+			stats.Rankers[name] = "failed"
 			continue
 		case err != nil:
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			stats.Rankers[st.Name] = "failed"
-			stats.Warnings = append(stats.Warnings, fmt.Sprintf("ranker %s could not index: %v", st.Name, err))
+			stats.Rankers[name] = "failed"
+			stats.Warnings = append(stats.Warnings, fmt.Sprintf("ranker %s could not index: %v", name, err))
 			continue
 		}
-		next.Rankers[st.Name] = fp
-		next.Stateful[st.Name] = e.hasState(st.Name)
-		if wantFull {
-			stats.Rankers[st.Name] = "full"
+		next.Rankers[name] = fps[name]
+		next.Stateful[name] = e.hasState(name)
+		if j.wantFull {
+			stats.Rankers[name] = "full"
 		} else {
-			stats.Rankers[st.Name] = "incremental"
+			stats.Rankers[name] = "incremental"
 		}
 	}
 	return nil
@@ -826,6 +849,8 @@ func (e *Engine) readAll(files []*scanned) {
 	wg.Wait()
 }
 
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 // stopwatch logs, at debug level, the time each phase of an operation took
 // since the previous call: `rubi index --log-level debug` shows where a
 // slow run spends its time.
@@ -833,7 +858,7 @@ func (e *Engine) stopwatch(op string) func(phase string) {
 	last := time.Now()
 	return func(phase string) {
 		now := time.Now()
-		e.logger.Debug(op, "phase", phase, "ms", float64(now.Sub(last).Microseconds())/1000)
+		e.logger.Debug(op, "phase", phase, "ms", ms(now.Sub(last)))
 		last = now
 	}
 }

@@ -46,7 +46,15 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 var errManifestCorrupt = errors.New("is damaged")
 
 func (m *manifest) encode() ([]byte, error) {
-	b := make([]byte, 0, 256*len(m.Files)+1024)
+	// Size the buffer once: growing a buffer of megabytes copies it.
+	size := 1024 + len(m.edgesRaw) + 12*len(m.edges)
+	for _, r := range m.Files {
+		size += 96 + len(r.Path) + len(r.Doc) + len(r.Module) + len(r.importsRaw)
+		for _, im := range r.Imports {
+			size += 8 + len(im.Spec)
+		}
+	}
+	b := make([]byte, 0, size)
 	b = append(b, manifestMagic...)
 	b = binary.AppendUvarint(b, manifestVersion)
 	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
@@ -145,7 +153,7 @@ func (m *manifest) importEdges() ([]core.Edge, error) {
 		ids[i] = core.DocID(core.DocFile, p)
 	}
 	d := &mdecoder{b: m.edgesRaw}
-	var edges []core.Edge
+	edges := make([]core.Edge, 0, len(m.edgesRaw)/10) // an edge takes 10 bytes or more
 	for len(d.b) > 0 && d.err == nil {
 		from, to := d.uvarint(), d.uvarint()
 		w := math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
