@@ -77,6 +77,7 @@ ranker "rank.bm25" {
   path_weight  = 2.5
   names_weight = 2.0
   body_weight  = 1.0
+  parts_weight = 0.25  # parts of identifiers in the body (the "client" of newClient), times body_weight
   stemmer      = "english"
 }
 

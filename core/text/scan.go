@@ -290,7 +290,7 @@ func (sc *scratch) emit(s string, i, j, word int, st *stemmer, stop bool, emit f
 		if to <= from { // a part inside one source rune (ß → ss)
 			source = s[i:j]
 		}
-		emit(Token{Text: term, Source: source, Word: word})
+		emit(Token{Text: term, Source: source, Word: word, Part: compound})
 	}
 	if compound && len(sc.joined) <= MaxTokenLen {
 		term, _ := st.term(sc.joined)

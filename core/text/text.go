@@ -131,6 +131,15 @@ type Token struct {
 	Word int
 	// Joined marks the joined form of a compound word.
 	Joined bool
+	// Part marks one part of a compound word ("plugin" of "loadPlugin").
+	Part bool
+}
+
+// Each calls fn with every term of s and whether it is a part of a
+// compound word, in order; for indexers that weigh the parts of
+// identifiers apart from whole words.
+func (a Analyzer) Each(s string, fn func(term string, part bool)) {
+	a.run(s, func(t Token) { fn(t.Text, t.Part) })
 }
 
 // Analyze is Tokenize with provenance. It is meant for queries, which are

@@ -139,11 +139,11 @@ func TestKeepStopwords(t *testing.T) {
 func TestAnalyzeSources(t *testing.T) {
 	got := Default.Analyze("loadPlugin, the config_path")
 	want := []Token{
-		{Text: "load", Source: "load", Word: 0},
-		{Text: "plugin", Source: "Plugin", Word: 0},
+		{Text: "load", Source: "load", Word: 0, Part: true},
+		{Text: "plugin", Source: "Plugin", Word: 0, Part: true},
 		{Text: "loadplugin", Source: "loadPlugin", Word: 0, Joined: true},
-		{Text: "config", Source: "config", Word: 2},
-		{Text: "path", Source: "path", Word: 2},
+		{Text: "config", Source: "config", Word: 2, Part: true},
+		{Text: "path", Source: "path", Word: 2, Part: true},
 		{Text: "configpath", Source: "config_path", Word: 2, Joined: true},
 	}
 	if !reflect.DeepEqual(got, want) {

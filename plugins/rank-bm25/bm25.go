@@ -31,7 +31,7 @@ import (
 const Name = "rank.bm25"
 
 // Version of the stage, reported by `rubi plugins`.
-const Version = "0.2.0"
+const Version = "0.3.0"
 
 // TermsWeight scales the query terms an agent adds (core.Query.Terms)
 // relative to the words of the query text. They are guesses (synonyms,
@@ -59,6 +59,9 @@ type Settings struct {
 	PathWeight  float64 `hcl:"path_weight,optional"`
 	NamesWeight float64 `hcl:"names_weight,optional"`
 	BodyWeight  float64 `hcl:"body_weight,optional"`
+	// PartsWeight weighs the parts of identifiers in the body (the
+	// "client" of newClientForConfig), which body_weight then scales too.
+	PartsWeight float64 `hcl:"parts_weight,optional"`
 	// Stemmer is english, portuguese, french, spanish or none.
 	Stemmer string `hcl:"stemmer,optional"`
 }
@@ -70,7 +73,7 @@ type Settings struct {
 func DefaultSettings() Settings {
 	return Settings{
 		K1: 1.2, B: 0.75,
-		TitleWeight: 3, PathWeight: 2.5, NamesWeight: 2, BodyWeight: 1,
+		TitleWeight: 3, PathWeight: 2.5, NamesWeight: 2, BodyWeight: 1, PartsWeight: 0.25,
 		Stemmer: string(text.English),
 	}
 }
@@ -139,13 +142,15 @@ func (s Settings) validate() (text.Language, error) {
 	weights := []struct {
 		name string
 		v    float64
-	}{{"title_weight", s.TitleWeight}, {"path_weight", s.PathWeight}, {"names_weight", s.NamesWeight}, {"body_weight", s.BodyWeight}}
+	}{{"title_weight", s.TitleWeight}, {"path_weight", s.PathWeight}, {"names_weight", s.NamesWeight}, {"body_weight", s.BodyWeight}, {"parts_weight", s.PartsWeight}}
 	positive := false
 	for _, w := range weights {
 		if bad(w.v) || w.v < 0 {
 			return "", &core.SettingError{Setting: w.name, Message: "must be zero or more"}
 		}
-		positive = positive || w.v > 0
+		// parts_weight scales body_weight, so it cannot make a field count
+		// on its own.
+		positive = positive || w.v > 0 && w.name != "parts_weight"
 	}
 	if !positive {
 		return "", &core.SettingError{Message: "at least one of title_weight, path_weight, names_weight and body_weight must be more than zero"}

@@ -21,6 +21,7 @@ const (
 	fieldPath
 	fieldNames
 	fieldBody
+	fieldParts // parts of identifiers in the body
 	numFields
 )
 
@@ -288,6 +289,7 @@ func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (ou
 // buffers across documents.
 type docAnalyzer struct {
 	a      text.Analyzer
+	lens   *[numFields]uint32 // of the document being analyzed
 	tokens []string
 	dict   map[string]uint32 // term → id in terms
 	terms  []string
@@ -298,26 +300,11 @@ type docAnalyzer struct {
 func (da *docAnalyzer) analyze(d *core.Document) doc {
 	da.counts = da.counts[:0]
 	out := doc{id: d.ID, kind: d.Kind}
+	da.lens = &out.lens
 	add := func(field int, s string) {
 		da.tokens = da.a.AppendTokens(da.tokens[:0], s)
-		out.lens[field] += uint32(len(da.tokens))
 		for _, t := range da.tokens {
-			id, ok := da.dict[t]
-			if !ok {
-				id = uint32(len(da.terms))
-				da.dict[t] = id
-				da.terms = append(da.terms, t)
-				da.slot = append(da.slot, 0)
-			}
-			k := da.slot[id] - 1
-			if k < 0 {
-				k = int32(len(da.counts))
-				da.slot[id] = k + 1
-				da.counts = append(da.counts, termCount{term: id})
-			}
-			if da.counts[k].n[field] < math.MaxUint16 {
-				da.counts[k].n[field]++
-			}
+			da.count(field, t)
 		}
 	}
 	add(fieldTitle, d.Title)
@@ -325,12 +312,42 @@ func (da *docAnalyzer) analyze(d *core.Document) doc {
 	for _, n := range d.Names {
 		add(fieldNames, n)
 	}
-	add(fieldBody, d.Body)
+	// In the body, the parts of identifiers (the "client" of
+	// newClientForConfig) count apart from whole words: code repeats them
+	// everywhere, and prose questions are answered by the words.
+	da.a.Each(d.Body, func(t string, part bool) {
+		if part {
+			da.count(fieldParts, t)
+		} else {
+			da.count(fieldBody, t)
+		}
+	})
 	for _, c := range da.counts {
 		da.slot[c.term] = 0
 	}
 	out.terms = slices.Clone(da.counts)
 	return out
+}
+
+// count adds one occurrence of term t in field to the current document.
+func (da *docAnalyzer) count(field int, t string) {
+	da.lens[field]++
+	id, ok := da.dict[t]
+	if !ok {
+		id = uint32(len(da.terms))
+		da.dict[t] = id
+		da.terms = append(da.terms, t)
+		da.slot = append(da.slot, 0)
+	}
+	k := da.slot[id] - 1
+	if k < 0 {
+		k = int32(len(da.counts))
+		da.slot[id] = k + 1
+		da.counts = append(da.counts, termCount{term: id})
+	}
+	if da.counts[k].n[field] < math.MaxUint16 {
+		da.counts[k].n[field]++
+	}
 }
 
 // merge builds an index from analyzed documents, whose term ids number

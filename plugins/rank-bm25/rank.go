@@ -37,7 +37,7 @@ type posting struct {
 }
 
 func newView(segs []*segment, s Settings) *view {
-	v := &view{segs: segs, k1: s.K1, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight}}
+	v := &view{segs: segs, k1: s.K1, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
 	total := 0
 	for _, sg := range segs {
 		v.base = append(v.base, total)

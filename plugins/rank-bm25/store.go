@@ -48,11 +48,11 @@ import (
 // it and an incremental Index asks for a full corpus.
 const (
 	magic         = "rubi-bm25\n"
-	formatVersion = 2
+	formatVersion = 3
 	// listFile names the live segments, oldest first, one per line after a
 	// header line.
 	listFile   = "segments"
-	listHeader = "rubi-bm25 segments 2"
+	listHeader = "rubi-bm25 segments 3"
 	segPrefix  = "seg-"
 	segSuffix  = ".bm25"
 	// legacyFile is the single-file index of format 1, removed on the
