@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core/tokens"
 )
@@ -192,7 +193,11 @@ func (a *auditor) file(path string, ag Agent, kind string) bool {
 }
 
 // importRe finds Claude Code's @path imports: "@" then a path, outside code.
-var importRe = regexp.MustCompile(`(?:^|\s)@((?:~/|\.{0,2}/)?[\w.\-/]+\.\w+)`)
+// importRe and ruleRe are compiled on first use, not at init: every rubi
+// process would pay for them.
+var importRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)@((?:~/|\.{0,2}/)?[\w.\-/]+\.\w+)`)
+})
 
 // instructions records an instruction file, its imports (Claude Code
 // follows @path up to five levels) and its sections to move.
@@ -217,7 +222,7 @@ func (a *auditor) instructions(path string, ag Agent, kind string) bool {
 			if inCode {
 				continue
 			}
-			for _, m := range importRe.FindAllStringSubmatch(line, -1) {
+			for _, m := range importRe().FindAllStringSubmatch(line, -1) {
 				p := m[1]
 				switch {
 				case strings.HasPrefix(p, "~/") && a.o.Home != "":
@@ -273,7 +278,9 @@ func fromRepoRoot(chain []string) []string {
 
 // ruleRe marks a line that tells the agent what to do: those stay in the
 // instruction file, read on every message.
-var ruleRe = regexp.MustCompile(`(?i)\b(always|never|must|don't|do not|should|avoid|prefer|make sure|remember|only|before|after you|use|run)\b`)
+var ruleRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(always|never|must|don't|do not|should|avoid|prefer|make sure|remember|only|before|after you|use|run)\b`)
+})
 
 const minSection = 150 // tokens below which a section is left alone
 
@@ -320,7 +327,7 @@ func (a *auditor) sections(path, text string) {
 			cur.lines++
 			if strings.ContainsAny(line, "├└│") {
 				cur.tree++
-			} else if ruleRe.MatchString(line) {
+			} else if ruleRe().MatchString(line) {
 				cur.rules++
 			}
 		}

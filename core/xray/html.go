@@ -8,22 +8,27 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 )
 
 //go:embed page.html.tmpl
 var pageTemplate string
 
-var page = template.Must(template.New("xray").Funcs(template.FuncMap{
-	"tokens":  FormatTokens,
-	"tok":     func(f float64) string { return FormatTokens(int64(f)) },
-	"percent": Percent,
-	"signed":  signedPercent,
-	"usd":     USD,
-	"day":     day,
-	"short":   shortID,
-	"plural":  plural,
-	"bytes":   bytesText,
-}).Parse(pageTemplate))
+// page is parsed on first use, not at init: every rubi process would pay
+// for it, and only xray --html needs it.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("xray").Funcs(template.FuncMap{
+		"tokens":  FormatTokens,
+		"tok":     func(f float64) string { return FormatTokens(int64(f)) },
+		"percent": Percent,
+		"signed":  signedPercent,
+		"usd":     USD,
+		"day":     day,
+		"short":   shortID,
+		"plural":  plural,
+		"bytes":   bytesText,
+	}).Parse(pageTemplate))
+})
 
 // WriteHTML writes the report as one self-contained page: inline CSS and
 // SVG, no script, nothing fetched. It holds the cost breakdown, the
@@ -59,7 +64,7 @@ func WriteHTML(w io.Writer, rep *Report, o TextOptions) error {
 		}
 		data.Curves = append(data.Curves, curveView{S: s, SVG: curveChart(s, rep)})
 	}
-	return page.Execute(w, data)
+	return page().Execute(w, data)
 }
 
 type costPart struct {
