@@ -85,6 +85,26 @@ func IsTest(p string) bool {
 	return false
 }
 
+// IsTestCase reports whether a path is a test case or a fixture: a file
+// named as a test, or anything under a fixtures directory (testdata,
+// fixtures, __mocks__, Jest's __tests__). Unlike IsTest it leaves out the
+// other files of test/ and spec/ trees (e2e frameworks, helpers), which are
+// code in their own right; test cases repeat the words of the code they
+// test, which is why rankings count them less.
+func IsTestCase(p string) bool {
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		if caseDirs[dir] {
+			return true
+		}
+	}
+	return IsTest(path.Base(p))
+}
+
+// caseDirs hold only test cases and fixtures.
+var caseDirs = map[string]bool{
+	"testdata": true, "fixtures": true, "__fixtures__": true, "__mocks__": true, "__tests__": true,
+}
+
 // testDirs are directory names that hold tests or their fixtures.
 var testDirs = map[string]bool{
 	"test": true, "tests": true, "__tests__": true, "testdata": true,

@@ -31,8 +31,9 @@ func aboutTests(qtokens map[string]bool) bool {
 }
 
 // applyPriors scales fused scores by what is known of a document before
-// any query: tests and fixtures count test_weight unless the query is about
-// them. The list is re-sorted; ties keep the fuser's order.
+// any query: test cases, fixtures and test modules count test_weight
+// unless the query is about them (helpers and frameworks under test/ are
+// code people look for, and count in full). The list is re-sorted; ties keep the fuser's order.
 func (e *Engine) applyPriors(hits []core.Hit, qtokens map[string]bool) {
 	w := e.cfg.Retrieve.TestWeight
 	if w == 1 || aboutTests(qtokens) {
@@ -41,7 +42,7 @@ func (e *Engine) applyPriors(hits []core.Hit, qtokens map[string]bool) {
 	changed := false
 	for i := range hits {
 		kind, key, err := core.SplitDocID(hits[i].ID)
-		if err == nil && (kind == core.DocFile || kind == core.DocModule) && codemap.IsTest(key) {
+		if err == nil && (kind == core.DocFile && codemap.IsTestCase(key) || kind == core.DocModule && codemap.IsTest(key)) {
 			hits[i].Score *= w
 			changed = true
 		}
