@@ -88,7 +88,7 @@ ranker "rank.names" {
 }
 
 ranker "rank.ppr" {
-  weight      = 0.5   # the graph's vote: neighbours of the matches (bench/quality: 1.0 costs accuracy)
+  weight      = 0.75  # the graph's vote: neighbours of the matches
   damping     = 0.85  # probability of following an edge rather than restarting at a seed
   hub_penalty = 0.5   # discount for files that everything imports
   max_seeds   = 10

@@ -184,6 +184,7 @@ func buildConversation(ctx context.Context, h *harness, root string, c conversat
 	var texts [][2]string
 	titles := map[string]bool{}
 	for _, s := range c.Sessions {
+		prev := ""
 		for _, t := range s.Turns {
 			title := turnTitle(t)
 			// Notes of the same type and title merge; two turns that say
@@ -193,6 +194,13 @@ func buildConversation(ctx context.Context, h *harness, root string, c conversat
 			}
 			titles[titleKey(title)] = true
 			input := knowledge.Input{ID: turnID(t.DiaID), Type: knowledge.TypeNote, Title: title, Body: turnBody(t, s)}
+			if prev != "" {
+				// A turn answers the one before it: the conversation is a
+				// chain the graph can follow from a matching turn to its
+				// neighbours.
+				input.Links = []knowledge.Link{{Rel: "follows", Target: prev}}
+			}
+			prev = input.ID
 			if !s.Time.IsZero() {
 				created := s.Time
 				input.Created = &created
