@@ -250,16 +250,19 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 				byPath[s.rec.Path] = s.content
 			}
 		}
+		modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] })
+		// Sized once: documents are large and a project has thousands.
+		c.Documents = make([]core.Document, 0, len(paths)+len(modDocs)+len(nodeDocs))
 		for _, p := range paths {
 			c.Documents = append(c.Documents, fileDocument(next.Files[p], byPath[p]))
 		}
-		modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] })
 		for _, d := range modDocs {
 			if full || dirty[d.Path] {
 				c.Changed = append(c.Changed, d.ID)
 			}
 		}
 		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
+		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges))
 		c.Edges = append(append(append(c.Edges, edges...), modEdges...), nodeEdges...)
 		return c, nil
 	}
