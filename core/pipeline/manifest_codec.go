@@ -5,13 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"maps"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codec"
 )
 
 // The manifest is read by every refresh and every query, so it has a
@@ -41,8 +41,6 @@ import (
 // modules, import kinds) are interned while decoding.
 const manifestMagic = "rubi-manifest\n"
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 var errManifestCorrupt = errors.New("is damaged")
 
 func (m *manifest) encode() ([]byte, error) {
@@ -58,12 +56,12 @@ func (m *manifest) encode() ([]byte, error) {
 	b = append(b, manifestMagic...)
 	b = binary.AppendUvarint(b, manifestVersion)
 	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
-	b = appendStr(b, m.Generation)
+	b = codec.AppendString(b, m.Generation)
 	b = binary.AppendUvarint(b, uint64(m.MapsFormat))
 	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.Nodes} {
 		b = binary.AppendUvarint(b, uint64(len(sm)))
 		for _, k := range slices.Sorted(maps.Keys(sm)) {
-			b = appendStr(appendStr(b, k), sm[k])
+			b = codec.AppendString(codec.AppendString(b, k), sm[k])
 		}
 	}
 	var stateful []string
@@ -75,12 +73,12 @@ func (m *manifest) encode() ([]byte, error) {
 	slices.Sort(stateful)
 	b = binary.AppendUvarint(b, uint64(len(stateful)))
 	for _, k := range stateful {
-		b = appendStr(b, k)
+		b = codec.AppendString(b, k)
 	}
 	for _, im := range []map[string]int{m.Resolution.Resolved, m.Resolution.Unresolved, m.Resolution.External} {
 		b = binary.AppendUvarint(b, uint64(len(im)))
 		for _, k := range slices.Sorted(maps.Keys(im)) {
-			b = binary.AppendUvarint(appendStr(b, k), uint64(max(im[k], 0)))
+			b = binary.AppendUvarint(codec.AppendString(b, k), uint64(max(im[k], 0)))
 		}
 	}
 	paths := m.sortedPaths()
@@ -88,7 +86,7 @@ func (m *manifest) encode() ([]byte, error) {
 	for _, p := range paths {
 		r := m.Files[p]
 		for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError} {
-			b = appendStr(b, s)
+			b = codec.AppendString(b, s)
 		}
 		b = binary.AppendVarint(b, r.Size)
 		b = binary.AppendVarint(b, r.ModTime)
@@ -121,7 +119,7 @@ func (m *manifest) encode() ([]byte, error) {
 	}
 	b = binary.AppendUvarint(b, uint64(len(edges)))
 	b = append(b, edges...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return codec.Seal(b), nil
 }
 
 // encodeEdges encodes file import edges by the numbers of their files in
@@ -152,25 +150,25 @@ func (m *manifest) importEdges() ([]core.Edge, error) {
 	for i, p := range paths {
 		ids[i] = core.DocID(core.DocFile, p)
 	}
-	d := &mdecoder{b: m.edgesRaw}
+	d := newMDecoder(m.edgesRaw)
 	edges := make([]core.Edge, 0, len(m.edgesRaw)/10) // an edge takes 10 bytes or more
-	for len(d.b) > 0 && d.err == nil {
-		from, to := d.uvarint(), d.uvarint()
-		w := math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
-		if d.err != nil || from >= uint64(len(ids)) || to >= uint64(len(ids)) {
+	for len(d.B) > 0 && d.Err == nil {
+		from, to := d.Uvarint(), d.Uvarint()
+		w := math.Float64frombits(binary.LittleEndian.Uint64(d.Raw(8)))
+		if d.Err != nil || from >= uint64(len(ids)) || to >= uint64(len(ids)) {
 			return nil, fmt.Errorf("import edges %w", errManifestCorrupt)
 		}
 		edges = append(edges, core.Edge{From: ids[from], To: ids[to], Kind: core.EdgeImports, Weight: w})
 	}
-	return edges, d.err
+	return edges, d.Err
 }
 
 func appendImport(b []byte, im core.Import) []byte {
-	b = appendStr(appendStr(b, im.Spec), im.Kind)
+	b = codec.AppendString(codec.AppendString(b, im.Spec), im.Kind)
 	b = binary.AppendUvarint(b, uint64(max(im.Line, 0)))
 	b = binary.AppendUvarint(b, uint64(len(im.Names)))
 	for _, n := range im.Names {
-		b = appendStr(b, n)
+		b = codec.AppendString(b, n)
 	}
 	return b
 }
@@ -182,7 +180,7 @@ func (rec *fileRecord) imports() []core.Import {
 	if rec.Imports != nil || rec.importsRaw == nil {
 		return rec.Imports
 	}
-	d := &mdecoder{b: rec.importsRaw, intern: map[string]string{}}
+	d := newMDecoder(rec.importsRaw)
 	out := make([]core.Import, rec.importsN)
 	for j := range out {
 		out[j] = d.importEntry()
@@ -199,20 +197,15 @@ func (rec *fileRecord) importCount() int {
 }
 
 func (d *mdecoder) importEntry() core.Import {
-	im := core.Import{Spec: d.str(), Kind: d.interned()}
-	im.Line = int(d.uvarint())
-	if c := d.count(1); c > 0 {
+	im := core.Import{Spec: d.String(), Kind: d.interned()}
+	im.Line = int(d.Uvarint())
+	if c := d.Count(1); c > 0 {
 		im.Names = make([]string, c)
 		for x := range im.Names {
-			im.Names[x] = d.str()
+			im.Names[x] = d.String()
 		}
 	}
 	return im
-}
-
-func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
 }
 
 // decodeManifest reads the binary form, checking its version and checksum
@@ -221,145 +214,87 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if len(data) < len(manifestMagic) || string(data[:len(manifestMagic)]) != manifestMagic {
 		return nil, fmt.Errorf("%w: not a rubi manifest", errManifestCorrupt)
 	}
-	d := &mdecoder{b: data[len(manifestMagic):], intern: map[string]string{}}
-	if v := d.uvarint(); d.err != nil || v != manifestVersion {
+	d := newMDecoder(data[len(manifestMagic):])
+	if v := d.Uvarint(); d.Err != nil || v != manifestVersion {
 		return nil, fmt.Errorf("has format %d, this rubi writes %d", v, manifestVersion)
 	}
-	if len(d.b) < 4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if _, ok := codec.Unseal(data); len(d.B) < 4 || !ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errManifestCorrupt)
 	}
-	d.b = d.b[:len(d.b)-4]
+	d.B = d.B[:len(d.B)-4]
 	m := newManifest()
-	m.IndexedAt = time.Unix(0, d.varint()).UTC()
-	m.Generation = d.str()
-	m.MapsFormat = int(d.uvarint())
+	m.IndexedAt = time.Unix(0, d.Varint()).UTC()
+	m.Generation = d.String()
+	m.MapsFormat = int(d.Uvarint())
 	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.Nodes} {
-		for range d.count(2) {
-			k := d.str()
-			sm[k] = d.str()
+		for range d.Count(2) {
+			k := d.String()
+			sm[k] = d.String()
 		}
 	}
-	for range d.count(1) {
-		m.Stateful[d.str()] = true
+	for range d.Count(1) {
+		m.Stateful[d.String()] = true
 	}
 	res := [3]map[string]int{}
 	for i := range res {
 		res[i] = map[string]int{}
-		for range d.count(2) {
-			k := d.str()
-			res[i][k] = int(d.uvarint())
+		for range d.Count(2) {
+			k := d.String()
+			res[i][k] = int(d.Uvarint())
 		}
 	}
 	m.Resolution = Resolution{Resolved: res[0], Unresolved: res[1], External: res[2]}
-	n := d.count(6 + 2 + 32 + 4 + 8 + 1)
+	n := d.Count(6 + 2 + 32 + 4 + 8 + 1)
 	m.Files = make(map[string]*fileRecord, n)
 	recs := make([]fileRecord, n)
 	for i := range recs {
 		r := &recs[i]
-		r.Path, r.Language, r.Package = d.str(), d.interned(), d.interned()
-		r.Module, r.Doc, r.ParseError = d.interned(), d.str(), d.str()
-		r.Size, r.ModTime = d.varint(), d.varint()
-		r.Hash = hex.EncodeToString(d.raw(32))
-		r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.uvarint()), int64(d.uvarint()), int(d.uvarint()), int(d.uvarint())
-		r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
+		r.Path, r.Language, r.Package = d.String(), d.interned(), d.interned()
+		r.Module, r.Doc, r.ParseError = d.interned(), d.String(), d.String()
+		r.Size, r.ModTime = d.Varint(), d.Varint()
+		r.Hash = hex.EncodeToString(d.Raw(32))
+		r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.Uvarint()), int64(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())
+		r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.Raw(8)))
 		// Imports are skipped over, not decoded: the record keeps their
 		// bytes for the runs that resolve.
-		if k := d.count(4); k > 0 {
-			start := d.b
+		if k := d.Count(4); k > 0 {
+			start := d.B
 			for range k {
 				d.importEntry()
 			}
-			r.importsN, r.importsRaw = k, start[:len(start)-len(d.b)]
+			r.importsN, r.importsRaw = k, start[:len(start)-len(d.B)]
 		}
-		if d.err != nil {
+		if d.Err != nil {
 			break
 		}
 		m.Files[r.Path] = r
 	}
-	m.edgesRaw = d.bytes()
-	if d.err != nil || len(d.b) != 0 || len(m.Files) != n {
+	m.edgesRaw = d.Bytes()
+	if d.Err != nil || len(d.B) != 0 || len(m.Files) != n {
 		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
 	}
 	m.hasEdges = true
 	return m, nil
 }
 
-// mdecoder reads the manifest's varints and strings, remembering the
-// first error.
+// mdecoder reads the manifest's records, interning the strings that repeat.
 type mdecoder struct {
-	b      []byte
-	err    error
+	codec.Decoder
 	intern map[string]string
 }
 
-func (d *mdecoder) fail() { d.err = errManifestCorrupt }
-
-func (d *mdecoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+func newMDecoder(b []byte) *mdecoder {
+	return &mdecoder{Decoder: codec.Decoder{B: b, Corrupt: errManifestCorrupt}, intern: map[string]string{}}
 }
-
-func (d *mdecoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *mdecoder) raw(n int) []byte {
-	if d.err != nil || len(d.b) < n {
-		d.fail()
-		return make([]byte, n)
-	}
-	b := d.b[:n]
-	d.b = d.b[n:]
-	return b
-}
-
-func (d *mdecoder) bytes() []byte {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.fail()
-		return nil
-	}
-	return d.raw(int(n))
-}
-
-func (d *mdecoder) str() string { return string(d.bytes()) }
 
 // interned decodes a string that repeats across records, allocating it
 // once.
 func (d *mdecoder) interned() string {
-	b := d.bytes()
+	b := d.Bytes()
 	if s, ok := d.intern[string(b)]; ok {
 		return s
 	}
 	s := string(b)
 	d.intern[s] = s
 	return s
-}
-
-// count reads a list length, refusing lengths the remaining bytes cannot
-// hold at minSize bytes an item.
-func (d *mdecoder) count(minSize int) int {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)/minSize) {
-		d.fail()
-		return 0
-	}
-	return int(n)
 }

@@ -4,13 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/codec"
 
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -59,10 +59,6 @@ const (
 	// first full index.
 	legacyFile = "bm25.idx"
 )
-
-// castagnoli returns the CRC-32C table of the segment checksums, made on
-// first use: making it costs a process start a fraction of a millisecond.
-var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // ErrNoIndex is returned (wrapped) by Rank when no index has been built in
 // the state directory yet.
@@ -144,7 +140,7 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	b := make([]byte, 0, len(magic)+64+len(idx.docs)*48+textLen+8*nterms+len(postings))
 	b = append(b, magic...)
 	b = binary.AppendUvarint(b, formatVersion)
-	b = appendString(b, idx.signature)
+	b = codec.AppendString(b, idx.signature)
 	for i := range idx.docs {
 		if _, ok := kindIndex[idx.docs[i].kind]; !ok {
 			kindIndex[idx.docs[i].kind] = len(kinds)
@@ -153,12 +149,12 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(kinds)))
 	for _, k := range kinds {
-		b = appendString(b, k)
+		b = codec.AppendString(b, k)
 	}
 	b = binary.AppendUvarint(b, uint64(len(idx.docs)))
 	for i := range idx.docs {
 		d := &idx.docs[i]
-		b = appendString(b, d.id)
+		b = codec.AppendString(b, d.id)
 		b = binary.AppendUvarint(b, uint64(kindIndex[d.kind]))
 		for _, l := range d.lens {
 			b = binary.AppendUvarint(b, uint64(l))
@@ -166,7 +162,7 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(deletes)))
 	for _, id := range deletes {
-		b = appendString(b, id)
+		b = codec.AppendString(b, id)
 	}
 	b = binary.AppendUvarint(b, uint64(nterms))
 	b = binary.AppendUvarint(b, uint64(4*(nterms+1)))
@@ -186,12 +182,7 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(postings)))
 	b = append(b, postings...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+	return codec.Seal(b)
 }
 
 // decodeSegment reads a segment file, checking its checksum and the shape
@@ -201,51 +192,50 @@ func decodeSegment(name string, data []byte) (*segment, error) {
 	if len(data) < len(magic) || string(data[:len(magic)]) != magic {
 		return nil, fmt.Errorf("%w: not a rank.bm25 index", errCorrupt)
 	}
-	d := decoder{b: data[len(magic):]}
-	if v := d.uvarint(); d.err != nil || v != formatVersion {
+	d := codec.Decoder{B: data[len(magic):], Corrupt: errCorrupt}
+	if v := d.Uvarint(); d.Err != nil || v != formatVersion {
 		// Read the version before the checksum: a future format may
 		// place it differently.
-		if d.err != nil {
+		if d.Err != nil {
 			return nil, errCorrupt
 		}
 		return nil, fmt.Errorf("%w (%d, this rubi reads %d)", errWrongFormat, v, formatVersion)
 	}
-	if len(d.b) < 4 {
+	if len(d.B) < 4 {
 		return nil, errCorrupt
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli()) != sum {
+	if _, ok := codec.Unseal(data); !ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
-	d.b = d.b[:len(d.b)-4]
+	d.B = d.B[:len(d.B)-4]
 
-	s := &segment{name: name, signature: d.string()}
-	s.kinds = make([]string, d.count(1))
+	s := &segment{name: name, signature: d.String()}
+	s.kinds = make([]string, d.Count(1))
 	for i := range s.kinds {
-		s.kinds[i] = d.string()
+		s.kinds[i] = d.String()
 	}
-	ndocs := d.count(2 + numFields)
+	ndocs := d.Count(2 + numFields)
 	s.ids = make([]string, ndocs)
 	s.kind = make([]uint32, ndocs)
 	s.lens = make([][numFields]uint32, ndocs)
 	for i := range ndocs {
-		s.ids[i] = d.string()
-		s.kind[i] = uint32(d.uvarint())
+		s.ids[i] = d.String()
+		s.kind[i] = uint32(d.Uvarint())
 		for f := range s.lens[i] {
-			s.lens[i][f] = uint32(d.uvarint())
+			s.lens[i][f] = uint32(d.Uvarint())
 		}
-		if d.err != nil || int(s.kind[i]) >= len(s.kinds) || i > 0 && s.ids[i] <= s.ids[i-1] {
+		if d.Err != nil || int(s.kind[i]) >= len(s.kinds) || i > 0 && s.ids[i] <= s.ids[i-1] {
 			return nil, fmt.Errorf("%w: bad document table", errCorrupt)
 		}
 	}
-	s.deletes = make([]string, d.count(1))
+	s.deletes = make([]string, d.Count(1))
 	for i := range s.deletes {
-		s.deletes[i] = d.string()
+		s.deletes[i] = d.String()
 	}
-	s.nterms = d.count(0)
-	s.termOffs, s.termText = d.bytes(), d.bytes()
-	s.postOffs, s.postings = d.bytes(), d.bytes()
-	if d.err != nil || len(d.b) != 0 ||
+	s.nterms = d.Count(0)
+	s.termOffs, s.termText = d.Bytes(), d.Bytes()
+	s.postOffs, s.postings = d.Bytes(), d.Bytes()
+	if d.Err != nil || len(d.B) != 0 ||
 		len(s.termOffs) != 4*(s.nterms+1) || len(s.postOffs) != 4*(s.nterms+1) ||
 		offset(s.termOffs, s.nterms) != uint32(len(s.termText)) || offset(s.postOffs, s.nterms) != uint32(len(s.postings)) {
 		return nil, errCorrupt
@@ -285,16 +275,16 @@ func (s *segment) eachPosting(i int, fn func(doc int, n *[numFields]uint16)) err
 	if a > b || b > uint32(len(s.postings)) {
 		return errCorrupt
 	}
-	d := decoder{b: s.postings[a:b]}
+	d := codec.Decoder{B: s.postings[a:b], Corrupt: errCorrupt}
 	doc := -1
 	var n [numFields]uint16
-	for len(d.b) > 0 {
-		delta := d.uvarint()
+	for len(d.B) > 0 {
+		delta := d.Uvarint()
 		doc += int(delta)
 		for f := range n {
-			n[f] = uint16(min(d.uvarint(), 1<<16-1))
+			n[f] = uint16(min(d.Uvarint(), 1<<16-1))
 		}
-		if d.err != nil || delta == 0 || doc >= len(s.ids) {
+		if d.Err != nil || delta == 0 || doc >= len(s.ids) {
 			return fmt.Errorf("%w: bad postings in %s", errCorrupt, s.name)
 		}
 		fn(doc, &n)
@@ -329,51 +319,6 @@ func (s *segment) forward(live func(doc int) bool) (docs []doc, terms []string, 
 		}
 	}
 	return docs, terms, nil
-}
-
-// decoder reads varints and strings, remembering the first error so the
-// caller checks once per record.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) bytes() []byte {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.err = errCorrupt
-		return nil
-	}
-	b := d.b[:n:n]
-	d.b = d.b[n:]
-	return b
-}
-
-func (d *decoder) string() string { return string(d.bytes()) }
-
-// count reads the length of a list whose items take at least minSize
-// bytes each, refusing lengths the remaining bytes cannot hold, so a
-// damaged count cannot make the decoder allocate gigabytes.
-func (d *decoder) count(minSize int) int {
-	n := d.uvarint()
-	if d.err != nil || minSize > 0 && n > uint64(len(d.b)/minSize) || n > uint64(len(d.b))*8+1 {
-		d.err = errCorrupt
-		return 0
-	}
-	return int(n)
 }
 
 // readList returns the segment names of the index in dir, oldest first,

@@ -6,13 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/rubi-dev/rubi/core/codec"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/store"
@@ -214,8 +215,6 @@ const (
 	formatVersion = 1
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 var (
 	errCorrupt     = errors.New("the index file is corrupt")
 	errWrongFormat = errors.New("the index file has another format version")
@@ -231,11 +230,11 @@ func encode(docs []doc) []byte {
 	offs := make([]uint32, len(docs))
 	for i := range docs {
 		offs[i] = uint32(len(fwd))
-		fwd = appendString(fwd, docs[i].id)
-		fwd = appendString(fwd, docs[i].kind)
+		fwd = codec.AppendString(fwd, docs[i].id)
+		fwd = codec.AppendString(fwd, docs[i].kind)
 		fwd = binary.AppendUvarint(fwd, uint64(len(docs[i].names)))
 		for _, e := range docs[i].names {
-			fwd = append(appendString(fwd, e.key), e.field)
+			fwd = append(codec.AppendString(fwd, e.key), e.field)
 			ps := byKey[e.key]
 			if n := len(ps); n > 0 && ps[n-1].doc == uint32(i) {
 				ps[n-1].field = min(ps[n-1].field, e.field) // the stronger field
@@ -285,12 +284,7 @@ func encode(docs []doc) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(postings)))
 	b = append(b, postings...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+	return codec.Seal(b)
 }
 
 // index is a decoded index file: tables over its bytes.
@@ -308,17 +302,17 @@ func decode(data []byte) (*index, error) {
 	if v := data[len(magic)]; v != formatVersion {
 		return nil, fmt.Errorf("%w (%d, this rubi reads %d)", errWrongFormat, v, formatVersion)
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	body, ok := codec.Unseal(data)
+	if !ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
-	d := decoder{b: body[len(magic)+1:]}
-	x := &index{fwd: d.bytes(), docOffs: d.bytes()}
+	d := codec.Decoder{B: body[len(magic)+1:], Corrupt: errCorrupt}
+	x := &index{fwd: d.Bytes(), docOffs: d.Bytes()}
 	x.ndocs = len(x.docOffs) / 4
-	x.nkeys = int(d.uvarint())
-	x.keyOffs, x.keyText = d.bytes(), d.bytes()
-	x.postOffs, x.posting = d.bytes(), d.bytes()
-	if d.err != nil || len(d.b) != 0 || len(x.docOffs)%4 != 0 ||
+	x.nkeys = int(d.Uvarint())
+	x.keyOffs, x.keyText = d.Bytes(), d.Bytes()
+	x.postOffs, x.posting = d.Bytes(), d.Bytes()
+	if d.Err != nil || len(d.B) != 0 || len(x.docOffs)%4 != 0 ||
 		len(x.keyOffs) != 4*(x.nkeys+1) || len(x.postOffs) != 4*(x.nkeys+1) ||
 		offset(x.keyOffs, x.nkeys) != uint32(len(x.keyText)) || offset(x.postOffs, x.nkeys) != uint32(len(x.posting)) {
 		return nil, errCorrupt
@@ -358,12 +352,12 @@ func (x *index) postings(i int, fn func(doc int, field uint8)) error {
 	if a > b || b > uint32(len(x.posting)) {
 		return errCorrupt
 	}
-	d := decoder{b: x.posting[a:b]}
+	d := codec.Decoder{B: x.posting[a:b], Corrupt: errCorrupt}
 	doc := -1
-	for len(d.b) > 0 {
-		doc += int(d.uvarint())
-		f := d.byte()
-		if d.err != nil || doc >= x.ndocs || f >= numFields {
+	for len(d.B) > 0 {
+		doc += int(d.Uvarint())
+		f := d.Byte()
+		if d.Err != nil || doc >= x.ndocs || f >= numFields {
 			return errCorrupt
 		}
 		fn(doc, f)
@@ -386,26 +380,26 @@ func (x *index) doc(i int) (id, kind string, err error) {
 	if o > uint32(len(x.fwd)) {
 		return "", "", errCorrupt
 	}
-	d := decoder{b: x.fwd[o:]}
-	id, kind = d.string(), d.string()
-	return id, kind, d.err
+	d := codec.Decoder{B: x.fwd[o:], Corrupt: errCorrupt}
+	id, kind = d.String(), d.String()
+	return id, kind, d.Err
 }
 
 // forward decodes every document with its names.
 func (x *index) forward() ([]doc, error) {
-	d := decoder{b: x.fwd}
+	d := codec.Decoder{B: x.fwd, Corrupt: errCorrupt}
 	docs := make([]doc, 0, x.ndocs)
-	for len(d.b) > 0 {
-		dc := doc{id: d.string(), kind: d.string()}
-		n := d.uvarint()
-		if n > uint64(len(d.b)) {
+	for len(d.B) > 0 {
+		dc := doc{id: d.String(), kind: d.String()}
+		n := d.Uvarint()
+		if n > uint64(len(d.B)) {
 			return nil, errCorrupt
 		}
 		dc.names = make([]entry, n)
 		for k := range dc.names {
-			dc.names[k] = entry{d.string(), d.byte()}
+			dc.names[k] = entry{d.String(), d.Byte()}
 		}
-		if d.err != nil {
+		if d.Err != nil {
 			return nil, errCorrupt
 		}
 		docs = append(docs, dc)
@@ -415,47 +409,6 @@ func (x *index) forward() ([]doc, error) {
 	}
 	return docs, nil
 }
-
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() uint8 {
-	if d.err != nil || len(d.b) == 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) bytes() []byte {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.err = errCorrupt
-		return nil
-	}
-	b := d.b[:n:n]
-	d.b = d.b[n:]
-	return b
-}
-
-func (d *decoder) string() string { return string(d.bytes()) }
 
 // fileStamp identifies a version of the index file, so a long-lived
 // process notices another one re-indexed.

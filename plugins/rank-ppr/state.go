@@ -7,11 +7,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/rubi-dev/rubi/core/codec"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/graph"
@@ -45,8 +46,6 @@ const (
 	formatMagic   = "rubi-ppr\n"
 	formatVersion = 2
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Relations of a node to a neighbour, from the node's point of view.
 const (
@@ -230,13 +229,13 @@ func (st *state) encode() []byte {
 	b = append(b, st.inputs[:]...)
 	b = binary.AppendUvarint(b, uint64(len(st.kinds)))
 	for _, k := range st.kinds {
-		b = appendString(b, k)
+		b = codec.AppendString(b, k)
 	}
 	b = binary.AppendUvarint(b, uint64(len(st.ids)))
 	for i, id := range st.ids {
-		b = appendString(b, id)
+		b = codec.AppendString(b, id)
 		b = binary.AppendUvarint(b, uint64(st.nodeKind[i]))
-		b = appendString(b, st.names[i])
+		b = codec.AppendString(b, st.names[i])
 	}
 	b = binary.AppendUvarint(b, uint64(len(to)))
 	for _, v := range start {
@@ -249,12 +248,7 @@ func (st *state) encode() []byte {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 	}
 	b = append(b, st.rel...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+	return codec.Seal(b)
 }
 
 // save writes the state atomically, so a concurrent reader sees the old
@@ -309,42 +303,41 @@ func decodeState(data []byte) (*state, error) {
 	if len(data) < len(formatMagic) || string(data[:len(formatMagic)]) != formatMagic {
 		return nil, errors.New("is not a rank.ppr graph")
 	}
-	d := decoder{b: data[len(formatMagic):]}
-	if v := d.uvarint(); d.err != nil || v != formatVersion {
+	d := codec.Decoder{B: data[len(formatMagic):], Corrupt: errCorrupt}
+	if v := d.Uvarint(); d.Err != nil || v != formatVersion {
 		return nil, fmt.Errorf("has format %d, this rubi reads %d", v, formatVersion)
 	}
-	if len(d.b) < sha256.Size+4 {
+	if len(d.B) < sha256.Size+4 {
 		return nil, fmt.Errorf("is %w (truncated)", errCorrupt)
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if _, ok := codec.Unseal(data); !ok {
 		return nil, fmt.Errorf("is %w (checksum mismatch)", errCorrupt)
 	}
-	d.b = d.b[:len(d.b)-4]
+	d.B = d.B[:len(d.B)-4]
 	st := &state{}
-	copy(st.inputs[:], d.b)
-	d.b = d.b[sha256.Size:]
-	st.kinds = make([]string, d.count(1))
+	copy(st.inputs[:], d.B)
+	d.B = d.B[sha256.Size:]
+	st.kinds = make([]string, d.Count(1))
 	for i := range st.kinds {
-		st.kinds[i] = d.string()
+		st.kinds[i] = d.String()
 	}
-	n := d.count(3)
+	n := d.Count(3)
 	st.ids, st.names, st.nodeKind = make([]string, n), make([]string, n), make([]int32, n)
 	for i := range n {
-		st.ids[i] = d.string()
-		k := d.uvarint()
-		st.names[i] = d.string()
+		st.ids[i] = d.String()
+		k := d.Uvarint()
+		st.names[i] = d.String()
 		if k >= uint64(len(st.kinds)) {
 			return nil, fmt.Errorf("is %w (node kind out of range)", errCorrupt)
 		}
 		st.nodeKind[i] = int32(k)
 	}
-	m := d.count(13)
-	if d.err != nil || len(d.b) != 4*(n+1)+m*13 {
+	m := d.Count(13)
+	if d.Err != nil || len(d.B) != 4*(n+1)+m*13 {
 		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
 	}
 	start, to, w := make([]int32, n+1), make([]int32, m), make([]float64, m)
-	b := d.b
+	b := d.B
 	for i := range start {
 		start[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
 	}
@@ -363,45 +356,4 @@ func decodeState(data []byte) (*state, error) {
 	}
 	st.g = g
 	return st, nil
-}
-
-// decoder reads varints and strings, remembering the first error.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) {
-		d.err = errCorrupt
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
-
-// count reads the length of a list whose items take at least minSize
-// bytes each, refusing lengths the remaining bytes cannot hold.
-func (d *decoder) count(minSize int) int {
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)/minSize) {
-		d.err = errCorrupt
-		return 0
-	}
-	return int(n)
 }
