@@ -29,7 +29,7 @@ func TestRoundTripAndDamage(t *testing.T) {
 		t.Error("a short buffer unsealed")
 	}
 	short := Decoder{B: []byte{10, 'a'}, Corrupt: errBad}
-	if short.String(); !errors.Is(short.Err, errBad) {
+	if s := short.String(); s != "" || !errors.Is(short.Err, errBad) {
 		t.Errorf("a truncated string: %v", short.Err)
 	}
 	huge := Decoder{B: []byte{0xff, 0xff, 0x7f, 1, 2}, Corrupt: errBad}
@@ -37,7 +37,7 @@ func TestRoundTripAndDamage(t *testing.T) {
 		t.Errorf("an impossible count was accepted: %d", n)
 	}
 	empty := Decoder{Corrupt: errBad}
-	if empty.Byte(); !errors.Is(empty.Err, errBad) {
+	if c := empty.Byte(); c != 0 || !errors.Is(empty.Err, errBad) {
 		t.Error("reading past the end did not fail")
 	}
 }
