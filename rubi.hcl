@@ -88,10 +88,10 @@ ranker "rank.names" {
 }
 
 ranker "rank.ppr" {
-  weight      = 0.75  # the graph's vote: neighbours of the matches
+  weight      = 1.25  # the graph's vote: neighbours of the matches (see bench/quality)
   damping     = 0.85  # probability of following an edge rather than restarting at a seed
   hub_penalty = 0.5   # discount for files that everything imports
-  max_seeds   = 10
+  max_seeds   = 20
 }
 
 # Exactly one fuser merges the rankers' lists.

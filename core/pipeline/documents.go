@@ -90,7 +90,7 @@ func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Docume
 					body.WriteByte(' ')
 				}
 			}
-			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, rec.Path), Kind: core.EdgeContains, Weight: 1})
+			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, rec.Path), Kind: core.EdgeContains, Weight: containsWeight})
 		}
 		if withBody(mod) {
 			d.Body = body.String()
@@ -99,3 +99,8 @@ func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Docume
 	}
 	return docs, edges
 }
+
+// containsWeight is the weight of a module → file edge, against 1 for an
+// import of a whole file: belonging to the same module says less about
+// what a file is for than one file using another.
+const containsWeight = 0.25

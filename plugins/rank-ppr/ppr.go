@@ -43,7 +43,7 @@ type Settings struct {
 	// imports (logging, errors, config) outrank the specific neighbours
 	// of the matches. 0 disables it. Default 0.5.
 	HubPenalty float64 `hcl:"hub_penalty,optional"`
-	// MaxSeeds caps how many matches the walk starts from. Default 10.
+	// MaxSeeds caps how many matches the walk starts from. Default 20.
 	MaxSeeds int `hcl:"max_seeds,optional"`
 }
 
@@ -52,7 +52,7 @@ const pushEpsilon = 1e-5
 
 // DefaultSettings returns the settings used for attributes rubi.hcl omits.
 func DefaultSettings() Settings {
-	return Settings{Damping: 0.85, HubPenalty: 0.5, MaxSeeds: 10}
+	return Settings{Damping: 0.85, HubPenalty: 0.5, MaxSeeds: 20}
 }
 
 // Ranker is the rank.ppr stage. Rank may run concurrently with itself and
