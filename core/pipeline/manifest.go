@@ -132,18 +132,43 @@ var errNoIndex = errors.New("no index yet")
 // before rebuilding.
 func loadManifest(dir string) (*manifest, error) {
 	path := filepath.Join(dir, manifestFile)
-	data, err := os.ReadFile(path)
+	mapped, err := store.Map(path)
 	if os.IsNotExist(err) {
 		return nil, errNoIndex
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
-	m, err := decodeManifest(data)
+	defer mapped.Close()
+	m, err := decodeManifest(mapped.Data)
 	if err != nil {
 		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
 	}
+	m.detach()
 	return m, nil
+}
+
+// detach copies the bytes the decoded manifest still slices from its file
+// (imports and edges kept encoded) into one buffer of its own, so the file
+// can be released: records outlive the manifest they were read with.
+func (m *manifest) detach() {
+	size := len(m.edgesRaw)
+	for _, r := range m.Files {
+		size += len(r.importsRaw)
+	}
+	buf := make([]byte, 0, size)
+	keep := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, b...)
+		return buf[start:len(buf):len(buf)]
+	}
+	m.edgesRaw = keep(m.edgesRaw)
+	for _, r := range m.Files {
+		r.importsRaw = keep(r.importsRaw)
+	}
 }
 
 func symbolsFile(dir, generation string) string {

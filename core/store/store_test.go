@@ -107,3 +107,35 @@ func TestLockDirExcludes(t *testing.T) {
 		t.Errorf("second Unlock: %v", err)
 	}
 }
+
+func TestMap(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := WriteFile(p, []byte("hello, mapped"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Map(p)
+	if err != nil || string(m.Data) != "hello, mapped" {
+		t.Fatalf("Map = %q, %v", m.Data, err)
+	}
+	// A replacement by rename does not change what the mapping shows.
+	if err := WriteFile(p, []byte("replaced"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if string(m.Data) != "hello, mapped" {
+		t.Errorf("after a rename over the file: %q", m.Data)
+	}
+	if err := m.Close(); err != nil || m.Data != nil || m.Close() != nil {
+		t.Errorf("Close: %v, data %q", err, m.Data)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := Map(empty); err != nil || len(m.Data) != 0 {
+		t.Errorf("empty file: %v, %v", m, err)
+	}
+	if _, err := Map(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -361,7 +361,7 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 		}
 		segs := make([]*segment, 0, len(names))
 		for _, n := range names {
-			data, err := os.ReadFile(filepath.Join(dir, n))
+			mapped, err := store.Map(filepath.Join(dir, n))
 			if errors.Is(err, os.ErrNotExist) {
 				if attempt == 3 {
 					return nil, "", fmt.Errorf("%w: %s lists %s, which is missing", errCorrupt, listFile, n)
@@ -372,10 +372,14 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 			if err != nil {
 				return nil, "", err
 			}
-			s, err := decodeSegment(n, data)
+			s, err := decodeSegment(n, mapped.Data)
 			if err != nil {
+				mapped.Close()
 				return nil, "", fmt.Errorf("%s: %w", n, err)
 			}
+			// The segment's tables slice the mapping: it lives as long
+			// as the segment.
+			store.CloseWith(s, mapped)
 			segs = append(segs, s)
 		}
 		if segs != nil {

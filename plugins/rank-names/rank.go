@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
@@ -372,17 +373,19 @@ func (r *Ranker) load() (*index, Settings, error) {
 	if x != nil && (cur.info == nil || cur.same(stamp)) {
 		return x, s, nil
 	}
-	data, err := os.ReadFile(file)
+	mapped, err := store.Map(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, s, fmt.Errorf("%s: no index yet in %s: run `rubi index` to build it", Name, dir)
 	}
 	if err != nil {
 		return nil, s, fmt.Errorf("%s: %w", Name, err)
 	}
-	x, err = decode(data)
+	x, err = decode(mapped.Data)
 	if err != nil {
+		mapped.Close()
 		return nil, s, fmt.Errorf("%s: cannot use %s: %v: run `rubi index` to rebuild it", Name, file, err)
 	}
+	store.CloseWith(x, mapped) // the index's tables slice the mapping
 	r.mu.Lock()
 	r.idx, r.stamp = x, cur
 	r.mu.Unlock()

@@ -288,11 +288,12 @@ func load(dir string) (*state, fileStamp, error) {
 	if err != nil {
 		return nil, fileStamp{}, err
 	}
-	data, err := os.ReadFile(name)
+	mapped, err := store.Map(name)
 	if err != nil {
 		return nil, fileStamp{}, err
 	}
-	st, err := decodeState(data)
+	st, err := decodeState(mapped.Data)
+	mapped.Close() // the state copies what it keeps
 	if err != nil {
 		return nil, fileStamp{}, fmt.Errorf("%s %v; run `rubi index` to rebuild it", name, err)
 	}
