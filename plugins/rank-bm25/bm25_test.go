@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -707,4 +708,33 @@ func BenchmarkRank(b *testing.B) {
 			rank(b, newRanker(b, "", dir), q)
 		}
 	})
+}
+
+// Segments read from disk are memory-mapped and released once no view uses
+// them: ranking through reloads and garbage collections must never touch
+// a released mapping.
+func TestMappedSegmentsOutliveReloads(t *testing.T) {
+	dir := t.TempDir()
+	writer := newRanker(t, "", dir)
+	build(t, writer, &core.Corpus{Full: true, Documents: synthCorpus(200)})
+	reader := newRanker(t, "", dir)
+	q := core.Query{Text: "payment error store", Limit: 10}
+	if len(rank(t, reader, q)) == 0 {
+		t.Fatal("no hits before any reload")
+	}
+	for i := range 5 {
+		docs := synthCorpus(200)
+		docs[i].Body = "payment error store"
+		build(t, writer, &core.Corpus{Full: true, Documents: docs})
+		runtime.GC()
+		runtime.GC()
+		got := rank(t, reader, q) // reloads: the old mapping may go
+		if len(got) == 0 {
+			t.Fatalf("round %d: no hits", i)
+		}
+		runtime.GC()
+		if again := rank(t, reader, q); fmt.Sprint(again) != fmt.Sprint(got) {
+			t.Fatalf("round %d: ranking changed without a re-index", i)
+		}
+	}
 }
