@@ -267,15 +267,19 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return c, nil
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
-	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus); err != nil {
+	// The maps need the symbols of the dirty modules, as the corpus does:
+	// read them once, up front, so the maps can be written while the
+	// rankers index, neither touching the records the other reads.
+	if err := e.loadSymbols(prev, next, func(p string) bool {
+		return opts.Full || prev.MapsFormat != mapsFormat || dirty[next.Files[p].Module]
+	}); err != nil {
 		return nil, err
 	}
-	lap("rankers")
-
-	if err := e.writeMaps(prev, next, edges, dirty, opts.Full); err != nil {
+	maps := func() error { return e.writeMaps(prev, next, edges, dirty, opts.Full) }
+	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus, maps); err != nil {
 		return nil, err
 	}
-	lap("maps")
+	lap("rankers and maps")
 	next.IndexedAt = time.Now().UTC()
 	if err := next.save(e.indexDir(), prev); err != nil {
 		return nil, err
@@ -729,7 +733,10 @@ func removedModules(prev, next *manifest) []string {
 // indexRankers gives each enabled ranker the corpus: in full when its
 // configuration changed or it asks for it, incrementally otherwise, and not
 // at all when nothing changed since it last indexed.
-func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, corpus func(full bool) (*core.Corpus, error)) error {
+//
+// alongside runs at the same time as the rankers index, once the corpora
+// are built; its error is returned.
+func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, corpus func(full bool) (*core.Corpus, error), alongside func() error) error {
 	var incremental, full *core.Corpus
 	get := func(wantFull bool) (*core.Corpus, error) {
 		var err error
@@ -776,6 +783,8 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 		jobs = append(jobs, &job{st: st, ranker: ranker, wantFull: wantFull})
 	}
 	var wg sync.WaitGroup
+	var alongsideErr error
+	wg.Go(func() { alongsideErr = alongside() })
 	for _, j := range jobs {
 		c, _ := get(j.wantFull)
 		wg.Go(func() {
@@ -785,6 +794,9 @@ func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map
 		})
 	}
 	wg.Wait()
+	if alongsideErr != nil {
+		return alongsideErr
+	}
 	for _, j := range jobs {
 		err := j.err
 		if errors.Is(err, core.ErrFullIndexNeeded) && !j.wantFull {

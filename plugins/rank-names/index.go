@@ -117,15 +117,17 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	}
 	old := map[string]*doc{}
 	if !corpus.Full {
-		data, err := os.ReadFile(filepath.Join(dir, stateFile))
+		mapped, err := store.Map(filepath.Join(dir, stateFile))
 		if err != nil {
 			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 		}
-		idx, err := decode(data)
+		idx, err := decode(mapped.Data)
 		if err != nil {
+			mapped.Close()
 			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 		}
-		docs, err := idx.forward()
+		docs, err := idx.forward() // copies what it keeps
+		mapped.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 		}
