@@ -24,6 +24,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // DataDir is rubi's directory in a project.
@@ -56,6 +57,8 @@ type Engine struct {
 	knowledge *knowledge.Store
 	// nodeCacheOnce reads the persisted node cache into it once.
 	nodeCacheOnce sync.Once
+	// arena holds the file contents an index run read; Index releases it.
+	arena *store.Arena
 }
 
 // New returns an engine for cfg. Close stops any plugin it started.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -103,6 +104,14 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	defer lock.Unlock()
+	defer func() {
+		// Nothing that outlives the run points into the file contents:
+		// parsers, documents and rankers copy what they keep.
+		if e.arena != nil {
+			e.arena.Release()
+			e.arena = nil
+		}
+	}()
 
 	lap := e.stopwatch("index")
 	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
@@ -443,6 +452,14 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, nex
 	}
 	// Read in parallel: hashing and the binary check are cheap next to
 	// the system calls, and a cold cache makes reads the slowest part.
+	// File contents live until the rankers have indexed them: one arena
+	// for all of them costs far fewer page faults than a heap allocation
+	// each (Index releases it when it returns).
+	total := 0
+	for _, s := range todo {
+		total += int(s.file.Size)
+	}
+	e.arena = store.NewArena(total + total/16 + 4096)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0) * 2)
 	for _, s := range todo {
@@ -472,7 +489,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, nex
 
 // read loads one file and compares it with its previous record.
 func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
-	content, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.file.Path)))
+	content, err := e.readFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
 	if err != nil {
 		s.skip = walk.ReasonUnreadable
 		return
@@ -504,6 +521,32 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 		Hash:     hash,
 	}
 	s.rec.loaded, s.rec.fresh = true, true // no symbols until a parser finds some
+}
+
+// readFile reads a file of the expected size into the run's arena, or
+// from the heap when the arena is full or the file grew since the walk.
+func (e *Engine) readFile(path string, size int64) ([]byte, error) {
+	if e.arena == nil {
+		return os.ReadFile(path)
+	}
+	buf := e.arena.Alloc(int(size) + 1)
+	if buf == nil {
+		return os.ReadFile(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:n:n], nil // the whole file: it is no longer than the walk saw
+	case err != nil:
+		return nil, err
+	}
+	// One byte more than the walk saw: the file grew; read it whole.
+	return os.ReadFile(path)
 }
 
 // parse sends the changed files to the parser of their language, in

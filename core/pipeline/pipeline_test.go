@@ -19,6 +19,7 @@ import (
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -827,6 +828,26 @@ func TestManifestRoundTrip(t *testing.T) {
 	for _, bad := range [][]byte{data[:len(data)/2], append([]byte("rubi-manifest\n\x09"), data[15:]...)} {
 		if _, err := decodeManifest(bad); err == nil {
 			t.Error("a damaged manifest decoded")
+		}
+	}
+}
+
+// Files are read into the run's arena when they fit; a file that grew
+// since the walk, or one the arena has no room for, is read whole anyway.
+func TestReadFileArena(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "a.txt", "hello")
+	p := filepath.Join(root, "a.txt")
+	e := engine(t, root)
+	e.arena = store.NewArena(16)
+	defer e.arena.Release()
+	for _, c := range []struct {
+		size int64
+		want string
+	}{{5, "hello"}, {3, "hello"}, {5, "hello"}, {5, "hello"}} {
+		got, err := e.readFile(p, c.size)
+		if err != nil || string(got) != c.want {
+			t.Errorf("readFile(size %d) = %q, %v", c.size, got, err)
 		}
 	}
 }

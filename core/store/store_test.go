@@ -139,3 +139,24 @@ func TestMap(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+func TestArena(t *testing.T) {
+	a := NewArena(10)
+	x, y := a.Alloc(4), a.Alloc(6)
+	if len(x) != 4 || cap(x) != 4 || len(y) != 6 {
+		t.Fatalf("allocations %d/%d and %d", len(x), cap(x), len(y))
+	}
+	copy(x, "abcd")
+	copy(y, "efghij")
+	if string(x) != "abcd" || string(y) != "efghij" {
+		t.Errorf("slices overlap: %q %q", x, y)
+	}
+	if z := a.Alloc(1); z != nil {
+		t.Errorf("a full arena gave %d bytes", len(z))
+	}
+	a.Release()
+	a.Release()
+	if NewArena(0).Alloc(1) != nil {
+		t.Error("an empty arena gave memory")
+	}
+}
