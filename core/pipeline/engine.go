@@ -57,8 +57,10 @@ type Engine struct {
 	knowledge *knowledge.Store
 	// nodeCacheOnce reads the persisted node cache into it once.
 	nodeCacheOnce sync.Once
-	// arena holds the file contents an index run read; Index releases it.
-	arena *store.Arena
+	// indexMu serializes this engine's index runs (the directory lock does
+	// it across processes); arena, the file contents a run read, is its.
+	indexMu sync.Mutex
+	arena   *store.Arena
 }
 
 // New returns an engine for cfg. Close stops any plugin it started.

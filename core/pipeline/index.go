@@ -99,6 +99,8 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := e.ensureDataDir(); err != nil {
 		return nil, err
 	}
+	e.indexMu.Lock()
+	defer e.indexMu.Unlock()
 	lock, err := store.LockDir(ctx, e.indexDir())
 	if err != nil {
 		return nil, err

@@ -851,3 +851,26 @@ func TestReadFileArena(t *testing.T) {
 		}
 	}
 }
+
+// One engine indexing from several goroutines at once (as a server might)
+// runs them one after the other.
+func TestConcurrentIndexOneEngine(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = e.Index(context.Background(), IndexOptions{Full: i == 0})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res, err := e.Retrieve(context.Background(), Query{Text: "coupon"}); err != nil || len(res.Items) == 0 {
+		t.Fatalf("retrieve: %v, %v", res, err)
+	}
+}
