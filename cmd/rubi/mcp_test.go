@@ -176,7 +176,8 @@ func TestMCPXrayOverStdio(t *testing.T) {
 	if code := <-done; code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var msg struct {
+	type response struct {
+		ID     int `json:"id"`
 		Result struct {
 			IsError bool `json:"isError"`
 			Content []struct {
@@ -184,10 +185,20 @@ func TestMCPXrayOverStdio(t *testing.T) {
 			} `json:"content"`
 		} `json:"result"`
 	}
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &msg); err != nil || msg.Result.IsError || len(msg.Result.Content) == 0 ||
+	// The server may answer requests in any order: find the tool call's.
+	var msg *response
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r response
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("not JSON-RPC: %q: %v", line, err)
+		}
+		if r.ID == 2 {
+			msg = &r
+		}
+	}
+	if msg == nil || msg.Result.IsError || len(msg.Result.Content) == 0 ||
 		!strings.HasPrefix(msg.Result.Content[0].Text, "rubi xray, every log: 2 sessions in 2 projects (claude-code 1, codex 1), 4 API calls.") {
-		t.Errorf("xray: %v\n%s", err, stdout.String())
+		t.Errorf("xray:\n%s", stdout.String())
 	}
 }
 
