@@ -160,3 +160,27 @@ func TestArena(t *testing.T) {
 		t.Error("an empty arena gave memory")
 	}
 }
+
+func TestStamp(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := WriteFile(p, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := StampOf(p)
+	if err != nil || !a.Valid() {
+		t.Fatal(err)
+	}
+	if b, _ := StampOf(p); !a.Same(b) {
+		t.Error("the same file stamped twice differs")
+	}
+	// Same size, and maybe the same time: a rename is still a new version.
+	if err := WriteFile(p, []byte("two"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := StampOf(p); a.Same(b) {
+		t.Error("a replaced file looks the same")
+	}
+	if s, err := StampOf(p + ".missing"); err == nil || s.Valid() || s.Same(s) {
+		t.Error("a missing file has a stamp")
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -173,7 +172,8 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		return fmt.Errorf("%s: %w", Name, err) // not reached: data was just encoded
 	}
 	r.mu.Lock()
-	r.idx, r.stamp = idx, stampOf(filepath.Join(dir, stateFile))
+	stamp, _ := store.StampOf(filepath.Join(dir, stateFile))
+	r.idx, r.stamp = idx, stamp
 	r.mu.Unlock()
 	return nil
 }
@@ -410,24 +410,4 @@ func (x *index) forward() ([]doc, error) {
 		return nil, errCorrupt
 	}
 	return docs, nil
-}
-
-// fileStamp identifies a version of the index file, so a long-lived
-// process notices another one re-indexed.
-type fileStamp struct {
-	mod, size int64
-	info      os.FileInfo // for os.SameFile: an atomic rewrite is a new file
-}
-
-func stampOf(path string) fileStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{}
-	}
-	return fileStamp{fi.ModTime().UnixNano(), fi.Size(), fi}
-}
-
-// same reports whether two stamps are of the same version of a file.
-func (s fileStamp) same(o fileStamp) bool {
-	return s.info != nil && o.info != nil && s.mod == o.mod && s.size == o.size && os.SameFile(s.info, o.info)
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Name is the stage name in rubi.hcl.
@@ -52,7 +53,7 @@ type Ranker struct {
 	settings Settings
 	stateDir string
 	idx      *index
-	stamp    fileStamp
+	stamp    store.Stamp
 }
 
 var _ core.Ranker = (*Ranker)(nil)
@@ -85,6 +86,6 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.settings, r.stateDir, r.idx, r.stamp = s, setup.StateDir, nil, fileStamp{}
+	r.settings, r.stateDir, r.idx, r.stamp = s, setup.StateDir, nil, store.Stamp{}
 	return nil
 }

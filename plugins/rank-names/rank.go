@@ -369,8 +369,8 @@ func (r *Ranker) load() (*index, Settings, error) {
 		return nil, s, fmt.Errorf("%s: used before Configure", Name)
 	}
 	file := filepath.Join(dir, stateFile)
-	cur := stampOf(file)
-	if x != nil && (cur.info == nil || cur.same(stamp)) {
+	cur, _ := store.StampOf(file)
+	if x != nil && (!cur.Valid() || cur.Same(stamp)) {
 		return x, s, nil
 	}
 	mapped, err := store.Map(file)

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Name is the stage name used in rubi.hcl.
@@ -63,7 +64,7 @@ type Ranker struct {
 
 	mu    sync.Mutex
 	state *state
-	stamp fileStamp // of the state file state was loaded from or saved to
+	stamp store.Stamp // of the state file state was loaded from or saved to
 }
 
 var _ core.Ranker = (*Ranker)(nil)
@@ -236,7 +237,7 @@ func (r *Ranker) current() (*state, Settings, error) {
 		return r.state, r.settings, nil
 	}
 	stamp, err := statState(r.stateDir)
-	if err == nil && r.state != nil && stamp == r.stamp {
+	if err == nil && r.state != nil && stamp.Same(r.stamp) {
 		return r.state, r.settings, nil
 	}
 	if err != nil {

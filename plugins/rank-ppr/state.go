@@ -207,18 +207,9 @@ func (st *state) name(i int) string {
 	return st.ids[i]
 }
 
-// fileStamp identifies a version of the state file cheaply.
-type fileStamp struct {
-	mod  int64 // Unix nanoseconds
-	size int64
-}
-
-func statState(dir string) (fileStamp, error) {
-	fi, err := os.Stat(filepath.Join(dir, stateFile))
-	if err != nil {
-		return fileStamp{}, err
-	}
-	return fileStamp{fi.ModTime().UnixNano(), fi.Size()}, nil
+// statState stamps the state file in dir.
+func statState(dir string) (store.Stamp, error) {
+	return store.StampOf(filepath.Join(dir, stateFile))
 }
 
 func (st *state) encode() []byte {
@@ -253,9 +244,9 @@ func (st *state) encode() []byte {
 
 // save writes the state atomically, so a concurrent reader sees the old
 // graph or the new one.
-func (st *state) save(dir string) (fileStamp, error) {
+func (st *state) save(dir string) (store.Stamp, error) {
 	if err := store.WriteFile(filepath.Join(dir, stateFile), st.encode(), 0o644); err != nil {
-		return fileStamp{}, err
+		return store.Stamp{}, err
 	}
 	os.Remove(filepath.Join(dir, legacyFile))
 	return statState(dir)
@@ -280,22 +271,22 @@ func storedInputs(dir string) ([sha256.Size]byte, bool) {
 
 var errCorrupt = errors.New("corrupt")
 
-func load(dir string) (*state, fileStamp, error) {
+func load(dir string) (*state, store.Stamp, error) {
 	name := filepath.Join(dir, stateFile)
 	// Stat before reading: if the file changes in between, the stamp is
 	// older than the content and the next Rank merely reloads again.
 	stamp, err := statState(dir)
 	if err != nil {
-		return nil, fileStamp{}, err
+		return nil, store.Stamp{}, err
 	}
 	mapped, err := store.Map(name)
 	if err != nil {
-		return nil, fileStamp{}, err
+		return nil, store.Stamp{}, err
 	}
 	st, err := decodeState(mapped.Data)
 	mapped.Close() // the state copies what it keeps
 	if err != nil {
-		return nil, fileStamp{}, fmt.Errorf("%s %v; run `rubi index` to rebuild it", name, err)
+		return nil, store.Stamp{}, fmt.Errorf("%s %v; run `rubi index` to rebuild it", name, err)
 	}
 	return st, stamp, nil
 }
