@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -74,6 +75,31 @@ func write(t testing.TB, root, rel, content string) {
 		t.Fatal(err)
 	}
 }
+
+// edit replaces from with to in a file of root ("" appends to) and moves
+// its modification time forward, a different time at each call, so a
+// refresh cannot mistake it for the unchanged file.
+func edit(t testing.TB, root, rel, from, to string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src) + to
+	if from != "" {
+		if !strings.Contains(string(src), from) {
+			t.Fatalf("%s lacks %q", rel, from)
+		}
+		text = strings.Replace(string(src), from, to, 1)
+	}
+	write(t, root, rel, text)
+	later := time.Now().Add(time.Duration(edits.Add(1)) * time.Minute)
+	if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(rel)), later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var edits atomic.Int64
 
 func engine(t testing.TB, root string) *Engine {
 	t.Helper()
@@ -501,8 +527,7 @@ func TestKnowledgeInRecall(t *testing.T) {
 
 	// The gotcha's file changes: the note is flagged where it shows.
 	write(t, root, "internal/discount/coupon.go", "package discount\n\n// Apply now recomputes the total first.\nfunc Apply(total int, coupon string) int { return total }\n")
-	later := time.Now().Add(time.Minute)
-	os.Chtimes(filepath.Join(root, "internal/discount/coupon.go"), later, later)
+	edit(t, root, "internal/discount/coupon.go", "", "") // a new time
 	index(t, e)
 	got, _ = e.Retrieve(context.Background(), Query{Text: "coupon applied twice", Kinds: []string{"node"}})
 	if len(got.Items) == 0 || got.Items[0].ID != "node:gotcha-coupon-applied-twice" {
@@ -583,10 +608,7 @@ func TestSymbolAnchorStaleness(t *testing.T) {
 	if n.Anchors["symbol:Total"] == "" || len(e.Knowledge().Stale(n)) != 0 {
 		t.Fatalf("anchors %v, stale %v", n.Anchors, e.Knowledge().Stale(n))
 	}
-	src, _ := os.ReadFile(filepath.Join(root, "internal/checkout/checkout.go"))
-	write(t, root, "internal/checkout/checkout.go", strings.Replace(string(src), "func Total(c Cart) int {", "func Total(c Cart, tax int) int {", 1))
-	later := time.Now().Add(time.Minute)
-	os.Chtimes(filepath.Join(root, "internal/checkout/checkout.go"), later, later)
+	edit(t, root, "internal/checkout/checkout.go", "func Total(c Cart) int {", "func Total(c Cart, tax int) int {")
 	index(t, e)
 	stale := e.Knowledge().Stale(n)
 	if len(stale) == 0 || !strings.Contains(strings.Join(stale, " "), "Total") {
@@ -607,10 +629,7 @@ func TestSymbolsAppended(t *testing.T) {
 	}
 	file := symbolsFile(e.indexDir(), before.Generation)
 	old, _ := os.Stat(file)
-	src, _ := os.ReadFile(filepath.Join(root, "internal/checkout/checkout.go"))
-	write(t, root, "internal/checkout/checkout.go", string(src)+"\nfunc Refund(c Cart) int { return 0 }\n")
-	later := time.Now().Add(time.Minute)
-	os.Chtimes(filepath.Join(root, "internal/checkout/checkout.go"), later, later)
+	edit(t, root, "internal/checkout/checkout.go", "", "\nfunc Refund(c Cart) int { return 0 }\n")
 	index(t, e)
 	after, err := loadManifest(e.indexDir())
 	if err != nil {
@@ -652,7 +671,7 @@ func TestResolutionReuse(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	edgesOf := func() []string {
+	edgesOf := func(e *Engine) []string {
 		g, err := e.Graph()
 		if err != nil {
 			t.Fatal(err)
@@ -668,45 +687,26 @@ func TestResolutionReuse(t *testing.T) {
 		if _, err := other.Index(context.Background(), IndexOptions{Full: true}); err != nil {
 			t.Fatal(err)
 		}
-		g, err := other.Graph()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, ed := range g.Edges {
-			out = append(out, ed.From+" → "+ed.To)
-		}
-		return out
+		return edgesOf(other)
 	}
-	main := filepath.Join(root, "cmd/shop/main.go")
-	edit := func(from, to string) {
-		t.Helper()
-		src, _ := os.ReadFile(main)
-		if !strings.Contains(string(src), from) {
-			t.Fatalf("main.go lacks %q", from)
-		}
-		write(t, root, "cmd/shop/main.go", strings.Replace(string(src), from, to, 1))
-		later := time.Now().Add(time.Duration(len(to)) * time.Second)
-		os.Chtimes(main, later, later)
-	}
-	before := edgesOf()
+	before := edgesOf(e)
 	const toConfig = "cmd/shop/main.go → internal/config/config.go"
 	if !slices.Contains(before, toConfig) {
 		t.Fatalf("edges %v lack %s", before, toConfig)
 	}
 
-	edit("log.Fatal(err)", "log.Fatalf(\"config: %v\", err)") // body only
+	edit(t, root, "cmd/shop/main.go", "log.Fatal(err)", "log.Fatalf(\"config: %v\", err)") // body only
 	if st := index(t, e); st.Parsed != 1 {
 		t.Fatalf("parsed %d", st.Parsed)
 	}
-	if got := edgesOf(); !slices.Equal(got, before) {
+	if got := edgesOf(e); !slices.Equal(got, before) {
 		t.Errorf("a body edit changed the graph:\n%v\nwant %v", got, before)
 	}
 
-	edit("\t\"example.com/shop/internal/config\"\n", "") // an import gone
+	edit(t, root, "cmd/shop/main.go", "\t\"example.com/shop/internal/config\"\n", "") // an import gone
 	index(t, e)
-	if got := edgesOf(); slices.Contains(got, toConfig) || !slices.Equal(got, fullEdges()) {
-		t.Errorf("after removing an import: %v, full rebuild %v", got, fullEdges())
+	if got, full := edgesOf(e), fullEdges(); slices.Contains(got, toConfig) || !slices.Equal(got, full) {
+		t.Errorf("after removing an import: %v, full rebuild %v", got, full)
 	}
 }
 
