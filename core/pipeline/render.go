@@ -21,7 +21,7 @@ func (r *Result) Text(explain bool) string {
 	for i, it := range r.Items {
 		b.WriteString(renderItem(i+1, &it, explain))
 	}
-	b.WriteString(r.footer())
+	b.WriteString(footer(len(r.Items), r.Tokens, r.Budget, r.Omitted))
 	return b.String()
 }
 
@@ -47,13 +47,13 @@ func renderItem(n int, it *Item, explain bool) string {
 
 // footer closes the compact form: the count, the tokens, matches left
 // out, and the next step.
-func (r *Result) footer() string {
-	s := fmt.Sprintf("%s, ~%d tokens (budget %d", plural(len(r.Items), "item"), r.Tokens, r.Budget)
-	if r.Omitted > 0 {
-		s += fmt.Sprintf(", %d more matches left out", r.Omitted)
+func footer(items, used, budget, omitted int) string {
+	s := fmt.Sprintf("%s, ~%d tokens (budget %d", plural(items, "item"), used, budget)
+	if omitted > 0 {
+		s += fmt.Sprintf(", %d more matches left out", omitted)
 	}
 	s += ")"
-	if len(r.Items) > 0 {
+	if items > 0 {
 		s += ". Open one with read; zoom into a module with map."
 	}
 	return s + "\n"
@@ -62,8 +62,7 @@ func (r *Result) footer() string {
 // footerReserve is the budget kept for the footer: its estimate with the
 // widest numbers it can show.
 func footerReserve(q Query) int {
-	widest := &Result{Items: make([]Item, max(q.Limit, 2)), Tokens: q.Budget, Budget: q.Budget, Omitted: 99999}
-	return tokens.Estimate(widest.footer())
+	return tokens.Estimate(footer(max(q.Limit, 2), q.Budget, q.Budget, 99999))
 }
 
 func scoresLine(scores map[string]float64) string {
