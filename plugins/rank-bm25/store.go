@@ -389,25 +389,22 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 	}
 }
 
-// writeSegments saves a new segment file (if data is not nil) under a
-// fresh name, then the list naming the segments, then removes the segment
-// files no longer listed. The list is the commit point: a crash before it
-// leaves the previous index whole.
+// writeSegments saves a new segment file under a fresh name, then the
+// list naming the kept segments and it, then removes the segment files no
+// longer listed. The list is the commit point: a crash before it leaves
+// the previous index whole.
 func writeSegments(dir string, keep []string, data []byte) (string, listStamp, error) {
-	names := slices.Clone(keep)
 	name := ""
-	if data != nil {
-		for n := time.Now().UnixNano(); ; n++ {
-			name = fmt.Sprintf("%s%016x%s", segPrefix, n, segSuffix)
-			if _, err := os.Stat(filepath.Join(dir, name)); errors.Is(err, os.ErrNotExist) {
-				break
-			}
+	for n := time.Now().UnixNano(); ; n++ {
+		name = fmt.Sprintf("%s%016x%s", segPrefix, n, segSuffix)
+		if _, err := os.Stat(filepath.Join(dir, name)); errors.Is(err, os.ErrNotExist) {
+			break
 		}
-		if err := store.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return "", "", err
-		}
-		names = append(names, name)
 	}
+	if err := store.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		return "", "", err
+	}
+	names := append(slices.Clone(keep), name)
 	list := listHeader + "\n" + strings.Join(names, "\n") + "\n"
 	if err := store.WriteFile(filepath.Join(dir, listFile), []byte(list), 0o644); err != nil {
 		return "", "", err
