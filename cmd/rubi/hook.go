@@ -39,7 +39,7 @@ EVENT is the agent's event name; the payload's hook_event_name wins:
 Other events are ignored. A hook always exits 0: errors are written to
 .rubi/hooks.log, never to the agent.`,
 		Example: `  echo '{"hook_event_name":"UserPromptSubmit","cwd":".","session_id":"s1","prompt":"why is the coupon applied twice?"}' | rubi hook UserPromptSubmit`,
-		Args: cobra.MaximumNArgs(1),
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			event := ""
 			if len(args) == 1 {

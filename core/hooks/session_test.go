@@ -131,7 +131,9 @@ func TestMeterReadsAHugeTranscriptFromItsEnd(t *testing.T) {
 
 func TestHarvestBlocksOnceAfterHeavyExploration(t *testing.T) {
 	p := newProject(t)
-	prompt := func() { p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "thanks", "session_id": "sess-1"})) }
+	prompt := func() {
+		p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "thanks", "session_id": "sess-1"}))
+	}
 	explore := func(n int) {
 		tools := []struct {
 			name string
