@@ -266,13 +266,16 @@ func TestRecallInjectsOnlyWhenSomethingMatches(t *testing.T) {
 	p := newProject(t, couponNote, knowledge.Input{
 		Type: knowledge.TypeDecision, Title: "Use JWT instead of session cookies",
 		Body: "Stateless tokens, so the API runs on edge runtimes without a session store.",
+	}, knowledge.Input{
+		Type: knowledge.TypeHowto, Title: "Adding a promotion",
+		Body: "Register it in the table with its percentage.", Files: []string{"internal/discount/rules.go"},
 	})
 	must := map[string]string{
 		"why is the coupon applied twice at checkout?": "Coupon applied twice",
 		"Fix the coupon":                            "Coupon applied twice",
 		"should we keep session cookies?":           "Use JWT instead of session cookies",
-		"what does internal/discount/coupon.go do?": "internal/discount/coupon.go",
-		"rename Apply in rules.go":                  "internal/discount/rules.go",
+		"what does internal/discount/coupon.go do?": "Coupon applied twice",
+		"check rules.go":                            "Adding a promotion",
 	}
 	for prompt, want := range must {
 		a := p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": prompt}))
@@ -284,10 +287,13 @@ func TestRecallInjectsOnlyWhenSomethingMatches(t *testing.T) {
 			t.Errorf("prompt %q: answer %q is not a recall", prompt, a.raw)
 		}
 	}
-	// The gotcha brings the file it is about.
+	// The gotcha comes with the file it is about, and alone.
 	a := p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "why is the coupon applied twice?"}))
-	if !strings.Contains(a.Specific.Context, "[file] internal/discount/coupon.go") {
+	if !strings.Contains(a.Specific.Context, "files: internal/discount/coupon.go") {
 		t.Errorf("the note's file was not recalled with it:\n%s", a.Specific.Context)
+	}
+	if strings.Contains(a.Specific.Context, "JWT") || strings.Contains(a.Specific.Context, "promotion") {
+		t.Errorf("notes that do not match were recalled:\n%s", a.Specific.Context)
 	}
 	mustNot := []string{
 		"thanks, looks good",
@@ -297,6 +303,8 @@ func TestRecallInjectsOnlyWhenSomethingMatches(t *testing.T) {
 		"",
 		"what is the weather like in Lisbon today?",
 		"fix the tests",
+		"fix the go build",
+		"update README.md",
 	}
 	for _, prompt := range mustNot {
 		a := p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": prompt}))

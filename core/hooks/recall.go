@@ -5,6 +5,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -31,36 +32,40 @@ func (h *handler) userPrompt(ctx context.Context) (Output, error) {
 // recallLimit caps the items of a recall.
 const recallLimit = 6
 
-// recall searches the project with a prompt and returns what may be
-// injected: at most the recall budget (budgets.recall), or "" when nothing
-// matches well enough. Ranking says what matches best; the threshold says
-// whether the best is good enough, and it is deliberately strict, since an
-// injection the model does not need costs tokens on every turn:
+// recall searches the project's notes with a prompt and returns what may
+// be injected: at most the recall budget (budgets.recall), or "" when no
+// note matches well enough. Ranking says which notes match best; the
+// threshold says whether the best are good enough, and it is deliberately
+// strict, since an injection the model does not need costs tokens on
+// every turn. A note qualifies when
 //
-//   - a note qualifies when its title, text or tags contain at least two
-//     of the prompt's distinct content words (one, when the prompt has
-//     fewer than three), after stemming; stopwords and the words of any
-//     request ("fix", "add", "please", "thanks", …) are not content words;
-//   - a file or module qualifies when the prompt names it: its path, its
-//     file name, or an identifier in it written as code (an identifier
-//     with an inner capital, an underscore, a dot or a digit, such as
-//     applyCoupon or cart_total);
-//   - a file a qualifying note is about qualifies with it.
+//   - its title and text contain at least two of the prompt's distinct
+//     content words (one, when the prompt has fewer than three), after
+//     stemming; stopwords and the words of any request ("fix", "add",
+//     "please", "thanks", …) are not content words; or
+//   - it is about a file the prompt names: its path, or its file name
+//     written as such (coupon.ts, internal/discount/coupon.go).
 //
-// Nothing else is injected, so a prompt such as "thanks, looks good" or
-// one about a topic the project does not hold injects nothing.
+// Each note comes with the files it is about. Nothing else is injected, so
+// a prompt such as "thanks, looks good" or one about a topic the project's
+// memory does not hold injects nothing. Recall ranks notes by their words
+// and names only (pipeline.Query.Direct): a note that only the graph links
+// to the prompt would not pass the threshold anyway, and leaving the graph
+// and the code map's manifest unread keeps the hook fast on big projects.
 func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	prompt = strings.TrimSpace(prompt)
 	if prompt == "" || strings.HasPrefix(prompt, "/") {
 		return "", nil // a slash command is for the agent, not a question
 	}
-	eng := h.engine()
 	words := contentWords(prompt)
-	idents := identifiers(prompt)
-	if len(words) == 0 && len(idents) == 0 {
+	paths := namedPaths(prompt)
+	if len(words) == 0 && len(paths) == 0 {
 		return "", nil
 	}
-	res, err := eng.Retrieve(ctx, pipeline.Query{Text: prompt, Budget: h.cfg.Budgets.Recall, Limit: recallLimit * 2})
+	res, err := h.engine().Retrieve(ctx, pipeline.Query{
+		Text: prompt, Kinds: []string{core.DocNode}, Direct: true,
+		Budget: h.cfg.Budgets.Recall, Limit: recallLimit * 2,
+	})
 	if errors.Is(err, pipeline.ErrNoIndex) {
 		return "", nil
 	}
@@ -71,24 +76,13 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	if len(words) < 3 {
 		need = 1
 	}
-	about := map[string]bool{}
-	keep := make([]bool, len(res.Items))
-	for i, it := range res.Items {
-		if it.Kind == core.DocNode && matched(words, it.Title+"\n"+it.Text) >= need {
-			keep[i] = true
-			for _, f := range nodeFiles(it.Text) {
-				about[f] = true
-			}
-		}
-	}
-	for i, it := range res.Items {
-		if it.Kind != core.DocNode && (about[it.Path] || names(idents, it)) {
-			keep[i] = true
-		}
-	}
 	kept := &pipeline.Result{Query: res.Query, Budget: res.Budget, Items: []pipeline.Item{}}
-	for i, it := range res.Items {
-		if keep[i] && len(kept.Items) < recallLimit {
+	for _, it := range res.Items {
+		if len(kept.Items) == recallLimit {
+			break
+		}
+		prose, files := splitNote(it.Title + "\n" + it.Text)
+		if matched(words, prose) >= need || aboutNamed(paths, files) {
 			kept.Items = append(kept.Items, it)
 			kept.Tokens += it.Tokens
 		}
@@ -96,12 +90,12 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	if len(kept.Items) == 0 {
 		return "", nil
 	}
-	return "rubi recall: what the project's memory holds about this request (open an item with the rubi read tool):\n" + kept.Text(false), nil
+	return "rubi recall: notes from the project's memory about this request (open one with the rubi read tool):\n" + kept.Text(false), nil
 }
 
 // requestWords are words of requests, not of topics: they never make a
 // note match.
-var requestWords = func() map[string]bool {
+var requestWords = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	for _, t := range text.Tokenize(`fix add make change update use using help please want need can could would should
 		implement write create remove delete look check see try work works working code file files function thing things
@@ -110,13 +104,14 @@ var requestWords = func() map[string]bool {
 		out[t] = true
 	}
 	return out
-}()
+})
 
 // contentWords are the prompt's distinct analyzed words that name a topic.
 func contentWords(prompt string) map[string]bool {
 	out := map[string]bool{}
+	request := requestWords()
 	for _, t := range text.Tokenize(prompt) {
-		if !requestWords[t] {
+		if !request[t] {
 			out[t] = true
 		}
 	}
@@ -134,79 +129,50 @@ func matched(words map[string]bool, s string) int {
 	return len(seen)
 }
 
-// codeWord is a word written as code: a path, a file name, or an
-// identifier with an inner capital, an underscore or a digit.
-var codeWord = regexp.MustCompile(`[A-Za-z0-9_./-]*[A-Za-z0-9_]`)
+// pathWord is a word written as a path or a file name: something with a
+// dot or a slash between name characters (coupon.ts, src/cart).
+var pathWord = lazyRegexp(`[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)+|[A-Za-z0-9_-]+\.[A-Za-z0-9]{1,8}\b`)
 
-// identifiers returns the prompt's words written as code.
-func identifiers(prompt string) []string {
+// namedPaths returns the prompt's words written as paths or file names.
+func namedPaths(prompt string) []string {
 	var out []string
-	for _, w := range codeWord.FindAllString(prompt, -1) {
-		w = strings.Trim(w, "./-")
-		if len(w) < 3 {
-			continue
-		}
-		if strings.ContainsAny(w, "./_0123456789") || hasInnerUpper(w) {
+	for _, w := range pathWord().FindAllString(prompt, -1) {
+		if w = strings.Trim(w, "./"); len(w) >= 3 {
 			out = append(out, w)
 		}
 	}
 	return out
 }
 
-func hasInnerUpper(w string) bool {
-	for i := 1; i < len(w); i++ {
-		if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
-			return true
+// aboutNamed reports whether one of a note's files is a named path: the
+// same path, or a path ending in the named one.
+func aboutNamed(named, files []string) bool {
+	for _, f := range files {
+		for _, w := range named {
+			if f == w || strings.HasSuffix(f, "/"+w) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// names reports whether the prompt names a file or module item: its path,
-// its file name, or an identifier of it (as code, whole word).
-func names(idents []string, it pipeline.Item) bool {
-	for _, w := range idents {
-		if it.Path == w || strings.HasSuffix(it.Path, "/"+w) {
-			return true
-		}
-		if strings.ContainsAny(w, "/.") {
-			continue // a path or file name that is not this one
-		}
-		if containsWord(it.Text, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsWord reports whether w occurs in s not glued to other
-// identifier characters.
-func containsWord(s, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(w)
-		if (start == 0 || !identChar(s[start-1])) && (end == len(s) || !identChar(s[end])) {
-			return true
-		}
-		i = start + 1
-	}
-}
-
-func identChar(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// nodeFiles reads the "files:" line a rendered note ends with.
-func nodeFiles(rendered string) []string {
+// splitNote parts a rendered note into its prose and the files it is
+// about ("files: a, b"); staleness warnings (⚠) are neither.
+func splitNote(rendered string) (prose string, files []string) {
+	var b strings.Builder
 	for _, l := range strings.Split(rendered, "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "files: "); ok {
-			return strings.Split(rest, ", ")
+		t := strings.TrimSpace(l)
+		if rest, ok := strings.CutPrefix(t, "files: "); ok {
+			files = append(files, strings.Split(rest, ", ")...)
+			continue
 		}
+		if strings.HasPrefix(t, "⚠") {
+			continue
+		}
+		b.WriteString(l + "\n")
 	}
-	return nil
+	return b.String(), files
 }
 
 // joinParts joins the non-empty parts of an injection.
@@ -221,4 +187,10 @@ func joinParts(parts ...string) string {
 		return ""
 	}
 	return strings.Join(keep, "\n\n") + "\n"
+}
+
+// lazyRegexp compiles a pattern on first use: a hook process pays only
+// for the patterns its event uses.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

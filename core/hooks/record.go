@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -82,7 +81,7 @@ func (h *handler) preCompact(context.Context) error {
 	}
 	now := h.env.now().UTC()
 	sid := h.in.SessionID
-	if !validSession.MatchString(sid) {
+	if !validSessionID(sid) {
 		sid = "session"
 	}
 	short := sid
@@ -290,7 +289,7 @@ func (d *digest) codexItem(pl *fastjson.Value) {
 		}
 	case "custom_tool_call":
 		if string(pl.GetStringBytes("name")) == "apply_patch" {
-			for _, m := range patchFile.FindAllStringSubmatch(string(pl.GetStringBytes("input")), -1) {
+			for _, m := range patchFile().FindAllStringSubmatch(string(pl.GetStringBytes("input")), -1) {
 				d.file(strings.TrimSpace(m[1]))
 			}
 		}
@@ -298,7 +297,7 @@ func (d *digest) codexItem(pl *fastjson.Value) {
 }
 
 // patchFile finds the files an apply_patch input changes.
-var patchFile = regexp.MustCompile(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$`)
+var patchFile = lazyRegexp(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$`)
 
 // oneLine flattens s to one line of at most recordLineCut characters.
 func oneLine(s string) string {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -41,13 +40,27 @@ const stateDir = "sessions/state"
 // the session never said it ended.
 const stateMaxAge = 7 * 24 * time.Hour
 
-// validSession is a session id usable as a file name: the UUIDs agents
-// use, and nothing that could leave the folder.
-var validSession = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// validSessionID reports a session id usable as a file name: the UUIDs
+// agents use (letters, digits, '.', '_', '-', starting with a letter or a
+// digit, at most 128 bytes, no ".."), and nothing that could leave the
+// folder.
+func validSessionID(id string) bool {
+	if id == "" || len(id) > 128 || strings.Contains(id, "..") {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func (h *handler) statePath() (string, error) {
 	id := h.in.SessionID
-	if !validSession.MatchString(id) || strings.Contains(id, "..") {
+	if !validSessionID(id) {
 		return "", errNoSession
 	}
 	return filepath.Join(h.dataDir(), stateDir, id+".json"), nil

@@ -91,9 +91,14 @@ type symbolAt struct {
 	ok              bool
 }
 
+// FileHash answers from the manifest when the engine has read it; it does
+// not read it for one hash (the store then hashes the file on disk, which
+// is what the index would say of an up-to-date file).
 func (c *indexCodeMap) FileHash(p string) (string, bool) {
-	m, err := c.e.currentManifest()
-	if err != nil {
+	c.e.mu.Lock()
+	m := c.e.manifest
+	c.e.mu.Unlock()
+	if m == nil {
 		return "", false
 	}
 	if rec, ok := m.Files[p]; ok {
@@ -185,7 +190,9 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 			continue
 		}
 		d := core.Document{ID: id, Kind: core.DocNode, Title: n.Title, Path: e.relPath(n.Path)}
-		d.Names = append(append(append(d.Names, n.ID), n.Symbols...), n.Tags...)
+		// The files a note is about name it too: a question that names
+		// the file finds its notes.
+		d.Names = append(append(append(append(d.Names, n.ID), n.Symbols...), n.Tags...), n.Files...)
 		d.Body = n.Type + " " + n.Importance + "\n" + n.Body
 		if !n.Updated.IsZero() {
 			d.ModTime = n.Updated.Unix()
