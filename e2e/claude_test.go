@@ -1,3 +1,5 @@
+//go:build unix
+
 package e2e
 
 import (
@@ -134,7 +136,6 @@ type runResult struct {
 	prompt   string
 	out      string
 	requests []apiRequest
-	took     time.Duration
 }
 
 func newClaudeSession(t *testing.T, claude string, api *mockAPI, project string, rubiEnv []string, args ...string) *claudeSession {
@@ -181,7 +182,7 @@ func (s *claudeSession) run(t *testing.T, prompt string) runResult {
 		t.Fatalf("claude -p %q: %v after %v\nstdout:\n%s\nstderr:\n%s", prompt, err, took, &stdout, &stderr)
 	}
 	awaitNoSurvivors(t, s.marker, 3*time.Second)
-	res := runResult{prompt: prompt, out: stdout.String(), requests: s.api.Requests()[before:], took: took}
+	res := runResult{prompt: prompt, out: stdout.String(), requests: s.api.Requests()[before:]}
 	if len(res.requests) == 0 {
 		t.Fatalf("claude -p %q sent the model nothing; it printed:\n%s%s", prompt, &stdout, &stderr)
 	}

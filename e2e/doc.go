@@ -4,5 +4,5 @@
 // Anthropic Messages API served by the test, which records what the model
 // would have been sent; the real Codex CLI (agents/testdata/codex) runs
 // rubi's example hooks against a mock of the Responses API. The package
-// has no code outside its tests.
+// has no code outside its tests, which run on Unix systems.
 package e2e
