@@ -141,26 +141,11 @@ func TestPluginManifest(t *testing.T) {
 // though plugin.json points agents elsewhere.)
 func TestPluginValidates(t *testing.T) {
 	claude := claudeCLI(t)
-	tree := t.TempDir()
-	files, err := exec.Command("git", "-C", repoRoot, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
-	if err != nil {
-		t.Fatalf("git ls-files: %v", err)
-	}
-	for _, name := range strings.Split(strings.TrimRight(string(files), "\x00"), "\x00") {
-		b, err := os.ReadFile(filepath.Join(repoRoot, name))
-		if os.IsNotExist(err) {
-			continue // deleted, not yet committed
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFiles(t, tree, map[string]string{name: string(b)})
-	}
-
+	tree := repositoryFiles(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, "plugin", "validate", "--strict", "--json", tree)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
 	out, err := cmd.Output()
 	var report struct {
 		Success  bool `json:"success"`
@@ -185,8 +170,10 @@ func TestPluginValidates(t *testing.T) {
 		t.Fatalf("claude plugin validate: %v, %v\n%s", err, jerr, out)
 	}
 	if err != nil || !report.Success {
-		human, _ := exec.Command(claude, "plugin", "validate", "--strict", tree).CombinedOutput()
-		t.Fatalf("claude plugin validate --strict: %v\n%s", err, human)
+		human := exec.Command(claude, "plugin", "validate", "--strict", tree)
+		human.Env = cmd.Env
+		out, _ := human.CombinedOutput()
+		t.Fatalf("claude plugin validate --strict: %v\n%s", err, out)
 	}
 	p := report.Provides
 	hooks := map[string][2]string{}
@@ -206,5 +193,63 @@ func TestPluginValidates(t *testing.T) {
 	}
 	if got := map[string][]string{"commands": p.Commands, "skills": p.Skills, "agents": p.Agents}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Claude Code finds %v, want %v", got, want)
+	}
+}
+
+// repositoryFiles copies the repository's files, tracked or not but not
+// git-ignored ones, into a new directory: what a clone holds.
+func repositoryFiles(t *testing.T) string {
+	t.Helper()
+	tree := t.TempDir()
+	files, err := exec.Command("git", "-C", repoRoot, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	for _, name := range strings.Split(strings.TrimRight(string(files), "\x00"), "\x00") {
+		b, err := os.ReadFile(filepath.Join(repoRoot, name))
+		if os.IsNotExist(err) {
+			continue // deleted, not yet committed
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, tree, map[string]string{name: string(b)})
+	}
+	return tree
+}
+
+// The repository is a marketplace: claude plugin marketplace add (what
+// /plugin marketplace add runs) then plugin install rubi@rubi installs
+// and enables rubi's plugin at rubi's version, with its MCP server.
+func TestPluginMarketplaceInstall(t *testing.T) {
+	claude := claudeCLI(t)
+	tree := repositoryFiles(t)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	claudeCmd := func(args ...string) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, claude, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	claudeCmd("plugin", "marketplace", "add", tree)
+	claudeCmd("plugin", "install", "rubi@rubi")
+	out := claudeCmd("plugin", "list", "--json")
+	var list []struct {
+		ID         string         `json:"id"`
+		Version    string         `json:"version"`
+		Enabled    bool           `json:"enabled"`
+		MCPServers map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatalf("claude plugin list --json: %v\n%s", err, out)
+	}
+	if len(list) != 1 || list[0].ID != "rubi@rubi" || list[0].Version != rubi.Version || !list[0].Enabled || list[0].MCPServers["rubi"] == nil {
+		t.Errorf("installed from the marketplace: %s", out)
 	}
 }
