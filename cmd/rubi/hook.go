@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -13,6 +14,10 @@ import (
 	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
+
+// hookMemoryLimit is the heap a hook may reach before the garbage
+// collector runs at all.
+const hookMemoryLimit = 256 << 20
 
 func newHookCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
@@ -45,6 +50,10 @@ Other events are ignored. A hook always exits 0: errors are written to
 			if len(args) == 1 {
 				event = args[0]
 			}
+			// A hook lives for milliseconds and allocates little: no
+			// collection unless the heap nears the limit.
+			debug.SetGCPercent(-1)
+			debug.SetMemoryLimit(hookMemoryLimit)
 			hooks.Run(cmd.Context(), g.hookEnv(), event, g.stdin, g.stdout)
 			return nil
 		},

@@ -183,6 +183,17 @@ func TestSessionStartInjectsMapAndCriticalNotes(t *testing.T) {
 	if strings.Contains(ctx, "handoff") {
 		t.Errorf("a startup injected a handoff:\n%s", ctx)
 	}
+	// The index keeps the critical notes in one small file; an index that
+	// has not written it yet is read around.
+	list := filepath.Join(p.root, ".rubi", "index", "critical.json")
+	if data, err := os.ReadFile(list); err != nil || !strings.Contains(string(data), "Money is stored in cents") || strings.Contains(string(data), "Coupon") {
+		t.Errorf("critical.json: %q, %v", data, err)
+	}
+	os.Remove(list)
+	p.env.StartIndex = nil
+	if a := p.hook(SessionStart, p.payload("claude-code/SessionStart.json", nil)); !strings.Contains(a.Specific.Context, "Money is stored in cents") {
+		t.Errorf("without critical.json: %q", a.raw)
+	}
 }
 
 func TestSessionStartAfterCompactPutsTheHandoffFirst(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -99,24 +98,18 @@ func (h *handler) handoffText() string {
 }
 
 // criticalText lists the active notes marked critical, which every
-// session must know, within the recall budget: newest first.
+// session must know, within the recall budget: newest first, as of the
+// last index (the refresh this session start began has written them when
+// it finished within the wait).
 func (h *handler) criticalText() string {
-	nodes, problems := h.engine().Knowledge().Nodes()
-	for _, p := range problems {
-		logError(h.dataDir(), h.event, errors.New(p.String()))
-	}
-	var crit []*knowledge.Node
-	for _, n := range nodes {
-		if n.Importance == knowledge.ImportanceCritical && cmp.Or(n.Status, knowledge.StatusActive) == knowledge.StatusActive {
-			crit = append(crit, n)
-		}
+	crit, err := h.engine().CriticalNodes()
+	if err != nil {
+		logError(h.dataDir(), h.event, err)
+		return ""
 	}
 	if len(crit) == 0 {
 		return ""
 	}
-	slices.SortFunc(crit, func(a, b *knowledge.Node) int {
-		return cmp.Or(b.Updated.Compare(a.Updated), strings.Compare(a.ID, b.ID))
-	})
 	var b strings.Builder
 	b.WriteString("rubi: critical notes (always apply):\n")
 	budget := h.cfg.Budgets.Recall
