@@ -74,15 +74,23 @@ type fileEdit struct {
 // carries the diff.
 func applyEdits(ctx context.Context, edits []fileEdit, dryRun bool) ([]FileReport, error) {
 	var locks []*fileLock
+	var made []string // directories made for a lock, removed again on failure
+	failed := true
 	defer func() {
 		for _, l := range locks {
 			l.unlock()
+		}
+		if failed {
+			for i := len(made) - 1; i >= 0; i-- {
+				os.Remove(made[i]) // only if still empty
+			}
 		}
 	}()
 	states := make([]fileState, len(edits))
 	changes := make([]fileChange, len(edits))
 	for i, e := range edits {
-		st, ch, l, err := prepare(ctx, e, dryRun)
+		st, ch, l, dirs, err := prepare(ctx, e, dryRun)
+		made = append(made, dirs...)
 		if l != nil {
 			locks = append(locks, l)
 		}
@@ -114,14 +122,15 @@ func applyEdits(ctx context.Context, edits []fileEdit, dryRun bool) ([]FileRepor
 		}
 		reports = append(reports, r)
 	}
+	failed = false
 	return reports, nil
 }
 
 // prepare reads a file under its lock and computes its change. The lock
 // lives beside the file; where the directory does not exist yet there is
 // no file to guard, and the directory is made (and the lock taken) only
-// if the file is to be written.
-func prepare(ctx context.Context, e fileEdit, dryRun bool) (fileState, fileChange, *fileLock, error) {
+// if the file is to be written. It returns the directories it made.
+func prepare(ctx context.Context, e fileEdit, dryRun bool) (fileState, fileChange, *fileLock, []string, error) {
 	compute := func() (fileState, fileChange, error) {
 		st, err := readState(e.path)
 		if err != nil {
@@ -135,23 +144,43 @@ func prepare(ctx context.Context, e fileEdit, dryRun bool) (fileState, fileChang
 	}
 	if dryRun {
 		st, ch, err := compute()
-		return st, ch, nil, err
+		return st, ch, nil, nil, err
 	}
-	if _, err := os.Stat(filepath.Dir(e.path)); errors.Is(err, fs.ErrNotExist) {
+	var made []string
+	if missing := missingDirs(filepath.Dir(e.path)); len(missing) > 0 {
 		st, ch, err := compute()
 		if err != nil || ch.remove || len(ch.data) == 0 && len(ch.changes) == 0 {
-			return st, ch, nil, err
+			return st, ch, nil, nil, err
 		}
 		if err := os.MkdirAll(filepath.Dir(e.path), 0o755); err != nil {
-			return st, ch, nil, err
+			return st, ch, nil, nil, err
 		}
+		made = missing
 	}
 	l, err := lockFile(ctx, e.path)
 	if err != nil {
-		return fileState{}, fileChange{}, nil, err
+		return fileState{}, fileChange{}, nil, made, err
 	}
 	st, ch, err := compute()
-	return st, ch, l, err
+	return st, ch, l, made, err
+}
+
+// missingDirs lists dir and its ancestors that do not exist, outermost
+// first.
+func missingDirs(dir string) []string {
+	var missing []string
+	for {
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append([]string{dir}, missing...)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return missing
 }
 
 // readState reads a file and its backup.

@@ -243,7 +243,10 @@ func (d *Doc) Set(p Path, v any) (bool, error) {
 		}
 	default:
 		i, ok := last.(int)
-		if !ok || i < 0 || i >= len(c.arr.Elements) {
+		if !ok {
+			return false, fmt.Errorf("jsonedit: %s is an array, not an object", p[:len(p)-1])
+		}
+		if i < 0 || i >= len(c.arr.Elements) {
 			return false, fmt.Errorf("jsonedit: %s has no element %v", p[:len(p)-1], last)
 		}
 		d.replace(c, i, raw)
@@ -381,7 +384,10 @@ func (d *Doc) container(p Path, create bool) (container, error) {
 			next, lead = &c.obj.Members[i].Value, c.obj.Members[i].Name.BeforeExtra
 		default:
 			i, ok := seg.(int)
-			if !ok || i < 0 || i >= len(c.arr.Elements) {
+			if !ok {
+				return c, fmt.Errorf("jsonedit: %s is an array, not an object", p[:n])
+			}
+			if i < 0 || i >= len(c.arr.Elements) {
 				return c, fmt.Errorf("jsonedit: %s has no element %v", p[:n], seg)
 			}
 			next, lead = &c.arr.Elements[i], c.arr.Elements[i].BeforeExtra
