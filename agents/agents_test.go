@@ -234,18 +234,25 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 }
 
-// A settings.json whose env is not an object is left alone with an error
-// that says what is wrong.
+// A settings.json with one of rubi's keys of the wrong shape is left
+// alone, with an error that says what is wrong.
 func TestSettingsOfTheWrongShape(t *testing.T) {
-	_, o := testHome(t)
-	os.MkdirAll(o.Claude.Dir, 0o755)
-	os.WriteFile(o.Claude.Settings(), []byte(`{"env": ["A=1"]}`), 0o644)
-	_, err := Install(context.Background(), o)
-	if err == nil || !strings.Contains(err.Error(), "settings.json: jsonedit: env is an array, not an object") || !strings.Contains(err.Error(), "nothing was changed") {
-		t.Fatalf("err = %v", err)
-	}
-	if data, _ := os.ReadFile(o.Claude.Settings()); string(data) != `{"env": ["A=1"]}` {
-		t.Errorf("changed: %s", data)
+	for _, tt := range []struct{ settings, want string }{
+		{`{"env": ["A=1"]}`, "settings.json: jsonedit: env is an array, not an object"},
+		{`{"hooks": [], "env": {}}`, "settings.json: hooks is not an object"},
+		{`{"hooks": {"Stop": {"command": "x"}}}`, "settings.json: hooks.Stop is not an array"},
+	} {
+		_, o := testHome(t)
+		o.Hooks = true
+		os.MkdirAll(o.Claude.Dir, 0o755)
+		os.WriteFile(o.Claude.Settings(), []byte(tt.settings), 0o644)
+		_, err := Install(context.Background(), o)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "nothing was changed") {
+			t.Errorf("%s: err = %v", tt.settings, err)
+		}
+		if data, _ := os.ReadFile(o.Claude.Settings()); string(data) != tt.settings {
+			t.Errorf("changed: %s", data)
+		}
 	}
 }
 

@@ -273,14 +273,15 @@ func restoreValue(d, backup *jsonedit.Doc, p jsonedit.Path) []string {
 	return []string{fmt.Sprintf("%s: removed", p)}
 }
 
-// rubiHooks lists where rubi's hooks are: per event, per group, the
-// indexes of rubi's commands, and whether the group holds only those.
+// hookSpot is a group of an event's hooks that holds rubi's commands:
+// their indexes, and whether the group holds only those.
 type hookSpot struct {
 	group int
 	hooks []int
 	only  bool
 }
 
+// rubiHooks lists the groups of event that hold rubi's commands.
 func rubiHooks(d *jsonedit.Doc, event string) []hookSpot {
 	var spots []hookSpot
 	for g := range max(0, d.Len(jsonedit.Path{"hooks", event})) {
@@ -335,7 +336,7 @@ func removeRubiHooks(d *jsonedit.Doc, event string, keep int) int {
 // older install, an event rubi no longer uses) are removed; the user's
 // hooks are left as they are.
 func setHooks(d *jsonedit.Doc, rubi string) ([]string, error) {
-	if d.Has(hooksPath) && d.Len(hooksPath) < 0 {
+	if d.Has(hooksPath) && !d.IsObject(hooksPath) {
 		return nil, fmt.Errorf("hooks is not an object")
 	}
 	var lines []string
@@ -343,7 +344,7 @@ func setHooks(d *jsonedit.Doc, rubi string) ([]string, error) {
 	for _, h := range claudeHooks {
 		wanted[h.Event] = true
 		p := jsonedit.Path{"hooks", h.Event}
-		if d.Has(p) && d.Len(p) < 0 {
+		if d.Has(p) && !d.IsArray(p) {
 			return nil, fmt.Errorf("%s is not an array", p)
 		}
 		want := h.group(rubi)
@@ -419,7 +420,7 @@ func pluginEnabled(d *jsonedit.Doc) string {
 // entry named rubi that already starts `rubi mcp` (with whatever extra
 // flags or environment the user gave it) is left alone.
 func setServer(d *jsonedit.Doc, rubi string) ([]string, error) {
-	if d.Has(serversPath) && d.Len(serversPath) < 0 {
+	if d.Has(serversPath) && !d.IsObject(serversPath) {
 		return nil, fmt.Errorf("mcpServers is not an object")
 	}
 	var cur mcpServer

@@ -77,6 +77,7 @@ func Install(ctx context.Context, o Options) (*Report, error) {
 		return nil, errors.New("registering hooks needs the rubi executable to run")
 	}
 	rep := &Report{DryRun: o.DryRun}
+	var pluginNote string // set by the settings edit, which may run twice
 	settings := fileEdit{path: o.Claude.Settings(), perm: 0o644, pristine: settingsPristine, edit: func(st fileState) (fileChange, error) {
 		d, err := jsonedit.Parse(st.path, st.data, false)
 		if err != nil {
@@ -93,7 +94,7 @@ func Install(ctx context.Context, o Options) (*Report, error) {
 			}
 			lines = append(lines, more...)
 			if name := pluginEnabled(d); name != "" {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("the Claude Code plugin %s is enabled too: its hooks and these would both run; keep one (disable the plugin, or run rubi install --undo and install without --hooks)", name))
+				pluginNote = fmt.Sprintf("the Claude Code plugin %s is enabled too: its hooks and these would both run; keep one (disable the plugin, or run rubi install --undo and install without --hooks)", name)
 			}
 		}
 		return fileChange{data: d.Bytes(), changes: lines}, nil
@@ -117,6 +118,9 @@ func Install(ctx context.Context, o Options) (*Report, error) {
 	}})
 	files, err := applyEdits(ctx, edits, o.DryRun)
 	rep.Files = files
+	if pluginNote != "" {
+		rep.Notes = append(rep.Notes, pluginNote)
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -296,7 +300,12 @@ func WriteReport(w io.Writer, r *Report) {
 	}
 	for _, f := range r.Files {
 		if r.DryRun {
-			fmt.Fprint(w, tildeAll(f.Diff))
+			// Shorten the paths of the headers, not the lines of the files.
+			lines := strings.SplitAfter(f.Diff, "\n")
+			for i := 0; i < len(lines) && i < 2; i++ {
+				lines[i] = tildeAll(lines[i])
+			}
+			fmt.Fprint(w, strings.Join(lines, ""))
 			continue
 		}
 		head := tilde(f.Path)

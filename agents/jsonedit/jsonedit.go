@@ -179,6 +179,18 @@ func (d *Doc) Len(p Path) int {
 	return -1
 }
 
+// IsObject reports whether the value at p is an object.
+func (d *Doc) IsObject(p Path) bool {
+	v := d.find(p)
+	return v != nil && v.Value.Kind() == '{'
+}
+
+// IsArray reports whether the value at p is an array.
+func (d *Doc) IsArray(p Path) bool {
+	v := d.find(p)
+	return v != nil && v.Value.Kind() == '['
+}
+
 // Keys returns the keys of the object at p, in document order.
 func (d *Doc) Keys(p Path) []string {
 	v := d.find(p)

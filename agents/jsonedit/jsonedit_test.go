@@ -202,6 +202,9 @@ func TestReads(t *testing.T) {
 	if ok, err := d.Get(Path{"b", "y", 1, "z"}, &z); !ok || err != nil || !z {
 		t.Errorf("Get: %v %v %v", ok, err, z)
 	}
+	if !d.IsObject(Path{"b"}) || d.IsObject(Path{"b", "y"}) || !d.IsArray(Path{"b", "y"}) || d.IsArray(Path{"a"}) || d.IsObject(Path{"nope"}) {
+		t.Error("IsObject, IsArray")
+	}
 	if !d.Has(Path{"b", "x"}) || d.Has(Path{"b", "w"}) || d.Has(Path{"b", "y", 5}) {
 		t.Error("Has")
 	}
