@@ -23,10 +23,9 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/rubi" ./cmd/rubi
-dl=$(mkdir -p "$work/dl" && cd "$work/dl" && go mod init dl >/dev/null 2>&1 && GOFLAGS=-mod=mod go mod download -json "$module")
-src=$(printf '%s' "$dl" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+. bench/corpus.sh
 tree="$work/tree"
-cp -r "$src" "$tree" && chmod -R u+w "$tree"
+fetch_corpus "$module" "$tree"
 files=$(find "$tree" -type f | wc -l)
 size=$(du -sh "$tree" | cut -f1)
 

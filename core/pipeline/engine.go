@@ -32,9 +32,11 @@ const DataDir = ".rubi"
 
 // dataGitignore keeps derived and private data out of the team's commits.
 const dataGitignore = `# Written by rubi. The knowledge in this folder is meant to be committed;
-# the derived index, automatic session records and the lock are not.
+# the derived index, automatic session records, the hooks' log and the
+# lock are not.
 index/
 sessions/
+hooks.log*
 .lock
 `
 

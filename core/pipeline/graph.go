@@ -149,3 +149,13 @@ func (e *Engine) MapText(module string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"))
 	return string(data), err
 }
+
+// HasIndex reports whether the project was indexed at least once (its
+// manifest exists), without reading the index.
+func (e *Engine) HasIndex() bool {
+	_, err := os.Stat(filepath.Join(e.indexDir(), manifestFile))
+	return err == nil
+}
+
+// MapPath is the level-0 map's file, .rubi/map.md.
+func (e *Engine) MapPath() string { return filepath.Join(e.dataDir(), mapFile) }

@@ -175,6 +175,9 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		stats.Warnings = append(stats.Warnings, p.String())
 	}
 	nodeDocs, nodeEdges, stamps := e.nodeDocs(next, nodes)
+	if err := e.writeCritical(nodes); err != nil {
+		return nil, err
+	}
 	lap("knowledge nodes")
 	next.Nodes = stamps
 	stats.Nodes = len(nodeDocs)

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -91,9 +92,14 @@ type symbolAt struct {
 	ok              bool
 }
 
+// FileHash answers from the manifest when the engine has read it; it does
+// not read it for one hash (the store then hashes the file on disk, which
+// is what the index would say of an up-to-date file).
 func (c *indexCodeMap) FileHash(p string) (string, bool) {
-	m, err := c.e.currentManifest()
-	if err != nil {
+	c.e.mu.Lock()
+	m := c.e.manifest
+	c.e.mu.Unlock()
+	if m == nil {
 		return "", false
 	}
 	if rec, ok := m.Files[p]; ok {
@@ -185,7 +191,9 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 			continue
 		}
 		d := core.Document{ID: id, Kind: core.DocNode, Title: n.Title, Path: e.relPath(n.Path)}
-		d.Names = append(append(append(d.Names, n.ID), n.Symbols...), n.Tags...)
+		// The files a note is about name it too: a question that names
+		// the file finds its notes.
+		d.Names = append(append(append(append(d.Names, n.ID), n.Symbols...), n.Tags...), n.Files...)
 		d.Body = n.Type + " " + n.Importance + "\n" + n.Body
 		if !n.Updated.IsZero() {
 			d.ModTime = n.Updated.Unix()
@@ -271,4 +279,61 @@ func renderNode(n *knowledge.Node, stale []string) string {
 		fmt.Fprintf(&b, "\n  files: %s", strings.Join(n.Files, ", "))
 	}
 	return b.String()
+}
+
+// criticalFile lists the active critical notes, written by every index
+// run that changes them, so that a session start reads one small file
+// instead of every note.
+const criticalFile = "critical.json"
+
+// writeCritical saves the active notes of importance critical, newest
+// first.
+func (e *Engine) writeCritical(nodes []*knowledge.Node) error {
+	crit := critical(nodes)
+	for i, n := range crit {
+		c := *n
+		c.Anchors, c.Links = nil, nil // what a session start shows needs neither
+		crit[i] = &c
+	}
+	data, err := json.Marshal(crit)
+	if err != nil {
+		return err
+	}
+	return writeIfChanged(filepath.Join(e.indexDir(), criticalFile), string(data))
+}
+
+// CriticalNodes returns the active notes of importance critical as of the
+// last index, newest first, reading one small file; before any index has
+// written it, the notes themselves.
+func (e *Engine) CriticalNodes() ([]*knowledge.Node, error) {
+	data, err := os.ReadFile(filepath.Join(e.indexDir(), criticalFile))
+	if errors.Is(err, os.ErrNotExist) {
+		nodes, _ := e.Knowledge().Nodes()
+		return critical(nodes), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var crit []*knowledge.Node
+	if err := json.Unmarshal(data, &crit); err != nil {
+		return nil, fmt.Errorf("%s: %w (run rubi index to rewrite it)", criticalFile, err)
+	}
+	return crit, nil
+}
+
+// critical keeps the active notes of importance critical, newest first.
+func critical(nodes []*knowledge.Node) []*knowledge.Node {
+	crit := []*knowledge.Node{}
+	for _, n := range nodes {
+		if n.Importance == knowledge.ImportanceCritical && (n.Status == "" || n.Status == knowledge.StatusActive) {
+			crit = append(crit, n)
+		}
+	}
+	sort.Slice(crit, func(i, j int) bool {
+		if !crit[i].Updated.Equal(crit[j].Updated) {
+			return crit[i].Updated.After(crit[j].Updated)
+		}
+		return crit[i].ID < crit[j].ID
+	})
+	return crit
 }

@@ -45,6 +45,17 @@ type Query struct {
 	// (either may be zero); modules, which have no time, are left out
 	// when a window is given.
 	Since, Until time.Time
+	// Direct leaves out the rankers seeded by the others (the graph): only
+	// what matches the query's own words and names is ranked. It is for
+	// callers that keep direct matches only, such as the recall hook, and
+	// saves loading the graph.
+	Direct bool
+}
+
+// nodesOnly reports a query that can be answered from the knowledge
+// notes alone, without the code map's manifest.
+func (q Query) nodesOnly() bool {
+	return len(q.Kinds) == 1 && q.Kinds[0] == core.DocNode && q.PathPrefix == "" && q.Module == ""
 }
 
 // filtered reports whether the query filters beyond kinds, so rankers are
@@ -124,18 +135,28 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if q.Limit <= 0 {
 		q.Limit = DefaultLimit
 	}
-	m, err := e.currentManifest()
-	if errors.Is(err, errNoIndex) {
-		return nil, ErrNoIndex
-	}
-	if err != nil {
-		return nil, err
+	// A query for notes alone does without the manifest, the largest file
+	// of the index on a big project.
+	var m *manifest
+	if q.nodesOnly() {
+		if !e.HasIndex() {
+			return nil, ErrNoIndex
+		}
+	} else {
+		var err error
+		m, err = e.currentManifest()
+		if errors.Is(err, errNoIndex) {
+			return nil, ErrNoIndex
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	want := max(5*q.Limit, 50)
 	if q.filtered() {
 		want = maxFiltered
 	}
-	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds})
+	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +167,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	qtokens := queryTokens(q)
 	e.applyPriors(fused, qtokens)
 	res, err := e.pack(m, q, qtokens, lists, fused)
-	if isGenerationGone(err) {
+	if isGenerationGone(err) && m != nil {
 		// Another process re-indexed between our manifest and its
 		// symbols: read the new index and pack again.
 		e.setManifest(nil)
@@ -164,7 +185,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 // rank runs the unseeded rankers in parallel, then the seeded ones with
 // the first lists as seeds. A ranker that fails is left out of the fusion
 // and reported once through the host's problems or a log line.
-func (e *Engine) rank(ctx context.Context, q core.Query) ([]core.RankedList, error) {
+func (e *Engine) rank(ctx context.Context, q core.Query, direct bool) ([]core.RankedList, error) {
 	type slot struct {
 		list core.RankedList
 		ok   bool
@@ -198,7 +219,7 @@ func (e *Engine) rank(ctx context.Context, q core.Query) ([]core.RankedList, err
 		return nil, err
 	}
 	lists := run(first, q)
-	if len(seeded) > 0 {
+	if len(seeded) > 0 && !direct {
 		sq := q
 		sq.Seeds = lists
 		lists = append(lists, run(seeded, sq)...)
@@ -251,7 +272,10 @@ func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 // may still go in: the budget is a ceiling, not a cut-off point.
 func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
-	mods := moduleIndex(m)
+	var mods map[string][]*fileRecord
+	if m != nil {
+		mods = moduleIndex(m)
+	}
 	reserve := footerReserve(q)
 	var symbols *symbolReader
 	for _, h := range fused {
@@ -345,8 +369,10 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 // fallbackReason says why an item is there when no ranker gave a reason:
 // a central file, or the rankers that found it.
 func fallbackReason(it *Item, m *manifest, scores map[string]float64) string {
-	if rec, ok := m.Files[it.Path]; ok && it.Kind == core.DocFile && rec.Importers >= 5 {
-		return "central file, imported by " + plural(rec.Importers, "file")
+	if m != nil && it.Kind == core.DocFile {
+		if rec, ok := m.Files[it.Path]; ok && rec.Importers >= 5 {
+			return "central file, imported by " + plural(rec.Importers, "file")
+		}
 	}
 	names := make([]string, 0, len(scores))
 	for n := range scores {
