@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rubi-dev/rubi/agents/jsonedit"
+	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -364,6 +366,21 @@ func TestPluginHooksJSON(t *testing.T) {
 		if len(g) != 1 || g[0].Matcher != h.Matcher || g[0].Hooks[0].Command != "rubi hook "+h.Event || g[0].Hooks[0].Timeout != h.Timeout {
 			t.Errorf("%s: %+v", h.Event, g)
 		}
+	}
+}
+
+// rubi registers a hook for every event `rubi hook` handles, and for no
+// other.
+func TestClaudeHooksMatchTheHandler(t *testing.T) {
+	var got []string
+	for _, h := range ClaudeHooks() {
+		got = append(got, h.Event)
+	}
+	want := slices.Clone(hooks.Events)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("registered %v, rubi hook handles %v", got, want)
 	}
 }
 

@@ -85,7 +85,8 @@ type Hook struct {
 
 // claudeHooks is the one list of the hooks rubi registers, read by both
 // `rubi install --hooks` and the Claude Code plugin's hooks/hooks.json
-// (PluginHooksJSON).
+// (PluginHooksJSON). It names every event `rubi hook` handles
+// (core/hooks.Events; a test holds the two together).
 var claudeHooks = []Hook{
 	// Index and inject the map; after a compaction or /clear, the handoff.
 	{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Timeout: 30},
@@ -97,8 +98,10 @@ var claudeHooks = []Hook{
 	{Event: "Stop", Timeout: 10},
 	// The record of what is about to be compacted.
 	{Event: "PreCompact", Timeout: 30},
-	// The read guard for huge files.
-	{Event: "PreToolUse", Matcher: "Read", Timeout: 10},
+	// The read guard for huge files: Read, and a shell's lone `cat FILE`.
+	{Event: "PreToolUse", Matcher: "Read|Bash", Timeout: 10},
+	// Forget the session's state.
+	{Event: "SessionEnd", Timeout: 10},
 }
 
 // ClaudeHooks returns the hooks rubi registers with Claude Code, in the

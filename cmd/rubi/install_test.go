@@ -106,7 +106,7 @@ func TestInstallHooksJSONAndUndo(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(rep.Files) != 3 || rep.Files[1].Path != filepath.Join(home, ".claude.json") || len(rep.Files[0].Changes) != 7 || rep.VaultCreated != filepath.Join(home, "rubi-vault") {
+	if len(rep.Files) != 3 || rep.Files[1].Path != filepath.Join(home, ".claude.json") || len(rep.Files[0].Changes) != 8 || rep.VaultCreated != filepath.Join(home, "rubi-vault") {
 		t.Errorf("report: %+v", rep)
 	}
 	// rubi is on PATH: the hooks run it by name.
