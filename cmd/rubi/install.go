@@ -99,8 +99,8 @@ changes, and leaves the backups and the vault directory.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&vault, "vault", "", "personal vault directory (default: the configured one, else ~/rubi-vault)")
-	f.StringVar(&window, "window", "", "compact Claude Code's sessions at this many tokens (default: the current setting, else 150000)")
+	f.StringVar(&vault, "vault", "", "put the personal vault in `DIR` (default: the configured one, else ~/rubi-vault)")
+	f.StringVar(&window, "window", "", "compact Claude Code's sessions at `N` tokens, e.g. 150000 or 150k (default: the current setting, else 150000)")
 	f.BoolVar(&hooks, "hooks", false, "also register rubi's hooks and MCP server in Claude Code's user configuration (without the plugin)")
 	f.BoolVar(&dryRun, "dry-run", false, "print the changes as a diff and write nothing")
 	f.BoolVar(&undo, "undo", false, "take out what rubi install added, keeping everything else")
