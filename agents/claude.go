@@ -233,8 +233,7 @@ type mcpServer struct {
 // MCPServerName is the name of rubi's MCP server in the agents' configs.
 const MCPServerName = "rubi"
 
-// settings edits.
-
+// The values rubi owns in Claude Code's files.
 var (
 	envPath     = jsonedit.Path{"env", CompactWindowEnv}
 	hooksPath   = jsonedit.Path{"hooks"}
@@ -245,15 +244,14 @@ var (
 // setWindow writes the compaction window into settings.json's env.
 func setWindow(d *jsonedit.Doc, window int) ([]string, error) {
 	want := strconv.Itoa(window)
-	var cur string
-	had, _ := d.Get(envPath, &cur)
+	before := d.Raw(envPath)
 	changed, err := d.Set(envPath, want)
 	if err != nil || !changed {
 		return nil, err
 	}
 	line := fmt.Sprintf("env.%s = %q", CompactWindowEnv, want)
-	if had {
-		line += fmt.Sprintf(" (was %q)", cur)
+	if before != nil {
+		line += fmt.Sprintf(" (was %s)", before)
 	}
 	return []string{line}, nil
 }
