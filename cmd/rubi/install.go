@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/core/config"
+)
+
+// installLockWait bounds the wait for Claude Code (or another rubi) to
+// release a configuration file.
+const installLockWait = 30 * time.Second
+
+func newInstallCmd(g *globals) *cobra.Command {
+	var (
+		vault, window            string
+		hooks, dryRun, undo, yes bool
+	)
+	cmd := &cobra.Command{
+		Use:   "install",
+		Short: "Set Claude Code up for rubi: early compaction, the personal vault, optionally hooks and MCP",
+		Long: `install sets Claude Code up for rubi:
+
+  - the compaction window: CLAUDE_CODE_AUTO_COMPACT_WINDOW in the "env" of
+    Claude Code's settings.json, so sessions compact early (default 150000
+    tokens) and rubi's handoff carries the thread across;
+  - the personal vault: recorded as vault in rubi's personal configuration
+    (~/.config/rubi/config.hcl, or under $XDG_CONFIG_HOME), and created;
+  - with --hooks, for users without rubi's Claude Code plugin: rubi's hooks
+    in settings.json and its MCP server in Claude Code's user scope
+    (~/.claude.json).
+
+Claude Code's configuration is found as Claude Code finds it:
+$CLAUDE_CONFIG_DIR (which then also holds .claude.json), else ~/.claude.
+
+Only those keys change; every other key, its order and layout stay. Each
+file is copied to FILE.bak-rubi before rubi's first change to it. Running
+install again changes nothing. A file that is not valid JSON (or HCL) is
+left untouched and the error names its line and column.
+
+On a terminal, install asks for what the flags do not say, with the
+current value as the default; otherwise (or with --yes) it takes the
+defaults. --undo takes out exactly what rubi added, keeping your other
+changes, and leaves the backups and the vault directory.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			claude, err := agents.FindClaude()
+			if err != nil {
+				return err
+			}
+			o := agents.Options{Claude: claude, UserConfig: config.UserConfigPath(), Hooks: hooks, DryRun: dryRun}
+			if o.UserConfig == "" {
+				return errors.New("cannot find rubi's personal configuration: set HOME or XDG_CONFIG_HOME")
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), installLockWait)
+			defer cancel()
+			var rep *agents.Report
+			if undo {
+				if cmd.Flags().Changed("vault") || cmd.Flags().Changed("window") {
+					return errors.New("--undo takes no --vault or --window: it restores what was there before rubi")
+				}
+				rep, err = agents.Uninstall(ctx, o)
+			} else {
+				if err := g.installAnswers(cmd, &o, vault, window, yes); err != nil {
+					return err
+				}
+				if hooks {
+					if o.Rubi, err = agents.RubiExecutable(); err != nil {
+						return err
+					}
+				}
+				rep, err = agents.Install(ctx, o)
+			}
+			if rep != nil && (err == nil || len(rep.Files) > 0) {
+				if g.json {
+					if jerr := writeJSON(g.stdout, rep); jerr != nil {
+						return jerr
+					}
+				} else {
+					agents.WriteReport(g.stdout, rep)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if !g.json && !undo && !dryRun && rep.Changed() {
+				fmt.Fprintln(g.stdout, "Start a new Claude Code session to apply it. Undo with: rubi install --undo")
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&vault, "vault", "", "put the personal vault in `DIR` (default: the configured one, else ~/rubi-vault)")
+	f.StringVar(&window, "window", "", "compact Claude Code's sessions at `N` tokens, e.g. 150000 or 150k (default: the current setting, else 150000)")
+	f.BoolVar(&hooks, "hooks", false, "also register rubi's hooks and MCP server in Claude Code's user configuration (without the plugin)")
+	f.BoolVar(&dryRun, "dry-run", false, "print the changes as a diff and write nothing")
+	f.BoolVar(&undo, "undo", false, "take out what rubi install added, keeping everything else")
+	f.BoolVarP(&yes, "yes", "y", false, "ask nothing: take the defaults for what the flags do not say")
+	return cmd
+}
+
+// installAnswers fills the vault and the window from the flags, else from
+// the person at the terminal, else from the current settings or defaults.
+func (g *globals) installAnswers(cmd *cobra.Command, o *agents.Options, vault, window string, yes bool) error {
+	defVault, defWindow, err := agents.Defaults(o.Claude, o.UserConfig)
+	if err != nil {
+		return err
+	}
+	in, isFile := g.stdin.(*os.File)
+	ask := !yes && isFile && isatty.IsTerminal(in.Fd())
+	var r *bufio.Reader
+	if ask {
+		r = bufio.NewReader(g.stdin)
+	}
+	checkVault := func(s string) error { _, err := agents.NormalizeVault(s); return err }
+	checkWindow := func(s string) error { _, err := agents.ParseWindow(s); return err }
+	switch {
+	case cmd.Flags().Changed("vault"):
+	case ask:
+		if vault, err = agents.Ask(r, g.stderr, "Personal vault (notes that follow you across projects)", defVault, checkVault); err != nil {
+			return err
+		}
+	default:
+		vault = defVault
+	}
+	if o.Vault, err = agents.NormalizeVault(vault); err != nil {
+		return fmt.Errorf("--vault: %w", err)
+	}
+	switch {
+	case cmd.Flags().Changed("window"):
+	case ask:
+		if window, err = agents.Ask(r, g.stderr, "Compact Claude Code's sessions at how many tokens", strconv.Itoa(defWindow), checkWindow); err != nil {
+			return err
+		}
+	default:
+		window = strconv.Itoa(defWindow)
+	}
+	if o.Window, err = agents.ParseWindow(window); err != nil {
+		return fmt.Errorf("--window: %w", err)
+	}
+	return nil
+}
