@@ -124,6 +124,7 @@ func shopScript(project string) func(apiRequest) reply {
 // run in the same throwaway HOME.
 type claudeSession struct {
 	claude  string
+	home    string
 	api     *mockAPI
 	project string
 	env     []string
@@ -156,7 +157,7 @@ func newClaudeSession(t *testing.T, claude string, api *mockAPI, project string,
 		marker,
 	}
 	env = append(env, rubiEnv...)
-	return &claudeSession{claude: claude, api: api, project: project, env: env, args: args, marker: marker}
+	return &claudeSession{claude: claude, home: home, api: api, project: project, env: env, args: args, marker: marker}
 }
 
 // run runs one non-interactive session with prompt, checks that it
@@ -251,6 +252,32 @@ func TestClaudeCodePlugin(t *testing.T) {
 		r := s.run(t, "/rubi:handoff the flaky payment test is next")
 		if got := r.first(t).text(); !strings.Contains(got, "Save where the work stands as a rubi handoff") || !strings.Contains(got, "the flaky payment test is next") {
 			t.Errorf("/rubi:handoff did not reach the model as its prompt with the arguments:\n%s", excerpt(got, "handoff", 600))
+		}
+	})
+
+	if other := api.Other(); len(other) > 0 {
+		t.Errorf("Claude Code tried to reach beyond the mock API: %v", other)
+	}
+}
+
+// TestClaudeCodeInstalledHooks is the same without the plugin: rubi
+// install --hooks writes the hooks into Claude Code's settings.json and
+// rubi mcp into ~/.claude.json, in the session's throwaway HOME.
+func TestClaudeCodeInstalledHooks(t *testing.T) {
+	claude := claudeCLI(t)
+	env := rubiEnv(t)
+	project := shopProject(t, env)
+	api := newMockAPI(t, shopScript(project))
+	s := newClaudeSession(t, claude, api, project, env)
+	out := runRubi(t, project, append(env, "HOME="+s.home, "CLAUDE_CONFIG_DIR=", "PATH="+rubiBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH")),
+		"install", "--hooks", "--yes")
+	t.Logf("rubi install --hooks --yes:\n%s", out)
+	testRubiHooks(t, s)
+
+	t.Run("rubi mcp", func(t *testing.T) {
+		text := api.Requests()[0].text()
+		if !strings.Contains(text, "mcp__rubi__context") || !strings.Contains(text, "rubi knows this project's code map") {
+			t.Errorf("the model is not offered the rubi MCP server rubi install added:\n%s", excerpt(text, "mcp__", 600))
 		}
 	})
 

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,17 +16,20 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/agents"
 )
 
+// update rewrites the plugin's hooks file from agents.PluginHooksJSON.
+var update = flag.Bool("update", false, "rewrite claude/hooks/hooks.json from agents.PluginHooksJSON")
+
 // pluginHooks are the hooks the plugin installs, by event: the matcher
-// and the command. rubi install --hooks writes the same list.
-var pluginHooks = map[string][2]string{
-	"SessionStart":     {"startup|resume|clear|compact", "rubi hook SessionStart"},
-	"UserPromptSubmit": {"", "rubi hook UserPromptSubmit"},
-	"PreToolUse":       {"Read", "rubi hook PreToolUse"},
-	"PostToolUse":      {"", "rubi hook PostToolUse"},
-	"Stop":             {"", "rubi hook Stop"},
-	"PreCompact":       {"", "rubi hook PreCompact"},
+// and the command, the ones rubi install --hooks writes.
+func pluginHooks() map[string][2]string {
+	m := map[string][2]string{}
+	for _, h := range agents.ClaudeHooks() {
+		m[h.Event] = [2]string{h.Matcher, agents.HookCommand("rubi", h.Event)}
+	}
+	return m
 }
 
 func readJSON(t *testing.T, path string, v any) {
@@ -90,35 +94,16 @@ func TestPluginManifest(t *testing.T) {
 		t.Errorf("marketplace.json lists %+v, want rubi %s at ./", market.Plugins, rubi.Version)
 	}
 
-	type hook struct {
-		Type    string `json:"type"`
-		Command string `json:"command"`
-		Timeout int    `json:"timeout"`
-	}
-	var hooks struct {
-		Description string `json:"description"`
-		Hooks       map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []hook `json:"hooks"`
-		} `json:"hooks"`
-	}
-	readJSON(t, plugin.Hooks, &hooks)
-	got := map[string][2]string{}
-	for event, groups := range hooks.Hooks {
-		for _, g := range groups {
-			for _, h := range g.Hooks {
-				if h.Type != "command" || h.Timeout < 1 || h.Timeout > 60 {
-					t.Errorf("%s: %+v, want a command with a timeout of 1 to 60 seconds", event, h)
-				}
-				if _, dup := got[event]; dup {
-					t.Errorf("%s: more than one hook", event)
-				}
-				got[event] = [2]string{g.Matcher, h.Command}
-			}
+	// The hooks are rubi install's, rendered by the agents package.
+	hooksFile := filepath.Join(repoRoot, filepath.FromSlash(plugin.Hooks))
+	want := agents.PluginHooksJSON("rubi")
+	if *update {
+		if err := os.WriteFile(hooksFile, want, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if !reflect.DeepEqual(got, pluginHooks) {
-		t.Errorf("hooks.json installs %v\nwant %v", got, pluginHooks)
+	if got, err := os.ReadFile(hooksFile); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s is not agents.PluginHooksJSON(\"rubi\") (%v); rewrite it with go test ./e2e -run TestPluginManifest -update:\n%s", plugin.Hooks, err, got)
 	}
 
 	var mcp struct {
@@ -180,7 +165,7 @@ func TestPluginValidates(t *testing.T) {
 	for _, h := range p.Hooks {
 		hooks[h.Event] = [2]string{h.Matcher, h.Command}
 	}
-	if !reflect.DeepEqual(hooks, pluginHooks) {
+	if !reflect.DeepEqual(hooks, pluginHooks()) {
 		t.Errorf("Claude Code reads the hooks as %v", hooks)
 	}
 	if len(p.MCPServers) != 1 || p.MCPServers[0].Name != "rubi" || p.MCPServers[0].Type != "stdio" || p.MCPServers[0].Target != "rubi" {
