@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/hooks"
 )
 
 // TestMain lets the test binary stand in for rubi when a command under
@@ -78,5 +81,46 @@ func TestHookAlwaysExitsZero(t *testing.T) {
 		if code != 0 || out != "" || errOut != "" {
 			t.Errorf("stdin %q event %q: exit %d, stdout %q, stderr %q", tc.stdin, tc.event, code, out, errOut)
 		}
+	}
+}
+
+// The Codex example registers only events rubi handles, each with the
+// command that handles it.
+func TestCodexHooksExample(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "agents", "codex", ".codex", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Type    string `json:"type"`
+				Command string `json:"command"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"} {
+		if len(file.Hooks[want]) == 0 {
+			t.Errorf("no %s hook", want)
+		}
+	}
+	for event, groups := range file.Hooks {
+		if !slices.Contains(hooks.Events, event) {
+			t.Errorf("%s: rubi does not handle this event", event)
+		}
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if h.Type != "command" || h.Command != "rubi hook "+event {
+					t.Errorf("%s: %+v", event, h)
+				}
+			}
+		}
+	}
+	if file.Hooks["PreToolUse"][0].Matcher != "Bash" {
+		t.Errorf("PreToolUse must see Codex's shell tool, Bash: %+v", file.Hooks["PreToolUse"])
 	}
 }

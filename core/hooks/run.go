@@ -142,6 +142,9 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 	if h.event == SessionEnd {
 		return Output{}, h.endSession()
 	}
+	if h.event == PreToolUse && h.fullRead() == "" {
+		return Output{}, nil // most tool calls: nothing to guard, no config to read
+	}
 	cfg, err := h.env.Config(h.root)
 	if err != nil {
 		return Output{}, err
