@@ -355,6 +355,12 @@ func testRubiHooks(t *testing.T, s *claudeSession) {
 			t.Errorf("the session did not finish: claude printed %q", r.out)
 		}
 	})
+
+	t.Run("no hook error", func(t *testing.T) {
+		if log, err := os.ReadFile(filepath.Join(s.project, ".rubi", "hooks.log")); err == nil && len(bytes.TrimSpace(log)) > 0 {
+			t.Errorf("the hooks logged errors (.rubi/hooks.log):\n%s", log)
+		}
+	})
 }
 
 // excerpt returns up to n bytes of text around the first occurrence of

@@ -227,6 +227,12 @@ func TestCodexHooks(t *testing.T) {
 		}
 	})
 
+	t.Run("no hook error", func(t *testing.T) {
+		if log, err := os.ReadFile(filepath.Join(project, ".rubi", "hooks.log")); err == nil && len(bytes.TrimSpace(log)) > 0 {
+			t.Errorf("the hooks logged errors (.rubi/hooks.log):\n%s", log)
+		}
+	})
+
 	if other := api.Other(); len(other) > 0 {
 		t.Errorf("Codex tried to reach beyond the mock API: %v", other)
 	}
