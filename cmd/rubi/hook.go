@@ -100,8 +100,7 @@ func (g *globals) startBackgroundIndex(root string) (<-chan error, error) {
 	}
 	cmd := exec.Command(exe, append(args, "index")...)
 	cmd.Dir = root
-	cmd.Stdout = logf
-	cmd.Stderr = logf
+	cmd.Stderr = logf // its summary on stdout is no error: discarded
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		logf.Close()

@@ -78,6 +78,10 @@ func TestMeterToleratesMissingAndTruncatedTranscripts(t *testing.T) {
 	if a := p.hook(PostToolUse, p.toolPayload("claude-code/PostToolUse.json", "Bash", map[string]any{"command": "ls"}, missing)); a.raw != "" {
 		t.Errorf("missing transcript: printed %q", a.raw)
 	}
+	// Not written yet, as at a new session's first prompt: not an error.
+	if log, err := os.ReadFile(filepath.Join(p.root, ".rubi", LogName)); err == nil && len(log) > 0 {
+		t.Errorf("missing transcript: logged %s", log)
+	}
 	truncated := filepath.Join(dir, "cut.jsonl")
 	writeTranscript(t, truncated, 130_000)
 	data, _ := os.ReadFile(truncated)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -41,7 +42,9 @@ func (h *handler) meter(st *sessionState) string {
 	}
 	rec, ok, err := transcript.LastCall(h.in.TranscriptPath)
 	if err != nil || !ok {
-		if err != nil {
+		// A new session's first prompt comes before its transcript is
+		// written (Claude Code 2.1.328): nothing to measure yet, no error.
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			logError(h.dataDir(), h.event, fmt.Errorf("meter: %w", err))
 		}
 		return ""

@@ -1,0 +1,193 @@
+//go:build unix
+
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// repoRoot is the repository's root: the plugin's directory.
+var repoRoot = func() string {
+	abs, err := filepath.Abs("..")
+	if err != nil {
+		panic(err)
+	}
+	return abs
+}()
+
+// noNodeEnv opts out of the tests that need Node.js and npm packages.
+const noNodeEnv = "RUBI_TEST_NO_NODE"
+
+// claudeDir holds the pinned Claude Code CLI (package.json, npm ci).
+const claudeDir = "agents/testdata/claude"
+
+// claudeCLI returns the real Claude Code CLI installed by npm ci, or fails
+// the test saying how to install it.
+func claudeCLI(t *testing.T) string {
+	t.Helper()
+	if os.Getenv(noNodeEnv) == "1" {
+		t.Skipf("%s=1: the Claude Code CLI is not run", noNodeEnv)
+	}
+	bin := filepath.Join(repoRoot, claudeDir, "node_modules", ".bin", "claude")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("the Claude Code CLI is not installed: run `(cd %s && npm ci)` (.ci/run does), or set %s=1 to leave this test out", claudeDir, noNodeEnv)
+	}
+	return bin
+}
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// rubiBinDir builds cmd/rubi once per test run and returns the directory
+// holding the executable, to be put first on PATH.
+func rubiBinDir(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "rubi-e2e-bin-"); binErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "rubi"), "./cmd/rubi")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build ./cmd/rubi: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binDir
+}
+
+// rubiEnv keeps the user's rubi configuration and vault out of a run.
+func rubiEnv(t *testing.T) []string {
+	return []string{"XDG_CONFIG_HOME=" + t.TempDir(), "RUBI_VAULT=" + t.TempDir(), "RUBI_PROJECT_DIR="}
+}
+
+// runRubi runs the built rubi in dir and returns its standard output.
+func runRubi(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(rubiBinDir(t), "rubi"), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("rubi %s: %v\n%s%s", strings.Join(args, " "), err, out, &stderr)
+	}
+	return string(out)
+}
+
+// writeFiles writes files (path → content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// git runs git in dir.
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// survivors lists the processes (pid: command line) whose environment
+// holds marker: everything a run started, however deep, inherits it.
+func survivors(t *testing.T, marker string) []string {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		// BSD and macOS ps print the environment after the command with e.
+		out, err := exec.Command("ps", "-axeww", "-o", "pid=,command=").Output()
+		if err != nil {
+			t.Fatalf("ps: %v", err)
+		}
+		var found []string
+		for _, line := range strings.Split(string(out), "\n") {
+			pid, cmd, _ := strings.Cut(strings.TrimSpace(line), " ")
+			if strings.Contains(cmd, marker) && !strings.Contains(cmd, "-axeww") {
+				found = append(found, pid+": "+cmd)
+			}
+		}
+		return found
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(env, []byte(marker)) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if len(cmdline) == 0 {
+			continue // a zombie about to be reaped
+		}
+		found = append(found, fmt.Sprintf("%d: %s", pid, bytes.ReplaceAll(bytes.TrimRight(cmdline, "\x00"), []byte{0}, []byte{' '})))
+	}
+	return found
+}
+
+// awaitNoSurvivors fails the test if a process started by a run is still
+// alive within grace of the run's end, and kills it.
+func awaitNoSurvivors(t *testing.T, marker string, grace time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(grace)
+	for {
+		left := survivors(t, marker)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left running %v after the session ended:\n%s", grace, strings.Join(left, "\n"))
+			for _, p := range left {
+				if pid, err := strconv.Atoi(strings.SplitN(p, ":", 2)[0]); err == nil {
+					if proc, err := os.FindProcess(pid); err == nil {
+						proc.Kill()
+					}
+				}
+			}
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

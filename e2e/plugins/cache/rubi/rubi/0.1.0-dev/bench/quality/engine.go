@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"golang.org/x/mod/modfile"
+
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+// harness opens rubi engines the way the CLI does, with two differences
+// that keep a run reproducible: the personal config layer and the
+// personal vault are left out.
+type harness struct {
+	// extra are config files layered over the project's (-config).
+	extra  []string
+	logger hclog.Logger
+}
+
+// config loads the configuration of the project at root, with only the
+// rankers in keep enabled (all configured ones when keep is nil).
+func (h *harness) config(root string, keep []string) (*config.Config, error) {
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: h.extra})
+	if diags.HasErrors() {
+		var b bytes.Buffer
+		config.WriteDiagnostics(&b, nil, diags)
+		return nil, fmt.Errorf("configuration of %s:\n%s", root, b.String())
+	}
+	cfg.Vault = ""
+	if keep != nil {
+		restrict(cfg, keep)
+	}
+	return cfg, nil
+}
+
+// engine returns an engine for the project at root running only the
+// rankers in keep (all when nil).
+func (h *harness) engine(root string, keep []string) (*pipeline.Engine, error) {
+	cfg, err := h.config(root, keep)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.New(cfg, h.logger), nil
+}
+
+// timedQueries runs every query through eng and returns, for each, the
+// ranked keys (what key makes of each item, empty keys dropped), the
+// duration of each call, and the duration of the first call, which pays
+// for opening the stages and loading their state. The first query is run
+// once more among the others so every duration counted is a warm one.
+func timedQueries(ctx context.Context, eng *pipeline.Engine, texts []string, q pipeline.Query, key func(pipeline.Item) string) (ranked [][]string, lat latencies, first time.Duration, err error) {
+	run := func(text string) ([]string, time.Duration, error) {
+		q := q
+		q.Text = text
+		start := time.Now()
+		res, err := eng.Retrieve(ctx, q)
+		d := time.Since(start)
+		if err != nil {
+			return nil, d, fmt.Errorf("query %q: %w", text, err)
+		}
+		var out []string
+		for _, it := range res.Items {
+			if k := key(it); k != "" {
+				out = append(out, k)
+			}
+		}
+		return out, d, nil
+	}
+	if len(texts) == 0 {
+		return nil, nil, 0, nil
+	}
+	if _, first, err = run(texts[0]); err != nil {
+		return nil, nil, 0, err
+	}
+	for _, t := range texts {
+		r, d, err := run(t)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		ranked = append(ranked, r)
+		lat = append(lat, d)
+	}
+	return ranked, lat, first, nil
+}
+
+// downloadModule fetches MODULE@VERSION through the Go module proxy (as
+// `go mod download` does, into the module cache) and returns its
+// directory, which is read-only.
+func downloadModule(ctx context.Context, work, module string) (string, error) {
+	dir, err := os.MkdirTemp(work, "download-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module quality.download\n"), 0o644); err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", module)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, runErr := cmd.Output()
+	var info struct{ Dir, Error string }
+	if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+		msg := strings.TrimSpace(info.Error + " " + stderr.String())
+		if runErr != nil && msg == "" {
+			msg = runErr.Error()
+		}
+		return "", fmt.Errorf("go mod download %s: %s", module, msg)
+	}
+	return info.Dir, nil
+}
+
+// copyTree copies the regular files of src into dst, writable, so the
+// project's .rubi/ state can live beside them (the module cache is
+// read-only).
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
+
+// repoRoot finds the rubi repository around the working directory: the
+// nearest directory whose go.mod declares rubi's module.
+func repoRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && modfile.ModulePath(data) == "github.com/rubi-dev/rubi" {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", errors.New("run the benchmark from inside the rubi repository")
+		}
+	}
+}
+
+// gitCommit is the short commit of the repository at root, "" when it
+// cannot be read.
+func gitCommit(root string) string {
+	out, err := exec.Command("git", "-C", root, "describe", "--always", "--dirty").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

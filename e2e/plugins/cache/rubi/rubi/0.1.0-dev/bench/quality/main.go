@@ -1,0 +1,280 @@
+// Command quality measures how well rubi's retrieval finds what a question
+// is about, through the engine's public API, beside a textbook BM25
+// written here as the reference:
+//
+//   - memory: LoCoMo (long conversations, read from ../shared/data next to
+//     the repository; its licence forbids copying it here): every turn a
+//     knowledge note, turn recall at 5, 10, 25 and 50, overall and per
+//     question category;
+//   - code: file localization on Go modules fetched through the Go module
+//     proxy: a doc comment with its name masked finds its defining file;
+//     Acc@1, Acc@3, Acc@5 and MRR;
+//   - an ablation over whatever rankers the configuration enables (the
+//     full pipeline, each ranker off in turn, each alone) and the
+//     in-process latency of each.
+//
+// It writes a dated markdown report and its JSON twin:
+//
+//	go run ./bench/quality                 # everything (about an hour on 2 cores)
+//	go run ./bench/quality -quick          # a smoke run
+//	go run ./bench/quality -memory         # LoCoMo only
+//	go run ./bench/quality -code -modules github.com/caddyserver/caddy/v2@v2.8.4 -queries 100
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/rubi-dev/rubi"
+	_ "github.com/rubi-dev/rubi/plugins/standard"
+)
+
+// Defaults of a full run.
+const (
+	defaultModules = "k8s.io/kubernetes@v1.31.0,github.com/hashicorp/terraform@v1.9.8,github.com/prometheus/prometheus@v0.54.1"
+	quickModule    = "github.com/caddyserver/caddy/v2@v2.8.4"
+	defaultQueries = 150
+	quickQueries   = 40
+	// locomoPath is where the data lives, relative to the repository root.
+	locomoPath = "../shared/data/locomo-dev.json"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "quality:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command line.
+type options struct {
+	memory, code bool
+	modules      []string
+	queries      int
+	out          string
+	quick        bool
+	locomo       string
+	configs      []string
+	seed         uint64
+	keep         bool
+	cpuprofile   string
+}
+
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("quality", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&o.memory, "memory", false, "run the memory (LoCoMo) part; given alone, only that part (-memory=false: all but it)")
+	fs.BoolVar(&o.code, "code", false, "run the code localization part; given alone, only that part (-code=false: all but it)")
+	modules := fs.String("modules", "", "comma-separated MODULE@VERSION list for the code part (default "+defaultModules+"; with -quick, "+quickModule+")")
+	fs.IntVar(&o.queries, "queries", 0, fmt.Sprintf("code queries per module (default %d; with -quick, %d)", defaultQueries, quickQueries))
+	fs.StringVar(&o.out, "out", "", "report path; the JSON goes beside it (default bench/results/quality-YYYY-MM-DD.md, -quick.md for a quick run)")
+	fs.BoolVar(&o.quick, "quick", false, "a smoke run: one conversation, one small module, few queries")
+	fs.StringVar(&o.locomo, "locomo", "", "LoCoMo data file (default "+locomoPath+" from the repository root)")
+	configs := fs.String("config", "", "comma-separated rubi.hcl files layered over the defaults, e.g. to measure a tuning")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the code query sample")
+	fs.BoolVar(&o.keep, "keep", false, "keep the temporary projects and print where they are")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments %q: every option is a flag", fs.Args())
+	}
+	// -memory or -code alone picks that part; -memory=false the other.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["memory"] && !set["code"]:
+		o.code = !o.memory
+	case set["code"] && !set["memory"]:
+		o.memory = !o.code
+	case !set["memory"] && !set["code"]:
+		o.memory, o.code = true, true
+	}
+	if !o.memory && !o.code {
+		return nil, errors.New("-memory=false and -code=false leave nothing to measure")
+	}
+	switch {
+	case *modules != "":
+		o.modules = splitList(*modules)
+	case o.quick:
+		o.modules = []string{quickModule}
+	default:
+		o.modules = splitList(defaultModules)
+	}
+	if o.queries <= 0 {
+		o.queries = defaultQueries
+		if o.quick {
+			o.queries = quickQueries
+		}
+	}
+	for _, c := range splitList(*configs) {
+		abs, err := filepath.Abs(c)
+		if err != nil {
+			return nil, err
+		}
+		o.configs = append(o.configs, abs)
+	}
+	return o, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func run(ctx context.Context, args []string, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	started := time.Now()
+	date := started.Format("2006-01-02")
+	if o.out == "" {
+		name := "quality-" + date + ".md"
+		if o.quick {
+			name = "quality-" + date + "-quick.md"
+		}
+		o.out = filepath.Join(root, "bench", "results", name)
+	}
+	progress := func(s string) { fmt.Fprintf(stderr, "%6.1fs %s\n", time.Since(started).Seconds(), s) }
+
+	// The personal vault would add the user's own notes to every project.
+	os.Unsetenv("RUBI_VAULT")
+	h := &harness{extra: o.configs, logger: hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: hclog.Warn, Output: stderr})}
+	work, err := os.MkdirTemp("", "rubi-quality-*")
+	if err != nil {
+		return err
+	}
+	if o.keep {
+		defer progress("kept the projects in " + work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+
+	// The ablation sets come from the configuration as it resolves for
+	// an empty project: the defaults plus -config layers.
+	probe := filepath.Join(work, "probe")
+	if err := os.MkdirAll(probe, 0o755); err != nil {
+		return err
+	}
+	cfg, err := h.config(probe, nil)
+	if err != nil {
+		return err
+	}
+	rankers := enabledRankers(cfg)
+	vs, skipped := variants(rankers)
+	if len(vs) == 0 {
+		return errors.New("no ranker is enabled: nothing to measure")
+	}
+	rep := &report{
+		Date: date, Commit: gitCommit(root), Version: rubi.Version, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(),
+		Quick: o.quick, Rankers: rankers, Variants: vs, Skipped: skipped,
+	}
+	for _, l := range cfg.Layers {
+		if strings.HasPrefix(l, "(built-in defaults)") {
+			l = "built-in defaults"
+		}
+		rep.Config = append(rep.Config, l)
+	}
+	for _, v := range vs {
+		progress(fmt.Sprintf("variant %s (%s)", v.Name(), v.Role()))
+	}
+
+	if o.memory {
+		path := o.locomo
+		if path == "" {
+			path = filepath.Join(root, locomoPath)
+		}
+		convs, err := readLoCoMo(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			msg := fmt.Sprintf("the memory part needs the LoCoMo data at %s, which is not there (see bench/README.md).", path)
+			progress(msg)
+			rep.Missing = append(rep.Missing, msg)
+		case err != nil:
+			return err
+		default:
+			if o.quick {
+				convs = convs[:min(1, len(convs))]
+			}
+			if rep.Memory, err = runMemory(ctx, h, work, convs, vs, progress); err != nil {
+				return fmt.Errorf("memory: %w", err)
+			}
+			rep.Memory.Data = filepath.Base(path)
+		}
+	}
+	if o.code {
+		if rep.Code, err = runCode(ctx, h, work, o.modules, o.queries, o.seed, vs, progress); err != nil {
+			return fmt.Errorf("code: %w", err)
+		}
+	}
+	rep.Seconds = time.Since(started).Seconds()
+	if err := writeReport(rep, o.out); err != nil {
+		return err
+	}
+	progress("wrote " + o.out)
+	return nil
+}
+
+func readLoCoMo(path string) ([]conversation, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return loadLoCoMo(f)
+}
+
+// writeReport writes the markdown report to path and the JSON beside it.
+func writeReport(rep *report, path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	var md strings.Builder
+	rep.markdown(&md)
+	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".json", append(data, '\n'), 0o644)
+}

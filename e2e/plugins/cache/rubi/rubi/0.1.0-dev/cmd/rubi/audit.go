@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/core/audit"
+	"github.com/rubi-dev/rubi/core/transcript"
+	"github.com/rubi-dev/rubi/core/xray"
+	"github.com/rubi-dev/rubi/server"
+)
+
+func newAuditCmd(g *globals) *cobra.Command {
+	var days int
+	cmd := &cobra.Command{
+		Use:   "audit [DIR]",
+		Short: "Measure the fixed context a project loads before the first message",
+		Long: `audit lists what each agent loads into its context before the first message
+in the project at DIR (default: the project around the working directory):
+CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md and .claude/rules from the
+root down, with their @imports, your ~/.claude/CLAUDE.md and Claude Code's
+auto memory; AGENTS.md for Codex and GEMINI.md for Gemini CLI from the
+repository root down, with your user-wide ones; rubi's own map; and
+rubi's MCP tool definitions for each agent configured to start rubi mcp.
+Every message re-reads them. It then names the sections better kept in the
+knowledge graph (descriptions, how-tos, directory trees) and, from the
+session logs of the last --days, the context this project's sessions
+really started with.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := ""
+			if len(args) == 1 {
+				dir = args[0]
+			} else {
+				root, err := g.projectRoot()
+				if err != nil {
+					return err
+				}
+				dir = root
+			}
+			home, _ := os.UserHomeDir()
+			o := audit.Options{Home: home, ClaudeDir: os.Getenv("CLAUDE_CONFIG_DIR"), CodexHome: os.Getenv("CODEX_HOME")}
+			// What rubi's own MCP tools cost, as a stdio client receives them.
+			srv := server.New(server.Options{WorkDir: dir})
+			cost, err := srv.FixedCost()
+			srv.Close()
+			if err != nil {
+				return err
+			}
+			o.ToolTokens = cost.Total
+			rep, err := audit.Run(dir, o)
+			if err != nil {
+				return err
+			}
+			measured, err := measuredStart(cmd, rep.Dir, days)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return writeJSON(g.stdout, struct {
+					*audit.Report
+					Measured *xray.StartFinding `json:"measured_starting_context,omitempty"`
+				}{rep, measured})
+			}
+			audit.WriteText(g.stdout, rep)
+			if measured != nil {
+				fmt.Fprintf(g.stdout, "\nMeasured: the sessions here in the last %d days (%d) started at %s tokens (median): the files above, plus the agent's own system prompt and tool definitions.\n",
+					days, measured.Sessions, xray.FormatTokens(measured.Median))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&days, "days", 30, "how many days of session logs to read for the measured starting context (0: none)")
+	return cmd
+}
+
+// measuredStart reads the project's sessions of the last days for their
+// median starting context; nil when there are none.
+func measuredStart(cmd *cobra.Command, dir string, days int) (*xray.StartFinding, error) {
+	if days <= 0 {
+		return nil, nil
+	}
+	since := time.Now().Add(-time.Duration(days) * 24 * time.Hour)
+	sessions, err := transcript.Find(transcript.DefaultRoots(), since)
+	if err != nil {
+		return nil, nil // no logs to read: nothing measured
+	}
+	rep, err := xray.Analyze(cmd.Context(), sessions, xray.Options{Since: since, Project: filepath.Clean(dir)})
+	if err != nil {
+		return nil, err
+	}
+	if rep.Start.Sessions == 0 {
+		return nil, nil
+	}
+	return &rep.Start, nil
+}

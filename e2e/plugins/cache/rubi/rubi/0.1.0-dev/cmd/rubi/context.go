@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+func newContextCmd(g *globals) *cobra.Command {
+	var (
+		q            pipeline.Query
+		noRefresh    bool
+		explain      bool
+		since, until string
+	)
+	cmd := &cobra.Command{
+		Use:   "context QUERY...",
+		Short: "Find what in the project answers a question, within a token budget",
+		Long: `context searches the project with every enabled ranker (text, graph, and any
+plugin), fuses their lists and packs the best items into the token budget,
+each with the reasons it was chosen. The index is brought up to date first
+(unchanged files cost one stat each) unless --no-refresh is given.`,
+		Example: `  rubi context "how are plugins loaded"
+  rubi context "finishing a purchase" --terms checkout,cart,coupon --budget 800
+  rubi context retrieve --kinds file --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			q.Text = strings.Join(args, " ")
+			var err error
+			if q.Since, err = parseWhen(since, time.Now()); err != nil {
+				return fmt.Errorf("--since: %w", err)
+			}
+			if q.Until, err = parseWhen(until, time.Now()); err != nil {
+				return fmt.Errorf("--until: %w", err)
+			}
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			if !noRefresh {
+				if err := g.refresh(cmd.Context(), eng); err != nil {
+					return err
+				}
+			}
+			res, err := eng.Retrieve(cmd.Context(), q)
+			if err != nil {
+				return g.reportError(err)
+			}
+			if g.json {
+				return writeJSON(g.stdout, res)
+			}
+			fmt.Fprint(g.stdout, res.Text(explain))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&q.Terms, "terms", nil, "extra words: synonyms, related concepts, likely identifiers (comma-separated)")
+	f.IntVar(&q.Budget, "budget", 0, "token budget of the answer (default: budgets.context in rubi.hcl)")
+	f.IntVar(&q.Limit, "limit", 0, fmt.Sprintf("at most this many items (default %d)", pipeline.DefaultLimit))
+	f.StringSliceVar(&q.Kinds, "kinds", nil, "only these kinds of item: file, module, node (comma-separated)")
+	f.StringVar(&q.PathPrefix, "path", "", "only files and modules under this path, and notes about them")
+	f.StringVar(&q.Module, "module", "", "only this module, its files and the notes about them")
+	f.StringSliceVar(&q.NodeTypes, "types", nil, "only notes of these types: decision, bug, gotcha, concept, … (comma-separated)")
+	f.StringSliceVar(&q.Statuses, "status", nil, "note statuses to show (default active; e.g. superseded)")
+	f.StringVar(&since, "since", "", "only what changed since: a date (2026-11-01), a time (RFC 3339) or an age (36h, 7d)")
+	f.StringVar(&until, "until", "", "only what changed until: a date, a time or an age")
+	f.BoolVar(&noRefresh, "no-refresh", false, "answer from the index as it is, without updating it first")
+	f.BoolVar(&explain, "explain", false, "show each ranker's score for every item")
+	return cmd
+}
+
+// parseWhen reads a --since or --until value: a date, an RFC 3339 time,
+// or an age before now in hours or days (36h, 7d). "" is no bound.
+func parseWhen(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339, "2006-01-02T15:04"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01), a time (2026-11-01T15:04:05Z) or an age (36h, 7d)", s)
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os/exec"
+
+// detach leaves cmd as it is where sessions do not exist.
+func detach(*exec.Cmd) {}

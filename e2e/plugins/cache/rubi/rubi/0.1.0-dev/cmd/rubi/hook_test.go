@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for rubi when a command under
+// test starts rubi as a child process (the hooks' background index).
+func TestMain(m *testing.M) {
+	if os.Getenv("RUBI_TEST_AS_RUBI") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// processesIn lists the processes whose command line names dir.
+func processesIn(dir string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(data), dir) {
+			out = append(out, e.Name()+": "+strings.ReplaceAll(string(data), "\x00", " "))
+		}
+	}
+	return out
+}
+
+func TestHookSessionStartIndexesInTheBackground(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Fatalf("this test reads /proc to find leftover processes: %v", err)
+	}
+	root := project(t, goProject)
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	t.Setenv("RUBI_TEST_AS_RUBI", "1")
+	payload := fmt.Sprintf(`{"hook_event_name":"SessionStart","session_id":"s1","cwd":%q,"source":"startup"}`, root)
+	code, out, errOut := runRubiIn(t, payload, "hook", "SessionStart")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var a struct {
+		Specific struct {
+			Event   string `json:"hookEventName"`
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil || a.Specific.Event != "SessionStart" || !strings.Contains(a.Specific.Context, "store") {
+		log, _ := os.ReadFile(filepath.Join(root, ".rubi", "hooks.log"))
+		t.Fatalf("first session start: want the map of a first index, got %q (%v); hooks.log:\n%s", out, err, log)
+	}
+	// The index runs detached and ends on its own: no process is left.
+	deadline := time.Now().Add(60 * time.Second)
+	for len(processesIn(root)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := processesIn(root); len(left) > 0 {
+		t.Errorf("processes left running: %v", left)
+	}
+}
+
+func TestHookAlwaysExitsZero(t *testing.T) {
+	root := project(t, goProject)
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	for _, tc := range []struct{ stdin, event string }{
+		{"", "SessionStart"},
+		{"not json", "UserPromptSubmit"},
+		{fmt.Sprintf(`{"hook_event_name":"Notification","cwd":%q}`, root), ""},
+		{fmt.Sprintf(`{"cwd":%q,"session_id":"s1","prompt":"x"}`, root), "NoSuchEvent"},
+	} {
+		code, out, errOut := runRubiIn(t, tc.stdin, "hook", tc.event)
+		if code != 0 || out != "" || errOut != "" {
+			t.Errorf("stdin %q event %q: exit %d, stdout %q, stderr %q", tc.stdin, tc.event, code, out, errOut)
+		}
+	}
+}

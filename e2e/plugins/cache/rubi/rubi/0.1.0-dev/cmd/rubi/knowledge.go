@@ -1,0 +1,418 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/core/knowledge"
+)
+
+func newRegisterCmd(g *globals) *cobra.Command {
+	var (
+		in    knowledge.Input
+		links []string
+	)
+	cmd := &cobra.Command{
+		Use:   "register",
+		Short: "Store what was learned as knowledge nodes (.rubi/knowledge/)",
+		Long: `register writes knowledge nodes: decisions, bugs, gotchas, concepts, howtos,
+preferences, tasks, notes. Give one node with flags, or a JSON array of
+nodes on standard input:
+
+  [{"type": "gotcha", "title": "Coupon applied twice", "body": "...",
+    "files": ["src/cupom.ts"], "symbols": ["applyCoupon"],
+    "links": [{"rel": "about", "target": "Checkout"}],
+    "supersedes": ["decision-old"], "importance": "high", "tags": ["cart"]}]
+
+A node with an existing id, or the same title and type, is merged into it;
+a near-duplicate is created and reported as "similar: ID". supersedes marks
+the old nodes superseded (kept on disk, out of recall). Links resolve by
+id, title, file path or symbol; unknown files, symbols and links are kept
+and reported. Each node's result is printed: created, merged, superseded
+or error, with its id and notes.`,
+		Example: `  rubi register --type decision --title "Use JWT instead of session" \
+      --body "Stateless: runs on edge runtimes." --file src/auth/login.ts --supersedes decision-session-cookie
+  rubi register --json < nodes.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var batch []knowledge.Input
+			if in.Title != "" || in.Type != "" {
+				for _, l := range links {
+					rel, target, ok := strings.Cut(l, ":")
+					if !ok {
+						return fmt.Errorf("--link %q: write it as rel:target, e.g. about:concept-checkout", l)
+					}
+					in.Links = append(in.Links, knowledge.Link{Rel: rel, Target: target})
+				}
+				batch = []knowledge.Input{in}
+			} else if err := g.readJSON(&batch, "a JSON array of nodes"); err != nil {
+				return err
+			}
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			results, err := eng.Knowledge().Register(cmd.Context(), batch)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				if err := writeJSON(g.stdout, results); err != nil {
+					return err
+				}
+			} else {
+				for _, r := range results {
+					printResultLine(g, r)
+				}
+			}
+			for _, r := range results {
+				if r.Action == "error" {
+					return &exitError{code: 1}
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.ID, "id", "", "node id (a slug); default: TYPE-slug-of-title")
+	f.StringVar(&in.Type, "type", "", "decision, bug, gotcha, concept, howto, preference, task or note")
+	f.StringVar(&in.Title, "title", "", "the node's title")
+	f.StringVar(&in.Body, "body", "", "the node's text (markdown)")
+	f.StringArrayVar(&in.Files, "file", nil, "a project file the node is about (repeatable)")
+	f.StringArrayVar(&in.Symbols, "symbol", nil, "a symbol the node is about (repeatable)")
+	f.StringArrayVar(&links, "link", nil, "a typed link rel:target, target an id, title, file or symbol (repeatable)")
+	f.StringArrayVar(&in.Supersedes, "supersedes", nil, "id or title of a node this one replaces (repeatable)")
+	f.StringVar(&in.Importance, "importance", "", "critical, high, medium (default) or low")
+	f.StringArrayVar(&in.Tags, "tag", nil, "a tag (repeatable)")
+	f.BoolVar(&in.Personal, "personal", false, "store in the personal vault, for every project")
+	return cmd
+}
+
+// readJSON decodes standard input into v; what says what was expected.
+func (g *globals) readJSON(v any, what string) error {
+	data, err := io.ReadAll(g.stdin)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("standard input: %s is expected: %w", what, err)
+	}
+	return nil
+}
+
+func printResultLine(g *globals, r knowledge.Result) {
+	if r.Action == "error" {
+		fmt.Fprintf(g.stdout, "error: %s\n", r.Error)
+		return
+	}
+	fmt.Fprintf(g.stdout, "%s: %s", r.Action, r.ID)
+	if r.Path != "" {
+		fmt.Fprintf(g.stdout, " (%s)", displayPath(r.Path))
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintf(g.stdout, " — %s", strings.Join(r.Notes, "; "))
+	}
+	fmt.Fprintln(g.stdout)
+}
+
+// displayPath shows a path relative to the working directory when below it.
+func displayPath(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, ok := strings.CutPrefix(p, wd+string(os.PathSeparator)); ok {
+			return rel
+		}
+	}
+	return p
+}
+
+func newReadCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "read TARGET",
+		Short: "Read a knowledge node, or a region of a file with line numbers",
+		Long: `read prints a knowledge node by id or title ("personal:" reads the personal
+vault) with what went stale since it was written, or a file region:
+PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
+		Example: `  rubi read decision-use-jwt-instead-of-session
+  rubi read "Coupon applied twice"
+  rubi read core/host/host.go:150-190`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			target := args[0]
+			n, nodeErr := eng.Knowledge().Get(target)
+			if nodeErr == nil {
+				stale := eng.Knowledge().Stale(n)
+				if g.json {
+					return writeJSON(g.stdout, struct {
+						*knowledge.Node
+						StaleNotes []string `json:"stale,omitempty"`
+					}{n, stale})
+				}
+				data, err := os.ReadFile(n.Path)
+				if err != nil {
+					return err
+				}
+				for _, s := range stale {
+					fmt.Fprintf(g.stdout, "⚠ %s\n", s)
+				}
+				_, err = g.stdout.Write(data)
+				return err
+			}
+			text, err := knowledge.ReadRegion(eng.Config().Root, target)
+			if err != nil {
+				if errors.Is(nodeErr, knowledge.ErrNotFound) {
+					return fmt.Errorf("%q is neither a knowledge node nor a readable file region: %v", target, err)
+				}
+				return err
+			}
+			if g.json {
+				return writeJSON(g.stdout, struct {
+					Target string `json:"target"`
+					Text   string `json:"text"`
+				}{target, text})
+			}
+			fmt.Fprint(g.stdout, text)
+			return nil
+		},
+	}
+}
+
+func newForgetCmd(g *globals) *cobra.Command {
+	var hard bool
+	cmd := &cobra.Command{
+		Use:   "forget ID",
+		Short: "Retract a knowledge node (kept on disk, out of recall), or delete it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			if err := eng.Knowledge().Forget(args[0], hard); err != nil {
+				return err
+			}
+			what := "retracted"
+			if hard {
+				what = "deleted"
+			}
+			fmt.Fprintf(g.stdout, "%s: %s\n", what, args[0])
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&hard, "hard", false, "delete the node's file instead of retracting it")
+	return cmd
+}
+
+func newNodesCmd(g *globals) *cobra.Command {
+	var (
+		typ string
+		all bool
+	)
+	cmd := &cobra.Command{
+		Use:   "nodes",
+		Short: "List the knowledge nodes of the project and the personal vault",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			nodes, problems := eng.Knowledge().Nodes()
+			for _, p := range problems {
+				fmt.Fprintf(g.stderr, "rubi: %s\n", p)
+			}
+			var out []*knowledge.Node
+			for _, n := range nodes {
+				if (typ == "" || n.Type == typ) && (all || n.Status == "active") {
+					out = append(out, n)
+				}
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+			if g.json {
+				if out == nil {
+					out = []*knowledge.Node{}
+				}
+				return writeJSON(g.stdout, out)
+			}
+			for _, n := range out {
+				label := n.Type
+				if n.Personal {
+					label = "personal " + label
+				}
+				fmt.Fprintf(g.stdout, "%-40s %-18s %s", n.ID, label, n.Title)
+				if n.Status != "active" {
+					fmt.Fprintf(g.stdout, " [%s]", n.Status)
+				}
+				fmt.Fprintln(g.stdout)
+			}
+			if len(out) == 0 {
+				fmt.Fprintln(g.stdout, "no knowledge nodes yet: `rubi register` stores some")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&typ, "type", "", "only nodes of this type")
+	cmd.Flags().BoolVar(&all, "all", false, "include superseded and retracted nodes")
+	return cmd
+}
+
+func newHandoffCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "handoff",
+		Short: "Save or read where the work stands (.rubi/handoffs/)",
+	}
+	var h knowledge.Handoff
+	save := &cobra.Command{
+		Use:   "save",
+		Short: "Save a handoff: goal, done, in progress, next steps, decisions, files",
+		Long: `save writes .rubi/handoffs/<YYYY-MM-DD-HHMM>.md from flags, or from a JSON
+object on standard input when no flag is given:
+{"goal", "done": [], "in_progress": [], "next": [], "decisions": [], "files": [], "notes"}.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().NFlag() == 0 {
+				if err := g.readJSON(&h, "a JSON handoff object"); err != nil {
+					return err
+				}
+			}
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			path, err := eng.Knowledge().SaveHandoff(h)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return writeJSON(g.stdout, map[string]string{"path": path})
+			}
+			fmt.Fprintf(g.stdout, "saved: %s\n", displayPath(path))
+			return nil
+		},
+	}
+	f := save.Flags()
+	f.StringVar(&h.Goal, "goal", "", "what the session is for")
+	f.StringArrayVar(&h.Done, "done", nil, "something finished (repeatable)")
+	f.StringArrayVar(&h.InProgress, "in-progress", nil, "something under way (repeatable)")
+	f.StringArrayVar(&h.Next, "next", nil, "a next step (repeatable)")
+	f.StringArrayVar(&h.Decisions, "decision", nil, "a decision taken (repeatable)")
+	f.StringArrayVar(&h.Files, "file", nil, "a file touched (repeatable)")
+	f.StringVar(&h.Notes, "notes", "", "anything else")
+	last := &cobra.Command{
+		Use:   "last",
+		Short: "Print the newest handoff",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			h, err := eng.Knowledge().LastHandoff()
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return writeJSON(g.stdout, h)
+			}
+			data, err := os.ReadFile(h.Path)
+			if err != nil {
+				return err
+			}
+			_, err = g.stdout.Write(data)
+			return err
+		},
+	}
+	cmd.AddCommand(save, last)
+	return cmd
+}
+
+func newSummaryCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "summary TARGET [TEXT]",
+		Short: "Write the curated summary of the map or of a module",
+		Long: `summary stores a curated summary — TARGET is "map" (the level-0 map) or
+"module:NAME" — that every re-index keeps and weaves into the map. TEXT may
+be "-" (or absent) to read it from standard input; an empty text removes
+the summary. Without TEXT on a terminal, the current summary is printed.`,
+		Example: `  rubi summary map "A knowledge graph and context manager for AI coding agents."
+  rubi summary module:core/host - < host-summary.md`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			target := args[0]
+			var text string
+			switch {
+			case len(args) == 2 && args[1] != "-":
+				text = args[1]
+			case len(args) == 1 && g.stdinIsTerminal():
+				current, _ := eng.Knowledge().Summary(target)
+				fmt.Fprint(g.stdout, current)
+				return nil
+			default:
+				data, err := io.ReadAll(g.stdin)
+				if err != nil {
+					return err
+				}
+				text = string(data)
+			}
+			if err := eng.Knowledge().WriteSummary(target, text); err != nil {
+				return err
+			}
+			// The maps pick it up on the next refresh; do it now.
+			if err := g.refresh(cmd.Context(), eng); err != nil {
+				return err
+			}
+			fmt.Fprintf(g.stdout, "summary of %s saved\n", target)
+			return nil
+		},
+	}
+}
+
+func newImportCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "import DIR",
+		Short: "Convert a .rubi/ written by the Node.js reference into current nodes",
+		Long: `import reads a .rubi/ folder of the Node.js version of rubi (conhecimento/,
+keys tipo, arquivos, liga, substitui) and registers its nodes in the current
+format. Such nodes are also read as they are; import rewrites them.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			results, err := knowledge.ImportLegacy(args[0], eng.Knowledge())
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return writeJSON(g.stdout, results)
+			}
+			for _, r := range results {
+				printResultLine(g, r)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,432 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runRubi runs one command line in-process and returns its exit status and
+// output, as a user would see them.
+func runRubi(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runRubiIn(t, "", args...)
+}
+
+// runRubiIn is runRubi with stdin as standard input.
+func runRubiIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// project writes a small project and returns its root.
+func project(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, content := range files {
+		path := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Keep the user's personal config and vault out of the tests.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("RUBI_VAULT", t.TempDir())
+	return root
+}
+
+var goProject = map[string]string{
+	"go.mod":                "module example.com/app\n\ngo 1.22\n",
+	"main.go":               "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
+	"store/store.go":        "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
+	"store/migrate.go":      "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
+	"web/handlers/order.js": "import { fetchOrders } from '../api.js';\nexport function renderOrders() { return fetchOrders(); }\n",
+	"web/api.js":            "export async function fetchOrders() { return fetch('/orders'); }\n",
+}
+
+func TestIndexJSON(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "index", "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var stats struct {
+		Root  string `json:"root"`
+		Files struct {
+			Seen    int            `json:"seen"`
+			Indexed int            `json:"indexed"`
+			Skipped map[string]int `json:"skipped"`
+		} `json:"files"`
+		Edges      int               `json:"import_edges"`
+		Rankers    map[string]string `json:"rankers"`
+		DurationMS float64           `json:"duration_ms"`
+	}
+	if err := json.Unmarshal([]byte(out), &stats); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if stats.Root != root || stats.Files.Indexed != 6 || stats.Edges != 3 || stats.Rankers["rank.bm25"] != "full" {
+		t.Errorf("stats = %+v", stats)
+	}
+}
+
+func TestIndexText(t *testing.T) {
+	root := project(t, goProject)
+	code, out, _ := runRubi(t, "index", "--root", root)
+	if code != 0 || !strings.HasPrefix(out, "indexed 6 files in "+root) || !strings.Contains(out, "languages: go 3, javascript 2, other 1") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+// The --json output of context is an external contract: other tools read
+// these exact keys.
+func TestContextJSONContract(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "context", "open the database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res["query"] != "open the database" {
+		t.Errorf("query = %v", res["query"])
+	}
+	if _, ok := res["tokens"].(float64); !ok {
+		t.Errorf("tokens missing: %v", res)
+	}
+	items, _ := res["items"].([]any)
+	if len(items) == 0 || len(items) > 3 {
+		t.Fatalf("items = %v", items)
+	}
+	first := items[0].(map[string]any)
+	for _, key := range []string{"id", "kind", "path", "title", "score", "reasons", "scores"} {
+		if _, ok := first[key]; !ok {
+			t.Errorf("item has no %q: %v", key, first)
+		}
+	}
+	if first["id"] != "file:store/store.go" || first["kind"] != "file" || first["path"] != "store/store.go" {
+		t.Errorf("first item = %v", first)
+	}
+	if scores := first["scores"].(map[string]any); scores["rank.bm25"] == nil {
+		t.Errorf("scores = %v", scores)
+	}
+}
+
+func TestContextText(t *testing.T) {
+	root := project(t, goProject)
+	code, out, _ := runRubi(t, "context", "render", "orders", "--root", root, "--kinds", "file", "--explain")
+	if code != 0 || !strings.HasPrefix(out, "1. [file] web/handlers/order.js") || !strings.Contains(out, "score ") || !strings.Contains(out, "tokens (budget 1500") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, _, errOut := runRubi(t, "context", "x", "--root", root, "--kinds", "symbols")
+	if code != 1 || !strings.Contains(errOut, `unknown kind "symbols"`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestConfigCheck(t *testing.T) {
+	root := project(t, map[string]string{"rubi.hcl": "budgets {\n  context = 900\n}\nranker \"rank.bm25\" {\n  k1 = 1.5\n}\n"})
+	code, out, errOut := runRubi(t, "config", "check", "--root", root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"configuration OK", "budgets: context 900, recall 700", "ranker rank.bm25", `"k1":1.5`, "fuser  fuse.rrf"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+// A broken rubi.hcl gets FILE:LINE diagnostics and exit status 1, for the
+// skeleton (unknown attribute, wrong type, missing label) and for a
+// stage's own settings checked against its schema.
+func TestConfigCheckErrors(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"index {\n  max_size = 1\n}\n", `rubi.hcl:2:3: error: Unsupported argument`},
+		{"budgets {\n  context = \"big\"\n}\n", `rubi.hcl:2:13: error: Incorrect attribute value type`},
+		{"ranker {\n}\n", `rubi.hcl:1:8: error: Missing name for ranker`},
+		{"ranker \"rank.bm25\" {\n  k3 = 1\n}\n", "rubi.hcl:2:3: error: Unsupported argument\n  An argument named \"k3\" is not expected in ranker \"rank.bm25\". Did you mean \"k1\"?"},
+		{"ranker \"rank.bm25\" {\n  b = 3\n}\n", `rubi.hcl:2:7: error: Invalid b for ranker "rank.bm25"`},
+		{"ranker \"rank.bm25\" {\n  k1 = \"fast\"\n}\n", `rubi.hcl:2:8: error: Incorrect attribute value type`},
+	}
+	for _, c := range cases {
+		root := project(t, map[string]string{"rubi.hcl": c.src})
+		t.Chdir(root)
+		code, _, errOut := runRubi(t, "config", "check")
+		if code != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("config:\n%s\nexit %d, stderr:\n%s\nwant %q", c.src, code, errOut, c.want)
+		}
+	}
+}
+
+func TestPluginsAndVersion(t *testing.T) {
+	root := project(t, goProject)
+	code, out, _ := runRubi(t, "plugins", "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var rows []struct {
+		Kind, Name, Version string
+		Builtin             bool
+		InPipeline          bool `json:"in_pipeline"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, r := range rows {
+		if r.Builtin && r.InPipeline && r.Version != "" {
+			found[r.Kind+" "+r.Name] = true
+		}
+	}
+	for _, want := range []string{"parser lang.regex", "ranker rank.bm25", "ranker rank.ppr", "fuser fuse.rrf"} {
+		if !found[want] {
+			t.Errorf("plugins should list %s as a built-in in the pipeline: %s", want, out)
+		}
+	}
+	code, out, _ = runRubi(t, "version")
+	if code != 0 || !strings.HasPrefix(out, "rubi ") || !strings.Contains(out, "plugin protocol v1") {
+		t.Errorf("version: %d %q", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	if code, _, errOut := runRubi(t, "frobnicate"); code != 1 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "context"); code != 1 || !strings.Contains(errOut, "requires at least 1 arg") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "index", "--root", "/no/such/dir"); code != 1 || !strings.Contains(errOut, "not a directory") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "version", "--log-level", "loud"); code != 1 || !strings.Contains(errOut, "--log-level") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// The example per-repo tuning is a valid layer over the defaults.
+func TestExampleTuningConfig(t *testing.T) {
+	root := project(t, goProject)
+	tuning, _ := filepath.Abs("../../examples/tuning/rubi.hcl")
+	code, out, errOut := runRubi(t, "config", "check", "--root", root, "--config", tuning)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"budgets: context 2500", `"k1":0.9`, "languages go, javascript, typescript", "weight 0.7"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+func TestMapCommand(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "map", "--root", root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"# Map of app", "6 files in 4 modules", "`store` (2)", "used by"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("level-0 map lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runRubi(t, "map", "store", "--root", root, "--no-refresh")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"# Module store", "`store/store.go` — Package store keeps orders in a database.", "exports: Open", "imported by: main.go"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("module page lacks %q:\n%s", want, out)
+		}
+	}
+	code, _, errOut = runRubi(t, "map", "nowhere", "--root", root, "--no-refresh")
+	if code != 1 || !strings.Contains(errOut, `no module "nowhere"; modules are:`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// The --json output of graph is an external contract.
+func TestGraphJSONContract(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "graph", "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var g struct {
+		Files []struct {
+			Path     string  `json:"path"`
+			Lang     string  `json:"lang"`
+			Module   string  `json:"module"`
+			PageRank float64 `json:"pagerank"`
+			Symbols  []struct {
+				Name string `json:"name"`
+				Kind string `json:"kind"`
+				Line int    `json:"line"`
+			} `json:"symbols"`
+		} `json:"files"`
+		Edges []struct {
+			From, To, Kind string
+		} `json:"edges"`
+		Modules    []map[string]any `json:"modules"`
+		Unresolved map[string]int   `json:"unresolved"`
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil {
+		t.Fatal(err)
+	}
+	var store *struct {
+		Path     string  `json:"path"`
+		Lang     string  `json:"lang"`
+		Module   string  `json:"module"`
+		PageRank float64 `json:"pagerank"`
+		Symbols  []struct {
+			Name string `json:"name"`
+			Kind string `json:"kind"`
+			Line int    `json:"line"`
+		} `json:"symbols"`
+	}
+	for i := range g.Files {
+		if g.Files[i].Path == "store/store.go" {
+			store = &g.Files[i]
+		}
+	}
+	if store == nil || store.Lang != "go" || store.Module != "store" || store.PageRank <= 0 || len(store.Symbols) != 1 || store.Symbols[0].Name != "Open" || store.Symbols[0].Line != 5 {
+		t.Fatalf("store.go = %+v", store)
+	}
+	found := false
+	for _, e := range g.Edges {
+		if e.From == "main.go" && e.To == "store/store.go" && e.Kind == "imports" {
+			found = true
+		}
+	}
+	if !found || len(g.Modules) != 4 || g.Unresolved == nil {
+		t.Errorf("edges %+v, modules %d, unresolved %v", g.Edges, len(g.Modules), g.Unresolved)
+	}
+}
+
+// register's JSON on stdin and its --json results are an external
+// contract; the nodes then show up in nodes, read, context and forget.
+func TestKnowledgeCommands(t *testing.T) {
+	root := project(t, goProject)
+	t.Setenv("RUBI_VAULT", t.TempDir())
+	batch := `[
+	  {"type": "decision", "title": "Orders live in Postgres", "body": "The client already runs Postgres.", "files": ["store/store.go"], "importance": "high"},
+	  {"id": "gotcha-migrate-order", "type": "gotcha", "title": "Run Migrate before Open", "body": "Open fails on an old schema.", "symbols": ["Migrate"], "links": [{"rel": "about", "target": "Orders live in Postgres"}]},
+	  {"type": "note", "title": "Bad", "files": ["../../etc/passwd"], "id": "../escape"}
+	]`
+	code, out, errOut := runRubiIn(t, batch, "register", "--root", root, "--json")
+	if code != 1 {
+		t.Errorf("a batch with an invalid node exits 1, got %d: %s", code, errOut)
+	}
+	var results []struct {
+		Action, ID, Path, Error string
+		Notes                   []string
+	}
+	if err := json.Unmarshal([]byte(out), &results); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(results) != 3 || results[0].Action != "created" || results[0].ID != "decision-orders-live-in-postgres" ||
+		results[1].Action != "created" || results[1].ID != "gotcha-migrate-order" || results[2].Action != "error" {
+		t.Fatalf("results = %+v", results)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".rubi", "knowledge", "decision-orders-live-in-postgres.md")); err != nil {
+		t.Errorf("node file: %v", err)
+	}
+
+	// Flags register one node; the same title merges.
+	code, out, _ = runRubi(t, "register", "--root", root, "--type", "decision", "--title", "orders live in postgres", "--body", "Backups are nightly.")
+	if code != 0 || !strings.HasPrefix(out, "merged: decision-orders-live-in-postgres") {
+		t.Errorf("merge: %d %q", code, out)
+	}
+
+	code, out, _ = runRubi(t, "nodes", "--root", root)
+	if code != 0 || !strings.Contains(out, "decision-orders-live-in-postgres") || !strings.Contains(out, "gotcha-migrate-order") {
+		t.Errorf("nodes: %d\n%s", code, out)
+	}
+	code, out, _ = runRubi(t, "read", "Run Migrate before Open", "--root", root)
+	if code != 0 || !strings.Contains(out, "Open fails on an old schema.") || !strings.Contains(out, "[[decision-orders-live-in-postgres]]") {
+		t.Errorf("read node: %d\n%s", code, out)
+	}
+	code, out, _ = runRubi(t, "read", "store/store.go:4-5", "--root", root)
+	if code != 0 || !strings.Contains(out, "Open connects to the order database.") {
+		t.Errorf("read region: %d\n%s", code, out)
+	}
+
+	code, out, _ = runRubi(t, "context", "which database keeps orders", "--root", root, "--json")
+	if code != 0 || !strings.Contains(out, `"id": "node:decision-orders-live-in-postgres"`) {
+		t.Errorf("context should recall the decision:\n%s", out)
+	}
+
+	code, _, _ = runRubi(t, "forget", "decision-orders-live-in-postgres", "--root", root)
+	if code != 0 {
+		t.Fatalf("forget: %d", code)
+	}
+	code, out, _ = runRubi(t, "context", "which database keeps orders", "--root", root, "--json")
+	if code != 0 || strings.Contains(out, `"id": "node:decision-orders-live-in-postgres"`) {
+		t.Errorf("a retracted node must leave recall:\n%s", out)
+	}
+}
+
+func TestHandoffAndSummaryCommands(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubi(t, "handoff", "save", "--root", root, "--goal", "Add order export", "--done", "CSV writer", "--next", "Wire the endpoint", "--file", "store/store.go")
+	if code != 0 || !strings.HasPrefix(out, "saved: ") {
+		t.Fatalf("save: %d %q %s", code, out, errOut)
+	}
+	code, out, _ = runRubi(t, "handoff", "last", "--root", root)
+	if code != 0 || !strings.Contains(out, "Add order export") || !strings.Contains(out, "Wire the endpoint") {
+		t.Errorf("last: %d\n%s", code, out)
+	}
+	code, _, errOut = runRubiIn(t, "Keeps the shop's orders and its schema.\n", "summary", "module:store", "-", "--root", root)
+	if code != 0 {
+		t.Fatalf("summary: %d %s", code, errOut)
+	}
+	code, out, _ = runRubi(t, "map", "store", "--root", root)
+	if code != 0 || !strings.Contains(out, "Keeps the shop's orders and its schema.") {
+		t.Errorf("the module page should carry the curated summary:\n%s", out)
+	}
+	code, _, _ = runRubi(t, "index", "--root", root, "--full")
+	if _, out, _ = runRubi(t, "map", "store", "--root", root, "--no-refresh"); code != 0 || !strings.Contains(out, "Keeps the shop's orders") {
+		t.Errorf("the summary must survive a full re-index:\n%s", out)
+	}
+}
+
+func TestParseWhen(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"":                     {},
+		"7d":                   now.AddDate(0, 0, -7),
+		"36h":                  now.Add(-36 * time.Hour),
+		"2026-11-01T15:04:05Z": time.Date(2026, 11, 1, 15, 4, 5, 0, time.UTC),
+	} {
+		got, err := parseWhen(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("parseWhen(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if got, err := parseWhen("2026-11-01", now); err != nil || got.Year() != 2026 || got.Day() != 1 {
+		t.Errorf("date: %v %v", got, err)
+	}
+	for _, bad := range []string{"yesterday", "-3d", "7w"} {
+		if _, err := parseWhen(bad, now); err == nil {
+			t.Errorf("parseWhen(%q) accepted", bad)
+		}
+	}
+	root := project(t, goProject)
+	if code, _, errOut := runRubi(t, "context", "orders", "--root", root, "--since", "soon"); code != 1 || !strings.Contains(errOut, "--since") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	code, out, _ := runRubi(t, "context", "orders", "--root", root, "--path", "web/", "--json")
+	if code != 0 || strings.Contains(out, "store/") || !strings.Contains(out, "web/handlers/order.js") {
+		t.Errorf("--path web/: exit %d\n%s", code, out)
+	}
+}

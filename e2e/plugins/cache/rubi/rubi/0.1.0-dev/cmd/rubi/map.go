@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+func newMapCmd(g *globals) *cobra.Command {
+	var noRefresh bool
+	cmd := &cobra.Command{
+		Use:   "map [MODULE]",
+		Short: "Print the project map, or one module's page",
+		Long: `map prints the level-0 map of the project (.rubi/map.md: its modules, most
+central first, with their central files and who uses them, within
+budgets.map tokens), or with MODULE the level-1 page of that module
+(.rubi/modules/<module>.md: every file with its description, exports and
+imports in and out). MODULE may be a full name (core/host), a page name
+(core-host) or a unique last part (host). The index is refreshed first
+unless --no-refresh.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			if !noRefresh {
+				if err := g.refresh(cmd.Context(), eng); err != nil {
+					return err
+				}
+			}
+			module := ""
+			if len(args) == 1 {
+				module = args[0]
+			}
+			text, err := eng.MapText(module)
+			if err != nil {
+				return g.reportError(err)
+			}
+			if g.json {
+				return writeJSON(g.stdout, struct {
+					Module string `json:"module,omitempty"`
+					Text   string `json:"text"`
+				}{module, text})
+			}
+			fmt.Fprint(g.stdout, text)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&noRefresh, "no-refresh", false, "print the map as it is, without updating the index first")
+	return cmd
+}
+
+func newGraphCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "graph",
+		Short: "Print the project graph: files, imports, modules",
+		Long: `graph prints the whole project graph from the index: every file with its
+language, module, PageRank and symbols; every import between project files;
+the modules with their central files and dependencies; and, per language,
+how many imports looked internal but found no file. Use --json; the text
+form is a summary. The index is refreshed first.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			eng, err := g.engine()
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			if err := g.refresh(cmd.Context(), eng); err != nil {
+				return err
+			}
+			graph, err := eng.Graph()
+			if err != nil {
+				return g.reportError(err)
+			}
+			if g.json {
+				return writeJSON(g.stdout, graph)
+			}
+			printGraph(g, graph)
+			return nil
+		},
+	}
+}
+
+func printGraph(g *globals, graph *pipeline.Graph) {
+	symbols := 0
+	for _, f := range graph.Files {
+		symbols += len(f.Symbols)
+	}
+	fmt.Fprintf(g.stdout, "%d files, %d symbols, %d imports between project files, %d modules\n", len(graph.Files), symbols, len(graph.Edges), len(graph.Modules))
+	if len(graph.Unresolved) > 0 {
+		fmt.Fprintf(g.stdout, "unresolved imports: %s\n", countsLine(graph.Unresolved))
+	}
+	for i, m := range graph.Modules {
+		if i == 10 {
+			fmt.Fprintf(g.stdout, "… %d more modules (--json lists everything)\n", len(graph.Modules)-10)
+			break
+		}
+		fmt.Fprintf(g.stdout, "  %-28s %4d files  pagerank %.4f\n", m.Name, m.Files, m.PageRank)
+	}
+}

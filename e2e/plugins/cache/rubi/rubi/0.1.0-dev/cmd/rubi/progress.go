@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+// refresh brings the index up to date before a command reads it.
+func (g *globals) refresh(ctx context.Context, eng *pipeline.Engine) error {
+	if _, err := eng.Index(ctx, g.indexOptions(false)); err != nil {
+		return g.reportError(err)
+	}
+	return nil
+}
+
+// indexOptions are the options of an index run from the command line:
+// with a progress bar on stderr when it is a terminal and the run has
+// enough files to parse to be worth one.
+func (g *globals) indexOptions(full bool) pipeline.IndexOptions {
+	opts := pipeline.IndexOptions{Full: full}
+	f, ok := g.stderr.(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) {
+		return opts
+	}
+	var bar *progressbar.ProgressBar
+	opts.Progress = func(done, total int) {
+		if total < 500 {
+			return
+		}
+		if bar == nil {
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(f),
+				progressbar.OptionSetDescription("parsing"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100e6),
+			)
+		}
+		bar.Set(done)
+		if done == total {
+			bar.Finish()
+		}
+	}
+	return opts
+}
+
+// stdinIsTerminal reports whether standard input is a terminal (nothing
+// piped in).
+func (g *globals) stdinIsTerminal() bool {
+	f, ok := g.stdin.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}

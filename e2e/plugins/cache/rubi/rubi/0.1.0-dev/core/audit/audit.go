@@ -1,0 +1,354 @@
+// Package audit measures the fixed context a project loads into an agent
+// before the first message: the instruction files each agent reads on its
+// own (CLAUDE.md, AGENTS.md, GEMINI.md and their user-wide and imported
+// companions), memory files, and rubi's own level-0 map. That text is
+// re-read on every message of every session, so each token of it is paid
+// for many times over. The audit also points at the sections better kept
+// in the knowledge graph, found on demand, than in every message.
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core/tokens"
+)
+
+// Agent names an agent whose fixed context is measured.
+type Agent string
+
+const (
+	ClaudeCode Agent = "claude-code"
+	Codex      Agent = "codex"
+	Gemini     Agent = "gemini"
+)
+
+// Options say where to look besides the project.
+type Options struct {
+	// Home is the user's home directory (~/.claude, ~/.codex, ~/.gemini).
+	Home string
+	// ClaudeDir and CodexHome override ~/.claude and ~/.codex
+	// ($CLAUDE_CONFIG_DIR, $CODEX_HOME).
+	ClaudeDir, CodexHome string
+	// ToolTokens is what rubi's MCP tool definitions and instructions
+	// cost in every message; counted for each agent configured to start
+	// rubi's MCP server.
+	ToolTokens int
+}
+
+// Source is one file an agent loads before the first message.
+type Source struct {
+	Path string `json:"path"`
+	// Rel is Path as shown: relative to the project, or with ~.
+	Rel    string  `json:"display"`
+	Agents []Agent `json:"agents"`
+	// Kind is "instructions", "memory", "rules", "import", "map" or
+	// "tools" (rubi's MCP tool definitions; Path is the configuration
+	// that connects them).
+	Kind   string `json:"kind"`
+	Tokens int    `json:"tokens"`
+	Lines  int    `json:"lines"`
+}
+
+// Suggestion is a section of an instruction file better kept elsewhere.
+type Suggestion struct {
+	Path    string `json:"path"`
+	Rel     string `json:"display"`
+	Line    int    `json:"line"`
+	Heading string `json:"heading"`
+	Tokens  int    `json:"tokens"`
+	// What is "concept", "howto" or "drop"; Why says it in words.
+	What string `json:"what"`
+	Why  string `json:"why"`
+}
+
+// Report is the fixed context of a project.
+type Report struct {
+	Dir     string        `json:"dir"`
+	Sources []Source      `json:"sources"`
+	Totals  map[Agent]int `json:"tokens_per_agent"`
+	Suggest []Suggestion  `json:"move_to_graph"`
+	Saving  int           `json:"tokens_saved_per_message"`
+}
+
+// Run audits the project at dir.
+func Run(dir string, o Options) (*Report, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("audit %s: not a directory", dir)
+	}
+	if o.ClaudeDir == "" && o.Home != "" {
+		o.ClaudeDir = filepath.Join(o.Home, ".claude")
+	}
+	if o.CodexHome == "" && o.Home != "" {
+		o.CodexHome = filepath.Join(o.Home, ".codex")
+	}
+	a := &auditor{dir: dir, o: o, byPath: map[string]*Source{}, rep: &Report{Dir: dir, Totals: map[Agent]int{}}}
+	chain := ancestors(dir)
+
+	// Claude Code: the user's CLAUDE.md, then CLAUDE.md, .claude/CLAUDE.md
+	// and CLAUDE.local.md from the root down to the project, each with
+	// its @imports; the project's .claude/rules; the auto memory.
+	if o.ClaudeDir != "" {
+		a.instructions(filepath.Join(o.ClaudeDir, "CLAUDE.md"), ClaudeCode, "instructions")
+	}
+	for _, d := range chain {
+		for _, name := range []string{"CLAUDE.md", filepath.Join(".claude", "CLAUDE.md"), "CLAUDE.local.md"} {
+			a.instructions(filepath.Join(d, name), ClaudeCode, "instructions")
+		}
+	}
+	if rules, _ := filepath.Glob(filepath.Join(dir, ".claude", "rules", "*.md")); len(rules) > 0 {
+		sort.Strings(rules)
+		for _, r := range rules {
+			a.instructions(r, ClaudeCode, "rules")
+		}
+	}
+	if o.ClaudeDir != "" {
+		enc := strings.NewReplacer("/", "-", ".", "-").Replace(dir)
+		a.file(filepath.Join(o.ClaudeDir, "projects", enc, "memory", "MEMORY.md"), ClaudeCode, "memory")
+	}
+
+	// Codex: $CODEX_HOME/AGENTS.md (or its override), then AGENTS.md (or
+	// AGENTS.override.md) from the repository root down to the project.
+	if o.CodexHome != "" {
+		if !a.instructions(filepath.Join(o.CodexHome, "AGENTS.override.md"), Codex, "instructions") {
+			a.instructions(filepath.Join(o.CodexHome, "AGENTS.md"), Codex, "instructions")
+		}
+	}
+	for _, d := range fromRepoRoot(chain) {
+		if !a.instructions(filepath.Join(d, "AGENTS.override.md"), Codex, "instructions") {
+			a.instructions(filepath.Join(d, "AGENTS.md"), Codex, "instructions")
+		}
+	}
+
+	// Gemini CLI: ~/.gemini/GEMINI.md, then GEMINI.md from the repository
+	// root down to the project.
+	if o.Home != "" {
+		a.instructions(filepath.Join(o.Home, ".gemini", "GEMINI.md"), Gemini, "instructions")
+	}
+	for _, d := range fromRepoRoot(chain) {
+		a.instructions(filepath.Join(d, "GEMINI.md"), Gemini, "instructions")
+	}
+
+	// rubi's own level-0 map, injected at session start by its hook.
+	for _, ag := range []Agent{ClaudeCode, Codex, Gemini} {
+		a.file(filepath.Join(dir, ".rubi", "map.md"), ag, "map")
+	}
+
+	// rubi's MCP tools, for the agents configured to start the server.
+	if o.ToolTokens > 0 {
+		a.mcpTools(chain)
+	}
+
+	for _, s := range a.rep.Sources {
+		for _, ag := range s.Agents {
+			a.rep.Totals[ag] += s.Tokens
+		}
+	}
+	sort.SliceStable(a.rep.Suggest, func(i, j int) bool { return a.rep.Suggest[i].Tokens > a.rep.Suggest[j].Tokens })
+	for _, s := range a.rep.Suggest {
+		a.rep.Saving += s.Tokens
+	}
+	return a.rep, nil
+}
+
+type auditor struct {
+	dir    string
+	o      Options
+	rep    *Report
+	byPath map[string]*Source
+	depth  int
+}
+
+// file records a loaded file; it returns false when there is none.
+func (a *auditor) file(path string, ag Agent, kind string) bool {
+	path = filepath.Clean(path)
+	if s, ok := a.byPath[path]; ok {
+		for _, have := range s.Agents {
+			if have == ag {
+				return true
+			}
+		}
+		s.Agents = append(s.Agents, ag)
+		return true
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	a.rep.Sources = append(a.rep.Sources, Source{Path: path, Rel: a.display(path), Agents: []Agent{ag}, Kind: kind,
+		Tokens: tokens.Estimate(string(b)), Lines: bytes.Count(b, []byte("\n"))})
+	a.byPath[path] = &a.rep.Sources[len(a.rep.Sources)-1]
+	return true
+}
+
+// importRe finds Claude Code's @path imports: "@" then a path, outside code.
+// importRe and ruleRe are compiled on first use, not at init: every rubi
+// process would pay for them.
+var importRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)@((?:~/|\.{0,2}/)?[\w.\-/]+\.\w+)`)
+})
+
+// instructions records an instruction file, its imports (Claude Code
+// follows @path up to five levels) and its sections to move.
+func (a *auditor) instructions(path string, ag Agent, kind string) bool {
+	path = filepath.Clean(path)
+	_, seen := a.byPath[path]
+	if !a.file(path, ag, kind) {
+		return false
+	}
+	if seen {
+		return true
+	}
+	b, _ := os.ReadFile(path)
+	a.sections(path, string(b))
+	if ag == ClaudeCode && a.depth < 5 {
+		a.depth++
+		inCode := false
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "```") {
+				inCode = !inCode
+			}
+			if inCode {
+				continue
+			}
+			for _, m := range importRe().FindAllStringSubmatch(line, -1) {
+				p := m[1]
+				switch {
+				case strings.HasPrefix(p, "~/") && a.o.Home != "":
+					p = filepath.Join(a.o.Home, p[2:])
+				case !filepath.IsAbs(p):
+					p = filepath.Join(filepath.Dir(path), p)
+				}
+				a.instructions(p, ag, "import")
+			}
+		}
+		a.depth--
+	}
+	return true
+}
+
+func (a *auditor) display(path string) string {
+	if rel, err := filepath.Rel(a.dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	if a.o.Home != "" {
+		if rel, err := filepath.Rel(a.o.Home, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return "~/" + rel
+		}
+	}
+	return path
+}
+
+// ancestors lists dir and its parents, the root first.
+func ancestors(dir string) []string {
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// fromRepoRoot keeps the part of a root-first chain from the nearest
+// directory holding .git; the project alone when there is none.
+func fromRepoRoot(chain []string) []string {
+	for i := len(chain) - 1; i >= 0; i-- {
+		if _, err := os.Stat(filepath.Join(chain[i], ".git")); err == nil {
+			return chain[i:]
+		}
+	}
+	return chain[len(chain)-1:]
+}
+
+// ruleRe marks a line that tells the agent what to do: those stay in the
+// instruction file, read on every message.
+var ruleRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(always|never|must|don't|do not|should|avoid|prefer|make sure|remember|only|before|after you|use|run)\b`)
+})
+
+const minSection = 150 // tokens below which a section is left alone
+
+// sections splits a markdown file at its headings and suggests moving the
+// sections that describe rather than instruct.
+func (a *auditor) sections(path, text string) {
+	type section struct {
+		heading            string
+		line               int
+		body               strings.Builder
+		lines, rules, tree int
+		code               int // tokens inside code blocks
+	}
+	var secs []*section
+	cur := &section{heading: "(top of the file)", line: 1}
+	secs = append(secs, cur)
+	inCode := false
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "```") {
+			inCode = !inCode
+			cur.body.WriteString(line + "\n")
+			continue
+		}
+		if !inCode && strings.HasPrefix(trim, "#") && strings.TrimLeft(trim, "#") != trim && strings.HasPrefix(strings.TrimLeft(trim, "#"), " ") {
+			cur = &section{heading: strings.TrimSpace(strings.TrimLeft(trim, "#")), line: n}
+			secs = append(secs, cur)
+			continue
+		}
+		cur.body.WriteString(line + "\n")
+		switch {
+		case inCode:
+			cur.code += tokens.Estimate(line + "\n")
+			if strings.ContainsAny(line, "├└│") {
+				cur.tree++
+			}
+		case trim == "":
+		default:
+			cur.lines++
+			if strings.ContainsAny(line, "├└│") {
+				cur.tree++
+			} else if ruleRe().MatchString(line) {
+				cur.rules++
+			}
+		}
+	}
+	rel := a.display(path)
+	for _, s := range secs {
+		t := tokens.Estimate(s.body.String())
+		if t < minSection {
+			continue
+		}
+		sug := Suggestion{Path: path, Rel: rel, Line: s.line, Heading: s.heading, Tokens: t}
+		switch {
+		case s.tree >= 3:
+			sug.What, sug.Why = "drop", "a directory tree: rubi's map already shows the layout, and stays current"
+		case s.code*2 >= t:
+			sug.What, sug.Why = "howto", "mostly commands or code: a howto node, found when the task needs it"
+		case s.rules*2 < s.lines:
+			sug.What, sug.Why = "concept", fmt.Sprintf("describes more than it instructs (%d of %d lines are rules): a concept node, linked to its files", s.rules, s.lines)
+		default:
+			continue // rules: they belong in every message
+		}
+		a.rep.Suggest = append(a.rep.Suggest, sug)
+	}
+}

@@ -1,0 +1,137 @@
+package audit
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tokensOf is rubi's estimate (core/tokens) of a text: 3.5 characters per
+// token, rounded up.
+func tokensOf(s string) int { return (utf8.RuneCountInString(s)*10 + 34) / 35 }
+
+func TestAudit(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "work", "shop")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+
+	arch := strings.Repeat("The checkout service talks to the pricing engine through a queue.\n", 12) // 792 bytes
+	tree := "```\n" + strings.Repeat("├── internal/checkout/handler.go\n", 60) + "```\n"
+	deploy := "```sh\n" + strings.Repeat("kubectl apply -f deploy/prod.yaml --context prod\n", 15) + "```\n" // 745 bytes
+	claude := "# Shop\n@docs/conventions.md\n\n## Rules\n" + strings.Repeat("- Always run go test before committing.\n", 5) +
+		"## Architecture\n" + arch + "## Layout\n" + tree + "## Deploy\n" + deploy
+	write(t, filepath.Join(proj, "CLAUDE.md"), claude)
+	write(t, filepath.Join(proj, "docs", "conventions.md"), strings.Repeat("x", 350)) // 100 tokens
+	write(t, filepath.Join(proj, "AGENTS.md"), strings.Repeat("a", 70))               // 20
+	write(t, filepath.Join(proj, ".rubi", "map.md"), strings.Repeat("m", 1750))       // 500
+	write(t, filepath.Join(home, ".claude", "CLAUDE.md"), strings.Repeat("h", 35))    // 10
+	// A CLAUDE.md above the repository counts for Claude Code (it reads
+	// every parent), an AGENTS.md there does not for Codex (it stops at
+	// the repository root).
+	write(t, filepath.Join(root, "work", "CLAUDE.md"), strings.Repeat("p", 7)) // 2
+	write(t, filepath.Join(root, "work", "AGENTS.md"), strings.Repeat("q", 7))
+
+	rep, err := Run(proj, Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range rep.Sources {
+		got = append(got, fmt.Sprintf("%s %s %d %v", s.Rel, s.Kind, s.Tokens, s.Agents))
+	}
+	treeTokens := tokensOf(tree)
+	want := []string{
+		"~/.claude/CLAUDE.md instructions 10 [claude-code]",
+		filepath.Join(root, "work", "CLAUDE.md") + " instructions 2 [claude-code]",
+		fmt.Sprintf("CLAUDE.md instructions %d [claude-code]", tokensOf(claude)),
+		"docs/conventions.md import 100 [claude-code]",
+		"AGENTS.md instructions 20 [codex]",
+		".rubi/map.md map 500 [claude-code codex gemini]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sources:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Totals[ClaudeCode] != 10+2+tokensOf(claude)+100+500 || rep.Totals[Codex] != 520 || rep.Totals[Gemini] != 500 {
+		t.Errorf("totals %v", rep.Totals)
+	}
+	// The rules stay; the tree, the description and the commands move.
+	got = nil
+	for _, s := range rep.Suggest {
+		got = append(got, fmt.Sprintf("%s:%d %s %d %s", s.Rel, s.Line, s.Heading, s.Tokens, s.What))
+	}
+	want = []string{
+		fmt.Sprintf("CLAUDE.md:23 Layout %d drop", treeTokens),
+		"CLAUDE.md:10 Architecture 227 concept",
+		"CLAUDE.md:86 Deploy 213 howto",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("suggestions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Saving != treeTokens+227+213 {
+		t.Errorf("saving %d", rep.Saving)
+	}
+
+	var b bytes.Buffer
+	WriteText(&b, rep)
+	for _, line := range []string{
+		"Codex: ~520 tokens in every message",
+		"  .rubi/map.md  500  rubi's map (session start)",
+		"Move into the graph (~1k tokens less in every message):",
+		`  CLAUDE.md:10  "Architecture", 227 tokens: describes more than it instructs (0 of 12 lines are rules)`,
+		`      rubi register --type howto --title "Deploy"`,
+	} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("text lacks %q:\n%s", line, b.String())
+		}
+	}
+}
+
+func TestAuditNotADirectory(t *testing.T) {
+	if _, err := Run(filepath.Join(t.TempDir(), "missing"), Options{}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestAuditMCPTools counts rubi's tool definitions for the agents whose
+// configuration starts rubi's MCP server, and only for them.
+func TestAuditMCPTools(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "shop")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	write(t, filepath.Join(proj, ".mcp.json"), `{"mcpServers": {"rubi": {"type": "stdio", "command": "rubi", "args": ["mcp"]}}}`)
+	write(t, filepath.Join(home, ".codex", "config.toml"), "model = \"gpt-5\"\n\n[mcp_servers.rubi]\ncommand = \"rubi\"\nargs = [\"mcp\"]\n")
+	write(t, filepath.Join(home, ".gemini", "settings.json"), `{"mcpServers": {"other": {"command": "x"}}}`)
+
+	rep, err := Run(proj, Options{Home: home, ToolTokens: 1047})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range rep.Sources {
+		got = append(got, fmt.Sprintf("%s %s %d %v", s.Rel, s.Kind, s.Tokens, s.Agents))
+	}
+	want := []string{
+		"rubi's MCP tools (.mcp.json) tools 1047 [claude-code]",
+		"rubi's MCP tools (~/.codex/config.toml) tools 1047 [codex]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sources:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Totals[ClaudeCode] != 1047 || rep.Totals[Codex] != 1047 || rep.Totals[Gemini] != 0 {
+		t.Errorf("totals %v", rep.Totals)
+	}
+}

@@ -1,0 +1,43 @@
+package codec
+
+import (
+	"errors"
+	"testing"
+)
+
+var errBad = errors.New("bad")
+
+func TestRoundTripAndDamage(t *testing.T) {
+	b := AppendString(nil, "hello")
+	b = append(b, 7)
+	b = append(b, 0x80, 0x01) // uvarint 128
+	b = append(b, 0x03)       // varint -2
+	b = Seal(b)
+	body, ok := Unseal(b)
+	if !ok {
+		t.Fatal("a sealed buffer does not unseal")
+	}
+	d := Decoder{B: body, Corrupt: errBad}
+	if s, c, u, v := d.String(), d.Byte(), d.Uvarint(), d.Varint(); s != "hello" || c != 7 || u != 128 || v != -2 || d.Err != nil || len(d.B) != 0 {
+		t.Errorf("decoded %q %d %d %d, err %v, %d bytes left", s, c, u, v, d.Err, len(d.B))
+	}
+	b[2] ^= 1
+	if _, ok := Unseal(b); ok {
+		t.Error("a flipped bit unsealed")
+	}
+	if _, ok := Unseal([]byte{1, 2}); ok {
+		t.Error("a short buffer unsealed")
+	}
+	short := Decoder{B: []byte{10, 'a'}, Corrupt: errBad}
+	if s := short.String(); s != "" || !errors.Is(short.Err, errBad) {
+		t.Errorf("a truncated string: %v", short.Err)
+	}
+	huge := Decoder{B: []byte{0xff, 0xff, 0x7f, 1, 2}, Corrupt: errBad}
+	if n := huge.Count(1); n != 0 || !errors.Is(huge.Err, errBad) {
+		t.Errorf("an impossible count was accepted: %d", n)
+	}
+	empty := Decoder{Corrupt: errBad}
+	if c := empty.Byte(); c != 0 || !errors.Is(empty.Err, errBad) {
+		t.Error("reading past the end did not fail")
+	}
+}

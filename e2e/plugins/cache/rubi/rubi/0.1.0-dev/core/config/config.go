@@ -1,0 +1,616 @@
+// Package config reads rubi.hcl in two phases. The first phase reads the
+// skeleton of every layer (built-in defaults, the personal config, the
+// project's rubi.hcl, extra files): the core sections, and for each stage
+// block its meta-arguments (plugin, enabled, timeout, weight, languages)
+// plus the stage's own attributes, kept undecoded with their source
+// ranges. The second phase happens when a stage is opened: its attributes
+// are decoded against the schema the stage publishes (a Go struct for
+// built-ins, a schema sent over the wire by a subprocess), so a wrong type
+// or an unknown name is reported at the file and line that wrote it,
+// whichever layer that was.
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/core"
+)
+
+// FileName is the project configuration file, at the project root.
+const FileName = "rubi.hcl"
+
+// Index says what the index pipeline walks.
+type Index struct {
+	Include         []string `hcl:"include,optional" json:"include"`
+	Exclude         []string `hcl:"exclude,optional" json:"exclude"`
+	DefaultExcludes bool     `hcl:"default_excludes,optional" json:"default_excludes"`
+	MaxFileSize     int64    `hcl:"max_file_size,optional" json:"max_file_size"`
+}
+
+// Budgets are token budgets.
+type Budgets struct {
+	Context int `hcl:"context,optional" json:"context"`
+	Recall  int `hcl:"recall,optional" json:"recall"`
+	Map     int `hcl:"map,optional" json:"map"`
+}
+
+// Retrieve tunes the retrieve pipeline beyond its stages.
+type Retrieve struct {
+	// TestWeight multiplies the score of test files and fixtures unless
+	// the query is about tests: they repeat the words of the code they
+	// test and would otherwise crowd it out.
+	TestWeight float64 `hcl:"test_weight,optional" json:"test_weight"`
+}
+
+// Hooks are the agent hooks' thresholds.
+type Hooks struct {
+	CompactWindow  int `hcl:"compact_window,optional" json:"compact_window"`
+	WarnPercent    int `hcl:"warn_percent,optional" json:"warn_percent"`
+	HarvestMin     int `hcl:"harvest_min,optional" json:"harvest_min"`
+	ReadGuardLines int `hcl:"read_guard_lines,optional" json:"read_guard_lines"`
+	ReadGuardBytes int `hcl:"read_guard_bytes,optional" json:"read_guard_bytes"`
+}
+
+// Config is the resolved configuration of one project.
+type Config struct {
+	// Root is the absolute project root.
+	Root     string   `json:"root"`
+	Vault    string   `json:"vault"`
+	Index    Index    `json:"index"`
+	Budgets  Budgets  `json:"budgets"`
+	Retrieve Retrieve `json:"retrieve"`
+	Hooks    Hooks    `json:"hooks"`
+	// Stages in declaration order (layer by layer), enabled or not.
+	Stages []*Stage `json:"stages"`
+	// Layers lists the files read, first to last.
+	Layers []string `json:"layers"`
+	// Files holds the parsed sources, for rendering diagnostics.
+	Files map[string]*hcl.File `json:"-"`
+}
+
+// Stage is one stage block after layering.
+type Stage struct {
+	Kind core.Kind `json:"kind"`
+	Name string    `json:"name"`
+	// Plugin is the executable of a subprocess plugin ("" for a built-in):
+	// a path made absolute against the declaring file's directory, or a
+	// bare name to look up on PATH.
+	Plugin    string        `json:"plugin,omitempty"`
+	Enabled   bool          `json:"enabled"`
+	Timeout   time.Duration `json:"timeout"`
+	Weight    float64       `json:"weight,omitempty"`
+	Languages []string      `json:"languages,omitempty"`
+	// Attrs are the stage's own settings, merged across layers.
+	Attrs map[string]*hcl.Attribute `json:"-"`
+	// DeclRange is the block header of the last layer that declared it.
+	DeclRange hcl.Range `json:"-"`
+	// PluginRange locates the plugin attribute, when set.
+	PluginRange *hcl.Range `json:"-"`
+}
+
+// DefaultTimeout is a stage's per-call timeout unless it sets one.
+const DefaultTimeout = 10 * time.Second
+
+// metaAttrs are reserved in every stage block: they configure how the core
+// runs the stage, not the stage itself.
+var metaAttrs = map[core.Kind][]string{
+	core.KindParser: {"plugin", "enabled", "timeout", "languages"},
+	core.KindRanker: {"plugin", "enabled", "timeout", "weight"},
+	core.KindFuser:  {"plugin", "enabled", "timeout"},
+}
+
+// Options say where the layers come from.
+type Options struct {
+	// Root is the project root; its rubi.hcl is the project layer.
+	Root string
+	// UserConfig is the personal layer. Empty means the default
+	// ($XDG_CONFIG_HOME or ~/.config)/rubi/config.hcl; "-" skips it.
+	UserConfig string
+	// Extra files are read after the project layer, in order.
+	Extra []string
+}
+
+// UserConfigPath returns the default personal config path.
+func UserConfigPath() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "rubi", "config.hcl")
+}
+
+// Load reads every layer and returns the resolved configuration. Errors
+// are diagnostics with file and line; the returned Config is nil when there
+// is any error.
+func Load(opts Options) (*Config, hcl.Diagnostics) {
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid project root", Detail: err.Error()}}
+	}
+	l := &loader{cfg: &Config{Root: root, Files: map[string]*hcl.File{}}, stages: map[string]*Stage{}, sections: map[string]map[string]*hcl.Attribute{}}
+
+	l.layer("(built-in defaults)/"+FileName, "", rubi.DefaultConfig)
+	user := opts.UserConfig
+	if user == "" {
+		user = UserConfigPath()
+	}
+	if user != "-" && user != "" {
+		l.layerFile(user, false)
+	}
+	l.layerFile(filepath.Join(root, FileName), false)
+	for _, extra := range opts.Extra {
+		l.layerFile(extra, true)
+	}
+	// Decoding still runs after errors in the skeleton so that one run
+	// reports every mistake it can.
+	l.finish()
+	if l.diags.HasErrors() {
+		return nil, l.diags
+	}
+	return l.cfg, l.diags
+}
+
+type loader struct {
+	cfg      *Config
+	diags    hcl.Diagnostics
+	stages   map[string]*Stage                    // kind/name → stage
+	sections map[string]map[string]*hcl.Attribute // section → merged attributes
+	vault    *hcl.Attribute
+}
+
+// displayName is how a config file is named in diagnostics: relative to
+// the working directory when it is below it, so "rubi.hcl:12" reads as the
+// user typed it.
+func displayName(path string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return path
+}
+
+func (l *loader) layerFile(path string, mustExist bool) {
+	src, err := os.ReadFile(path)
+	if os.IsNotExist(err) && !mustExist {
+		return
+	}
+	if err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read configuration file",
+			Detail:   fmt.Sprintf("%s. Check the path and its permissions.", err),
+		})
+		return
+	}
+	l.layer(displayName(path), filepath.Dir(path), src)
+}
+
+var rootSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "vault"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"},
+		{Type: string(core.KindParser), LabelNames: []string{"name"}},
+		{Type: string(core.KindRanker), LabelNames: []string{"name"}},
+		{Type: string(core.KindFuser), LabelNames: []string{"name"}},
+	},
+}
+
+// sectionTargets maps each core section to the struct it decodes into.
+func (l *loader) sectionTargets() map[string]any {
+	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "retrieve": &l.cfg.Retrieve, "hooks": &l.cfg.Hooks}
+}
+
+// layer reads one file's skeleton and merges it over the earlier layers.
+// dir resolves relative plugin paths ("" for the built-in defaults).
+func (l *loader) layer(name, dir string, src []byte) {
+	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return
+	}
+	l.cfg.Files[name] = f
+	l.cfg.Layers = append(l.cfg.Layers, name)
+	content, diags := f.Body.Content(rootSchema)
+	l.diags = append(l.diags, diags...)
+	if a, ok := content.Attributes["vault"]; ok {
+		l.vault = a
+	}
+	seen := map[string]hcl.Range{}
+	for _, b := range content.Blocks {
+		key := b.Type
+		if len(b.Labels) > 0 {
+			key += " " + b.Labels[0]
+		}
+		if prev, dup := seen[key]; dup {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate block",
+				Detail:   fmt.Sprintf("A %s block is already declared in this file at line %d. Merge the two blocks into one.", describeBlock(b), prev.Start.Line),
+				Subject:  b.DefRange.Ptr(),
+			})
+			continue
+		}
+		seen[key] = b.DefRange
+		attrs, diags := b.Body.JustAttributes()
+		l.diags = append(l.diags, diags...)
+		if diags.HasErrors() {
+			continue
+		}
+		if len(b.Labels) == 0 {
+			l.section(b.Type, attrs)
+		} else {
+			l.stage(core.Kind(b.Type), b, attrs, dir)
+		}
+	}
+}
+
+func describeBlock(b *hcl.Block) string {
+	if len(b.Labels) == 0 {
+		return fmt.Sprintf("%q", b.Type)
+	}
+	return fmt.Sprintf("%s %q", b.Type, b.Labels[0])
+}
+
+func (l *loader) section(name string, attrs hcl.Attributes) {
+	schema := core.MustSchemaOf(l.sectionTargets()[name])
+	merged := l.sections[name]
+	if merged == nil {
+		merged = map[string]*hcl.Attribute{}
+		l.sections[name] = merged
+	}
+	for _, a := range sortedAttrs(attrs) {
+		if _, ok := schema.Lookup(a.Name); !ok {
+			l.diags = append(l.diags, unknownAttr(a, fmt.Sprintf("the %q block", name), schema))
+			continue
+		}
+		merged[a.Name] = a
+	}
+}
+
+func (l *loader) stage(kind core.Kind, b *hcl.Block, attrs hcl.Attributes, dir string) {
+	name := b.Labels[0]
+	if err := core.ValidStageName(name, kind); err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid stage name",
+			Detail:   fmt.Sprintf("The %s name %s. Use a namespaced name such as \"lang.regex\", \"rank.bm25\" or \"fuse.rrf\".", kind, strings.TrimPrefix(err.Error(), fmt.Sprintf("stage name %q ", name))),
+			Subject:  b.LabelRanges[0].Ptr(),
+		})
+		return
+	}
+	key := string(kind) + "/" + name
+	st := l.stages[key]
+	if st == nil {
+		st = &Stage{Kind: kind, Name: name, Enabled: true, Timeout: DefaultTimeout, Attrs: map[string]*hcl.Attribute{}}
+		if kind == core.KindRanker {
+			st.Weight = 1
+		}
+		l.stages[key] = st
+		l.cfg.Stages = append(l.cfg.Stages, st)
+	}
+	st.DeclRange = b.DefRange
+	meta := map[string]bool{}
+	for _, m := range metaAttrs[kind] {
+		meta[m] = true
+	}
+	for _, a := range sortedAttrs(attrs) {
+		if !meta[a.Name] {
+			st.Attrs[a.Name] = a
+			continue
+		}
+		l.meta(st, a, dir)
+	}
+}
+
+// meta decodes one meta-argument into st.
+func (l *loader) meta(st *Stage, a *hcl.Attribute, dir string) {
+	var diags hcl.Diagnostics
+	switch a.Name {
+	case "plugin":
+		var p string
+		if diags = gohcl.DecodeExpression(a.Expr, nil, &p); !diags.HasErrors() {
+			if p == "" {
+				// An explicit empty plugin brings back the built-in.
+				st.Plugin, st.PluginRange = "", nil
+				break
+			}
+			st.Plugin, st.PluginRange = resolvePlugin(p, dir), a.Range.Ptr()
+		}
+	case "enabled":
+		diags = gohcl.DecodeExpression(a.Expr, nil, &st.Enabled)
+	case "timeout":
+		var s string
+		if diags = gohcl.DecodeExpression(a.Expr, nil, &s); !diags.HasErrors() {
+			d, err := time.ParseDuration(s)
+			if err != nil || d <= 0 {
+				diags = diags.Append(&hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid timeout",
+					Detail:   fmt.Sprintf("%q is not a positive duration. Write it like \"500ms\", \"10s\" or \"2m\".", s),
+					Subject:  a.Expr.Range().Ptr(),
+				})
+				break
+			}
+			st.Timeout = d
+		}
+	case "weight":
+		if diags = gohcl.DecodeExpression(a.Expr, nil, &st.Weight); !diags.HasErrors() && st.Weight < 0 {
+			diags = diags.Append(&hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid weight",
+				Detail:   "A ranker's weight scales its vote in the fusion and cannot be negative. Use 0 to mute it or enabled = false to switch it off.",
+				Subject:  a.Expr.Range().Ptr(),
+			})
+		}
+	case "languages":
+		diags = gohcl.DecodeExpression(a.Expr, nil, &st.Languages)
+	}
+	l.diags = append(l.diags, diags...)
+}
+
+func resolvePlugin(p, dir string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[2:])
+		}
+	}
+	if !strings.ContainsRune(p, '/') || filepath.IsAbs(p) || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// finish decodes the merged sections and checks the pipeline as a whole.
+func (l *loader) finish() {
+	if l.vault != nil {
+		l.diags = append(l.diags, gohcl.DecodeExpression(l.vault.Expr, nil, &l.cfg.Vault)...)
+	}
+	for name, target := range l.sectionTargets() {
+		raw, diags := decodeValues(l.sections[name], core.MustSchemaOf(target), fmt.Sprintf("the %q block", name))
+		l.diags = append(l.diags, diags...)
+		if !diags.HasErrors() {
+			if err := core.DecodeSettings(raw, target); err != nil {
+				l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + name + " block", Detail: err.Error()})
+			}
+		}
+	}
+	if l.cfg.Index.MaxFileSize < 0 && l.sections["index"]["max_file_size"] != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid max_file_size",
+			Detail:   "max_file_size is a size in bytes and cannot be negative; use 0 for no limit.",
+			Subject:  l.sections["index"]["max_file_size"].Expr.Range().Ptr(),
+		})
+	}
+	if w := l.cfg.Retrieve.TestWeight; (w < 0 || w > 1) && l.sections["retrieve"]["test_weight"] != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid test_weight",
+			Detail:   "test_weight multiplies the score of test files and must be between 0 and 1: 1 treats them like other files, 0 hides them unless the query is about tests.",
+			Subject:  l.sections["retrieve"]["test_weight"].Expr.Range().Ptr(),
+		})
+	}
+	var fusers []*Stage
+	for _, st := range l.cfg.Stages {
+		if st.Enabled && st.Kind == core.KindFuser {
+			fusers = append(fusers, st)
+		}
+	}
+	switch {
+	case len(fusers) == 0:
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "No fuser enabled",
+			Detail:   "The retrieve pipeline needs exactly one enabled fuser block. Enable one, for example fuser \"fuse.rrf\" {}.",
+		})
+	case len(fusers) > 1:
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "More than one fuser enabled",
+			Detail:   fmt.Sprintf("Fusers %q and %q are both enabled; the retrieve pipeline takes one. Set enabled = false on the one you do not want.", fusers[0].Name, fusers[1].Name),
+			Subject:  fusers[1].DeclRange.Ptr(),
+		})
+	}
+}
+
+// Settings decodes the stage's own attributes against the schema it
+// publishes and returns them as the JSON object Setup.Settings carries.
+func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics) {
+	raw, diags := decodeValues(st.Attrs, schema, fmt.Sprintf("%s %q", st.Kind, st.Name))
+	for _, attr := range schema {
+		if _, ok := st.Attrs[attr.Name]; attr.Required && !ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing required argument",
+				Detail:   fmt.Sprintf("The %s %q needs %s (%s). Add %s = ... to its block.", st.Kind, st.Name, attr.Name, attr.Type, attr.Name),
+				Subject:  st.DeclRange.Ptr(),
+			})
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return raw, diags
+}
+
+// decodeValues checks attrs against schema (names and types, each error at
+// its own line) and encodes them as a JSON object. Core sections and stage
+// settings both go through here, so their mistakes read the same.
+func decodeValues(attrs map[string]*hcl.Attribute, schema core.Schema, where string) (json.RawMessage, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	vals := map[string]cty.Value{}
+	for _, a := range sortedAttrs(attrs) {
+		attr, ok := schema.Lookup(a.Name)
+		if !ok {
+			diags = append(diags, unknownAttr(a, where, schema))
+			continue
+		}
+		ty, err := attr.CtyType()
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid plugin schema",
+				Detail:   fmt.Sprintf("%s publishes an unreadable schema (%s). Report it to the plugin's author.", where, err),
+				Subject:  a.NameRange.Ptr(),
+			})
+			continue
+		}
+		v, vd := a.Expr.Value(nil)
+		diags = append(diags, vd...)
+		if vd.HasErrors() {
+			continue
+		}
+		cv, err := convert.Convert(v, ty)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Incorrect attribute value type",
+				Detail:   fmt.Sprintf("%s expects %s: %s. Change the value to a %s.", a.Name, attr.Type, err, attr.Type),
+				Subject:  a.Expr.Range().Ptr(),
+			})
+			continue
+		}
+		if !cv.IsNull() {
+			vals[a.Name] = cv
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	obj := cty.EmptyObjectVal
+	if len(vals) > 0 {
+		obj = cty.ObjectVal(vals)
+	}
+	raw, err := ctyjson.Marshal(obj, obj.Type())
+	if err != nil {
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode settings", Detail: err.Error()})
+	}
+	return raw, diags
+}
+
+// SettingDiagnostic turns a stage's rejection of a setting into a
+// diagnostic at the line that set it.
+func (st *Stage) SettingDiagnostic(err *core.SettingError) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid setting for %s %q", st.Kind, st.Name),
+		Detail:   err.Message,
+		Subject:  st.DeclRange.Ptr(),
+	}
+	if a, ok := st.Attrs[err.Setting]; ok {
+		d.Summary = fmt.Sprintf("Invalid %s for %s %q", err.Setting, st.Kind, st.Name)
+		d.Subject = a.Expr.Range().Ptr()
+	} else if err.Setting != "" {
+		d.Detail = fmt.Sprintf("%s: %s (the stage's default value was rejected; set %s in this block)", err.Setting, err.Message, err.Setting)
+	}
+	if !strings.HasSuffix(d.Detail, ".") {
+		d.Detail += "."
+	}
+	return d
+}
+
+func unknownAttr(a *hcl.Attribute, where string, schema core.Schema) *hcl.Diagnostic {
+	names := make([]string, 0, len(schema))
+	for _, s := range schema {
+		names = append(names, s.Name)
+	}
+	sort.Strings(names)
+	detail := fmt.Sprintf("An argument named %q is not expected in %s.", a.Name, where)
+	if s := suggest(a.Name, names); s != "" {
+		detail += fmt.Sprintf(" Did you mean %q?", s)
+	} else if len(names) > 0 {
+		detail += " Valid arguments are: " + strings.Join(names, ", ") + "."
+	} else {
+		detail += " It takes no arguments; remove this one."
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument", Detail: detail, Subject: a.NameRange.Ptr()}
+}
+
+func sortedAttrs(attrs map[string]*hcl.Attribute) []*hcl.Attribute {
+	out := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Range.Start.Byte < out[j].Range.Start.Byte })
+	return out
+}
+
+// Stage returns the enabled stage of kind called name, or nil.
+func (c *Config) Stage(kind core.Kind, name string) *Stage {
+	for _, st := range c.Stages {
+		if st.Kind == kind && st.Name == name && st.Enabled {
+			return st
+		}
+	}
+	return nil
+}
+
+// Enabled returns the enabled stages of kind in declaration order.
+func (c *Config) Enabled(kind core.Kind) []*Stage {
+	var out []*Stage
+	for _, st := range c.Stages {
+		if st.Kind == kind && st.Enabled {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// Fingerprint identifies st's configuration: its name, its plugin (path,
+// size and modification time of the executable) and the source text of
+// each of its settings. The index rebuilds a ranker whose fingerprint
+// changed; computing it starts nothing.
+func (c *Config) Fingerprint(st *Stage) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", st.Kind, st.Name, st.Plugin)
+	if st.Plugin == "" {
+		// A built-in changes with rubi itself.
+		fmt.Fprintf(h, "%s\x00", rubi.Version)
+	} else {
+		if path, err := exec.LookPath(st.Plugin); err == nil {
+			if fi, err := os.Stat(path); err == nil {
+				fmt.Fprintf(h, "%d\x00%d\x00", fi.Size(), fi.ModTime().UnixNano())
+			}
+		}
+	}
+	for _, a := range sortedAttrNames(st.Attrs) {
+		r := st.Attrs[a].Expr.Range()
+		var src []byte
+		if f, ok := c.Files[r.Filename]; ok && r.End.Byte <= len(f.Bytes) {
+			src = f.Bytes[r.Start.Byte:r.End.Byte]
+		}
+		fmt.Fprintf(h, "%s=%s\x00", a, src)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func sortedAttrNames(attrs map[string]*hcl.Attribute) []string {
+	names := make([]string, 0, len(attrs))
+	for n := range attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

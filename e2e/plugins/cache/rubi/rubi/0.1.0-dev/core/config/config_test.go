@@ -1,0 +1,231 @@
+package config
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// markerRE finds the expected-error marker of a fixture line.
+var markerRE = regexp.MustCompile(`# ERROR: (.*)$`)
+
+// expectedErrors reads the `# ERROR: text` markers of a fixture: line → text.
+func expectedErrors(t *testing.T, src []byte) map[int]string {
+	t.Helper()
+	want := map[int]string{}
+	for i, line := range strings.Split(string(src), "\n") {
+		if m := markerRE.FindStringSubmatch(line); m != nil {
+			want[i+1] = strings.TrimSpace(m[1])
+		}
+	}
+	return want
+}
+
+// projectWith makes a project root whose rubi.hcl is src.
+func projectWith(t *testing.T, src []byte) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, FileName), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// CheckDiagnostics asserts that diags are exactly the fixture's markers:
+// one error on each marked line whose summary or detail contains the text,
+// and no error anywhere else.
+func checkDiagnostics(t *testing.T, fixture string, src []byte, diags hcl.Diagnostics) {
+	t.Helper()
+	want := expectedErrors(t, src)
+	got := map[int][]string{}
+	for _, d := range diags {
+		if d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, FileName) {
+			t.Errorf("%s: diagnostic without a rubi.hcl location: %s: %s", fixture, d.Summary, d.Detail)
+			continue
+		}
+		got[d.Subject.Start.Line] = append(got[d.Subject.Start.Line], d.Summary+": "+d.Detail)
+	}
+	for line, text := range want {
+		found := false
+		for _, g := range got[line] {
+			if strings.Contains(g, text) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s:%d: want an error containing %q, got %q", fixture, line, text, got[line])
+		}
+	}
+	var lines []int
+	for line := range got {
+		lines = append(lines, line)
+	}
+	sort.Ints(lines)
+	for _, line := range lines {
+		if _, ok := want[line]; !ok {
+			t.Errorf("%s:%d: unexpected error %q", fixture, line, got[line])
+		}
+	}
+}
+
+func TestErrorFixtures(t *testing.T) {
+	fixtures, _ := filepath.Glob("testdata/errors/*.hcl")
+	if len(fixtures) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, fixture := range fixtures {
+		t.Run(filepath.Base(fixture), func(t *testing.T) {
+			src, err := os.ReadFile(fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, diags := Load(Options{Root: projectWith(t, src), UserConfig: "-"})
+			if !diags.HasErrors() {
+				t.Fatalf("loaded without errors")
+			}
+			if cfg != nil {
+				t.Errorf("a config with errors must not be returned")
+			}
+			checkDiagnostics(t, fixture, src, diags)
+		})
+	}
+}
+
+func TestDefaultsOnly(t *testing.T) {
+	cfg, diags := Load(Options{Root: t.TempDir(), UserConfig: "-"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if cfg.Budgets.Context != 1500 || cfg.Budgets.Recall != 700 || cfg.Budgets.Map != 500 {
+		t.Errorf("budgets = %+v", cfg.Budgets)
+	}
+	if !cfg.Index.DefaultExcludes || cfg.Index.MaxFileSize != 1<<20 {
+		t.Errorf("index = %+v", cfg.Index)
+	}
+	if cfg.Hooks.CompactWindow != 150000 || cfg.Hooks.WarnPercent != 80 {
+		t.Errorf("hooks = %+v", cfg.Hooks)
+	}
+	var names []string
+	for _, st := range cfg.Stages {
+		names = append(names, string(st.Kind)+" "+st.Name)
+	}
+	want := "parser lang.regex,ranker rank.bm25,ranker rank.names,ranker rank.ppr,fuser fuse.rrf"
+	if strings.Join(names, ",") != want {
+		t.Errorf("stages = %v, want %s", names, want)
+	}
+}
+
+func TestLayering(t *testing.T) {
+	src, err := os.ReadFile("testdata/valid/override.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := projectWith(t, src)
+	home := t.TempDir()
+	user := filepath.Join(home, "config.hcl")
+	os.WriteFile(user, []byte("budgets {\n  context = 900\n  recall = 300\n}\nvault = \"/tmp/my-vault\"\n"), 0o644)
+	extra := filepath.Join(home, "extra.hcl")
+	os.WriteFile(extra, []byte("budgets {\n  recall = 100\n}\n"), 0o644)
+
+	cfg, diags := Load(Options{Root: root, UserConfig: user, Extra: []string{extra}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	// Each layer overrides only what it sets.
+	if cfg.Budgets.Context != 3000 || cfg.Budgets.Recall != 100 || cfg.Budgets.Map != 500 {
+		t.Errorf("budgets = %+v, want project context, extra recall, default map", cfg.Budgets)
+	}
+	if cfg.Vault != "/tmp/my-vault" {
+		t.Errorf("vault = %q", cfg.Vault)
+	}
+	if cfg.Index.MaxFileSize != 2048 || !cfg.Index.DefaultExcludes || len(cfg.Index.Exclude) != 1 {
+		t.Errorf("index = %+v", cfg.Index)
+	}
+	if len(cfg.Layers) != 4 {
+		t.Errorf("layers = %v", cfg.Layers)
+	}
+	bm25 := cfg.Stage(core.KindRanker, "rank.bm25")
+	if bm25 == nil || bm25.Weight != 2 {
+		t.Fatalf("bm25 = %+v", bm25)
+	}
+	// The project's k1 replaced the default; b stays from the defaults.
+	if a := bm25.Attrs["k1"]; a == nil || !strings.HasSuffix(a.Range.Filename, FileName) || a.Range.Filename == cfg.Layers[0] {
+		t.Errorf("k1 should come from the project layer, got %v", a)
+	}
+	if a := bm25.Attrs["b"]; a == nil || a.Range.Filename != cfg.Layers[0] {
+		t.Errorf("b should come from the defaults, got %v", a)
+	}
+	if cfg.Stage(core.KindRanker, "rank.ppr") != nil {
+		t.Errorf("rank.ppr was disabled by the project layer")
+	}
+	rec := cfg.Stage(core.KindRanker, "rank.recency")
+	if rec == nil || rec.Plugin != filepath.Join(root, "bin/rubi-rank-recency") || rec.Timeout != 2*time.Second {
+		t.Errorf("recency = %+v", rec)
+	}
+	if got := len(cfg.Enabled(core.KindRanker)); got != 3 {
+		t.Errorf("enabled rankers = %d, want 3 (bm25, names, recency)", got)
+	}
+}
+
+func TestStageSettings(t *testing.T) {
+	src := []byte(`ranker "rank.test" {
+  k1    = 2
+  mode  = 5
+  names = ["a", "b"]
+}
+`)
+	schema := core.Schema{{Name: "k1", Type: "number"}, {Name: "mode", Type: "string"}, {Name: "names", Type: "list(string)"}, {Name: "b", Type: "number"}}
+	cfg, diags := Load(Options{Root: projectWith(t, src), UserConfig: "-"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	raw, diags := cfg.Stage(core.KindRanker, "rank.test").Settings(schema)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	// Numbers convert to strings where the schema says so, as HCL does.
+	if string(raw) != `{"k1":2,"mode":"5","names":["a","b"]}` {
+		t.Errorf("settings = %s", raw)
+	}
+
+	bad := []byte(`ranker "rank.test" {
+  k1   = "fast"   # ERROR: k1 expects number
+  mdoe = "x"      # ERROR: Did you mean "mode"?
+}
+ranker "rank.other" { # ERROR: Missing required argument
+}
+`)
+	cfg, diags = Load(Options{Root: projectWith(t, bad), UserConfig: "-"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	_, d1 := cfg.Stage(core.KindRanker, "rank.test").Settings(schema)
+	_, d2 := cfg.Stage(core.KindRanker, "rank.other").Settings(core.Schema{{Name: "path", Type: "string", Required: true}})
+	checkDiagnostics(t, "settings", bad, append(d1, d2...))
+}
+
+func TestSettingDiagnosticPointsAtTheAttribute(t *testing.T) {
+	src := []byte("ranker \"rank.bm25\" {\n  b = 7\n}\n")
+	root := projectWith(t, src)
+	t.Chdir(root) // file names in diagnostics are relative to the working directory
+	cfg, diags := Load(Options{Root: root, UserConfig: "-"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	d := cfg.Stage(core.KindRanker, "rank.bm25").SettingDiagnostic(&core.SettingError{Setting: "b", Message: "must be between 0 and 1"})
+	var buf bytes.Buffer
+	WriteDiagnostics(&buf, cfg.Files, hcl.Diagnostics{d})
+	out := buf.String()
+	if !strings.HasPrefix(out, "rubi.hcl:2:7: error: Invalid b for ranker \"rank.bm25\"\n") || !strings.Contains(out, "must be between 0 and 1.") || !strings.Contains(out, "2 |   b = 7") {
+		t.Errorf("diagnostic text:\n%s", out)
+	}
+}

@@ -1,0 +1,3 @@
+ranker { # ERROR: Missing name for ranker
+  weight = 2
+}

@@ -1,0 +1,3 @@
+ranker "rank.bm25" {
+  k1 = = 2 # ERROR: Invalid expression
+}

@@ -1,0 +1,4 @@
+index {}
+rankers "rank.bm25" { # ERROR: Unsupported block type
+}
+valt = "~/x" # ERROR: Unsupported argument

@@ -1,0 +1,195 @@
+package core
+
+import (
+	"errors"
+	"strings"
+)
+
+// SourceFile is one file handed to a Parser.
+type SourceFile struct {
+	// Path is relative to the project root, with forward slashes.
+	Path     string `json:"path"`
+	Language string `json:"language"`
+	Content  []byte `json:"content"`
+}
+
+// FileFacts is what a Parser extracts from one file.
+type FileFacts struct {
+	Path     string `json:"path"`
+	Language string `json:"language"`
+	// Package is the file's declared package or namespace, when the
+	// language has one (Go package clause, Java package, PHP namespace).
+	Package string `json:"package,omitempty"`
+	// Doc is the first line of the file's own doc comment (a Go package
+	// comment, a Python module docstring, a leading JSDoc block), if any.
+	Doc     string   `json:"doc,omitempty"`
+	Imports []Import `json:"imports,omitempty"`
+	Symbols []Symbol `json:"symbols,omitempty"`
+	// Error says why the file could not be parsed; the file is still
+	// indexed by path.
+	Error string `json:"error,omitempty"`
+}
+
+// Import is a raw import spec as written in the source; the core resolves
+// it to a file of the project (or leaves it external).
+type Import struct {
+	Spec string `json:"spec"`
+	Line int    `json:"line"`
+	// Kind is one of the Import* constants.
+	Kind string `json:"kind,omitempty"`
+	// Names are the names imported from the module when the source lists
+	// them (Python's from m import a, b); a resolver tries them as
+	// submodules before settling on the module itself.
+	Names []string `json:"names,omitempty"`
+}
+
+// Import kinds.
+const (
+	ImportStatic     = "static"      // import x from "y", import "y", from y import x
+	ImportSideEffect = "side-effect" // import "./polyfill"
+	ImportReexport   = "reexport"    // export * from "./x"
+	ImportRequire    = "require"     // require("x")
+	ImportDynamic    = "dynamic"     // import("x") with a literal
+	ImportModule     = "module"      // a declaration that pulls a file in: Rust mod x;, Dart part 'x.dart'
+	ImportRelative   = "relative"    // relative to the importing file without ./: Ruby require_relative
+	ImportSystem     = "system"      // C/C++ #include <x.h>: resolved only if the project has it
+)
+
+// Symbol is a definition found in a file.
+type Symbol struct {
+	Name string `json:"name"`
+	// Kind is one of the Symbol* constants.
+	Kind     string `json:"kind"`
+	Line     int    `json:"line"`
+	EndLine  int    `json:"end_line,omitempty"`
+	Exported bool   `json:"exported,omitempty"`
+	// Signature is the definition's first line, trimmed.
+	Signature string `json:"signature,omitempty"`
+	// Doc is the first line of the doc comment, when there is one.
+	Doc string `json:"doc,omitempty"`
+	// Parent is the enclosing type or class for methods and fields.
+	Parent string `json:"parent,omitempty"`
+}
+
+// Symbol kinds.
+const (
+	SymbolFunction  = "function"
+	SymbolMethod    = "method"
+	SymbolClass     = "class"
+	SymbolType      = "type"
+	SymbolInterface = "interface"
+	SymbolConst     = "const"
+	SymbolVar       = "var"
+	SymbolModule    = "module"
+	SymbolEnum      = "enum"
+	SymbolField     = "field"
+)
+
+// Document kinds: what a retrieval result can be.
+const (
+	DocFile   = "file"
+	DocModule = "module"
+	DocNode   = "node"
+)
+
+// Document is one retrievable unit of the corpus.
+type Document struct {
+	// ID is "<kind>:<key>": "file:core/stage.go", "module:core".
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	Path  string `json:"path,omitempty"`
+	Title string `json:"title"`
+	// Language of a file document.
+	Language string `json:"language,omitempty"`
+	// Names are identifiers that name the document: symbol names of a
+	// file, file names of a module. Rankers weigh them above the body.
+	Names []string `json:"names,omitempty"`
+	// Body is the searchable text: signatures, doc comments, content.
+	Body string `json:"body,omitempty"`
+	// ModTime is the file's modification time in Unix seconds.
+	ModTime int64 `json:"mod_time,omitempty"`
+	Size    int64 `json:"size,omitempty"`
+}
+
+// DocID builds a document id.
+func DocID(kind, key string) string { return kind + ":" + key }
+
+// SplitDocID splits a document id into kind and key.
+func SplitDocID(id string) (kind, key string, err error) {
+	kind, key, ok := strings.Cut(id, ":")
+	if !ok || kind == "" || key == "" {
+		return "", "", errors.New("document id must look like kind:key, got " + id)
+	}
+	return kind, key, nil
+}
+
+// Edge kinds of the project graph.
+const (
+	EdgeImports  = "imports"  // file → file it imports
+	EdgeContains = "contains" // module → file
+)
+
+// Edge is a directed edge of the project graph between two document ids.
+type Edge struct {
+	From   string  `json:"from"`
+	To     string  `json:"to"`
+	Kind   string  `json:"kind"`
+	Weight float64 `json:"weight,omitempty"`
+}
+
+// Corpus is what rankers index: every document and every edge.
+type Corpus struct {
+	Documents []Document `json:"documents"`
+	Edges     []Edge     `json:"edges"`
+	// Changed lists ids of documents added or modified since the last
+	// Index call of this project, and Removed those that disappeared; a
+	// ranker may use them to update incrementally. Then only the changed
+	// documents are sure to carry their Body: the others were not re-read.
+	// When Full is set every document carries its Body and the ranker
+	// must rebuild from Documents alone.
+	Changed []string `json:"changed,omitempty"`
+	Removed []string `json:"removed,omitempty"`
+	Full    bool     `json:"full,omitempty"`
+}
+
+// Query is a retrieval request as rankers see it.
+type Query struct {
+	Text string `json:"text"`
+	// Terms are extra words the agent adds: synonyms, related concepts,
+	// likely identifiers.
+	Terms []string `json:"terms,omitempty"`
+	Limit int      `json:"limit"`
+	// Kinds restricts results to these document kinds when not empty.
+	Kinds []string `json:"kinds,omitempty"`
+	// Seeds holds the results of the unseeded rankers; only seeded rankers
+	// (Info.Seeded) receive it.
+	Seeds []RankedList `json:"seeds,omitempty"`
+}
+
+// Hit is one scored document.
+type Hit struct {
+	ID    string  `json:"id"`
+	Score float64 `json:"score"`
+	// Reason says in a few words why the document matched.
+	Reason string `json:"reason,omitempty"`
+}
+
+// RankedList is one ranker's answer, as a fuser sees it.
+type RankedList struct {
+	Stage  string  `json:"stage"`
+	Weight float64 `json:"weight"`
+	Hits   []Hit   `json:"hits"`
+}
+
+// AcceptsKind reports whether q admits documents of kind.
+func (q Query) AcceptsKind(kind string) bool {
+	if len(q.Kinds) == 0 {
+		return true
+	}
+	for _, k := range q.Kinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,269 @@
+// Package graph holds rubi's project graph: a compact, immutable, weighted
+// directed graph over string ids (document ids in practice) and the
+// centrality measures computed on it, classic PageRank and Personalized
+// PageRank.
+//
+// Nodes are dense integer indexes in insertion order; adjacency is stored in
+// compressed sparse row form in both directions, so a power iteration is a
+// tight loop over flat slices. Every computation is deterministic: the same
+// graph built in the same order gives bit-identical scores.
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Builder accumulates nodes and edges; Build freezes them into a Graph.
+// The zero value is not usable: call NewBuilder.
+type Builder struct {
+	ids   []string
+	index map[string]int32
+	edges []rawEdge
+}
+
+type rawEdge struct {
+	from, to int32
+	w        float64
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder {
+	return &Builder{index: map[string]int32{}}
+}
+
+// Node returns the index of id, adding it when it is new. Indexes are dense
+// and follow insertion order.
+func (b *Builder) Node(id string) int {
+	if i, ok := b.index[id]; ok {
+		return int(i)
+	}
+	i := int32(len(b.ids))
+	b.ids = append(b.ids, id)
+	b.index[id] = i
+	return int(i)
+}
+
+// Index returns the index of id if it was added.
+func (b *Builder) Index(id string) (int, bool) {
+	i, ok := b.index[id]
+	return int(i), ok
+}
+
+// AddEdge adds a directed edge, adding missing nodes. A weight that is not
+// positive and finite counts as 1, matching core.Edge where an omitted
+// weight is zero. Parallel edges are merged by summing their weights;
+// self-loops are dropped because they only trap a random walk in place.
+func (b *Builder) AddEdge(from, to string, weight float64) {
+	f, t := b.Node(from), b.Node(to)
+	b.AddEdgeIndex(f, t, weight)
+}
+
+// AddEdgeIndex is AddEdge for nodes already added with Node.
+func (b *Builder) AddEdgeIndex(from, to int, weight float64) {
+	if from < 0 || from >= len(b.ids) || to < 0 || to >= len(b.ids) {
+		panic(fmt.Sprintf("graph: edge %d→%d out of range (%d nodes)", from, to, len(b.ids)))
+	}
+	if from == to {
+		return
+	}
+	if !(weight > 0) || math.IsInf(weight, 0) {
+		weight = 1
+	}
+	b.edges = append(b.edges, rawEdge{int32(from), int32(to), weight})
+}
+
+// AddUndirected adds the edge in both directions with the same weight.
+func (b *Builder) AddUndirected(a, c string, weight float64) {
+	b.AddEdge(a, c, weight)
+	b.AddEdge(c, a, weight)
+}
+
+// Build freezes the builder into a Graph. The builder may be reused
+// afterwards; the graph does not share its slices.
+func (b *Builder) Build() *Graph {
+	n := len(b.ids)
+	edges := slices.Clone(b.edges)
+	// Sorting makes adjacency order, and so floating-point summation
+	// order, independent of the order edges were added in.
+	slices.SortFunc(edges, func(x, y rawEdge) int {
+		if x.from != y.from {
+			return int(x.from - y.from)
+		}
+		return int(x.to - y.to)
+	})
+	merged := edges[:0]
+	for _, e := range edges {
+		if k := len(merged) - 1; k >= 0 && merged[k].from == e.from && merged[k].to == e.to {
+			merged[k].w += e.w
+			continue
+		}
+		merged = append(merged, e)
+	}
+	edges = merged
+
+	g := &Graph{
+		ids:      slices.Clone(b.ids),
+		index:    make(map[string]int32, n),
+		outStart: make([]int32, n+1),
+		outTo:    make([]int32, len(edges)),
+		outW:     make([]float64, len(edges)),
+		inStart:  make([]int32, n+1),
+		inFrom:   make([]int32, len(edges)),
+		inW:      make([]float64, len(edges)),
+		inNorm:   make([]float64, len(edges)),
+		outSum:   make([]float64, n),
+	}
+	for id, i := range b.index {
+		g.index[id] = i
+	}
+	for k, e := range edges {
+		g.outStart[e.from+1]++
+		g.inStart[e.to+1]++
+		g.outTo[k] = e.to
+		g.outW[k] = e.w
+		g.outSum[e.from] += e.w
+	}
+	for i := range n {
+		g.outStart[i+1] += g.outStart[i]
+		g.inStart[i+1] += g.inStart[i]
+	}
+	// Edges are sorted by source, so filling the in-lists in edge order
+	// leaves each one sorted by source as well.
+	next := slices.Clone(g.inStart[:n])
+	for _, e := range edges {
+		k := next[e.to]
+		next[e.to]++
+		g.inFrom[k] = e.from
+		g.inW[k] = e.w
+		g.inNorm[k] = e.w / g.outSum[e.from]
+	}
+	return g
+}
+
+// Graph is an immutable weighted directed graph. It is safe for concurrent
+// use.
+type Graph struct {
+	ids   []string
+	index map[string]int32
+	// Out-edges of node i are outTo/outW[outStart[i]:outStart[i+1]],
+	// in-edges inFrom/inW[inStart[i]:inStart[i+1]], both sorted by the
+	// other end.
+	outStart []int32
+	outTo    []int32
+	outW     []float64
+	inStart  []int32
+	inFrom   []int32
+	inW      []float64
+	// inNorm[k] is inW[k] divided by the source's total out-weight: the
+	// transition probability, precomputed for the power iteration.
+	inNorm []float64
+	outSum []float64 // total out-weight per node; 0 marks a dangling node
+}
+
+// Len returns the number of nodes.
+func (g *Graph) Len() int { return len(g.ids) }
+
+// Edges returns the number of distinct directed edges.
+func (g *Graph) Edges() int { return len(g.outTo) }
+
+// ID returns the id of node i.
+func (g *Graph) ID(i int) string { return g.ids[i] }
+
+// Index returns the node index of id.
+func (g *Graph) Index(id string) (int, bool) {
+	i, ok := g.index[id]
+	return int(i), ok
+}
+
+// Out returns the targets and weights of node i's out-edges, sorted by
+// target. The slices belong to the graph: do not modify them.
+func (g *Graph) Out(i int) (to []int32, weight []float64) {
+	s, e := g.outStart[i], g.outStart[i+1]
+	return g.outTo[s:e], g.outW[s:e]
+}
+
+// In returns the sources and weights of node i's in-edges, sorted by
+// source. The slices belong to the graph: do not modify them.
+func (g *Graph) In(i int) (from []int32, weight []float64) {
+	s, e := g.inStart[i], g.inStart[i+1]
+	return g.inFrom[s:e], g.inW[s:e]
+}
+
+// InDegree returns the number of distinct nodes with an edge to i.
+func (g *Graph) InDegree(i int) int { return int(g.inStart[i+1] - g.inStart[i]) }
+
+// OutDegree returns the number of distinct nodes i has an edge to.
+func (g *Graph) OutDegree(i int) int { return int(g.outStart[i+1] - g.outStart[i]) }
+
+// OutWeight returns the total weight of node i's out-edges: the share of
+// i's score that flows to a neighbour j is weight(i→j)/OutWeight(i).
+func (g *Graph) OutWeight(i int) float64 { return g.outSum[i] }
+
+// CSR returns the graph's out-edges in compressed sparse row form: the
+// out-edges of node i are to[start[i]:start[i+1]] with weights
+// weight[start[i]:start[i+1]], sorted by target. With the ids, it is all
+// FromCSR needs to rebuild the graph, so a graph can be stored and loaded
+// without sorting its edges again. The slices belong to the graph.
+func (g *Graph) CSR() (start, to []int32, weight []float64) {
+	return g.outStart, g.outTo, g.outW
+}
+
+// FromCSR rebuilds a graph from the ids of its nodes and its out-edges as
+// CSR returns them, checking everything: the input usually comes from a
+// file. The graph keeps the slices.
+func FromCSR(ids []string, start, to []int32, weight []float64) (*Graph, error) {
+	n, m := len(ids), len(to)
+	if len(start) != n+1 || len(weight) != m || start[0] != 0 || int(start[n]) != m {
+		return nil, errors.New("graph: inconsistent sizes")
+	}
+	g := &Graph{
+		ids:      ids,
+		index:    make(map[string]int32, n),
+		outStart: start,
+		outTo:    to,
+		outW:     weight,
+		inStart:  make([]int32, n+1),
+		inFrom:   make([]int32, m),
+		inW:      make([]float64, m),
+		inNorm:   make([]float64, m),
+		outSum:   make([]float64, n),
+	}
+	for i, id := range ids {
+		if _, dup := g.index[id]; dup {
+			return nil, fmt.Errorf("graph: node %q twice", id)
+		}
+		g.index[id] = int32(i)
+	}
+	for i := range n {
+		s, e := start[i], start[i+1]
+		if s > e || int(e) > m {
+			return nil, errors.New("graph: edge offsets out of order")
+		}
+		for k := s; k < e; k++ {
+			t, w := to[k], weight[k]
+			if t < 0 || int(t) >= n || k > s && t <= to[k-1] || !(w > 0) || math.IsInf(w, 0) {
+				return nil, fmt.Errorf("graph: bad edge from node %d", i)
+			}
+			g.outSum[i] += w
+			g.inStart[t+1]++
+		}
+	}
+	for i := range n {
+		g.inStart[i+1] += g.inStart[i]
+	}
+	next := slices.Clone(g.inStart[:n])
+	for i := range n {
+		for k := start[i]; k < start[i+1]; k++ {
+			t := to[k]
+			j := next[t]
+			next[t]++
+			g.inFrom[j] = int32(i)
+			g.inW[j] = weight[k]
+			g.inNorm[j] = weight[k] / g.outSum[i]
+		}
+	}
+	return g, nil
+}

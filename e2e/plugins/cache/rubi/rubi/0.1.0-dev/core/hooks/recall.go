@@ -1,0 +1,196 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/text"
+)
+
+// userPrompt starts a new turn (the harvest counts per turn), reads the
+// meter, and recalls what the project's memory holds about the prompt.
+func (h *handler) userPrompt(ctx context.Context) (Output, error) {
+	var warn string
+	if _, err := h.updateState(ctx, func(st *sessionState) {
+		st.Explored, st.Registered, st.Harvested = 0, 0, false
+		warn = h.meter(st)
+	}); err != nil && !errors.Is(err, errNoSession) {
+		logError(h.dataDir(), h.event, err)
+	}
+	recall, err := h.recall(ctx, h.in.Prompt)
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Context: joinParts(recall, warn)}, nil
+}
+
+// recallLimit caps the items of a recall.
+const recallLimit = 6
+
+// recall searches the project's notes with a prompt and returns what may
+// be injected: at most the recall budget (budgets.recall), or "" when no
+// note matches well enough. Ranking says which notes match best; the
+// threshold says whether the best are good enough, and it is deliberately
+// strict, since an injection the model does not need costs tokens on
+// every turn. A note qualifies when
+//
+//   - its title and text contain at least two of the prompt's distinct
+//     content words (one, when the prompt has fewer than three), after
+//     stemming; stopwords and the words of any request ("fix", "add",
+//     "please", "thanks", …) are not content words; or
+//   - it is about a file the prompt names: its path, or its file name
+//     written as such (coupon.ts, internal/discount/coupon.go).
+//
+// Each note comes with the files it is about. Nothing else is injected, so
+// a prompt such as "thanks, looks good" or one about a topic the project's
+// memory does not hold injects nothing. Recall ranks notes by their words
+// and names only (pipeline.Query.Direct): a note that only the graph links
+// to the prompt would not pass the threshold anyway, and leaving the graph
+// and the code map's manifest unread keeps the hook fast on big projects.
+func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
+	prompt = strings.TrimSpace(prompt)
+	if prompt == "" || strings.HasPrefix(prompt, "/") {
+		return "", nil // a slash command is for the agent, not a question
+	}
+	words := contentWords(prompt)
+	paths := namedPaths(prompt)
+	if len(words) == 0 && len(paths) == 0 {
+		return "", nil
+	}
+	res, err := h.engine().Retrieve(ctx, pipeline.Query{
+		Text: prompt, Kinds: []string{core.DocNode}, Direct: true,
+		Budget: h.cfg.Budgets.Recall, Limit: recallLimit * 2,
+	})
+	if errors.Is(err, pipeline.ErrNoIndex) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	need := 2
+	if len(words) < 3 {
+		need = 1
+	}
+	kept := &pipeline.Result{Query: res.Query, Budget: res.Budget, Items: []pipeline.Item{}}
+	for _, it := range res.Items {
+		if len(kept.Items) == recallLimit {
+			break
+		}
+		prose, files := splitNote(it.Title + "\n" + it.Text)
+		if matched(words, prose) >= need || aboutNamed(paths, files) {
+			kept.Items = append(kept.Items, it)
+			kept.Tokens += it.Tokens
+		}
+	}
+	if len(kept.Items) == 0 {
+		return "", nil
+	}
+	return "rubi recall: notes from the project's memory about this request (open one with the rubi read tool):\n" + kept.Text(false), nil
+}
+
+// requestWords are words of requests, not of topics: they never make a
+// note match.
+var requestWords = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Tokenize(`fix add make change update use using help please want need can could would should
+		implement write create remove delete look check see try work works working code file files function thing things
+		issue problem question explain tell show find why how what where when which okay ok yes thanks thank good great
+		nice sure continue go ahead done now again still also just really lets let run start stop keep get put`) {
+		out[t] = true
+	}
+	return out
+})
+
+// contentWords are the prompt's distinct analyzed words that name a topic.
+func contentWords(prompt string) map[string]bool {
+	out := map[string]bool{}
+	request := requestWords()
+	for _, t := range text.Tokenize(prompt) {
+		if !request[t] {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// matched counts the words that occur in s after the same analysis.
+func matched(words map[string]bool, s string) int {
+	seen := map[string]bool{}
+	for _, t := range text.Tokenize(s) {
+		if words[t] && !seen[t] {
+			seen[t] = true
+		}
+	}
+	return len(seen)
+}
+
+// pathWord is a word written as a path or a file name: something with a
+// dot or a slash between name characters (coupon.ts, src/cart).
+var pathWord = lazyRegexp(`[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.-]+)+|[A-Za-z0-9_-]+\.[A-Za-z0-9]{1,8}\b`)
+
+// namedPaths returns the prompt's words written as paths or file names.
+func namedPaths(prompt string) []string {
+	var out []string
+	for _, w := range pathWord().FindAllString(prompt, -1) {
+		if w = strings.Trim(w, "./"); len(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// aboutNamed reports whether one of a note's files is a named path: the
+// same path, or a path ending in the named one.
+func aboutNamed(named, files []string) bool {
+	for _, f := range files {
+		for _, w := range named {
+			if f == w || strings.HasSuffix(f, "/"+w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitNote parts a rendered note into its prose and the files it is
+// about ("files: a, b"); staleness warnings (⚠) are neither.
+func splitNote(rendered string) (prose string, files []string) {
+	var b strings.Builder
+	for _, l := range strings.Split(rendered, "\n") {
+		t := strings.TrimSpace(l)
+		if rest, ok := strings.CutPrefix(t, "files: "); ok {
+			files = append(files, strings.Split(rest, ", ")...)
+			continue
+		}
+		if strings.HasPrefix(t, "⚠") {
+			continue
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String(), files
+}
+
+// joinParts joins the non-empty parts of an injection.
+func joinParts(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return strings.Join(keep, "\n\n") + "\n"
+}
+
+// lazyRegexp compiles a pattern on first use: a hook process pays only
+// for the patterns its event uses.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}

@@ -1,0 +1,230 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+// Env is what the handlers need from the outside world; the command line
+// fills it with the real thing and tests with fakes.
+type Env struct {
+	// Getenv reads the environment (os.Getenv when nil).
+	Getenv func(string) string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// Config loads the configuration of a project root.
+	Config func(root string) (*config.Config, error)
+	// Engine returns an engine for a loaded configuration. The handler
+	// closes it.
+	Engine func(cfg *config.Config) *pipeline.Engine
+	// StartIndex starts refreshing the index of root in the background and
+	// returns a channel that receives the run's result when it ends. The
+	// refresh must outlive the hook's process when it takes long.
+	StartIndex func(root string) (<-chan error, error)
+	// Waits bound how long SessionStart waits for that refresh: Refresh
+	// when the project has an index already (the map it has is shown if
+	// the refresh is slower), First when it has none. Zero values take
+	// the defaults.
+	RefreshWait, FirstWait time.Duration
+}
+
+// Default waits for the background index at session start. A refresh
+// that takes longer keeps running; the session starts with the map of the
+// last index.
+const (
+	DefaultRefreshWait = 100 * time.Millisecond
+	DefaultFirstWait   = 5 * time.Second
+)
+
+func (env *Env) getenv(k string) string {
+	if env.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return env.Getenv(k)
+}
+
+func (env *Env) now() time.Time {
+	if env.Now == nil {
+		return time.Now()
+	}
+	return env.Now()
+}
+
+// handler is one hook run: the payload, the project and what was loaded
+// for it.
+type handler struct {
+	env   *Env
+	in    *Input
+	event string
+	root  string
+	cfg   *config.Config
+
+	engOnce sync.Once
+	eng     *pipeline.Engine
+}
+
+// engine returns the project's engine, made on first use.
+func (h *handler) engine() *pipeline.Engine {
+	h.engOnce.Do(func() { h.eng = h.env.Engine(h.cfg) })
+	return h.eng
+}
+
+// dataDir is the project's .rubi/.
+func (h *handler) dataDir() string { return filepath.Join(h.root, pipeline.DataDir) }
+
+// Run answers one hook: it reads the payload from stdin (all of it),
+// handles the event and writes the answer to stdout. It never fails: what
+// goes wrong is logged to .rubi/hooks.log when the project has one, and
+// the agent gets no answer. arg is the event the command line named.
+func Run(ctx context.Context, env Env, arg string, stdin io.Reader, stdout io.Writer) {
+	in, err := ReadInput(stdin)
+	if err != nil {
+		// No payload, no project to log into: the working directory's
+		// project, if it has .rubi/, gets the line.
+		if wd, werr := os.Getwd(); werr == nil {
+			logError(filepath.Join(pipeline.FindRoot(wd), pipeline.DataDir), arg, err)
+		}
+		return
+	}
+	event := EventName(arg, in)
+	if !handled(event) {
+		return
+	}
+	dir, err := ProjectDir(in, env.getenv)
+	if err != nil {
+		return
+	}
+	root, ok := projectRoot(dir, env.getenv)
+	if !ok {
+		return
+	}
+	h := &handler{env: &env, in: in, event: event, root: root}
+	out, err := h.run(ctx)
+	if h.eng != nil {
+		h.eng.Close()
+	}
+	if err != nil {
+		logError(h.dataDir(), event, err)
+		return
+	}
+	if err := out.Encode(stdout, event); err != nil {
+		logError(h.dataDir(), event, err)
+	}
+}
+
+func handled(event string) bool {
+	for _, e := range Events {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
+
+// run dispatches the event, turning a panic into an error: a hook must
+// not crash in front of the agent.
+func (h *handler) run(ctx context.Context) (out Output, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = Output{}, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	if h.event == SessionEnd {
+		return Output{}, h.endSession()
+	}
+	cfg, err := h.env.Config(h.root)
+	if err != nil {
+		return Output{}, err
+	}
+	h.cfg = cfg
+	switch h.event {
+	case SessionStart:
+		return h.sessionStart(ctx)
+	case UserPromptSubmit:
+		return h.userPrompt(ctx)
+	case PostToolUse:
+		return h.postToolUse(ctx)
+	case Stop:
+		return h.stop(ctx)
+	case PreCompact:
+		return Output{}, h.preCompact(ctx)
+	case PreToolUse:
+		return h.preToolUse(ctx)
+	}
+	return Output{}, nil
+}
+
+// projectRoot finds the project around dir. Hooks act only inside a
+// project: a directory marked by .rubi/, rubi.hcl or .git. The home
+// directory counts only with .rubi/ or rubi.hcl (a dotfiles repository
+// is not a project to index).
+func projectRoot(dir string, getenv func(string) string) (string, bool) {
+	root := pipeline.FindRoot(dir)
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(root, name))
+		return err == nil
+	}
+	if has(pipeline.DataDir) || has(config.FileName) {
+		return root, true
+	}
+	if !has(".git") {
+		return "", false
+	}
+	if home := getenv("HOME"); home != "" && filepath.Clean(home) == root {
+		return "", false
+	}
+	return root, true
+}
+
+// maxLog is the size past which hooks.log is rotated to hooks.log.1.
+const maxLog = 1 << 20
+
+// LogName is the hooks' error log inside .rubi/.
+const LogName = "hooks.log"
+
+// logError appends a line to dataDir/hooks.log, rotating it past maxLog.
+// A project without .rubi/ gets no log: a hook never creates one for it.
+func logError(dataDir, event string, err error) {
+	if st, serr := os.Stat(dataDir); serr != nil || !st.IsDir() {
+		return
+	}
+	path := filepath.Join(dataDir, LogName)
+	if st, serr := os.Stat(path); serr == nil && st.Size() > maxLog {
+		_ = os.Rename(path, path+".1")
+	}
+	f, ferr := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	msg := strings.ReplaceAll(err.Error(), "\n", " | ")
+	fmt.Fprintf(f, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), event, msg)
+}
+
+// OpenLog opens hooks.log of a project for appending, rotating it past its
+// cap; the command line points a background index's stderr at it.
+func OpenLog(root string) (*os.File, error) {
+	dir := filepath.Join(root, pipeline.DataDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, LogName)
+	if st, err := os.Stat(path); err == nil && st.Size() > maxLog {
+		_ = os.Rename(path, path+".1")
+	}
+	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+}
+
+// errNoSession is returned for a payload without a usable session id: the
+// per-session parts of a hook cannot run.
+var errNoSession = errors.New("the payload has no valid session_id")

@@ -1,0 +1,169 @@
+package hooks
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/tokens"
+)
+
+// sessionStart refreshes the index and injects what a session should
+// know before its first prompt: after a compaction or /clear the last
+// handoff, then the level-0 map and the critical notes.
+func (h *handler) sessionStart(ctx context.Context) (Output, error) {
+	h.sweepStates()
+	eng := h.engine()
+	indexed := eng.HasIndex()
+	if err := h.refreshIndex(ctx, indexed); err != nil {
+		logError(h.dataDir(), h.event, err)
+	}
+	var parts []string
+	if h.in.Source == "compact" || h.in.Source == "clear" {
+		if s := h.handoffText(); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if data, err := os.ReadFile(eng.MapPath()); err == nil && len(strings.TrimSpace(string(data))) > 0 {
+		parts = append(parts, "rubi: the project map (.rubi/map.md). Search the project's memory with the rubi context tool before exploring; register what you learn.\n\n"+strings.TrimSpace(string(data)))
+	} else if !eng.HasIndex() {
+		parts = append(parts, "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and map tools answer once it is done.")
+	}
+	if s := h.criticalText(); s != "" {
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return Output{}, nil
+	}
+	return Output{Context: strings.Join(parts, "\n\n") + "\n"}, nil
+}
+
+// refreshIndex starts the background refresh and waits for it a little:
+// long enough for a small project's refresh to finish, so its map is
+// fresh, and on a project never indexed long enough for a first index of
+// a middle-sized one. A refresh that takes longer goes on alone.
+func (h *handler) refreshIndex(ctx context.Context, indexed bool) error {
+	if h.env.StartIndex == nil {
+		return nil
+	}
+	done, err := h.env.StartIndex(h.root)
+	if err != nil {
+		return fmt.Errorf("start the index: %w", err)
+	}
+	wait := cmp.Or(h.env.RefreshWait, DefaultRefreshWait)
+	if !indexed {
+		wait = cmp.Or(h.env.FirstWait, DefaultFirstWait)
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return nil
+}
+
+// handoffBudget caps the handoff injected after a compaction, in tokens.
+const handoffBudget = 2000
+
+// handoffText is the last handoff, for a session that lost its thread.
+func (h *handler) handoffText() string {
+	ho, err := h.engine().Knowledge().LastHandoff()
+	if err != nil {
+		if !errors.Is(err, knowledge.ErrNotFound) {
+			logError(h.dataDir(), h.event, err)
+		}
+		return ""
+	}
+	data, err := os.ReadFile(ho.Path)
+	if err != nil {
+		logError(h.dataDir(), h.event, err)
+		return ""
+	}
+	text := strings.TrimSpace(string(data))
+	if tokens.Estimate(text) > handoffBudget {
+		text = cutToTokens(text, handoffBudget) + "\n… (cut; read the whole handoff with the rubi handoff tool, action last)"
+	}
+	return fmt.Sprintf("rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s",
+		ho.Created.Local().Format("2006-01-02 15:04"), text)
+}
+
+// criticalText lists the active notes marked critical, which every
+// session must know, within the recall budget: newest first.
+func (h *handler) criticalText() string {
+	nodes, problems := h.engine().Knowledge().Nodes()
+	for _, p := range problems {
+		logError(h.dataDir(), h.event, errors.New(p.String()))
+	}
+	var crit []*knowledge.Node
+	for _, n := range nodes {
+		if n.Importance == knowledge.ImportanceCritical && cmp.Or(n.Status, knowledge.StatusActive) == knowledge.StatusActive {
+			crit = append(crit, n)
+		}
+	}
+	if len(crit) == 0 {
+		return ""
+	}
+	slices.SortFunc(crit, func(a, b *knowledge.Node) int {
+		return cmp.Or(b.Updated.Compare(a.Updated), strings.Compare(a.ID, b.ID))
+	})
+	var b strings.Builder
+	b.WriteString("rubi: critical notes (always apply):\n")
+	budget := h.cfg.Budgets.Recall
+	shown := 0
+	for _, n := range crit {
+		line := "- " + n.Type + ": " + n.Title
+		if body := firstLine(n.Body); body != "" {
+			line += " — " + body
+		}
+		if len(n.Files) > 0 {
+			line += " (" + strings.Join(n.Files, ", ") + ")"
+		}
+		line += "\n"
+		if tokens.Estimate(b.String()+line) > budget {
+			break
+		}
+		b.WriteString(line)
+		shown++
+	}
+	if shown < len(crit) {
+		fmt.Fprintf(&b, "… %d more critical notes: search them with the rubi context tool.\n", len(crit)-shown)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// firstLine is the first non-empty line of s, cut at 200 characters.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if r := []rune(l); len(r) > 200 {
+				return string(r[:200]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// cutToTokens cuts s at a line boundary so that it fits n tokens.
+func cutToTokens(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if tokens.Estimate(b.String()+l+"\n") > n {
+			break
+		}
+		b.WriteString(l + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -1,0 +1,356 @@
+// Package host opens pipeline stages. A stage named in rubi.hcl is either a
+// built-in, which runs in-process at the cost of a function call, or a
+// subprocess plugin started through hashicorp/go-plugin and reached over
+// gRPC; Open returns the same core interface for both. Subprocess stages
+// are wrapped in a guard that gives every call a deadline, checks the
+// answers, and on any failure (start, crash, hang, garbage) logs one error
+// line naming the plugin and its path, stops the process and hands the rest
+// of the run to the built-in of that kind when there is one.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/hcl/v2"
+	"google.golang.org/grpc"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/pluginsdk"
+)
+
+// StateDir is where stages keep their state, relative to the project root.
+const StateDir = ".rubi/index"
+
+// Opened describes a stage this host has opened, for `rubi plugins` and for
+// tests that must know how a stage ran.
+type Opened struct {
+	Name       string    `json:"name"`
+	Kind       core.Kind `json:"kind"`
+	Version    string    `json:"version"`
+	Subprocess bool      `json:"subprocess"`
+	Path       string    `json:"path,omitempty"`
+	PID        int       `json:"pid,omitempty"`
+	// FellBack is set when the plugin failed and a built-in took over.
+	FellBack string `json:"fell_back_to,omitempty"`
+}
+
+// Host starts and stops the stages of one rubi process.
+type Host struct {
+	cfg    *config.Config
+	logger hclog.Logger
+
+	mu       sync.Mutex
+	clients  []*goplugin.Client
+	opened   []*Opened
+	problems []string
+}
+
+// New returns a host for cfg. Close must be called to stop its plugins.
+func New(cfg *config.Config, logger hclog.Logger) *Host {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	return &Host{cfg: cfg, logger: logger}
+}
+
+// Close stops every plugin process this host started and waits for them.
+// minStartTimeout is the least time a plugin gets to start, whatever its
+// per-call timeout: spawning, the handshake and TLS setup take longer on a
+// busy machine than a tight call budget allows.
+const minStartTimeout = 5 * time.Second
+
+func (h *Host) Close() {
+	h.mu.Lock()
+	clients := h.clients
+	h.clients = nil
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Kill()
+		}()
+	}
+	wg.Wait()
+}
+
+// Opened lists the stages opened so far, in opening order.
+func (h *Host) Opened() []Opened {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]Opened, len(h.opened))
+	for i, o := range h.opened {
+		out[i] = *o
+	}
+	return out
+}
+
+// Problems lists the error lines logged for failing plugins.
+func (h *Host) Problems() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.problems...)
+}
+
+// problem logs one error line and keeps it for Problems.
+func (h *Host) problem(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	h.mu.Lock()
+	h.problems = append(h.problems, msg)
+	h.mu.Unlock()
+	h.logger.Error(msg)
+}
+
+// Open starts the stage st and configures it. Diagnostics point at
+// rubi.hcl; a subprocess plugin that cannot start is not a diagnostic but a
+// problem: it is logged, and the built-in fallback of its kind is returned
+// when there is one.
+func (h *Host) Open(ctx context.Context, st *config.Stage) (core.Stage, hcl.Diagnostics) {
+	if st.Plugin == "" {
+		return h.openBuiltin(ctx, st, st)
+	}
+	stage, diags, err := h.openPlugin(ctx, st)
+	if err == nil || diags.HasErrors() {
+		return stage, diags
+	}
+	h.problem("%s; %s", err, h.fallbackNote(st))
+	fb, fbDiags := h.openFallback(ctx, st)
+	return fb, fbDiags
+}
+
+// openBuiltin creates and configures the built-in called st.Name, with
+// the settings of block (st itself, or the block of the fallback built-in).
+func (h *Host) openBuiltin(ctx context.Context, st, block *config.Stage) (core.Stage, hcl.Diagnostics) {
+	b, ok := core.LookupBuiltin(st.Name)
+	if !ok || b.Kind != st.Kind {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Unknown built-in %s", st.Kind),
+			Detail:   fmt.Sprintf("rubi has no built-in %s called %q (built-in %ss: %s). To run a plugin, add plugin = \"path/to/binary\" to the block.", st.Kind, st.Name, st.Kind, builtinNames(st.Kind)),
+			Subject:  st.DeclRange.Ptr(),
+		}}
+	}
+	stage := b.Factory()
+	info := stage.Info()
+	if diags := h.configure(ctx, stage, info, block); diags.HasErrors() {
+		return nil, diags
+	}
+	h.record(&Opened{Name: info.Name, Kind: info.Kind, Version: info.Version})
+	return stage, nil
+}
+
+func builtinNames(kind core.Kind) string {
+	var names []string
+	for _, b := range core.Builtins() {
+		if b.Kind == kind {
+			names = append(names, b.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	sort.Strings(names)
+	return fmt.Sprint(names)
+}
+
+func (h *Host) record(o *Opened) {
+	h.mu.Lock()
+	h.opened = append(h.opened, o)
+	h.mu.Unlock()
+}
+
+// configure validates block's settings against info's schema and calls
+// Configure, mapping a rejected setting back to its line.
+func (h *Host) configure(ctx context.Context, stage core.Stage, info core.Info, block *config.Stage) hcl.Diagnostics {
+	settings, diags := block.Settings(info.Schema)
+	if diags.HasErrors() {
+		return diags
+	}
+	stateDir := filepath.Join(h.cfg.Root, StateDir, info.Name)
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot create stage state directory", Detail: err.Error()}}
+	}
+	err := stage.Configure(ctx, core.Setup{Root: h.cfg.Root, StateDir: stateDir, Settings: settings})
+	var se *core.SettingError
+	if errors.As(err, &se) {
+		return hcl.Diagnostics{block.SettingDiagnostic(se)}
+	}
+	if err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Cannot configure %s %q", block.Kind, block.Name),
+			Detail:   err.Error(),
+			Subject:  block.DeclRange.Ptr(),
+		}}
+	}
+	return nil
+}
+
+// fallbackName is the built-in that takes over when st's plugin fails: the
+// built-in of the same name, or else the default of its kind.
+func fallbackName(st *config.Stage) string {
+	if b, ok := core.LookupBuiltin(st.Name); ok && b.Kind == st.Kind {
+		return st.Name
+	}
+	switch st.Kind {
+	case core.KindParser:
+		return "lang.regex"
+	case core.KindFuser:
+		return "fuse.rrf"
+	}
+	return ""
+}
+
+func (h *Host) fallbackNote(st *config.Stage) string {
+	if name := fallbackName(st); name != "" {
+		return fmt.Sprintf("using the built-in %s instead", name)
+	}
+	return fmt.Sprintf("continuing without %s", st.Name)
+}
+
+// openFallback opens the built-in that replaces a failed plugin, or
+// returns nil when its kind has none.
+func (h *Host) openFallback(ctx context.Context, st *config.Stage) (core.Stage, hcl.Diagnostics) {
+	name := fallbackName(st)
+	if name == "" {
+		return nil, nil
+	}
+	block := h.cfg.Stage(st.Kind, name)
+	if name == st.Name || block == nil {
+		// The plugin's own block (same name) or no block: the built-in's
+		// defaults, plus whatever of the block it understands.
+		block = &config.Stage{Kind: st.Kind, Name: name, DeclRange: st.DeclRange}
+		if name == st.Name {
+			block.Attrs = st.Attrs
+		}
+	}
+	fb := &config.Stage{Kind: st.Kind, Name: name, DeclRange: st.DeclRange}
+	stage, diags := h.openBuiltin(ctx, fb, block)
+	if diags.HasErrors() && name == st.Name {
+		// The plugin's settings do not fit the built-in: use its defaults.
+		stage, diags = h.openBuiltin(ctx, fb, &config.Stage{Kind: st.Kind, Name: name, DeclRange: st.DeclRange})
+	}
+	if stage != nil {
+		h.mu.Lock()
+		for _, o := range h.opened {
+			if o.Name == st.Name && o.Subprocess {
+				o.FellBack = name
+			}
+		}
+		h.mu.Unlock()
+	}
+	return stage, diags
+}
+
+// PluginError is a subprocess plugin's failure, phrased for one log line.
+type PluginError struct {
+	Stage string
+	Path  string
+	Op    string
+	Err   error
+}
+
+func (e *PluginError) Error() string {
+	return fmt.Sprintf("plugin %s (%s) %s: %v", e.Stage, e.Path, e.Op, e.Err)
+}
+
+func (e *PluginError) Unwrap() error { return e.Err }
+
+// openPlugin starts st's plugin. A non-nil error means the plugin failed
+// (the caller falls back); diagnostics mean rubi.hcl is wrong.
+func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hcl.Diagnostics, error) {
+	path := st.Plugin
+	fail := func(op string, err error) (core.Stage, hcl.Diagnostics, error) {
+		return nil, nil, &PluginError{Stage: st.Name, Path: path, Op: op, Err: err}
+	}
+	if resolved, err := exec.LookPath(path); err == nil {
+		path = resolved
+	} else {
+		return fail("failed to start", err)
+	}
+	client := goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig:  pluginsdk.Handshake,
+		VersionedPlugins: pluginsdk.ClientPlugins(),
+		Cmd:              exec.Command(path),
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Managed:          true,
+		StartTimeout:     max(st.Timeout, minStartTimeout),
+		Logger:           h.logger.Named(st.Name),
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(pluginsdk.MaxMessageSize), grpc.MaxCallSendMsgSize(pluginsdk.MaxMessageSize))},
+	})
+	h.mu.Lock()
+	h.clients = append(h.clients, client)
+	h.mu.Unlock()
+
+	proto, err := client.Client()
+	if err != nil {
+		client.Kill()
+		return fail("failed to start", err)
+	}
+	raw, err := proto.Dispense(string(st.Kind))
+	if err != nil {
+		client.Kill()
+		return fail("failed to start", err)
+	}
+	rc := raw.(*pluginsdk.Client)
+	callCtx, cancel := context.WithTimeout(ctx, st.Timeout)
+	info, err := rc.Load(callCtx)
+	cancel()
+	if err != nil {
+		kill(client)
+		return fail("answered Info wrongly", err)
+	}
+	if info.Name != st.Name {
+		kill(client)
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Plugin name mismatch",
+			Detail:   fmt.Sprintf("The plugin at %s calls itself %q, but this block names it %q. Rename the block to %s %q.", path, info.Name, st.Name, st.Kind, info.Name),
+			Subject:  st.PluginRange,
+		}}, nil
+	}
+	o := &Opened{Name: info.Name, Kind: info.Kind, Version: info.Version, Subprocess: true, Path: path}
+	if rc := client.ReattachConfig(); rc != nil {
+		o.PID = rc.Pid
+	}
+	g := &guard{host: h, st: st, path: path, client: client, remote: rc, stage: rc}
+	callCtx, cancel = context.WithTimeout(ctx, st.Timeout)
+	diags := h.configure(callCtx, rc, info, st)
+	cancel()
+	if diags.HasErrors() {
+		// A crash or hang inside Configure is the plugin's failure, not a
+		// mistake in rubi.hcl.
+		crashed := client.Exited() || callCtx.Err() == context.DeadlineExceeded
+		kill(client)
+		if crashed {
+			return fail("failed during Configure", errors.New(diags[0].Detail))
+		}
+		return nil, diags, nil
+	}
+	h.record(o)
+	return g.typed(), nil, nil
+}
+
+// kill stops a plugin at once: a hung plugin would not honour the graceful
+// shutdown go-plugin tries first, and would cost seconds.
+func kill(c *goplugin.Client) {
+	if rc := c.ReattachConfig(); rc != nil && rc.Pid > 0 {
+		_ = syscall.Kill(rc.Pid, syscall.SIGKILL)
+	}
+	c.Kill()
+}

@@ -1,0 +1,383 @@
+// Package knowledge is rubi's temporal knowledge graph, kept as plain
+// markdown that people, git and Obsidian read as easily as rubi does.
+//
+// # Layout
+//
+// Under the project's .rubi/ directory:
+//
+//	knowledge/<id>.md              one node per file; ids are <type>-<slug>
+//	handoffs/<YYYY-MM-DD-HHMM>.md  where a session left off (UTC; -2, -3… when
+//	                               two land in the same minute)
+//	summaries/map.md               curated level-0 summary
+//	summaries/modules/<slug>.md    curated module summaries
+//
+// and, in the personal vault, <vault>/personal/knowledge/<id>.md. Nodes of
+// rubi's Node.js version (.rubi/conhecimento/, <vault>/pessoal/conhecimento/)
+// are read too; a node of the same id under knowledge/ shadows them. Files
+// whose name starts with '.' (the lock, store.WriteFile's temporaries) are
+// never nodes.
+//
+// # Node file
+//
+//	---
+//	id: decision-use-jwt-instead-of-session
+//	type: decision
+//	status: active
+//	importance: high
+//	title: Use JWT instead of session
+//	files: [src/auth/login.ts]
+//	symbols: [Login]
+//	links: [{rel: about, target: concept-authentication}]
+//	supersedes: [decision-session-cookie]
+//	tags: [auth]
+//	created: 2026-10-17T15:30:00Z
+//	updated: 2026-10-17T15:30:00Z
+//	commit: a1b2c3d
+//	anchors:
+//	    src/auth/login.ts: 9f86d08…
+//	    symbol:Login: 60303ae…
+//	---
+//	# Use JWT instead of session
+//
+//	Stateless, so it runs on edge runtimes without a session store.
+//
+//	## Links
+//
+//	- about [[concept-authentication]]
+//	- supersedes [[decision-session-cookie]]
+//	- file [[src/auth/login.ts]]
+//
+// The frontmatter is written by a YAML library with the keys always in the
+// order above (superseded_by and valid_until come after supersedes; empty
+// fields are left out) and lists in flow style, so any YAML parser reads it
+// and diffs stay small. Keys rubi does not know (added in Obsidian, say) are
+// kept, after its own. The frontmatter is the source of truth; the "# Title"
+// heading and the "## Links" section are generated from it on every write so
+// that Obsidian's graph view shows the edges. Link lines added by hand to
+// that section are read back as links (or files, or supersedes).
+//
+// Link targets are node ids, "file:<path>" for a project file and
+// "symbol:<Name>" for a symbol of the code map; a target that resolves to
+// nothing is kept as written and reported. In the wiki-links, files and
+// symbols appear bare ([[src/auth/login.ts]]), which Obsidian shows as
+// unresolved notes named after the file: still an edge in the graph.
+//
+// Anchors record what the note was written against: the SHA-256 of each
+// named file's content and of each named symbol's signature line. Stale
+// compares them with the code as it is now.
+//
+// # Concurrency and safety
+//
+// Every write goes through store.WriteFile (temp file, fsync, rename), and a
+// Register batch, Forget, a summary or a handoff holds store.LockDir on the
+// directory it writes, so several processes can write at once. Ids and paths
+// from callers are validated before they become file names: nothing is ever
+// written outside .rubi/ and the vault.
+package knowledge
+
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Node types.
+const (
+	TypeDecision   = "decision"
+	TypeBug        = "bug"
+	TypeGotcha     = "gotcha"
+	TypeConcept    = "concept"
+	TypeHowto      = "howto"
+	TypePreference = "preference"
+	TypeTask       = "task"
+	TypeNote       = "note"
+)
+
+// Types lists the node types in the order they are documented.
+var Types = []string{TypeDecision, TypeBug, TypeGotcha, TypeConcept, TypeHowto, TypePreference, TypeTask, TypeNote}
+
+// Node statuses. Only active nodes take part in default recall, merging by
+// title and near-duplicate detection.
+const (
+	StatusActive     = "active"
+	StatusSuperseded = "superseded"
+	StatusRetracted  = "retracted"
+)
+
+// Importance levels, highest first.
+const (
+	ImportanceCritical = "critical"
+	ImportanceHigh     = "high"
+	ImportanceMedium   = "medium"
+	ImportanceLow      = "low"
+)
+
+// Result actions.
+const (
+	ActionCreated    = "created"
+	ActionMerged     = "merged"
+	ActionSuperseded = "superseded" // a new node was created and superseded at least one other
+	ActionError      = "error"
+)
+
+// Limits on what a caller may register. They keep a single node readable
+// and a runaway agent from filling the disk.
+const (
+	// DefaultMaxBody is Options.MaxBody when it is 0: 64 KiB of body text,
+	// far more than a note needs and small enough to inject in part.
+	DefaultMaxBody = 64 << 10
+	// MaxIDLen is the longest id, in bytes.
+	MaxIDLen = 80
+	// MaxTitleLen is the longest title, in bytes.
+	MaxTitleLen = 200
+	// MaxListLen is the most files, symbols, tags, links or supersedes
+	// one input may carry.
+	MaxListLen = 200
+)
+
+// ErrNotFound is returned by Get and Forget when no node matches.
+var ErrNotFound = errors.New("knowledge node not found")
+
+// Node is one knowledge node as stored.
+//
+// Nodes returned by Nodes and Get are shared with the store's cache: treat
+// them as read-only (Clone one to change it).
+type Node struct {
+	ID         string   `json:"id"`
+	Type       string   `json:"type"`
+	Status     string   `json:"status"`
+	Importance string   `json:"importance"`
+	Title      string   `json:"title"`
+	Files      []string `json:"files,omitempty"`
+	Symbols    []string `json:"symbols,omitempty"`
+	Links      []Link   `json:"links,omitempty"`
+	Supersedes []string `json:"supersedes,omitempty"`
+	// SupersededBy is the id of the node that replaced this one.
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// ValidUntil is when the node was superseded.
+	ValidUntil *time.Time `json:"valid_until,omitempty"`
+	Tags       []string   `json:"tags,omitempty"`
+	Created    time.Time  `json:"created"`
+	Updated    time.Time  `json:"updated"`
+	// Commit is the short git HEAD hash of the project at the last write,
+	// when the project is a git repository.
+	Commit string `json:"commit,omitempty"`
+	// Anchors maps a file path, or "symbol:<Name>", to the SHA-256 (hex) of
+	// the file's content, or of the symbol's signature, when the node last
+	// named it.
+	Anchors map[string]string `json:"anchors,omitempty"`
+	// Body is the note's text, without the title heading and the generated
+	// links section.
+	Body string `json:"body,omitempty"`
+	// Personal marks a node of the personal vault.
+	Personal bool `json:"personal,omitempty"`
+	// Path is the node's file (absolute). It is not serialized in the
+	// node file.
+	Path string `json:"path,omitempty"`
+
+	// extra holds frontmatter keys rubi does not know, as key and value
+	// nodes, so that rewriting the file keeps them.
+	extra []*yaml.Node
+}
+
+// Link is a typed edge from a node to another node, a file or a symbol.
+type Link struct {
+	// Rel names the relation: about, causes, fixes, related… (lowercase
+	// letters, digits, '-' and '_').
+	Rel string `json:"rel" yaml:"rel"`
+	// Target is a node id, "file:<path>", "symbol:<Name>", or the text as
+	// given when it resolved to nothing.
+	Target string `json:"target" yaml:"target"`
+}
+
+// Input is one node to register, as an agent sends it.
+type Input struct {
+	// ID is optional: given, it must be a valid slug and names the node to
+	// create or merge into; otherwise the id is <type>-<slug of title>.
+	ID    string `json:"id,omitempty"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	Body  string `json:"body,omitempty"`
+	// Files are project paths, relative to the root (absolute paths inside
+	// the root are accepted and made relative).
+	Files   []string `json:"files,omitempty"`
+	Symbols []string `json:"symbols,omitempty"`
+	// Links' targets may be ids, titles, file paths or symbol names.
+	Links []Link `json:"links,omitempty"`
+	// Supersedes names, by id or title, the nodes this one replaces.
+	Supersedes []string `json:"supersedes,omitempty"`
+	// Importance defaults to medium.
+	Importance string     `json:"importance,omitempty"`
+	Tags       []string   `json:"tags,omitempty"`
+	Created    *time.Time `json:"created,omitempty"`
+	// Personal stores the node in the personal vault.
+	Personal bool `json:"personal,omitempty"`
+}
+
+// Result reports what Register did with one Input.
+type Result struct {
+	// Action is created, merged, superseded or error.
+	Action string `json:"action"`
+	ID     string `json:"id,omitempty"`
+	// Path is the node's file (absolute).
+	Path string `json:"path,omitempty"`
+	// Notes are things the agent may want to act on: "merged into X",
+	// "similar: Y", "unresolved link: Z", "unknown file: f",
+	// "unknown symbol: S", "superseded: W", "unresolved supersedes: V".
+	Notes []string `json:"notes,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+// Problem is a node file that could not be read, or a value in it that was
+// read with a fallback (the message says which).
+type Problem struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return p.Path + ":" + itoa(p.Line) + ": " + p.Message
+	}
+	return p.Path + ": " + p.Message
+}
+
+// CodeMap is what the knowledge graph needs from the code index.
+type CodeMap interface {
+	// FileHash returns the SHA-256 (hex) of the content of the project
+	// file at path (relative, forward slashes), and whether it is known.
+	// It must agree with hashing the file on disk: rubi falls back to
+	// that for files the code map does not cover.
+	FileHash(path string) (string, bool)
+	// Symbol returns the file defining the symbol name and its
+	// signature (the definition's first line), and whether it is known.
+	Symbol(name string) (file, signature string, ok bool)
+}
+
+// Options configure a Store.
+type Options struct {
+	// Root is the project root; the graph lives in Root/.rubi.
+	Root string
+	// Vault is the personal vault directory; "" means none, and personal
+	// nodes are refused.
+	Vault string
+	// Code checks files and symbols and supplies anchors. When nil, files
+	// are checked and hashed on disk and symbols are not checked.
+	Code CodeMap
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// MaxBody is the largest body, in bytes, that a node may have; 0 means
+	// DefaultMaxBody.
+	MaxBody int
+}
+
+// Store reads and writes the knowledge graph of one project (and the
+// personal vault). It is safe for concurrent use, and other processes may
+// write the same directories at the same time.
+type Store struct {
+	opts    Options
+	root    string
+	rubiDir string
+	project scope
+	vault   *scope
+
+	// writeMu serializes this process's writers before they take the
+	// cross-process lock, which is enough on its own on Linux but not
+	// everywhere.
+	writeMu sync.Mutex
+
+	mu    sync.Mutex
+	cache map[string]*entry
+	// cacheDirty records that a file was parsed or dropped since the
+	// cache was last imported or exported.
+	cacheDirty bool
+
+	hashMu sync.Mutex
+	hashes map[string]hashEntry
+}
+
+// scope is one place nodes live: the project or the vault.
+type scope struct {
+	personal bool
+	dir      string // knowledge/, where nodes are written
+	legacy   string // conhecimento/ of the Node.js version, read only
+}
+
+// Open returns the store of a project. It touches nothing on disk.
+func Open(opts Options) *Store {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	root := opts.Root
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	rubi := filepath.Join(root, ".rubi")
+	s := &Store{
+		opts:    opts,
+		root:    root,
+		rubiDir: rubi,
+		project: scope{dir: filepath.Join(rubi, "knowledge"), legacy: filepath.Join(rubi, "conhecimento")},
+		cache:   map[string]*entry{},
+		hashes:  map[string]hashEntry{},
+	}
+	if opts.Vault != "" {
+		v := opts.Vault
+		if abs, err := filepath.Abs(v); err == nil {
+			v = abs
+		}
+		s.vault = &scope{
+			personal: true,
+			dir:      filepath.Join(v, "personal", "knowledge"),
+			legacy:   filepath.Join(v, "pessoal", "conhecimento"),
+		}
+	}
+	return s
+}
+
+// Dir returns the project's knowledge directory (.rubi/knowledge).
+func (s *Store) Dir() string { return s.project.dir }
+
+// now is the store's clock in UTC, to the second: node files show whole
+// seconds, and what is written must equal what is read back.
+func (s *Store) now() time.Time { return s.opts.Now().UTC().Truncate(time.Second) }
+
+// Clone returns a deep copy of n.
+func (n *Node) Clone() *Node {
+	c := *n
+	c.Files = cloneStrings(n.Files)
+	c.Symbols = cloneStrings(n.Symbols)
+	c.Tags = cloneStrings(n.Tags)
+	c.Supersedes = cloneStrings(n.Supersedes)
+	if n.Links != nil {
+		c.Links = append([]Link(nil), n.Links...)
+	}
+	if n.ValidUntil != nil {
+		v := *n.ValidUntil
+		c.ValidUntil = &v
+	}
+	if n.Anchors != nil {
+		c.Anchors = make(map[string]string, len(n.Anchors))
+		for k, v := range n.Anchors {
+			c.Anchors[k] = v
+		}
+	}
+	if n.extra != nil {
+		c.extra = append([]*yaml.Node(nil), n.extra...)
+	}
+	return &c
+}
+
+func cloneStrings(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	return append([]string(nil), s...)
+}

@@ -1,0 +1,258 @@
+package knowledge
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// fileKey identifies one version of a file.
+type fileKey struct {
+	mod   int64
+	size  int64
+	inode uint64
+}
+
+func keyOf(fi fs.FileInfo) fileKey {
+	return fileKey{mod: fi.ModTime().UnixNano(), size: fi.Size(), inode: inode(fi)}
+}
+
+// entry is the cached reading of one node file.
+type entry struct {
+	key      fileKey
+	node     *Node     // nil when the file could not be read
+	problems []Problem // the failure, or warnings
+	terms    *nodeTerms
+}
+
+// loaded is the state of one scope at one moment.
+type loaded struct {
+	sc    *scope
+	nodes []*Node          // one per id, in file-name order
+	byID  map[string]*Node // the node that wins for each id
+	// paths lists every file holding each id, the shadowed ones too, so
+	// that a hard Forget removes them all.
+	paths map[string][]string
+	// stems maps the name (without .md) of every file in the writable
+	// directory to the id it holds, or "" when it could not be read: a new
+	// node must not be written over any of them.
+	stems    map[string]string
+	problems []Problem
+	entries  map[*Node]*entry
+	// temps are store.WriteFile temporaries found in the writable
+	// directory.
+	temps []string
+}
+
+// Nodes returns every node of the project and of the personal vault, and
+// the files it had to skip (or read with a fallback). Files are parsed
+// once and cached by modification time, size and inode, so repeated calls
+// cost a directory listing and a stat per file.
+func (s *Store) Nodes() ([]*Node, []Problem) {
+	l := s.load(&s.project)
+	nodes, probs := l.nodes, l.problems
+	if s.vault != nil {
+		v := s.load(s.vault)
+		nodes = append(append([]*Node(nil), nodes...), v.nodes...)
+		probs = append(probs, v.problems...)
+	}
+	return nodes, probs
+}
+
+// Get returns the node with the id, or else the active node with the
+// title (normalized as for merging). Without the "personal:" prefix the
+// project is searched first, then the vault; with it, only the vault.
+func (s *Store) Get(idOrTitle string) (*Node, error) {
+	q := strings.TrimSpace(idOrTitle)
+	scopes := []*scope{&s.project}
+	if s.vault != nil {
+		scopes = append(scopes, s.vault)
+	}
+	if rest, ok := strings.CutPrefix(q, "personal:"); ok {
+		if s.vault == nil {
+			return nil, fmt.Errorf("%q: no personal vault is configured", idOrTitle)
+		}
+		q, scopes = strings.TrimSpace(rest), []*scope{s.vault}
+	}
+	if q == "" {
+		return nil, fmt.Errorf("empty node id: %w", ErrNotFound)
+	}
+	ls := make([]*loaded, len(scopes))
+	for i, sc := range scopes {
+		if n := s.direct(sc, q); n != nil {
+			return n, nil
+		}
+		ls[i] = s.load(sc)
+		if n := ls[i].byID[q]; n != nil {
+			return n, nil
+		}
+	}
+	for _, l := range ls {
+		if n := l.byTitle(q); n != nil {
+			return n, nil
+		}
+	}
+	return nil, fmt.Errorf("%q: %w", idOrTitle, ErrNotFound)
+}
+
+// direct reads the node whose file is named after id, without reading
+// the rest of the scope: a query showing a few nodes of thousands must not
+// parse them all. Only a file holding that id counts; an id kept in a
+// file of another name, or a damaged file, is left to the full load.
+// (When two files hold one id, the full load keeps the first by name and
+// reports the other; the file named after the id is the one rubi writes.)
+func (s *Store) direct(sc *scope, id string) *Node {
+	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
+		return nil
+	}
+	path := filepath.Join(sc.dir, id+".md")
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	s.mu.Lock()
+	e := s.readEntry(sc, path, fs.FileInfoToDirEntry(fi))
+	s.mu.Unlock()
+	if e.node == nil || e.node.ID != id {
+		return nil
+	}
+	return e.node
+}
+
+// byTitle finds a node by normalized title: an active one if any, else
+// the most recently updated.
+func (l *loaded) byTitle(title string) *Node {
+	nt := normTitle(title)
+	if nt == "" {
+		return nil
+	}
+	var best *Node
+	for _, n := range l.nodes {
+		if normTitle(n.Title) != nt {
+			continue
+		}
+		if best == nil || (n.Status == StatusActive) != (best.Status == StatusActive) && n.Status == StatusActive ||
+			(n.Status == StatusActive) == (best.Status == StatusActive) && n.Updated.After(best.Updated) {
+			best = n
+		}
+	}
+	return best
+}
+
+// load reads a scope's directories, reusing the cache for unchanged files.
+func (s *Store) load(sc *scope) *loaded {
+	l := &loaded{
+		sc:      sc,
+		byID:    map[string]*Node{},
+		paths:   map[string][]string{},
+		stems:   map[string]string{},
+		entries: map[*Node]*entry{},
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, dir := range []string{sc.dir, sc.legacy} {
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			if !os.IsNotExist(err) {
+				l.problems = append(l.problems, Problem{Path: dir, Message: err.Error()})
+			}
+			continue
+		}
+		prefix := dir + string(filepath.Separator)
+		seen := map[string]bool{}
+		for _, de := range des {
+			name := de.Name()
+			// Dotfiles are the lock and store.WriteFile's temporaries
+			// (".<name>.tmp-…"), which a crash may leave behind.
+			if strings.HasPrefix(name, ".") && strings.Contains(name, ".md.tmp-") && dir == sc.dir {
+				l.temps = append(l.temps, prefix+name)
+			}
+			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !de.Type().IsRegular() {
+				continue
+			}
+			path := prefix + name
+			seen[path] = true
+			e := s.readEntry(sc, path, de)
+			stem := strings.TrimSuffix(name, ".md")
+			if e.node == nil {
+				l.problems = append(l.problems, e.problems...)
+				if dir == sc.dir {
+					l.stems[stem] = ""
+				}
+				continue
+			}
+			l.problems = append(l.problems, e.problems...)
+			n := e.node
+			if dir == sc.dir {
+				l.stems[stem] = n.ID
+			}
+			l.paths[n.ID] = append(l.paths[n.ID], path)
+			if prev := l.byID[n.ID]; prev != nil {
+				if filepath.Dir(prev.Path) == dir {
+					l.problems = append(l.problems, Problem{Path: path, Message: fmt.Sprintf("duplicate id %s (also in %s); this file is ignored", n.ID, filepath.Base(prev.Path))})
+				}
+				continue
+			}
+			l.byID[n.ID] = n
+			l.nodes = append(l.nodes, n)
+			l.entries[n] = e
+		}
+		for p := range s.cache {
+			if strings.HasPrefix(p, prefix) && !seen[p] && !strings.ContainsRune(p[len(prefix):], filepath.Separator) {
+				delete(s.cache, p)
+				s.cacheDirty = true
+			}
+		}
+	}
+	return l
+}
+
+// readEntry returns the cached entry of path, or reads the file.
+// s.mu is held.
+func (s *Store) readEntry(sc *scope, path string, de fs.DirEntry) *entry {
+	fi, err := de.Info()
+	if err != nil {
+		return &entry{problems: []Problem{{Path: path, Message: err.Error()}}}
+	}
+	key := keyOf(fi)
+	if e := s.cache[path]; e != nil && e.key == key {
+		return e
+	}
+	e := &entry{key: key}
+	s.cacheDirty = true
+	data, err := os.ReadFile(path)
+	if err != nil {
+		e.problems = []Problem{{Path: path, Message: err.Error()}}
+		return e
+	}
+	n, warnings, err := decodeNode(path, data)
+	if err != nil {
+		e.problems = []Problem{errProblem(path, err)}
+	} else {
+		n.Path, n.Personal = path, sc.personal
+		if n.Created.IsZero() {
+			n.Created = fi.ModTime().UTC().Truncate(1e9)
+			if n.Updated.IsZero() {
+				n.Updated = n.Created
+			}
+		}
+		e.node, e.problems = n, warnings
+	}
+	s.cache[path] = e
+	return e
+}
+
+// remember caches a node file just written, so the next load need not
+// parse it again.
+func (s *Store) remember(n *Node) {
+	fi, err := os.Stat(n.Path)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.cache[n.Path] = &entry{key: keyOf(fi), node: n}
+	s.cacheDirty = true
+	s.mu.Unlock()
+}

@@ -1,0 +1,194 @@
+package knowledge
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// hashEntry caches the hash of a file on disk by its version.
+type hashEntry struct {
+	key  fileKey
+	hash string
+}
+
+func hashString(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// fileHash returns the SHA-256 of a project file's content: the code map's
+// when it knows the file, else the file's on disk. ok is false when the
+// file is in neither.
+func (s *Store) fileHash(rel string) (hash string, ok bool) {
+	if s.opts.Code != nil {
+		if h, ok := s.opts.Code.FileHash(rel); ok {
+			return h, true
+		}
+	}
+	p := filepath.Join(s.root, filepath.FromSlash(rel))
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	key := keyOf(fi)
+	s.hashMu.Lock()
+	he, hit := s.hashes[p]
+	s.hashMu.Unlock()
+	if hit && he.key == key {
+		return he.hash, true
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", false
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	s.hashMu.Lock()
+	s.hashes[p] = hashEntry{key: key, hash: sum}
+	s.hashMu.Unlock()
+	return sum, true
+}
+
+// symbolHash returns the hash of a symbol's signature line.
+func (s *Store) symbolHash(name string) (string, bool) {
+	if s.opts.Code == nil {
+		return "", false
+	}
+	_, sig, ok := s.opts.Code.Symbol(name)
+	if !ok {
+		return "", false
+	}
+	return hashString(strings.TrimSpace(sig)), true
+}
+
+// Stale says, in words, what changed in the code since n was written:
+// "src/a.go changed since this note", "src/b.go no longer exists",
+// "symbol Login changed", "symbol Login no longer exists". It is empty for
+// a node that is current or has no anchors. Personal nodes, which are not
+// tied to one project, are never stale; symbols are only checked with a
+// code map.
+func (s *Store) Stale(n *Node) []string {
+	if n == nil || n.Personal || len(n.Anchors) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(n.Anchors))
+	for k := range n.Anchors {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		want := n.Anchors[k]
+		if name, ok := strings.CutPrefix(k, "symbol:"); ok {
+			if s.opts.Code == nil {
+				continue
+			}
+			if h, ok := s.symbolHash(name); !ok {
+				out = append(out, "symbol "+name+" no longer exists")
+			} else if h != want {
+				out = append(out, "symbol "+name+" changed")
+			}
+			continue
+		}
+		rel, err := cleanFile(s.root, k)
+		if err != nil {
+			continue
+		}
+		if h, ok := s.fileHash(rel); !ok {
+			out = append(out, rel+" no longer exists")
+		} else if h != want {
+			out = append(out, rel+" changed since this note")
+		}
+	}
+	return out
+}
+
+// headCommit returns the short hash of the project's git HEAD, read from
+// .git directly (no git process, no network); "" outside a repository.
+func headCommit(root string) string {
+	gitDir := ""
+	for dir := root; ; {
+		p := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(p); err == nil {
+			if fi.IsDir() {
+				gitDir = p
+			} else if data, err := os.ReadFile(p); err == nil {
+				// A worktree or submodule: ".git" is a file "gitdir: <path>".
+				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
+					g = strings.TrimSpace(g)
+					if !filepath.IsAbs(g) {
+						g = filepath.Join(dir, g)
+					}
+					gitDir = g
+				}
+			}
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+	if gitDir == "" {
+		return ""
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	h := strings.TrimSpace(string(head))
+	if ref, ok := strings.CutPrefix(h, "ref:"); ok {
+		h = resolveRef(gitDir, strings.TrimSpace(ref))
+	}
+	if len(h) < 7 || strings.Trim(h, "0123456789abcdef") != "" {
+		return ""
+	}
+	return h[:7]
+}
+
+// resolveRef reads a ref from the loose refs or packed-refs, looking in
+// the common directory of a linked worktree too.
+func resolveRef(gitDir, ref string) string {
+	if strings.Contains(ref, "..") {
+		return ""
+	}
+	dirs := []string{gitDir}
+	if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		cd := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(gitDir, cd)
+		}
+		dirs = append(dirs, cd)
+	}
+	for _, d := range dirs {
+		if data, err := os.ReadFile(filepath.Join(d, filepath.FromSlash(ref))); err == nil {
+			return strings.TrimSpace(string(data))
+		}
+	}
+	for _, d := range dirs {
+		f, err := os.Open(filepath.Join(d, "packed-refs"))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if hash, name, ok := strings.Cut(sc.Text(), " "); ok && name == ref {
+				f.Close()
+				return hash
+			}
+		}
+		f.Close()
+	}
+	return ""
+}

@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// maxBody bounds how much of a file's content goes into its document.
+// Beyond it a file's vocabulary rarely changes, and the BM25 index stays
+// proportional to the project rather than to its largest files.
+const maxBody = 128 << 10
+
+// fileDocument builds the document of one file. content may be nil for a
+// file that was not re-read (an incremental index); the document then has
+// no Body, and no Names unless its symbols are loaded, which rankers were
+// told to expect.
+func fileDocument(rec *fileRecord, content []byte) core.Document {
+	d := core.Document{
+		ID:       core.DocID(core.DocFile, rec.Path),
+		Kind:     core.DocFile,
+		Path:     rec.Path,
+		Title:    path.Base(rec.Path),
+		Language: rec.Language,
+		ModTime:  rec.ModTime / 1e9,
+		Size:     rec.Size,
+	}
+	seen := map[string]bool{}
+	for _, s := range rec.syms {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			d.Names = append(d.Names, s.Name)
+		}
+	}
+	if content == nil {
+		return d
+	}
+	var b strings.Builder
+	if rec.Package != "" {
+		b.WriteString(rec.Package)
+		b.WriteByte('\n')
+	}
+	for _, s := range rec.syms {
+		if s.Doc != "" {
+			b.WriteString(s.Doc)
+			b.WriteByte('\n')
+		}
+	}
+	body := content
+	if len(body) > maxBody {
+		body = body[:maxBody]
+	}
+	b.Write(body)
+	d.Body = b.String()
+	return d
+}
+
+// moduleDocuments builds one document per module with its files' names
+// and, for the modules withBody says, their exported symbols (whose files
+// must have their symbols loaded); and the contains edges module → file.
+func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Document, []core.Edge) {
+	files := map[string][]*fileRecord{}
+	for _, p := range m.sortedPaths() {
+		mod := m.Files[p].Module
+		files[mod] = append(files[mod], m.Files[p])
+	}
+	mods := make([]string, 0, len(files))
+	for mod := range files {
+		mods = append(mods, mod)
+	}
+	sort.Strings(mods)
+	docs := make([]core.Document, 0, len(mods))
+	var edges []core.Edge
+	for _, mod := range mods {
+		id := core.DocID(core.DocModule, mod)
+		d := core.Document{ID: id, Kind: core.DocModule, Path: mod, Title: mod}
+		if mod == "." {
+			d.Title = "(project root)"
+		}
+		var body strings.Builder
+		body.WriteString(mod)
+		body.WriteByte('\n')
+		for _, rec := range files[mod] {
+			d.Names = append(d.Names, path.Base(rec.Path))
+			for _, s := range rec.syms {
+				if s.Exported && s.Parent == "" {
+					body.WriteString(s.Name)
+					body.WriteByte(' ')
+				}
+			}
+			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, rec.Path), Kind: core.EdgeContains, Weight: containsWeight})
+		}
+		if withBody(mod) {
+			d.Body = body.String()
+		}
+		docs = append(docs, d)
+	}
+	return docs, edges
+}
+
+// containsWeight is the weight of a module → file edge, against 1 for an
+// import of a whole file: belonging to the same module says less about
+// what a file is for than one file using another.
+const containsWeight = 0.25

@@ -1,0 +1,181 @@
+// Package pipeline runs rubi's two pipelines over one project, as
+// rubi.hcl declares them:
+//
+//	index:    walk → parse (by language) → resolve imports → graph and
+//	          PageRank → documents → each ranker's Index → .rubi/index/
+//	retrieve: query + terms → rankers in parallel (seeded rankers after
+//	          the others) → fuser → packer (token budget, reasons)
+//
+// Stages are opened lazily through the host, once per Engine, so a
+// retrieve that finds the index fresh never starts a parser.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// DataDir is rubi's directory in a project.
+const DataDir = ".rubi"
+
+// dataGitignore keeps derived and private data out of the team's commits.
+const dataGitignore = `# Written by rubi. The knowledge in this folder is meant to be committed;
+# the derived index, automatic session records, the hooks' log and the
+# lock are not.
+index/
+sessions/
+hooks.log*
+.lock
+`
+
+// Engine runs the pipelines of one project.
+type Engine struct {
+	cfg    *config.Config
+	host   *host.Host
+	logger hclog.Logger
+
+	mu     sync.Mutex
+	stages map[*config.Stage]core.Stage
+	// manifest is the index as this engine last wrote or read it, so a
+	// refresh followed by a query decodes it once; stamp is the file's
+	// size and mtime then, to notice another process re-indexing.
+	manifest *manifest
+	stamp    string
+	// symMu serializes reading symbols into the cached manifest's records.
+	symMu sync.Mutex
+	// knowledge is the project's knowledge store, opened on first use.
+	knowledge *knowledge.Store
+	// nodeCacheOnce reads the persisted node cache into it once.
+	nodeCacheOnce sync.Once
+	// indexMu serializes this engine's index runs (the directory lock does
+	// it across processes); arena, the file contents a run read, is its.
+	indexMu sync.Mutex
+	arena   *store.Arena
+}
+
+// New returns an engine for cfg. Close stops any plugin it started.
+func New(cfg *config.Config, logger hclog.Logger) *Engine {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	return &Engine{cfg: cfg, host: host.New(cfg, logger), logger: logger, stages: map[*config.Stage]core.Stage{}}
+}
+
+// Close stops the engine's plugin processes.
+func (e *Engine) Close() { e.host.Close() }
+
+// Config returns the configuration the engine runs.
+func (e *Engine) Config() *config.Config { return e.cfg }
+
+// Opened lists the stages the engine has opened, and how they ran.
+func (e *Engine) Opened() []host.Opened { return e.host.Opened() }
+
+// Problems lists the plugin failures of this run, one line each.
+func (e *Engine) Problems() []string { return e.host.Problems() }
+
+// DiagnosticsError is a configuration mistake found while opening a stage.
+type DiagnosticsError struct {
+	Diags hcl.Diagnostics
+	Files map[string]*hcl.File
+}
+
+func (e *DiagnosticsError) Error() string { return e.Diags.Error() }
+
+// open returns the opened stage for st, opening it on first use. A nil
+// stage with no error means a failed plugin with no fallback.
+func (e *Engine) open(ctx context.Context, st *config.Stage) (core.Stage, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s, ok := e.stages[st]; ok {
+		return s, nil
+	}
+	s, diags := e.host.Open(ctx, st)
+	if diags.HasErrors() {
+		return nil, &DiagnosticsError{Diags: diags, Files: e.cfg.Files}
+	}
+	e.stages[st] = s
+	return s, nil
+}
+
+// OpenAll opens every enabled stage, which validates each one's settings
+// against its schema (starting subprocess plugins to ask for theirs).
+func (e *Engine) OpenAll(ctx context.Context) error {
+	var diags hcl.Diagnostics
+	for _, st := range e.cfg.Stages {
+		if !st.Enabled {
+			continue
+		}
+		if _, err := e.open(ctx, st); err != nil {
+			if de, ok := err.(*DiagnosticsError); ok {
+				diags = append(diags, de.Diags...)
+				continue
+			}
+			return err
+		}
+	}
+	if diags.HasErrors() {
+		return &DiagnosticsError{Diags: diags, Files: e.cfg.Files}
+	}
+	return nil
+}
+
+func (e *Engine) setManifest(m *manifest) {
+	stamp := e.manifestStamp()
+	e.mu.Lock()
+	e.manifest, e.stamp = m, stamp
+	e.mu.Unlock()
+}
+
+func (e *Engine) manifestStamp() string {
+	fi, err := os.Stat(filepath.Join(e.indexDir(), manifestFile))
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", fi.Size(), fi.ModTime().UnixNano())
+}
+
+// currentManifest returns the engine's manifest, reading it from disk the
+// first time and whenever another process has rewritten it since.
+func (e *Engine) currentManifest() (*manifest, error) {
+	e.mu.Lock()
+	m, stamp := e.manifest, e.stamp
+	e.mu.Unlock()
+	if m != nil && stamp != "" && stamp == e.manifestStamp() {
+		return m, nil
+	}
+	m, err := loadManifest(e.indexDir())
+	if err != nil {
+		return nil, err
+	}
+	e.setManifest(m)
+	return m, nil
+}
+
+func (e *Engine) dataDir() string  { return filepath.Join(e.cfg.Root, DataDir) }
+func (e *Engine) indexDir() string { return filepath.Join(e.cfg.Root, host.StateDir) }
+
+// ensureDataDir creates .rubi/ and its .gitignore.
+func (e *Engine) ensureDataDir() error {
+	if err := os.MkdirAll(e.indexDir(), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", e.indexDir(), err)
+	}
+	gi := filepath.Join(e.dataDir(), ".gitignore")
+	if _, err := os.Stat(gi); os.IsNotExist(err) {
+		if err := os.WriteFile(gi, []byte(dataGitignore), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", gi, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,924 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/graph"
+	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/pluginsdk"
+	"github.com/rubi-dev/rubi/core/resolve"
+	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/walk"
+)
+
+// IndexOptions tune one index run.
+type IndexOptions struct {
+	// Full re-reads and re-parses every file and rebuilds every ranker.
+	Full bool
+	// Progress, when set, is told how many of the files to read and parse
+	// are done; it is called from several goroutines, one at a time.
+	Progress func(done, total int)
+}
+
+// FileCounts says what the walk saw.
+type FileCounts struct {
+	Seen    int            `json:"seen"`
+	Indexed int            `json:"indexed"`
+	Skipped map[string]int `json:"skipped"`
+}
+
+// IndexStats is the outcome of an index run, as `rubi index` prints it.
+type IndexStats struct {
+	Root  string     `json:"root"`
+	Files FileCounts `json:"files"`
+	// Parsed files were read and parsed in this run; Unchanged were
+	// reused from the previous index; Removed disappeared since.
+	Parsed    int            `json:"parsed"`
+	Unchanged int            `json:"unchanged"`
+	Removed   int            `json:"removed"`
+	Languages map[string]int `json:"languages"`
+	Symbols   int            `json:"symbols"`
+	Imports   int            `json:"imports"`
+	Edges     int            `json:"import_edges"`
+	// Resolution counts, per language, the imports resolved to project
+	// files, those that look internal but found no file, and external
+	// ones (standard library, third-party packages, system headers).
+	Resolution Resolution `json:"resolution"`
+	Modules    int        `json:"modules"`
+	// Nodes counts the knowledge nodes in recall (active, project and
+	// personal).
+	Nodes int `json:"nodes"`
+	// Rankers says how each ranker was brought up to date: "full",
+	// "incremental", "up to date" or "failed".
+	Rankers    map[string]string `json:"rankers"`
+	Warnings   []string          `json:"warnings,omitempty"`
+	Problems   []string          `json:"problems,omitempty"`
+	DurationMS float64           `json:"duration_ms"`
+}
+
+// Resolution is IndexStats.Resolution.
+type Resolution struct {
+	Resolved   map[string]int `json:"resolved"`
+	Unresolved map[string]int `json:"unresolved"`
+	External   map[string]int `json:"external"`
+}
+
+// scanned is one file of the walk and what this run learned about it.
+type scanned struct {
+	file walk.File
+	rec  *fileRecord
+	// content is set when the file was read in this run.
+	content []byte
+	changed bool
+	// reparse forces parsing even if the content hash is unchanged.
+	reparse bool
+	skip    string // a skip reason found on reading (binary, unreadable)
+}
+
+// Index brings the project's index up to date. Only one rubi process
+// indexes a project at a time; the others wait for the lock.
+func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
+	start := time.Now()
+	if err := e.ensureDataDir(); err != nil {
+		return nil, err
+	}
+	e.indexMu.Lock()
+	defer e.indexMu.Unlock()
+	lock, err := store.LockDir(ctx, e.indexDir())
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	defer func() {
+		// Nothing that outlives the run points into the file contents:
+		// parsers, documents and rankers copy what they keep.
+		if e.arena != nil {
+			e.arena.Release()
+			e.arena = nil
+		}
+	}()
+
+	lap := e.stopwatch("index")
+	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
+	prev, err := loadManifest(e.indexDir())
+	if err != nil && !errors.Is(err, errNoIndex) {
+		stats.Warnings = append(stats.Warnings, err.Error())
+	}
+	if prev == nil || opts.Full {
+		prev = newManifest()
+		opts.Full = true
+	}
+
+	lap("lock and manifest")
+	files, wstats, err := e.walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lap("walk")
+	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
+
+	// Read and parse what changed.
+	next := newManifest()
+	next.Parsers = e.parserFingerprints()
+	if err := e.scan(ctx, files, prev, next, opts); err != nil {
+		return nil, err
+	}
+	lap("read and parse")
+	var changedIDs []string
+	for _, s := range files {
+		if s.skip != "" {
+			stats.Files.Skipped[s.skip]++
+			continue
+		}
+		next.Files[s.rec.Path] = s.rec
+		if s.changed {
+			stats.Parsed++
+			changedIDs = append(changedIDs, core.DocID(core.DocFile, s.rec.Path))
+		} else {
+			stats.Unchanged++
+		}
+		stats.Languages[langOrOther(s.rec.Language)]++
+		stats.Symbols += s.rec.Symbols
+		stats.Imports += s.rec.importCount()
+	}
+	var removedIDs []string
+	for p := range prev.Files {
+		if _, ok := next.Files[p]; !ok {
+			stats.Removed++
+			removedIDs = append(removedIDs, core.DocID(core.DocFile, p))
+		}
+	}
+	sort.Strings(removedIDs)
+	stats.Files.Indexed = len(next.Files)
+
+	// Knowledge nodes are documents too; a malformed one is reported and
+	// skipped.
+	nodes, problems := e.nodes()
+	for _, p := range problems {
+		stats.Warnings = append(stats.Warnings, p.String())
+	}
+	nodeDocs, nodeEdges, stamps := e.nodeDocs(next, nodes)
+	lap("knowledge nodes")
+	next.Nodes = stamps
+	stats.Nodes = len(nodeDocs)
+	for id, stamp := range stamps {
+		if prev.Nodes[id] != stamp {
+			changedIDs = append(changedIDs, id)
+		}
+	}
+	for id := range prev.Nodes {
+		if _, ok := stamps[id]; !ok {
+			removedIDs = append(removedIDs, id)
+		}
+	}
+
+	fps := map[string]string{}
+	current := true
+	for _, st := range e.cfg.Enabled(core.KindRanker) {
+		fps[st.Name] = e.stageFingerprint(st)
+		if prev.Stateful[st.Name] && !e.hasState(st.Name) {
+			// Its state was deleted: index it again, in full.
+			delete(prev.Rankers, st.Name)
+		}
+		current = current && prev.Rankers[st.Name] == fps[st.Name]
+	}
+	if !opts.Full && current && len(changedIDs) == 0 && len(removedIDs) == 0 {
+		// The common refresh: no content changed, so the graph, the
+		// rankers and their state all still hold.
+		return e.keep(prev, next, files, stats, start)
+	}
+
+	// The graph: imports resolved project-wide, then centrality.
+	paths := next.sortedPaths()
+	roots := codemap.Roots(paths)
+	for _, p := range paths {
+		if rec := next.Files[p]; rec.Module != codemap.ModuleOf(p, roots) {
+			// Copy: an unchanged record is shared with prev, which must
+			// keep the old module for dirtyModules to see the move.
+			moved := *rec
+			moved.Module = codemap.ModuleOf(p, roots)
+			next.Files[p] = &moved
+		}
+	}
+	edges, reused := e.reuseResolution(prev, next, files, opts.Full)
+	if reused {
+		stats.Resolution, next.Resolution = prev.Resolution, prev.Resolution
+		next.edgesRaw, next.edgesKept = prev.edgesRaw, true
+		lap("resolution reused")
+	} else {
+		project, err := resolve.NewProject(e.cfg.Root, paths)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range project.Warnings() {
+			stats.Warnings = append(stats.Warnings, w.String())
+		}
+		var rs resolve.Stats
+		edges, rs = resolve.Analyze(project, next.allFacts())
+		stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
+		next.Resolution = stats.Resolution
+		rankFiles(next, edges)
+		lap("resolve and rank")
+	}
+	next.edges = edges
+	stats.Edges = len(edges)
+
+	dirty := dirtyModules(prev, next)
+	stats.Modules = len(moduleIndex(next))
+	removedIDs = append(removedIDs, removedModules(prev, next)...)
+
+	// corpus builds what rankers index: in full, every document with its
+	// body; otherwise bodies (and symbols) only where something changed.
+	corpus := func(full bool) (*core.Corpus, error) {
+		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Files[p].Module] }); err != nil {
+			return nil, err
+		}
+		if full {
+			e.readAll(files)
+		}
+		// Each corpus gets its own lists: module ids are appended below.
+		c := &core.Corpus{Full: full, Changed: slices.Clone(changedIDs), Removed: slices.Clone(removedIDs)}
+		byPath := map[string][]byte{}
+		for _, s := range files {
+			if s.content != nil {
+				byPath[s.rec.Path] = s.content
+			}
+		}
+		modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] })
+		// Sized once: documents are large and a project has thousands.
+		c.Documents = make([]core.Document, 0, len(paths)+len(modDocs)+len(nodeDocs))
+		for _, p := range paths {
+			c.Documents = append(c.Documents, fileDocument(next.Files[p], byPath[p]))
+		}
+		for _, d := range modDocs {
+			if full || dirty[d.Path] {
+				c.Changed = append(c.Changed, d.ID)
+			}
+		}
+		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
+		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges))
+		c.Edges = append(append(append(c.Edges, edges...), modEdges...), nodeEdges...)
+		return c, nil
+	}
+	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
+	// The maps need the symbols of the dirty modules, as the corpus does:
+	// read them once, up front, so the maps can be written while the
+	// rankers index, neither touching the records the other reads.
+	if err := e.loadSymbols(prev, next, func(p string) bool {
+		return opts.Full || prev.MapsFormat != mapsFormat || dirty[next.Files[p].Module]
+	}); err != nil {
+		return nil, err
+	}
+	maps := func() error { return e.writeMaps(prev, next, edges, dirty, opts.Full) }
+	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus, maps); err != nil {
+		return nil, err
+	}
+	lap("rankers and maps")
+	next.IndexedAt = time.Now().UTC()
+	if err := next.save(e.indexDir(), prev); err != nil {
+		return nil, err
+	}
+	lap("manifest")
+	e.setManifest(next)
+	return e.finish(stats, start), nil
+}
+
+// keep finishes a run that changed no content: the previous graph and
+// rankers stand, and the manifest is rewritten only if some file was
+// touched (new mtime, same content), so the next run need not read it.
+func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
+	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
+	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
+	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
+	for _, rec := range next.Files {
+		stats.Edges += rec.Importers
+	}
+	stats.Modules = len(moduleIndex(next))
+	for name := range next.Rankers {
+		if e.cfg.Stage(core.KindRanker, name) != nil {
+			stats.Rankers[name] = "up to date"
+		}
+	}
+	next.edgesRaw, next.hasEdges = prev.edgesRaw, prev.hasEdges
+	if e.mapsStale(next) {
+		edges, err := prev.importEdges()
+		if err != nil || !prev.hasEdges {
+			project, err := resolve.NewProject(e.cfg.Root, next.sortedPaths())
+			if err != nil {
+				return nil, err
+			}
+			edges = resolve.Edges(project, next.allFacts())
+			next.edges = edges
+		}
+		if err := e.writeMaps(prev, next, edges, nil, true); err != nil {
+			return nil, err
+		}
+		if err := next.save(e.indexDir(), prev); err != nil {
+			return nil, err
+		}
+		e.setManifest(next)
+		return e.finish(stats, start), nil
+	}
+	for _, s := range files {
+		if s.content != nil {
+			if err := next.save(e.indexDir(), prev); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	e.setManifest(next)
+	return e.finish(stats, start), nil
+}
+
+// stageFingerprint identifies how a stage runs: its configuration, and
+// for a built-in its own version too.
+func (e *Engine) stageFingerprint(st *config.Stage) string {
+	fp := e.cfg.Fingerprint(st)
+	if b, ok := core.LookupBuiltin(st.Name); ok && st.Plugin == "" {
+		fp += "/" + b.Factory().Info().Version
+	}
+	return fp
+}
+
+// parserFingerprints maps each language to the fingerprint of the parser
+// that handles it (a parser declared later takes over the languages it
+// names); languages no parser names are absent.
+func (e *Engine) parserFingerprints() map[string]string {
+	out := map[string]string{}
+	for _, st := range e.cfg.Enabled(core.KindParser) {
+		fp := e.stageFingerprint(st)
+		langs := st.Languages
+		if len(langs) == 0 {
+			// It takes every language it advertises; only a started
+			// plugin can say which, so the "*" entry stands for them.
+			langs = []string{"*"}
+		}
+		for _, l := range langs {
+			out[l] = fp
+		}
+	}
+	return out
+}
+
+// finish stamps the run's problems and duration on its stats.
+func (e *Engine) finish(stats *IndexStats, start time.Time) *IndexStats {
+	stats.Problems = e.Problems()
+	stats.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	return stats
+}
+
+// fileDoc is the one-line description of a file: its own doc comment, or
+// the doc of its first documented exported top-level symbol.
+func fileDoc(f core.FileFacts) string {
+	if f.Doc != "" {
+		return f.Doc
+	}
+	for _, s := range f.Symbols {
+		if s.Exported && s.Parent == "" && s.Doc != "" {
+			return s.Doc
+		}
+	}
+	return ""
+}
+
+func langOrOther(l string) string {
+	if l == "" {
+		return "other"
+	}
+	return l
+}
+
+// walk lists the project's files as rubi.hcl's index block says.
+func (e *Engine) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
+	ix := e.cfg.Index
+	var files []*scanned
+	st, err := walk.Walk(ctx, e.cfg.Root, walk.Options{
+		Include:           ix.Include,
+		Exclude:           ix.Exclude,
+		NoDefaultExcludes: !ix.DefaultExcludes,
+		MaxFileSize:       ix.MaxFileSize,
+	}, func(f walk.File) error {
+		files = append(files, &scanned{file: f})
+		return nil
+	})
+	if st.Skipped == nil {
+		st.Skipped = map[string]int{}
+	}
+	return files, st, err
+}
+
+// scan decides for every file whether the previous index still holds for
+// it, and reads and parses those for which it does not. A file whose size
+// and modification time are unchanged is not even opened.
+func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, next *manifest, opts IndexOptions) error {
+	full := opts.Full
+	var todo []*scanned
+	for _, s := range files {
+		old := prev.Files[s.file.Path]
+		// A file is reused only if the parser of its language is the
+		// one that parsed it: a new parser, setting or rubi version
+		// re-parses the language.
+		lang := core.DetectLanguage(s.file.Path)
+		if prev.Parsers[lang] != next.Parsers[lang] {
+			old = nil
+		}
+		if !full && old != nil && old.Size == s.file.Size && old.ModTime == s.file.ModTime.UnixNano() {
+			s.rec = old
+			continue
+		}
+		if old == nil {
+			s.reparse = true
+		}
+		todo = append(todo, s)
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	// Read in parallel: hashing and the binary check are cheap next to
+	// the system calls, and a cold cache makes reads the slowest part.
+	// File contents live until the rankers have indexed them: one arena
+	// for all of them costs far fewer page faults than a heap allocation
+	// each (Index releases it when it returns).
+	total := 0
+	for _, s := range todo {
+		total += int(s.file.Size)
+	}
+	e.arena = store.NewArena(total + total/16 + 4096)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0) * 2)
+	for _, s := range todo {
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			old := prev.Files[s.file.Path]
+			if s.reparse {
+				old = nil
+			}
+			e.read(s, old, full)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	var parse []*scanned
+	for _, s := range todo {
+		if s.skip == "" && s.changed {
+			parse = append(parse, s)
+		}
+	}
+	return e.parse(ctx, parse, opts.Progress)
+}
+
+// read loads one file and compares it with its previous record.
+func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
+	content, err := e.readFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
+	if err != nil {
+		s.skip = walk.ReasonUnreadable
+		return
+	}
+	head := content
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if walk.IsBinary(head) {
+		s.skip = walk.ReasonBinary
+		return
+	}
+	sum := sha256.Sum256(content)
+	hash := hex.EncodeToString(sum[:])
+	s.content = content
+	if !full && old != nil && old.Hash == hash {
+		// Touched, not changed: keep the facts, note the new times.
+		rec := *old
+		rec.Size, rec.ModTime = s.file.Size, s.file.ModTime.UnixNano()
+		s.rec = &rec
+		return
+	}
+	s.changed = true
+	s.rec = &fileRecord{
+		Path:     s.file.Path,
+		Language: core.DetectLanguage(s.file.Path),
+		Size:     s.file.Size,
+		ModTime:  s.file.ModTime.UnixNano(),
+		Hash:     hash,
+	}
+	s.rec.loaded, s.rec.fresh = true, true // no symbols until a parser finds some
+}
+
+// readFile reads a file of the expected size into the run's arena, or
+// from the heap when the arena is full or the file grew since the walk.
+func (e *Engine) readFile(path string, size int64) ([]byte, error) {
+	if e.arena == nil {
+		return os.ReadFile(path)
+	}
+	buf := e.arena.Alloc(int(size) + 1)
+	if buf == nil {
+		return os.ReadFile(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:n:n], nil // the whole file: it is no longer than the walk saw
+	case err != nil:
+		return nil, err
+	}
+	// One byte more than the walk saw: the file grew; read it whole.
+	return os.ReadFile(path)
+}
+
+// parse sends the changed files to the parser of their language, in
+// batches of about pluginsdk.ChunkSize, a worker per core.
+func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done, total int)) error {
+	route := map[string]*config.Stage{}
+	for _, st := range e.cfg.Enabled(core.KindParser) {
+		langs := st.Languages
+		if len(langs) == 0 {
+			// A parser that names no languages takes all it advertises.
+			s, err := e.open(ctx, st)
+			if err != nil {
+				return err
+			}
+			if s != nil {
+				langs = s.Info().Languages
+			}
+		}
+		for _, l := range langs {
+			route[l] = st
+		}
+	}
+	type batch struct {
+		stage *config.Stage
+		files []*scanned
+		size  int
+	}
+	var batches []*batch
+	current := map[*config.Stage]*batch{}
+	for _, s := range files {
+		st := route[s.rec.Language]
+		if st == nil {
+			continue
+		}
+		b := current[st]
+		if b == nil || b.size+len(s.content) > pluginsdk.ChunkSize {
+			b = &batch{stage: st}
+			current[st] = b
+			batches = append(batches, b)
+		}
+		b.files = append(b.files, s)
+		b.size += len(s.content)
+	}
+	var (
+		mu          sync.Mutex
+		done, total int
+	)
+	for _, b := range batches {
+		total += len(b.files)
+	}
+	report := func(n int) {
+		if progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		progress(done, total)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, b := range batches {
+		g.Go(func() error {
+			defer report(len(b.files))
+			stage, err := e.open(gctx, b.stage)
+			if err != nil {
+				return err
+			}
+			parser, ok := stage.(core.Parser)
+			if !ok {
+				// The plugin failed and its kind had no fallback: the files
+				// stay indexed by name and content.
+				return nil
+			}
+			in := make([]core.SourceFile, len(b.files))
+			for i, s := range b.files {
+				in[i] = core.SourceFile{Path: s.rec.Path, Language: s.rec.Language, Content: s.content}
+			}
+			facts, err := parser.Parse(gctx, in)
+			if err != nil {
+				if gctx.Err() != nil {
+					return gctx.Err()
+				}
+				e.logger.Warn("parse failed; files indexed without symbols", "parser", b.stage.Name, "error", err)
+				return nil
+			}
+			for i, s := range b.files {
+				f := facts[i]
+				s.rec.Package, s.rec.Imports, s.rec.ParseError = f.Package, f.Imports, f.Error
+				s.rec.syms, s.rec.Symbols = f.Symbols, len(f.Symbols)
+				s.rec.Doc = fileDoc(f)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// rankFiles stores each file's PageRank in the import graph and how many
+// files import it.
+func rankFiles(m *manifest, edges []core.Edge) {
+	b := graph.NewBuilder()
+	paths := m.sortedPaths()
+	for _, p := range paths {
+		b.Node(core.DocID(core.DocFile, p))
+		m.Files[p].Importers = 0
+	}
+	for _, e := range edges {
+		b.AddEdge(e.From, e.To, e.Weight)
+	}
+	g := b.Build()
+	ranks := g.PageRank(graph.Options{})
+	for i, p := range paths {
+		m.Files[p].Rank = ranks[i]
+		m.Files[p].Importers = g.InDegree(i)
+	}
+}
+
+// reuseResolution returns the previous run's import edges when this run
+// cannot change them: the same files as before, and every changed file
+// one a parser handles (so not go.mod, tsconfig.json, package.json and
+// the like, which steer resolution) whose language, package and imports
+// are what they were. Ranks and importer counts then carry over too. A
+// one-file edit inside a function body costs no resolution at all.
+func (e *Engine) reuseResolution(prev, next *manifest, files []*scanned, full bool) ([]core.Edge, bool) {
+	if full || !prev.hasEdges || len(prev.Files) != len(next.Files) {
+		return nil, false
+	}
+	for p := range next.Files {
+		if _, ok := prev.Files[p]; !ok {
+			return nil, false
+		}
+	}
+	var changed []*fileRecord
+	for _, s := range files {
+		if s.skip != "" || !s.changed {
+			continue
+		}
+		old, rec := prev.Files[s.rec.Path], next.Files[s.rec.Path]
+		if rec.Language == "" || next.Parsers[rec.Language] == "" || old.Language != rec.Language ||
+			old.Package != rec.Package || !slices.EqualFunc(old.imports(), rec.imports(), sameImport) {
+			return nil, false
+		}
+		changed = append(changed, rec)
+	}
+	edges, err := prev.importEdges()
+	if err != nil {
+		return nil, false
+	}
+	for _, rec := range changed {
+		old := prev.Files[rec.Path]
+		rec.Rank, rec.Importers = old.Rank, old.Importers
+	}
+	return edges, true
+}
+
+func sameImport(a, b core.Import) bool {
+	return a.Spec == b.Spec && a.Kind == b.Kind && slices.Equal(a.Names, b.Names)
+}
+
+// loadSymbols reads back the symbols of the unchanged files want selects,
+// from the previous generation's symbols file.
+func (e *Engine) loadSymbols(prev, next *manifest, want func(path string) bool) error {
+	var need []*fileRecord
+	for p, rec := range next.Files {
+		if !rec.loaded && rec.SymLen > 0 && want(p) {
+			need = append(need, rec)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	f, err := prev.openSymbols(e.indexDir())
+	if err != nil {
+		return fmt.Errorf("read symbols: %w", err)
+	}
+	defer f.Close()
+	r := &symbolReader{f: f}
+	for _, rec := range need {
+		if err := r.read(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dirtyModules are the modules whose set of files or whose files changed
+// (on both sides, when a file moved from one module to another).
+func dirtyModules(prev, next *manifest) map[string]bool {
+	dirty := map[string]bool{}
+	for p, rec := range next.Files {
+		if old, ok := prev.Files[p]; !ok || old.Hash != rec.Hash || old.Module != rec.Module {
+			dirty[rec.Module] = true
+			if ok {
+				dirty[old.Module] = true
+			}
+		}
+	}
+	for p, old := range prev.Files {
+		if _, ok := next.Files[p]; !ok {
+			dirty[old.Module] = true
+		}
+	}
+	return dirty
+}
+
+// removedModules lists the modules that no longer have any file.
+func removedModules(prev, next *manifest) []string {
+	have := map[string]bool{}
+	for _, rec := range next.Files {
+		have[rec.Module] = true
+	}
+	gone := map[string]bool{}
+	for _, rec := range prev.Files {
+		if !have[rec.Module] {
+			gone[rec.Module] = true
+		}
+	}
+	ids := make([]string, 0, len(gone))
+	for mod := range gone {
+		ids = append(ids, core.DocID(core.DocModule, mod))
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// indexRankers gives each enabled ranker the corpus: in full when its
+// configuration changed or it asks for it, incrementally otherwise, and not
+// at all when nothing changed since it last indexed.
+//
+// alongside runs at the same time as the rankers index, once the corpora
+// are built; its error is returned.
+func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, corpus func(full bool) (*core.Corpus, error), alongside func() error) error {
+	var incremental, full *core.Corpus
+	get := func(wantFull bool) (*core.Corpus, error) {
+		var err error
+		if wantFull {
+			if full == nil {
+				full, err = corpus(true)
+			}
+			return full, err
+		}
+		if incremental == nil {
+			incremental, err = corpus(false)
+		}
+		return incremental, err
+	}
+	type job struct {
+		st       *config.Stage
+		ranker   core.Ranker
+		wantFull bool
+		err      error
+	}
+	var jobs []*job
+	for _, st := range e.cfg.Enabled(core.KindRanker) {
+		stage, err := e.open(ctx, st)
+		if err != nil {
+			return err
+		}
+		ranker, ok := stage.(core.Ranker)
+		if !ok {
+			stats.Rankers[st.Name] = "failed"
+			continue
+		}
+		wantFull := prev.Rankers[st.Name] != fps[st.Name]
+		if !wantFull && nothingChanged {
+			next.Rankers[st.Name], next.Stateful[st.Name] = fps[st.Name], prev.Stateful[st.Name]
+			stats.Rankers[st.Name] = "up to date"
+			continue
+		}
+		// The corpora are built here, one at a time; the rankers then
+		// index at once, each reading them and writing only its own
+		// state.
+		if _, err := get(wantFull); err != nil {
+			return err
+		}
+		jobs = append(jobs, &job{st: st, ranker: ranker, wantFull: wantFull})
+	}
+	var wg sync.WaitGroup
+	var alongsideErr error
+	wg.Go(func() { alongsideErr = alongside() })
+	for _, j := range jobs {
+		c, _ := get(j.wantFull)
+		wg.Go(func() {
+			t := time.Now()
+			j.err = j.ranker.Index(ctx, c)
+			e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
+		})
+	}
+	wg.Wait()
+	if alongsideErr != nil {
+		return alongsideErr
+	}
+	for _, j := range jobs {
+		err := j.err
+		if errors.Is(err, core.ErrFullIndexNeeded) && !j.wantFull {
+			j.wantFull = true
+			c, gerr := get(true)
+			if gerr != nil {
+				return gerr
+			}
+			err = j.ranker.Index(ctx, c)
+		}
+		name := j.st.Name
+		switch {
+		case errors.Is(err, host.ErrUnavailable):
+			stats.Rankers[name] = "failed"
+			continue
+		case err != nil:
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			stats.Rankers[name] = "failed"
+			stats.Warnings = append(stats.Warnings, fmt.Sprintf("ranker %s could not index: %v", name, err))
+			continue
+		}
+		next.Rankers[name] = fps[name]
+		next.Stateful[name] = e.hasState(name)
+		if j.wantFull {
+			stats.Rankers[name] = "full"
+		} else {
+			stats.Rankers[name] = "incremental"
+		}
+	}
+	return nil
+}
+
+// hasState reports whether the stage keeps files in its state directory.
+func (e *Engine) hasState(stage string) bool {
+	f, err := os.Open(filepath.Join(e.indexDir(), stage))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) > 0
+}
+
+// readAll loads the content of files that this run did not read, for a
+// ranker that needs every document's body.
+func (e *Engine) readAll(files []*scanned) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+	for _, s := range files {
+		if s.skip != "" || s.content != nil {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			content, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.rec.Path)))
+			if err == nil {
+				s.content = content
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// stopwatch logs, at debug level, the time each phase of an operation took
+// since the previous call: `rubi index --log-level debug` shows where a
+// slow run spends its time.
+func (e *Engine) stopwatch(op string) func(phase string) {
+	last := time.Now()
+	return func(phase string) {
+		now := time.Now()
+		e.logger.Debug(op, "phase", phase, "ms", ms(now.Sub(last)))
+		last = now
+	}
+}

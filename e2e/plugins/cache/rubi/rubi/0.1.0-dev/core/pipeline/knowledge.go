@@ -1,0 +1,281 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// Edge kinds between knowledge nodes and the code.
+const (
+	edgeAbout = "about" // node → file (or the file of a symbol) it is about
+	edgeLinks = "links" // node → node it links to or supersedes
+)
+
+// Knowledge returns the project's knowledge store, with the code map
+// backed by the index so anchors and file checks agree with it.
+func (e *Engine) Knowledge() *knowledge.Store {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.knowledge == nil {
+		e.knowledge = knowledge.Open(knowledge.Options{Root: e.cfg.Root, Vault: e.VaultDir(), Code: &indexCodeMap{e: e}})
+	}
+	return e.knowledge
+}
+
+// VaultDir is the personal vault: RUBI_VAULT, else rubi.hcl's vault, with
+// ~ expanded.
+func (e *Engine) VaultDir() string {
+	v := os.Getenv("RUBI_VAULT")
+	if v == "" {
+		v = e.cfg.Vault
+	}
+	if rest, ok := strings.CutPrefix(v, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			v = filepath.Join(home, rest)
+		}
+	}
+	return v
+}
+
+// nodeCacheFile keeps the parsed knowledge nodes between processes, so a
+// refresh of a project with thousands of nodes parses only the node files
+// that changed.
+const nodeCacheFile = "nodes.gob"
+
+// nodes returns the knowledge nodes, reading the node cache the first time
+// and saving it when nodes were parsed or removed. The index lock is held.
+func (e *Engine) nodes() ([]*knowledge.Node, []knowledge.Problem) {
+	path := filepath.Join(e.indexDir(), nodeCacheFile)
+	e.nodeCacheOnce.Do(func() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		if err := e.Knowledge().ImportCache(data); err != nil {
+			e.logger.Debug("node cache dropped", "error", err)
+		}
+	})
+	nodes, problems := e.Knowledge().Nodes()
+	if data, changed, err := e.Knowledge().ExportCache(); err == nil && changed {
+		if err := store.WriteFile(path, data, 0o644); err != nil {
+			e.logger.Warn("could not save the node cache", "error", err)
+		}
+	}
+	return nodes, problems
+}
+
+// indexCodeMap answers the knowledge store from the index manifest.
+type indexCodeMap struct {
+	e  *Engine
+	mu sync.Mutex
+	// For the manifest m: its symbols file, read on first use, and the
+	// answers found so far. (A manifest, not a generation: an update
+	// appends to its generation's file.)
+	m     *manifest
+	data  []byte
+	found map[string]symbolAt
+}
+
+type symbolAt struct {
+	file, signature string
+	ok              bool
+}
+
+// FileHash answers from the manifest when the engine has read it; it does
+// not read it for one hash (the store then hashes the file on disk, which
+// is what the index would say of an up-to-date file).
+func (c *indexCodeMap) FileHash(p string) (string, bool) {
+	c.e.mu.Lock()
+	m := c.e.manifest
+	c.e.mu.Unlock()
+	if m == nil {
+		return "", false
+	}
+	if rec, ok := m.Files[p]; ok {
+		return rec.Hash, true
+	}
+	return "", false
+}
+
+// Symbol finds where name is defined. Of several definitions, an exported
+// one in the most central file wins. It scans the symbols file for the
+// name and decodes only the lines that hold it: a staleness check on a
+// query path must not decode every symbol of a large project.
+func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
+	m, err := c.e.currentManifest()
+	if err != nil {
+		return "", "", false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m != m || c.found == nil {
+		c.m, c.data, c.found = m, nil, map[string]symbolAt{}
+	}
+	r, done := c.found[name]
+	if !done {
+		r = c.lookup(m, name)
+		c.found[name] = r
+	}
+	return r.file, r.signature, r.ok
+}
+
+func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
+	if c.data == nil {
+		data, err := os.ReadFile(symbolsFile(c.e.indexDir(), m.Generation))
+		if err != nil {
+			return symbolAt{}
+		}
+		c.data = data
+	}
+	quoted, _ := json.Marshal(name)
+	needle := append([]byte(`"name":`), quoted...)
+	var best symbolAt
+	var bestExported bool
+	bestRank := -1.0
+	for from := 0; from < len(c.data); {
+		i := bytes.Index(c.data[from:], needle)
+		if i < 0 {
+			break
+		}
+		i += from
+		start := bytes.LastIndexByte(c.data[:i], '\n') + 1
+		end := len(c.data)
+		if k := bytes.IndexByte(c.data[i:], '\n'); k >= 0 {
+			end = i + k
+		}
+		from = end + 1
+		var line symbolsLine
+		if json.Unmarshal(c.data[start:end], &line) != nil {
+			continue
+		}
+		rec, ok := m.Files[line.Path]
+		if !ok || rec.SymOff != int64(start) {
+			continue // a file no longer indexed, or an older line of it
+		}
+		for _, s := range line.Symbols {
+			better := s.Exported && !bestExported || s.Exported == bestExported && rec.Rank > bestRank
+			if s.Name == name && (!best.ok || better) {
+				best, bestExported, bestRank = symbolAt{line.Path, s.Signature, true}, s.Exported, rec.Rank
+			}
+		}
+	}
+	return best
+}
+
+// nodeDocs turns the knowledge nodes into documents and edges: each node
+// is about its files (and the files defining its symbols) and links to the
+// nodes it names or supersedes. Stamps identify each node's version for
+// change detection.
+func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
+	stamps = map[string]string{}
+	// Every node is a document, superseded and retracted ones too: the
+	// packer leaves them out unless a query asks for their status.
+	active := map[string]string{} // node id → doc id
+	for _, n := range nodes {
+		active[n.ID] = nodeDocID(n)
+	}
+	for _, n := range nodes {
+		id, ok := active[n.ID]
+		if !ok {
+			continue
+		}
+		d := core.Document{ID: id, Kind: core.DocNode, Title: n.Title, Path: e.relPath(n.Path)}
+		// The files a note is about name it too: a question that names
+		// the file finds its notes.
+		d.Names = append(append(append(append(d.Names, n.ID), n.Symbols...), n.Tags...), n.Files...)
+		d.Body = n.Type + " " + n.Importance + "\n" + n.Body
+		if !n.Updated.IsZero() {
+			d.ModTime = n.Updated.Unix()
+		}
+		docs = append(docs, d)
+		stamps[id] = fmt.Sprintf("%s/%d/%s", n.Status, n.Updated.UnixNano(), n.Title)
+		about := map[string]bool{}
+		for _, f := range n.Files {
+			if _, ok := m.Files[f]; ok {
+				about[f] = true
+			}
+		}
+		for _, l := range n.Links {
+			if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
+				if _, known := m.Files[f]; known {
+					about[f] = true
+				}
+			} else if to, ok := active[l.Target]; ok {
+				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
+			}
+		}
+		for _, old := range n.Supersedes {
+			if to, ok := active[old]; ok {
+				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
+			}
+		}
+		for f := range about {
+			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		if edges[i].From != edges[j].From {
+			return edges[i].From < edges[j].From
+		}
+		return edges[i].To < edges[j].To
+	})
+	return docs, edges, stamps
+}
+
+// nodeDocID is a node's document id; personal nodes are told apart from
+// project nodes of the same id.
+func nodeDocID(n *knowledge.Node) string {
+	if n.Personal {
+		return core.DocID(core.DocNode, "personal:"+n.ID)
+	}
+	return core.DocID(core.DocNode, n.ID)
+}
+
+// relPath shows a path relative to the project root when it is inside.
+func (e *Engine) relPath(p string) string {
+	if rel, err := filepath.Rel(e.cfg.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// renderNode is a node as the agent reads it in a result: its type and
+// title, its importance when it is not medium, staleness warnings, and the
+// start of its text.
+func renderNode(n *knowledge.Node, stale []string) string {
+	var b strings.Builder
+	kind := n.Type
+	if n.Personal {
+		kind = "personal " + kind
+	}
+	fmt.Fprintf(&b, "%s: %s", kind, n.Title)
+	if n.Importance != "" && n.Importance != "medium" {
+		fmt.Fprintf(&b, " (%s)", n.Importance)
+	}
+	for _, s := range stale {
+		b.WriteString("\n  ⚠ " + s)
+	}
+	body := strings.TrimSpace(n.Body)
+	if len([]rune(body)) > 400 {
+		body = string([]rune(body)[:400]) + "…"
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			b.WriteString("\n  " + line)
+		}
+	}
+	if len(n.Files) > 0 {
+		fmt.Fprintf(&b, "\n  files: %s", strings.Join(n.Files, ", "))
+	}
+	return b.String()
+}

@@ -1,0 +1,395 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// The derived index of a project is two files under .rubi/index/:
+//
+//   - manifest.bin: per file what a refresh needs to decide nothing
+//     changed (size, mtime, hash), what resolving imports needs (package,
+//     imports), and the file's centrality. It stays small, so a refresh
+//     and a query decode it quickly.
+//   - symbols-<generation>.jsonl: each file's symbols, one JSON line per
+//     file at an offset the manifest records, so a query reads the symbols
+//     of the files it shows and nothing else.
+//
+// A new symbols file is written before the manifest that points at it;
+// older generations are removed after. A reader holding an older manifest
+// finds its generation gone and reloads.
+
+// manifestVersion changes whenever the layout or the meaning of the facts
+// changes; an older index is then rebuilt, not misread.
+const manifestVersion = 3
+
+// manifestFile is the manifest; legacyManifest, the gob file of versions
+// 1 and 2, is removed once a new manifest is written.
+const (
+	manifestFile   = "manifest.bin"
+	legacyManifest = "manifest.gob"
+)
+
+// fileRecord is what the index remembers of one file.
+type fileRecord struct {
+	Path     string
+	Language string
+	Size     int64
+	// ModTime in Unix nanoseconds: with Size, it lets a refresh skip
+	// reading files that did not change.
+	ModTime int64
+	// Hash of the content (SHA-256, hex): tells a touched file from a
+	// changed one, and anchors knowledge to a version of the file.
+	Hash    string
+	Package string
+	Imports []core.Import
+	// Module is the code-map module the file belongs to.
+	Module string
+	// Doc describes the file in one line: its doc comment, or else the doc
+	// of its first documented exported symbol.
+	Doc string
+	// Symbols counts the file's symbols; their details are in the symbols
+	// file at SymOff, SymLen bytes.
+	Symbols int
+	SymOff  int64
+	SymLen  int
+	// ParseError says why the parser gave up on the file, if it did.
+	ParseError string
+	// Rank is the file's PageRank in the import graph; Importers counts
+	// the files that import it.
+	Rank      float64
+	Importers int
+
+	// syms holds the symbols while this process has them: parsed in this
+	// run (fresh), or read back for documents or rendering.
+	syms   []core.Symbol
+	loaded bool
+	fresh  bool
+	// importsRaw holds the encoded imports (importsN of them) as read from
+	// the manifest, until imports() decodes them.
+	importsRaw []byte
+	importsN   int
+}
+
+// manifest is the derived index of one project.
+type manifest struct {
+	Version   int
+	IndexedAt time.Time
+	// Generation names the symbols file.
+	Generation string
+	Files      map[string]*fileRecord
+	// Rankers maps each ranker to the fingerprint of the configuration it
+	// last indexed with; a different one calls for a full index.
+	Rankers map[string]string
+	// Parsers maps each language to the fingerprint of the parser that
+	// parsed its files.
+	Parsers map[string]string
+	// Nodes maps each indexed knowledge node's document id to its version
+	// stamp, to find the nodes that changed.
+	Nodes map[string]string
+	// Resolution is how the last resolution of imports went.
+	Resolution Resolution
+	// MapsFormat is the mapsFormat the maps on disk were rendered with.
+	MapsFormat int
+	// Stateful lists the rankers that left files in their state directory;
+	// if those disappear, the ranker is indexed again.
+	Stateful map[string]bool
+
+	// edges are the resolved import edges when this run resolved or
+	// reused them; edgesRaw, their stored form as read, decoded by
+	// importEdges only when a run reuses them (hasEdges: it was read).
+	edges    []core.Edge
+	edgesRaw []byte
+	hasEdges bool
+	// edgesKept says edges were decoded from edgesRaw unchanged, so the
+	// manifest writes the bytes back instead of encoding them again.
+	edgesKept bool
+	// sorted caches sortedPaths for queries running at once.
+	sortMu sync.Mutex
+	sorted []string
+}
+
+func newManifest() *manifest {
+	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Nodes: map[string]string{}, Parsers: map[string]string{}}
+}
+
+// errNoIndex says the project has not been indexed yet.
+var errNoIndex = errors.New("no index yet")
+
+// loadManifest reads the manifest of the index directory. A missing one is
+// errNoIndex; an unreadable or outdated one is an error the caller reports
+// before rebuilding.
+func loadManifest(dir string) (*manifest, error) {
+	path := filepath.Join(dir, manifestFile)
+	mapped, err := store.Map(path)
+	if os.IsNotExist(err) {
+		return nil, errNoIndex
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", path, err)
+	}
+	defer mapped.Close()
+	m, err := decodeManifest(mapped.Data)
+	if err != nil {
+		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
+	}
+	m.detach()
+	return m, nil
+}
+
+// detach copies the bytes the decoded manifest still slices from its file
+// (imports and edges kept encoded) into one buffer of its own, so the file
+// can be released: records outlive the manifest they were read with.
+func (m *manifest) detach() {
+	size := len(m.edgesRaw)
+	for _, r := range m.Files {
+		size += len(r.importsRaw)
+	}
+	buf := make([]byte, 0, size)
+	keep := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, b...)
+		return buf[start:len(buf):len(buf)]
+	}
+	m.edgesRaw = keep(m.edgesRaw)
+	for _, r := range m.Files {
+		r.importsRaw = keep(r.importsRaw)
+	}
+}
+
+func symbolsFile(dir, generation string) string {
+	return filepath.Join(dir, "symbols-"+generation+".jsonl")
+}
+
+// symbolsLine is one line of the symbols file.
+type symbolsLine struct {
+	Path    string        `json:"path"`
+	Symbols []core.Symbol `json:"symbols"`
+}
+
+// save writes the symbols of the records parsed in this run, then the
+// manifest, which is the commit point. Symbols are appended to the
+// current generation's file: lines already there stay valid for readers
+// holding an older manifest, and a one-file change writes one line
+// instead of the whole file. A full index, a missing file or one that is
+// mostly lines no record points at any more starts a new generation,
+// written whole (unchanged records are copied from the old file as they
+// are), and the files of older generations are removed.
+func (m *manifest) save(dir string, prev *manifest) error {
+	var old []byte
+	var oldSize int64 = -1
+	if prev != nil && prev.Generation != "" {
+		if fi, err := os.Stat(symbolsFile(dir, prev.Generation)); err == nil {
+			oldSize = fi.Size()
+		}
+	}
+	var live, fresh int64
+	for _, rec := range m.Files {
+		switch {
+		case rec.fresh:
+			fresh += int64(len(rec.syms)) * 64 // an estimate: lines are not encoded yet
+		case rec.SymLen > 0:
+			live += int64(rec.SymLen)
+		}
+	}
+	appendable := oldSize >= 0 && live > 0 && oldSize+fresh <= 2*(live+fresh)+1<<20
+	if appendable {
+		if err := m.appendSymbols(dir, prev.Generation, oldSize); err != nil {
+			return err
+		}
+	} else {
+		if oldSize >= 0 {
+			var err error
+			if old, err = os.ReadFile(symbolsFile(dir, prev.Generation)); err != nil {
+				return fmt.Errorf("read symbols: %w", err)
+			}
+		}
+		if err := m.rewriteSymbols(dir, old); err != nil {
+			return err
+		}
+	}
+	data, err := m.encode()
+	if err != nil {
+		return fmt.Errorf("encode index: %w", err)
+	}
+	if err := store.WriteFile(filepath.Join(dir, manifestFile), data, 0o644); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, legacyManifest))
+	stale, _ := filepath.Glob(filepath.Join(dir, "symbols-*.jsonl"))
+	for _, f := range stale {
+		if f != symbolsFile(dir, m.Generation) {
+			os.Remove(f)
+		}
+	}
+	return nil
+}
+
+// symbolLine encodes the symbols line of a record.
+func symbolLine(rec *fileRecord) ([]byte, error) {
+	line, err := json.Marshal(symbolsLine{Path: rec.Path, Symbols: rec.syms})
+	if err != nil {
+		return nil, fmt.Errorf("encode symbols of %s: %w", rec.Path, err)
+	}
+	return append(line, '\n'), nil
+}
+
+// appendSymbols appends the lines of the records parsed in this run to
+// the generation's file, which holds size bytes, and syncs it.
+func (m *manifest) appendSymbols(dir, generation string, size int64) error {
+	var buf bytes.Buffer
+	for _, p := range m.sortedPaths() {
+		rec := m.Files[p]
+		if !rec.fresh {
+			continue
+		}
+		rec.SymOff, rec.SymLen = 0, 0
+		if len(rec.syms) == 0 {
+			continue
+		}
+		line, err := symbolLine(rec)
+		if err != nil {
+			return err
+		}
+		rec.SymOff, rec.SymLen = size+int64(buf.Len()), len(line)
+		buf.Write(line)
+	}
+	m.Generation = generation
+	if buf.Len() == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(symbolsFile(dir, generation), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("append symbols: %w", err)
+	}
+	// Write at the size this run saw rather than O_APPEND: a crash after
+	// an earlier partial append leaves bytes no manifest points at, which
+	// this write simply covers.
+	_, err = f.WriteAt(buf.Bytes(), size)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append symbols: %w", err)
+	}
+	return nil
+}
+
+// rewriteSymbols writes a new generation holding every record's symbols:
+// records with symbols in hand are encoded, the others copied from old.
+func (m *manifest) rewriteSymbols(dir string, old []byte) error {
+	var buf bytes.Buffer
+	buf.Grow(len(old) + len(old)/8)
+	for _, p := range m.sortedPaths() {
+		rec := m.Files[p]
+		start := buf.Len()
+		switch {
+		case rec.loaded && len(rec.syms) > 0:
+			line, err := symbolLine(rec)
+			if err != nil {
+				return err
+			}
+			buf.Write(line)
+		case !rec.loaded && rec.SymLen > 0 && rec.SymOff+int64(rec.SymLen) <= int64(len(old)):
+			buf.Write(old[rec.SymOff : rec.SymOff+int64(rec.SymLen)])
+		default:
+			// No symbols, or their file vanished: the record keeps none.
+			rec.SymOff, rec.SymLen = 0, 0
+			continue
+		}
+		rec.SymOff, rec.SymLen = int64(start), buf.Len()-start
+	}
+	m.Generation = fmt.Sprintf("%x", time.Now().UnixNano())
+	return store.WriteFile(symbolsFile(dir, m.Generation), buf.Bytes(), 0o644)
+}
+
+// openSymbols opens the symbols file of m's generation.
+func (m *manifest) openSymbols(dir string) (*os.File, error) {
+	if m == nil || m.Generation == "" {
+		return nil, os.ErrNotExist
+	}
+	return os.Open(symbolsFile(dir, m.Generation))
+}
+
+// symbolReader loads records' symbols from one generation's file.
+type symbolReader struct {
+	f *os.File
+}
+
+// read fills rec.syms, once.
+func (r *symbolReader) read(rec *fileRecord) error {
+	if rec.loaded {
+		return nil
+	}
+	if rec.SymLen == 0 {
+		rec.loaded = true
+		return nil
+	}
+	data := make([]byte, rec.SymLen)
+	if _, err := r.f.ReadAt(data, rec.SymOff); err != nil {
+		return fmt.Errorf("read symbols of %s: %w", rec.Path, err)
+	}
+	var line symbolsLine
+	if err := json.Unmarshal(data, &line); err != nil || line.Path != rec.Path {
+		return fmt.Errorf("symbols of %s do not match the index (%v); run rubi index --full", rec.Path, err)
+	}
+	rec.syms, rec.loaded = line.Symbols, true
+	return nil
+}
+
+// sortedPaths returns the indexed paths in order.
+//
+// The list is computed once and shared: callers must not change it. A run
+// fills Files before it first asks, and only replaces records after.
+func (m *manifest) sortedPaths() []string {
+	m.sortMu.Lock()
+	defer m.sortMu.Unlock()
+	if m.sorted != nil && len(m.sorted) == len(m.Files) {
+		return m.sorted
+	}
+	paths := make([]string, 0, len(m.Files))
+	for p := range m.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	m.sorted = paths
+	return paths
+}
+
+// facts rebuilds the FileFacts the resolver needs (no symbols).
+func (rec *fileRecord) facts() core.FileFacts {
+	return core.FileFacts{Path: rec.Path, Language: rec.Language, Package: rec.Package, Imports: rec.imports()}
+}
+
+// allFacts returns every file's facts (no symbols), in path order.
+func (m *manifest) allFacts() []core.FileFacts {
+	paths := m.sortedPaths()
+	facts := make([]core.FileFacts, len(paths))
+	for i, p := range paths {
+		facts[i] = m.Files[p].facts()
+	}
+	return facts
+}
+
+// isGenerationGone reports an error from reading a symbols file that
+// another process replaced meanwhile.
+func isGenerationGone(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || err != nil && strings.Contains(err.Error(), "do not match the index")
+}

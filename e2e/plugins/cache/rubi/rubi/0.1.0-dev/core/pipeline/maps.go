@@ -1,0 +1,148 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// Map files, relative to .rubi/. They are derived and rewritten by every
+// index that changes them; curated summaries live apart, in the knowledge
+// store (.rubi/summaries/), and are woven in.
+const (
+	mapFile    = "map.md"
+	modulesDir = "modules"
+	summaryDir = "summaries"
+)
+
+// mapsFormat changes whenever the rendering of the maps changes, so that
+// maps written by an older rubi are rewritten even if no code changed.
+const mapsFormat = 2
+
+// buildMap assembles the code map from the manifest and the file edges.
+func buildMap(m *manifest, edges []core.Edge) *codemap.Map {
+	files := make([]*codemap.File, 0, len(m.Files))
+	for _, p := range m.sortedPaths() {
+		rec := m.Files[p]
+		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols}
+		if rec.loaded {
+			f.Exported = []string{}
+			for _, s := range rec.syms {
+				if s.Exported && s.Parent == "" {
+					f.Exported = append(f.Exported, s.Name)
+				}
+			}
+		}
+		files = append(files, f)
+	}
+	return codemap.Build(files, edges)
+}
+
+// writeMaps writes .rubi/map.md and the pages of the modules in dirty (all
+// of them when full), and removes the pages of modules that are gone.
+// Files are only rewritten when their content changes.
+func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
+	full = full || prev.MapsFormat != mapsFormat
+	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Files[p].Module] }); err != nil {
+		return err
+	}
+	cm := buildMap(next, edges)
+	next.MapsFormat = mapsFormat
+	if err := writeIfChanged(filepath.Join(e.dataDir(), mapFile), cm.Level0(e.projectName(), e.cfg.Budgets.Map, e.summary("map"))); err != nil {
+		return err
+	}
+	dir := filepath.Join(e.dataDir(), modulesDir)
+	want := map[string]bool{}
+	for _, mod := range cm.Modules {
+		name := codemap.Slug(mod.Name) + ".md"
+		want[name] = true
+		if !full && !dirty[mod.Name] && e.exists(filepath.Join(dir, name)) {
+			continue
+		}
+		page := cm.Level1(mod, e.summary("module:"+mod.Name))
+		if err := writeIfChanged(filepath.Join(dir, name), page); err != nil {
+			return err
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for _, de := range entries {
+		if !de.IsDir() && strings.HasSuffix(de.Name(), ".md") && !want[de.Name()] {
+			os.Remove(filepath.Join(dir, de.Name()))
+		}
+	}
+	return nil
+}
+
+// mapsStale reports whether the maps must be rewritten although no code
+// changed: map.md is missing, was rendered by an older rubi, or a curated
+// summary is newer than it.
+func (e *Engine) mapsStale(m *manifest) bool {
+	st, err := os.Stat(filepath.Join(e.dataDir(), mapFile))
+	if err != nil || m.MapsFormat != mapsFormat {
+		return true
+	}
+	stale := false
+	filepath.WalkDir(filepath.Join(e.dataDir(), summaryDir), func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil && info.ModTime().After(st.ModTime()) {
+				stale = true
+				return filepath.SkipAll
+			}
+		}
+		return nil
+	})
+	return stale
+}
+
+// summary returns the curated summary of target ("map", "module:<name>"),
+// "" when there is none.
+func (e *Engine) summary(target string) string {
+	text, _ := e.Knowledge().Summary(target)
+	return text
+}
+
+func (e *Engine) exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// projectName names the project in the map: the last element of its Go
+// module path or its package.json name, else the root directory's name.
+func (e *Engine) projectName() string {
+	if data, err := os.ReadFile(filepath.Join(e.cfg.Root, "go.mod")); err == nil {
+		if mod := modfile.ModulePath(data); mod != "" {
+			return path.Base(mod)
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(e.cfg.Root, "package.json")); err == nil {
+		var pkg struct{ Name string }
+		if json.Unmarshal(data, &pkg) == nil && pkg.Name != "" {
+			return pkg.Name
+		}
+	}
+	return filepath.Base(e.cfg.Root)
+}
+
+func writeIfChanged(path, content string) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, []byte(content)) {
+		return nil
+	}
+	if err := store.WriteFile(path, []byte(content), 0o644); err != nil {
+		return fmt.Errorf("write map: %w", err)
+	}
+	return nil
+}

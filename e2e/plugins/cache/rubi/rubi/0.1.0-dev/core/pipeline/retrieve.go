@@ -1,0 +1,561 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/text"
+	"github.com/rubi-dev/rubi/core/tokens"
+)
+
+// Query is a retrieval request.
+type Query struct {
+	Text string
+	// Terms are the agent's extra words: synonyms, related concepts,
+	// likely identifiers.
+	Terms []string
+	// Budget is the token budget of the result; 0 means budgets.context.
+	Budget int
+	// Limit caps the number of items; 0 means DefaultLimit.
+	Limit int
+	// Kinds restricts results to these document kinds.
+	Kinds []string
+	// PathPrefix keeps files and modules under this path, and nodes about
+	// a file under it.
+	PathPrefix string
+	// Module keeps the module, its files and the nodes about them.
+	Module string
+	// NodeTypes keeps knowledge nodes of these types (decision, bug,
+	// gotcha, concept, …); files and modules are not affected.
+	NodeTypes []string
+	// Statuses are the node statuses to show; empty means active only, so
+	// superseded and retracted nodes stay out unless asked for.
+	Statuses []string
+	// Since and Until keep files modified and nodes updated in the window
+	// (either may be zero); modules, which have no time, are left out
+	// when a window is given.
+	Since, Until time.Time
+	// Direct leaves out the rankers seeded by the others (the graph): only
+	// what matches the query's own words and names is ranked. It is for
+	// callers that keep direct matches only, such as the recall hook, and
+	// saves loading the graph.
+	Direct bool
+}
+
+// nodesOnly reports a query that can be answered from the knowledge
+// notes alone, without the code map's manifest.
+func (q Query) nodesOnly() bool {
+	return len(q.Kinds) == 1 && q.Kinds[0] == core.DocNode && q.PathPrefix == "" && q.Module == ""
+}
+
+// filtered reports whether the query filters beyond kinds, so rankers are
+// asked for more hits to filter from.
+func (q Query) filtered() bool {
+	return q.PathPrefix != "" || q.Module != "" || len(q.NodeTypes) > 0 || len(q.Statuses) > 0 || !q.Since.IsZero() || !q.Until.IsZero()
+}
+
+// inWindow reports whether t falls in the query's time window.
+func (q Query) inWindow(t time.Time) bool {
+	return (q.Since.IsZero() || !t.Before(q.Since)) && (q.Until.IsZero() || !t.After(q.Until))
+}
+
+// underPath reports whether p is the query's path prefix or below it.
+func (q Query) underPath(p string) bool {
+	pre := strings.TrimSuffix(q.PathPrefix, "/")
+	return pre == "" || p == pre || strings.HasPrefix(p, pre+"/")
+}
+
+// maxFiltered is how many hits each ranker is asked for when filters
+// apply after ranking.
+const maxFiltered = 1000
+
+// DefaultLimit is how many items a result holds at most unless asked.
+const DefaultLimit = 10
+
+// Item is one result.
+type Item struct {
+	ID    string  `json:"id"`
+	Kind  string  `json:"kind"`
+	Path  string  `json:"path,omitempty"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+	// Reasons say why the item is here, strongest first.
+	Reasons []string `json:"reasons"`
+	// Scores holds each ranker's own score for the item.
+	Scores map[string]float64 `json:"scores"`
+	// Text is what an agent reads for this item; Tokens estimates it.
+	Text   string `json:"text"`
+	Tokens int    `json:"tokens"`
+	// Stale lists, for a knowledge node, what changed in the code it is
+	// about since it was written.
+	Stale []string `json:"stale,omitempty"`
+}
+
+// Result is a packed answer.
+type Result struct {
+	Query  string   `json:"query"`
+	Terms  []string `json:"terms,omitempty"`
+	Items  []Item   `json:"items"`
+	Tokens int      `json:"tokens"`
+	Budget int      `json:"budget"`
+	// Omitted counts matches left out by the budget or the limit.
+	Omitted  int      `json:"omitted"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// docKinds are the document kinds a query may ask for.
+var docKinds = []string{core.DocFile, core.DocModule, core.DocNode}
+
+// ErrNoIndex is returned by Retrieve before the project was ever indexed.
+var ErrNoIndex = errors.New("the project has no index yet: run `rubi index` first")
+
+// Retrieve answers a query from the index.
+func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
+	if strings.TrimSpace(q.Text) == "" && len(q.Terms) == 0 {
+		return nil, errors.New("the query is empty: say what you are looking for")
+	}
+	for _, k := range q.Kinds {
+		if !slices.Contains(docKinds, k) {
+			return nil, fmt.Errorf("unknown kind %q: kinds are %s", k, strings.Join(docKinds, ", "))
+		}
+	}
+	if q.Budget <= 0 {
+		q.Budget = e.cfg.Budgets.Context
+	}
+	if q.Limit <= 0 {
+		q.Limit = DefaultLimit
+	}
+	// A query for notes alone does without the manifest, the largest file
+	// of the index on a big project.
+	var m *manifest
+	if q.nodesOnly() {
+		if !e.HasIndex() {
+			return nil, ErrNoIndex
+		}
+	} else {
+		var err error
+		m, err = e.currentManifest()
+		if errors.Is(err, errNoIndex) {
+			return nil, ErrNoIndex
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	want := max(5*q.Limit, 50)
+	if q.filtered() {
+		want = maxFiltered
+	}
+	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct)
+	if err != nil {
+		return nil, err
+	}
+	fused, err := e.fuse(ctx, lists)
+	if err != nil {
+		return nil, err
+	}
+	qtokens := queryTokens(q)
+	e.applyPriors(fused, qtokens)
+	res, err := e.pack(m, q, qtokens, lists, fused)
+	if isGenerationGone(err) && m != nil {
+		// Another process re-indexed between our manifest and its
+		// symbols: read the new index and pack again.
+		e.setManifest(nil)
+		if m, err = e.currentManifest(); err == nil {
+			res, err = e.pack(m, q, qtokens, lists, fused)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Problems = e.Problems()
+	return res, nil
+}
+
+// rank runs the unseeded rankers in parallel, then the seeded ones with
+// the first lists as seeds. A ranker that fails is left out of the fusion
+// and reported once through the host's problems or a log line.
+func (e *Engine) rank(ctx context.Context, q core.Query, direct bool) ([]core.RankedList, error) {
+	type slot struct {
+		list core.RankedList
+		ok   bool
+	}
+	run := func(stages []rankerStage, q core.Query) []core.RankedList {
+		slots := make([]slot, len(stages))
+		var wg sync.WaitGroup
+		for i, rs := range stages {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				hits, err := rs.ranker.Rank(ctx, q)
+				if err != nil {
+					e.logger.Warn("ranker left out of this query", "ranker", rs.name, "error", err)
+					return
+				}
+				slots[i] = slot{core.RankedList{Stage: rs.name, Weight: rs.weight, Hits: hits}, true}
+			}()
+		}
+		wg.Wait()
+		var out []core.RankedList
+		for _, s := range slots {
+			if s.ok {
+				out = append(out, s.list)
+			}
+		}
+		return out
+	}
+	first, seeded, err := e.rankers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lists := run(first, q)
+	if len(seeded) > 0 && !direct {
+		sq := q
+		sq.Seeds = lists
+		lists = append(lists, run(seeded, sq)...)
+	}
+	return lists, ctx.Err()
+}
+
+type rankerStage struct {
+	name   string
+	weight float64
+	ranker core.Ranker
+}
+
+// rankers opens the enabled rankers, split into unseeded and seeded.
+func (e *Engine) rankers(ctx context.Context) (first, seeded []rankerStage, err error) {
+	for _, st := range e.cfg.Enabled(core.KindRanker) {
+		s, err := e.open(ctx, st)
+		if err != nil {
+			return nil, nil, err
+		}
+		r, ok := s.(core.Ranker)
+		if !ok {
+			continue
+		}
+		rs := rankerStage{name: st.Name, weight: st.Weight, ranker: r}
+		if r.Info().Seeded {
+			seeded = append(seeded, rs)
+		} else {
+			first = append(first, rs)
+		}
+	}
+	return first, seeded, nil
+}
+
+func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit, error) {
+	fusers := e.cfg.Enabled(core.KindFuser)
+	s, err := e.open(ctx, fusers[0])
+	if err != nil {
+		return nil, err
+	}
+	f, ok := s.(core.Fuser)
+	if !ok {
+		return nil, fmt.Errorf("fuser %s is unavailable", fusers[0].Name)
+	}
+	return f.Fuse(ctx, lists)
+}
+
+// pack turns fused hits into items until the budget or the limit is
+// reached. An item that does not fit is skipped and a smaller one after it
+// may still go in: the budget is a ceiling, not a cut-off point.
+func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
+	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
+	var mods map[string][]*fileRecord
+	if m != nil {
+		mods = moduleIndex(m)
+	}
+	reserve := footerReserve(q)
+	var symbols *symbolReader
+	for _, h := range fused {
+		kind, key, err := core.SplitDocID(h.ID)
+		if err != nil || !q.acceptsKind(kind) {
+			continue
+		}
+		full := len(res.Items) >= q.Limit // then count a match, render nothing
+		var it Item
+		switch kind {
+		case core.DocFile:
+			rec, ok := m.Files[key]
+			if !ok {
+				continue // a ranker remembered a file that is gone
+			}
+			if !q.underPath(key) || q.Module != "" && rec.Module != q.Module || !q.inWindow(time.Unix(0, rec.ModTime)) {
+				continue
+			}
+			if full {
+				res.Omitted++
+				continue
+			}
+			if !rec.loaded && symbols == nil {
+				f, err := m.openSymbols(e.indexDir())
+				if err != nil {
+					return nil, err
+				}
+				defer f.Close()
+				symbols = &symbolReader{f: f}
+			}
+			// Records cache their symbols once read; queries may run
+			// concurrently.
+			e.symMu.Lock()
+			err := symbols.read(rec)
+			e.symMu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens)}
+		case core.DocModule:
+			files, ok := mods[key]
+			if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || !q.Since.IsZero() || !q.Until.IsZero() {
+				continue
+			}
+			if full {
+				res.Omitted++
+				continue
+			}
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderModule(key, files)}
+		case core.DocNode:
+			if full && !q.filtered() {
+				// Counted without reading the node: the count may include
+				// a superseded one the default filter would drop.
+				res.Omitted++
+				continue
+			}
+			n, err := e.Knowledge().Get(key)
+			if err != nil {
+				continue // deleted since the index
+			}
+			if !q.acceptsNode(n, m) {
+				continue
+			}
+			if full {
+				res.Omitted++
+				continue
+			}
+			stale := e.Knowledge().Stale(n)
+			it = Item{Kind: kind, Path: e.relPath(n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}
+		default:
+			continue
+		}
+		it.ID, it.Score = h.ID, h.Score
+		it.Scores, it.Reasons = explain(h, lists)
+		if len(it.Reasons) == 0 {
+			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}
+		}
+		// The estimate is of the item as the compact form prints it, and
+		// the footer keeps its share: the whole answer fits the budget.
+		it.Tokens = tokens.Estimate(renderItem(len(res.Items)+1, &it, false))
+		if res.Tokens+it.Tokens > q.Budget-reserve {
+			res.Omitted++
+			continue
+		}
+		res.Items = append(res.Items, it)
+		res.Tokens += it.Tokens
+	}
+	return res, nil
+}
+
+// fallbackReason says why an item is there when no ranker gave a reason:
+// a central file, or the rankers that found it.
+func fallbackReason(it *Item, m *manifest, scores map[string]float64) string {
+	if m != nil && it.Kind == core.DocFile {
+		if rec, ok := m.Files[it.Path]; ok && rec.Importers >= 5 {
+			return "central file, imported by " + plural(rec.Importers, "file")
+		}
+	}
+	names := make([]string, 0, len(scores))
+	for n := range scores {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return "found by the fuser"
+	}
+	sort.Strings(names)
+	return "found by " + strings.Join(names, ", ")
+}
+
+// queryTokens are the analyzed words of the query and its terms.
+func queryTokens(q Query) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Tokenize(q.Text + " " + strings.Join(q.Terms, " ")) {
+		out[t] = true
+	}
+	return out
+}
+
+// acceptsNode applies the node filters: status (active unless asked),
+// type, time window, and path or module through the files the node is
+// about.
+func (q Query) acceptsNode(n *knowledge.Node, m *manifest) bool {
+	status := cmp.Or(n.Status, "active")
+	if len(q.Statuses) == 0 && status != "active" || len(q.Statuses) > 0 && !slices.Contains(q.Statuses, status) {
+		return false
+	}
+	if len(q.NodeTypes) > 0 && !slices.Contains(q.NodeTypes, n.Type) || !q.inWindow(n.Updated) {
+		return false
+	}
+	if q.PathPrefix == "" && q.Module == "" {
+		return true
+	}
+	for _, f := range n.Files {
+		rec, ok := m.Files[f]
+		if q.underPath(f) && (q.Module == "" || ok && rec.Module == q.Module) {
+			return true
+		}
+	}
+	return false
+}
+
+func (q Query) acceptsKind(kind string) bool {
+	return len(q.Kinds) == 0 || slices.Contains(q.Kinds, kind)
+}
+
+// explain gathers each ranker's score and reason for the hit, strongest
+// contribution first (the order RRF weighs them: weight over rank).
+func explain(h core.Hit, lists []core.RankedList) (map[string]float64, []string) {
+	scores := map[string]float64{}
+	type reason struct {
+		text string
+		vote float64
+	}
+	var rs []reason
+	for _, l := range lists {
+		for i, lh := range l.Hits {
+			if lh.ID != h.ID {
+				continue
+			}
+			scores[l.Stage] = lh.Score
+			if lh.Reason != "" {
+				rs = append(rs, reason{lh.Reason, l.Weight / float64(i+1)})
+			}
+			break
+		}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].vote > rs[j].vote })
+	reasons := []string{}
+	for _, r := range rs {
+		if !slices.Contains(reasons, r.text) {
+			reasons = append(reasons, r.text)
+		}
+	}
+	if len(reasons) == 0 && h.Reason != "" {
+		reasons = append(reasons, h.Reason)
+	}
+	return scores, reasons
+}
+
+// maxSymbolLines bounds the symbols shown for one file.
+const maxSymbolLines = 4
+
+// renderFile is a file as the agent reads it in a result: its path and
+// shape, then the definitions most related to the query (or its main
+// exported ones), with the line to open them at.
+func renderFile(rec *fileRecord, qtokens map[string]bool) string {
+	var b strings.Builder
+	b.WriteString(rec.Path)
+	var info []string
+	if rec.Language != "" {
+		info = append(info, rec.Language)
+	}
+	if rec.Symbols > 0 {
+		info = append(info, plural(rec.Symbols, "symbol"))
+	}
+	if rec.Importers > 0 {
+		info = append(info, "imported by "+plural(rec.Importers, "file"))
+	}
+	if len(info) > 0 {
+		b.WriteString(" (" + strings.Join(info, ", ") + ")")
+	}
+	for _, s := range pickSymbols(rec.syms, qtokens) {
+		// An opening brace says nothing the agent needs.
+		line := strings.TrimSpace(strings.TrimSuffix(s.Signature, "{"))
+		if line == "" {
+			line = s.Kind + " " + s.Name
+		}
+		fmt.Fprintf(&b, "\n  L%d %s", s.Line, line)
+		if s.Doc != "" {
+			b.WriteString(" — " + s.Doc)
+		}
+	}
+	return b.String()
+}
+
+// pickSymbols prefers symbols whose names share a token with the query,
+// then exported top-level ones, in file order.
+func pickSymbols(syms []core.Symbol, qtokens map[string]bool) []core.Symbol {
+	score := func(s core.Symbol) int {
+		n := 0
+		for _, t := range text.Tokenize(s.Name) {
+			if qtokens[t] {
+				n += 4
+				break
+			}
+		}
+		if s.Exported {
+			n += 2
+		}
+		if s.Parent == "" {
+			n++
+		}
+		return n
+	}
+	idx := make([]int, len(syms))
+	scores := make([]int, len(syms)) // computed once: scoring tokenizes the name
+	for i := range idx {
+		idx[i], scores[i] = i, score(syms[i])
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	if len(idx) > maxSymbolLines {
+		idx = idx[:maxSymbolLines]
+	}
+	sort.Ints(idx)
+	out := make([]core.Symbol, len(idx))
+	for i, j := range idx {
+		out[i] = syms[j]
+	}
+	return out
+}
+
+func renderModule(mod string, files []*fileRecord) string {
+	sort.Slice(files, func(i, j int) bool {
+		if files[i].Rank != files[j].Rank {
+			return files[i].Rank > files[j].Rank
+		}
+		return files[i].Path < files[j].Path
+	})
+	names := make([]string, 0, 6)
+	for i, f := range files {
+		if i == 6 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, path.Base(f.Path))
+	}
+	return fmt.Sprintf("module %s (%s): %s", mod, plural(len(files), "file"), strings.Join(names, ", "))
+}
+
+func moduleIndex(m *manifest) map[string][]*fileRecord {
+	out := map[string][]*fileRecord{}
+	for _, rec := range m.Files {
+		out[rec.Module] = append(out[rec.Module], rec)
+	}
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,152 @@
+package pluginsdk
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// Client is rubi's side of one plugin connection. It implements
+// core.Parser, core.Ranker and core.Fuser; only the methods of the kind the
+// plugin serves answer. Use Load before anything else: Info is cached.
+type Client struct {
+	kind core.Kind
+	conn *grpc.ClientConn
+	info core.Info
+}
+
+var callOpts = []grpc.CallOption{
+	grpc.CallContentSubtype(CodecName),
+	grpc.MaxCallRecvMsgSize(MaxMessageSize),
+	grpc.MaxCallSendMsgSize(MaxMessageSize),
+}
+
+func (c *Client) invoke(ctx context.Context, method string, req, resp any) error {
+	return c.conn.Invoke(ctx, "/"+serviceName(c.kind)+"/"+method, req, resp, callOpts...)
+}
+
+// Load fetches the plugin's Info and checks it is the kind rubi asked for.
+func (c *Client) Load(ctx context.Context) (core.Info, error) {
+	var resp InfoResponse
+	if err := c.invoke(ctx, "Info", &Empty{}, &resp); err != nil {
+		return core.Info{}, err
+	}
+	if resp.Protocol != ProtocolVersion {
+		return core.Info{}, fmt.Errorf("speaks plugin protocol %d, rubi speaks %d", resp.Protocol, ProtocolVersion)
+	}
+	if resp.Info.Kind != c.kind {
+		return core.Info{}, fmt.Errorf("is a %s plugin, not a %s", resp.Info.Kind, c.kind)
+	}
+	if err := core.ValidStageName(resp.Info.Name, resp.Info.Kind); err != nil {
+		return core.Info{}, err
+	}
+	c.info = resp.Info
+	return c.info, nil
+}
+
+// Info returns what Load fetched.
+func (c *Client) Info() core.Info { return c.info }
+
+// Configure sends the setup; a rejected setting comes back as a
+// *core.SettingError.
+func (c *Client) Configure(ctx context.Context, setup core.Setup) error {
+	var resp ConfigureResponse
+	if err := c.invoke(ctx, "Configure", &ConfigureRequest{Setup: setup}, &resp); err != nil {
+		return err
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	return nil
+}
+
+// Parse sends one batch of files; the caller keeps batches near ChunkSize.
+func (c *Client) Parse(ctx context.Context, files []core.SourceFile) ([]core.FileFacts, error) {
+	var resp ParseResponse
+	if err := c.invoke(ctx, "Parse", &ParseRequest{Files: files}, &resp); err != nil {
+		return nil, err
+	}
+	return resp.Facts, nil
+}
+
+// Index streams the corpus in chunks of about ChunkSize.
+func (c *Client) Index(ctx context.Context, corpus *core.Corpus) error {
+	stream, err := c.conn.NewStream(ctx, &rankerDesc.Streams[0], "/"+RankerService+"/Index", callOpts...)
+	if err != nil {
+		return err
+	}
+	for _, chunk := range Chunks(corpus) {
+		if err := stream.SendMsg(chunk); err != nil {
+			// The server's status explains a failed send better than io.EOF.
+			return recvErr(stream, err)
+		}
+	}
+	if err := stream.CloseSend(); err != nil {
+		return err
+	}
+	err = stream.RecvMsg(&Empty{})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.FailedPrecondition && st.Message() == core.ErrFullIndexNeeded.Error() {
+		return core.ErrFullIndexNeeded
+	}
+	return err
+}
+
+func recvErr(stream grpc.ClientStream, sendErr error) error {
+	if err := stream.RecvMsg(&Empty{}); err != nil {
+		return err
+	}
+	return sendErr
+}
+
+// Rank sends the query.
+func (c *Client) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
+	var resp HitsResponse
+	if err := c.invoke(ctx, "Rank", &RankRequest{Query: q}, &resp); err != nil {
+		return nil, err
+	}
+	return resp.Hits, nil
+}
+
+// Fuse sends the lists.
+func (c *Client) Fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit, error) {
+	var resp HitsResponse
+	if err := c.invoke(ctx, "Fuse", &FuseRequest{Lists: lists}, &resp); err != nil {
+		return nil, err
+	}
+	return resp.Hits, nil
+}
+
+// Chunks splits a corpus into stream messages of about ChunkSize bytes.
+func Chunks(corpus *core.Corpus) []*IndexChunk {
+	first := &IndexChunk{Full: corpus.Full, Changed: corpus.Changed, Removed: corpus.Removed}
+	chunks := []*IndexChunk{first}
+	cur, size := first, 0
+	next := func(n int) {
+		if size+n > ChunkSize && size > 0 {
+			cur = &IndexChunk{}
+			chunks = append(chunks, cur)
+			size = 0
+		}
+		size += n
+	}
+	for _, d := range corpus.Documents {
+		next(len(d.ID) + len(d.Title) + len(d.Path) + len(d.Body) + 16*len(d.Names) + 64)
+		cur.Documents = append(cur.Documents, d)
+	}
+	for _, e := range corpus.Edges {
+		next(len(e.From) + len(e.To) + len(e.Kind) + 48)
+		cur.Edges = append(cur.Edges, e)
+	}
+	return chunks
+}
+
+var (
+	_ core.Parser = (*Client)(nil)
+	_ core.Ranker = (*Client)(nil)
+	_ core.Fuser  = (*Client)(nil)
+)

@@ -1,0 +1,114 @@
+// Package core holds rubi's engine contracts: the three kinds of pipeline
+// stage (Parser, Ranker, Fuser), the data that flows between them, and the
+// registry of built-in stages. Everything else in the engine (config,
+// walking, the pipelines, the plugin host) builds on these types, and so do
+// third-party plugins through core/pluginsdk.
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Kind is the kind of a pipeline stage.
+type Kind string
+
+// The three kinds of stage. Their string forms are the block types of
+// rubi.hcl and the plugin names of the wire protocol.
+const (
+	KindParser Kind = "parser"
+	KindRanker Kind = "ranker"
+	KindFuser  Kind = "fuser"
+)
+
+// Kinds lists every stage kind in pipeline order.
+var Kinds = []Kind{KindParser, KindRanker, KindFuser}
+
+// Info describes a stage. Built-ins and subprocess plugins answer the same.
+type Info struct {
+	// Name is the namespaced stage id: "lang.regex", "rank.bm25", "fuse.rrf".
+	Name    string `json:"name"`
+	Kind    Kind   `json:"kind"`
+	Version string `json:"version"`
+	// Description is one sentence shown by `rubi plugins`.
+	Description string `json:"description,omitempty"`
+	// Languages a parser understands (see core.Language names).
+	Languages []string `json:"languages,omitempty"`
+	// Seeded rankers run after the others and receive their results in
+	// Query.Seeds (graph rankers such as Personalized PageRank).
+	Seeded bool `json:"seeded,omitempty"`
+	// Schema lists the settings the stage accepts in its rubi.hcl block.
+	Schema Schema `json:"schema,omitempty"`
+}
+
+// Setup is what a stage receives once, before any other call.
+type Setup struct {
+	// Root is the absolute path of the project being indexed or searched.
+	Root string `json:"root"`
+	// StateDir is a directory the stage owns (.rubi/index/<stage name>/);
+	// it may persist derived state there between runs. It exists already.
+	StateDir string `json:"state_dir"`
+	// Settings is a JSON object with the stage's own rubi.hcl attributes,
+	// already validated against Info().Schema by the core.
+	Settings json.RawMessage `json:"settings,omitempty"`
+}
+
+// Stage is what every pipeline stage implements.
+type Stage interface {
+	// Info is cheap and has no side effects.
+	Info() Info
+	// Configure is called once before any other call. A stage rejects a
+	// setting by returning a *SettingError so the core can point at the
+	// line of rubi.hcl that set it.
+	Configure(ctx context.Context, setup Setup) error
+}
+
+// Parser turns source files into facts. It is a pure function of the file
+// contents: import resolution is project-level and lives in the core.
+type Parser interface {
+	Stage
+	// Parse returns one FileFacts per input file, in the same order.
+	Parse(ctx context.Context, files []SourceFile) ([]FileFacts, error)
+}
+
+// Ranker scores documents for a query.
+type Ranker interface {
+	Stage
+	// Index receives the corpus whenever it changes. It is called before
+	// Rank in the process that indexes; a later process that only ranks
+	// gets Configure and Rank, so a ranker that needs state persists it in
+	// Setup.StateDir. Index must be idempotent. Given an incremental corpus
+	// (Full unset) it cannot apply, for example because its state is
+	// missing, it returns ErrFullIndexNeeded and is called again with Full.
+	Index(ctx context.Context, corpus *Corpus) error
+	// Rank returns at most q.Limit hits, best first.
+	Rank(ctx context.Context, q Query) ([]Hit, error)
+}
+
+// Fuser merges several ranked lists into one.
+type Fuser interface {
+	Stage
+	// Fuse returns the fused list, best first. Every returned id appears in
+	// at least one input list.
+	Fuse(ctx context.Context, lists []RankedList) ([]Hit, error)
+}
+
+// ErrFullIndexNeeded is returned by Ranker.Index to ask for a full corpus.
+var ErrFullIndexNeeded = errors.New("full index needed")
+
+// SettingError is a stage's rejection of one of its settings.
+type SettingError struct {
+	// Setting is the attribute name in the stage's rubi.hcl block; empty
+	// when the problem is not tied to one attribute.
+	Setting string `json:"setting,omitempty"`
+	Message string `json:"message"`
+}
+
+func (e *SettingError) Error() string {
+	if e.Setting == "" {
+		return e.Message
+	}
+	return fmt.Sprintf("%s: %s", e.Setting, e.Message)
+}

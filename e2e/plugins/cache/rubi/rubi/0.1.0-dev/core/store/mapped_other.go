@@ -1,0 +1,12 @@
+//go:build !unix
+
+package store
+
+import (
+	"errors"
+	"os"
+)
+
+func mapFile(*os.File, int64) ([]byte, func() error, error) {
+	return nil, nil, errors.ErrUnsupported
+}

@@ -1,0 +1,233 @@
+//go:build unix
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// codexDir holds the pinned Codex CLI (package.json, npm ci).
+const codexDir = "agents/testdata/codex"
+
+// codexCLI returns the real Codex CLI installed by npm ci, or fails the
+// test saying how to install it.
+func codexCLI(t *testing.T) string {
+	t.Helper()
+	if os.Getenv(noNodeEnv) == "1" {
+		t.Skipf("%s=1: the Codex CLI is not run", noNodeEnv)
+	}
+	bin := filepath.Join(repoRoot, codexDir, "node_modules", ".bin", "codex")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("the Codex CLI is not installed: run `(cd %s && npm ci)` (.ci/run does), or set %s=1 to leave this test out", codexDir, noNodeEnv)
+	}
+	return bin
+}
+
+// codexConfig is $CODEX_HOME/config.toml: the mock as the model provider,
+// then rubi's example configuration (rubi mcp), then what keeps Codex
+// 0.169.0 off the network: the curated plugins' sync (GitHub,
+// chatgpt.com), the metrics export (ab.chatgpt.com), update checks and
+// the background daemon.
+func codexConfig(t *testing.T, apiURL string) string {
+	t.Helper()
+	example, err := os.ReadFile(filepath.Join(repoRoot, "examples/agents/codex/.codex/config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(`model = "gpt-5"
+model_provider = "mock"
+
+%s
+[model_providers.mock]
+name = "mock"
+base_url = "%s/v1"
+wire_api = "responses"
+
+[features]
+plugins = false
+remote_plugin = false
+apps = false
+in_app_updates = false
+daemon_auto_start = false
+
+[analytics]
+enabled = false
+`, example, apiURL)
+}
+
+// codexSession runs codex exec in a project against the mock Responses
+// API, with rubi's example hooks.json in a throwaway CODEX_HOME.
+type codexSession struct {
+	codex   string
+	api     *mockResponses
+	project string
+	env     []string
+	marker  string
+}
+
+func newCodexSession(t *testing.T, codex string, api *mockResponses, project string, rubiEnv []string) *codexSession {
+	home := t.TempDir()
+	codexHome := filepath.Join(home, ".codex")
+	hooks, err := os.ReadFile(filepath.Join(repoRoot, "examples/agents/codex/.codex/hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, codexHome, map[string]string{
+		"config.toml": codexConfig(t, api.URL),
+		"hooks.json":  string(hooks),
+	})
+	marker := "RUBI_E2E_RUN=" + home
+	env := []string{
+		"PATH=" + rubiBinDir(t) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + home,
+		"CODEX_HOME=" + codexHome,
+		"LANG=C.UTF-8",
+		"SHELL=/bin/bash",
+		"TMPDIR=" + t.TempDir(),
+		"HTTPS_PROXY=" + api.URL, "HTTP_PROXY=" + api.URL, "NO_PROXY=127.0.0.1",
+		marker,
+	}
+	return &codexSession{codex: codex, api: api, project: project, env: append(env, rubiEnv...), marker: marker}
+}
+
+// codexRun is what one codex exec run printed and sent.
+type codexRun struct {
+	prompt   string
+	out      string
+	requests []responsesRequest
+}
+
+// run runs codex exec with prompt, checks that it succeeded and that
+// nothing it started outlives it. Hooks need --dangerously-bypass-hook-trust
+// in exec mode; the sandbox is off (the mock only asks for cat), so that
+// the test does not depend on the machine allowing bubblewrap.
+func (s *codexSession) run(t *testing.T, prompt string) codexRun {
+	t.Helper()
+	before := len(s.api.Requests())
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.codex, "exec", "--strict-config", "--dangerously-bypass-hook-trust",
+		"--sandbox", "danger-full-access", "--color", "never", prompt)
+	cmd.Dir = s.project
+	cmd.Env = s.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	t.Logf("codex exec %q: %v", prompt, took.Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("codex exec %q: %v after %v\nstdout:\n%s\nstderr:\n%s", prompt, err, took, &stdout, &stderr)
+	}
+	awaitNoSurvivors(t, s.marker, 3*time.Second)
+	res := codexRun{prompt: prompt, out: stdout.String(), requests: s.api.Requests()[before:]}
+	if len(res.requests) == 0 {
+		t.Fatalf("codex exec %q sent the model nothing; it printed:\n%s%s", prompt, &stdout, &stderr)
+	}
+	return res
+}
+
+// developer is the text of every developer message of the run's first
+// request: Codex hands hooks' additionalContext to the model that way.
+func (r codexRun) developer() string {
+	return strings.Join(r.requests[0].messages("developer"), "\n\n")
+}
+
+// The model is a script: asked for the tariff table, it cats the file,
+// twice whatever the answer, then says done; otherwise one line.
+func codexScript(r responsesRequest) reply {
+	if !strings.Contains(r.prompt(), "tariff table") {
+		return reply{Text: "Noted."}
+	}
+	if len(r.outputs()) < 2 {
+		return reply{ToolName: "exec_command", ToolInput: map[string]any{"cmd": "cat " + bigFile}}
+	}
+	return reply{Text: "Done reading."}
+}
+
+// TestCodexHooks runs the real Codex CLI with rubi's example hooks.json
+// (and rubi mcp from the example config.toml) in the fixture project and
+// checks what rubi's hooks put in front of the model.
+func TestCodexHooks(t *testing.T) {
+	codex := codexCLI(t)
+	env := rubiEnv(t)
+	project := shopProject(t, env)
+	api := newMockResponses(t, codexScript)
+	s := newCodexSession(t, codex, api, project, env)
+	t.Cleanup(func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(project, ".rubi", "hooks.log"))
+			t.Logf(".rubi/hooks.log:\n%s", log)
+		}
+	})
+
+	matching := s.run(t, "Why is the coupon discount applied twice when the cart total is recomputed?")
+	unrelated := s.run(t, "Write a haiku about autumn leaves falling on a quiet pond.")
+
+	t.Run("session start map", func(t *testing.T) {
+		for _, r := range []codexRun{matching, unrelated} {
+			got := r.developer()
+			for _, want := range []string{"rubi: the project map", "cart/cart.go", "checkout/checkout.go", centsTitle} {
+				if !strings.Contains(got, want) {
+					t.Errorf("%q: the model's developer messages lack %q:\n%s", r.prompt, want, excerpt(got, "rubi", 1500))
+				}
+			}
+		}
+	})
+
+	t.Run("recall on a matching prompt", func(t *testing.T) {
+		got := matching.developer()
+		if !strings.Contains(got, "rubi recall") || !strings.Contains(got, couponTitle) {
+			t.Errorf("the prompt about coupons did not recall %q; the model got:\n%s", couponTitle, excerpt(got, "rubi recall", 1500))
+		}
+	})
+
+	t.Run("nothing recalled on an unrelated prompt", func(t *testing.T) {
+		got := unrelated.developer()
+		if strings.Contains(got, "rubi recall") || strings.Contains(string(unrelated.requests[0].Raw), couponTitle) {
+			t.Errorf("a prompt about autumn leaves got rubi's recall:\n%s", excerpt(got, "rubi recall", 1500))
+		}
+	})
+
+	t.Run("rubi mcp", func(t *testing.T) {
+		// Codex started the example's rubi mcp and offers its tools (a
+		// namespace of them).
+		for _, tool := range matching.requests[0].Tools {
+			if tool.Name == "mcp__rubi" {
+				return
+			}
+		}
+		t.Errorf("the model is not offered rubi's MCP tools: %+v", matching.requests[0].Tools)
+	})
+
+	t.Run("huge file read guard", func(t *testing.T) {
+		r := s.run(t, "Show me the tariff table in full.")
+		outputs := r.requests[len(r.requests)-1].outputs()
+		if len(outputs) != 2 {
+			t.Fatalf("want the two cats of %s answered, got %d outputs; codex printed %.600q", bigFile, len(outputs), r.out)
+		}
+		denied, allowed := outputs[0].OutputText(), outputs[1].OutputText()
+		if !strings.Contains(denied, "blocked by PreToolUse hook") || !strings.Contains(denied, "rubi read guard: "+bigFile) {
+			t.Errorf("the first cat of a %d-line file was not blocked by rubi; the model got:\n%.600s", bigRows, denied)
+		}
+		if strings.Contains(allowed, "blocked") || !strings.Contains(allowed, `"R0001",`) {
+			t.Errorf("the second cat of the same file was not allowed; the model got:\n%.600s", allowed)
+		}
+	})
+
+	if other := api.Other(); len(other) > 0 {
+		t.Errorf("Codex tried to reach beyond the mock API: %v", other)
+	}
+}

@@ -1,0 +1,196 @@
+//go:build unix
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// mockResponses is a local stand-in for the OpenAI Responses API, the
+// wire Codex CLI speaks to a model provider: POST /v1/responses answers a
+// streamed response (SSE) decided by the test's script, with a message or
+// one function call, and every request is recorded.
+type mockResponses struct {
+	URL string
+
+	mu       sync.Mutex
+	requests []responsesRequest
+	other    []string
+	script   func(responsesRequest) reply
+	n        int
+}
+
+// responsesRequest is one recorded request to /v1/responses.
+type responsesRequest struct {
+	Raw          []byte         `json:"-"`
+	Model        string         `json:"model"`
+	Instructions string         `json:"instructions"`
+	Input        []responseItem `json:"input"`
+	Tools        []struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	} `json:"tools"`
+}
+
+// responseItem is an input item: a message (its content parts), a
+// function call or a function call's output.
+type responseItem struct {
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+}
+
+// text is a message item's text.
+func (it responseItem) text() string {
+	var b strings.Builder
+	for _, c := range it.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+// OutputText is a function call output's text: a string, or content parts.
+func (it responseItem) OutputText() string {
+	var s string
+	if json.Unmarshal(it.Output, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(it.Output, &parts)
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// messages returns the text of the input's messages from role, in order.
+func (r responsesRequest) messages(role string) []string {
+	var out []string
+	for _, it := range r.Input {
+		if it.Type == "message" && it.Role == role {
+			out = append(out, it.text())
+		}
+	}
+	return out
+}
+
+// prompt is the user's prompt: the last user message that is not
+// context Codex adds (<environment_context> and the like).
+func (r responsesRequest) prompt() string {
+	p := ""
+	for _, m := range r.messages("user") {
+		if !strings.HasPrefix(strings.TrimSpace(m), "<") {
+			p = m
+		}
+	}
+	return p
+}
+
+// outputs are the request's function call outputs, in order.
+func (r responsesRequest) outputs() []responseItem {
+	var out []responseItem
+	for _, it := range r.Input {
+		if it.Type == "function_call_output" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func newMockResponses(t *testing.T, script func(responsesRequest) reply) *mockResponses {
+	t.Helper()
+	m := &mockResponses{script: script}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: m}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	m.URL = "http://" + ln.Addr().String()
+	return m
+}
+
+// Requests returns the requests recorded so far.
+func (m *mockResponses) Requests() []responsesRequest {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]responsesRequest(nil), m.requests...)
+}
+
+// Other returns the requests the mock does not serve.
+func (m *mockResponses) Other() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.other...)
+}
+
+func (m *mockResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
+		m.mu.Lock()
+		m.other = append(m.other, r.Method+" "+r.Host+r.URL.Path)
+		m.mu.Unlock()
+		http.NotFound(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var req responsesRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req.Raw = body
+	m.mu.Lock()
+	m.requests = append(m.requests, req)
+	m.n++
+	n := m.n
+	m.mu.Unlock()
+	rep := m.script(req)
+
+	respID := fmt.Sprintf("resp_mock_%d", n)
+	var item map[string]any
+	if rep.ToolName != "" {
+		args, _ := json.Marshal(rep.ToolInput)
+		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_mock_%d", n), "status": "completed",
+			"name": rep.ToolName, "arguments": string(args), "call_id": fmt.Sprintf("call_mock_%d", n)}
+	} else {
+		item = map[string]any{"type": "message", "id": fmt.Sprintf("msg_mock_%d", n), "status": "completed", "role": "assistant",
+			"content": []any{map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}}}
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	send := func(data map[string]any) {
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", data["type"], b)
+	}
+	send(map[string]any{"type": "response.created", "response": map[string]any{"id": respID, "status": "in_progress"}})
+	send(map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
+	if rep.ToolName == "" {
+		send(map[string]any{"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "item_id": item["id"], "delta": rep.Text})
+	}
+	send(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
+	usage := map[string]any{"input_tokens": len(body) / 4, "input_tokens_details": map[string]any{"cached_tokens": 0},
+		"output_tokens": 10, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": len(body)/4 + 10}
+	send(map[string]any{"type": "response.completed", "response": map[string]any{"id": respID, "status": "completed", "usage": usage}})
+}

@@ -1,0 +1,453 @@
+package regex
+
+import (
+	"bytes"
+	"regexp"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+func init() {
+	register(&language{
+		names: []string{core.LangDart},
+		syntax: syntax{lineComment: "//", blockComment: true, nestComments: true,
+			hook: dartLex, special: `'"r`},
+		extract: extractDart,
+	})
+}
+
+// dartLex lexes Dart's strings: '...' and "..." with ${} substitutions,
+// their triple-quoted multi-line forms, and raw r'...' forms.
+func dartLex(l *lexer, i int) int {
+	src, n := l.src, len(l.src)
+	j := i
+	raw := src[i] == 'r'
+	if raw {
+		if i+1 >= n || src[i+1] != '\'' && src[i+1] != '"' || i > 0 && isIdent(src[i-1]) {
+			return i
+		}
+		j++
+	}
+	q := src[j]
+	k := strKind{q: q, raw: raw}
+	if !raw {
+		k.interp = '$'
+	}
+	if j+2 < n && src[j+1] == q && src[j+2] == q {
+		k.triple, k.multiline = true, true
+		return l.strBody(j+3, k)
+	}
+	return l.strBody(j+1, k)
+}
+
+// dartRE returns the Dart patterns, compiled once on first use.
+var dartRE = sync.OnceValue(func() *dartPatterns {
+	return &dartPatterns{
+		library: regexp.MustCompile(`^library\s+([\pL_][\pL\pN_]*(?:\s*\.\s*[\pL_][\pL\pN_]*)*)`),
+		partOf:  regexp.MustCompile(`^part\s+of\s+['"]`),
+		cond:    regexp.MustCompile(`^if\s*\([^)]*\)\s*['"]`),
+	}
+})
+
+type dartPatterns struct {
+	library, partOf, cond *regexp.Regexp
+}
+
+// dartClassMods may precede class, mixin or enum.
+var dartClassMods = map[string]bool{
+	"abstract": true, "base": true, "final": true, "interface": true, "sealed": true, "mixin": true, "augment": true, "macro": true,
+}
+
+// dartMemberMods may precede a function, a variable or a member.
+var dartMemberMods = map[string]bool{
+	"static": true, "external": true, "late": true, "covariant": true, "factory": true, "abstract": true, "augment": true,
+}
+
+// dartNotType are words that cannot start a declaration's type.
+var dartNotType = map[string]bool{
+	"return": true, "if": true, "for": true, "while": true, "do": true, "switch": true, "case": true,
+	"throw": true, "await": true, "yield": true, "assert": true, "new": true, "else": true, "try": true,
+	"import": true, "export": true, "part": true, "library": true, "show": true, "hide": true, "as": true,
+}
+
+var dartDoc = docStyle{line: "///", block: "/**"}
+
+func dartAttr(t []byte) bool { return len(t) > 1 && t[0] == '@' && isIdent(t[1]) }
+
+func extractDart(f *file) {
+	d := decls{f: f}
+	var scopes []scope
+	classify := func(j int) int {
+		if dartAttr(bytes.TrimSpace(f.codeLine(j))) {
+			return stmtSkip
+		}
+		return stmtNo
+	}
+	for i := 0; i < f.lines() && !f.full(); i++ {
+		t, off, top, ok := f.braceLine(&scopes, i)
+		if !ok {
+			continue
+		}
+		switch {
+		case top == nil && f.depth[i] == 0:
+			if f.dartDirective(t, off) {
+				continue
+			}
+		case top != nil && f.depth[i] == top.body:
+		default:
+			continue
+		}
+		// Annotations on the declaration's line: @override void m().
+		for dartAttr(t) {
+			k := 1
+			for k < len(t) && (isIdent(t[k]) || t[k] == '.') {
+				k++
+			}
+			r := t[k:]
+			if len(r) > 0 && r[0] == '(' {
+				e := skipBalanced(r)
+				if e < 0 {
+					break
+				}
+				r = r[e:]
+			}
+			r = bytes.TrimLeft(r, " \t")
+			off += len(t) - len(r)
+			t = r
+		}
+		f.dartDecl(&d, i, t, off, top, &scopes, classify)
+	}
+	d.finish()
+}
+
+// dartDirective reads library, import, export and part directives.
+func (f *file) dartDirective(t []byte, off int) bool {
+	w, r := word(t)
+	kind := ""
+	switch w {
+	case "library":
+		if m := dartRE().library.FindSubmatch(t); m != nil && f.facts.Package == "" {
+			f.facts.Package = string(pyDotted(m[1]))
+		}
+		return true
+	case "import":
+		kind = core.ImportStatic
+	case "export":
+		kind = core.ImportReexport
+	case "part":
+		kind = core.ImportModule
+		if m := dartRE().partOf.FindIndex(t); m != nil {
+			r = t[m[1]-1:] // part of 'lib.dart'
+		} else if firstWord(r) == "of" {
+			return true // part of lib.name;
+		}
+	default:
+		return false
+	}
+	p := off + len(t) - len(r)
+	if len(r) == 0 || r[0] != '\'' && r[0] != '"' {
+		return true
+	}
+	spec, end, ok := f.quoted(p)
+	if !ok {
+		return true
+	}
+	f.addImport(p, spec, kind)
+	// Conditional imports: import 'a.dart' if (dart.library.io) 'b.dart';
+	stop := min(len(f.code), end+declWindow)
+	if k := bytes.IndexByte(f.code[end:stop], ';'); k >= 0 {
+		stop = end + k
+	} else {
+		return true
+	}
+	for q := end; q < stop; {
+		k := bytes.Index(f.code[q:stop], []byte("if"))
+		if k < 0 {
+			break
+		}
+		q += k
+		m := dartRE().cond.FindIndex(f.code[q:stop])
+		if m == nil {
+			q += 2
+			continue
+		}
+		lit := q + m[1] - 1
+		s, e, ok := f.quoted(lit)
+		if !ok {
+			break
+		}
+		f.addImport(lit, s, kind)
+		q = e
+	}
+	return true
+}
+
+func (f *file) dartDecl(d *decls, i int, t []byte, off int, top *scope, scopes *[]scope, classify func(int) int) {
+	adv := func(r []byte) {
+		r = bytes.TrimLeft(r, " \t")
+		off += len(t) - len(r)
+		t = r
+	}
+	parent, pexp := "", true
+	if top != nil {
+		parent, pexp = top.name, top.exported
+	}
+	exp := func(name string) bool { return pexp && len(name) > 0 && name[0] != '_' }
+	doc := func() string { return f.docAboveAttrs(i, dartDoc, dartAttr) }
+
+	// Type declarations: [modifiers] class|mixin|enum|extension [type] Name.
+	h, hoff := t, off
+	for range 8 {
+		w, r := word(h)
+		kw := ""
+		switch {
+		case w == "class" || w == "enum" || w == "extension":
+			kw = w
+		case w == "mixin" && firstWord(r) != "class":
+			kw = w
+		case dartClassMods[w] && len(r) < len(h)-len(w):
+			hoff += len(h) - len(r)
+			h = r
+			continue
+		case w == "typedef":
+			name := firstWord(r)
+			if a := bytes.TrimLeft(r[len(name):], " \t"); name != "" && (len(a) == 0 || a[0] != '=' && a[0] != '<') {
+				name = dartName(r) // typedef void F(int x);
+			}
+			if name != "" && top == nil {
+				d.add(i, core.Symbol{Name: name, Kind: core.SymbolType, Exported: exp(name), Doc: doc()}, -1)
+			}
+			return
+		}
+		if kw == "" {
+			break
+		}
+		if kw == "extension" && firstWord(r) == "type" { // extension type Id(int v)
+			r = bytes.TrimLeft(r[4:], " \t")
+		}
+		name := firstWord(r)
+		if name == "on" || name == "" {
+			return // an unnamed extension
+		}
+		kind := core.SymbolClass
+		if kw == "enum" {
+			kind = core.SymbolEnum
+		}
+		nameOff := hoff + len(h) - len(r)
+		brace := f.bodyBrace(nameOff+len(name), "=")
+		d.add(i, core.Symbol{Name: name, Kind: kind, Exported: exp(name), Parent: parent, Doc: doc()}, brace)
+		if brace >= 0 {
+			*scopes = append(*scopes, f.openScope(brace, name, kw, exp(name)))
+		}
+		return
+	}
+
+	// Functions, methods, constructors, getters, setters and variables.
+	if !f.stmtStart(i, classify) {
+		return
+	}
+	constant, declared := false, false
+	for range 8 {
+		w, r := word(t)
+		switch {
+		case dartMemberMods[w] && len(r) < len(t)-len(w):
+			adv(r)
+			continue
+		case (w == "const" || w == "final" || w == "var") && len(r) < len(t)-len(w):
+			constant = constant || w == "const"
+			declared = true
+			adv(r)
+			continue
+		}
+		break
+	}
+	if declared && top == nil { // untyped: final x = 1;
+		if n := firstWord(t); n != "" {
+			if a := bytes.TrimLeft(t[len(n):], " \t"); len(a) == 0 || a[0] == '=' || a[0] == ';' || a[0] == ',' {
+				kind := core.SymbolVar
+				if constant {
+					kind = core.SymbolConst
+				}
+				d.add(i, core.Symbol{Name: n, Kind: kind, Exported: exp(n), Doc: doc()}, -1)
+				return
+			}
+		}
+	}
+	// Constructors: Name(, Name.named(, const Name(.
+	if top != nil {
+		if w := firstWord(t); w == top.name {
+			r := t[len(w):]
+			name := w
+			if len(r) > 1 && r[0] == '.' {
+				n := firstWord(r[1:])
+				name, r = w+"."+n, r[1+len(n):]
+			}
+			if r = bytes.TrimLeft(r, " \t"); len(r) > 0 && r[0] == '(' {
+				after := off + len(t) - len(r)
+				d.add(i, core.Symbol{Name: name, Kind: core.SymbolMethod, Parent: parent,
+					Exported: exp(lastSegment(name, ".")), Doc: doc()}, f.dartBody(after))
+				return
+			}
+		}
+	}
+	var name string
+	var after []byte
+	switch w, r := word(t); {
+	case (w == "get" || w == "set") && firstWord(r) != "" && len(r) < len(t)-len(w):
+		name, after = firstWord(r), r[len(firstWord(r)):] // untyped getter or setter
+	case w == "operator":
+		return
+	default:
+		k := dartTypeLen(t)
+		if k <= 0 {
+			return
+		}
+		r := bytes.TrimLeft(t[k:], " \t")
+		if len(r) == len(t)-k {
+			return // a type must be followed by a blank
+		}
+		n := firstWord(r)
+		if (n == "get" || n == "set") && firstWord(bytes.TrimLeft(r[3:], " \t")) != "" {
+			r = bytes.TrimLeft(r[3:], " \t")
+			n = firstWord(r)
+		}
+		if n == "" || n == "operator" || dartNotType[n] {
+			return
+		}
+		name, after = n, r[len(n):]
+	}
+	after = bytes.TrimLeft(after, " \t")
+	afterOff := off + len(t) - len(after)
+	if len(after) > 0 && after[0] == '<' { // T id<T>(T x)
+		e := skipBalanced(after)
+		if e < 0 {
+			return
+		}
+		after = bytes.TrimLeft(after[e:], " \t")
+	}
+	switch {
+	case len(after) == 0 || after[0] == '(' || after[0] == '{' || bytes.HasPrefix(after, []byte("=>")):
+		kind := core.SymbolFunction
+		if top != nil {
+			kind = core.SymbolMethod
+		}
+		d.add(i, core.Symbol{Name: name, Kind: kind, Parent: parent, Exported: exp(name), Doc: doc()}, f.dartBody(afterOff))
+	case top == nil && (after[0] == '=' || after[0] == ';' || after[0] == ','):
+		kind := core.SymbolVar
+		if constant {
+			kind = core.SymbolConst
+		}
+		d.add(i, core.Symbol{Name: name, Kind: kind, Exported: exp(name), Doc: doc()}, -1)
+	}
+}
+
+// dartName reads the name of an old-style function typedef: the last
+// word before the parameter list.
+func dartName(r []byte) string {
+	k := bytes.IndexByte(r, '(')
+	if k < 0 {
+		return ""
+	}
+	fs := bytes.Fields(r[:k])
+	if len(fs) == 0 {
+		return ""
+	}
+	return firstWord(fs[len(fs)-1])
+}
+
+// dartTypeLen returns the length of the type t starts with: p.Name<A>?,
+// void Function(int)?, (int, String), or 0.
+func dartTypeLen(t []byte) int {
+	k := 0
+	if len(t) > 0 && t[0] == '(' { // a record type
+		e := skipBalanced(t)
+		if e < 0 {
+			return 0
+		}
+		k = e
+	} else {
+		for {
+			w := firstWord(t[k:])
+			if w == "" || dartNotType[w] {
+				return 0
+			}
+			k += len(w)
+			if k+1 < len(t) && t[k] == '.' && isIdent(t[k+1]) {
+				k++
+				continue
+			}
+			break
+		}
+		if k < len(t) && t[k] == '<' {
+			e := skipBalanced(t[k:])
+			if e < 0 {
+				return 0
+			}
+			k += e
+		}
+	}
+	if k < len(t) && t[k] == '?' {
+		k++
+	}
+	for range 4 { // void Function(int) Function()
+		r := bytes.TrimLeft(t[k:], " \t")
+		if firstWord(r) != "Function" {
+			break
+		}
+		j := len(t) - len(r) + len("Function")
+		if j < len(t) && t[j] == '<' {
+			e := skipBalanced(t[j:])
+			if e < 0 {
+				return 0
+			}
+			j += e
+		}
+		if j >= len(t) || t[j] != '(' {
+			return 0
+		}
+		e := skipBalanced(t[j:])
+		if e < 0 {
+			return 0
+		}
+		k = j + e
+		if k < len(t) && t[k] == '?' {
+			k++
+		}
+	}
+	return k
+}
+
+// dartBody finds the brace opening a function body after its parameter
+// list at off; an arrow body or a ';' has none.
+func (f *file) dartBody(off int) int {
+	code := f.code
+	end := min(len(code), off+declWindow)
+	k := skipSpace(code[:end], off)
+	if k < end && code[k] == '(' {
+		e := skipBalanced(code[k:end])
+		if e < 0 {
+			return -1
+		}
+		k += e
+	}
+	for steps := 0; k < end && steps < 16; steps++ {
+		k = skipSpace(code[:end], k)
+		if k >= end {
+			return -1
+		}
+		switch c := code[k]; {
+		case c == '{':
+			return k
+		case isIdent(c): // async, sync*, an initializer list's words
+			k += len(firstWord(code[k:end]))
+		case c == '*':
+			k++
+		case c == ':': // constructor initializers
+			return f.bodyBrace(k+1, "")
+		default:
+			return -1
+		}
+	}
+	return -1
+}

@@ -1,0 +1,419 @@
+package bm25
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/text"
+)
+
+// The fields of a document, in the order of their counts.
+const (
+	fieldTitle = iota
+	fieldPath
+	fieldNames
+	fieldBody
+	fieldParts // parts of identifiers in the body
+	numFields
+)
+
+// index is a set of documents in forward form (each document with the
+// counts of its terms per field) over a sorted term dictionary: what a
+// segment is built from. Sorting both documents and terms makes a segment
+// file a pure function of its documents.
+type index struct {
+	signature string // text.Analyzer.Signature of the analyzer that built it
+	terms     []string
+	docs      []doc // sorted by id
+}
+
+type doc struct {
+	id, kind string
+	lens     [numFields]uint32 // tokens per field
+	terms    []termCount       // sorted by term
+}
+
+type termCount struct {
+	term uint32
+	n    [numFields]uint16 // saturates at 65535, far past where BM25 stops caring
+}
+
+// Segments beyond the first are merged into one when there are more than
+// maxSegments of them, and everything is merged into a single segment
+// when the later segments hold more than 1/mergeShare of the live
+// documents or deleted documents more than 1/mergeShare of all stored.
+// A one-file change thus writes a small segment, and the cost of merging
+// is spread over many changes.
+const (
+	maxSegments = 8
+	mergeShare  = 8
+)
+
+// Index builds the index from the corpus, or updates it: unless
+// corpus.Full, the indexed documents that are neither in corpus.Changed
+// nor gone from corpus.Documents are kept as they were indexed (their Body
+// is not re-read in an incremental corpus). Corpus.Documents is taken as
+// the whole corpus, as its contract says, so a document absent from it is
+// dropped even when corpus.Removed does not name it. An incremental corpus
+// that cannot be applied, because the index is missing, unreadable, of
+// another format version or built with another stemmer, or because it
+// lists a document the index does not know without marking it changed,
+// gets core.ErrFullIndexNeeded: rebuilding from it would index documents
+// without their bodies.
+//
+// Rank calls of the same process go on with the previous index while
+// Index works; they see the new one once it is saved.
+func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
+	r.indexMu.Lock()
+	defer r.indexMu.Unlock()
+	r.mu.RLock()
+	cur, stamp, dir, analyzer, settings := r.view, r.stamp, r.stateDir, r.analyzer, r.settings
+	r.mu.RUnlock()
+	if dir == "" {
+		return fmt.Errorf("%s: used before Configure", Name)
+	}
+	sig := analyzer.Signature()
+	var old *view
+	if !corpus.Full {
+		old = cur
+		if old == nil || stamp == "" || currentList(dir) != stamp {
+			segs, _, err := readSegments(dir)
+			if err != nil {
+				return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
+			}
+			old = newView(segs, settings)
+		}
+		for _, sg := range old.segs {
+			if sg.signature != sig {
+				return fmt.Errorf("%s: %w: the index was built with %q, the settings ask for %q", Name, core.ErrFullIndexNeeded, sg.signature, sig)
+			}
+		}
+	}
+
+	changed := make(map[string]bool, len(corpus.Changed))
+	for _, id := range corpus.Changed {
+		changed[id] = true
+	}
+	live := map[string]bool{}
+	if old != nil {
+		for i, sg := range old.segs {
+			for d, id := range sg.ids {
+				if old.live[old.base[i]+d] {
+					live[id] = true
+				}
+			}
+		}
+	}
+	seen := make(map[string]bool, len(corpus.Documents))
+	var fresh []*core.Document // documents to tokenize
+	var deletes []string       // live documents replaced or gone
+	for i := range corpus.Documents {
+		d := &corpus.Documents[i]
+		if seen[d.ID] {
+			continue // a duplicate id: the first one wins
+		}
+		seen[d.ID] = true
+		known := live[d.ID]
+		switch {
+		case known && !changed[d.ID]:
+		case old != nil && !known && !changed[d.ID]:
+			return fmt.Errorf("%s: %w: %s is not in the index and not marked changed", Name, core.ErrFullIndexNeeded, d.ID)
+		default:
+			fresh = append(fresh, d)
+			if known {
+				deletes = append(deletes, d.ID)
+			}
+		}
+	}
+	for id := range live {
+		if !seen[id] {
+			deletes = append(deletes, id)
+		}
+	}
+	if old != nil && len(fresh) == 0 && len(deletes) == 0 {
+		return nil // nothing changed for this ranker
+	}
+	slices.Sort(deletes)
+
+	analyzed, dicts, err := analyzeAll(ctx, analyzer, fresh)
+	if err != nil {
+		return err
+	}
+	var kept []*segment // the segments that stay as they are
+	var segDeletes []string
+	if old != nil {
+		gone := make(map[string]bool, len(deletes))
+		for _, id := range deletes {
+			gone[id] = true
+		}
+		from := old.mergeFrom(gone, len(fresh)) // the first segment merged into the new one
+		kept = old.segs[:from]
+		if from == len(old.segs) {
+			segDeletes = deletes
+		} else {
+			var merged []analyzedDoc
+			var mdicts [][]string
+			for i := from; i < len(old.segs); i++ {
+				sg, base := old.segs[i], old.base[i]
+				docs, terms, err := sg.forward(func(d int) bool { return old.live[base+d] && !gone[sg.ids[d]] })
+				if err != nil {
+					return fmt.Errorf("%s: %w: %s: %v", Name, core.ErrFullIndexNeeded, sg.name, err)
+				}
+				for _, d := range docs {
+					merged = append(merged, analyzedDoc{doc: d, worker: len(mdicts)})
+				}
+				mdicts = append(mdicts, terms)
+				segDeletes = append(segDeletes, sg.deletes...)
+			}
+			for _, a := range analyzed {
+				a.worker += len(mdicts)
+				merged = append(merged, a)
+			}
+			analyzed, dicts = merged, append(mdicts, dicts...)
+			// The merged segment's deletions apply to the kept ones only.
+			segDeletes = append(segDeletes, deletes...)
+			segDeletes = keptIDs(kept, segDeletes)
+		}
+	}
+	idx := merge(sig, analyzed, dicts)
+	data := encodeSegment(idx, segDeletes)
+	names := make([]string, len(kept))
+	for i, sg := range kept {
+		names[i] = sg.name
+	}
+	name, st, err := writeSegments(dir, names, data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", Name, err)
+	}
+	seg, err := decodeSegment(name, data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", Name, err) // not reached: data was just encoded
+	}
+	v := newView(append(slices.Clip(kept), seg), settings)
+	r.mu.Lock()
+	r.view, r.stamp = v, st
+	r.mu.Unlock()
+	return nil
+}
+
+// mergeFrom decides which segments an update merges into its new
+// segment, from the returned one to the last (len(v.segs) when none),
+// given the live documents it deletes and the number it adds.
+func (v *view) mergeFrom(gone map[string]bool, added int) int {
+	stored := len(v.live)
+	liveAfter := v.n - len(gone) + added
+	dead := stored - v.n + len(gone)
+	later := added // live documents outside the first segment afterwards
+	for i := 1; i < len(v.segs); i++ {
+		for d, id := range v.segs[i].ids {
+			if v.live[v.base[i]+d] && !gone[id] {
+				later++
+			}
+		}
+	}
+	switch {
+	case later*mergeShare > liveAfter || dead*mergeShare > stored:
+		return 0
+	case len(v.segs) >= maxSegments:
+		return 1
+	}
+	return len(v.segs)
+}
+
+// keptIDs returns the ids, sorted and without repeats, that some kept
+// segment holds: a deletion matters only where the document is.
+func keptIDs(kept []*segment, ids []string) []string {
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	out := ids[:0]
+	for _, id := range ids {
+		for _, sg := range kept {
+			if _, found := slices.BinarySearch(sg.ids, id); found {
+				out = append(out, id)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// analyzedDoc is a tokenized document whose term ids are those of the
+// dictionary of the worker that analyzed it.
+type analyzedDoc struct {
+	doc
+	worker int
+}
+
+// analyzeAll tokenizes docs on every core: tokenizing is nearly all the
+// cost of indexing, and documents are independent. Each worker numbers
+// terms in its own dictionary, returned in dicts, so that merging costs a
+// map lookup per distinct term of a worker instead of one per term of
+// every document.
+func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (out []analyzedDoc, dicts [][]string, err error) {
+	out = make([]analyzedDoc, len(docs))
+	workers := min(runtime.GOMAXPROCS(0), len(docs)/32+1)
+	dicts = make([][]string, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			da := docAnalyzer{a: a, dict: map[string]uint32{}}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(docs) || ctx.Err() != nil {
+					break
+				}
+				out[i] = analyzedDoc{doc: da.analyze(docs[i]), worker: w}
+			}
+			dicts[w] = da.terms
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return out, dicts, nil
+}
+
+// docAnalyzer counts the terms of one document at a time, reusing its
+// buffers across documents.
+type docAnalyzer struct {
+	a      text.Analyzer
+	lens   *[numFields]uint32 // of the document being analyzed
+	tokens []string
+	dict   map[string]uint32 // term → id in terms
+	terms  []string
+	slot   []int32 // term id → index in counts + 1, 0 when absent
+	counts []termCount
+}
+
+func (da *docAnalyzer) analyze(d *core.Document) doc {
+	da.counts = da.counts[:0]
+	out := doc{id: d.ID, kind: d.Kind}
+	da.lens = &out.lens
+	add := func(field int, s string) {
+		da.tokens = da.a.AppendTokens(da.tokens[:0], s)
+		for _, t := range da.tokens {
+			da.count(field, t)
+		}
+	}
+	add(fieldTitle, d.Title)
+	add(fieldPath, d.Path)
+	for _, n := range d.Names {
+		add(fieldNames, n)
+	}
+	// In the body, the parts of identifiers (the "client" of
+	// newClientForConfig) count apart from whole words: code repeats them
+	// everywhere, and prose questions are answered by the words.
+	da.a.Each(d.Body, func(t string, part bool) {
+		if part {
+			da.count(fieldParts, t)
+		} else {
+			da.count(fieldBody, t)
+		}
+	})
+	for _, c := range da.counts {
+		da.slot[c.term] = 0
+	}
+	out.terms = slices.Clone(da.counts)
+	return out
+}
+
+// count adds one occurrence of term t in field to the current document.
+func (da *docAnalyzer) count(field int, t string) {
+	da.lens[field]++
+	id, ok := da.dict[t]
+	if !ok {
+		id = uint32(len(da.terms))
+		da.dict[t] = id
+		da.terms = append(da.terms, t)
+		da.slot = append(da.slot, 0)
+	}
+	k := da.slot[id] - 1
+	if k < 0 {
+		k = int32(len(da.counts))
+		da.slot[id] = k + 1
+		da.counts = append(da.counts, termCount{term: id})
+	}
+	if da.counts[k].n[field] < math.MaxUint16 {
+		da.counts[k].n[field]++
+	}
+}
+
+// merge builds an index from analyzed documents, whose term ids number
+// the dictionary of their source (a tokenizing worker, or a segment being
+// merged). Terms first get provisional ids, one map lookup per distinct
+// term of each source, and are renumbered through arrays once sorted.
+func merge(signature string, docs []analyzedDoc, dicts [][]string) *index {
+	size := 0 // a guess at the dictionary size, to spare the map rehashing
+	for _, d := range dicts {
+		size = max(size, len(d))
+	}
+	termID := make(map[string]uint32, size)
+	list := make([]string, 0, size)
+	prov := make([][]uint32, len(dicts)) // source, source id → provisional id
+	for w, dict := range dicts {
+		prov[w] = make([]uint32, len(dict))
+		for i, t := range dict {
+			id, ok := termID[t]
+			if !ok {
+				id = uint32(len(list))
+				termID[t] = id
+				list = append(list, t)
+			}
+			prov[w][i] = id
+		}
+	}
+	order := make([]uint32, len(list))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(list[a], list[b]) })
+	final := make([]uint32, len(list)) // provisional id → final id
+	terms := make([]string, len(list))
+	for f, p := range order {
+		final[p] = uint32(f)
+		terms[f] = list[p]
+	}
+	// Only terms some document uses: a merged segment's dictionary may
+	// hold terms of deleted documents.
+	used := make([]bool, len(terms))
+	out := make([]doc, len(docs))
+	for i := range docs {
+		d := docs[i].doc
+		p := prov[docs[i].worker]
+		tcs := make([]termCount, len(d.terms))
+		for k, tc := range d.terms {
+			tcs[k] = termCount{term: final[p[tc.term]], n: tc.n}
+			used[tcs[k].term] = true
+		}
+		slices.SortFunc(tcs, func(a, b termCount) int { return cmp.Compare(a.term, b.term) })
+		d.terms = tcs
+		out[i] = d
+	}
+	renum := make([]uint32, len(terms))
+	kept := terms[:0]
+	for t, u := range used {
+		if u {
+			renum[t] = uint32(len(kept))
+			kept = append(kept, terms[t])
+		}
+	}
+	for i := range out {
+		for k := range out[i].terms {
+			out[i].terms[k].term = renum[out[i].terms[k].term]
+		}
+	}
+	slices.SortFunc(out, func(a, b doc) int { return strings.Compare(a.id, b.id) })
+	return &index{signature: signature, terms: kept, docs: out}
+}

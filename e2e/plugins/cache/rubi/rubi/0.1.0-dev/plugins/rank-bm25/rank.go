@@ -1,0 +1,382 @@
+package bm25
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/text"
+)
+
+// view is the live segments prepared for ranking with given settings:
+// which documents each newer segment left alive, and each live document's
+// length normalization, computed once per index version instead of once
+// per query. Documents are numbered globally: the documents of segment i
+// come after those of segments before it.
+type view struct {
+	segs    []*segment
+	base    []int // global number of each segment's first document
+	live    []bool
+	norm    []float64 // per document: k1 · (1 − b + b · length / average length)
+	kind    []uint32  // per document, an index in kinds
+	kinds   []string
+	n       int // live documents
+	k1      float64
+	weights [numFields]float64
+}
+
+type posting struct {
+	doc uint32
+	tf  float32 // Σ field weight × count
+}
+
+func newView(segs []*segment, s Settings) *view {
+	v := &view{segs: segs, k1: s.K1, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
+	total := 0
+	for _, sg := range segs {
+		v.base = append(v.base, total)
+		total += len(sg.ids)
+	}
+	v.live = make([]bool, total)
+	v.norm = make([]float64, total)
+	v.kind = make([]uint32, total)
+	// A segment's deletions apply to the segments before it.
+	deleted := map[string]bool{}
+	for i := len(segs) - 1; i >= 0; i-- {
+		for d, id := range segs[i].ids {
+			v.live[v.base[i]+d] = len(deleted) == 0 || !deleted[id]
+		}
+		for _, id := range segs[i].deletes {
+			deleted[id] = true
+		}
+	}
+	kindIndex := map[string]uint32{}
+	sum := 0.0
+	for i, sg := range segs {
+		local := make([]uint32, len(sg.kinds))
+		for k, name := range sg.kinds {
+			g, ok := kindIndex[name]
+			if !ok {
+				g = uint32(len(v.kinds))
+				kindIndex[name] = g
+				v.kinds = append(v.kinds, name)
+			}
+			local[k] = g
+		}
+		for d := range sg.ids {
+			g := v.base[i] + d
+			v.kind[g] = local[sg.kind[d]]
+			length := 0.0
+			for f, l := range sg.lens[d] {
+				length += v.weights[f] * float64(l)
+			}
+			v.norm[g] = length
+			if v.live[g] {
+				sum += length
+				v.n++
+			}
+		}
+	}
+	avg := sum / float64(max(v.n, 1))
+	for g, length := range v.norm {
+		ratio := 1.0
+		if avg > 0 {
+			ratio = length / avg
+		}
+		v.norm[g] = s.K1 * (1 - s.B + s.B*ratio)
+	}
+	return v
+}
+
+// id returns the id of global document d.
+func (v *view) id(d uint32) string {
+	i, found := slices.BinarySearch(v.base, int(d))
+	if !found {
+		i--
+	}
+	return v.segs[i].ids[int(d)-v.base[i]]
+}
+
+// postings returns the live documents containing term, in document order,
+// with their field-weighted term frequencies.
+func (v *view) postings(term string) ([]posting, error) {
+	var out []posting
+	for i, sg := range v.segs {
+		t, ok := sg.find(term)
+		if !ok {
+			continue
+		}
+		base := v.base[i]
+		err := sg.eachPosting(t, func(d int, n *[numFields]uint16) {
+			g := base + d
+			if !v.live[g] {
+				return
+			}
+			w := 0.0
+			for f, c := range n {
+				w += v.weights[f] * float64(c)
+			}
+			if w > 0 {
+				out = append(out, posting{doc: uint32(g), tf: float32(w)})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// idf is the BM25 inverse document frequency in its non-negative form
+// (as Lucene has it), so a term in most documents adds little instead of
+// subtracting.
+func (v *view) idf(df int) float64 {
+	n := float64(v.n)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+func (v *view) score(qt *queryTerm, p posting) float64 {
+	tf := float64(p.tf)
+	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + v.norm[p.doc])
+}
+
+// queryTerm is one distinct term of a query that the index knows.
+type queryTerm struct {
+	postings []posting
+	weight   float64 // 1 for the query text, TermsWeight for Query.Terms
+	idf      float64
+	// Where it came from, for the reason: the words as written, and which
+	// word of which input (0 for the text, i+1 for Terms[i]).
+	source      string
+	input, word int
+	joined      bool
+}
+
+func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
+	var out []queryTerm
+	seen := map[string]int{} // term → index in out, -1 when unknown
+	var err error
+	add := func(s string, input int, weight float64) {
+		for _, tk := range a.Analyze(s) {
+			if i, dup := seen[tk.Text]; dup {
+				// A word repeated, or also among the terms: it counts once,
+				// at its highest weight.
+				if i >= 0 {
+					out[i].weight = max(out[i].weight, weight)
+				}
+				continue
+			}
+			ps, perr := v.postings(tk.Text)
+			if perr != nil {
+				err = perr
+			}
+			if len(ps) == 0 {
+				seen[tk.Text] = -1
+				continue
+			}
+			seen[tk.Text] = len(out)
+			out = append(out, queryTerm{postings: ps, weight: weight, idf: v.idf(len(ps)),
+				source: tk.Source, input: input, word: tk.Word, joined: tk.Joined})
+		}
+	}
+	add(q.Text, 0, 1)
+	for i, t := range q.Terms {
+		add(t, i+1, TermsWeight)
+	}
+	return out, err
+}
+
+// Rank scores the documents that contain at least one query term. It loads
+// the persisted index on first use, and again when another process has
+// re-indexed since.
+func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	v, analyzer, err := r.load()
+	if err != nil {
+		return nil, err
+	}
+	qts, err := v.queryTerms(analyzer, q)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: run `rubi index --full` to rebuild it", Name, err)
+	}
+	if len(qts) == 0 {
+		return nil, nil
+	}
+	var allowed []bool // by kind index; nil admits all
+	if len(q.Kinds) > 0 {
+		allowed = make([]bool, len(v.kinds))
+		for k, name := range v.kinds {
+			allowed[k] = q.AcceptsKind(name)
+		}
+	}
+	scores := make([]float64, len(v.live))
+	var touched []uint32
+	for i := range qts {
+		qt := &qts[i]
+		for _, p := range qt.postings {
+			if allowed != nil && !allowed[v.kind[p.doc]] {
+				continue
+			}
+			if scores[p.doc] == 0 { // scores are positive once touched
+				touched = append(touched, p.doc)
+			}
+			scores[p.doc] += v.score(qt, p)
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	top := topK(touched, scores, v.id, limit)
+	hits := make([]core.Hit, len(top))
+	for i, d := range top {
+		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts)}
+	}
+	return hits, nil
+}
+
+// topK returns the k best documents, best first. Equal scores are broken
+// by document id, so results are deterministic and do not depend on how
+// the index is split into segments. A bounded heap keeps this O(n log k)
+// for terms found in most of a large corpus.
+func topK(docs []uint32, scores []float64, id func(uint32) string, k int) []uint32 {
+	better := func(a, b uint32) bool {
+		return scores[a] > scores[b] || scores[a] == scores[b] && id(a) < id(b)
+	}
+	if len(docs) <= k {
+		slices.SortFunc(docs, func(a, b uint32) int {
+			switch {
+			case a == b:
+				return 0
+			case better(a, b):
+				return -1
+			}
+			return 1
+		})
+		return docs
+	}
+	// h is a min-heap on "better": its root is the worst kept document.
+	h := slices.Clone(docs[:k])
+	down := func(i int) {
+		for {
+			w, l, r := i, 2*i+1, 2*i+2
+			if l < len(h) && better(h[w], h[l]) {
+				w = l
+			}
+			if r < len(h) && better(h[w], h[r]) {
+				w = r
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, d := range docs[k:] {
+		if better(d, h[0]) {
+			h[0] = d
+			down(0)
+		}
+	}
+	return topK(h, scores, id, k)
+}
+
+// reason names the query terms that matched document d, the most
+// contributing first, as the user wrote them: `matches "plugins",
+// "loading"`. When the joined form of a compound query word matched, its
+// parts are not listed again.
+func (v *view) reason(d uint32, qts []queryTerm) string {
+	type match struct {
+		qt    *queryTerm
+		score float64
+	}
+	var ms []match
+	for i := range qts {
+		ps := qts[i].postings
+		j, found := slices.BinarySearchFunc(ps, d, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
+		if found {
+			ms = append(ms, match{&qts[i], v.score(&qts[i], ps[j])})
+		}
+	}
+	type wordKey struct{ input, word int }
+	joined := map[wordKey]bool{}
+	for _, m := range ms {
+		if m.qt.joined {
+			joined[wordKey{m.qt.input, m.qt.word}] = true
+		}
+	}
+	slices.SortStableFunc(ms, func(a, b match) int { return cmp.Compare(b.score, a.score) })
+	var words []string
+	for _, m := range ms {
+		if !m.qt.joined && joined[wordKey{m.qt.input, m.qt.word}] {
+			continue
+		}
+		q := strconv.Quote(m.qt.source)
+		if !slices.Contains(words, q) {
+			words = append(words, q)
+		}
+		if len(words) == 3 {
+			break
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	return "matches " + strings.Join(words, ", ")
+}
+
+// load returns the view to rank with, reading the segments when this
+// process has not built or read them yet, or when another process changed
+// the index since.
+func (r *Ranker) load() (*view, text.Analyzer, error) {
+	r.mu.RLock()
+	v, stamp, dir, analyzer := r.view, r.stamp, r.stateDir, r.analyzer
+	r.mu.RUnlock()
+	if dir == "" {
+		return nil, analyzer, fmt.Errorf("%s: used before Configure", Name)
+	}
+	if v != nil && fresh(dir, stamp) {
+		return v, analyzer, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.view != nil && fresh(dir, r.stamp) {
+		return r.view, analyzer, nil
+	}
+	segs, st, err := readSegments(dir)
+	switch {
+	case errors.Is(err, ErrNoIndex):
+		return nil, analyzer, fmt.Errorf("%s: %w in %s: run `rubi index` to build it", Name, ErrNoIndex, dir)
+	case errors.Is(err, errCorrupt) || errors.Is(err, errWrongFormat):
+		return nil, analyzer, fmt.Errorf("%s: cannot use the index in %s: %v: run `rubi index` to rebuild it", Name, dir, err)
+	case err != nil:
+		return nil, analyzer, fmt.Errorf("%s: %w", Name, err)
+	}
+	want := analyzer.Signature()
+	for _, sg := range segs {
+		if sg.signature != want {
+			return nil, analyzer, fmt.Errorf("%s: the index in %s was built with %q but the settings ask for %q: run `rubi index` to rebuild it", Name, dir, sg.signature, want)
+		}
+	}
+	r.view, r.stamp = newView(segs, r.settings), st
+	return r.view, analyzer, nil
+}
+
+// fresh reports whether a view stamped s still reflects the index in dir.
+// An index whose list vanished leaves the view in use: it is still valid.
+func fresh(dir string, s listStamp) bool {
+	cur := currentList(dir)
+	return cur == "" || cur == s
+}

@@ -1,0 +1,91 @@
+// Package names is rubi's built-in ranker "rank.names": it finds the
+// documents whose names the question names. Full-text ranking weighs words;
+// people and agents also name things directly ("where is LoadPlugin", "the
+// host.go file", "the note on coupon applied twice"), often approximately:
+// as separate words ("load plugin"), by a prefix ("Checkout" for
+// CheckoutService) or with a typo ("recieve"). This ranker matches the
+// question's words, and runs of up to three adjacent words joined, against
+// file names, symbol names, module paths and knowledge node titles and ids,
+// exactly, by prefix, or within a small edit distance.
+//
+// Names are normalized (accents folded, lower case, separators dropped), so
+// load_plugin, loadPlugin and "load plugin" all meet LoadPlugin.
+package names
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// Name is the stage name in rubi.hcl.
+const Name = "rank.names"
+
+// Version of the stage, reported by `rubi plugins`.
+const Version = "0.1.0"
+
+func init() {
+	core.Register(Name, core.KindRanker, func() core.Stage { return New() })
+}
+
+// Settings are the attributes of a `ranker "rank.names"` block.
+type Settings struct {
+	// MinPrefix is the shortest question word matched as a name prefix.
+	MinPrefix int `hcl:"min_prefix,optional"`
+	// Typos allows names within a small edit distance of a question word
+	// of five letters or more: one edit, two from nine letters.
+	Typos bool `hcl:"typos,optional"`
+}
+
+// DefaultSettings match prefixes from four letters and tolerate typos.
+func DefaultSettings() Settings { return Settings{MinPrefix: 4, Typos: true} }
+
+// Ranker is the rank.names stage. It is safe for concurrent use once
+// configured.
+type Ranker struct {
+	indexMu sync.Mutex // serializes Index calls
+
+	mu       sync.RWMutex // guards all below
+	settings Settings
+	stateDir string
+	idx      *index
+	stamp    store.Stamp
+}
+
+var _ core.Ranker = (*Ranker)(nil)
+
+// New returns an unconfigured ranker with the default settings.
+func New() *Ranker { return &Ranker{settings: DefaultSettings()} }
+
+// Info describes the stage.
+func (r *Ranker) Info() core.Info {
+	return core.Info{
+		Name:        Name,
+		Kind:        core.KindRanker,
+		Version:     Version,
+		Description: "names named in the question: file, symbol, module and note names, exact, by prefix or with a typo",
+		Schema:      core.MustSchemaOf(&Settings{}),
+	}
+}
+
+// Configure reads the settings and remembers the state directory.
+func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
+	s := DefaultSettings()
+	if err := core.DecodeSettings(setup.Settings, &s); err != nil {
+		return err
+	}
+	if s.MinPrefix < 2 || s.MinPrefix > 32 {
+		return &core.SettingError{Setting: "min_prefix", Message: fmt.Sprintf("must be between 2 and 32, got %d", s.MinPrefix)}
+	}
+	if setup.StateDir == "" {
+		return errors.New(Name + ": no state directory to keep the index in")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.settings, r.stateDir, r.idx, r.stamp = s, setup.StateDir, nil, store.Stamp{}
+	return nil
+}

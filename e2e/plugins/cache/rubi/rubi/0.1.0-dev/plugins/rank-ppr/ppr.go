@@ -1,0 +1,293 @@
+// Package ppr is the built-in ranker "rank.ppr": Personalized PageRank over
+// the project graph. It is a seeded ranker: the text rankers find the
+// documents that match the query, and rank.ppr spreads relevance from
+// those matches along imports and module membership, surfacing files that
+// matter for the query without containing its words — the interface a
+// matching file implements, the helper it calls, the caller that wires it.
+//
+// The graph is rebuilt from the corpus on every Index (it is cheap next to
+// parsing) and persisted in the stage's state directory, so a process that
+// only ranks loads it instead of re-indexing.
+package ppr
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// Name is the stage name used in rubi.hcl.
+const Name = "rank.ppr"
+
+// Version is the stage version reported by Info.
+const Version = "0.2.0"
+
+func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
+
+// Settings are the attributes of the stage's rubi.hcl block.
+type Settings struct {
+	// Damping is the probability that the walk follows an edge instead
+	// of jumping back to a match: higher values reach further from the
+	// matches. Default 0.85.
+	Damping float64 `hcl:"damping,optional"`
+	// HubPenalty is the exponent of the hub discount: a score is divided
+	// by (1+degree)^HubPenalty, where degree counts the documents linked
+	// to it either way (importers, imports, its module; a module's
+	// files). A walk over undirected links piles mass onto well-linked
+	// documents whatever the query, so without it the files everything
+	// imports (logging, errors, config) outrank the specific neighbours
+	// of the matches. 0 disables it. Default 0.5.
+	HubPenalty float64 `hcl:"hub_penalty,optional"`
+	// MaxSeeds caps how many matches the walk starts from. Default 20.
+	MaxSeeds int `hcl:"max_seeds,optional"`
+}
+
+// pushEpsilon is the residual threshold of the forward push.
+const pushEpsilon = 1e-5
+
+// DefaultSettings returns the settings used for attributes rubi.hcl omits.
+func DefaultSettings() Settings {
+	return Settings{Damping: 0.85, HubPenalty: 0.5, MaxSeeds: 20}
+}
+
+// Ranker is the rank.ppr stage. Rank may run concurrently with itself and
+// with Index.
+type Ranker struct {
+	settings Settings
+	stateDir string // "" keeps the graph in memory only
+
+	mu    sync.Mutex
+	state *state
+	stamp store.Stamp // of the state file state was loaded from or saved to
+}
+
+var _ core.Ranker = (*Ranker)(nil)
+
+// New returns an unconfigured ranker with the default settings.
+func New() *Ranker { return &Ranker{settings: DefaultSettings()} }
+
+// Info describes the stage.
+func (r *Ranker) Info() core.Info {
+	return core.Info{
+		Name:        Name,
+		Kind:        core.KindRanker,
+		Version:     Version,
+		Description: "Personalized PageRank over imports and modules: finds documents connected to the other rankers' matches.",
+		Seeded:      true,
+		Schema:      core.MustSchemaOf(&Settings{}),
+	}
+}
+
+// Configure reads and validates the settings and remembers the state
+// directory.
+func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
+	s := DefaultSettings()
+	if err := core.DecodeSettings(setup.Settings, &s); err != nil {
+		return err
+	}
+	switch {
+	case !(s.Damping > 0 && s.Damping < 1):
+		return &core.SettingError{Setting: "damping", Message: fmt.Sprintf("must be between 0 and 1 (exclusive), got %v", s.Damping)}
+	case !(s.HubPenalty >= 0 && s.HubPenalty <= 2):
+		return &core.SettingError{Setting: "hub_penalty", Message: fmt.Sprintf("must be between 0 (no discount) and 2, got %v", s.HubPenalty)}
+	case s.MaxSeeds < 1 || s.MaxSeeds > 1000:
+		return &core.SettingError{Setting: "max_seeds", Message: fmt.Sprintf("must be between 1 and 1000, got %d", s.MaxSeeds)}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.settings = s
+	r.stateDir = setup.StateDir
+	r.state = nil
+	return nil
+}
+
+// Settings returns the settings in effect.
+func (r *Ranker) Settings() Settings {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.settings
+}
+
+// Index rebuilds the graph from the whole corpus and persists it.
+// Documents and Edges are complete in every corpus, full or incremental,
+// and the graph needs neither bodies nor the change lists, so it is always
+// rebuilt whole (it is cheap next to parsing) and Index never asks for
+// core.ErrFullIndexNeeded. When the corpus describes the graph already
+// stored (an edit that changed no import), nothing is rebuilt or written.
+func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	dir := r.stateDir
+	r.mu.Unlock()
+	if dir != "" {
+		if stored, ok := storedInputs(dir); ok && stored == inputsHash(corpus) {
+			return nil
+		}
+	}
+	st := newState(corpus)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stateDir != "" {
+		stamp, err := st.save(r.stateDir)
+		if err != nil {
+			return fmt.Errorf("%s: %w", Name, err)
+		}
+		r.stamp = stamp
+	}
+	r.state = st
+	return nil
+}
+
+// Rank scores the documents connected to q.Seeds, best first: at most
+// q.Limit of them, or all with a positive score when q.Limit is not
+// positive. Seeds may come back. Without seeds, or with seeds the graph
+// does not know, it returns no hits and no error.
+func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
+	if len(q.Seeds) == 0 {
+		return nil, nil
+	}
+	st, settings, err := r.current()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	seeds := st.seeds(q.Seeds, settings.MaxSeeds)
+	if len(seeds) == 0 {
+		return nil, nil
+	}
+	// Forward push touches only the neighbourhood the walk reaches: on a
+	// large project it is many times cheaper than iterating over the whole
+	// graph, and its error (below pushEpsilon per unit of degree) is far
+	// under the gaps that order the candidates.
+	scores := st.g.PersonalizedPush(seeds, settings.Damping, pushEpsilon)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	type cand struct {
+		node  int
+		score float64
+	}
+	var cands []cand
+	for i, s := range scores {
+		if s <= 0 || !q.AcceptsKind(st.kind(i)) {
+			continue
+		}
+		if settings.HubPenalty > 0 {
+			s /= math.Pow(1+float64(st.g.InDegree(i)), settings.HubPenalty)
+		}
+		cands = append(cands, cand{i, s})
+	}
+	order := func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(st.ids[a.node], st.ids[b.node]))
+	}
+	if q.Limit > 0 && len(cands) > 2*q.Limit {
+		// Only the best Limit are returned: keep the candidates at least
+		// as good as the Limit-th score (found on a copy of the scores)
+		// before sorting, instead of sorting thousands.
+		scores := make([]float64, len(cands))
+		for i, c := range cands {
+			scores[i] = c.score
+		}
+		slices.Sort(scores)
+		cut := scores[len(scores)-q.Limit]
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.score >= cut {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
+	slices.SortFunc(cands, order)
+	if q.Limit > 0 && len(cands) > q.Limit {
+		cands = cands[:q.Limit]
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	ex := st.explainer(seeds, scores)
+	hits := make([]core.Hit, len(cands))
+	for k, c := range cands {
+		hits[k] = core.Hit{ID: st.ids[c.node], Score: c.score, Reason: ex.reason(c.node)}
+	}
+	return hits, nil
+}
+
+// current returns the graph to rank with: the one in memory, unless the
+// state file changed since (another process re-indexed), in which case it
+// is reloaded.
+func (r *Ranker) current() (*state, Settings, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stateDir == "" {
+		if r.state == nil {
+			return nil, r.settings, fmt.Errorf("%s: not indexed", Name)
+		}
+		return r.state, r.settings, nil
+	}
+	stamp, err := statState(r.stateDir)
+	if err == nil && r.state != nil && stamp.Same(r.stamp) {
+		return r.state, r.settings, nil
+	}
+	if err != nil {
+		if r.state != nil {
+			// The file went away (a cleaned .rubi/) but what Index built
+			// in this process is still right.
+			return r.state, r.settings, nil
+		}
+		return nil, r.settings, fmt.Errorf("%s: no graph in %s; run `rubi index`: %w", Name, r.stateDir, err)
+	}
+	st, stamp, err := load(r.stateDir)
+	if err != nil {
+		return nil, r.settings, fmt.Errorf("%s: %w", Name, err)
+	}
+	r.state, r.stamp = st, stamp
+	return st, r.settings, nil
+}
+
+// seeds builds the personalization vector: each list contributes its top
+// hits with weight list.Weight/(rank+1), matches found by several rankers
+// add up, and the maxSeeds strongest are kept. Hits the graph does not
+// know are skipped.
+func (st *state) seeds(lists []core.RankedList, maxSeeds int) map[int]float64 {
+	acc := map[int]float64{}
+	for _, l := range lists {
+		w := l.Weight
+		if w == 0 {
+			w = 1 // an unweighted list
+		}
+		if !(w > 0) || math.IsInf(w, 0) {
+			continue
+		}
+		for rank, h := range l.Hits[:min(len(l.Hits), maxSeeds)] {
+			if i, ok := st.g.Index(h.ID); ok {
+				acc[i] += w / float64(rank+1)
+			}
+		}
+	}
+	if len(acc) <= maxSeeds {
+		return acc
+	}
+	nodes := make([]int, 0, len(acc))
+	for i := range acc {
+		nodes = append(nodes, i)
+	}
+	slices.SortFunc(nodes, func(a, b int) int {
+		return cmp.Or(cmp.Compare(acc[b], acc[a]), cmp.Compare(st.ids[a], st.ids[b]))
+	})
+	for _, i := range nodes[maxSeeds:] {
+		delete(acc, i)
+	}
+	return acc
+}

@@ -1,0 +1,514 @@
+package ppr
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// corpusOf builds a corpus of files, one module per directory with
+// contains edges when modules is set, and import edges given as
+// [importer, imported] file paths.
+func corpusOf(files []string, modules bool, imports [][2]string, extra ...core.Edge) *core.Corpus {
+	c := &core.Corpus{Full: true}
+	dirs := map[string]bool{}
+	for _, f := range files {
+		c.Documents = append(c.Documents, core.Document{
+			ID: core.DocID(core.DocFile, f), Kind: core.DocFile, Path: f, Title: path.Base(f),
+		})
+		d := path.Dir(f)
+		if !modules {
+			continue
+		}
+		if !dirs[d] {
+			dirs[d] = true
+			c.Documents = append(c.Documents, core.Document{
+				ID: core.DocID(core.DocModule, d), Kind: core.DocModule, Path: d, Title: d,
+			})
+		}
+		c.Edges = append(c.Edges, core.Edge{From: core.DocID(core.DocModule, d), To: core.DocID(core.DocFile, f), Kind: core.EdgeContains})
+	}
+	for _, im := range imports {
+		c.Edges = append(c.Edges, core.Edge{From: "file:" + im[0], To: "file:" + im[1], Kind: core.EdgeImports, Weight: 1})
+	}
+	c.Edges = append(c.Edges, extra...)
+	return c
+}
+
+func configured(t testing.TB, dir string, settings string) *Ranker {
+	t.Helper()
+	r := New()
+	setup := core.Setup{Root: t.TempDir(), StateDir: dir}
+	if settings != "" {
+		setup.Settings = json.RawMessage(settings)
+	}
+	if err := r.Configure(context.Background(), setup); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func indexed(t testing.TB, c *core.Corpus, settings string) *Ranker {
+	t.Helper()
+	r := configured(t, t.TempDir(), settings)
+	if err := r.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func seedQuery(limit int, ids ...string) core.Query {
+	l := core.RankedList{Stage: "rank.bm25", Weight: 1}
+	for i, id := range ids {
+		l.Hits = append(l.Hits, core.Hit{ID: id, Score: float64(len(ids) - i)})
+	}
+	return core.Query{Text: "q", Limit: limit, Seeds: []core.RankedList{l}}
+}
+
+func rank(t testing.TB, r *Ranker, q core.Query) []core.Hit {
+	t.Helper()
+	hits, err := r.Rank(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hits
+}
+
+func position(hits []core.Hit, id string) int {
+	return slices.IndexFunc(hits, func(h core.Hit) bool { return h.ID == id })
+}
+
+func hitFor(t *testing.T, hits []core.Hit, id string) core.Hit {
+	t.Helper()
+	i := position(hits, id)
+	if i < 0 {
+		t.Fatalf("%s not in hits %v", id, hits)
+	}
+	return hits[i]
+}
+
+func TestImportedFileRanksAboveUnrelated(t *testing.T) {
+	files := []string{"api/handler.go", "store/db.go", "store/cache.go", "ui/page.go", "ui/widget.go", "docs/gen.go"}
+	c := corpusOf(files, true, [][2]string{
+		{"api/handler.go", "store/db.go"},
+		{"ui/page.go", "ui/widget.go"},
+		{"docs/gen.go", "ui/widget.go"},
+	})
+	r := indexed(t, c, "")
+	hits := rank(t, r, seedQuery(0, "file:api/handler.go"))
+	db := position(hits, "file:store/db.go")
+	if db < 0 {
+		t.Fatalf("imported file missing: %v", hits)
+	}
+	for _, unrelated := range []string{"file:ui/page.go", "file:ui/widget.go", "file:docs/gen.go"} {
+		if p := position(hits, unrelated); p >= 0 && p < db {
+			t.Errorf("%s (rank %d) above the imported file (rank %d)", unrelated, p, db)
+		}
+	}
+	if got := hitFor(t, hits, "file:store/db.go").Reason; got != "imported by api/handler.go" {
+		t.Errorf("reason = %q", got)
+	}
+	for i := 1; i < len(hits); i++ {
+		if hits[i].Score > hits[i-1].Score {
+			t.Errorf("hits not sorted by score: %v", hits)
+		}
+	}
+}
+
+func TestHubPenalty(t *testing.T) {
+	// The match imports a specific helper and a hub that fifty other
+	// files import too.
+	files := []string{"seed.go", "helper.go", "hub.go"}
+	imports := [][2]string{{"seed.go", "helper.go"}, {"seed.go", "hub.go"}}
+	for i := range 50 {
+		f := fmt.Sprintf("user%02d.go", i)
+		files = append(files, f)
+		imports = append(imports, [2]string{f, "hub.go"})
+	}
+	c := corpusOf(files, false, imports)
+	q := seedQuery(5, "file:seed.go")
+
+	raw := rank(t, indexed(t, c, `{"hub_penalty": 0}`), q)
+	if h, s := position(raw, "file:hub.go"), position(raw, "file:helper.go"); !(h >= 0 && h < s) {
+		t.Fatalf("without a penalty the hub should win on mass alone (hub %d, helper %d): %v", h, s, raw)
+	}
+	hits := rank(t, indexed(t, c, ""), q)
+	t.Logf("penalty 0: %v", raw)
+	t.Logf("penalty 0.5: %v", hits)
+	if h, s := position(hits, "file:hub.go"), position(hits, "file:helper.go"); !(s >= 0 && (h < 0 || s < h)) {
+		t.Errorf("with the default penalty the specific helper should beat the hub (hub %d, helper %d): %v", h, s, hits)
+	}
+}
+
+func TestReasons(t *testing.T) {
+	files := []string{"m/seed.go", "m/sibling.go", "lib/dep.go", "cmd/main.go", "x/a.go", "x/b.go", "y/c.go", "README.md"}
+	c := corpusOf(files, true, [][2]string{
+		{"m/seed.go", "lib/dep.go"},
+		{"cmd/main.go", "m/seed.go"},
+		{"lib/dep.go", "x/a.go"},
+		{"x/a.go", "y/c.go"},
+	}, core.Edge{From: "file:README.md", To: "file:m/seed.go", Kind: "links"})
+	r := indexed(t, c, `{"hub_penalty": 0}`)
+	hits := rank(t, r, seedQuery(0, "file:m/seed.go"))
+	want := map[string]string{
+		"file:m/seed.go":    "",
+		"file:lib/dep.go":   "imported by m/seed.go",
+		"file:cmd/main.go":  "imports m/seed.go",
+		"module:m":          "contains m/seed.go",
+		"file:README.md":    "linked to m/seed.go",
+		"file:m/sibling.go": "in module m, which contains m/seed.go",
+		"file:x/a.go":       "imported by lib/dep.go, which is imported by m/seed.go",
+		"file:y/c.go":       "imported by x/a.go, 3 steps from the matches",
+	}
+	for id, reason := range want {
+		if got := hitFor(t, hits, id).Reason; got != reason {
+			t.Errorf("%s: reason %q, want %q", id, got, reason)
+		}
+	}
+}
+
+func TestPersistence(t *testing.T) {
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go", "c/w.go"}, true, [][2]string{{"a/x.go", "b/z.go"}, {"c/w.go", "a/y.go"}})
+	indexer := configured(t, dir, "")
+	if err := indexer.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if err := indexer.Index(context.Background(), c); err != nil { // idempotent
+		t.Fatal(err)
+	}
+	q := seedQuery(10, "file:a/x.go", "file:c/w.go")
+	want := rank(t, indexer, q)
+
+	// A fresh ranker, as in a process that only ranks.
+	fresh := configured(t, dir, "")
+	if got := rank(t, fresh, q); !slices.Equal(got, want) {
+		t.Errorf("fresh process ranks\n%v\nindexing process ranked\n%v", got, want)
+	}
+
+	// Another process re-indexes: the long-lived ranker picks it up.
+	c2 := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go", "c/w.go", "d/new.go"}, true, [][2]string{{"a/x.go", "d/new.go"}})
+	if err := configured(t, dir, "").Index(context.Background(), c2); err != nil {
+		t.Fatal(err)
+	}
+	if got := rank(t, fresh, q); position(got, "file:d/new.go") < 0 {
+		t.Errorf("re-indexed graph not picked up: %v", got)
+	}
+}
+
+func TestStateErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	r := configured(t, dir, "")
+	_, err := r.Rank(ctx, seedQuery(5, "file:a.go"))
+	if err == nil || !strings.Contains(err.Error(), "rubi index") {
+		t.Errorf("never indexed: %v", err)
+	}
+	file := filepath.Join(dir, stateFile)
+	if err := os.WriteFile(file, []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := configured(t, dir, "").Rank(ctx, seedQuery(5, "file:a.go")); err == nil || !strings.Contains(err.Error(), "rubi index") {
+		t.Errorf("garbage state: %v", err)
+	}
+	// In-memory only, when there is no state directory.
+	mem := configured(t, "", "")
+	if _, err := mem.Rank(ctx, seedQuery(5, "file:a.go")); err == nil {
+		t.Error("unindexed in-memory ranker: no error")
+	}
+	if err := mem.Index(ctx, corpusOf([]string{"a.go"}, false, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if hits := rank(t, mem, seedQuery(5, "file:a.go")); len(hits) != 1 {
+		t.Errorf("in-memory ranker: %v", hits)
+	}
+}
+
+func TestFormatVersion(t *testing.T) {
+	dir := t.TempDir()
+	st := newState(corpusOf([]string{"a.go", "b.go"}, false, [][2]string{{"a.go", "b.go"}}))
+	if _, err := st.save(dir); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := load(dir); err != nil {
+		t.Fatalf("own format: %v", err)
+	}
+	// A file from another format version, or a damaged one, is refused,
+	// not misread.
+	other := bytes.Clone(good)
+	other[len(formatMagic)] = formatVersion + 1
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)-10] ^= 0x10
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"version":   {other, "format"},
+		"flipped":   {flipped, "corrupt"},
+		"truncated": {good[:len(good)-7], "corrupt"},
+		"foreign":   {[]byte("not a graph"), "not a rank.ppr graph"},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, stateFile), c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := load(dir)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "rubi index") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// An update that changes no document or edge of the graph leaves the
+// state file alone; any change to the graph rewrites it.
+func TestUnchangedGraphNotRewritten(t *testing.T) {
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}})
+	r := configured(t, dir, "")
+	if err := r.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, stateFile)
+	old := time.Unix(1, 0)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
+	}
+	c.Changed = []string{"file:a/x.go"} // a body edit: same graph
+	if err := r.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(file); !fi.ModTime().Equal(old) {
+		t.Error("an unchanged graph was rewritten")
+	}
+	c2 := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}, {"a/y.go", "b/z.go"}})
+	if err := r.Index(context.Background(), c2); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(file); fi.ModTime().Equal(old) {
+		t.Error("a new edge did not rewrite the graph")
+	}
+	if hits := rank(t, configured(t, dir, ""), seedQuery(5, "file:a/y.go")); position(hits, "file:b/z.go") < 0 {
+		t.Errorf("the new edge is not in the stored graph: %v", hits)
+	}
+}
+
+func TestKindsAndLimit(t *testing.T) {
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}})
+	r := indexed(t, c, "")
+	q := seedQuery(0, "file:a/x.go")
+	q.Kinds = []string{core.DocModule}
+	hits := rank(t, r, q)
+	if len(hits) != 2 {
+		t.Errorf("modules only: %v", hits)
+	}
+	for _, h := range hits {
+		if !strings.HasPrefix(h.ID, "module:") {
+			t.Errorf("kind filter let through %s", h.ID)
+		}
+	}
+	q = seedQuery(2, "file:a/x.go")
+	if hits := rank(t, r, q); len(hits) != 2 || hits[0].ID != "file:a/x.go" {
+		t.Errorf("limit 2: %v", hits)
+	}
+}
+
+func TestSeeds(t *testing.T) {
+	ctx := context.Background()
+	files := []string{"a.go", "b.go", "c.go", "d.go", "e.go"}
+	r := indexed(t, corpusOf(files, false, nil), `{"max_seeds": 2}`)
+	if hits, err := r.Rank(ctx, core.Query{Text: "q", Limit: 10}); hits != nil || err != nil {
+		t.Errorf("no seeds: %v, %v", hits, err)
+	}
+	if hits := rank(t, r, seedQuery(10, "file:unknown.go")); hits != nil {
+		t.Errorf("unknown seeds: %v", hits)
+	}
+	// Isolated files only score as seeds: max_seeds 2 keeps two.
+	if hits := rank(t, r, seedQuery(10, "file:a.go", "file:b.go", "file:c.go", "file:d.go")); len(hits) != 2 || hits[0].ID != "file:a.go" || hits[1].ID != "file:b.go" {
+		t.Errorf("max_seeds 2: %v", hits)
+	}
+
+	// Lists combine by weight and rank: e.go is second in two lists.
+	st := newState(corpusOf(files, false, nil))
+	lists := []core.RankedList{
+		{Stage: "one", Weight: 1, Hits: []core.Hit{{ID: "file:a.go"}, {ID: "file:e.go"}}},
+		{Stage: "two", Weight: 2, Hits: []core.Hit{{ID: "file:c.go"}, {ID: "file:e.go"}, {ID: "file:nope.go"}}},
+		{Stage: "off", Weight: -1, Hits: []core.Hit{{ID: "file:d.go"}}},
+	}
+	got := st.seeds(lists, 10)
+	idx := func(id string) int { i, _ := st.g.Index(id); return i }
+	want := map[int]float64{idx("file:a.go"): 1, idx("file:e.go"): 0.5 + 1, idx("file:c.go"): 2}
+	if len(got) != len(want) {
+		t.Fatalf("seeds = %v, want %v", got, want)
+	}
+	for i, w := range want {
+		if got[i] != w {
+			t.Errorf("seed %s weight %v, want %v", st.ids[i], got[i], w)
+		}
+	}
+	if got := st.seeds(lists, 1); len(got) != 1 || got[idx("file:c.go")] != 2 {
+		t.Errorf("capped at 1: %v", got)
+	}
+}
+
+func TestConfigure(t *testing.T) {
+	for _, tc := range []struct {
+		settings, setting string
+	}{
+		{`{"damping": 1}`, "damping"},
+		{`{"damping": 0}`, "damping"},
+		{`{"hub_penalty": -0.5}`, "hub_penalty"},
+		{`{"hub_penalty": 3}`, "hub_penalty"},
+		{`{"max_seeds": 0}`, "max_seeds"},
+		{`{"max_seeds": 5000}`, "max_seeds"},
+		{`{"damping": "high"}`, ""},
+	} {
+		err := New().Configure(context.Background(), core.Setup{Settings: json.RawMessage(tc.settings)})
+		var se *core.SettingError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: error %v, want a *core.SettingError", tc.settings, err)
+			continue
+		}
+		if tc.setting != "" && se.Setting != tc.setting {
+			t.Errorf("%s: setting %q, want %q", tc.settings, se.Setting, tc.setting)
+		}
+	}
+	r := configured(t, t.TempDir(), `{"damping": 0.7, "max_seeds": 3}`)
+	if got, want := r.Settings(), (Settings{Damping: 0.7, HubPenalty: 0.5, MaxSeeds: 3}); got != want {
+		t.Errorf("settings = %+v, want %+v", got, want)
+	}
+}
+
+func TestInfoAndRegistry(t *testing.T) {
+	info := New().Info()
+	if info.Name != Name || info.Kind != core.KindRanker || !info.Seeded {
+		t.Errorf("info = %+v", info)
+	}
+	for _, a := range []string{"damping", "hub_penalty", "max_seeds"} {
+		if attr, ok := info.Schema.Lookup(a); !ok || attr.Required {
+			t.Errorf("schema attribute %s: %+v %v", a, attr, ok)
+		}
+	}
+	b, ok := core.LookupBuiltin(Name)
+	if !ok || b.Kind != core.KindRanker {
+		t.Fatalf("not registered: %+v", b)
+	}
+	if _, ok := b.Factory().(core.Ranker); !ok {
+		t.Error("factory does not make a core.Ranker")
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}})
+	r := configured(t, dir, "")
+	if err := r.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	other := configured(t, dir, "")
+	done := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			var err error
+			for range 20 {
+				if i%4 == 0 {
+					err = other.Index(context.Background(), c)
+				} else {
+					_, err = r.Rank(context.Background(), seedQuery(5, "file:a/x.go"))
+				}
+				if err != nil {
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestCanceled(t *testing.T) {
+	r := indexed(t, corpusOf([]string{"a.go"}, false, nil), "")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Rank(ctx, seedQuery(5, "file:a.go")); !errors.Is(err, context.Canceled) {
+		t.Errorf("Rank: %v", err)
+	}
+	if err := r.Index(ctx, corpusOf(nil, false, nil)); !errors.Is(err, context.Canceled) {
+		t.Errorf("Index: %v", err)
+	}
+}
+
+// synthetic is a 10k-file project in 500 modules with 50k imports skewed
+// towards a few popular files.
+func synthetic() *core.Corpus {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var files []string
+	for i := range 10_000 {
+		files = append(files, fmt.Sprintf("pkg%03d/file%05d.go", i/20, i))
+	}
+	var imports [][2]string
+	for range 50_000 {
+		from := files[rng.IntN(len(files))]
+		to := files[int(float64(len(files))*rng.Float64()*rng.Float64())]
+		imports = append(imports, [2]string{from, to})
+	}
+	return corpusOf(files, true, imports)
+}
+
+func BenchmarkRank10k(b *testing.B) {
+	r := indexed(b, synthetic(), "")
+	q := seedQuery(20)
+	for i := range 20 {
+		q.Seeds[0].Hits = append(q.Seeds[0].Hits, core.Hit{ID: fmt.Sprintf("file:pkg%03d/file%05d.go", (i*487)%10_000/20, (i*487)%10_000)})
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if hits := rank(b, r, q); len(hits) != 20 {
+			b.Fatalf("%d hits", len(hits))
+		}
+	}
+}
+
+func BenchmarkIndex10k(b *testing.B) {
+	c := synthetic()
+	r := configured(b, b.TempDir(), "")
+	b.ResetTimer()
+	for b.Loop() {
+		if err := r.Index(context.Background(), c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoad10k(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := newState(synthetic()).save(dir); err != nil {
+		b.Fatal(err)
+	}
+	fi, _ := os.Stat(filepath.Join(dir, stateFile))
+	b.ReportMetric(float64(fi.Size()), "file-bytes")
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := load(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

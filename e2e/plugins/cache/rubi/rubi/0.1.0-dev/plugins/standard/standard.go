@@ -1,0 +1,13 @@
+// Package standard links rubi's built-in stages into a binary: importing
+// it registers lang.regex, rank.bm25, rank.names, rank.ppr and fuse.rrf, each under its
+// namespaced name. cmd/rubi imports it; so does any program that embeds
+// the engine and wants the default pipeline.
+package standard
+
+import (
+	_ "github.com/rubi-dev/rubi/plugins/fuse-rrf"
+	_ "github.com/rubi-dev/rubi/plugins/lang-regex"
+	_ "github.com/rubi-dev/rubi/plugins/rank-bm25"
+	_ "github.com/rubi-dev/rubi/plugins/rank-names"
+	_ "github.com/rubi-dev/rubi/plugins/rank-ppr"
+)

@@ -1,0 +1,100 @@
+# rubi.hcl — rubi's default pipeline.
+#
+# rubi reads this file (compiled into the binary) first, then your personal
+# ~/.config/rubi/config.hcl, then the rubi.hcl at the root of the project,
+# then command-line flags; each layer overrides the attributes it sets and
+# keeps the rest. A project's rubi.hcl therefore holds only what it changes,
+# for example:
+#
+#   ranker "rank.bm25" { k1 = 1.5 }
+#
+# `rubi config check` validates the layers and prints the resolved pipeline.
+
+# Personal vault: preferences that apply to every project. RUBI_VAULT wins.
+vault = "~/rubi-vault"
+
+# What the index pipeline walks. Paths are slash paths relative to the
+# project root; globs use ** for any depth. Nested .gitignore files,
+# .git/info/exclude, .ignore and .rubiignore are always honoured.
+index {
+  include          = []         # empty: every file not ignored
+  exclude          = []         # e.g. ["**/testdata/**", "docs/generated/**"]
+  default_excludes = true       # skip .git, node_modules, vendor, dist, build, target, ...
+  max_file_size    = 1048576    # bytes; larger files are skipped and counted
+}
+
+# Token budgets (one estimator everywhere: docs/architecture.md).
+budgets {
+  context = 1500  # rubi context / the MCP context tool
+  recall  = 700   # what the prompt hook may inject
+  map     = 500   # the level-0 map injected at session start
+}
+
+# Retrieval beyond the stages.
+retrieve {
+  test_weight = 0.5  # tests and fixtures count half, unless the query is about tests
+}
+
+# Hook thresholds.
+hooks {
+  compact_window   = 150000  # tokens at which the session should be compacted
+  warn_percent     = 80      # ask for a handoff at this share of the window
+  harvest_min      = 10      # reads/searches before asking to register facts
+  read_guard_lines = 800     # a full read of a longer file is blocked once
+  read_guard_bytes = 80000
+}
+
+# Parsers, by language. Every stage block takes these meta-arguments:
+#   plugin  = "path/to/binary"  run a subprocess plugin instead of a built-in
+#                               (relative to this file; a bare name is looked
+#                               up on PATH)
+#   enabled = false             switch the stage off
+#   timeout = "10s"             per call; a plugin past it is stopped and the
+#                               built-in of its kind takes over
+# A parser declared later (or in a later layer) takes over the languages it
+# names, so swapping in tree-sitter for Go is:
+#
+#   parser "lang.treesitter" {
+#     plugin    = "bin/rubi-lang-treesitter"
+#     languages = ["go"]
+#   }
+parser "lang.regex" {
+  languages = [
+    "go", "python", "javascript", "typescript", "vue", "svelte", "rust", "java",
+    "kotlin", "php", "ruby", "c", "cpp", "css", "dart",
+  ]
+  max_symbols = 2000  # per file
+}
+
+# Rankers run in parallel on every query. weight scales a ranker's vote in
+# the fusion. Seeded rankers (rank.ppr) run after the others and start from
+# their results.
+ranker "rank.bm25" {
+  weight       = 1.0
+  k1           = 1.2   # term-frequency saturation
+  b            = 0.75  # length normalization
+  title_weight = 3.0
+  path_weight  = 2.5
+  names_weight = 2.0
+  body_weight  = 1.0
+  parts_weight = 0.25  # parts of identifiers in the body (the "client" of newClient), times body_weight
+  stemmer      = "english"
+}
+
+ranker "rank.names" {
+  weight     = 0.25  # a precise but narrow vote (bench/quality: heavier costs accuracy)
+  min_prefix = 4     # shortest question word matched as the start of a name
+  typos      = true  # match names one edit away (two from nine letters)
+}
+
+ranker "rank.ppr" {
+  weight      = 1.25  # the graph's vote: neighbours of the matches (see bench/quality)
+  damping     = 0.85  # probability of following an edge rather than restarting at a seed
+  hub_penalty = 0.5   # discount for files that everything imports
+  max_seeds   = 20
+}
+
+# Exactly one fuser merges the rankers' lists.
+fuser "fuse.rrf" {
+  k = 60  # Reciprocal Rank Fusion: score = sum of weight / (k + rank)
+}

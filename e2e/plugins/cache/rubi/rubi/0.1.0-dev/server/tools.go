@@ -1,0 +1,541 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+// tools returns the tool definitions with their handlers. Descriptions say
+// when to use a tool; every word is paid for in every message (Cost).
+func (s *Server) tools() []mcpserver.ServerTool {
+	ts := []mcpserver.ServerTool{
+		{Tool: s.newTool("context",
+			"Search the project's code and stored knowledge within a token budget; each item says why. Use before exploring files.",
+			hints(true, false, true),
+			mcp.WithString("query", mcp.Required()),
+			mcp.WithArray("terms", mcp.WithStringItems(), mcp.Description("synonyms, related concepts, likely identifiers")),
+			mcp.WithInteger("budget"),
+		), Handler: handle(s, s.contextTool)},
+		{Tool: s.newTool("register",
+			"Store what you learned, with its files, so later sessions find it. Same title merges.",
+			hints(false, false, true),
+			mcp.WithArray("nodes", mcp.Required(), mcp.Items(map[string]any{
+				"type":     "object",
+				"required": []string{"type", "title"},
+				"properties": map[string]any{
+					"type":       map[string]any{"type": "string", "enum": knowledge.Types},
+					"title":      str,
+					"body":       str,
+					"files":      strs,
+					"symbols":    strs,
+					"links":      map[string]any{"type": "array", "items": str, "description": "rel:target"},
+					"supersedes": strs,
+					"importance": map[string]any{"type": "string", "enum": []string{"critical", "high", "medium", "low"}},
+					"personal":   map[string]any{"type": "boolean"},
+				},
+			})),
+		), Handler: handle(s, s.registerTool)},
+		{Tool: s.newTool("map",
+			"Project map: modules, central files, dependencies; with module, its files, exports, imports. Call at task start.",
+			hints(true, false, true),
+			mcp.WithString("module"),
+		), Handler: handle(s, s.mapTool)},
+		{Tool: s.newTool("read",
+			"Read a stored node (id or title) or a file region: path, path:LINE or path:START-END.",
+			hints(true, false, true),
+			mcp.WithString("target", mcp.Required()),
+		), Handler: handle(s, s.readTool)},
+		{Tool: s.newTool("write_summary",
+			`Set the curated summary of target "map" or "module:NAME", kept across re-indexing; empty text removes it.`,
+			hints(false, true, true),
+			mcp.WithString("target", mcp.Required()),
+			mcp.WithString("text", mcp.Required()),
+		), Handler: handle(s, s.summaryTool)},
+		{Tool: s.newTool("handoff",
+			"save where the work stands before the context fills; last reads the newest.",
+			hints(false, false, false),
+			mcp.WithString("action", mcp.Required(), mcp.Enum("save", "last")),
+			mcp.WithString("goal"),
+			mcp.WithArray("done", mcp.WithStringItems()),
+			mcp.WithArray("in_progress", mcp.WithStringItems()),
+			mcp.WithArray("next", mcp.WithStringItems()),
+			mcp.WithArray("files", mcp.WithStringItems()),
+			mcp.WithString("notes"),
+		), Handler: handle(s, s.handoffTool)},
+		{Tool: s.newTool("forget",
+			"Retract a wrong node (kept on disk, out of results); hard deletes it.",
+			hints(false, true, true),
+			mcp.WithString("id", mcp.Required()),
+			mcp.WithBoolean("hard"),
+		), Handler: handle(s, s.forgetTool)},
+	}
+	if s.opts.Multi {
+		ts = append(ts, mcpserver.ServerTool{Tool: mcp.NewTool("projects",
+			mcp.WithDescription("List the open projects; pass one as project to other tools."),
+			hints(true, false, true),
+		), Handler: handle(s, s.projectsTool)})
+	}
+	if s.opts.Xray {
+		ts = append(ts, s.xrayTool())
+	}
+	return ts
+}
+
+// Schema fragments used more than once.
+var (
+	str  = map[string]any{"type": "string"}
+	strs = map[string]any{"type": "array", "items": str}
+)
+
+// newTool builds a tool; with Multi, every tool takes a project argument.
+func (s *Server) newTool(name, description string, opts ...mcp.ToolOption) mcp.Tool {
+	opts = append([]mcp.ToolOption{mcp.WithDescription(description)}, opts...)
+	if s.opts.Multi {
+		opts = append(opts, mcp.WithString("project"))
+	}
+	return mcp.NewTool(name, opts...)
+}
+
+// hints sets every annotation explicitly; no tool reaches beyond the
+// project, the vault and (xray) the agents' logs on this machine.
+func hints(readOnly, destructive, idempotent bool) mcp.ToolOption {
+	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
+		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
+		DestructiveHint: mcp.ToBoolPtr(destructive),
+		IdempotentHint:  mcp.ToBoolPtr(idempotent),
+		OpenWorldHint:   mcp.ToBoolPtr(false),
+	})
+}
+
+// projectArg is the project argument every tool takes with Multi.
+type projectArg struct {
+	Project string `json:"project,omitempty"`
+}
+
+func (a projectArg) projectName() string { return a.Project }
+
+// handle binds a call's arguments, resolves its project and runs fn. Every
+// failure becomes an error result the agent can act on; the handler never
+// returns a protocol error.
+func handle[A interface{ projectName() string }](s *Server, fn func(context.Context, *project, A) (*mcp.CallToolResult, error)) mcpserver.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args A
+		if err := req.BindArguments(&args); err != nil {
+			return mcp.NewToolResultError(argumentError(req.Params.Name, err)), nil
+		}
+		p, ask, err := s.resolve(ctx, req, args.projectName())
+		if ask != nil {
+			return ask, nil
+		}
+		if err == nil {
+			var res *mcp.CallToolResult
+			if res, err = fn(ctx, p, args); err == nil {
+				return res, nil
+			}
+		}
+		s.logger.Debug("tool error", "tool", req.Params.Name, "error", err)
+		return mcp.NewToolResultError(errorText(err)), nil
+	}
+}
+
+// argumentError explains arguments that do not decode into the tool's
+// input type.
+func argumentError(tool string, err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("argument %s of %s must be %s, not %s; send the arguments as the tool's input schema describes", te.Field, tool, jsonType(te.Type), te.Value)
+	}
+	return fmt.Sprintf("the arguments of %s are not a JSON object matching its input schema (%v); send them as the schema describes", tool, err)
+}
+
+// jsonType names a Go argument type as JSON Schema would.
+func jsonType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.String {
+			return "an array of strings"
+		}
+		return "an array of objects"
+	case reflect.Pointer:
+		return jsonType(t.Elem())
+	}
+	return "an object"
+}
+
+// errorText is the message of an error result.
+func errorText(err error) string {
+	var de *pipeline.DiagnosticsError
+	switch {
+	case errors.As(err, &de):
+		var b bytes.Buffer
+		config.WriteDiagnostics(&b, de.Files, de.Diags)
+		return "the project's configuration has errors; fix them and call again:\n" + strings.TrimSpace(b.String())
+	case errors.Is(err, context.Canceled):
+		return "the call was cancelled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the call ran out of time; try again"
+	}
+	return err.Error()
+}
+
+// rel shows a path relative to the project root when it is inside.
+func (p *project) rel(path string) string {
+	if r, err := filepath.Rel(p.root, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+type contextArgs struct {
+	projectArg
+	Query  string   `json:"query"`
+	Terms  []string `json:"terms,omitempty"`
+	Budget int      `json:"budget,omitempty"`
+}
+
+func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*mcp.CallToolResult, error) {
+	if strings.TrimSpace(a.Query) == "" && len(a.Terms) == 0 {
+		return nil, errors.New(`query is empty: say what you are looking for, e.g. "where are plugins loaded"`)
+	}
+	if a.Budget < 0 {
+		return nil, fmt.Errorf("budget %d: give a positive number of tokens, or leave it out for the default", a.Budget)
+	}
+	eng, err := p.refresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := eng.Retrieve(ctx, pipeline.Query{Text: a.Query, Terms: a.Terms, Budget: a.Budget})
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultStructured(res, res.Text(false)), nil
+}
+
+type nodeArg struct {
+	ID         string   `json:"id,omitempty"`
+	Type       string   `json:"type"`
+	Title      string   `json:"title"`
+	Body       string   `json:"body"`
+	Files      []string `json:"files,omitempty"`
+	Symbols    []string `json:"symbols,omitempty"`
+	Links      []string `json:"links,omitempty"`
+	Supersedes []string `json:"supersedes,omitempty"`
+	Importance string   `json:"importance,omitempty"`
+	Personal   bool     `json:"personal,omitempty"`
+}
+
+type registerArgs struct {
+	projectArg
+	Nodes []nodeArg `json:"nodes"`
+}
+
+// registerOutput is register's structured content.
+type registerOutput struct {
+	Results []knowledge.Result `json:"results"`
+}
+
+func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (*mcp.CallToolResult, error) {
+	if len(a.Nodes) == 0 {
+		return nil, errors.New(`nodes is empty: send at least one {"type", "title", "body", "files"}`)
+	}
+	in := make([]knowledge.Input, len(a.Nodes))
+	for i, n := range a.Nodes {
+		in[i] = knowledge.Input{ID: n.ID, Type: n.Type, Title: n.Title, Body: n.Body, Files: n.Files, Symbols: n.Symbols,
+			Supersedes: n.Supersedes, Importance: n.Importance, Personal: n.Personal}
+		for j, l := range n.Links {
+			rel, target, ok := strings.Cut(l, ":")
+			if !ok || strings.TrimSpace(rel) == "" || strings.TrimSpace(target) == "" {
+				return nil, fmt.Errorf("nodes[%d].links[%d] %q: write a link as rel:target, e.g. about:concept-checkout", i, j, l)
+			}
+			in[i].Links = append(in[i].Links, knowledge.Link{Rel: strings.TrimSpace(rel), Target: strings.TrimSpace(target)})
+		}
+	}
+	// Files and symbols are checked against the index: bring it up to date.
+	eng, err := p.refresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	results, err := eng.Knowledge().Register(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	failed := false
+	for i := range results {
+		r := &results[i]
+		if r.Action == knowledge.ActionError {
+			failed = true
+			fmt.Fprintf(&b, "error: nodes[%d]: %s\n", i, r.Error)
+			continue
+		}
+		p.wrote()
+		r.Path = p.rel(r.Path)
+		fmt.Fprintf(&b, "%s: %s (%s)", r.Action, r.ID, r.Path)
+		if len(r.Notes) > 0 {
+			fmt.Fprintf(&b, " — %s", strings.Join(r.Notes, "; "))
+		}
+		b.WriteByte('\n')
+	}
+	if failed {
+		b.WriteString("fix the nodes in error and send them again; the others are stored\n")
+	}
+	res := mcp.NewToolResultStructured(registerOutput{results}, b.String())
+	res.IsError = failed
+	return res, nil
+}
+
+type mapArgs struct {
+	projectArg
+	Module string `json:"module,omitempty"`
+}
+
+// textOutput is the structured content of the tools that answer a text.
+type textOutput struct {
+	Module string `json:"module,omitempty"`
+	Target string `json:"target,omitempty"`
+	Text   string `json:"text"`
+}
+
+func (s *Server) mapTool(ctx context.Context, p *project, a mapArgs) (*mcp.CallToolResult, error) {
+	eng, err := p.refresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	text, err := eng.MapText(strings.TrimSpace(a.Module))
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewToolResultStructured(textOutput{Module: a.Module, Text: text}, text), nil
+}
+
+type readArgs struct {
+	projectArg
+	Target string `json:"target"`
+}
+
+// nodeOutput is read's structured content for a node.
+type nodeOutput struct {
+	Node  *knowledge.Node `json:"node"`
+	Stale []string        `json:"stale,omitempty"`
+}
+
+func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.CallToolResult, error) {
+	target := strings.TrimSpace(a.Target)
+	if target == "" {
+		return nil, errors.New("target is empty: give a node id or title, or a file as path, path:LINE or path:START-END")
+	}
+	eng, err := p.engine()
+	if err != nil {
+		return nil, err
+	}
+	n, nodeErr := eng.Knowledge().Get(target)
+	if nodeErr == nil {
+		// Staleness compares with the index: bring it up to date.
+		if eng, err = p.refresh(ctx); err != nil {
+			return nil, err
+		}
+		stale := eng.Knowledge().Stale(n)
+		data, err := os.ReadFile(n.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read node %s: %w", n.ID, err)
+		}
+		var b strings.Builder
+		for _, st := range stale {
+			fmt.Fprintf(&b, "⚠ %s\n", st)
+		}
+		b.Write(data)
+		c := n.Clone()
+		c.Path = p.rel(c.Path)
+		return mcp.NewToolResultStructured(nodeOutput{Node: c, Stale: stale}, b.String()), nil
+	}
+	if !errors.Is(nodeErr, knowledge.ErrNotFound) {
+		return nil, nodeErr
+	}
+	text, err := knowledge.ReadRegion(p.root, target)
+	if err != nil {
+		return nil, fmt.Errorf("%q is neither a stored node nor a readable file region (%v); give a node id or title from a context result, or a project file as path, path:LINE or path:START-END", target, err)
+	}
+	if text == "" {
+		text = "(empty file)\n"
+	}
+	return mcp.NewToolResultStructured(textOutput{Target: target, Text: text}, text), nil
+}
+
+type summaryArgs struct {
+	projectArg
+	Target string `json:"target"`
+	// Text is a pointer: a missing text is a mistake, an empty one
+	// removes the summary.
+	Text *string `json:"text"`
+}
+
+// summaryOutput is write_summary's structured content.
+type summaryOutput struct {
+	Target  string `json:"target"`
+	Removed bool   `json:"removed"`
+}
+
+func (s *Server) summaryTool(ctx context.Context, p *project, a summaryArgs) (*mcp.CallToolResult, error) {
+	if a.Text == nil {
+		return nil, errors.New(`text is missing: give the summary, or "" to remove it`)
+	}
+	eng, err := p.engine()
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.Knowledge().WriteSummary(a.Target, *a.Text); err != nil {
+		return nil, err
+	}
+	p.wrote()
+	out := summaryOutput{Target: strings.TrimSpace(a.Target), Removed: strings.TrimSpace(*a.Text) == ""}
+	text := fmt.Sprintf("summary of %s saved; the maps show it from now on\n", out.Target)
+	if out.Removed {
+		text = fmt.Sprintf("summary of %s removed\n", out.Target)
+	}
+	return mcp.NewToolResultStructured(out, text), nil
+}
+
+type handoffArgs struct {
+	projectArg
+	Action     string   `json:"action"`
+	Goal       string   `json:"goal,omitempty"`
+	Done       []string `json:"done,omitempty"`
+	InProgress []string `json:"in_progress,omitempty"`
+	Next       []string `json:"next,omitempty"`
+	Files      []string `json:"files,omitempty"`
+	Notes      string   `json:"notes,omitempty"`
+}
+
+// handoffOutput is handoff's structured content: the handoff saved or
+// read, or nil when there is none yet.
+type handoffOutput struct {
+	Handoff *knowledge.Handoff `json:"handoff"`
+}
+
+func (s *Server) handoffTool(ctx context.Context, p *project, a handoffArgs) (*mcp.CallToolResult, error) {
+	eng, err := p.engine()
+	if err != nil {
+		return nil, err
+	}
+	switch a.Action {
+	case "save":
+		h := knowledge.Handoff{Goal: a.Goal, Done: a.Done, InProgress: a.InProgress, Next: a.Next, Files: a.Files, Notes: a.Notes}
+		if strings.TrimSpace(h.Goal) == "" && len(h.Next) == 0 && len(h.InProgress) == 0 && len(h.Done) == 0 {
+			return nil, errors.New("the handoff is empty: give at least goal and next (what the work is for and what comes next)")
+		}
+		h.Created = time.Now().UTC().Truncate(time.Second)
+		path, err := eng.Knowledge().SaveHandoff(h)
+		if err != nil {
+			return nil, err
+		}
+		h.Path = p.rel(path)
+		return mcp.NewToolResultStructured(handoffOutput{&h}, fmt.Sprintf("saved: %s\n", h.Path)), nil
+	case "last":
+		h, err := eng.Knowledge().LastHandoff()
+		if errors.Is(err, knowledge.ErrNotFound) {
+			return mcp.NewToolResultStructured(handoffOutput{}, "no handoff has been saved in this project yet\n"), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(h.Path)
+		if err != nil {
+			return nil, err
+		}
+		h.Path = p.rel(h.Path)
+		return mcp.NewToolResultStructured(handoffOutput{h}, string(data)), nil
+	}
+	return nil, fmt.Errorf(`action %q: use "save" (with goal, done, next…) or "last"`, a.Action)
+}
+
+type forgetArgs struct {
+	projectArg
+	ID   string `json:"id"`
+	Hard bool   `json:"hard,omitempty"`
+}
+
+// forgetOutput is forget's structured content.
+type forgetOutput struct {
+	ID     string `json:"id"`
+	Action string `json:"action"` // retracted or deleted
+}
+
+func (s *Server) forgetTool(ctx context.Context, p *project, a forgetArgs) (*mcp.CallToolResult, error) {
+	eng, err := p.engine()
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.ID) == "" {
+		return nil, errors.New("id is missing: give the id or title of the node to retract")
+	}
+	// Accept a title too: agents remember titles better than ids.
+	n, err := eng.Knowledge().Get(a.ID)
+	if errors.Is(err, knowledge.ErrNotFound) {
+		return nil, fmt.Errorf("no stored node is called %q: give an id or title as context or register showed it", strings.TrimSpace(a.ID))
+	}
+	if err != nil {
+		return nil, err
+	}
+	id := n.ID
+	if n.Personal {
+		id = "personal:" + id
+	}
+	if err := eng.Knowledge().Forget(id, a.Hard); err != nil {
+		return nil, err
+	}
+	p.wrote()
+	out := forgetOutput{ID: id, Action: "retracted"}
+	if a.Hard {
+		out.Action = "deleted"
+	}
+	return mcp.NewToolResultStructured(out, fmt.Sprintf("%s: %s\n", out.Action, id)), nil
+}
+
+// projectInfo is one entry of projects' structured content.
+type projectInfo struct {
+	Root    string `json:"root"`
+	Name    string `json:"name"`
+	Current bool   `json:"current"`
+}
+
+func (s *Server) projectsTool(_ context.Context, p *project, _ projectArg) (*mcp.CallToolResult, error) {
+	s.mu.Lock()
+	roots := s.openRoots()
+	s.mu.Unlock()
+	out := struct {
+		Projects []projectInfo `json:"projects"`
+	}{Projects: []projectInfo{}}
+	var b strings.Builder
+	for _, root := range roots {
+		info := projectInfo{Root: root, Name: filepath.Base(root), Current: root == p.root}
+		out.Projects = append(out.Projects, info)
+		mark := " "
+		if info.Current {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, "%s %s  %s\n", mark, info.Name, info.Root)
+	}
+	b.WriteString("* is the project calls without project use; pass a name or root as project, or the absolute path of another project directory\n")
+	return mcp.NewToolResultStructured(out, b.String()), nil
+}
