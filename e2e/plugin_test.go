@@ -209,13 +209,19 @@ func repositoryFiles(t *testing.T) string {
 func TestPluginMarketplaceInstall(t *testing.T) {
 	claude := claudeCLI(t)
 	tree := repositoryFiles(t)
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
+	// Claude Code keeps its plugins and settings under its configuration
+	// directory: a throwaway one, and a throwaway working directory, so
+	// nothing lands in the checkout.
+	home := t.TempDir()
+	work := t.TempDir()
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"}
 	claudeCmd := func(args ...string) []byte {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, claude, args...)
 		cmd.Env = env
+		cmd.Dir = work
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package main
-
-import "os/exec"
-
-// detach leaves cmd as it is where sessions do not exist.
-func detach(*exec.Cmd) {}

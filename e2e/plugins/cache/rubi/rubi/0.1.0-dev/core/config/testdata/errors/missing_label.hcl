@@ -1,3 +1,0 @@
-ranker { # ERROR: Missing name for ranker
-  weight = 2
-}

@@ -1,3 +1,0 @@
-fuser "fuse.mine" { # ERROR: More than one fuser enabled
-  plugin = "./rubi-fuse-mine"
-}

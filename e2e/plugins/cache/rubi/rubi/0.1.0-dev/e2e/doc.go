@@ -1,8 +1,0 @@
-// Package e2e runs rubi inside the real agent CLIs, end to end: the Claude
-// Code CLI (pinned in agents/testdata/claude, installed by npm ci) loads
-// rubi's plugin from the repository root and talks to a mock of the
-// Anthropic Messages API served by the test, which records what the model
-// would have been sent; the real Codex CLI (agents/testdata/codex) runs
-// rubi's example hooks against a mock of the Responses API. The package
-// has no code outside its tests, which run on Unix systems.
-package e2e
