@@ -51,9 +51,12 @@ func (h *handler) preToolUse(ctx context.Context) (Output, error) {
 	if lines > 0 {
 		what = fmt.Sprintf("%d lines, %s", lines, what)
 	}
-	return Output{Deny: fmt.Sprintf("rubi read guard: %s is large (%s); reading it whole would fill the context. "+
-		"Find the part you need with Grep (pattern, path %s, -n), then Read it with offset and limit (for example offset 1, limit 200). "+
-		"If you really need the whole file, ask for it again: the guard refuses each file once per session.", shown, what, shown)}, nil
+	how := "Find the part you need first (Grep, or grep -n PATTERN " + shown + "), then Read it with offset and limit (for example offset 1, limit 200)."
+	if h.in.ToolName != "Read" && h.in.ToolName != "read_file" {
+		how = "Find the part you need first (grep -n PATTERN " + shown + "), then print just that part (sed -n '1,200p' " + shown + ")."
+	}
+	return Output{Deny: fmt.Sprintf("rubi read guard: %s is large (%s); reading it whole would fill the context. %s "+
+		"If you really need the whole file, ask for it again: the guard refuses each file once per session.", shown, what, how)}, nil
 }
 
 // fullRead returns the absolute path of the file a tool call reads whole,

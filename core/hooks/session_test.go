@@ -240,8 +240,8 @@ func TestReadGuardDeniesOncePerFileAndSession(t *testing.T) {
 	}
 	// A shell that cats the whole file (Codex reads that way).
 	a = p.hook(PreToolUse, p.payload("codex/PreToolUse.json", map[string]any{"tool_input": map[string]any{"command": "cat internal/generated.go"}, "session_id": "s4"}))
-	if a.Specific.Permission != "deny" {
-		t.Errorf("codex cat of a huge file: want a deny, got %q", a.raw)
+	if a.Specific.Permission != "deny" || !strings.Contains(a.Specific.Why, "grep -n") || !strings.Contains(a.Specific.Why, "sed -n") {
+		t.Errorf("codex cat of a huge file: want a deny pointing to grep and sed, got %q", a.raw)
 	}
 	a = p.hook(PreToolUse, p.payload("codex/PreToolUse.json", map[string]any{"tool_input": map[string]any{"command": "cat internal/generated.go | head -20"}, "session_id": "s4"}))
 	if a.raw != "" {
