@@ -64,7 +64,7 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	}
 	res, err := h.engine().Retrieve(ctx, pipeline.Query{
 		Text: prompt, Kinds: []string{core.DocNode}, Direct: true,
-		Budget: h.cfg.Budgets.Recall, Limit: recallLimit * 2,
+		Budget: h.cfg.Budgets.Recall, Limit: recallLimit + 2,
 	})
 	if errors.Is(err, pipeline.ErrNoIndex) {
 		return "", nil

@@ -267,9 +267,14 @@ func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 	return f.Fuse(ctx, lists)
 }
 
+// maxMisses is how many items in a row may fail to fit the budget before
+// the packer stops trying smaller ones.
+const maxMisses = 3
+
 // pack turns fused hits into items until the budget or the limit is
 // reached. An item that does not fit is skipped and a smaller one after it
-// may still go in: the budget is a ceiling, not a cut-off point.
+// may still go in: the budget is a ceiling, not a cut-off point; after
+// maxMisses misses in a row the rest are only counted.
 func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	var mods map[string][]*fileRecord
@@ -277,13 +282,17 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 		mods = moduleIndex(m)
 	}
 	reserve := footerReserve(q)
+	misses := 0
 	var symbols *symbolReader
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
 		if err != nil || !q.acceptsKind(kind) {
 			continue
 		}
-		full := len(res.Items) >= q.Limit // then count a match, render nothing
+		// Past the limit, or once several items in a row did not fit the
+		// budget, a match is counted and nothing is read or rendered: a
+		// query's cost stays bounded by what it can show.
+		full := len(res.Items) >= q.Limit || misses >= maxMisses
 		var it Item
 		switch kind {
 		case core.DocFile:
@@ -358,8 +367,10 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 		it.Tokens = tokens.Estimate(renderItem(len(res.Items)+1, &it, false))
 		if res.Tokens+it.Tokens > q.Budget-reserve {
 			res.Omitted++
+			misses++
 			continue
 		}
+		misses = 0
 		res.Items = append(res.Items, it)
 		res.Tokens += it.Tokens
 	}
