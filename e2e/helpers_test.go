@@ -11,9 +11,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // repoRoot is the repository's root: the plugin's directory.
@@ -45,39 +46,11 @@ func claudeCLI(t *testing.T) string {
 	return bin
 }
 
-var (
-	binOnce sync.Once
-	binDir  string
-	binErr  error
-)
+func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// rubiBinDir builds cmd/rubi once per test run and returns the directory
-// holding the executable, to be put first on PATH.
-func rubiBinDir(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "rubi-e2e-bin-"); binErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "rubi"), "./cmd/rubi")
-		cmd.Dir = repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build ./cmd/rubi: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binDir
-}
+// rubiBinDir returns the directory holding the rubi built for this test
+// run, to be put first on PATH.
+func rubiBinDir(t *testing.T) string { return filepath.Dir(rubitest.Binary(t)) }
 
 // rubiEnv keeps the user's rubi configuration and vault out of a run.
 func rubiEnv(t *testing.T) []string {
