@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -163,4 +165,32 @@ func awaitNoSurvivors(t *testing.T, marker string, grace time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// runAgent runs one session of an agent's CLI in dir, its own process
+// group killed whole if it outlives a minute, fails the test if it fails,
+// and checks that nothing it started (marked by marker in its
+// environment) outlives it.
+func runAgent(t *testing.T, dir string, env []string, marker, bin string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	line := filepath.Base(bin) + " " + strings.Join(args, " ")
+	t.Logf("%s: %v", line, took.Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("%s: %v after %v\nstdout:\n%s\nstderr:\n%s", line, err, took, &out, &errb)
+	}
+	awaitNoSurvivors(t, marker, 3*time.Second)
+	return out.String(), errb.String()
 }
