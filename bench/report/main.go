@@ -13,7 +13,7 @@
 // fresh process; a scale series replicating the corpus, with the slope of
 // time and memory against files; retrieval quality (bench/quality).
 // Floors: rg scanning the tree for import-like lines, a stat-only walk
-// (find -printf %s) and reading every file once (find -exec cat). The
+// (find -printf %s) and reading every file once (a worker per core). The
 // report states each target as a ratio and says by how much a missed one
 // is missed.
 package main
@@ -46,6 +46,7 @@ type options struct {
 	scale   []int
 	notes   int
 	quality bool
+	extra   []string
 	out     string
 }
 
@@ -58,8 +59,17 @@ func main() {
 	flag.StringVar(&scale, "scale", "", "file counts of the scale series (default 10000,50000,100000; -short: 1000,2000)")
 	flag.IntVar(&o.notes, "notes", 0, "synthetic notes registered for the latency measures (default 2000; -short: 100)")
 	flag.BoolVar(&o.quality, "quality", true, "run the retrieval quality benchmark too (never with -short)")
+	var extra string
+	flag.StringVar(&extra, "extra", "npm:rxjs@7.8.1,deb:python3-django", "other corpora, measured in brief: npm:NAME@VERSION, deb:NAME or MODULE@VERSION (never with -short)")
 	flag.StringVar(&o.out, "out", "bench/results", "where the report goes")
 	flag.Parse()
+	if !o.short {
+		for _, e := range strings.Split(extra, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				o.extra = append(o.extra, e)
+			}
+		}
+	}
 	o.defaults(scale)
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/report:", err)
@@ -139,8 +149,19 @@ type report struct {
 	ctxNotes       []time.Duration
 	hooks          []perf.Row
 	series         []point
+	others         []other
 	quality        *quality
 	took           time.Duration
+}
+
+// other is a corpus measured in brief.
+type other struct {
+	corpus         string
+	files          int
+	bytes          int64
+	rg             stat
+	cold, nochange stat
+	context        time.Duration
 }
 
 type point struct {
@@ -205,6 +226,15 @@ func run(o options) error {
 		}
 		r.series = append(r.series, p)
 		step("scale: %d files indexed in %v, %d MB", p.files, p.took, p.peakKB/1024)
+	}
+	for _, c := range o.extra {
+		step("fetching %s", c)
+		ot, err := r.other(rubi, work, c)
+		if err != nil {
+			return err
+		}
+		r.others = append(r.others, ot)
+		step("%s: %d files, cold %v", c, ot.files, ot.cold.med)
 	}
 	if o.quality {
 		step("retrieval quality (bench/quality)")
@@ -272,10 +302,45 @@ func (r *report) floors(tree string) error {
 	}); err != nil {
 		return err
 	}
-	r.read, err = r.repeat(nil, func() (perf.Run, error) {
-		return perf.Exec(tree, nil, "sh", "-c", "find . -type f -exec cat {} + > /dev/null")
-	})
+	r.read, err = r.repeat(nil, func() (perf.Run, error) { return readAll(tree) })
 	return err
+}
+
+// readAll reads every file of dir once, a worker per core, as rubi's
+// index does: the read floor.
+func readAll(dir string) (perf.Run, error) {
+	var paths []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	start := time.Now()
+	next := make(chan string)
+	errs := make(chan error, runtime.NumCPU())
+	for range runtime.NumCPU() {
+		go func() {
+			var first error
+			for p := range next {
+				if _, err := os.ReadFile(p); err != nil && first == nil {
+					first = err
+				}
+			}
+			errs <- first
+		}()
+	}
+	for _, p := range paths {
+		next <- p
+	}
+	close(next)
+	var err error
+	for range runtime.NumCPU() {
+		if e := <-errs; e != nil && err == nil {
+			err = e
+		}
+	}
+	return perf.Run{Took: time.Since(start)}, err
 }
 
 func (r *report) index(rubi, tree string) error {
@@ -364,6 +429,40 @@ func (r *report) context(rubi, tree string) error {
 	}
 	slices.Sort(r.ctxWarm)
 	return nil
+}
+
+// other measures a corpus in brief: its rg floor, cold and no-change
+// index, and a fresh-process query.
+func (r *report) other(rubi, work, corpus string) (other, error) {
+	dir := filepath.Join(work, "other-"+strings.NewReplacer("/", "_", ":", "_", "@", "_").Replace(corpus))
+	defer os.RemoveAll(dir)
+	if err := perf.Fetch(corpus, dir); err != nil {
+		return other{}, err
+	}
+	ot := other{corpus: corpus}
+	ot.files, ot.bytes = countFiles(dir)
+	var err error
+	if !r.rgMissing {
+		if ot.rg, err = r.repeat(nil, func() (perf.Run, error) {
+			run, err := perf.Exec(dir, nil, "rg", "-c", "--no-messages", `^import|^[[:space:]]*"|require\(|#include|^from `, ".")
+			if err != nil && strings.Contains(err.Error(), "exit status 1") {
+				err = nil
+			}
+			return run, err
+		}); err != nil {
+			return ot, err
+		}
+	}
+	index := func() (perf.Run, error) { return perf.Exec(dir, nil, rubi, "index", "--root", dir) }
+	if ot.cold, err = r.repeat(func() error { return os.RemoveAll(filepath.Join(dir, ".rubi")) }, index); err != nil {
+		return ot, err
+	}
+	if ot.nochange, err = r.repeat(nil, index); err != nil {
+		return ot, err
+	}
+	ds, err := contextRuns(rubi, dir, r.o.runs*4)
+	ot.context = perf.Pct(ds, 50)
+	return ot, err
 }
 
 // scalePoint replicates the corpus (hard links: the bytes are the same,

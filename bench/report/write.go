@@ -109,7 +109,7 @@ func (r *report) markdown(svg string) string {
 		p("| floor: rg for import-like lines | %s | | 1.0× rg |\n", r.rg)
 	}
 	p("| floor: stat-only walk (find -printf %%s) | %s | | 1.0× walk |\n", r.walk)
-	p("| floor: read every file once (cat) | %s | | |\n", r.read)
+	p("| floor: read every file once (a worker per core) | %s | | |\n", r.read)
 	ratio := func(a, b time.Duration) float64 { return float64(a) / float64(b) }
 	if !r.rgMissing {
 		p("| rubi index, cold | %s | %d MB | %.1f× rg |\n", r.cold, r.cold.peakKB/1024, ratio(r.cold.med, r.rg.med))
@@ -144,6 +144,17 @@ func (r *report) markdown(svg string) string {
 		}
 		if svg != "" {
 			p("\n![time and memory against files](%s)\n", svg)
+		}
+	}
+	if len(r.others) > 0 {
+		p("\n## Other corpora, in brief\n\n| corpus | files | MB | rg floor | cold index | no change | `context` p50 (fresh process) |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, ot := range r.others {
+			rg := "—"
+			if !r.rgMissing {
+				rg = fmt.Sprintf("%.3f s", ot.rg.med.Seconds())
+			}
+			p("| `%s` | %d | %.0f | %s | %.3f s (%.1f× rg, %d MB) | %.3f s | %.1f ms |\n", ot.corpus, ot.files, float64(ot.bytes)/1e6, rg,
+				ot.cold.med.Seconds(), float64(ot.cold.med)/float64(max(ot.rg.med, 1)), ot.cold.peakKB/1024, ot.nochange.med.Seconds(), perf.Ms(ot.context))
 		}
 	}
 	if q := r.quality; q != nil {

@@ -87,9 +87,60 @@ func Exec(dir string, stdin []byte, bin string, args ...string) (Run, error) {
 	return r, nil
 }
 
-// Fetch copies a module from the Go module proxy (through the module
-// cache) into dest, writable.
-func Fetch(module, dest string) error {
+// Fetch copies a corpus into dest, writable: a Go module
+// (MODULE@VERSION, through the module proxy and cache), an npm package
+// (npm:NAME@VERSION, its published files) or a Debian package (deb:NAME,
+// the files it installs).
+func Fetch(corpus, dest string) error {
+	if name, ok := strings.CutPrefix(corpus, "npm:"); ok {
+		return fetchNpm(name, dest)
+	}
+	if name, ok := strings.CutPrefix(corpus, "deb:"); ok {
+		return fetchDeb(name, dest)
+	}
+	return fetchModule(corpus, dest)
+}
+
+func fetchNpm(pkg, dest string) error {
+	tmp, err := os.MkdirTemp("", "rubi-bench-npm")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	out, err := run(tmp, "npm", "pack", "--silent", pkg)
+	if err != nil {
+		return fmt.Errorf("npm pack %s: %v: %s", pkg, err, out)
+	}
+	tgz := strings.TrimSpace(string(out))
+	if i := strings.LastIndexByte(tgz, '\n'); i >= 0 {
+		tgz = tgz[i+1:]
+	}
+	if out, err := run(tmp, "tar", "xzf", tgz); err != nil {
+		return fmt.Errorf("unpack %s: %v: %s", tgz, err, out)
+	}
+	return os.Rename(filepath.Join(tmp, "package"), dest)
+}
+
+func fetchDeb(pkg, dest string) error {
+	tmp, err := os.MkdirTemp("", "rubi-bench-deb")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if out, err := run(tmp, "apt-get", "download", pkg); err != nil {
+		return fmt.Errorf("apt-get download %s: %v: %s", pkg, err, out)
+	}
+	debs, _ := filepath.Glob(filepath.Join(tmp, "*.deb"))
+	if len(debs) != 1 {
+		return fmt.Errorf("apt-get download %s: %d packages", pkg, len(debs))
+	}
+	if out, err := run("", "dpkg-deb", "-x", debs[0], dest); err != nil {
+		return fmt.Errorf("dpkg-deb -x: %v: %s", err, out)
+	}
+	return nil
+}
+
+func fetchModule(module, dest string) error {
 	dl, err := os.MkdirTemp("", "rubi-bench-dl")
 	if err != nil {
 		return err
