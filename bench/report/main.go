@@ -3,7 +3,7 @@
 // floors of the same machine in the same run, and writes a dated report
 // with tables and plots.
 //
-//	go run ./bench/report                  # kubernetes v1.31.0, 5 runs, scale to 100k files, quality (~15 min)
+//	go run ./bench/report                  # kubernetes v1.31.0, 5 runs, scale to 100k files, other corpora, quality (~10 min)
 //	go run ./bench/report -short           # smoke run on a small corpus (CI runs it; under a minute)
 //	go run ./bench/report -corpus MODULE@VERSION -runs 3 -scale 10000,50000 -quality=false
 //
@@ -60,7 +60,7 @@ func main() {
 	flag.IntVar(&o.notes, "notes", 0, "synthetic notes registered for the latency measures (default 2000; -short: 100)")
 	flag.BoolVar(&o.quality, "quality", true, "run the retrieval quality benchmark too (never with -short)")
 	var extra string
-	flag.StringVar(&extra, "extra", "npm:rxjs@7.8.1,deb:python3-django", "other corpora, measured in brief: npm:NAME@VERSION, deb:NAME or MODULE@VERSION (never with -short)")
+	flag.StringVar(&extra, "extra", "github.com/aws/aws-sdk-go@v1.55.5,npm:rxjs@7.8.1,deb:python3-django", "other corpora, measured in brief: npm:NAME@VERSION, deb:NAME or MODULE@VERSION (never with -short)")
 	flag.StringVar(&o.out, "out", "bench/results", "where the report goes")
 	flag.Parse()
 	if !o.short {
