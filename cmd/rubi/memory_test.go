@@ -58,3 +58,32 @@ func TestMemoryCommands(t *testing.T) {
 		}
 	}
 }
+
+// Chunks are documents: context finds them, and filters apply to them.
+func TestContextFindsChunks(t *testing.T) {
+	root := project(t, goProject)
+	if code, _, errOut := runRubiIn(t, "The payment webhook arrives twice when the gateway retries; see store/store.go\n", "memory", "save", "--root", root, "--type", "debug"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runRubi(t, "context", "webhook arrives twice", "--root", root, "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var res struct {
+		Items []struct{ Kind, Title, Text string } `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Items) == 0 || res.Items[0].Kind != "chunk" ||
+		!strings.HasPrefix(res.Items[0].Text, "debug: The payment webhook arrives twice") || !strings.Contains(res.Items[0].Text, "files: store/store.go") {
+		t.Fatalf("context: %s (%v)", out, err)
+	}
+	// A chunk names store/store.go: a path filter keeps it, another drops it.
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{{"store", true}, {"web", false}} {
+		_, out, _ := runRubi(t, "context", "webhook arrives twice", "--root", root, "--json", "--kinds", "chunk", "--path", tc.path)
+		if got := strings.Contains(out, `"kind": "chunk"`); got != tc.want {
+			t.Errorf("--path %s: chunk kept %v, want %v: %s", tc.path, got, tc.want, out)
+		}
+	}
+}
