@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -218,13 +218,17 @@ func newForgetCmd(g *globals) *cobra.Command {
 
 func newNodesCmd(g *globals) *cobra.Command {
 	var (
-		typ string
-		all bool
+		typ   string
+		all   bool
+		limit int
 	)
 	cmd := &cobra.Command{
 		Use:   "nodes",
 		Short: "List the knowledge nodes of the project and the personal vault",
-		Args:  cobra.NoArgs,
+		Long: `nodes lists the knowledge nodes, most important first (critical, high,
+medium, low), the most recently updated first within a level. A list cut by
+--limit says how many nodes there are in all.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			eng, err := g.engine()
 			if err != nil {
@@ -241,7 +245,11 @@ func newNodesCmd(g *globals) *cobra.Command {
 					out = append(out, n)
 				}
 			}
-			sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+			slices.SortFunc(out, knowledge.ByImportance)
+			total := len(out)
+			if limit > 0 && (!g.json || cmd.Flags().Changed("limit")) {
+				out = out[:min(len(out), limit)]
+			}
 			if g.json {
 				if out == nil {
 					out = []*knowledge.Node{}
@@ -257,7 +265,13 @@ func newNodesCmd(g *globals) *cobra.Command {
 				if n.Status != "active" {
 					fmt.Fprintf(g.stdout, " [%s]", n.Status)
 				}
+				if n.Importance != "" && n.Importance != knowledge.ImportanceMedium {
+					fmt.Fprintf(g.stdout, " (%s)", n.Importance)
+				}
 				fmt.Fprintln(g.stdout)
+			}
+			if total > len(out) {
+				fmt.Fprintf(g.stdout, "… %d more of %d (--limit)\n", total-len(out), total)
 			}
 			if len(out) == 0 {
 				fmt.Fprintln(g.stdout, "no knowledge nodes yet: `rubi register` stores some")
@@ -267,6 +281,7 @@ func newNodesCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only nodes of this type")
 	cmd.Flags().BoolVar(&all, "all", false, "include superseded and retracted nodes")
+	cmd.Flags().IntVar(&limit, "limit", 50, "nodes shown at most (the JSON form lists all unless given)")
 	return cmd
 }
 
