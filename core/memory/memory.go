@@ -314,6 +314,10 @@ func (s *Store) List(f Filter) ([]*Chunk, error) {
 	return out, nil
 }
 
+// Active returns every chunk that is not archived, newest first, with its
+// text: what the index turns into documents.
+func (s *Store) Active() ([]*Chunk, error) { return s.scan() }
+
 // scan reads every chunk, newest first. A file that does not read as a
 // chunk is skipped: it is not this store's to judge (a record written by
 // an older rubi, a user's note).
