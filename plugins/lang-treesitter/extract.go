@@ -49,6 +49,8 @@ type def struct {
 	start, end uint32
 	dropped    bool
 	topLevel   bool
+	up         *def // the enclosing member container
+	exported   bool
 }
 
 type span struct {
@@ -81,8 +83,8 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 		nameNodes           []*sitter.Node
 		parent              *sitter.Node
 		scope, scopeName    *sitter.Node
-		specNode, importVal *sitter.Node
-		importKind          string
+		specs               []*sitter.Node
+		kinds               []string
 		importNames         []string
 	)
 	pattern := int(m.PatternIndex)
@@ -98,8 +100,8 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 		case capture == "import.name":
 			importNames = append(importNames, n.Content(x.src))
 		case strings.HasPrefix(capture, "import."):
-			specNode, importKind = n, strings.TrimPrefix(capture, "import.")
-			importVal = n
+			specs = append(specs, n)
+			kinds = append(kinds, strings.TrimPrefix(capture, "import."))
 		case strings.HasPrefix(capture, "definition."):
 			d = &def{pattern: pattern, node: n, kind: strings.TrimPrefix(capture, "definition.")}
 		case capture == "name":
@@ -116,8 +118,8 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 			x.addComment(n)
 		}
 	}
-	if specNode != nil {
-		x.addImport(pattern, importVal, importKind, importNames)
+	for i, n := range specs {
+		x.addImport(pattern, n, kinds[i], importNames)
 	}
 	// A definition may name several symbols (Go's var x, y = 1, 2).
 	for _, nn := range nameNodes {
@@ -132,6 +134,12 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 			dn.parent = parent.Content(x.src)
 		}
 		x.addDef(&dn)
+	}
+	if d != nil && d.kind == "ignore" {
+		// A node whose definitions are not the file's (a TypeScript
+		// declare module): it has no name and hides what it holds.
+		d.name, d.nameRow, d.nameByte = "\x00", int(d.node.StartPoint().Row), d.node.StartByte()
+		x.addDef(d)
 	}
 	if scope != nil && scopeName != nil {
 		x.addDef(&def{pattern: pattern, node: scope, name: scopeName.Content(x.src), nameRow: int(scopeName.StartPoint().Row), nameByte: scopeName.StartByte()})
@@ -212,7 +220,9 @@ func (x *extraction) finish(root *sitter.Node) {
 	for _, im := range x.imports {
 		imps = append(imps, im)
 	}
-	sort.Slice(imps, func(a, b int) bool { return imps[a].line < imps[b].line || imps[a].line == imps[b].line && imps[a].pattern < imps[b].pattern })
+	sort.Slice(imps, func(a, b int) bool {
+		return imps[a].line < imps[b].line || imps[a].line == imps[b].line && imps[a].pattern < imps[b].pattern
+	})
 	for _, im := range imps {
 		x.facts.Imports = append(x.facts.Imports, core.Import{Spec: im.spec, Line: im.line, Kind: im.kind, Names: im.names})
 	}
@@ -250,6 +260,7 @@ func (x *extraction) finish(root *sitter.Node) {
 				if d.parent == "" {
 					d.parent = up.name
 				}
+				d.up = up
 				if d.kind == core.SymbolFunction {
 					d.kind = core.SymbolMethod
 				}
@@ -259,9 +270,21 @@ func (x *extraction) finish(root *sitter.Node) {
 		}
 		stack = append(stack, d)
 	}
+	seen := map[[2]string]bool{}
 	for _, d := range defs {
-		if d.dropped || d.kind == "" {
+		// Containers come before their members, so a member can ask
+		// whether its container is exported.
+		d.exported = x.lang.exported == nil || x.lang.exported(x, d)
+		if d.dropped || d.kind == "" || d.kind == "ignore" {
+			d.dropped = true
 			continue
+		}
+		if x.lang.unique {
+			k := [2]string{d.parent, d.name}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
 		}
 		if len(x.facts.Symbols) >= x.max {
 			break
@@ -270,8 +293,8 @@ func (x *extraction) finish(root *sitter.Node) {
 			Name:      d.name,
 			Kind:      d.kind,
 			Line:      d.nameRow + 1,
-			EndLine:   int(d.node.EndPoint().Row) + 1,
-			Exported:  x.lang.exported == nil || x.lang.exported(x, d),
+			EndLine:   endRow(d.node) + 1,
+			Exported:  d.exported,
 			Signature: x.signature(d.nameRow, d.nameByte),
 			Parent:    d.parent,
 		}
@@ -289,6 +312,30 @@ func (x *extraction) finish(root *sitter.Node) {
 		x.facts.Doc = x.topComment(root)
 	}
 }
+
+// endRow is the last row of n's code: comments that trail a Python block
+// belong to the tree but not to the definition.
+func endRow(n *sitter.Node) int {
+	for {
+		c := int(n.ChildCount())
+		if c == 0 {
+			return int(n.EndPoint().Row)
+		}
+		i := c - 1
+		for i >= 0 && isComment(n.Child(i)) {
+			i--
+		}
+		if i < 0 {
+			return int(n.EndPoint().Row)
+		}
+		if i == c-1 && !n.Child(i).IsNamed() {
+			return int(n.EndPoint().Row) // a closing token
+		}
+		n = n.Child(i)
+	}
+}
+
+func isComment(n *sitter.Node) bool { return strings.Contains(n.Type(), "comment") }
 
 func encloses(up, d *def) bool {
 	return up.start <= d.start && d.end <= up.end && (up.start != d.start || up.end != d.end)

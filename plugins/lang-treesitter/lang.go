@@ -57,6 +57,9 @@ type language struct {
 	// adopt are the symbol kinds whose nested definitions are members;
 	// definitions nested in any other kind are local and not reported.
 	adopt map[string]bool
+	// unique reports a name once per scope: the first of a TypeScript
+	// function's overloads, a getter and not its setter.
+	unique bool
 	// fileDoc reads the file's own description; nil means the first
 	// comment block at the top that is not a license.
 	fileDoc func(x *extraction, root *sitter.Node) string

@@ -6,8 +6,14 @@ import (
 	"github.com/rubi-dev/rubi/core/parsertest"
 )
 
+// fixtures are the archives of lang.regex's fixture suite in the
+// languages lang.treesitter handles.
+var fixtures = []string{"go", "python", "javascript"}
+
 // TestFixtures runs lang.regex's fixture suite (core/parsertest) against
 // lang.treesitter: every case the regex parser passes, this one passes.
 func TestFixtures(t *testing.T) {
-	parsertest.Run(t, New(), "../lang-regex/testdata/go.txtar")
+	for _, f := range fixtures {
+		parsertest.Run(t, New(), "../lang-regex/testdata/"+f+".txtar")
+	}
 }
