@@ -79,13 +79,13 @@ func (x *extraction) run(c *compiled, root *sitter.Node) {
 
 func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 	var (
-		d                   *def
-		nameNodes           []*sitter.Node
-		parent              *sitter.Node
-		scope, scopeName    *sitter.Node
-		specs               []*sitter.Node
-		kinds               []string
-		importNames         []string
+		d                *def
+		nameNodes        []*sitter.Node
+		parent           *sitter.Node
+		scope, scopeName *sitter.Node
+		specs            []*sitter.Node
+		kinds            []string
+		importNames      []string
 	)
 	pattern := int(m.PatternIndex)
 	for _, cp := range m.Captures {
@@ -153,7 +153,12 @@ func (x *extraction) addImport(pattern int, n *sitter.Node, kind string, names [
 			return // computed: import(`./x/${name}`)
 		}
 	}
-	spec := unquote(n.Content(x.src))
+	var spec string
+	if x.lang.importSpec != nil {
+		spec = x.lang.importSpec(x, n)
+	} else {
+		spec = unquote(n.Content(x.src))
+	}
 	if spec == "" {
 		return
 	}

@@ -57,6 +57,9 @@ type language struct {
 	// adopt are the symbol kinds whose nested definitions are members;
 	// definitions nested in any other kind are local and not reported.
 	adopt map[string]bool
+	// importSpec reads an import capture's spec; nil means the node's
+	// text, unquoted.
+	importSpec func(x *extraction, n *sitter.Node) string
 	// unique reports a name once per scope: the first of a TypeScript
 	// function's overloads, a getter and not its setter.
 	unique bool
