@@ -51,6 +51,8 @@ type def struct {
 	topLevel   bool
 	up         *def // the enclosing member container
 	exported   bool
+	local      bool // inside a file-local container (C++'s namespace { })
+	lineRow    int  // the symbol's line when not its name's (a C typedef's first line)
 }
 
 type span struct {
@@ -79,9 +81,10 @@ func (x *extraction) run(c *compiled, root *sitter.Node) {
 
 func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 	var (
-		d                *def
-		nameNodes        []*sitter.Node
-		parent           *sitter.Node
+		defs             []*def
+		names            []*sitter.Node // @name, or @declarator to dig into
+		declarator       bool
+		parent, line     *sitter.Node
 		scope, scopeName *sitter.Node
 		specs            []*sitter.Node
 		kinds            []string
@@ -103,11 +106,15 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 			specs = append(specs, n)
 			kinds = append(kinds, strings.TrimPrefix(capture, "import."))
 		case strings.HasPrefix(capture, "definition."):
-			d = &def{pattern: pattern, node: n, kind: strings.TrimPrefix(capture, "definition.")}
+			defs = append(defs, &def{pattern: pattern, node: n, kind: strings.TrimPrefix(capture, "definition.")})
 		case capture == "name":
-			nameNodes = append(nameNodes, n)
+			names = append(names, n)
+		case capture == "declarator":
+			names, declarator = append(names, n), true
 		case capture == "parent":
 			parent = n
+		case capture == "line":
+			line = n
 		case capture == "scope":
 			scope = n
 		case capture == "scope.name":
@@ -121,29 +128,87 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 	for i, n := range specs {
 		x.addImport(pattern, n, kinds[i], importNames)
 	}
-	// A definition may name several symbols (Go's var x, y = 1, 2).
-	for _, nn := range nameNodes {
-		if d == nil {
-			break
+	for _, d := range defs {
+		if d.kind == "ignore" || d.kind == "local" {
+			// A node whose definitions are not the file's (a TypeScript
+			// declare module, C's #if 0) or are file-local (C++'s
+			// anonymous namespace): it has no name.
+			d.name, d.nameRow, d.nameByte = "\x00", int(d.node.StartPoint().Row), d.node.StartByte()
+			x.addDef(d)
 		}
-		dn := *d
-		dn.name = nn.Content(x.src)
-		dn.nameRow = int(nn.StartPoint().Row)
-		dn.nameByte = nn.StartByte()
-		if parent != nil {
-			dn.parent = parent.Content(x.src)
-		}
-		x.addDef(&dn)
 	}
-	if d != nil && d.kind == "ignore" {
-		// A node whose definitions are not the file's (a TypeScript
-		// declare module): it has no name and hides what it holds.
-		d.name, d.nameRow, d.nameByte = "\x00", int(d.node.StartPoint().Row), d.node.StartByte()
-		x.addDef(d)
+	// A definition may name several symbols (Go's var x, y = 1, 2): one
+	// definition node for all, or one per name (C's typedef a, *b).
+	for i, nn := range names {
+		var d def
+		switch {
+		case len(defs) == len(names):
+			d = *defs[i]
+		case len(defs) == 1:
+			d = *defs[0]
+		default:
+			continue
+		}
+		nameNode := nn
+		if declarator {
+			var scope string
+			nameNode, scope = declName(nn, x.src)
+			if nameNode == nil {
+				continue
+			}
+			if scope != "" {
+				d.parent = scope
+				if d.kind == core.SymbolFunction {
+					d.kind = core.SymbolMethod
+				}
+			}
+		}
+		d.name = nameNode.Content(x.src)
+		d.nameRow = int(nameNode.StartPoint().Row)
+		d.nameByte = nameNode.StartByte()
+		if line != nil {
+			d.lineRow = int(line.StartPoint().Row) + 1
+		}
+		if parent != nil {
+			d.parent = parent.Content(x.src)
+		}
+		x.addDef(&d)
 	}
 	if scope != nil && scopeName != nil {
 		x.addDef(&def{pattern: pattern, node: scope, name: scopeName.Content(x.src), nameRow: int(scopeName.StartPoint().Row), nameByte: scopeName.StartByte()})
 	}
+}
+
+// declName digs a C or C++ declarator for the name it declares, and the
+// scope that qualifies it (A in A::b, Box in Box<T>::all).
+func declName(n *sitter.Node, src []byte) (name *sitter.Node, scope string) {
+	for n != nil {
+		switch n.Type() {
+		case "identifier", "type_identifier", "field_identifier", "destructor_name", "operator_name":
+			return n, scope
+		case "qualified_identifier":
+			if s := n.ChildByFieldName("scope"); s != nil {
+				if s.Type() == "template_type" {
+					s = s.ChildByFieldName("name")
+				}
+				t := s.Content(src)
+				if k := strings.LastIndex(t, "::"); k >= 0 {
+					t = t[k+2:]
+				}
+				scope = t
+			}
+			n = n.ChildByFieldName("name")
+		case "template_function", "template_type":
+			n = n.ChildByFieldName("name")
+		default:
+			d := n.ChildByFieldName("declarator")
+			if d == nil && n.NamedChildCount() > 0 {
+				d = n.NamedChild(0)
+			}
+			n = d
+		}
+	}
+	return nil, ""
 }
 
 func (x *extraction) addImport(pattern int, n *sitter.Node, kind string, names []string) {
@@ -221,8 +286,20 @@ func unquote(s string) string {
 func (x *extraction) finish(root *sitter.Node) {
 	sort.Slice(x.comments, func(a, b int) bool { return x.comments[a].startByte < x.comments[b].startByte })
 
+	var hidden [][2]uint32
+	for _, d := range x.defs {
+		if d.kind == "ignore" {
+			hidden = append(hidden, [2]uint32{d.start, d.end})
+		}
+	}
 	imps := make([]*pendingImport, 0, len(x.imports))
-	for _, im := range x.imports {
+outer:
+	for at, im := range x.imports {
+		for _, h := range hidden {
+			if h[0] <= at && at < h[1] {
+				continue outer // in dead code: #if 0
+			}
+		}
 		imps = append(imps, im)
 	}
 	sort.Slice(imps, func(a, b int) bool {
@@ -254,10 +331,20 @@ func (x *extraction) finish(root *sitter.Node) {
 		for len(stack) > 0 && !encloses(stack[len(stack)-1], d) {
 			stack = stack[:len(stack)-1]
 		}
-		if len(stack) == 0 {
+		// Transparent containers (a C++ namespace) leave their definitions
+		// top-level.
+		k := len(stack) - 1
+		for k >= 0 && (x.lang.transparent[stack[k].kind] || stack[k].kind == "local") {
+			if stack[k].kind == "local" || stack[k].local {
+				d.local = true
+			}
+			k--
+		}
+		if k < 0 {
 			d.topLevel = true
 		} else {
-			up := stack[len(stack)-1]
+			up := stack[k]
+			d.local = d.local || up.local
 			switch {
 			case up.dropped:
 				d.dropped = true
@@ -280,7 +367,7 @@ func (x *extraction) finish(root *sitter.Node) {
 		// Containers come before their members, so a member can ask
 		// whether its container is exported.
 		d.exported = x.lang.exported == nil || x.lang.exported(x, d)
-		if d.dropped || d.kind == "" || d.kind == "ignore" {
+		if d.dropped || d.kind == "" || d.kind == "ignore" || d.kind == "local" {
 			d.dropped = true
 			continue
 		}
@@ -302,6 +389,9 @@ func (x *extraction) finish(root *sitter.Node) {
 			Exported:  d.exported,
 			Signature: x.signature(d.nameRow, d.nameByte),
 			Parent:    d.parent,
+		}
+		if d.lineRow != 0 {
+			s.Line = d.lineRow
 		}
 		if x.lang.doc != nil {
 			s.Doc = x.lang.doc(x, d)
@@ -421,6 +511,7 @@ func (x *extraction) docAbove(row int, st docStyle) string {
 			if directive(t) {
 				continue
 			}
+			t = bytes.TrimLeft(t, "/") // /// under a // style
 			if t = bytes.TrimSpace(t); len(t) > 0 {
 				return clip(t)
 			}

@@ -57,6 +57,9 @@ type language struct {
 	// adopt are the symbol kinds whose nested definitions are members;
 	// definitions nested in any other kind are local and not reported.
 	adopt map[string]bool
+	// transparent are the symbol kinds whose nested definitions are
+	// top-level (a C++ namespace's).
+	transparent map[string]bool
 	// importSpec reads an import capture's spec; nil means the node's
 	// text, unquoted.
 	importSpec func(x *extraction, n *sitter.Node) string

@@ -164,7 +164,11 @@ func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.Fi
 	}
 	defer tree.Close()
 	x := &extraction{lang: l, src: src, facts: &ff, max: w.max}
-	x.run(q, tree.RootNode())
+	root := tree.RootNode()
+	x.run(q, root)
+	if root.HasError() {
+		x.fillFromRegex(ctx, sf, root)
+	}
 	return ff
 }
 
