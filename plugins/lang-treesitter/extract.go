@@ -126,6 +126,12 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 		}
 	}
 	for i, n := range specs {
+		if kinds[i] == "tree" {
+			if x.lang.importTree != nil {
+				x.lang.importTree(x, pattern, n)
+			}
+			continue
+		}
 		x.addImport(pattern, n, kinds[i], importNames)
 	}
 	for _, d := range defs {
@@ -175,7 +181,26 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 		x.addDef(&d)
 	}
 	if scope != nil && scopeName != nil {
-		x.addDef(&def{pattern: pattern, node: scope, name: scopeName.Content(x.src), nameRow: int(scopeName.StartPoint().Row), nameByte: scopeName.StartByte()})
+		n := typeName(scopeName)
+		x.addDef(&def{pattern: pattern, node: scope, name: n.Content(x.src), nameRow: int(n.StartPoint().Row), nameByte: n.StartByte()})
+	}
+}
+
+// typeName digs a type for its name: Holder in Holder<'a, T>, &'static
+// mut Unit, std::fmt::Holder.
+func typeName(n *sitter.Node) *sitter.Node {
+	for {
+		var next *sitter.Node
+		switch n.Type() {
+		case "generic_type", "reference_type", "pointer_type":
+			next = n.ChildByFieldName("type")
+		case "scoped_type_identifier", "scoped_identifier":
+			next = n.ChildByFieldName("name")
+		}
+		if next == nil {
+			return n
+		}
+		n = next
 	}
 }
 
@@ -224,10 +249,16 @@ func (x *extraction) addImport(pattern int, n *sitter.Node, kind string, names [
 	} else {
 		spec = unquote(n.Content(x.src))
 	}
+	x.addImportSpec(pattern, n.StartByte(), int(n.StartPoint().Row)+1, spec, kind, names)
+}
+
+// addImportSpec records spec at byte key: when two patterns find an
+// import there, the earlier one wins; one pattern matching several times
+// gathers the names.
+func (x *extraction) addImportSpec(pattern int, key uint32, line int, spec, kind string, names []string) {
 	if spec == "" {
 		return
 	}
-	key := n.StartByte()
 	if old := x.imports[key]; old != nil {
 		if old.pattern == pattern {
 			for _, nm := range names {
@@ -240,10 +271,11 @@ func (x *extraction) addImport(pattern int, n *sitter.Node, kind string, names [
 			return
 		}
 	}
-	x.imports[key] = &pendingImport{pattern: pattern, line: int(n.StartPoint().Row) + 1, spec: spec, kind: kind, names: names}
+	x.imports[key] = &pendingImport{pattern: pattern, line: line, spec: spec, kind: kind, names: names}
 }
 
 func (x *extraction) addDef(d *def) {
+	d.name = strings.TrimPrefix(d.name, "r#") // Rust's raw identifiers: fn r#type()
 	if d.name == "" || d.name == "_" {
 		return
 	}
@@ -259,6 +291,11 @@ func (x *extraction) addComment(n *sitter.Node) {
 	s := span{startRow: int(n.StartPoint().Row), endRow: int(n.EndPoint().Row), startByte: n.StartByte(), endByte: n.EndByte()}
 	a := x.lineStart(s.startRow)
 	s.ownLine = len(bytes.TrimSpace(x.src[a:s.startByte])) == 0
+	if n.EndPoint().Column == 0 && s.endRow > s.startRow {
+		// Rust's line comments hold their line break.
+		s.endRow--
+		s.endByte = uint32(len(bytes.TrimRight(x.src[:s.endByte], "\r\n")))
+	}
 	if k := len(x.comments); k > 0 && x.comments[k-1].startByte == s.startByte {
 		return
 	}
@@ -269,7 +306,9 @@ func (x *extraction) addComment(n *sitter.Node) {
 // Python's prefixes and triple quotes.
 func unquote(s string) string {
 	s = strings.TrimSpace(s)
-	s = strings.TrimLeft(s, "rRuUbBfF") // a Python or C++ string prefix; specs are never bare words in these
+	if k := strings.IndexAny(s, "\"'`"); k > 0 && k <= 2 && strings.Trim(s[:k], "rRuUbBfF") == "" {
+		s = s[k:] // a string prefix: r"x", b'x'
+	}
 	for _, q := range []string{`"""`, `'''`, `"`, `'`, "`"} {
 		if len(s) >= 2*len(q) && strings.HasPrefix(s, q) && strings.HasSuffix(s, q) {
 			return s[len(q) : len(s)-len(q)]

@@ -18,6 +18,7 @@ import (
 //	@import.KIND             an import spec (a string literal is unquoted;
 //	                         KIND is a core.Import* kind: static, side-effect,
 //	                         reexport, require, dynamic, module, relative, system)
+//	@import.tree             a node the language's Go code reads imports from
 //	@import.name             a name imported from it (Python's from m import a)
 //	@definition.KIND + @name a definition (KIND is a core.Symbol* kind) and its name
 //	@parent                  the definition's parent type when it is not an
@@ -60,6 +61,9 @@ type language struct {
 	// transparent are the symbol kinds whose nested definitions are
 	// top-level (a C++ namespace's).
 	transparent map[string]bool
+	// importTree reads an @import.tree capture, which may hold several
+	// imports (a Rust use tree), and adds them with x.addImportSpec.
+	importTree func(x *extraction, pattern int, n *sitter.Node)
 	// importSpec reads an import capture's spec; nil means the node's
 	// text, unquoted.
 	importSpec func(x *extraction, n *sitter.Node) string

@@ -8,7 +8,7 @@ import (
 
 // fixtures are the archives of lang.regex's fixture suite in the
 // languages lang.treesitter handles.
-var fixtures = []string{"go", "python", "javascript", "java", "c", "ruby"}
+var fixtures = []string{"go", "python", "javascript", "java", "c", "ruby", "rust"}
 
 // TestFixtures runs lang.regex's fixture suite (core/parsertest) against
 // lang.treesitter: every case the regex parser passes, this one passes.
