@@ -8,11 +8,11 @@
 (export_statement source: (string) @import.reexport)
 (call_expression
   function: (identifier) @_fn
-  arguments: (arguments . [(string) (template_string)] @import.require .)
+  arguments: (arguments [(string) (template_string)] @import.require)
   (#eq? @_fn "require"))
 (call_expression
   function: (import)
-  arguments: (arguments . [(string) (template_string)] @import.dynamic))
+  arguments: (arguments [(string) (template_string)] @import.dynamic))
 
 (export_statement !source (export_clause (export_specifier name: (_) @export.name)))
 

@@ -11,11 +11,11 @@
 
 (call
   function: (attribute object: (identifier) @_mod attribute: (identifier) @_fn)
-  arguments: (argument_list . (string) @import.dynamic .)
+  arguments: (argument_list (string) @import.dynamic)
   (#eq? @_mod "importlib") (#eq? @_fn "import_module"))
 (call
   function: (identifier) @_fn
-  arguments: (argument_list . (string) @import.dynamic)
+  arguments: (argument_list (string) @import.dynamic)
   (#eq? @_fn "__import__"))
 
 (function_definition name: (identifier) @name) @definition.function
