@@ -424,13 +424,14 @@ outer:
 			Name:      d.name,
 			Kind:      d.kind,
 			Line:      d.nameRow + 1,
-			EndLine:   endRow(d.node) + 1,
+			EndLine:   max(endRow(d.node), d.nameRow) + 1,
 			Exported:  d.exported,
 			Signature: x.signature(d.nameRow, d.nameByte),
 			Parent:    d.parent,
 		}
 		if d.lineRow != 0 {
 			s.Line = d.lineRow
+			s.EndLine = max(s.EndLine, s.Line)
 		}
 		if x.lang.doc != nil {
 			s.Doc = x.lang.doc(x, d)
