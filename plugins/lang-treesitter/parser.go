@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -22,6 +23,10 @@ const defaultMaxSymbols = 2000
 // maxParseBytes caps the work per file, as lang.regex does: beyond it (a
 // bundle, a generated table) the rest is not parsed.
 const maxParseBytes = 4 << 20
+
+// maxParseTime bounds the parse of one file: a pathological input costs
+// that file's facts, not the batch's time budget.
+const maxParseTime = 5 * time.Second
 
 // Settings of lang.treesitter.
 type Settings struct {
@@ -154,12 +159,19 @@ func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.Fi
 	if ps == nil {
 		ps = sitter.NewParser()
 		ps.SetLanguage(g.lang)
+		ps.SetOperationLimit(int(maxParseTime / time.Microsecond))
 		w.parsers[g.lang] = ps
 	}
-	tree, err := ps.ParseCtx(ctx, nil, src)
+	// Not ParseCtx with the call's context: the binding's watcher
+	// goroutine may raise the parser's cancel flag after the parse ended,
+	// once the call's context is done, and nothing lowers it again, so
+	// every later parse with that parser fails ("operation limit was
+	// hit"). A time limit per file bounds the work instead; the context
+	// is checked between files.
+	tree, err := ps.ParseCtx(context.Background(), nil, src)
 	if err != nil {
 		ps.Reset()
-		ff.Error = fmt.Sprintf("%s: %v", Name, err)
+		ff.Error = fmt.Sprintf("%s: %v (over %v)", Name, err, maxParseTime)
 		return ff
 	}
 	defer tree.Close()

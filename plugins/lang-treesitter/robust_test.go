@@ -145,3 +145,24 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("canceled: err = %v", err)
 	}
 }
+
+// TestCanceledCallsLeaveParsersUsable: a call's context is canceled once
+// it returns (gRPC does so); later calls must still parse. The binding's
+// ParseCtx could leave a worker's parser flagged as canceled for good.
+func TestCanceledCallsLeaveParsersUsable(t *testing.T) {
+	p := New()
+	files := []core.SourceFile{{Path: "a.go", Language: core.LangGo, Content: []byte("package a\n\nfunc A() {}\n")}}
+	for range 300 {
+		ctx, cancel := context.WithCancel(context.Background())
+		if _, err := p.Parse(ctx, files); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+	}
+	for range 20 {
+		facts, err := p.Parse(context.Background(), files)
+		if err != nil || facts[0].Error != "" || len(facts[0].Symbols) != 1 {
+			t.Fatalf("after canceled calls: %+v, %v", facts, err)
+		}
+	}
+}
