@@ -148,11 +148,17 @@ func TestConcurrent(t *testing.T) {
 
 // TestCanceledCallsLeaveParsersUsable: a call's context is canceled once
 // it returns (gRPC does so); later calls must still parse. The binding's
-// ParseCtx could leave a worker's parser flagged as canceled for good.
+// ParseCtx could leave a worker's parser flagged as canceled for good; the
+// race shows only under load (bench/parsers.sh met it on kubernetes: two
+// files in three came back empty over RPC), so this test guards the
+// calling pattern rather than reproducing the race every time.
 func TestCanceledCallsLeaveParsersUsable(t *testing.T) {
 	p := New()
-	files := []core.SourceFile{{Path: "a.go", Language: core.LangGo, Content: []byte("package a\n\nfunc A() {}\n")}}
-	for range 300 {
+	var files []core.SourceFile
+	for range 16 {
+		files = append(files, core.SourceFile{Path: "a.go", Language: core.LangGo, Content: []byte("package a\n\nfunc A() {}\n")})
+	}
+	for range 500 {
 		ctx, cancel := context.WithCancel(context.Background())
 		if _, err := p.Parse(ctx, files); err != nil {
 			t.Fatal(err)
@@ -161,8 +167,13 @@ func TestCanceledCallsLeaveParsersUsable(t *testing.T) {
 	}
 	for range 20 {
 		facts, err := p.Parse(context.Background(), files)
-		if err != nil || facts[0].Error != "" || len(facts[0].Symbols) != 1 {
-			t.Fatalf("after canceled calls: %+v, %v", facts, err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range facts {
+			if f.Error != "" || len(f.Symbols) != 1 {
+				t.Fatalf("after canceled calls: %+v", f)
+			}
 		}
 	}
 }
