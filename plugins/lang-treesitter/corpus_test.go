@@ -138,6 +138,14 @@ func TestCorpusThroughput(t *testing.T) {
 		}
 	}
 
+	// A few files where the parsers disagree on imports, to read.
+	shown := 0
+	for i := range files {
+		if len(re[i].Imports) != len(ts[i].Imports) && shown < 10 {
+			shown++
+			t.Logf("imports differ in %s: regex %v, tree-sitter %v", files[i].Path, specs(re[i].Imports), specs(ts[i].Imports))
+		}
+	}
 	type count struct{ files, symbols, imports, errors int }
 	per := map[string]*[2]count{}
 	for k, facts := range [][]core.FileFacts{re, ts} {
@@ -167,4 +175,12 @@ func TestCorpusThroughput(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", l, c[0].files, c[0].symbols, c[1].symbols, c[0].imports, c[1].imports)
 	}
 	t.Logf("facts:\n%s", b.String())
+}
+
+func specs(imps []core.Import) []string {
+	var out []string
+	for _, im := range imps {
+		out = append(out, fmt.Sprintf("%d:%s", im.Line, im.Spec))
+	}
+	return out
 }

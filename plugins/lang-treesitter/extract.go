@@ -135,7 +135,7 @@ func (x *extraction) match(c *compiled, m *sitter.QueryMatch) {
 		x.addImport(pattern, n, kinds[i], importNames)
 	}
 	for _, d := range defs {
-		if d.kind == "ignore" || d.kind == "local" {
+		if d.kind == "ignore" || d.kind == "dead" || d.kind == "local" {
 			// A node whose definitions are not the file's (a TypeScript
 			// declare module, C's #if 0) or are file-local (C++'s
 			// anonymous namespace): it has no name.
@@ -327,7 +327,7 @@ func (x *extraction) finish(root *sitter.Node) {
 
 	var hidden [][2]uint32
 	for _, d := range x.defs {
-		if d.kind == "ignore" {
+		if d.kind == "dead" {
 			hidden = append(hidden, [2]uint32{d.start, d.end})
 		}
 	}
@@ -406,7 +406,7 @@ outer:
 		// Containers come before their members, so a member can ask
 		// whether its container is exported.
 		d.exported = x.lang.exported == nil || x.lang.exported(x, d)
-		if d.dropped || d.kind == "" || d.kind == "ignore" || d.kind == "local" {
+		if d.dropped || d.kind == "" || d.kind == "ignore" || d.kind == "dead" || d.kind == "local" {
 			d.dropped = true
 			continue
 		}

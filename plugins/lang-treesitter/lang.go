@@ -26,6 +26,11 @@ import (
 //	@scope + @scope.name     a container that is not a symbol itself but
 //	                         makes the definitions inside members (a Rust impl)
 //	@export.name             a name exported after the fact (export { a })
+//	@definition.ignore       a node whose definitions are not reported (an
+//	                         anonymous function's, a declare module's)
+//	@definition.dead         the same, and its imports too (C's #if 0)
+//	@definition.local        a node whose definitions are reported top-level
+//	                         but not exported (C++'s namespace { })
 //	@comment                 a comment, for doc comments and signatures
 //
 // Captures whose name starts with "_" serve predicates only. When two

@@ -6,8 +6,9 @@
 (preproc_include path: (string_literal) @import.static)
 (preproc_include path: (system_lib_string) @import.system)
 
-; #if 0 blocks are dead code: nothing in them is reported.
-(preproc_if condition: (number_literal) @_zero (#eq? @_zero "0")) @definition.ignore
+; #if 0 blocks are dead code: nothing in them is reported, not even
+; includes (@definition.dead; @definition.ignore hides definitions only).
+(preproc_if condition: (number_literal) @_zero (#eq? @_zero "0")) @definition.dead
 
 (preproc_def name: (identifier) @name value: (_)) @definition.const
 (preproc_function_def name: (identifier) @name) @definition.const

@@ -16,6 +16,11 @@
 
 (export_statement !source (export_clause (export_specifier name: (_) @export.name)))
 
+; What a function expression or an arrow function holds is local, like
+; what a declared function holds: an IIFE's functions are not the file's.
+(function_expression) @definition.ignore
+(arrow_function) @definition.ignore
+
 (function_declaration name: (_) @name) @definition.function
 (generator_function_declaration name: (_) @name) @definition.function
 (export_statement "default" @name value: [(function_expression) (arrow_function)] @definition.function)

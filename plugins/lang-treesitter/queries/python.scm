@@ -1,4 +1,5 @@
-; Python: imports (static, and importlib/__import__ with a literal),
+; Python: imports (static, and importlib.import_module, import_module and
+; __import__ with a literal first argument),
 ; functions and classes at any depth (locals are dropped by the Go code),
 ; UPPER_CASE module constants, __all__.
 
@@ -11,12 +12,12 @@
 
 (call
   function: (attribute object: (identifier) @_mod attribute: (identifier) @_fn)
-  arguments: (argument_list (string) @import.dynamic)
+  arguments: (argument_list . (string) @import.dynamic)
   (#eq? @_mod "importlib") (#eq? @_fn "import_module"))
 (call
   function: (identifier) @_fn
-  arguments: (argument_list (string) @import.dynamic)
-  (#eq? @_fn "__import__"))
+  arguments: (argument_list . (string) @import.dynamic)
+  (#match? @_fn "^(__import__|import_module)$"))
 
 (function_definition name: (identifier) @name) @definition.function
 (class_definition name: (identifier) @name) @definition.class
