@@ -145,6 +145,10 @@ func TestCorpusThroughput(t *testing.T) {
 			shown++
 			t.Logf("imports differ in %s: regex %v, tree-sitter %v", files[i].Path, specs(re[i].Imports), specs(ts[i].Imports))
 		}
+		if a, b := names(re[i].Symbols), names(ts[i].Symbols); len(a) != len(b) && shown < 10 {
+			shown++
+			t.Logf("symbols differ in %s: regex only %v, tree-sitter only %v", files[i].Path, minus(a, b), minus(b, a))
+		}
 	}
 	type count struct{ files, symbols, imports, errors int }
 	per := map[string]*[2]count{}
@@ -181,6 +185,29 @@ func specs(imps []core.Import) []string {
 	var out []string
 	for _, im := range imps {
 		out = append(out, fmt.Sprintf("%d:%s", im.Line, im.Spec))
+	}
+	return out
+}
+
+func names(syms []core.Symbol) []string {
+	var out []string
+	for _, s := range syms {
+		out = append(out, fmt.Sprintf("%d:%s", s.Line, s.Name))
+	}
+	return out
+}
+
+// minus is what a holds that b does not.
+func minus(a, b []string) []string {
+	in := map[string]bool{}
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
 	}
 	return out
 }

@@ -401,7 +401,7 @@ outer:
 		}
 		stack = append(stack, d)
 	}
-	seen := map[[2]string]bool{}
+	seen := map[[3]string]bool{}
 	for _, d := range defs {
 		// Containers come before their members, so a member can ask
 		// whether its container is exported.
@@ -411,7 +411,8 @@ outer:
 			continue
 		}
 		if x.lang.unique {
-			k := [2]string{d.parent, d.name}
+			// One kind: TypeScript's const X and type X are both reported.
+			k := [3]string{d.parent, d.name, d.kind}
 			if seen[k] {
 				continue
 			}

@@ -72,8 +72,8 @@ type language struct {
 	// importSpec reads an import capture's spec; nil means the node's
 	// text, unquoted.
 	importSpec func(x *extraction, n *sitter.Node) string
-	// unique reports a name once per scope: the first of a TypeScript
-	// function's overloads, a getter and not its setter.
+	// unique reports a name once per scope and kind: the first of a
+	// TypeScript function's overloads, a getter and not its setter.
 	unique bool
 	// fileDoc reads the file's own description; nil means the first
 	// comment block at the top that is not a license.
