@@ -25,9 +25,13 @@ make plugins BIN="$work" >/dev/null
 tree="$work/tree"
 if [ -d "$corpus" ]; then
   cp -r "$corpus" "$tree" && chmod -R u+w "$tree"
-else
-  . bench/corpus.sh
-  fetch_corpus "$corpus" "$tree"
+else # a module from the Go module proxy (the module cache keeps it)
+  dl=$(mktemp -d)
+  src=$(cd "$dl" && go mod init dl >/dev/null 2>&1 && GOFLAGS=-mod=mod go mod download -json "$corpus" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  rm -rf "$dl"
+  [ -n "$src" ] || { echo "cannot download $corpus" >&2; exit 1; }
+  cp -r "$src" "$tree" && chmod -R u+w "$tree"
 fi
 echo "corpus: $corpus ($(find "$tree" -type f | wc -l) files, $(du -sh "$tree" | cut -f1)), $(nproc) cores, $(date -u +%Y-%m-%d)"
 
