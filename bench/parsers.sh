@@ -4,9 +4,9 @@
 #   1. rubi index with each parser for every language the plugin handles:
 #      symbols, imports and how many resolve (rubi index --json);
 #   2. parse throughput in MB/s, a worker per core, batches of ~2 MiB:
-#      lang.regex in-process, lang.treesitter in-process and over the plugin
-#      protocol; the last two differ by the RPC's share
-#      (plugins/lang-treesitter/corpus_test.go).
+#      lang.regex and lang.treesitter, each in-process and over the plugin
+#      protocol; lang.regex over RPC minus in-process is the protocol's own
+#      cost (plugins/lang-treesitter/corpus_test.go).
 #
 #   bench/parsers.sh [MODULE@VERSION | DIR]
 #
@@ -22,6 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/rubi" ./cmd/rubi
 make plugins BIN="$work" >/dev/null
+go build -o "$work/rubi-lang-regex" ./plugins/lang-regex/cmd/rubi-lang-regex
 tree="$work/tree"
 if [ -d "$corpus" ]; then
   cp -r "$corpus" "$tree" && chmod -R u+w "$tree"
@@ -61,5 +62,5 @@ done
 
 echo "== parse throughput"
 (cd plugins/lang-treesitter &&
-  RUBI_BENCH_CORPUS="$tree" RUBI_BENCH_PLUGIN="$work/rubi-lang-treesitter" \
+  RUBI_BENCH_CORPUS="$tree" RUBI_BENCH_PLUGIN="$work/rubi-lang-treesitter" RUBI_BENCH_REGEX_PLUGIN="$work/rubi-lang-regex" \
     go test -run CorpusThroughput -v -timeout 30m . 2>&1 | grep -v '^=== \|^--- \|^PASS\|^ok' | sed 's/^ *corpus_test.go:[0-9]*: //')

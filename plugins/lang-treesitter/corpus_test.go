@@ -110,20 +110,33 @@ func TestCorpusThroughput(t *testing.T) {
 	}
 	re := run("lang.regex in-process", regex.New())
 	ts := run("lang.treesitter in-process", New())
-	if bin := os.Getenv("RUBI_BENCH_PLUGIN"); bin != "" {
+	// open starts the plugin binary bin serving the parser called name,
+	// the way rubi does.
+	open := func(name, bin string) (core.Parser, *host.Host) {
 		root := t.TempDir()
-		os.WriteFile(filepath.Join(root, "rubi.hcl"), []byte(fmt.Sprintf("parser %q {\n  plugin = %q\n  timeout = \"120s\"\n}\n", Name, bin)), 0o644)
+		os.WriteFile(filepath.Join(root, "rubi.hcl"), []byte(fmt.Sprintf("parser %q {\n  plugin = %q\n  timeout = \"120s\"\n}\n", name, bin)), 0o644)
 		cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
 		h := host.New(cfg, nil)
-		defer h.Close()
-		st, diags := h.Open(context.Background(), cfg.Stage(core.KindParser, Name))
+		t.Cleanup(h.Close)
+		st, diags := h.Open(context.Background(), cfg.Stage(core.KindParser, name))
 		if diags.HasErrors() || len(h.Problems()) > 0 {
 			t.Fatal(diags, h.Problems())
 		}
-		rpc := run("lang.treesitter over RPC", st.(core.Parser))
+		return st.(core.Parser), h
+	}
+	// The regex parser is fast enough for the protocol's own cost (JSON,
+	// base64, the copies, a round trip per batch) to show: over RPC minus
+	// in-process is that cost for this corpus.
+	if bin := os.Getenv("RUBI_BENCH_REGEX_PLUGIN"); bin != "" {
+		p, _ := open(regex.Name, bin)
+		run("lang.regex over RPC", p)
+	}
+	if bin := os.Getenv("RUBI_BENCH_PLUGIN"); bin != "" {
+		p, h := open(Name, bin)
+		rpc := run("lang.treesitter over RPC", p)
 		same := 0
 		for i := range rpc {
 			if len(rpc[i].Symbols) == len(ts[i].Symbols) && len(rpc[i].Imports) == len(ts[i].Imports) && rpc[i].Error == "" {
