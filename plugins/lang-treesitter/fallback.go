@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -15,8 +16,13 @@ import (
 // die(...)) is an ERROR node to a grammar without a preprocessor. For a
 // tree with errors, the regex parser's facts on the error's lines that the
 // tree did not give are added, so lang.treesitter never knows less than
-// lang.regex there.
-var regexParser = regex.New()
+// lang.regex there. The regex parser is the stage's own (newFallback),
+// configured with the same max_symbols.
+func newFallback(maxSymbols int) *regex.Parser {
+	p := regex.New()
+	p.Configure(context.Background(), core.Setup{Settings: []byte(fmt.Sprintf(`{"max_symbols": %d}`, maxSymbols))})
+	return p
+}
 
 // errorRows lists the row ranges of the tree's ERROR and MISSING nodes,
 // visiting only the subtrees that hold one.
@@ -38,7 +44,7 @@ func errorRows(root *sitter.Node) [][2]int {
 	return out
 }
 
-func (x *extraction) fillFromRegex(ctx context.Context, sf *core.SourceFile, root *sitter.Node) {
+func (x *extraction) fillFromRegex(ctx context.Context, fallback *regex.Parser, sf *core.SourceFile, root *sitter.Node) {
 	rows := errorRows(root)
 	if len(rows) == 0 {
 		return
@@ -51,7 +57,7 @@ func (x *extraction) fillFromRegex(ctx context.Context, sf *core.SourceFile, roo
 		}
 		return false
 	}
-	facts, err := regexParser.Parse(ctx, []core.SourceFile{{Path: sf.Path, Language: x.facts.Language, Content: x.src}})
+	facts, err := fallback.Parse(ctx, []core.SourceFile{{Path: sf.Path, Language: x.facts.Language, Content: x.src}})
 	if err != nil || len(facts) != 1 {
 		return
 	}

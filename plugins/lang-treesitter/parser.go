@@ -11,6 +11,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/rubi-dev/rubi/core"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // Name is the stage id.
@@ -113,7 +114,7 @@ func (p *Parser) startWorkers() {
 // work runs for the life of the process with its own tree-sitter parsers,
 // one per grammar, created when first needed.
 func (p *Parser) work() {
-	w := &worker{parsers: map[*sitter.Language]*sitter.Parser{}, max: p.settings.MaxSymbols}
+	w := &worker{parsers: map[*sitter.Language]*sitter.Parser{}, max: p.settings.MaxSymbols, fallback: newFallback(p.settings.MaxSymbols)}
 	for j := range p.jobs {
 		if j.ctx.Err() == nil {
 			*j.out = w.parseFile(j.ctx, j.file)
@@ -123,8 +124,9 @@ func (p *Parser) work() {
 }
 
 type worker struct {
-	parsers map[*sitter.Language]*sitter.Parser
-	max     int
+	parsers  map[*sitter.Language]*sitter.Parser
+	max      int
+	fallback *regex.Parser // for the lines a grammar cannot parse
 }
 
 func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.FileFacts) {
@@ -179,7 +181,7 @@ func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.Fi
 	root := tree.RootNode()
 	x.run(q, root)
 	if root.HasError() {
-		x.fillFromRegex(ctx, sf, root)
+		x.fillFromRegex(ctx, w.fallback, sf, root)
 	}
 	return ff
 }
