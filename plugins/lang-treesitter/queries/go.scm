@@ -16,9 +16,10 @@
              (pointer_type (generic_type type: (type_identifier) @parent))]))
   name: (field_identifier) @name) @definition.method
 
-(type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
-(type_spec name: (type_identifier) @name) @definition.type
-(type_alias name: (type_identifier) @name) @definition.type
+; Types declared inside a function body are local: only the file's count.
+(source_file (type_declaration (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface))
+(source_file (type_declaration (type_spec name: (type_identifier) @name) @definition.type))
+(source_file (type_declaration (type_alias name: (type_identifier) @name) @definition.type))
 
 (source_file (const_declaration (const_spec (identifier) @name) @definition.const))
 (source_file (var_declaration (var_spec (identifier) @name) @definition.var))
