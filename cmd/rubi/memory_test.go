@@ -120,3 +120,27 @@ func TestMemoryRetentionCommand(t *testing.T) {
 		t.Errorf("bad mode: %d %q", code, errOut)
 	}
 }
+
+// Without a query, notes list most important first, then newest; a cut
+// list says how many there are.
+func TestNodesByImportance(t *testing.T) {
+	root := project(t, goProject)
+	for _, n := range []struct{ title, importance string }{{"Low thing", "low"}, {"Money in cents", "critical"}, {"Plain fact", ""}, {"Another plain fact", ""}} {
+		args := []string{"register", "--root", root, "--type", "note", "--title", n.title, "--body", "x"}
+		if n.importance != "" {
+			args = append(args, "--importance", n.importance)
+		}
+		if n.title == "Another plain fact" {
+			time.Sleep(1100 * time.Millisecond) // updated a second after the other plain fact
+		}
+		if code, _, errOut := runRubi(t, args...); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	_, out, _ := runRubi(t, "nodes", "--root", root, "--limit", "3")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "Money in cents (critical)") || !strings.Contains(lines[1], "Another plain fact") ||
+		!strings.Contains(lines[2], "Plain fact") || lines[3] != "… 1 more of 4 (--limit)" {
+		t.Errorf("nodes:\n%s", out)
+	}
+}
