@@ -86,8 +86,9 @@ func (p *Parser) Configure(_ context.Context, setup core.Setup) error {
 	return nil
 }
 
-// Parse returns one FileFacts per file, in order. A file in a language the
-// parser does not know gets facts with neither imports nor symbols.
+// Parse returns one FileFacts per file, in order. A file in a language
+// without a grammar here gets lang.regex's facts (none for a language
+// neither knows).
 func (p *Parser) Parse(ctx context.Context, files []core.SourceFile) ([]core.FileFacts, error) {
 	p.start.Do(p.startWorkers)
 	out := make([]core.FileFacts, len(files))
@@ -137,6 +138,11 @@ func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.Fi
 	ff = core.FileFacts{Path: sf.Path, Language: lang}
 	l := languages[lang]
 	if l == nil {
+		// A language without a grammar here (Kotlin, PHP, Vue, ...) named
+		// in rubi.hcl's languages gets lang.regex's facts, not none.
+		if facts, err := w.fallback.Parse(ctx, []core.SourceFile{{Path: sf.Path, Language: lang, Content: sf.Content}}); err == nil && len(facts) == 1 {
+			return facts[0]
+		}
 		return ff
 	}
 	g := l.grammarFor(sf.Path)

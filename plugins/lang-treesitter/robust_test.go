@@ -80,7 +80,7 @@ func TestMalformed(t *testing.T) {
 		"n.rb":   "x = <<~A, <<-B\nA\n%w[ %q( =begin\nclass << self\n def self.\nprivate :\n__END__",
 		"o.c":    "#define\n#include <\n#include \"\ntypedef struct {\nint f(int a,\nR\"x(\n1'2'3\nnamespace {\nA::~A(\noperator",
 		"p.cpp":  "template <class T\nclass : {\nstruct X<{\nint x = R\"(\n}\n}}}\nextern \"C\" {\n",
-		"q.kt":   "fun f() {}\n", // a language lang.treesitter does not handle
+		"q.kt":   "fun f() {}\n", // a language without a grammar here: lang.regex's facts
 	}
 	var files []core.SourceFile
 	for name, src := range inputs {
@@ -175,5 +175,25 @@ func TestCanceledCallsLeaveParsersUsable(t *testing.T) {
 				t.Fatalf("after canceled calls: %+v", f)
 			}
 		}
+	}
+}
+
+// TestOtherLanguages: a language named in rubi.hcl that lang.treesitter
+// has no grammar for gets lang.regex's facts, so swapping it in for every
+// language loses nothing.
+func TestOtherLanguages(t *testing.T) {
+	files := []core.SourceFile{
+		{Path: "a.kt", Language: core.LangKotlin, Content: []byte("package a\n\nimport b.C\n\nfun f() {}\n")},
+		{Path: "b.cob", Language: "cobol", Content: []byte("import x\n")},
+	}
+	facts, err := New().Parse(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := facts[0]; f.Package != "a" || len(f.Imports) != 1 || len(f.Symbols) != 1 || f.Language != core.LangKotlin {
+		t.Errorf("kotlin: %+v", f)
+	}
+	if f := facts[1]; f.Path != "b.cob" || len(f.Imports)+len(f.Symbols) != 0 || f.Error != "" {
+		t.Errorf("cobol: %+v", f)
 	}
 }
