@@ -82,6 +82,8 @@ type part struct {
 	// rubi does not rewrite (YAML with comments); connected then reads
 	// the file to say whether it is there.
 	paste string
+	// owned is a file rubi writes whole.
+	owned bool
 }
 
 // agent is one coding agent rubi can connect to.
@@ -177,7 +179,8 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 		return rep, err
 	}
 	// An empty backup only recorded that the file did not exist: once
-	// the file is gone again it says nothing, and is removed.
+	// the file is gone again it says nothing, and is removed, with the
+	// directories rubi made for the file if nothing else is in them.
 	var kept []string
 	for _, e := range edits {
 		fi, err := os.Stat(e.path + BackupSuffix)
@@ -186,6 +189,7 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 		}
 		if _, gone := os.Stat(e.path); fi.Size() == 0 && os.IsNotExist(gone) && !o.DryRun {
 			os.Remove(e.path + BackupSuffix)
+			removeEmptyDirs(filepath.Dir(e.path), o.Project, o.Home)
 			continue
 		}
 		kept = append(kept, e.path+BackupSuffix)
@@ -270,4 +274,21 @@ func scopes(name string, o ConnectOptions, have ...Scope) error {
 		return nil
 	}
 	return fmt.Errorf("%s has no %s configuration rubi can write; use --%s", name, o.Scope, have[0])
+}
+
+// removeEmptyDirs removes dir and its parents while they are empty,
+// stopping at any of the roots.
+func removeEmptyDirs(dir string, roots ...string) {
+	for {
+		if slices.Contains(roots, dir) || filepath.Dir(dir) == dir {
+			return
+		}
+		if entries, err := os.ReadDir(dir); err != nil || len(entries) > 0 {
+			return
+		}
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
 }

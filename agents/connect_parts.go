@@ -252,7 +252,7 @@ func concat(parts ...string) []byte { return []byte(strings.Join(parts, "")) }
 // still what rubi wrote. A file of that name rubi did not write is left
 // alone.
 func ownedFile(path, content, what string) part {
-	p := part{what: what}
+	p := part{what: what, owned: true}
 	p.connected = func(st fileState) bool { return st.exists && string(st.data) == content }
 	p.file = fileEdit{path: path, perm: 0o644, edit: func(st fileState) (fileChange, error) {
 		switch {

@@ -142,6 +142,10 @@ func codexServer(path, rubi string) part {
 			change = tomlTable + ": replaced (it did not start rubi mcp)"
 		} else if had {
 			return fileChange{}, fmt.Errorf("%s: mcp_servers.rubi is defined without a %s header (dotted keys or an inline table); replace it with this table by hand:\n%s", st.path, tomlTable, table)
+		} else if line := inlineServers(lines); line > 0 {
+			// TOML forbids extending an inline table with a header: Codex
+			// would refuse the file (BurntSushi/toml lets it pass).
+			return fileChange{}, fmt.Errorf("%s:%d: mcp_servers is an inline table, which a [mcp_servers.rubi] table cannot extend; add rubi to it by hand:\n  rubi = { command = %q, args = [\"mcp\"], startup_timeout_sec = 30 }", st.path, line, rubi)
 		} else {
 			text := string(st.data)
 			switch {
@@ -214,4 +218,19 @@ func checkCodex(path, text string) error {
 		return fmt.Errorf("%s: rubi's table did not come out as mcp_servers.rubi; add it by hand", path)
 	}
 	return nil
+}
+
+// inlineServers returns the line (from 1) where mcp_servers is assigned as
+// a value (an inline table) at the root, or 0.
+func inlineServers(lines []string) int {
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			return 0 // past the root table
+		}
+		if rest, ok := strings.CutPrefix(t, "mcp_servers"); ok && strings.HasPrefix(strings.TrimSpace(rest), "=") {
+			return i + 1
+		}
+	}
+	return 0
 }
