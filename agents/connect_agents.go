@@ -34,6 +34,20 @@ var codexHooks = []Hook{
 	{Event: "SessionEnd", Timeout: 3},
 }
 
+// geminiHooks are the hooks Gemini CLI runs, under its own event names
+// (core/hooks.GeminiEvents maps them onto rubi's handlers), with timeouts
+// written in milliseconds. Gemini CLI's transcript is not one rubi's
+// meter reads, so AfterTool only counts reads for the harvest.
+var geminiHooks = []Hook{
+	{Event: "SessionStart", Timeout: 30},
+	{Event: "BeforeAgent", Timeout: 10},
+	{Event: "BeforeTool", Matcher: "read_file|run_shell_command", Timeout: 10},
+	{Event: "AfterTool", Timeout: 10},
+	{Event: "AfterAgent", Timeout: 10},
+	{Event: "PreCompress", Timeout: 30},
+	{Event: "SessionEnd", Timeout: 10},
+}
+
 // server is the usual shape of an MCP server entry: command and args.
 type server struct {
 	Type    string            `json:"type,omitempty"`
@@ -68,11 +82,11 @@ var agentList = []agent{
 			}
 			return []part{
 				codexServer(filepath.Join(home, "config.toml"), o.Rubi),
-				jsonHooks(filepath.Join(home, "hooks.json"), o.Rubi, codexHooks, false),
+				jsonHooks(filepath.Join(home, "hooks.json"), false, o.Rubi, codexHooks, false),
 				markdownBlock(filepath.Join(home, "AGENTS.md"), Instructions),
 			}, nil
 		}},
-	{name: "gemini", title: "Gemini CLI", hooks: "instructions (GEMINI.md)",
+	{name: "gemini", title: "Gemini CLI", hooks: "hooks: map at start, recall per prompt, harvest, read guard, pre-compression record",
 		parts: func(o ConnectOptions) ([]part, error) {
 			dir := filepath.Join(o.Project, ".gemini")
 			md := filepath.Join(o.Project, "GEMINI.md")
@@ -80,9 +94,12 @@ var agentList = []agent{
 				dir = filepath.Join(o.Home, ".gemini")
 				md = filepath.Join(dir, "GEMINI.md")
 			}
+			settings := filepath.Join(dir, "settings.json")
 			return []part{
-				jsonServer(filepath.Join(dir, "settings.json"), true, jsonedit.Path{"mcpServers"},
-					server{Command: o.Rubi, Args: []string{"mcp"}, Timeout: 30000}),
+				merged(
+					jsonServer(settings, true, jsonedit.Path{"mcpServers"}, server{Command: o.Rubi, Args: []string{"mcp"}, Timeout: 30000}),
+					jsonHooks(settings, true, o.Rubi, geminiHooks, true),
+				),
 				markdownBlock(md, Instructions),
 			}, nil
 		}},

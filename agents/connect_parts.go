@@ -107,11 +107,12 @@ func startsRubi(d *jsonedit.Doc, p jsonedit.Path) bool {
 }
 
 // jsonHooks registers rubi's hooks in a file of Claude Code's hook format
-// (Codex's hooks.json, Gemini CLI's settings.json), run by rubi.
-func jsonHooks(path string, rubi string, hooks []Hook, ms bool) part {
+// (Codex's hooks.json, Gemini CLI's settings.json), run by rubi; ms
+// writes timeouts in milliseconds (Gemini CLI's unit).
+func jsonHooks(path string, jsonc bool, rubi string, hooks []Hook, ms bool) part {
 	p := part{what: "hooks: rubi's hooks (" + hookEvents(hooks) + ")"}
 	p.connected = func(st fileState) bool {
-		d, err := jsonedit.Parse(st.path, st.data, false)
+		d, err := jsonedit.Parse(st.path, st.data, jsonc)
 		if err != nil {
 			return false
 		}
@@ -123,7 +124,7 @@ func jsonHooks(path string, rubi string, hooks []Hook, ms bool) part {
 		return true
 	}
 	p.file = fileEdit{path: path, perm: 0o644, edit: func(st fileState) (fileChange, error) {
-		d, err := jsonedit.Parse(st.path, st.data, false)
+		d, err := jsonedit.Parse(st.path, st.data, jsonc)
 		if err != nil {
 			return fileChange{}, err
 		}
@@ -133,7 +134,7 @@ func jsonHooks(path string, rubi string, hooks []Hook, ms bool) part {
 		}
 		return fileChange{data: d.Bytes(), changes: lines}, nil
 	}, pristine: func(st fileState) bool {
-		d, err := jsonedit.Parse(st.path, st.data, false)
+		d, err := jsonedit.Parse(st.path, st.data, jsonc)
 		if err != nil {
 			return false
 		}
@@ -148,7 +149,7 @@ func jsonHooks(path string, rubi string, hooks []Hook, ms bool) part {
 		if !st.hasBackup || !st.exists {
 			return fileChange{data: st.data, remove: !st.exists}, nil
 		}
-		d, err := jsonedit.Parse(st.path, st.data, false)
+		d, err := jsonedit.Parse(st.path, st.data, jsonc)
 		if err != nil {
 			return fileChange{}, err
 		}
@@ -296,4 +297,57 @@ func manual(path, snippet, what string, has func(data string) bool) part {
 func fileExists(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && !fi.IsDir()
+}
+
+// merged makes one part of several that edit the same file (Gemini CLI's
+// settings.json holds both the server and the hooks): each edit runs on
+// the previous one's result, so the file is locked, backed up and written
+// once.
+func merged(parts ...part) part {
+	whats := make([]string, len(parts))
+	for i, p := range parts {
+		whats[i] = p.what
+	}
+	chain := func(st fileState, step func(p part, st fileState) (fileChange, error)) (fileChange, error) {
+		var all fileChange
+		all.data = st.data
+		for _, p := range parts {
+			ch, err := step(p, st)
+			if err != nil {
+				return fileChange{}, err
+			}
+			all.changes = append(all.changes, ch.changes...)
+			if ch.remove {
+				return fileChange{remove: true, changes: all.changes}, nil
+			}
+			all.data = ch.data
+			st.data, st.exists = ch.data, st.exists || len(ch.data) > 0
+		}
+		return all, nil
+	}
+	out := parts[0]
+	out.what = strings.Join(whats, "; ")
+	out.file.edit = func(st fileState) (fileChange, error) {
+		return chain(st, func(p part, st fileState) (fileChange, error) { return p.file.edit(st) })
+	}
+	out.file.pristine = func(st fileState) bool {
+		for _, p := range parts {
+			if p.file.pristine != nil && !p.file.pristine(st) {
+				return false
+			}
+		}
+		return true
+	}
+	out.undo = func(st fileState) (fileChange, error) {
+		return chain(st, func(p part, st fileState) (fileChange, error) { return p.undo(st) })
+	}
+	out.connected = func(st fileState) bool {
+		for _, p := range parts {
+			if !p.connected(st) {
+				return false
+			}
+		}
+		return true
+	}
+	return out
 }

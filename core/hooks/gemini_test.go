@@ -1,0 +1,105 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Gemini CLI 0.61.0's payloads (captured from the real CLI run offline,
+// testdata/gemini-cli) are answered by rubi's handlers under Gemini's
+// event names: context where Gemini reads hookSpecificOutput's
+// additionalContext, and the read guard's refusal as the top-level
+// decision Gemini's BeforeTool reads.
+func TestGeminiPayloadsAreAnswered(t *testing.T) {
+	p := newProject(t, couponNote, ruleNote)
+	transcript := filepath.Join(testdata, "gemini-cli", "transcript.jsonl")
+
+	a := p.hook("SessionStart", p.payload("gemini-cli/SessionStart.json", nil))
+	if !strings.Contains(a.Specific.Context, "# Map of") || !strings.Contains(a.Specific.Context, "Money is stored in cents") || a.Specific.Event != "SessionStart" {
+		t.Errorf("SessionStart: %q", a.raw)
+	}
+	a = p.hook("BeforeAgent", p.payload("gemini-cli/BeforeAgent.json", map[string]any{"prompt": "why is the coupon applied twice?"}))
+	if !strings.Contains(a.Specific.Context, "Coupon applied twice") || a.Specific.Event != "BeforeAgent" {
+		t.Errorf("BeforeAgent recall: %q", a.raw)
+	}
+	if a := p.hook("BeforeAgent", p.payload("gemini-cli/BeforeAgent.json", nil)); a.raw != "" {
+		t.Errorf("BeforeAgent with nothing to recall answered %q", a.raw)
+	}
+
+	// The read guard: read_file of a huge file, then the same again.
+	big := strings.Repeat("x := 1\n", 2000)
+	if err := os.WriteFile(filepath.Join(p.root, "big.go"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := p.payload("gemini-cli/BeforeTool.json", map[string]any{"tool_input": map[string]any{"file_path": "big.go"}})
+	a = p.hook("BeforeTool", read)
+	if a.Decision != "deny" || !strings.Contains(a.Reason, "big.go is large") || a.Specific.Permission != "" {
+		t.Errorf("BeforeTool read_file big.go: %q", a.raw)
+	}
+	if a := p.hook("BeforeTool", read); a.raw != "" {
+		t.Errorf("the second read_file of big.go answered %q", a.raw)
+	}
+	if a := p.hook("BeforeTool", p.payload("gemini-cli/BeforeTool.json", nil)); a.raw != "" {
+		t.Errorf("BeforeTool read_file main.go (small) answered %q", a.raw)
+	}
+
+	// Tool calls count for the harvest; Gemini's own transcript is not
+	// one the meter reads, which is no error.
+	for range 10 {
+		if a := p.hook("AfterTool", p.payload("gemini-cli/AfterTool.json", map[string]any{"transcript_path": transcript})); a.raw != "" {
+			t.Errorf("AfterTool answered %q", a.raw)
+		}
+	}
+	a = p.hook("AfterAgent", p.payload("gemini-cli/AfterAgent.json", nil))
+	if a.Decision != "block" || !strings.Contains(a.Reason, "register") {
+		t.Errorf("AfterAgent after 10 reads: %q", a.raw)
+	}
+	if a := p.hook("AfterAgent", p.payload("gemini-cli/AfterAgent.json", map[string]any{"stop_hook_active": true})); a.raw != "" {
+		t.Errorf("AfterAgent while the retry runs answered %q", a.raw)
+	}
+	p.hook("PreCompress", p.payload("gemini-cli/PreCompress.json", map[string]any{"transcript_path": transcript}))
+	p.hook("SessionEnd", p.payload("gemini-cli/SessionEnd.json", nil))
+	if log := p.logText(); log != "" {
+		t.Errorf("hooks.log:\n%s", log)
+	}
+}
+
+// PreCompress writes the record from Gemini CLI's own chat file: the
+// user's requests (not the session context Gemini sends first, nor tool
+// results), the files written and the commands run.
+func TestGeminiPreCompressRecord(t *testing.T) {
+	p := newProject(t)
+	p.hook("PreCompress", p.payload("gemini-cli/PreCompress.json", map[string]any{"transcript_path": filepath.Join(testdata, "gemini-cli", "transcript.jsonl")}))
+	files, _ := filepath.Glob(filepath.Join(p.root, ".rubi", "sessions", "*-compact.md"))
+	if len(files) != 1 {
+		t.Fatalf("records: %v (log: %s)", files, p.logText())
+	}
+	data, _ := os.ReadFile(files[0])
+	if rec := string(data); !strings.Contains(rec, "- read main.go and say done") || strings.Contains(rec, "session_context") || strings.Contains(rec, "package main") {
+		t.Errorf("record:\n%s", rec)
+	}
+}
+
+// Gemini CLI's read_file takes a range as start_line and end_line: a
+// ranged read is never refused. rubi's tools reached through Gemini
+// (mcp_rubi_register) count as registering for the harvest.
+func TestGeminiToolNames(t *testing.T) {
+	p := newProject(t)
+	os.WriteFile(filepath.Join(p.root, "big.go"), []byte(strings.Repeat("x := 1\n", 2000)), 0o644)
+	ranged := p.payload("gemini-cli/BeforeTool.json", map[string]any{"tool_input": map[string]any{"file_path": "big.go", "start_line": 1, "end_line": 200}})
+	if a := p.hook("BeforeTool", ranged); a.raw != "" {
+		t.Errorf("a ranged read_file was answered %q", a.raw)
+	}
+	after := func(tool string) string {
+		return p.payload("gemini-cli/AfterTool.json", map[string]any{"tool_name": tool, "session_id": "g2"})
+	}
+	for range 12 {
+		p.hook("AfterTool", after("grep_search"))
+	}
+	p.hook("AfterTool", after("mcp_rubi_register"))
+	if a := p.hook("AfterAgent", p.payload("gemini-cli/AfterAgent.json", map[string]any{"session_id": "g2"})); a.raw != "" {
+		t.Errorf("AfterAgent after a register answered %q", a.raw)
+	}
+}
