@@ -190,7 +190,7 @@ var agentList = []agent{
 			}
 			return []part{cfg, markdownBlock(hints, Instructions)}, nil
 		}},
-	{name: "zed", title: "Zed", hooks: "instructions (AGENTS.md, when the project has no .rules)",
+	{name: "zed", title: "Zed", hooks: "instructions (the project's rules file: the first of Zed's names that exists, else AGENTS.md)",
 		parts: func(o ConnectOptions) ([]part, error) {
 			entry := server{Command: o.Rubi, Args: []string{"mcp"}, Env: map[string]string{}}
 			if o.Scope == ScopeGlobal {
@@ -198,7 +198,7 @@ var agentList = []agent{
 			}
 			return []part{
 				jsonServer(filepath.Join(o.Project, ".zed", "settings.json"), true, jsonedit.Path{"context_servers"}, entry),
-				markdownBlock(filepath.Join(o.Project, "AGENTS.md"), Instructions),
+				markdownBlock(zedRules(o.Project), Instructions),
 			}, nil
 		}},
 }
@@ -245,4 +245,15 @@ func yamlNamesRubi(data string) bool {
 		}
 	}
 	return named && strings.Contains(data, "mcp")
+}
+
+// zedRules is the rules file Zed reads in a project: the first of these
+// that exists (Zed reads only that one), else AGENTS.md.
+func zedRules(project string) string {
+	for _, name := range []string{".rules", ".cursorrules", ".windsurfrules", ".clinerules", ".github/copilot-instructions.md", "AGENT.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"} {
+		if p := filepath.Join(project, filepath.FromSlash(name)); fileExists(p) {
+			return p
+		}
+	}
+	return filepath.Join(project, "AGENTS.md")
 }

@@ -66,6 +66,11 @@ is there now. --undo takes out exactly what connect added.`,
 				writeList(g.stdout, o.Scope, st)
 				return nil
 			}
+			if args[0] == "claude" || args[0] == "claude-code" {
+				// Claude Code has its own: rubi's plugin, or rubi install.
+				fmt.Fprintln(g.stdout, "Claude Code: install rubi's plugin (/plugin install rubi@rubi), or run `rubi install --hooks` for rubi's hooks and MCP server in your user configuration (`rubi install --undo` takes them out).")
+				return nil
+			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), installLockWait)
 			defer cancel()
 			var rep *agents.Report
