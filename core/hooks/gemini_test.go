@@ -103,3 +103,19 @@ func TestGeminiToolNames(t *testing.T) {
 		t.Errorf("AfterAgent after a register answered %q", a.raw)
 	}
 }
+
+// Headless Gemini CLI puts SessionStart's context before the prompt it
+// hands BeforeAgent, in <hook_context> tags: recall reads only the user's
+// words, so rubi's own critical notes in that context recall nothing.
+func TestGeminiRecallIgnoresHookContext(t *testing.T) {
+	p := newProject(t, couponNote, ruleNote)
+	start := p.hook("SessionStart", p.payload("gemini-cli/SessionStart.json", nil))
+	prompt := "<hook_context>" + start.Specific.Context + "</hook_context>\n\nWrite a haiku about autumn leaves."
+	if a := p.hook("BeforeAgent", p.payload("gemini-cli/BeforeAgent.json", map[string]any{"prompt": prompt})); a.raw != "" {
+		t.Errorf("BeforeAgent recalled from the injected context: %q", a.raw)
+	}
+	prompt = "<hook_context>" + start.Specific.Context + "</hook_context>\n\nwhy is the coupon applied twice?"
+	if a := p.hook("BeforeAgent", p.payload("gemini-cli/BeforeAgent.json", map[string]any{"prompt": prompt})); !strings.Contains(a.Specific.Context, "Coupon applied twice") || strings.Contains(a.Specific.Context, "Money is stored in cents") {
+		t.Errorf("BeforeAgent after the injected context: %q", a.raw)
+	}
+}
