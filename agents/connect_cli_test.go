@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,48 @@ func TestGeminiReadsTheConnect(t *testing.T) {
 			s.run(t, false, rubi, "connect", "gemini", scope, "--undo")
 			if list := s.run(t, false, gemini, "mcp", "list"); strings.Contains(list, "rubi:") || !strings.Contains(list, "other:") {
 				t.Errorf("after the undo, gemini mcp list:\n%s", list)
+			}
+		})
+	}
+}
+
+// opencodeCLIDir holds the real OpenCode CLI, pinned like the others.
+const opencodeCLIDir = "testdata/opencode"
+
+// ansi matches terminal colour codes, which opencode prints even to a
+// pipe.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// OpenCode 1.18 starts the server rubi registers in either shape: v1's
+// mcp.rubi in a new opencode.json, and v2's mcp.servers.rubi beside the
+// user's server in an opencode.jsonc with comments and trailing commas.
+func TestOpenCodeReadsTheConnect(t *testing.T) {
+	opencode := npmCLI(t, opencodeCLIDir, "opencode")
+	for _, tt := range []struct{ name, file, before string }{
+		{"v1", "opencode.json", ""},
+		{"v2", "opencode.jsonc", "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  // mine\n  \"mcp\": {\n    \"servers\": {\n      \"other\": {\"type\": \"local\", \"command\": [\"definitely-not-installed-mcp\"]},\n    },\n  },\n}\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newCLISandbox(t)
+			if tt.before != "" {
+				writeFile(t, filepath.Join(s.project, tt.file), []byte(tt.before))
+			}
+			rubi := filepath.Join(s.bin, "rubi")
+			s.run(t, false, rubi, "connect", "opencode")
+			data, _ := os.ReadFile(filepath.Join(s.project, tt.file))
+			if want := map[string]string{"v1": `"rubi": {`, "v2": `"servers": {`}[tt.name]; !strings.Contains(string(data), want) {
+				t.Fatalf("%s:\n%s", tt.file, data)
+			}
+			list := ansi.ReplaceAllString(s.run(t, false, opencode, "mcp", "list"), "")
+			if !regexp.MustCompile(`✓ rubi\s+connected`).MatchString(list) {
+				t.Errorf("opencode mcp list does not show rubi connected:\n%s", list)
+			}
+			if tt.before != "" && !strings.Contains(list, "other") {
+				t.Errorf("opencode mcp list lost the user's server:\n%s", list)
+			}
+			s.run(t, false, rubi, "connect", "opencode", "--undo")
+			if list := ansi.ReplaceAllString(s.run(t, true, opencode, "mcp", "list"), ""); strings.Contains(list, "rubi") {
+				t.Errorf("after the undo, opencode mcp list:\n%s", list)
 			}
 		})
 	}
