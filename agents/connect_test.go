@@ -3,10 +3,12 @@ package agents
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -268,4 +270,30 @@ func keys(m map[string][]byte) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// The hooks `rubi connect codex --global` writes are the example
+// hooks.json that e2e's TestCodexHooks runs in the real Codex CLI.
+func TestCodexHooksAreTheExample(t *testing.T) {
+	root := t.TempDir()
+	o := ConnectOptions{Project: filepath.Join(root, "project"), Home: filepath.Join(root, "home"), Scope: ScopeGlobal, Rubi: "rubi",
+		Getenv: func(string) string { return "" }}
+	if _, err := Connect(context.Background(), "codex", o); err != nil {
+		t.Fatal(err)
+	}
+	var got, want any
+	for path, v := range map[string]*any{filepath.Join(o.Home, ".codex", "hooks.json"): &got, "../examples/agents/codex/.codex/hooks.json": &want} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", "  ")
+		w, _ := json.MarshalIndent(want, "", "  ")
+		t.Errorf("hooks.json:\n%s\nthe example:\n%s", g, w)
+	}
 }
