@@ -268,14 +268,6 @@ func List(o ConnectOptions) []AgentStatus {
 	return out
 }
 
-// scopes checks that the agent has the scope asked for.
-func scopes(name string, o ConnectOptions, have ...Scope) error {
-	if slices.Contains(have, o.Scope) {
-		return nil
-	}
-	return fmt.Errorf("%s has no %s configuration rubi can write; use --%s", name, o.Scope, have[0])
-}
-
 // removeEmptyDirs removes dir and its parents while they are empty,
 // stopping at any of the roots.
 func removeEmptyDirs(dir string, roots ...string) {
