@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // claudeCLIDir holds the real Claude Code CLI, pinned in its
@@ -35,10 +37,7 @@ func TestClaudeCodeReadsTheInstall(t *testing.T) {
 	if _, err := os.Stat(claude); err != nil {
 		t.Fatalf("Claude Code is not installed: run `(cd agents/testdata/claude && npm ci)` (.ci/run does), or set %s=1 to leave this test out", noNodeEnv)
 	}
-	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "rubi"), "github.com/rubi-dev/rubi/cmd/rubi").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/rubi: %v\n%s", err, out)
-	}
+	bin := filepath.Dir(rubitest.Binary(t))
 	for _, tt := range []struct {
 		name      string
 		configDir string // CLAUDE_CONFIG_DIR under the home, or none
@@ -107,3 +106,5 @@ func cleanEnv() []string {
 	}
 	return env
 }
+
+func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }

@@ -90,6 +90,8 @@ const (
 	DocFile   = "file"
 	DocModule = "module"
 	DocNode   = "node"
+	// DocChunk is a chunk of the conversation memory (core/memory).
+	DocChunk = "chunk"
 )
 
 // Document is one retrievable unit of the corpus.

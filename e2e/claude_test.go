@@ -4,16 +4,12 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // The fixture: a small Go shop, its knowledge, and a generated file too
@@ -165,27 +161,10 @@ func newClaudeSession(t *testing.T, claude string, api *mockAPI, project string,
 func (s *claudeSession) run(t *testing.T, prompt string) runResult {
 	t.Helper()
 	before := len(s.api.Requests())
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, s.claude, append([]string{"-p", prompt}, s.args...)...)
-	cmd.Dir = s.project
-	cmd.Env = s.env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	took := time.Since(start)
-	t.Logf("claude -p %q: %v", prompt, took.Round(time.Millisecond))
-	if err != nil {
-		t.Fatalf("claude -p %q: %v after %v\nstdout:\n%s\nstderr:\n%s", prompt, err, took, &stdout, &stderr)
-	}
-	awaitNoSurvivors(t, s.marker, 3*time.Second)
-	res := runResult{prompt: prompt, out: stdout.String(), requests: s.api.Requests()[before:]}
+	stdout, stderr := runAgent(t, s.project, s.env, s.marker, s.claude, append([]string{"-p", prompt}, s.args...)...)
+	res := runResult{prompt: prompt, out: stdout, requests: s.api.Requests()[before:]}
 	if len(res.requests) == 0 {
-		t.Fatalf("claude -p %q sent the model nothing; it printed:\n%s%s", prompt, &stdout, &stderr)
+		t.Fatalf("claude -p %q sent the model nothing; it printed:\n%s%s", prompt, stdout, stderr)
 	}
 	return res
 }

@@ -4,15 +4,11 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // codexDir holds the pinned Codex CLI (package.json, npm ci).
@@ -113,28 +109,11 @@ type codexRun struct {
 func (s *codexSession) run(t *testing.T, prompt string) codexRun {
 	t.Helper()
 	before := len(s.api.Requests())
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, s.codex, "exec", "--strict-config", "--dangerously-bypass-hook-trust",
+	stdout, stderr := runAgent(t, s.project, s.env, s.marker, s.codex, "exec", "--strict-config", "--dangerously-bypass-hook-trust",
 		"--sandbox", "danger-full-access", "--color", "never", prompt)
-	cmd.Dir = s.project
-	cmd.Env = s.env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	took := time.Since(start)
-	t.Logf("codex exec %q: %v", prompt, took.Round(time.Millisecond))
-	if err != nil {
-		t.Fatalf("codex exec %q: %v after %v\nstdout:\n%s\nstderr:\n%s", prompt, err, took, &stdout, &stderr)
-	}
-	awaitNoSurvivors(t, s.marker, 3*time.Second)
-	res := codexRun{prompt: prompt, out: stdout.String(), requests: s.api.Requests()[before:]}
+	res := codexRun{prompt: prompt, out: stdout, requests: s.api.Requests()[before:]}
 	if len(res.requests) == 0 {
-		t.Fatalf("codex exec %q sent the model nothing; it printed:\n%s%s", prompt, &stdout, &stderr)
+		t.Fatalf("codex exec %q sent the model nothing; it printed:\n%s%s", prompt, stdout, stderr)
 	}
 	return res
 }

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,9 +12,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // repoRoot is the repository's root: the plugin's directory.
@@ -45,39 +48,11 @@ func claudeCLI(t *testing.T) string {
 	return bin
 }
 
-var (
-	binOnce sync.Once
-	binDir  string
-	binErr  error
-)
+func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// rubiBinDir builds cmd/rubi once per test run and returns the directory
-// holding the executable, to be put first on PATH.
-func rubiBinDir(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "rubi-e2e-bin-"); binErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "rubi"), "./cmd/rubi")
-		cmd.Dir = repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build ./cmd/rubi: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binDir
-}
+// rubiBinDir returns the directory holding the rubi built for this test
+// run, to be put first on PATH.
+func rubiBinDir(t *testing.T) string { return filepath.Dir(rubitest.Binary(t)) }
 
 // rubiEnv keeps the user's rubi configuration and vault out of a run.
 func rubiEnv(t *testing.T) []string {
@@ -190,4 +165,32 @@ func awaitNoSurvivors(t *testing.T, marker string, grace time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// runAgent runs one session of an agent's CLI in dir, its own process
+// group killed whole if it outlives a minute, fails the test if it fails,
+// and checks that nothing it started (marked by marker in its
+// environment) outlives it.
+func runAgent(t *testing.T, dir string, env []string, marker, bin string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	line := filepath.Base(bin) + " " + strings.Join(args, " ")
+	t.Logf("%s: %v", line, took.Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("%s: %v after %v\nstdout:\n%s\nstderr:\n%s", line, err, took, &out, &errb)
+	}
+	awaitNoSurvivors(t, marker, 3*time.Second)
+	return out.String(), errb.String()
 }

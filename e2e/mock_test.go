@@ -17,13 +17,75 @@ import (
 // POST /v1/messages with a streamed message (SSE) or a plain JSON one,
 // decided by the test's script, and records every request.
 type mockAPI struct {
+	recorder[apiRequest]
+	script func(req apiRequest) reply
+}
+
+// recorder is what the model mocks share: a loopback server recording the
+// requests to its one endpoint, decoded as T, and every other request
+// (a CONNECT through the proxy variables is a call beyond the mock).
+type recorder[T any] struct {
 	URL string
 
 	mu       sync.Mutex
-	requests []apiRequest
-	other    []string // paths asked for that the mock does not serve
-	script   func(req apiRequest) reply
+	requests []T
+	other    []string
 	n        int
+}
+
+// serve starts h on a loopback port until the test ends.
+func (rc *recorder[T]) serve(t *testing.T, h http.Handler) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	rc.URL = "http://" + ln.Addr().String()
+}
+
+// Requests returns the requests recorded so far.
+func (rc *recorder[T]) Requests() []T {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]T(nil), rc.requests...)
+}
+
+// Other returns the requests the mock does not serve.
+func (rc *recorder[T]) Other() []string {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([]string(nil), rc.other...)
+}
+
+// refuse records a request the mock does not serve and answers 404.
+func (rc *recorder[T]) refuse(w http.ResponseWriter, r *http.Request) {
+	rc.mu.Lock()
+	rc.other = append(rc.other, r.Method+" "+r.Host+r.URL.Path)
+	rc.mu.Unlock()
+	http.NotFound(w, r)
+}
+
+// record decodes a request's JSON body, keeps it (raw sets the body as
+// sent) and returns it with its 1-based number; ok is false when the body
+// did not decode, which has been answered.
+func (rc *recorder[T]) record(w http.ResponseWriter, r *http.Request, raw func(*T, []byte)) (req T, n int, ok bool) {
+	body, err := io.ReadAll(r.Body)
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return req, 0, false
+	}
+	raw(&req, body)
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.requests = append(rc.requests, req)
+	rc.n++
+	return req, rc.n, true
 }
 
 // apiRequest is one recorded request to /v1/messages.
@@ -141,30 +203,8 @@ type reply struct {
 func newMockAPI(t *testing.T, script func(apiRequest) reply) *mockAPI {
 	t.Helper()
 	m := &mockAPI{script: script}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: m}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	m.URL = "http://" + ln.Addr().String()
+	m.serve(t, m)
 	return m
-}
-
-// Other returns the requests the mock does not serve (a CONNECT through
-// the proxy variables is a call beyond the mock).
-func (m *mockAPI) Other() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.other...)
-}
-
-// Requests returns the requests recorded so far.
-func (m *mockAPI) Requests() []apiRequest {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]apiRequest(nil), m.requests...)
 }
 
 func (m *mockAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -176,29 +216,15 @@ func (m *mockAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
-		m.mu.Lock()
-		m.other = append(m.other, r.Method+" "+r.Host+r.URL.Path)
-		m.mu.Unlock()
-		http.NotFound(w, r)
+		m.refuse(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	req, n, ok := m.record(w, r, func(q *apiRequest, body []byte) { q.Raw = body })
+	if !ok {
 		return
 	}
-	var req apiRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	req.Raw = body
-	m.mu.Lock()
-	m.requests = append(m.requests, req)
-	m.n++
-	id := fmt.Sprintf("msg_mock_%d", m.n)
-	toolID := fmt.Sprintf("toolu_mock_%d", m.n)
-	m.mu.Unlock()
+	id := fmt.Sprintf("msg_mock_%d", n)
+	toolID := fmt.Sprintf("toolu_mock_%d", n)
 	rep := m.script(req)
 
 	var content []map[string]any
@@ -209,7 +235,7 @@ func (m *mockAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		content = append(content, map[string]any{"type": "text", "text": rep.Text})
 	}
-	usage := map[string]any{"input_tokens": len(body) / 4, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+	usage := map[string]any{"input_tokens": len(req.Raw) / 4, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{

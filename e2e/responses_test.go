@@ -5,11 +5,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -18,13 +15,8 @@ import (
 // streamed response (SSE) decided by the test's script, with a message or
 // one function call, and every request is recorded.
 type mockResponses struct {
-	URL string
-
-	mu       sync.Mutex
-	requests []responsesRequest
-	other    []string
-	script   func(responsesRequest) reply
-	n        int
+	recorder[responsesRequest]
+	script func(responsesRequest) reply
 }
 
 // responsesRequest is one recorded request to /v1/responses.
@@ -117,55 +109,19 @@ func (r responsesRequest) outputs() []responseItem {
 func newMockResponses(t *testing.T, script func(responsesRequest) reply) *mockResponses {
 	t.Helper()
 	m := &mockResponses{script: script}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: m}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	m.URL = "http://" + ln.Addr().String()
+	m.serve(t, m)
 	return m
-}
-
-// Requests returns the requests recorded so far.
-func (m *mockResponses) Requests() []responsesRequest {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]responsesRequest(nil), m.requests...)
-}
-
-// Other returns the requests the mock does not serve.
-func (m *mockResponses) Other() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.other...)
 }
 
 func (m *mockResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
-		m.mu.Lock()
-		m.other = append(m.other, r.Method+" "+r.Host+r.URL.Path)
-		m.mu.Unlock()
-		http.NotFound(w, r)
+		m.refuse(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	req, n, ok := m.record(w, r, func(q *responsesRequest, body []byte) { q.Raw = body })
+	if !ok {
 		return
 	}
-	var req responsesRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	req.Raw = body
-	m.mu.Lock()
-	m.requests = append(m.requests, req)
-	m.n++
-	n := m.n
-	m.mu.Unlock()
 	rep := m.script(req)
 
 	respID := fmt.Sprintf("resp_mock_%d", n)
@@ -190,7 +146,7 @@ func (m *mockResponses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		send(map[string]any{"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "item_id": item["id"], "delta": rep.Text})
 	}
 	send(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
-	usage := map[string]any{"input_tokens": len(body) / 4, "input_tokens_details": map[string]any{"cached_tokens": 0},
-		"output_tokens": 10, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": len(body)/4 + 10}
+	usage := map[string]any{"input_tokens": len(req.Raw) / 4, "input_tokens_details": map[string]any{"cached_tokens": 0},
+		"output_tokens": 10, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": len(req.Raw)/4 + 10}
 	send(map[string]any{"type": "response.completed", "response": map[string]any{"id": respID, "status": "completed", "usage": usage}})
 }

@@ -15,50 +15,19 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // The tests in this file run the real rubi binary, built once per test
 // run into a temporary directory.
 
-var (
-	binOnce sync.Once
-	binDir  string
-	binPath string
-	binErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// rubiBinary builds cmd/rubi and returns the executable.
-func rubiBinary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "rubi-server-test-"); binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "rubi")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/rubi-dev/rubi/cmd/rubi").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build ./cmd/rubi: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
+func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }
 
 // procClient starts `rubi mcp` as a subprocess in dir and connects to it
 // over stdio. The process is stopped when the test ends.
 func procClient(t *testing.T, dir string, env []string, opts ...client.ClientOption) (*client.Client, *exec.Cmd, *syncBuffer) {
 	t.Helper()
-	bin := rubiBinary(t)
+	bin := rubitest.Binary(t)
 	stderr := &syncBuffer{}
 	var cmd *exec.Cmd
 	tr := transport.NewStdioWithOptions(bin, env, []string{"mcp", "--log-level", "info"},
@@ -176,7 +145,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 				{"--title", fmt.Sprintf("CLI note %d", i), "--body", "written by the command line"},
 				{"--title", "Shared log", "--body", fmt.Sprintf("line from the command line, round %d", i)},
 			} {
-				cmd := exec.Command(rubiBinary(t), append([]string{"register", "--root", root, "--type", "note"}, args...)...)
+				cmd := exec.Command(rubitest.Binary(t), append([]string{"register", "--root", root, "--type", "note"}, args...)...)
 				cmd.Env = append(os.Environ(), env...)
 				if out, err := cmd.CombinedOutput(); err != nil {
 					errs <- fmt.Errorf("rubi register: %v\n%s", err, out)
@@ -190,7 +159,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 		t.Error(err)
 	}
 
-	cmd := exec.Command(rubiBinary(t), "nodes", "--json", "--root", root)
+	cmd := exec.Command(rubitest.Binary(t), "nodes", "--json", "--root", root)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()
 	if err != nil {
@@ -248,7 +217,7 @@ func TestOfficialSDKClient(t *testing.T) {
 	root := writeProject(t, goProject)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "client.mjs", rubiBinary(t), root, t.TempDir())
+	cmd := exec.CommandContext(ctx, node, "client.mjs", rubitest.Binary(t), root, t.TempDir())
 	cmd.Dir = sdkClientDir
 	cmd.Env = append(os.Environ(), testEnv(t)...)
 	var stderr syncBuffer

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/memory"
 )
 
 // Gemini CLI 0.61.0's payloads (captured from the real CLI run offline,
@@ -72,12 +74,12 @@ func TestGeminiPayloadsAreAnswered(t *testing.T) {
 func TestGeminiPreCompressRecord(t *testing.T) {
 	p := newProject(t)
 	p.hook("PreCompress", p.payload("gemini-cli/PreCompress.json", map[string]any{"transcript_path": filepath.Join(testdata, "gemini-cli", "transcript.jsonl")}))
-	files, _ := filepath.Glob(filepath.Join(p.root, ".rubi", "sessions", "*-compact.md"))
-	if len(files) != 1 {
-		t.Fatalf("records: %v (log: %s)", files, p.logText())
+	cs, _ := memory.Open(p.root).List(memory.Filter{Session: "10c7f95c-4cd8-4572-ad9f-153bade36780"})
+	if len(cs) != 1 {
+		t.Fatalf("records: %v (log: %s)", cs, p.logText())
 	}
-	data, _ := os.ReadFile(files[0])
-	if rec := string(data); !strings.Contains(rec, "- read main.go and say done") || strings.Contains(rec, "session_context") || strings.Contains(rec, "package main") {
+	c, _ := memory.Open(p.root).Get(cs[0].ID)
+	if rec := c.Content; !strings.Contains(rec, "- read main.go and say done") || strings.Contains(rec, "session_context") || strings.Contains(rec, "package main") {
 		t.Errorf("record:\n%s", rec)
 	}
 }

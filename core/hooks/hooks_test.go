@@ -215,6 +215,13 @@ func TestSessionStartAfterCompactPutsTheHandoffFirst(t *testing.T) {
 	if strings.Contains(a.Specific.Context, "Ship the coupon fix") {
 		t.Errorf("resume injected the handoff:\n%s", a.Specific.Context)
 	}
+	// Three days later the handoff may be about other work: pointed to,
+	// not injected.
+	p.env.Now = func() time.Time { return time.Now().Add(72 * time.Hour) }
+	a = p.hook(SessionStart, p.payload("claude-code/SessionStart.json", map[string]any{"source": "compact"}))
+	if strings.Contains(a.Specific.Context, "Ship the coupon fix") || !strings.Contains(a.Specific.Context, "the last handoff is from") || !strings.Contains(a.Specific.Context, "3 days ago") {
+		t.Errorf("an old handoff after compaction:\n%s", a.Specific.Context)
+	}
 }
 
 func TestSessionStartIndexesAFreshProject(t *testing.T) {

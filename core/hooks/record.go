@@ -15,7 +15,7 @@ import (
 
 	"github.com/valyala/fastjson"
 
-	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/memory"
 )
 
 // Limits of a pre-compaction record: it is a digest, not a copy of the
@@ -30,9 +30,6 @@ const (
 	// record does not use.
 	recordMaxLine = 4 << 20
 )
-
-// SessionsDir is where pre-compaction records go, inside .rubi/.
-const SessionsDir = "sessions"
 
 // digest is what a record keeps of the conversation since the last
 // compaction.
@@ -62,11 +59,14 @@ func (d *digest) file(p string) {
 	}
 }
 
-// preCompact writes the objective record of the conversation about to be
-// compacted: the user's requests, the files changed and the commands run,
-// read from the transcript (Claude Code's or a Codex rollout) since its
-// last compaction. Nothing is summarized by a model; it is what happened.
-func (h *handler) preCompact(context.Context) error {
+// preCompact saves the objective record of the conversation about to be
+// compacted, as a snapshot chunk of the conversation memory
+// (core/memory): the user's requests, the files changed and the commands
+// run, read from the transcript (Claude Code's or a Codex rollout) since
+// its last compaction. Nothing is summarized by a model; it is what
+// happened. The same record saved twice (a second compaction with nothing
+// new) is kept once.
+func (h *handler) preCompact(ctx context.Context) error {
 	if h.in.TranscriptPath == "" {
 		return errors.New("PreCompact: the payload names no transcript")
 	}
@@ -80,45 +80,27 @@ func (h *handler) preCompact(context.Context) error {
 		return fmt.Errorf("%s: %w", h.in.TranscriptPath, err)
 	}
 	now := h.env.now().UTC()
-	sid := h.in.SessionID
-	if !validSessionID(sid) {
-		sid = "session"
+	in := memory.Input{
+		Type:    memory.TypeSnapshot,
+		Summary: fmt.Sprintf("Before compaction: %s, %s changed, %s run", plural(len(d.requests), "request"), plural(len(d.files), "file"), plural(len(d.commands), "command")),
+		Tags:    []string{"pre-compaction"},
+		Content: h.renderRecord(d, now),
+		Created: now,
 	}
-	short := sid
-	if len(short) > 8 {
-		short = short[:8]
+	if h.in.Trigger != "" {
+		in.Tags = append(in.Tags, h.in.Trigger)
 	}
-	dir := filepath.Join(h.dataDir(), SessionsDir)
-	name := fmt.Sprintf("%s-%s-compact.md", now.Format("2006-01-02-1504"), short)
-	path := filepath.Join(dir, name)
-	for i := 2; ; i++ {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			break
-		}
-		path = filepath.Join(dir, fmt.Sprintf("%s-%s-compact-%d.md", now.Format("2006-01-02-1504"), short, i))
+	if validSessionID(h.in.SessionID) {
+		in.Session = h.in.SessionID
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return store.WriteFile(path, h.renderRecord(d, sid, now), 0o644)
+	_, err = memory.Open(h.root).Save(ctx, in)
+	return err
 }
 
-// renderRecord writes a record as markdown with a frontmatter, files as
-// wiki-links like the knowledge notes' so the graph tools see them.
-func (h *handler) renderRecord(d *digest, sid string, now time.Time) []byte {
-	var b bytes.Buffer
-	b.WriteString("---\n")
-	b.WriteString("type: snapshot\n")
-	fmt.Fprintf(&b, "session: %q\n", sid)
-	fmt.Fprintf(&b, "trigger: %q\n", h.in.Trigger)
-	fmt.Fprintf(&b, "created: %s\n", now.Format(time.RFC3339))
-	if len(d.files) > 0 {
-		b.WriteString("files:\n")
-		for _, f := range d.files {
-			fmt.Fprintf(&b, "  - %q\n", h.relative(f))
-		}
-	}
-	b.WriteString("---\n\n")
+// renderRecord writes a record as markdown, files as wiki-links like the
+// knowledge notes' so the graph tools see them.
+func (h *handler) renderRecord(d *digest, now time.Time) string {
+	var b strings.Builder
 	fmt.Fprintf(&b, "# Before compaction, %s\n", now.Format("2006-01-02 15:04 UTC"))
 	section := func(title string, items []string, limit int, format func(string) string) {
 		if len(items) == 0 {
@@ -139,7 +121,15 @@ func (h *handler) renderRecord(d *digest, sid string, now time.Time) []byte {
 	if len(d.requests)+len(d.files)+len(d.commands) == 0 {
 		b.WriteString("\nNo requests, file changes or commands since the last compaction.\n")
 	}
-	return b.Bytes()
+	return b.String()
+}
+
+// plural writes n and a noun, with an s when n is not 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // relative writes a path relative to the project when it is inside it.

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/memory"
 )
 
 // writeTranscript writes a Claude Code transcript whose last main-chain
@@ -308,14 +310,21 @@ func TestPreCompactWritesAnObjectiveRecord(t *testing.T) {
 	if a.raw != "" {
 		t.Errorf("PreCompact printed %q", a.raw)
 	}
-	matches, _ := filepath.Glob(filepath.Join(p.root, ".rubi", "sessions", "*-6f49d45b-compact.md"))
-	if len(matches) != 1 {
-		t.Fatalf("records: %v (log %q)", matches, p.logText())
+	chunks, err := memory.Open(p.root).List(memory.Filter{Session: "6f49d45b-8c27"})
+	if err != nil || len(chunks) != 1 {
+		t.Fatalf("records: %v %v (log %q)", chunks, err, p.logText())
 	}
-	data, _ := os.ReadFile(matches[0])
+	c, _ := memory.Open(p.root).Get(chunks[0].ID)
+	data, _ := os.ReadFile(c.Path)
 	rec := string(data)
+	if c.Type != memory.TypeSnapshot || strings.Join(c.Tags, ",") != "pre-compaction,manual" ||
+		c.Summary != "Before compaction: 2 requests, 2 files changed, 1 command run" {
+		t.Errorf("chunk %+v", c)
+	}
+	if strings.Join(c.Entities.Files, ",") != "internal/discount/coupon.go,internal/discount/coupon_test.go" {
+		t.Errorf("the record's files are not its entities: %+v", c.Entities)
+	}
 	for _, want := range []string{
-		"type: snapshot", `trigger: "manual"`, `  - "internal/discount/coupon.go"`,
 		"## Requests\n\n- fix the coupon applied twice\n- now run the tests again\n",
 		"## Files changed\n\n- [[internal/discount/coupon.go]]\n- [[internal/discount/coupon_test.go]]\n",
 		"## Commands\n\n- `go test ./internal/...`\n",
@@ -329,10 +338,13 @@ func TestPreCompactWritesAnObjectiveRecord(t *testing.T) {
 			t.Errorf("the record holds %q:\n%s", not, rec)
 		}
 	}
-	// A second compaction in the same minute gets its own file.
+	// The same record again (nothing new) is kept once; it is searchable.
 	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": tr, "session_id": "6f49d45b-8c27"}))
-	if all, _ := filepath.Glob(filepath.Join(p.root, ".rubi", "sessions", "*.md")); len(all) != 2 {
-		t.Errorf("two compactions: %d records", len(all))
+	if all, _ := memory.Open(p.root).List(memory.Filter{}); len(all) != 1 {
+		t.Errorf("the same compaction twice: %d records", len(all))
+	}
+	if res, err := memory.Open(p.root).Grep("applied twice", memory.GrepOptions{Filter: memory.Filter{Type: "snapshot"}}); err != nil || res.Total != 1 {
+		t.Errorf("grep the record: %+v %v", res, err)
 	}
 }
 
@@ -340,17 +352,20 @@ func TestPreCompactReadsTheRealSamples(t *testing.T) {
 	p := newProject(t)
 	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": filepath.Join(testdata, "claude-code", "transcript.jsonl")}))
 	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": filepath.Join(testdata, "codex", "rollout-transcript.jsonl"), "session_id": "01a2279f-ca04"}))
-	claude, _ := filepath.Glob(filepath.Join(p.root, ".rubi", "sessions", "*-6f49d45b-compact.md"))
-	codex, _ := filepath.Glob(filepath.Join(p.root, ".rubi", "sessions", "*-01a2279f-compact.md"))
-	if len(claude) != 1 || len(codex) != 1 {
-		t.Fatalf("records: claude %v codex %v (log %q)", claude, codex, p.logText())
+	read := func(session string) string {
+		cs, _ := memory.Open(p.root).List(memory.Filter{Session: session})
+		if len(cs) != 1 {
+			t.Fatalf("records of %s: %v (log %q)", session, cs, p.logText())
+		}
+		c, _ := memory.Open(p.root).Get(cs[0].ID)
+		return c.Content
 	}
-	c, _ := os.ReadFile(claude[0])
-	if !strings.Contains(string(c), `- TOOLCALL Bash {"command":"ls","description":"list files"}`) || !strings.Contains(string(c), "- `ls`") {
+	c := read("6f49d45b-8c27-4f32-8f21-90dcc2aea3b6")
+	if !strings.Contains(c, `- TOOLCALL Bash {"command":"ls","description":"list files"}`) || !strings.Contains(c, "- `ls`") {
 		t.Errorf("claude sample record:\n%s", c)
 	}
-	x, _ := os.ReadFile(codex[0])
-	if !strings.Contains(string(x), `- TOOLCALL exec_command {"cmd":"ls"}`) || !strings.Contains(string(x), "- `ls`") || strings.Contains(string(x), "environment_context") {
+	x := read("01a2279f-ca04")
+	if !strings.Contains(x, `- TOOLCALL exec_command {"cmd":"ls"}`) || !strings.Contains(x, "- `ls`") || strings.Contains(x, "environment_context") {
 		t.Errorf("codex sample record:\n%s", x)
 	}
 }

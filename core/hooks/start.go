@@ -75,6 +75,11 @@ func (h *handler) refreshIndex(ctx context.Context, indexed bool) error {
 // handoffBudget caps the handoff injected after a compaction, in tokens.
 const handoffBudget = 2000
 
+// handoffMaxAge is how old a handoff may be to be injected whole after a
+// compaction or /clear: one written for this stretch of work. An older one
+// is only pointed to; it may be about another task.
+const handoffMaxAge = 24 * time.Hour
+
 // handoffText is the last handoff, for a session that lost its thread.
 func (h *handler) handoffText() string {
 	ho, err := h.engine().Knowledge().LastHandoff()
@@ -83,6 +88,10 @@ func (h *handler) handoffText() string {
 			logError(h.dataDir(), h.event, err)
 		}
 		return ""
+	}
+	when := ho.Created.Local().Format("2006-01-02 15:04")
+	if age := h.env.now().Sub(ho.Created); age > handoffMaxAge {
+		return fmt.Sprintf("rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi handoff tool (action last).", when, roundAge(age))
 	}
 	data, err := os.ReadFile(ho.Path)
 	if err != nil {
@@ -93,8 +102,7 @@ func (h *handler) handoffText() string {
 	if tokens.Estimate(text) > handoffBudget {
 		text = cutToTokens(text, handoffBudget) + "\n… (cut; read the whole handoff with the rubi handoff tool, action last)"
 	}
-	return fmt.Sprintf("rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s",
-		ho.Created.Local().Format("2006-01-02 15:04"), text)
+	return fmt.Sprintf("rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s", when, text)
 }
 
 // criticalText lists the active notes marked critical, which every
@@ -159,4 +167,12 @@ func cutToTokens(s string, n int) string {
 		b.WriteString(l + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// roundAge writes an age in days, or hours under two days.
+func roundAge(d time.Duration) string {
+	if d < 48*time.Hour {
+		return fmt.Sprintf("%d hours", int(d.Hours()))
+	}
+	return fmt.Sprintf("%d days", int(d.Hours()/24))
 }

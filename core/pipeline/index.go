@@ -178,6 +178,15 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := e.writeCritical(nodes); err != nil {
 		return nil, err
 	}
+	// So are the chunks of the conversation memory.
+	chunkDocs, chunkEdges, chunkStamps, err := e.chunkDocs(next)
+	if err != nil {
+		return nil, err
+	}
+	nodeDocs, nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
+	for id, stamp := range chunkStamps {
+		stamps[id] = stamp
+	}
 	lap("knowledge nodes")
 	next.Nodes = stamps
 	stats.Nodes = len(nodeDocs)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
@@ -114,7 +115,7 @@ type Result struct {
 }
 
 // docKinds are the document kinds a query may ask for.
-var docKinds = []string{core.DocFile, core.DocModule, core.DocNode}
+var docKinds = []string{core.DocFile, core.DocModule, core.DocNode, core.DocChunk}
 
 // ErrNoIndex is returned by Retrieve before the project was ever indexed.
 var ErrNoIndex = errors.New("the project has no index yet: run `rubi index` first")
@@ -354,6 +355,16 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			}
 			stale := e.Knowledge().Stale(n)
 			it = Item{Kind: kind, Path: e.relPath(n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}
+		case core.DocChunk:
+			if full {
+				res.Omitted++
+				continue
+			}
+			c, err := memory.Open(e.cfg.Root).Get(key)
+			if err != nil || !q.acceptsChunk(c) {
+				continue // removed since the index, or filtered out
+			}
+			it = Item{Kind: kind, Path: e.relPath(c.Path), Title: c.Summary, Text: renderChunk(c)}
 		default:
 			continue
 		}
@@ -422,6 +433,27 @@ func (q Query) acceptsNode(n *knowledge.Node, m *manifest) bool {
 	for _, f := range n.Files {
 		rec, ok := m.Files[f]
 		if q.underPath(f) && (q.Module == "" || ok && rec.Module == q.Module) {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsChunk applies the filters to a chunk: its creation time, and a
+// path or module through the files it names. Note types and statuses are
+// the notes'.
+func (q Query) acceptsChunk(c *memory.Chunk) bool {
+	if len(q.NodeTypes) > 0 || len(q.Statuses) > 0 || !q.inWindow(c.Created) {
+		return false
+	}
+	if q.PathPrefix == "" && q.Module == "" {
+		return true
+	}
+	if q.Module != "" {
+		return false // a module is code; a conversation is not in one
+	}
+	for _, f := range c.Entities.Files {
+		if q.underPath(f) {
 			return true
 		}
 	}

@@ -289,7 +289,7 @@ func (r *Ranker) typos(x *index, ci int, c *candidate, visit func(ci, key int, w
 		if diff := len(k) - len(c.key); diff > limit || -diff > limit {
 			continue
 		}
-		d := distance(c.key, string(k), limit)
+		d := text.Distance(c.key, string(k), limit)
 		if d == 0 || d > limit {
 			continue
 		}
@@ -303,42 +303,6 @@ func (r *Ranker) typos(x *index, ci int, c *candidate, visit func(ci, key int, w
 		found++
 	}
 	return nil
-}
-
-// distance is the optimal string alignment distance between a and b (edits
-// are insertions, deletions, substitutions and swaps of adjacent bytes),
-// or limit+1 as soon as it must exceed limit.
-func distance(a, b string, limit int) int {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		low := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			low = min(low, v)
-		}
-		if low > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 func reason(m match) string {

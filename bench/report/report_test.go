@@ -1,0 +1,69 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rubi-dev/rubi/bench/internal/perf"
+)
+
+func TestSlope(t *testing.T) {
+	xs := []float64{1000, 10000, 100000}
+	for _, tc := range []struct {
+		name string
+		f    func(float64) float64
+		want float64
+	}{
+		{"linear", func(x float64) float64 { return 3 * x }, 1},
+		{"square root", math.Sqrt, 0.5},
+		{"quadratic", func(x float64) float64 { return x * x / 7 }, 2},
+	} {
+		var ys []float64
+		for _, x := range xs {
+			ys = append(ys, tc.f(x))
+		}
+		if got := slope(xs, ys); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: slope %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if got := slope([]float64{5, 5}, []float64{1, 2}); !math.IsNaN(got) {
+		t.Errorf("one corpus size twice: slope %v, want NaN", got)
+	}
+}
+
+func TestStatIsMedianAndSpread(t *testing.T) {
+	s := statOf([]perf.Run{{Took: 3 * time.Second, PeakKB: 10}, {Took: time.Second, PeakKB: 30}, {Took: 2 * time.Second, PeakKB: 20}})
+	if s.med != 2*time.Second || s.lo != time.Second || s.hi != 3*time.Second || s.peakKB != 30 {
+		t.Errorf("%+v", s)
+	}
+	if got := s.String(); got != "2.000 s (1.000–3.000)" {
+		t.Errorf("%q", got)
+	}
+}
+
+// A missed target says by how much; a met one says met.
+func TestTargetsSayByHowMuch(t *testing.T) {
+	r := &report{o: options{notes: 2000}}
+	r.rg = stat{med: 100 * time.Millisecond}
+	r.cold = stat{med: 1500 * time.Millisecond, peakKB: 600 * 1024}
+	r.walk = stat{med: 100 * time.Millisecond}
+	r.nochange = stat{med: 200 * time.Millisecond}
+	r.ctxNotes = []time.Duration{40 * time.Millisecond}
+	r.hooks = []perf.Row{{Name: "floor: rubi version", P50: 30 * time.Millisecond}, {Name: "UserPromptSubmit, a prompt that matches notes", P50: 62 * time.Millisecond}}
+	r.series = []point{{files: 10000, took: time.Second, peakKB: 100}, {files: 100000, took: 10 * time.Second, peakKB: 1000}}
+	out := r.markdown("")
+	for _, want := range []string{
+		"| cold index ≤ 10× the rg floor | 15.0× | **missed**: 50% over |",
+		"| no-change re-index ≤ 3× the stat-only walk | 2.0× | met |",
+		"| time grows linearly or better with files (slope ≤ 1.1) | slope 1.00 | met |",
+		"| fresh-process `rubi context` p50 < 50 ms (with 2000 notes) | 40.0 ms | met |",
+		"| recall hook (UserPromptSubmit) p50 < 50 ms | 62.0 ms | **missed**: 12.0 ms over |",
+		"| peak RSS while indexing < 500 MB | 600 MB | **missed**: 100 MB over |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}

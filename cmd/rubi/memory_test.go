@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMemoryCommands(t *testing.T) {
+	root := project(t, goProject)
+	code, out, errOut := runRubiIn(t, "Validation failed in store/store.go\nWe recieve the order twice (SHOP-12)\n", "memory", "save", "--root", root, "--type", "debug", "--tag", "orders")
+	if code != 0 || !strings.HasPrefix(out, "saved: ") {
+		t.Fatalf("save: exit %d, %q %q", code, out, errOut)
+	}
+	id := strings.TrimSpace(strings.TrimPrefix(out, "saved: "))
+	if _, out, _ := runRubiIn(t, "validation FAILED in store/store.go   we recieve the order twice (SHOP-12)", "memory", "save", "--root", root); out != "duplicate of "+id+": nothing saved\n" {
+		t.Errorf("duplicate: %q", out)
+	}
+
+	_, out, _ = runRubi(t, "memory", "list", "--root", root, "--json", "--entity", "shop-12", "--until", time.Now().Format(time.DateOnly))
+	var list struct {
+		Chunks []struct {
+			ID, Type, Summary string
+			Tags              []string
+		} `json:"chunks"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Total != 1 || list.Chunks[0].ID != id || list.Chunks[0].Type != "debug" || list.Chunks[0].Summary != "Validation failed in store/store.go" {
+		t.Errorf("list: %s (%v)", out, err)
+	}
+	if _, out, _ := runRubi(t, "memory", "list", "--root", root, "--type", "snapshot"); out != "" {
+		t.Errorf("list of another type: %q", out)
+	}
+
+	_, out, _ = runRubi(t, "memory", "grep", "--root", root, "--fuzzy", "validaton")
+	if out != id+":1: Validation failed in store/store.go\n1 matches in 1 chunks searched\n" {
+		t.Errorf("fuzzy grep: %q", out)
+	}
+	_, out, _ = runRubi(t, "memory", "peek", id, "--root", root, "--lines", "2:")
+	if out != "We recieve the order twice (SHOP-12)\n" {
+		t.Errorf("peek: %q", out)
+	}
+
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"x", []string{"memory", "save", "--root", root, "--project", "../escape"}, `project "../escape": use a plain name`},
+		{"x", []string{"memory", "save", "--root", root, "--type", "diary"}, `unknown chunk type "diary"`},
+		{"", []string{"memory", "peek", id, "--root", root, "--lines", "0:3"}, `--lines "0:3"`},
+		{"", []string{"memory", "grep", "(", "--root", root}, "error parsing regexp"},
+	} {
+		code, _, errOut := runRubiIn(t, tc.stdin, tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// Chunks are documents: context finds them, and filters apply to them.
+func TestContextFindsChunks(t *testing.T) {
+	root := project(t, goProject)
+	if code, _, errOut := runRubiIn(t, "The payment webhook arrives twice when the gateway retries; see store/store.go\n", "memory", "save", "--root", root, "--type", "debug"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runRubi(t, "context", "webhook arrives twice", "--root", root, "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var res struct {
+		Items []struct{ Kind, Title, Text string } `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Items) == 0 || res.Items[0].Kind != "chunk" ||
+		!strings.HasPrefix(res.Items[0].Text, "debug: The payment webhook arrives twice") || !strings.Contains(res.Items[0].Text, "files: store/store.go") {
+		t.Fatalf("context: %s (%v)", out, err)
+	}
+	// A chunk names store/store.go: a path filter keeps it, another drops it.
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{{"store", true}, {"web", false}} {
+		_, out, _ := runRubi(t, "context", "webhook arrives twice", "--root", root, "--json", "--kinds", "chunk", "--path", tc.path)
+		if got := strings.Contains(out, `"kind": "chunk"`); got != tc.want {
+			t.Errorf("--path %s: chunk kept %v, want %v: %s", tc.path, got, tc.want, out)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/memory"
+)
+
+// maxChunkBody is the most of a chunk's text the rankers index: its start
+// says what it is about, and a long session log would otherwise weigh on
+// every query.
+const maxChunkBody = 32 << 10
+
+// chunkDocs turns the conversation memory's chunks into documents: title
+// the summary, names the tags, ticket and entities, body the text's start;
+// an edge to each project file a chunk names. Stamps are merged into the
+// manifest's document stamps, as the notes' are.
+func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, err error) {
+	chunks, err := memory.Open(e.cfg.Root).List(memory.Filter{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stamps = map[string]string{}
+	for _, c := range chunks {
+		id := core.DocID(core.DocChunk, c.ID)
+		stamps[id] = c.Hash
+		full, err := memory.Open(e.cfg.Root).Get(c.ID)
+		if err != nil {
+			continue // removed since the listing
+		}
+		body := full.Content
+		if len(body) > maxChunkBody {
+			body = body[:maxChunkBody]
+		}
+		d := core.Document{ID: id, Kind: core.DocChunk, Title: c.Summary, Path: e.relPath(c.Path), Body: c.Type + "\n" + body, ModTime: c.Created.Unix()}
+		d.Names = append(append(d.Names, c.Tags...), c.Entities.All()...)
+		if c.Ticket != "" {
+			d.Names = append(d.Names, c.Ticket)
+		}
+		docs = append(docs, d)
+		for _, f := range c.Entities.Files {
+			if _, ok := m.Files[f]; ok {
+				edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
+			}
+		}
+	}
+	return docs, edges, stamps, nil
+}
+
+// renderChunk is a chunk as a result shows it: type, summary, when, size,
+// the files it names, and its first lines.
+func renderChunk(c *memory.Chunk) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s (%s, %s)", c.Type, c.Summary, c.Created.Local().Format("2006-01-02 15:04"), plural(c.Lines, "line"))
+	if len(c.Entities.Files) > 0 {
+		fmt.Fprintf(&b, "\n  files: %s", strings.Join(c.Entities.Files[:min(len(c.Entities.Files), 8)], ", "))
+	}
+	shown := 0
+	for _, l := range strings.Split(c.Content, "\n") {
+		if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if r := []rune(l); len(r) > 160 {
+			l = string(r[:159]) + "…"
+		}
+		b.WriteString("\n  " + l)
+		if shown++; shown == 3 {
+			break
+		}
+	}
+	return b.String()
+}

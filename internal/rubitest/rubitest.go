@@ -1,0 +1,49 @@
+// Package rubitest builds the rubi binary for the tests that run it as a
+// subprocess: the MCP server's, rubi install's against the Claude Code
+// CLI, and the end-to-end tests with the real agents.
+package rubitest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+var (
+	once sync.Once
+	dir  string
+	err  error
+)
+
+// Binary builds cmd/rubi once per test process, into a temporary
+// directory, and returns the executable's path. The directory holds only
+// rubi, so it can be put first on PATH.
+func Binary(tb testing.TB) string {
+	tb.Helper()
+	once.Do(func() {
+		if dir, err = os.MkdirTemp("", "rubi-test-bin-"); err != nil {
+			return
+		}
+		out, berr := exec.Command("go", "build", "-o", filepath.Join(dir, "rubi"), "github.com/rubi-dev/rubi/cmd/rubi").CombinedOutput()
+		if berr != nil {
+			err = fmt.Errorf("go build ./cmd/rubi: %v\n%s", berr, out)
+		}
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Join(dir, "rubi")
+}
+
+// Main runs a test binary's tests and removes the build: call it from
+// TestMain as os.Exit(rubitest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	return code
+}
