@@ -84,6 +84,9 @@ type part struct {
 	paste string
 	// owned is a file rubi writes whole.
 	owned bool
+	// shared is an instructions file other agents may read too
+	// (AGENTS.md serves Codex, OpenCode and Zed).
+	shared bool
 }
 
 // agent is one coding agent rubi can connect to.
@@ -171,6 +174,12 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: rubi does not rewrite this file; remove %s from it by hand", p.file.path, p.what))
 			}
 			continue
+		}
+		if p.shared {
+			if other := sharedWith(a.name, p.file.path, o); other != "" {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: rubi's instructions kept: %s is connected and reads them too", p.file.path, other))
+				continue
+			}
 		}
 		edits = append(edits, fileEdit{path: p.file.path, edit: p.undo})
 	}
@@ -283,4 +292,31 @@ func removeEmptyDirs(dir string, roots ...string) {
 		}
 		dir = filepath.Dir(dir)
 	}
+}
+
+// sharedWith names another agent, connected in o's scope, whose
+// instructions are in the file at path, or "".
+func sharedWith(name, path string, o ConnectOptions) string {
+	for _, b := range agentList {
+		if b.name == name {
+			continue
+		}
+		parts, err := b.parts(o)
+		if err != nil {
+			continue
+		}
+		uses, connected := false, true
+		for _, p := range parts {
+			st, err := readState(p.file.path)
+			if p.file.path == path {
+				uses = true
+			} else if err != nil || !p.connected(st) {
+				connected = false
+			}
+		}
+		if uses && connected {
+			return b.name
+		}
+	}
+	return ""
 }

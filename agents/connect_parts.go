@@ -183,7 +183,7 @@ const (
 // that held only the block, and that rubi created, is removed.
 func markdownBlock(path, text string) part {
 	block := blockBegin + "\n" + strings.TrimRight(text, "\n") + "\n" + blockEnd + "\n"
-	p := part{what: "rubi's instructions, between rubi's markers"}
+	p := part{what: "rubi's instructions, between rubi's markers", shared: true}
 	p.connected = func(st fileState) bool {
 		_, cur, _, ok := findBlock(st.data)
 		return ok && cur == block

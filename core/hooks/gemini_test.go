@@ -43,6 +43,10 @@ func TestGeminiPayloadsAreAnswered(t *testing.T) {
 	if a := p.hook("BeforeTool", read); a.raw != "" {
 		t.Errorf("the second read_file of big.go answered %q", a.raw)
 	}
+	cat := p.payload("gemini-cli/BeforeTool.json", map[string]any{"tool_name": "run_shell_command", "tool_input": map[string]any{"command": "cat big.go", "description": "show it"}, "session_id": "g3"})
+	if a := p.hook("BeforeTool", cat); a.Decision != "deny" || !strings.Contains(a.Reason, "sed -n") {
+		t.Errorf("BeforeTool run_shell_command cat big.go: %q", a.raw)
+	}
 	if a := p.hook("BeforeTool", p.payload("gemini-cli/BeforeTool.json", nil)); a.raw != "" {
 		t.Errorf("BeforeTool read_file main.go (small) answered %q", a.raw)
 	}
