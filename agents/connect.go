@@ -181,7 +181,7 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 				continue
 			}
 		}
-		edits = append(edits, fileEdit{path: p.file.path, edit: p.undo})
+		edits = append(edits, fileEdit{path: p.file.path, edit: p.undo, noBackup: p.file.noBackup})
 	}
 	rep.Files, err = applyEdits(ctx, edits, o.DryRun)
 	if err != nil {
@@ -192,16 +192,19 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 	// directories rubi made for the file if nothing else is in them.
 	var kept []string
 	for _, e := range edits {
-		fi, err := os.Stat(e.path + BackupSuffix)
-		if err != nil {
+		if o.DryRun {
 			continue
 		}
-		if _, gone := os.Stat(e.path); fi.Size() == 0 && os.IsNotExist(gone) && !o.DryRun {
+		fi, err := os.Stat(e.path + BackupSuffix)
+		_, gone := os.Stat(e.path)
+		if os.IsNotExist(gone) && (err != nil || fi.Size() == 0) {
 			os.Remove(e.path + BackupSuffix)
 			removeEmptyDirs(filepath.Dir(e.path), o.Project, o.Home)
 			continue
 		}
-		kept = append(kept, e.path+BackupSuffix)
+		if err == nil {
+			kept = append(kept, e.path+BackupSuffix)
+		}
 	}
 	if len(kept) > 0 && rep.Changed() {
 		rep.Notes = append(rep.Notes, "backups kept (the files before rubi's first change): "+strings.Join(kept, ", "))

@@ -21,6 +21,9 @@ sessions learned. Use it before exploring:
 - Before your context fills, save a ` + "`handoff`" + `; after a reset, read the last one.
 `
 
+// ownedMarkdown is the text of a rule file rubi writes whole.
+var ownedMarkdown = "<!-- " + ownedMark + " -->\n" + Instructions
+
 // codexHooks are the hooks Codex runs (Codex 0.169 reads
 // $CODEX_HOME/hooks.json in Claude Code's format): no PreCompact, which
 // Codex does not have; the read guard on its shell tool only; SessionEnd
@@ -115,7 +118,7 @@ var agentList = []agent{
 				jsonServer(filepath.Join(o.Project, ".cursor", "mcp.json"), true, jsonedit.Path{"mcpServers"},
 					server{Command: o.Rubi, Args: []string{"mcp"}}),
 				ownedFile(filepath.Join(o.Project, ".cursor", "rules", "rubi.mdc"),
-					"---\ndescription: rubi, this project's memory\nalwaysApply: true\n---\n\n"+Instructions, "rubi's rule (always applied)"),
+					"---\ndescription: rubi, this project's memory\nalwaysApply: true\n---\n\n"+ownedMarkdown, "rubi's rule (always applied)"),
 			}, nil
 		}},
 	{name: "vscode", title: "VS Code (GitHub Copilot)", hooks: "instructions (.github/copilot-instructions.md)",
@@ -141,7 +144,7 @@ var agentList = []agent{
 				return []part{mcp}, nil
 			}
 			return []part{mcp, ownedFile(filepath.Join(o.Project, ".windsurf", "rules", "rubi.md"),
-				"---\ntrigger: always_on\n---\n\n"+Instructions, "rubi's rule (always on)")}, nil
+				"---\ntrigger: always_on\n---\n\n"+ownedMarkdown, "rubi's rule (always on)")}, nil
 		}},
 	{name: "cline", title: "Cline", hooks: "instructions (.clinerules/rubi.md)",
 		parts: func(o ConnectOptions) ([]part, error) {
@@ -152,7 +155,7 @@ var agentList = []agent{
 			if o.Scope == ScopeGlobal {
 				return []part{mcp}, nil
 			}
-			return []part{mcp, ownedFile(filepath.Join(o.Project, ".clinerules", "rubi.md"), Instructions, "rubi's rule")}, nil
+			return []part{mcp, ownedFile(filepath.Join(o.Project, ".clinerules", "rubi.md"), ownedMarkdown, "rubi's rule")}, nil
 		}},
 	{name: "opencode", title: "OpenCode", hooks: "instructions (AGENTS.md)",
 		parts: func(o ConnectOptions) ([]part, error) {
@@ -169,7 +172,7 @@ var agentList = []agent{
 		}},
 	{name: "continue", title: "Continue", hooks: "instructions (.continue/rules/rubi.md)",
 		parts: func(o ConnectOptions) ([]part, error) {
-			block := "name: rubi\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: rubi\n    command: " + yamlString(o.Rubi) + "\n    args:\n      - mcp\n"
+			block := "# " + ownedMark + "\nname: rubi\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: rubi\n    command: " + yamlString(o.Rubi) + "\n    args:\n      - mcp\n"
 			if o.Scope == ScopeGlobal {
 				// config.yaml is the user's YAML, comments and all.
 				snippet := "mcpServers:\n  - name: rubi\n    command: " + yamlString(o.Rubi) + "\n    args:\n      - mcp\n"
@@ -177,7 +180,7 @@ var agentList = []agent{
 			}
 			return []part{
 				ownedFile(filepath.Join(o.Project, ".continue", "mcpServers", "rubi.yaml"), block, "rubi's MCP server block"),
-				ownedFile(filepath.Join(o.Project, ".continue", "rules", "rubi.md"), "---\nname: rubi\nalwaysApply: true\n---\n\n"+Instructions, "rubi's rule"),
+				ownedFile(filepath.Join(o.Project, ".continue", "rules", "rubi.md"), "---\nname: rubi\nalwaysApply: true\n---\n\n"+ownedMarkdown, "rubi's rule"),
 			}, nil
 		}},
 	{name: "goose", title: "Goose", hooks: "instructions (.goosehints)",

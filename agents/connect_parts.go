@@ -248,26 +248,32 @@ func findBlock(data []byte) (before, block, after string, ok bool) {
 
 func concat(parts ...string) []byte { return []byte(strings.Join(parts, "")) }
 
-// ownedFile is a file rubi writes whole (a rule file, a Continue block):
-// written when missing or different, and removed by the undo if it is
-// still what rubi wrote. A file of that name rubi did not write is left
-// alone.
+// ownedMark is in every file rubi writes whole: it tells rubi's file
+// from one of the same name the user wrote, without a backup beside it
+// (a stray FILE.bak-rubi in a rules folder could be read as a rule).
+const ownedMark = "rubi connect writes this file; rubi connect AGENT --undo removes it"
+
+// ownedFile is a file rubi writes whole (a rule file, a Continue block),
+// holding ownedMark: written when missing or different, and removed by
+// the undo if it is still what rubi wrote. A file of that name without
+// the mark is the user's and is left alone. No backup is kept.
 func ownedFile(path, content, what string) part {
 	p := part{what: what, owned: true}
+	mine := func(st fileState) bool { return st.exists && strings.Contains(string(st.data), ownedMark) }
 	p.connected = func(st fileState) bool { return st.exists && string(st.data) == content }
-	p.file = fileEdit{path: path, perm: 0o644, edit: func(st fileState) (fileChange, error) {
+	p.file = fileEdit{path: path, perm: 0o644, noBackup: true, edit: func(st fileState) (fileChange, error) {
 		switch {
 		case st.exists && string(st.data) == content:
 			return fileChange{data: st.data}, nil
-		case st.exists && !(st.hasBackup && len(st.backup) == 0):
+		case st.exists && !mine(st):
 			return fileChange{}, fmt.Errorf("%s exists and rubi did not write it: move it away, or add rubi's part to it by hand", st.path)
 		case st.exists:
-			return fileChange{data: []byte(content), changes: []string{"rewritten"}}, nil
+			return fileChange{data: []byte(content), changes: []string{"updated"}}, nil
 		}
 		return fileChange{data: []byte(content), changes: []string{what}}, nil
 	}}
 	p.undo = func(st fileState) (fileChange, error) {
-		if !st.exists || !st.hasBackup || len(st.backup) > 0 {
+		if !mine(st) {
 			return fileChange{data: st.data, remove: !st.exists}, nil
 		}
 		if string(st.data) != content {
