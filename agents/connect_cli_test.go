@@ -3,11 +3,16 @@ package agents
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -207,5 +212,102 @@ func TestOpenCodeReadsTheConnect(t *testing.T) {
 				t.Errorf("after the undo, opencode mcp list:\n%s", list)
 			}
 		})
+	}
+}
+
+// continueCLIDir holds the real Continue CLI (cn), pinned like the others.
+const continueCLIDir = "testdata/continue"
+
+// mockChat is an OpenAI-compatible chat completions API that answers
+// "Done." and keeps the request bodies.
+func mockChat(t *testing.T) (url string, bodies func() []string) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost {
+			w.Write([]byte(`{"data":[]}`))
+			return
+		}
+		mu.Lock()
+		got = append(got, string(body))
+		mu.Unlock()
+		var req struct {
+			Stream bool `json:"stream"`
+		}
+		json.Unmarshal(body, &req)
+		if !req.Stream {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"id":"x","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Done."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":"Done."},"finish_reason":null}]}`+"\n\n")
+		io.WriteString(w, `data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+		io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), got...)
+	}
+}
+
+// The Continue CLI 1.5 (cn) runs with what rubi connect continue wrote
+// and printed, against a mock chat API: the project's rule reaches the
+// model, and the lines printed for ~/.continue/config.yaml, pasted there,
+// start rubi's server, whose tools the model is offered; rubi then finds
+// them and prints nothing more. (cn reads MCP servers from its
+// configuration only; the editor extension also reads the project's
+// .continue/mcpServers/, which no CLI checks here.)
+func TestContinueReadsTheConnect(t *testing.T) {
+	cn := npmCLI(t, continueCLIDir, "cn")
+	s := newCLISandbox(t)
+	url, bodies := mockChat(t)
+	config := "# mine\nname: test\nversion: 0.0.1\nschema: v1\nmodels:\n  - name: mock\n    provider: openai\n    model: gpt-4o\n    apiBase: " + url + "/v1\n    apiKey: dummy\n    roles: [chat]\n"
+	s.write(t, ".continue/config.yaml", config)
+	rubi := filepath.Join(s.bin, "rubi")
+	s.run(t, false, rubi, "connect", "continue")
+	out := s.run(t, false, rubi, "connect", "continue", "--global")
+	_, snippet, ok := strings.Cut(out, "(rubi does not rewrite it: comments and layout would be lost):\n")
+	if !ok {
+		t.Fatalf("rubi connect continue --global printed no lines to add:\n%s", out)
+	}
+	if after, _ := os.ReadFile(filepath.Join(s.home, ".continue", "config.yaml")); string(after) != config {
+		t.Fatalf("rubi rewrote ~/.continue/config.yaml:\n%s", after)
+	}
+	var pasted strings.Builder
+	for _, line := range strings.SplitAfter(snippet, "\n") {
+		pasted.WriteString(strings.TrimPrefix(line, "    "))
+	}
+	s.write(t, ".continue/config.yaml", config+pasted.String())
+	s.run(t, false, cn, "-p", "hello", "--auto", "--config", filepath.Join(s.home, ".continue", "config.yaml"))
+	got := bodies()
+	if len(got) == 0 {
+		t.Fatal("cn sent the mock nothing")
+	}
+	var req struct {
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	json.Unmarshal([]byte(got[0]), &req)
+	var names []string
+	for _, tool := range req.Tools {
+		names = append(names, tool.Function.Name)
+	}
+	for _, want := range []string{"context", "map", "register"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("the model is not offered rubi's %s tool: %v", want, names)
+		}
+	}
+	if !strings.Contains(got[0], "rubi: this project's memory") {
+		t.Error("the model did not get rubi's rule from .continue/rules/rubi.md")
+	}
+	if out := s.run(t, false, rubi, "connect", "continue", "--global"); out != "nothing to change\n" {
+		t.Errorf("after the lines were pasted, rubi connect continue --global:\n%s", out)
 	}
 }
