@@ -125,52 +125,67 @@ func (m *mockGemini) since(n int) []geminiRequest {
 	return append([]geminiRequest(nil), m.requests[n:]...)
 }
 
+// geminiSession is a project connected to the real Gemini CLI with `rubi
+// connect gemini SCOPE`, a home that trusts it, and the mock API.
+type geminiSession struct {
+	gemini, project string
+	env             []string
+	api             *mockGemini
+}
+
+func newGeminiSession(t *testing.T, scope string) *geminiSession {
+	t.Helper()
+	s := &geminiSession{gemini: geminiCLI(t), api: newMockGemini(t)}
+	env := rubiEnv(t)
+	s.project = shopProject(t, env)
+	home := t.TempDir()
+	trust, _ := json.Marshal(map[string]string{s.project: "TRUST_FOLDER"})
+	writeFiles(t, filepath.Join(home, ".gemini"), map[string]string{
+		"settings.json":       "{\n  // chosen at first start\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}\n}\n",
+		"trustedFolders.json": string(trust),
+	})
+	s.env = append(env, "HOME="+home, "PATH="+rubiBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	runRubi(t, s.project, s.env, "connect", "gemini", scope)
+	t.Cleanup(func() {
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(s.project, ".rubi", "hooks.log"))
+			t.Logf(".rubi/hooks.log:\n%s", log)
+		}
+	})
+	return s
+}
+
+// run runs one headless prompt and returns the requests it sent.
+func (s *geminiSession) run(t *testing.T, prompt string) []geminiRequest {
+	t.Helper()
+	before := len(s.api.since(0))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// --yolo: headless Gemini CLI offers tools that need a confirmation
+	// (MCP servers' tools) only when nothing is asked.
+	cmd := exec.CommandContext(ctx, s.gemini, "-m", "gemini-2.5-flash", "--yolo", "-p", prompt)
+	cmd.Dir = s.project
+	cmd.Env = append(os.Environ(), append(s.env, "GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL="+s.api.URL, "NO_COLOR=1")...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("gemini -p %q: %v\n%s", prompt, err, out.String())
+	}
+	reqs := s.api.since(before)
+	if len(reqs) == 0 {
+		t.Fatalf("gemini -p %q sent the mock nothing:\n%s", prompt, out.String())
+	}
+	return reqs
+}
+
 // TestGeminiHooks connects rubi to the real Gemini CLI with `rubi connect
 // gemini --global` and runs headless sessions in the fixture project
 // against a mock of the Gemini API: the hooks put the map and the recalled
 // notes in front of the model, the read guard refuses a whole read of a
 // huge file once, rubi's MCP tools are offered, and nothing is logged.
 func TestGeminiHooks(t *testing.T) {
-	gemini := geminiCLI(t)
-	env := rubiEnv(t)
-	project := shopProject(t, env)
-	home := t.TempDir()
-	api := newMockGemini(t)
-	trust, _ := json.Marshal(map[string]string{project: "TRUST_FOLDER"})
-	writeFiles(t, filepath.Join(home, ".gemini"), map[string]string{
-		"settings.json":       "{\n  // chosen at first start\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}\n}\n",
-		"trustedFolders.json": string(trust),
-	})
-	env = append(env, "HOME="+home, "PATH="+rubiBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	runRubi(t, project, env, "connect", "gemini", "--global")
-	t.Cleanup(func() {
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(project, ".rubi", "hooks.log"))
-			t.Logf(".rubi/hooks.log:\n%s", log)
-		}
-	})
-	run := func(t *testing.T, prompt string) []geminiRequest {
-		t.Helper()
-		before := len(api.since(0))
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		// --yolo: headless Gemini CLI offers tools that need a
-		// confirmation (MCP servers' tools) only when nothing is asked.
-		cmd := exec.CommandContext(ctx, gemini, "-m", "gemini-2.5-flash", "--yolo", "-p", prompt)
-		cmd.Dir = project
-		cmd.Env = append(os.Environ(), append(env, "GEMINI_API_KEY=dummy", "GOOGLE_GEMINI_BASE_URL="+api.URL, "NO_COLOR=1")...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("gemini -p %q: %v\n%s", prompt, err, out.String())
-		}
-		reqs := api.since(before)
-		if len(reqs) == 0 {
-			t.Fatalf("gemini -p %q sent the mock nothing:\n%s", prompt, out.String())
-		}
-		return reqs
-	}
-
+	s := newGeminiSession(t, "--global")
+	project, run := s.project, s.run
 	matching := run(t, "Why is the coupon discount applied twice when the cart total is recomputed?")
 	unrelated := run(t, "Write a haiku about autumn leaves falling on a quiet pond.")
 
@@ -214,4 +229,17 @@ func TestGeminiHooks(t *testing.T) {
 			t.Errorf("the hooks logged errors (.rubi/hooks.log):\n%s", log)
 		}
 	})
+}
+
+// The hooks rubi connect gemini writes into a trusted project's
+// .gemini/settings.json run too (Gemini CLI warns once about project
+// hooks, then runs them): the map reaches the model.
+func TestGeminiProjectHooks(t *testing.T) {
+	s := newGeminiSession(t, "--project")
+	reqs := s.run(t, "Why is the coupon discount applied twice when the cart total is recomputed?")
+	for _, want := range []string{"rubi: the project map", centsTitle, couponTitle} {
+		if !strings.Contains(reqs[0].raw, want) {
+			t.Errorf("the model's first request lacks %q", want)
+		}
+	}
 }
