@@ -1,7 +1,8 @@
 // Package hooks answers the hooks coding agents run around a session: the
-// JSON an agent (Claude Code, or Codex CLI, which uses the same format)
-// writes on a hook command's stdin comes in, and the JSON it reads back
-// goes out. Each event has one job:
+// JSON an agent (Claude Code, Codex CLI, which uses the same format, or
+// Gemini CLI, which sends the same fields under its own event names:
+// GeminiEvents) writes on a hook command's stdin comes in, and the JSON it
+// reads back goes out. Each event has one job:
 //
 //   - SessionStart: refresh the index (in a detached process when it takes
 //     long) and inject the level-0 map and the critical notes; after a
