@@ -295,7 +295,9 @@ func currentWindow(p ClaudePaths) int {
 func WriteReport(w io.Writer, r *Report) {
 	defer writePaste(w, r.Paste)
 	if !r.Changed() {
-		fmt.Fprintln(w, "nothing to change")
+		if len(r.Paste) == 0 {
+			fmt.Fprintln(w, "nothing to change")
+		}
 		for _, n := range r.Notes {
 			fmt.Fprintln(w, "note:", tildeAll(n))
 		}
