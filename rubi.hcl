@@ -44,6 +44,16 @@ hooks {
   read_guard_bytes = 80000
 }
 
+# Conversation memory (.rubi/sessions/, rubi memory): size and retention.
+memory {
+  max_chunk_size = 524288                          # bytes
+  archive_after  = 30                              # days unused before a chunk is archived (gzip)
+  purge_after    = 180                             # days an archive is kept before it is deleted
+  keep_tags      = ["critical", "decision", "keep"] # chunks with these tags are never archived
+  keep_reads     = 5                               # nor chunks read this many times
+  keep_keywords  = []                              # nor chunks whose text holds one of these words
+}
+
 # Parsers, by language. Every stage block takes these meta-arguments:
 #   plugin  = "path/to/binary"  run a subprocess plugin instead of a built-in
 #                               (relative to this file; a bare name is looked

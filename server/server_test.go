@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/tokens"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -413,6 +414,20 @@ func TestRead(t *testing.T) {
 	fails(t, c, "read", map[string]any{"target": "/etc/passwd"}, "inside the project")
 	fails(t, c, "read", map[string]any{"target": "decision-nothing-like-this"}, "neither a stored node nor a readable file region", "path:START-END")
 	fails(t, c, "read", map[string]any{}, "target is empty")
+
+	// A chunk of the conversation memory, whole or some lines.
+	saved, err := memory.Open(root).Save(context.Background(), memory.Input{Content: "one\ntwo\nthree"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ = ok(t, c, "read", map[string]any{"target": "chunk:" + saved.ID + ":2-3"}); out != "two\nthree\n(lines 2-3 of 3)\n" {
+		t.Errorf("chunk lines:\n%q", out)
+	}
+	if out, _ = ok(t, c, "read", map[string]any{"target": "chunk:" + saved.ID}); out != "one\ntwo\nthree\n(lines 1-3 of 3)\n" {
+		t.Errorf("chunk:\n%q", out)
+	}
+	fails(t, c, "read", map[string]any{"target": "chunk:" + saved.ID + ":3-1"}, "chunk:ID:START-END")
+	fails(t, c, "read", map[string]any{"target": "chunk:../../etc"}, "chunk id")
 }
 
 func TestWriteSummary(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -56,7 +58,7 @@ func (s *Server) tools() []mcpserver.ServerTool {
 			mcp.WithString("module"),
 		), Handler: handle(s, s.mapTool)},
 		{Tool: s.newTool("read",
-			"Read a stored node (id or title) or a file region: path, path:LINE or path:START-END.",
+			"Read a stored node (id or title), a memory chunk (chunk:ID, chunk:ID:START-END) or a file region: path, path:LINE or path:START-END.",
 			hints(true, false, true),
 			mcp.WithString("target", mcp.Required()),
 		), Handler: handle(s, s.readTool)},
@@ -345,6 +347,9 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 	if target == "" {
 		return nil, errors.New("target is empty: give a node id or title, or a file as path, path:LINE or path:START-END")
 	}
+	if rest, ok := strings.CutPrefix(target, "chunk:"); ok {
+		return s.readChunk(ctx, p, rest)
+	}
 	eng, err := p.engine()
 	if err != nil {
 		return nil, err
@@ -380,6 +385,35 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		text = "(empty file)\n"
 	}
 	return mcp.NewToolResultStructured(textOutput{Target: target, Text: text}, text), nil
+}
+
+// readChunk reads a chunk of the conversation memory, whole or a line
+// range (ID:START-END): a read, which keeps it from retention and restores
+// it from the archive.
+func (s *Server) readChunk(ctx context.Context, p *project, target string) (*mcp.CallToolResult, error) {
+	id, lines, _ := strings.Cut(target, ":")
+	from, to := 1, 0
+	if lines != "" {
+		a, b, _ := strings.Cut(lines, "-")
+		var err error
+		if from, err = strconv.Atoi(a); err == nil && b != "" {
+			to, err = strconv.Atoi(b)
+		} else if err == nil {
+			to = from
+		}
+		if err != nil || from < 1 || b != "" && to < from {
+			return nil, fmt.Errorf("chunk:%s: give lines as chunk:ID:START-END, from line 1", target)
+		}
+	}
+	text, total, err := memory.Open(p.root).Peek(ctx, id, from, to)
+	if err != nil {
+		return nil, err
+	}
+	last := total
+	if to > 0 {
+		last = min(to, total)
+	}
+	return mcp.NewToolResultStructured(textOutput{Target: "chunk:" + target, Text: text}, fmt.Sprintf("%s\n(lines %d-%d of %d)\n", text, from, last, total)), nil
 }
 
 type summaryArgs struct {

@@ -67,6 +67,7 @@ type resolvedConfig struct {
 	Index    config.Index    `json:"index"`
 	Budgets  config.Budgets  `json:"budgets"`
 	Hooks    config.Hooks    `json:"hooks"`
+	Memory   config.Memory   `json:"memory"`
 	Stages   []resolvedStage `json:"stages"`
 	Problems []string        `json:"problems,omitempty"`
 }
@@ -79,7 +80,7 @@ func resolvePipeline(eng *pipeline.Engine) resolvedConfig {
 			opened[o.Name] = o
 		}
 	}
-	rc := resolvedConfig{Root: cfg.Root, Layers: cfg.Layers, Vault: cfg.Vault, Index: cfg.Index, Budgets: cfg.Budgets, Hooks: cfg.Hooks, Problems: eng.Problems()}
+	rc := resolvedConfig{Root: cfg.Root, Layers: cfg.Layers, Vault: cfg.Vault, Index: cfg.Index, Budgets: cfg.Budgets, Hooks: cfg.Hooks, Memory: cfg.Memory, Problems: eng.Problems()}
 	for _, st := range cfg.Stages {
 		rs := resolvedStage{Kind: st.Kind, Name: st.Name, Enabled: st.Enabled, Path: st.Plugin, Subprocess: st.Plugin != "", Timeout: st.Timeout.String(), Languages: st.Languages}
 		if st.Kind == core.KindRanker {
@@ -109,6 +110,8 @@ func printResolved(w io.Writer, rc resolvedConfig) {
 	fmt.Fprintf(w, "budgets: context %d, recall %d, map %d tokens\n", rc.Budgets.Context, rc.Budgets.Recall, rc.Budgets.Map)
 	fmt.Fprintf(w, "hooks: compact at %d tokens, warn at %d%%, harvest after %d reads, read guard %d lines / %d bytes\n",
 		rc.Hooks.CompactWindow, rc.Hooks.WarnPercent, rc.Hooks.HarvestMin, rc.Hooks.ReadGuardLines, rc.Hooks.ReadGuardBytes)
+	fmt.Fprintf(w, "memory: chunks up to %d bytes, archived after %d days unused, purged %d days later; kept: tags %v, %d reads, keywords %v\n",
+		rc.Memory.MaxChunkSize, rc.Memory.ArchiveAfter, rc.Memory.PurgeAfter, rc.Memory.KeepTags, rc.Memory.KeepReads, rc.Memory.KeepKeywords)
 	fmt.Fprintf(w, "vault: %s\n", rc.Vault)
 	fmt.Fprintln(w, "pipeline:")
 	for _, s := range rc.Stages {

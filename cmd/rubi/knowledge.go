@@ -1,17 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
 )
 
 func newRegisterCmd(g *globals) *cobra.Command {
@@ -218,13 +221,17 @@ func newForgetCmd(g *globals) *cobra.Command {
 
 func newNodesCmd(g *globals) *cobra.Command {
 	var (
-		typ string
-		all bool
+		typ   string
+		all   bool
+		limit int
 	)
 	cmd := &cobra.Command{
 		Use:   "nodes",
 		Short: "List the knowledge nodes of the project and the personal vault",
-		Args:  cobra.NoArgs,
+		Long: `nodes lists the knowledge nodes, most important first (critical, high,
+medium, low), the most recently updated first within a level. A list cut by
+--limit says how many nodes there are in all.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			eng, err := g.engine()
 			if err != nil {
@@ -241,7 +248,11 @@ func newNodesCmd(g *globals) *cobra.Command {
 					out = append(out, n)
 				}
 			}
-			sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+			slices.SortFunc(out, knowledge.ByImportance)
+			total := len(out)
+			if limit > 0 && (!g.json || cmd.Flags().Changed("limit")) {
+				out = out[:min(len(out), limit)]
+			}
 			if g.json {
 				if out == nil {
 					out = []*knowledge.Node{}
@@ -257,7 +268,13 @@ func newNodesCmd(g *globals) *cobra.Command {
 				if n.Status != "active" {
 					fmt.Fprintf(g.stdout, " [%s]", n.Status)
 				}
+				if n.Importance != "" && n.Importance != knowledge.ImportanceMedium {
+					fmt.Fprintf(g.stdout, " (%s)", n.Importance)
+				}
 				fmt.Fprintln(g.stdout)
+			}
+			if total > len(out) {
+				fmt.Fprintf(g.stdout, "… %d more of %d (--limit)\n", total-len(out), total)
 			}
 			if len(out) == 0 {
 				fmt.Fprintln(g.stdout, "no knowledge nodes yet: `rubi register` stores some")
@@ -267,6 +284,7 @@ func newNodesCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&typ, "type", "", "only nodes of this type")
 	cmd.Flags().BoolVar(&all, "all", false, "include superseded and retracted nodes")
+	cmd.Flags().IntVar(&limit, "limit", 50, "nodes shown at most (the JSON form lists all unless given)")
 	return cmd
 }
 
@@ -390,13 +408,35 @@ the summary. Without TEXT on a terminal, the current summary is printed.`,
 
 func newImportCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "import DIR",
-		Short: "Convert a .rubi/ written by the Node.js reference into current nodes",
-		Long: `import reads a .rubi/ folder of the Node.js version of rubi (conhecimento/,
-keys tipo, arquivos, liga, substitui) and registers its nodes in the current
-format. Such nodes are also read as they are; import rewrites them.`,
-		Args: cobra.ExactArgs(1),
+		Use:   "import rubi-js DIR | rlm [DIR]",
+		Short: "Convert the stores of the reference systems",
+		Long: `import rubi-js DIR reads a .rubi/ folder of the Node.js version of rubi
+(conhecimento/, keys tipo, arquivos, liga, substitui) and registers its
+nodes in the current format (such nodes are also read as they are; import
+rewrites them). "rubi import DIR" does the same.
+
+import rlm [DIR] reads the context folder of the RLM memory server
+(default ~/.claude/rlm/context): its insights (session_memory.json) become
+knowledge nodes, with their importance and tags, and its chunks (index.json,
+chunks/, archive/) conversation-memory chunks, archived ones archived. It
+reports what it converted and what it skipped, and why; running it twice
+adds nothing.`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case args[0] == "rlm":
+				dir := ""
+				if len(args) == 2 {
+					dir = args[1]
+				} else if home, err := os.UserHomeDir(); err == nil {
+					dir = filepath.Join(home, ".claude", "rlm", "context")
+				}
+				return g.importRLM(cmd.Context(), dir)
+			case args[0] == "rubi-js" && len(args) == 2:
+				args = args[1:]
+			case len(args) != 1:
+				return errors.New("use: rubi import rubi-js DIR, or rubi import rlm [DIR]")
+			}
 			eng, err := g.engine()
 			if err != nil {
 				return err
@@ -415,4 +455,88 @@ format. Such nodes are also read as they are; import rewrites them.`,
 			return nil
 		},
 	}
+}
+
+// rlmTypes maps the reference memory server's insight categories onto
+// node types.
+var rlmTypes = map[string]string{
+	"decision": knowledge.TypeDecision, "preference": knowledge.TypePreference, "todo": knowledge.TypeTask,
+	"bug": knowledge.TypeBug, "gotcha": knowledge.TypeGotcha, "concept": knowledge.TypeConcept, "howto": knowledge.TypeHowto,
+}
+
+// importRLM converts the RLM memory server's context folder: insights to
+// nodes, chunks to chunks.
+func (g *globals) importRLM(ctx context.Context, dir string) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: not a folder; give the RLM context folder (~/.claude/rlm/context)", dir)
+	}
+	insights, err := memory.ReadRLMInsights(dir)
+	if err != nil {
+		return err
+	}
+	eng, err := g.engine()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	var (
+		batch    []knowledge.Input
+		batchIDs []string // the insight each input comes from
+	)
+	for _, in := range insights {
+		content := strings.TrimSpace(in.Content)
+		if content == "" {
+			continue
+		}
+		typ := rlmTypes[strings.ToLower(in.Category)]
+		if typ == "" {
+			typ = knowledge.TypeNote
+		}
+		title := content
+		if i := strings.IndexByte(title, '\n'); i >= 0 {
+			title = title[:i]
+		}
+		if r := []rune(title); len(r) > 100 {
+			title = string(r[:99]) + "…"
+		}
+		node := knowledge.Input{Type: typ, Title: title, Body: content, Importance: strings.ToLower(in.Importance), Tags: in.Tags}
+		if c := in.Created(); !c.IsZero() {
+			node.Created = &c
+		}
+		batch = append(batch, node)
+		batchIDs = append(batchIDs, in.ID)
+	}
+	var results []knowledge.Result
+	if len(batch) > 0 {
+		if results, err = eng.Knowledge().Register(ctx, batch); err != nil {
+			return err
+		}
+	}
+	s, err := g.memoryStore()
+	if err != nil {
+		return err
+	}
+	rep, err := s.ImportRLM(ctx, dir)
+	if err != nil {
+		return err
+	}
+	counts := map[string]int{}
+	for i, r := range results {
+		counts[r.Action]++
+		if r.Action == knowledge.ActionError {
+			rep.Skipped = append(rep.Skipped, memory.Skipped{What: "insight", ID: batchIDs[i], Why: r.Error})
+		}
+	}
+	if g.json {
+		return writeJSON(g.stdout, struct {
+			Insights map[string]int   `json:"insights"`
+			Chunks   *memory.Imported `json:"chunks"`
+		}{counts, rep})
+	}
+	fmt.Fprintf(g.stdout, "insights: %d created, %d merged into existing nodes\n", counts[knowledge.ActionCreated]+counts[knowledge.ActionSuperseded], counts[knowledge.ActionMerged])
+	fmt.Fprintf(g.stdout, "chunks: %d saved (%d of them archived), %d already stored\n", rep.Chunks, rep.Archived, rep.Duplicates)
+	for _, sk := range rep.Skipped {
+		fmt.Fprintf(g.stdout, "skipped %s %s: %s\n", sk.What, sk.ID, sk.Why)
+	}
+	return nil
 }

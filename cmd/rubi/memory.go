@@ -25,16 +25,34 @@ session, debug), a summary, tags, its project, domain and ticket, and the
 files, versions, modules, tickets and functions it names. Filters apply
 before a search, so a filtered search never misses a match.`,
 	}
-	cmd.AddCommand(newMemorySaveCmd(g), newMemoryPeekCmd(g), newMemoryGrepCmd(g), newMemoryListCmd(g))
+	cmd.AddCommand(newMemorySaveCmd(g), newMemoryPeekCmd(g), newMemoryGrepCmd(g), newMemoryListCmd(g), newRetentionCmd(g))
 	return cmd
 }
 
+// memoryStore opens the project's conversation memory with its limits
+// from rubi.hcl.
 func (g *globals) memoryStore() (*memory.Store, error) {
-	root, err := g.projectRoot()
+	cfg, err := g.loadConfig()
 	if err != nil {
 		return nil, err
 	}
-	return memory.Open(root), nil
+	s := memory.Open(cfg.Root)
+	if cfg.Memory.MaxChunkSize > 0 {
+		s.MaxSize = cfg.Memory.MaxChunkSize
+	}
+	return s, nil
+}
+
+// memoryPolicy is rubi.hcl's retention policy.
+func (g *globals) memoryPolicy() (memory.Policy, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return memory.Policy{}, err
+	}
+	m := cfg.Memory
+	day := 24 * time.Hour
+	return memory.Policy{ArchiveAfter: time.Duration(m.ArchiveAfter) * day, PurgeAfter: time.Duration(m.PurgeAfter) * day,
+		KeepTags: m.KeepTags, KeepReads: m.KeepReads, KeepKeywords: m.KeepKeywords}, nil
 }
 
 func newMemorySaveCmd(g *globals) *cobra.Command {
@@ -106,7 +124,7 @@ func newMemoryPeekCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			text, total, err := s.Peek(args[0], from, to)
+			text, total, err := s.Peek(cmd.Context(), args[0], from, to)
 			if err != nil {
 				return err
 			}
@@ -260,7 +278,11 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 				}{shown, len(all)})
 			}
 			for _, c := range shown {
-				fmt.Fprintf(g.stdout, "%s  %-8s %s  %s (%d lines)\n", c.ID, c.Type, c.Created.Local().Format("2006-01-02 15:04"), c.Summary, c.Lines)
+				state := ""
+				if c.Archived {
+					state = ", archived"
+				}
+				fmt.Fprintf(g.stdout, "%s  %-8s %s  %s (%d lines%s)\n", c.ID, c.Type, c.Created.Local().Format("2006-01-02 15:04"), c.Summary, c.Lines, state)
 			}
 			if len(all) > len(shown) {
 				fmt.Fprintf(g.stdout, "… %d more (--limit)\n", len(all)-len(shown))
@@ -270,5 +292,68 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().IntVar(&limit, "limit", 50, "chunks shown at most")
 	mf.flags(cmd)
+	return cmd
+}
+
+func newRetentionCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "retention preview|run|restore ID",
+		Short: "Archive chunks unused for long, purge old archives, restore one",
+		Long: `retention keeps the memory from growing forever, by the memory block of
+rubi.hcl: a chunk unused (not read) for archive_after days is gzip'd into
+.rubi/sessions/archive/ — still listed, found by its summary and tags, and
+restored when read; an archive older than purge_after days is deleted,
+logged in .rubi/sessions/retention.log without its content. Chunks tagged
+with keep_tags, read keep_reads times, or naming one of keep_keywords are
+kept. preview shows what run would do.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.memoryStore()
+			if err != nil {
+				return err
+			}
+			switch {
+			case args[0] == "restore" && len(args) == 2:
+				if err := s.Restore(cmd.Context(), args[1]); err != nil {
+					return err
+				}
+				fmt.Fprintf(g.stdout, "restored: %s\n", args[1])
+				return nil
+			case (args[0] == "preview" || args[0] == "run") && len(args) == 1:
+			default:
+				return fmt.Errorf("use: rubi memory retention preview | run | restore ID")
+			}
+			p, err := g.memoryPolicy()
+			if err != nil {
+				return err
+			}
+			var plan *memory.Plan
+			if args[0] == "run" {
+				plan, err = s.Retain(cmd.Context(), p)
+			} else {
+				plan, err = s.Preview(p)
+			}
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return writeJSON(g.stdout, plan)
+			}
+			verb := map[bool][2]string{true: {"archived", "purged"}, false: {"would archive", "would purge"}}[args[0] == "run"]
+			for _, st := range plan.Archive {
+				fmt.Fprintf(g.stdout, "%s %s: %s (%s)\n", verb[0], st.ID, st.Summary, st.Why)
+			}
+			for _, st := range plan.Purge {
+				fmt.Fprintf(g.stdout, "%s %s (%s)\n", verb[1], st.ID, st.Why)
+			}
+			for _, st := range plan.Kept {
+				fmt.Fprintf(g.stdout, "kept %s: %s (%s)\n", st.ID, st.Summary, st.Why)
+			}
+			if len(plan.Archive)+len(plan.Purge) == 0 {
+				fmt.Fprintln(g.stdout, "nothing to archive or purge")
+			}
+			return nil
+		},
+	}
 	return cmd
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/memory"
 )
 
 func TestMemoryCommands(t *testing.T) {
@@ -85,5 +88,59 @@ func TestContextFindsChunks(t *testing.T) {
 		if got := strings.Contains(out, `"kind": "chunk"`); got != tc.want {
 			t.Errorf("--path %s: chunk kept %v, want %v: %s", tc.path, got, tc.want, out)
 		}
+	}
+}
+
+func TestMemoryRetentionCommand(t *testing.T) {
+	root := project(t, goProject)
+	s := memory.Open(root)
+	s.Now = func() time.Time { return time.Now().Add(-40 * 24 * time.Hour) }
+	old, err := s.Save(context.Background(), memory.Input{Summary: "an old session", Content: "we tried three retry strategies"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := s.Save(context.Background(), memory.Input{Summary: "a kept one", Tags: []string{"keep"}, Content: "never forget"})
+	_, out, _ := runRubi(t, "memory", "retention", "preview", "--root", root)
+	if !strings.Contains(out, "would archive "+old.ID+": an old session (unused for 40 days)") || !strings.Contains(out, "kept "+kept.ID+": a kept one (tagged keep)") {
+		t.Errorf("preview:\n%s", out)
+	}
+	if _, out, _ := runRubi(t, "memory", "retention", "run", "--root", root); !strings.Contains(out, "archived "+old.ID) {
+		t.Errorf("run:\n%s", out)
+	}
+	if _, out, _ := runRubi(t, "memory", "list", "--root", root); !strings.Contains(out, "an old session (1 lines, archived)") {
+		t.Errorf("list after the run:\n%s", out)
+	}
+	if code, out, errOut := runRubi(t, "memory", "retention", "restore", old.ID, "--root", root); code != 0 || out != "restored: "+old.ID+"\n" {
+		t.Errorf("restore: %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := runRubi(t, "memory", "retention", "restore", old.ID, "--root", root); code != 1 || !strings.Contains(errOut, "is not archived") {
+		t.Errorf("restore twice: %d %q", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "memory", "retention", "sweep", "--root", root); code != 1 || !strings.Contains(errOut, "use: rubi memory retention preview | run | restore ID") {
+		t.Errorf("bad mode: %d %q", code, errOut)
+	}
+}
+
+// Without a query, notes list most important first, then newest; a cut
+// list says how many there are.
+func TestNodesByImportance(t *testing.T) {
+	root := project(t, goProject)
+	for _, n := range []struct{ title, importance string }{{"Low thing", "low"}, {"Money in cents", "critical"}, {"Plain fact", ""}, {"Another plain fact", ""}} {
+		args := []string{"register", "--root", root, "--type", "note", "--title", n.title, "--body", "x"}
+		if n.importance != "" {
+			args = append(args, "--importance", n.importance)
+		}
+		if n.title == "Another plain fact" {
+			time.Sleep(1100 * time.Millisecond) // updated a second after the other plain fact
+		}
+		if code, _, errOut := runRubi(t, args...); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	_, out, _ := runRubi(t, "nodes", "--root", root, "--limit", "3")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "Money in cents (critical)") || !strings.Contains(lines[1], "Another plain fact") ||
+		!strings.Contains(lines[2], "Plain fact") || lines[3] != "… 1 more of 4 (--limit)" {
+		t.Errorf("nodes:\n%s", out)
 	}
 }

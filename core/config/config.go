@@ -68,6 +68,21 @@ type Hooks struct {
 	ReadGuardBytes int `hcl:"read_guard_bytes,optional" json:"read_guard_bytes"`
 }
 
+// Memory is the conversation memory's limits and retention.
+type Memory struct {
+	// MaxChunkSize is the largest chunk saved, in bytes.
+	MaxChunkSize int `hcl:"max_chunk_size,optional" json:"max_chunk_size"`
+	// ArchiveAfter is the days a chunk may go unused before retention
+	// archives it (gzip); PurgeAfter the days an archive is kept.
+	ArchiveAfter int `hcl:"archive_after,optional" json:"archive_after"`
+	PurgeAfter   int `hcl:"purge_after,optional" json:"purge_after"`
+	// KeepTags, KeepReads and KeepKeywords make chunks immune: a tag, a
+	// number of reads, a word in the text.
+	KeepTags     []string `hcl:"keep_tags,optional" json:"keep_tags"`
+	KeepReads    int      `hcl:"keep_reads,optional" json:"keep_reads"`
+	KeepKeywords []string `hcl:"keep_keywords,optional" json:"keep_keywords"`
+}
+
 // Config is the resolved configuration of one project.
 type Config struct {
 	// Root is the absolute project root.
@@ -77,6 +92,7 @@ type Config struct {
 	Budgets  Budgets  `json:"budgets"`
 	Retrieve Retrieve `json:"retrieve"`
 	Hooks    Hooks    `json:"hooks"`
+	Memory   Memory   `json:"memory"`
 	// Stages in declaration order (layer by layer), enabled or not.
 	Stages []*Stage `json:"stages"`
 	// Layers lists the files read, first to last.
@@ -210,7 +226,7 @@ func (l *loader) layerFile(path string, mustExist bool) {
 var rootSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "vault"}},
 	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"},
+		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"}, {Type: "memory"},
 		{Type: string(core.KindParser), LabelNames: []string{"name"}},
 		{Type: string(core.KindRanker), LabelNames: []string{"name"}},
 		{Type: string(core.KindFuser), LabelNames: []string{"name"}},
@@ -219,7 +235,7 @@ var rootSchema = &hcl.BodySchema{
 
 // sectionTargets maps each core section to the struct it decodes into.
 func (l *loader) sectionTargets() map[string]any {
-	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "retrieve": &l.cfg.Retrieve, "hooks": &l.cfg.Hooks}
+	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "retrieve": &l.cfg.Retrieve, "hooks": &l.cfg.Hooks, "memory": &l.cfg.Memory}
 }
 
 // layer reads one file's skeleton and merges it over the earlier layers.

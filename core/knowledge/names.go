@@ -45,6 +45,19 @@ func canonicalStatus(s string) (string, bool) {
 	return c, ok
 }
 
+// ByImportance orders nodes for a list without a query: critical first,
+// then high, medium and low, the most recently updated first within a
+// level, then by id.
+func ByImportance(a, b *Node) int {
+	if d := importanceRank[b.Importance] - importanceRank[a.Importance]; d != 0 {
+		return d
+	}
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
 var importanceRank = map[string]int{
 	ImportanceLow: 1, ImportanceMedium: 2, ImportanceHigh: 3, ImportanceCritical: 4,
 }

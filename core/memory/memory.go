@@ -73,6 +73,11 @@ type Chunk struct {
 	// Lines counts the content's lines.
 	Lines int `yaml:"lines" json:"lines"`
 
+	// Archived marks a chunk retention archived, on ArchivedAt; List and
+	// Grep show it by its summary and tags, Read restores it.
+	Archived   bool      `yaml:"-" json:"archived,omitempty"`
+	ArchivedAt time.Time `yaml:"-" json:"archived_at,omitzero"`
+
 	// Content is the text (the file after its frontmatter).
 	Content string `yaml:"-" json:"content,omitempty"`
 	// Path is the chunk's file.
@@ -111,6 +116,8 @@ type Store struct {
 	MaxSize int
 	// Now is the clock.
 	Now func() time.Time
+	// crash, in tests, fails a move between its two steps.
+	crash func(step, id string) error
 }
 
 // Open returns the store of the project at root. Nothing is created until
@@ -165,17 +172,12 @@ func (s *Store) Save(ctx context.Context, in Input) (*Saved, error) {
 	}
 	c.ID = created.Format("20060102-150405") + "-" + c.Hash[:8]
 
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	lock, err := store.LockDir(ctx, s.dir)
+	lock, err := s.lock(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
-	all, err := s.scan()
+	all, err := s.scanAll()
 	if err != nil {
 		return nil, err
 	}
@@ -195,14 +197,35 @@ func (s *Store) Save(ctx context.Context, in Input) (*Saved, error) {
 	return &Saved{ID: c.ID, Path: c.Path}, nil
 }
 
-// Get reads a chunk, content included.
+// lock takes the store's lock, creating its folder.
+func (s *Store) lock(ctx context.Context) (*store.Lock, error) {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return store.LockDir(ctx, s.dir)
+}
+
+// Get reads a chunk, content included, without counting a read: an
+// archived one is read from its archive and stays there (Read restores).
 func (s *Store) Get(id string) (*Chunk, error) {
 	if err := validID(id); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(s.dir, id+".md")
+	path := s.activePath(id)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
+		if data, aerr := readGzip(s.archivePath(id)); aerr == nil {
+			c, err := decode(s.archivePath(id), data)
+			if err == nil {
+				c.Archived = true
+				if info, err := os.Stat(s.archivePath(id)); err == nil {
+					c.ArchivedAt = info.ModTime()
+				}
+			}
+			return c, err
+		}
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if err != nil {
@@ -211,10 +234,11 @@ func (s *Store) Get(id string) (*Chunk, error) {
 	return decode(path, data)
 }
 
-// Peek returns lines from to to (1-based, inclusive; to 0 means the end)
-// of a chunk's content, and how many lines it has.
-func (s *Store) Peek(id string, from, to int) (string, int, error) {
-	c, err := s.Get(id)
+// Peek reads lines from to to (1-based, inclusive; to 0 means the end) of
+// a chunk's content, and says how many lines it has. It is a read: it
+// counts, and an archived chunk is restored.
+func (s *Store) Peek(ctx context.Context, id string, from, to int) (string, int, error) {
+	c, err := s.Read(ctx, id)
 	if err != nil {
 		return "", 0, err
 	}
@@ -235,9 +259,9 @@ func (s *Store) Peek(id string, from, to int) (string, int, error) {
 }
 
 // List returns the chunks that pass f, newest first, without their
-// content.
+// content; archived ones are marked.
 func (s *Store) List(f Filter) ([]*Chunk, error) {
-	all, err := s.scan()
+	all, err := s.scanAll()
 	if err != nil {
 		return nil, err
 	}

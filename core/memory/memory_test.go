@@ -100,18 +100,18 @@ func TestPeekReadsExactLines(t *testing.T) {
 		from, to int
 		want     string
 	}{{2, 4, "two\nthree\nfour"}, {1, 1, "one"}, {4, 0, "four\nfive"}, {3, 99, "three\nfour\nfive"}} {
-		got, total, err := s.Peek(r.ID, tc.from, tc.to)
+		got, total, err := s.Peek(context.Background(), r.ID, tc.from, tc.to)
 		if err != nil || got != tc.want || total != 5 {
 			t.Errorf("peek %d:%d = %q (%d lines), %v; want %q", tc.from, tc.to, got, total, err, tc.want)
 		}
 	}
-	if _, _, err := s.Peek(r.ID, 6, 7); err == nil || !strings.Contains(err.Error(), "has 5 lines") {
+	if _, _, err := s.Peek(context.Background(), r.ID, 6, 7); err == nil || !strings.Contains(err.Error(), "has 5 lines") {
 		t.Errorf("past the end: %v", err)
 	}
-	if _, _, err := s.Peek(r.ID, 4, 2); err == nil {
+	if _, _, err := s.Peek(context.Background(), r.ID, 4, 2); err == nil {
 		t.Error("4:2 accepted")
 	}
-	if _, _, err := s.Peek("20261129-000000-deadbeef", 1, 2); err == nil || !strings.Contains(err.Error(), "no such chunk") {
+	if _, _, err := s.Peek(context.Background(), "20261129-000000-deadbeef", 1, 2); err == nil || !strings.Contains(err.Error(), "no such chunk") {
 		t.Errorf("missing chunk: %v", err)
 	}
 }

@@ -118,7 +118,7 @@ func (s *Store) Grep(pattern string, o GrepOptions) (*GrepResult, error) {
 		}
 		match = func(line string) (bool, []string) { return re.MatchString(line), nil }
 	}
-	all, err := s.scan()
+	all, err := s.scanAll()
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,13 @@ func (s *Store) Grep(pattern string, o GrepOptions) (*GrepResult, error) {
 			continue
 		}
 		res.Chunks++
-		for i, line := range strings.Split(c.Content, "\n") {
+		lines := strings.Split(c.Content, "\n")
+		if c.Archived {
+			// An archived chunk is found by its summary and tags (line 0);
+			// reading it restores the rest.
+			lines = []string{c.Summary + " [" + strings.Join(c.Tags, ", ") + "] (archived)"}
+		}
+		for i, line := range lines {
 			ok, words := match(line)
 			if !ok {
 				continue
@@ -138,7 +144,11 @@ func (s *Store) Grep(pattern string, o GrepOptions) (*GrepResult, error) {
 				if r := []rune(line); len(r) > maxLine {
 					line = string(r[:maxLine-1]) + "…"
 				}
-				res.Matches = append(res.Matches, Match{ID: c.ID, Line: i + 1, Text: line, Words: words})
+				n := i + 1
+				if c.Archived {
+					n = 0
+				}
+				res.Matches = append(res.Matches, Match{ID: c.ID, Line: n, Text: line, Words: words})
 			}
 		}
 	}

@@ -24,6 +24,9 @@ func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge
 	}
 	stamps = map[string]string{}
 	for _, c := range chunks {
+		if c.Archived {
+			continue // found by rubi memory, by summary and tags
+		}
 		id := core.DocID(core.DocChunk, c.ID)
 		stamps[id] = c.Hash
 		full, err := memory.Open(e.cfg.Root).Get(c.ID)
