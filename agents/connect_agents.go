@@ -39,8 +39,7 @@ var codexHooks = []Hook{
 
 // geminiHooks are the hooks Gemini CLI runs, under its own event names
 // (core/hooks.GeminiEvents maps them onto rubi's handlers), with timeouts
-// written in milliseconds. Gemini CLI's transcript is not one rubi's
-// meter reads, so AfterTool only counts reads for the harvest.
+// written in milliseconds.
 var geminiHooks = []Hook{
 	{Event: "SessionStart", Timeout: 30},
 	{Event: "BeforeAgent", Timeout: 10},
@@ -89,7 +88,7 @@ var agentList = []agent{
 				markdownBlock(filepath.Join(home, "AGENTS.md"), Instructions),
 			}, nil
 		}},
-	{name: "gemini", title: "Gemini CLI", hooks: "hooks: map at start, recall per prompt, harvest, read guard, pre-compression record",
+	{name: "gemini", title: "Gemini CLI", hooks: "hooks: map at start, recall per prompt, meter, harvest, read guard, pre-compression record",
 		parts: func(o ConnectOptions) ([]part, error) {
 			dir := filepath.Join(o.Project, ".gemini")
 			md := filepath.Join(o.Project, "GEMINI.md")

@@ -125,3 +125,25 @@ func TestGeminiRecallIgnoresHookContext(t *testing.T) {
 		t.Errorf("BeforeAgent after the injected context: %q", a.raw)
 	}
 }
+
+// The meter reads Gemini CLI's chat file: past hooks.warn_percent of the
+// window, AfterTool asks once to register and save a handoff.
+func TestGeminiMeter(t *testing.T) {
+	p := newProject(t)
+	chat := filepath.Join(t.TempDir(), "session.jsonl")
+	os.WriteFile(chat, []byte(`{"sessionId":"g4","projectHash":"x","startTime":"2026-11-29T18:51:49.067Z","kind":"main"}
+{"id":"m1","timestamp":"2026-11-29T18:53:12.137Z","type":"gemini","content":"","tokens":{"input":130000,"output":50,"cached":100000,"thoughts":0,"tool":0,"total":130050},"model":"gemini-2.5-pro"}
+{"$set":{"lastUpdated":"2026-11-29T18:53:12.137Z"}}
+`), 0o644)
+	after := p.payload("gemini-cli/AfterTool.json", map[string]any{"transcript_path": chat, "session_id": "g4"})
+	a := p.hook("AfterTool", after)
+	if !strings.Contains(a.Specific.Context, "rubi meter: the context holds 130k tokens") || a.Specific.Event != "AfterTool" {
+		t.Errorf("AfterTool at 130k tokens: %q", a.raw)
+	}
+	if a := p.hook("AfterTool", after); a.raw != "" {
+		t.Errorf("the meter warned twice: %q", a.raw)
+	}
+	if log := p.logText(); log != "" {
+		t.Errorf("hooks.log:\n%s", log)
+	}
+}
