@@ -100,12 +100,17 @@ func newMockGemini(t *testing.T) *mockGemini {
 		m.requests = append(m.requests, req)
 		m.mu.Unlock()
 		part := map[string]any{"text": "Done."}
-		if strings.Contains(req.raw, "tariff table") && len(req.responses()) < 2 {
-			part = map[string]any{"functionCall": map[string]any{"name": "read_file", "args": map[string]any{"file_path": bigFile}}}
+		prompt := 100
+		if strings.Contains(req.raw, "tariff table") {
+			// A long session: past the meter's share of rubi's window.
+			prompt = 130000
+			if len(req.responses()) < 2 {
+				part = map[string]any{"functionCall": map[string]any{"name": "read_file", "args": map[string]any{"file_path": bigFile}}}
+			}
 		}
 		resp, _ := json.Marshal(map[string]any{
 			"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
-			"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 5, "totalTokenCount": 105},
+			"usageMetadata": map[string]any{"promptTokenCount": prompt, "candidatesTokenCount": 5, "totalTokenCount": prompt + 5},
 		})
 		if strings.Contains(r.URL.Path, "stream") {
 			w.Header().Set("Content-Type", "text/event-stream")
@@ -182,7 +187,8 @@ func (s *geminiSession) run(t *testing.T, prompt string) []geminiRequest {
 // gemini --global` and runs headless sessions in the fixture project
 // against a mock of the Gemini API: the hooks put the map and the recalled
 // notes in front of the model, the read guard refuses a whole read of a
-// huge file once, rubi's MCP tools are offered, and nothing is logged.
+// huge file once, the meter warns past its share of the window, rubi's MCP
+// tools are offered, and nothing is logged.
 func TestGeminiHooks(t *testing.T) {
 	s := newGeminiSession(t, "--global")
 	project, run := s.project, s.run
@@ -211,7 +217,7 @@ func TestGeminiHooks(t *testing.T) {
 			t.Errorf("the model is not offered rubi's MCP tools: %+v", matching[0].Tools)
 		}
 	})
-	t.Run("huge file read guard", func(t *testing.T) {
+	t.Run("huge file read guard and meter", func(t *testing.T) {
 		reqs := run(t, "Show me the tariff table in full.")
 		got := reqs[len(reqs)-1].responses()
 		if len(got) != 2 {
@@ -222,6 +228,11 @@ func TestGeminiHooks(t *testing.T) {
 		}
 		if strings.Contains(got[1], "rubi read guard") || !strings.Contains(got[1], `R0001`) {
 			t.Errorf("the second read_file of the same file was not allowed; the model got:\n%.600s", got[1])
+		}
+		// The session reports 130k tokens: the meter's warning comes
+		// after the first tool call, once.
+		if n := strings.Count(reqs[len(reqs)-1].raw, "rubi meter: the context holds 130k tokens"); n != 1 {
+			t.Errorf("the meter's warning reached the model %d times, want once", n)
 		}
 	})
 	t.Run("no hook error", func(t *testing.T) {
