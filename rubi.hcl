@@ -57,12 +57,14 @@ memory {
 # Parsers, by language. Every stage block takes these meta-arguments:
 #   plugin  = "path/to/binary"  run a subprocess plugin instead of a built-in
 #                               (relative to this file; a bare name is looked
-#                               up on PATH)
+#                               up on PATH; failing both, a binary of the
+#                               same name next to rubi's is used)
 #   enabled = false             switch the stage off
 #   timeout = "10s"             per call; a plugin past it is stopped and the
 #                               built-in of its kind takes over
 # A parser declared later (or in a later layer) takes over the languages it
-# names, so swapping in tree-sitter for Go is:
+# names, so swapping in tree-sitter for Go is (`make plugins` builds the
+# binary; docs/parsers.md compares the two parsers):
 #
 #   parser "lang.treesitter" {
 #     plugin    = "bin/rubi-lang-treesitter"

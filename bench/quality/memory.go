@@ -11,6 +11,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -25,8 +26,12 @@ type memoryReport struct {
 	Categories map[string]int `json:"categories"`
 	// IndexSeconds is registering and indexing every conversation.
 	IndexSeconds float64 `json:"index_seconds"`
-	// Systems are the baseline, then rubi's variants.
+	// Systems are the baseline, then rubi's variants, then the full
+	// pipeline over the turns saved as conversation-memory chunks.
 	Systems []memorySystem `json:"systems"`
+	// Sessions is the full pipeline over one chunk per session: the
+	// share of evidence turns whose session is in the top 1, 3 and 5.
+	Sessions [3]float64 `json:"session_chunks_recall"`
 }
 
 // memorySystem is one system's recall.
@@ -101,6 +106,9 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 	for i := range accs {
 		accs[i] = &recallAcc{}
 	}
+	chunks := &recallAcc{}
+	var sessionHits [3]float64
+	sessionN := 0
 	var indexTime time.Duration
 	for _, c := range convs {
 		var qs []question
@@ -159,14 +167,132 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			accs[i].lat = append(accs[i].lat, lat...)
 			accs[i].first = max(accs[i].first, first)
 		}
+		// The same turns as conversation-memory chunks, one per turn, then
+		// one per session.
+		turnRoot, sessRoot := root+"-turn-chunks", root+"-session-chunks"
+		chunkToDia, chunkToSession, err := buildChunks(ctx, h, turnRoot, sessRoot, c)
+		if err != nil {
+			return nil, fmt.Errorf("%s chunks: %w", c.ID, err)
+		}
+		chunkQuery := pipeline.Query{Kinds: []string{core.DocChunk}, Limit: 50, Budget: 1 << 30}
+		eng, err := h.engine(turnRoot, nil)
+		if err != nil {
+			return nil, err
+		}
+		ranked, lat, first, err := timedQueries(ctx, eng, qtexts, chunkQuery, func(it pipeline.Item) string { return chunkToDia[it.ID] })
+		eng.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s, turn chunks: %w", c.ID, err)
+		}
+		for j, q := range qs {
+			chunks.add(q, ranked[j])
+		}
+		chunks.lat, chunks.first = append(chunks.lat, lat...), max(chunks.first, first)
+		eng, err = h.engine(sessRoot, nil)
+		if err != nil {
+			return nil, err
+		}
+		ranked, _, _, err = timedQueries(ctx, eng, qtexts, chunkQuery, func(it pipeline.Item) string { return chunkToSession[it.ID] })
+		eng.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s, session chunks: %w", c.ID, err)
+		}
+		for j, q := range qs {
+			for k, top := range []int{1, 3, 5} {
+				sessionHits[k] += sessionRecall(q.Evidence, ranked[j], top)
+			}
+			sessionN++
+		}
 		progress(fmt.Sprintf("memory: %s: %d turns, %d questions; indexed in %.1fs, measured in %.1fs", c.ID, len(docToDia), len(qs), indexed.Seconds(), time.Since(start).Seconds()))
+	}
+	for k := range sessionHits {
+		if sessionN > 0 {
+			rep.Sessions[k] = 100 * sessionHits[k] / float64(sessionN)
+		}
 	}
 	rep.IndexSeconds = indexTime.Seconds()
 	rep.Systems = append(rep.Systems, base.system(baselineName, "reference"))
 	for i, v := range vs {
 		rep.Systems = append(rep.Systems, accs[i].system(v.Name(), v.Role()))
 	}
+	rep.Systems = append(rep.Systems, chunks.system("full pipeline over turn chunks", "chunks"))
 	return rep, nil
+}
+
+// buildChunks saves c's turns as conversation-memory chunks in two
+// projects: one chunk per turn at turnRoot (text as the note's, plus its
+// dia_id), one per session at sessRoot (its turns, a line each); both are
+// indexed. It returns each turn chunk's document id with its dia_id, and
+// each session chunk's with its session number.
+func buildChunks(ctx context.Context, h *harness, turnRoot, sessRoot string, c conversation) (map[string]string, map[string]string, error) {
+	var turns, sessions []memory.Input
+	var dias, sessNames []string
+	for _, s := range c.Sessions {
+		var lines []string
+		for _, t := range s.Turns {
+			text := turnTitle(t) + "\n" + turnBody(t, s)
+			turns = append(turns, memory.Input{Content: text + "\n(" + t.DiaID + ")", Created: s.Time})
+			dias = append(dias, t.DiaID)
+			lines = append(lines, t.DiaID+" "+t.Speaker+": "+t.Text)
+		}
+		if len(lines) > 0 {
+			// Named as the evidence names its turns' session: D3:12 → S3.
+			name, _, _ := strings.Cut(strings.TrimPrefix(s.Turns[0].DiaID, "D"), ":")
+			sessions = append(sessions, memory.Input{Summary: fmt.Sprintf("Session %d", s.N), Content: strings.Join(lines, "\n"), Created: s.Time})
+			sessNames = append(sessNames, "S"+name)
+		}
+	}
+	save := func(root string, in []memory.Input, keys []string) (map[string]string, error) {
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return nil, err
+		}
+		saved, errs, err := memory.Open(root).SaveAll(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]string{}
+		for i, sv := range saved {
+			if errs[i] != nil {
+				return nil, fmt.Errorf("%s: %w", keys[i], errs[i])
+			}
+			if sv.Duplicate {
+				return nil, fmt.Errorf("%s: stored twice", keys[i])
+			}
+			out[core.DocID(core.DocChunk, sv.ID)] = keys[i]
+		}
+		eng, err := h.engine(root, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer eng.Close()
+		_, err = eng.Index(ctx, pipeline.IndexOptions{})
+		return out, err
+	}
+	toDia, err := save(turnRoot, turns, dias)
+	if err != nil {
+		return nil, nil, err
+	}
+	toSession, err := save(sessRoot, sessions, sessNames)
+	return toDia, toSession, err
+}
+
+// sessionRecall is the share of evidence turns whose session ("S3" for
+// D3:12) is among the first top sessions retrieved.
+func sessionRecall(evidence, retrieved []string, top int) float64 {
+	if len(evidence) == 0 {
+		return 0
+	}
+	got := map[string]bool{}
+	for _, s := range retrieved[:min(top, len(retrieved))] {
+		got[s] = true
+	}
+	hit := 0
+	for _, e := range evidence {
+		if sess, _, ok := strings.Cut(strings.TrimPrefix(e, "D"), ":"); ok && got["S"+sess] {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(evidence))
 }
 
 // buildConversation registers every turn of c as a note in the project at

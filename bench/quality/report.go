@@ -121,7 +121,7 @@ func (r *report) memoryMarkdown(w io.Writer) {
 		}
 		p("\n")
 	}
-	p("\n")
+	p("\nThe same turns saved as conversation-memory chunks (the `chunks` row above: one chunk per turn, the text of its note plus its dia_id, queried with kinds = chunk through the full pipeline). With one chunk per session instead (its turns, a line each), the session of an evidence turn is in the top 1 / 3 / 5 sessions for %.1f / %.1f / %.1f %% of evidence turns.\n\n", m.Sessions[0], m.Sessions[1], m.Sessions[2])
 }
 
 // memoryHeadline says which systems the per-category table shows: the

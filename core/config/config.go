@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -605,7 +604,7 @@ func (c *Config) Fingerprint(st *Stage) string {
 		// A built-in changes with rubi itself.
 		fmt.Fprintf(h, "%s\x00", rubi.Version)
 	} else {
-		if path, err := exec.LookPath(st.Plugin); err == nil {
+		if path, err := FindPlugin(st.Plugin); err == nil {
 			if fi, err := os.Stat(path); err == nil {
 				fmt.Fprintf(h, "%d\x00%d\x00", fi.Size(), fi.ModTime().UnixNano())
 			}

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -257,6 +258,9 @@ func (h *Host) openFallback(ctx context.Context, st *config.Stage) (core.Stage, 
 
 // PluginError is a subprocess plugin's failure, phrased for one log line.
 type PluginError struct {
+	// Where is the file:line of the block's plugin attribute, set when
+	// the executable was not found: the line to fix.
+	Where string
 	Stage string
 	Path  string
 	Op    string
@@ -264,10 +268,32 @@ type PluginError struct {
 }
 
 func (e *PluginError) Error() string {
-	return fmt.Sprintf("plugin %s (%s) %s: %v", e.Stage, e.Path, e.Op, e.Err)
+	msg := fmt.Sprintf("plugin %s (%s) %s: %v", e.Stage, e.Path, e.Op, e.Err)
+	if e.Where != "" {
+		msg = e.Where + ": " + msg
+	}
+	return msg
+}
+
+// buildHints say how to build the plugins of this repository when one is
+// missing.
+var buildHints = map[string]string{
+	"rubi-lang-treesitter": "build it with `make plugins` in rubi's repository (cgo and a C compiler)",
 }
 
 func (e *PluginError) Unwrap() error { return e.Err }
+
+// where is r's file (relative to the project when inside it) and line.
+func (h *Host) where(r *hcl.Range) string {
+	if r == nil {
+		return ""
+	}
+	name := r.Filename
+	if rel, err := filepath.Rel(h.cfg.Root, name); err == nil && !strings.HasPrefix(rel, "..") {
+		name = rel
+	}
+	return fmt.Sprintf("%s:%d", name, r.Start.Line)
+}
 
 // openPlugin starts st's plugin. A non-nil error means the plugin failed
 // (the caller falls back); diagnostics mean rubi.hcl is wrong.
@@ -276,10 +302,13 @@ func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hc
 	fail := func(op string, err error) (core.Stage, hcl.Diagnostics, error) {
 		return nil, nil, &PluginError{Stage: st.Name, Path: path, Op: op, Err: err}
 	}
-	if resolved, err := exec.LookPath(path); err == nil {
+	if resolved, err := config.FindPlugin(path); err == nil {
 		path = resolved
 	} else {
-		return fail("failed to start", err)
+		if hint := buildHints[filepath.Base(path)]; hint != "" {
+			err = fmt.Errorf("%w; %s", err, hint)
+		}
+		return nil, nil, &PluginError{Where: h.where(st.PluginRange), Stage: st.Name, Path: path, Op: "failed to start", Err: err}
 	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  pluginsdk.Handshake,

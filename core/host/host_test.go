@@ -328,10 +328,33 @@ func TestStartFailure(t *testing.T) {
 			}
 			problems := h.Problems()
 			want := fmt.Sprintf("plugin rank.fake (%s) %s", path, c.want)
+			if c.name == "missing" {
+				// The line to fix comes first.
+				want = "rubi.hcl:2: " + want
+			}
 			if len(problems) != 1 || !strings.HasPrefix(problems[0], want) {
 				t.Errorf("problems = %q, want one starting %q", problems, want)
 			}
 		})
+	}
+}
+
+// TestPluginBesideRubi finds a plugin named by its bare name next to the
+// running binary when it is not on PATH, as `go install` leaves them.
+func TestPluginBesideRubi(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	got, err := config.FindPlugin(filepath.Base(self))
+	if err != nil || got != self {
+		t.Errorf("FindPlugin(%s) = %q, %v; want %s", filepath.Base(self), got, err, self)
+	}
+	_, err = config.FindPlugin("rubi-no-such-plugin")
+	var nf *config.PluginNotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), filepath.Join(filepath.Dir(self), "rubi-no-such-plugin")) {
+		t.Errorf("missing: err = %v, want where it looked", err)
 	}
 }
 

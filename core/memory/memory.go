@@ -128,6 +128,68 @@ func Open(root string) *Store {
 
 // Save writes a chunk, or finds that one with the same content exists.
 func (s *Store) Save(ctx context.Context, in Input) (*Saved, error) {
+	saved, errs, err := s.SaveAll(ctx, []Input{in})
+	if err != nil {
+		return nil, err
+	}
+	if errs[0] != nil {
+		return nil, errs[0]
+	}
+	return saved[0], nil
+}
+
+// SaveAll saves several chunks under one lock and one look at what the
+// store holds. A bad input gets its error in errs (at its index) and does
+// not stop the others; err is for the store itself.
+func (s *Store) SaveAll(ctx context.Context, in []Input) (saved []*Saved, errs []error, err error) {
+	saved, errs = make([]*Saved, len(in)), make([]error, len(in))
+	chunks := make([]*Chunk, len(in))
+	valid := 0
+	for i := range in {
+		if chunks[i], errs[i] = s.prepare(in[i]); errs[i] == nil {
+			valid++
+		}
+	}
+	if valid == 0 {
+		return saved, errs, nil // nothing to write: not even the folder
+	}
+	lock, err := s.lock(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer lock.Unlock()
+	all, err := s.scanAll()
+	if err != nil {
+		return nil, nil, err
+	}
+	byHash := map[string]*Chunk{}
+	for _, o := range all {
+		byHash[o.Hash] = o
+	}
+	for i, c := range chunks {
+		if c == nil {
+			continue
+		}
+		if o, dup := byHash[c.Hash]; dup {
+			saved[i] = &Saved{ID: o.ID, Duplicate: true, Path: o.Path}
+			continue
+		}
+		c.Path = s.activePath(c.ID)
+		data, err := encode(c)
+		if err == nil {
+			err = store.WriteFile(c.Path, data, 0o644)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		byHash[c.Hash] = c
+		saved[i] = &Saved{ID: c.ID, Path: c.Path}
+	}
+	return saved, errs, nil
+}
+
+// prepare checks an input and makes its chunk.
+func (s *Store) prepare(in Input) (*Chunk, error) {
 	typ := strings.ToLower(strings.TrimSpace(in.Type))
 	if typ == "" {
 		typ = TypeSession
@@ -171,30 +233,7 @@ func (s *Store) Save(ctx context.Context, in Input) (*Saved, error) {
 		c.Summary = autoSummary(content)
 	}
 	c.ID = created.Format("20060102-150405") + "-" + c.Hash[:8]
-
-	lock, err := s.lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Unlock()
-	all, err := s.scanAll()
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range all {
-		if o.Hash == c.Hash {
-			return &Saved{ID: o.ID, Duplicate: true, Path: o.Path}, nil
-		}
-	}
-	c.Path = filepath.Join(s.dir, c.ID+".md")
-	data, err := encode(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := store.WriteFile(c.Path, data, 0o644); err != nil {
-		return nil, err
-	}
-	return &Saved{ID: c.ID, Path: c.Path}, nil
+	return c, nil
 }
 
 // lock takes the store's lock, creating its folder.
@@ -274,6 +313,10 @@ func (s *Store) List(f Filter) ([]*Chunk, error) {
 	}
 	return out, nil
 }
+
+// Active returns every chunk that is not archived, newest first, with its
+// text: what the index turns into documents.
+func (s *Store) Active() ([]*Chunk, error) { return s.scan() }
 
 // scan reads every chunk, newest first. A file that does not read as a
 // chunk is skipped: it is not this store's to judge (a record written by

@@ -18,22 +18,15 @@ const maxChunkBody = 32 << 10
 // an edge to each project file a chunk names. Stamps are merged into the
 // manifest's document stamps, as the notes' are.
 func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, err error) {
-	chunks, err := memory.Open(e.cfg.Root).List(memory.Filter{})
+	chunks, err := memory.Open(e.cfg.Root).Active()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	stamps = map[string]string{}
-	for _, c := range chunks {
-		if c.Archived {
-			continue // found by rubi memory, by summary and tags
-		}
+	for _, c := range chunks { // archived ones are found by rubi memory, by summary and tags
 		id := core.DocID(core.DocChunk, c.ID)
 		stamps[id] = c.Hash
-		full, err := memory.Open(e.cfg.Root).Get(c.ID)
-		if err != nil {
-			continue // removed since the listing
-		}
-		body := full.Content
+		body := c.Content
 		if len(body) > maxChunkBody {
 			body = body[:maxChunkBody]
 		}

@@ -1,0 +1,20 @@
+# rubi itself needs only `go build ./cmd/rubi` (pure Go, CGO_ENABLED=0).
+# This file builds what needs more: the tree-sitter parser plugin, a cgo
+# binary in its own module (plugins/lang-treesitter), which a project swaps
+# in through rubi.hcl (parser "lang.treesitter" { plugin = "..." }).
+
+BIN ?= bin
+
+.PHONY: plugins install-plugins test-plugins
+
+# bin/rubi-lang-treesitter, next to the other binaries of this checkout.
+plugins:
+	cd plugins/lang-treesitter && go build -o $(abspath $(BIN))/rubi-lang-treesitter .
+
+# Beside rubi in $(go env GOPATH)/bin, where rubi looks for a plugin that
+# is neither at its configured path nor on PATH.
+install-plugins:
+	cd plugins/lang-treesitter && go build -o "$$(go env GOPATH)/bin/rubi-lang-treesitter" .
+
+test-plugins:
+	cd plugins/lang-treesitter && go vet ./... && go test ./...
