@@ -130,6 +130,13 @@ func (h Hook) group(rubi string) hookGroup {
 	return hookGroup{Matcher: h.Matcher, Hooks: []hookCommand{{Type: "command", Command: HookCommand(rubi, h.Event), Timeout: h.Timeout}}}
 }
 
+// groupMS is the group with its timeout in milliseconds (Gemini CLI).
+func (h Hook) groupMS(rubi string) hookGroup {
+	g := h.group(rubi)
+	g.Hooks[0].Timeout *= 1000
+	return g
+}
+
 // PluginHooksJSON renders the hooks/hooks.json of rubi's Claude Code
 // plugin, with rubi as the executable (normally "rubi", found on PATH):
 // the same hooks `rubi install --hooks` writes into settings.json.
@@ -337,18 +344,27 @@ func removeRubiHooks(d *jsonedit.Doc, event string, keep int) int {
 // older install, an event rubi no longer uses) are removed; the user's
 // hooks are left as they are.
 func setHooks(d *jsonedit.Doc, rubi string) ([]string, error) {
+	return setHookList(d, rubi, claudeHooks, false)
+}
+
+// setHookList is setHooks for an agent's own list of hooks; ms writes
+// timeouts in milliseconds.
+func setHookList(d *jsonedit.Doc, rubi string, hooks []Hook, ms bool) ([]string, error) {
 	if d.Has(hooksPath) && !d.IsObject(hooksPath) {
 		return nil, fmt.Errorf("hooks is not an object")
 	}
 	var lines []string
 	wanted := map[string]bool{}
-	for _, h := range claudeHooks {
+	for _, h := range hooks {
 		wanted[h.Event] = true
 		p := jsonedit.Path{"hooks", h.Event}
 		if d.Has(p) && !d.IsArray(p) {
 			return nil, fmt.Errorf("%s is not an array", p)
 		}
 		want := h.group(rubi)
+		if ms {
+			want = h.groupMS(rubi)
+		}
 		keep := -1
 		for _, s := range rubiHooks(d, h.Event) {
 			if s.only && len(s.hooks) == 1 {

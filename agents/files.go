@@ -64,6 +64,9 @@ type fileEdit struct {
 	// its backup does not: the backup is then renewed before a change.
 	// Nil means never.
 	pristine func(st fileState) bool
+	// noBackup is a file rubi owns whole (rubi connect's rule files): it
+	// gets no backup.
+	noBackup bool
 }
 
 // applyEdits runs edits as one transaction: every file is locked and
@@ -111,7 +114,7 @@ func applyEdits(ctx context.Context, edits []fileEdit, dryRun bool) ([]FileRepor
 			reports = append(reports, r)
 			continue
 		}
-		if !st.hasBackup || e.pristine != nil && e.pristine(st) {
+		if !e.noBackup && (!st.hasBackup || e.pristine != nil && e.pristine(st)) {
 			if err := writeBackup(st, e.perm); err != nil {
 				return reports, err
 			}

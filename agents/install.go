@@ -62,6 +62,8 @@ type Report struct {
 	// Notes are things to know: a plugin whose hooks would run twice,
 	// backups kept after an undo, files left alone.
 	Notes []string `json:"notes,omitempty"`
+	// Paste are snippets for files rubi does not rewrite (rubi connect).
+	Paste []Snippet `json:"paste,omitempty"`
 }
 
 // Changed reports whether the run changed (or would change) anything.
@@ -291,10 +293,13 @@ func currentWindow(p ClaudePaths) int {
 // WriteReport prints a report the way `rubi install` shows it: per file,
 // what changed; paths under the home directory start with ~.
 func WriteReport(w io.Writer, r *Report) {
+	defer writePaste(w, r.Paste)
 	if !r.Changed() {
-		fmt.Fprintln(w, "nothing to change")
+		if len(r.Paste) == 0 {
+			fmt.Fprintln(w, "nothing to change")
+		}
 		for _, n := range r.Notes {
-			fmt.Fprintln(w, "note:", n)
+			fmt.Fprintln(w, "note:", tildeAll(n))
 		}
 		return
 	}
@@ -357,4 +362,16 @@ func tildeAll(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, home+string(filepath.Separator), "~"+string(filepath.Separator))
+}
+
+// writePaste prints the snippets to add by hand.
+func writePaste(w io.Writer, snippets []Snippet) {
+	for _, s := range snippets {
+		fmt.Fprintf(w, "add this to %s (rubi does not rewrite it: comments and layout would be lost):\n", tilde(s.Path))
+		for _, line := range strings.SplitAfter(strings.TrimRight(s.Text, "\n")+"\n", "\n") {
+			if line != "" {
+				fmt.Fprint(w, "    "+line)
+			}
+		}
+	}
 }

@@ -216,3 +216,38 @@ func TestCodexHooks(t *testing.T) {
 		t.Errorf("Codex tried to reach beyond the mock API: %v", other)
 	}
 }
+
+// TestCodexConnectedProject runs the real Codex CLI in a trusted project
+// after `rubi connect codex` (the project's .codex/config.toml and
+// AGENTS.md, nothing in CODEX_HOME about rubi): Codex starts rubi's
+// server from the project's table and offers its tools, and the model
+// gets rubi's instructions from AGENTS.md.
+func TestCodexConnectedProject(t *testing.T) {
+	codex := codexCLI(t)
+	env := rubiEnv(t)
+	project := shopProject(t, env)
+	runRubi(t, project, env, "connect", "codex")
+	api := newMockResponses(t, codexScript)
+	s := newCodexSession(t, codex, api, project, env)
+	// CODEX_HOME without the example's server and hooks: the mock as the
+	// provider, and the project trusted.
+	home := strings.TrimPrefix(s.marker, "RUBI_E2E_RUN=")
+	example, _ := os.ReadFile(filepath.Join(repoRoot, "examples/agents/codex/.codex/config.toml"))
+	text := strings.Replace(codexConfig(t, api.URL), string(example), "", 1) +
+		fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", project)
+	if strings.Contains(text, "mcp_servers.rubi") {
+		t.Fatalf("CODEX_HOME's config.toml still names rubi:\n%s", text)
+	}
+	writeFiles(t, filepath.Join(home, ".codex"), map[string]string{"config.toml": text, "hooks.json": "{}\n"})
+	r := s.run(t, "Why is the coupon discount applied twice?")
+	found := false
+	for _, tool := range r.requests[0].Tools {
+		found = found || tool.Name == "mcp__rubi"
+	}
+	if !found {
+		t.Errorf("Codex did not start rubi's server from the project's .codex/config.toml: tools %+v", r.requests[0].Tools)
+	}
+	if raw := string(r.requests[0].Raw); !strings.Contains(raw, "rubi: this project's memory") {
+		t.Errorf("the model did not get AGENTS.md's rubi block")
+	}
+}

@@ -24,8 +24,9 @@ func newHookCmd(g *globals) *cobra.Command {
 		Use:   "hook EVENT",
 		Short: "Answer an agent hook (JSON on stdin, JSON on stdout)",
 		Long: `hook is what an agent's hook configuration runs: Claude Code's (the rubi
-plugin or rubi install --hooks) and Codex CLI's hooks.json. It reads the
-agent's JSON payload on stdin and answers on stdout in the agent's format.
+plugin or rubi install --hooks), Codex CLI's hooks.json and Gemini CLI's
+settings.json (rubi connect). It reads the agent's JSON payload on stdin
+and answers on stdout in the agent's format.
 EVENT is the agent's event name; the payload's hook_event_name wins:
 
   SessionStart      refresh the index (in the background when slow); inject
@@ -40,6 +41,10 @@ EVENT is the agent's event name; the payload's hook_event_name wins:
                     nothing registered, ask once for 1-5 durable facts
   PreCompact        write a record of the conversation to .rubi/sessions/
   SessionEnd        forget the session's state
+
+Gemini CLI's events (rubi connect gemini) are answered by the same
+handlers: BeforeAgent as UserPromptSubmit, BeforeTool as PreToolUse,
+AfterTool as PostToolUse, AfterAgent as Stop, PreCompress as PreCompact.
 
 Other events are ignored. A hook always exits 0: errors are written to
 .rubi/hooks.log, never to the agent.`,

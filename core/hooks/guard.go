@@ -52,6 +52,9 @@ func (h *handler) preToolUse(ctx context.Context) (Output, error) {
 		what = fmt.Sprintf("%d lines, %s", lines, what)
 	}
 	how := "Find the part you need first (Grep, or grep -n PATTERN " + shown + "), then Read it with offset and limit (for example offset 1, limit 200)."
+	if h.in.ToolName == "read_file" { // Gemini CLI's
+		how = "Find the part you need first (grep_search, or grep -n PATTERN " + shown + "), then read_file it with start_line and end_line (for example 1 and 200)."
+	}
 	if h.in.ToolName != "Read" && h.in.ToolName != "read_file" {
 		how = "Find the part you need first (grep -n PATTERN " + shown + "), then print just that part (sed -n '1,200p' " + shown + ")."
 	}
@@ -67,7 +70,7 @@ func (h *handler) fullRead() string {
 	var p string
 	switch h.in.ToolName {
 	case "Read", "read_file":
-		if set(t.Offset) || set(t.Limit) {
+		if set(t.Offset) || set(t.Limit) || set(t.StartLine) || set(t.EndLine) {
 			return ""
 		}
 		p = t.FilePath

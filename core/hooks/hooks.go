@@ -1,7 +1,8 @@
 // Package hooks answers the hooks coding agents run around a session: the
-// JSON an agent (Claude Code, or Codex CLI, which uses the same format)
-// writes on a hook command's stdin comes in, and the JSON it reads back
-// goes out. Each event has one job:
+// JSON an agent (Claude Code, Codex CLI, which uses the same format, or
+// Gemini CLI, which sends the same fields under its own event names:
+// GeminiEvents) writes on a hook command's stdin comes in, and the JSON it
+// reads back goes out. Each event has one job:
 //
 //   - SessionStart: refresh the index (in a detached process when it takes
 //     long) and inject the level-0 map and the critical notes; after a
@@ -53,6 +54,18 @@ const (
 // Events lists the handled events, in the order a session meets them.
 var Events = []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, PreCompact, SessionEnd}
 
+// GeminiEvents maps Gemini CLI's hook events onto the handlers of rubi's
+// events (checked against Gemini CLI 0.61.0, whose payloads are Claude
+// Code's snake_case fields under these names). SessionStart and SessionEnd
+// have the same names in both.
+var GeminiEvents = map[string]string{
+	"BeforeAgent": UserPromptSubmit, // the prompt, before the model plans
+	"BeforeTool":  PreToolUse,
+	"AfterTool":   PostToolUse,
+	"AfterAgent":  Stop, // once per turn, with stop_hook_active
+	"PreCompress": PreCompact,
+}
+
 // maxPayload is the most of stdin a hook reads; the rest is drained. A
 // PostToolUse payload carries the tool's output, which can be large, and
 // none of what rubi needs from it is past the first megabytes.
@@ -95,8 +108,10 @@ type Output struct {
 // IsZero reports an Output that says nothing.
 func (o Output) IsZero() bool { return o == Output{} }
 
-// Encode writes o in the agent's format for event; nothing for a zero
-// Output.
+// Encode writes o in the agent's format for event (the agent's own name
+// for it); nothing for a zero Output. Gemini CLI reads additionalContext
+// and a Stop's block as Claude Code does, but refuses a tool with a
+// top-level decision.
 func (o Output) Encode(w io.Writer, event string) error {
 	if o.IsZero() {
 		return nil
@@ -105,6 +120,8 @@ func (o Output) Encode(w io.Writer, event string) error {
 	switch {
 	case o.Block != "":
 		doc = map[string]any{"decision": "block", "reason": o.Block}
+	case o.Deny != "" && event == "BeforeTool":
+		doc = map[string]any{"decision": "deny", "reason": o.Deny}
 	case o.Deny != "":
 		doc = map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName":            event,
@@ -153,6 +170,15 @@ func EventName(arg string, in *Input) string {
 	return arg
 }
 
+// Handler returns the rubi event whose handler answers an agent's event:
+// the event itself, or Gemini CLI's alias of it.
+func Handler(event string) string {
+	if h, ok := GeminiEvents[event]; ok {
+		return h
+	}
+	return event
+}
+
 // ProjectDir returns the directory whose project a hook serves: the
 // agent's CLAUDE_PROJECT_DIR when set, else the payload's cwd, else the
 // working directory.
@@ -173,6 +199,9 @@ type toolFields struct {
 	Command      json.RawMessage `json:"command"`
 	Offset       json.RawMessage `json:"offset"`
 	Limit        json.RawMessage `json:"limit"`
+	// StartLine and EndLine are Gemini CLI's read_file range.
+	StartLine json.RawMessage `json:"start_line"`
+	EndLine   json.RawMessage `json:"end_line"`
 }
 
 // tool decodes the payload's tool_input; a missing or odd one reads as

@@ -22,7 +22,7 @@ func (h *handler) userPrompt(ctx context.Context) (Output, error) {
 	}); err != nil && !errors.Is(err, errNoSession) {
 		logError(h.dataDir(), h.event, err)
 	}
-	recall, err := h.recall(ctx, h.in.Prompt)
+	recall, err := h.recall(ctx, withoutHookContext(h.in.Prompt))
 	if err != nil {
 		return Output{}, err
 	}
@@ -193,4 +193,23 @@ func joinParts(parts ...string) string {
 // for the patterns its event uses.
 func lazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
+// withoutHookContext removes what hooks injected from a prompt: headless
+// Gemini CLI prepends SessionStart's context to the user's prompt, inside
+// <hook_context> tags, and passes that on to BeforeAgent. Recalling from
+// rubi's own map and critical notes would match them, not the request.
+func withoutHookContext(prompt string) string {
+	const open, end = "<hook_context>", "</hook_context>"
+	for {
+		i := strings.Index(prompt, open)
+		if i < 0 {
+			return prompt
+		}
+		j := strings.Index(prompt[i:], end)
+		if j < 0 {
+			return prompt[:i]
+		}
+		prompt = prompt[:i] + prompt[i+j+len(end):]
+	}
 }

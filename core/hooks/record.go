@@ -210,6 +210,7 @@ func (d *digest) line(p *fastjson.Parser, b []byte) {
 		}
 		content := v.Get("message", "content")
 		if content == nil {
+			d.geminiRequest(v.Get("content"))
 			return
 		}
 		if s, err := content.StringBytes(); err == nil {
@@ -236,6 +237,8 @@ func (d *digest) line(p *fastjson.Parser, b []byte) {
 				d.command(string(in.GetStringBytes("command")))
 			}
 		}
+	case "gemini":
+		d.geminiCalls(v.GetArray("toolCalls"))
 	case "compacted":
 		d.reset() // a Codex rollout's compaction
 	case "response_item":
@@ -296,4 +299,30 @@ func oneLine(s string) string {
 		s = string(r[:recordLineCut]) + "…"
 	}
 	return s
+}
+
+// geminiRequest reads a Gemini CLI chat's user message: text parts are
+// the request, except the session context Gemini CLI sends first; tool
+// results (functionResponse parts) are not.
+func (d *digest) geminiRequest(content *fastjson.Value) {
+	for _, c := range content.GetArray() {
+		text := string(c.GetStringBytes("text"))
+		if text != "" && !strings.HasPrefix(text, "<session_context>") {
+			d.request(text)
+		}
+	}
+}
+
+// geminiCalls reads a Gemini CLI model message's tool calls: the files
+// written or edited, and the shell commands run.
+func (d *digest) geminiCalls(calls []*fastjson.Value) {
+	for _, c := range calls {
+		args := c.Get("args")
+		switch string(c.GetStringBytes("name")) {
+		case "write_file", "replace":
+			d.file(string(args.GetStringBytes("file_path")))
+		case "run_shell_command":
+			d.command(string(args.GetStringBytes("command")))
+		}
+	}
 }

@@ -96,7 +96,8 @@ func Run(ctx context.Context, env Env, arg string, stdin io.Reader, stdout io.Wr
 		}
 		return
 	}
-	event := EventName(arg, in)
+	agentEvent := EventName(arg, in)
+	event := Handler(agentEvent)
 	if !handled(event) {
 		return
 	}
@@ -117,7 +118,7 @@ func Run(ctx context.Context, env Env, arg string, stdin io.Reader, stdout io.Wr
 		logError(h.dataDir(), event, err)
 		return
 	}
-	if err := out.Encode(stdout, event); err != nil {
+	if err := out.Encode(stdout, agentEvent); err != nil {
 		logError(h.dataDir(), event, err)
 	}
 }

@@ -122,6 +122,7 @@ const (
 var exploreTools = map[string]bool{
 	"Read": true, "Grep": true, "Glob": true, "LS": true, "NotebookRead": true,
 	"read_file": true, "grep": true, "glob": true, "list_directory": true, "search_file_content": true,
+	"grep_search": true, "read_many_files": true, // Gemini CLI 0.61's
 }
 
 // exploreCommands are the shell commands that read or search.
@@ -141,6 +142,9 @@ var gitExplore = map[string]bool{"grep": true, "log": true, "show": true, "blame
 func classify(name string, in toolFields) toolKind {
 	if exploreTools[name] {
 		return toolExplore
+	}
+	if after, ok := strings.CutPrefix(name, "mcp_rubi_"); ok { // Gemini CLI: mcp_<server>_<tool>
+		name = "mcp__rubi__" + after
 	}
 	if strings.HasPrefix(name, "mcp__") && strings.Contains(strings.ToLower(name), "rubi") {
 		switch name[strings.LastIndex(name, "__")+2:] {

@@ -203,6 +203,8 @@ func (r *Reader) line(b []byte, n int, complete bool) {
 	case err != nil:
 	case r.meta.Agent == Codex:
 		err = r.codexLine(b, n)
+	case r.meta.Agent == GeminiCLI:
+		err = r.geminiLine(b, n)
 	default:
 		err = r.claudeLine(b, n)
 	}
@@ -215,10 +217,14 @@ func (r *Reader) line(b []byte, n int, complete bool) {
 	}
 }
 
-// detect tells a Codex rollout line from a Claude Code line.
+// detect tells a Codex rollout line or a Gemini CLI chat line from a
+// Claude Code line.
 func detect(b []byte) Agent {
-	if fastjson.Exists(b, "payload") {
+	switch {
+	case fastjson.Exists(b, "payload"):
 		return Codex
+	case fastjson.Exists(b, "$set") || fastjson.Exists(b, "projectHash") || fastjson.GetString(b, "type") == "gemini":
+		return GeminiCLI
 	}
 	return ClaudeCode
 }

@@ -27,6 +27,9 @@ type Agent string
 const (
 	ClaudeCode Agent = "claude-code"
 	Codex      Agent = "codex"
+	// GeminiCLI's chat files (~/.gemini/tmp/<project>/chats/*.jsonl) are
+	// read for their calls' token counts only (the hooks' meter).
+	GeminiCLI Agent = "gemini-cli"
 )
 
 // Usage is the token usage of one API call, split the way providers bill

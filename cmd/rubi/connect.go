@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/agents"
+)
+
+func newConnectCmd(g *globals) *cobra.Command {
+	var project, global, dryRun, list, undo bool
+	cmd := &cobra.Command{
+		Use:   "connect AGENT",
+		Short: "Connect rubi to a coding agent: its MCP server, instructions and, where the agent has them, hooks",
+		Long: `connect registers rubi with a coding agent: rubi's MCP server in the
+agent's own configuration file, rubi's instructions between markers in the
+file the agent reads (AGENTS.md, GEMINI.md, a rule file), and rubi's hooks
+where the agent runs hooks that inject context (Codex).
+
+Agents: ` + strings.Join(agents.AgentNames(), ", ") + `. For Claude Code,
+use rubi install --hooks or rubi's plugin.
+
+--project (the default) changes the project's files, --global the user's.
+Only rubi's entries change; every other key, comment and the layout stay.
+Each file is copied to FILE.bak-rubi before rubi's first change to it.
+Running connect again changes nothing. A file that does not parse is left
+untouched and the error names its line and column. YAML files with the
+user's settings (Goose, Continue's config.yaml) are not rewritten: connect
+prints the lines to add.
+
+--list shows every agent, its files, what rubi puts in each and whether it
+is there now. --undo takes out exactly what connect added.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if list {
+				return cobra.NoArgs(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if project && global {
+				return errors.New("--project and --global: choose one")
+			}
+			root, err := g.projectRoot()
+			if err != nil {
+				return err
+			}
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return fmt.Errorf("find the home directory: %w", err)
+			}
+			o := agents.ConnectOptions{Project: root, Home: home, Scope: agents.ScopeProject, DryRun: dryRun}
+			if global {
+				o.Scope = agents.ScopeGlobal
+			}
+			if list {
+				st := agents.List(o)
+				if g.json {
+					return writeJSON(g.stdout, st)
+				}
+				writeList(g.stdout, o.Scope, st)
+				return nil
+			}
+			if args[0] == "claude" || args[0] == "claude-code" {
+				// Claude Code has its own: rubi's plugin, or rubi install.
+				fmt.Fprintln(g.stdout, "Claude Code: install rubi's plugin (/plugin install rubi@rubi), or run `rubi install --hooks` for rubi's hooks and MCP server in your user configuration (`rubi install --undo` takes them out).")
+				return nil
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), installLockWait)
+			defer cancel()
+			var rep *agents.Report
+			if undo {
+				rep, err = agents.Disconnect(ctx, args[0], o)
+			} else {
+				if o.Rubi, err = agents.RubiExecutable(); err != nil {
+					return err
+				}
+				rep, err = agents.Connect(ctx, args[0], o)
+			}
+			if rep != nil && (err == nil || len(rep.Files) > 0) {
+				if g.json {
+					if jerr := writeJSON(g.stdout, rep); jerr != nil {
+						return jerr
+					}
+				} else {
+					agents.WriteReport(g.stdout, rep)
+				}
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&project, "project", false, "change the project's configuration (the default)")
+	f.BoolVar(&global, "global", false, "change the user's configuration, for every project")
+	f.BoolVar(&dryRun, "dry-run", false, "print the changes as a diff and write nothing")
+	f.BoolVar(&list, "list", false, "show every agent, its files, what rubi would change and whether it is connected")
+	f.BoolVar(&undo, "undo", false, "take out what rubi connect added, keeping everything else")
+	return cmd
+}
+
+// writeList prints --list: one block per agent.
+func writeList(w io.Writer, scope agents.Scope, st []agents.AgentStatus) {
+	fmt.Fprintf(w, "agents (%s configuration; --%s for the other):\n", scope, map[agents.Scope]string{agents.ScopeProject: "global", agents.ScopeGlobal: "project"}[scope])
+	for _, a := range st {
+		state := "not connected"
+		if a.Connected {
+			state = "connected"
+		}
+		if a.Err != "" {
+			state = a.Err
+		}
+		fmt.Fprintf(w, "\n%-9s %s: %s\n", a.Agent, a.Title, state)
+		fmt.Fprintf(w, "          automatic: %s\n", a.Hooks)
+		for _, f := range a.Files {
+			mark := "-"
+			if f.Connected {
+				mark = "✓"
+			}
+			line := fmt.Sprintf("  %s %s — %s", mark, agentsTilde(f.Path), f.What)
+			if f.Problem != "" {
+				line += " (" + f.Problem + ")"
+			}
+			fmt.Fprintln(w, "        "+line)
+		}
+	}
+}
+
+// agentsTilde shortens a path under the home directory to ~/...
+func agentsTilde(path string) string {
+	home, err := os.UserHomeDir()
+	if err == nil && home != "" && strings.HasPrefix(path, home+string(os.PathSeparator)) {
+		return "~" + path[len(home):]
+	}
+	return path
+}
