@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// The agents' own CLIs, pinned in package-lock.json files and installed by
+// The agents' own CLIs, pinned in package.json and package-lock.json files and installed by
 // `npm ci` (.ci/run does it), read what `rubi connect` writes.
 const (
 	codexCLIDir  = "testdata/codex"
@@ -37,7 +37,11 @@ func npmCLI(t *testing.T, dir, name string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("%s is not installed: run `(cd agents/%s && npm ci)` (.ci/run does), or set %s=1 to leave this test out", name, dir, noNodeEnv)
+		install := "npm ci"
+		if dir == opencodeCLIDir {
+			install = opencodeInstall
+		}
+		t.Fatalf("%s is not installed: run `(cd agents/%s && %s)` (.ci/run does), or set %s=1 to leave this test out", name, dir, install, noNodeEnv)
 	}
 	return path
 }
@@ -173,8 +177,14 @@ func TestGeminiReadsTheConnect(t *testing.T) {
 	}
 }
 
-// opencodeCLIDir holds the real OpenCode CLI, pinned like the others.
-const opencodeCLIDir = "testdata/opencode"
+// opencodeCLIDir holds the real OpenCode CLI. Its package pins its
+// platform binaries exactly (opencode-linux-x64 1.18.33 …), but a lock file
+// cannot be written where the registry serves only some of them, so it is
+// installed without one: opencodeInstall.
+const (
+	opencodeCLIDir  = "testdata/opencode"
+	opencodeInstall = "npm install --no-package-lock"
+)
 
 // ansi matches terminal colour codes, which opencode prints even to a
 // pipe.
