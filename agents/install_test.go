@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -73,45 +72,7 @@ func TestInstallGolden(t *testing.T) {
 			for path, data := range snapshot(t, home) {
 				got["want/home/"+path] = data
 			}
-			if *update {
-				var keep []txtar.File
-				for _, f := range ar.Files {
-					if !strings.HasPrefix(f.Name, "want/") {
-						keep = append(keep, f)
-					}
-				}
-				names := make([]string, 0, len(got))
-				for name := range got {
-					names = append(names, name)
-				}
-				sort.Strings(names)
-				for _, name := range names {
-					keep = append(keep, txtar.File{Name: name, Data: got[name]})
-				}
-				ar.Files = keep
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want := map[string][]byte{}
-			for _, f := range ar.Files {
-				if strings.HasPrefix(f.Name, "want/") {
-					want[f.Name] = f.Data
-				}
-			}
-			for name, data := range want {
-				if g, ok := got[name]; !ok {
-					t.Errorf("%s is missing", name)
-				} else if !bytes.Equal(g, data) {
-					t.Errorf("%s:\n%s\nwant:\n%s", name, g, data)
-				}
-			}
-			for name := range got {
-				if _, ok := want[name]; !ok {
-					t.Errorf("unexpected %s:\n%s", name, got[name])
-				}
-			}
+			compareGolden(t, file, ar, got)
 		})
 	}
 }
