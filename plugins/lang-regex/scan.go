@@ -657,7 +657,7 @@ func (x *lexed) docAbove(i int, st docStyle) string {
 	}
 	for k := top; k <= j; k++ {
 		t := bytes.TrimPrefix(bytes.TrimSpace(x.srcLine(k)), []byte(st.line))
-		if directive(t) {
+		if Directive(t) {
 			continue
 		}
 		if t = bytes.TrimSpace(t); len(t) > 0 {
@@ -667,9 +667,10 @@ func (x *lexed) docAbove(i int, st docStyle) string {
 	return ""
 }
 
-// directive reports whether a line comment's text (after "//") is a tool
+// Directive reports whether a line comment's text (after "//") is a tool
 // directive rather than prose: //go:generate, //nolint:x, eslint-disable...
-func directive(t []byte) bool {
+// Doc comments skip them; the tree-sitter parser does too.
+func Directive(t []byte) bool {
 	if len(t) > 0 && t[0] != ' ' && t[0] != '\t' {
 		if k := bytes.IndexByte(t, ':'); k > 0 && k+1 < len(t) && t[k+1] != ' ' && bytes.IndexByte(t[:k], ' ') < 0 {
 			return true

@@ -10,6 +10,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/rubi-dev/rubi/core"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // extraction is the per-file state: the query's captures gathered, then
@@ -549,7 +550,7 @@ func (x *extraction) docAbove(row int, st docStyle) string {
 		for i := top; i <= k; i++ {
 			t := bytes.TrimSpace(x.src[x.comments[i].startByte:x.comments[i].endByte])
 			t = bytes.TrimPrefix(t, []byte(st.line))
-			if directive(t) {
+			if regex.Directive(t) {
 				continue
 			}
 			t = bytes.TrimLeft(t, "/") // /// under a // style
@@ -587,23 +588,6 @@ func blockText(text []byte) string {
 		return clip(t)
 	}
 	return ""
-}
-
-// directive reports whether a line comment's text (after "//") is a tool
-// directive rather than prose: //go:generate, //nolint:x, eslint-disable...
-func directive(t []byte) bool {
-	if len(t) > 0 && t[0] != ' ' && t[0] != '\t' {
-		if k := bytes.IndexByte(t, ':'); k > 0 && k+1 < len(t) && t[k+1] != ' ' && bytes.IndexByte(t[:k], ' ') < 0 {
-			return true
-		}
-	}
-	t = bytes.TrimSpace(t)
-	for _, p := range []string{"eslint-", "@ts-", "prettier-ignore", "istanbul ignore", "tslint:", "#region", "#endregion"} {
-		if bytes.HasPrefix(t, []byte(p)) {
-			return true
-		}
-	}
-	return false
 }
 
 var licenseWords = [][]byte{[]byte("copyright"), []byte("license"), []byte("spdx-"), []byte("all rights reserved")}
