@@ -344,7 +344,7 @@ func readAll(dir string) (perf.Run, error) {
 }
 
 func (r *report) index(rubi, tree string) error {
-	index := func() (perf.Run, error) { return perf.Exec(tree, nil, rubi, "index", "--root", tree) }
+	index := func() (perf.Run, error) { return perf.ExecPeak(tree, nil, rubi, "index", "--root", tree) }
 	var err error
 	if r.cold, err = r.repeat(func() error { return os.RemoveAll(filepath.Join(tree, ".rubi")) }, index); err != nil {
 		return err
@@ -453,7 +453,7 @@ func (r *report) other(rubi, work, corpus string) (other, error) {
 			return ot, err
 		}
 	}
-	index := func() (perf.Run, error) { return perf.Exec(dir, nil, rubi, "index", "--root", dir) }
+	index := func() (perf.Run, error) { return perf.ExecPeak(dir, nil, rubi, "index", "--root", dir) }
 	if ot.cold, err = r.repeat(func() error { return os.RemoveAll(filepath.Join(dir, ".rubi")) }, index); err != nil {
 		return ot, err
 	}
@@ -481,7 +481,7 @@ func scalePoint(rubi, tree, work string, files, n int) (point, error) {
 		os.RemoveAll(filepath.Join(dir, fmt.Sprintf("copy%d", i), ".git"))
 	}
 	total, _ := countFiles(dir)
-	run, err := perf.Exec(dir, nil, rubi, "index", "--root", dir)
+	run, err := perf.ExecPeak(dir, nil, rubi, "index", "--root", dir)
 	if err != nil {
 		return point{}, err
 	}

@@ -67,3 +67,15 @@ func TestTargetsSayByHowMuch(t *testing.T) {
 		}
 	}
 }
+
+// Without GNU time, memory is not measured, and the report says so
+// rather than claim a target met at 0 MB.
+func TestMemoryNotMeasuredSaysSo(t *testing.T) {
+	r := &report{o: options{notes: 10}, rgMissing: true}
+	r.walk, r.nochange = stat{med: time.Second}, stat{med: time.Second}
+	r.series = []point{{files: 100, took: time.Second}, {files: 1000, took: 10 * time.Second}}
+	out := r.markdown("")
+	if !strings.Contains(out, "| peak RSS while indexing < 500 MB | — | **missed**: not measured: GNU time is missing (Debian: time) |") || strings.Contains(out, "memory grows") {
+		t.Errorf("%s", out)
+	}
+}

@@ -11,8 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -59,9 +59,42 @@ func Ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // Run is one finished child process.
 type Run struct {
 	Took time.Duration
-	// PeakKB is the child's peak resident set, in KiB.
+	// PeakKB is the child's peak resident set, in KiB (ExecPeak only).
 	PeakKB int64
 	Stdout []byte
+}
+
+// ExecPeak is Exec that also measures the child's peak resident set. The
+// kernel's own figure for a child of this process is no use: Go starts
+// children with vfork, and Linux carries the parent's high-water mark
+// into the child's, so a small child of a big benchmark process reports
+// the benchmark's memory. GNU time forks the child itself, so its figure
+// is the child's alone; without it (Debian: time) PeakKB stays 0.
+func ExecPeak(dir string, stdin []byte, bin string, args ...string) (Run, error) {
+	gnuTime, err := exec.LookPath("/usr/bin/time")
+	if err != nil {
+		return Exec(dir, stdin, bin, args...)
+	}
+	out, err := os.CreateTemp("", "rubi-bench-rss")
+	if err != nil {
+		return Run{}, err
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	r, err := Exec(dir, stdin, gnuTime, append([]string{"-f", "%M", "-o", out.Name(), bin}, args...)...)
+	if err != nil {
+		return r, err
+	}
+	data, err := os.ReadFile(out.Name())
+	if err != nil {
+		return r, err
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 {
+		return r, fmt.Errorf("GNU time wrote no peak memory for %s", bin)
+	}
+	r.PeakKB, err = strconv.ParseInt(fields[len(fields)-1], 10, 64)
+	return r, err
 }
 
 // Exec runs bin with args in dir, stdin on its standard input, and
@@ -76,11 +109,6 @@ func Exec(dir string, stdin []byte, bin string, args ...string) (Run, error) {
 	start := time.Now()
 	err := cmd.Run()
 	r := Run{Took: time.Since(start), Stdout: out.Bytes()}
-	if cmd.ProcessState != nil {
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.PeakKB = ru.Maxrss
-		}
-	}
 	if err != nil {
 		return r, fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, errb.Bytes())
 	}
