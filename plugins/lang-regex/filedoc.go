@@ -109,7 +109,7 @@ func (f *file) commentText(a, b int, st docStyle) string {
 		t := bytes.TrimSpace(f.srcLine(k))
 		t = bytes.TrimLeft(t, "/#!")
 		if t = bytes.TrimSpace(t); len(t) > 0 {
-			return clip(t)
+			return Clip(t)
 		}
 	}
 	return ""

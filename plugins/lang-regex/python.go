@@ -246,7 +246,7 @@ func (f *file) pyStringDoc(k int) string {
 			t, last = t[:e], true
 		}
 		if t = bytes.TrimSpace(t); len(t) > 0 {
-			return clip(t)
+			return Clip(t)
 		}
 		if k++; last || len(q) == 1 || k >= f.lines() || k > stop {
 			return ""

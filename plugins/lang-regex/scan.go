@@ -587,8 +587,10 @@ func skipSpace(code []byte, off int) int {
 
 const maxText = 200
 
-// clip trims s and caps it at maxText bytes on a rune boundary.
-func clip(s []byte) string {
+// Clip trims s and caps it at 200 bytes (maxText) on a rune boundary: the
+// length of a signature or doc line the parsers report. The tree-sitter
+// parser uses it too.
+func Clip(s []byte) string {
 	s = bytes.TrimSpace(s)
 	if len(s) > maxText {
 		cut := maxText
@@ -604,7 +606,7 @@ func clip(s []byte) string {
 func (x *lexed) signature(i int) string {
 	code := x.codeLine(i)
 	end := len(bytes.TrimRightFunc(code, func(r rune) bool { return r == ' ' || r == '\t' }))
-	return clip(x.srcLine(i)[:end])
+	return Clip(x.srcLine(i)[:end])
 }
 
 // docStyle says which comments above a definition document it.
@@ -644,7 +646,7 @@ func (x *lexed) docAbove(i int, st docStyle) string {
 			if len(t) == 0 || t[0] == '@' {
 				continue // JSDoc tags are not prose
 			}
-			return clip(t)
+			return Clip(t)
 		}
 		return ""
 	}
@@ -661,7 +663,7 @@ func (x *lexed) docAbove(i int, st docStyle) string {
 			continue
 		}
 		if t = bytes.TrimSpace(t); len(t) > 0 {
-			return clip(t)
+			return Clip(t)
 		}
 	}
 	return ""

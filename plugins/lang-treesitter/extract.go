@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -508,7 +507,7 @@ func (x *extraction) signature(row int, after uint32) string {
 	if k < len(x.comments) && x.comments[k].startRow == row {
 		t = t[:int(x.comments[k].startByte)-a]
 	}
-	return clip(t)
+	return regex.Clip(t)
 }
 
 // docRow is the row a definition's doc comment must end right above: its
@@ -555,7 +554,7 @@ func (x *extraction) docAbove(row int, st docStyle) string {
 			}
 			t = bytes.TrimLeft(t, "/") // /// under a // style
 			if t = bytes.TrimSpace(t); len(t) > 0 {
-				return clip(t)
+				return regex.Clip(t)
 			}
 		}
 		return ""
@@ -585,7 +584,7 @@ func blockText(text []byte) string {
 		if len(t) == 0 || t[0] == '@' {
 			continue
 		}
-		return clip(t)
+		return regex.Clip(t)
 	}
 	return ""
 }
@@ -615,7 +614,7 @@ func (x *extraction) topComment(root *sitter.Node) string {
 			for _, t := range bytes.Split(block, []byte("\n")) {
 				t = bytes.TrimLeft(bytes.TrimSpace(t), "/#!")
 				if t = bytes.TrimSpace(t); len(t) > 0 {
-					return clip(t)
+					return regex.Clip(t)
 				}
 			}
 		}
@@ -647,19 +646,4 @@ func pragma(block []byte) bool {
 		}
 	}
 	return false
-}
-
-const maxText = 200
-
-// clip trims s and caps it at maxText bytes on a rune boundary.
-func clip(s []byte) string {
-	s = bytes.TrimSpace(s)
-	if len(s) > maxText {
-		cut := maxText
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = bytes.TrimSpace(s[:cut])
-	}
-	return string(s)
 }

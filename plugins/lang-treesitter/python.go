@@ -8,6 +8,7 @@ import (
 	"github.com/smacker/go-tree-sitter/python"
 
 	"github.com/rubi-dev/rubi/core"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 func init() {
@@ -54,7 +55,7 @@ func (x *extraction) pyDocstring(body *sitter.Node) string {
 	s := unquote(first.NamedChild(0).Content(x.src))
 	for _, line := range strings.Split(s, "\n") {
 		if t := bytes.TrimSpace([]byte(line)); len(t) > 0 {
-			return clip(t)
+			return regex.Clip(t)
 		}
 	}
 	return ""
