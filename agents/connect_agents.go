@@ -18,7 +18,7 @@ sessions learned. Use it before exploring:
 - Before reading or searching files, call ` + "`context`" + ` with the question and
   ` + "`terms`" + `: synonyms, related words, likely identifiers.
 - After exploring, ` + "`register`" + ` what you learned, with its files.
-- Before your context fills, save a ` + "`handoff`" + `; after a reset, read the last one.
+- Before your context fills, save a handoff with the ` + "`memory`" + ` tool; after a reset, read the last one.
 `
 
 // ownedMarkdown is the text of a rule file rubi writes whole.

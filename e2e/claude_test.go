@@ -219,7 +219,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		// model (MCP tools are deferred: listed by name).
 		text := api.Requests()[0].text()
 		for _, want := range []string{
-			"mcp__plugin_rubi_rubi__context", "mcp__plugin_rubi_rubi__register", "mcp__plugin_rubi_rubi__handoff",
+			"mcp__plugin_rubi_rubi__context", "mcp__plugin_rubi_rubi__register", "mcp__plugin_rubi_rubi__memory",
 			"rubi knows this project's code map", // the MCP server's instructions
 			"rubi:researcher", "rubi:slim-claude-md", "rubi:recall", "rubi:handoff", "rubi:xray",
 		} {

@@ -132,7 +132,7 @@ func TestHTTPLoopback(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil || len(list.Tools) != 8 {
+	if err != nil || len(list.Tools) != 6 {
 		t.Fatalf("tools over HTTP: %v %v", list, err)
 	}
 	for _, proj := range []struct{ name, query, want string }{{a, "order database", "store/store.go"}, {b, "invoice pdf", "billing/invoice.go"}} {

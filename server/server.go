@@ -1,6 +1,6 @@
 // Package server is rubi's MCP server: the tools agents call (context,
-// register, map, read, write_summary, handoff, forget, projects when one
-// server serves several projects, and xray when asked for), the
+// register, map, read, memory, projects when one server serves several
+// projects, and xray when asked for), the
 // instructions that teach the workflow, and the two transports, stdio and
 // streamable HTTP.
 //
@@ -48,7 +48,7 @@ const Instructions = `rubi knows this project's code map and what past sessions 
 - Start a task with map.
 - Before exploring files, call context with terms: synonyms, related words, likely identifiers.
 - After exploring, register what you learned with its files.
-- Before the context fills, save a handoff; after a reset, read the last one.`
+- Before the context fills, save a memory handoff; after a reset, read the last.`
 
 // Options configure a Server.
 type Options struct {
@@ -74,6 +74,17 @@ type Options struct {
 	// Logger receives the server's logs; it must not write to the stdio
 	// transport's output. nil discards them.
 	Logger hclog.Logger
+	// Now is the conversation memory's clock: chunk times, retention and
+	// relative dates. nil is time.Now.
+	Now func() time.Time
+}
+
+// now is the time by the server's clock.
+func (s *Server) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
 }
 
 // Server is rubi's MCP server. It is safe for concurrent use.

@@ -187,7 +187,7 @@ func TestToolDefinitions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"context", "register", "map", "read", "write_summary", "handoff", "forget"}
+		want := []string{"context", "register", "map", "read", "memory"}
 		if multi {
 			want = append(want, "projects")
 		}
@@ -211,9 +211,10 @@ func TestToolDefinitions(t *testing.T) {
 			if len(tool.Description) < 30 {
 				t.Errorf("%s: description %q does not say when to use it", tool.Name, tool.Description)
 			}
-			// xray's project argument filters the sessions, in both modes.
+			// xray's project argument filters the sessions, memory's its
+			// chunks, in both modes.
 			_, hasProject := tool.InputSchema.Properties["project"]
-			if hasProject != (multi && tool.Name != "projects" || tool.Name == "xray") {
+			if hasProject != (multi && tool.Name != "projects" || tool.Name == "xray" || tool.Name == "memory") {
 				t.Errorf("%+v: %s has project argument = %v", o, tool.Name, hasProject)
 			}
 			data, _ := json.Marshal(tool)
@@ -233,6 +234,7 @@ func TestToolDefinitions(t *testing.T) {
 			t.Errorf("%+v: FixedCost says %d tokens, the client received %d", o, cost.Total, got)
 		}
 		// Over HTTP, the opt-in xray tool takes the cost past the limit.
+		t.Logf("%+v: fixed cost %d tokens", o, cost.Total)
 		if cost.Total > CostLimit && !(multi && o.Xray) {
 			t.Errorf("%+v: fixed cost %d tokens is over the limit of %d", o, cost.Total, CostLimit)
 		}
@@ -343,14 +345,14 @@ func TestRegister(t *testing.T) {
 		t.Errorf("the same node again:\n%s", out)
 	}
 
-	fails(t, c, "register", map[string]any{}, "nodes is empty")
+	fails(t, c, "register", map[string]any{}, "nothing to do")
 	fails(t, c, "register", map[string]any{"nodes": "a gotcha"}, "argument nodes of register must be an array of objects")
 	fails(t, c, "register", map[string]any{"nodes": []any{map[string]any{"type": "gotcha", "title": "x", "links": []string{"store.go"}}}}, "nodes[0].links[0]", "rel:target")
 	// One bad node among good ones: the good one is stored, the error says which.
 	msg := fails(t, c, "register", map[string]any{"nodes": []any{
 		map[string]any{"type": "gotcha", "title": "Migrate locks the table"},
 		map[string]any{"type": "opinion", "title": "Tabs are better"},
-	}}, "error: nodes[1]", "opinion", "the others are stored")
+	}}, "error: nodes[1]", "opinion", "the rest is done")
 	if !strings.Contains(msg, "created: gotcha-migrate-locks-the-table") {
 		t.Errorf("the good node is not reported:\n%s", msg)
 	}
@@ -430,28 +432,41 @@ func TestRead(t *testing.T) {
 	fails(t, c, "read", map[string]any{"target": "chunk:../../etc"}, "chunk id")
 }
 
-func TestWriteSummary(t *testing.T) {
+func TestRegisterSummaries(t *testing.T) {
 	isolate(t)
 	root := writeProject(t, goProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: time.Hour})
 	c := connect(t, s)
 	ok(t, c, "map", nil)
 
-	out, _ := ok(t, c, "write_summary", map[string]any{"target": "map", "text": "An order service: store keeps orders, web shows them."})
+	sum := func(target string, text any) map[string]any {
+		m := map[string]any{"target": target}
+		if text != nil {
+			m["text"] = text
+		}
+		return map[string]any{"summaries": []any{m}}
+	}
+	out, _ := ok(t, c, "register", sum("map", "An order service: store keeps orders, web shows them."))
 	if out != "summary of map saved; the maps show it from now on\n" {
 		t.Errorf("text: %q", out)
 	}
 	if out, _ = ok(t, c, "map", nil); !strings.Contains(out, "An order service: store keeps orders, web shows them.") {
 		t.Errorf("the map does not show the summary:\n%s", out)
 	}
-	out, res := ok(t, c, "write_summary", map[string]any{"target": "map", "text": ""})
-	var got summaryOutput
+	out, res := ok(t, c, "register", sum("map", ""))
+	var got registerOutput
 	structured(t, res, &got)
-	if !got.Removed || out != "summary of map removed\n" {
+	if len(got.Summaries) != 1 || !got.Summaries[0].Removed || out != "summary of map removed\n" {
 		t.Errorf("remove: %q %+v", out, got)
 	}
-	fails(t, c, "write_summary", map[string]any{"target": "readme", "text": "x"}, `use "map" or "module:<name>"`)
-	fails(t, c, "write_summary", map[string]any{"target": "map"}, "text is missing")
+	fails(t, c, "register", sum("readme", "x"), "summaries[0]", `use "map" or "module:<name>"`)
+	fails(t, c, "register", sum("map", nil), "summaries[0]", "text is missing")
+	// With a node in the same call: both are done.
+	out, _ = ok(t, c, "register", map[string]any{"nodes": []any{map[string]any{"type": "concept", "title": "Orders"}},
+		"summaries": []any{map[string]any{"target": "module:store", "text": "Keeps orders."}}})
+	if !strings.Contains(out, "created: concept-orders") || !strings.Contains(out, "summary of module:store saved") {
+		t.Errorf("node and summary:\n%s", out)
+	}
 }
 
 func TestHandoff(t *testing.T) {
@@ -460,31 +475,44 @@ func TestHandoff(t *testing.T) {
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
-	out, res := ok(t, c, "handoff", map[string]any{"action": "last"})
+	out, res := ok(t, c, "memory", map[string]any{"action": "last"})
 	var got handoffOutput
 	structured(t, res, &got)
 	if got.Handoff != nil || !strings.Contains(out, "no handoff has been saved") {
 		t.Errorf("no handoff yet: %q %+v", out, got)
 	}
-	out, res = ok(t, c, "handoff", map[string]any{"action": "save", "goal": "Add coupon types", "done": []string{"percent coupons"}, "next": []string{"Wire the endpoint"}, "files": []string{"store/store.go"}})
+	text := "## Goal\nAdd coupon types\n\n## Done\n- percent coupons\n\n## Next\n- Wire the endpoint\n\n## Files\n- store/store.go\n"
+	out, res = ok(t, c, "memory", map[string]any{"action": "handoff", "text": text})
 	structured(t, res, &got)
-	if !strings.HasPrefix(out, "saved: .rubi/handoffs/") || got.Handoff == nil || got.Handoff.Goal != "Add coupon types" {
-		t.Errorf("save: %q %+v", out, got.Handoff)
+	if !strings.HasPrefix(out, "saved: .rubi/handoffs/") || got.Handoff == nil || got.Handoff.Goal != "Add coupon types" || got.Chunk == "" {
+		t.Errorf("save: %q %+v", out, got)
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(got.Handoff.Path))); err != nil {
 		t.Error(err)
 	}
-	out, res = ok(t, c, "handoff", map[string]any{"action": "last"})
+	// The handoff is a chunk of the conversation memory too.
+	if out, _ := ok(t, c, "memory", map[string]any{"action": "grep", "text": "Wire the endpoint", "tags": []string{"handoff"}}); !strings.Contains(out, got.Chunk+":") {
+		t.Errorf("grep does not find the handoff's chunk %s:\n%s", got.Chunk, out)
+	}
+	out, res = ok(t, c, "memory", map[string]any{"action": "last"})
 	structured(t, res, &got)
 	if !strings.Contains(out, "Add coupon types") || !strings.Contains(out, "Wire the endpoint") || got.Handoff == nil || !slices.Equal(got.Handoff.Next, []string{"Wire the endpoint"}) {
 		t.Errorf("last: %q %+v", out, got.Handoff)
 	}
-	fails(t, c, "handoff", map[string]any{"action": "save"}, "the handoff is empty")
-	fails(t, c, "handoff", map[string]any{"action": "load"}, `action "load"`, `"save"`, `"last"`)
-	fails(t, c, "handoff", map[string]any{"action": "save", "next": "ship it"}, "argument next of handoff must be an array of strings")
+	// Free text without sections is kept as the notes.
+	ok(t, c, "memory", map[string]any{"action": "handoff", "text": "Halfway through the coupon work; the endpoint is next."})
+	if _, res = ok(t, c, "memory", map[string]any{"action": "last"}); true {
+		structured(t, res, &got)
+		if got.Handoff == nil || got.Handoff.Notes != "Halfway through the coupon work; the endpoint is next." {
+			t.Errorf("free text: %+v", got.Handoff)
+		}
+	}
+	fails(t, c, "memory", map[string]any{"action": "handoff"}, "the handoff is empty")
+	fails(t, c, "memory", map[string]any{"action": "load"}, `action "load"`, "handoff", "last")
+	fails(t, c, "memory", map[string]any{"action": "handoff", "text": []string{"ship it"}}, "argument text of memory must be a string")
 }
 
-func TestForget(t *testing.T) {
+func TestRetract(t *testing.T) {
 	isolate(t)
 	root := writeProject(t, goProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: time.Hour})
@@ -497,25 +525,24 @@ func TestForget(t *testing.T) {
 		t.Fatalf("the node is not found before forget:\n%s", out)
 	}
 
-	out, res := ok(t, c, "forget", map[string]any{"id": "Orders vanish on retry"})
-	var got forgetOutput
+	out, res := ok(t, c, "register", map[string]any{"retract": []string{"Orders vanish on retry"}})
+	var got registerOutput
 	structured(t, res, &got)
-	if out != "retracted: bug-orders-vanish-on-retry\n" || got.Action != "retracted" {
+	if out != "retracted: bug-orders-vanish-on-retry\n" || len(got.Retracted) != 1 || got.Retracted[0].Action != "retracted" {
 		t.Errorf("forget: %q %+v", out, got)
 	}
 	if out, _ = ok(t, c, "context", map[string]any{"query": "orders vanish retry"}); strings.Contains(out, "Orders vanish on retry") {
 		t.Errorf("a retracted node is still found:\n%s", out)
 	}
 	path := filepath.Join(root, ".rubi", "knowledge", "note-orders-are-paged-by-fifty.md")
-	if out, _ = ok(t, c, "forget", map[string]any{"id": "note-orders-are-paged-by-fifty", "hard": true}); out != "deleted: note-orders-are-paged-by-fifty\n" {
+	if out, _ = ok(t, c, "register", map[string]any{"retract": []string{"note-orders-are-paged-by-fifty"}, "hard": true}); out != "deleted: note-orders-are-paged-by-fifty\n" {
 		t.Errorf("hard: %q", out)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("hard forget left %s: %v", path, err)
 	}
-	fails(t, c, "forget", map[string]any{"id": "bug-no-such-thing"}, `no stored node is called "bug-no-such-thing"`)
-	fails(t, c, "forget", map[string]any{}, "id is missing")
-	fails(t, c, "forget", map[string]any{"id": "x", "hard": "yes"}, "argument hard of forget must be true or false")
+	fails(t, c, "register", map[string]any{"retract": []string{"bug-no-such-thing"}}, `no stored node is called "bug-no-such-thing"`)
+	fails(t, c, "register", map[string]any{"retract": []string{"x"}, "hard": "yes"}, "argument hard of register must be true or false")
 }
 
 func TestProjects(t *testing.T) {

@@ -11,14 +11,12 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
-	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -34,9 +32,9 @@ func (s *Server) tools() []mcpserver.ServerTool {
 			mcp.WithInteger("budget"),
 		), Handler: handle(s, s.contextTool)},
 		{Tool: s.newTool("register",
-			"Store what you learned, with its files, so later sessions find it. Same title merges.",
-			hints(false, false, true),
-			mcp.WithArray("nodes", mcp.Required(), mcp.Items(map[string]any{
+			`Store what you learned, with its files, for later sessions; same title merges. summaries: of "map" or "module:NAME" ("" removes). retract: wrong nodes out of results (hard: delete).`,
+			hints(false, true, true),
+			mcp.WithArray("nodes", mcp.Items(map[string]any{
 				"type":     "object",
 				"required": []string{"type", "title"},
 				"properties": map[string]any{
@@ -51,6 +49,10 @@ func (s *Server) tools() []mcpserver.ServerTool {
 					"personal":   map[string]any{"type": "boolean"},
 				},
 			})),
+			mcp.WithArray("summaries", mcp.Items(map[string]any{"type": "object", "required": []string{"target", "text"},
+				"properties": map[string]any{"target": str, "text": str}})),
+			mcp.WithArray("retract", mcp.WithStringItems()),
+			mcp.WithBoolean("hard"),
 		), Handler: handle(s, s.registerTool)},
 		{Tool: s.newTool("map",
 			"Project map: modules, central files, dependencies; with module, its files, exports, imports. Call at task start.",
@@ -62,29 +64,7 @@ func (s *Server) tools() []mcpserver.ServerTool {
 			hints(true, false, true),
 			mcp.WithString("target", mcp.Required()),
 		), Handler: handle(s, s.readTool)},
-		{Tool: s.newTool("write_summary",
-			`Set the curated summary of target "map" or "module:NAME", kept across re-indexing; empty text removes it.`,
-			hints(false, true, true),
-			mcp.WithString("target", mcp.Required()),
-			mcp.WithString("text", mcp.Required()),
-		), Handler: handle(s, s.summaryTool)},
-		{Tool: s.newTool("handoff",
-			"save where the work stands before the context fills; last reads the newest.",
-			hints(false, false, false),
-			mcp.WithString("action", mcp.Required(), mcp.Enum("save", "last")),
-			mcp.WithString("goal"),
-			mcp.WithArray("done", mcp.WithStringItems()),
-			mcp.WithArray("in_progress", mcp.WithStringItems()),
-			mcp.WithArray("next", mcp.WithStringItems()),
-			mcp.WithArray("files", mcp.WithStringItems()),
-			mcp.WithString("notes"),
-		), Handler: handle(s, s.handoffTool)},
-		{Tool: s.newTool("forget",
-			"Retract a wrong node (kept on disk, out of results); hard deletes it.",
-			hints(false, true, true),
-			mcp.WithString("id", mcp.Required()),
-			mcp.WithBoolean("hard"),
-		), Handler: handle(s, s.forgetTool)},
+		s.memoryTool(),
 	}
 	if s.opts.Multi {
 		ts = append(ts, mcpserver.ServerTool{Tool: mcp.NewTool("projects",
@@ -249,17 +229,38 @@ type nodeArg struct {
 
 type registerArgs struct {
 	projectArg
-	Nodes []nodeArg `json:"nodes"`
+	Nodes     []nodeArg    `json:"nodes"`
+	Summaries []summaryArg `json:"summaries,omitempty"`
+	Retract   []string     `json:"retract,omitempty"`
+	Hard      bool         `json:"hard,omitempty"`
+}
+
+type summaryArg struct {
+	Target string `json:"target"`
+	// Text is a pointer: a missing text is a mistake, an empty one
+	// removes the summary.
+	Text *string `json:"text"`
 }
 
 // registerOutput is register's structured content.
 type registerOutput struct {
-	Results []knowledge.Result `json:"results"`
+	Results   []knowledge.Result `json:"results"`
+	Summaries []summaryOutput    `json:"summaries,omitempty"`
+	Retracted []forgetOutput     `json:"retracted,omitempty"`
 }
 
+// summaryOutput is one curated summary written by register.
+type summaryOutput struct {
+	Target  string `json:"target"`
+	Removed bool   `json:"removed"`
+}
+
+// registerTool stores nodes, then writes curated summaries, then retracts
+// nodes: each part optional, each failure reported without undoing the
+// rest.
 func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (*mcp.CallToolResult, error) {
-	if len(a.Nodes) == 0 {
-		return nil, errors.New(`nodes is empty: send at least one {"type", "title", "body", "files"}`)
+	if len(a.Nodes)+len(a.Summaries)+len(a.Retract) == 0 {
+		return nil, errors.New(`nothing to do: send nodes ({"type", "title", "body", "files"}), summaries ({"target", "text"}) or ids to retract`)
 	}
 	in := make([]knowledge.Input, len(a.Nodes))
 	for i, n := range a.Nodes {
@@ -273,36 +274,73 @@ func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (
 			in[i].Links = append(in[i].Links, knowledge.Link{Rel: strings.TrimSpace(rel), Target: strings.TrimSpace(target)})
 		}
 	}
-	// Files and symbols are checked against the index: bring it up to date.
-	eng, err := p.refresh(ctx)
-	if err != nil {
-		return nil, err
+	for i, sm := range a.Summaries {
+		if sm.Text == nil {
+			return nil, fmt.Errorf(`summaries[%d]: text is missing: give the summary, or "" to remove it`, i)
+		}
 	}
-	results, err := eng.Knowledge().Register(ctx, in)
-	if err != nil {
-		return nil, err
-	}
+	out := registerOutput{Results: []knowledge.Result{}}
 	var b strings.Builder
 	failed := false
-	for i := range results {
-		r := &results[i]
-		if r.Action == knowledge.ActionError {
+	if len(in) > 0 {
+		// Files and symbols are checked against the index: bring it up to date.
+		eng, err := p.refresh(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if out.Results, err = eng.Knowledge().Register(ctx, in); err != nil {
+			return nil, err
+		}
+		for i := range out.Results {
+			r := &out.Results[i]
+			if r.Action == knowledge.ActionError {
+				failed = true
+				fmt.Fprintf(&b, "error: nodes[%d]: %s\n", i, r.Error)
+				continue
+			}
+			p.wrote()
+			r.Path = p.rel(r.Path)
+			fmt.Fprintf(&b, "%s: %s (%s)", r.Action, r.ID, r.Path)
+			if len(r.Notes) > 0 {
+				fmt.Fprintf(&b, " — %s", strings.Join(r.Notes, "; "))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	for i, sm := range a.Summaries {
+		eng, err := p.engine()
+		if err == nil {
+			err = eng.Knowledge().WriteSummary(sm.Target, *sm.Text)
+		}
+		if err != nil {
 			failed = true
-			fmt.Fprintf(&b, "error: nodes[%d]: %s\n", i, r.Error)
+			fmt.Fprintf(&b, "error: summaries[%d]: %v\n", i, err)
 			continue
 		}
 		p.wrote()
-		r.Path = p.rel(r.Path)
-		fmt.Fprintf(&b, "%s: %s (%s)", r.Action, r.ID, r.Path)
-		if len(r.Notes) > 0 {
-			fmt.Fprintf(&b, " — %s", strings.Join(r.Notes, "; "))
+		o := summaryOutput{Target: strings.TrimSpace(sm.Target), Removed: strings.TrimSpace(*sm.Text) == ""}
+		out.Summaries = append(out.Summaries, o)
+		if o.Removed {
+			fmt.Fprintf(&b, "summary of %s removed\n", o.Target)
+		} else {
+			fmt.Fprintf(&b, "summary of %s saved; the maps show it from now on\n", o.Target)
 		}
-		b.WriteByte('\n')
+	}
+	if len(a.Retract) > 0 {
+		var err error
+		out.Retracted, err = s.retract(p, a.Retract, a.Hard)
+		for _, d := range out.Retracted {
+			fmt.Fprintf(&b, "%s: %s\n", d.Action, d.ID)
+		}
+		if err != nil {
+			failed = true
+			fmt.Fprintf(&b, "error: retract: %v\n", err)
+		}
 	}
 	if failed {
-		b.WriteString("fix the nodes in error and send them again; the others are stored\n")
+		b.WriteString("fix what is in error and send it again; the rest is done\n")
 	}
-	res := mcp.NewToolResultStructured(registerOutput{results}, b.String())
+	res := mcp.NewToolResultStructured(out, b.String())
 	res.IsError = failed
 	return res, nil
 }
@@ -405,7 +443,13 @@ func (s *Server) readChunk(ctx context.Context, p *project, target string) (*mcp
 			return nil, fmt.Errorf("chunk:%s: give lines as chunk:ID:START-END, from line 1", target)
 		}
 	}
-	text, total, err := memory.Open(p.root).Peek(ctx, id, from, to)
+	eng, err := p.engine()
+	if err != nil {
+		return nil, err
+	}
+	st, _ := eng.Memory()
+	st.Now = s.now
+	text, total, err := st.Peek(ctx, id, from, to)
 	if err != nil {
 		return nil, err
 	}
@@ -416,134 +460,52 @@ func (s *Server) readChunk(ctx context.Context, p *project, target string) (*mcp
 	return mcp.NewToolResultStructured(textOutput{Target: "chunk:" + target, Text: text}, fmt.Sprintf("%s\n(lines %d-%d of %d)\n", text, from, last, total)), nil
 }
 
-type summaryArgs struct {
-	projectArg
-	Target string `json:"target"`
-	// Text is a pointer: a missing text is a mistake, an empty one
-	// removes the summary.
-	Text *string `json:"text"`
-}
-
-// summaryOutput is write_summary's structured content.
-type summaryOutput struct {
-	Target  string `json:"target"`
-	Removed bool   `json:"removed"`
-}
-
-func (s *Server) summaryTool(ctx context.Context, p *project, a summaryArgs) (*mcp.CallToolResult, error) {
-	if a.Text == nil {
-		return nil, errors.New(`text is missing: give the summary, or "" to remove it`)
-	}
-	eng, err := p.engine()
-	if err != nil {
-		return nil, err
-	}
-	if err := eng.Knowledge().WriteSummary(a.Target, *a.Text); err != nil {
-		return nil, err
-	}
-	p.wrote()
-	out := summaryOutput{Target: strings.TrimSpace(a.Target), Removed: strings.TrimSpace(*a.Text) == ""}
-	text := fmt.Sprintf("summary of %s saved; the maps show it from now on\n", out.Target)
-	if out.Removed {
-		text = fmt.Sprintf("summary of %s removed\n", out.Target)
-	}
-	return mcp.NewToolResultStructured(out, text), nil
-}
-
-type handoffArgs struct {
-	projectArg
-	Action     string   `json:"action"`
-	Goal       string   `json:"goal,omitempty"`
-	Done       []string `json:"done,omitempty"`
-	InProgress []string `json:"in_progress,omitempty"`
-	Next       []string `json:"next,omitempty"`
-	Files      []string `json:"files,omitempty"`
-	Notes      string   `json:"notes,omitempty"`
-}
-
-// handoffOutput is handoff's structured content: the handoff saved or
-// read, or nil when there is none yet.
+// handoffOutput is the structured content of memory's handoff and last:
+// the handoff saved or read (nil when there is none yet), and the chunk
+// that keeps it in the conversation memory.
 type handoffOutput struct {
 	Handoff *knowledge.Handoff `json:"handoff"`
+	Chunk   string             `json:"chunk,omitempty"`
 }
 
-func (s *Server) handoffTool(ctx context.Context, p *project, a handoffArgs) (*mcp.CallToolResult, error) {
-	eng, err := p.engine()
-	if err != nil {
-		return nil, err
-	}
-	switch a.Action {
-	case "save":
-		h := knowledge.Handoff{Goal: a.Goal, Done: a.Done, InProgress: a.InProgress, Next: a.Next, Files: a.Files, Notes: a.Notes}
-		if strings.TrimSpace(h.Goal) == "" && len(h.Next) == 0 && len(h.InProgress) == 0 && len(h.Done) == 0 {
-			return nil, errors.New("the handoff is empty: give at least goal and next (what the work is for and what comes next)")
-		}
-		h.Created = time.Now().UTC().Truncate(time.Second)
-		path, err := eng.Knowledge().SaveHandoff(h)
-		if err != nil {
-			return nil, err
-		}
-		h.Path = p.rel(path)
-		return mcp.NewToolResultStructured(handoffOutput{&h}, fmt.Sprintf("saved: %s\n", h.Path)), nil
-	case "last":
-		h, err := eng.Knowledge().LastHandoff()
-		if errors.Is(err, knowledge.ErrNotFound) {
-			return mcp.NewToolResultStructured(handoffOutput{}, "no handoff has been saved in this project yet\n"), nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		data, err := os.ReadFile(h.Path)
-		if err != nil {
-			return nil, err
-		}
-		h.Path = p.rel(h.Path)
-		return mcp.NewToolResultStructured(handoffOutput{h}, string(data)), nil
-	}
-	return nil, fmt.Errorf(`action %q: use "save" (with goal, done, next…) or "last"`, a.Action)
-}
-
-type forgetArgs struct {
-	projectArg
-	ID   string `json:"id"`
-	Hard bool   `json:"hard,omitempty"`
-}
-
-// forgetOutput is forget's structured content.
+// forgetOutput is one retraction in register's structured content.
 type forgetOutput struct {
 	ID     string `json:"id"`
 	Action string `json:"action"` // retracted or deleted
 }
 
-func (s *Server) forgetTool(ctx context.Context, p *project, a forgetArgs) (*mcp.CallToolResult, error) {
+// retract takes nodes out of results, or deletes them (hard): each by id
+// or title. It stops at the first that fails, saying which were done.
+func (s *Server) retract(p *project, targets []string, hard bool) ([]forgetOutput, error) {
 	eng, err := p.engine()
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(a.ID) == "" {
-		return nil, errors.New("id is missing: give the id or title of the node to retract")
+	var done []forgetOutput
+	for _, t := range targets {
+		// Accept a title too: agents remember titles better than ids.
+		n, err := eng.Knowledge().Get(t)
+		if errors.Is(err, knowledge.ErrNotFound) {
+			err = fmt.Errorf("no stored node is called %q: give an id or title as context or register showed it", strings.TrimSpace(t))
+		}
+		if err == nil {
+			id := n.ID
+			if n.Personal {
+				id = "personal:" + id
+			}
+			if err = eng.Knowledge().Forget(id, hard); err == nil {
+				p.wrote()
+				out := forgetOutput{ID: id, Action: "retracted"}
+				if hard {
+					out.Action = "deleted"
+				}
+				done = append(done, out)
+				continue
+			}
+		}
+		return done, fmt.Errorf("%s: %w", strings.TrimSpace(t), err)
 	}
-	// Accept a title too: agents remember titles better than ids.
-	n, err := eng.Knowledge().Get(a.ID)
-	if errors.Is(err, knowledge.ErrNotFound) {
-		return nil, fmt.Errorf("no stored node is called %q: give an id or title as context or register showed it", strings.TrimSpace(a.ID))
-	}
-	if err != nil {
-		return nil, err
-	}
-	id := n.ID
-	if n.Personal {
-		id = "personal:" + id
-	}
-	if err := eng.Knowledge().Forget(id, a.Hard); err != nil {
-		return nil, err
-	}
-	p.wrote()
-	out := forgetOutput{ID: id, Action: "retracted"}
-	if a.Hard {
-		out.Action = "deleted"
-	}
-	return mcp.NewToolResultStructured(out, fmt.Sprintf("%s: %s\n", out.Action, id)), nil
+	return done, nil
 }
 
 // projectInfo is one entry of projects' structured content.

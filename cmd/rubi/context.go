@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/when"
 )
 
 func newContextCmd(g *globals) *cobra.Command {
@@ -32,10 +32,10 @@ each with the reasons it was chosen. The index is brought up to date first
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q.Text = strings.Join(args, " ")
 			var err error
-			if q.Since, err = parseWhen(since, time.Now()); err != nil {
+			if q.Since, err = when.Since(since, time.Now()); err != nil {
 				return fmt.Errorf("--since: %w", err)
 			}
-			if q.Until, err = parseWhen(until, time.Now()); err != nil {
+			if q.Until, err = when.Until(until, time.Now()); err != nil {
 				return fmt.Errorf("--until: %w", err)
 			}
 			eng, err := g.engine()
@@ -73,27 +73,4 @@ each with the reasons it was chosen. The index is brought up to date first
 	f.BoolVar(&noRefresh, "no-refresh", false, "answer from the index as it is, without updating it first")
 	f.BoolVar(&explain, "explain", false, "show each ranker's score for every item")
 	return cmd
-}
-
-// parseWhen reads a --since or --until value: a date, an RFC 3339 time,
-// or an age before now in hours or days (36h, 7d). "" is no bound.
-func parseWhen(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
-			return now.AddDate(0, 0, -n), nil
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{time.DateOnly, time.RFC3339, "2006-01-02T15:04"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01), a time (2026-11-01T15:04:05Z) or an age (36h, 7d)", s)
 }

@@ -298,7 +298,8 @@ func newHandoffCmd(g *globals) *cobra.Command {
 		Use:   "save",
 		Short: "Save a handoff: goal, done, in progress, next steps, decisions, files",
 		Long: `save writes .rubi/handoffs/<YYYY-MM-DD-HHMM>.md from flags, or from a JSON
-object on standard input when no flag is given:
+object on standard input when no flag is given, and keeps it in the
+conversation memory as a session chunk tagged handoff:
 {"goal", "done": [], "in_progress": [], "next": [], "decisions": [], "files": [], "notes"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -312,14 +313,14 @@ object on standard input when no flag is given:
 				return err
 			}
 			defer eng.Close()
-			path, err := eng.Knowledge().SaveHandoff(h)
+			path, chunk, err := eng.SaveHandoff(cmd.Context(), h)
 			if err != nil {
 				return err
 			}
 			if g.json {
-				return writeJSON(g.stdout, map[string]string{"path": path})
+				return writeJSON(g.stdout, map[string]string{"path": path, "chunk": chunk.ID})
 			}
-			fmt.Fprintf(g.stdout, "saved: %s\n", displayPath(path))
+			fmt.Fprintf(g.stdout, "saved: %s (chunk %s)\n", displayPath(path), chunk.ID)
 			return nil
 		},
 	}

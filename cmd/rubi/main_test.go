@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // runRubi runs one command line in-process and returns its exit status and
@@ -400,27 +399,7 @@ func TestHandoffAndSummaryCommands(t *testing.T) {
 	}
 }
 
-func TestParseWhen(t *testing.T) {
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	for in, want := range map[string]time.Time{
-		"":                     {},
-		"7d":                   now.AddDate(0, 0, -7),
-		"36h":                  now.Add(-36 * time.Hour),
-		"2026-11-01T15:04:05Z": time.Date(2026, 11, 1, 15, 4, 5, 0, time.UTC),
-	} {
-		got, err := parseWhen(in, now)
-		if err != nil || !got.Equal(want) {
-			t.Errorf("parseWhen(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	if got, err := parseWhen("2026-11-01", now); err != nil || got.Year() != 2026 || got.Day() != 1 {
-		t.Errorf("date: %v %v", got, err)
-	}
-	for _, bad := range []string{"yesterday", "-3d", "7w"} {
-		if _, err := parseWhen(bad, now); err == nil {
-			t.Errorf("parseWhen(%q) accepted", bad)
-		}
-	}
+func TestContextRejectsABadTimeBound(t *testing.T) {
 	root := project(t, goProject)
 	if code, _, errOut := runRubi(t, "context", "orders", "--root", root, "--since", "soon"); code != 1 || !strings.Contains(errOut, "--since") {
 		t.Errorf("exit %d: %s", code, errOut)

@@ -29,8 +29,8 @@ func newMCPCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve rubi's tools to AI agents over MCP (stdio, or streamable HTTP)",
-		Long: `mcp serves rubi's tools (context, register, map, read, write_summary,
-handoff, forget) to an AI agent over the Model Context Protocol. By default
+		Long: `mcp serves rubi's tools (context, register, map, read, memory) to an
+AI agent over the Model Context Protocol. By default
 it speaks on standard input and output, the way agents start their tools;
 logs go to standard error only.
 

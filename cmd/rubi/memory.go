@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/when"
 )
 
 func newMemoryCmd(g *globals) *cobra.Command {
@@ -36,10 +37,7 @@ func (g *globals) memoryStore() (*memory.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := memory.Open(cfg.Root)
-	if cfg.Memory.MaxChunkSize > 0 {
-		s.MaxSize = cfg.Memory.MaxChunkSize
-	}
+	s, _ := memory.Configured(cfg.Root, cfg.Memory)
 	return s, nil
 }
 
@@ -49,10 +47,8 @@ func (g *globals) memoryPolicy() (memory.Policy, error) {
 	if err != nil {
 		return memory.Policy{}, err
 	}
-	m := cfg.Memory
-	day := 24 * time.Hour
-	return memory.Policy{ArchiveAfter: time.Duration(m.ArchiveAfter) * day, PurgeAfter: time.Duration(m.PurgeAfter) * day,
-		KeepTags: m.KeepTags, KeepReads: m.KeepReads, KeepKeywords: m.KeepKeywords}, nil
+	_, p := memory.Configured(cfg.Root, cfg.Memory)
+	return p, nil
 }
 
 func newMemorySaveCmd(g *globals) *cobra.Command {
@@ -184,21 +180,18 @@ func (m *memoryFilter) flags(cmd *cobra.Command) {
 	f.StringVar(&m.f.Domain, "domain", "", "only this domain")
 	f.StringVar(&m.f.Type, "type", "", "only this type: snapshot, session, debug")
 	f.StringVar(&m.f.Session, "session", "", "only this agent session")
-	f.StringVar(&m.f.Tag, "tag", "", "only chunks with this tag")
+	f.StringSliceVar(&m.f.Tags, "tag", nil, "only chunks with this tag (repeatable: with all of them)")
 	f.StringVar(&m.f.Entity, "entity", "", "only chunks naming this file, version, module, ticket or function (any case)")
 }
 
 func (m *memoryFilter) resolve() (memory.Filter, error) {
 	now := time.Now()
 	var err error
-	if m.f.Since, err = parseWhen(m.since, now); err != nil {
+	if m.f.Since, err = when.Since(m.since, now); err != nil {
 		return m.f, fmt.Errorf("--since: %w", err)
 	}
-	if m.f.Until, err = parseWhen(m.until, now); err != nil {
+	if m.f.Until, err = when.Until(m.until, now); err != nil {
 		return m.f, fmt.Errorf("--until: %w", err)
-	}
-	if _, derr := time.ParseInLocation(time.DateOnly, strings.TrimSpace(m.until), time.Local); derr == nil {
-		m.f.Until = m.f.Until.Add(24*time.Hour - time.Second) // a date includes its whole day
 	}
 	return m.f, nil
 }
@@ -339,20 +332,8 @@ kept. preview shows what run would do.`,
 			if g.json {
 				return writeJSON(g.stdout, plan)
 			}
-			verb := map[bool][2]string{true: {"archived", "purged"}, false: {"would archive", "would purge"}}[args[0] == "run"]
-			for _, st := range plan.Archive {
-				fmt.Fprintf(g.stdout, "%s %s: %s (%s)\n", verb[0], st.ID, st.Summary, st.Why)
-			}
-			for _, st := range plan.Purge {
-				fmt.Fprintf(g.stdout, "%s %s (%s)\n", verb[1], st.ID, st.Why)
-			}
-			for _, st := range plan.Kept {
-				fmt.Fprintf(g.stdout, "kept %s: %s (%s)\n", st.ID, st.Summary, st.Why)
-			}
-			if len(plan.Archive)+len(plan.Purge) == 0 {
-				fmt.Fprintln(g.stdout, "nothing to archive or purge")
-			}
-			return nil
+			_, err = io.WriteString(g.stdout, plan.Text(args[0] == "run"))
+			return err
 		},
 	}
 	return cmd

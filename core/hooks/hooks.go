@@ -202,6 +202,8 @@ type toolFields struct {
 	// StartLine and EndLine are Gemini CLI's read_file range.
 	StartLine json.RawMessage `json:"start_line"`
 	EndLine   json.RawMessage `json:"end_line"`
+	// Action is rubi's memory tool's mode.
+	Action string `json:"action"`
 }
 
 // tool decodes the payload's tool_input; a missing or odd one reads as

@@ -150,6 +150,7 @@ func TestHarvestBlocksOnceAfterHeavyExploration(t *testing.T) {
 			{"Glob", map[string]any{"pattern": "**/*.go"}},
 			{"Bash", map[string]any{"command": "cd internal && rg -n Apply"}},
 			{"mcp__plugin_rubi_rubi__context", map[string]any{"query": "coupon"}},
+			{"mcp__rubi__memory", map[string]any{"action": "grep", "text": "coupon"}},
 		}
 		for i := range n {
 			tl := tools[i%len(tools)]
@@ -187,7 +188,10 @@ func TestHarvestBlocksOnceAfterHeavyExploration(t *testing.T) {
 		in   map[string]any
 	}{
 		{"mcp__rubi__register", map[string]any{"nodes": []any{}}},
+		{"mcp__plugin_rubi_rubi__memory", map[string]any{"action": "handoff", "text": "## Goal\nx"}},
+		{"mcp__rubi__memory", map[string]any{"action": "save", "text": "a debugging session"}},
 		{"Bash", map[string]any{"command": "rubi register --type gotcha --title x"}},
+		{"Bash", map[string]any{"command": "rubi memory save notes.md"}},
 	} {
 		prompt()
 		explore(12)

@@ -91,7 +91,7 @@ func (h *handler) handoffText() string {
 	}
 	when := ho.Created.Local().Format("2006-01-02 15:04")
 	if age := h.env.now().Sub(ho.Created); age > handoffMaxAge {
-		return fmt.Sprintf("rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi handoff tool (action last).", when, roundAge(age))
+		return fmt.Sprintf("rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi memory tool (action last).", when, roundAge(age))
 	}
 	data, err := os.ReadFile(ho.Path)
 	if err != nil {
@@ -100,7 +100,7 @@ func (h *handler) handoffText() string {
 	}
 	text := strings.TrimSpace(string(data))
 	if tokens.Estimate(text) > handoffBudget {
-		text = cutToTokens(text, handoffBudget) + "\n… (cut; read the whole handoff with the rubi handoff tool, action last)"
+		text = cutToTokens(text, handoffBudget) + "\n… (cut; read the whole handoff with the rubi memory tool, action last)"
 	}
 	return fmt.Sprintf("rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s", when, text)
 }

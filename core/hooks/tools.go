@@ -69,8 +69,8 @@ func (h *handler) meter(st *sessionState) string {
 	st.Warned = true
 	return fmt.Sprintf("rubi meter: the context holds %s tokens, %d%% of the %s-token compaction window. "+
 		"Before it is compacted, keep what this session learned: register the durable facts (decisions, bugs, gotchas, concepts, with their files) "+
-		"with the rubi register tool, write the module summaries that are missing with write_summary, "+
-		"and save a handoff (goal, done, in progress, next) with the handoff tool. Then go on with the task.",
+		"with the rubi register tool, write the module summaries that are missing (register's summaries), "+
+		"and save a handoff (goal, done, in progress, next) with the rubi memory tool, action handoff. Then go on with the task.",
 		thousands(size), size*100/window, thousands(window))
 }
 
@@ -148,10 +148,17 @@ func classify(name string, in toolFields) toolKind {
 	}
 	if strings.HasPrefix(name, "mcp__") && strings.Contains(strings.ToLower(name), "rubi") {
 		switch name[strings.LastIndex(name, "__")+2:] {
-		case "register", "write_summary", "handoff":
+		case "register":
 			return toolRegister
 		case "context", "map", "read":
 			return toolExplore
+		case "memory":
+			switch in.Action {
+			case "save", "handoff":
+				return toolRegister
+			case "grep", "list", "last":
+				return toolExplore
+			}
 		}
 		return toolOther
 	}
@@ -174,7 +181,7 @@ func classifyCommand(line string) toolKind {
 		}
 		cmd := filepath.Base(f[0])
 		switch {
-		case cmd == "rubi" && len(f) > 1 && (f[1] == "register" || f[1] == "handoff" || f[1] == "summary"):
+		case cmd == "rubi" && len(f) > 1 && (f[1] == "register" || f[1] == "handoff" || f[1] == "summary" || f[1] == "memory" && len(f) > 2 && f[2] == "save"):
 			return toolRegister
 		case cmd == "rubi" && len(f) > 1 && (f[1] == "context" || f[1] == "map" || f[1] == "read"):
 			return toolExplore

@@ -138,10 +138,14 @@ func encodeHandoff(h *Handoff) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return []byte("---\n" + string(head) + "---\n" + h.Markdown()), nil
+}
+
+// Markdown is the handoff as its file shows it, without the frontmatter:
+// a title with its time, then its sections.
+func (h *Handoff) Markdown() string {
 	var b strings.Builder
-	b.WriteString("---\n")
-	b.Write(head)
-	b.WriteString("---\n# Handoff " + h.Created.Format("2006-01-02 15:04") + " UTC\n")
+	b.WriteString("# Handoff " + h.Created.UTC().Format("2006-01-02 15:04") + " UTC\n")
 	if g := strings.TrimSpace(h.Goal); g != "" {
 		b.WriteString("\n## Goal\n\n" + g + "\n")
 	}
@@ -164,7 +168,32 @@ func encodeHandoff(h *Handoff) ([]byte, error) {
 	if n := strings.TrimSpace(h.Notes); n != "" {
 		b.WriteString("\n## Notes\n\n" + n + "\n")
 	}
-	return []byte(b.String()), nil
+	return b.String()
+}
+
+// ParseHandoff reads a handoff written as markdown: the sections of its
+// file (## Goal, ## Done, ## In progress, ## Next, ## Decisions, ## Files,
+// ## Notes), in any order and any of them. Text outside a section, or
+// markdown without them, is kept as its notes.
+func ParseHandoff(text string) Handoff {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
+	body := text
+	var pre []string
+	for l := range strings.SplitSeq(text, "\n") {
+		if t, ok := strings.CutPrefix(l, "## "); ok && isHandoffSection(strings.TrimSpace(t)) {
+			break
+		}
+		pre = append(pre, l)
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(text, strings.Join(pre, "\n")))
+	h, _ := decodeHandoff([]byte(rest)) // without a frontmatter, it cannot fail
+	if lead := strings.TrimSpace(strings.Join(pre, "\n")); lead != "" && !strings.HasPrefix(lead, "# Handoff") {
+		h.Notes = strings.TrimSpace(lead + "\n\n" + h.Notes)
+	}
+	if h.Goal == "" && h.Notes == "" && len(h.Done)+len(h.InProgress)+len(h.Next)+len(h.Decisions)+len(h.Files) == 0 {
+		h.Notes = body
+	}
+	return *h
 }
 
 func decodeHandoff(data []byte) (*Handoff, error) {

@@ -1020,3 +1020,22 @@ func TestNodeCache(t *testing.T) {
 		t.Error("a damaged cache was accepted")
 	}
 }
+
+// A handoff written as markdown reads into its sections, in any order;
+// text outside them is kept as notes.
+func TestParseHandoff(t *testing.T) {
+	h := ParseHandoff("Context first.\n\n## Next\n- Wire the endpoint\n- Add a test\n  for refunds\n\n## Goal\nShip coupons\n\n## Files\n- web/api.js\n")
+	if h.Goal != "Ship coupons" || !slices.Equal(h.Next, []string{"Wire the endpoint", "Add a test\nfor refunds"}) ||
+		!slices.Equal(h.Files, []string{"web/api.js"}) || h.Notes != "Context first." {
+		t.Errorf("sections: %+v", h)
+	}
+	if h := ParseHandoff("Halfway; the endpoint is next."); h.Notes != "Halfway; the endpoint is next." || h.Goal != "" {
+		t.Errorf("free text: %+v", h)
+	}
+	// A handoff's own markdown reads back as itself.
+	orig := Handoff{Goal: "g", Done: []string{"a", "b"}, InProgress: []string{"c"}, Next: []string{"d"}, Decisions: []string{"e"}, Files: []string{"f.go"}, Notes: "n"}
+	back := ParseHandoff(orig.Markdown())
+	if back.Goal != "g" || !slices.Equal(back.Done, orig.Done) || !slices.Equal(back.Decisions, orig.Decisions) || back.Notes != "n" {
+		t.Errorf("round trip: %+v", back)
+	}
+}

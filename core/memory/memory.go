@@ -89,7 +89,7 @@ type Input struct {
 	Type    string
 	Summary string // made from the content when empty
 	Tags    []string
-	Project string // the project's folder name when empty
+	Project string // DetectProject's name when empty
 	Domain  string
 	Ticket  string
 	Session string
@@ -109,9 +109,8 @@ type Saved struct {
 
 // Store is the chunks of one project.
 type Store struct {
-	root    string
-	dir     string
-	project string
+	root string
+	dir  string
 	// MaxSize is the largest content Save accepts, in bytes.
 	MaxSize int
 	// Now is the clock.
@@ -123,7 +122,7 @@ type Store struct {
 // Open returns the store of the project at root. Nothing is created until
 // the first Save.
 func Open(root string) *Store {
-	return &Store{root: root, dir: filepath.Join(root, filepath.FromSlash(Dir)), project: filepath.Base(root), MaxSize: DefaultMaxSize, Now: time.Now}
+	return &Store{root: root, dir: filepath.Join(root, filepath.FromSlash(Dir)), MaxSize: DefaultMaxSize, Now: time.Now}
 }
 
 // Save writes a chunk, or finds that one with the same content exists.
@@ -206,7 +205,7 @@ func (s *Store) prepare(in Input) (*Chunk, error) {
 	}
 	project := strings.TrimSpace(in.Project)
 	if project == "" {
-		project = s.project
+		project = DetectProject(s.root)
 	}
 	if err := ValidName("project", project); err != nil {
 		return nil, err

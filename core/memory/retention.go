@@ -403,3 +403,26 @@ func days(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d days", n)
 }
+
+// Text is the plan as a person or an agent reads it: one line a chunk, in
+// the past tense when it was run.
+func (p *Plan) Text(run bool) string {
+	verb := [2]string{"would archive", "would purge"}
+	if run {
+		verb = [2]string{"archived", "purged"}
+	}
+	var b strings.Builder
+	for _, st := range p.Archive {
+		fmt.Fprintf(&b, "%s %s: %s (%s)\n", verb[0], st.ID, st.Summary, st.Why)
+	}
+	for _, st := range p.Purge {
+		fmt.Fprintf(&b, "%s %s (%s)\n", verb[1], st.ID, st.Why)
+	}
+	for _, st := range p.Kept {
+		fmt.Fprintf(&b, "kept %s: %s (%s)\n", st.ID, st.Summary, st.Why)
+	}
+	if len(p.Archive)+len(p.Purge) == 0 {
+		b.WriteString("nothing to archive or purge\n")
+	}
+	return b.String()
+}

@@ -66,7 +66,7 @@ func TestRetentionArchivesAndRestores(t *testing.T) {
 		t.Errorf("the archived chunk is still active: %v", err)
 	}
 	// Archived, it is still listed and found by its summary and tags.
-	list, _ := s.List(Filter{Tag: "webhooks"})
+	list, _ := s.List(Filter{Tags: []string{"webhooks"}})
 	if len(list) != 1 || !list[0].Archived {
 		t.Errorf("list: %+v", list)
 	}

@@ -23,7 +23,8 @@ type Filter struct {
 	Domain       string
 	Type         string
 	Session      string
-	Tag          string
+	// Tags keeps chunks that carry every one of them.
+	Tags []string
 	// Entity keeps chunks naming it (a file, version, module, ticket or
 	// function), compared without case.
 	Entity string
@@ -35,9 +36,13 @@ func (f Filter) accepts(c *Chunk) bool {
 	}
 	eq := strings.EqualFold
 	if f.Project != "" && !eq(c.Project, f.Project) || f.Domain != "" && !eq(c.Domain, f.Domain) ||
-		f.Type != "" && !eq(c.Type, f.Type) || f.Session != "" && c.Session != f.Session ||
-		f.Tag != "" && !slices.Contains(c.Tags, strings.ToLower(f.Tag)) {
+		f.Type != "" && !eq(c.Type, f.Type) || f.Session != "" && c.Session != f.Session {
 		return false
+	}
+	for _, t := range f.Tags {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" && !slices.Contains(c.Tags, t) {
+			return false
+		}
 	}
 	if f.Entity != "" {
 		found := eq(c.Ticket, f.Entity)

@@ -47,7 +47,7 @@ const seen = {
 
 const { tools } = await client.listTools();
 seen.tools = tools.map((t) => t.name).sort();
-check(seen.tools.join(",") === "context,forget,handoff,map,read,register,write_summary", "tools/list", seen.tools);
+check(seen.tools.join(",") === "context,map,memory,read,register", "tools/list", seen.tools);
 for (const t of tools) {
   const a = t.annotations ?? {};
   check(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].every((k) => typeof a[k] === "boolean"), `annotations of ${t.name}`, a);

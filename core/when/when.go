@@ -1,0 +1,47 @@
+// Package when reads the time bounds people and agents write: a date, a
+// time, or an age before now.
+package when
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Since reads a lower bound: a date (2026-11-01, its midnight), an RFC 3339
+// time, a minute (2026-11-01T15:04), or an age before now in days or as a
+// Go duration (7d, 36h). "" is no bound.
+func Since(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			return now.AddDate(0, 0, -n), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339, "2006-01-02T15:04"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01), a time (2026-11-01T15:04:05Z) or an age (36h, 7d)", s)
+}
+
+// Until reads an upper bound as Since does, except that a date includes
+// its whole day: "until 2026-11-01" keeps what happened on the first.
+func Until(s string, now time.Time) (time.Time, error) {
+	t, err := Since(s, now)
+	if err != nil {
+		return t, err
+	}
+	if _, derr := time.ParseInLocation(time.DateOnly, strings.TrimSpace(s), time.Local); derr == nil {
+		t = t.Add(24*time.Hour - time.Nanosecond)
+	}
+	return t, nil
+}
