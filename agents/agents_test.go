@@ -318,6 +318,11 @@ func TestIsRubiHook(t *testing.T) {
 		"":                                  false,
 		"'unterminated rubi hook":           false,
 		"/home/me/go/bin/rubi hook Stop > /tmp/lg": true,
+		"rubi-hook Stop":                               true,
+		"'/opt/my tools/rubi-hook' PreToolUse":         true,
+		"rubi-hook Stop 2>/dev/null || rubi hook Stop": true,
+		"rubi-hooks Stop":                              false,
+		"rubi-hook":                                    false,
 	} {
 		if got := IsRubiHook(cmd); got != want {
 			t.Errorf("IsRubiHook(%q) = %v", cmd, got)
@@ -342,17 +347,55 @@ func TestShellQuote(t *testing.T) {
 	}
 }
 
+// rubi-hook is taken where it is installed beside the rubi an agent
+// starts, and only there.
+func TestFindHookProgram(t *testing.T) {
+	find := findHookProgram
+	dir := t.TempDir()
+	with, without, other := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "other")
+	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-hook"), filepath.Join(without, "rubi"), filepath.Join(other, "rubi-hook")} {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
+	}
+	os.WriteFile(filepath.Join(without, "rubi-hook"), []byte("not a program"), 0o644)
+	for _, tt := range []struct {
+		rubi, path, want string
+	}{
+		{filepath.Join(with, "rubi"), "", filepath.Join(with, "rubi-hook")},
+		{filepath.Join(without, "rubi"), "", ""},                     // its rubi-hook is not executable
+		{"rubi", with, "rubi-hook"},                                  // by name, where PATH finds it
+		{"rubi", without + string(os.PathListSeparator) + other, ""}, // another install's
+		{"rubi", other + string(os.PathListSeparator) + with, filepath.Join(with, "rubi-hook")},
+		{"rubi", t.TempDir(), ""},
+	} {
+		t.Setenv("PATH", tt.path)
+		got, ok := find(tt.rubi)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("rubi %s, PATH %s: %q %v, want %q", tt.rubi, tt.path, got, ok, tt.want)
+		}
+		wantCmd := ShellQuote(tt.rubi) + " hook Stop"
+		if tt.want != "" {
+			wantCmd = ShellQuote(tt.want) + " Stop"
+		}
+		FindHookProgram = find
+		if cmd := HookCommand(tt.rubi, "Stop"); cmd != wantCmd {
+			t.Errorf("HookCommand(%s) = %q, want %q", tt.rubi, cmd, wantCmd)
+		}
+		FindHookProgram = noHookProgram
+	}
+}
+
 // The plugin's hooks.json holds the same hooks install writes, in
 // Claude Code's format.
 func TestPluginHooksJSON(t *testing.T) {
 	if *update {
-		os.WriteFile("testdata/plugin-hooks.json", PluginHooksJSON("rubi"), 0o644)
+		os.WriteFile("testdata/plugin-hooks.json", PluginHooksJSON(), 0o644)
 	}
 	want, err := os.ReadFile("testdata/plugin-hooks.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := PluginHooksJSON("rubi"); string(got) != string(want) {
+	if got := PluginHooksJSON(); string(got) != string(want) {
 		t.Errorf("got:\n%s\nwant (testdata/plugin-hooks.json):\n%s", got, want)
 	}
 	var doc struct {
@@ -363,7 +406,7 @@ func TestPluginHooksJSON(t *testing.T) {
 	}
 	for _, h := range ClaudeHooks() {
 		g := doc.Hooks[h.Event]
-		if len(g) != 1 || g[0].Matcher != h.Matcher || g[0].Hooks[0].Command != "rubi hook "+h.Event || g[0].Hooks[0].Timeout != h.Timeout {
+		if len(g) != 1 || g[0].Matcher != h.Matcher || g[0].Hooks[0].Command != "rubi-hook "+h.Event+" 2>/dev/null || rubi hook "+h.Event || g[0].Hooks[0].Timeout != h.Timeout {
 			t.Errorf("%s: %+v", h.Event, g)
 		}
 	}

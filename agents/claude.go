@@ -3,7 +3,9 @@ package agents
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -108,10 +110,65 @@ var claudeHooks = []Hook{
 // order they are written.
 func ClaudeHooks() []Hook { return append([]Hook(nil), claudeHooks...) }
 
+// HookProgram is rubi's hook program (cmd/rubi-hook): `rubi hook` in a
+// binary that starts in half the time, for the hooks that run on every
+// prompt and tool call.
+const HookProgram = "rubi-hook"
+
 // HookCommand is the command line of rubi's hook for event, where rubi is
-// the executable: a command name or a path, quoted for the shell Claude
-// Code runs hooks with.
-func HookCommand(rubi, event string) string { return ShellQuote(rubi) + " hook " + event }
+// how the agent starts rubi (a command name or a path): rubi-hook when it
+// is installed beside that rubi (FindHookProgram), else rubi's own hook
+// command; quoted for the shell agents run hooks with.
+func HookCommand(rubi, event string) string {
+	if hp, ok := FindHookProgram(rubi); ok {
+		return ShellQuote(hp) + " " + event
+	}
+	return ShellQuote(rubi) + " hook " + event
+}
+
+// FindHookProgram finds rubi-hook for the rubi an agent starts: beside it
+// when rubi is a path; beside the rubi on PATH when it is a name, and then
+// by name if PATH finds that same file. A rubi-hook from another install
+// is not taken: it could be another version.
+var FindHookProgram = func(rubi string) (string, bool) {
+	name := HookProgram
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	path := rubi
+	if !strings.ContainsAny(rubi, `/\`) {
+		p, err := exec.LookPath(rubi)
+		if err != nil {
+			return "", false
+		}
+		path = p
+	}
+	sibling := filepath.Join(filepath.Dir(path), name)
+	if fi, err := os.Stat(sibling); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 && runtime.GOOS != "windows" {
+		return "", false
+	}
+	if path != rubi { // a name: keep names where PATH agrees
+		if p, err := exec.LookPath(HookProgram); err == nil && sameFile(p, sibling) {
+			return HookProgram, true
+		}
+	}
+	return sibling, true
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// PluginHookCommand is the command line of the plugin's hook for event:
+// the plugin's hooks.json is one file for every machine, so it runs
+// rubi-hook and falls back to `rubi hook` where rubi-hook is not installed
+// (Claude Code runs hook commands with a shell; a missing program exits
+// 127 without reading the payload, which rubi then reads).
+func PluginHookCommand(event string) string {
+	return HookProgram + " " + event + " 2>/dev/null || rubi hook " + event
+}
 
 // hookGroup and hookCommand are Claude Code's hook configuration:
 // "hooks": {"EVENT": [{"matcher": ..., "hooks": [{"type": "command", ...}]}]}.
@@ -127,7 +184,11 @@ type hookCommand struct {
 }
 
 func (h Hook) group(rubi string) hookGroup {
-	return hookGroup{Matcher: h.Matcher, Hooks: []hookCommand{{Type: "command", Command: HookCommand(rubi, h.Event), Timeout: h.Timeout}}}
+	return h.groupOf(HookCommand(rubi, h.Event))
+}
+
+func (h Hook) groupOf(command string) hookGroup {
+	return hookGroup{Matcher: h.Matcher, Hooks: []hookCommand{{Type: "command", Command: command, Timeout: h.Timeout}}}
 }
 
 // groupMS is the group with its timeout in milliseconds (Gemini CLI).
@@ -140,10 +201,10 @@ func (h Hook) groupMS(rubi string) hookGroup {
 // PluginHooksJSON renders the hooks/hooks.json of rubi's Claude Code
 // plugin, with rubi as the executable (normally "rubi", found on PATH):
 // the same hooks `rubi install --hooks` writes into settings.json.
-func PluginHooksJSON(rubi string) []byte {
+func PluginHooksJSON() []byte {
 	d, _ := jsonedit.Parse("hooks.json", nil, false)
 	for _, h := range claudeHooks {
-		if _, err := d.Set(jsonedit.Path{"hooks", h.Event}, []hookGroup{h.group(rubi)}); err != nil {
+		if _, err := d.Set(jsonedit.Path{"hooks", h.Event}, []hookGroup{h.groupOf(PluginHookCommand(h.Event))}); err != nil {
 			panic(err) // a fresh document takes any path
 		}
 	}
@@ -151,11 +212,21 @@ func PluginHooksJSON(rubi string) []byte {
 }
 
 // IsRubiHook reports whether a hook command line is one of rubi's: it runs
-// a program named rubi (any path, quoted or not) with the hook command.
-// Entries rubi wrote are recognised this way even after rubi moved.
+// a program named rubi (any path, quoted or not) with the hook command, or
+// rubi-hook. Entries rubi wrote are recognised this way even after rubi
+// moved.
 func IsRubiHook(command string) bool {
 	f := shellFields(command)
-	return len(f) >= 2 && isRubiProgram(f[0]) && f[1] == "hook"
+	return len(f) >= 2 && (isRubiProgram(f[0]) && f[1] == "hook" || isHookProgram(f[0]))
+}
+
+// isHookProgram reports whether a command names rubi-hook.
+func isHookProgram(cmd string) bool {
+	base := filepath.Base(filepath.ToSlash(cmd))
+	if i := strings.LastIndexByte(base, '\\'); i >= 0 {
+		base = base[i+1:]
+	}
+	return base == HookProgram || strings.EqualFold(base, HookProgram+".exe")
 }
 
 // isRubiProgram reports whether a command names rubi's executable.

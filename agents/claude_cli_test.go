@@ -107,4 +107,14 @@ func cleanEnv() []string {
 	return env
 }
 
-func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }
+// findHookProgram is the real FindHookProgram; the package's tests run
+// without one, so that what they write does not depend on this machine's
+// PATH (TestFindHookProgram tests it).
+var findHookProgram = FindHookProgram
+
+func noHookProgram(string) (string, bool) { return "", false }
+
+func TestMain(m *testing.M) {
+	FindHookProgram = noHookProgram
+	os.Exit(rubitest.Main(m))
+}

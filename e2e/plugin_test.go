@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite claude/hooks/hooks.json from ag
 func pluginHooks() map[string][2]string {
 	m := map[string][2]string{}
 	for _, h := range agents.ClaudeHooks() {
-		m[h.Event] = [2]string{h.Matcher, agents.HookCommand("rubi", h.Event)}
+		m[h.Event] = [2]string{h.Matcher, agents.PluginHookCommand(h.Event)}
 	}
 	return m
 }
@@ -96,14 +96,14 @@ func TestPluginManifest(t *testing.T) {
 
 	// The hooks are rubi install's, rendered by the agents package.
 	hooksFile := filepath.Join(repoRoot, filepath.FromSlash(plugin.Hooks))
-	want := agents.PluginHooksJSON("rubi")
+	want := agents.PluginHooksJSON()
 	if *update {
 		if err := os.WriteFile(hooksFile, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if got, err := os.ReadFile(hooksFile); err != nil || !bytes.Equal(got, want) {
-		t.Errorf("%s is not agents.PluginHooksJSON(\"rubi\") (%v); rewrite it with go test ./e2e -run TestPluginManifest -update:\n%s", plugin.Hooks, err, got)
+		t.Errorf("%s is not agents.PluginHooksJSON() (%v); rewrite it with go test ./e2e -run TestPluginManifest -update:\n%s", plugin.Hooks, err, got)
 	}
 
 	var mcp struct {

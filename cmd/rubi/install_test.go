@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,6 +125,30 @@ func TestInstallHooksJSONAndUndo(t *testing.T) {
 	code, out, _ = runRubi(t, "install", "--undo")
 	if code != 0 || out != "nothing to change\n" {
 		t.Errorf("second undo: %d\n%s", code, out)
+	}
+}
+
+// With rubi-hook installed beside rubi, the hooks run rubi-hook, and an
+// undo still knows them for rubi's.
+func TestInstallHooksRunRubiHook(t *testing.T) {
+	home := installHome(t)
+	rubiPath, err := exec.LookPath("rubi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(filepath.Dir(rubiPath), "rubi-hook"), []byte("#!/bin/sh\n"), 0o755)
+	if code, _, errOut := runRubi(t, "install", "--hooks", "--yes"); code != 0 {
+		t.Fatalf("install: %s", errOut)
+	}
+	settings, _ := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	if !strings.Contains(string(settings), `"command": "rubi-hook SessionStart"`) || strings.Contains(string(settings), "rubi hook") {
+		t.Errorf("settings.json:\n%s", settings)
+	}
+	if code, _, _ := runRubi(t, "install", "--undo"); code != 0 {
+		t.Fatal("undo failed")
+	}
+	if data, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json")); err == nil && strings.Contains(string(data), "rubi-hook") {
+		t.Errorf("the undo left rubi-hook's hooks:\n%s", data)
 	}
 }
 

@@ -18,6 +18,10 @@ func Seal(b []byte) []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
+// Sum is the CRC-32C of b, for a file that checks a part of itself apart
+// (Seal and Unseal check the whole).
+func Sum(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
+
 // Unseal checks the CRC-32C trailer of data and returns what it covers.
 func Unseal(data []byte) ([]byte, bool) {
 	if len(data) < 4 {

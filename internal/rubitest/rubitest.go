@@ -18,18 +18,19 @@ var (
 	err  error
 )
 
-// Binary builds cmd/rubi once per test process, into a temporary
-// directory, and returns the executable's path. The directory holds only
-// rubi, so it can be put first on PATH.
+// Binary builds cmd/rubi and cmd/rubi-hook once per test process, into a
+// temporary directory, and returns rubi's path. The directory holds only
+// the two, so it can be put first on PATH: rubi install and rubi connect
+// then write rubi-hook into the agents' hooks, as on a user's machine.
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	once.Do(func() {
 		if dir, err = os.MkdirTemp("", "rubi-test-bin-"); err != nil {
 			return
 		}
-		out, berr := exec.Command("go", "build", "-o", filepath.Join(dir, "rubi"), "github.com/rubi-dev/rubi/cmd/rubi").CombinedOutput()
+		out, berr := exec.Command("go", "build", "-o", dir, "github.com/rubi-dev/rubi/cmd/rubi", "github.com/rubi-dev/rubi/cmd/rubi-hook").CombinedOutput()
 		if berr != nil {
-			err = fmt.Errorf("go build ./cmd/rubi: %v\n%s", berr, out)
+			err = fmt.Errorf("go build ./cmd/rubi ./cmd/rubi-hook: %v\n%s", berr, out)
 		}
 	})
 	if err != nil {

@@ -518,6 +518,43 @@ func TestBadStateFile(t *testing.T) {
 	}
 }
 
+// Damaged postings pass the check a query makes at load, which covers the
+// tables alone; the posting lists it reads are decoded with bounds checks,
+// so the query reports the damage with the way out instead of ranking
+// with it. An incremental index, which builds on them, checks them and
+// asks for a full corpus, which rebuilds the segment.
+func TestDamagedPostings(t *testing.T) {
+	dir := t.TempDir()
+	r := newRanker(t, "", dir)
+	build(t, r, &core.Corpus{Full: true, Documents: corpusV1()})
+	segs, err := filepath.Glob(filepath.Join(dir, segPrefix+"*"))
+	if err != nil || len(segs) != 1 {
+		t.Fatalf("segments: %v %v", segs, err)
+	}
+	data, _ := os.ReadFile(segs[0])
+	seg, err := decodeSegment(filepath.Base(segs[0]), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := len(data) - 8 - len(seg.postings)
+	for i := start; i < len(data)-8; i++ {
+		data[i] = 0xff // every posting's varint runs on
+	}
+	os.WriteFile(segs[0], data, 0o644)
+	fresh := newRanker(t, "", dir)
+	if _, err := fresh.Rank(context.Background(), core.Query{Text: "plugin loader", Limit: 5}); err == nil || !strings.Contains(err.Error(), "rubi index") {
+		t.Errorf("Rank on damaged postings: %v", err)
+	}
+	err = fresh.Index(context.Background(), &core.Corpus{Documents: corpusV1(), Changed: []string{"file:core/loader.go"}})
+	if !errors.Is(err, core.ErrFullIndexNeeded) || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("incremental Index on damaged postings = %v, want ErrFullIndexNeeded", err)
+	}
+	build(t, fresh, &core.Corpus{Full: true, Documents: corpusV1()})
+	if hits := rank(t, fresh, core.Query{Text: "obsolete", Limit: 5}); len(hits) != 1 {
+		t.Errorf("after rebuild: %v", ids(hits))
+	}
+}
+
 func TestStemmerChangeNeedsRebuild(t *testing.T) {
 	dir := t.TempDir()
 	build(t, newRanker(t, "", dir), &core.Corpus{Full: true, Documents: corpusV1()})

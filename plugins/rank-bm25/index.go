@@ -141,6 +141,14 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	if old != nil && len(fresh) == 0 && len(deletes) == 0 {
 		return nil // nothing changed for this ranker
 	}
+	if old != nil {
+		// Queries checked the tables; the index builds on the postings.
+		for _, sg := range old.segs {
+			if err := sg.verify(); err != nil {
+				return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
+			}
+		}
+	}
 	slices.Sort(deletes)
 
 	analyzed, dicts, err := analyzeAll(ctx, analyzer, fresh)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rubi-dev/rubi/core/codec"
@@ -40,7 +41,15 @@ import (
 //	table   posting offsets: (terms+1) × uint32 into the postings
 //	bytes   postings: per term, per document containing it (ascending):
 //	        uvarint document delta, numFields × uvarint count
-//	4 bytes CRC-32C (Castagnoli) of everything before, little endian
+//	4 bytes CRC-32C (Castagnoli) of everything before the postings' bytes
+//	4 bytes CRC-32C of everything before, little endian
+//
+// A query checks the first checksum only: it reads the tables whole but
+// a few posting lists, and checking the postings would fault every page
+// of the file in. An index run checks the second before it builds on a
+// segment (segment.verify), and posting lists are decoded with bounds
+// checks, so a damaged file is reported and rebuilt, never ranked with
+// past its end.
 //
 // A string is a uvarint length and the bytes; a table or bytes section is a
 // uvarint byte length and the bytes. formatVersion changes with any change
@@ -48,7 +57,7 @@ import (
 // it and an incremental Index asks for a full corpus.
 const (
 	magic         = "rubi-bm25\n"
-	formatVersion = 3
+	formatVersion = 4
 	// listFile names the live segments, oldest first, one per line after a
 	// header line.
 	listFile   = "segments"
@@ -86,6 +95,10 @@ type segment struct {
 	termText  []byte
 	postOffs  []byte
 	postings  []byte
+	// data is the whole file; verified says its full checksum was
+	// checked (verify).
+	data     []byte
+	verified atomic.Bool
 }
 
 // encodeSegment writes the documents of idx, and the ids deleted from
@@ -181,13 +194,15 @@ func encodeSegment(idx *index, deletes []string) []byte {
 		b = binary.LittleEndian.AppendUint32(b, s)
 	}
 	b = binary.AppendUvarint(b, uint64(len(postings)))
+	head := codec.Sum(b)
 	b = append(b, postings...)
+	b = binary.LittleEndian.AppendUint32(b, head)
 	return codec.Seal(b)
 }
 
-// decodeSegment reads a segment file, checking its checksum and the shape
-// of everything a query will touch: a damaged file must be reported, not
-// ranked with.
+// decodeSegment reads a segment file, checking the checksum of its tables
+// and the shape of everything a query will touch: a damaged file must be
+// reported, not ranked with. The postings' checksum is verify's.
 func decodeSegment(name string, data []byte) (*segment, error) {
 	if len(data) < len(magic) || string(data[:len(magic)]) != magic {
 		return nil, fmt.Errorf("%w: not a rank.bm25 index", errCorrupt)
@@ -201,13 +216,10 @@ func decodeSegment(name string, data []byte) (*segment, error) {
 		}
 		return nil, fmt.Errorf("%w (%d, this rubi reads %d)", errWrongFormat, v, formatVersion)
 	}
-	if len(d.B) < 4 {
+	if len(d.B) < 8 {
 		return nil, errCorrupt
 	}
-	if _, ok := codec.Unseal(data); !ok {
-		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
-	}
-	d.B = d.B[:len(d.B)-4]
+	d.B = d.B[:len(d.B)-8]
 
 	s := &segment{name: name, signature: d.String()}
 	s.kinds = make([]string, d.Count(1))
@@ -234,13 +246,32 @@ func decodeSegment(name string, data []byte) (*segment, error) {
 	}
 	s.nterms = d.Count(0)
 	s.termOffs, s.termText = d.Bytes(), d.Bytes()
-	s.postOffs, s.postings = d.Bytes(), d.Bytes()
+	s.postOffs = d.Bytes()
+	n := d.Count(1)
+	start := len(data) - 8 - len(d.B) // where the postings' bytes begin
+	s.postings = d.Raw(n)
+	if d.Err != nil || codec.Sum(data[:start]) != binary.LittleEndian.Uint32(data[len(data)-8:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
+	}
+	s.data = data
 	if d.Err != nil || len(d.B) != 0 ||
 		len(s.termOffs) != 4*(s.nterms+1) || len(s.postOffs) != 4*(s.nterms+1) ||
 		offset(s.termOffs, s.nterms) != uint32(len(s.termText)) || offset(s.postOffs, s.nterms) != uint32(len(s.postings)) {
 		return nil, errCorrupt
 	}
 	return s, nil
+}
+
+// verify checks the checksum of the whole file, postings included, once.
+func (s *segment) verify() error {
+	if s.verified.Load() {
+		return nil
+	}
+	if _, ok := codec.Unseal(s.data); !ok {
+		return fmt.Errorf("%s: %w: checksum mismatch", s.name, errCorrupt)
+	}
+	s.verified.Store(true)
+	return nil
 }
 
 func offset(table []byte, i int) uint32 { return binary.LittleEndian.Uint32(table[4*i:]) }

@@ -1,0 +1,101 @@
+// Command rubi-hook answers agent hooks, as `rubi hook` does, in half the
+// time: it links the engine and the hooks (core/hooks) and nothing else,
+// so it starts without the MCP server's, the installers' and the
+// command line's packages. An agent runs it on every prompt and tool
+// call; rubi install and rubi connect write it into the agent's hooks
+// when it sits beside rubi.
+//
+//	rubi-hook [--config FILE]... EVENT      answer the hook EVENT (JSON on stdin)
+//	rubi-hook [--config FILE]... index DIR  index DIR (its background refresh)
+//	rubi-hook version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/hooks"
+	"github.com/rubi-dev/rubi/core/pipeline"
+	_ "github.com/rubi-dev/rubi/plugins/standard"
+)
+
+func main() {
+	defer goplugin.CleanupClients()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	goplugin.CleanupClients()
+	os.Exit(code)
+}
+
+// configs is the repeatable --config flag.
+type configs []string
+
+func (c *configs) String() string     { return fmt.Sprint(*c) }
+func (c *configs) Set(v string) error { *c = append(*c, v); return nil }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rubi-hook", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var extra configs
+	fs.Var(&extra, "config", "an extra configuration file read after the project's rubi.hcl (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: rubi-hook [--config FILE]... EVENT   (the agent's JSON payload on stdin)\n       rubi-hook [--config FILE]... index DIR\n       rubi-hook version\nrubi hook --help describes the events.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch rest := fs.Args(); {
+	case len(rest) == 1 && rest[0] == "version":
+		fmt.Fprintf(stdout, "rubi-hook %s\n", rubi.Version)
+		return 0
+	case len(rest) == 2 && rest[0] == "index":
+		if err := index(ctx, rest[1], extra); err != nil {
+			fmt.Fprintf(stderr, "rubi-hook: index %s: %v\n", rest[1], err)
+			return 1
+		}
+		return 0
+	case len(rest) <= 1:
+		event := ""
+		if len(rest) == 1 {
+			event = rest[0]
+		}
+		hooks.Quiet()
+		hooks.Run(ctx, hooks.ProcessEnv(extra, hooks.SelfIndex(func(root string) []string {
+			var args []string
+			for _, c := range extra {
+				args = append(args, "--config", c)
+			}
+			return append(args, "index", root)
+		})), event, stdin, stdout)
+		return 0
+	}
+	fs.Usage()
+	return 2
+}
+
+// index refreshes the index of the project at root, as `rubi index` does,
+// without its output: it is the background refresh a session start
+// begins.
+func index(ctx context.Context, root string, extra []string) error {
+	cfg, diags := config.Load(config.Options{Root: root, Extra: extra})
+	if diags.HasErrors() {
+		return errors.New(diags.Error())
+	}
+	eng := pipeline.New(cfg, hclog.New(&hclog.LoggerOptions{Name: "rubi-hook", Output: os.Stderr, Level: hclog.Error}))
+	defer eng.Close()
+	_, err := eng.Index(ctx, pipeline.IndexOptions{})
+	return err
+}

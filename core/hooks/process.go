@@ -1,0 +1,86 @@
+package hooks
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/pipeline"
+)
+
+// MemoryLimit is the heap a hook process lets grow before it collects
+// garbage at all (Quiet).
+const MemoryLimit = 256 << 20
+
+// Quiet tunes a hook process: it lives for milliseconds and allocates
+// little, so it does not collect unless its heap nears MemoryLimit.
+func Quiet() {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(MemoryLimit)
+}
+
+// ProcessEnv is the world of a hook process: the project's configuration
+// with the extra layers configs, a quiet engine, and a background index
+// run as the detached process indexCmd makes for a root (its own session,
+// so it outlives the hook; its errors go to .rubi/hooks.log).
+func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error)) Env {
+	return Env{
+		Config: func(root string) (*config.Config, error) {
+			cfg, diags := config.Load(config.Options{Root: root, Extra: configs})
+			if diags.HasErrors() {
+				var b strings.Builder
+				config.WriteDiagnostics(&b, nil, diags)
+				return nil, fmt.Errorf("configuration: %s", strings.TrimSpace(b.String()))
+			}
+			return cfg, nil
+		},
+		Engine: func(cfg *config.Config) *pipeline.Engine {
+			return pipeline.New(cfg, hclog.NewNullLogger())
+		},
+		StartIndex: func(root string) (<-chan error, error) {
+			cmd, err := indexCmd(root)
+			if err != nil {
+				return nil, err
+			}
+			return startDetached(root, cmd)
+		},
+	}
+}
+
+// SelfIndex is an indexCmd that runs this executable with args (which
+// name root) to index.
+func SelfIndex(args func(root string) []string) func(root string) (*exec.Cmd, error) {
+	return func(root string) (*exec.Cmd, error) {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		return exec.Command(exe, args(root)...), nil
+	}
+}
+
+// startDetached starts cmd in root, detached, its standard error to the
+// hooks' log (its summary on standard output is no error: discarded). The
+// index lock keeps two of them from indexing at once; the second finds
+// nothing left to do.
+func startDetached(root string, cmd *exec.Cmd) (<-chan error, error) {
+	logf, err := OpenLog(root)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	cmd.Dir = root
+	cmd.Stderr = logf
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return done, nil
+}
