@@ -182,8 +182,8 @@ func run(o options) error {
 		fmt.Fprintf(os.Stderr, "%6.1fs %s\n", time.Since(start).Seconds(), fmt.Sprintf(format, args...))
 	}
 
-	rubi := filepath.Join(work, "rubi")
-	if out, err := exec.Command("go", "build", "-o", rubi, "./cmd/rubi").CombinedOutput(); err != nil {
+	rubi, hook := filepath.Join(work, "rubi"), filepath.Join(work, "rubi-hook")
+	if out, err := exec.Command("go", "build", "-o", work, "./cmd/rubi", "./cmd/rubi-hook").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	tree := filepath.Join(work, "tree")
@@ -215,7 +215,8 @@ func run(o options) error {
 	if r.ctxNotes, err = contextRuns(rubi, tree, o.runs*6); err != nil {
 		return err
 	}
-	if r.hooks, err = perf.HookRows(rubi, r.notes, o.runs*6); err != nil {
+	// Agents run rubi-hook (rubi install and rubi connect write it).
+	if r.hooks, err = perf.HookRows(hook, r.notes, o.runs*6); err != nil {
 		return err
 	}
 	step("notes and hooks measured")
