@@ -87,6 +87,12 @@ func (a Analyzer) run(s string, emit func(Token)) {
 	defer scratchPool.Put(sc)
 	st := sc.stemmer(a.lang())
 	stop := !a.KeepStopwords
+	sc.words(s, func(i, j, word int) { sc.emit(s, i, j, word, st, stop, emit) })
+}
+
+// words calls fn for each word of s that has parts to emit: its byte
+// range, and its number.
+func (sc *scratch) words(s string, fn func(i, j, word int)) {
 	word := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
@@ -100,7 +106,7 @@ func (a Analyzer) run(s string, emit func(Token)) {
 		}
 		j := sc.scan(s, i)
 		if sc.split() {
-			sc.emit(s, i, j, word, st, stop, emit)
+			fn(i, j, word)
 			word++
 		}
 		i = j

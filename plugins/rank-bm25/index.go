@@ -275,7 +275,7 @@ func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (ou
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			da := docAnalyzer{a: a, dict: map[string]uint32{}}
+			da := docAnalyzer{vocab: a.Vocabulary()}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(docs) || ctx.Err() != nil {
@@ -283,7 +283,7 @@ func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (ou
 				}
 				out[i] = analyzedDoc{doc: da.analyze(docs[i]), worker: w}
 			}
-			dicts[w] = da.terms
+			dicts[w] = da.vocab.Terms()
 		}()
 	}
 	wg.Wait()
@@ -296,12 +296,9 @@ func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (ou
 // docAnalyzer counts the terms of one document at a time, reusing its
 // buffers across documents.
 type docAnalyzer struct {
-	a      text.Analyzer
 	lens   *[numFields]uint32 // of the document being analyzed
-	tokens []string
-	dict   map[string]uint32 // term → id in terms
-	terms  []string
-	slot   []int32 // term id → index in counts + 1, 0 when absent
+	vocab  *text.Vocabulary   // numbers the terms: ids in vocab.Terms()
+	slot   []int32            // term id → index in counts + 1, 0 when absent
 	counts []termCount
 }
 
@@ -310,10 +307,7 @@ func (da *docAnalyzer) analyze(d *core.Document) doc {
 	out := doc{id: d.ID, kind: d.Kind}
 	da.lens = &out.lens
 	add := func(field int, s string) {
-		da.tokens = da.a.AppendTokens(da.tokens[:0], s)
-		for _, t := range da.tokens {
-			da.count(field, t)
-		}
+		da.vocab.Each(s, func(id uint32, _ bool) { da.count(field, id) })
 	}
 	add(fieldTitle, d.Title)
 	add(fieldPath, d.Path)
@@ -323,11 +317,11 @@ func (da *docAnalyzer) analyze(d *core.Document) doc {
 	// In the body, the parts of identifiers (the "client" of
 	// newClientForConfig) count apart from whole words: code repeats them
 	// everywhere, and prose questions are answered by the words.
-	da.a.Each(d.Body, func(t string, part bool) {
+	da.vocab.Each(d.Body, func(id uint32, part bool) {
 		if part {
-			da.count(fieldParts, t)
+			da.count(fieldParts, id)
 		} else {
-			da.count(fieldBody, t)
+			da.count(fieldBody, id)
 		}
 	})
 	for _, c := range da.counts {
@@ -337,14 +331,10 @@ func (da *docAnalyzer) analyze(d *core.Document) doc {
 	return out
 }
 
-// count adds one occurrence of term t in field to the current document.
-func (da *docAnalyzer) count(field int, t string) {
+// count adds one occurrence of term id in field to the current document.
+func (da *docAnalyzer) count(field int, id uint32) {
 	da.lens[field]++
-	id, ok := da.dict[t]
-	if !ok {
-		id = uint32(len(da.terms))
-		da.dict[t] = id
-		da.terms = append(da.terms, t)
+	for int(id) >= len(da.slot) {
 		da.slot = append(da.slot, 0)
 	}
 	k := da.slot[id] - 1
