@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/when"
 )
 
@@ -31,6 +32,9 @@ each with the reasons it was chosen. The index is brought up to date first
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q.Text = strings.Join(args, " ")
+			// One query, then exit: index files stay mapped instead of
+			// being copied (see store.SetOneShot).
+			store.SetOneShot(true)
 			var err error
 			if q.Since, err = when.Since(since, time.Now()); err != nil {
 				return fmt.Errorf("--since: %w", err)

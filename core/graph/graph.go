@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Builder accumulates nodes and edges; Build freezes them into a Graph.
@@ -146,8 +147,11 @@ func (b *Builder) Build() *Graph {
 // Graph is an immutable weighted directed graph. It is safe for concurrent
 // use.
 type Graph struct {
-	ids   []string
+	ids []string
+	// index maps ids to nodes; a graph from FromTables has byID instead:
+	// the nodes sorted by id, searched in O(log n).
 	index map[string]int32
+	byID  []int32
 	// Out-edges of node i are outTo/outW[outStart[i]:outStart[i+1]],
 	// in-edges inFrom/inW[inStart[i]:inStart[i+1]], both sorted by the
 	// other end.
@@ -174,6 +178,13 @@ func (g *Graph) ID(i int) string { return g.ids[i] }
 
 // Index returns the node index of id.
 func (g *Graph) Index(id string) (int, bool) {
+	if g.index == nil {
+		k, ok := slices.BinarySearchFunc(g.byID, id, func(i int32, id string) int { return strings.Compare(g.ids[i], id) })
+		if !ok {
+			return 0, false
+		}
+		return int(g.byID[k]), true
+	}
 	i, ok := g.index[id]
 	return int(i), ok
 }
@@ -266,4 +277,92 @@ func FromCSR(ids []string, start, to []int32, weight []float64) (*Graph, error) 
 		}
 	}
 	return g, nil
+}
+
+// Tables is everything a Graph computes from its edges, as flat tables:
+// the out-edge CSR (as CSR returns it), the in-edge CSR with the
+// transition probabilities, each node's total out-weight, and the nodes in
+// the order of their ids. A graph stored as its tables loads with
+// FromTables without computing anything.
+type Tables struct {
+	OutStart, OutTo []int32
+	OutW            []float64
+	InStart, InFrom []int32
+	InW, InNorm     []float64
+	OutSum          []float64
+	ByID            []int32
+}
+
+// Tables returns the graph's tables. They belong to the graph, except
+// ByID, which a graph made by a Builder computes at each call.
+func (g *Graph) Tables() Tables {
+	byID := g.byID
+	if byID == nil {
+		byID = make([]int32, len(g.ids))
+		for i := range byID {
+			byID[i] = int32(i)
+		}
+		slices.SortFunc(byID, func(a, b int32) int { return strings.Compare(g.ids[a], g.ids[b]) })
+	}
+	return Tables{g.outStart, g.outTo, g.outW, g.inStart, g.inFrom, g.inW, g.inNorm, g.outSum, byID}
+}
+
+// FromTables makes a graph of the ids of its nodes and the tables Tables
+// returned, and keeps them all. It checks what indexing relies on (sizes,
+// offsets, node numbers, the order of the ids, which must be distinct), so
+// damaged tables give an error rather than a panic, in time linear in the
+// size of the graph; the weights are taken as they are, and so is the
+// agreement of the in-edges with the out-edges: a caller reading tables
+// from a file checksums it.
+func FromTables(ids []string, t Tables) (*Graph, error) {
+	n, m := len(ids), len(t.OutTo)
+	if len(t.OutW) != m || len(t.InFrom) != m || len(t.InW) != m || len(t.InNorm) != m ||
+		len(t.OutSum) != n || len(t.ByID) != n {
+		return nil, errors.New("graph: inconsistent sizes")
+	}
+	for _, c := range []struct{ start, end []int32 }{{t.OutStart, t.OutTo}, {t.InStart, t.InFrom}} {
+		if err := checkCSR(c.start, c.end, n); err != nil {
+			return nil, err
+		}
+	}
+	for k, i := range t.ByID {
+		if i < 0 || int(i) >= n || k > 0 && ids[t.ByID[k-1]] >= ids[i] {
+			return nil, errors.New("graph: ids out of order or repeated")
+		}
+	}
+	return &Graph{
+		ids:      ids,
+		byID:     t.ByID,
+		outStart: t.OutStart,
+		outTo:    t.OutTo,
+		outW:     t.OutW,
+		inStart:  t.InStart,
+		inFrom:   t.InFrom,
+		inW:      t.InW,
+		inNorm:   t.InNorm,
+		outSum:   t.OutSum,
+	}, nil
+}
+
+// checkCSR checks one direction's adjacency: offsets from 0 to len(other)
+// in order, and each list of other ends in range and strictly increasing.
+func checkCSR(start, other []int32, n int) error {
+	m := len(other)
+	if len(start) != n+1 || start[0] != 0 || int(start[n]) != m {
+		return errors.New("graph: inconsistent sizes")
+	}
+	for i := range n {
+		s, e := start[i], start[i+1]
+		if s > e || int(e) > m {
+			return errors.New("graph: edge offsets out of order")
+		}
+		prev := int32(-1)
+		for _, t := range other[s:e] {
+			if t <= prev || int(t) >= n {
+				return fmt.Errorf("graph: bad edge of node %d", i)
+			}
+			prev = t
+		}
+	}
+	return nil
 }

@@ -472,3 +472,76 @@ func TestPersonalizedPush(t *testing.T) {
 		t.Error("no valid seed should give nil")
 	}
 }
+
+// A graph made of its own tables is the same graph: same edges both ways,
+// same node numbers by id, same scores.
+func TestTablesRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var nodes []string
+	for range 200 {
+		nodes = append(nodes, fmt.Sprintf("n%d", rng.IntN(1000))) // repeats are one node
+	}
+	var edges []edge
+	for range 1000 {
+		edges = append(edges, edge{nodes[rng.IntN(200)], nodes[rng.IntN(200)], 0.5 + rng.Float64()})
+	}
+	g := build(nodes, edges)
+	ids := make([]string, g.Len())
+	for i := range ids {
+		ids[i] = g.ID(i)
+	}
+	h, err := FromTables(ids, g.Tables())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range g.Len() {
+		a, aw := g.In(i)
+		b, bw := h.In(i)
+		if !slices.Equal(a, b) || !slices.Equal(aw, bw) || g.OutWeight(i) != h.OutWeight(i) {
+			t.Fatalf("node %d: in-edges differ", i)
+		}
+		if j, ok := h.Index(ids[i]); !ok || j != i {
+			t.Fatalf("Index(%q) = %d, %v; want %d", ids[i], j, ok, i)
+		}
+	}
+	for _, id := range []string{"", "n", "n9999", "zz"} {
+		if _, ok := h.Index(id); ok {
+			t.Errorf("Index(%q) found a node", id)
+		}
+	}
+	seeds := map[int]float64{3: 1, 17: 0.5}
+	if a, b := g.PersonalizedPush(seeds, 0.85, 1e-6), h.PersonalizedPush(seeds, 0.85, 1e-6); !slices.Equal(a, b) {
+		t.Error("pushed scores differ after the round trip")
+	}
+	if a, b := g.PageRank(Options{}), h.PageRank(Options{}); !slices.Equal(a, b) {
+		t.Error("PageRank differs after the round trip")
+	}
+}
+
+func TestFromTablesRejectsDamage(t *testing.T) {
+	ids := []string{"a", "b", "c"}
+	g := build(ids, []edge{{"a", "b", 1}, {"b", "c", 1}, {"c", "a", 2}, {"a", "c", 1}})
+	for name, damage := range map[string]func(*Tables, []string){
+		"sizes":       func(t *Tables, _ []string) { t.InW = t.InW[1:] },
+		"target":      func(t *Tables, _ []string) { t.OutTo[0] = 7 },
+		"source":      func(t *Tables, _ []string) { t.InFrom[1] = -1 },
+		"unsorted":    func(t *Tables, _ []string) { t.OutTo[0], t.OutTo[1] = t.OutTo[1], t.OutTo[0] },
+		"offsets":     func(t *Tables, _ []string) { t.InStart[1], t.InStart[2] = t.InStart[2], t.InStart[1] },
+		"first":       func(t *Tables, _ []string) { t.OutStart[0] = 1 },
+		"id order":    func(t *Tables, _ []string) { t.ByID[0], t.ByID[1] = t.ByID[1], t.ByID[0] },
+		"node number": func(t *Tables, _ []string) { t.ByID[2] = 3 },
+		"duplicate":   func(_ *Tables, ids []string) { ids[1] = "a" },
+	} {
+		tb := g.Tables()
+		tb = Tables{slices.Clone(tb.OutStart), slices.Clone(tb.OutTo), slices.Clone(tb.OutW), slices.Clone(tb.InStart),
+			slices.Clone(tb.InFrom), slices.Clone(tb.InW), slices.Clone(tb.InNorm), slices.Clone(tb.OutSum), slices.Clone(tb.ByID)}
+		ids := slices.Clone(ids)
+		if _, err := FromTables(ids, tb); err != nil {
+			t.Fatalf("%s: intact tables refused: %v", name, err)
+		}
+		damage(&tb, ids)
+		if _, err := FromTables(ids, tb); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

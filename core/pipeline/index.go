@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -516,8 +515,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 		s.skip = walk.ReasonBinary
 		return
 	}
-	sum := sha256.Sum256(content)
-	hash := hex.EncodeToString(sum[:])
+	hash := sha256.Sum256(content)
 	s.content = content
 	if !full && old != nil && old.Hash == hash {
 		// Touched, not changed: keep the facts, note the new times.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,7 +104,7 @@ func (c *indexCodeMap) FileHash(p string) (string, bool) {
 		return "", false
 	}
 	if rec, ok := m.Files[p]; ok {
-		return rec.Hash, true
+		return hex.EncodeToString(rec.Hash[:]), true
 	}
 	return "", false
 }

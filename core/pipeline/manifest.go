@@ -32,7 +32,7 @@ import (
 
 // manifestVersion changes whenever the layout or the meaning of the facts
 // changes; an older index is then rebuilt, not misread.
-const manifestVersion = 3
+const manifestVersion = 4
 
 // manifestFile is the manifest; legacyManifest, the gob file of versions
 // 1 and 2, is removed once a new manifest is written.
@@ -49,9 +49,10 @@ type fileRecord struct {
 	// ModTime in Unix nanoseconds: with Size, it lets a refresh skip
 	// reading files that did not change.
 	ModTime int64
-	// Hash of the content (SHA-256, hex): tells a touched file from a
-	// changed one, and anchors knowledge to a version of the file.
-	Hash    string
+	// Hash of the content (SHA-256): tells a touched file from a changed
+	// one, and anchors knowledge to a version of the file (in hex, see
+	// FileHash).
+	Hash    [32]byte
 	Package string
 	Imports []core.Import
 	// Module is the code-map module the file belongs to.
@@ -139,18 +140,28 @@ func loadManifest(dir string) (*manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
-	defer mapped.Close()
 	m, err := decodeManifest(mapped.Data)
 	if err != nil {
+		mapped.Close()
 		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
 	}
+	if store.OneShot() {
+		// The records keep slicing the mapping, which is never
+		// released: see store.SetOneShot.
+		return m, nil
+	}
 	m.detach()
+	mapped.Close()
 	return m, nil
 }
 
 // detach copies the bytes the decoded manifest still slices from its file
 // (imports and edges kept encoded) into one buffer of its own, so the file
-// can be released: records outlive the manifest they were read with.
+// can be released: records outlive the manifest they were read with (an
+// index run carries unchanged records into the next manifest, and a
+// long-running process loads many manifests), so tying the mapping to the
+// manifest's life would not be safe. A one-shot process skips the copy
+// and keeps the mapping until it exits instead.
 func (m *manifest) detach() {
 	size := len(m.edgesRaw)
 	for _, r := range m.Files {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -29,8 +28,10 @@ import (
 //	        string Path, Language, Package, Module, Doc, ParseError;
 //	        varint Size, ModTime; 32 bytes SHA-256; uvarint Symbols,
 //	        SymOff, SymLen, Importers; 8 bytes Rank (IEEE 754);
-//	        uvarint import count, then per import: string Spec, Kind;
-//	        uvarint Line; uvarint name count, then each name: string
+//	        uvarint import count, uvarint byte length of the imports,
+//	        then per import: string Spec, Kind; uvarint Line; uvarint
+//	        name count, then each name: string (the length lets a load
+//	        step over the imports without reading them)
 //	uvarint byte length of the import edges, then per edge: uvarint
 //	        source and target (numbers of files in path order), 8 bytes
 //	        weight (decoded only when a run reuses the resolution)
@@ -83,6 +84,7 @@ func (m *manifest) encode() ([]byte, error) {
 	}
 	paths := m.sortedPaths()
 	b = binary.AppendUvarint(b, uint64(len(paths)))
+	var scratch []byte // one record's imports, to measure them
 	for _, p := range paths {
 		r := m.Files[p]
 		for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError} {
@@ -90,11 +92,7 @@ func (m *manifest) encode() ([]byte, error) {
 		}
 		b = binary.AppendVarint(b, r.Size)
 		b = binary.AppendVarint(b, r.ModTime)
-		var sum [32]byte
-		if n, err := hex.Decode(sum[:], []byte(r.Hash)); err != nil || n != len(sum) {
-			return nil, fmt.Errorf("file %s has a malformed hash %q", r.Path, r.Hash)
-		}
-		b = append(b, sum[:]...)
+		b = append(b, r.Hash[:]...)
 		for _, v := range []int{r.Symbols, int(r.SymOff), r.SymLen, r.Importers} {
 			b = binary.AppendUvarint(b, uint64(max(v, 0)))
 		}
@@ -102,13 +100,17 @@ func (m *manifest) encode() ([]byte, error) {
 		if r.Imports == nil && r.importsRaw != nil {
 			// Never decoded in this run: copied as read.
 			b = binary.AppendUvarint(b, uint64(r.importsN))
+			b = binary.AppendUvarint(b, uint64(len(r.importsRaw)))
 			b = append(b, r.importsRaw...)
 			continue
 		}
 		b = binary.AppendUvarint(b, uint64(len(r.Imports)))
+		scratch = scratch[:0]
 		for _, im := range r.Imports {
-			b = appendImport(b, im)
+			scratch = appendImport(scratch, im)
 		}
+		b = binary.AppendUvarint(b, uint64(len(scratch)))
+		b = append(b, scratch...)
 	}
 	edges := m.edgesRaw // carried over by a run that did not resolve
 	if !m.edgesKept && (m.edges != nil || edges == nil) {
@@ -244,7 +246,7 @@ func decodeManifest(data []byte) (*manifest, error) {
 		}
 	}
 	m.Resolution = Resolution{Resolved: res[0], Unresolved: res[1], External: res[2]}
-	n := d.Count(6 + 2 + 32 + 4 + 8 + 1)
+	n := d.Count(6 + 2 + 32 + 4 + 8 + 2)
 	m.Files = make(map[string]*fileRecord, n)
 	recs := make([]fileRecord, n)
 	for i := range recs {
@@ -252,17 +254,19 @@ func decodeManifest(data []byte) (*manifest, error) {
 		r.Path, r.Language, r.Package = d.String(), d.interned(), d.interned()
 		r.Module, r.Doc, r.ParseError = d.interned(), d.String(), d.String()
 		r.Size, r.ModTime = d.Varint(), d.Varint()
-		r.Hash = hex.EncodeToString(d.Raw(32))
+		copy(r.Hash[:], d.Raw(32))
 		r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.Uvarint()), int64(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())
 		r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.Raw(8)))
-		// Imports are skipped over, not decoded: the record keeps their
-		// bytes for the runs that resolve.
-		if k := d.Count(4); k > 0 {
-			start := d.B
-			for range k {
-				d.importEntry()
-			}
-			r.importsN, r.importsRaw = k, start[:len(start)-len(d.B)]
+		// Imports are stepped over by their length, not decoded: the
+		// record keeps their bytes for the runs that resolve. An import
+		// takes 4 bytes or more.
+		k := d.Count(4)
+		raw := d.Bytes()
+		if len(raw) < 4*k || k == 0 && len(raw) > 0 {
+			d.Err = errManifestCorrupt
+		}
+		if k > 0 {
+			r.importsN, r.importsRaw = k, raw
 		}
 		if d.Err != nil {
 			break

@@ -3,6 +3,7 @@ package store
 import (
 	"os"
 	"runtime"
+	"sync/atomic"
 )
 
 // Mapped is a read-only view of a whole file: memory-mapped where the
@@ -64,3 +65,20 @@ func (m *Mapped) Close() error {
 func CloseWith[T any](owner *T, m *Mapped) {
 	runtime.AddCleanup(owner, func(m *Mapped) { m.Close() }, m)
 }
+
+var oneShot atomic.Bool
+
+// SetOneShot declares the process one-shot: it runs one command and exits.
+// Readers of index files may then keep slicing a Mapped's Data for as long
+// as they like and never Close it, instead of copying what they keep: the
+// mappings are released when the process exits. This is safe because the
+// files are only ever replaced by rename (a mapping keeps showing the
+// version it opened) and costs no more than the mapped files' size, which
+// a one-shot command reads a handful of. A long-running process (the MCP
+// server) must not call it: it loads new versions of the same files for
+// as long as it runs, and would keep every old version mapped.
+// Tests turn it off again with SetOneShot(false).
+func SetOneShot(on bool) { oneShot.Store(on) }
+
+// OneShot reports whether the process declared itself one-shot.
+func OneShot() bool { return oneShot.Load() }

@@ -25,8 +25,11 @@ import (
 // Name is the stage name used in rubi.hcl.
 const Name = "rank.ppr"
 
-// Version is the stage version reported by Info.
-const Version = "0.2.0"
+// Version is the stage version reported by Info. The pipeline indexes a
+// built-in again when its version changes, so it changes with
+// formatVersion: an index run then rebuilds a graph stored in another
+// format.
+const Version = "0.3.0"
 
 func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
 

@@ -3,6 +3,7 @@ package ppr
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codec"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // corpusOf builds a corpus of files, one module per directory with
@@ -509,6 +512,75 @@ func BenchmarkLoad10k(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := load(dir); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// A graph stored by the previous format is not reused by an update whose
+// corpus is the same, but rebuilt, and then ranks.
+func TestOldFormatRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}})
+	if err := configured(t, dir, "").Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, stateFile)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(formatMagic)] = formatVersion - 1
+	if err := os.WriteFile(file, codec.Seal(data[:len(data)-4]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := load(dir); err == nil || !strings.Contains(err.Error(), "has format 2") {
+		t.Fatalf("old format loaded: %v", err)
+	}
+	if err := configured(t, dir, "").Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if hits := rank(t, configured(t, dir, ""), seedQuery(5, "file:a/x.go")); position(hits, "file:b/z.go") < 0 {
+		t.Errorf("rebuilt graph: %v", hits)
+	}
+}
+
+// Tables that disagree with themselves are refused even when the checksum
+// matches (a bug in a writer, not a damaged disk).
+func TestInconsistentTablesRefused(t *testing.T) {
+	st := newState(corpusOf([]string{"a.go", "b.go", "c.go"}, false, [][2]string{{"a.go", "b.go"}, {"b.go", "c.go"}}))
+	good := st.encode()
+	if _, err := decodeState(good); err != nil {
+		t.Fatal(err)
+	}
+	// The last node of the id order, the int32 before the relations.
+	n, m := len(st.ids), len(st.rel)
+	at := len(good) - 4 - m - 4
+	bad := bytes.Clone(good[:len(good)-4])
+	binary.LittleEndian.PutUint32(bad[at:], uint32(n))
+	if _, err := decodeState(codec.Seal(bad)); err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("node number out of range: %v", err)
+	}
+	if _, err := decodeState(codec.Seal(append(bytes.Clone(good[:len(good)-4]), 0))); err == nil || !strings.Contains(err.Error(), "bad sizes") {
+		t.Errorf("a byte too many: %v", err)
+	}
+}
+
+// A one-shot process ranks from the mapped file itself, a long-running one
+// from a copy: both rank as the indexing process did.
+func TestOneShotRanksTheSame(t *testing.T) {
+	defer store.SetOneShot(false)
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go", "c/w.go"}, true, [][2]string{{"a/x.go", "b/z.go"}, {"c/w.go", "a/y.go"}})
+	indexer := configured(t, dir, "")
+	if err := indexer.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	q := seedQuery(10, "file:a/x.go", "file:c/w.go")
+	want := rank(t, indexer, q)
+	for _, oneShot := range []bool{false, true} {
+		store.SetOneShot(oneShot)
+		if got := rank(t, configured(t, dir, ""), q); !slices.Equal(got, want) {
+			t.Errorf("one-shot %v ranks\n%v\nindexing process ranked\n%v", oneShot, got, want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"unsafe"
 
 	"github.com/rubi-dev/rubi/core/codec"
 
@@ -26,8 +27,9 @@ const (
 	legacyFile = "graph.gob"
 )
 
-// The state file holds the graph ready to rank with, so a cold process
-// loads it without sorting a single edge:
+// The state file holds the graph ready to rank, everything the ranker
+// computes from the edges included, so a cold process loads it without
+// sorting, summing or even copying a single edge:
 //
 //	magic "rubi-ppr\n"
 //	uvarint format version
@@ -35,16 +37,25 @@ const (
 //	uvarint kind count, then each document kind: string
 //	uvarint node count, then per node: string id, uvarint kind, string name
 //	        ("" when the name is the key of the id)
-//	uvarint edge count; then (nodes+1) × int32 edge offsets, edges ×
-//	        int32 targets, edges × float64 weights, edges × byte relations
+//	uvarint edge count; zero bytes up to a multiple of 8 bytes from the
+//	        start of the file; then the graph's tables (graph.Tables):
+//	        nodes × float64 total out-weights, edges × float64 out-edge
+//	        weights, edges × float64 in-edge weights, edges × float64
+//	        transition probabilities, (nodes+1) × int32 out-edge offsets,
+//	        edges × int32 targets, (nodes+1) × int32 in-edge offsets,
+//	        edges × int32 sources, nodes × int32 nodes in the order of
+//	        their ids; edges × byte relations
 //	4 bytes CRC-32C of everything before, little endian
 //
 // Integers in tables are little endian; a string is a uvarint length and
-// the bytes. formatVersion changes whenever the layout does; another
-// version is refused with a request to re-index rather than misread.
+// the bytes. Aligned tables let a little-endian machine use them where
+// they lie, in the file's mapping or in one copy of it (see load).
+// formatVersion changes whenever the layout does (and Version with it);
+// another version is refused with a request to re-index rather than
+// misread.
 const (
 	formatMagic   = "rubi-ppr\n"
-	formatVersion = 2
+	formatVersion = 3
 )
 
 // Relations of a node to a neighbour, from the node's point of view.
@@ -213,8 +224,9 @@ func statState(dir string) (store.Stamp, error) {
 }
 
 func (st *state) encode() []byte {
-	start, to, w := st.g.CSR()
-	b := make([]byte, 0, 64+len(st.ids)*48+len(to)*17)
+	t := st.g.Tables()
+	n, m := len(st.ids), len(t.OutTo)
+	b := make([]byte, 0, 64+n*56+m*41)
 	b = append(b, formatMagic...)
 	b = binary.AppendUvarint(b, formatVersion)
 	b = append(b, st.inputs[:]...)
@@ -222,25 +234,30 @@ func (st *state) encode() []byte {
 	for _, k := range st.kinds {
 		b = codec.AppendString(b, k)
 	}
-	b = binary.AppendUvarint(b, uint64(len(st.ids)))
+	b = binary.AppendUvarint(b, uint64(n))
 	for i, id := range st.ids {
 		b = codec.AppendString(b, id)
 		b = binary.AppendUvarint(b, uint64(st.nodeKind[i]))
 		b = codec.AppendString(b, st.names[i])
 	}
-	b = binary.AppendUvarint(b, uint64(len(to)))
-	for _, v := range start {
-		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	b = binary.AppendUvarint(b, uint64(m))
+	b = append(b, make([]byte, pad(len(b)))...)
+	for _, fs := range [][]float64{t.OutSum, t.OutW, t.InW, t.InNorm} {
+		for _, v := range fs {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
 	}
-	for _, v := range to {
-		b = binary.LittleEndian.AppendUint32(b, uint32(v))
-	}
-	for _, v := range w {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	for _, is := range [][]int32{t.OutStart, t.OutTo, t.InStart, t.InFrom, t.ByID} {
+		for _, v := range is {
+			b = binary.LittleEndian.AppendUint32(b, uint32(v))
+		}
 	}
 	b = append(b, st.rel...)
 	return codec.Seal(b)
 }
+
+// pad is the number of zero bytes that align offset to 8.
+func pad(offset int) int { return (8 - offset%8) % 8 }
 
 // save writes the state atomically, so a concurrent reader sees the old
 // graph or the new one.
@@ -283,14 +300,26 @@ func load(dir string) (*state, store.Stamp, error) {
 	if err != nil {
 		return nil, store.Stamp{}, err
 	}
-	st, err := decodeState(mapped.Data)
-	mapped.Close() // the state copies what it keeps
+	// The state's strings and tables alias the bytes it is decoded from.
+	// A one-shot process keeps the mapping until it exits (see
+	// store.SetOneShot); any other copies the file once, into memory the
+	// garbage collector keeps for as long as the state is used: a mapping
+	// released with the state could be unmapped while a slice of a table
+	// is still being read.
+	data := mapped.Data
+	if !store.OneShot() {
+		data = bytes.Clone(data)
+		mapped.Close()
+	}
+	st, err := decodeState(data)
 	if err != nil {
 		return nil, store.Stamp{}, fmt.Errorf("%s %v; run `rubi index` to rebuild it", name, err)
 	}
 	return st, stamp, nil
 }
 
+// decodeState decodes a state file. The state aliases data, which must
+// not change afterwards.
 func decodeState(data []byte) (*state, error) {
 	if len(data) < len(formatMagic) || string(data[:len(formatMagic)]) != formatMagic {
 		return nil, errors.New("is not a rank.ppr graph")
@@ -309,43 +338,94 @@ func decodeState(data []byte) (*state, error) {
 	st := &state{}
 	copy(st.inputs[:], d.B)
 	d.B = d.B[sha256.Size:]
+	str := func() string {
+		b := d.Bytes()
+		if len(b) == 0 {
+			return ""
+		}
+		return unsafe.String(&b[0], len(b))
+	}
 	st.kinds = make([]string, d.Count(1))
 	for i := range st.kinds {
-		st.kinds[i] = d.String()
+		st.kinds[i] = str()
 	}
 	n := d.Count(3)
 	st.ids, st.names, st.nodeKind = make([]string, n), make([]string, n), make([]int32, n)
 	for i := range n {
-		st.ids[i] = d.String()
+		st.ids[i] = str()
 		k := d.Uvarint()
-		st.names[i] = d.String()
+		st.names[i] = str()
 		if k >= uint64(len(st.kinds)) {
 			return nil, fmt.Errorf("is %w (node kind out of range)", errCorrupt)
 		}
 		st.nodeKind[i] = int32(k)
 	}
-	m := d.Count(13)
-	if d.Err != nil || len(d.B) != 4*(n+1)+m*13 {
+	m := d.Count(33)
+	if d.Err != nil {
 		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
 	}
-	start, to, w := make([]int32, n+1), make([]int32, m), make([]float64, m)
-	b := d.B
-	for i := range start {
-		start[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	// Where the tables start, from the start of the file.
+	at := len(data) - 4 - len(d.B)
+	at += pad(at)
+	if len(data)-4-at != 8*n+24*m+4*(3*n+2)+8*m+m {
+		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
 	}
-	b = b[4*(n+1):]
-	for i := range to {
-		to[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	b := data[at : len(data)-4]
+	f64s := func(k int) []float64 {
+		s := float64s(b[:8*k])
+		b = b[8*k:]
+		return s
 	}
-	b = b[4*m:]
-	for i := range w {
-		w[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	i32s := func(k int) []int32 {
+		s := int32s(b[:4*k])
+		b = b[4*k:]
+		return s
 	}
-	st.rel = bytes.Clone(b[8*m:])
-	g, err := graph.FromCSR(st.ids, start, to, w)
+	var t graph.Tables
+	t.OutSum, t.OutW, t.InW, t.InNorm = f64s(n), f64s(m), f64s(m), f64s(m)
+	t.OutStart, t.OutTo, t.InStart, t.InFrom, t.ByID = i32s(n+1), i32s(m), i32s(n+1), i32s(m), i32s(n)
+	st.rel = b
+	g, err := graph.FromTables(st.ids, t)
 	if err != nil {
 		return nil, fmt.Errorf("is %w (%v)", errCorrupt, err)
 	}
 	st.g = g
 	return st, nil
+}
+
+// littleEndian says the machine stores numbers as the state file does.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// float64s returns the little-endian float64s of b: b itself where the
+// machine reads them as they are, else a decoded copy.
+func float64s(b []byte) []float64 {
+	if len(b) == 0 {
+		return []float64{}
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%8 == 0 {
+		return unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), len(b)/8)
+	}
+	out := make([]float64, len(b)/8)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return out
+}
+
+// int32s is float64s for int32s.
+func int32s(b []byte) []int32 {
+	if len(b) == 0 {
+		return []int32{}
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	out := make([]int32, len(b)/4)
+	for i := range out {
+		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
 }
