@@ -475,7 +475,8 @@ type forgetOutput struct {
 }
 
 // retract takes nodes out of results, or deletes them (hard): each by id
-// or title. It stops at the first that fails, saying which were done.
+// or title. It stops at the first that fails and returns those done
+// before it.
 func (s *Server) retract(p *project, targets []string, hard bool) ([]forgetOutput, error) {
 	eng, err := p.engine()
 	if err != nil {
@@ -486,7 +487,7 @@ func (s *Server) retract(p *project, targets []string, hard bool) ([]forgetOutpu
 		// Accept a title too: agents remember titles better than ids.
 		n, err := eng.Knowledge().Get(t)
 		if errors.Is(err, knowledge.ErrNotFound) {
-			err = fmt.Errorf("no stored node is called %q: give an id or title as context or register showed it", strings.TrimSpace(t))
+			return done, fmt.Errorf("no stored node is called %q: give an id or title as context or register showed it", strings.TrimSpace(t))
 		}
 		if err == nil {
 			id := n.ID

@@ -37,7 +37,16 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 	if content == nil {
 		return d
 	}
+	body := content
+	if len(body) > maxBody {
+		body = body[:maxBody]
+	}
+	size := len(rec.Package) + 1 + len(body)
+	for _, s := range rec.syms {
+		size += len(s.Doc) + 1
+	}
 	var b strings.Builder
+	b.Grow(size)
 	if rec.Package != "" {
 		b.WriteString(rec.Package)
 		b.WriteByte('\n')
@@ -47,10 +56,6 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 			b.WriteString(s.Doc)
 			b.WriteByte('\n')
 		}
-	}
-	body := content
-	if len(body) > maxBody {
-		body = body[:maxBody]
 	}
 	b.Write(body)
 	d.Body = b.String()

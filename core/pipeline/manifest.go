@@ -306,29 +306,40 @@ func (m *manifest) appendSymbols(dir, generation string, size int64) error {
 // rewriteSymbols writes a new generation holding every record's symbols:
 // records with symbols in hand are encoded, the others copied from old.
 func (m *manifest) rewriteSymbols(dir string, old []byte) error {
-	var buf bytes.Buffer
-	buf.Grow(len(old) + len(old)/8)
-	for _, p := range m.sortedPaths() {
+	// The lines first, then one buffer of their size: growing it by
+	// doubling would copy a large project's file several times over.
+	paths := m.sortedPaths()
+	lines := make([][]byte, len(paths))
+	size := 0
+	for i, p := range paths {
 		rec := m.Files[p]
-		start := buf.Len()
 		switch {
 		case rec.loaded && len(rec.syms) > 0:
 			line, err := symbolLine(rec)
 			if err != nil {
 				return err
 			}
-			buf.Write(line)
+			lines[i] = line
 		case !rec.loaded && rec.SymLen > 0 && rec.SymOff+int64(rec.SymLen) <= int64(len(old)):
-			buf.Write(old[rec.SymOff : rec.SymOff+int64(rec.SymLen)])
+			lines[i] = old[rec.SymOff : rec.SymOff+int64(rec.SymLen)]
 		default:
 			// No symbols, or their file vanished: the record keeps none.
 			rec.SymOff, rec.SymLen = 0, 0
 			continue
 		}
-		rec.SymOff, rec.SymLen = int64(start), buf.Len()-start
+		size += len(lines[i])
+	}
+	buf := make([]byte, 0, size)
+	for i, p := range paths {
+		if lines[i] == nil {
+			continue
+		}
+		rec := m.Files[p]
+		rec.SymOff, rec.SymLen = int64(len(buf)), len(lines[i])
+		buf = append(buf, lines[i]...)
 	}
 	m.Generation = fmt.Sprintf("%x", time.Now().UnixNano())
-	return store.WriteFile(symbolsFile(dir, m.Generation), buf.Bytes(), 0o644)
+	return store.WriteFile(symbolsFile(dir, m.Generation), buf, 0o644)
 }
 
 // openSymbols opens the symbols file of m's generation.

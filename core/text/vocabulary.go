@@ -14,6 +14,12 @@ type Vocabulary struct {
 	terms []string          // id → term
 }
 
+// maxWords bounds a vocabulary's memory of words: a large repository has
+// a few hundred thousand distinct ones (identifiers), and a vocabulary
+// lives for one index run; past the bound it starts over, which costs
+// speed, not correctness.
+const maxWords = 1 << 20
+
 // wordID is what a Vocabulary knows of a word.
 type wordID struct {
 	id   uint32
@@ -69,7 +75,7 @@ func (v *Vocabulary) word(b []byte, st *stemmer) wordID {
 		v.ids[term] = id
 		v.terms = append(v.terms, term)
 	}
-	if len(v.words) >= maxCache {
+	if len(v.words) >= maxWords {
 		clear(v.words)
 	}
 	w := wordID{id, stop}
