@@ -286,6 +286,7 @@ func (r *report) repeat(before func() error, fn func() (perf.Run, error)) (stat,
 }
 
 func (r *report) floors(tree string) error {
+	perf.Settle()
 	var err error
 	if _, lerr := exec.LookPath("rg"); lerr != nil {
 		r.rgMissing = true
@@ -442,6 +443,7 @@ func (r *report) other(rubi, work, corpus string) (other, error) {
 	}
 	ot := other{corpus: corpus}
 	ot.files, ot.bytes = countFiles(dir)
+	perf.Settle()
 	var err error
 	if !r.rgMissing {
 		if ot.rg, err = r.repeat(nil, func() (perf.Run, error) {
