@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -15,50 +16,69 @@ import (
 )
 
 // view is the live segments prepared for ranking with given settings:
-// which documents each newer segment left alive, and each live document's
-// length normalization, computed once per index version instead of once
-// per query. Documents are numbered globally: the documents of segment i
-// come after those of segments before it.
+// which documents newer segments deleted, and the average document length
+// the length normalization divides by. Both come from the deletions and
+// the segments' length totals, so a view costs nothing per document; a
+// document's kind and normalization are read from its segment when a
+// posting names it. Documents are numbered globally: the documents of
+// segment i come after those of segments before it.
 type view struct {
 	segs    []*segment
-	base    []int // global number of each segment's first document
-	live    []bool
-	norm    []float64 // per document: k1 · (1 − b + b · length / average length)
-	kind    []uint32  // per document, an index in kinds
+	base    []int    // global number of each segment's first document
+	total   int      // documents stored
+	dead    []uint64 // bit set of the deleted documents; nil when none
 	kinds   []string
-	n       int // live documents
-	k1      float64
+	local   [][]uint32 // per segment, its kind index → index in kinds
+	n       int        // live documents
+	avg     float64    // average weighted length of the live documents
+	k1, b   float64
 	weights [numFields]float64
 }
 
 type posting struct {
-	doc uint32
-	tf  float32 // Σ field weight × count
+	doc  uint32
+	tf   float32 // Σ field weight × count
+	kind uint32  // an index in view.kinds
+	norm float64 // k1 · (1 − b + b · length / average length)
 }
 
 func newView(segs []*segment, s Settings) *view {
-	v := &view{segs: segs, k1: s.K1, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
-	total := 0
+	v := &view{segs: segs, k1: s.K1, b: s.B, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
+	var sums [numFields]uint64 // token counts of the live documents
 	for _, sg := range segs {
-		v.base = append(v.base, total)
-		total += len(sg.ids)
-	}
-	v.live = make([]bool, total)
-	v.norm = make([]float64, total)
-	v.kind = make([]uint32, total)
-	// A segment's deletions apply to the segments before it.
-	deleted := map[string]bool{}
-	for i := len(segs) - 1; i >= 0; i-- {
-		for d, id := range segs[i].ids {
-			v.live[v.base[i]+d] = len(deleted) == 0 || !deleted[id]
+		v.base = append(v.base, v.total)
+		v.total += sg.ndocs
+		for f, l := range sg.fieldLens {
+			sums[f] += l
 		}
+	}
+	v.n = v.total
+	// A segment's deletions apply to the segments before it: find each
+	// deleted id there by binary search.
+	for i := 1; i < len(segs); i++ {
 		for _, id := range segs[i].deletes {
-			deleted[id] = true
+			for j := range i {
+				d, found := segs[j].search(id)
+				if !found {
+					continue
+				}
+				g := v.base[j] + d
+				if v.dead == nil {
+					v.dead = make([]uint64, (v.total+63)/64)
+				}
+				if v.dead[g/64]&(1<<(g%64)) != 0 {
+					continue // deleted by an earlier segment too
+				}
+				v.dead[g/64] |= 1 << (g % 64)
+				v.n--
+				for f, l := range segs[j].lens(d) {
+					sums[f] -= uint64(l)
+				}
+			}
 		}
 	}
 	kindIndex := map[string]uint32{}
-	sum := 0.0
-	for i, sg := range segs {
+	for _, sg := range segs {
 		local := make([]uint32, len(sg.kinds))
 		for k, name := range sg.kinds {
 			g, ok := kindIndex[name]
@@ -69,39 +89,54 @@ func newView(segs []*segment, s Settings) *view {
 			}
 			local[k] = g
 		}
-		for d := range sg.ids {
-			g := v.base[i] + d
-			v.kind[g] = local[sg.kind[d]]
-			length := 0.0
-			for f, l := range sg.lens[d] {
-				length += v.weights[f] * float64(l)
-			}
-			v.norm[g] = length
-			if v.live[g] {
-				sum += length
-				v.n++
-			}
-		}
+		v.local = append(v.local, local)
 	}
-	avg := sum / float64(max(v.n, 1))
-	for g, length := range v.norm {
-		ratio := 1.0
-		if avg > 0 {
-			ratio = length / avg
-		}
-		v.norm[g] = s.K1 * (1 - s.B + s.B*ratio)
+	sum := 0.0
+	for f, l := range sums {
+		sum += v.weights[f] * float64(l)
 	}
+	v.avg = sum / float64(max(v.n, 1))
 	return v
 }
 
-// id returns the id of global document d.
-func (v *view) id(d uint32) string {
+// live reports whether global document g is not deleted.
+func (v *view) live(g int) bool {
+	return v.dead == nil || v.dead[g/64]&(1<<(g%64)) == 0
+}
+
+// norm returns the length normalization of document d of segment sg.
+func (v *view) norm(sg *segment, d int) float64 {
+	length := 0.0
+	for f, l := range sg.lens(d) {
+		length += v.weights[f] * float64(l)
+	}
+	ratio := 1.0
+	if v.avg > 0 {
+		ratio = length / v.avg
+	}
+	return v.k1 * (1 - v.b + v.b*ratio)
+}
+
+// seg returns the segment of global document d and its number there.
+func (v *view) seg(d uint32) (*segment, int) {
 	i, found := slices.BinarySearch(v.base, int(d))
 	if !found {
 		i--
 	}
-	return v.segs[i].ids[int(d)-v.base[i]]
+	for v.segs[i].ndocs == 0 { // an empty segment shares its base with the next
+		i++
+	}
+	return v.segs[i], int(d) - v.base[i]
 }
+
+// idBytes returns the id of global document d, in the file's bytes.
+func (v *view) idBytes(d uint32) []byte {
+	sg, i := v.seg(d)
+	return sg.idBytes(i)
+}
+
+// id returns the id of global document d.
+func (v *view) id(d uint32) string { return string(v.idBytes(d)) }
 
 // postings returns the live documents containing term, in document order,
 // with their field-weighted term frequencies.
@@ -115,7 +150,7 @@ func (v *view) postings(term string) ([]posting, error) {
 		base := v.base[i]
 		err := sg.eachPosting(t, func(d int, n *[numFields]uint16) {
 			g := base + d
-			if !v.live[g] {
+			if !v.live(g) {
 				return
 			}
 			w := 0.0
@@ -123,7 +158,7 @@ func (v *view) postings(term string) ([]posting, error) {
 				w += v.weights[f] * float64(c)
 			}
 			if w > 0 {
-				out = append(out, posting{doc: uint32(g), tf: float32(w)})
+				out = append(out, posting{doc: uint32(g), tf: float32(w), kind: v.local[i][sg.kind(d)], norm: v.norm(sg, d)})
 			}
 		})
 		if err != nil {
@@ -143,7 +178,7 @@ func (v *view) idf(df int) float64 {
 
 func (v *view) score(qt *queryTerm, p posting) float64 {
 	tf := float64(p.tf)
-	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + v.norm[p.doc])
+	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + p.norm)
 }
 
 // queryTerm is one distinct term of a query that the index knows.
@@ -217,12 +252,12 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			allowed[k] = q.AcceptsKind(name)
 		}
 	}
-	scores := make([]float64, len(v.live))
+	scores := make([]float64, v.total)
 	var touched []uint32
 	for i := range qts {
 		qt := &qts[i]
 		for _, p := range qt.postings {
-			if allowed != nil && !allowed[v.kind[p.doc]] {
+			if allowed != nil && !allowed[p.kind] {
 				continue
 			}
 			if scores[p.doc] == 0 { // scores are positive once touched
@@ -235,7 +270,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	top := topK(touched, scores, v.id, limit)
+	top := topK(touched, scores, v.idBytes, limit)
 	hits := make([]core.Hit, len(top))
 	for i, d := range top {
 		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts)}
@@ -247,9 +282,9 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 // by document id, so results are deterministic and do not depend on how
 // the index is split into segments. A bounded heap keeps this O(n log k)
 // for terms found in most of a large corpus.
-func topK(docs []uint32, scores []float64, id func(uint32) string, k int) []uint32 {
+func topK(docs []uint32, scores []float64, id func(uint32) []byte, k int) []uint32 {
 	better := func(a, b uint32) bool {
-		return scores[a] > scores[b] || scores[a] == scores[b] && id(a) < id(b)
+		return scores[a] > scores[b] || scores[a] == scores[b] && bytes.Compare(id(a), id(b)) < 0
 	}
 	if len(docs) <= k {
 		slices.SortFunc(docs, func(a, b uint32) int {
