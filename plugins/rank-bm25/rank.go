@@ -38,7 +38,6 @@ type view struct {
 type posting struct {
 	doc  uint32
 	tf   float32 // Σ field weight × count
-	kind uint32  // an index in view.kinds
 	norm float64 // k1 · (1 − b + b · length / average length)
 }
 
@@ -117,8 +116,9 @@ func (v *view) norm(sg *segment, d int) float64 {
 	return v.k1 * (1 - v.b + v.b*ratio)
 }
 
-// seg returns the segment of global document d and its number there.
-func (v *view) seg(d uint32) (*segment, int) {
+// seg returns the segment of global document d (its index in segs) and
+// its number there.
+func (v *view) seg(d uint32) (int, int) {
 	i, found := slices.BinarySearch(v.base, int(d))
 	if !found {
 		i--
@@ -126,13 +126,19 @@ func (v *view) seg(d uint32) (*segment, int) {
 	for v.segs[i].ndocs == 0 { // an empty segment shares its base with the next
 		i++
 	}
-	return v.segs[i], int(d) - v.base[i]
+	return i, int(d) - v.base[i]
+}
+
+// kind returns the index in kinds of the kind of global document d.
+func (v *view) kind(d uint32) uint32 {
+	s, i := v.seg(d)
+	return v.local[s][v.segs[s].kind(i)]
 }
 
 // idBytes returns the id of global document d, in the file's bytes.
 func (v *view) idBytes(d uint32) []byte {
-	sg, i := v.seg(d)
-	return sg.idBytes(i)
+	s, i := v.seg(d)
+	return v.segs[s].idBytes(i)
 }
 
 // id returns the id of global document d.
@@ -141,10 +147,24 @@ func (v *view) id(d uint32) string { return string(v.idBytes(d)) }
 // postings returns the live documents containing term, in document order,
 // with their field-weighted term frequencies.
 func (v *view) postings(term string) ([]posting, error) {
-	var out []posting
+	// A posting takes at least 1 + numFields bytes: size the list
+	// once instead of growing it.
+	found := make([]int, len(v.segs))
+	most := 0
 	for i, sg := range v.segs {
 		t, ok := sg.find(term)
-		if !ok {
+		found[i] = -1
+		if ok {
+			found[i] = t
+			if a, b := offset(sg.postOffs, t), offset(sg.postOffs, t+1); a <= b && b <= uint32(len(sg.postings)) {
+				most += int(b-a) / (1 + numFields)
+			} // else eachPosting reports the damage
+		}
+	}
+	out := make([]posting, 0, most)
+	for i, sg := range v.segs {
+		t := found[i]
+		if t < 0 {
 			continue
 		}
 		base := v.base[i]
@@ -158,7 +178,7 @@ func (v *view) postings(term string) ([]posting, error) {
 				w += v.weights[f] * float64(c)
 			}
 			if w > 0 {
-				out = append(out, posting{doc: uint32(g), tf: float32(w), kind: v.local[i][sg.kind(d)], norm: v.norm(sg, d)})
+				out = append(out, posting{doc: uint32(g), tf: float32(w), norm: v.norm(sg, d)})
 			}
 		})
 		if err != nil {
@@ -257,7 +277,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	for i := range qts {
 		qt := &qts[i]
 		for _, p := range qt.postings {
-			if allowed != nil && !allowed[p.kind] {
+			if allowed != nil && !allowed[v.kind(p.doc)] {
 				continue
 			}
 			if scores[p.doc] == 0 { // scores are positive once touched
