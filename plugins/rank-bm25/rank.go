@@ -20,7 +20,7 @@ import (
 // the length normalization divides by. Both come from the deletions and
 // the segments' length totals, so a view costs nothing per document; a
 // document's kind and normalization are read from its segment when a
-// posting names it. Documents are numbered globally: the documents of
+// query scores or filters it. Documents are numbered globally: the documents of
 // segment i come after those of segments before it.
 type view struct {
 	segs    []*segment
@@ -36,9 +36,8 @@ type view struct {
 }
 
 type posting struct {
-	doc  uint32
-	tf   float32 // Σ field weight × count
-	norm float64 // k1 · (1 − b + b · length / average length)
+	doc uint32
+	tf  float32 // Σ field weight × count
 }
 
 func newView(segs []*segment, s Settings) *view {
@@ -103,10 +102,12 @@ func (v *view) live(g int) bool {
 	return v.dead == nil || v.dead[g/64]&(1<<(g%64)) == 0
 }
 
-// norm returns the length normalization of document d of segment sg.
-func (v *view) norm(sg *segment, d int) float64 {
+// norm returns the length normalization of global document d:
+// k1 · (1 − b + b · length / average length).
+func (v *view) norm(d uint32) float64 {
+	s, i := v.seg(d)
 	length := 0.0
-	for f, l := range sg.lens(d) {
+	for f, l := range v.segs[s].lens(i) {
 		length += v.weights[f] * float64(l)
 	}
 	ratio := 1.0
@@ -178,7 +179,7 @@ func (v *view) postings(term string) ([]posting, error) {
 				w += v.weights[f] * float64(c)
 			}
 			if w > 0 {
-				out = append(out, posting{doc: uint32(g), tf: float32(w), norm: v.norm(sg, d)})
+				out = append(out, posting{doc: uint32(g), tf: float32(w)})
 			}
 		})
 		if err != nil {
@@ -198,7 +199,7 @@ func (v *view) idf(df int) float64 {
 
 func (v *view) score(qt *queryTerm, p posting) float64 {
 	tf := float64(p.tf)
-	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + p.norm)
+	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + v.norm(p.doc))
 }
 
 // queryTerm is one distinct term of a query that the index knows.
