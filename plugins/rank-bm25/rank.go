@@ -20,8 +20,8 @@ import (
 // the length normalization divides by. Both come from the deletions and
 // the segments' length totals, so a view costs nothing per document; a
 // document's kind and normalization are read from its segment when a
-// query scores or filters it. Documents are numbered globally: the documents of
-// segment i come after those of segments before it.
+// query scores or filters it. Documents are numbered globally: the
+// documents of segment i come after those of segments before it.
 type view struct {
 	segs    []*segment
 	base    []int    // global number of each segment's first document
