@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/text"
@@ -33,6 +35,12 @@ type view struct {
 	avg     float64    // average weighted length of the live documents
 	k1, b   float64
 	weights [numFields]float64
+	// A view that serves more than one query (a long-lived process)
+	// computes every document's normalization once, into norms; a
+	// one-query process computes those of the postings it scores.
+	served    atomic.Int64
+	normsOnce sync.Once
+	norms     []float64
 }
 
 type posting struct {
@@ -106,8 +114,13 @@ func (v *view) live(g int) bool {
 // k1 · (1 − b + b · length / average length).
 func (v *view) norm(d uint32) float64 {
 	s, i := v.seg(d)
+	return v.segNorm(v.segs[s], i)
+}
+
+// segNorm returns the length normalization of document i of sg.
+func (v *view) segNorm(sg *segment, i int) float64 {
 	length := 0.0
-	for f, l := range v.segs[s].lens(i) {
+	for f, l := range sg.lens(i) {
 		length += v.weights[f] * float64(l)
 	}
 	ratio := 1.0
@@ -197,9 +210,35 @@ func (v *view) idf(df int) float64 {
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-func (v *view) score(qt *queryTerm, p posting) float64 {
+// normTable returns every document's normalization from the second
+// query the view serves on, and nil for the first.
+func (v *view) normTable() []float64 {
+	if v.served.Add(1) == 1 {
+		return nil
+	}
+	v.normsOnce.Do(func() {
+		t := make([]float64, v.total)
+		for s, sg := range v.segs {
+			for i := range sg.ndocs {
+				t[v.base[s]+i] = v.segNorm(sg, i)
+			}
+		}
+		v.norms = t
+	})
+	return v.norms
+}
+
+// score is the contribution of query term qt to the document of p; norms
+// is normTable's.
+func (v *view) score(qt *queryTerm, p posting, norms []float64) float64 {
 	tf := float64(p.tf)
-	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + v.norm(p.doc))
+	var norm float64
+	if norms != nil {
+		norm = norms[p.doc]
+	} else {
+		norm = v.norm(p.doc)
+	}
+	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + norm)
 }
 
 // queryTerm is one distinct term of a query that the index knows.
@@ -273,6 +312,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			allowed[k] = q.AcceptsKind(name)
 		}
 	}
+	norms := v.normTable()
 	scores := make([]float64, v.total)
 	var touched []uint32
 	for i := range qts {
@@ -284,7 +324,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			if scores[p.doc] == 0 { // scores are positive once touched
 				touched = append(touched, p.doc)
 			}
-			scores[p.doc] += v.score(qt, p)
+			scores[p.doc] += v.score(qt, p, norms)
 		}
 	}
 	limit := q.Limit
@@ -294,7 +334,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	top := topK(touched, scores, v.idBytes, limit)
 	hits := make([]core.Hit, len(top))
 	for i, d := range top {
-		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts)}
+		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts, norms)}
 	}
 	return hits, nil
 }
@@ -353,7 +393,7 @@ func topK(docs []uint32, scores []float64, id func(uint32) []byte, k int) []uint
 // contributing first, as the user wrote them: `matches "plugins",
 // "loading"`. When the joined form of a compound query word matched, its
 // parts are not listed again.
-func (v *view) reason(d uint32, qts []queryTerm) string {
+func (v *view) reason(d uint32, qts []queryTerm, norms []float64) string {
 	type match struct {
 		qt    *queryTerm
 		score float64
@@ -363,7 +403,7 @@ func (v *view) reason(d uint32, qts []queryTerm) string {
 		ps := qts[i].postings
 		j, found := slices.BinarySearchFunc(ps, d, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
 		if found {
-			ms = append(ms, match{&qts[i], v.score(&qts[i], ps[j])})
+			ms = append(ms, match{&qts[i], v.score(&qts[i], ps[j], norms)})
 		}
 	}
 	type wordKey struct{ input, word int }
