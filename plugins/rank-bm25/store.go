@@ -55,10 +55,14 @@ import (
 //
 // A query checks the first checksum only: it reads the tables whole but
 // a few posting lists, and checking the postings would fault every page
-// of the file in. An index run checks the second before it builds on a
-// segment (segment.verify), and posting lists are decoded with bounds
-// checks, so a damaged file is reported and rebuilt, never ranked with
-// past its end.
+// of the file in. Loading also checks that the id offsets ascend within
+// the id text and that every kind is in range (no string is compared or
+// made). An index run checks the second checksum before it builds on a
+// segment, and that the ids are sorted and the totals those of the
+// lengths (segment.verify); posting lists are decoded with bounds checks,
+// so a damaged file is reported and rebuilt, never ranked with past its
+// end. A segment holds at most maxKinds kinds of document: an index of
+// more is refused when it is written.
 //
 // A string is a uvarint length and the bytes; a table or bytes section is a
 // uvarint byte length and the bytes. formatVersion changes with any change
