@@ -745,6 +745,18 @@ func BenchmarkRank(b *testing.B) {
 			rank(b, newRanker(b, "", dir), q)
 		}
 	})
+	// What a fresh process pays before its first query: reading the
+	// segments and preparing the view.
+	b.Run("load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			segs, _, err := readSegments(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			newView(segs, r.settings)
+		}
+	})
 }
 
 // Segments read from disk are memory-mapped and released once no view uses

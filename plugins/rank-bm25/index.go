@@ -105,9 +105,9 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	live := map[string]bool{}
 	if old != nil {
 		for i, sg := range old.segs {
-			for d, id := range sg.ids {
-				if old.live[old.base[i]+d] {
-					live[id] = true
+			for d := range sg.ndocs {
+				if old.live(old.base[i] + d) {
+					live[sg.id(d)] = true
 				}
 			}
 		}
@@ -171,7 +171,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			var mdicts [][]string
 			for i := from; i < len(old.segs); i++ {
 				sg, base := old.segs[i], old.base[i]
-				docs, terms, err := sg.forward(func(d int) bool { return old.live[base+d] && !gone[sg.ids[d]] })
+				docs, terms, err := sg.forward(func(d int) bool { return old.live(base+d) && !gone[string(sg.idBytes(d))] })
 				if err != nil {
 					return fmt.Errorf("%s: %w: %s: %v", Name, core.ErrFullIndexNeeded, sg.name, err)
 				}
@@ -192,7 +192,10 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		}
 	}
 	idx := merge(sig, analyzed, dicts)
-	data := encodeSegment(idx, segDeletes)
+	data, err := encodeSegment(idx, segDeletes)
+	if err != nil {
+		return fmt.Errorf("%s: %w", Name, err)
+	}
 	names := make([]string, len(kept))
 	for i, sg := range kept {
 		names[i] = sg.name
@@ -216,13 +219,14 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 // segment, from the returned one to the last (len(v.segs) when none),
 // given the live documents it deletes and the number it adds.
 func (v *view) mergeFrom(gone map[string]bool, added int) int {
-	stored := len(v.live)
+	stored := v.total
 	liveAfter := v.n - len(gone) + added
 	dead := stored - v.n + len(gone)
 	later := added // live documents outside the first segment afterwards
 	for i := 1; i < len(v.segs); i++ {
-		for d, id := range v.segs[i].ids {
-			if v.live[v.base[i]+d] && !gone[id] {
+		sg := v.segs[i]
+		for d := range sg.ndocs {
+			if v.live(v.base[i]+d) && !gone[string(sg.idBytes(d))] {
 				later++
 			}
 		}
@@ -244,7 +248,7 @@ func keptIDs(kept []*segment, ids []string) []string {
 	out := ids[:0]
 	for _, id := range ids {
 		for _, sg := range kept {
-			if _, found := slices.BinarySearch(sg.ids, id); found {
+			if _, found := sg.search(id); found {
 				out = append(out, id)
 				break
 			}

@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -9,26 +10,37 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
 // view is the live segments prepared for ranking with given settings:
-// which documents each newer segment left alive, and each live document's
-// length normalization, computed once per index version instead of once
-// per query. Documents are numbered globally: the documents of segment i
-// come after those of segments before it.
+// which documents newer segments deleted, and the average document length
+// the length normalization divides by. Both come from the deletions and
+// the segments' length totals, so a view costs nothing per document; a
+// document's kind and normalization are read from its segment when a
+// query scores or filters it. Documents are numbered globally: the
+// documents of segment i come after those of segments before it.
 type view struct {
 	segs    []*segment
-	base    []int // global number of each segment's first document
-	live    []bool
-	norm    []float64 // per document: k1 · (1 − b + b · length / average length)
-	kind    []uint32  // per document, an index in kinds
+	base    []int    // global number of each segment's first document
+	total   int      // documents stored
+	dead    []uint64 // bit set of the deleted documents; nil when none
 	kinds   []string
-	n       int // live documents
-	k1      float64
+	local   [][]uint32 // per segment, its kind index → index in kinds
+	n       int        // live documents
+	avg     float64    // average weighted length of the live documents
+	k1, b   float64
 	weights [numFields]float64
+	// A view that serves more than one query (a long-lived process)
+	// computes every document's normalization once, into norms; a
+	// one-query process computes those of the postings it scores.
+	served    atomic.Int64
+	normsOnce sync.Once
+	norms     []float64
 }
 
 type posting struct {
@@ -37,28 +49,42 @@ type posting struct {
 }
 
 func newView(segs []*segment, s Settings) *view {
-	v := &view{segs: segs, k1: s.K1, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
-	total := 0
+	v := &view{segs: segs, k1: s.K1, b: s.B, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
+	var sums [numFields]uint64 // token counts of the live documents
 	for _, sg := range segs {
-		v.base = append(v.base, total)
-		total += len(sg.ids)
-	}
-	v.live = make([]bool, total)
-	v.norm = make([]float64, total)
-	v.kind = make([]uint32, total)
-	// A segment's deletions apply to the segments before it.
-	deleted := map[string]bool{}
-	for i := len(segs) - 1; i >= 0; i-- {
-		for d, id := range segs[i].ids {
-			v.live[v.base[i]+d] = len(deleted) == 0 || !deleted[id]
+		v.base = append(v.base, v.total)
+		v.total += sg.ndocs
+		for f, l := range sg.fieldLens {
+			sums[f] += l
 		}
+	}
+	v.n = v.total
+	// A segment's deletions apply to the segments before it: find each
+	// deleted id there by binary search.
+	for i := 1; i < len(segs); i++ {
 		for _, id := range segs[i].deletes {
-			deleted[id] = true
+			for j := range i {
+				d, found := segs[j].search(id)
+				if !found {
+					continue
+				}
+				g := v.base[j] + d
+				if v.dead == nil {
+					v.dead = make([]uint64, (v.total+63)/64)
+				}
+				if v.dead[g/64]&(1<<(g%64)) != 0 {
+					continue // deleted by an earlier segment too
+				}
+				v.dead[g/64] |= 1 << (g % 64)
+				v.n--
+				for f, l := range segs[j].lens(d) {
+					sums[f] -= uint64(l)
+				}
+			}
 		}
 	}
 	kindIndex := map[string]uint32{}
-	sum := 0.0
-	for i, sg := range segs {
+	for _, sg := range segs {
 		local := make([]uint32, len(sg.kinds))
 		for k, name := range sg.kinds {
 			g, ok := kindIndex[name]
@@ -69,53 +95,96 @@ func newView(segs []*segment, s Settings) *view {
 			}
 			local[k] = g
 		}
-		for d := range sg.ids {
-			g := v.base[i] + d
-			v.kind[g] = local[sg.kind[d]]
-			length := 0.0
-			for f, l := range sg.lens[d] {
-				length += v.weights[f] * float64(l)
-			}
-			v.norm[g] = length
-			if v.live[g] {
-				sum += length
-				v.n++
-			}
-		}
+		v.local = append(v.local, local)
 	}
-	avg := sum / float64(max(v.n, 1))
-	for g, length := range v.norm {
-		ratio := 1.0
-		if avg > 0 {
-			ratio = length / avg
-		}
-		v.norm[g] = s.K1 * (1 - s.B + s.B*ratio)
+	sum := 0.0
+	for f, l := range sums {
+		sum += v.weights[f] * float64(l)
 	}
+	v.avg = sum / float64(max(v.n, 1))
 	return v
 }
 
-// id returns the id of global document d.
-func (v *view) id(d uint32) string {
+// live reports whether global document g is not deleted.
+func (v *view) live(g int) bool {
+	return v.dead == nil || v.dead[g/64]&(1<<(g%64)) == 0
+}
+
+// norm returns the length normalization of global document d:
+// k1 · (1 − b + b · length / average length).
+func (v *view) norm(d uint32) float64 {
+	s, i := v.seg(d)
+	return v.segNorm(v.segs[s], i)
+}
+
+// segNorm returns the length normalization of document i of sg.
+func (v *view) segNorm(sg *segment, i int) float64 {
+	length := 0.0
+	for f, l := range sg.lens(i) {
+		length += v.weights[f] * float64(l)
+	}
+	ratio := 1.0
+	if v.avg > 0 {
+		ratio = length / v.avg
+	}
+	return v.k1 * (1 - v.b + v.b*ratio)
+}
+
+// seg returns the segment of global document d (its index in segs) and
+// its number there.
+func (v *view) seg(d uint32) (int, int) {
 	i, found := slices.BinarySearch(v.base, int(d))
 	if !found {
 		i--
 	}
-	return v.segs[i].ids[int(d)-v.base[i]]
+	for v.segs[i].ndocs == 0 { // an empty segment shares its base with the next
+		i++
+	}
+	return i, int(d) - v.base[i]
 }
+
+// kind returns the index in kinds of the kind of global document d.
+func (v *view) kind(d uint32) uint32 {
+	s, i := v.seg(d)
+	return v.local[s][v.segs[s].kind(i)]
+}
+
+// idBytes returns the id of global document d, in the file's bytes.
+func (v *view) idBytes(d uint32) []byte {
+	s, i := v.seg(d)
+	return v.segs[s].idBytes(i)
+}
+
+// id returns the id of global document d.
+func (v *view) id(d uint32) string { return string(v.idBytes(d)) }
 
 // postings returns the live documents containing term, in document order,
 // with their field-weighted term frequencies.
 func (v *view) postings(term string) ([]posting, error) {
-	var out []posting
+	// A posting takes at least 1 + numFields bytes: size the list
+	// once instead of growing it.
+	found := make([]int, len(v.segs))
+	most := 0
 	for i, sg := range v.segs {
 		t, ok := sg.find(term)
-		if !ok {
+		found[i] = -1
+		if ok {
+			found[i] = t
+			if a, b := offset(sg.postOffs, t), offset(sg.postOffs, t+1); a <= b && b <= uint32(len(sg.postings)) {
+				most += int(b-a) / (1 + numFields)
+			} // else eachPosting reports the damage
+		}
+	}
+	out := make([]posting, 0, most)
+	for i, sg := range v.segs {
+		t := found[i]
+		if t < 0 {
 			continue
 		}
 		base := v.base[i]
 		err := sg.eachPosting(t, func(d int, n *[numFields]uint16) {
 			g := base + d
-			if !v.live[g] {
+			if !v.live(g) {
 				return
 			}
 			w := 0.0
@@ -141,9 +210,35 @@ func (v *view) idf(df int) float64 {
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-func (v *view) score(qt *queryTerm, p posting) float64 {
+// normTable returns every document's normalization from the second
+// query the view serves on, and nil for the first.
+func (v *view) normTable() []float64 {
+	if v.served.Add(1) == 1 {
+		return nil
+	}
+	v.normsOnce.Do(func() {
+		t := make([]float64, v.total)
+		for s, sg := range v.segs {
+			for i := range sg.ndocs {
+				t[v.base[s]+i] = v.segNorm(sg, i)
+			}
+		}
+		v.norms = t
+	})
+	return v.norms
+}
+
+// score is the contribution of query term qt to the document of p; norms
+// is normTable's.
+func (v *view) score(qt *queryTerm, p posting, norms []float64) float64 {
 	tf := float64(p.tf)
-	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + v.norm[p.doc])
+	var norm float64
+	if norms != nil {
+		norm = norms[p.doc]
+	} else {
+		norm = v.norm(p.doc)
+	}
+	return qt.weight * qt.idf * tf * (v.k1 + 1) / (tf + norm)
 }
 
 // queryTerm is one distinct term of a query that the index knows.
@@ -217,28 +312,29 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			allowed[k] = q.AcceptsKind(name)
 		}
 	}
-	scores := make([]float64, len(v.live))
+	norms := v.normTable()
+	scores := make([]float64, v.total)
 	var touched []uint32
 	for i := range qts {
 		qt := &qts[i]
 		for _, p := range qt.postings {
-			if allowed != nil && !allowed[v.kind[p.doc]] {
+			if allowed != nil && !allowed[v.kind(p.doc)] {
 				continue
 			}
 			if scores[p.doc] == 0 { // scores are positive once touched
 				touched = append(touched, p.doc)
 			}
-			scores[p.doc] += v.score(qt, p)
+			scores[p.doc] += v.score(qt, p, norms)
 		}
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	top := topK(touched, scores, v.id, limit)
+	top := topK(touched, scores, v.idBytes, limit)
 	hits := make([]core.Hit, len(top))
 	for i, d := range top {
-		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts)}
+		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts, norms)}
 	}
 	return hits, nil
 }
@@ -247,9 +343,9 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 // by document id, so results are deterministic and do not depend on how
 // the index is split into segments. A bounded heap keeps this O(n log k)
 // for terms found in most of a large corpus.
-func topK(docs []uint32, scores []float64, id func(uint32) string, k int) []uint32 {
+func topK(docs []uint32, scores []float64, id func(uint32) []byte, k int) []uint32 {
 	better := func(a, b uint32) bool {
-		return scores[a] > scores[b] || scores[a] == scores[b] && id(a) < id(b)
+		return scores[a] > scores[b] || scores[a] == scores[b] && bytes.Compare(id(a), id(b)) < 0
 	}
 	if len(docs) <= k {
 		slices.SortFunc(docs, func(a, b uint32) int {
@@ -297,7 +393,7 @@ func topK(docs []uint32, scores []float64, id func(uint32) string, k int) []uint
 // contributing first, as the user wrote them: `matches "plugins",
 // "loading"`. When the joined form of a compound query word matched, its
 // parts are not listed again.
-func (v *view) reason(d uint32, qts []queryTerm) string {
+func (v *view) reason(d uint32, qts []queryTerm, norms []float64) string {
 	type match struct {
 		qt    *queryTerm
 		score float64
@@ -307,7 +403,7 @@ func (v *view) reason(d uint32, qts []queryTerm) string {
 		ps := qts[i].postings
 		j, found := slices.BinarySearchFunc(ps, d, func(p posting, d uint32) int { return cmp.Compare(p.doc, d) })
 		if found {
-			ms = append(ms, match{&qts[i], v.score(&qts[i], ps[j])})
+			ms = append(ms, match{&qts[i], v.score(&qts[i], ps[j], norms)})
 		}
 	}
 	type wordKey struct{ input, word int }

@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -24,16 +25,24 @@ import (
 // (see Index).
 //
 // A segment is laid out for queries that read little of it: the term
-// dictionary and the posting offsets are fixed-width tables, so a query
-// finds its terms by binary search and decodes only their posting lists.
+// dictionary, the posting offsets and the document table are fixed-width
+// tables, so a query finds its terms by binary search, decodes only their
+// posting lists, and reads the ids, kinds and lengths of the documents
+// they name: loading a segment costs nothing per document.
 // Layout:
 //
 //	magic "rubi-bm25\n"
 //	uvarint format version
 //	string  analyzer signature
 //	uvarint kind count, then each kind: string
-//	uvarint document count, then per document (sorted by id): string id,
-//	        uvarint kind index, numFields × uvarint token count
+//	uvarint document count
+//	numFields × uvarint: per field, the token count summed over the
+//	        segment's documents (the average length needs no pass over
+//	        the documents)
+//	table   id offsets: (documents+1) × uint32 into the id text
+//	bytes   id text (ids sorted, concatenated)
+//	table   kinds: per document, one byte, an index in the kinds
+//	table   lengths: per document, numFields × uint32 token counts
 //	uvarint deleted id count, then each id: string
 //	uvarint term count
 //	table   term offsets: (terms+1) × uint32 into the term text
@@ -46,10 +55,14 @@ import (
 //
 // A query checks the first checksum only: it reads the tables whole but
 // a few posting lists, and checking the postings would fault every page
-// of the file in. An index run checks the second before it builds on a
-// segment (segment.verify), and posting lists are decoded with bounds
-// checks, so a damaged file is reported and rebuilt, never ranked with
-// past its end.
+// of the file in. Loading also checks that the id offsets ascend within
+// the id text and that every kind is in range (no string is compared or
+// made). An index run checks the second checksum before it builds on a
+// segment, and that the ids are sorted and the totals those of the
+// lengths (segment.verify); posting lists are decoded with bounds checks,
+// so a damaged file is reported and rebuilt, never ranked with past its
+// end. A segment holds at most maxKinds kinds of document: an index of
+// more is refused when it is written.
 //
 // A string is a uvarint length and the bytes; a table or bytes section is a
 // uvarint byte length and the bytes. formatVersion changes with any change
@@ -57,7 +70,7 @@ import (
 // it and an incremental Index asks for a full corpus.
 const (
 	magic         = "rubi-bm25\n"
-	formatVersion = 4
+	formatVersion = 5
 	// listFile names the live segments, oldest first, one per line after a
 	// header line.
 	listFile   = "segments"
@@ -80,15 +93,19 @@ var (
 	errWrongFormat = errors.New("the index file has another format version")
 )
 
-// segment is one decoded segment file. Documents and deletions are decoded
-// when it is loaded; terms and postings stay as bytes until a query asks.
+// segment is one decoded segment file. Its kinds and deletions are
+// decoded when it is loaded; the document table, terms and postings stay
+// as bytes, read by the accessors below as a query asks.
 type segment struct {
 	name      string
 	signature string
 	kinds     []string
-	ids       []string // sorted
-	kind      []uint32 // per document, an index in kinds
-	lens      [][numFields]uint32
+	ndocs     int
+	fieldLens [numFields]uint64 // per field, Σ token counts over all documents
+	idOffs    []byte
+	idText    []byte
+	docKinds  []byte   // per document, an index in kinds
+	docLens   []byte   // per document, numFields × uint32
 	deletes   []string // ids this segment removes from older segments
 	nterms    int
 	termOffs  []byte
@@ -101,9 +118,14 @@ type segment struct {
 	verified atomic.Bool
 }
 
+// maxKinds is the number of document kinds a segment holds: a kind is
+// stored in one byte per document.
+const maxKinds = 256
+
 // encodeSegment writes the documents of idx, and the ids deleted from
-// older segments, as a segment file.
-func encodeSegment(idx *index, deletes []string) []byte {
+// older segments, as a segment file. It fails when the documents are of
+// more than maxKinds kinds.
+func encodeSegment(idx *index, deletes []string) ([]byte, error) {
 	// Postings are laid out per term, so first measure each term's list.
 	nterms := len(idx.terms)
 	size := make([]uint32, nterms+1)
@@ -150,7 +172,7 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	for _, t := range idx.terms {
 		textLen += len(t)
 	}
-	b := make([]byte, 0, len(magic)+64+len(idx.docs)*48+textLen+8*nterms+len(postings))
+	b := make([]byte, 0, len(magic)+64+len(idx.docs)*(64+4*numFields)+textLen+8*nterms+len(postings))
 	b = append(b, magic...)
 	b = binary.AppendUvarint(b, formatVersion)
 	b = codec.AppendString(b, idx.signature)
@@ -160,17 +182,45 @@ func encodeSegment(idx *index, deletes []string) []byte {
 			kinds = append(kinds, idx.docs[i].kind)
 		}
 	}
+	if len(kinds) > maxKinds {
+		return nil, fmt.Errorf("%d kinds of document, this index holds at most %d", len(kinds), maxKinds)
+	}
 	b = binary.AppendUvarint(b, uint64(len(kinds)))
 	for _, k := range kinds {
 		b = codec.AppendString(b, k)
 	}
-	b = binary.AppendUvarint(b, uint64(len(idx.docs)))
+	ndocs := len(idx.docs)
+	b = binary.AppendUvarint(b, uint64(ndocs))
+	var totals [numFields]uint64
+	idLen := 0
 	for i := range idx.docs {
-		d := &idx.docs[i]
-		b = codec.AppendString(b, d.id)
-		b = binary.AppendUvarint(b, uint64(kindIndex[d.kind]))
-		for _, l := range d.lens {
-			b = binary.AppendUvarint(b, uint64(l))
+		for f, l := range idx.docs[i].lens {
+			totals[f] += uint64(l)
+		}
+		idLen += len(idx.docs[i].id)
+	}
+	for _, t := range totals {
+		b = binary.AppendUvarint(b, t)
+	}
+	b = binary.AppendUvarint(b, uint64(4*(ndocs+1)))
+	b = binary.LittleEndian.AppendUint32(b, 0)
+	off := uint32(0)
+	for i := range idx.docs {
+		off += uint32(len(idx.docs[i].id))
+		b = binary.LittleEndian.AppendUint32(b, off)
+	}
+	b = binary.AppendUvarint(b, uint64(idLen))
+	for i := range idx.docs {
+		b = append(b, idx.docs[i].id...)
+	}
+	b = binary.AppendUvarint(b, uint64(ndocs))
+	for i := range idx.docs {
+		b = append(b, byte(kindIndex[idx.docs[i].kind]))
+	}
+	b = binary.AppendUvarint(b, uint64(4*numFields*ndocs))
+	for i := range idx.docs {
+		for _, l := range idx.docs[i].lens {
+			b = binary.LittleEndian.AppendUint32(b, l)
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(deletes)))
@@ -179,7 +229,7 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(nterms))
 	b = binary.AppendUvarint(b, uint64(4*(nterms+1)))
-	off := uint32(0)
+	off = 0
 	b = binary.LittleEndian.AppendUint32(b, 0)
 	for _, t := range idx.terms {
 		off += uint32(len(t))
@@ -197,7 +247,7 @@ func encodeSegment(idx *index, deletes []string) []byte {
 	head := codec.Sum(b)
 	b = append(b, postings...)
 	b = binary.LittleEndian.AppendUint32(b, head)
-	return codec.Seal(b)
+	return codec.Seal(b), nil
 }
 
 // decodeSegment reads a segment file, checking the checksum of its tables
@@ -226,19 +276,14 @@ func decodeSegment(name string, data []byte) (*segment, error) {
 	for i := range s.kinds {
 		s.kinds[i] = d.String()
 	}
-	ndocs := d.Count(2 + numFields)
-	s.ids = make([]string, ndocs)
-	s.kind = make([]uint32, ndocs)
-	s.lens = make([][numFields]uint32, ndocs)
-	for i := range ndocs {
-		s.ids[i] = d.String()
-		s.kind[i] = uint32(d.Uvarint())
-		for f := range s.lens[i] {
-			s.lens[i][f] = uint32(d.Uvarint())
-		}
-		if d.Err != nil || int(s.kind[i]) >= len(s.kinds) || i > 0 && s.ids[i] <= s.ids[i-1] {
-			return nil, fmt.Errorf("%w: bad document table", errCorrupt)
-		}
+	s.ndocs = d.Count(1 + 4*numFields)
+	for f := range s.fieldLens {
+		s.fieldLens[f] = d.Uvarint()
+	}
+	s.idOffs, s.idText = d.Bytes(), d.Bytes()
+	s.docKinds, s.docLens = d.Bytes(), d.Bytes()
+	if d.Err != nil || len(s.idOffs) != 4*(s.ndocs+1) || len(s.docKinds) != s.ndocs || len(s.docLens) != 4*numFields*s.ndocs {
+		return nil, fmt.Errorf("%w: bad document table", errCorrupt)
 	}
 	s.deletes = make([]string, d.Count(1))
 	for i := range s.deletes {
@@ -259,6 +304,24 @@ func decodeSegment(name string, data []byte) (*segment, error) {
 		offset(s.termOffs, s.nterms) != uint32(len(s.termText)) || offset(s.postOffs, s.nterms) != uint32(len(s.postings)) {
 		return nil, errCorrupt
 	}
+	// The document table, in time proportional to its offsets and kinds
+	// (bytes the checksum has just read): no string is compared or made.
+	prev := uint32(0)
+	for i := 0; i <= s.ndocs; i++ {
+		o := offset(s.idOffs, i)
+		if o < prev || i == 0 && o != 0 {
+			return nil, fmt.Errorf("%w: bad document table", errCorrupt)
+		}
+		prev = o
+	}
+	if prev != uint32(len(s.idText)) {
+		return nil, fmt.Errorf("%w: bad document table", errCorrupt)
+	}
+	for _, k := range s.docKinds {
+		if int(k) >= len(s.kinds) {
+			return nil, fmt.Errorf("%w: bad document table", errCorrupt)
+		}
+	}
 	return s, nil
 }
 
@@ -270,11 +333,62 @@ func (s *segment) verify() error {
 	if _, ok := codec.Unseal(s.data); !ok {
 		return fmt.Errorf("%s: %w: checksum mismatch", s.name, errCorrupt)
 	}
+	// What a query does not check: ids sorted and unique, the field
+	// totals those of the lengths.
+	var totals [numFields]uint64
+	for i := range s.ndocs {
+		if i > 0 && bytes.Compare(s.idBytes(i-1), s.idBytes(i)) >= 0 {
+			return fmt.Errorf("%s: %w: ids out of order", s.name, errCorrupt)
+		}
+		for f, l := range s.lens(i) {
+			totals[f] += uint64(l)
+		}
+	}
+	if totals != s.fieldLens {
+		return fmt.Errorf("%s: %w: bad length totals", s.name, errCorrupt)
+	}
 	s.verified.Store(true)
 	return nil
 }
 
 func offset(table []byte, i int) uint32 { return binary.LittleEndian.Uint32(table[4*i:]) }
+
+// idBytes returns the id of document i, in the file's bytes. Decoding
+// checked the offsets.
+func (s *segment) idBytes(i int) []byte {
+	return s.idText[offset(s.idOffs, i):offset(s.idOffs, i+1)]
+}
+
+// id returns the id of document i.
+func (s *segment) id(i int) string { return string(s.idBytes(i)) }
+
+// kind returns the index in kinds of the kind of document i.
+func (s *segment) kind(i int) int { return int(s.docKinds[i]) }
+
+// lens returns the token counts per field of document i.
+func (s *segment) lens(i int) [numFields]uint32 {
+	var out [numFields]uint32
+	row := s.docLens[4*numFields*i : 4*numFields*(i+1)]
+	for f := range out {
+		out[f] = binary.LittleEndian.Uint32(row[4*f:])
+	}
+	return out
+}
+
+// search returns the number of the document with id, if the segment
+// holds it.
+func (s *segment) search(id string) (int, bool) {
+	i, j := 0, s.ndocs
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if string(s.idBytes(h)) < id {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i, i < s.ndocs && string(s.idBytes(i)) == id
+}
 
 // term returns the text of term i, or nil if the tables are damaged.
 func (s *segment) term(i int) []byte {
@@ -315,7 +429,7 @@ func (s *segment) eachPosting(i int, fn func(doc int, n *[numFields]uint16)) err
 		for f := range n {
 			n[f] = uint16(min(d.Uvarint(), 1<<16-1))
 		}
-		if d.Err != nil || delta == 0 || doc >= len(s.ids) {
+		if d.Err != nil || delta == 0 || doc >= s.ndocs {
 			return fmt.Errorf("%w: bad postings in %s", errCorrupt, s.name)
 		}
 		fn(doc, &n)
@@ -326,10 +440,10 @@ func (s *segment) eachPosting(i int, fn func(doc int, n *[numFields]uint16)) err
 // forward rebuilds the documents of the segment that live admits, with
 // term ids numbering the segment's own terms, for a merge.
 func (s *segment) forward(live func(doc int) bool) (docs []doc, terms []string, err error) {
-	local := make([]int32, len(s.ids)) // document → index in docs + 1
-	for i := range s.ids {
+	local := make([]int32, s.ndocs) // document → index in docs + 1
+	for i := range s.ndocs {
 		if live(i) {
-			docs = append(docs, doc{id: s.ids[i], kind: s.kinds[s.kind[i]], lens: s.lens[i]})
+			docs = append(docs, doc{id: s.id(i), kind: s.kinds[s.kind(i)], lens: s.lens(i)})
 			local[i] = int32(len(docs))
 		}
 	}
