@@ -27,6 +27,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -68,6 +69,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return 0
 	case len(rest) <= 1:
+		// One hook, then exit: index files stay mapped instead of being
+		// copied (store.SetOneShot).
+		store.SetOneShot(true)
 		event := ""
 		if len(rest) == 1 {
 			event = rest[0]
