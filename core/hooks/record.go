@@ -93,7 +93,8 @@ func (h *handler) preCompact(ctx context.Context) error {
 	if validSessionID(h.in.SessionID) {
 		in.Session = h.in.SessionID
 	}
-	_, err = memory.Open(h.root).Save(ctx, in)
+	st, _ := memory.Configured(h.root, h.cfg.Memory) // rubi.hcl's size limit
+	_, err = st.Save(ctx, in)
 	return err
 }
 

@@ -352,6 +352,21 @@ func TestPreCompactWritesAnObjectiveRecord(t *testing.T) {
 	}
 }
 
+// rubi.hcl's limit on a chunk's size holds for the records too: one over
+// it is not saved, and the log says why.
+func TestPreCompactKeepsTheSizeLimit(t *testing.T) {
+	p := newProject(t)
+	os.WriteFile(filepath.Join(p.root, "rubi.hcl"), []byte("memory {\n  max_chunk_size = 64\n}\n"), 0o644)
+	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": filepath.Join(testdata, "claude-code", "transcript.jsonl")}))
+	if cs, _ := memory.Open(p.root).List(memory.Filter{}); len(cs) != 0 {
+		c, _ := memory.Open(p.root).Get(cs[0].ID)
+		t.Errorf("a record over max_chunk_size was saved: %d bytes", len(c.Content))
+	}
+	if log := p.logText(); !strings.Contains(log, "over the limit") {
+		t.Errorf("hooks.log: %q", log)
+	}
+}
+
 func TestPreCompactReadsTheRealSamples(t *testing.T) {
 	p := newProject(t)
 	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": filepath.Join(testdata, "claude-code", "transcript.jsonl")}))
