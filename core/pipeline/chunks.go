@@ -37,7 +37,7 @@ func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge
 		}
 		docs = append(docs, d)
 		for _, f := range c.Entities.Files {
-			if _, ok := m.Files[f]; ok {
+			if _, ok := m.file(f); ok {
 				edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 			}
 		}

@@ -68,8 +68,8 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Document, []core.Edge) {
 	files := map[string][]*fileRecord{}
 	for _, p := range m.sortedPaths() {
-		mod := m.Files[p].Module
-		files[mod] = append(files[mod], m.Files[p])
+		mod := m.records()[p].Module
+		files[mod] = append(files[mod], m.records()[p])
 	}
 	mods := make([]string, 0, len(files))
 	for mod := range files {

@@ -155,7 +155,7 @@ func (e *Engine) currentManifest() (*manifest, error) {
 	if m != nil && stamp != "" && stamp == e.manifestStamp() {
 		return m, nil
 	}
-	m, err := loadManifest(e.indexDir())
+	m, err := loadManifest(e.indexDir(), false)
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func (e *Engine) Graph() (*Graph, error) {
 		g.Unresolved = map[string]int{}
 	}
 	for _, p := range m.sortedPaths() {
-		rec := m.Files[p]
+		rec := m.records()[p]
 		f := GraphFile{Path: p, Lang: rec.Language, Module: rec.Module, PageRank: rec.Rank, Symbols: []GraphSymbol{}}
 		for _, s := range rec.syms {
 			f.Symbols = append(f.Symbols, GraphSymbol{Name: s.Name, Kind: s.Kind, Line: s.Line})

@@ -116,7 +116,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 
 	lap := e.stopwatch("index")
 	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
-	prev, err := loadManifest(e.indexDir())
+	prev, err := loadManifest(e.indexDir(), true)
 	if err != nil && !errors.Is(err, errNoIndex) {
 		stats.Warnings = append(stats.Warnings, err.Error())
 	}
@@ -146,7 +146,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 			stats.Files.Skipped[s.skip]++
 			continue
 		}
-		next.Files[s.rec.Path] = s.rec
+		next.records()[s.rec.Path] = s.rec
 		if s.changed {
 			stats.Parsed++
 			changedIDs = append(changedIDs, core.DocID(core.DocFile, s.rec.Path))
@@ -158,14 +158,14 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		stats.Imports += s.rec.importCount()
 	}
 	var removedIDs []string
-	for p := range prev.Files {
-		if _, ok := next.Files[p]; !ok {
+	for p := range prev.records() {
+		if _, ok := next.file(p); !ok {
 			stats.Removed++
 			removedIDs = append(removedIDs, core.DocID(core.DocFile, p))
 		}
 	}
 	sort.Strings(removedIDs)
-	stats.Files.Indexed = len(next.Files)
+	stats.Files.Indexed = len(next.records())
 
 	// Knowledge nodes are documents too; a malformed one is reported and
 	// skipped.
@@ -220,12 +220,12 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	paths := next.sortedPaths()
 	roots := codemap.Roots(paths)
 	for _, p := range paths {
-		if rec := next.Files[p]; rec.Module != codemap.ModuleOf(p, roots) {
+		if rec := next.records()[p]; rec.Module != codemap.ModuleOf(p, roots) {
 			// Copy: an unchanged record is shared with prev, which must
 			// keep the old module for dirtyModules to see the move.
 			moved := *rec
 			moved.Module = codemap.ModuleOf(p, roots)
-			next.Files[p] = &moved
+			next.records()[p] = &moved
 		}
 	}
 	edges, reused := e.reuseResolution(prev, next, files, opts.Full)
@@ -258,7 +258,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// corpus builds what rankers index: in full, every document with its
 	// body; otherwise bodies (and symbols) only where something changed.
 	corpus := func(full bool) (*core.Corpus, error) {
-		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Files[p].Module] }); err != nil {
+		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.records()[p].Module] }); err != nil {
 			return nil, err
 		}
 		if full {
@@ -276,7 +276,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		// Sized once: documents are large and a project has thousands.
 		c.Documents = make([]core.Document, 0, len(paths)+len(modDocs)+len(nodeDocs))
 		for _, p := range paths {
-			c.Documents = append(c.Documents, fileDocument(next.Files[p], byPath[p]))
+			c.Documents = append(c.Documents, fileDocument(next.records()[p], byPath[p]))
 		}
 		for _, d := range modDocs {
 			if full || dirty[d.Path] {
@@ -293,7 +293,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// read them once, up front, so the maps can be written while the
 	// rankers index, neither touching the records the other reads.
 	if err := e.loadSymbols(prev, next, func(p string) bool {
-		return opts.Full || prev.MapsFormat != mapsFormat || dirty[next.Files[p].Module]
+		return opts.Full || prev.MapsFormat != mapsFormat || dirty[next.records()[p].Module]
 	}); err != nil {
 		return nil, err
 	}
@@ -318,7 +318,7 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
 	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
 	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
-	for _, rec := range next.Files {
+	for _, rec := range next.records() {
 		stats.Edges += rec.Importers
 	}
 	stats.Modules = len(moduleIndex(next))
@@ -443,7 +443,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, nex
 	full := opts.Full
 	var todo []*scanned
 	for _, s := range files {
-		old := prev.Files[s.file.Path]
+		old := prev.records()[s.file.Path]
 		// A file is reused only if the parser of its language is the
 		// one that parsed it: a new parser, setting or rubi version
 		// re-parses the language.
@@ -480,7 +480,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, nex
 			if gctx.Err() != nil {
 				return gctx.Err()
 			}
-			old := prev.Files[s.file.Path]
+			old := prev.records()[s.file.Path]
 			if s.reparse {
 				old = nil
 			}
@@ -664,7 +664,7 @@ func rankFiles(m *manifest, edges []core.Edge) {
 	paths := m.sortedPaths()
 	for _, p := range paths {
 		b.Node(core.DocID(core.DocFile, p))
-		m.Files[p].Importers = 0
+		m.records()[p].Importers = 0
 	}
 	for _, e := range edges {
 		b.AddEdge(e.From, e.To, e.Weight)
@@ -672,8 +672,8 @@ func rankFiles(m *manifest, edges []core.Edge) {
 	g := b.Build()
 	ranks := g.PageRank(graph.Options{})
 	for i, p := range paths {
-		m.Files[p].Rank = ranks[i]
-		m.Files[p].Importers = g.InDegree(i)
+		m.records()[p].Rank = ranks[i]
+		m.records()[p].Importers = g.InDegree(i)
 	}
 }
 
@@ -684,11 +684,11 @@ func rankFiles(m *manifest, edges []core.Edge) {
 // are what they were. Ranks and importer counts then carry over too. A
 // one-file edit inside a function body costs no resolution at all.
 func (e *Engine) reuseResolution(prev, next *manifest, files []*scanned, full bool) ([]core.Edge, bool) {
-	if full || !prev.hasEdges || len(prev.Files) != len(next.Files) {
+	if full || !prev.hasEdges || len(prev.records()) != len(next.records()) {
 		return nil, false
 	}
-	for p := range next.Files {
-		if _, ok := prev.Files[p]; !ok {
+	for p := range next.records() {
+		if _, ok := prev.file(p); !ok {
 			return nil, false
 		}
 	}
@@ -697,7 +697,7 @@ func (e *Engine) reuseResolution(prev, next *manifest, files []*scanned, full bo
 		if s.skip != "" || !s.changed {
 			continue
 		}
-		old, rec := prev.Files[s.rec.Path], next.Files[s.rec.Path]
+		old, rec := prev.records()[s.rec.Path], next.records()[s.rec.Path]
 		if rec.Language == "" || next.Parsers[rec.Language] == "" || old.Language != rec.Language ||
 			old.Package != rec.Package || !slices.EqualFunc(old.imports(), rec.imports(), sameImport) {
 			return nil, false
@@ -709,7 +709,7 @@ func (e *Engine) reuseResolution(prev, next *manifest, files []*scanned, full bo
 		return nil, false
 	}
 	for _, rec := range changed {
-		old := prev.Files[rec.Path]
+		old := prev.records()[rec.Path]
 		rec.Rank, rec.Importers = old.Rank, old.Importers
 	}
 	return edges, true
@@ -723,7 +723,7 @@ func sameImport(a, b core.Import) bool {
 // from the previous generation's symbols file.
 func (e *Engine) loadSymbols(prev, next *manifest, want func(path string) bool) error {
 	var need []*fileRecord
-	for p, rec := range next.Files {
+	for p, rec := range next.records() {
 		if !rec.loaded && rec.SymLen > 0 && want(p) {
 			need = append(need, rec)
 		}
@@ -749,16 +749,16 @@ func (e *Engine) loadSymbols(prev, next *manifest, want func(path string) bool) 
 // (on both sides, when a file moved from one module to another).
 func dirtyModules(prev, next *manifest) map[string]bool {
 	dirty := map[string]bool{}
-	for p, rec := range next.Files {
-		if old, ok := prev.Files[p]; !ok || old.Hash != rec.Hash || old.Module != rec.Module {
+	for p, rec := range next.records() {
+		if old, ok := prev.file(p); !ok || old.Hash != rec.Hash || old.Module != rec.Module {
 			dirty[rec.Module] = true
 			if ok {
 				dirty[old.Module] = true
 			}
 		}
 	}
-	for p, old := range prev.Files {
-		if _, ok := next.Files[p]; !ok {
+	for p, old := range prev.records() {
+		if _, ok := next.file(p); !ok {
 			dirty[old.Module] = true
 		}
 	}
@@ -768,11 +768,11 @@ func dirtyModules(prev, next *manifest) map[string]bool {
 // removedModules lists the modules that no longer have any file.
 func removedModules(prev, next *manifest) []string {
 	have := map[string]bool{}
-	for _, rec := range next.Files {
+	for _, rec := range next.records() {
 		have[rec.Module] = true
 	}
 	gone := map[string]bool{}
-	for _, rec := range prev.Files {
+	for _, rec := range prev.records() {
 		if !have[rec.Module] {
 			gone[rec.Module] = true
 		}

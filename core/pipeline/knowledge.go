@@ -103,7 +103,7 @@ func (c *indexCodeMap) FileHash(p string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	if rec, ok := m.Files[p]; ok {
+	if rec, ok := m.file(p); ok {
 		return hex.EncodeToString(rec.Hash[:]), true
 	}
 	return "", false
@@ -160,7 +160,7 @@ func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
 		if json.Unmarshal(c.data[start:end], &line) != nil {
 			continue
 		}
-		rec, ok := m.Files[line.Path]
+		rec, ok := m.file(line.Path)
 		if !ok || rec.SymOff != int64(start) {
 			continue // a file no longer indexed, or an older line of it
 		}
@@ -203,13 +203,13 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 		stamps[id] = fmt.Sprintf("%s/%d/%s", n.Status, n.Updated.UnixNano(), n.Title)
 		about := map[string]bool{}
 		for _, f := range n.Files {
-			if _, ok := m.Files[f]; ok {
+			if _, ok := m.file(f); ok {
 				about[f] = true
 			}
 		}
 		for _, l := range n.Links {
 			if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
-				if _, known := m.Files[f]; known {
+				if _, known := m.file(f); known {
 					about[f] = true
 				}
 			} else if to, ok := active[l.Target]; ok {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -32,7 +33,7 @@ import (
 
 // manifestVersion changes whenever the layout or the meaning of the facts
 // changes; an older index is then rebuilt, not misread.
-const manifestVersion = 4
+const manifestVersion = 5
 
 // manifestFile is the manifest; legacyManifest, the gob file of versions
 // 1 and 2, is removed once a new manifest is written.
@@ -89,7 +90,16 @@ type manifest struct {
 	IndexedAt time.Time
 	// Generation names the symbols file.
 	Generation string
-	Files      map[string]*fileRecord
+	// files holds the records by path: all of them, except in a manifest
+	// read for queries, which decodes from table the records file asks
+	// for and fills files when records is first called.
+	files map[string]*fileRecord
+	table *recordTable
+	fill  sync.Once
+	// modules summarizes each module for queries: read with a manifest,
+	// computed from the records of a new one when first asked for.
+	modules    map[string]moduleSummary
+	modulesSet sync.Once
 	// Rankers maps each ranker to the fingerprint of the configuration it
 	// last indexed with; a different one calls for a full index.
 	Rankers map[string]string
@@ -122,7 +132,7 @@ type manifest struct {
 }
 
 func newManifest() *manifest {
-	return &manifest{Version: manifestVersion, Files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Nodes: map[string]string{}, Parsers: map[string]string{}}
+	return &manifest{Version: manifestVersion, files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Nodes: map[string]string{}, Parsers: map[string]string{}}
 }
 
 // errNoIndex says the project has not been indexed yet.
@@ -130,8 +140,10 @@ var errNoIndex = errors.New("no index yet")
 
 // loadManifest reads the manifest of the index directory. A missing one is
 // errNoIndex; an unreadable or outdated one is an error the caller reports
-// before rebuilding.
-func loadManifest(dir string) (*manifest, error) {
+// before rebuilding. whole is for index runs: the whole file is checked
+// and every record decoded at once. Otherwise records are decoded as they
+// are asked for (see decodeManifest).
+func loadManifest(dir string, whole bool) (*manifest, error) {
 	path := filepath.Join(dir, manifestFile)
 	mapped, err := store.Map(path)
 	if os.IsNotExist(err) {
@@ -140,7 +152,7 @@ func loadManifest(dir string) (*manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
-	m, err := decodeManifest(mapped.Data)
+	m, err := decodeManifest(mapped.Data, whole)
 	if err != nil {
 		mapped.Close()
 		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
@@ -150,9 +162,85 @@ func loadManifest(dir string) (*manifest, error) {
 		// released: see store.SetOneShot.
 		return m, nil
 	}
+	if !whole {
+		// The table decodes from the mapping for as long as the
+		// manifest lives; what it decodes is copied out of it.
+		m.edgesRaw = bytes.Clone(m.edgesRaw)
+		store.CloseWith(m, mapped)
+		return m, nil
+	}
 	m.detach()
 	mapped.Close()
 	return m, nil
+}
+
+// records returns every record by path, decoding those a manifest read
+// for queries has not decoded yet. The map is the manifest's own.
+func (m *manifest) records() map[string]*fileRecord {
+	if m.table != nil {
+		m.fill.Do(func() {
+			files := make(map[string]*fileRecord, m.table.n)
+			for i := range m.table.n {
+				if r := m.table.get(i); r != nil {
+					files[r.Path] = r
+				}
+			}
+			m.files = files
+		})
+	}
+	return m.files
+}
+
+// moduleSummary is what a query shows of a module: how many files it
+// has and the names of its most central ones.
+type moduleSummary struct {
+	Files   int
+	Central []string // base names, most central first, at most moduleCentral
+}
+
+const moduleCentral = 6
+
+// summarizeModules computes the module summaries of the records.
+func summarizeModules(files map[string]*fileRecord) map[string]moduleSummary {
+	mods := map[string][]*fileRecord{}
+	for _, r := range files {
+		mods[r.Module] = append(mods[r.Module], r)
+	}
+	out := make(map[string]moduleSummary, len(mods))
+	for name, fs := range mods {
+		sort.Slice(fs, func(i, j int) bool {
+			if fs[i].Rank != fs[j].Rank {
+				return fs[i].Rank > fs[j].Rank
+			}
+			return fs[i].Path < fs[j].Path
+		})
+		s := moduleSummary{Files: len(fs), Central: make([]string, 0, min(len(fs), moduleCentral))}
+		for _, f := range fs[:min(len(fs), moduleCentral)] {
+			s.Central = append(s.Central, path.Base(f.Path))
+		}
+		out[name] = s
+	}
+	return out
+}
+
+// moduleSummaries returns the summary of every module by name.
+func (m *manifest) moduleSummaries() map[string]moduleSummary {
+	m.modulesSet.Do(func() {
+		if m.modules == nil {
+			m.modules = summarizeModules(m.records())
+		}
+	})
+	return m.modules
+}
+
+// file returns the record of path p, decoding only it in a manifest read
+// for queries.
+func (m *manifest) file(p string) (*fileRecord, bool) {
+	if m.table != nil {
+		return m.table.find(p)
+	}
+	r, ok := m.files[p]
+	return r, ok
 }
 
 // detach copies the bytes the decoded manifest still slices from its file
@@ -164,7 +252,7 @@ func loadManifest(dir string) (*manifest, error) {
 // and keeps the mapping until it exits instead.
 func (m *manifest) detach() {
 	size := len(m.edgesRaw)
-	for _, r := range m.Files {
+	for _, r := range m.files {
 		size += len(r.importsRaw)
 	}
 	buf := make([]byte, 0, size)
@@ -177,7 +265,7 @@ func (m *manifest) detach() {
 		return buf[start:len(buf):len(buf)]
 	}
 	m.edgesRaw = keep(m.edgesRaw)
-	for _, r := range m.Files {
+	for _, r := range m.files {
 		r.importsRaw = keep(r.importsRaw)
 	}
 }
@@ -209,7 +297,7 @@ func (m *manifest) save(dir string, prev *manifest) error {
 		}
 	}
 	var live, fresh int64
-	for _, rec := range m.Files {
+	for _, rec := range m.records() {
 		switch {
 		case rec.fresh:
 			fresh += int64(len(rec.syms)) * 64 // an estimate: lines are not encoded yet
@@ -264,7 +352,7 @@ func symbolLine(rec *fileRecord) ([]byte, error) {
 func (m *manifest) appendSymbols(dir, generation string, size int64) error {
 	var buf bytes.Buffer
 	for _, p := range m.sortedPaths() {
-		rec := m.Files[p]
+		rec := m.records()[p]
 		if !rec.fresh {
 			continue
 		}
@@ -312,7 +400,7 @@ func (m *manifest) rewriteSymbols(dir string, old []byte) error {
 	lines := make([][]byte, len(paths))
 	size := 0
 	for i, p := range paths {
-		rec := m.Files[p]
+		rec := m.records()[p]
 		switch {
 		case rec.loaded && len(rec.syms) > 0:
 			line, err := symbolLine(rec)
@@ -334,7 +422,7 @@ func (m *manifest) rewriteSymbols(dir string, old []byte) error {
 		if lines[i] == nil {
 			continue
 		}
-		rec := m.Files[p]
+		rec := m.records()[p]
 		rec.SymOff, rec.SymLen = int64(len(buf)), len(lines[i])
 		buf = append(buf, lines[i]...)
 	}
@@ -379,15 +467,16 @@ func (r *symbolReader) read(rec *fileRecord) error {
 // sortedPaths returns the indexed paths in order.
 //
 // The list is computed once and shared: callers must not change it. A run
-// fills Files before it first asks, and only replaces records after.
+// fills the records before it first asks, and only replaces records after.
 func (m *manifest) sortedPaths() []string {
+	files := m.records()
 	m.sortMu.Lock()
 	defer m.sortMu.Unlock()
-	if m.sorted != nil && len(m.sorted) == len(m.Files) {
+	if m.sorted != nil && len(m.sorted) == len(files) {
 		return m.sorted
 	}
-	paths := make([]string, 0, len(m.Files))
-	for p := range m.Files {
+	paths := make([]string, 0, len(files))
+	for p := range files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
@@ -405,7 +494,7 @@ func (m *manifest) allFacts() []core.FileFacts {
 	paths := m.sortedPaths()
 	facts := make([]core.FileFacts, len(paths))
 	for i, p := range paths {
-		facts[i] = m.Files[p].facts()
+		facts[i] = m.records()[p].facts()
 	}
 	return facts
 }

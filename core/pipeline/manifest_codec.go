@@ -1,16 +1,21 @@
 package pipeline
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // The manifest is read by every refresh and every query, so it has a
@@ -24,7 +29,13 @@ import (
 //	maps    Rankers, Parsers, Nodes (string → string), Stateful (the
 //	        names set to true), Resolution.Resolved, .Unresolved,
 //	        .External (string → uvarint)
-//	uvarint file count, then per file (sorted by path):
+//	uvarint module count, then per module (sorted by name): string
+//	        name, uvarint file count, uvarint count of central files,
+//	        then each one's base name: string (most central first)
+//	uvarint file count n, then n × 4 bytes: each record's offset in
+//	        the records below (little endian), in path order
+//	4 bytes CRC-32C of the head (everything above), little endian
+//	uvarint byte length of the records, then per file (sorted by path):
 //	        string Path, Language, Package, Module, Doc, ParseError;
 //	        varint Size, ModTime; 32 bytes SHA-256; uvarint Symbols,
 //	        SymOff, SymLen, Importers; 8 bytes Rank (IEEE 754);
@@ -40,20 +51,24 @@ import (
 // A string is a uvarint length and the bytes; a map is a uvarint count
 // and its entries sorted by key. Repeated short strings (languages,
 // modules, import kinds) are interned while decoding.
+//
+// The head's own checksum and the offsets let a query check and read the
+// head and then only the records it shows, by binary search on the path;
+// an index run checks the whole file.
 const manifestMagic = "rubi-manifest\n"
 
 var errManifestCorrupt = errors.New("is damaged")
 
 func (m *manifest) encode() ([]byte, error) {
 	// Size the buffer once: growing a buffer of megabytes copies it.
-	size := 1024 + len(m.edgesRaw) + 12*len(m.edges)
-	for _, r := range m.Files {
+	size := 0 // of the records
+	for _, r := range m.records() {
 		size += 96 + len(r.Path) + len(r.Doc) + len(r.Module) + len(r.importsRaw)
 		for _, im := range r.Imports {
 			size += 8 + len(im.Spec)
 		}
 	}
-	b := make([]byte, 0, size)
+	b := make([]byte, 0, 1024+4*len(m.records())+size+len(m.edgesRaw)+12*len(m.edges))
 	b = append(b, manifestMagic...)
 	b = binary.AppendUvarint(b, manifestVersion)
 	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
@@ -83,35 +98,31 @@ func (m *manifest) encode() ([]byte, error) {
 		}
 	}
 	paths := m.sortedPaths()
+	files := m.records()
+	sums := summarizeModules(files)
+	b = binary.AppendUvarint(b, uint64(len(sums)))
+	for _, name := range slices.Sorted(maps.Keys(sums)) {
+		b = binary.AppendUvarint(codec.AppendString(b, name), uint64(sums[name].Files))
+		b = binary.AppendUvarint(b, uint64(len(sums[name].Central)))
+		for _, c := range sums[name].Central {
+			b = codec.AppendString(b, c)
+		}
+	}
 	b = binary.AppendUvarint(b, uint64(len(paths)))
+	// The records go to a buffer of their own first: the head holds
+	// their offsets and its checksum.
+	recs := make([]byte, 0, size)
 	var scratch []byte // one record's imports, to measure them
 	for _, p := range paths {
-		r := m.Files[p]
-		for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError} {
-			b = codec.AppendString(b, s)
+		if len(recs) > math.MaxUint32 {
+			return nil, fmt.Errorf("the index's records outgrow %d bytes", uint32(math.MaxUint32))
 		}
-		b = binary.AppendVarint(b, r.Size)
-		b = binary.AppendVarint(b, r.ModTime)
-		b = append(b, r.Hash[:]...)
-		for _, v := range []int{r.Symbols, int(r.SymOff), r.SymLen, r.Importers} {
-			b = binary.AppendUvarint(b, uint64(max(v, 0)))
-		}
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Rank))
-		if r.Imports == nil && r.importsRaw != nil {
-			// Never decoded in this run: copied as read.
-			b = binary.AppendUvarint(b, uint64(r.importsN))
-			b = binary.AppendUvarint(b, uint64(len(r.importsRaw)))
-			b = append(b, r.importsRaw...)
-			continue
-		}
-		b = binary.AppendUvarint(b, uint64(len(r.Imports)))
-		scratch = scratch[:0]
-		for _, im := range r.Imports {
-			scratch = appendImport(scratch, im)
-		}
-		b = binary.AppendUvarint(b, uint64(len(scratch)))
-		b = append(b, scratch...)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(recs)))
+		recs, scratch = appendRecord(recs, scratch, files[p])
 	}
+	b = binary.LittleEndian.AppendUint32(b, codec.Sum(b))
+	b = binary.AppendUvarint(b, uint64(len(recs)))
+	b = append(b, recs...)
 	edges := m.edgesRaw // carried over by a run that did not resolve
 	if !m.edgesKept && (m.edges != nil || edges == nil) {
 		var err error
@@ -122,6 +133,34 @@ func (m *manifest) encode() ([]byte, error) {
 	b = binary.AppendUvarint(b, uint64(len(edges)))
 	b = append(b, edges...)
 	return codec.Seal(b), nil
+}
+
+// appendRecord appends the encoded record r to b; scratch is a buffer
+// for measuring its imports, returned for reuse.
+func appendRecord(b, scratch []byte, r *fileRecord) ([]byte, []byte) {
+	for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError} {
+		b = codec.AppendString(b, s)
+	}
+	b = binary.AppendVarint(b, r.Size)
+	b = binary.AppendVarint(b, r.ModTime)
+	b = append(b, r.Hash[:]...)
+	for _, v := range []int{r.Symbols, int(r.SymOff), r.SymLen, r.Importers} {
+		b = binary.AppendUvarint(b, uint64(max(v, 0)))
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Rank))
+	if r.Imports == nil && r.importsRaw != nil {
+		// Never decoded in this run: copied as read.
+		b = binary.AppendUvarint(b, uint64(r.importsN))
+		b = binary.AppendUvarint(b, uint64(len(r.importsRaw)))
+		return append(b, r.importsRaw...), scratch
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.Imports)))
+	scratch = scratch[:0]
+	for _, im := range r.Imports {
+		scratch = appendImport(scratch, im)
+	}
+	b = binary.AppendUvarint(b, uint64(len(scratch)))
+	return append(b, scratch...), scratch
 }
 
 // encodeEdges encodes file import edges by the numbers of their files in
@@ -210,9 +249,15 @@ func (d *mdecoder) importEntry() core.Import {
 	return im
 }
 
-// decodeManifest reads the binary form, checking its version and checksum
-// before anything else.
-func decodeManifest(data []byte) (*manifest, error) {
+// decodeManifest reads the binary form, checking its version before
+// anything else. With whole, it checks the checksum of the whole file and
+// decodes every record, as an index run needs. Otherwise it checks and
+// decodes the head alone (the header and the table of record offsets),
+// and records are decoded when they are asked for: a query reads a few
+// records of thousands. A damaged record is then caught by the next index
+// run, which reads the whole file; until then the bounds-checked decoding
+// leaves it out (see recordTable.get).
+func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	if len(data) < len(manifestMagic) || string(data[:len(manifestMagic)]) != manifestMagic {
 		return nil, fmt.Errorf("%w: not a rubi manifest", errManifestCorrupt)
 	}
@@ -220,10 +265,9 @@ func decodeManifest(data []byte) (*manifest, error) {
 	if v := d.Uvarint(); d.Err != nil || v != manifestVersion {
 		return nil, fmt.Errorf("has format %d, this rubi writes %d", v, manifestVersion)
 	}
-	if _, ok := codec.Unseal(data); len(d.B) < 4 || !ok {
+	if _, ok := codec.Unseal(data); whole && !ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", errManifestCorrupt)
 	}
-	d.B = d.B[:len(d.B)-4]
 	m := newManifest()
 	m.IndexedAt = time.Unix(0, d.Varint()).UTC()
 	m.Generation = d.String()
@@ -246,39 +290,148 @@ func decodeManifest(data []byte) (*manifest, error) {
 		}
 	}
 	m.Resolution = Resolution{Resolved: res[0], Unresolved: res[1], External: res[2]}
-	n := d.Count(6 + 2 + 32 + 4 + 8 + 2)
-	m.Files = make(map[string]*fileRecord, n)
-	recs := make([]fileRecord, n)
-	for i := range recs {
-		r := &recs[i]
-		r.Path, r.Language, r.Package = d.String(), d.interned(), d.interned()
-		r.Module, r.Doc, r.ParseError = d.interned(), d.String(), d.String()
-		r.Size, r.ModTime = d.Varint(), d.Varint()
-		copy(r.Hash[:], d.Raw(32))
-		r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.Uvarint()), int64(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())
-		r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.Raw(8)))
-		// Imports are stepped over by their length, not decoded: the
-		// record keeps their bytes for the runs that resolve. An import
-		// takes 4 bytes or more.
-		k := d.Count(4)
-		raw := d.Bytes()
-		if len(raw) < 4*k || k == 0 && len(raw) > 0 {
-			d.Err = errManifestCorrupt
+	nm := d.Count(3)
+	m.modules = make(map[string]moduleSummary, nm)
+	for range nm {
+		name := d.String()
+		s := moduleSummary{Files: int(d.Uvarint())}
+		s.Central = make([]string, d.Count(1))
+		for i := range s.Central {
+			s.Central[i] = d.String()
 		}
-		if k > 0 {
-			r.importsN, r.importsRaw = k, raw
-		}
-		if d.Err != nil {
-			break
-		}
-		m.Files[r.Path] = r
+		m.modules[name] = s
 	}
+	n := d.Count(4)
+	t := &recordTable{offs: d.Raw(4 * n), n: n}
+	head := data[:len(data)-len(d.B)]
+	if sum := d.Raw(4); d.Err != nil || codec.Sum(head) != binary.LittleEndian.Uint32(sum) {
+		return nil, fmt.Errorf("%w: checksum mismatch", errManifestCorrupt)
+	}
+	t.data = d.Bytes()
 	m.edgesRaw = d.Bytes()
-	if d.Err != nil || len(d.B) != 0 || len(m.Files) != n {
+	if d.Err != nil || len(d.B) != 4 || !t.valid() {
 		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
 	}
 	m.hasEdges = true
+	if !whole {
+		t.recs = make([]atomic.Pointer[fileRecord], n)
+		m.files, m.table = nil, t
+		return m, nil
+	}
+	m.files = make(map[string]*fileRecord, n)
+	recs := make([]fileRecord, n)
+	rd := newMDecoder(t.data)
+	for i := range recs {
+		if len(t.data)-len(rd.B) != t.offset(i) {
+			rd.Err = errManifestCorrupt
+		}
+		r := &recs[i]
+		rd.record(r)
+		if rd.Err != nil {
+			break
+		}
+		m.files[r.Path] = r
+	}
+	if rd.Err != nil || len(rd.B) != 0 || len(m.files) != n {
+		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
+	}
 	return m, nil
+}
+
+// record decodes one file record. Its imports are stepped over by their
+// length, not decoded: the record keeps their bytes for the runs that
+// resolve.
+func (d *mdecoder) record(r *fileRecord) {
+	r.Path, r.Language, r.Package = d.String(), d.interned(), d.interned()
+	r.Module, r.Doc, r.ParseError = d.interned(), d.String(), d.String()
+	r.Size, r.ModTime = d.Varint(), d.Varint()
+	copy(r.Hash[:], d.Raw(32))
+	r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.Uvarint()), int64(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())
+	r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.Raw(8)))
+	k := d.Count(4) // an import takes 4 bytes or more
+	raw := d.Bytes()
+	if len(raw) < 4*k || k == 0 && len(raw) > 0 {
+		d.Err = cmp.Or(d.Err, errManifestCorrupt)
+	}
+	if k > 0 {
+		r.importsN, r.importsRaw = k, raw
+	}
+}
+
+// recordTable is the records of a manifest read for queries: encoded, in
+// path order, with a table of their offsets, each decoded the first time
+// it is asked for. Queries may ask at once.
+type recordTable struct {
+	data []byte // the records
+	offs []byte // n little-endian uint32 offsets into data
+	n    int
+	recs []atomic.Pointer[fileRecord]
+}
+
+func (t *recordTable) offset(i int) int {
+	return int(binary.LittleEndian.Uint32(t.offs[4*i:]))
+}
+
+// valid checks the offsets run in order within the records.
+func (t *recordTable) valid() bool {
+	if len(t.offs) != 4*t.n || t.n == 0 && len(t.data) > 0 {
+		return false
+	}
+	prev := -1
+	for i := range t.n {
+		off := t.offset(i)
+		if off <= prev || off >= len(t.data) || i == 0 && off != 0 {
+			return false
+		}
+		prev = off
+	}
+	return true
+}
+
+// record returns the bytes of record i.
+func (t *recordTable) record(i int) []byte {
+	end := len(t.data)
+	if i+1 < t.n {
+		end = t.offset(i + 1)
+	}
+	return t.data[t.offset(i):end]
+}
+
+// pathAt returns the path of record i, aliasing the records.
+func (t *recordTable) pathAt(i int) []byte {
+	d := codec.Decoder{B: t.record(i), Corrupt: errManifestCorrupt}
+	return d.Bytes()
+}
+
+// get returns record i, decoding it the first time; nil if it does not
+// decode. Its strings and imports are its own, not the file's bytes.
+func (t *recordTable) get(i int) *fileRecord {
+	if r := t.recs[i].Load(); r != nil {
+		return r
+	}
+	r := &fileRecord{}
+	d := &mdecoder{Decoder: codec.Decoder{B: t.record(i), Corrupt: errManifestCorrupt}}
+	d.record(r)
+	if d.Err != nil || len(d.B) != 0 {
+		return nil
+	}
+	if !store.OneShot() {
+		r.importsRaw = bytes.Clone(r.importsRaw)
+	}
+	if !t.recs[i].CompareAndSwap(nil, r) {
+		r = t.recs[i].Load()
+	}
+	return r
+}
+
+// find returns the record of path p.
+func (t *recordTable) find(p string) (*fileRecord, bool) {
+	i := sort.Search(t.n, func(i int) bool { return string(t.pathAt(i)) >= p })
+	if i == t.n || string(t.pathAt(i)) != p {
+		return nil, false
+	}
+	r := t.get(i)
+	return r, r != nil
 }
 
 // mdecoder reads the manifest's records, interning the strings that repeat.
@@ -292,9 +445,12 @@ func newMDecoder(b []byte) *mdecoder {
 }
 
 // interned decodes a string that repeats across records, allocating it
-// once.
+// once (with no intern map, every time).
 func (d *mdecoder) interned() string {
 	b := d.Bytes()
+	if d.intern == nil {
+		return string(b)
+	}
 	if s, ok := d.intern[string(b)]; ok {
 		return s
 	}

@@ -32,9 +32,9 @@ const mapsFormat = 2
 
 // buildMap assembles the code map from the manifest and the file edges.
 func buildMap(m *manifest, edges []core.Edge) *codemap.Map {
-	files := make([]*codemap.File, 0, len(m.Files))
+	files := make([]*codemap.File, 0, len(m.records()))
 	for _, p := range m.sortedPaths() {
-		rec := m.Files[p]
+		rec := m.records()[p]
 		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols}
 		if rec.loaded {
 			f.Exported = []string{}
@@ -54,7 +54,7 @@ func buildMap(m *manifest, edges []core.Edge) *codemap.Map {
 // Files are only rewritten when their content changes.
 func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
 	full = full || prev.MapsFormat != mapsFormat
-	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Files[p].Module] }); err != nil {
+	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.records()[p].Module] }); err != nil {
 		return err
 	}
 	cm := buildMap(next, edges)

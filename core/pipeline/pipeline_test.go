@@ -623,7 +623,7 @@ func TestSymbolsAppended(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	before, err := loadManifest(e.indexDir())
+	before, err := loadManifest(e.indexDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -631,7 +631,7 @@ func TestSymbolsAppended(t *testing.T) {
 	old, _ := os.Stat(file)
 	edit(t, root, "internal/checkout/checkout.go", "", "\nfunc Refund(c Cart) int { return 0 }\n")
 	index(t, e)
-	after, err := loadManifest(e.indexDir())
+	after, err := loadManifest(e.indexDir(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -645,7 +645,7 @@ func TestSymbolsAppended(t *testing.T) {
 	}
 	defer f.Close()
 	names := func(m *manifest) []string {
-		rec := m.Files["internal/checkout/checkout.go"]
+		rec := m.records()["internal/checkout/checkout.go"]
 		rec.loaded, rec.syms = false, nil
 		if err := (&symbolReader{f: f}).read(rec); err != nil {
 			t.Fatal(err)
@@ -796,8 +796,9 @@ func TestBudgetAndReasons(t *testing.T) {
 	}
 }
 
-// The manifest reads back to the same bytes it was written as, with the
-// imports (decoded only on demand) and edges intact.
+// The manifest reads back to the same bytes it was written as, whether
+// its records were decoded at once or one by one, with the imports
+// (decoded only on demand) and edges intact.
 func TestManifestRoundTrip(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
@@ -806,15 +807,21 @@ func TestManifestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := decodeManifest(data)
+	for _, whole := range []bool{true, false} {
+		m, err := decodeManifest(data, whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := m.encode()
+		if err != nil || !bytes.Equal(again, data) {
+			t.Fatalf("re-encoded manifest (whole %v) differs (%v)", whole, err)
+		}
+	}
+	m, err := decodeManifest(data, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := m.encode()
-	if err != nil || !bytes.Equal(again, data) {
-		t.Fatalf("re-encoded manifest differs (%v)", err)
-	}
-	imps := m.Files["cmd/shop/main.go"].imports()
+	imps := m.records()["cmd/shop/main.go"].imports()
 	var specs []string
 	for _, im := range imps {
 		specs = append(specs, im.Spec)
@@ -826,7 +833,7 @@ func TestManifestRoundTrip(t *testing.T) {
 		t.Errorf("edges = %v, %v", edges, err)
 	}
 	for _, bad := range [][]byte{data[:len(data)/2], append([]byte("rubi-manifest\n\x09"), data[15:]...)} {
-		if _, err := decodeManifest(bad); err == nil {
+		if _, err := decodeManifest(bad, false); err == nil {
 			t.Error("a damaged manifest decoded")
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -278,10 +277,6 @@ const maxMisses = 3
 // maxMisses misses in a row the rest are only counted.
 func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
-	var mods map[string][]*fileRecord
-	if m != nil {
-		mods = moduleIndex(m)
-	}
 	reserve := footerReserve(q)
 	misses := 0
 	var symbols *symbolReader
@@ -297,7 +292,7 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 		var it Item
 		switch kind {
 		case core.DocFile:
-			rec, ok := m.Files[key]
+			rec, ok := m.file(key)
 			if !ok {
 				continue // a ranker remembered a file that is gone
 			}
@@ -326,7 +321,11 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			}
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens)}
 		case core.DocModule:
-			files, ok := mods[key]
+			var sum moduleSummary
+			ok := m != nil
+			if ok {
+				sum, ok = m.moduleSummaries()[key]
+			}
 			if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || !q.Since.IsZero() || !q.Until.IsZero() {
 				continue
 			}
@@ -334,7 +333,7 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 				res.Omitted++
 				continue
 			}
-			it = Item{Kind: kind, Path: key, Title: key, Text: renderModule(key, files)}
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderModule(key, sum)}
 		case core.DocNode:
 			if full && !q.filtered() {
 				// Counted without reading the node: the count may include
@@ -392,7 +391,7 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 // a central file, or the rankers that found it.
 func fallbackReason(it *Item, m *manifest, scores map[string]float64) string {
 	if m != nil && it.Kind == core.DocFile {
-		if rec, ok := m.Files[it.Path]; ok && rec.Importers >= 5 {
+		if rec, ok := m.file(it.Path); ok && rec.Importers >= 5 {
 			return "central file, imported by " + plural(rec.Importers, "file")
 		}
 	}
@@ -431,7 +430,7 @@ func (q Query) acceptsNode(n *knowledge.Node, m *manifest) bool {
 		return true
 	}
 	for _, f := range n.Files {
-		rec, ok := m.Files[f]
+		rec, ok := m.file(f)
 		if q.underPath(f) && (q.Module == "" || ok && rec.Module == q.Module) {
 			return true
 		}
@@ -570,27 +569,17 @@ func pickSymbols(syms []core.Symbol, qtokens map[string]bool) []core.Symbol {
 	return out
 }
 
-func renderModule(mod string, files []*fileRecord) string {
-	sort.Slice(files, func(i, j int) bool {
-		if files[i].Rank != files[j].Rank {
-			return files[i].Rank > files[j].Rank
-		}
-		return files[i].Path < files[j].Path
-	})
-	names := make([]string, 0, 6)
-	for i, f := range files {
-		if i == 6 {
-			names = append(names, "…")
-			break
-		}
-		names = append(names, path.Base(f.Path))
+func renderModule(mod string, s moduleSummary) string {
+	names := s.Central
+	if s.Files > len(names) {
+		names = append(slices.Clip(names), "…")
 	}
-	return fmt.Sprintf("module %s (%s): %s", mod, plural(len(files), "file"), strings.Join(names, ", "))
+	return fmt.Sprintf("module %s (%s): %s", mod, plural(s.Files, "file"), strings.Join(names, ", "))
 }
 
 func moduleIndex(m *manifest) map[string][]*fileRecord {
 	out := map[string][]*fileRecord{}
-	for _, rec := range m.Files {
+	for _, rec := range m.records() {
 		out[rec.Module] = append(out[rec.Module], rec)
 	}
 	return out
