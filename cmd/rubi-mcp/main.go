@@ -1,8 +1,9 @@
-// Command rubi-mcp is rubi's MCP server; `rubi mcp` runs it in its own
+// Command rubi-mcp is rubi's MCP server; `rubi mcp` runs it in rubi's
 // place (same process, same arguments). It is a program of its own
 // because the MCP library's packages take milliseconds to initialize, and
-// every program initializes all it links: without them rubi starts in two
-// thirds of the time, which one-shot commands like rubi context feel.
+// a program initializes every package it links: without them rubi starts
+// in two thirds of the time, which one-shot commands like rubi context
+// feel.
 //
 //	rubi-mcp [--root DIR] [--config FILE]... [--http ADDR] [--xray] [--cost [--json]]
 package main
