@@ -1,4 +1,5 @@
-# rubi itself needs only `go build ./cmd/rubi` (pure Go, CGO_ENABLED=0).
+# rubi itself needs only `go install ./cmd/...` (pure Go, CGO_ENABLED=0),
+# which builds rubi, rubi-hook and rubi-mcp (the MCP server rubi mcp runs).
 # This file builds what needs more: the tree-sitter parser plugin, a cgo
 # binary in its own module (plugins/lang-treesitter), which a project swaps
 # in through rubi.hcl (parser "lang.treesitter" { plugin = "..." }).

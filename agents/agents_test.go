@@ -385,6 +385,29 @@ func TestFindHookProgram(t *testing.T) {
 	}
 }
 
+// rubi mcp runs the rubi-mcp beside the running rubi, else the one on PATH.
+func TestFindMCPProgram(t *testing.T) {
+	dir := t.TempDir()
+	with, without, onPath := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "path")
+	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-mcp"), filepath.Join(without, "rubi"), filepath.Join(onPath, "rubi-mcp")} {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
+	}
+	os.Mkdir(filepath.Join(without, "rubi-mcp"), 0o755) // not a program
+	for _, tt := range []struct {
+		exe, path, want string
+	}{
+		{filepath.Join(with, "rubi"), onPath, filepath.Join(with, "rubi-mcp")},
+		{filepath.Join(without, "rubi"), onPath, filepath.Join(onPath, "rubi-mcp")},
+		{filepath.Join(without, "rubi"), t.TempDir(), ""},
+	} {
+		t.Setenv("PATH", tt.path)
+		if got, ok := FindMCPProgram(tt.exe); got != tt.want || ok != (tt.want != "") {
+			t.Errorf("rubi %s, PATH %s: %q %v, want %q", tt.exe, tt.path, got, ok, tt.want)
+		}
+	}
+}
+
 // The plugin's hooks.json holds the same hooks install writes, in
 // Claude Code's format.
 func TestPluginHooksJSON(t *testing.T) {

@@ -3,9 +3,7 @@ package agents
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -110,11 +108,6 @@ var claudeHooks = []Hook{
 // order they are written.
 func ClaudeHooks() []Hook { return append([]Hook(nil), claudeHooks...) }
 
-// HookProgram is rubi's hook program (cmd/rubi-hook): `rubi hook` in a
-// binary that starts in half the time, for the hooks that run on every
-// prompt and tool call.
-const HookProgram = "rubi-hook"
-
 // HookCommand is the command line of rubi's hook for event, where rubi is
 // how the agent starts rubi (a command name or a path): rubi-hook when it
 // is installed beside that rubi (FindHookProgram), else rubi's own hook
@@ -124,41 +117,6 @@ func HookCommand(rubi, event string) string {
 		return ShellQuote(hp) + " " + event
 	}
 	return ShellQuote(rubi) + " hook " + event
-}
-
-// FindHookProgram finds rubi-hook for the rubi an agent starts: beside it
-// when rubi is a path; beside the rubi on PATH when it is a name, and then
-// by name if PATH finds that same file. A rubi-hook from another install
-// is not taken: it could be another version.
-var FindHookProgram = func(rubi string) (string, bool) {
-	name := HookProgram
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	path := rubi
-	if !strings.ContainsAny(rubi, `/\`) {
-		p, err := exec.LookPath(rubi)
-		if err != nil {
-			return "", false
-		}
-		path = p
-	}
-	sibling := filepath.Join(filepath.Dir(path), name)
-	if fi, err := os.Stat(sibling); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 && runtime.GOOS != "windows" {
-		return "", false
-	}
-	if path != rubi { // a name: keep names where PATH agrees
-		if p, err := exec.LookPath(HookProgram); err == nil && sameFile(p, sibling) {
-			return HookProgram, true
-		}
-	}
-	return sibling, true
-}
-
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // PluginHookCommand is the command line of the plugin's hook for event:

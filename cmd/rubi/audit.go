@@ -11,8 +11,13 @@ import (
 	"github.com/rubi-dev/rubi/core/audit"
 	"github.com/rubi-dev/rubi/core/transcript"
 	"github.com/rubi-dev/rubi/core/xray"
-	"github.com/rubi-dev/rubi/server"
 )
+
+// mcpStdioTokens is the fixed cost in tokens of rubi's MCP server as a
+// stdio client receives it (rubi mcp --cost, without --xray): its tool
+// definitions and instructions, the same for every project. A test keeps
+// it equal to the measured cost; rubi does not link the server.
+const mcpStdioTokens = 1086
 
 func newAuditCmd(g *globals) *cobra.Command {
 	var days int
@@ -44,14 +49,7 @@ really started with.`,
 			}
 			home, _ := os.UserHomeDir()
 			o := audit.Options{Home: home, ClaudeDir: os.Getenv("CLAUDE_CONFIG_DIR"), CodexHome: os.Getenv("CODEX_HOME")}
-			// What rubi's own MCP tools cost, as a stdio client receives them.
-			srv := server.New(server.Options{WorkDir: dir})
-			cost, err := srv.FixedCost()
-			srv.Close()
-			if err != nil {
-				return err
-			}
-			o.ToolTokens = cost.Total
+			o.ToolTokens = mcpStdioTokens
 			rep, err := audit.Run(dir, o)
 			if err != nil {
 				return err

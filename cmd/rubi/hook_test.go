@@ -12,15 +12,17 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/hooks"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // TestMain lets the test binary stand in for rubi when a command under
-// test starts rubi as a child process (the hooks' background index).
+// test starts rubi as a child process (the hooks' background index), and
+// removes the binaries rubitest built.
 func TestMain(m *testing.M) {
 	if os.Getenv("RUBI_TEST_AS_RUBI") == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(rubitest.Main(m))
 }
 
 // processesIn lists the processes whose command line names dir.

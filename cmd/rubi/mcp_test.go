@@ -1,315 +1,160 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/rubi-dev/rubi/internal/rubitest"
+	"github.com/rubi-dev/rubi/server"
 )
 
-func TestMCPCost(t *testing.T) {
-	code, out, errOut := runRubi(t, "mcp", "--cost")
-	if code != 0 || !regexp.MustCompile(`^fixed cost: ~\d+ tokens in every message \(limit 1200\)\n  instructions +\d+\n  context +\d+\n`).MatchString(out) {
-		t.Errorf("exit %d: %s%s", code, out, errOut)
-	}
-	for _, args := range [][]string{{"mcp", "--cost", "--json"}, {"mcp", "--cost", "--json", "--http", "8765"}} {
-		code, out, _ = runRubi(t, args...)
-		var c struct {
-			Instructions int `json:"instructions"`
-			Tools        []struct {
-				Name   string `json:"name"`
-				Tokens int    `json:"tokens"`
-			} `json:"tools"`
-			Total int `json:"total"`
-			Limit int `json:"limit"`
-		}
-		if err := json.Unmarshal([]byte(out), &c); err != nil || code != 0 {
-			t.Fatalf("%v exit %d: %v\n%s", args, code, err, out)
-		}
-		sum := c.Instructions
-		for _, tool := range c.Tools {
-			sum += tool.Tokens
-		}
-		if sum != c.Total || c.Total > c.Limit || c.Limit != 1200 || len(c.Tools) < 5 {
-			t.Errorf("%v: %+v", args, c)
-		}
-	}
-}
-
-// costOf runs rubi with args and decodes its --cost --json answer.
-func costOf(t *testing.T, args ...string) (code int, tools map[string]int, total int, errOut string) {
+// fakeMCPProgram puts an executable rubi-mcp in a directory of its own,
+// makes that directory PATH, and returns the program's path.
+func fakeMCPProgram(t *testing.T) string {
 	t.Helper()
-	code, out, errOut := runRubi(t, append(args, "--cost", "--json")...)
-	var c struct {
-		Tools []struct {
-			Name   string `json:"name"`
-			Tokens int    `json:"tokens"`
-		} `json:"tools"`
-		Total int `json:"total"`
-	}
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatalf("%v: %v\n%s%s", args, err, out, errOut)
-	}
-	tools = map[string]int{}
-	for _, tool := range c.Tools {
-		tools[tool.Name] = tool.Tokens
-	}
-	return code, tools, c.Total, errOut
-}
-
-func TestMCPXrayIsOptIn(t *testing.T) {
-	_, tools, total, _ := costOf(t, "mcp")
-	code, withTools, withTotal, errOut := costOf(t, "mcp", "--xray")
-	xray := withTools["xray"]
-	if _, ok := tools["xray"]; ok || code != 0 || xray == 0 || withTotal != total+xray || withTotal > 1200 {
-		t.Errorf("--xray over stdio: exit %d, %d tokens (%d without): %v\n%s", code, withTotal, total, withTools, errOut)
-	}
-	// --xray's help says what the tool costs.
-	_, help, _ := runRubi(t, "mcp", "--help")
-	if want := fmt.Sprintf("also offer the xray tool (adds ~%d tokens to every message)", xray); !strings.Contains(help, want) {
-		t.Errorf("rubi mcp --help lacks %q:\n%s", want, help)
-	}
-	// Over HTTP the tool takes the fixed cost past the limit: --cost says
-	// so, and what leaving it out saves.
-	_, _, httpTotal, _ := costOf(t, "mcp", "--http", "8765")
-	code, _, withTotal, errOut = costOf(t, "mcp", "--http", "8765", "--xray")
-	if code != 1 || withTotal != httpTotal+xray || !strings.Contains(errOut, fmt.Sprintf("over its limit of 1200 tokens; the xray tool adds %d of them: leave out --xray", xray)) {
-		t.Errorf("--xray over HTTP: exit %d, %d tokens (%d without): %s", code, withTotal, httpTotal, errOut)
-	}
-}
-
-func TestMCPRefusesAnExposedServerWithoutToken(t *testing.T) {
-	t.Setenv("RUBI_MCP_TOKEN", "")
-	code, _, errOut := runRubi(t, "mcp", "--http", "0.0.0.0:0")
-	if code != 1 || !strings.Contains(errOut, "set a bearer token with --token or RUBI_MCP_TOKEN") {
-		t.Errorf("exit %d: %s", code, errOut)
-	}
-	t.Setenv("RUBI_PROJECT_DIR", "/no/such/dir")
-	code, _, errOut = runRubi(t, "mcp")
-	if code != 1 || !strings.Contains(errOut, "RUBI_PROJECT_DIR /no/such/dir: not a directory") {
-		t.Errorf("exit %d: %s", code, errOut)
-	}
-}
-
-// On stdio, standard output carries protocol messages and nothing else.
-func TestMCPStdio(t *testing.T) {
-	root := project(t, goProject)
-	in := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"map","arguments":{}}}`,
-	}, "\n") + "\n"
-	// Like a real client, keep standard input open until the answers are
-	// in: closing it ends the session and cancels the calls under way.
-	stdin, w := io.Pipe()
-	var stdout, stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), []string{"mcp", "--root", root, "--log-level", "debug"}, stdin, &stdout, &stderr)
-	}()
-	io.WriteString(w, in)
-	for deadline := time.Now().Add(30 * time.Second); strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	w.Close()
-	if code := <-done; code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	out, errOut := stdout.String(), stderr.String()
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("stdout:\n%s", out)
-	}
-	for _, l := range lines {
-		var msg struct {
-			JSONRPC string `json:"jsonrpc"`
-			ID      int    `json:"id"`
-			Result  struct {
-				IsError bool `json:"isError"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(l), &msg); err != nil || msg.JSONRPC != "2.0" {
-			t.Errorf("not a protocol message on stdout: %s", l)
-		}
-		if msg.ID == 2 && (msg.Result.IsError || len(msg.Result.Content) == 0 || !strings.Contains(msg.Result.Content[0].Text, "store")) {
-			t.Errorf("map: %s", l)
-		}
-	}
-	if !strings.Contains(errOut, "project opened") {
-		t.Errorf("logs are not on stderr:\n%s", errOut)
-	}
-}
-
-// rubi mcp --xray answers the xray tool from the agents' logs.
-func TestMCPXrayOverStdio(t *testing.T) {
-	agentHomes(t, time.Now())
-	in := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"xray","arguments":{"days":0}}}`,
-	}, "\n") + "\n"
-	stdin, w := io.Pipe()
-	var stdout, stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), []string{"mcp", "--xray", "--root", t.TempDir()}, stdin, &stdout, &stderr)
-	}()
-	io.WriteString(w, in)
-	for deadline := time.Now().Add(30 * time.Second); strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	w.Close()
-	if code := <-done; code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	type response struct {
-		ID     int `json:"id"`
-		Result struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"result"`
-	}
-	// The server may answer requests in any order: find the tool call's.
-	var msg *response
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		var r response
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("not JSON-RPC: %q: %v", line, err)
-		}
-		if r.ID == 2 {
-			msg = &r
-		}
-	}
-	if msg == nil || msg.Result.IsError || len(msg.Result.Content) == 0 ||
-		!strings.HasPrefix(msg.Result.Content[0].Text, "rubi xray, every log: 2 sessions in 2 projects (claude-code 1, codex 1), 4 API calls.") {
-		t.Errorf("xray:\n%s", stdout.String())
-	}
-}
-
-// lockedBuffer is a writer the test reads while rubi writes to it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
-// rubi mcp --http serves until its context ends (SIGINT or SIGTERM in
-// main), then stops cleanly.
-func TestMCPHTTPStopsOnSignal(t *testing.T) {
-	root := project(t, goProject)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errOut lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--root", root}, strings.NewReader(""), &out, &errOut)
-	}()
-
-	addr := regexp.MustCompile(`serving (http://\S+/mcp)`)
-	var url string
-	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
-			url = m[1]
-		}
-	}
-	if url == "" {
-		t.Fatalf("no address printed:\n%s", errOut.String())
-	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize over HTTP: %v %v", resp, err)
-	}
-	resp.Body.Close()
-
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 || out.String() != "" {
-			t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out.String(), errOut.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("rubi mcp --http did not stop")
-	}
-}
-
-// The agent configurations in examples/agents start a command line rubi
-// accepts.
-func TestAgentExamples(t *testing.T) {
-	type server struct {
-		Type    string            `json:"type"`
-		Command string            `json:"command"`
-		Args    []string          `json:"args"`
-		Env     map[string]string `json:"env"`
-	}
-	dir := filepath.Join("..", "..", "examples", "agents")
-	got := map[string]server{}
-	for _, f := range []struct{ path, key string }{
-		{"claude-code/.mcp.json", "mcpServers"},
-		{"gemini-cli/.gemini/settings.json", "mcpServers"},
-		{"vscode/.vscode/mcp.json", "servers"},
-	} {
-		data, err := os.ReadFile(filepath.Join(dir, f.path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var file map[string]map[string]server
-		if err := json.Unmarshal(data, &file); err != nil {
-			t.Fatalf("%s: %v", f.path, err)
-		}
-		got[f.path] = file[f.key]["rubi"]
-	}
-	var codex struct {
-		MCPServers map[string]server `toml:"mcp_servers"`
-	}
-	if _, err := toml.DecodeFile(filepath.Join(dir, "codex/.codex/config.toml"), &codex); err != nil {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rubi-mcp")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got["codex/.codex/config.toml"] = codex.MCPServers["rubi"]
-	for path, s := range got {
-		if s.Command != "rubi" || len(s.Args) == 0 || s.Args[0] != "mcp" || (s.Type != "" && s.Type != "stdio") {
-			t.Errorf("%s: %+v", path, s)
-			continue
+	t.Setenv("PATH", dir)
+	return path
+}
+
+// rubi mcp runs rubi-mcp with every argument rubi got: the server's flags,
+// --help, and the global flags given before mcp, which rubi must neither
+// swallow nor reorder.
+func TestMCPPassesEveryArgument(t *testing.T) {
+	path := fakeMCPProgram(t) // the test binary has no rubi-mcp beside it
+	var got []string
+	execProgram = func(argv0 string, argv, env []string) error {
+		if argv0 != path || !slices.Equal(env, os.Environ()) {
+			t.Errorf("exec %s with env %v", argv0, env)
 		}
-		if code, _, errOut := runRubi(t, append(s.Args, "--cost")...); code != 0 {
-			t.Errorf("%s: rubi %v: exit %d: %s", path, s.Args, code, errOut)
+		got = argv
+		return nil
+	}
+	t.Cleanup(func() { execProgram = syscallExec })
+	for _, tt := range []struct{ args, want []string }{
+		{[]string{"mcp"}, nil},
+		{[]string{"mcp", "--http", "8765", "--xray"}, []string{"--http", "8765", "--xray"}},
+		{[]string{"--root", "/p", "mcp", "--http", "8765"}, []string{"--root", "/p", "--http", "8765"}},
+		{[]string{"--root=/p", "--json", "--log-level", "debug", "--config", "a.hcl", "--config=b.hcl", "mcp", "--cost", "--config", "c.hcl"},
+			[]string{"--root=/p", "--json", "--log-level", "debug", "--config", "a.hcl", "--config=b.hcl", "--cost", "--config", "c.hcl"}},
+		{[]string{"--cpuprofile", "cpu.out", "mcp", "--root", "/p"}, []string{"--cpuprofile", "cpu.out", "--root", "/p"}},
+		{[]string{"mcp", "--", "--root"}, []string{"--", "--root"}},
+		{[]string{"mcp", "--help"}, []string{"--help"}},
+		{[]string{"mcp", "-h"}, []string{"-h"}},
+		{[]string{"help", "mcp"}, []string{"--help"}},
+	} {
+		got = nil
+		code, out, errOut := runRubi(t, tt.args...)
+		if want := append([]string{path}, tt.want...); code != 0 || !slices.Equal(got, want) || out != "" || errOut != "" {
+			t.Errorf("rubi %q: exit %d, ran %q, want %q\n%s%s", tt.args, code, got, want, out, errOut)
 		}
 	}
-	if got["vscode/.vscode/mcp.json"].Env["RUBI_PROJECT_DIR"] != "${workspaceFolder}" {
-		t.Errorf("VS Code: %+v", got["vscode/.vscode/mcp.json"])
+}
+
+// syscallExec is execProgram's real value.
+var syscallExec = execProgram
+
+// Without rubi-mcp beside rubi or on PATH, rubi mcp says what is missing
+// and how to install it.
+func TestMCPWithoutTheProgram(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
 	}
-	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	if err != nil || !strings.Contains(string(readme), "claude mcp add rubi -- rubi mcp") {
-		t.Errorf("examples/agents/README.md: %v", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runRubi(t, "--root", t.TempDir(), "mcp", "--cost")
+	want := "rubi mcp: the MCP server is the rubi-mcp program, which is not beside " + exe + ` nor on PATH; install it with "go install ./cmd/..." from a clone of rubi` + "\n"
+	if code != 1 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out, errOut, want)
+	}
+}
+
+// The real rubi runs the real rubi-mcp beside it, with the global flags
+// given before mcp; through a symbolic link to rubi too. Alone, it fails
+// with exit status 1.
+func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
+	bin := rubitest.Binary(t)
+	root := project(t, goProject)
+	t.Setenv("PATH", t.TempDir()) // rubi-mcp only beside rubi
+	link := filepath.Join(t.TempDir(), "rubi")
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, rubi := range []string{bin, link} {
+		cmd := exec.Command(rubi, "--root", root, "--log-level", "debug", "mcp", "--cost", "--json")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		var c server.Cost
+		if err != nil || json.Unmarshal(out, &c) != nil || c.Total != mcpStdioTokens {
+			t.Errorf("%s --root %s mcp --cost --json: %v\n%s%s", rubi, root, err, out, stderr.String())
+		}
+		// --root reached the server: a directory that is not one fails.
+		cmd = exec.Command(rubi, "--root", filepath.Join(root, "main.go"), "mcp", "--cost")
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "main.go: not a directory") {
+			t.Errorf("%s --root FILE mcp: %v\n%s", rubi, err, out)
+		}
+	}
+
+	alone := filepath.Join(t.TempDir(), "rubi")
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(alone, "mcp").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), "rubi-mcp program, which is not beside "+alone+" nor on PATH") {
+		t.Errorf("rubi mcp without rubi-mcp: %v\n%s", err, out)
+	}
+}
+
+// rubi audit counts rubi's MCP tools at mcpStdioTokens without linking
+// the server: the constant must be what the server measures, for any
+// project.
+func TestMCPStdioTokens(t *testing.T) {
+	for _, opts := range []server.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: project(t, goProject)}} {
+		srv := server.New(opts)
+		c, err := srv.FixedCost()
+		srv.Close()
+		if err != nil || c.Total != mcpStdioTokens {
+			t.Errorf("%+v: the MCP server over stdio costs %d tokens (%v); set mcpStdioTokens in cmd/rubi/audit.go to it", opts, c.Total, err)
+		}
+	}
+}
+
+// rubi starts fast because it does not link the MCP server: Go runs the
+// initialization of every package a program links, and the MCP library's
+// JSON Schema packages take milliseconds of it (rubi mcp runs rubi-mcp).
+func TestRubiDoesNotLinkTheMCPServer(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("this test needs the go command on PATH: %v", err)
+	}
+	out, err := exec.Command(goCmd, "list", "-deps", "github.com/rubi-dev/rubi/cmd/rubi").Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/rubi: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/rubi-dev/rubi/agents") {
+		t.Fatalf("go list -deps ./cmd/rubi lists no agents package: %q", out)
+	}
+	for _, p := range deps {
+		if p == "github.com/rubi-dev/rubi/server" || strings.HasPrefix(p, "github.com/mark3labs/mcp-go") || strings.Contains(p, "jsonschema") {
+			t.Errorf("rubi links %s: keep the MCP server's packages in cmd/rubi-mcp", p)
+		}
 	}
 }

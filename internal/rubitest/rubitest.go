@@ -1,6 +1,6 @@
-// Package rubitest builds the rubi binary for the tests that run it as a
-// subprocess: the MCP server's, rubi install's against the Claude Code
-// CLI, and the end-to-end tests with the real agents.
+// Package rubitest builds the rubi binaries for the tests that run them as
+// subprocesses: the MCP server's, rubi mcp's, rubi install's against the
+// Claude Code CLI, and the end-to-end tests with the real agents.
 package rubitest
 
 import (
@@ -18,19 +18,21 @@ var (
 	err  error
 )
 
-// Binary builds cmd/rubi and cmd/rubi-hook once per test process, into a
-// temporary directory, and returns rubi's path. The directory holds only
-// the two, so it can be put first on PATH: rubi install and rubi connect
-// then write rubi-hook into the agents' hooks, as on a user's machine.
+// Binary builds cmd/rubi, cmd/rubi-hook and cmd/rubi-mcp once per test
+// process, into a temporary directory, and returns rubi's path. The
+// directory holds only the three, as go install ./cmd/... leaves them, so
+// it can be put first on PATH: rubi install and rubi connect then write
+// rubi-hook into the agents' hooks, and rubi mcp runs the rubi-mcp beside
+// it, as on a user's machine.
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	once.Do(func() {
 		if dir, err = os.MkdirTemp("", "rubi-test-bin-"); err != nil {
 			return
 		}
-		out, berr := exec.Command("go", "build", "-o", dir, "github.com/rubi-dev/rubi/cmd/rubi", "github.com/rubi-dev/rubi/cmd/rubi-hook").CombinedOutput()
+		out, berr := exec.Command("go", "build", "-o", dir, "github.com/rubi-dev/rubi/cmd/rubi", "github.com/rubi-dev/rubi/cmd/rubi-hook", "github.com/rubi-dev/rubi/cmd/rubi-mcp").CombinedOutput()
 		if berr != nil {
-			err = fmt.Errorf("go build ./cmd/rubi ./cmd/rubi-hook: %v\n%s", berr, out)
+			err = fmt.Errorf("go build ./cmd/rubi ./cmd/rubi-hook ./cmd/rubi-mcp: %v\n%s", berr, out)
 		}
 	})
 	if err != nil {

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// runMCP runs rubi-mcp with args in-process and returns its exit status
+// and output, as a user would see them.
+func runMCP(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// project writes a small project and returns its root.
+func project(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, content := range files {
+		path := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Keep the user's personal config and vault out of the tests.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("RUBI_VAULT", t.TempDir())
+	return root
+}
+
+var goProject = map[string]string{
+	"go.mod":           "module example.com/app\n\ngo 1.22\n",
+	"main.go":          "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
+	"store/store.go":   "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
+	"store/migrate.go": "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
+}
+
+// agentHomes lays the real logs captured from Claude Code and Codex out
+// where the agents keep them, and points $CLAUDE_CONFIG_DIR, $CODEX_HOME
+// and $HOME there.
+func agentHomes(t *testing.T) {
+	t.Helper()
+	home := t.TempDir()
+	copyTo := func(src, dst string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst = filepath.Join(home, dst)
+		os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTo("../../core/transcript/testdata/claude-code-2.1.328.jsonl", "claude/projects/-home-dev-project/fb8b07ed-43f1-4f11-8556-ee3bf452f7db.jsonl")
+	copyTo("../../core/transcript/testdata/codex-0.169.0.jsonl", "codex/sessions/2026/11/29/rollout-2026-11-29T14-05-13-01a2279f-ca04-7bc3-baff-8285562be50b.jsonl")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
+	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
+	t.Setenv("HOME", home)
+}
+
+func TestMCPCost(t *testing.T) {
+	code, out, errOut := runMCP(t, "--cost")
+	if code != 0 || !regexp.MustCompile(`^fixed cost: ~\d+ tokens in every message \(limit 1200\)\n  instructions +\d+\n  context +\d+\n`).MatchString(out) {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	for _, args := range [][]string{{"--cost", "--json"}, {"--cost", "--json", "--http", "8765"}} {
+		code, out, _ = runMCP(t, args...)
+		var c struct {
+			Instructions int `json:"instructions"`
+			Tools        []struct {
+				Name   string `json:"name"`
+				Tokens int    `json:"tokens"`
+			} `json:"tools"`
+			Total int `json:"total"`
+			Limit int `json:"limit"`
+		}
+		if err := json.Unmarshal([]byte(out), &c); err != nil || code != 0 {
+			t.Fatalf("%v exit %d: %v\n%s", args, code, err, out)
+		}
+		sum := c.Instructions
+		for _, tool := range c.Tools {
+			sum += tool.Tokens
+		}
+		if sum != c.Total || c.Total > c.Limit || c.Limit != 1200 || len(c.Tools) < 5 {
+			t.Errorf("%v: %+v", args, c)
+		}
+	}
+}
+
+// costOf runs rubi with args and decodes its --cost --json answer.
+func costOf(t *testing.T, args ...string) (code int, tools map[string]int, total int, errOut string) {
+	t.Helper()
+	code, out, errOut := runMCP(t, append(args, "--cost", "--json")...)
+	var c struct {
+		Tools []struct {
+			Name   string `json:"name"`
+			Tokens int    `json:"tokens"`
+		} `json:"tools"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v: %v\n%s%s", args, err, out, errOut)
+	}
+	tools = map[string]int{}
+	for _, tool := range c.Tools {
+		tools[tool.Name] = tool.Tokens
+	}
+	return code, tools, c.Total, errOut
+}
+
+func TestMCPXrayIsOptIn(t *testing.T) {
+	_, tools, total, _ := costOf(t)
+	code, withTools, withTotal, errOut := costOf(t, "--xray")
+	xray := withTools["xray"]
+	if _, ok := tools["xray"]; ok || code != 0 || xray == 0 || withTotal != total+xray || withTotal > 1200 {
+		t.Errorf("--xray over stdio: exit %d, %d tokens (%d without): %v\n%s", code, withTotal, total, withTools, errOut)
+	}
+	// --xray's help says what the tool costs.
+	_, help, _ := runMCP(t, "--help")
+	if want := fmt.Sprintf("also offer the xray tool (adds ~%d tokens to every message)", xray); !strings.Contains(help, want) {
+		t.Errorf("rubi-mcp --help lacks %q (update xrayToolTokens in serve.go):\n%s", want, help)
+	}
+	// Over HTTP the tool takes the fixed cost past the limit: --cost says
+	// so, and what leaving it out saves.
+	_, _, httpTotal, _ := costOf(t, "--http", "8765")
+	code, _, withTotal, errOut = costOf(t, "--http", "8765", "--xray")
+	if code != 1 || withTotal != httpTotal+xray || !strings.Contains(errOut, fmt.Sprintf("over its limit of 1200 tokens; the xray tool adds %d of them: leave out --xray", xray)) {
+		t.Errorf("--xray over HTTP: exit %d, %d tokens (%d without): %s", code, withTotal, httpTotal, errOut)
+	}
+}
+
+func TestMCPRefusesAnExposedServerWithoutToken(t *testing.T) {
+	t.Setenv("RUBI_MCP_TOKEN", "")
+	code, _, errOut := runMCP(t, "--http", "0.0.0.0:0")
+	if code != 1 || !strings.Contains(errOut, "set a bearer token with --token or RUBI_MCP_TOKEN") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	t.Setenv("RUBI_PROJECT_DIR", "/no/such/dir")
+	code, _, errOut = runMCP(t)
+	if code != 1 || !strings.Contains(errOut, "RUBI_PROJECT_DIR /no/such/dir: not a directory") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// On stdio, standard output carries protocol messages and nothing else.
+func TestMCPStdio(t *testing.T) {
+	root := project(t, goProject)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"map","arguments":{}}}`,
+	}, "\n") + "\n"
+	// Like a real client, keep standard input open until the answers are
+	// in: closing it ends the session and cancels the calls under way.
+	stdin, w := io.Pipe()
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"--root", root, "--log-level", "debug"}, stdin, &stdout, &stderr)
+	}()
+	io.WriteString(w, in)
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out, errOut := stdout.String(), stderr.String()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("stdout:\n%s", out)
+	}
+	for _, l := range lines {
+		var msg struct {
+			JSONRPC string `json:"jsonrpc"`
+			ID      int    `json:"id"`
+			Result  struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(l), &msg); err != nil || msg.JSONRPC != "2.0" {
+			t.Errorf("not a protocol message on stdout: %s", l)
+		}
+		if msg.ID == 2 && (msg.Result.IsError || len(msg.Result.Content) == 0 || !strings.Contains(msg.Result.Content[0].Text, "store")) {
+			t.Errorf("map: %s", l)
+		}
+	}
+	if !strings.Contains(errOut, "project opened") {
+		t.Errorf("logs are not on stderr:\n%s", errOut)
+	}
+}
+
+// rubi-mcp --xray answers the xray tool from the agents' logs.
+func TestMCPXrayOverStdio(t *testing.T) {
+	agentHomes(t)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"xray","arguments":{"days":0}}}`,
+	}, "\n") + "\n"
+	stdin, w := io.Pipe()
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"--xray", "--root", t.TempDir()}, stdin, &stdout, &stderr)
+	}()
+	io.WriteString(w, in)
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	type response struct {
+		ID     int `json:"id"`
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	// The server may answer requests in any order: find the tool call's.
+	var msg *response
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r response
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("not JSON-RPC: %q: %v", line, err)
+		}
+		if r.ID == 2 {
+			msg = &r
+		}
+	}
+	if msg == nil || msg.Result.IsError || len(msg.Result.Content) == 0 ||
+		!strings.HasPrefix(msg.Result.Content[0].Text, "rubi xray, every log: 2 sessions in 2 projects (claude-code 1, codex 1), 4 API calls.") {
+		t.Errorf("xray:\n%s", stdout.String())
+	}
+}
+
+// lockedBuffer is a writer the test reads while rubi writes to it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// rubi-mcp --http serves until its context ends (SIGINT or SIGTERM in
+// main), then stops cleanly.
+func TestMCPHTTPStopsOnSignal(t *testing.T) {
+	root := project(t, goProject)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--http", "127.0.0.1:0", "--root", root}, strings.NewReader(""), &out, &errOut)
+	}()
+
+	addr := regexp.MustCompile(`serving (http://\S+/mcp)`)
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
+			url = m[1]
+		}
+	}
+	if url == "" {
+		t.Fatalf("no address printed:\n%s", errOut.String())
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize over HTTP: %v %v", resp, err)
+	}
+	resp.Body.Close()
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 || out.String() != "" {
+			t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out.String(), errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("rubi mcp --http did not stop")
+	}
+}
+
+// The agent configurations in examples/agents start a command line rubi
+// accepts: rubi mcp, and then arguments rubi-mcp accepts.
+func TestAgentExamples(t *testing.T) {
+	type server struct {
+		Type    string            `json:"type"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env"`
+	}
+	dir := filepath.Join("..", "..", "examples", "agents")
+	got := map[string]server{}
+	for _, f := range []struct{ path, key string }{
+		{"claude-code/.mcp.json", "mcpServers"},
+		{"gemini-cli/.gemini/settings.json", "mcpServers"},
+		{"vscode/.vscode/mcp.json", "servers"},
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, f.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file map[string]map[string]server
+		if err := json.Unmarshal(data, &file); err != nil {
+			t.Fatalf("%s: %v", f.path, err)
+		}
+		got[f.path] = file[f.key]["rubi"]
+	}
+	var codex struct {
+		MCPServers map[string]server `toml:"mcp_servers"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(dir, "codex/.codex/config.toml"), &codex); err != nil {
+		t.Fatal(err)
+	}
+	got["codex/.codex/config.toml"] = codex.MCPServers["rubi"]
+	for path, s := range got {
+		if s.Command != "rubi" || len(s.Args) == 0 || s.Args[0] != "mcp" || (s.Type != "" && s.Type != "stdio") {
+			t.Errorf("%s: %+v", path, s)
+			continue
+		}
+		// rubi mcp ARGS runs rubi-mcp ARGS.
+		if code, _, errOut := runMCP(t, append(s.Args[1:], "--cost")...); code != 0 {
+			t.Errorf("%s: rubi %v: exit %d: %s", path, s.Args, code, errOut)
+		}
+	}
+	if got["vscode/.vscode/mcp.json"].Env["RUBI_PROJECT_DIR"] != "${workspaceFolder}" {
+		t.Errorf("VS Code: %+v", got["vscode/.vscode/mcp.json"])
+	}
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil || !strings.Contains(string(readme), "claude mcp add rubi -- rubi mcp") {
+		t.Errorf("examples/agents/README.md: %v", err)
+	}
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strconv"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/server"
+)
+
+// xrayToolTokens is what the xray tool's definition costs, for --xray's
+// help; a test keeps it equal to the measured cost.
+const xrayToolTokens = 114
+
+// projectDirEnv names the project an MCP server serves, like --root.
+const projectDirEnv = "RUBI_PROJECT_DIR"
+
+// options are the command line: rubi's global flags that matter to the
+// server, and the server's own.
+type options struct {
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	root     string
+	json     bool
+	logLevel string
+	configs  []string
+	httpAddr string
+	http     server.HTTPOptions
+	cost     bool
+	xray     bool
+	// cpuProfile names a file for a CPU profile of the server (hidden
+	// flag, as in rubi).
+	cpuProfile  string
+	stopProfile func()
+}
+
+func newCmd(o *options) *cobra.Command {
+	cmd := &cobra.Command{
+		// Users start the server as rubi mcp, which runs this program
+		// with the same arguments.
+		Use:   "rubi mcp",
+		Short: "Serve rubi's tools to AI agents over MCP (stdio, or streamable HTTP)",
+		Long: `mcp serves rubi's tools (context, register, map, read, memory) to an
+AI agent over the Model Context Protocol. By default
+it speaks on standard input and output, the way agents start their tools;
+logs go to standard error only. rubi mcp runs the program rubi-mcp,
+installed beside rubi, with the same arguments; it can be run directly.
+
+The project is --root or ` + projectDirEnv + `, else the client's roots, else
+the project around the working directory. The index is refreshed before
+queries, so answers reflect edits made while the server runs.
+
+--http ADDR serves streamable HTTP at http://ADDR/mcp instead, for several
+clients and projects at once (the projects tool lists them; every tool takes
+a project argument). A bare port or ":PORT" listens on 127.0.0.1; any other
+address needs a bearer token (--token or ` + server.TokenEnv + `), which
+clients send as "Authorization: Bearer TOKEN". Browser origins other than
+loopback ones are refused unless named with --allow-origin.
+
+--xray also offers the xray tool: a summary of where your agents' tokens
+went (rubi xray) and the compaction threshold that would save most, for
+when you ask your agent. It is off by default because clients send every
+tool definition with every message.
+
+--cost prints what the tool definitions and instructions cost in tokens:
+clients send them with every message.`,
+		Example: `  claude mcp add rubi -- rubi mcp
+  rubi mcp --http 8765
+  ` + server.TokenEnv + `=secret rubi mcp --http 0.0.0.0:8765
+  rubi mcp --cost
+  claude mcp add rubi -- rubi mcp --xray
+  rubi mcp --cost --xray`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			logger, err := o.logger()
+			if err != nil {
+				return err
+			}
+			if err := o.startProfile(); err != nil {
+				return err
+			}
+			opts, err := o.serverOptions(logger)
+			if err != nil {
+				return err
+			}
+			srv := server.New(opts)
+			defer srv.Close()
+			if o.cost {
+				return o.printCost(srv)
+			}
+			if o.httpAddr == "" {
+				return srv.ServeStdio(cmd.Context(), o.stdin, o.stdout)
+			}
+			addr, err := server.ListenAddr(o.httpAddr)
+			if err != nil {
+				return err
+			}
+			if o.http.Token == "" {
+				o.http.Token = os.Getenv(server.TokenEnv)
+			}
+			if err := server.CheckHTTP(addr, o.http); err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(o.stderr, "rubi mcp: serving http://%s%s (Ctrl-C stops)\n", ln.Addr(), server.Path)
+			return srv.ServeHTTP(cmd.Context(), ln, o.http)
+		},
+	}
+	f := cmd.Flags()
+	// rubi's global flags, which rubi passes on from before "mcp".
+	f.StringVar(&o.root, "root", "", "project root (default: "+projectDirEnv+", else the client's roots, else the project around the working directory)")
+	f.BoolVar(&o.json, "json", false, "print --cost as JSON")
+	f.StringVar(&o.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
+	f.StringArrayVar(&o.configs, "config", nil, "extra configuration file read after each project's rubi.hcl (repeatable)")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the server to this file")
+	_ = f.MarkHidden("cpuprofile")
+	f.BoolP("help", "h", false, "help for rubi mcp")
+	// The server's.
+	f.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on ADDR (host:port or a port; loopback unless a host is named)")
+	f.StringVar(&o.http.Token, "token", "", "bearer token clients must send over HTTP (default $"+server.TokenEnv+")")
+	f.StringArrayVar(&o.http.Origins, "allow-origin", nil, "a browser origin allowed over HTTP besides loopback ones (repeatable)")
+	f.BoolVar(&o.cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
+	f.BoolVar(&o.xray, "xray", false, "also offer the xray tool (adds ~"+strconv.Itoa(xrayToolTokens)+" tokens to every message)")
+	return cmd
+}
+
+// logger is the server's logger on standard error, at --log-level.
+func (o *options) logger() (hclog.Logger, error) {
+	level := hclog.LevelFromString(o.logLevel)
+	if level == hclog.NoLevel {
+		return nil, fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", o.logLevel)
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "rubi.mcp", Level: level, Output: o.stderr}), nil
+}
+
+// serverOptions resolves where the server finds its projects.
+func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
+	opts := server.Options{Configs: o.configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger}
+	dir, what := o.root, "--root"
+	if dir == "" {
+		dir, what = os.Getenv(projectDirEnv), projectDirEnv
+	}
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return opts, err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return opts, fmt.Errorf("%s %s: not a directory", what, dir)
+		}
+		opts.ProjectDir = abs
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return opts, err
+	}
+	opts.WorkDir = wd
+	return opts, nil
+}
+
+func (o *options) printCost(srv *server.Server) error {
+	c, err := srv.FixedCost()
+	if err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(o.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(c); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(o.stdout, "fixed cost: ~%d tokens in every message (limit %d)\n", c.Total, c.Limit)
+		fmt.Fprintf(o.stdout, "  %-14s %4d\n", "instructions", c.Instructions)
+		for _, t := range c.Tools {
+			fmt.Fprintf(o.stdout, "  %-14s %4d\n", t.Name, t.Tokens)
+		}
+	}
+	if c.Total > c.Limit {
+		msg := fmt.Sprintf("rubi: the fixed cost is over its limit of %d tokens", c.Limit)
+		for _, t := range c.Tools {
+			if t.Name == "xray" {
+				msg += fmt.Sprintf("; the xray tool adds %d of them: leave out --xray to save them", t.Tokens)
+			}
+		}
+		fmt.Fprintln(o.stderr, msg)
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// startProfile starts the CPU profile asked for with --cpuprofile.
+func (o *options) startProfile() error {
+	if o.cpuProfile == "" {
+		return nil
+	}
+	f, err := os.Create(o.cpuProfile)
+	if err != nil {
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--cpuprofile: %w", err)
+	}
+	o.stopProfile = func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+	return nil
+}
+
+// endProfile ends the CPU profile, once, whether the server failed or not.
+func (o *options) endProfile() {
+	if o.stopProfile != nil {
+		o.stopProfile()
+		o.stopProfile = nil
+	}
+}
