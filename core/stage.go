@@ -87,6 +87,14 @@ type Ranker interface {
 	Rank(ctx context.Context, q Query) ([]Hit, error)
 }
 
+// Preparer is a ranker that can load what it ranks with before it is
+// asked. A seeded ranker waits for the lists that seed it; the engine has
+// it prepare meanwhile, so a fresh process does not load its state only
+// after the others have ranked. Rank must work without Prepare too.
+type Preparer interface {
+	Prepare(ctx context.Context) error
+}
+
 // Fuser merges several ranked lists into one.
 type Fuser interface {
 	Stage

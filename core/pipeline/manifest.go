@@ -145,7 +145,11 @@ var errNoIndex = errors.New("no index yet")
 // are asked for (see decodeManifest).
 func loadManifest(dir string, whole bool) (*manifest, error) {
 	path := filepath.Join(dir, manifestFile)
-	mapped, err := store.Map(path)
+	mapFile := store.Map
+	if !whole {
+		mapFile = store.MapSparse // a few records are read
+	}
+	mapped, err := mapFile(path)
 	if os.IsNotExist(err) {
 		return nil, errNoIndex
 	}

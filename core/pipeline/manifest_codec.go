@@ -265,8 +265,10 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	if v := d.Uvarint(); d.Err != nil || v != manifestVersion {
 		return nil, fmt.Errorf("has format %d, this rubi writes %d", v, manifestVersion)
 	}
-	if _, ok := codec.Unseal(data); whole && !ok {
-		return nil, fmt.Errorf("%w: checksum mismatch", errManifestCorrupt)
+	if whole {
+		if _, ok := codec.Unseal(data); !ok {
+			return nil, fmt.Errorf("%w: checksum mismatch", errManifestCorrupt)
+		}
 	}
 	m := newManifest()
 	m.IndexedAt = time.Unix(0, d.Varint()).UTC()

@@ -218,7 +218,16 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct bool) ([]core.Ra
 	if err != nil {
 		return nil, err
 	}
+	// Seeded rankers load their state while the others rank; an error
+	// is Rank's to report.
+	var prepared sync.WaitGroup
+	for _, rs := range seeded {
+		if p, ok := rs.ranker.(core.Preparer); ok && !direct {
+			prepared.Go(func() { _ = p.Prepare(ctx) })
+		}
+	}
 	lists := run(first, q)
+	prepared.Wait()
 	if len(seeded) > 0 && !direct {
 		sq := q
 		sq.Seeds = lists

@@ -70,7 +70,10 @@ type Ranker struct {
 	stamp store.Stamp // of the state file state was loaded from or saved to
 }
 
-var _ core.Ranker = (*Ranker)(nil)
+var (
+	_ core.Ranker   = (*Ranker)(nil)
+	_ core.Preparer = (*Ranker)(nil)
+)
 
 // New returns an unconfigured ranker with the default settings.
 func New() *Ranker { return &Ranker{settings: DefaultSettings()} }
@@ -147,6 +150,13 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	}
 	r.state = st
 	return nil
+}
+
+// Prepare loads the graph ahead of Rank (core.Preparer): a query's engine
+// calls it while the rankers that seed this one run.
+func (r *Ranker) Prepare(context.Context) error {
+	_, _, err := r.current()
+	return err
 }
 
 // Rank scores the documents connected to q.Seeds, best first: at most
