@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/when"
@@ -52,6 +53,9 @@ each with the reasons it was chosen. The index is brought up to date first
 					return err
 				}
 			}
+			// The query allocates little and the process exits after it:
+			// it runs without collecting garbage, as hooks do.
+			hooks.Quiet()
 			res, err := eng.Retrieve(cmd.Context(), q)
 			if err != nil {
 				return g.reportError(err)

@@ -135,28 +135,36 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if q.Limit <= 0 {
 		q.Limit = DefaultLimit
 	}
-	// A query for notes alone does without the manifest, the largest file
-	// of the index on a big project.
-	var m *manifest
+	if !e.HasIndex() {
+		return nil, ErrNoIndex
+	}
+	// The manifest is read while the rankers rank. A query for notes
+	// alone does without it.
+	var (
+		m       *manifest
+		mErr    error
+		mLoaded = make(chan struct{})
+	)
 	if q.nodesOnly() {
-		if !e.HasIndex() {
-			return nil, ErrNoIndex
-		}
+		close(mLoaded)
 	} else {
-		var err error
-		m, err = e.currentManifest()
-		if errors.Is(err, errNoIndex) {
-			return nil, ErrNoIndex
-		}
-		if err != nil {
-			return nil, err
-		}
+		go func() {
+			defer close(mLoaded)
+			m, mErr = e.currentManifest()
+		}()
 	}
 	want := max(5*q.Limit, 50)
 	if q.filtered() {
 		want = maxFiltered
 	}
 	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct)
+	<-mLoaded
+	if errors.Is(mErr, errNoIndex) {
+		return nil, ErrNoIndex
+	}
+	if mErr != nil {
+		return nil, mErr
+	}
 	if err != nil {
 		return nil, err
 	}
