@@ -190,11 +190,11 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	next.Nodes = stamps
 	stats.Nodes = len(nodeDocs)
 	for id, stamp := range stamps {
-		if prev.Nodes[id] != stamp {
+		if prev.nodeStamps()[id] != stamp {
 			changedIDs = append(changedIDs, id)
 		}
 	}
-	for id := range prev.Nodes {
+	for id := range prev.nodeStamps() {
 		if _, ok := stamps[id]; !ok {
 			removedIDs = append(removedIDs, id)
 		}

@@ -107,8 +107,11 @@ type manifest struct {
 	// parsed its files.
 	Parsers map[string]string
 	// Nodes maps each indexed knowledge node's document id to its version
-	// stamp, to find the nodes that changed.
-	Nodes map[string]string
+	// stamp, to find the nodes that changed. A manifest read for queries
+	// keeps them encoded (nodesRaw) until nodeStamps asks.
+	Nodes     map[string]string
+	nodesRaw  []byte
+	nodesOnce sync.Once
 	// Resolution is how the last resolution of imports went.
 	Resolution Resolution
 	// MapsFormat is the mapsFormat the maps on disk were rendered with.
@@ -193,6 +196,17 @@ func (m *manifest) records() map[string]*fileRecord {
 		})
 	}
 	return m.files
+}
+
+// nodeStamps returns Nodes, decoding them the first time for a manifest
+// read for queries.
+func (m *manifest) nodeStamps() map[string]string {
+	m.nodesOnce.Do(func() {
+		if m.nodesRaw != nil {
+			m.Nodes, m.nodesRaw = decodeStamps(m.nodesRaw), nil
+		}
+	})
+	return m.Nodes
 }
 
 // moduleSummary is what a query shows of a module: how many files it

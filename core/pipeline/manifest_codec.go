@@ -74,7 +74,7 @@ func (m *manifest) encode() ([]byte, error) {
 	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
 	b = codec.AppendString(b, m.Generation)
 	b = binary.AppendUvarint(b, uint64(m.MapsFormat))
-	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.Nodes} {
+	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.nodeStamps()} {
 		b = binary.AppendUvarint(b, uint64(len(sm)))
 		for _, k := range slices.Sorted(maps.Keys(sm)) {
 			b = codec.AppendString(codec.AppendString(b, k), sm[k])
@@ -274,11 +274,22 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	m.IndexedAt = time.Unix(0, d.Varint()).UTC()
 	m.Generation = d.String()
 	m.MapsFormat = int(d.Uvarint())
-	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.Nodes} {
+	for _, sm := range []map[string]string{m.Rankers, m.Parsers} {
 		for range d.Count(2) {
 			k := d.String()
 			sm[k] = d.String()
 		}
+	}
+	// The nodes' stamps are for index runs: a query steps over them.
+	nodes := d.B
+	for range d.Count(2) {
+		d.Bytes()
+		d.Bytes()
+	}
+	if nodes = nodes[:len(nodes)-len(d.B)]; whole {
+		m.Nodes = decodeStamps(nodes)
+	} else {
+		m.Nodes, m.nodesRaw = nil, nodes
 	}
 	for range d.Count(1) {
 		m.Stateful[d.String()] = true
@@ -338,6 +349,18 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
 	}
 	return m, nil
+}
+
+// decodeStamps decodes the nodes' stamps, a map the head holds and a
+// load has already stepped over once.
+func decodeStamps(b []byte) map[string]string {
+	d := codec.Decoder{B: b, Corrupt: errManifestCorrupt}
+	out := make(map[string]string, d.Count(2))
+	for len(d.B) > 0 && d.Err == nil {
+		k := d.String()
+		out[k] = d.String()
+	}
+	return out
 }
 
 // record decodes one file record. Its imports are stepped over by their
