@@ -100,6 +100,6 @@ func index(ctx context.Context, root string, extra []string) error {
 	}
 	eng := pipeline.New(cfg, hclog.New(&hclog.LoggerOptions{Name: "rubi-hook", Output: os.Stderr, Level: hclog.Error}))
 	defer eng.Close()
-	_, err := eng.Index(ctx, pipeline.IndexOptions{})
+	_, err := eng.Index(ctx, pipeline.IndexOptions{HugeHeap: true})
 	return err
 }

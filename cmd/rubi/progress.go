@@ -20,9 +20,10 @@ func (g *globals) refresh(ctx context.Context, eng *pipeline.Engine) error {
 
 // indexOptions are the options of an index run from the command line:
 // with a progress bar on stderr when it is a terminal and the run has
-// enough files to parse to be worth one.
+// enough files to parse to be worth one. A command indexes before
+// anything else, so a large run may reserve its heap in huge pages.
 func (g *globals) indexOptions(full bool) pipeline.IndexOptions {
-	opts := pipeline.IndexOptions{Full: full}
+	opts := pipeline.IndexOptions{Full: full, HugeHeap: true}
 	f, ok := g.stderr.(*os.File)
 	if !ok || !isatty.IsTerminal(f.Fd()) {
 		return opts

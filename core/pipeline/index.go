@@ -34,7 +34,18 @@ type IndexOptions struct {
 	// Progress, when set, is told how many of the files to read and parse
 	// are done; it is called from several goroutines, one at a time.
 	Progress func(done, total int)
+	// HugeHeap says the process runs this index and little else before
+	// it (a command, not a server): a run that reads many files then has
+	// its heap backed by huge pages (store.ReserveHugeHeap).
+	HugeHeap bool
 }
+
+// A run that reads hugeHeapFrom bytes or more reserves its heap in huge
+// pages, hugeHeapMax at most (address space, not memory).
+const (
+	hugeHeapFrom = 16 << 20
+	hugeHeapMax  = 4 << 30
+)
 
 // FileCounts says what the walk saw.
 type FileCounts struct {
@@ -473,6 +484,12 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, nex
 		total += int(s.file.Size)
 	}
 	e.arena = store.NewArena(total + total/16 + 4096)
+	if opts.HugeHeap && total >= hugeHeapFrom {
+		// Parsing and the rankers' indexes grow the heap to about three
+		// times what is read, and its address range further between
+		// collections: the reservation is address space, not memory.
+		store.ReserveHugeHeap(min(8*total, hugeHeapMax))
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0) * 2)
 	for _, s := range todo {
