@@ -7,12 +7,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strconv"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/internal/cpuprofile"
 	"github.com/rubi-dev/rubi/server"
 )
 
@@ -206,22 +206,9 @@ func (o *options) printCost(srv *server.Server) error {
 
 // startProfile starts the CPU profile asked for with --cpuprofile.
 func (o *options) startProfile() error {
-	if o.cpuProfile == "" {
-		return nil
-	}
-	f, err := os.Create(o.cpuProfile)
-	if err != nil {
-		return fmt.Errorf("--cpuprofile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return fmt.Errorf("--cpuprofile: %w", err)
-	}
-	o.stopProfile = func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}
-	return nil
+	stop, err := cpuprofile.Start(o.cpuProfile)
+	o.stopProfile = stop
+	return err
 }
 
 // endProfile ends the CPU profile, once, whether the server failed or not.

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/pprof"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/internal/cpuprofile"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -182,22 +182,9 @@ func (g *globals) reportError(err error) error {
 
 // startProfile starts the CPU profile asked for with --cpuprofile.
 func (g *globals) startProfile() error {
-	if g.cpuProfile == "" {
-		return nil
-	}
-	f, err := os.Create(g.cpuProfile)
-	if err != nil {
-		return fmt.Errorf("--cpuprofile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return fmt.Errorf("--cpuprofile: %w", err)
-	}
-	g.stopProfile = func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}
-	return nil
+	stop, err := cpuprofile.Start(g.cpuProfile)
+	g.stopProfile = stop
+	return err
 }
 
 // endProfile ends the CPU profile, once, whether the command failed or not.
