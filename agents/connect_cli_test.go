@@ -55,8 +55,9 @@ type cliSandbox struct {
 func newCLISandbox(t *testing.T) cliSandbox {
 	t.Helper()
 	s := cliSandbox{bin: t.TempDir(), home: t.TempDir(), project: t.TempDir()}
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(s.bin, "rubi"), "github.com/rubi-dev/rubi/cmd/rubi").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/rubi: %v\n%s", err, out)
+	// rubi mcp runs the rubi-mcp beside it.
+	if out, err := exec.Command("go", "build", "-o", s.bin, "github.com/rubi-dev/rubi/cmd/rubi", "github.com/rubi-dev/rubi/cmd/rubi-mcp").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/rubi ./cmd/rubi-mcp: %v\n%s", err, out)
 	}
 	os.MkdirAll(filepath.Join(s.project, ".git"), 0o755)
 	os.WriteFile(filepath.Join(s.project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
