@@ -148,11 +148,10 @@ var errNoIndex = errors.New("no index yet")
 // are asked for (see decodeManifest).
 func loadManifest(dir string, whole bool) (*manifest, error) {
 	path := filepath.Join(dir, manifestFile)
-	mapFile := store.Map
-	if !whole {
-		mapFile = store.MapSparse // a few records are read
-	}
-	mapped, err := mapFile(path)
+	// Populated whole even for a query, which reads a few records: one
+	// call that maps every page costs less than the page faults of a
+	// binary search.
+	mapped, err := store.Map(path)
 	if os.IsNotExist(err) {
 		return nil, errNoIndex
 	}

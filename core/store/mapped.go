@@ -22,14 +22,7 @@ type Mapped struct {
 }
 
 // Map opens path read-only. An empty file gives empty Data.
-func Map(path string) (*Mapped, error) { return mapPath(path, true) }
-
-// MapSparse is Map for a reader that touches a few pages of a large file
-// (a lookup by binary search): its pages fault in as they are read
-// instead of all being populated at once.
-func MapSparse(path string) (*Mapped, error) { return mapPath(path, false) }
-
-func mapPath(path string, whole bool) (*Mapped, error) {
+func Map(path string) (*Mapped, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -42,7 +35,7 @@ func mapPath(path string, whole bool) (*Mapped, error) {
 	if fi.Size() == 0 {
 		return &Mapped{Data: []byte{}}, nil
 	}
-	if data, unmap, err := mapFile(f, fi.Size(), whole); err == nil {
+	if data, unmap, err := mapFile(f, fi.Size()); err == nil {
 		return &Mapped{Data: data, unmap: unmap}, nil
 	}
 	// Mapping failed (an unusual filesystem): read it instead.

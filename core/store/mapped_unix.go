@@ -8,16 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mapFile maps f, populating every page at once when whole.
-func mapFile(f *os.File, size int64, whole bool) ([]byte, func() error, error) {
+func mapFile(f *os.File, size int64) ([]byte, func() error, error) {
 	if int64(int(size)) != size {
 		return nil, nil, unix.EFBIG
 	}
-	flags := unix.MAP_SHARED
-	if whole {
-		flags |= populate
-	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, flags)
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED|populate)
 	if err != nil {
 		return nil, nil, err
 	}
