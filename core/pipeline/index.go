@@ -44,7 +44,7 @@ type IndexOptions struct {
 // pages, hugeHeapMax at most (address space, not memory).
 const (
 	hugeHeapFrom = 16 << 20
-	hugeHeapMax  = 4 << 30
+	hugeHeapMax  = 2 << 30
 )
 
 // FileCounts says what the walk saw.
