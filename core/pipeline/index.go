@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -562,17 +561,12 @@ func (e *Engine) readFile(path string, size int64) ([]byte, error) {
 	if buf == nil {
 		return os.ReadFile(path)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	n, err := io.ReadFull(f, buf)
+	n, err := store.ReadInto(path, buf)
 	switch {
-	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		return buf[:n:n], nil // the whole file: it is no longer than the walk saw
 	case err != nil:
 		return nil, err
+	case n < len(buf):
+		return buf[:n:n], nil // the whole file: it is no longer than the walk saw
 	}
 	// One byte more than the walk saw: the file grew; read it whole.
 	return os.ReadFile(path)
