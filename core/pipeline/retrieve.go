@@ -200,18 +200,24 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct bool) ([]core.Ra
 	}
 	run := func(stages []rankerStage, q core.Query) []core.RankedList {
 		slots := make([]slot, len(stages))
+		rank := func(i int) {
+			rs := stages[i]
+			hits, err := rs.ranker.Rank(ctx, q)
+			if err != nil {
+				e.logger.Warn("ranker left out of this query", "ranker", rs.name, "error", err)
+				return
+			}
+			slots[i] = slot{core.RankedList{Stage: rs.name, Weight: rs.weight, Hits: hits}, true}
+		}
+		// The first ranker (rank.bm25 by default, the longest) runs here
+		// at once; the others, and whatever loads alongside, take the
+		// other cores.
 		var wg sync.WaitGroup
-		for i, rs := range stages {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				hits, err := rs.ranker.Rank(ctx, q)
-				if err != nil {
-					e.logger.Warn("ranker left out of this query", "ranker", rs.name, "error", err)
-					return
-				}
-				slots[i] = slot{core.RankedList{Stage: rs.name, Weight: rs.weight, Hits: hits}, true}
-			}()
+		for i := 1; i < len(stages); i++ {
+			wg.Go(func() { rank(i) })
+		}
+		if len(stages) > 0 {
+			rank(0)
 		}
 		wg.Wait()
 		var out []core.RankedList
