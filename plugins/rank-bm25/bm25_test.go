@@ -527,12 +527,12 @@ func TestDamagedPostings(t *testing.T) {
 	dir := t.TempDir()
 	r := newRanker(t, "", dir)
 	build(t, r, &core.Corpus{Full: true, Documents: corpusV1()})
-	segs, err := filepath.Glob(filepath.Join(dir, segPrefix+"*"))
+	segs, err := filepath.Glob(filepath.Join(dir, segPrefix+"*"+segSuffix))
 	if err != nil || len(segs) != 1 {
 		t.Fatalf("segments: %v %v", segs, err)
 	}
 	data, _ := os.ReadFile(segs[0])
-	seg, err := decodeSegment(filepath.Base(segs[0]), data)
+	seg, err := decodeSegment(filepath.Base(segs[0]), data, true)
 	if err != nil {
 		t.Fatal(err)
 	}

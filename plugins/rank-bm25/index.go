@@ -204,7 +204,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", Name, err)
 	}
-	seg, err := decodeSegment(name, data)
+	seg, err := decodeSegment(name, data, true)
 	if err != nil {
 		return fmt.Errorf("%s: %w", Name, err) // not reached: data was just encoded
 	}

@@ -156,7 +156,7 @@ func TestDamagedDocumentTable(t *testing.T) {
 			}
 			path := filepath.Join(dir, names[0])
 			data, _ := os.ReadFile(path)
-			s, err := decodeSegment(names[0], data)
+			s, err := decodeSegment(names[0], data, true)
 			if err != nil || s.ndocs < 3 {
 				t.Fatalf("decode: %v, %d documents", err, s.ndocs)
 			}

@@ -250,10 +250,12 @@ func encodeSegment(idx *index, deletes []string) ([]byte, error) {
 	return codec.Seal(b), nil
 }
 
-// decodeSegment reads a segment file, checking the checksum of its tables
-// and the shape of everything a query will touch: a damaged file must be
-// reported, not ranked with. The postings' checksum is verify's.
-func decodeSegment(name string, data []byte) (*segment, error) {
+// decodeSegment reads a segment file, checking the shape of everything a
+// query will touch and, with checkTables, the checksum of its tables: a
+// damaged file must be reported, not ranked with. The postings' checksum
+// is verify's. Readers skip the tables' checksum for the very version an
+// index run wrote (store.Unchanged).
+func decodeSegment(name string, data []byte, checkTables bool) (*segment, error) {
 	if len(data) < len(magic) || string(data[:len(magic)]) != magic {
 		return nil, fmt.Errorf("%w: not a rank.bm25 index", errCorrupt)
 	}
@@ -295,7 +297,7 @@ func decodeSegment(name string, data []byte) (*segment, error) {
 	n := d.Count(1)
 	start := len(data) - 8 - len(d.B) // where the postings' bytes begin
 	s.postings = d.Raw(n)
-	if d.Err != nil || codec.Sum(data[:start]) != binary.LittleEndian.Uint32(data[len(data)-8:]) {
+	if d.Err != nil || checkTables && codec.Sum(data[:start]) != binary.LittleEndian.Uint32(data[len(data)-8:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
 	s.data = data
@@ -506,7 +508,8 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 		}
 		segs := make([]*segment, 0, len(names))
 		for _, n := range names {
-			mapped, err := store.Map(filepath.Join(dir, n))
+			path := filepath.Join(dir, n)
+			mapped, err := store.Map(path)
 			if errors.Is(err, os.ErrNotExist) {
 				if attempt == 3 {
 					return nil, "", fmt.Errorf("%w: %s lists %s, which is missing", errCorrupt, listFile, n)
@@ -517,7 +520,7 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 			if err != nil {
 				return nil, "", err
 			}
-			s, err := decodeSegment(n, mapped.Data)
+			s, err := decodeSegment(n, mapped.Data, !store.Unchanged(path))
 			if err != nil {
 				mapped.Close()
 				return nil, "", fmt.Errorf("%s: %w", n, err)
@@ -546,7 +549,7 @@ func writeSegments(dir string, keep []string, data []byte) (string, listStamp, e
 			break
 		}
 	}
-	if err := store.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	if err := store.WriteVerified(filepath.Join(dir, name), data, 0o644); err != nil {
 		return "", "", err
 	}
 	names := append(slices.Clone(keep), name)
@@ -557,7 +560,8 @@ func writeSegments(dir string, keep []string, data []byte) (string, listStamp, e
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		n := e.Name()
-		stray := strings.HasPrefix(n, segPrefix) && strings.HasSuffix(n, segSuffix) && !slices.Contains(names, n)
+		seg := strings.TrimSuffix(n, store.WrittenSuffix)
+		stray := strings.HasPrefix(seg, segPrefix) && strings.HasSuffix(seg, segSuffix) && !slices.Contains(names, seg)
 		if stray || n == legacyFile {
 			os.Remove(filepath.Join(dir, n))
 		}

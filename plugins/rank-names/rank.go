@@ -344,7 +344,9 @@ func (r *Ranker) load() (*index, Settings, error) {
 	if err != nil {
 		return nil, s, fmt.Errorf("%s: %w", Name, err)
 	}
-	x, err = decode(mapped.Data)
+	// The checksum reads all of the file: it is checked unless the file
+	// is the very version an index run wrote (store.Unchanged).
+	x, err = decode(mapped.Data, !store.Unchanged(file))
 	if err != nil {
 		mapped.Close()
 		return nil, s, fmt.Errorf("%s: cannot use %s: %v: run `rubi index` to rebuild it", Name, file, err)

@@ -134,7 +134,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	dir := r.stateDir
 	r.mu.Unlock()
 	if dir != "" {
-		if stored, ok := storedInputs(dir); ok && stored == inputsHash(corpus) {
+		if stored, ok := storedInputs(dir); ok && stored == inputsHash(corpus) && keepable(dir) {
 			return nil
 		}
 	}

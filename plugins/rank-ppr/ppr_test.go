@@ -549,7 +549,7 @@ func TestOldFormatRebuilt(t *testing.T) {
 func TestInconsistentTablesRefused(t *testing.T) {
 	st := newState(corpusOf([]string{"a.go", "b.go", "c.go"}, false, [][2]string{{"a.go", "b.go"}, {"b.go", "c.go"}}))
 	good := st.encode()
-	if _, err := decodeState(good); err != nil {
+	if _, err := decodeState(good, true); err != nil {
 		t.Fatal(err)
 	}
 	// The last node of the id order, the int32 before the relations.
@@ -557,10 +557,10 @@ func TestInconsistentTablesRefused(t *testing.T) {
 	at := len(good) - 4 - m - 4
 	bad := bytes.Clone(good[:len(good)-4])
 	binary.LittleEndian.PutUint32(bad[at:], uint32(n))
-	if _, err := decodeState(codec.Seal(bad)); err == nil || !strings.Contains(err.Error(), "corrupt") {
+	if _, err := decodeState(codec.Seal(bad), true); err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("node number out of range: %v", err)
 	}
-	if _, err := decodeState(codec.Seal(append(bytes.Clone(good[:len(good)-4]), 0))); err == nil || !strings.Contains(err.Error(), "bad sizes") {
+	if _, err := decodeState(codec.Seal(append(bytes.Clone(good[:len(good)-4]), 0)), true); err == nil || !strings.Contains(err.Error(), "bad sizes") {
 		t.Errorf("a byte too many: %v", err)
 	}
 }
@@ -582,5 +582,39 @@ func TestOneShotRanksTheSame(t *testing.T) {
 		if got := rank(t, configured(t, dir, ""), q); !slices.Equal(got, want) {
 			t.Errorf("one-shot %v ranks\n%v\nindexing process ranked\n%v", oneShot, got, want)
 		}
+	}
+}
+
+// An index run that would keep the stored graph checks it whole first: a
+// damaged one is rebuilt, and the rebuilt file is one queries may trust
+// without reading all of it (store.Unchanged).
+func TestDamagedGraphRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}})
+	r := configured(t, dir, "")
+	if err := r.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, stateFile)
+	if !store.Unchanged(file) {
+		t.Fatal("a graph just written is not recorded as checked")
+	}
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Clone(good)
+	bad[len(bad)-10] ^= 0x10 // in the tables, past what a query checks
+	if err := os.WriteFile(file, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := load(dir); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("a query loaded a damaged graph written outside rubi: %v", err)
+	}
+	if err := configured(t, dir, "").Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(file); !bytes.Equal(now, good) || !store.Unchanged(file) {
+		t.Error("the damaged graph was kept")
 	}
 }

@@ -262,7 +262,7 @@ func pad(offset int) int { return (8 - offset%8) % 8 }
 // save writes the state atomically, so a concurrent reader sees the old
 // graph or the new one.
 func (st *state) save(dir string) (store.Stamp, error) {
-	if err := store.WriteFile(filepath.Join(dir, stateFile), st.encode(), 0o644); err != nil {
+	if err := store.WriteVerified(filepath.Join(dir, stateFile), st.encode(), 0o644); err != nil {
 		return store.Stamp{}, err
 	}
 	os.Remove(filepath.Join(dir, legacyFile))
@@ -288,6 +288,23 @@ func storedInputs(dir string) ([sha256.Size]byte, bool) {
 
 var errCorrupt = errors.New("corrupt")
 
+// keepable says the state file in dir, which describes the corpus being
+// indexed, may stand: its whole checksum is good. A damaged one is
+// rebuilt; a good one is recorded as checked, so queries skip the check
+// (store.Unchanged).
+func keepable(dir string) bool {
+	path := filepath.Join(dir, stateFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	if _, ok := codec.Unseal(data); !ok {
+		return false
+	}
+	store.RecordVerified(path)
+	return true
+}
+
 func load(dir string) (*state, store.Stamp, error) {
 	name := filepath.Join(dir, stateFile)
 	// Stat before reading: if the file changes in between, the stamp is
@@ -311,16 +328,20 @@ func load(dir string) (*state, store.Stamp, error) {
 		data = bytes.Clone(data)
 		mapped.Close()
 	}
-	st, err := decodeState(data)
+	// The checksum reads all of the file: it is checked unless the file
+	// is the very version an index run wrote (store.Unchanged).
+	st, err := decodeState(data, !store.Unchanged(name))
 	if err != nil {
 		return nil, store.Stamp{}, fmt.Errorf("%s %v; run `rubi index` to rebuild it", name, err)
 	}
 	return st, stamp, nil
 }
 
-// decodeState decodes a state file. The state aliases data, which must
-// not change afterwards.
-func decodeState(data []byte) (*state, error) {
+// decodeState decodes a state file, checking the checksum of the whole of
+// it when verify is set; the shape of every table is checked either way
+// (graph.FromTables). The state aliases data, which must not change
+// afterwards.
+func decodeState(data []byte, verify bool) (*state, error) {
 	if len(data) < len(formatMagic) || string(data[:len(formatMagic)]) != formatMagic {
 		return nil, errors.New("is not a rank.ppr graph")
 	}
@@ -331,8 +352,10 @@ func decodeState(data []byte) (*state, error) {
 	if len(d.B) < sha256.Size+4 {
 		return nil, fmt.Errorf("is %w (truncated)", errCorrupt)
 	}
-	if _, ok := codec.Unseal(data); !ok {
-		return nil, fmt.Errorf("is %w (checksum mismatch)", errCorrupt)
+	if verify {
+		if _, ok := codec.Unseal(data); !ok {
+			return nil, fmt.Errorf("is %w (checksum mismatch)", errCorrupt)
+		}
 	}
 	d.B = d.B[:len(d.B)-4]
 	st := &state{}

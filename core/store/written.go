@@ -1,0 +1,67 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// WrittenSuffix names the record WriteVerified keeps beside a file.
+const WrittenSuffix = ".written"
+
+// WriteVerified is WriteFile for an index file whose readers check a
+// checksum of the whole file: it also records the version it wrote (its
+// identity, size and times) beside it, so that a reader finding that same
+// version may skip the check (Unchanged). Reading a whole file of
+// megabytes only to check it costs a fresh process more than its query.
+// The record is advisory and written without a sync: when it is missing
+// or torn, readers check the whole file as before.
+func WriteVerified(path string, data []byte, perm os.FileMode) error {
+	if err := WriteFile(path, data, perm); err != nil {
+		return err
+	}
+	RecordVerified(path)
+	return nil
+}
+
+// RecordVerified records the version of the file at path as one whose
+// whole checksum was found good: by WriteVerified, or by an index run that
+// checked a file it kept. A failure only leaves readers checking it.
+func RecordVerified(path string) {
+	v, ok := versionOf(path)
+	if !ok {
+		return
+	}
+	if rec, err := os.ReadFile(path + WrittenSuffix); err == nil && string(rec) == v {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+WrittenSuffix+".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.WriteString(v)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), path+WrittenSuffix) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// Unchanged reports whether the file at path is the very version
+// WriteVerified wrote: not replaced, rewritten, truncated or edited in
+// place since (any of which changes its identity, size or change time).
+// Damage that leaves all of them alone (a disk's own decay) is left to
+// the index runs, which check whole files before they build on them.
+func Unchanged(path string) bool {
+	v, ok := versionOf(path)
+	if !ok {
+		return false
+	}
+	rec, err := os.ReadFile(path + WrittenSuffix)
+	return err == nil && string(rec) == v
+}
+
+// describe renders a version: device, inode, size, modification and
+// change times in nanoseconds.
+func describe(dev, ino uint64, size, mtime, ctime int64) string {
+	return fmt.Sprintf("%d %d %d %d %d\n", dev, ino, size, mtime, ctime)
+}
