@@ -126,7 +126,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 		}
 		store.RecordVerified(filepath.Join(dir, stateFile)) // it may stand as it is
-		docs, err := idx.forward() // copies what it keeps
+		docs, err := idx.forward()                          // copies what it keeps
 		mapped.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
