@@ -125,8 +125,9 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			mapped.Close()
 			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 		}
-		store.RecordVerified(filepath.Join(dir, stateFile)) // it may stand as it is
-		docs, err := idx.forward()                          // copies what it keeps
+		// Checked whole: queries may trust it while it stands.
+		store.RecordVerified(filepath.Join(dir, stateFile))
+		docs, err := idx.forward() // copies what it keeps
 		mapped.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
