@@ -126,21 +126,31 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 
 	lap := e.stopwatch("index")
 	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
-	prev, err := loadManifest(e.indexDir(), true)
-	if err != nil && !errors.Is(err, errNoIndex) {
-		stats.Warnings = append(stats.Warnings, err.Error())
+	// The previous manifest is decoded while the walk waits on the file
+	// system: neither needs the other.
+	type loaded struct {
+		m   *manifest
+		err error
+	}
+	previous := make(chan loaded, 1)
+	go func() {
+		m, err := loadManifest(e.indexDir(), true)
+		previous <- loaded{m, err}
+	}()
+	files, wstats, err := e.walk(ctx)
+	last := <-previous
+	if err != nil {
+		return nil, err
+	}
+	prev := last.m
+	if last.err != nil && !errors.Is(last.err, errNoIndex) {
+		stats.Warnings = append(stats.Warnings, last.err.Error())
 	}
 	if prev == nil || opts.Full {
 		prev = newManifest()
 		opts.Full = true
 	}
-
-	lap("lock and manifest")
-	files, wstats, err := e.walk(ctx)
-	if err != nil {
-		return nil, err
-	}
-	lap("walk")
+	lap("manifest and walk")
 	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
 
 	// Read and parse what changed.
