@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	err := cmd.ExecuteContext(ctx)
-	o.endProfile()
+	o.profile.Stop()
 	var ee *exitError
 	switch {
 	case err == nil:

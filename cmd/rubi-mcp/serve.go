@@ -39,8 +39,8 @@ type options struct {
 	xray     bool
 	// cpuProfile names a file for a CPU profile of the server (hidden
 	// flag, as in rubi).
-	cpuProfile  string
-	stopProfile func()
+	cpuProfile string
+	profile    cpuprofile.Profile
 }
 
 func newCmd(o *options) *cobra.Command {
@@ -87,7 +87,7 @@ clients send them with every message.`,
 			if err != nil {
 				return err
 			}
-			if err := o.startProfile(); err != nil {
+			if err := o.profile.Start(o.cpuProfile); err != nil {
 				return err
 			}
 			opts, err := o.serverOptions(logger)
@@ -202,19 +202,4 @@ func (o *options) printCost(srv *server.Server) error {
 		return &exitError{code: 1}
 	}
 	return nil
-}
-
-// startProfile starts the CPU profile asked for with --cpuprofile.
-func (o *options) startProfile() error {
-	stop, err := cpuprofile.Start(o.cpuProfile)
-	o.stopProfile = stop
-	return err
-}
-
-// endProfile ends the CPU profile, once, whether the server failed or not.
-func (o *options) endProfile() {
-	if o.stopProfile != nil {
-		o.stopProfile()
-		o.stopProfile = nil
-	}
 }

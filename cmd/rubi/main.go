@@ -36,8 +36,8 @@ type globals struct {
 	logger   hclog.Logger
 	// cpuProfile names a file for a CPU profile of the command (hidden
 	// flag, for performance reports).
-	cpuProfile  string
-	stopProfile func()
+	cpuProfile string
+	profile    cpuprofile.Profile
 }
 
 // exitError carries an exit status for an error already printed.
@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	g.endProfile()
+	g.profile.Stop()
 	var ee *exitError
 	switch {
 	case err == nil:
@@ -92,9 +92,9 @@ within a token budget, so an agent reads less and re-reads less.`,
 				return fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", g.logLevel)
 			}
 			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: g.stderr})
-			return g.startProfile()
+			return g.profile.Start(g.cpuProfile)
 		},
-		PersistentPostRun: func(*cobra.Command, []string) { g.endProfile() },
+		PersistentPostRun: func(*cobra.Command, []string) { g.profile.Stop() },
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&g.root, "root", "", "project root (default: the nearest directory up from here with .rubi/, rubi.hcl or .git)")
@@ -178,19 +178,4 @@ func (g *globals) reportError(err error) error {
 		return &exitError{code: 1}
 	}
 	return err
-}
-
-// startProfile starts the CPU profile asked for with --cpuprofile.
-func (g *globals) startProfile() error {
-	stop, err := cpuprofile.Start(g.cpuProfile)
-	g.stopProfile = stop
-	return err
-}
-
-// endProfile ends the CPU profile, once, whether the command failed or not.
-func (g *globals) endProfile() {
-	if g.stopProfile != nil {
-		g.stopProfile()
-		g.stopProfile = nil
-	}
 }

@@ -8,22 +8,37 @@ import (
 	"runtime/pprof"
 )
 
-// Start profiles the process into the file path and returns what stops
-// the profile and closes the file; with no path, it does nothing.
-func Start(path string) (stop func(), err error) {
+// Profile is one command's CPU profile; the zero value profiles nothing.
+type Profile struct {
+	stop func()
+}
+
+// Start profiles the process into the file path; with no path, it does
+// nothing.
+func (p *Profile) Start(path string) error {
 	if path == "" {
-		return func() {}, nil
+		return nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return fmt.Errorf("--cpuprofile: %w", err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
+		return fmt.Errorf("--cpuprofile: %w", err)
 	}
-	return func() {
+	p.stop = func() {
 		pprof.StopCPUProfile()
 		f.Close()
-	}, nil
+	}
+	return nil
+}
+
+// Stop ends the profile and closes its file, once: later calls, and calls
+// without a profile, do nothing.
+func (p *Profile) Stop() {
+	if p.stop != nil {
+		p.stop()
+		p.stop = nil
+	}
 }
