@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // runMCP runs rubi-mcp with args in-process and returns its exit status
@@ -27,52 +28,11 @@ func runMCP(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-// project writes a small project and returns its root.
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, content := range files {
-		path := filepath.Join(root, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Keep the user's personal config and vault out of the tests.
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("RUBI_VAULT", t.TempDir())
-	return root
-}
-
 var goProject = map[string]string{
 	"go.mod":           "module example.com/app\n\ngo 1.22\n",
 	"main.go":          "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
 	"store/store.go":   "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
 	"store/migrate.go": "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
-}
-
-// agentHomes lays the real logs captured from Claude Code and Codex out
-// where the agents keep them, and points $CLAUDE_CONFIG_DIR, $CODEX_HOME
-// and $HOME there.
-func agentHomes(t *testing.T) {
-	t.Helper()
-	home := t.TempDir()
-	copyTo := func(src, dst string) {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst = filepath.Join(home, dst)
-		os.MkdirAll(filepath.Dir(dst), 0o755)
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	copyTo("../../core/transcript/testdata/claude-code-2.1.328.jsonl", "claude/projects/-home-dev-project/fb8b07ed-43f1-4f11-8556-ee3bf452f7db.jsonl")
-	copyTo("../../core/transcript/testdata/codex-0.169.0.jsonl", "codex/sessions/2026/11/29/rollout-2026-11-29T14-05-13-01a2279f-ca04-7bc3-baff-8285562be50b.jsonl")
-	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
-	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
-	t.Setenv("HOME", home)
 }
 
 func TestMCPCost(t *testing.T) {
@@ -161,29 +121,13 @@ func TestMCPRefusesAnExposedServerWithoutToken(t *testing.T) {
 
 // On stdio, standard output carries protocol messages and nothing else.
 func TestMCPStdio(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"map","arguments":{}}}`,
 	}, "\n") + "\n"
-	// Like a real client, keep standard input open until the answers are
-	// in: closing it ends the session and cancels the calls under way.
-	stdin, w := io.Pipe()
-	var stdout, stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), []string{"--root", root, "--log-level", "debug"}, stdin, &stdout, &stderr)
-	}()
-	io.WriteString(w, in)
-	for deadline := time.Now().Add(30 * time.Second); strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	w.Close()
-	if code := <-done; code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	out, errOut := stdout.String(), stderr.String()
+	out, errOut := session(t, in, 2, "--root", root, "--log-level", "debug")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("stdout:\n%s", out)
@@ -213,26 +157,13 @@ func TestMCPStdio(t *testing.T) {
 
 // rubi-mcp --xray answers the xray tool from the agents' logs.
 func TestMCPXrayOverStdio(t *testing.T) {
-	agentHomes(t)
+	rubitest.AgentHomes(t, time.Now())
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"xray","arguments":{"days":0}}}`,
 	}, "\n") + "\n"
-	stdin, w := io.Pipe()
-	var stdout, stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), []string{"--xray", "--root", t.TempDir()}, stdin, &stdout, &stderr)
-	}()
-	io.WriteString(w, in)
-	for deadline := time.Now().Add(30 * time.Second); strings.Count(stdout.String(), "\n") < 2 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	w.Close()
-	if code := <-done; code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
+	out, _ := session(t, in, 2, "--xray", "--root", t.TempDir())
 	type response struct {
 		ID     int `json:"id"`
 		Result struct {
@@ -244,7 +175,7 @@ func TestMCPXrayOverStdio(t *testing.T) {
 	}
 	// The server may answer requests in any order: find the tool call's.
 	var msg *response
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		var r response
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("not JSON-RPC: %q: %v", line, err)
@@ -255,8 +186,32 @@ func TestMCPXrayOverStdio(t *testing.T) {
 	}
 	if msg == nil || msg.Result.IsError || len(msg.Result.Content) == 0 ||
 		!strings.HasPrefix(msg.Result.Content[0].Text, "rubi xray, every log: 2 sessions in 2 projects (claude-code 1, codex 1), 4 API calls.") {
-		t.Errorf("xray:\n%s", stdout.String())
+		t.Errorf("xray:\n%s", out)
 	}
+}
+
+// session serves one stdio session with args: it writes in, waits for
+// answers lines on standard output, then ends the session and returns
+// what the server wrote. Like a real client, it keeps standard input open
+// until the answers are in: closing it ends the session and cancels the
+// calls under way.
+func session(t *testing.T, in string, answers int, args ...string) (stdout, stderr string) {
+	t.Helper()
+	stdin, w := io.Pipe()
+	var out, errOut lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), args, stdin, &out, &errOut)
+	}()
+	io.WriteString(w, in)
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(out.String(), "\n") < answers && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	return out.String(), errOut.String()
 }
 
 // lockedBuffer is a writer the test reads while rubi writes to it.
@@ -280,7 +235,7 @@ func (b *lockedBuffer) String() string {
 // rubi-mcp --http serves until its context ends (SIGINT or SIGTERM in
 // main), then stops cleanly.
 func TestMCPHTTPStopsOnSignal(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errOut lockedBuffer

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 func TestAudit(t *testing.T) {
-	root := project(t, map[string]string{
+	root := rubitest.Project(t, map[string]string{
 		"AGENTS.md":    strings.Repeat("a", 70), // 20 tokens
 		"CLAUDE.md":    "# App\n" + strings.Repeat("- Never commit secrets.\n", 3),
 		".rubi/map.md": strings.Repeat("m", 350), // 100 tokens

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // rubi connect codex in a project writes the project's files (--root),
@@ -14,7 +16,7 @@ import (
 func TestConnectCommand(t *testing.T) {
 	installHome(t)
 	t.Setenv("CODEX_HOME", "")
-	root := project(t, map[string]string{"main.go": "package main\n"})
+	root := rubitest.Project(t, map[string]string{"main.go": "package main\n"})
 	code, out, errOut := runRubi(t, "--root", root, "connect", "codex", "--dry-run")
 	if code != 0 || !strings.Contains(out, "+[mcp_servers.rubi]") || !strings.Contains(out, "dry run: nothing was written") {
 		t.Fatalf("dry run: exit %d\n%s%s", code, out, errOut)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // rlmFolder writes a context folder of the RLM memory server: insights, an
@@ -41,7 +43,7 @@ func rlmFolder(t *testing.T) string {
 }
 
 func TestImportRLM(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	dir := rlmFolder(t)
 	code, out, errOut := runRubi(t, "import", "rlm", dir, "--root", root)
 	if code != 0 {

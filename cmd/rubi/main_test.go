@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // runRubi runs one command line in-process and returns its exit status and
@@ -25,23 +27,6 @@ func runRubiIn(t *testing.T, stdin string, args ...string) (code int, stdout, st
 	return code, out.String(), errb.String()
 }
 
-// project writes a small project and returns its root.
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, content := range files {
-		path := filepath.Join(root, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Keep the user's personal config and vault out of the tests.
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("RUBI_VAULT", t.TempDir())
-	return root
-}
-
 var goProject = map[string]string{
 	"go.mod":                "module example.com/app\n\ngo 1.22\n",
 	"main.go":               "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
@@ -52,7 +37,7 @@ var goProject = map[string]string{
 }
 
 func TestIndexJSON(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, errOut := runRubi(t, "index", "--root", root, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -77,7 +62,7 @@ func TestIndexJSON(t *testing.T) {
 }
 
 func TestIndexText(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, _ := runRubi(t, "index", "--root", root)
 	if code != 0 || !strings.HasPrefix(out, "indexed 6 files in "+root) || !strings.Contains(out, "languages: go 3, javascript 2, other 1") {
 		t.Errorf("exit %d:\n%s", code, out)
@@ -87,7 +72,7 @@ func TestIndexText(t *testing.T) {
 // The --json output of context is an external contract: other tools read
 // these exact keys.
 func TestContextJSONContract(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, errOut := runRubi(t, "context", "open the database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -121,7 +106,7 @@ func TestContextJSONContract(t *testing.T) {
 }
 
 func TestContextText(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, _ := runRubi(t, "context", "render", "orders", "--root", root, "--kinds", "file", "--explain")
 	if code != 0 || !strings.HasPrefix(out, "1. [file] web/handlers/order.js") || !strings.Contains(out, "score ") || !strings.Contains(out, "tokens (budget 1500") {
 		t.Errorf("exit %d:\n%s", code, out)
@@ -133,7 +118,7 @@ func TestContextText(t *testing.T) {
 }
 
 func TestConfigCheck(t *testing.T) {
-	root := project(t, map[string]string{"rubi.hcl": "budgets {\n  context = 900\n}\nranker \"rank.bm25\" {\n  k1 = 1.5\n}\n"})
+	root := rubitest.Project(t, map[string]string{"rubi.hcl": "budgets {\n  context = 900\n}\nranker \"rank.bm25\" {\n  k1 = 1.5\n}\n"})
 	code, out, errOut := runRubi(t, "config", "check", "--root", root)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -158,7 +143,7 @@ func TestConfigCheckErrors(t *testing.T) {
 		{"ranker \"rank.bm25\" {\n  k1 = \"fast\"\n}\n", `rubi.hcl:2:8: error: Incorrect attribute value type`},
 	}
 	for _, c := range cases {
-		root := project(t, map[string]string{"rubi.hcl": c.src})
+		root := rubitest.Project(t, map[string]string{"rubi.hcl": c.src})
 		t.Chdir(root)
 		code, _, errOut := runRubi(t, "config", "check")
 		if code != 1 || !strings.Contains(errOut, c.want) {
@@ -168,7 +153,7 @@ func TestConfigCheckErrors(t *testing.T) {
 }
 
 func TestPluginsAndVersion(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, _ := runRubi(t, "plugins", "--root", root, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -215,7 +200,7 @@ func TestUsageErrors(t *testing.T) {
 
 // The example per-repo tuning is a valid layer over the defaults.
 func TestExampleTuningConfig(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	tuning, _ := filepath.Abs("../../examples/tuning/rubi.hcl")
 	code, out, errOut := runRubi(t, "config", "check", "--root", root, "--config", tuning)
 	if code != 0 {
@@ -229,7 +214,7 @@ func TestExampleTuningConfig(t *testing.T) {
 }
 
 func TestMapCommand(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, errOut := runRubi(t, "map", "--root", root)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -256,7 +241,7 @@ func TestMapCommand(t *testing.T) {
 
 // The --json output of graph is an external contract.
 func TestGraphJSONContract(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, errOut := runRubi(t, "graph", "--root", root, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -315,7 +300,7 @@ func TestGraphJSONContract(t *testing.T) {
 // register's JSON on stdin and its --json results are an external
 // contract; the nodes then show up in nodes, read, context and forget.
 func TestKnowledgeCommands(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	t.Setenv("RUBI_VAULT", t.TempDir())
 	batch := `[
 	  {"type": "decision", "title": "Orders live in Postgres", "body": "The client already runs Postgres.", "files": ["store/store.go"], "importance": "high"},
@@ -376,7 +361,7 @@ func TestKnowledgeCommands(t *testing.T) {
 }
 
 func TestHandoffAndSummaryCommands(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, errOut := runRubi(t, "handoff", "save", "--root", root, "--goal", "Add order export", "--done", "CSV writer", "--next", "Wire the endpoint", "--file", "store/store.go")
 	if code != 0 || !strings.HasPrefix(out, "saved: ") {
 		t.Fatalf("save: %d %q %s", code, out, errOut)
@@ -400,7 +385,7 @@ func TestHandoffAndSummaryCommands(t *testing.T) {
 }
 
 func TestContextRejectsABadTimeBound(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	if code, _, errOut := runRubi(t, "context", "orders", "--root", root, "--since", "soon"); code != 1 || !strings.Contains(errOut, "--since") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}

@@ -86,7 +86,7 @@ func TestMCPWithoutTheProgram(t *testing.T) {
 // with exit status 1.
 func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 	bin := rubitest.Binary(t)
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	t.Setenv("PATH", t.TempDir()) // rubi-mcp only beside rubi
 	link := filepath.Join(t.TempDir(), "rubi")
 	if err := os.Symlink(bin, link); err != nil {
@@ -126,7 +126,7 @@ func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 // the server: the constant must be what the server measures, for any
 // project.
 func TestMCPStdioTokens(t *testing.T) {
-	for _, opts := range []server.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: project(t, goProject)}} {
+	for _, opts := range []server.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: rubitest.Project(t, goProject)}} {
 		srv := server.New(opts)
 		c, err := srv.FixedCost()
 		srv.Close()

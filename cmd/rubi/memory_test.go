@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 func TestMemoryCommands(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	code, out, errOut := runRubiIn(t, "Validation failed in store/store.go\nWe recieve the order twice (SHOP-12)\n", "memory", "save", "--root", root, "--type", "debug", "--tag", "orders")
 	if code != 0 || !strings.HasPrefix(out, "saved: ") {
 		t.Fatalf("save: exit %d, %q %q", code, out, errOut)
@@ -64,7 +65,7 @@ func TestMemoryCommands(t *testing.T) {
 
 // Chunks are documents: context finds them, and filters apply to them.
 func TestContextFindsChunks(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	if code, _, errOut := runRubiIn(t, "The payment webhook arrives twice when the gateway retries; see store/store.go\n", "memory", "save", "--root", root, "--type", "debug"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -92,7 +93,7 @@ func TestContextFindsChunks(t *testing.T) {
 }
 
 func TestMemoryRetentionCommand(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	s := memory.Open(root)
 	s.Now = func() time.Time { return time.Now().Add(-40 * 24 * time.Hour) }
 	old, err := s.Save(context.Background(), memory.Input{Summary: "an old session", Content: "we tried three retry strategies"})
@@ -124,7 +125,7 @@ func TestMemoryRetentionCommand(t *testing.T) {
 // Without a query, notes list most important first, then newest; a cut
 // list says how many there are.
 func TestNodesByImportance(t *testing.T) {
-	root := project(t, goProject)
+	root := rubitest.Project(t, goProject)
 	for _, n := range []struct{ title, importance string }{{"Low thing", "low"}, {"Money in cents", "critical"}, {"Plain fact", ""}, {"Another plain fact", ""}} {
 		args := []string{"register", "--root", root, "--type", "note", "--title", n.title, "--body", "x"}
 		if n.importance != "" {

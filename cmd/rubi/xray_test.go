@@ -7,42 +7,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
-// The real logs captured from Claude Code 2.1.328 and Codex 0.169.0, and
-// the hand-worked fixtures of core/xray.
-const (
-	claudeSample = "../../core/transcript/testdata/claude-code-2.1.328.jsonl"
-	codexSample  = "../../core/transcript/testdata/codex-0.169.0.jsonl"
-	xrayFixtures = "../../core/xray/testdata"
-)
-
-// agentHomes lays the real samples out where the agents keep their logs,
-// points $CLAUDE_CONFIG_DIR and $CODEX_HOME at them, and dates them mod.
-func agentHomes(t *testing.T, mod time.Time) {
-	t.Helper()
-	home := t.TempDir()
-	copyTo := func(src, dst string) {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst = filepath.Join(home, dst)
-		os.MkdirAll(filepath.Dir(dst), 0o755)
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		os.Chtimes(dst, mod, mod)
-	}
-	copyTo(claudeSample, "claude/projects/-home-dev-project/fb8b07ed-43f1-4f11-8556-ee3bf452f7db.jsonl")
-	copyTo(codexSample, "codex/sessions/2026/11/29/rollout-2026-11-29T14-05-13-01a2279f-ca04-7bc3-baff-8285562be50b.jsonl")
-	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
-	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
-	t.Setenv("HOME", home)
-}
+// The hand-worked fixtures of core/xray; the real logs of Claude Code and
+// Codex are rubitest's samples.
+const xrayFixtures = "../../core/xray/testdata"
 
 func TestXrayOnRealSamples(t *testing.T) {
-	agentHomes(t, time.Now())
+	rubitest.AgentHomes(t, time.Now())
 	code, out, errOut := runRubi(t, "xray", "--days", "0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -106,7 +80,7 @@ func TestXrayOnRealSamples(t *testing.T) {
 
 	// The same logs named directly, whatever their file names: each says
 	// which agent wrote it and which session it is.
-	code, out, _ = runRubi(t, "xray", "--days", "0", "--transcripts", claudeSample, "--transcripts", codexSample)
+	code, out, _ = runRubi(t, "xray", "--days", "0", "--transcripts", rubitest.ClaudeSample, "--transcripts", rubitest.CodexSample)
 	for _, want := range []string{"2 sessions in 2 projects (claude-code 1, codex 1)", "fb8b07ed\n", "01a2279f\n"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("--transcripts FILE: output lacks %q:\n%s", want, out)
@@ -114,7 +88,7 @@ func TestXrayOnRealSamples(t *testing.T) {
 	}
 
 	// Logs older than --days are not read.
-	agentHomes(t, time.Now().Add(-40*24*time.Hour))
+	rubitest.AgentHomes(t, time.Now().Add(-40*24*time.Hour))
 	code, out, _ = runRubi(t, "xray", "--days", "30")
 	if code != 0 || !strings.Contains(out, "0 sessions") || !strings.Contains(out, "No session with token usage found") {
 		t.Errorf("old logs: exit %d\n%s", code, out)

@@ -1,6 +1,8 @@
-// Package rubitest builds the rubi binaries for the tests that run them as
-// subprocesses: the MCP server's, rubi mcp's, rubi install's against the
-// Claude Code CLI, and the end-to-end tests with the real agents.
+// Package rubitest holds what rubi's tests share: the rubi binaries, built
+// for the tests that run them as subprocesses (the MCP server's, rubi
+// mcp's, rubi install's against the Claude Code CLI, the end-to-end tests
+// with the real agents), and fixtures: a project on disk, agents' homes
+// with real session logs.
 package rubitest
 
 import (
