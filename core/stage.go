@@ -12,6 +12,15 @@ import (
 	"fmt"
 )
 
+// PluginProtocol is the major version of the plugin protocol
+// (core/pluginsdk, docs/plugin-protocol.md) this rubi speaks.
+const PluginProtocol = 1
+
+// ChunkSize is the target size of one parse batch or index chunk: the
+// index pipeline batches files by it and the plugin protocol streams a
+// corpus in chunks of it.
+const ChunkSize = 2 << 20
+
 // Kind is the kind of a pipeline stage.
 type Kind string
 

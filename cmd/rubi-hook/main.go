@@ -21,22 +21,23 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
-	goplugin "github.com/hashicorp/go-plugin"
 
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/hooks"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
+	_ "github.com/rubi-dev/rubi/core/subprocess"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
 func main() {
-	defer goplugin.CleanupClients()
+	defer host.Cleanup()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	goplugin.CleanupClients()
+	host.Cleanup()
 	os.Exit(code)
 }
 

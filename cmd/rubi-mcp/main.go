@@ -17,18 +17,18 @@ import (
 	"os/signal"
 	"syscall"
 
-	goplugin "github.com/hashicorp/go-plugin"
-
+	"github.com/rubi-dev/rubi/core/host"
+	_ "github.com/rubi-dev/rubi/core/subprocess"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
 func main() {
 	// The server's engines start plugins: none may outlive it.
-	defer goplugin.CleanupClients()
+	defer host.Cleanup()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	goplugin.CleanupClients()
+	host.Cleanup()
 	os.Exit(code)
 }
 

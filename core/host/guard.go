@@ -8,13 +8,8 @@ import (
 	"sync"
 	"time"
 
-	goplugin "github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
-	"github.com/rubi-dev/rubi/core/pluginsdk"
 )
 
 // ErrUnavailable is returned by a stage whose plugin failed and whose kind
@@ -27,8 +22,7 @@ type guard struct {
 	host   *Host
 	st     *config.Stage
 	path   string
-	client *goplugin.Client
-	remote *pluginsdk.Client
+	plugin Plugin
 
 	mu     sync.Mutex
 	stage  core.Stage // the plugin, or the fallback after a failure
@@ -48,7 +42,7 @@ func (g *guard) typed() core.Stage {
 }
 
 // Info answers from the plugin's cached Info.
-func (g *guard) Info() core.Info { return g.remote.Info() }
+func (g *guard) Info() core.Info { return g.plugin.Remote().Info() }
 
 // Configure is done once by the host before the guard is handed out.
 func (g *guard) Configure(context.Context, core.Setup) error { return nil }
@@ -74,10 +68,7 @@ func (g *guard) call(ctx context.Context, op string, fn func(ctx context.Context
 	start := time.Now()
 	callCtx, cancel := context.WithTimeout(ctx, g.st.Timeout)
 	err := fn(callCtx, s)
-	// The plugin's server may give up at the deadline a moment before the
-	// local timer fires, so the elapsed time decides too.
-	timedOut := callCtx.Err() == context.DeadlineExceeded || status.Code(err) == codes.DeadlineExceeded ||
-		(err != nil && time.Since(start) >= g.st.Timeout)
+	timedOut := callCtx.Err() == context.DeadlineExceeded
 	cancel()
 	if err == nil || errors.Is(err, core.ErrFullIndexNeeded) {
 		return err
@@ -85,7 +76,11 @@ func (g *guard) call(ctx context.Context, op string, fn func(ctx context.Context
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	g.fail(ctx, op, g.describe(err, timedOut))
+	reason, deadline := g.plugin.Explain(err)
+	// The plugin's server may give up at the deadline a moment before the
+	// local timer fires, so its word and the elapsed time decide too.
+	timedOut = timedOut || deadline || time.Since(start) >= g.st.Timeout
+	g.fail(ctx, op, g.describe(err, reason, timedOut))
 	s, _ = g.current()
 	if s == nil {
 		return fmt.Errorf("%s: %w", g.st.Name, ErrUnavailable)
@@ -93,25 +88,17 @@ func (g *guard) call(ctx context.Context, op string, fn func(ctx context.Context
 	return fn(ctx, s)
 }
 
-// describe turns a call error into the words of the log line.
-func (g *guard) describe(err error, timedOut bool) error {
+// describe chooses the words of the log line for a failed call: a
+// timeout, an answer the guard rejected, or the plugin's own reason.
+func (g *guard) describe(err error, reason string, timedOut bool) error {
 	var garbage *garbageError
 	switch {
 	case timedOut:
 		return fmt.Errorf("did not answer within %s (timeout)", g.st.Timeout)
 	case errors.As(err, &garbage):
 		return err
-	case g.client.Exited():
-		return fmt.Errorf("crashed (the process exited): %v", status.Convert(err).Message())
 	}
-	st := status.Convert(err)
-	switch st.Code() {
-	case codes.Unavailable:
-		return fmt.Errorf("crashed (connection lost): %s", st.Message())
-	case codes.Internal:
-		return fmt.Errorf("answered garbage: %s", st.Message())
-	}
-	return fmt.Errorf("failed: %s", st.Message())
+	return errors.New(reason)
 }
 
 // fail stops the plugin and installs the fallback, once.
@@ -125,7 +112,7 @@ func (g *guard) fail(ctx context.Context, op string, reason error) {
 	g.stage = nil
 	g.mu.Unlock()
 
-	kill(g.client)
+	g.plugin.Kill()
 	err := &PluginError{Stage: g.st.Name, Path: g.path, Op: "during " + op, Err: reason}
 	g.host.problem("%s; %s", err, g.host.fallbackNote(g.st))
 	fb, diags := g.host.openFallback(ctx, g.st)

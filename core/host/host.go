@@ -13,22 +13,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/hcl/v2"
-	"google.golang.org/grpc"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
-	"github.com/rubi-dev/rubi/core/pluginsdk"
 )
 
 // StateDir is where stages keep their state, relative to the project root.
@@ -53,7 +48,7 @@ type Host struct {
 	logger hclog.Logger
 
 	mu       sync.Mutex
-	clients  []*goplugin.Client
+	plugins  []Plugin
 	opened   []*Opened
 	problems []string
 }
@@ -74,15 +69,15 @@ const minStartTimeout = 5 * time.Second
 
 func (h *Host) Close() {
 	h.mu.Lock()
-	clients := h.clients
-	h.clients = nil
+	plugins := h.plugins
+	h.plugins = nil
 	h.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, c := range clients {
+	for _, p := range plugins {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.Kill()
+			p.Stop()
 		}()
 	}
 	wg.Wait()
@@ -310,42 +305,27 @@ func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hc
 		}
 		return nil, nil, &PluginError{Where: h.where(st.PluginRange), Stage: st.Name, Path: path, Op: "failed to start", Err: err}
 	}
-	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  pluginsdk.Handshake,
-		VersionedPlugins: pluginsdk.ClientPlugins(),
-		Cmd:              exec.Command(path),
-		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
-		AutoMTLS:         true,
-		Managed:          true,
-		StartTimeout:     max(st.Timeout, minStartTimeout),
-		Logger:           h.logger.Named(st.Name),
-		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(pluginsdk.MaxMessageSize), grpc.MaxCallSendMsgSize(pluginsdk.MaxMessageSize))},
-	})
+	l := currentLauncher()
+	if l == nil {
+		return fail("failed to start", ErrNoLauncher)
+	}
+	p, err := l.Launch(ctx, st.Kind, path, max(st.Timeout, minStartTimeout), h.logger.Named(st.Name))
+	if err != nil {
+		return fail("failed to start", err)
+	}
 	h.mu.Lock()
-	h.clients = append(h.clients, client)
+	h.plugins = append(h.plugins, p)
 	h.mu.Unlock()
 
-	proto, err := client.Client()
-	if err != nil {
-		client.Kill()
-		return fail("failed to start", err)
-	}
-	raw, err := proto.Dispense(string(st.Kind))
-	if err != nil {
-		client.Kill()
-		return fail("failed to start", err)
-	}
-	rc := raw.(*pluginsdk.Client)
 	callCtx, cancel := context.WithTimeout(ctx, st.Timeout)
-	info, err := rc.Load(callCtx)
+	info, err := p.Load(callCtx)
 	cancel()
 	if err != nil {
-		kill(client)
+		p.Kill()
 		return fail("answered Info wrongly", err)
 	}
 	if info.Name != st.Name {
-		kill(client)
+		p.Kill()
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Plugin name mismatch",
@@ -353,19 +333,16 @@ func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hc
 			Subject:  st.PluginRange,
 		}}, nil
 	}
-	o := &Opened{Name: info.Name, Kind: info.Kind, Version: info.Version, Subprocess: true, Path: path}
-	if rc := client.ReattachConfig(); rc != nil {
-		o.PID = rc.Pid
-	}
-	g := &guard{host: h, st: st, path: path, client: client, remote: rc, stage: rc}
+	o := &Opened{Name: info.Name, Kind: info.Kind, Version: info.Version, Subprocess: true, Path: path, PID: p.Pid()}
+	g := &guard{host: h, st: st, path: path, plugin: p, stage: p.Remote()}
 	callCtx, cancel = context.WithTimeout(ctx, st.Timeout)
-	diags := h.configure(callCtx, rc, info, st)
+	diags := h.configure(callCtx, p.Remote(), info, st)
 	cancel()
 	if diags.HasErrors() {
 		// A crash or hang inside Configure is the plugin's failure, not a
 		// mistake in rubi.hcl.
-		crashed := client.Exited() || callCtx.Err() == context.DeadlineExceeded
-		kill(client)
+		crashed := p.Exited() || callCtx.Err() == context.DeadlineExceeded
+		p.Kill()
 		if crashed {
 			return fail("failed during Configure", errors.New(diags[0].Detail))
 		}
@@ -373,13 +350,4 @@ func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hc
 	}
 	h.record(o)
 	return g.typed(), nil, nil
-}
-
-// kill stops a plugin at once: a hung plugin would not honour the graceful
-// shutdown go-plugin tries first, and would cost seconds.
-func kill(c *goplugin.Client) {
-	if rc := c.ReattachConfig(); rc != nil && rc.Pid > 0 {
-		_ = syscall.Kill(rc.Pid, syscall.SIGKILL)
-	}
-	c.Kill()
 }

@@ -1,162 +1,23 @@
 package host
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/hashicorp/go-hclog"
-	"google.golang.org/grpc/encoding"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
-	"github.com/rubi-dev/rubi/core/pluginsdk"
 	_ "github.com/rubi-dev/rubi/plugins/fuse-rrf"
 )
 
-// The test binary doubles as the plugins under test: started with
-// RUBI_TEST_PLUGIN=<mode> it serves a fake ranker (or fuser) that behaves
-// as the mode says, so the subprocess path runs in `go test` with no build
-// step.
-func TestMain(m *testing.M) {
-	if mode := os.Getenv("RUBI_TEST_PLUGIN"); mode != "" {
-		servePlugin(mode)
-		return
-	}
-	if cfgRoot := os.Getenv("RUBI_TEST_HOST"); cfgRoot != "" {
-		runHost(cfgRoot)
-		return
-	}
-	os.Exit(m.Run())
-}
+// The subprocess path, with a real Launcher, is tested in core/subprocess;
+// this package's tests link none, as rubi and rubi-hook do.
 
-// fakeRanker answers every query with one hit naming who answered.
-type fakeRanker struct {
-	who      string
-	mode     string
-	settings struct {
-		Level int `hcl:"level,optional"`
-	}
-}
-
-func (f *fakeRanker) Info() core.Info {
-	return core.Info{Name: "rank.fake", Kind: core.KindRanker, Version: "1.2.3", Schema: core.MustSchemaOf(&f.settings)}
-}
-
-func (f *fakeRanker) Configure(_ context.Context, setup core.Setup) error {
-	if err := core.DecodeSettings(setup.Settings, &f.settings); err != nil {
-		return err
-	}
-	if f.settings.Level > 9 {
-		return &core.SettingError{Setting: "level", Message: "must be at most 9"}
-	}
-	return nil
-}
-
-func (f *fakeRanker) Index(context.Context, *core.Corpus) error { return nil }
-
-func (f *fakeRanker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
-	switch f.mode {
-	case "crash":
-		os.Exit(3)
-	case "hang":
-		select {}
-	case "garbage":
-		return []core.Hit{{ID: "file:a"}, {ID: "file:a"}}, nil
-	case "bench":
-		hits := make([]core.Hit, q.Limit)
-		for i := range hits {
-			hits[i] = core.Hit{ID: fmt.Sprintf("file:src/pkg%d/file%d.go", i%17, i), Score: float64(q.Limit - i), Reason: `matches "plugin", "load"`}
-		}
-		return hits, nil
-	}
-	return []core.Hit{{ID: "file:" + f.who, Score: 1, Reason: fmt.Sprintf("%s level %d", f.who, f.settings.Level)}}, nil
-}
-
-// fakeFuser is a third-party fuser with no built-in of its name.
-type fakeFuser struct{ mode string }
-
-func (f *fakeFuser) Info() core.Info {
-	return core.Info{Name: "fuse.fake", Kind: core.KindFuser, Version: "0.1.0"}
-}
-func (f *fakeFuser) Configure(context.Context, core.Setup) error { return nil }
-func (f *fakeFuser) Fuse(_ context.Context, lists []core.RankedList) ([]core.Hit, error) {
-	if f.mode == "fuser-crash" {
-		os.Exit(4)
-	}
-	return []core.Hit{{ID: "file:invented"}}, nil
-}
-
-func init() {
-	core.Register("rank.fake", core.KindRanker, func() core.Stage { return &fakeRanker{who: "builtin"} })
-}
-
-// junkCodec replaces rubi's codec in a plugin so its answers are not JSON.
-type junkCodec struct{}
-
-func (junkCodec) Marshal(v any) ([]byte, error) {
-	if _, ok := v.(*pluginsdk.HitsResponse); ok {
-		return []byte("\x00\xffnot json"), nil
-	}
-	return pluginsdk.Codec().Marshal(v)
-}
-func (junkCodec) Unmarshal(data []byte, v any) error {
-	return pluginsdk.Codec().Unmarshal(data, v)
-}
-func (junkCodec) Name() string { return pluginsdk.CodecName }
-
-func servePlugin(mode string) {
-	switch mode {
-	case "stdout":
-		fmt.Println("hello from a plugin that talks before Serve")
-		os.Exit(0)
-	case "exit":
-		fmt.Fprintln(os.Stderr, "cannot start: missing model file")
-		os.Exit(1)
-	case "junk":
-		encoding.RegisterCodec(junkCodec{})
-	case "fuser", "fuser-crash":
-		pluginsdk.Serve(&fakeFuser{mode: mode})
-		return
-	}
-	pluginsdk.Serve(&fakeRanker{who: "subprocess", mode: mode})
-}
-
-// pluginScript writes an executable that starts this test binary as the
-// plugin in the given mode, the way a user's rubi.hcl names a binary.
-func pluginScript(t *testing.T, mode string) string {
-	return pluginScriptB(t, mode)
-}
-
-func pluginScriptB(t testing.TB, mode string) string {
+func load(t *testing.T, src string) *config.Config {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "rubi-plugin-"+mode)
-	script := fmt.Sprintf("#!/bin/sh\nRUBI_TEST_PLUGIN=%s exec %q\n", mode, self)
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func loadConfig(t *testing.T, root, src string) *config.Config {
-	return loadConfigB(t, root, src)
-}
-
-func loadConfigB(t testing.TB, root, src string) *config.Config {
-	t.Helper()
+	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -167,332 +28,60 @@ func loadConfigB(t testing.TB, root, src string) *config.Config {
 	return cfg
 }
 
-// logSink collects the host's log lines.
-type logSink struct{ strings.Builder }
-
-func newHost(t *testing.T, cfg *config.Config) (*Host, *logSink) {
-	sink := &logSink{}
-	h := New(cfg, hclog.New(&hclog.LoggerOptions{Output: sink, Level: hclog.Error}))
-	t.Cleanup(h.Close)
-	return h, sink
-}
-
-func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
-
-// assertGone waits for the process to disappear: plugins must never outlive
-// the rubi that started them.
-func assertGone(t *testing.T, pid int) {
+// executable writes a program a plugin attribute can name.
+func executable(t *testing.T) string {
 	t.Helper()
-	if pid <= 0 {
-		t.Fatalf("no pid recorded")
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("plugin process %d is still running", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func rankerFor(t *testing.T, mode, extra string) (*Host, *logSink, core.Ranker, string) {
-	root := t.TempDir()
-	script := pluginScript(t, mode)
-	cfg := loadConfig(t, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n  level = 2\n%s}\n", script, extra))
-	h, sink := newHost(t, cfg)
-	stage, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake"))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return h, sink, stage.(core.Ranker), script
-}
-
-func rank(t *testing.T, r core.Ranker) core.Hit {
-	t.Helper()
-	hits, err := r.Rank(context.Background(), core.Query{Text: "x", Limit: 5})
-	if err != nil || len(hits) != 1 {
-		t.Fatalf("Rank = %v, %v", hits, err)
-	}
-	return hits[0]
-}
-
-func TestSubprocessRanker(t *testing.T) {
-	h, sink, r, script := rankerFor(t, "good", "")
-	if got := rank(t, r); got.ID != "file:subprocess" || got.Reason != "subprocess level 2" {
-		t.Errorf("hit = %+v, want the subprocess's answer with the configured level", got)
-	}
-	opened := h.Opened()
-	if len(opened) != 1 || !opened[0].Subprocess || opened[0].Path != script || opened[0].Version != "1.2.3" {
-		t.Fatalf("opened = %+v", opened)
-	}
-	pid := opened[0].PID
-	if pid == os.Getpid() || !alive(pid) {
-		t.Fatalf("plugin pid %d should be a live child process", pid)
-	}
-	h.Close()
-	assertGone(t, pid)
-	if sink.Len() != 0 {
-		t.Errorf("unexpected log: %s", sink.String())
-	}
-}
-
-func TestBuiltinRunsInProcess(t *testing.T) {
-	root := t.TempDir()
-	cfg := loadConfig(t, root, "ranker \"rank.fake\" {\n  level = 4\n}\n")
-	h, _ := newHost(t, cfg)
-	stage, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake"))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if _, ok := stage.(*fakeRanker); !ok {
-		t.Fatalf("built-in should be the stage itself, got %T", stage)
-	}
-	if got := rank(t, stage.(core.Ranker)); got.Reason != "builtin level 4" {
-		t.Errorf("hit = %+v", got)
-	}
-	if o := h.Opened(); len(o) != 1 || o[0].Subprocess {
-		t.Errorf("opened = %+v", o)
-	}
-	if _, err := os.Stat(filepath.Join(root, StateDir, "rank.fake")); err != nil {
-		t.Errorf("state dir not created: %v", err)
-	}
-}
-
-// Each failure mid-call produces one error line naming the plugin and its
-// path, the built-in answers instead, and the plugin process is gone.
-func TestFailureMidCall(t *testing.T) {
-	cases := []struct {
-		mode, extra, want string
-	}{
-		{"crash", "", "during Rank: crashed"},
-		{"hang", "  timeout = \"300ms\"\n", "during Rank: did not answer within 300ms (timeout)"},
-		{"garbage", "", `during Rank: answered garbage: hit 1 repeats "file:a"`},
-		{"junk", "", "during Rank: answered garbage"},
-	}
-	for _, c := range cases {
-		t.Run(c.mode, func(t *testing.T) {
-			h, sink, r, script := rankerFor(t, c.mode, c.extra)
-			pid := h.Opened()[0].PID
-			start := time.Now()
-			if got := rank(t, r); got.ID != "file:builtin" || got.Reason != "builtin level 2" {
-				t.Errorf("hit = %+v, want the built-in's answer with the block's settings", got)
-			}
-			if c.mode == "hang" && time.Since(start) > 3*time.Second {
-				t.Errorf("a hung plugin should be killed, not waited for")
-			}
-			problems := h.Problems()
-			if len(problems) != 1 {
-				t.Fatalf("problems = %q, want exactly one line", problems)
-			}
-			want := fmt.Sprintf("plugin rank.fake (%s) %s", script, c.want)
-			if !strings.HasPrefix(problems[0], want) || !strings.HasSuffix(problems[0], "using the built-in rank.fake instead") {
-				t.Errorf("problem = %q\nwant prefix %q", problems[0], want)
-			}
-			if strings.Count(sink.String(), "plugin rank.fake") != 1 {
-				t.Errorf("log should hold the line once:\n%s", sink.String())
-			}
-			assertGone(t, pid)
-			// Later calls go straight to the built-in.
-			if got := rank(t, r); got.ID != "file:builtin" {
-				t.Errorf("second call = %+v", got)
-			}
-			if o := h.Opened(); o[0].FellBack != "rank.fake" {
-				t.Errorf("opened = %+v", o)
-			}
-		})
-	}
-}
-
-func TestStartFailure(t *testing.T) {
-	missing := filepath.Join(t.TempDir(), "no-such-plugin")
-	cases := []struct{ name, path, want string }{
-		{"missing", missing, "failed to start"},
-		{"stdout", "", "failed to start"},
-		{"exit", "", "failed to start"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			path := c.path
-			if path == "" {
-				path = pluginScript(t, c.name)
-			}
-			root := t.TempDir()
-			cfg := loadConfig(t, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n}\n", path))
-			h, _ := newHost(t, cfg)
-			stage, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake"))
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			if _, ok := stage.(*fakeRanker); !ok {
-				t.Fatalf("want the built-in fallback, got %T", stage)
-			}
-			problems := h.Problems()
-			want := fmt.Sprintf("plugin rank.fake (%s) %s", path, c.want)
-			if c.name == "missing" {
-				// The line to fix comes first.
-				want = "rubi.hcl:2: " + want
-			}
-			if len(problems) != 1 || !strings.HasPrefix(problems[0], want) {
-				t.Errorf("problems = %q, want one starting %q", problems, want)
-			}
-		})
-	}
-}
-
-// TestPluginBesideRubi finds a plugin named by its bare name next to the
-// running binary when it is not on PATH, as `go install` leaves them.
-func TestPluginBesideRubi(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "rubi-fuse-mine")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PATH", t.TempDir())
-	got, err := config.FindPlugin(filepath.Base(self))
-	if err != nil || got != self {
-		t.Errorf("FindPlugin(%s) = %q, %v; want %s", filepath.Base(self), got, err, self)
-	}
-	_, err = config.FindPlugin("rubi-no-such-plugin")
-	var nf *config.PluginNotFoundError
-	if !errors.As(err, &nf) || !strings.Contains(err.Error(), filepath.Join(filepath.Dir(self), "rubi-no-such-plugin")) {
-		t.Errorf("missing: err = %v, want where it looked", err)
-	}
+	return path
 }
 
-func TestNoFallbackForThirdPartyRanker(t *testing.T) {
-	root := t.TempDir()
-	script := pluginScript(t, "crash")
-	// The subprocess calls itself rank.fake; a block must use that name.
-	cfg := loadConfig(t, root, fmt.Sprintf("ranker \"rank.other\" {\n  plugin = %q\n}\n", script))
-	h, _ := newHost(t, cfg)
-	_, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.other"))
-	if !diags.HasErrors() || !strings.Contains(diags.Error(), `calls itself "rank.fake"`) {
-		t.Fatalf("diags = %v", diags)
+// A program without a Launcher says so once and runs the built-in, as for
+// any plugin that cannot start; NeedsLauncher tells it beforehand.
+func TestNoLauncher(t *testing.T) {
+	if CanLaunch() {
+		t.Fatal("this test binary links no Launcher")
 	}
-}
-
-func TestFuserFallsBackToRRF(t *testing.T) {
-	root := t.TempDir()
-	script := pluginScript(t, "fuser-crash")
-	cfg := loadConfig(t, root, fmt.Sprintf("fuser \"fuse.rrf\" {\n  enabled = false\n}\nfuser \"fuse.fake\" {\n  plugin = %q\n}\n", script))
-	h, _ := newHost(t, cfg)
-	stage, diags := h.Open(context.Background(), cfg.Stage(core.KindFuser, "fuse.fake"))
+	plain := load(t, "")
+	if NeedsLauncher(plain) {
+		t.Error("the built-in pipeline needs no Launcher")
+	}
+	path := executable(t)
+	cfg := load(t, "fuser \"fuse.rrf\" {\n  plugin = \""+path+"\"\n}\n")
+	if !NeedsLauncher(cfg) {
+		t.Error("a configuration naming a plugin needs a Launcher")
+	}
+	h := New(cfg, nil)
+	defer h.Close()
+	stage, diags := h.Open(context.Background(), cfg.Stage(core.KindFuser, "fuse.rrf"))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	hits, err := stage.(core.Fuser).Fuse(context.Background(), []core.RankedList{{Weight: 1, Hits: []core.Hit{{ID: "file:a"}, {ID: "file:b"}}}})
-	if err != nil || len(hits) != 2 || hits[0].ID != "file:a" {
-		t.Fatalf("fuse = %v, %v", hits, err)
+	if _, ok := stage.(core.Fuser); !ok {
+		t.Fatalf("stage = %T, want the built-in fuser", stage)
 	}
-	if p := h.Problems(); len(p) != 1 || !strings.Contains(p[0], "using the built-in fuse.rrf instead") {
-		t.Errorf("problems = %q", p)
+	want := "plugin fuse.rrf (" + path + ") failed to start: " + ErrNoLauncher.Error() + "; using the built-in fuse.rrf instead"
+	if p := h.Problems(); len(p) != 1 || p[0] != want {
+		t.Errorf("problems = %q\nwant      %q", p, want)
 	}
-}
+	if o := h.Opened(); len(o) != 1 || o[0].Subprocess || o[0].Name != "fuse.rrf" {
+		t.Errorf("opened = %+v", o)
+	}
 
-func TestFuserGarbageIsRejected(t *testing.T) {
-	root := t.TempDir()
-	cfg := loadConfig(t, root, fmt.Sprintf("fuser \"fuse.rrf\" {\n  enabled = false\n}\nfuser \"fuse.fake\" {\n  plugin = %q\n}\n", pluginScript(t, "fuser")))
-	h, _ := newHost(t, cfg)
-	stage, _ := h.Open(context.Background(), cfg.Stage(core.KindFuser, "fuse.fake"))
-	hits, err := stage.(core.Fuser).Fuse(context.Background(), []core.RankedList{{Weight: 1, Hits: []core.Hit{{ID: "file:a"}}}})
-	if err != nil || len(hits) != 1 || hits[0].ID != "file:a" {
-		t.Fatalf("fuse = %v, %v", hits, err)
-	}
-	if p := h.Problems(); len(p) != 1 || !strings.Contains(p[0], "hit 0 (file:invented) is in none of the lists") {
-		t.Errorf("problems = %q", p)
-	}
-}
-
-func TestPluginSettingErrorsPointAtRubiHCL(t *testing.T) {
-	script := pluginScript(t, "good")
-	cases := []struct{ body, want string }{
-		{"  level = 12\n", "rubi.hcl:3:11: Invalid level for ranker \"rank.fake\": must be at most 9."},
-		{"  levle = 1\n", "rubi.hcl:3:3: Unsupported argument: An argument named \"levle\" is not expected in ranker \"rank.fake\". Did you mean \"level\"?"},
-		{"  level = \"high\"\n", "rubi.hcl:3:11: Incorrect attribute value type"},
-	}
-	for _, c := range cases {
-		root := t.TempDir()
-		t.Chdir(root)
-		cfg := loadConfig(t, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n%s}\n", script, c.body))
-		h, _ := newHost(t, cfg)
-		_, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake"))
-		if len(diags) != 1 {
-			t.Fatalf("diags = %v, problems = %q, opened = %+v", diags, h.Problems(), h.Opened())
-		}
-		d := diags[0]
-		got := fmt.Sprintf("%s:%d:%d: %s: %s", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column, d.Summary, d.Detail)
-		if !strings.HasPrefix(got, c.want) {
-			t.Errorf("got  %s\nwant %s", got, c.want)
-		}
-		if len(h.Problems()) != 0 {
-			t.Errorf("a settings mistake is not a plugin failure: %q", h.Problems())
-		}
-		h.Close()
+	disabled := load(t, "ranker \"rank.mine\" {\n  plugin = \""+path+"\"\n  enabled = false\n}\n")
+	if NeedsLauncher(disabled) {
+		t.Error("a disabled plugin needs no Launcher")
 	}
 }
 
 func TestUnknownBuiltin(t *testing.T) {
-	root := t.TempDir()
-	cfg := loadConfig(t, root, "ranker \"rank.nope\" {\n}\n")
-	h, _ := newHost(t, cfg)
+	cfg := load(t, "ranker \"rank.nope\" {\n}\n")
+	h := New(cfg, nil)
+	defer h.Close()
 	_, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.nope"))
 	if !diags.HasErrors() || !strings.Contains(diags[0].Detail, `add plugin = "path/to/binary"`) || diags[0].Subject.Start.Line != 1 {
 		t.Fatalf("diags = %v", diags)
-	}
-}
-
-// runHost is the body of a rubi process for TestPluginExitsWithParent: it
-// opens the plugin, prints its pid and waits to be killed.
-func runHost(root string) {
-	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
-	if diags.HasErrors() {
-		fmt.Println("error", diags.Error())
-		os.Exit(1)
-	}
-	h := New(cfg, nil)
-	if _, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake")); diags.HasErrors() {
-		fmt.Println("error", diags.Error())
-		os.Exit(1)
-	}
-	fmt.Println(h.Opened()[0].PID)
-	select {}
-}
-
-// A rubi killed with SIGKILL cannot stop its plugins; the plugins notice
-// and exit on their own.
-func TestPluginExitsWithParent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts two processes and waits for one to notice the other died")
-	}
-	root := t.TempDir()
-	loadConfig(t, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n}\n", pluginScript(t, "good")))
-	self, _ := os.Executable()
-	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), "RUBI_TEST_HOST="+root)
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		cmd.Process.Kill()
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil {
-		cmd.Process.Kill()
-		t.Fatalf("host said %q", line)
-	}
-	if !alive(pid) {
-		t.Fatalf("plugin %d not running", pid)
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	assertGone(t, pid)
-}
-
-func TestErrUnavailableIsWrapped(t *testing.T) {
-	err := fmt.Errorf("%s: %w", "rank.x", ErrUnavailable)
-	if !errors.Is(err, ErrUnavailable) {
-		t.Fatal("ErrUnavailable must be detectable")
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/graph"
 	"github.com/rubi-dev/rubi/core/host"
-	"github.com/rubi-dev/rubi/core/pluginsdk"
 	"github.com/rubi-dev/rubi/core/resolve"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/walk"
@@ -583,7 +582,7 @@ func (e *Engine) readFile(path string, size int64) ([]byte, error) {
 }
 
 // parse sends the changed files to the parser of their language, in
-// batches of about pluginsdk.ChunkSize, a worker per core.
+// batches of about core.ChunkSize, a worker per core.
 func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done, total int)) error {
 	route := map[string]*config.Stage{}
 	for _, st := range e.cfg.Enabled(core.KindParser) {
@@ -615,7 +614,7 @@ func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done
 			continue
 		}
 		b := current[st]
-		if b == nil || b.size+len(s.content) > pluginsdk.ChunkSize {
+		if b == nil || b.size+len(s.content) > core.ChunkSize {
 			b = &batch{stage: st}
 			current[st] = b
 			batches = append(batches, b)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/config"
+	_ "github.com/rubi-dev/rubi/core/subprocess"
 )
 
 // The built-in stages also build as plugin binaries. Swapped in through

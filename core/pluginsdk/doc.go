@@ -15,12 +15,14 @@ package pluginsdk
 
 import (
 	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/rubi-dev/rubi/core"
 )
 
 // ProtocolVersion is the plugin protocol's major version. A change that an
 // old plugin or an old rubi could misread bumps it; both sides negotiate
 // through go-plugin's VersionedPlugins.
-const ProtocolVersion = 1
+const ProtocolVersion = core.PluginProtocol
 
 // Handshake is shared by rubi and every plugin. The cookie is not a secret:
 // it only stops a plugin binary run by hand from waiting on a handshake.
@@ -36,4 +38,4 @@ var Handshake = goplugin.HandshakeConfig{
 const MaxMessageSize = 64 << 20
 
 // ChunkSize is the target size of one parse batch or index chunk.
-const ChunkSize = 2 << 20
+const ChunkSize = core.ChunkSize

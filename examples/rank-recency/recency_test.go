@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	_ "github.com/rubi-dev/rubi/core/subprocess"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	_ "github.com/rubi-dev/rubi/core/subprocess"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 

@@ -1,4 +1,4 @@
-package host
+package subprocess
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/host"
 )
 
 // BenchmarkRankCall compares one Rank call to the same ranker in-process
@@ -22,7 +23,7 @@ func BenchmarkRankCall(b *testing.B) {
 			root := b.TempDir()
 			script := pluginScriptB(b, "bench")
 			cfg := loadConfigB(b, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n}\n", script))
-			h := New(cfg, nil)
+			h := host.New(cfg, nil)
 			defer h.Close()
 			stage, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake"))
 			if diags.HasErrors() || len(h.Problems()) > 0 {
@@ -51,7 +52,7 @@ func BenchmarkPluginStart(b *testing.B) {
 	script := pluginScriptB(b, "good")
 	cfg := loadConfigB(b, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n}\n", script))
 	for b.Loop() {
-		h := New(cfg, nil)
+		h := host.New(cfg, nil)
 		if _, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake")); diags.HasErrors() || len(h.Problems()) > 0 {
 			b.Fatal(diags, h.Problems())
 		}

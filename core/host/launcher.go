@@ -1,0 +1,99 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
+)
+
+// A Launcher starts subprocess plugins. The host itself does not link one:
+// the plugin transport (hashicorp/go-plugin over gRPC, core/subprocess)
+// costs a program about 10 ms of initialization on every start, which the
+// programs agents run on every prompt and tool call do not pay. A program
+// that runs plugins links core/subprocess, which installs its Launcher;
+// one that does not answers a subprocess stage with ErrNoLauncher, and
+// hands the run to one that does (docs/architecture.md, "Programs").
+type Launcher interface {
+	// Launch starts the plugin executable at path as a stage of kind and
+	// returns it once its handshake is done; startTimeout bounds the
+	// start, and the plugin's log lines go to logger.
+	Launch(ctx context.Context, kind core.Kind, path string, startTimeout time.Duration, logger hclog.Logger) (Plugin, error)
+	// Cleanup stops every plugin process still running, whatever path
+	// leaves main: none may outlive the program that started it.
+	Cleanup()
+}
+
+// Plugin is one running plugin process, as a Launcher started it.
+type Plugin interface {
+	// Remote is the plugin's side of the connection: the methods of its
+	// kind answer; Info answers what Load fetched.
+	Remote() core.Stage
+	// Load fetches the plugin's Info and checks its protocol and kind.
+	Load(ctx context.Context) (core.Info, error)
+	// Pid is the process id, 0 when unknown.
+	Pid() int
+	// Exited reports whether the process has ended.
+	Exited() bool
+	// Stop ends the process, politely first; Kill ends it at once (a hung
+	// plugin would not honour the polite way and would cost seconds).
+	Stop()
+	Kill()
+	// Explain phrases a failed call's error for the log line ("crashed
+	// (connection lost): …") and says whether the plugin's side gave up at
+	// its deadline.
+	Explain(err error) (reason string, deadline bool)
+}
+
+// ErrNoLauncher is a subprocess stage's start failure in a program that
+// links no Launcher.
+var ErrNoLauncher = errors.New("this program does not start subprocess plugins")
+
+var (
+	launcherMu sync.Mutex
+	launcher   Launcher
+)
+
+// SetLauncher installs the Launcher subprocess stages start with.
+func SetLauncher(l Launcher) {
+	launcherMu.Lock()
+	launcher = l
+	launcherMu.Unlock()
+}
+
+func currentLauncher() Launcher {
+	launcherMu.Lock()
+	defer launcherMu.Unlock()
+	return launcher
+}
+
+// CanLaunch reports whether this program starts subprocess plugins.
+func CanLaunch() bool { return currentLauncher() != nil }
+
+// NeedsLauncher reports whether opening the enabled stages of cfg would
+// start a plugin process this program cannot start: cfg names a
+// subprocess stage and no Launcher is linked. Such a program hands the run
+// to one that can before it does anything else.
+func NeedsLauncher(cfg *config.Config) bool {
+	if CanLaunch() {
+		return false
+	}
+	for _, st := range cfg.Stages {
+		if st.Enabled && st.Plugin != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Cleanup stops every plugin process the program's Launcher still runs.
+func Cleanup() {
+	if l := currentLauncher(); l != nil {
+		l.Cleanup()
+	}
+}
