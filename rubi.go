@@ -1,7 +1,7 @@
 // Package rubi is the root of rubi, a knowledge graph and context manager
 // for AI coding agents. The engine lives in core/, the built-in stages in
-// plugins/, the command in cmd/rubi. This package only carries what must sit
-// at the top of the repository.
+// plugins/, the commands in internal/cli (cmd/rubi runs them). This package
+// only carries what must sit at the top of the repository.
 package rubi
 
 import _ "embed"

@@ -94,7 +94,7 @@ func TestXrayIsOptIn(t *testing.T) {
 }
 
 // The real logs of one Claude Code and one Codex session, worked out by
-// hand in cmd/rubi's xray test: two calls each, 100 tokens in and 10 out
+// hand in internal/cli's xray test: two calls each, 100 tokens in and 10 out
 // per call, so 4 × (100 + 5·10) = 600 equivalents, 400 of them input; the
 // tool outputs weigh on the second call of each, Codex's exec_command
 // (31 tokens) and Claude Code's Bash (3) over 400 context tokens.

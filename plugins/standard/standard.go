@@ -1,6 +1,6 @@
 // Package standard links rubi's built-in stages into a binary: importing
 // it registers lang.regex, rank.bm25, rank.names, rank.ppr and fuse.rrf, each under its
-// namespaced name. cmd/rubi imports it; so does any program that embeds
+// namespaced name. internal/cli imports it; so does any program that embeds
 // the engine and wants the default pipeline.
 package standard
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -131,7 +131,7 @@ func TestMCPStdioTokens(t *testing.T) {
 		c, err := srv.FixedCost()
 		srv.Close()
 		if err != nil || c.Total != mcpStdioTokens {
-			t.Errorf("%+v: the MCP server over stdio costs %d tokens (%v); set mcpStdioTokens in cmd/rubi/audit.go to it", opts, c.Total, err)
+			t.Errorf("%+v: the MCP server over stdio costs %d tokens (%v); set mcpStdioTokens in internal/cli/audit.go to it", opts, c.Total, err)
 		}
 	}
 }

@@ -1,0 +1,184 @@
+// Package cli is the command-line face of rubi's engine: the rubi command
+// tree, for any program that runs Main; cmd/rubi runs Main. Each command
+// group lives in its own file as a Run-style function; this file holds the
+// root command, the global flags and process-wide setup (logging, signals,
+// plugin cleanup).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/internal/cpuprofile"
+	_ "github.com/rubi-dev/rubi/plugins/standard"
+)
+
+// globals are the flags every command takes.
+type globals struct {
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	root     string
+	json     bool
+	logLevel string
+	configs  []string
+	logger   hclog.Logger
+	// cpuProfile names a file for a CPU profile of the command (hidden
+	// flag, for performance reports).
+	cpuProfile string
+	profile    cpuprofile.Profile
+}
+
+// exitError carries an exit status for an error already printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// Main runs rubi's command line on the process's arguments and standard
+// streams and exits with its status; it does not return.
+func Main() {
+	// Plugins are Managed clients: whatever path leaves Main, none of
+	// their processes may outlive rubi.
+	defer goplugin.CleanupClients()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	goplugin.CleanupClients()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(g)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	g.profile.Stop()
+	var ee *exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintln(stderr, "rubi:", err)
+		return 1
+	}
+}
+
+func newRootCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "rubi",
+		Short: "Knowledge graph and context manager for AI coding agents",
+		Long: `rubi maps a project (files, imports, symbols, modules, centrality) and keeps
+what agents learn about it, and answers "where is X / how does Y work"
+within a token budget, so an agent reads less and re-reads less.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			level := hclog.LevelFromString(g.logLevel)
+			if level == hclog.NoLevel {
+				return fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", g.logLevel)
+			}
+			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: g.stderr})
+			return g.profile.Start(g.cpuProfile)
+		},
+		PersistentPostRun: func(*cobra.Command, []string) { g.profile.Stop() },
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&g.root, "root", "", "project root (default: the nearest directory up from here with .rubi/, rubi.hcl or .git)")
+	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
+	pf.StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
+	pf.StringArrayVar(&g.configs, "config", nil, "extra configuration file read after the project's rubi.hcl (repeatable)")
+	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
+	_ = pf.MarkHidden("cpuprofile")
+	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
+		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
+		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newVersionCmd(g))
+	return cmd
+}
+
+// projectRoot resolves --root, or finds the project around the working
+// directory the way git finds its repository.
+func (g *globals) projectRoot() (string, error) {
+	if g.root != "" {
+		abs, err := filepath.Abs(g.root)
+		if err != nil {
+			return "", err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return "", fmt.Errorf("--root %s: not a directory", g.root)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return pipeline.FindRoot(wd), nil
+}
+
+// loadConfig loads the layers for the project, printing diagnostics.
+func (g *globals) loadConfig() (*config.Config, error) {
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, err
+	}
+	cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs})
+	if diags.HasErrors() {
+		config.WriteDiagnostics(g.stderr, nil, diags)
+		return nil, &exitError{code: 1}
+	}
+	if len(diags) > 0 {
+		config.WriteDiagnostics(g.stderr, cfg.Files, diags)
+	}
+	return cfg, nil
+}
+
+// engine loads the configuration and returns an engine for it.
+func (g *globals) engine() (*pipeline.Engine, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.New(cfg, g.logger), nil
+}
+
+// openedEngine is engine with every enabled stage opened, which checks
+// each stage's settings against its schema (starting plugins to ask them).
+func (g *globals) openedEngine(ctx context.Context) (*pipeline.Engine, error) {
+	eng, err := g.engine()
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.OpenAll(ctx); err != nil {
+		eng.Close()
+		return nil, g.reportError(err)
+	}
+	return eng, nil
+}
+
+// reportError prints an engine error; configuration diagnostics are shown
+// with their file and line.
+func (g *globals) reportError(err error) error {
+	var de *pipeline.DiagnosticsError
+	if errors.As(err, &de) {
+		config.WriteDiagnostics(g.stderr, de.Files, de.Diags)
+		return &exitError{code: 1}
+	}
+	return err
+}
