@@ -16,11 +16,12 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
-	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	_ "github.com/rubi-dev/rubi/core/subprocess"
 	"github.com/rubi-dev/rubi/internal/cpuprofile"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -51,11 +52,11 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 func Main() {
 	// Plugins are Managed clients: whatever path leaves Main, none of
 	// their processes may outlive rubi.
-	defer goplugin.CleanupClients()
+	defer host.Cleanup()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	goplugin.CleanupClients()
+	host.Cleanup()
 	os.Exit(code)
 }
 
