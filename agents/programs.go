@@ -3,35 +3,22 @@ package agents
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
+
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
-// rubi is three programs, installed together by go install ./cmd/...:
-// rubi, and two that start faster for what agents run most or longest.
+// rubi is four programs, installed together by go install ./cmd/...
+// (internal/programs); agents' configurations name rubi and rubi-hook.
 
 // HookProgram is rubi's hook program (cmd/rubi-hook): `rubi hook` in a
 // binary that starts in half the time, for the hooks that run on every
 // prompt and tool call.
-const HookProgram = "rubi-hook"
+const HookProgram = programs.Hook
 
 // MCPProgram is rubi's MCP server (cmd/rubi-mcp), which `rubi mcp` runs:
 // the server's packages would slow every other command's start.
-const MCPProgram = "rubi-mcp"
-
-// Beside returns the program name installed beside the executable at
-// path: its path, when it is an executable file there.
-func Beside(path, name string) (string, bool) {
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	sibling := filepath.Join(filepath.Dir(path), name)
-	if fi, err := os.Stat(sibling); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 && runtime.GOOS != "windows" {
-		return "", false
-	}
-	return sibling, true
-}
+const MCPProgram = programs.MCP
 
 // FindHookProgram finds rubi-hook for the rubi an agent starts: beside it
 // when rubi is a path; beside the rubi on PATH when it is a name, and then
@@ -46,7 +33,7 @@ var FindHookProgram = func(rubi string) (string, bool) {
 		}
 		path = p
 	}
-	sibling, ok := Beside(path, HookProgram)
+	sibling, ok := programs.Beside(path, HookProgram)
 	if !ok {
 		return "", false
 	}
@@ -68,7 +55,7 @@ func sameFile(a, b string) bool {
 // at exe (symlinks resolved): beside it, as go install ./cmd/... puts it,
 // else on PATH.
 func FindMCPProgram(exe string) (string, bool) {
-	if p, ok := Beside(exe, MCPProgram); ok {
+	if p, ok := programs.Beside(exe, MCPProgram); ok {
 		return p, true
 	}
 	if p, err := exec.LookPath(MCPProgram); err == nil {

@@ -28,7 +28,7 @@ import (
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -93,13 +93,27 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // index refreshes the index of the project at root, as `rubi index` does,
 // without its output: it is the background refresh a session start
-// begins.
+// begins. When rubi.hcl names a plugin, rubi-full runs the refresh in this
+// process's place.
 func index(ctx context.Context, root string, extra []string) error {
 	cfg, diags := config.Load(config.Options{Root: root, Extra: extra})
 	if diags.HasErrors() {
 		return errors.New(diags.Error())
 	}
-	eng := pipeline.New(cfg, hclog.New(&hclog.LoggerOptions{Name: "rubi-hook", Output: os.Stderr, Level: hclog.Error}))
+	logger := hclog.New(&hclog.LoggerOptions{Name: "rubi-hook", Output: os.Stderr, Level: hclog.Error})
+	if host.NeedsLauncher(cfg) {
+		if path, ok := programs.Find(programs.Full); ok {
+			args := []string{path}
+			for _, c := range extra {
+				args = append(args, "--config", c)
+			}
+			err := syscall.Exec(path, append(args, "index", "--root", root), os.Environ())
+			logger.Error("running "+path, "error", err)
+		} else {
+			logger.Error("rubi.hcl names a plugin; plugins run in the " + programs.Full + " program, which is not beside rubi-hook nor on PATH (go install ./cmd/... installs it): indexing with the built-in stages")
+		}
+	}
+	eng := pipeline.New(cfg, logger)
 	defer eng.Close()
 	_, err := eng.Index(ctx, pipeline.IndexOptions{HugeHeap: true})
 	return err

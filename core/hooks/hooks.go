@@ -74,6 +74,9 @@ const maxPayload = 32 << 20
 // Input is the payload an agent sends. Claude Code and Codex use the same
 // snake_case fields; each event fills the ones it has.
 type Input struct {
+	// payload is the JSON as read, for a hand-over (Env.HandOver).
+	payload []byte
+
 	Event          string `json:"hook_event_name"`
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
@@ -158,6 +161,7 @@ func ReadInput(r io.Reader) (*Input, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, fmt.Errorf("payload on stdin: %w", err)
 	}
+	in.payload = data
 	return &in, nil
 }
 

@@ -1,7 +1,10 @@
 package hooks
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime/debug"
@@ -10,7 +13,9 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 // MemoryLimit is the heap a hook process lets grow before it collects
@@ -42,6 +47,7 @@ func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error))
 		Engine: func(cfg *config.Config) *pipeline.Engine {
 			return pipeline.New(cfg, hclog.NewNullLogger())
 		},
+		HandOver: handOver(configs),
 		StartIndex: func(root string) (<-chan error, error) {
 			cmd, err := indexCmd(root)
 			if err != nil {
@@ -49,6 +55,40 @@ func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error))
 			}
 			return startDetached(root, cmd)
 		},
+	}
+}
+
+// handOver is the hand-over of a program that does not start plugins:
+// rubi-full answers the hook (`rubi-full hook EVENT`, the same --config
+// layers). Nil in a program that starts them.
+func handOver(configs []string) func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {
+	if host.CanLaunch() {
+		return nil
+	}
+	return func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {
+		path, ok := programs.Find(programs.Full)
+		if !ok {
+			return false, fmt.Errorf("plugins run in the %s program, which is not beside this one nor on PATH (go install ./cmd/... installs it)", programs.Full)
+		}
+		var args []string
+		for _, c := range configs {
+			args = append(args, "--config", c)
+		}
+		args = append(args, "hook")
+		if event != "" {
+			args = append(args, event)
+		}
+		cmd := exec.CommandContext(ctx, path, args...)
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Stdout = stdout
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			return false, err
+		}
+		if err := cmd.Wait(); err != nil {
+			return true, fmt.Errorf("%s: %w", path, err)
+		}
+		return true, nil
 	}
 }
 

@@ -11,7 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -31,6 +33,14 @@ type Env struct {
 	// returns a channel that receives the run's result when it ends. The
 	// refresh must outlive the hook's process when it takes long.
 	StartIndex func(root string) (<-chan error, error)
+	// HandOver answers the hook in another program, given the event the
+	// command line named, the payload and where the answer goes: the
+	// program that starts the subprocess plugins the project's rubi.hcl
+	// names, when this one cannot (host.NeedsLauncher). It reports
+	// whether that program ran; when it did not, the hook is answered
+	// here, with the built-ins in the plugins' place, as when HandOver is
+	// nil.
+	HandOver func(ctx context.Context, event string, payload []byte, stdout io.Writer) (ran bool, err error)
 	// Waits bound how long SessionStart waits for that refresh: Refresh
 	// when the project has an index already (the map it has is shown if
 	// the refresh is slower), First when it has none. Zero values take
@@ -71,7 +81,14 @@ type handler struct {
 
 	engOnce sync.Once
 	eng     *pipeline.Engine
+
+	// noHandOver answers here even when HandOver is set: it failed.
+	noHandOver bool
 }
+
+// errHandOver is run's answer when the hook is another program's to
+// answer (Env.HandOver).
+var errHandOver = errors.New("handed over")
 
 // engine returns the project's engine, made on first use.
 func (h *handler) engine() *pipeline.Engine {
@@ -111,6 +128,19 @@ func Run(ctx context.Context, env Env, arg string, stdin io.Reader, stdout io.Wr
 	}
 	h := &handler{env: &env, in: in, event: event, root: root}
 	out, err := h.run(ctx)
+	if errors.Is(err, errHandOver) {
+		ran, herr := env.HandOver(ctx, arg, in.payload, stdout)
+		if ran {
+			if herr != nil {
+				logError(h.dataDir(), event, herr)
+			}
+			return
+		}
+		// The plugins cannot run: say so, and answer with the built-ins.
+		logError(h.dataDir(), event, fmt.Errorf("rubi.hcl names a plugin: %w; answering with the built-in stages", herr))
+		h.noHandOver = true
+		out, err = h.run(ctx)
+	}
 	if h.eng != nil {
 		h.eng.Close()
 	}
@@ -149,6 +179,10 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 	cfg, err := h.env.Config(h.root)
 	if err != nil {
 		return Output{}, err
+	}
+	// Of the handlers only recall opens stages: a ranker or fuser.
+	if h.event == UserPromptSubmit && h.env.HandOver != nil && !h.noHandOver && host.NeedsLauncher(cfg, core.KindRanker, core.KindFuser) {
+		return Output{}, errHandOver
 	}
 	h.cfg = cfg
 	switch h.event {

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,16 +76,17 @@ func currentLauncher() Launcher {
 // CanLaunch reports whether this program starts subprocess plugins.
 func CanLaunch() bool { return currentLauncher() != nil }
 
-// NeedsLauncher reports whether opening the enabled stages of cfg would
-// start a plugin process this program cannot start: cfg names a
-// subprocess stage and no Launcher is linked. Such a program hands the run
-// to one that can before it does anything else.
-func NeedsLauncher(cfg *config.Config) bool {
+// NeedsLauncher reports whether opening the enabled stages of cfg of the
+// given kinds (every kind when none is given) would start a plugin
+// process this program cannot start: one of them is a subprocess stage
+// and no Launcher is linked. Such a program hands the run to one that can
+// before it does anything else.
+func NeedsLauncher(cfg *config.Config, kinds ...core.Kind) bool {
 	if CanLaunch() {
 		return false
 	}
 	for _, st := range cfg.Stages {
-		if st.Enabled && st.Plugin != "" {
+		if st.Enabled && st.Plugin != "" && (len(kinds) == 0 || slices.Contains(kinds, st.Kind)) {
 			return true
 		}
 	}

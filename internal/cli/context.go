@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
@@ -43,7 +44,12 @@ each with the reasons it was chosen. The index is brought up to date first
 			if q.Until, err = when.Until(until, time.Now()); err != nil {
 				return fmt.Errorf("--until: %w", err)
 			}
-			eng, err := g.engine()
+			// Without a refresh no parser runs.
+			var kinds []core.Kind
+			if noRefresh {
+				kinds = []core.Kind{core.KindRanker, core.KindFuser}
+			}
+			eng, err := g.stageEngine(kinds...)
 			if err != nil {
 				return err
 			}

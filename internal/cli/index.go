@@ -21,7 +21,7 @@ imports, computes centrality and updates every ranker. Unchanged files are
 not even opened, so a re-index costs about one directory walk.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := g.engine()
+			eng, err := g.stageEngine()
 			if err != nil {
 				return err
 			}

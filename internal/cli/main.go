@@ -18,16 +18,19 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	_ "github.com/rubi-dev/rubi/core/subprocess"
 	"github.com/rubi-dev/rubi/internal/cpuprofile"
+	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
 // globals are the flags every command takes.
 type globals struct {
+	// args is the command line after the program's name.
+	args     []string
 	stdin    io.Reader
 	stdout   io.Writer
 	stderr   io.Writer
@@ -62,7 +65,7 @@ func Main() {
 
 // run executes one command line and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, args: args}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -159,10 +162,47 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 	return pipeline.New(cfg, g.logger), nil
 }
 
-// openedEngine is engine with every enabled stage opened, which checks
-// each stage's settings against its schema (starting plugins to ask them).
+// stageEngine is engine for a command that runs the pipeline's stages of
+// the given kinds (every kind when none is given). When rubi.hcl names a
+// subprocess plugin among them, which rubi does not start (see core/host's
+// Launcher), it first runs rubi-full in rubi's place with the same
+// arguments; it runs the built-ins when rubi-full is missing.
+func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
+	cfg, err := g.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	if host.NeedsLauncher(cfg, kinds...) {
+		if err := g.execFull(); err != nil {
+			return nil, err
+		}
+	}
+	return pipeline.New(cfg, g.logger), nil
+}
+
+// execFull runs rubi-full in rubi's place (syscall.Exec: same process,
+// standard streams and arguments); it returns only when it cannot, and
+// then says so and lets the built-ins run: each plugin that cannot start
+// falls back with its own error line, as anywhere.
+func (g *globals) execFull() error {
+	path, ok := programs.Find(programs.Full)
+	if !ok {
+		fmt.Fprintf(g.stderr, "rubi: rubi.hcl names a plugin; rubi runs plugins through the %s program, which is not beside rubi nor on PATH (go install ./cmd/... installs it)\n", programs.Full)
+		return nil
+	}
+	if err := execProgram(path, append([]string{path}, g.args...), os.Environ()); err != nil {
+		fmt.Fprintf(g.stderr, "rubi: running %s: %v\n", path, err)
+		return nil
+	}
+	// Only a test's execProgram returns: the command ran elsewhere.
+	return &exitError{code: 0}
+}
+
+// openedEngine is stageEngine with every enabled stage opened, which
+// checks each stage's settings against its schema (starting plugins to
+// ask them).
 func (g *globals) openedEngine(ctx context.Context) (*pipeline.Engine, error) {
-	eng, err := g.engine()
+	eng, err := g.stageEngine()
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,14 @@ imports in and out). MODULE may be a full name (core/host), a page name
 unless --no-refresh.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, err := g.engine()
+			// Without a refresh no stage runs.
+			var eng *pipeline.Engine
+			var err error
+			if noRefresh {
+				eng, err = g.engine()
+			} else {
+				eng, err = g.stageEngine()
+			}
 			if err != nil {
 				return err
 			}
@@ -65,7 +72,7 @@ how many imports looked internal but found no file. Use --json; the text
 form is a summary. The index is refreshed first.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			eng, err := g.engine()
+			eng, err := g.stageEngine()
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi"
-	"github.com/rubi-dev/rubi/core/pluginsdk"
+	"github.com/rubi-dev/rubi/core"
 )
 
 func newVersionCmd(g *globals) *cobra.Command {
@@ -21,7 +21,7 @@ func newVersionCmd(g *globals) *cobra.Command {
 				Protocol int    `json:"plugin_protocol"`
 				Go       string `json:"go"`
 				Platform string `json:"platform"`
-			}{rubi.Version, pluginsdk.ProtocolVersion, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}
+			}{rubi.Version, core.PluginProtocol, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}
 			if g.json {
 				return writeJSON(g.stdout, v)
 			}

@@ -20,21 +20,22 @@ var (
 	err  error
 )
 
-// Binary builds cmd/rubi, cmd/rubi-hook and cmd/rubi-mcp once per test
-// process, into a temporary directory, and returns rubi's path. The
-// directory holds only the three, as go install ./cmd/... leaves them, so
-// it can be put first on PATH: rubi install and rubi connect then write
-// rubi-hook into the agents' hooks, and rubi mcp runs the rubi-mcp beside
-// it, as on a user's machine.
+// Binary builds cmd/rubi, cmd/rubi-hook, cmd/rubi-mcp and cmd/rubi-full
+// once per test process, into a temporary directory, and returns rubi's
+// path. The directory holds only the four, as go install ./cmd/...
+// leaves them, so it can be put first on PATH: rubi install and rubi
+// connect then write rubi-hook into the agents' hooks, rubi mcp runs the
+// rubi-mcp beside it and rubi the rubi-full beside it, as on a user's
+// machine.
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	once.Do(func() {
 		if dir, err = os.MkdirTemp("", "rubi-test-bin-"); err != nil {
 			return
 		}
-		out, berr := exec.Command("go", "build", "-o", dir, "github.com/rubi-dev/rubi/cmd/rubi", "github.com/rubi-dev/rubi/cmd/rubi-hook", "github.com/rubi-dev/rubi/cmd/rubi-mcp").CombinedOutput()
+		out, berr := exec.Command("go", "build", "-o", dir, "github.com/rubi-dev/rubi/cmd/...").CombinedOutput()
 		if berr != nil {
-			err = fmt.Errorf("go build ./cmd/rubi ./cmd/rubi-hook ./cmd/rubi-mcp: %v\n%s", berr, out)
+			err = fmt.Errorf("go build ./cmd/...: %v\n%s", berr, out)
 		}
 	})
 	if err != nil {
