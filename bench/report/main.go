@@ -183,7 +183,10 @@ func run(o options) error {
 	}
 
 	rubi, hook := filepath.Join(work, "rubi"), filepath.Join(work, "rubi-hook")
-	if out, err := exec.Command("go", "build", "-o", work, "./cmd/rubi", "./cmd/rubi-hook").CombinedOutput(); err != nil {
+	// Built as the README installs them: static, without cgo.
+	build := exec.Command("go", "build", "-o", work, "./cmd/rubi", "./cmd/rubi-hook")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
 	tree := filepath.Join(work, "tree")
