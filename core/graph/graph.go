@@ -106,7 +106,7 @@ func (b *Builder) Build() *Graph {
 	edges = merged
 
 	g := &Graph{
-		ids:      slices.Clone(b.ids),
+		ids:      StringIDs(slices.Clone(b.ids)),
 		index:    make(map[string]int32, n),
 		outStart: make([]int32, n+1),
 		outTo:    make([]int32, len(edges)),
@@ -144,10 +144,24 @@ func (b *Builder) Build() *Graph {
 	return g
 }
 
+// IDs gives the ids of a graph's nodes by node number. A graph loaded
+// from a file can read them where they lie instead of making a string of
+// each.
+type IDs interface {
+	Len() int
+	At(i int) string
+}
+
+// StringIDs is IDs held in a slice.
+type StringIDs []string
+
+func (s StringIDs) Len() int        { return len(s) }
+func (s StringIDs) At(i int) string { return s[i] }
+
 // Graph is an immutable weighted directed graph. It is safe for concurrent
 // use.
 type Graph struct {
-	ids []string
+	ids IDs
 	// index maps ids to nodes; a graph from FromTables has byID instead:
 	// the nodes sorted by id, searched in O(log n).
 	index map[string]int32
@@ -168,18 +182,18 @@ type Graph struct {
 }
 
 // Len returns the number of nodes.
-func (g *Graph) Len() int { return len(g.ids) }
+func (g *Graph) Len() int { return g.ids.Len() }
 
 // Edges returns the number of distinct directed edges.
 func (g *Graph) Edges() int { return len(g.outTo) }
 
 // ID returns the id of node i.
-func (g *Graph) ID(i int) string { return g.ids[i] }
+func (g *Graph) ID(i int) string { return g.ids.At(i) }
 
 // Index returns the node index of id.
 func (g *Graph) Index(id string) (int, bool) {
 	if g.index == nil {
-		k, ok := slices.BinarySearchFunc(g.byID, id, func(i int32, id string) int { return strings.Compare(g.ids[i], id) })
+		k, ok := slices.BinarySearchFunc(g.byID, id, func(i int32, id string) int { return strings.Compare(g.ids.At(int(i)), id) })
 		if !ok {
 			return 0, false
 		}
@@ -231,7 +245,7 @@ func FromCSR(ids []string, start, to []int32, weight []float64) (*Graph, error) 
 		return nil, errors.New("graph: inconsistent sizes")
 	}
 	g := &Graph{
-		ids:      ids,
+		ids:      StringIDs(ids),
 		index:    make(map[string]int32, n),
 		outStart: start,
 		outTo:    to,
@@ -298,11 +312,11 @@ type Tables struct {
 func (g *Graph) Tables() Tables {
 	byID := g.byID
 	if byID == nil {
-		byID = make([]int32, len(g.ids))
+		byID = make([]int32, g.ids.Len())
 		for i := range byID {
 			byID[i] = int32(i)
 		}
-		slices.SortFunc(byID, func(a, b int32) int { return strings.Compare(g.ids[a], g.ids[b]) })
+		slices.SortFunc(byID, func(a, b int32) int { return strings.Compare(g.ids.At(int(a)), g.ids.At(int(b))) })
 	}
 	return Tables{g.outStart, g.outTo, g.outW, g.inStart, g.inFrom, g.inW, g.inNorm, g.outSum, byID}
 }
@@ -314,8 +328,8 @@ func (g *Graph) Tables() Tables {
 // size of the graph; the weights are taken as they are, and so is the
 // agreement of the in-edges with the out-edges: a caller reading tables
 // from a file checksums it.
-func FromTables(ids []string, t Tables) (*Graph, error) {
-	n, m := len(ids), len(t.OutTo)
+func FromTables(ids IDs, t Tables) (*Graph, error) {
+	n, m := ids.Len(), len(t.OutTo)
 	if len(t.OutW) != m || len(t.InFrom) != m || len(t.InW) != m || len(t.InNorm) != m ||
 		len(t.OutSum) != n || len(t.ByID) != n {
 		return nil, errors.New("graph: inconsistent sizes")
@@ -326,7 +340,7 @@ func FromTables(ids []string, t Tables) (*Graph, error) {
 		}
 	}
 	for k, i := range t.ByID {
-		if i < 0 || int(i) >= n || k > 0 && ids[t.ByID[k-1]] >= ids[i] {
+		if i < 0 || int(i) >= n || k > 0 && ids.At(int(t.ByID[k-1])) >= ids.At(int(i)) {
 			return nil, errors.New("graph: ids out of order or repeated")
 		}
 	}

@@ -490,7 +490,7 @@ func TestTablesRoundTrip(t *testing.T) {
 	for i := range ids {
 		ids[i] = g.ID(i)
 	}
-	h, err := FromTables(ids, g.Tables())
+	h, err := FromTables(StringIDs(ids), g.Tables())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,11 +536,11 @@ func TestFromTablesRejectsDamage(t *testing.T) {
 		tb = Tables{slices.Clone(tb.OutStart), slices.Clone(tb.OutTo), slices.Clone(tb.OutW), slices.Clone(tb.InStart),
 			slices.Clone(tb.InFrom), slices.Clone(tb.InW), slices.Clone(tb.InNorm), slices.Clone(tb.OutSum), slices.Clone(tb.ByID)}
 		ids := slices.Clone(ids)
-		if _, err := FromTables(ids, tb); err != nil {
+		if _, err := FromTables(StringIDs(ids), tb); err != nil {
 			t.Fatalf("%s: intact tables refused: %v", name, err)
 		}
 		damage(&tb, ids)
-		if _, err := FromTables(ids, tb); err == nil {
+		if _, err := FromTables(StringIDs(ids), tb); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

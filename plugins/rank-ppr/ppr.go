@@ -29,7 +29,7 @@ const Name = "rank.ppr"
 // built-in again when its version changes, so it changes with
 // formatVersion: an index run then rebuilds a graph stored in another
 // format.
-const Version = "0.3.0"
+const Version = "0.4.0"
 
 func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
 
@@ -202,7 +202,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 		cands = append(cands, cand{i, s})
 	}
 	order := func(a, b cand) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(st.ids[a.node], st.ids[b.node]))
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(st.id(a.node), st.id(b.node)))
 	}
 	if q.Limit > 0 && len(cands) > 2*q.Limit {
 		// Only the best Limit are returned: keep the candidates at least
@@ -232,7 +232,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	ex := st.explainer(seeds, scores)
 	hits := make([]core.Hit, len(cands))
 	for k, c := range cands {
-		hits[k] = core.Hit{ID: st.ids[c.node], Score: c.score, Reason: ex.reason(c.node)}
+		hits[k] = core.Hit{ID: st.id(c.node), Score: c.score, Reason: ex.reason(c.node)}
 	}
 	return hits, nil
 }
@@ -297,7 +297,7 @@ func (st *state) seeds(lists []core.RankedList, maxSeeds int) map[int]float64 {
 		nodes = append(nodes, i)
 	}
 	slices.SortFunc(nodes, func(a, b int) int {
-		return cmp.Or(cmp.Compare(acc[b], acc[a]), cmp.Compare(st.ids[a], st.ids[b]))
+		return cmp.Or(cmp.Compare(acc[b], acc[a]), cmp.Compare(st.id(a), st.id(b)))
 	})
 	for _, i := range nodes[maxSeeds:] {
 		delete(acc, i)

@@ -360,7 +360,7 @@ func TestSeeds(t *testing.T) {
 	}
 	for i, w := range want {
 		if got[i] != w {
-			t.Errorf("seed %s weight %v, want %v", st.ids[i], got[i], w)
+			t.Errorf("seed %s weight %v, want %v", st.id(i), got[i], w)
 		}
 	}
 	if got := st.seeds(lists, 1); len(got) != 1 || got[idx("file:c.go")] != 2 {
@@ -533,7 +533,7 @@ func TestOldFormatRebuilt(t *testing.T) {
 	if err := os.WriteFile(file, codec.Seal(data[:len(data)-4]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := load(dir); err == nil || !strings.Contains(err.Error(), "has format 2") {
+	if _, _, err := load(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has format %d,", formatVersion-1)) {
 		t.Fatalf("old format loaded: %v", err)
 	}
 	if err := configured(t, dir, "").Index(context.Background(), c); err != nil {
@@ -552,13 +552,27 @@ func TestInconsistentTablesRefused(t *testing.T) {
 	if _, err := decodeState(good, true); err != nil {
 		t.Fatal(err)
 	}
-	// The last node of the id order, the int32 before the relations.
-	n, m := len(st.ids), len(st.rel)
-	at := len(good) - 4 - m - 4
-	bad := bytes.Clone(good[:len(good)-4])
-	binary.LittleEndian.PutUint32(bad[at:], uint32(n))
-	if _, err := decodeState(codec.Seal(bad), true); err == nil || !strings.Contains(err.Error(), "corrupt") {
-		t.Errorf("node number out of range: %v", err)
+	// The tables, from the end: ... by-id order, kinds, string offsets,
+	// relations, strings, checksum.
+	n, m := st.strs.Len(), len(st.rel)
+	strsAt := len(good) - 4 - len(st.strs.blob)
+	offAt := strsAt - m - 4*(2*n+1)
+	kindAt := offAt - 4*n
+	for what, damage := range map[string]func(b []byte){
+		"node number out of range": func(b []byte) { binary.LittleEndian.PutUint32(b[kindAt-4:], uint32(n)) },
+		"node kind out of range":   func(b []byte) { binary.LittleEndian.PutUint32(b[kindAt:], uint32(len(st.kinds))) },
+		"string past the strings":  func(b []byte) { binary.LittleEndian.PutUint32(b[offAt+4:], uint32(len(st.strs.blob)+1)) },
+		"strings out of order": func(b []byte) {
+			binary.LittleEndian.PutUint32(b[offAt+4:], 0)
+			binary.LittleEndian.PutUint32(b[offAt+8:], 1)
+		},
+		"strings cut short": func(b []byte) { binary.LittleEndian.PutUint32(b[offAt+4*2*n:], uint32(len(st.strs.blob)-1)) },
+	} {
+		bad := bytes.Clone(good[:len(good)-4])
+		damage(bad)
+		if _, err := decodeState(codec.Seal(bad), true); err == nil || !strings.Contains(err.Error(), "corrupt") {
+			t.Errorf("%s: %v", what, err)
+		}
 	}
 	if _, err := decodeState(codec.Seal(append(bytes.Clone(good[:len(good)-4]), 0)), true); err == nil || !strings.Contains(err.Error(), "bad sizes") {
 		t.Errorf("a byte too many: %v", err)

@@ -35,27 +35,30 @@ const (
 //	uvarint format version
 //	32 bytes SHA-256 of the corpus graph it was built from (see inputsHash)
 //	uvarint kind count, then each document kind: string
-//	uvarint node count, then per node: string id, uvarint kind, string name
-//	        ("" when the name is the key of the id)
-//	uvarint edge count; zero bytes up to a multiple of 8 bytes from the
-//	        start of the file; then the graph's tables (graph.Tables):
-//	        nodes × float64 total out-weights, edges × float64 out-edge
-//	        weights, edges × float64 in-edge weights, edges × float64
-//	        transition probabilities, (nodes+1) × int32 out-edge offsets,
-//	        edges × int32 targets, (nodes+1) × int32 in-edge offsets,
-//	        edges × int32 sources, nodes × int32 nodes in the order of
-//	        their ids; edges × byte relations
+//	uvarint node count, uvarint edge count, uvarint string bytes; zero
+//	        bytes up to a multiple of 8 bytes from the start of the file;
+//	        then the graph's tables (graph.Tables): nodes × float64 total
+//	        out-weights, edges × float64 out-edge weights, edges × float64
+//	        in-edge weights, edges × float64 transition probabilities,
+//	        (nodes+1) × int32 out-edge offsets, edges × int32 targets,
+//	        (nodes+1) × int32 in-edge offsets, edges × int32 sources,
+//	        nodes × int32 nodes in the order of their ids; then nodes ×
+//	        int32 document kinds; (2×nodes+1) × uint32 string offsets;
+//	        edges × byte relations; the strings: per node its id and its
+//	        display name ("" when it is the key of the id), node i's id
+//	        from offset 2i to 2i+1, its name from 2i+1 to 2i+2
 //	4 bytes CRC-32C of everything before, little endian
 //
 // Integers in tables are little endian; a string is a uvarint length and
 // the bytes. Aligned tables let a little-endian machine use them where
-// they lie, in the file's mapping or in one copy of it (see load).
+// they lie, in the file's mapping or in one copy of it (see load), and
+// the strings are read there too: loading a graph makes no string.
 // formatVersion changes whenever the layout does (and Version with it);
 // another version is refused with a request to re-index rather than
 // misread.
 const (
 	formatMagic   = "rubi-ppr\n"
-	formatVersion = 3
+	formatVersion = 4
 )
 
 // Relations of a node to a neighbour, from the node's point of view.
@@ -69,12 +72,12 @@ const (
 
 // state is a ready-to-rank graph.
 type state struct {
-	ids      []string
+	// strs holds the nodes' ids and display names; a display name ""
+	// means the key of the id, which is the common case and not worth
+	// storing twice.
+	strs     strtab
 	kinds    []string // distinct document kinds
 	nodeKind []int32  // index into kinds, per node
-	// names are display names; "" means the key of the id, which is the
-	// common case and not worth storing twice.
-	names []string
 	// g is the relevance graph: every corpus edge in both directions,
 	// because a file is as relevant to the code it imports as to the
 	// code importing it.
@@ -135,7 +138,6 @@ func newState(c *core.Corpus) *state {
 			continue
 		}
 		b.Node(d.ID)
-		st.ids = append(st.ids, d.ID)
 		kind, key, err := core.SplitDocID(d.ID)
 		if err != nil {
 			key = d.ID
@@ -152,7 +154,7 @@ func newState(c *core.Corpus) *state {
 		if name == key {
 			name = ""
 		}
-		st.names = append(st.names, name)
+		st.strs.add(d.ID, name)
 	}
 	type relEdge struct {
 		from, to  int
@@ -209,13 +211,65 @@ func (st *state) kind(i int) string { return st.kinds[st.nodeKind[i]] }
 // name is how a reason refers to node i: the document's path, title or
 // key.
 func (st *state) name(i int) string {
-	if n := st.names[i]; n != "" {
+	if n := st.strs.name(i); n != "" {
 		return n
 	}
-	if _, key, err := core.SplitDocID(st.ids[i]); err == nil {
+	id := st.strs.At(i)
+	if _, key, err := core.SplitDocID(id); err == nil {
 		return key
 	}
-	return st.ids[i]
+	return id
+}
+
+// id is node i's document id.
+func (st *state) id(i int) string { return st.strs.At(i) }
+
+// strtab is the nodes' ids and display names in one blob: node i's id is
+// blob[off[2i]:off[2i+1]], its name blob[off[2i+1]:off[2i+2]]. It is the
+// graph's graph.IDs. The strings it returns alias the blob, which is
+// never changed in place.
+type strtab struct {
+	off  []uint32
+	blob []byte
+}
+
+func (s *strtab) add(id, name string) {
+	if s.off == nil {
+		s.off = []uint32{0}
+	}
+	s.blob = append(s.blob, id...)
+	s.off = append(s.off, uint32(len(s.blob)))
+	s.blob = append(s.blob, name...)
+	s.off = append(s.off, uint32(len(s.blob)))
+}
+
+func (s *strtab) str(k int) string {
+	a, b := s.off[k], s.off[k+1]
+	if a == b {
+		return ""
+	}
+	return unsafe.String(&s.blob[a], int(b-a))
+}
+
+// Len is the number of nodes.
+func (s *strtab) Len() int { return max(len(s.off)-1, 0) / 2 }
+
+// At is node i's id.
+func (s *strtab) At(i int) string { return s.str(2 * i) }
+
+func (s *strtab) name(i int) string { return s.str(2*i + 1) }
+
+// check says the offsets fit the blob.
+func (s *strtab) check() bool {
+	if len(s.off) == 0 || s.off[0] != 0 || int(s.off[len(s.off)-1]) != len(s.blob) {
+		return false
+	}
+	for k := 1; k < len(s.off); k++ {
+		if s.off[k] < s.off[k-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // statState stamps the state file in dir.
@@ -225,8 +279,8 @@ func statState(dir string) (store.Stamp, error) {
 
 func (st *state) encode() []byte {
 	t := st.g.Tables()
-	n, m := len(st.ids), len(t.OutTo)
-	b := make([]byte, 0, 64+n*56+m*41)
+	n, m := st.strs.Len(), len(t.OutTo)
+	b := make([]byte, 0, 64+n*48+m*41+len(st.strs.blob))
 	b = append(b, formatMagic...)
 	b = binary.AppendUvarint(b, formatVersion)
 	b = append(b, st.inputs[:]...)
@@ -235,24 +289,28 @@ func (st *state) encode() []byte {
 		b = codec.AppendString(b, k)
 	}
 	b = binary.AppendUvarint(b, uint64(n))
-	for i, id := range st.ids {
-		b = codec.AppendString(b, id)
-		b = binary.AppendUvarint(b, uint64(st.nodeKind[i]))
-		b = codec.AppendString(b, st.names[i])
-	}
 	b = binary.AppendUvarint(b, uint64(m))
+	b = binary.AppendUvarint(b, uint64(len(st.strs.blob)))
 	b = append(b, make([]byte, pad(len(b)))...)
 	for _, fs := range [][]float64{t.OutSum, t.OutW, t.InW, t.InNorm} {
 		for _, v := range fs {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 		}
 	}
-	for _, is := range [][]int32{t.OutStart, t.OutTo, t.InStart, t.InFrom, t.ByID} {
+	for _, is := range [][]int32{t.OutStart, t.OutTo, t.InStart, t.InFrom, t.ByID, st.nodeKind} {
 		for _, v := range is {
 			b = binary.LittleEndian.AppendUint32(b, uint32(v))
 		}
 	}
+	off := st.strs.off
+	if n == 0 {
+		off = []uint32{0}
+	}
+	for _, v := range off {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
 	b = append(b, st.rel...)
+	b = append(b, st.strs.blob...)
 	return codec.Seal(b)
 }
 
@@ -361,36 +419,18 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	st := &state{}
 	copy(st.inputs[:], d.B)
 	d.B = d.B[sha256.Size:]
-	str := func() string {
-		b := d.Bytes()
-		if len(b) == 0 {
-			return ""
-		}
-		return unsafe.String(&b[0], len(b))
-	}
 	st.kinds = make([]string, d.Count(1))
 	for i := range st.kinds {
-		st.kinds[i] = str()
+		st.kinds[i] = string(d.Bytes())
 	}
-	n := d.Count(3)
-	st.ids, st.names, st.nodeKind = make([]string, n), make([]string, n), make([]int32, n)
-	for i := range n {
-		st.ids[i] = str()
-		k := d.Uvarint()
-		st.names[i] = str()
-		if k >= uint64(len(st.kinds)) {
-			return nil, fmt.Errorf("is %w (node kind out of range)", errCorrupt)
-		}
-		st.nodeKind[i] = int32(k)
-	}
-	m := d.Count(33)
+	n, m, strBytes := d.Count(1), d.Count(1), d.Uvarint()
 	if d.Err != nil {
 		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
 	}
 	// Where the tables start, from the start of the file.
 	at := len(data) - 4 - len(d.B)
 	at += pad(at)
-	if len(data)-4-at != 8*n+24*m+4*(3*n+2)+8*m+m {
+	if uint64(len(data)-4-at) != uint64(8*n+24*m+4*(3*n+2)+8*m+4*n+4*(2*n+1)+m)+strBytes {
 		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
 	}
 	b := data[at : len(data)-4]
@@ -407,8 +447,19 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	var t graph.Tables
 	t.OutSum, t.OutW, t.InW, t.InNorm = f64s(n), f64s(m), f64s(m), f64s(m)
 	t.OutStart, t.OutTo, t.InStart, t.InFrom, t.ByID = i32s(n+1), i32s(m), i32s(n+1), i32s(m), i32s(n)
-	st.rel = b
-	g, err := graph.FromTables(st.ids, t)
+	st.nodeKind = i32s(n)
+	for _, k := range st.nodeKind {
+		if k < 0 || int(k) >= len(st.kinds) {
+			return nil, fmt.Errorf("is %w (node kind out of range)", errCorrupt)
+		}
+	}
+	st.strs.off = uint32s(b[:4*(2*n+1)])
+	b = b[4*(2*n+1):]
+	st.rel, st.strs.blob = b[:m], b[m:]
+	if !st.strs.check() {
+		return nil, fmt.Errorf("is %w (string offsets)", errCorrupt)
+	}
+	g, err := graph.FromTables(&st.strs, t)
 	if err != nil {
 		return nil, fmt.Errorf("is %w (%v)", errCorrupt, err)
 	}
@@ -438,7 +489,22 @@ func float64s(b []byte) []float64 {
 	return out
 }
 
-// int32s is float64s for int32s.
+// uint32s is float64s for uint32s.
+func uint32s(b []byte) []uint32 {
+	if len(b) == 0 {
+		return []uint32{}
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
+	}
+	out := make([]uint32, len(b)/4)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// int32s is uint32s for signed numbers.
 func int32s(b []byte) []int32 {
 	if len(b) == 0 {
 		return []int32{}
