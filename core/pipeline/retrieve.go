@@ -315,6 +315,15 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 		var it Item
 		switch kind {
 		case core.DocFile:
+			if full && q.Module == "" && q.Since.IsZero() && q.Until.IsZero() {
+				// Counted without finding the file's record, which costs
+				// a search of the manifest: the count may include a file
+				// gone since the index.
+				if q.underPath(key) {
+					res.Omitted++
+				}
+				continue
+			}
 			rec, ok := m.file(key)
 			if !ok {
 				continue // a ranker remembered a file that is gone
