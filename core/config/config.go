@@ -508,7 +508,7 @@ func decodeValues(attrs map[string]*hcl.Attribute, schema core.Schema, where str
 			continue
 		}
 		if !cv.IsNull() {
-			vals[a.Name] = cv
+			vals[a.Name] = float64Numbers(cv)
 		}
 	}
 	if diags.HasErrors() {
@@ -523,6 +523,24 @@ func decodeValues(attrs map[string]*hcl.Attribute, schema core.Schema, where str
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot encode settings", Detail: err.Error()})
 	}
 	return raw, diags
+}
+
+// float64Numbers gives the numbers in v float64 precision. HCL reads a
+// number with 512 bits of it, and writing such a number as JSON (finding
+// its shortest decimal form) cost more than the rest of loading the
+// configuration; settings are float64s and ints once decoded anyway.
+func float64Numbers(v cty.Value) cty.Value {
+	out, err := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
+		if v.Type() != cty.Number || !v.IsKnown() || v.IsNull() {
+			return v, nil
+		}
+		f, _ := v.AsBigFloat().Float64()
+		return cty.NumberFloatVal(f), nil
+	})
+	if err != nil {
+		return v
+	}
+	return out
 }
 
 // SettingDiagnostic turns a stage's rejection of a setting into a
