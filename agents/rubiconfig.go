@@ -6,20 +6,23 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rubi-dev/rubi"
 )
 
 // rubi's personal configuration (core/config.UserConfigPath) records the
-// personal vault as its `vault` attribute. It is edited with hclwrite, which
-// changes that attribute's tokens and keeps every other byte: comments,
-// blocks, layout.
+// personal vault as its `vault` attribute. It is edited in place: hclsyntax
+// parses the file and gives the attribute's byte ranges, and only those
+// bytes change; every other byte stays: comments, blocks, layout. (hclwrite
+// would do it too, but it brings go-cmp, whose initialization compiles a
+// regular expression on every start of rubi, about 2 ms.)
 
 // vaultComment introduces the vault attribute install adds.
 const vaultComment = "# The personal vault: notes that follow you across projects (rubi install)."
@@ -57,29 +60,92 @@ func vaultOf(src []byte, path string) (string, bool, error) {
 	return attrString(f, "vault", path)
 }
 
-func parseHCL(src []byte, path string) (*hclwrite.File, error) {
-	f, diags := hclwrite.ParseConfig(src, path, hcl.InitialPos)
+func parseHCL(src []byte, path string) (*hclsyntax.Body, error) {
+	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, diagError(diags)
 	}
-	return f, nil
+	return f.Body.(*hclsyntax.Body), nil
 }
 
 // attrString evaluates a top-level attribute that must be a plain string.
-func attrString(f *hclwrite.File, name, path string) (string, bool, error) {
-	attr := f.Body().GetAttribute(name)
-	if attr == nil {
+func attrString(body *hclsyntax.Body, name, path string) (string, bool, error) {
+	attr, ok := body.Attributes[name]
+	if !ok {
 		return "", false, nil
 	}
-	expr, diags := hclsyntax.ParseExpression(attr.Expr().BuildTokens(nil).Bytes(), path, hcl.InitialPos)
-	if diags.HasErrors() {
-		return "", true, diagError(diags)
-	}
-	v, diags := expr.Value(nil)
+	v, diags := attr.Expr.Value(nil)
 	if diags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
 		return "", true, fmt.Errorf("%s: %s is not a plain string", path, name)
 	}
 	return v.AsString(), true, nil
+}
+
+// exprBytes is the source of an attribute's value.
+func exprBytes(src []byte, attr *hclsyntax.Attribute) []byte {
+	r := attr.Expr.Range()
+	return src[r.Start.Byte:r.End.Byte]
+}
+
+// replaceExpr gives the attribute the value expr, written as it is.
+func replaceExpr(src []byte, attr *hclsyntax.Attribute, expr []byte) []byte {
+	r := attr.Expr.Range()
+	return slices.Concat(src[:r.Start.Byte], expr, src[r.End.Byte:])
+}
+
+// appendAttr adds `name = expr` on a line of its own at the end.
+func appendAttr(src []byte, name string, expr []byte) []byte {
+	out := slices.Clone(src)
+	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n')
+	}
+	out = append(out, name+" = "...)
+	out = append(out, expr...)
+	return append(out, '\n')
+}
+
+// removeAttr takes out the attribute's lines and the comment lines right
+// above it, which describe it.
+func removeAttr(src []byte, attr *hclsyntax.Attribute) []byte {
+	start := bytes.LastIndexByte(src[:attr.SrcRange.Start.Byte], '\n') + 1
+	for start > 0 {
+		prev := bytes.LastIndexByte(src[:start-1], '\n') + 1
+		line := bytes.TrimSpace(src[prev : start-1])
+		if !bytes.HasPrefix(line, []byte("#")) && !bytes.HasPrefix(line, []byte("//")) {
+			break
+		}
+		start = prev
+	}
+	end := len(src)
+	if k := bytes.IndexByte(src[attr.SrcRange.End.Byte:], '\n'); k >= 0 {
+		end = attr.SrcRange.End.Byte + k + 1
+	}
+	return slices.Concat(src[:start], src[end:])
+}
+
+// hclString writes s as an HCL string literal: quoted, with the escapes
+// HCL knows, and template sequences ("${", "%{") doubled to stay literal.
+func hclString(s string) []byte {
+	b := []byte{'"'}
+	for i, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case (r == '$' || r == '%') && strings.HasPrefix(s[i+1:], "{"):
+			b = append(b, byte(r), byte(r))
+		case r < 0x20 || r == 0x7f:
+			b = fmt.Appendf(b, `\u%04x`, r)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
 }
 
 // diagError renders HCL diagnostics as file:line:col: summary; detail.
@@ -142,31 +208,34 @@ func ExpandVault(v string) (string, error) {
 
 // setVault records vault in the personal configuration.
 func setVault(st fileState, vault string) (fileChange, error) {
-	f, err := parseHCL(st.data, st.path)
+	body, err := parseHCL(st.data, st.path)
 	if err != nil {
 		return fileChange{}, err
 	}
-	cur, had, err := attrString(f, "vault", st.path)
+	cur, had, err := attrString(body, "vault", st.path)
 	if err == nil && had && cur == vault {
 		return fileChange{data: st.data}, nil
 	}
-	if !had {
+	var out []byte
+	if had {
+		out = replaceExpr(st.data, body.Attributes["vault"], hclString(vault))
+	} else {
 		// A new attribute goes at the end, after a blank line, with a
 		// comment that says where it came from (the undo removes both).
-		if len(st.data) > 0 && !bytes.HasSuffix(st.data, []byte("\n")) {
-			f.Body().AppendNewline()
+		out = slices.Clone(st.data)
+		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+			out = append(out, '\n')
 		}
-		if len(bytes.TrimSpace(st.data)) > 0 {
-			f.Body().AppendNewline()
+		if len(bytes.TrimSpace(out)) > 0 {
+			out = append(out, '\n')
 		}
-		f.Body().AppendUnstructuredTokens(hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte(vaultComment + "\n")}})
+		out = appendAttr(append(out, vaultComment+"\n"...), "vault", hclString(vault))
 	}
-	f.Body().SetAttributeValue("vault", cty.StringVal(vault))
 	line := fmt.Sprintf("vault = %q", vault)
 	if had && err == nil {
 		line += fmt.Sprintf(" (was %q)", cur)
 	}
-	return fileChange{data: f.Bytes(), changes: []string{line}}, nil
+	return fileChange{data: out, changes: []string{line}}, nil
 }
 
 // unsetVault puts back the vault the backup had, or removes it; a file
@@ -175,7 +244,7 @@ func unsetVault(st fileState) (fileChange, error) {
 	if !st.hasBackup || !st.exists {
 		return fileChange{data: st.data, remove: !st.exists}, nil
 	}
-	f, err := parseHCL(st.data, st.path)
+	body, err := parseHCL(st.data, st.path)
 	if err != nil {
 		return fileChange{}, err
 	}
@@ -183,20 +252,28 @@ func unsetVault(st fileState) (fileChange, error) {
 	if err != nil {
 		return fileChange{}, fmt.Errorf("%w\n(the backup is unreadable: remove rubi's vault from %s by hand)", err, st.path)
 	}
-	before := backup.Body().GetAttribute("vault")
-	cur := f.Body().GetAttribute("vault")
+	before := backup.Attributes["vault"]
+	cur := body.Attributes["vault"]
+	out := st.data
 	var lines []string
 	switch {
 	case before != nil:
-		if cur == nil || !bytes.Equal(bytes.TrimSpace(cur.Expr().BuildTokens(nil).Bytes()), bytes.TrimSpace(before.Expr().BuildTokens(nil).Bytes())) {
-			f.Body().SetAttributeRaw("vault", before.Expr().BuildTokens(nil))
-			lines = append(lines, "vault: restored to "+string(bytes.TrimSpace(before.Expr().BuildTokens(nil).Bytes())))
+		was := exprBytes(st.backup, before)
+		switch {
+		case cur == nil:
+			out = appendAttr(out, "vault", was)
+		case !bytes.Equal(exprBytes(st.data, cur), was):
+			out = replaceExpr(out, cur, was)
+		default:
+			was = nil
+		}
+		if was != nil {
+			lines = append(lines, "vault: restored to "+string(was))
 		}
 	case cur != nil:
-		f.Body().RemoveAttribute("vault")
+		out = removeAttr(out, cur)
 		lines = append(lines, "vault: removed")
 	}
-	out := f.Bytes()
 	if len(lines) > 0 && bytes.HasSuffix(out, []byte("\n\n")) {
 		// the blank line install put before the attribute
 		out = append(bytes.TrimRight(out, "\n"), '\n')

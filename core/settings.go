@@ -8,11 +8,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/gocty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // Attribute is one setting a stage accepts in its rubi.hcl block.
@@ -94,17 +94,62 @@ func MustSchemaOf(settings any) Schema {
 
 // DecodeSettings decodes a stage's Setup.Settings into a settings struct
 // (the one given to SchemaOf). Fields absent from raw keep their values, so
-// a stage sets its defaults before calling it.
+// a stage sets its defaults before calling it. Each setting is converted to
+// its field's type as HCL converts values (a number from "2", say); one
+// that cannot be, a required one missing and an unknown one are errors
+// naming the setting.
 func DecodeSettings(raw json.RawMessage, settings any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	f, diags := hcljson.Parse(raw, "settings.json")
-	if diags.HasErrors() {
-		return &SettingError{Message: diags.Error()}
+	var given map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &given); err != nil {
+		return &SettingError{Message: "settings are not a JSON object: " + err.Error()}
 	}
-	if diags := gohcl.DecodeBody(f.Body, nil, settings); diags.HasErrors() {
-		return &SettingError{Message: diags.Error()}
+	rv := reflect.ValueOf(settings)
+	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("settings must be a pointer to a struct, got %T", settings)
+	}
+	rv = rv.Elem()
+	known := make(map[string]bool, len(given))
+	for i := range rv.NumField() {
+		tag, ok := rv.Type().Field(i).Tag.Lookup("hcl")
+		if !ok {
+			continue
+		}
+		name, opt, _ := strings.Cut(tag, ",")
+		known[name] = true
+		data, ok := given[name]
+		if !ok {
+			if opt == "" {
+				return &SettingError{Setting: name, Message: fmt.Sprintf("the setting %q is required", name)}
+			}
+			continue
+		}
+		field := rv.Field(i).Addr().Interface()
+		ty, err := gocty.ImpliedType(field)
+		if err != nil {
+			return fmt.Errorf("settings field %s: %w", name, err)
+		}
+		var v cty.Value
+		jty, err := ctyjson.ImpliedType(data)
+		if err == nil {
+			v, err = ctyjson.Unmarshal(data, jty)
+		}
+		if err == nil {
+			v, err = convert.Convert(v, ty)
+		}
+		if err == nil {
+			err = gocty.FromCtyValue(v, field)
+		}
+		if err != nil {
+			return &SettingError{Setting: name, Message: fmt.Sprintf("%s: %v", name, err)}
+		}
+	}
+	for name := range given {
+		if !known[name] {
+			return &SettingError{Setting: name, Message: fmt.Sprintf("no setting is called %q", name)}
+		}
 	}
 	return nil
 }

@@ -22,10 +22,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/gocty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/rubi-dev/rubi"
@@ -345,7 +345,7 @@ func (l *loader) meta(st *Stage, a *hcl.Attribute, dir string) {
 	switch a.Name {
 	case "plugin":
 		var p string
-		if diags = gohcl.DecodeExpression(a.Expr, nil, &p); !diags.HasErrors() {
+		if diags = decodeExpr(a.Expr, &p); !diags.HasErrors() {
 			if p == "" {
 				// An explicit empty plugin brings back the built-in.
 				st.Plugin, st.PluginRange = "", nil
@@ -354,10 +354,10 @@ func (l *loader) meta(st *Stage, a *hcl.Attribute, dir string) {
 			st.Plugin, st.PluginRange = resolvePlugin(p, dir), a.Range.Ptr()
 		}
 	case "enabled":
-		diags = gohcl.DecodeExpression(a.Expr, nil, &st.Enabled)
+		diags = decodeExpr(a.Expr, &st.Enabled)
 	case "timeout":
 		var s string
-		if diags = gohcl.DecodeExpression(a.Expr, nil, &s); !diags.HasErrors() {
+		if diags = decodeExpr(a.Expr, &s); !diags.HasErrors() {
 			d, err := time.ParseDuration(s)
 			if err != nil || d <= 0 {
 				diags = diags.Append(&hcl.Diagnostic{
@@ -371,7 +371,7 @@ func (l *loader) meta(st *Stage, a *hcl.Attribute, dir string) {
 			st.Timeout = d
 		}
 	case "weight":
-		if diags = gohcl.DecodeExpression(a.Expr, nil, &st.Weight); !diags.HasErrors() && st.Weight < 0 {
+		if diags = decodeExpr(a.Expr, &st.Weight); !diags.HasErrors() && st.Weight < 0 {
 			diags = diags.Append(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid weight",
@@ -380,7 +380,7 @@ func (l *loader) meta(st *Stage, a *hcl.Attribute, dir string) {
 			})
 		}
 	case "languages":
-		diags = gohcl.DecodeExpression(a.Expr, nil, &st.Languages)
+		diags = decodeExpr(a.Expr, &st.Languages)
 	}
 	l.diags = append(l.diags, diags...)
 }
@@ -400,7 +400,7 @@ func resolvePlugin(p, dir string) string {
 // finish decodes the merged sections and checks the pipeline as a whole.
 func (l *loader) finish() {
 	if l.vault != nil {
-		l.diags = append(l.diags, gohcl.DecodeExpression(l.vault.Expr, nil, &l.cfg.Vault)...)
+		l.diags = append(l.diags, decodeExpr(l.vault.Expr, &l.cfg.Vault)...)
 	}
 	for name, target := range l.sectionTargets() {
 		raw, diags := decodeValues(l.sections[name], core.MustSchemaOf(target), fmt.Sprintf("the %q block", name))
@@ -468,6 +468,32 @@ func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics)
 		return nil, diags
 	}
 	return raw, diags
+}
+
+// decodeExpr evaluates expr (no variables, no functions) into target, a
+// pointer, converting the value to target's type as HCL converts values.
+func decodeExpr(expr hcl.Expression, target any) hcl.Diagnostics {
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	ty, err := gocty.ImpliedType(target)
+	if err == nil {
+		v, err = convert.Convert(v, ty)
+	}
+	if err == nil {
+		err = gocty.FromCtyValue(v, target)
+	}
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsuitable value type",
+			Detail:   "Unsuitable value: " + err.Error(),
+			Subject:  expr.StartRange().Ptr(),
+			Context:  expr.Range().Ptr(),
+		})
+	}
+	return diags
 }
 
 // decodeValues checks attrs against schema (names and types, each error at
