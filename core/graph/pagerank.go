@@ -184,17 +184,25 @@ func (g *Graph) PersonalizedPush(seeds map[int]float64, damping, epsilon float64
 	}
 	p := make([]float64, n)
 	r := make([]float64, n)
+	// A node is in the queue at most once (queued), so a ring of n slots
+	// holds it: the queue never grows, however long the push runs.
 	queued := make([]bool, n)
-	var queue []int32
+	ring := make([]int32, n)
+	head, size := 0, 0
+	push := func(i int) {
+		queued[i] = true
+		ring[(head+size)%n] = int32(i)
+		size++
+	}
 	for _, i := range seedList {
 		teleport[i] /= sum
 		r[i] = teleport[i]
-		queue = append(queue, int32(i))
-		queued[i] = true
+		push(i)
 	}
 	over := func(u int) bool { return r[u] > epsilon*float64(max(g.OutDegree(u), 1)) }
-	for head := 0; head < len(queue); head++ {
-		u := int(queue[head])
+	for size > 0 {
+		u := int(ring[head])
+		head, size = (head+1)%n, size-1
 		queued[u] = false
 		ru := r[u]
 		if !over(u) {
@@ -208,8 +216,7 @@ func (g *Graph) PersonalizedPush(seeds map[int]float64, damping, epsilon float64
 			for _, s := range seedList {
 				r[s] += spread * teleport[s]
 				if !queued[s] && over(s) {
-					queued[s] = true
-					queue = append(queue, int32(s))
+					push(s)
 				}
 			}
 			continue
@@ -218,14 +225,8 @@ func (g *Graph) PersonalizedPush(seeds map[int]float64, damping, epsilon float64
 			v := int(g.outTo[k])
 			r[v] += spread * g.outW[k] / g.outSum[u]
 			if !queued[v] && over(v) {
-				queued[v] = true
-				queue = append(queue, int32(v))
+				push(v)
 			}
-		}
-		if head > 1<<20 && head > 2*len(queue)/3 {
-			// Compact the consumed part of a long queue.
-			queue = append(queue[:0], queue[head+1:]...)
-			head = -1
 		}
 	}
 	return p

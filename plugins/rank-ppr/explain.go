@@ -1,6 +1,9 @@
 package ppr
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // explainer writes Hit.Reason: which match a document is connected to,
 // and how, in words.
@@ -8,7 +11,12 @@ type explainer struct {
 	st     *state
 	seeds  map[int]float64
 	scores []float64
-	dist   []int32 // hops from the nearest seed, computed on first need
+	// dist is the hops from the nearest seed, -1 until the breadth-first
+	// search from the seeds, which runs only as far as a reason needs,
+	// reaches the node; queue[head:] is what the search has yet to expand.
+	dist  []int32
+	queue []int32
+	head  int
 }
 
 func (st *state) explainer(seeds map[int]float64, scores []float64) *explainer {
@@ -31,11 +39,12 @@ func (e *explainer) reason(v int) string {
 	if u, rel, ok := e.strongest(v, func(u int) bool { _, ok := e.seeds[u]; return ok }); ok {
 		return phrase(rel, e.st.name(u))
 	}
-	dist := e.distances()
-	if dist[v] < 0 {
+	dv := e.distance(v)
+	if dv < 0 {
 		return "connected to the matches"
 	}
-	u, rel, ok := e.strongest(v, func(u int) bool { return dist[u] >= 0 && dist[u] < dist[v] })
+	// Every node nearer the seeds than v was reached before v was.
+	u, rel, ok := e.strongest(v, func(u int) bool { return e.dist[u] >= 0 && e.dist[u] < dv })
 	if !ok {
 		return "connected to the matches"
 	}
@@ -43,7 +52,7 @@ func (e *explainer) reason(v int) string {
 	if s, srel, ok := e.strongest(u, func(s int) bool { _, ok := e.seeds[s]; return ok }); ok {
 		return head + ", which " + clause(srel, e.st.name(s))
 	}
-	return fmt.Sprintf("%s, %d steps from the matches", head, dist[v])
+	return fmt.Sprintf("%s, %d steps from the matches", head, dv)
 }
 
 // strongest returns the neighbour u of v, among those keep accepts, whose
@@ -68,36 +77,37 @@ func (e *explainer) strongest(v int, keep func(u int) bool) (int, uint8, bool) {
 	return best, bestRel, best >= 0
 }
 
-// distances runs a breadth-first search from the seeds.
-func (e *explainer) distances() []int32 {
-	if e.dist != nil {
-		return e.dist
-	}
+// distance is the hops from v to the nearest seed, -1 when no path leads
+// there: the breadth-first search from the seeds goes on until it reaches
+// v. Seeds start it in index order, which keeps it deterministic.
+func (e *explainer) distance(v int) int32 {
 	g := e.st.g
-	dist := make([]int32, g.Len())
-	for i := range dist {
-		dist[i] = -1
-	}
-	queue := make([]int32, 0, len(e.seeds))
-	for i := range g.Len() { // index order keeps the search deterministic
-		if _, ok := e.seeds[i]; ok {
-			dist[i] = 0
-			queue = append(queue, int32(i))
+	if e.dist == nil {
+		e.dist = make([]int32, g.Len())
+		for i := range e.dist {
+			e.dist[i] = -1
+		}
+		e.queue = make([]int32, 0, g.Len())
+		for i := range e.seeds {
+			e.queue = append(e.queue, int32(i))
+		}
+		slices.Sort(e.queue)
+		for _, i := range e.queue {
+			e.dist[i] = 0
 		}
 	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
+	for e.dist[v] < 0 && e.head < len(e.queue) {
+		u := e.queue[e.head]
+		e.head++
 		to, _ := g.Out(int(u))
 		for _, t := range to {
-			if dist[t] < 0 {
-				dist[t] = dist[u] + 1
-				queue = append(queue, t)
+			if e.dist[t] < 0 {
+				e.dist[t] = e.dist[u] + 1
+				e.queue = append(e.queue, t)
 			}
 		}
 	}
-	e.dist = dist
-	return dist
+	return e.dist[v]
 }
 
 // phrase describes the relation of a document to the neighbour called
