@@ -2,10 +2,13 @@ package knowledge
 
 import (
 	"bytes"
-	"encoding/gob"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
+	"time"
+
+	"github.com/rubi-dev/rubi/core/codec"
 )
 
 // The parsed nodes can be kept between processes: a refresh of a project
@@ -16,22 +19,28 @@ import (
 // keys rubi does not know are never cached, since rewriting one must keep
 // those keys and only the file has them.
 
-// cacheVersion changes with the cached form; another version is ignored.
-const cacheVersion = 1
+// The cache file is rubi's binary encoding (core/codec), sealed with a
+// CRC-32C:
+//
+//	magic "rubi-nodes\n", uvarint version
+//	uvarint file count, then per file: string path, varint modification
+//	  time (ns), varint size, uvarint inode, the node, uvarint problem
+//	  count and per problem: string path, varint line, string message
+//	the node: strings id, type, status, importance, title; string lists
+//	  files, symbols; uvarint link count, per link strings rel, target;
+//	  string list supersedes; string superseded_by; byte 1 and a time when
+//	  valid_until is set, else 0; string list tags; times created,
+//	  updated; string commit; uvarint anchor count, per anchor (by key)
+//	  strings key, value; string body; byte personal
+//
+// A time is its binary form (time.Time.AppendBinary: instant and zone
+// offset), as a string. A string list is a uvarint count and the strings.
+const (
+	cacheMagic   = "rubi-nodes\n"
+	cacheVersion = 2
+)
 
-type cachedFile struct {
-	Path     string
-	Mod      int64
-	Size     int64
-	Inode    uint64
-	Node     *Node
-	Problems []Problem
-}
-
-type cacheFile struct {
-	Version int
-	Files   []cachedFile
-}
+var errCacheCorrupt = errors.New("the node cache is damaged")
 
 // ExportCache encodes the parsed node files this store holds when anything
 // was parsed or dropped since the last export (changed); otherwise it
@@ -43,21 +52,96 @@ func (s *Store) ExportCache() (data []byte, changed bool, err error) {
 	if !changed {
 		return nil, false, nil
 	}
-	var cf cacheFile
-	cf.Version = cacheVersion
+	paths := make([]string, 0, len(s.cache))
 	for path, e := range s.cache {
-		if e.node == nil || e.node.extra != nil {
-			continue
+		if e.node != nil && e.node.extra == nil {
+			paths = append(paths, path)
 		}
-		cf.Files = append(cf.Files, cachedFile{Path: path, Mod: e.key.mod, Size: e.key.size, Inode: e.key.inode, Node: e.node, Problems: e.problems})
 	}
-	sort.Slice(cf.Files, func(i, j int) bool { return cf.Files[i].Path < cf.Files[j].Path })
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&cf); err != nil {
-		return nil, false, fmt.Errorf("encode the node cache: %w", err)
+	sort.Strings(paths)
+	b := append([]byte(cacheMagic), cacheVersion)
+	b = binary.AppendUvarint(b, uint64(len(paths)))
+	for _, path := range paths {
+		e := s.cache[path]
+		b = codec.AppendString(b, path)
+		b = binary.AppendVarint(b, e.key.mod)
+		b = binary.AppendVarint(b, e.key.size)
+		b = binary.AppendUvarint(b, e.key.inode)
+		if b, err = appendNode(b, e.node); err != nil {
+			return nil, false, fmt.Errorf("encode the node cache: %s: %w", path, err)
+		}
+		b = binary.AppendUvarint(b, uint64(len(e.problems)))
+		for _, p := range e.problems {
+			b = codec.AppendString(b, p.Path)
+			b = binary.AppendVarint(b, int64(p.Line))
+			b = codec.AppendString(b, p.Message)
+		}
 	}
 	s.cacheDirty = false
-	return buf.Bytes(), changed, nil
+	return codec.Seal(b), changed, nil
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ss)))
+	for _, s := range ss {
+		b = codec.AppendString(b, s)
+	}
+	return b
+}
+
+func appendTime(b []byte, t time.Time) ([]byte, error) {
+	tb, err := t.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return codec.AppendString(b, string(tb)), nil
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+func appendNode(b []byte, n *Node) ([]byte, error) {
+	for _, s := range []string{n.ID, n.Type, n.Status, n.Importance, n.Title} {
+		b = codec.AppendString(b, s)
+	}
+	b = appendStrings(b, n.Files)
+	b = appendStrings(b, n.Symbols)
+	b = binary.AppendUvarint(b, uint64(len(n.Links)))
+	for _, l := range n.Links {
+		b = codec.AppendString(codec.AppendString(b, l.Rel), l.Target)
+	}
+	b = appendStrings(b, n.Supersedes)
+	b = codec.AppendString(b, n.SupersededBy)
+	b = appendBool(b, n.ValidUntil != nil)
+	var err error
+	if n.ValidUntil != nil {
+		if b, err = appendTime(b, *n.ValidUntil); err != nil {
+			return nil, err
+		}
+	}
+	b = appendStrings(b, n.Tags)
+	if b, err = appendTime(b, n.Created); err != nil {
+		return nil, err
+	}
+	if b, err = appendTime(b, n.Updated); err != nil {
+		return nil, err
+	}
+	b = codec.AppendString(b, n.Commit)
+	keys := make([]string, 0, len(n.Anchors))
+	for k := range n.Anchors {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = binary.AppendUvarint(b, uint64(len(keys)))
+	for _, k := range keys {
+		b = codec.AppendString(codec.AppendString(b, k), n.Anchors[k])
+	}
+	b = codec.AppendString(b, n.Body)
+	return appendBool(b, n.Personal), nil
 }
 
 // errCacheVersion says a cache was written by another version of rubi.
@@ -67,25 +151,126 @@ var errCacheVersion = errors.New("the node cache has another version")
 // cache, without touching files already read by this process. A cache that
 // cannot be decoded is an error and changes nothing; the caller drops it.
 func (s *Store) ImportCache(data []byte) error {
-	var cf cacheFile
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&cf); err != nil {
-		return fmt.Errorf("the node cache is damaged: %w", err)
-	}
-	if cf.Version != cacheVersion {
+	if !bytes.HasPrefix(data, []byte(cacheMagic)) || len(data) <= len(cacheMagic) || data[len(cacheMagic)] != cacheVersion {
 		return errCacheVersion
+	}
+	body, ok := codec.Unseal(data)
+	if !ok {
+		return errCacheCorrupt
+	}
+	d := &nodeDecoder{Decoder: codec.Decoder{B: body[len(cacheMagic)+1:], Corrupt: errCacheCorrupt}, intern: map[string]string{}}
+	type file struct {
+		path     string
+		key      fileKey
+		node     *Node
+		problems []Problem
+	}
+	files := make([]file, d.Count(8))
+	for i := range files {
+		f := &files[i]
+		f.path = d.String()
+		f.key = fileKey{mod: d.Varint(), size: d.Varint(), inode: d.Uvarint()}
+		f.node = d.node()
+		if n := d.Count(3); n > 0 {
+			f.problems = make([]Problem, n)
+			for k := range f.problems {
+				f.problems[k] = Problem{Path: d.String(), Line: int(d.Varint()), Message: d.String()}
+			}
+		}
+	}
+	if d.Err != nil || len(d.B) != 0 {
+		return errCacheCorrupt
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, f := range cf.Files {
-		if f.Node == nil || f.Path == "" {
+	for _, f := range files {
+		if f.path == "" {
 			continue
 		}
-		if _, ok := s.cache[f.Path]; ok {
+		if _, ok := s.cache[f.path]; ok {
 			continue
 		}
-		n := f.Node
-		n.Path = f.Path
-		s.cache[f.Path] = &entry{key: fileKey{mod: f.Mod, size: f.Size, inode: f.Inode}, node: n, problems: f.Problems}
+		f.node.Path = f.path
+		s.cache[f.path] = &entry{key: f.key, node: f.node, problems: f.problems}
 	}
 	return nil
+}
+
+// nodeDecoder reads cached nodes; the values that repeat from node to
+// node (types, statuses, importances, relations) are allocated once.
+type nodeDecoder struct {
+	codec.Decoder
+	intern map[string]string
+}
+
+func (d *nodeDecoder) interned() string {
+	b := d.Bytes()
+	if s, ok := d.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	d.intern[s] = s
+	return s
+}
+
+func (d *nodeDecoder) strings() []string {
+	n := d.Count(1)
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.String()
+	}
+	return out
+}
+
+func (d *nodeDecoder) time() time.Time {
+	var t time.Time
+	if err := t.UnmarshalBinary(d.Bytes()); err != nil {
+		d.Err = errCacheCorrupt
+	}
+	return t
+}
+
+func (d *nodeDecoder) bool() bool {
+	switch d.Byte() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	d.Err = errCacheCorrupt
+	return false
+}
+
+func (d *nodeDecoder) node() *Node {
+	n := &Node{ID: d.String(), Type: d.interned(), Status: d.interned(), Importance: d.interned(), Title: d.String()}
+	n.Files = d.strings()
+	n.Symbols = d.strings()
+	if k := d.Count(2); k > 0 {
+		n.Links = make([]Link, k)
+		for i := range n.Links {
+			n.Links[i] = Link{Rel: d.interned(), Target: d.String()}
+		}
+	}
+	n.Supersedes = d.strings()
+	n.SupersededBy = d.String()
+	if d.bool() {
+		t := d.time()
+		n.ValidUntil = &t
+	}
+	n.Tags = d.strings()
+	n.Created, n.Updated = d.time(), d.time()
+	n.Commit = d.String()
+	if k := d.Count(2); k > 0 {
+		n.Anchors = make(map[string]string, k)
+		for range k {
+			key := d.String()
+			n.Anchors[key] = d.String()
+		}
+	}
+	n.Body = d.String()
+	n.Personal = d.bool()
+	return n
 }

@@ -51,8 +51,12 @@ func (e *Engine) VaultDir() string {
 
 // nodeCacheFile keeps the parsed knowledge nodes between processes, so a
 // refresh of a project with thousands of nodes parses only the node files
-// that changed.
-const nodeCacheFile = "nodes.gob"
+// that changed; legacyNodeCache, the gob form of earlier versions, is
+// removed when the cache is saved.
+const (
+	nodeCacheFile   = "nodes.bin"
+	legacyNodeCache = "nodes.gob"
+)
 
 // nodes returns the knowledge nodes, reading the node cache the first time
 // and saving it when nodes were parsed or removed. The index lock is held.
@@ -71,6 +75,8 @@ func (e *Engine) nodes() ([]*knowledge.Node, []knowledge.Problem) {
 	if data, changed, err := e.Knowledge().ExportCache(); err == nil && changed {
 		if err := store.WriteFile(path, data, 0o644); err != nil {
 			e.logger.Warn("could not save the node cache", "error", err)
+		} else {
+			os.Remove(filepath.Join(e.indexDir(), legacyNodeCache))
 		}
 	}
 	return nodes, problems

@@ -1,0 +1,66 @@
+package knowledge
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// Every field of a cached node, problems included, comes back as it
+// went in: times with their zone offsets, nil and empty lists alike.
+func TestNodeCacheRoundTrip(t *testing.T) {
+	until := time.Date(2026, 3, 1, 9, 30, 0, 5, time.FixedZone("", -3*3600))
+	full := &Node{
+		ID: "gotcha-coupon-applied-twice", Type: "gotcha", Status: "superseded", Importance: "critical",
+		Title: "Coupon applied twice", Files: []string{"src/cupom.ts", "src/cart.ts"}, Symbols: []string{"applyCoupon"},
+		Links:      []Link{{Rel: "about", Target: "file:src/cupom.ts"}, {Rel: "causes", Target: "bug-total"}},
+		Supersedes: []string{"note-old"}, SupersededBy: "gotcha-coupon-v2", ValidUntil: &until,
+		Tags: []string{"checkout"}, Created: time.Date(2025, 12, 31, 23, 59, 59, 0, time.UTC),
+		Updated: time.Date(2026, 1, 2, 8, 0, 0, 0, time.FixedZone("", 5*3600+1800)), Commit: "abc1234",
+		Anchors: map[string]string{"src/cupom.ts": "f00d", "symbol:applyCoupon": "beef"}, Body: "The discount ran twice.\n\nÚnico.",
+		Personal: true,
+	}
+	bare := &Node{ID: "note-x", Type: "note", Status: "active", Importance: "medium", Title: "X"}
+	s := &Store{cache: map[string]*entry{
+		"/p/.rubi/knowledge/gotcha.md": {key: fileKey{mod: -5, size: 120, inode: 1 << 40}, node: full, problems: []Problem{{Path: "/p/a.md", Line: 3, Message: "link to nothing"}}},
+		"/p/.rubi/knowledge/note-x.md": {key: fileKey{mod: 1, size: 2, inode: 3}, node: bare},
+		"/p/.rubi/knowledge/broken.md": {key: fileKey{mod: 1, size: 2, inode: 4}, problems: []Problem{{Path: "/p/broken.md", Message: "bad"}}},
+	}, cacheDirty: true}
+	data, changed, err := s.ExportCache()
+	if err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	back := &Store{cache: map[string]*entry{}}
+	if err := back.ImportCache(data); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.cache) != 2 {
+		t.Fatalf("%d files back, want the 2 with nodes", len(back.cache))
+	}
+	for path, e := range back.cache {
+		want := *s.cache[path]
+		want.node = &Node{}
+		*want.node = *s.cache[path].node
+		want.node.Path = path
+		if !reflect.DeepEqual(e.key, want.key) || !reflect.DeepEqual(e.problems, want.problems) || !reflect.DeepEqual(e.node, want.node) {
+			t.Errorf("%s:\ngot  %+v %+v %+v\nwant %+v %+v %+v", path, e.key, e.node, e.problems, want.key, want.node, want.problems)
+		}
+	}
+	if got := back.cache["/p/.rubi/knowledge/gotcha.md"].node.Updated; got.String() != full.Updated.String() {
+		t.Errorf("the zone offset was lost: %s, want %s", got, full.Updated)
+	}
+
+	// A damaged byte anywhere is refused and changes nothing.
+	for i := range data {
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x20
+		fresh := &Store{cache: map[string]*entry{}}
+		if fresh.ImportCache(bad) == nil || len(fresh.cache) != 0 {
+			t.Fatalf("byte %d damaged: accepted", i)
+		}
+	}
+	if (&Store{cache: map[string]*entry{}}).ImportCache(data[:len(data)-1]) == nil {
+		t.Error("a truncated cache was accepted")
+	}
+}
