@@ -106,12 +106,28 @@ func DecodeSettings(raw json.RawMessage, settings any) error {
 	if err := json.Unmarshal(raw, &given); err != nil {
 		return &SettingError{Message: "settings are not a JSON object: " + err.Error()}
 	}
+	vals := make(map[string]cty.Value, len(given))
+	for name, data := range given {
+		ty, err := ctyjson.ImpliedType(data)
+		if err == nil {
+			vals[name], err = ctyjson.Unmarshal(data, ty)
+		}
+		if err != nil {
+			return &SettingError{Setting: name, Message: fmt.Sprintf("%s: %v", name, err)}
+		}
+	}
+	return SetSettings(vals, settings)
+}
+
+// SetSettings is DecodeSettings for values already in HCL's form, by
+// setting name.
+func SetSettings(vals map[string]cty.Value, settings any) error {
 	rv := reflect.ValueOf(settings)
 	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("settings must be a pointer to a struct, got %T", settings)
 	}
 	rv = rv.Elem()
-	known := make(map[string]bool, len(given))
+	known := make(map[string]bool, len(vals))
 	for i := range rv.NumField() {
 		tag, ok := rv.Type().Field(i).Tag.Lookup("hcl")
 		if !ok {
@@ -119,7 +135,7 @@ func DecodeSettings(raw json.RawMessage, settings any) error {
 		}
 		name, opt, _ := strings.Cut(tag, ",")
 		known[name] = true
-		data, ok := given[name]
+		v, ok := vals[name]
 		if !ok {
 			if opt == "" {
 				return &SettingError{Setting: name, Message: fmt.Sprintf("the setting %q is required", name)}
@@ -131,22 +147,14 @@ func DecodeSettings(raw json.RawMessage, settings any) error {
 		if err != nil {
 			return fmt.Errorf("settings field %s: %w", name, err)
 		}
-		var v cty.Value
-		jty, err := ctyjson.ImpliedType(data)
-		if err == nil {
-			v, err = ctyjson.Unmarshal(data, jty)
-		}
-		if err == nil {
-			v, err = convert.Convert(v, ty)
-		}
-		if err == nil {
+		if v, err = convert.Convert(v, ty); err == nil {
 			err = gocty.FromCtyValue(v, field)
 		}
 		if err != nil {
 			return &SettingError{Setting: name, Message: fmt.Sprintf("%s: %v", name, err)}
 		}
 	}
-	for name := range given {
+	for name := range vals {
 		if !known[name] {
 			return &SettingError{Setting: name, Message: fmt.Sprintf("no setting is called %q", name)}
 		}

@@ -403,10 +403,10 @@ func (l *loader) finish() {
 		l.diags = append(l.diags, decodeExpr(l.vault.Expr, &l.cfg.Vault)...)
 	}
 	for name, target := range l.sectionTargets() {
-		raw, diags := decodeValues(l.sections[name], core.MustSchemaOf(target), fmt.Sprintf("the %q block", name))
+		vals, diags := checkValues(l.sections[name], core.MustSchemaOf(target), fmt.Sprintf("the %q block", name))
 		l.diags = append(l.diags, diags...)
 		if !diags.HasErrors() {
-			if err := core.DecodeSettings(raw, target); err != nil {
+			if err := core.SetSettings(vals, target); err != nil {
 				l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + name + " block", Detail: err.Error()})
 			}
 		}
@@ -496,10 +496,11 @@ func decodeExpr(expr hcl.Expression, target any) hcl.Diagnostics {
 	return diags
 }
 
-// decodeValues checks attrs against schema (names and types, each error at
-// its own line) and encodes them as a JSON object. Core sections and stage
-// settings both go through here, so their mistakes read the same.
-func decodeValues(attrs map[string]*hcl.Attribute, schema core.Schema, where string) (json.RawMessage, hcl.Diagnostics) {
+// checkValues checks attrs against schema (names and types, each error at
+// its own line) and returns the values, converted to the schema's types.
+// Core sections and stage settings both go through here, so their
+// mistakes read the same.
+func checkValues(attrs map[string]*hcl.Attribute, schema core.Schema, where string) (map[string]cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	vals := map[string]cty.Value{}
 	for _, a := range sortedAttrs(attrs) {
@@ -537,6 +538,16 @@ func decodeValues(attrs map[string]*hcl.Attribute, schema core.Schema, where str
 			vals[a.Name] = float64Numbers(cv)
 		}
 	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return vals, diags
+}
+
+// decodeValues is checkValues with the values encoded as a JSON object,
+// the form a stage receives its settings in.
+func decodeValues(attrs map[string]*hcl.Attribute, schema core.Schema, where string) (json.RawMessage, hcl.Diagnostics) {
+	vals, diags := checkValues(attrs, schema, where)
 	if diags.HasErrors() {
 		return nil, diags
 	}
