@@ -12,8 +12,9 @@ import (
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
-// fakeProgram puts an executable named name in a directory of its own,
-// makes that directory PATH, and returns the program's path.
+// fakeProgram puts an executable named name (one of rubi's programs, a
+// plugin) in a directory of its own, makes that directory PATH, and
+// returns the program's path.
 func fakeProgram(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()

@@ -13,24 +13,11 @@ import (
 	"github.com/rubi-dev/rubi/server"
 )
 
-// fakeMCPProgram puts an executable rubi-mcp in a directory of its own,
-// makes that directory PATH, and returns the program's path.
-func fakeMCPProgram(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "rubi-mcp")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir)
-	return path
-}
-
 // rubi mcp runs rubi-mcp with every argument rubi got: the server's flags,
 // --help, and the global flags given before mcp, which rubi must neither
 // swallow nor reorder.
 func TestMCPPassesEveryArgument(t *testing.T) {
-	path := fakeMCPProgram(t) // the test binary has no rubi-mcp beside it
+	path := fakeProgram(t, "rubi-mcp") // the test binary has no rubi-mcp beside it
 	var got []string
 	execProgram = func(argv0 string, argv, env []string) error {
 		if argv0 != path || !slices.Equal(env, os.Environ()) {

@@ -435,12 +435,12 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	}
 	b := data[at : len(data)-4]
 	f64s := func(k int) []float64 {
-		s := float64s(b[:8*k])
+		s := table[float64](b[:8*k])
 		b = b[8*k:]
 		return s
 	}
 	i32s := func(k int) []int32 {
-		s := int32s(b[:4*k])
+		s := table[int32](b[:4*k])
 		b = b[4*k:]
 		return s
 	}
@@ -453,7 +453,7 @@ func decodeState(data []byte, verify bool) (*state, error) {
 			return nil, fmt.Errorf("is %w (node kind out of range)", errCorrupt)
 		}
 	}
-	st.strs.off = uint32s(b[:4*(2*n+1)])
+	st.strs.off = table[uint32](b[:4*(2*n+1)])
 	b = b[4*(2*n+1):]
 	st.rel, st.strs.blob = b[:m], b[m:]
 	if !st.strs.check() {
@@ -473,48 +473,20 @@ var littleEndian = func() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// float64s returns the little-endian float64s of b: b itself where the
-// machine reads them as they are, else a decoded copy.
-func float64s(b []byte) []float64 {
+// table returns the little-endian numbers of b: b itself where the
+// machine reads them as they are (little endian, aligned), else a decoded
+// copy.
+func table[T float64 | int32 | uint32](b []byte) []T {
+	size := int(unsafe.Sizeof(T(0)))
 	if len(b) == 0 {
-		return []float64{}
+		return []T{}
 	}
-	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%8 == 0 {
-		return unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), len(b)/8)
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%uintptr(size) == 0 {
+		return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
 	}
-	out := make([]float64, len(b)/8)
-	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out
-}
-
-// uint32s is float64s for uint32s.
-func uint32s(b []byte) []uint32 {
-	if len(b) == 0 {
-		return []uint32{}
-	}
-	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
-		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
-	}
-	out := make([]uint32, len(b)/4)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b[4*i:])
-	}
-	return out
-}
-
-// int32s is uint32s for signed numbers.
-func int32s(b []byte) []int32 {
-	if len(b) == 0 {
-		return []int32{}
-	}
-	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
-		return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
-	}
-	out := make([]int32, len(b)/4)
-	for i := range out {
-		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	out := make([]T, len(b)/size)
+	if _, err := binary.Decode(b, binary.LittleEndian, out); err != nil {
+		panic(err) // len(b) is a multiple of size: the callers cut it so
 	}
 	return out
 }
