@@ -61,12 +61,12 @@ func New(cfg *config.Config, logger hclog.Logger) *Host {
 	return &Host{cfg: cfg, logger: logger}
 }
 
-// Close stops every plugin process this host started and waits for them.
 // minStartTimeout is the least time a plugin gets to start, whatever its
 // per-call timeout: spawning, the handshake and TLS setup take longer on a
 // busy machine than a tight call budget allows.
 const minStartTimeout = 5 * time.Second
 
+// Close stops every plugin process this host started and waits for them.
 func (h *Host) Close() {
 	h.mu.Lock()
 	plugins := h.plugins
