@@ -1,9 +1,10 @@
 // Command rubi-hook answers agent hooks, as `rubi hook` does, in half the
 // time: it links the engine and the hooks (core/hooks) and nothing else,
-// so it starts without the MCP server's, the installers' and the
-// command line's packages. An agent runs it on every prompt and tool
-// call; rubi install and rubi connect write it into the agent's hooks
-// when it sits beside rubi.
+// so it starts without the MCP server's, the installers', the command
+// line's and the plugin transport's packages; a recall for a project whose
+// rubi.hcl names a ranker or fuser plugin is answered by rubi-full. An
+// agent runs it on every prompt and tool call; rubi install and rubi
+// connect write it into the agent's hooks when it sits beside rubi.
 //
 //	rubi-hook [--config FILE]... EVENT      answer the hook EVENT (JSON on stdin)
 //	rubi-hook [--config FILE]... index DIR  index DIR (its background refresh)
