@@ -115,6 +115,22 @@ func (d *Decoder) Bytes() []byte {
 // String reads what AppendString wrote.
 func (d *Decoder) String() string { return string(d.Bytes()) }
 
+// Interned is String for a value that repeats from record to record: seen
+// holds the strings read so far, so each distinct one is allocated once
+// (with a nil seen, every time).
+func (d *Decoder) Interned(seen map[string]string) string {
+	b := d.Bytes()
+	if seen == nil {
+		return string(b)
+	}
+	if s, ok := seen[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	seen[s] = s
+	return s
+}
+
 // Count reads the length of a list whose items take at least minSize
 // bytes each, refusing lengths the remaining bytes cannot hold, so a
 // damaged count cannot make a decoder allocate gigabytes.

@@ -3,6 +3,7 @@ package codec
 import (
 	"errors"
 	"testing"
+	"unsafe"
 )
 
 var errBad = errors.New("bad")
@@ -39,5 +40,26 @@ func TestRoundTripAndDamage(t *testing.T) {
 	empty := Decoder{Corrupt: errBad}
 	if c := empty.Byte(); c != 0 || !errors.Is(empty.Err, errBad) {
 		t.Error("reading past the end did not fail")
+	}
+}
+
+// Interned reads the same strings as String, a repeated one allocated once.
+func TestInterned(t *testing.T) {
+	var b []byte
+	for _, s := range []string{"gotcha", "bug", "gotcha"} {
+		b = AppendString(b, s)
+	}
+	d := Decoder{B: b}
+	seen := map[string]string{}
+	a, x, c := d.Interned(seen), d.Interned(seen), d.Interned(seen)
+	if a != "gotcha" || x != "bug" || c != "gotcha" || d.Err != nil || len(seen) != 2 {
+		t.Fatalf("%q %q %q %v %v", a, x, c, d.Err, seen)
+	}
+	if unsafe.StringData(a) != unsafe.StringData(c) {
+		t.Error("the repeated string was allocated twice")
+	}
+	d = Decoder{B: AppendString(nil, "x")}
+	if s := d.Interned(nil); s != "x" {
+		t.Errorf("without a map: %q", s)
 	}
 }

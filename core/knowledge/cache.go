@@ -33,7 +33,7 @@ import (
 //	  updated; string commit; uvarint anchor count, per anchor (by key)
 //	  strings key, value; string body; byte personal
 //
-// A time is its binary form (time.Time.AppendBinary: instant and zone
+// A time is its binary form (time.Time.MarshalBinary: instant and zone
 // offset), as a string. A string list is a uvarint count and the strings.
 const (
 	cacheMagic   = "rubi-nodes\n"
@@ -203,15 +203,7 @@ type nodeDecoder struct {
 	intern map[string]string
 }
 
-func (d *nodeDecoder) interned() string {
-	b := d.Bytes()
-	if s, ok := d.intern[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	d.intern[s] = s
-	return s
-}
+func (d *nodeDecoder) interned() string { return d.Interned(d.intern) }
 
 func (d *nodeDecoder) strings() []string {
 	n := d.Count(1)

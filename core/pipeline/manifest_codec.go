@@ -471,15 +471,4 @@ func newMDecoder(b []byte) *mdecoder {
 
 // interned decodes a string that repeats across records, allocating it
 // once (with no intern map, every time).
-func (d *mdecoder) interned() string {
-	b := d.Bytes()
-	if d.intern == nil {
-		return string(b)
-	}
-	if s, ok := d.intern[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	d.intern[s] = s
-	return s
-}
+func (d *mdecoder) interned() string { return d.Interned(d.intern) }
