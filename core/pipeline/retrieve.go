@@ -99,6 +99,23 @@ type Item struct {
 	// Stale lists, for a knowledge node, what changed in the code it is
 	// about since it was written.
 	Stale []string `json:"stale,omitempty"`
+	// Role is a file's role in the project (code, test, docs, config,
+	// build, data, vendored, generated).
+	Role string `json:"role,omitempty"`
+	// Units are, for a file, the functions, methods and classes to open,
+	// best first, each with its line range and why it is there.
+	Units []Unit `json:"units,omitempty"`
+}
+
+// Unit is a function, method or class of a file item that the answer
+// points to.
+type Unit struct {
+	// Name is qualified by its enclosing type: "Session.send".
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line"`
+	Why     string `json:"why,omitempty"`
 }
 
 // Result is a packed answer.
