@@ -21,6 +21,12 @@ index {
   exclude          = []         # e.g. ["**/testdata/**", "docs/generated/**"]
   default_excludes = true       # skip .git, node_modules, vendor, dist, build, target, ...
   max_file_size    = 1048576    # bytes; larger files are skipped and counted
+  # File roles kept out of search and of the map's centrality (the files
+  # are still listed): roles are code, test, docs, config, build, data,
+  # vendored (vendor/, _vendor/, third_party/, linguist-vendored) and
+  # generated ("Code generated … DO NOT EDIT", lock files, minified files,
+  # linguist-generated). [] brings them back.
+  hidden_roles     = ["vendored", "generated"]
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).

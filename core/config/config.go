@@ -17,12 +17,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/gocty"
@@ -41,6 +44,10 @@ type Index struct {
 	Exclude         []string `hcl:"exclude,optional" json:"exclude"`
 	DefaultExcludes bool     `hcl:"default_excludes,optional" json:"default_excludes"`
 	MaxFileSize     int64    `hcl:"max_file_size,optional" json:"max_file_size"`
+	// HiddenRoles are the file roles (codemap.Roles) kept out of search
+	// and of the map's centrality: the files are still walked, parsed and
+	// listed, but rank for nothing. Empty brings every file back.
+	HiddenRoles []string `hcl:"hidden_roles,optional" json:"hidden_roles"`
 }
 
 // Budgets are token budgets.
@@ -418,6 +425,17 @@ func (l *loader) finish() {
 			Detail:   "max_file_size is a size in bytes and cannot be negative; use 0 for no limit.",
 			Subject:  l.sections["index"]["max_file_size"].Expr.Range().Ptr(),
 		})
+	}
+	for _, r := range l.cfg.Index.HiddenRoles {
+		if !slices.Contains(codemap.Roles, r) && l.sections["index"]["hidden_roles"] != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid hidden_roles",
+				Detail:   fmt.Sprintf("%q is not a file role; the roles are %s.", r, strings.Join(codemap.Roles, ", ")),
+				Subject:  l.sections["index"]["hidden_roles"].Expr.Range().Ptr(),
+			})
+			break
+		}
 	}
 	if w := l.cfg.Retrieve.TestWeight; (w < 0 || w > 1) && l.sections["retrieve"]["test_weight"] != nil {
 		l.diags = append(l.diags, &hcl.Diagnostic{

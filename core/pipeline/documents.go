@@ -65,11 +65,15 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 // moduleDocuments builds one document per module with its files' names
 // and, for the modules withBody says, their exported symbols (whose files
 // must have their symbols loaded); and the contains edges module → file.
-func moduleDocuments(m *manifest, withBody func(mod string) bool) ([]core.Document, []core.Edge) {
+// Files hidden by their role are left out.
+func moduleDocuments(m *manifest, withBody func(mod string) bool, hidden func(*fileRecord) bool) ([]core.Document, []core.Edge) {
 	files := map[string][]*fileRecord{}
 	for _, p := range m.sortedPaths() {
-		mod := m.records()[p].Module
-		files[mod] = append(files[mod], m.records()[p])
+		rec := m.records()[p]
+		if hidden(rec) {
+			continue // a module of vendored files only has no document
+		}
+		files[rec.Module] = append(files[rec.Module], rec)
 	}
 	mods := make([]string, 0, len(files))
 	for mod := range files {

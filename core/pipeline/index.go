@@ -145,6 +145,12 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if last.err != nil && !errors.Is(last.err, errNoIndex) {
 		stats.Warnings = append(stats.Warnings, last.err.Error())
 	}
+	// Roles follow the .gitattributes files and index.hidden_roles: when
+	// those change, every file's role and documents are made again.
+	attrs, rolesSig := e.attributes(files)
+	if prev != nil && prev.Roles != rolesSig {
+		opts.Full = true
+	}
 	if prev == nil || opts.Full {
 		prev = newManifest()
 		opts.Full = true
@@ -155,11 +161,12 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// Read and parse what changed.
 	next := newManifest()
 	next.Parsers = e.parserFingerprints()
+	next.Roles = rolesSig
 	if err := e.scan(ctx, files, prev, next, opts); err != nil {
 		return nil, err
 	}
 	lap("read and parse")
-	var changedIDs []string
+	var changedIDs, removedIDs []string
 	for _, s := range files {
 		if s.skip != "" {
 			stats.Files.Skipped[s.skip]++
@@ -168,7 +175,13 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		next.records()[s.rec.Path] = s.rec
 		if s.changed {
 			stats.Parsed++
-			changedIDs = append(changedIDs, core.DocID(core.DocFile, s.rec.Path))
+			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, attrs, s.rec.Generated)
+			if e.hidden(s.rec) {
+				// No document: rankers drop the one it may have had.
+				removedIDs = append(removedIDs, core.DocID(core.DocFile, s.rec.Path))
+			} else {
+				changedIDs = append(changedIDs, core.DocID(core.DocFile, s.rec.Path))
+			}
 		} else {
 			stats.Unchanged++
 		}
@@ -176,7 +189,6 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		stats.Symbols += s.rec.Symbols
 		stats.Imports += s.rec.importCount()
 	}
-	var removedIDs []string
 	for p := range prev.records() {
 		if _, ok := next.file(p); !ok {
 			stats.Removed++
@@ -264,7 +276,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		edges, rs = resolve.Analyze(project, next.allFacts())
 		stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
 		next.Resolution = stats.Resolution
-		rankFiles(next, edges)
+		rankFiles(next, e.visibleEdges(next, edges))
 		lap("resolve and rank")
 	}
 	next.edges = edges
@@ -291,11 +303,13 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 				byPath[s.rec.Path] = s.content
 			}
 		}
-		modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] })
+		modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.hidden)
 		// Sized once: documents are large and a project has thousands.
 		c.Documents = make([]core.Document, 0, len(paths)+len(modDocs)+len(nodeDocs))
 		for _, p := range paths {
-			c.Documents = append(c.Documents, fileDocument(next.records()[p], byPath[p]))
+			if rec := next.records()[p]; !e.hidden(rec) {
+				c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
+			}
 		}
 		for _, d := range modDocs {
 			if full || dirty[d.Path] {
@@ -304,7 +318,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		}
 		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
 		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges))
-		c.Edges = append(append(append(c.Edges, edges...), modEdges...), nodeEdges...)
+		c.Edges = append(append(append(c.Edges, e.visibleEdges(next, edges)...), modEdges...), e.visibleEdges(next, nodeEdges)...)
 		return c, nil
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
@@ -335,6 +349,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 // touched (new mtime, same content), so the next run need not read it.
 func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
 	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
+	next.Roles = prev.Roles
 	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
 	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
 	for _, rec := range next.records() {
@@ -542,6 +557,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 	}
 	hash := sha256.Sum256(content)
 	s.content = content
+	generated := codemap.GeneratedHeader(head)
 	if !full && old != nil && old.Hash == hash {
 		// Touched, not changed: keep the facts, note the new times.
 		rec := *old
@@ -551,11 +567,12 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 	}
 	s.changed = true
 	s.rec = &fileRecord{
-		Path:     s.file.Path,
-		Language: core.DetectLanguage(s.file.Path),
-		Size:     s.file.Size,
-		ModTime:  s.file.ModTime.UnixNano(),
-		Hash:     hash,
+		Path:      s.file.Path,
+		Language:  core.DetectLanguage(s.file.Path),
+		Size:      s.file.Size,
+		ModTime:   s.file.ModTime.UnixNano(),
+		Hash:      hash,
+		Generated: generated,
 	}
 	s.rec.loaded, s.rec.fresh = true, true // no symbols until a parser finds some
 }

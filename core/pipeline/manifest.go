@@ -33,7 +33,7 @@ import (
 
 // manifestVersion changes whenever the layout or the meaning of the facts
 // changes; an older index is then rebuilt, not misread.
-const manifestVersion = 5
+const manifestVersion = 6
 
 // manifestFile is the manifest; legacyManifest, the gob file of versions
 // 1 and 2, is removed once a new manifest is written.
@@ -68,6 +68,12 @@ type fileRecord struct {
 	SymLen  int
 	// ParseError says why the parser gave up on the file, if it did.
 	ParseError string
+	// Role is what the file is for (codemap.RoleOf): code, test, docs,
+	// config, build, data, vendored or generated. Generated says its head
+	// reads as generated code, which the role follows unless the
+	// project's .gitattributes says otherwise.
+	Role      string
+	Generated bool
 	// Rank is the file's PageRank in the import graph; Importers counts
 	// the files that import it.
 	Rank      float64
@@ -116,6 +122,10 @@ type manifest struct {
 	Resolution Resolution
 	// MapsFormat is the mapsFormat the maps on disk were rendered with.
 	MapsFormat int
+	// Roles is the signature of what decided the files' roles
+	// (Engine.attributes): the .gitattributes files, hidden_roles and the
+	// rules' format.
+	Roles string
 	// Stateful lists the rankers that left files in their state directory;
 	// if those disappear, the ranker is indexed again.
 	Stateful map[string]bool
@@ -520,4 +530,23 @@ func (m *manifest) allFacts() []core.FileFacts {
 // another process replaced meanwhile.
 func isGenerationGone(err error) bool {
 	return errors.Is(err, os.ErrNotExist) || err != nil && strings.Contains(err.Error(), "do not match the index")
+}
+
+// eachPath calls fn with every file's path, in path order, without
+// decoding the records of a manifest read for queries; fn returns false
+// to stop.
+func (m *manifest) eachPath(fn func(p string) bool) {
+	if m.table != nil {
+		for i := range m.table.n {
+			if !fn(string(m.table.pathAt(i))) {
+				return
+			}
+		}
+		return
+	}
+	for _, p := range m.sortedPaths() {
+		if !fn(p) {
+			return
+		}
+	}
 }

@@ -25,7 +25,7 @@ import (
 //	magic "rubi-manifest\n"
 //	uvarint manifestVersion
 //	varint  IndexedAt (Unix nanoseconds), string Generation,
-//	        uvarint MapsFormat
+//	        uvarint MapsFormat, string Roles
 //	maps    Rankers, Parsers, Nodes (string → string), Stateful (the
 //	        names set to true), Resolution.Resolved, .Unresolved,
 //	        .External (string → uvarint)
@@ -36,7 +36,8 @@ import (
 //	        the records below (little endian), in path order
 //	4 bytes CRC-32C of the head (everything above), little endian
 //	uvarint byte length of the records, then per file (sorted by path):
-//	        string Path, Language, Package, Module, Doc, ParseError;
+//	        string Path, Language, Package, Module, Doc, ParseError, Role;
+//	        uvarint flags (bit 0: its head reads as generated);
 //	        varint Size, ModTime; 32 bytes SHA-256; uvarint Symbols,
 //	        SymOff, SymLen, Importers; 8 bytes Rank (IEEE 754);
 //	        uvarint import count, uvarint byte length of the imports,
@@ -63,7 +64,7 @@ func (m *manifest) encode() ([]byte, error) {
 	// Size the buffer once: growing a buffer of megabytes copies it.
 	size := 0 // of the records
 	for _, r := range m.records() {
-		size += 96 + len(r.Path) + len(r.Doc) + len(r.Module) + len(r.importsRaw)
+		size += 104 + len(r.Path) + len(r.Doc) + len(r.Module) + len(r.importsRaw)
 		for _, im := range r.Imports {
 			size += 8 + len(im.Spec)
 		}
@@ -74,6 +75,7 @@ func (m *manifest) encode() ([]byte, error) {
 	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
 	b = codec.AppendString(b, m.Generation)
 	b = binary.AppendUvarint(b, uint64(m.MapsFormat))
+	b = codec.AppendString(b, m.Roles)
 	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.nodeStamps()} {
 		b = binary.AppendUvarint(b, uint64(len(sm)))
 		for _, k := range slices.Sorted(maps.Keys(sm)) {
@@ -138,9 +140,14 @@ func (m *manifest) encode() ([]byte, error) {
 // appendRecord appends the encoded record r to b; scratch is a buffer
 // for measuring its imports, returned for reuse.
 func appendRecord(b, scratch []byte, r *fileRecord) ([]byte, []byte) {
-	for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError} {
+	for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError, r.Role} {
 		b = codec.AppendString(b, s)
 	}
+	var flags uint64
+	if r.Generated {
+		flags |= 1
+	}
+	b = binary.AppendUvarint(b, flags)
 	b = binary.AppendVarint(b, r.Size)
 	b = binary.AppendVarint(b, r.ModTime)
 	b = append(b, r.Hash[:]...)
@@ -274,6 +281,7 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	m.IndexedAt = time.Unix(0, d.Varint()).UTC()
 	m.Generation = d.String()
 	m.MapsFormat = int(d.Uvarint())
+	m.Roles = d.String()
 	for _, sm := range []map[string]string{m.Rankers, m.Parsers} {
 		for range d.Count(2) {
 			k := d.String()
@@ -368,7 +376,8 @@ func decodeStamps(b []byte) map[string]string {
 // resolve.
 func (d *mdecoder) record(r *fileRecord) {
 	r.Path, r.Language, r.Package = d.String(), d.interned(), d.interned()
-	r.Module, r.Doc, r.ParseError = d.interned(), d.String(), d.String()
+	r.Module, r.Doc, r.ParseError, r.Role = d.interned(), d.String(), d.String(), d.interned()
+	r.Generated = d.Uvarint()&1 != 0
 	r.Size, r.ModTime = d.Varint(), d.Varint()
 	copy(r.Hash[:], d.Raw(32))
 	r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.Uvarint()), int64(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())

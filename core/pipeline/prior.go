@@ -2,47 +2,48 @@ package pipeline
 
 import (
 	"sort"
-	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
-	"github.com/rubi-dev/rubi/core/text"
+	"github.com/rubi-dev/rubi/core/query"
 )
 
-// testWords returns the query words that make tests what the user wants,
-// tokenized on first use rather than at init.
-var testWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, t := range text.Tokenize("test tests testing spec specs fixture fixtures testdata benchmark benchmarks bench mock mocks") {
-		m[t] = true
-	}
-	return m
-})
-
-// aboutTests reports whether the query asks for tests.
-func aboutTests(qtokens map[string]bool) bool {
-	words := testWords()
-	for t := range qtokens {
-		if words[t] {
-			return true
-		}
-	}
-	return false
-}
-
 // applyPriors scales fused scores by what is known of a document before
-// any query: test cases, fixtures and test modules count test_weight
-// unless the query is about them (helpers and frameworks under test/ are
-// code people look for, and count in full). The list is re-sorted; ties keep the fuser's order.
-func (e *Engine) applyPriors(hits []core.Hit, qtokens map[string]bool) {
-	w := e.cfg.Retrieve.TestWeight
-	if w == 1 || aboutTests(qtokens) {
-		return
+// any query, weighed by what the question asks for (query.Analysis):
+//   - test cases, fixtures and test modules count test_weight unless the
+//     question is about tests (helpers and frameworks under test/ are
+//     code people look for, and count in full);
+//   - a question about code weighs docs, data, configuration and build
+//     files down (roleWeight); one about using the project does not.
+//
+// The list is re-sorted; ties keep the fuser's order.
+func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
+	tw := e.cfg.Retrieve.TestWeight
+	if an.Intent == query.IntentTests {
+		tw = 1
 	}
 	changed := false
 	for i := range hits {
 		kind, key, err := core.SplitDocID(hits[i].ID)
-		if err == nil && (kind == core.DocFile && codemap.IsTestCase(key) || kind == core.DocModule && codemap.IsTest(key)) {
+		if err != nil {
+			continue
+		}
+		w := 1.0
+		switch kind {
+		case core.DocFile:
+			if codemap.IsTestCase(key) {
+				w = tw
+			} else if m != nil {
+				if rec, ok := m.file(key); ok {
+					w = roleWeight(rec.Role, an.Intent)
+				}
+			}
+		case core.DocModule:
+			if codemap.IsTest(key) {
+				w = tw
+			}
+		}
+		if w != 1 {
 			hits[i].Score *= w
 			changed = true
 		}
@@ -50,4 +51,12 @@ func (e *Engine) applyPriors(hits []core.Hit, qtokens map[string]bool) {
 	if changed {
 		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	}
+}
+
+// roleReason says what a file's role made of its rank.
+func roleReason(role, intent string) string {
+	if roleWeight(role, intent) < 1 {
+		return role + " file, weighed down: the question asks for code"
+	}
+	return role + " file"
 }

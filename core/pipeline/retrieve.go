@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/query"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
@@ -174,7 +176,23 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if q.filtered() {
 		want = maxFiltered
 	}
-	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct)
+	an := query.Analyze(q.Text)
+	if slices.ContainsFunc(q.Terms, query.AsksForTests) {
+		an.Intent = query.IntentTests
+	}
+	// The files the question names by path join the rankers' lists (and
+	// seed the graph), once the manifest that resolves them is read.
+	named := func() []core.RankedList {
+		<-mLoaded
+		if m == nil || !q.acceptsKind(core.DocFile) {
+			return nil
+		}
+		if hits := mentionedPaths(m, &an); len(hits) > 0 {
+			return []core.RankedList{{Stage: pathsStage, Weight: pathsWeight, Hits: hits}}
+		}
+		return nil
+	}
+	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, named)
 	<-mLoaded
 	if errors.Is(mErr, errNoIndex) {
 		return nil, ErrNoIndex
@@ -190,14 +208,14 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 		return nil, err
 	}
 	qtokens := queryTokens(q)
-	e.applyPriors(fused, qtokens)
-	res, err := e.pack(m, q, qtokens, lists, fused)
+	e.applyPriors(fused, m, &an)
+	res, err := e.pack(m, q, &an, qtokens, lists, fused)
 	if isGenerationGone(err) && m != nil {
 		// Another process re-indexed between our manifest and its
 		// symbols: read the new index and pack again.
 		e.setManifest(nil)
 		if m, err = e.currentManifest(); err == nil {
-			res, err = e.pack(m, q, qtokens, lists, fused)
+			res, err = e.pack(m, q, &an, qtokens, lists, fused)
 		}
 	}
 	if err != nil {
@@ -210,7 +228,11 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 // rank runs the unseeded rankers in parallel, then the seeded ones with
 // the first lists as seeds. A ranker that fails is left out of the fusion
 // and reported once through the host's problems or a log line.
-func (e *Engine) rank(ctx context.Context, q core.Query, direct bool) ([]core.RankedList, error) {
+//
+// more, when not nil, gives lists of the engine's own (the paths the
+// question names) that join the first lists before the seeded rankers
+// start from them.
+func (e *Engine) rank(ctx context.Context, q core.Query, direct bool, more func() []core.RankedList) ([]core.RankedList, error) {
 	type slot struct {
 		list core.RankedList
 		ok   bool
@@ -258,6 +280,9 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct bool) ([]core.Ra
 		}
 	}
 	lists := run(first, q)
+	if more != nil {
+		lists = append(lists, more()...)
+	}
 	prepared.Wait()
 	if len(seeded) > 0 && !direct {
 		sq := q
@@ -315,7 +340,7 @@ const maxMisses = 3
 // reached. An item that does not fit is skipped and a smaller one after it
 // may still go in: the budget is a ceiling, not a cut-off point; after
 // maxMisses misses in a row the rest are only counted.
-func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
+func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	reserve := footerReserve(q)
 	misses := 0
@@ -368,7 +393,7 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 			if err != nil {
 				return nil, err
 			}
-			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens)}
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens), Role: rec.Role}
 		case core.DocModule:
 			var sum moduleSummary
 			ok := m != nil
@@ -420,6 +445,9 @@ func (e *Engine) pack(m *manifest, q Query, qtokens map[string]bool, lists []cor
 		it.Scores, it.Reasons = explain(h, lists)
 		if len(it.Reasons) == 0 {
 			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}
+		}
+		if it.Role != "" && it.Role != codemap.RoleCode {
+			it.Reasons = append(it.Reasons, roleReason(it.Role, an.Intent))
 		}
 		// The estimate is of the item as the compact form prints it, and
 		// the footer keeps its share: the whole answer fits the budget.

@@ -1,0 +1,85 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
+)
+
+// rolesFormat changes with the rules of codemap.RoleOf, so that an index
+// built with other rules is rebuilt.
+const rolesFormat = "1"
+
+// maxAttributesFile bounds what is read of one .gitattributes file.
+const maxAttributesFile = 1 << 20
+
+// attributes reads the project's .gitattributes files among the walked
+// files, shallower first (a deeper file's lines come after and win), and
+// returns them with the signature of what decides roles: their content,
+// the hidden roles and the rules' format. An unreadable file has no
+// lines: attributes never make an index fail.
+func (e *Engine) attributes(files []*scanned) (*codemap.Attributes, string) {
+	var found []string
+	for _, s := range files {
+		if path.Base(s.file.Path) == ".gitattributes" {
+			found = append(found, s.file.Path)
+		}
+	}
+	slices.SortFunc(found, func(a, b string) int {
+		if da, db := strings.Count(a, "/"), strings.Count(b, "/"); da != db {
+			return da - db
+		}
+		return strings.Compare(a, b)
+	})
+	h := sha256.New()
+	h.Write([]byte(rolesFormat + "\x00" + strings.Join(e.cfg.Index.HiddenRoles, ",") + "\x00"))
+	attrs := &codemap.Attributes{}
+	for _, p := range found {
+		data, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(p)))
+		if err != nil || len(data) > maxAttributesFile {
+			continue
+		}
+		attrs.Add(p, data)
+		h.Write([]byte(p + "\x00"))
+		h.Write(data)
+		h.Write([]byte{0})
+	}
+	return attrs, hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// hidden reports whether a file's role keeps it out of search and
+// centrality (index.hidden_roles).
+func (e *Engine) hidden(rec *fileRecord) bool {
+	return rec != nil && rec.Role != "" && slices.Contains(e.cfg.Index.HiddenRoles, rec.Role)
+}
+
+// visibleEdges leaves out the edges that touch a hidden file.
+func (e *Engine) visibleEdges(m *manifest, edges []core.Edge) []core.Edge {
+	if len(e.cfg.Index.HiddenRoles) == 0 {
+		return edges
+	}
+	out := make([]core.Edge, 0, len(edges))
+	for _, ed := range edges {
+		if e.hiddenID(m, ed.From) || e.hiddenID(m, ed.To) {
+			continue
+		}
+		out = append(out, ed)
+	}
+	return out
+}
+
+func (e *Engine) hiddenID(m *manifest, id string) bool {
+	kind, key, err := core.SplitDocID(id)
+	if err != nil || kind != core.DocFile {
+		return false
+	}
+	rec, ok := m.file(key)
+	return ok && e.hidden(rec)
+}

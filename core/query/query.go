@@ -1,0 +1,334 @@
+// Package query reads a question before it is ranked: what it asks for
+// (code, docs or tests) and what it names — file paths from tracebacks
+// and locations, dotted names, identifiers in backticks and code blocks,
+// CamelCase and snake_case names, exception names. Bug reports run to
+// thousands of words of prose, logs and stack traces; their few telling
+// words are what this package pulls out, each with the reason it counts.
+package query
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Intents: what a question asks for.
+const (
+	// IntentCode is the default: a bug report, a stack trace, "where is
+	// X", "how does X work".
+	IntentCode = "code"
+	// IntentDocs is a question about using the project: installing,
+	// configuring, documenting.
+	IntentDocs = "docs"
+	// IntentTests asks for tests.
+	IntentTests = "tests"
+)
+
+// Mention kinds.
+const (
+	KindPath  = "path"  // a file path: "requests/models.py"
+	KindName  = "name"  // an identifier: "Session.send", "load_plugin"
+	KindError = "error" // an exception or error type: "KeyError"
+)
+
+// Mention is something the question names.
+type Mention struct {
+	// Text is as written, trimmed: "src/_pytest/python.py",
+	// "PreparedRequest.prepare_body", "ValueError".
+	Text string
+	Kind string
+	// Line is the line a path mention points at, 0 when none.
+	Line int
+	// Func is the function a traceback frame was in.
+	Func string
+	// Weight says how strong the evidence is, in (0, 1]: a traceback's
+	// last frame is 1, a name in backticks 0.9, a name in prose less.
+	Weight float64
+	// Why is the reason as an answer shows it: "in the traceback".
+	Why string
+}
+
+// Analysis is what Analyze found.
+type Analysis struct {
+	Intent string
+	// Report says the question reads as a bug report: long, or holding a
+	// traceback, a code block or log output.
+	Report   bool
+	Mentions []Mention
+}
+
+// maxMentions bounds what one question yields, so a 5 MB paste costs
+// what a long report does.
+const maxMentions = 200
+
+// maxScan bounds how much of a question is read.
+const maxScan = 256 << 10
+
+var (
+	urlRE       = regexp.MustCompile(`\b(?:https?|ftp)://[^\s<>"'\x60)\]]+`)
+	frameRE     = regexp.MustCompile(`File "([^"\n]{1,400})", line (\d{1,7})(?:, in ([A-Za-z_<][\w<>.]*))?`)
+	locationRE  = regexp.MustCompile(`(?:^|[\s('"\x60\[=])((?:[\w.@+-]+/)*[\w.@+-]+\.(?:` + codeExts + `))(?::(\d{1,7}))?\b`)
+	backtickRE  = regexp.MustCompile("`([^`\n]{1,200})`")
+	fenceRE     = regexp.MustCompile("(?s)```[^\n]*\n(.*?)(?:```|$)")
+	dottedRE    = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b`)
+	identRE     = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\b`)
+	errorNameRE = regexp.MustCompile(`^[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault|Failure)$`)
+)
+
+// codeExts are the extensions a location mention may have.
+const codeExts = `py|pyi|pyx|go|js|jsx|mjs|cjs|ts|tsx|mts|rs|java|kt|kts|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|swift|scala|dart|vue|svelte|css|scss|less|sh|sql|lua|ex|exs|erl|hs|ml|clj|proto|tf|hcl|toml|yaml|yml|json|ini|cfg|md|rst|txt|html|jinja|j2`
+
+// Analyze reads a question.
+func Analyze(text string) Analysis {
+	if len(text) > maxScan {
+		text = text[:maxScan]
+	}
+	a := Analysis{Intent: intent(text)}
+	text = urlRE.ReplaceAllString(text, " ")
+	seen := map[string]int{} // kind + text → index in Mentions
+	add := func(m Mention) {
+		if len(a.Mentions) >= maxMentions || m.Text == "" {
+			return
+		}
+		key := m.Kind + "\x00" + m.Text
+		if i, ok := seen[key]; ok {
+			prev := &a.Mentions[i]
+			if m.Weight > prev.Weight {
+				prev.Weight, prev.Why = m.Weight, m.Why
+			}
+			if prev.Line == 0 {
+				prev.Line = m.Line
+			}
+			if prev.Func == "" {
+				prev.Func = m.Func
+			}
+			return
+		}
+		seen[key] = len(a.Mentions)
+		a.Mentions = append(a.Mentions, m)
+	}
+
+	// Traceback frames: the last frames are nearest the fault.
+	frames := frameRE.FindAllStringSubmatch(text, -1)
+	for i, f := range frames {
+		line, _ := strconv.Atoi(f[2])
+		w := 0.6 + 0.4*float64(i+1)/float64(len(frames))
+		add(Mention{Text: f[1], Kind: KindPath, Line: line, Func: f[3], Weight: w, Why: "in the traceback"})
+		if fn := f[3]; fn != "" && !strings.HasPrefix(fn, "<") {
+			add(Mention{Text: fn, Kind: KindName, Weight: 0.7 * w, Why: "a function in the traceback"})
+		}
+	}
+	if len(frames) > 0 {
+		a.Report = true
+	}
+	// Paths and locations anywhere else: x/y.py, path/to/x.go:123.
+	for _, m := range locationRE.FindAllStringSubmatch(text, -1) {
+		p := strings.Trim(m[1], ".")
+		if p == "" || !strings.Contains(p, ".") {
+			continue
+		}
+		line, _ := strconv.Atoi(m[2])
+		w, why := 0.8, "a file named in the question"
+		if line > 0 {
+			w, why = 0.9, "a location in the question"
+		}
+		if !strings.Contains(p, "/") {
+			w -= 0.2 // a bare name may be many files
+		}
+		add(Mention{Text: p, Kind: KindPath, Line: line, Weight: w, Why: why})
+	}
+
+	// Code: fenced blocks, then backticks, then the prose.
+	var prose strings.Builder
+	rest := text
+	for _, loc := range fenceRE.FindAllStringSubmatchIndex(text, -1) {
+		a.Report = true
+		block := text[loc[2]:loc[3]]
+		names(block, 0.6, "in a code block", add)
+		prose.WriteString(rest[:loc[0]-(len(text)-len(rest))])
+		rest = text[loc[1]:]
+	}
+	prose.WriteString(rest)
+	body := prose.String()
+	for _, m := range backtickRE.FindAllStringSubmatch(body, -1) {
+		names(m[1], 0.9, "in backticks", add)
+	}
+	lines := strings.Split(body, "\n")
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, ">>>") || strings.HasPrefix(t, "$ ") || strings.HasPrefix(line, "    ") && t != "" || strings.HasPrefix(line, "\t"):
+			// An interpreter session, a shell line, an indented block.
+			a.Report = true
+			names(t, 0.5, "in a code sample", add)
+		default:
+			proseNames(line, add)
+		}
+	}
+	if len(strings.Fields(text)) > 60 {
+		a.Report = true
+	}
+	if a.Report {
+		// A report asks for the code at fault, whatever words it uses
+		// ("the docs say", "in my tests").
+		a.Intent = IntentCode
+	}
+	return a
+}
+
+// names adds the identifiers of a piece of code: dotted names whole and
+// by their last parts, exception names, and identifiers that read as
+// names (CamelCase, snake_case, or longer than a short word).
+func names(code string, w float64, why string, add func(Mention)) {
+	for _, d := range dottedRE.FindAllString(code, -1) {
+		if isVersionOrFile(d) {
+			continue
+		}
+		add(Mention{Text: d, Kind: KindName, Weight: w, Why: why})
+		parts := strings.Split(d, ".")
+		last := parts[len(parts)-1]
+		if len(parts) >= 2 {
+			// Class.method, as expected spans and reasons name them.
+			add(Mention{Text: parts[len(parts)-2] + "." + last, Kind: KindName, Weight: w, Why: why})
+		}
+		add(Mention{Text: last, Kind: KindName, Weight: 0.9 * w, Why: why})
+	}
+	for _, id := range identRE.FindAllString(code, -1) {
+		switch {
+		case errorNameRE.MatchString(id):
+			add(Mention{Text: id, Kind: KindError, Weight: w, Why: why})
+		case readsAsName(id) || len(id) >= 4 && !commonWords[strings.ToLower(id)]:
+			add(Mention{Text: id, Kind: KindName, Weight: 0.8 * w, Why: why})
+		}
+	}
+}
+
+// proseNames adds from a line of prose only what is written as a name:
+// dotted names, CamelCase, snake_case, exception names.
+func proseNames(line string, add func(Mention)) {
+	for _, d := range dottedRE.FindAllString(line, -1) {
+		if isVersionOrFile(d) || !strings.ContainsFunc(d, func(r rune) bool { return r == '_' || unicode.IsUpper(r) }) && strings.Count(d, ".") < 2 {
+			// "e.g", "i.e" and the end of one sentence and the start of
+			// the next ("fails.Then") are not names.
+			continue
+		}
+		add(Mention{Text: d, Kind: KindName, Weight: 0.7, Why: "named in the question"})
+		parts := strings.Split(d, ".")
+		add(Mention{Text: parts[len(parts)-1], Kind: KindName, Weight: 0.6, Why: "named in the question"})
+	}
+	for i, id := range identRE.FindAllString(line, -1) {
+		switch {
+		case errorNameRE.MatchString(id):
+			add(Mention{Text: id, Kind: KindError, Weight: 0.8, Why: "an error named in the question"})
+		case readsAsName(id) && !(i == 0 && isCapitalized(id)):
+			add(Mention{Text: id, Kind: KindName, Weight: 0.6, Why: "named in the question"})
+		}
+	}
+}
+
+// readsAsName reports identifiers no one writes as prose: snake_case,
+// camelCase or CamelCase with an inner capital, dunder names.
+func readsAsName(id string) bool {
+	if len(id) < 3 {
+		return false
+	}
+	if strings.Contains(strings.Trim(id, "_"), "_") || strings.HasPrefix(id, "__") {
+		return true
+	}
+	inner := false
+	lower := false
+	for i, r := range id {
+		if unicode.IsLower(r) {
+			lower = true
+		}
+		if i > 0 && unicode.IsUpper(r) && lower {
+			inner = true
+		}
+	}
+	return inner
+}
+
+func isCapitalized(s string) bool {
+	for _, r := range s {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+// isVersionOrFile reports dotted words that are not names: versions
+// (v1.2.3 has no letters past the first part), file names with a known
+// extension, abbreviations.
+func isVersionOrFile(d string) bool {
+	parts := strings.Split(d, ".")
+	last := strings.ToLower(parts[len(parts)-1])
+	if slices.Contains(strings.Split(codeExts, "|"), last) {
+		return true
+	}
+	for _, p := range parts[1:] {
+		if strings.IndexFunc(p, unicode.IsLetter) >= 0 {
+			return len(parts) == 2 && len(parts[0]) <= 2 && len(parts[1]) <= 2 // "e.g", "i.e"
+		}
+	}
+	return true
+}
+
+// commonWords are words of code samples that name nothing of a project.
+var commonWords = map[string]bool{
+	"self": true, "none": true, "true": true, "false": true, "null": true, "return": true, "import": true,
+	"from": true, "class": true, "with": true, "print": true, "elif": true, "else": true, "then": true,
+	"func": true, "function": true, "const": true, "type": true, "struct": true, "async": true,
+	"await": true, "yield": true, "lambda": true, "pass": true, "raise": true, "assert": true,
+	"while": true, "break": true, "continue": true, "this": true, "that": true, "what": true,
+	"when": true, "where": true, "which": true, "there": true, "their": true, "have": true, "will": true,
+	"would": true, "should": true, "could": true, "does": true, "using": true, "line": true, "file": true,
+	"most": true, "recent": true, "call": true, "last": true, "traceback": true, "error": true,
+	"value": true, "args": true, "kwargs": true, "python": true, "pip": true, "install": true,
+	"version": true, "test": true, "tests": true, "expected": true, "actual": true, "output": true,
+	"result": true, "results": true, "example": true, "data": true, "name": true, "list": true,
+	"dict": true, "str": true, "int": true, "float": true, "bool": true, "bytes": true, "object": true,
+	"range": true, "len": true, "open": true, "main": true, "string": true, "number": true,
+}
+
+// docsWords ask about using the project rather than about its code.
+var docsWords = map[string]bool{
+	"document": true, "documentation": true, "documented": true, "docs": true, "doc": true,
+	"readme": true, "install": true, "installation": true, "installing": true, "installed": true,
+	"tutorial": true, "guide": true, "changelog": true, "configure": true, "configuring": true,
+	"configuration": true, "setup": true, "usage": true, "quickstart": true, "license": true,
+	"contributing": true, "release": true, "releases": true, "docstring": false,
+}
+
+// testWords ask for tests.
+var testWords = map[string]bool{
+	"test": true, "tests": true, "testing": true, "spec": true, "specs": true, "fixture": true,
+	"fixtures": true, "testdata": true, "benchmark": true, "benchmarks": true, "mock": true, "mocks": true,
+}
+
+// AsksForTests reports words that ask for tests, as an agent's extra
+// terms may.
+func AsksForTests(s string) bool { return intent(s) == IntentTests }
+
+// intent reads what a short question asks for; Analyze turns a report
+// into a question about code whatever words it uses.
+func intent(text string) string {
+	docs, tests := false, false
+	n := 0
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		n++
+		if n > 60 {
+			break
+		}
+		w = strings.ToLower(w)
+		docs = docs || docsWords[w]
+		tests = tests || testWords[w]
+	}
+	switch {
+	case tests:
+		return IntentTests
+	case docs:
+		return IntentDocs
+	}
+	return IntentCode
+}
