@@ -9,6 +9,9 @@
 //   - code: file localization on Go modules fetched through the Go module
 //     proxy: a doc comment with its name masked finds its defining file;
 //     Acc@1, Acc@3, Acc@5 and MRR;
+//   - self: questions about rubi's own code (testdata/rubi-questions.txt)
+//     with the files a maintainer would open, on rubi's committed tree;
+//     Acc@1, Acc@3, Acc@5 and MRR, and each question's rank;
 //   - an ablation over whatever rankers the configuration enables (the
 //     full pipeline, each ranker off in turn, each alone) and the
 //     in-process latency of each.
@@ -18,6 +21,7 @@
 //	go run ./bench/quality                 # everything (about an hour on 2 cores)
 //	go run ./bench/quality -quick          # a smoke run
 //	go run ./bench/quality -memory         # LoCoMo only
+//	go run ./bench/quality -self           # the questions about rubi's own code only
 //	go run ./bench/quality -code -modules github.com/caddyserver/caddy/v2@v2.8.4 -queries 100
 package main
 
@@ -64,6 +68,7 @@ func main() {
 // options are the command line.
 type options struct {
 	memory, code bool
+	self         bool
 	modules      []string
 	queries      int
 	out          string
@@ -81,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.memory, "memory", false, "run the memory (LoCoMo) part; given alone, only that part (-memory=false: all but it)")
 	fs.BoolVar(&o.code, "code", false, "run the code localization part; given alone, only that part (-code=false: all but it)")
+	fs.BoolVar(&o.self, "self", false, "run the questions about rubi's own code; given alone, only that part (-self=false: all but it)")
 	modules := fs.String("modules", "", "comma-separated MODULE@VERSION list for the code part (default "+defaultModules+"; with -quick, "+quickModule+")")
 	fs.IntVar(&o.queries, "queries", 0, fmt.Sprintf("code queries per module (default %d; with -quick, %d)", defaultQueries, quickQueries))
 	fs.StringVar(&o.out, "out", "", "report path; the JSON goes beside it (default bench/results/quality-YYYY-MM-DD.md, -quick.md for a quick run)")
@@ -96,19 +102,22 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q: every option is a flag", fs.Args())
 	}
-	// -memory or -code alone picks that part; -memory=false the other.
+	// Part flags set true (-self, -memory -code) pick those parts alone;
+	// set false (-memory=false), each leaves its part out of the rest.
+	parts := map[string]*bool{"memory": &o.memory, "code": &o.code, "self": &o.self}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	switch {
-	case set["memory"] && !set["code"]:
-		o.code = !o.memory
-	case set["code"] && !set["memory"]:
-		o.memory = !o.code
-	case !set["memory"] && !set["code"]:
-		o.memory, o.code = true, true
+	picked := false
+	for name, on := range parts {
+		picked = picked || set[name] && *on
 	}
-	if !o.memory && !o.code {
-		return nil, errors.New("-memory=false and -code=false leave nothing to measure")
+	for name, on := range parts {
+		if !set[name] {
+			*on = !picked
+		}
+	}
+	if !o.memory && !o.code && !o.self {
+		return nil, errors.New("-memory=false, -code=false and -self=false leave nothing to measure")
 	}
 	switch {
 	case *modules != "":
@@ -243,6 +252,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if o.code {
 		if rep.Code, err = runCode(ctx, h, work, o.modules, o.queries, o.seed, vs, progress); err != nil {
 			return fmt.Errorf("code: %w", err)
+		}
+	}
+	if o.self {
+		if rep.Self, err = runSelf(ctx, h, work, root, vs, progress); err != nil {
+			return fmt.Errorf("self: %w", err)
 		}
 	}
 	rep.Seconds = time.Since(started).Seconds()

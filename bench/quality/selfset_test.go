@@ -1,0 +1,321 @@
+package main
+
+import (
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rubi-dev/rubi/core/codemap"
+)
+
+// selfSet reads the repository's set, failing the test when it cannot.
+func selfSet(t *testing.T) (string, []selfQuestion) {
+	t.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := readSelfSet(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, qs
+}
+
+func TestSelfSetParses(t *testing.T) {
+	_, qs := selfSet(t)
+	if len(qs) < 20 || len(qs) > 40 {
+		t.Errorf("%d questions; the set is meant to hold about 25", len(qs))
+	}
+	for _, q := range qs {
+		if strings.TrimSpace(q.Why) == "" {
+			t.Errorf("line %d: %q says not why its files answer it", q.Line, q.Text)
+		}
+		if len(q.Gold) == 0 || len(q.Gold) > 5 {
+			t.Errorf("line %d: %q has %d gold files; a maintainer opens 1–3 first", q.Line, q.Text, len(q.Gold))
+		}
+	}
+}
+
+func TestSelfSetGoldFilesExist(t *testing.T) {
+	root, qs := selfSet(t)
+	for _, q := range qs {
+		for _, g := range q.Gold {
+			fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(g)))
+			switch {
+			case err != nil:
+				t.Errorf("line %d: gold file of %q: %v", q.Line, q.Text, err)
+			case !fi.Mode().IsRegular():
+				t.Errorf("line %d: gold file %s of %q is not a regular file", q.Line, g, q.Text)
+			}
+			if why := selfLeftOut(g); why != "" {
+				t.Errorf("line %d: gold file %s is left out of the index (%s)", q.Line, g, why)
+			}
+			// Tests answer questions about tests only.
+			if codemap.IsTestCase(g) && !strings.Contains(strings.ToLower(q.Text), "test") {
+				t.Errorf("line %d: gold file %s is a test, but %q is not about tests", q.Line, g, q.Text)
+			}
+		}
+	}
+}
+
+func TestSelfSetHasNoDuplicates(t *testing.T) {
+	_, qs := selfSet(t)
+	seen := map[string]int{}
+	for _, q := range qs {
+		k := strings.Join(strings.Fields(strings.ToLower(q.Text)), " ")
+		if line, ok := seen[k]; ok {
+			t.Errorf("line %d repeats the question of line %d: %q", q.Line, line, q.Text)
+		}
+		seen[k] = q.Line
+	}
+}
+
+// The README's example is in the set with the file the report follows.
+func TestSelfSetHoldsTheReadmeExample(t *testing.T) {
+	_, qs := selfSet(t)
+	i := slices.IndexFunc(qs, func(q selfQuestion) bool { return q.Text == readmeQuestion })
+	if i < 0 {
+		t.Fatalf("no question %q", readmeQuestion)
+	}
+	if !slices.Contains(qs[i].Gold, readmeGold) {
+		t.Errorf("%q: gold %v lacks %s", readmeQuestion, qs[i].Gold, readmeGold)
+	}
+}
+
+// The files that hold the set are kept out of the tree it is asked of,
+// and so is any copy of it.
+func TestSelfSetStaysOutOfTheIndex(t *testing.T) {
+	root, qs := selfSet(t)
+	if selfLeftOut(selfSetFile) == "" {
+		t.Errorf("%s would be indexed", selfSetFile)
+	}
+	if selfLeftOut("bench/results/quality-2027-01-01.md") == "" {
+		t.Error("a quality report would be indexed")
+	}
+	if selfLeftOut("bench/quality/selfset.go") != "" || selfLeftOut("core/host/host.go") != "" {
+		t.Error("code is left out")
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(selfSetFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := verbatim(data, qs); n != len(qs) {
+		t.Errorf("the set holds %d of its %d questions verbatim", n, len(qs))
+	}
+	if n := verbatim([]byte("nothing asked here"), qs); n != 0 {
+		t.Errorf("verbatim = %d on unrelated text", n)
+	}
+}
+
+func TestParseSelfSet(t *testing.T) {
+	good := `# A note about the set.
+# It has no question.
+
+# Why: the frobnicator lives there.
+Where is the frobnicator configured?
+  pkg/frob/frob.go
+  pkg/frob/config.go
+
+# Two comment lines,
+# joined.
+what calls Frobnicate
+	cmd/frob/main.go
+`
+	qs, err := parseSelfSet(strings.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []selfQuestion{
+		{Text: "Where is the frobnicator configured?", Gold: []string{"pkg/frob/frob.go", "pkg/frob/config.go"}, Why: "Why: the frobnicator lives there.", Line: 5},
+		{Text: "what calls Frobnicate", Gold: []string{"cmd/frob/main.go"}, Why: "Two comment lines, joined.", Line: 11},
+	}
+	if !reflect.DeepEqual(qs, want) {
+		t.Errorf("parsed\n%+v\nwant\n%+v", qs, want)
+	}
+
+	bad := map[string]string{
+		"no comment":       "a question\n  a.go\n",
+		"no gold":          "# why\na question\n\n# why\nanother\n  a.go\n",
+		"no gold at end":   "# why\na question\n",
+		"gold first":       "# why\n  a.go\na question\n",
+		"two questions":    "# why\na question\n  a.go\nanother question\n  b.go\n",
+		"comment after":    "# why\na question\n  a.go\n# late\n",
+		"absolute path":    "# why\na question\n  /etc/passwd\n",
+		"parent path":      "# why\na question\n  ../other/a.go\n",
+		"unclean path":     "# why\na question\n  core/./a.go\n",
+		"two on a line":    "# why\na question\n  a.go b.go\n",
+		"listed twice":     "# why\na question\n  a.go\n  a.go\n",
+		"backslash path":   "# why\na question\n  core\\a.go\n",
+		"the root as gold": "# why\na question\n  .\n",
+	}
+	for name, src := range bad {
+		if qs, err := parseSelfSet(strings.NewReader(src)); err == nil {
+			t.Errorf("%s: parsed %+v, want an error", name, qs)
+		}
+	}
+	if qs, err := parseSelfSet(strings.NewReader("")); err != nil || len(qs) != 0 {
+		t.Errorf("empty set: %v, %v", qs, err)
+	}
+}
+
+func TestFirstGold(t *testing.T) {
+	ranked := []string{"a.go", "b.go", "c.go", "d.go"}
+	tests := []struct {
+		gold []string
+		want int
+	}{
+		{[]string{"a.go"}, 1},
+		{[]string{"c.go", "b.go"}, 2}, // the first of them in the ranking, whatever the gold's order
+		{[]string{"d.go", "x.go"}, 4},
+		{[]string{"x.go"}, 0},
+		{nil, 0},
+	}
+	for _, tt := range tests {
+		if got := firstGold(ranked, tt.gold); got != tt.want {
+			t.Errorf("firstGold(%v) = %d, want %d", tt.gold, got, tt.want)
+		}
+	}
+	if got := firstGold(nil, []string{"a.go"}); got != 0 {
+		t.Errorf("firstGold of no ranking = %d", got)
+	}
+}
+
+// The scorer on hand-made rankings: a question is right at k when any of
+// its gold files is among the first k, and MRR takes the first of them.
+func TestScoreSelf(t *testing.T) {
+	qs := []selfQuestion{
+		{Text: "q1", Gold: []string{"a.go"}},
+		{Text: "q2", Gold: []string{"x.go", "b.go"}},
+		{Text: "q3", Gold: []string{"c.go"}},
+		{Text: "q4", Gold: []string{"z.go"}},
+		{Text: "q5", Gold: []string{"e.go"}},
+	}
+	ranked := [][]string{
+		{"a.go", "b.go"},                         // 1
+		{"a.go", "b.go", "x.go"},                 // 2: b.go comes before x.go
+		{"a.go", "b.go", "d.go", "c.go"},         // 4
+		{"a.go"},                                 // not found
+		{"a.go", "b.go", "c.go", "d.go", "f.go"}, // e.go not there
+	}
+	sum, ranks := scoreSelf(qs, ranked)
+	if want := []int{1, 2, 4, 0, 0}; !slices.Equal(ranks, want) {
+		t.Errorf("ranks = %v, want %v", ranks, want)
+	}
+	s := sum.scores()
+	want := locScores{Acc1: 20, Acc3: 40, Acc5: 60, MRR: (1 + 0.5 + 0.25) / 5, N: 5}
+	if math.Abs(s.MRR-want.MRR) > 1e-12 {
+		t.Errorf("MRR = %v, want %v", s.MRR, want.MRR)
+	}
+	s.MRR = want.MRR
+	if s != want {
+		t.Errorf("scores = %+v, want %+v", s, want)
+	}
+	// A system that answered fewer questions than asked scores the rest
+	// as not found.
+	if sum, ranks := scoreSelf(qs, ranked[:1]); sum.N != 5 || sum.Top1 != 1 || ranks[1] != 0 {
+		t.Errorf("short rankings: %+v %v", sum, ranks)
+	}
+}
+
+// -self alone runs only the self set; a part set false leaves the others.
+func TestPartFlags(t *testing.T) {
+	tests := []struct {
+		args               []string
+		memory, code, self bool
+	}{
+		{nil, true, true, true},
+		{[]string{"-self"}, false, false, true},
+		{[]string{"-memory"}, true, false, false},
+		{[]string{"-code", "-self"}, false, true, true},
+		{[]string{"-self=false"}, true, true, false},
+		{[]string{"-memory=false", "-code=false"}, false, false, true},
+		{[]string{"-memory=false", "-self"}, false, false, true},
+	}
+	for _, tt := range tests {
+		o, err := parseFlags(tt.args, io.Discard)
+		if err != nil {
+			t.Errorf("%v: %v", tt.args, err)
+			continue
+		}
+		if o.memory != tt.memory || o.code != tt.code || o.self != tt.self {
+			t.Errorf("%v: memory %v code %v self %v, want %v %v %v", tt.args, o.memory, o.code, o.self, tt.memory, tt.code, tt.self)
+		}
+	}
+	if _, err := parseFlags([]string{"-memory=false", "-code=false", "-self=false"}, io.Discard); err == nil {
+		t.Error("every part off: want an error")
+	}
+}
+
+// exportTree copies what HEAD holds: not an uncommitted file, not the
+// set, not a file that repeats the questions.
+func TestExportTree(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	qs := []selfQuestion{{Text: "where is the frobnicator"}, {Text: "what calls Frob"}, {Text: "how is the widget built"}}
+	files := map[string]string{
+		"a/code.go":     "package a // where is the frobnicator? here\n",
+		selfSetFile:     "the set",
+		"docs/copy.md":  "where is the frobnicator / what calls Frob / how is the widget built\n",
+		"docs/guide.md": "a guide\n",
+	}
+	for p, s := range files {
+		full := filepath.Join(src, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", src, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "tree")
+	if err := os.WriteFile(filepath.Join(src, "uncommitted.go"), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "docs/guide.md"), []byte("edited, not committed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	commit, leftOut, err := exportTree(t.Context(), src, dst, qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if commit == "" {
+		t.Error("no commit")
+	}
+	var got []string
+	err = filepath.WalkDir(dst, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(dst, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	if want := []string{"a/code.go", "docs/guide.md"}; !slices.Equal(got, want) {
+		t.Errorf("copied %v, want %v", got, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dst, "docs/guide.md")); string(data) != "a guide\n" {
+		t.Errorf("docs/guide.md = %q: the committed content is wanted", data)
+	}
+	if len(leftOut) != 2 || !strings.HasPrefix(leftOut[0], selfSetFile) && !strings.HasPrefix(leftOut[1], selfSetFile) {
+		t.Errorf("left out %q", leftOut)
+	}
+}
