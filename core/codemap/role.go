@@ -56,10 +56,13 @@ func RoleOf(p, lang string, attrs *Attributes, generated bool) string {
 	switch {
 	case buildNames[lower] || buildExts[ext] || strings.HasPrefix(lower, "dockerfile") || underCI(p):
 		return RoleBuild
-	case (docNames[stem] || docExts[ext] || lang == "markdown" || inDocs(p) && !codeExts[ext] && lang == "") && attrs.state(p, RoleDocs) == 0:
+	case (docNames[stem] || docExts[ext] || lang == "markdown" || inDocs(p) && !codeExts[ext] && lang == "" || inExamples(p)) && attrs.state(p, RoleDocs) == 0:
 		return RoleDocs
-	case configNames[lower] || configExts[ext] || strings.HasPrefix(lower, ".") && strings.Count(lower, ".") == 1 || strings.HasPrefix(lower, ".env"):
+	case configNames[lower] || configExts[ext] || strings.HasPrefix(lower, ".") && strings.Count(lower, ".") == 1 || strings.HasPrefix(lower, ".env") ||
+		strings.Contains(lower, ".conf.") || strings.Contains(lower, ".config."):
 		return RoleConfig
+	case inLocale(p) || dataExts[ext]:
+		return RoleData
 	case lang != "" || codeExts[ext]:
 		return RoleCode
 	}
@@ -69,7 +72,8 @@ func RoleOf(p, lang string, attrs *Attributes, generated bool) string {
 // vendoredDirs are folder names that hold other projects' code copied in.
 var vendoredDirs = map[string]bool{
 	"vendor": true, "_vendor": true, "vendored": true, "third_party": true, "third-party": true,
-	"thirdparty": true, "node_modules": true, "bower_components": true, "site-packages": true,
+	"thirdparty": true, "3rdparty": true, "node_modules": true, "bower_components": true, "site-packages": true,
+	"extern": true, "cextern": true, "external": true,
 }
 
 func inVendored(p string) bool {
@@ -83,8 +87,18 @@ func inVendored(p string) bool {
 	return false
 }
 
-// docDirs hold documentation; their code examples stay code.
+// docDirs hold documentation; their code stays code, so a Sphinx conf.py
+// or a doc build script is found by a question about code.
 var docDirs = map[string]bool{"doc": true, "docs": true, "documentation": true, "man": true, "website": true}
+
+// exampleDirs hold examples, tutorials and galleries: documentation
+// written as code (GitHub's linguist counts examples/ as documentation
+// too). They share the project's words and names, which is why a
+// question about the project's own code would otherwise find them first.
+var exampleDirs = map[string]bool{
+	"example": true, "examples": true, "tutorial": true, "tutorials": true, "samples": true,
+	"demo": true, "demos": true, "gallery": true, "galleries": true, "cookbook": true,
+}
 
 func inDocs(p string) bool {
 	for _, part := range strings.Split(path.Dir(p), "/") {
@@ -93,6 +107,20 @@ func inDocs(p string) bool {
 		}
 	}
 	return false
+}
+
+func inExamples(p string) bool {
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		if exampleDirs[strings.ToLower(part)] {
+			return true
+		}
+	}
+	return false
+}
+
+// inLocale reports translation catalogs: data, whatever their extension.
+func inLocale(p string) bool {
+	return strings.Contains("/"+p, "/locale/") || strings.Contains("/"+p, "/locales/") || strings.Contains(p, "/LC_MESSAGES/")
 }
 
 // underCI reports the folders of continuous integration set-ups.
@@ -126,6 +154,7 @@ var (
 	buildExts  = map[string]bool{".mk": true, ".cmake": true, ".bzl": true, ".gradle": true, ".spec": true}
 	buildNames = map[string]bool{
 		"makefile": true, "gnumakefile": true, "cmakelists.txt": true, "setup.py": true, "noxfile.py": true,
+		"setupext.py": true, "versioneer.py": true, "fabfile.py": true, "conanfile.py": true,
 		"pyproject.toml": true, "manifest.in": true, "requirements.txt": true, "pipfile": true,
 		"go.mod": true, "go.work": true, "package.json": true, "cargo.toml": true, "build.gradle": true,
 		"build.gradle.kts": true, "settings.gradle": true, "pom.xml": true, "build": true, "build.bazel": true,
@@ -133,6 +162,11 @@ var (
 		"jenkinsfile": true, ".gitlab-ci.yml": true, ".travis.yml": true, "appveyor.yml": true,
 		"azure-pipelines.yml": true, "rakefile": true, "gemfile": true, "composer.json": true, "justfile": true,
 		"taskfile.yml": true, "vagrantfile": true, "docker-compose.yml": true, "docker-compose.yaml": true,
+	}
+	// dataExts are data whatever folder they are in.
+	dataExts = map[string]bool{
+		".csv": true, ".tsv": true, ".po": true, ".pot": true, ".mo": true, ".svg": true,
+		".dat": true, ".jsonl": true, ".ndjson": true,
 	}
 	// codeExts are source files rubi has no parser for.
 	codeExts = map[string]bool{

@@ -44,6 +44,12 @@ func TestRoleOf(t *testing.T) {
 		"sympy/parsing/autolev/test-examples/a.al":   RoleData,
 		"plugins/lang-treesitter/queries/ruby.scm":   RoleCode,
 		"scripts/release.sh":                         RoleCode,
+		"examples/beginner/basic.py":                 RoleDocs,
+		"tutorials/introductory/usage.py":            RoleDocs,
+		"karma.conf.js":                              RoleConfig,
+		"sphinx/locale/bg/LC_MESSAGES/sphinx.js":     RoleData,
+		"cextern/wcslib/C/wcs.h":                     RoleVendored,
+		"versioneer.py":                              RoleBuild,
 		"astropy/io/fits/tests/data/blank.fits.json": RoleTest,
 	}
 	for p, want := range cases {

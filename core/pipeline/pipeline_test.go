@@ -190,7 +190,7 @@ func TestRetrieve(t *testing.T) {
 	if _, ok := top.Scores["rank.bm25"]; !ok {
 		t.Errorf("scores = %v, want the bm25 component", top.Scores)
 	}
-	if !strings.Contains(top.Text, "L13 func Load(path string) (*Config, error) — Load reads") {
+	if !strings.Contains(top.Text, "L13-19 func Load(path string) (*Config, error) — Load reads") {
 		t.Errorf("the item should show the matching definition with its line:\n%s", top.Text)
 	}
 	sum := 0
@@ -319,7 +319,7 @@ func TestIncremental(t *testing.T) {
 	}
 	// An unchanged file's symbols were carried over to the new generation.
 	res, _ = e.Retrieve(context.Background(), Query{Text: "load configuration"})
-	if len(res.Items) == 0 || !strings.Contains(res.Items[0].Text, "L13 func Load(path string)") {
+	if len(res.Items) == 0 || !strings.Contains(res.Items[0].Text, "L13-19 func Load(path string)") {
 		t.Errorf("symbols of an unchanged file lost: %+v", res.Items)
 	}
 	gens, _ := filepath.Glob(filepath.Join(root, ".rubi", "index", "symbols-*.jsonl"))

@@ -31,12 +31,16 @@ func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
 		w := 1.0
 		switch kind {
 		case core.DocFile:
-			if codemap.IsTestCase(key) {
+			var rec *fileRecord
+			if m != nil {
+				rec, _ = m.file(key)
+			}
+			switch {
+			case codemap.IsTestCase(key) || rec != nil && rec.Role == codemap.RoleTest && rec.Language == "":
+				// A test, or a fixture of one (tests/validators/urls.txt).
 				w = tw
-			} else if m != nil {
-				if rec, ok := m.file(key); ok {
-					w = roleWeight(rec.Role, an.Intent)
-				}
+			case rec != nil:
+				w = roleWeight(rec.Role, an.Intent)
 			}
 		case core.DocModule:
 			if codemap.IsTest(key) {

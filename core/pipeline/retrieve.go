@@ -192,7 +192,11 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 		}
 		return nil
 	}
-	lists, err := e.rank(ctx, core.Query{Text: q.Text, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, named)
+	rankText := an.Text
+	if strings.TrimSpace(rankText) == "" {
+		rankText = q.Text
+	}
+	lists, err := e.rank(ctx, core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, an.Report, named)
 	<-mLoaded
 	if errors.Is(mErr, errNoIndex) {
 		return nil, ErrNoIndex
@@ -232,7 +236,13 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 // more, when not nil, gives lists of the engine's own (the paths the
 // question names) that join the first lists before the seeded rankers
 // start from them.
-func (e *Engine) rank(ctx context.Context, q core.Query, direct bool, more func() []core.RankedList) ([]core.RankedList, error) {
+//
+// report says the question reads as a bug report: its own words and
+// names are then evidence enough, and the graph's vote counts
+// reportGraphWeight of its weight (bench/quality: on real bug reports a
+// full-weight walk from their many matches crowds the files they are
+// about out of the first five).
+func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) ([]core.RankedList, error) {
 	type slot struct {
 		list core.RankedList
 		ok   bool
@@ -287,7 +297,13 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct bool, more func(
 	if len(seeded) > 0 && !direct {
 		sq := q
 		sq.Seeds = lists
-		lists = append(lists, run(seeded, sq)...)
+		graph := run(seeded, sq)
+		if report {
+			for i := range graph {
+				graph[i].Weight *= reportGraphWeight
+			}
+		}
+		lists = append(lists, graph...)
 	}
 	return lists, ctx.Err()
 }
@@ -332,6 +348,10 @@ func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 	return f.Fuse(ctx, lists)
 }
 
+// reportGraphWeight scales the seeded rankers' weight for a question that
+// reads as a bug report.
+const reportGraphWeight = 0.4
+
 // maxMisses is how many items in a row may fail to fit the budget before
 // the packer stops trying smaller ones.
 const maxMisses = 3
@@ -345,6 +365,8 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 	reserve := footerReserve(q)
 	misses := 0
 	var symbols *symbolReader
+	var prof *profile // made for the first file shown
+	unitFiles := 0    // files whose units were ranked by their text
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
 		if err != nil || !q.acceptsKind(kind) {
@@ -393,7 +415,12 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 			if err != nil {
 				return nil, err
 			}
-			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, qtokens), Role: rec.Role}
+			if prof == nil {
+				prof = newProfile(q, an)
+			}
+			units := e.fileUnits(rec, prof, unitFiles < maxUnitFiles)
+			unitFiles++
+			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, units, qtokens), Role: rec.Role, Units: units}
 		case core.DocModule:
 			var sum moduleSummary
 			ok := m != nil
@@ -580,7 +607,10 @@ const maxSymbolLines = 4
 // renderFile is a file as the agent reads it in a result: its path and
 // shape, then the definitions most related to the query (or its main
 // exported ones), with the line to open them at.
-func renderFile(rec *fileRecord, qtokens map[string]bool) string {
+//
+// The units, when the file has any, are those lines: each with its line
+// range and why it is there.
+func renderFile(rec *fileRecord, units []Unit, qtokens map[string]bool) string {
 	var b strings.Builder
 	b.WriteString(rec.Path)
 	var info []string
@@ -596,6 +626,26 @@ func renderFile(rec *fileRecord, qtokens map[string]bool) string {
 	if len(info) > 0 {
 		b.WriteString(" (" + strings.Join(info, ", ") + ")")
 	}
+	if len(units) > 0 {
+		// Each unit with its range, signature and doc; why it is there
+		// when the question names it (the words it matches are in the
+		// JSON, not worth the tokens here).
+		for _, u := range units {
+			line := u.Kind + " " + u.Name
+			sym := unitSymbol(rec, u)
+			if sym != nil && sym.Signature != "" {
+				line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sym.Signature), "{"))
+			}
+			fmt.Fprintf(&b, "\n  L%d-%d %s", u.Line, u.EndLine, line)
+			if sym != nil && sym.Doc != "" {
+				b.WriteString(" — " + sym.Doc)
+			}
+			if u.Why != "" && !strings.HasPrefix(u.Why, "matches ") {
+				b.WriteString(" [" + u.Why + "]")
+			}
+		}
+		return b.String()
+	}
 	for _, s := range pickSymbols(rec.syms, qtokens) {
 		// An opening brace says nothing the agent needs.
 		line := strings.TrimSpace(strings.TrimSuffix(s.Signature, "{"))
@@ -608,6 +658,17 @@ func renderFile(rec *fileRecord, qtokens map[string]bool) string {
 		}
 	}
 	return b.String()
+}
+
+// unitSymbol is the symbol a unit stands for.
+func unitSymbol(rec *fileRecord, u Unit) *core.Symbol {
+	for i := range rec.syms {
+		s := &rec.syms[i]
+		if s.Line == u.Line && (s.Name == u.Name || strings.HasSuffix(u.Name, "."+s.Name)) {
+			return s
+		}
+	}
+	return nil
 }
 
 // pickSymbols prefers symbols whose names share a token with the query,

@@ -55,7 +55,12 @@ type Analysis struct {
 	Intent string
 	// Report says the question reads as a bug report: long, or holding a
 	// traceback, a code block or log output.
-	Report   bool
+	Report bool
+	// Text is the question as rankers should read it: without links and
+	// without the lists of installed versions reports paste (`numpy:
+	// 1.19.1`, `pandas==1.1.0`), whose package names match the project's
+	// version-printing helpers and nothing the report is about.
+	Text     string
 	Mentions []Mention
 }
 
@@ -87,6 +92,8 @@ func Analyze(text string) Analysis {
 	}
 	a := Analysis{Intent: intent(text)}
 	text = urlRE.ReplaceAllString(text, " ")
+	text = dropVersionLists(text)
+	a.Text = text
 	seen := map[string]int{} // kind + text → index in Mentions
 	add := func(m Mention) {
 		if len(a.Mentions) >= maxMentions || m.Text == "" {
@@ -176,6 +183,32 @@ func Analyze(text string) Analysis {
 		a.Intent = IntentCode
 	}
 	return a
+}
+
+// versionLineRE matches a line of an environment report: a name, then a
+// version or None.
+var versionLineRE = regexp.MustCompile(`^\s*[-*]?\s*[A-Za-z][\w.\-]{0,40}\s*(?::|==|>=|<=|~=|=)\s*(?:v?\d+(?:\.\d+)+\S*|None|not installed|installed)\s*(?:\(.*\))?\s*$`)
+
+// minVersionLines is how many version lines make a list to drop.
+const minVersionLines = 3
+
+// dropVersionLists blanks the lines of environment reports when there
+// are enough of them to be one.
+func dropVersionLists(text string) string {
+	lines := strings.Split(text, "\n")
+	var hit []int
+	for i, l := range lines {
+		if len(l) < 120 && versionLineRE.MatchString(l) {
+			hit = append(hit, i)
+		}
+	}
+	if len(hit) < minVersionLines {
+		return text
+	}
+	for _, i := range hit {
+		lines[i] = ""
+	}
+	return strings.Join(lines, "\n")
 }
 
 // names adds the identifiers of a piece of code: dotted names whole and

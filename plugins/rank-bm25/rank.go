@@ -244,7 +244,9 @@ func (v *view) score(qt *queryTerm, p posting, norms []float64) float64 {
 // queryTerm is one distinct term of a query that the index knows.
 type queryTerm struct {
 	postings []posting
-	weight   float64 // 1 for the query text, TermsWeight for Query.Terms
+	weight   float64 // 1 for the query text, TermsWeight for Query.Terms, times the qtf factor
+	base     float64 // weight before the qtf factor
+	qtf      float64 // times the word occurs in the query text
 	idf      float64
 	// Where it came from, for the reason: the words as written, and which
 	// word of which input (0 for the text, i+1 for Terms[i]).
@@ -253,6 +255,10 @@ type queryTerm struct {
 	joined      bool
 }
 
+// queryK3 saturates the weight of a word the question repeats: (k3+1) ·
+// qtf / (k3 + qtf), from 1 for a word said once towards k3+1.
+const queryK3 = 8.0
+
 func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
 	var out []queryTerm
 	seen := map[string]int{} // term → index in out, -1 when unknown
@@ -260,10 +266,19 @@ func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
 	add := func(s string, input int, weight float64) {
 		for _, tk := range a.Analyze(s) {
 			if i, dup := seen[tk.Text]; dup {
-				// A word repeated, or also among the terms: it counts once,
-				// at its highest weight.
+				// A word repeated, or also among the terms: it counts at
+				// its highest weight, and a word the question repeats
+				// counts more, with diminishing returns (BM25's query
+				// term frequency, k3 = queryK3): what a long report keeps
+				// coming back to is what it is about.
 				if i >= 0 {
-					out[i].weight = max(out[i].weight, weight)
+					qt := &out[i]
+					if input == 0 && qt.input == 0 {
+						qt.qtf++
+					}
+					qt.weight = max(qt.base, weight)
+					qt.base = qt.weight
+					qt.weight *= (queryK3 + 1) * qt.qtf / (queryK3 + qt.qtf)
 				}
 				continue
 			}
@@ -276,7 +291,7 @@ func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
 				continue
 			}
 			seen[tk.Text] = len(out)
-			out = append(out, queryTerm{postings: ps, weight: weight, idf: v.idf(len(ps)),
+			out = append(out, queryTerm{postings: ps, weight: weight, base: weight, qtf: 1, idf: v.idf(len(ps)),
 				source: tk.Source, input: input, word: tk.Word, joined: tk.Joined})
 		}
 	}

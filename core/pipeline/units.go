@@ -1,0 +1,319 @@
+package pipeline
+
+import (
+	"bytes"
+	"cmp"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/query"
+	"github.com/rubi-dev/rubi/core/text"
+)
+
+// Units are the functions, methods and classes of a file, ranked for a
+// question so that an answer says where to open each file: the units
+// the question names (a traceback's function, `Session.send` in
+// backticks) first, then those whose own lines match its words best.
+// A unit's lines are its definition's span less the units nested in it,
+// so a class stands for its header and attributes, its methods for
+// themselves.
+
+// maxUnits is how many units an answer lists under one file.
+const maxUnits = 4
+
+// maxUnitFile bounds how much of a file is read to rank its units.
+const maxUnitFile = 1 << 20
+
+// unitKinds are the symbol kinds that make units.
+var unitKinds = map[string]bool{
+	core.SymbolFunction: true, core.SymbolMethod: true, core.SymbolClass: true,
+	core.SymbolType: true, core.SymbolInterface: true, core.SymbolEnum: true,
+}
+
+// profile is what units are matched against: the question's terms with
+// their weights, and the names it mentions.
+type profile struct {
+	terms map[string]float64
+	// names maps a mentioned name, lower case ("session.send", "send"),
+	// to the strongest mention of it.
+	names map[string]query.Mention
+	// at holds the locations the question points at (traceback frames,
+	// path:line), by path as written.
+	at []query.Mention
+}
+
+// Weights of a query term by where it came from: the agent's terms are
+// the strongest signal, then names the analysis found, then the words.
+const (
+	wordWeight    = 1.0
+	mentionWeight = 2.0
+	agentWeight   = 2.5
+)
+
+func newProfile(q Query, an *query.Analysis) *profile {
+	p := &profile{terms: map[string]float64{}, names: map[string]query.Mention{}}
+	add := func(s string, w float64) {
+		for _, t := range text.Tokenize(s) {
+			p.terms[t] = max(p.terms[t], w)
+		}
+	}
+	txt := q.Text
+	if len(txt) > 64<<10 {
+		txt = txt[:64<<10]
+	}
+	// Each word once: within one file, a repeated word of a long report
+	// is mostly what all its functions share (measured: weighing
+	// repeats as rank.bm25 does costs function accuracy).
+	add(txt, wordWeight)
+	for _, m := range an.Mentions {
+		if m.Kind == query.KindPath {
+			continue
+		}
+		add(m.Text, mentionWeight*m.Weight)
+		key := strings.ToLower(m.Text)
+		if old, ok := p.names[key]; !ok || m.Weight > old.Weight {
+			p.names[key] = m
+		}
+	}
+	for i := range an.Mentions {
+		if m := an.Mentions[i]; m.Kind == query.KindPath && m.Line > 0 {
+			p.at = append(p.at, m)
+		}
+		if m := an.Mentions[i]; m.Kind == query.KindPath && m.Func != "" {
+			key := strings.ToLower(m.Func)
+			if old, ok := p.names[key]; !ok || m.Weight > old.Weight {
+				p.names[key] = query.Mention{Text: m.Func, Kind: query.KindName, Weight: m.Weight, Why: "a function in the traceback"}
+			}
+		}
+	}
+	for _, t := range q.Terms {
+		add(t, agentWeight)
+		p.names[strings.ToLower(t)] = query.Mention{Text: t, Kind: query.KindName, Weight: 1, Why: "one of the terms"}
+	}
+	return p
+}
+
+// unitSpan is one unit of a file being ranked.
+type unitSpan struct {
+	sym        core.Symbol
+	name       string // qualified: Parent.Name
+	start, end int    // 1-based lines, inclusive
+	tf         map[string]int
+	length     int
+	score      float64
+	why        string
+	matched    []string
+}
+
+// maxUnitFiles is how many files of an answer have their units ranked
+// by their text, the files read for it; the others list only the units
+// the question names. The first files are where an agent starts.
+const maxUnitFiles = 5
+
+// fileUnits returns the units of a file for the question, best first, at
+// most maxUnits. With read, the file is read and its units ranked by
+// their lines too (a file that cannot be read ranks by names alone);
+// without, only units the question names are listed.
+func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
+	var spans []*unitSpan
+	for _, s := range rec.syms {
+		if !unitKinds[s.Kind] {
+			continue
+		}
+		name := s.Name
+		if s.Parent != "" {
+			name = s.Parent + "." + s.Name
+		}
+		spans = append(spans, &unitSpan{sym: s, name: name, start: s.Line, end: s.EndLine})
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	var content []byte
+	if read {
+		content = readHead(filepath.Join(e.cfg.Root, filepath.FromSlash(rec.Path)), maxUnitFile)
+	}
+	lines := splitLines(content)
+	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(a.start, b.start) })
+	for i, u := range spans {
+		if u.end < u.start {
+			// The parser knows where it starts only: it runs to the next
+			// unit that is not nested in it.
+			u.end = len(lines)
+			for _, v := range spans[i+1:] {
+				if v.start > u.start {
+					u.end = v.start - 1
+					break
+				}
+			}
+		}
+		u.end = min(u.end, max(len(lines), u.start))
+	}
+	// A unit's own lines: its span less the spans nested in it.
+	if len(lines) > 0 {
+		owner := make([]int, len(lines)+1) // line → innermost unit + 1
+		for i, u := range spans {
+			for l := u.start; l <= u.end && l <= len(lines); l++ {
+				if o := owner[l]; o == 0 || spans[o-1].end-spans[o-1].start >= u.end-u.start {
+					owner[l] = i + 1
+				}
+			}
+		}
+		var buf [][]byte
+		for i, u := range spans {
+			buf = buf[:0]
+			for l := u.start; l <= u.end && l <= len(lines); l++ {
+				if owner[l] == i+1 {
+					buf = append(buf, lines[l-1])
+				}
+			}
+			u.tf = map[string]int{}
+			for _, t := range text.Tokenize(string(bytes.Join(buf, []byte{'\n'}))) {
+				u.tf[t]++
+				u.length++
+			}
+		}
+	}
+	scoreUnits(spans, p)
+	// A unit holding a line the question points at in this file.
+	for _, m := range p.at {
+		mp := cleanPath(m.Text)
+		if mp != rec.Path && !strings.HasSuffix(mp, "/"+rec.Path) {
+			continue
+		}
+		var in *unitSpan // the innermost unit holding the line
+		for _, u := range spans {
+			if u.start <= m.Line && m.Line <= u.end && (in == nil || u.end-u.start < in.end-in.start) {
+				in = u
+			}
+		}
+		if in != nil {
+			in.score += 0.5 * m.Weight
+			in.why = "holds line " + strconv.Itoa(m.Line) + ", " + m.Why
+		}
+	}
+	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(b.score, a.score) })
+	out := make([]Unit, 0, min(len(spans), maxUnits))
+	for _, u := range spans[:min(len(spans), maxUnits)] {
+		if u.score <= 0 && (len(out) > 0 || !read) {
+			break
+		}
+		out = append(out, Unit{Name: u.name, Kind: u.sym.Kind, Line: u.start, EndLine: u.end, Why: u.why})
+	}
+	return out
+}
+
+// scoreUnits scores each unit: BM25 of the question's weighted terms
+// over the file's units (the inverse document frequency is the file's
+// own, which is what tells one function of it from another), normalized
+// to the file's best, plus the strength of a mention of its name.
+func scoreUnits(spans []*unitSpan, p *profile) {
+	n := float64(len(spans))
+	df := map[string]int{}
+	total := 0
+	for _, u := range spans {
+		total += u.length
+		for t := range u.tf {
+			if _, ok := p.terms[t]; ok {
+				df[t]++
+			}
+		}
+	}
+	avg := float64(total) / max(n, 1)
+	const k1, b = 1.2, 0.75
+	best := 0.0
+	for _, u := range spans {
+		type contrib struct {
+			term string
+			v    float64
+		}
+		var cs []contrib
+		for t, qw := range p.terms {
+			tf := float64(u.tf[t])
+			if tf == 0 {
+				continue
+			}
+			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			norm := k1 * (1 - b + b*float64(u.length)/max(avg, 1))
+			v := qw * idf * tf * (k1 + 1) / (tf + norm)
+			u.score += v
+			cs = append(cs, contrib{t, v})
+		}
+		slices.SortFunc(cs, func(a, b contrib) int { return cmp.Or(cmp.Compare(b.v, a.v), strings.Compare(a.term, b.term)) })
+		for _, c := range cs[:min(len(cs), 3)] {
+			u.matched = append(u.matched, strconv.Quote(c.term))
+		}
+		best = max(best, u.score)
+	}
+	for _, u := range spans {
+		if best > 0 {
+			u.score /= best
+		}
+		u.score += u.nameBonus(p)
+		if u.why == "" && len(u.matched) > 0 {
+			u.why = "matches " + strings.Join(u.matched, ", ")
+		}
+	}
+}
+
+// nameBonus is what a mention of the unit's name adds to its score, and
+// sets why. A full name given ("Session.send", a function's own name)
+// says the most; a class named says less of the class (the fix is more
+// often in one of its methods) and a little of each of its methods; a
+// method's bare name ("send") says little when its class is not named.
+func (u *unitSpan) nameBonus(p *profile) float64 {
+	bonus := 0.0
+	set := func(v float64, m query.Mention) {
+		if v > bonus {
+			bonus, u.why = v, "defines "+u.name+", "+m.Why
+		}
+	}
+	qualified := strings.ToLower(u.name)
+	own := strings.ToLower(u.sym.Name)
+	isClass := u.sym.Kind == core.SymbolClass || u.sym.Kind == core.SymbolType || u.sym.Kind == core.SymbolInterface
+	if m, ok := p.names[qualified]; ok {
+		if isClass {
+			set(0.6*m.Weight, m)
+		} else {
+			set(1+m.Weight, m)
+		}
+	}
+	if own != qualified {
+		if m, ok := p.names[own]; ok {
+			set(0.5*m.Weight, m)
+		}
+		if m, ok := p.names[strings.ToLower(u.sym.Parent)]; ok && bonus == 0 {
+			bonus = 0.3 * m.Weight // a method of a class the question names
+		}
+	}
+	return bonus
+}
+
+// readHead reads at most limit bytes of a file; nil when it cannot.
+func readHead(name string, limit int64) []byte {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, limit))
+	return data
+}
+
+// splitLines splits content into lines without their line ends.
+func splitLines(content []byte) [][]byte {
+	if len(content) == 0 {
+		return nil
+	}
+	lines := bytes.Split(content, []byte{'\n'})
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
