@@ -195,7 +195,9 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 		}
 		if in != nil {
 			in.score += 0.5 * m.Weight
-			in.why = "holds line " + strconv.Itoa(m.Line) + ", " + m.Why
+			if in.why == "" || strings.HasPrefix(in.why, "matches ") {
+				in.why = "holds line " + strconv.Itoa(m.Line) + ", " + m.Why
+			}
 		}
 	}
 	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(b.score, a.score) })

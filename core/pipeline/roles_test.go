@@ -1,0 +1,229 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// pyProject is a small Python tree with what real ones carry beside the
+// code: a vendored copy of a library, docs and a changelog that use the
+// same words, and a test.
+func pyProject(t *testing.T) string {
+	root := t.TempDir()
+	files := map[string]string{
+		"pkg/__init__.py": "from pkg.session import Session\n",
+		"pkg/session.py": `"""HTTP sessions."""
+from pkg._vendor.urllib3.util import retry
+
+
+class Session:
+    """A session sends requests and retries them."""
+
+    def send(self, request):
+        """Send a request once."""
+        return self.adapter.send(request)
+
+    def mount(self, prefix, adapter):
+        self.adapters[prefix] = adapter
+
+
+def max_retries_for(config):
+    """How many times a failed request is retried, with backoff."""
+    return config.get("max_retries", 3)
+`,
+		"pkg/adapters.py": "from pkg.session import Session\n\nclass HTTPAdapter:\n    def send(self, request):\n        return request\n",
+		"pkg/_vendor/urllib3/util/retry.py": `class Retry:
+    """Retry configuration: total retries, backoff factor, status retries."""
+
+    def increment(self, method, url):
+        """Return a new Retry object with incremented retry counters."""
+        return Retry(self.total - 1)
+
+    def sleep_for_retry(self, response):
+        """Sleep between retries with backoff."""
+`,
+		"docs/retries.rst":   "Retries\n=======\n\nRequests are retried with backoff. Configure max retries on the session.\nRetry retry retries backoff.\n",
+		"CHANGELOG.rst":      "1.2: retries now use backoff; retry logic fixed; session retries.\n",
+		"tests/test_sess.py": "from pkg.session import Session\n\ndef test_retry():\n    Session().send(None)\n",
+		"setup.py":           "from setuptools import setup\nsetup(name='pkg', description='sessions with retries and backoff')\n",
+	}
+	for p, c := range files {
+		write(t, root, p, c)
+	}
+	return root
+}
+
+func fileIDs(res *Result) []string {
+	var out []string
+	for _, it := range res.Items {
+		if it.Kind == "file" {
+			out = append(out, it.Path)
+		}
+	}
+	return out
+}
+
+func TestRolesInAnswers(t *testing.T) {
+	root := pyProject(t)
+	e := engine(t, root)
+	index(t, e)
+	res, err := e.Retrieve(context.Background(), Query{Text: "where is the retry logic with backoff", Kinds: []string{"file"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fileIDs(res)
+	if len(got) == 0 || got[0] != "pkg/session.py" {
+		t.Errorf("retry logic: files = %v, want the project's own pkg/session.py first", got)
+	}
+	if slices.Contains(got, "pkg/_vendor/urllib3/util/retry.py") {
+		t.Errorf("a vendored file is in the answer: %v", got)
+	}
+	for _, it := range res.Items {
+		switch it.Path {
+		case "pkg/session.py":
+			if it.Role != "code" {
+				t.Errorf("role of %s = %q", it.Path, it.Role)
+			}
+		case "docs/retries.rst", "CHANGELOG.rst":
+			if it.Role != "docs" || !slices.Contains(it.Reasons, "docs file, weighed down: the question asks for code") {
+				t.Errorf("%s: role %q, reasons %q", it.Path, it.Role, it.Reasons)
+			}
+		}
+	}
+	// A question about using the project finds the docs first.
+	res, err = e.Retrieve(context.Background(), Query{Text: "how do I configure retries", Kinds: []string{"file"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fileIDs(res); len(got) == 0 || got[0] != "docs/retries.rst" {
+		t.Errorf("how do I configure retries: files = %v, want the docs first", got)
+	}
+	// hidden_roles = [] brings the vendored files back.
+	write(t, root, "rubi.hcl", "index {\n  hidden_roles = []\n}\n")
+	e2 := engine(t, root)
+	index(t, e2)
+	res, err = e2.Retrieve(context.Background(), Query{Text: "Retry increment counters", Kinds: []string{"file"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fileIDs(res); len(got) == 0 || got[0] != "pkg/_vendor/urllib3/util/retry.py" {
+		t.Errorf("with hidden_roles = []: files = %v, want the vendored file", got)
+	}
+}
+
+func TestGitattributesRoles(t *testing.T) {
+	root := pyProject(t)
+	write(t, root, "pkg/gen_tables.py", "TABLE = {'retry': 1, 'backoff': 2, 'session': 3}\n")
+	write(t, root, ".gitattributes", "pkg/gen_tables.py linguist-generated\n")
+	e := engine(t, root)
+	index(t, e)
+	q := Query{Text: "retry backoff session table", Kinds: []string{"file"}, Limit: 50}
+	res, err := e.Retrieve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(fileIDs(res), "pkg/gen_tables.py") {
+		t.Errorf("a linguist-generated file is in the answer: %v", fileIDs(res))
+	}
+	// Changing the attributes re-decides the roles.
+	edit(t, root, ".gitattributes", "linguist-generated", "-linguist-generated")
+	index(t, e)
+	res, err = e.Retrieve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(fileIDs(res), "pkg/gen_tables.py") {
+		t.Errorf("after unsetting linguist-generated the file should be found: %v", fileIDs(res))
+	}
+}
+
+func TestTracebackAndUnits(t *testing.T) {
+	root := pyProject(t)
+	e := engine(t, root)
+	index(t, e)
+	report := "Sending fails after a mount\n\nTraceback (most recent call last):\n" +
+		"  File \"/home/u/venv/lib/site-packages/pkg/session.py\", line 10, in send\n" +
+		"AttributeError: 'Session' object has no attribute 'adapter'\n\n" +
+		"I expected `Session.send` to use the mounted adapter. " + strings.Repeat("It used to work before the upgrade. ", 10)
+	res, err := e.Retrieve(context.Background(), Query{Text: report, Kinds: []string{"file"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 || res.Items[0].Path != "pkg/session.py" {
+		t.Fatalf("files = %v, want the traceback's file first", fileIDs(res))
+	}
+	top := res.Items[0]
+	if !slices.ContainsFunc(top.Reasons, func(r string) bool { return strings.HasPrefix(r, "in the traceback") }) {
+		t.Errorf("reasons = %q, want the traceback", top.Reasons)
+	}
+	if len(top.Units) == 0 || top.Units[0].Name != "Session.send" || top.Units[0].Line != 8 || top.Units[0].EndLine != 10 {
+		t.Fatalf("units = %+v, want Session.send (lines 8-10) first", top.Units)
+	}
+	if !strings.Contains(top.Units[0].Why, "Session.send") {
+		t.Errorf("why = %q", top.Units[0].Why)
+	}
+	if !strings.Contains(top.Text, "L8-10 def send(self, request): — Send a request once. [") {
+		t.Errorf("the item's text should open the unit at its lines:\n%s", top.Text)
+	}
+}
+
+// TestBadQueries: whatever arrives as a question, a clear answer or a
+// clear error, never a crash or a hang.
+func TestBadQueries(t *testing.T) {
+	root := pyProject(t)
+	e := engine(t, root)
+	index(t, e)
+	if _, err := e.Retrieve(context.Background(), Query{Text: "  \n\t"}); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("an empty query: err = %v, want one saying it is empty", err)
+	}
+	big := strings.Repeat("File \"pkg/session.py\", line 10, in send\n`Session.send` retry backoff x/y.py:3 ", 5<<20/80)
+	for name, text := range map[string]string{
+		"5 MB":      big,
+		"binary":    string([]byte{0, 0xff, 0xfe, 's', 'e', 's', 's', 'i', 'o', 'n', 0, 0x80}),
+		"stopwords": "the of and to a in is it that",
+	} {
+		res, err := e.Retrieve(context.Background(), Query{Text: text})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if res.Tokens > res.Budget {
+			t.Errorf("%s: %d tokens over the budget of %d", name, res.Tokens, res.Budget)
+		}
+		if name == "stopwords" && len(res.Items) != 0 {
+			t.Errorf("stopwords alone match nothing, got %v", ids(res))
+		}
+		if name == "5 MB" && (len(res.Items) == 0 || res.Items[0].Path != "pkg/session.py") {
+			t.Errorf("5 MB: %v", ids(res))
+		}
+	}
+}
+
+func TestRoleSignatureInManifest(t *testing.T) {
+	root := pyProject(t)
+	e := engine(t, root)
+	index(t, e)
+	m, err := loadManifest(filepath.Join(root, ".rubi", "index"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{
+		"pkg/session.py": "code", "pkg/_vendor/urllib3/util/retry.py": "vendored", "docs/retries.rst": "docs",
+		"CHANGELOG.rst": "docs", "tests/test_sess.py": "test", "setup.py": "build",
+	} {
+		rec, ok := m.file(p)
+		if !ok || rec.Role != want {
+			t.Errorf("%s: role %q, want %q", p, rec.Role, want)
+		}
+	}
+	if rec, _ := m.file("pkg/_vendor/urllib3/util/retry.py"); rec.Rank != 0 && rec.Importers != 0 {
+		t.Errorf("a vendored file has centrality: rank %v, importers %d", rec.Rank, rec.Importers)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".rubi", "index")); err != nil {
+		t.Fatal(err)
+	}
+}

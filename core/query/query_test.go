@@ -1,0 +1,123 @@
+package query
+
+import (
+	"strings"
+	"testing"
+)
+
+// find returns the mention of kind and text, or nil.
+func find(a Analysis, kind, text string) *Mention {
+	for i := range a.Mentions {
+		if a.Mentions[i].Kind == kind && a.Mentions[i].Text == text {
+			return &a.Mentions[i]
+		}
+	}
+	return nil
+}
+
+const report = "requests.get is ALWAYS sending content length\n\nHi,\n\nIt seems like `requests.get` always adds 'content-length' header.\n" +
+	"See https://github.com/psf/requests/issues/1142 for more.\n\n" +
+	"```python\n>>> import requests\n>>> s = requests.Session()\n>>> s.prepare_request(req)\n```\n\n" +
+	"Traceback (most recent call last):\n" +
+	"  File \"/usr/lib/python3/site-packages/requests/api.py\", line 55, in get\n" +
+	"  File \"/home/me/src/requests/requests/models.py\", line 441, in prepare_content_length\n" +
+	"KeyError: 'Content-Length'\n\n" +
+	"INSTALLED VERSIONS\npython: 3.8.5\nnumpy: 1.19.1\npandas: None\nrequests==2.0.1\n"
+
+func TestAnalyzeReport(t *testing.T) {
+	a := Analyze(report)
+	if !a.Report || a.Intent != IntentCode {
+		t.Errorf("report = %v, intent = %s; want a report about code", a.Report, a.Intent)
+	}
+	last := find(a, KindPath, "/home/me/src/requests/requests/models.py")
+	first := find(a, KindPath, "/usr/lib/python3/site-packages/requests/api.py")
+	if last == nil || first == nil {
+		t.Fatalf("traceback frames missing: %+v", a.Mentions)
+	}
+	if last.Line != 441 || last.Func != "prepare_content_length" || last.Why != "in the traceback" || last.Weight <= first.Weight {
+		t.Errorf("last frame = %+v (first %+v): the last frame is the strongest", last, first)
+	}
+	if m := find(a, KindName, "prepare_content_length"); m == nil || m.Why != "a function in the traceback" {
+		t.Errorf("the frame's function = %+v", m)
+	}
+	if m := find(a, KindName, "requests.get"); m == nil || m.Why != "in backticks" {
+		t.Errorf("the backticked name = %+v", m)
+	}
+	if m := find(a, KindName, "Session"); m == nil {
+		t.Errorf("the last part of a dotted name in code is a name: %+v", a.Mentions)
+	}
+	if m := find(a, KindError, "KeyError"); m == nil {
+		t.Errorf("the exception is missing: %+v", a.Mentions)
+	}
+	if find(a, KindPath, "github.com/psf/requests/issues/1142") != nil || strings.Contains(a.Text, "https://") {
+		t.Error("a link is no path and leaves the text")
+	}
+	if strings.Contains(a.Text, "numpy: 1.19.1") || strings.Contains(a.Text, "requests==2.0.1") {
+		t.Errorf("the version list stays in the text rankers read:\n%s", a.Text)
+	}
+	if !strings.Contains(a.Text, "content length") {
+		t.Error("the report's words must stay in the text")
+	}
+}
+
+func TestAnalyzeLocationsAndProse(t *testing.T) {
+	a := Analyze("panic in core/host/host.go:123 when Open runs; see guard.go too. The loadPlugin and read_config helpers, e.g. this, fail.")
+	if m := find(a, KindPath, "core/host/host.go"); m == nil || m.Line != 123 || m.Why != "a location in the question" {
+		t.Errorf("path:line = %+v", m)
+	}
+	if m := find(a, KindPath, "guard.go"); m == nil || m.Weight >= find(a, KindPath, "core/host/host.go").Weight {
+		t.Errorf("a bare file name counts less than a path: %+v", m)
+	}
+	for _, n := range []string{"loadPlugin", "read_config"} {
+		if find(a, KindName, n) == nil {
+			t.Errorf("%s should be a name: %+v", n, a.Mentions)
+		}
+	}
+	for _, n := range []string{"e.g", "The", "Open", "helpers"} {
+		if find(a, KindName, n) != nil {
+			t.Errorf("%q is prose, not a name", n)
+		}
+	}
+}
+
+func TestIntent(t *testing.T) {
+	cases := map[string]string{
+		"how are plugins loaded":                   IntentCode,
+		"how do I install rubi":                    IntentDocs,
+		"where is the configuration documented":    IntentDocs,
+		"which test covers the read guard":         IntentTests,
+		"where is Session.send":                    IntentCode,
+		"the docs say " + strings.Repeat("x ", 80): IntentCode, // a long report asks for code
+	}
+	for q, want := range cases {
+		if got := Analyze(q).Intent; got != want {
+			t.Errorf("Analyze(%.40q).Intent = %s, want %s", q, got, want)
+		}
+	}
+	if !AsksForTests("fixtures") || AsksForTests("checkout") {
+		t.Error("AsksForTests is wrong")
+	}
+}
+
+// TestAnalyzeBadInput: whatever the question, an answer comes, bounded.
+func TestAnalyzeBadInput(t *testing.T) {
+	inputs := map[string]string{
+		"empty":     "",
+		"stopwords": "the of and to a in is it that",
+		"binary":    string([]byte{0, 0xff, 0xfe, 'a', 0, 0x80, '\n', 0xc3}) + strings.Repeat("\x00\x01", 1000),
+		"5 MB":      strings.Repeat("File \"a/b.py\", line 1, in f\n`Foo.bar` snake_case_name x/y.go:3 ", 5<<20/64),
+		"fences":    strings.Repeat("```", 10000),
+	}
+	for name, in := range inputs {
+		a := Analyze(in)
+		if len(a.Mentions) > maxMentions {
+			t.Errorf("%s: %d mentions, want at most %d", name, len(a.Mentions), maxMentions)
+		}
+		if len(a.Text) > maxScan {
+			t.Errorf("%s: text of %d bytes, want at most %d", name, len(a.Text), maxScan)
+		}
+	}
+	if a := Analyze("the of and"); len(a.Mentions) != 0 || a.Intent != IntentCode {
+		t.Errorf("stopwords: %+v", a)
+	}
+}
