@@ -69,6 +69,22 @@ func RoleOf(p, lang string, attrs *Attributes, generated bool) string {
 	return RoleData
 }
 
+// DirRole is the role a folder's path gives the files under it: docs for
+// documentation and examples, vendored, test, else code (the files' own
+// names and extensions decide the rest).
+func DirRole(dir string) string {
+	probe := dir + "/_"
+	switch {
+	case inVendored(probe):
+		return RoleVendored
+	case IsTest(dir):
+		return RoleTest
+	case inDocs(probe) || inExamples(probe):
+		return RoleDocs
+	}
+	return RoleCode
+}
+
 // vendoredDirs are folder names that hold other projects' code copied in.
 var vendoredDirs = map[string]bool{
 	"vendor": true, "_vendor": true, "vendored": true, "third_party": true, "third-party": true,

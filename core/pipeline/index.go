@@ -318,7 +318,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		}
 		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
 		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges))
-		c.Edges = append(append(append(c.Edges, e.visibleEdges(next, edges)...), modEdges...), e.visibleEdges(next, nodeEdges)...)
+		c.Edges = append(append(append(c.Edges, graphEdges(e.visibleEdges(next, edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...)
 		return c, nil
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0

@@ -45,6 +45,8 @@ func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
 		case core.DocModule:
 			if codemap.IsTest(key) {
 				w = tw
+			} else {
+				w = roleWeight(codemap.DirRole(key), an.Intent)
 			}
 		}
 		if w != 1 {
@@ -63,4 +65,51 @@ func roleReason(role, intent string) string {
 		return role + " file, weighed down: the question asks for code"
 	}
 	return role + " file"
+}
+
+// Notes beside files: a knowledge note is a few lines someone wrote for
+// exactly this kind of question, while a project has thousands of files
+// that share its words and neighbours, so in a fusion of ranks over all
+// kinds a note that matches as well as the best file still loses to the
+// crowd of files that match nearly as well. A note that a ranker of the
+// question's own words (not the graph) scores at least noteShare of its
+// best hit (and ranks within its first maxNoteRank) is lifted to the
+// answer's first places: the best one second (after the best match,
+// whatever its kind), the next third; at most maxLifted.
+const (
+	noteShare   = 0.75
+	maxNoteRank = 50
+	maxLifted   = 2
+)
+
+// liftNotes applies that to the fused list, in place, for a query that
+// does not restrict kinds.
+// direct are the lists of the rankers of the question's own words.
+func liftNotes(fused []core.Hit, direct []core.RankedList) {
+	good := map[string]bool{}
+	for _, l := range direct {
+		if len(l.Hits) == 0 {
+			continue
+		}
+		top := l.Hits[0].Score
+		for i, h := range l.Hits {
+			if kind, _, _ := core.SplitDocID(h.ID); kind == core.DocNode && h.Score >= noteShare*top && i < maxNoteRank {
+				good[h.ID] = true
+			}
+		}
+	}
+	slot := 1
+	for i := 0; i < len(fused) && slot <= maxLifted; i++ {
+		if !good[fused[i].ID] {
+			continue
+		}
+		if i > slot {
+			h := fused[i]
+			copy(fused[slot+1:i+1], fused[slot:i])
+			fused[slot] = h
+			slot++
+		} else {
+			slot = i + 1
+		}
+	}
 }

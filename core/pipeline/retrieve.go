@@ -196,7 +196,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if strings.TrimSpace(rankText) == "" {
 		rankText = q.Text
 	}
-	lists, err := e.rank(ctx, core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, an.Report, named)
+	lists, nDirect, err := e.rank(ctx, core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, an.Report, named)
 	<-mLoaded
 	if errors.Is(mErr, errNoIndex) {
 		return nil, ErrNoIndex
@@ -213,6 +213,9 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	}
 	qtokens := queryTokens(q)
 	e.applyPriors(fused, m, &an)
+	if len(q.Kinds) == 0 {
+		liftNotes(fused, lists[:nDirect])
+	}
 	res, err := e.pack(m, q, &an, qtokens, lists, fused)
 	if isGenerationGone(err) && m != nil {
 		// Another process re-indexed between our manifest and its
@@ -242,7 +245,10 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 // reportGraphWeight of its weight (bench/quality: on real bug reports a
 // full-weight walk from their many matches crowds the files they are
 // about out of the first five).
-func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) ([]core.RankedList, error) {
+//
+// The lists of the rankers of the question's own words (and the
+// engine's) come first, nDirect of them, then the seeded rankers'.
+func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) (lists []core.RankedList, nDirect int, err error) {
 	type slot struct {
 		list core.RankedList
 		ok   bool
@@ -279,7 +285,7 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 	}
 	first, seeded, err := e.rankers(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	// Seeded rankers load their state while the others rank; an error
 	// is Rank's to report.
@@ -289,10 +295,11 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 			prepared.Go(func() { _ = p.Prepare(ctx) })
 		}
 	}
-	lists := run(first, q)
+	lists = run(first, q)
 	if more != nil {
 		lists = append(lists, more()...)
 	}
+	nDirect = len(lists)
 	prepared.Wait()
 	if len(seeded) > 0 && !direct {
 		sq := q
@@ -305,7 +312,7 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 		}
 		lists = append(lists, graph...)
 	}
-	return lists, ctx.Err()
+	return lists, nDirect, ctx.Err()
 }
 
 type rankerStage struct {

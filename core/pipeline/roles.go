@@ -83,3 +83,18 @@ func (e *Engine) hiddenID(m *manifest, id string) bool {
 	rec, ok := m.file(key)
 	return ok && e.hidden(rec)
 }
+
+// graphEdges are the import edges the rankers' graph gets: those of test
+// cases are left out. A test imports what it tests and the helpers of
+// half the project, so a walk through it links files that have nothing
+// to do with each other ("imported by host_test.go").
+func graphEdges(edges []core.Edge) []core.Edge {
+	out := make([]core.Edge, 0, len(edges))
+	for _, ed := range edges {
+		if kind, key, err := core.SplitDocID(ed.From); err == nil && kind == core.DocFile && codemap.IsTestCase(key) {
+			continue
+		}
+		out = append(out, ed)
+	}
+	return out
+}

@@ -2,11 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/knowledge"
 )
 
 // pyProject is a small Python tree with what real ones carry beside the
@@ -225,5 +228,82 @@ func TestRoleSignatureInManifest(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".rubi", "index")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A note the user registered stands beside the files in the default
+// answer, not only with --kinds node.
+func TestNotesBesideFiles(t *testing.T) {
+	root := pyProject(t)
+	// A crowd of files that share the question's words.
+	for i := range 20 {
+		write(t, root, fmt.Sprintf("pkg/transport/t%02d.py", i), fmt.Sprintf("from pkg.session import Session\n\n\nclass HTTPTransport%d:\n    \"\"\"HTTP transport with retries.\"\"\"\n\n    def http_retries(self):\n        return self.retries  # http retries\n", i))
+	}
+	e := engine(t, root)
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: "gotcha", Title: "HTTP retries double-count the first attempt", Body: "max_retries_for counts the first request as a retry, so retries = 3 sends 3 requests in all.", Files: []string{"pkg/session.py"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	res, err := e.Retrieve(context.Background(), Query{Text: "http retries"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ids(res)
+	if i := slices.Index(got, "node:gotcha-http-retries-double-count-the-first-attempt"); i < 0 || i > 1 {
+		t.Errorf("http retries: %v, want the gotcha among the first two", got)
+	}
+	if len(got) < 5 || !strings.HasPrefix(got[0], "file:") {
+		t.Errorf("http retries: %v, want the files beside the note", got)
+	}
+}
+
+// TestAnswersGolden holds the answers to real-shaped questions on a
+// Python tree — a bug report with a traceback, a question about code, one
+// about using the project, one a note answers — with each item's role,
+// reasons and units, for review.
+func TestAnswersGolden(t *testing.T) {
+	root := pyProject(t)
+	e := engine(t, root)
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: "gotcha", Title: "HTTP retries double-count the first attempt", Body: "max_retries_for counts the first request as a retry.", Files: []string{"pkg/session.py"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	queries := []string{
+		"Sending fails after a mount\n\nTraceback (most recent call last):\n  File \"/home/u/venv/lib/site-packages/pkg/session.py\", line 10, in send\nAttributeError: 'Session' object has no attribute 'adapter'\n\nI expected `Session.send` to use the mounted adapter.",
+		"where is the retry logic with backoff",
+		"how do I configure retries",
+		"http retries",
+		"HTTPAdapter.send returns the request",
+	}
+	var b strings.Builder
+	for _, q := range queries {
+		res, err := e.Retrieve(context.Background(), Query{Text: q, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "query %q\n", strings.SplitN(q, "\n", 2)[0])
+		for i, it := range res.Items {
+			fmt.Fprintf(&b, "  %d. %s [%s] — %s\n", i+1, it.ID, it.Role, strings.Join(it.Reasons, "; "))
+			for _, u := range it.Units {
+				fmt.Fprintf(&b, "       %s L%d-%d: %s\n", u.Name, u.Line, u.EndLine, u.Why)
+			}
+		}
+	}
+	golden := filepath.Join("testdata", "answers.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("answers changed; review and run with -update if intended.\n--- got\n%s--- want\n%s", b.String(), want)
 	}
 }

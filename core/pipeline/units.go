@@ -44,7 +44,8 @@ type profile struct {
 	// to the strongest mention of it.
 	names map[string]query.Mention
 	// at holds the locations the question points at (traceback frames,
-	// path:line), by path as written.
+	// path:line), by path as written; a frame's function is matched in
+	// its own file only.
 	at []query.Mention
 }
 
@@ -82,15 +83,10 @@ func newProfile(q Query, an *query.Analysis) *profile {
 		}
 	}
 	for i := range an.Mentions {
-		if m := an.Mentions[i]; m.Kind == query.KindPath && m.Line > 0 {
+		if m := an.Mentions[i]; m.Kind == query.KindPath && (m.Line > 0 || m.Func != "") {
 			p.at = append(p.at, m)
 		}
-		if m := an.Mentions[i]; m.Kind == query.KindPath && m.Func != "" {
-			key := strings.ToLower(m.Func)
-			if old, ok := p.names[key]; !ok || m.Weight > old.Weight {
-				p.names[key] = query.Mention{Text: m.Func, Kind: query.KindName, Weight: m.Weight, Why: "a function in the traceback"}
-			}
-		}
+
 	}
 	for _, t := range q.Terms {
 		add(t, agentWeight)
@@ -191,6 +187,12 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 		for _, u := range spans {
 			if u.start <= m.Line && m.Line <= u.end && (in == nil || u.end-u.start < in.end-in.start) {
 				in = u
+			}
+		}
+		for _, u := range spans {
+			if m.Func != "" && u.sym.Name == m.Func {
+				u.score += 1 + m.Weight
+				u.why = "defines " + u.name + ", a function in the traceback"
 			}
 		}
 		if in != nil {
