@@ -372,8 +372,37 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 	reserve := footerReserve(q)
 	misses := 0
 	var symbols *symbolReader
-	var prof *profile // made for the first file shown
-	unitFiles := 0    // files whose units were ranked by their text
+	loadSymbols := func(rec *fileRecord) error {
+		if !rec.loaded && symbols == nil {
+			f, err := m.openSymbols(e.indexDir())
+			if err != nil {
+				return err
+			}
+			symbols = &symbolReader{f: f}
+		}
+		if symbols == nil {
+			return nil
+		}
+		// Records cache their symbols once read; queries may run
+		// concurrently.
+		e.symMu.Lock()
+		defer e.symMu.Unlock()
+		return symbols.read(rec)
+	}
+	defer func() {
+		if symbols != nil {
+			symbols.f.Close()
+		}
+	}()
+	var prof *profile
+	var ranked map[string][]Unit
+	if q.acceptsKind(core.DocFile) && m != nil {
+		prof = newProfile(q, an)
+		var err error
+		if ranked, err = e.rankFileUnits(m, q, fused, prof, loadSymbols); err != nil {
+			return nil, err
+		}
+	}
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
 		if err != nil || !q.acceptsKind(kind) {
@@ -406,27 +435,13 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 				res.Omitted++
 				continue
 			}
-			if !rec.loaded && symbols == nil {
-				f, err := m.openSymbols(e.indexDir())
-				if err != nil {
-					return nil, err
-				}
-				defer f.Close()
-				symbols = &symbolReader{f: f}
-			}
-			// Records cache their symbols once read; queries may run
-			// concurrently.
-			e.symMu.Lock()
-			err := symbols.read(rec)
-			e.symMu.Unlock()
-			if err != nil {
+			if err := loadSymbols(rec); err != nil {
 				return nil, err
 			}
-			if prof == nil {
-				prof = newProfile(q, an)
+			units, ok := ranked[key]
+			if !ok {
+				units = e.fileUnits(rec, prof, false)
 			}
-			units := e.fileUnits(rec, prof, unitFiles < maxUnitFiles)
-			unitFiles++
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, units, qtokens), Role: rec.Role, Units: units}
 		case core.DocModule:
 			var sum moduleSummary
