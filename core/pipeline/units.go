@@ -209,19 +209,34 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 				}
 			}
 		}
-		var buf [][]byte
+		// Tokens are counted by id, and only the question's terms are
+		// kept: no string is made per token.
+		voc := text.Default.Vocabulary()
+		var isQuery []int8 // term id → 1 a question term, -1 not, 0 unseen
+		var buf []byte
 		for i, u := range spans {
 			buf = buf[:0]
 			for l := u.start; l <= u.end && l <= len(lines); l++ {
 				if owner[l] == i+1 {
-					buf = append(buf, lines[l-1])
+					buf = append(append(buf, lines[l-1]...), '\n')
 				}
 			}
 			u.tf = map[string]int{}
-			for _, t := range text.Tokenize(string(bytes.Join(buf, []byte{'\n'}))) {
-				u.tf[t]++
+			voc.Each(string(buf), func(id uint32, _ bool) {
 				u.length++
-			}
+				for int(id) >= len(isQuery) {
+					isQuery = append(isQuery, 0)
+				}
+				if isQuery[id] == 0 {
+					isQuery[id] = -1
+					if _, ok := p.terms[voc.Terms()[id]]; ok {
+						isQuery[id] = 1
+					}
+				}
+				if isQuery[id] > 0 {
+					u.tf[voc.Terms()[id]]++
+				}
+			})
 		}
 	}
 	scoreUnits(spans, p)
