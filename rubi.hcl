@@ -38,7 +38,12 @@ budgets {
 
 # Retrieval beyond the stages.
 retrieve {
-  test_weight = 0.5  # tests and fixtures count half, unless the query is about tests
+  test_weight         = 0.5   # tests and fixtures count half, unless the query is about tests
+  role_priors         = true  # a question about code weighs docs, config, build files and data down
+  named_paths         = true  # files named by path (tracebacks, path:line) vote and seed the graph
+  report_graph_weight = 0.4   # the graph's vote for a bug report, times its weight
+  units               = true  # list the functions and classes to open under each file
+  lift_notes          = true  # notes matching as well as the best files come first
 }
 
 # Hook thresholds.
@@ -91,6 +96,7 @@ ranker "rank.bm25" {
   weight       = 1.0
   k1           = 1.2   # term-frequency saturation
   b            = 0.75  # length normalization
+  k3           = 8     # a word the question repeats counts (k3+1)·n/(k3+n); 0: once
   title_weight = 3.0
   path_weight  = 2.5
   names_weight = 2.0

@@ -63,6 +63,23 @@ type Retrieve struct {
 	// the query is about tests: they repeat the words of the code they
 	// test and would otherwise crowd it out.
 	TestWeight float64 `hcl:"test_weight,optional" json:"test_weight"`
+	// RolePriors weighs files by their role against what the question
+	// asks for: a question about code weighs docs, config, build files
+	// and data down.
+	RolePriors bool `hcl:"role_priors,optional" json:"role_priors"`
+	// NamedPaths lets the files a question names by path (traceback
+	// frames, path:line, file names) vote in the fusion and seed the
+	// graph.
+	NamedPaths bool `hcl:"named_paths,optional" json:"named_paths"`
+	// ReportGraphWeight scales the graph rankers' vote for a question
+	// that reads as a bug report (1 leaves it as configured).
+	ReportGraphWeight float64 `hcl:"report_graph_weight,optional" json:"report_graph_weight"`
+	// Units lists under each file the functions, methods and classes to
+	// open, ranked for the question.
+	Units bool `hcl:"units,optional" json:"units"`
+	// LiftNotes puts the knowledge notes that match the question as well
+	// as its best files among the first places of a default answer.
+	LiftNotes bool `hcl:"lift_notes,optional" json:"lift_notes"`
 }
 
 // Hooks are the agent hooks' thresholds.
@@ -436,6 +453,14 @@ func (l *loader) finish() {
 			})
 			break
 		}
+	}
+	if w := l.cfg.Retrieve.ReportGraphWeight; (w < 0 || w > 1) && l.sections["retrieve"]["report_graph_weight"] != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid report_graph_weight",
+			Detail:   "report_graph_weight scales the graph's vote for bug reports and must be between 0 (no graph) and 1 (the graph's own weight).",
+			Subject:  l.sections["retrieve"]["report_graph_weight"].Expr.Range().Ptr(),
+		})
 	}
 	if w := l.cfg.Retrieve.TestWeight; (w < 0 || w > 1) && l.sections["retrieve"]["test_weight"] != nil {
 		l.diags = append(l.diags, &hcl.Diagnostic{

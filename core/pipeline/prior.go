@@ -39,13 +39,13 @@ func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
 			case codemap.IsTestCase(key) || rec != nil && rec.Role == codemap.RoleTest && rec.Language == "":
 				// A test, or a fixture of one (tests/validators/urls.txt).
 				w = tw
-			case rec != nil:
+			case rec != nil && e.cfg.Retrieve.RolePriors:
 				w = roleWeight(rec.Role, an.Intent)
 			}
 		case core.DocModule:
 			if codemap.IsTest(key) {
 				w = tw
-			} else {
+			} else if e.cfg.Retrieve.RolePriors {
 				w = roleWeight(codemap.DirRole(key), an.Intent)
 			}
 		}
@@ -60,8 +60,8 @@ func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
 }
 
 // roleReason says what a file's role made of its rank.
-func roleReason(role, intent string) string {
-	if roleWeight(role, intent) < 1 {
+func roleReason(role, intent string, priors bool) string {
+	if priors && roleWeight(role, intent) < 1 {
 		return role + " file, weighed down: the question asks for code"
 	}
 	return role + " file"

@@ -184,7 +184,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	// seed the graph), once the manifest that resolves them is read.
 	named := func() []core.RankedList {
 		<-mLoaded
-		if m == nil || !q.acceptsKind(core.DocFile) {
+		if m == nil || !q.acceptsKind(core.DocFile) || !e.cfg.Retrieve.NamedPaths {
 			return nil
 		}
 		if hits := mentionedPaths(m, &an); len(hits) > 0 {
@@ -213,7 +213,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	}
 	qtokens := queryTokens(q)
 	e.applyPriors(fused, m, &an)
-	if len(q.Kinds) == 0 {
+	if len(q.Kinds) == 0 && e.cfg.Retrieve.LiftNotes {
 		liftNotes(fused, lists[:nDirect])
 	}
 	res, err := e.pack(m, q, &an, qtokens, lists, fused)
@@ -242,7 +242,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 //
 // report says the question reads as a bug report: its own words and
 // names are then evidence enough, and the graph's vote counts
-// reportGraphWeight of its weight (bench/quality: on real bug reports a
+// retrieve.report_graph_weight of its weight (bench/quality: on real bug reports a
 // full-weight walk from their many matches crowds the files they are
 // about out of the first five).
 //
@@ -307,7 +307,7 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 		graph := run(seeded, sq)
 		if report {
 			for i := range graph {
-				graph[i].Weight *= reportGraphWeight
+				graph[i].Weight *= e.cfg.Retrieve.ReportGraphWeight
 			}
 		}
 		lists = append(lists, graph...)
@@ -355,10 +355,6 @@ func (e *Engine) fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 	return f.Fuse(ctx, lists)
 }
 
-// reportGraphWeight scales the seeded rankers' weight for a question that
-// reads as a bug report.
-const reportGraphWeight = 0.4
-
 // maxMisses is how many items in a row may fail to fit the budget before
 // the packer stops trying smaller ones.
 const maxMisses = 3
@@ -396,7 +392,7 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 	}()
 	var prof *profile
 	var ranked map[string][]Unit
-	if q.acceptsKind(core.DocFile) && m != nil {
+	if q.acceptsKind(core.DocFile) && m != nil && e.cfg.Retrieve.Units {
 		prof = newProfile(q, an)
 		var err error
 		if ranked, err = e.rankFileUnits(m, q, fused, prof, loadSymbols); err != nil {
@@ -439,7 +435,7 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 				return nil, err
 			}
 			units, ok := ranked[key]
-			if !ok {
+			if !ok && prof != nil {
 				units = e.fileUnits(rec, prof, false)
 			}
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, units, qtokens), Role: rec.Role, Units: units}
@@ -496,7 +492,7 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}
 		}
 		if it.Role != "" && it.Role != codemap.RoleCode {
-			it.Reasons = append(it.Reasons, roleReason(it.Role, an.Intent))
+			it.Reasons = append(it.Reasons, roleReason(it.Role, an.Intent, e.cfg.Retrieve.RolePriors))
 		}
 		// The estimate is of the item as the compact form prints it, and
 		// the footer keeps its share: the whole answer fits the budget.

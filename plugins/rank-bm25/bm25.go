@@ -64,6 +64,9 @@ type Settings struct {
 	PartsWeight float64 `hcl:"parts_weight,optional"`
 	// Stemmer is english, portuguese, french, spanish or none.
 	Stemmer string `hcl:"stemmer,optional"`
+	// K3 saturates the weight of a word the question repeats: it counts
+	// (k3+1)·n/(k3+n) for n times. 0 counts every word once.
+	K3 float64 `hcl:"k3,optional"`
 }
 
 // DefaultSettings are the textbook k1 and b, and field weights that let a
@@ -74,7 +77,7 @@ func DefaultSettings() Settings {
 	return Settings{
 		K1: 1.2, B: 0.75,
 		TitleWeight: 3, PathWeight: 2.5, NamesWeight: 2, BodyWeight: 1, PartsWeight: 0.25,
-		Stemmer: string(text.English),
+		Stemmer: string(text.English), K3: 8,
 	}
 }
 
@@ -135,6 +138,9 @@ func (s Settings) validate() (text.Language, error) {
 	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 	if bad(s.K1) || s.K1 < 0 {
 		return "", &core.SettingError{Setting: "k1", Message: "must be zero or more"}
+	}
+	if bad(s.K3) || s.K3 < 0 {
+		return "", &core.SettingError{Setting: "k3", Message: "must be zero or more (0 counts a repeated word of the question once)"}
 	}
 	if bad(s.B) || s.B < 0 || s.B > 1 {
 		return "", &core.SettingError{Setting: "b", Message: "must be between 0 and 1"}

@@ -34,6 +34,7 @@ type view struct {
 	n       int        // live documents
 	avg     float64    // average weighted length of the live documents
 	k1, b   float64
+	k3      float64 // query term frequency saturation
 	weights [numFields]float64
 	// A view that serves more than one query (a long-lived process)
 	// computes every document's normalization once, into norms; a
@@ -49,7 +50,7 @@ type posting struct {
 }
 
 func newView(segs []*segment, s Settings) *view {
-	v := &view{segs: segs, k1: s.K1, b: s.B, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
+	v := &view{segs: segs, k1: s.K1, b: s.B, k3: s.K3, weights: [numFields]float64{s.TitleWeight, s.PathWeight, s.NamesWeight, s.BodyWeight, s.BodyWeight * s.PartsWeight}}
 	var sums [numFields]uint64 // token counts of the live documents
 	for _, sg := range segs {
 		v.base = append(v.base, v.total)
@@ -255,10 +256,6 @@ type queryTerm struct {
 	joined      bool
 }
 
-// queryK3 saturates the weight of a word the question repeats: (k3+1) ·
-// qtf / (k3 + qtf), from 1 for a word said once towards k3+1.
-const queryK3 = 8.0
-
 func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
 	var out []queryTerm
 	seen := map[string]int{} // term → index in out, -1 when unknown
@@ -269,7 +266,7 @@ func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
 				// A word repeated, or also among the terms: it counts at
 				// its highest weight, and a word the question repeats
 				// counts more, with diminishing returns (BM25's query
-				// term frequency, k3 = queryK3): what a long report keeps
+				// term frequency, Settings.K3): what a long report keeps
 				// coming back to is what it is about.
 				if i >= 0 {
 					qt := &out[i]
@@ -278,7 +275,7 @@ func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, error) {
 					}
 					qt.weight = max(qt.base, weight)
 					qt.base = qt.weight
-					qt.weight *= (queryK3 + 1) * qt.qtf / (queryK3 + qt.qtf)
+					qt.weight *= (v.k3 + 1) * qt.qtf / (v.k3 + qt.qtf)
 				}
 				continue
 			}
