@@ -25,6 +25,7 @@ type report struct {
 	Missing []string      `json:"missing,omitempty"`
 	Memory  *memoryReport `json:"memory,omitempty"`
 	Code    *codeReport   `json:"code,omitempty"`
+	SWE     *sweReport    `json:"swebench,omitempty"`
 	Seconds float64       `json:"seconds"`
 }
 
@@ -78,6 +79,9 @@ func (r *report) markdown(w io.Writer) {
 	}
 	if r.Code != nil {
 		r.codeMarkdown(w)
+	}
+	if r.SWE != nil {
+		r.SWE.markdown(w)
 	}
 	p("## Method\n\n")
 	p("- **Baseline**: a textbook Okapi BM25 written in the benchmark (k1 = 1.2, b = 0.75, lowercase runs of letters and digits, no stemming, no stopwords, no fields), independent of rubi's rankers.\n")
