@@ -12,6 +12,11 @@
 //   - self: questions about rubi's own code (testdata/rubi-questions.txt)
 //     with the files a maintainer would open, on rubi's committed tree;
 //     Acc@1, Acc@3, Acc@5 and MRR, and each question's rank;
+//   - swebench: file and function localization of real issues (the
+//     SWE-bench dev set, read from ../shared/data too) in their projects'
+//     trees at the issue's base commit, read from bare git mirrors
+//     (-mirrors or $RUBI_MIRRORS); Acc@1/3/5/10, Recall@5, MRR and
+//     function Acc@5/10, beside a file-level and a function-level BM25;
 //   - an ablation over whatever rankers the configuration enables (the
 //     full pipeline, each ranker off in turn, each alone) and the
 //     in-process latency of each.
@@ -23,6 +28,7 @@
 //	go run ./bench/quality -memory         # LoCoMo only
 //	go run ./bench/quality -self           # the questions about rubi's own code only
 //	go run ./bench/quality -code -modules github.com/caddyserver/caddy/v2@v2.8.4 -queries 100
+//	go run ./bench/quality -swebench -mirrors DIR -projects psf/requests,pallets/flask
 package main
 
 import (
@@ -37,6 +43,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"sort"
 	"strings"
 	"time"
 
@@ -69,6 +76,8 @@ func main() {
 type options struct {
 	memory, code bool
 	self         bool
+	swebench     bool
+	swe          sweOptions
 	modules      []string
 	queries      int
 	out          string
@@ -93,32 +102,23 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quick, "quick", false, "a smoke run: one conversation, one small module, few queries")
 	fs.StringVar(&o.locomo, "locomo", "", "LoCoMo data file (default "+locomoPath+" from the repository root)")
 	configs := fs.String("config", "", "comma-separated rubi.hcl files layered over the defaults, e.g. to measure a tuning")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the code query sample")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the code query sample and of the SWE-bench sample (-instances)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary projects and print where they are")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fs.BoolVar(&o.swebench, "swebench", false, "run the SWE-bench localization part; given alone, only that part (-swebench=false: all but it)")
+	sweDone := sweFlags(fs, &o.swe)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q: every option is a flag", fs.Args())
 	}
-	// Part flags set true (-self, -memory -code) pick those parts alone;
-	// set false (-memory=false), each leaves its part out of the rest.
-	parts := map[string]*bool{"memory": &o.memory, "code": &o.code, "self": &o.self}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	picked := false
-	for name, on := range parts {
-		picked = picked || set[name] && *on
+	if err := selectParts(set, map[string]*bool{"memory": &o.memory, "code": &o.code, "swebench": &o.swebench, "self": &o.self}); err != nil {
+		return nil, err
 	}
-	for name, on := range parts {
-		if !set[name] {
-			*on = !picked
-		}
-	}
-	if !o.memory && !o.code && !o.self {
-		return nil, errors.New("-memory=false, -code=false and -self=false leave nothing to measure")
-	}
+	sweDone(o.quick)
 	switch {
 	case *modules != "":
 		o.modules = splitList(*modules)
@@ -141,6 +141,34 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.configs = append(o.configs, abs)
 	}
 	return o, nil
+}
+
+// selectParts decides which parts run from the part flags given (set)
+// and their values: the parts given true run alone; with none given true,
+// every part runs but those given false.
+func selectParts(set map[string]bool, parts map[string]*bool) error {
+	anyOn := false
+	for name, on := range parts {
+		anyOn = anyOn || (set[name] && *on)
+	}
+	some := false
+	for name, on := range parts {
+		if anyOn {
+			*on = set[name] && *on
+		} else {
+			*on = !set[name]
+		}
+		some = some || *on
+	}
+	if !some {
+		names := make([]string, 0, len(parts))
+		for name := range parts {
+			names = append(names, "-"+name+"=false")
+		}
+		sort.Strings(names)
+		return errors.New(strings.Join(names, " and ") + " leave nothing to measure")
+	}
+	return nil
 }
 
 func splitList(s string) []string {
@@ -252,6 +280,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if o.code {
 		if rep.Code, err = runCode(ctx, h, work, o.modules, o.queries, o.seed, vs, progress); err != nil {
 			return fmt.Errorf("code: %w", err)
+		}
+	}
+	if o.swebench {
+		var missing string
+		if rep.SWE, missing, err = runSWE(ctx, h, work, root, o.swe, o.seed, vs, progress); err != nil {
+			return fmt.Errorf("swebench: %w", err)
+		}
+		if missing != "" {
+			progress(missing)
+			rep.Missing = append(rep.Missing, missing)
 		}
 	}
 	if o.self {

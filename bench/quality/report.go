@@ -26,6 +26,7 @@ type report struct {
 	Memory  *memoryReport `json:"memory,omitempty"`
 	Code    *codeReport   `json:"code,omitempty"`
 	Self    *selfReport   `json:"self,omitempty"`
+	SWE     *sweReport    `json:"swebench,omitempty"`
 	Seconds float64       `json:"seconds"`
 }
 
@@ -82,6 +83,9 @@ func (r *report) markdown(w io.Writer) {
 	}
 	if r.Self != nil {
 		r.selfMarkdown(w)
+	}
+	if r.SWE != nil {
+		r.SWE.markdown(w)
 	}
 	p("## Method\n\n")
 	p("- **Baseline**: a textbook Okapi BM25 written in the benchmark (k1 = 1.2, b = 0.75, lowercase runs of letters and digits, no stemming, no stopwords, no fields), independent of rubi's rankers.\n")

@@ -248,7 +248,7 @@ func TestPartFlags(t *testing.T) {
 			t.Errorf("%v: memory %v code %v self %v, want %v %v %v", tt.args, o.memory, o.code, o.self, tt.memory, tt.code, tt.self)
 		}
 	}
-	if _, err := parseFlags([]string{"-memory=false", "-code=false", "-self=false"}, io.Discard); err == nil {
+	if _, err := parseFlags([]string{"-memory=false", "-code=false", "-self=false", "-swebench=false"}, io.Discard); err == nil {
 		t.Error("every part off: want an error")
 	}
 }

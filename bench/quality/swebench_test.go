@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+func TestSampleSWE(t *testing.T) {
+	var in []sweInstance
+	for i := range 60 {
+		repo := "big/big"
+		switch {
+		case i%6 == 1:
+			repo = "mid/mid"
+		case i == 8 || i == 32:
+			repo = "small/small"
+		}
+		in = append(in, sweInstance{ID: fmt.Sprint(i), Repo: repo})
+	}
+	count := func(xs []sweInstance) map[string]int {
+		c := map[string]int{}
+		for _, x := range xs {
+			c[x.Repo]++
+		}
+		return c
+	}
+	all := count(in) // big 48, mid 10, small 2
+	if all["big/big"] != 48 || all["mid/mid"] != 10 || all["small/small"] != 2 {
+		t.Fatalf("fixture counts %v", all)
+	}
+	got := sampleSWE(in, 30, 1)
+	if c := count(got); len(got) != 30 || c["big/big"] != 24 || c["mid/mid"] != 5 || c["small/small"] != 1 {
+		t.Errorf("sample of 30: %d, %v", len(got), c)
+	}
+	if !slices.IsSortedFunc(got, func(a, b sweInstance) int {
+		return strings.Compare(fmt.Sprintf("%03s", a.ID), fmt.Sprintf("%03s", b.ID))
+	}) {
+		t.Error("the sample is not in the data's order")
+	}
+	if again := sampleSWE(in, 30, 1); !reflect.DeepEqual(again, got) {
+		t.Error("the same seed drew another sample")
+	}
+	if other := sampleSWE(in, 30, 2); reflect.DeepEqual(other, got) {
+		t.Error("another seed drew the same sample")
+	}
+	if c := count(sampleSWE(in, 7, 1)); c["big/big"]+c["mid/mid"]+c["small/small"] != 7 {
+		t.Errorf("sample of 7: %v", c)
+	}
+	if len(sampleSWE(in, 0, 1)) != 60 || len(sampleSWE(in, 100, 1)) != 60 {
+		t.Error("0 or more than there are should keep all")
+	}
+	if got := spread(10, 3); !slices.Equal(got, []int{0, 3, 6}) {
+		t.Errorf("spread(10, 3) = %v", got)
+	}
+	if got := spread(2, 5); !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("spread(2, 5) = %v", got)
+	}
+}
+
+func TestLoadSWE(t *testing.T) {
+	data := `{"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "problem_statement": "it breaks", "gold_files": ["a.py"], "expected_spans": {"a.py": ["f", "imports"]}, "golden_patch": "diff"}
+{"instance_id": "o__r-2", "repo": "o/r", "base_commit": "def", "problem_statement": "also", "gold_files": ["b.py", "c.py"], "expected_spans": {"b.py": ["C.m"]}, "golden_patch": ""}
+`
+	got, err := loadSWE(strings.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []sweInstance{
+		{ID: "o__r-1", Repo: "o/r", Commit: "abc", Problem: "it breaks", GoldFiles: []string{"a.py"}, Spans: map[string][]string{"a.py": {"f", "imports"}}},
+		{ID: "o__r-2", Repo: "o/r", Commit: "def", Problem: "also", GoldFiles: []string{"b.py", "c.py"}, Spans: map[string][]string{"b.py": {"C.m"}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("loadSWE:\n got %+v\nwant %+v", got, want)
+	}
+	if _, err := loadSWE(strings.NewReader(`{"instance_id": "x"}`)); err == nil {
+		t.Error("a row without repo and commit was accepted")
+	}
+}
+
+func TestSelectParts(t *testing.T) {
+	tests := []struct {
+		args                   []string
+		memory, code, swebench bool
+		fail                   bool
+	}{
+		{nil, true, true, true, false},
+		{[]string{"-memory"}, true, false, false, false},
+		{[]string{"-code"}, false, true, false, false},
+		{[]string{"-swebench"}, false, false, true, false},
+		{[]string{"-swebench", "-code"}, false, true, true, false},
+		{[]string{"-memory=false"}, false, true, true, false},
+		{[]string{"-swebench=false", "-code=false"}, true, false, false, false},
+		{[]string{"-swebench", "-code=false"}, false, false, true, false},
+		{[]string{"-memory=false", "-code=false", "-swebench=false", "-self=false"}, false, false, false, true},
+	}
+	for _, tt := range tests {
+		o, err := parseFlags(tt.args, io.Discard)
+		if tt.fail {
+			if err == nil {
+				t.Errorf("%v: no error", tt.args)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v: %v", tt.args, err)
+			continue
+		}
+		if o.memory != tt.memory || o.code != tt.code || o.swebench != tt.swebench {
+			t.Errorf("%v: memory, code, swebench = %v, %v, %v; want %v, %v, %v", tt.args, o.memory, o.code, o.swebench, tt.memory, tt.code, tt.swebench)
+		}
+	}
+}
+
+func TestSWEFlags(t *testing.T) {
+	t.Setenv(mirrorsEnv, "/from/env")
+	o, err := parseFlags([]string{"-swebench"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.swe.mirrors != "/from/env" || o.swe.instances != 0 || o.swe.projects != nil || o.swe.cliSample != defaultCLISample {
+		t.Errorf("defaults: %+v", o.swe)
+	}
+	o, err = parseFlags([]string{"-swebench", "-mirrors", "/m", "-instances", "40", "-projects", "psf/requests, pallets/flask", "-cli-sample", "0"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.swe.mirrors != "/m" || o.swe.instances != 40 || !slices.Equal(o.swe.projects, []string{"psf/requests", "pallets/flask"}) || o.swe.cliSample != 0 {
+		t.Errorf("flags: %+v", o.swe)
+	}
+	o, err = parseFlags([]string{"-quick"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(o.swe.projects, quickSWEProjects) || o.swe.cliSample != quickCLISample {
+		t.Errorf("quick: %+v", o.swe)
+	}
+}
+
+// The whole part on a fixture: a data file of two instances of a project
+// whose mirror is the fixture repository, and one of a project with no
+// mirror.
+func TestRunSWE(t *testing.T) {
+	repo, commits := gitFixture(t)
+	mirrors := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(mirrors, "o+r"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(repo, filepath.Join(mirrors, "o+r", "repo")); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(t.TempDir(), "swe.jsonl")
+	rows := fmt.Sprintf(`{"instance_id": "o__r-2", "repo": "o/r", "base_commit": %q, "problem_statement": "the porcupine extra is wrong", "gold_files": ["pkg/alpha.py"], "expected_spans": {"pkg/alpha.py": ["extra"]}}
+{"instance_id": "o__r-1", "repo": "o/r", "base_commit": %q, "problem_statement": "beta returns bbbbbbbb", "gold_files": ["pkg/beta.py"], "expected_spans": {"pkg/beta.py": ["imports"]}}
+{"instance_id": "o__r-3", "repo": "o/r", "base_commit": "0123456789012345678901234567890123456789", "problem_statement": "lost", "gold_files": ["a.py"], "expected_spans": {}}
+{"instance_id": "x__y-1", "repo": "x/y", "base_commit": %q, "problem_statement": "no mirror", "gold_files": ["a.py"], "expected_spans": {}}
+`, commits[1], commits[0], commits[0])
+	if err := os.WriteFile(data, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{logger: hclog.NewNullLogger()}
+	work := t.TempDir()
+	probe := filepath.Join(work, "probe")
+	if err := os.MkdirAll(probe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := h.config(probe, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, _ := variants(enabledRankers(cfg))
+	var lines []string
+	progress := func(s string) { lines = append(lines, s) }
+
+	rep, missing, err := runSWE(context.Background(), h, work, "", sweOptions{data: data, mirrors: mirrors}, 1, vs, progress)
+	if err != nil || missing != "" {
+		t.Fatalf("runSWE: %v %q", err, missing)
+	}
+	if rep.Measured != 2 || rep.Selected != 4 || len(rep.Skipped) != 2 || rep.FnLeftOut != 1 {
+		t.Errorf("measured %d of %d, skipped %v, fn left out %d", rep.Measured, rep.Selected, rep.Skipped, rep.FnLeftOut)
+	}
+	// Commit order: the instance of the first commit runs first.
+	if len(rep.Instances) != 2 || rep.Instances[0].ID != "o__r-1" {
+		t.Errorf("instances %+v", rep.Instances)
+	}
+	if len(rep.Projects) != 1 || rep.Projects[0].Files != 4 || rep.Projects[0].Incremental != 1 {
+		t.Errorf("projects %+v", rep.Projects)
+	}
+	base, ok := bySystem(rep.Pooled, fileBaselineName)
+	if !ok || base.Scores.N != 2 || base.Scores.Acc1 != 100 {
+		t.Errorf("file baseline %+v", base.Scores)
+	}
+	fn, _ := bySystem(rep.Pooled, fnBaselineName)
+	if fn.Scores.FnN != 1 || fn.Scores.FnAcc5 != 100 {
+		t.Errorf("function baseline %+v", fn.Scores)
+	}
+	full, ok := fullSystem(rep.Pooled)
+	if !ok || full.Scores.Acc1 != 100 {
+		t.Errorf("full pipeline %+v", full.Scores)
+	}
+	var md strings.Builder
+	rep.markdown(&md)
+	for _, s := range []string{"22 / 39 / 47 / 61", "no mirror of x/y", "its base commit is not in the mirror", "| o/r |"} {
+		if !strings.Contains(md.String(), s) {
+			t.Errorf("the report lacks %q:\n%s", s, md.String())
+		}
+	}
+
+	// What is missing is said, not failed.
+	if _, missing, err := runSWE(context.Background(), h, work, "", sweOptions{data: data}, 1, vs, progress); err != nil || !strings.Contains(missing, "-mirrors") {
+		t.Errorf("without mirrors: %v, %q", err, missing)
+	}
+	if _, missing, err := runSWE(context.Background(), h, work, "", sweOptions{data: data + ".none", mirrors: mirrors}, 1, vs, progress); err != nil || !strings.Contains(missing, "not there") {
+		t.Errorf("without data: %v, %q", err, missing)
+	}
+}
