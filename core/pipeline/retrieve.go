@@ -654,7 +654,11 @@ func renderFile(rec *fileRecord, units []Unit, qtokens map[string]bool) string {
 			if sym != nil && sym.Signature != "" {
 				line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sym.Signature), "{"))
 			}
-			fmt.Fprintf(&b, "\n  L%d-%d %s", u.Line, u.EndLine, line)
+			if u.EndLine > u.Line {
+				fmt.Fprintf(&b, "\n  L%d-%d %s", u.Line, u.EndLine, line)
+			} else {
+				fmt.Fprintf(&b, "\n  L%d %s", u.Line, line)
+			}
 			if sym != nil && sym.Doc != "" {
 				b.WriteString(" — " + sym.Doc)
 			}
