@@ -57,7 +57,7 @@ func RoleOf(p, lang string, attrs *Attributes, generated bool) string {
 	switch {
 	case buildNames[lower] || buildExts[ext] || strings.HasPrefix(lower, "dockerfile") || underCI(p):
 		return RoleBuild
-	case (docNames[stem] || docExts[ext] || lang == "markdown" || inDocs(p) && !codeExts[ext] && lang == "" || inExamples(p)) && attrs.state(p, RoleDocs) == 0:
+	case (docNames[stem] || docExts[ext] || lang == "markdown" || inDocs(p) || inExamples(p)) && attrs.state(p, RoleDocs) == 0:
 		return RoleDocs
 	case configNames[lower] || configExts[ext] || strings.HasPrefix(lower, ".") && strings.Count(lower, ".") == 1 || strings.HasPrefix(lower, ".env") ||
 		strings.Contains(lower, ".conf.") || strings.Contains(lower, ".config."):
@@ -104,8 +104,9 @@ func inVendored(p string) bool {
 	return false
 }
 
-// docDirs hold documentation; their code stays code, so a Sphinx conf.py
-// or a doc build script is found by a question about code.
+// docDirs hold documentation, code included (a Sphinx conf.py, the
+// examples a guide shows), as GitHub's linguist counts them: a question
+// about using the project finds them in full.
 var docDirs = map[string]bool{"doc": true, "docs": true, "documentation": true, "man": true, "website": true}
 
 // exampleDirs hold examples, tutorials and galleries: documentation

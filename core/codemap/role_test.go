@@ -11,7 +11,7 @@ func TestRoleOf(t *testing.T) {
 	cases := map[string]string{
 		"requests/models.py":                    RoleCode,
 		"src/_pytest/python.py":                 RoleCode,
-		"docs/conf.py":                          RoleCode, // code in a docs folder stays code
+		"docs/conf.py":                          RoleDocs, // code in a docs folder is documentation, as linguist has it
 		"doc/en/how-to/fixtures.rst":            RoleDocs,
 		"docs/cli.md":                           RoleDocs,
 		"CHANGELOG.rst":                         RoleDocs,

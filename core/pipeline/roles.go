@@ -15,7 +15,7 @@ import (
 
 // rolesFormat changes with the rules of codemap.RoleOf, so that an index
 // built with other rules is rebuilt.
-const rolesFormat = "1"
+const rolesFormat = "2"
 
 // maxAttributesFile bounds what is read of one .gitattributes file.
 const maxAttributesFile = 1 << 20
