@@ -40,10 +40,31 @@ type variant struct {
 	// Roles say why the set is measured: "full", "without rank.ppr",
 	// "rank.bm25 alone"; one set may play several.
 	Roles []string `json:"roles"`
+	// Off names a retrieval feature the variant turns off (the full
+	// rankers otherwise), and Config is the rubi.hcl layer that does it.
+	Off    string `json:"off,omitempty"`
+	Config string `json:"config,omitempty"`
 }
 
 // Name is the set as the report shows it.
-func (v variant) Name() string { return strings.Join(v.Rankers, " + ") }
+func (v variant) Name() string {
+	if v.Off != "" {
+		return strings.Join(v.Rankers, " + ") + ", without " + v.Off
+	}
+	return strings.Join(v.Rankers, " + ")
+}
+
+// features are the retrieval features beyond the rankers that the
+// ablation turns off one at a time, each by a rubi.hcl layer. What needs
+// another index (index.hidden_roles) is not among them: every variant
+// queries the same index.
+var features = []struct{ name, config string }{
+	{"role priors", "retrieve {\n  role_priors = false\n}\n"},
+	{"named paths", "retrieve {\n  named_paths = false\n}\n"},
+	{"the report discount of the graph", "retrieve {\n  report_graph_weight = 1\n}\n"},
+	{"query term frequency", "ranker \"rank.bm25\" {\n  k3 = 0\n}\n"},
+	{"notes lifted beside files", "retrieve {\n  lift_notes = false\n}\n"},
+}
 
 // Role is the variant's roles as one cell.
 func (v variant) Role() string { return strings.Join(v.Roles, "; ") }
@@ -104,6 +125,23 @@ func variants(rankers []rankerInfo) (out []variant, skipped []string) {
 		}
 	}
 	return out, skipped
+}
+
+// featureVariants are the full rankers with each retrieval feature off in
+// turn (features).
+func featureVariants(rankers []rankerInfo) []variant {
+	all := make([]string, len(rankers))
+	for i, r := range rankers {
+		all[i] = r.Name
+	}
+	var out []variant
+	for _, f := range features {
+		if f.name == "query term frequency" && !slices.Contains(all, "rank.bm25") {
+			continue
+		}
+		out = append(out, variant{Rankers: all, Roles: []string{"without " + f.name}, Off: f.name, Config: f.config})
+	}
+	return out
 }
 
 // restrict switches off, in cfg, every ranker not in keep.

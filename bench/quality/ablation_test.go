@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
@@ -95,5 +96,54 @@ func TestEnabledRankersFollowConfig(t *testing.T) {
 	}
 	if got := enabledRankers(cfg); len(got) != 1 || got[0].Name != "rank.bm25" {
 		t.Errorf("restricted to rank.bm25, enabled = %+v", got)
+	}
+}
+
+// Each feature variant runs the full rankers with one feature off, and
+// its layer reaches the engine's configuration.
+func TestFeatureVariants(t *testing.T) {
+	rankers := []rankerInfo{{Name: "rank.bm25"}, {Name: "rank.names"}, {Name: "rank.ppr", Seeded: true}}
+	fv := featureVariants(rankers)
+	if len(fv) != len(features) {
+		t.Fatalf("feature variants = %d, want %d", len(fv), len(features))
+	}
+	h := &harness{work: t.TempDir()}
+	root := t.TempDir()
+	seen := map[string]bool{}
+	for _, v := range fv {
+		if !slices.Equal(v.Rankers, []string{"rank.bm25", "rank.names", "rank.ppr"}) || v.Full() || seen[v.Name()] {
+			t.Errorf("variant %+v: want the full rankers, not the full role, a name of its own", v)
+		}
+		seen[v.Name()] = true
+		f, err := h.layer(v.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := h.config(root, v.Rankers, f)
+		if err != nil {
+			t.Fatalf("%s: %v", v.Name(), err)
+		}
+		r := cfg.Retrieve
+		switch v.Off {
+		case "role priors":
+			if r.RolePriors || !r.NamedPaths {
+				t.Errorf("%s: %+v", v.Off, r)
+			}
+		case "named paths":
+			if r.NamedPaths || !r.RolePriors {
+				t.Errorf("%s: %+v", v.Off, r)
+			}
+		case "the report discount of the graph":
+			if r.ReportGraphWeight != 1 {
+				t.Errorf("%s: %+v", v.Off, r)
+			}
+		case "notes lifted beside files":
+			if r.LiftNotes {
+				t.Errorf("%s: %+v", v.Off, r)
+			}
+		}
+	}
+	if fv := featureVariants([]rankerInfo{{Name: "rank.names"}}); len(fv) != len(features)-1 {
+		t.Errorf("without rank.bm25 the k3 variant has nothing to change: %d variants", len(fv))
 	}
 }

@@ -99,7 +99,7 @@ func runCode(ctx context.Context, h *harness, work string, modules []string, per
 		// rubi, each variant.
 		key := func(it pipeline.Item) string { return it.Path }
 		for i, v := range vs {
-			eng, err := h.engine(root, v.Rankers)
+			eng, err := h.variantEngine(root, v)
 			if err != nil {
 				return nil, err
 			}

@@ -11,7 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -28,12 +30,16 @@ type harness struct {
 	// extra are config files layered over the project's (-config).
 	extra  []string
 	logger hclog.Logger
+	// work holds the layers of the ablation's variants (layer).
+	work   string
+	mu     sync.Mutex
+	layers map[string]string
 }
 
 // config loads the configuration of the project at root, with only the
 // rankers in keep enabled (all configured ones when keep is nil).
-func (h *harness) config(root string, keep []string) (*config.Config, error) {
-	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: h.extra})
+func (h *harness) config(root string, keep []string, layers ...string) (*config.Config, error) {
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: append(slices.Clone(h.extra), layers...)})
 	if diags.HasErrors() {
 		var b bytes.Buffer
 		config.WriteDiagnostics(&b, nil, diags)
@@ -44,6 +50,51 @@ func (h *harness) config(root string, keep []string) (*config.Config, error) {
 		restrict(cfg, keep)
 	}
 	return cfg, nil
+}
+
+// variantEngine returns an engine for the project at root as variant v
+// configures it: its rankers, and its rubi.hcl layer (written once into
+// the harness's work directory).
+func (h *harness) variantEngine(root string, v variant) (*pipeline.Engine, error) {
+	var extra []string
+	if v.Config != "" {
+		f, err := h.layer(v.Config)
+		if err != nil {
+			return nil, err
+		}
+		extra = append(extra, f)
+	}
+	cfg, err := h.config(root, v.Rankers, extra...)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.New(cfg, h.logger), nil
+}
+
+// layer writes a rubi.hcl layer into the work directory, once per text,
+// and returns its path.
+func (h *harness) layer(text string) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if p, ok := h.layers[text]; ok {
+		return p, nil
+	}
+	f, err := os.CreateTemp(h.work, "layer-*.hcl")
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	if h.layers == nil {
+		h.layers = map[string]string{}
+	}
+	h.layers[text] = f.Name()
+	return f.Name(), nil
 }
 
 // engine returns an engine for the project at root running only the

@@ -219,6 +219,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	h.work = work
 	if o.keep {
 		defer progress("kept the projects in " + work)
 	} else {
@@ -237,6 +238,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	rankers := enabledRankers(cfg)
 	vs, skipped := variants(rankers)
+	vs = append(vs, featureVariants(rankers)...)
 	if len(vs) == 0 {
 		return errors.New("no ranker is enabled: nothing to measure")
 	}

@@ -152,7 +152,7 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 		}
 		key := func(it pipeline.Item) string { return docToDia[it.ID] }
 		for i, v := range vs {
-			eng, err := h.engine(root, v.Rankers)
+			eng, err := h.variantEngine(root, v)
 			if err != nil {
 				return nil, err
 			}

@@ -421,7 +421,7 @@ func runSelf(ctx context.Context, h *harness, work, root string, vs []variant, p
 		return ""
 	}
 	for _, v := range vs {
-		eng, err := h.engine(dir, v.Rankers)
+		eng, err := h.variantEngine(dir, v)
 		if err != nil {
 			return nil, err
 		}

@@ -494,7 +494,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 	defer indexer.Close()
 	engines := make([]*pipeline.Engine, len(vs))
 	for i, v := range vs {
-		if engines[i], err = h.engine(dir, v.Rankers); err != nil {
+		if engines[i], err = h.variantEngine(dir, v); err != nil {
 			return nil, err
 		}
 		defer engines[i].Close()

@@ -127,7 +127,7 @@ func (e *Engine) rankFileUnits(m *manifest, q Query, fused []core.Hit, p *profil
 	var recs []*fileRecord
 	budget := int64(unitBytes)
 	for _, h := range fused {
-		if len(recs) == maxUnitFiles {
+		if len(recs) == min(maxUnitFiles, q.Limit) {
 			break
 		}
 		kind, key, err := core.SplitDocID(h.ID)

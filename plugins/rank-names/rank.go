@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -249,7 +250,10 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			continue
 		}
 		sc := scored{doc: d, id: id}
-		for _, m := range ms {
+		// Summed in candidate order: a float sum in map order differs in
+		// its last bits from run to run, and so did the order of ties.
+		for _, ci := range slices.Sorted(maps.Keys(ms)) {
+			m := ms[ci]
 			sc.score += m.score
 			if m.score > sc.top.score || m.score == sc.top.score && sc.top.cand != nil && m.cand.key < sc.top.cand.key {
 				sc.top = m
