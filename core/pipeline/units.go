@@ -88,7 +88,6 @@ func newProfile(q Query, an *query.Analysis) *profile {
 		if m := an.Mentions[i]; m.Kind == query.KindPath && (m.Line > 0 || m.Func != "") {
 			p.at = append(p.at, m)
 		}
-
 	}
 	for _, t := range q.Terms {
 		add(t, agentWeight)
@@ -188,8 +187,8 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 	for i, u := range spans {
 		if u.end < u.start {
 			// The parser knows where it starts only: it runs to the next
-			// unit that is not nested in it.
-			u.end = len(lines)
+			// unit that is not nested in it (or the end of the file).
+			u.end = max(len(lines), u.start)
 			for _, v := range spans[i+1:] {
 				if v.start > u.start {
 					u.end = v.start - 1
@@ -197,7 +196,9 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 				}
 			}
 		}
-		u.end = min(u.end, max(len(lines), u.start))
+		if len(lines) > 0 {
+			u.end = min(u.end, max(len(lines), u.start))
+		}
 	}
 	// A unit's own lines: its span less the spans nested in it.
 	if len(lines) > 0 {
@@ -362,8 +363,14 @@ func (u *unitSpan) nameBonus(p *profile) float64 {
 	return bonus
 }
 
-// readHead reads at most limit bytes of a file; nil when it cannot.
+// readHead reads at most limit bytes of a regular file; nil when it
+// cannot, or when the path is now a link, a FIFO or a device (the tree is
+// the user's and may have changed since the index: a FIFO would block
+// the query, a link could lead out of the project).
 func readHead(name string, limit int64) []byte {
+	if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil
