@@ -29,6 +29,75 @@ import (
 // maxUnits is how many units an answer lists under one file.
 const maxUnits = 4
 
+// countWords estimates the tokens of a line that is not tokenized: its
+// runs of letters and digits, one more for each inner capital (the parts
+// of camelCase, which the analyzer counts with the whole).
+func countWords(b []byte) int {
+	n := 0
+	in := false
+	for i, c := range b {
+		word := c == '_' || c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		switch {
+		case word && !in:
+			n++
+		case word && 'A' <= c && c <= 'Z' && i > 0 && 'a' <= b[i-1] && b[i-1] <= 'z':
+			n += 2 // a new part, and the joined form
+		}
+		in = word
+	}
+	return n
+}
+
+// maxProbes is how many question terms the line filter of fileUnits
+// takes; a question with more (a long report) has every line tokenized,
+// since most lines would pass anyway.
+const maxProbes = 16
+
+// probes are the first bytes of each question term: a line that holds
+// none of them, in any case, holds no term (a term is a word lowercased
+// and stemmed, and the stem starts as the word does). nil when the
+// filter does not apply: too many terms, or one that is not plain ASCII
+// (folding makes "café" the term "cafe").
+func (p *profile) probes() [][]byte {
+	if len(p.terms) > maxProbes {
+		return nil
+	}
+	out := make([][]byte, 0, len(p.terms))
+	for t := range p.terms {
+		for i := 0; i < len(t); i++ {
+			if c := t[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
+				return nil
+			}
+		}
+		out = append(out, []byte(t[:min(len(t), 4)]))
+	}
+	return out
+}
+
+// asciiLower appends b lowercased (ASCII letters only) to dst.
+func asciiLower(dst, b []byte) []byte {
+	for _, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+func containsAny(b []byte, subs [][]byte) bool {
+	for _, s := range subs {
+		if bytes.Contains(b, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// unitNameTF is what a question word in a unit's name counts, in
+// occurrences of its lines.
+const unitNameTF = 2
+
 // maxUnitFile bounds how much of a file is read to rank its units.
 const maxUnitFile = 1 << 20
 
@@ -212,15 +281,26 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 		}
 		// Tokens are counted by id, and only the question's terms are
 		// kept: no string is made per token.
+		// Only lines that may hold a question term are tokenized
+		// (probes); the others count in a unit's length by their size.
 		voc := text.Default.Vocabulary()
 		var isQuery []int8 // term id → 1 a question term, -1 not, 0 unseen
-		var buf []byte
+		probes := p.probes()
+		var buf, low []byte
 		for i, u := range spans {
 			buf = buf[:0]
 			for l := u.start; l <= u.end && l <= len(lines); l++ {
-				if owner[l] == i+1 {
-					buf = append(append(buf, lines[l-1]...), '\n')
+				if owner[l] != i+1 {
+					continue
 				}
+				line := lines[l-1]
+				if probes != nil {
+					if low = asciiLower(low[:0], line); !containsAny(low, probes) {
+						u.length += countWords(line) // not tokenized: estimated
+						continue
+					}
+				}
+				buf = append(append(buf, line...), '\n')
 			}
 			u.tf = map[string]int{}
 			voc.Each(string(buf), func(id uint32, _ bool) {
@@ -238,6 +318,19 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 					u.tf[voc.Terms()[id]]++
 				}
 			})
+		}
+	}
+	// A unit's name is its title: a question word in it counts as much as
+	// unitNameTF occurrences in its lines (rank.bm25 weighs names so too),
+	// and ranks the units of a file that is not read.
+	for _, u := range spans {
+		if u.tf == nil {
+			u.tf = map[string]int{}
+		}
+		for _, t := range text.Tokenize(u.sym.Name) {
+			if _, ok := p.terms[t]; ok {
+				u.tf[t] += unitNameTF
+			}
 		}
 	}
 	scoreUnits(spans, p)
