@@ -429,9 +429,15 @@ func TestRankingGolden(t *testing.T) {
 			fmt.Fprintf(&b, "  %d. %s — %s\n", i+1, it.ID, strings.Join(it.Reasons, "; "))
 		}
 	}
-	golden := filepath.Join("testdata", "ranking.golden")
+	checkGolden(t, "ranking.golden", b.String())
+}
+
+// checkGolden compares got with testdata/NAME, which -update rewrites.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -439,8 +445,8 @@ func TestRankingGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
-	if b.String() != string(want) {
-		t.Errorf("ranking changed; review and run with -update if intended.\n--- got\n%s--- want\n%s", b.String(), want)
+	if got != string(want) {
+		t.Errorf("%s changed; review and run with -update if intended.\n--- got\n%s--- want\n%s", name, got, want)
 	}
 }
 

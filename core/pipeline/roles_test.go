@@ -293,17 +293,5 @@ func TestAnswersGolden(t *testing.T) {
 			}
 		}
 	}
-	golden := filepath.Join("testdata", "answers.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("answers changed; review and run with -update if intended.\n--- got\n%s--- want\n%s", b.String(), want)
-	}
+	checkGolden(t, "answers.golden", b.String())
 }
