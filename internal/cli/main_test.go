@@ -138,7 +138,7 @@ func TestConfigCheckErrors(t *testing.T) {
 		{"index {\n  max_size = 1\n}\n", `rubi.hcl:2:3: error: Unsupported argument`},
 		{"budgets {\n  context = \"big\"\n}\n", `rubi.hcl:2:13: error: Incorrect attribute value type`},
 		{"ranker {\n}\n", `rubi.hcl:1:8: error: Missing name for ranker`},
-		{"ranker \"rank.bm25\" {\n  k3 = 1\n}\n", "rubi.hcl:2:3: error: Unsupported argument\n  An argument named \"k3\" is not expected in ranker \"rank.bm25\". Did you mean \"k1\"?"},
+		{"ranker \"rank.bm25\" {\n  kl = 1\n}\n", "rubi.hcl:2:3: error: Unsupported argument\n  An argument named \"kl\" is not expected in ranker \"rank.bm25\". Did you mean \"k1\"?"},
 		{"ranker \"rank.bm25\" {\n  b = 3\n}\n", `rubi.hcl:2:7: error: Invalid b for ranker "rank.bm25"`},
 		{"ranker \"rank.bm25\" {\n  k1 = \"fast\"\n}\n", `rubi.hcl:2:8: error: Incorrect attribute value type`},
 	}

@@ -577,6 +577,7 @@ func TestConfigure(t *testing.T) {
 		`{"b": 1.5}`:             "b",
 		`{"b": -0.1}`:            "b",
 		`{"k1": -1}`:             "k1",
+		`{"k3": -1}`:             "k3",
 		`{"title_weight": -1}`:   "title_weight",
 		`{"body_weight": -2}`:    "body_weight",
 		`{"stemmer": "klingon"}`: "stemmer",
@@ -785,5 +786,26 @@ func TestMappedSegmentsOutliveReloads(t *testing.T) {
 		if again := rank(t, reader, q); fmt.Sprint(again) != fmt.Sprint(got) {
 			t.Fatalf("round %d: ranking changed without a re-index", i)
 		}
+	}
+}
+
+// A word the question repeats counts more (k3), so a long report is
+// about what it keeps coming back to; with k3 = 0 every word counts once.
+func TestQueryTermFrequency(t *testing.T) {
+	c := &core.Corpus{Full: true, Documents: []core.Document{
+		{ID: "file:a.py", Kind: core.DocFile, Path: "a.py", Title: "a.py", Body: "cache eviction policy for the session store"},
+		{ID: "file:b.py", Kind: core.DocFile, Path: "b.py", Title: "b.py", Body: "serializer encoding of the session payload"},
+	}}
+	q := core.Query{Text: "the cache breaks: the cache eviction drops the cache of my session, the serializer is fine", Limit: 5}
+	r := newRanker(t, "")
+	build(t, r, c)
+	if hits := rank(t, r, q); len(hits) != 2 || hits[0].ID != "file:a.py" || hits[0].Score <= hits[1].Score {
+		t.Errorf("k3 = 8: %v, want a.py (cache, said three times) first", hits)
+	}
+	once := newRanker(t, `{"k3": 0}`)
+	build(t, once, c)
+	withTF, flat := rank(t, r, q), rank(t, once, q)
+	if !(withTF[0].Score-withTF[1].Score > flat[0].Score-flat[1].Score) {
+		t.Errorf("the repeated word should widen the gap: k3 = 8 %v, k3 = 0 %v", withTF, flat)
 	}
 }
