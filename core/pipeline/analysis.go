@@ -36,10 +36,10 @@ func mentionedPaths(m *manifest, an *query.Analysis) []core.Hit {
 	if m == nil {
 		return nil
 	}
+	// A file's score sums its mentions; its reason is its strongest one.
 	type found struct {
-		score float64
-		why   string
-		text  string
+		score, best float64
+		why, text   string
 	}
 	byPath := map[string]*found{}
 	credit := func(p string, w float64, mt *query.Mention) {
@@ -49,8 +49,8 @@ func mentionedPaths(m *manifest, an *query.Analysis) []core.Hit {
 			byPath[p] = f
 		}
 		f.score += w
-		if w > 0 && (f.why == "" || w > f.score-w) {
-			f.why, f.text = mt.Why, mt.Text
+		if w > f.best {
+			f.best, f.why, f.text = w, mt.Why, mt.Text
 		}
 	}
 	var bare []*query.Mention
@@ -87,11 +87,14 @@ func mentionedPaths(m *manifest, an *query.Analysis) []core.Hit {
 	// A relative path or a bare name that is no project path from the
 	// root: the files ending with it.
 	if len(bare) > 0 {
+		suffixes := make([]string, len(bare)) // "/" + the cleaned path
+		for i, mt := range bare {
+			suffixes[i] = "/" + cleanPath(mt.Text)
+		}
 		matches := make([][]string, len(bare))
 		m.eachPath(func(p string) bool {
-			for i, mt := range bare {
-				s := cleanPath(mt.Text)
-				if len(matches[i]) <= maxPathMatches && (p == s || strings.HasSuffix(p, "/"+s)) {
+			for i, suf := range suffixes {
+				if len(matches[i]) <= maxPathMatches && (p == suf[1:] || strings.HasSuffix(p, suf)) {
 					matches[i] = append(matches[i], p)
 				}
 			}
