@@ -87,6 +87,9 @@ type options struct {
 	seed         uint64
 	keep         bool
 	cpuprofile   string
+	// ablation runs every variant; without it only the full pipeline is
+	// measured (a quicker run while tuning).
+	ablation bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -105,6 +108,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the code query sample and of the SWE-bench sample (-instances)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary projects and print where they are")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fs.BoolVar(&o.ablation, "ablation", true, "measure every ablation variant (-ablation=false: the full pipeline only, beside the baselines)")
 	fs.BoolVar(&o.swebench, "swebench", false, "run the SWE-bench localization part; given alone, only that part (-swebench=false: all but it)")
 	sweDone := sweFlags(fs, &o.swe)
 	if err := fs.Parse(args); err != nil {
@@ -239,6 +243,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	rankers := enabledRankers(cfg)
 	vs, skipped := variants(rankers)
 	vs = append(vs, featureVariants(rankers)...)
+	if !o.ablation && len(vs) > 0 {
+		vs = vs[:1]
+		skipped = append(skipped, "the ablation: -ablation=false measures the full pipeline only")
+	}
 	if len(vs) == 0 {
 		return errors.New("no ranker is enabled: nothing to measure")
 	}

@@ -49,6 +49,10 @@ type sweOptions struct {
 	instances int
 	projects  []string
 	cliSample int
+	// dump, when set, is a file that receives one JSON line per measured
+	// instance: what the full pipeline ranked beside the gold files and
+	// functions, for error analysis.
+	dump string
 }
 
 // sweFlags declares the SWE-bench part's flags on fs; the function it
@@ -56,6 +60,7 @@ type sweOptions struct {
 func sweFlags(fs *flag.FlagSet, o *sweOptions) func(quick bool) {
 	fs.StringVar(&o.data, "swebench-data", "", "SWE-bench data file (default "+swebenchPath+" from the repository root)")
 	fs.StringVar(&o.mirrors, "mirrors", os.Getenv(mirrorsEnv), "folder of the projects' bare git mirrors, OWNER+NAME/repo each (default $"+mirrorsEnv+")")
+	fs.StringVar(&o.dump, "swebench-dump", "", "write one JSON line per SWE-bench instance to this file: the full pipeline's files and units beside the gold ones")
 	fs.IntVar(&o.instances, "instances", 0, "SWE-bench instances to measure: a sample of this many, proportional to each project's share, seeded by -seed (0 = all)")
 	projects := fs.String("projects", "", "comma-separated SWE-bench projects to measure, e.g. psf/requests,pallets/flask (default all; with -quick, "+strings.Join(quickSWEProjects, ",")+")")
 	cli := fs.Int("cli-sample", -1, fmt.Sprintf("SWE-bench instances also asked through the rubi binary, as agents call it (default %d; with -quick, %d; 0 = none)", defaultCLISample, quickCLISample))
@@ -204,7 +209,9 @@ type sweReport struct {
 	Pooled    []sweSystem  `json:"pooled"`
 	CLI       *sweCLI      `json:"cli,omitempty"`
 	Instances []sweRanks   `json:"instances"`
-	Seconds   float64      `json:"seconds"`
+	// dump receives the per-instance lines of -swebench-dump, when set.
+	dump    *json.Encoder
+	Seconds float64 `json:"seconds"`
 }
 
 type sweSkip struct {
@@ -398,6 +405,14 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 			repos = append(repos, x.Repo)
 		}
 		groups[x.Repo] = append(groups[x.Repo], x)
+	}
+	if o.dump != "" {
+		f, err := os.Create(o.dump)
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		rep.dump = json.NewEncoder(f)
 	}
 	for _, repo := range repos {
 		p, err := runSWEProject(ctx, h, work, o.mirrors, repo, groups[repo], vs, accs, full, pyOnly, cli, cliIDs, rep, progress)
@@ -640,6 +655,11 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 				for _, it := range res.Items {
 					rep.Units += len(it.Units)
 				}
+				if rep.dump != nil {
+					if err := rep.dump.Encode(sweDumpLine{ID: x.ID, Gold: gold, FnGold: fnGold, Files: files, Units: units}); err != nil {
+						return nil, err
+					}
+				}
 				files, units := itemRanking(res.Items, func(p string) bool { return strings.HasSuffix(p, ".py") })
 				record(pyOnly, files, units, warm, after)
 			}
@@ -671,6 +691,16 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 	}
 	progress(fmt.Sprintf("swebench: %s: %d instances; cold index %.1fs, incremental median %.2fs", repo, len(ok), p.ColdIndexSeconds, p.IncrementalMedian))
 	return p, nil
+}
+
+// sweDumpLine is one line of -swebench-dump: an instance's gold files and
+// units (unitKey, the NUL written as \u0000) beside the full pipeline's.
+type sweDumpLine struct {
+	ID     string   `json:"instance_id"`
+	Gold   []string `json:"gold_files"`
+	FnGold []string `json:"gold_units,omitempty"`
+	Files  []string `json:"files"`
+	Units  []string `json:"units"`
 }
 
 // itemRanking reads an answer as the scores need it: the files in order,

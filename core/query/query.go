@@ -77,10 +77,16 @@ const maxScan = 256 << 10
 // fresh `rubi context` 1.3 ms, and identifiers, dotted names and paths
 // are scanned by hand.
 var (
-	urlRE      = lazyRE(`\b(?:https?|ftp)://[^\s<>"'\x60)\]]+`)
-	frameRE    = lazyRE(`File "([^"\n]{1,400})", line (\d{1,7})(?:, in ([A-Za-z_<][\w<>.]*))?`)
-	backtickRE = lazyRE("`([^`\n]{1,200})`")
-	fenceRE    = lazyRE("(?s)```[^\n]*\n(.*?)(?:```|$)")
+	urlRE   = lazyRE(`\b(?:https?|ftp)://[^\s<>"'\x60)\]]+`)
+	frameRE = lazyRE(`File "([^"\n]{1,400})", line (\d{1,7})(?:, in ([A-Za-z_<][\w<>.]*))?`)
+	// ipyFrameRE is a frame of an IPython or Jupyter traceback: "PATH in
+	// FUNC(ARGS)" (the line is the "---->" marker below it), or, from
+	// IPython 8, "File PATH:LINE, in FUNC(ARGS)".
+	ipyFrameRE = lazyRE(`(?m)^[ \t]*(?:File )?([^\s"'<>]{1,400}\.pyx?)(?::(\d{1,7}))?,? in ([A-Za-z_][\w.]*)\(`)
+	// ipyMarkerRE is the line marker of an IPython frame: "----> 61".
+	ipyMarkerRE = lazyRE(`(?m)^-*> ?[ \t]*(\d{1,7})`)
+	backtickRE  = lazyRE("`([^`\n]{1,200})`")
+	fenceRE     = lazyRE("(?s)```[^\n]*\n(.*?)(?:```|$)")
 )
 
 func lazyRE(expr string) func() *regexp.Regexp {
@@ -128,6 +134,9 @@ func Analyze(text string) Analysis {
 	var frames [][]string
 	if strings.Contains(text, `File "`) {
 		frames = frameRE().FindAllStringSubmatch(text, -1)
+	}
+	if len(frames) == 0 && strings.Contains(text, " in ") && strings.Contains(text, ".py") {
+		frames = ipythonFrames(text)
 	}
 	for i, f := range frames {
 		line, _ := strconv.Atoi(f[2])
@@ -195,6 +204,30 @@ func Analyze(text string) Analysis {
 		a.Intent = IntentCode
 	}
 	return a
+}
+
+// ipythonFrames reads the frames of IPython tracebacks as frameRE's
+// submatches (path, line, function); the line of an IPython 7 frame is
+// its "---->" marker's, before the next frame.
+func ipythonFrames(text string) [][]string {
+	locs := ipyFrameRE().FindAllStringSubmatchIndex(text, -1)
+	out := make([][]string, 0, len(locs))
+	for i, l := range locs {
+		f := []string{text[l[0]:l[1]], text[l[2]:l[3]], "", text[l[6]:l[7]]}
+		if l[4] >= 0 {
+			f[2] = text[l[4]:l[5]]
+		} else {
+			end := len(text)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			if m := ipyMarkerRE().FindStringSubmatch(text[l[1]:end]); m != nil {
+				f[2] = m[1]
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // versionLineRE matches a line of an environment report: a name, then a

@@ -60,6 +60,43 @@ func TestAnalyzeReport(t *testing.T) {
 	}
 }
 
+// IPython and Jupyter print their own tracebacks: "PATH in FUNC(ARGS)"
+// with a "---->" marker on the line (IPython 7), or "File PATH:LINE, in
+// FUNC(ARGS)" (IPython 8).
+func TestAnalyzeIPythonTraceback(t *testing.T) {
+	for name, text := range map[string]string{
+		"ipython 7": "vector add 0 error\n```\nTypeError                                 Traceback (most recent call last)\n" +
+			"<ipython-input-1-0b9155eecc0e> in <module>()\n      2 from sympy import symbols\n----> 4 sum([N.x, (0 * N.x)])\n\n" +
+			"/usr/local/lib/python3.6/site-packages/sympy/physics/vector/vector.py in __add__(self, other)\n" +
+			"     59         \"\"\"The add operator for Vector. \"\"\"\n---> 61         other = _check_vector(other)\n     62         return Vector(self.args + other.args)\n\n" +
+			"/usr/local/lib/python3.6/site-packages/sympy/physics/vector/vector.py in _check_vector(other)\n" +
+			"    709     if not isinstance(other, Vector):\n--> 710         raise TypeError('A Vector must be supplied')\n```\n",
+		"ipython 8": "```\nCell In[1], line 4\n----> 4 sum([N.x, (0 * N.x)])\n\n" +
+			"File ~/sympy/physics/vector/vector.py:61, in __add__(self, other)\n     60 #if other == 0: return self\n---> 61 other = _check_vector(other)\n\n" +
+			"File ~/sympy/physics/vector/vector.py:710, in _check_vector(other)\n--> 710     raise TypeError('A Vector must be supplied')\n```\n",
+	} {
+		a := Analyze(text)
+		var frames []Mention
+		for _, m := range a.Mentions {
+			if m.Kind == KindPath && m.Why == "in the traceback" {
+				frames = append(frames, m)
+			}
+		}
+		if !a.Report || len(frames) != 1 || !strings.HasSuffix(frames[0].Text, "sympy/physics/vector/vector.py") {
+			t.Fatalf("%s: frames %+v", name, frames)
+		}
+		// One path, two frames: the mention keeps the last frame's line.
+		if frames[0].Line != 61 && frames[0].Line != 710 {
+			t.Errorf("%s: frame line %d", name, frames[0].Line)
+		}
+		for _, fn := range []string{"__add__", "_check_vector"} {
+			if m := find(a, KindName, fn); m == nil || m.Why != "a function in the traceback" {
+				t.Errorf("%s: the frame's function %s = %+v", name, fn, m)
+			}
+		}
+	}
+}
+
 func TestAnalyzeLocationsAndProse(t *testing.T) {
 	a := Analyze("panic in core/host/host.go:123 when Open runs; see guard.go too. The loadPlugin and read_config helpers, e.g. this, fail.")
 	if m := find(a, KindPath, "core/host/host.go"); m == nil || m.Line != 123 || m.Why != "a location in the question" {
