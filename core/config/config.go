@@ -264,6 +264,10 @@ func (l *loader) sectionTargets() map[string]any {
 // layer reads one file's skeleton and merges it over the earlier layers.
 // dir resolves relative plugin paths ("" for the built-in defaults).
 func (l *loader) layer(name, dir string, src []byte) {
+	if diags := CheckShape(name, src); diags.HasErrors() {
+		l.diags = append(l.diags, diags...)
+		return
+	}
 	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {

@@ -281,7 +281,7 @@ func (s *Store) purge(id string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(s.dir, "retention.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := store.OpenAppend(filepath.Join(s.dir, "retention.log"), 0o644)
 	if err != nil {
 		return err
 	}
