@@ -11,3 +11,6 @@ func openAppend(path string, perm os.FileMode) (*os.File, error) {
 }
 
 func isLoop(error) bool { return false }
+
+// openRead opens path for reading; OpenRegular checks what it is.
+func openRead(path string) (*os.File, error) { return os.Open(path) }

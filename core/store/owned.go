@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// ErrNotOwned is returned when a path rubi means to write is not a
-// regular file it could own: a symbolic link (which could lead out of the
+// ErrNotOwned is returned when a path rubi means to write or read is not
+// a regular file it could own: a symbolic link (which could lead out of the
 // project, into the user's shell profile), a FIFO, a device or a folder.
 var ErrNotOwned = errors.New("not a regular file")
 
@@ -42,6 +42,27 @@ func OpenAppend(path string, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
+// OpenRegular opens path for reading and refuses anything but a regular
+// file (it follows a link, as a reader may). Opening never blocks: a FIFO
+// a transcript path or a tool's target names would hang a hook or `rubi
+// xray` for ever, and a link to /dev/zero would feed it without end.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := openRead(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(path, fi.Mode())
+	}
+	return f, nil
+}
+
 // RotateIfOver renames path to path.1 when it is a regular file larger
 // than limit; a link or anything else is left alone (OpenAppend refuses
 // it next).
@@ -55,6 +76,15 @@ func RotateIfOver(path string, limit int64) {
 }
 
 func refusal(path string, mode os.FileMode) error {
+	return fmt.Errorf("refusing to write %s: it is %s: %w", path, describeMode(mode), ErrNotOwned)
+}
+
+func notRegular(path string, mode os.FileMode) error {
+	return fmt.Errorf("refusing to read %s: it is %s: %w", path, describeMode(mode), ErrNotOwned)
+}
+
+// describeMode names what a path is when it is not a regular file.
+func describeMode(mode os.FileMode) string {
 	what := "not a regular file"
 	switch {
 	case mode&os.ModeSymlink != 0:
@@ -68,7 +98,7 @@ func refusal(path string, mode os.FileMode) error {
 	case mode&os.ModeSocket != 0:
 		what = "a socket"
 	}
-	return fmt.Errorf("refusing to write %s: it is %s: %w", path, what, ErrNotOwned)
+	return what
 }
 
 // EscapeLine makes s safe to write as one line of a log: line breaks

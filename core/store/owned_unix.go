@@ -19,3 +19,9 @@ func openAppend(path string, perm os.FileMode) (*os.File, error) {
 func isLoop(err error) bool {
 	return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK)
 }
+
+// openRead opens for reading without blocking on a FIFO (reads of a
+// regular file ignore O_NONBLOCK).
+func openRead(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
