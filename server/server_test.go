@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/client"
@@ -430,6 +431,22 @@ func TestRead(t *testing.T) {
 	}
 	fails(t, c, "read", map[string]any{"target": "chunk:" + saved.ID + ":3-1"}, "chunk:ID:START-END")
 	fails(t, c, "read", map[string]any{"target": "chunk:../../etc"}, "chunk id")
+
+	// A node grown to megabytes by hand (or by a cloned repository) is
+	// read in part, and the answer says so.
+	path := filepath.Join(root, ".rubi", "knowledge", "gotcha-open-never-fails.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, string(data)+strings.Repeat("é filler line of a huge note\n", 200_000))
+	out, res = ok(t, c, "read", map[string]any{"target": "gotcha-open-never-fails"})
+	if len(out) > maxNodeRead+1024 || !strings.Contains(out, "the first 65") || !strings.Contains(out, "Open .rubi/knowledge/gotcha-open-never-fails.md for the rest") || !utf8.ValidString(out) {
+		t.Errorf("a huge node: %d bytes back, ending %q", len(out), out[max(0, len(out)-200):])
+	}
+	if sc, _ := json.Marshal(res.StructuredContent); len(sc) > 2*maxNodeRead+4096 {
+		t.Errorf("a huge node: %d bytes of structured content", len(sc))
+	}
 }
 
 func TestRegisterSummaries(t *testing.T) {

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -18,6 +19,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // tools returns the tool definitions with their handlers. Descriptions say
@@ -374,6 +376,38 @@ type readArgs struct {
 	Target string `json:"target"`
 }
 
+// maxNodeRead is the most of a node's file read returns: about 16k
+// tokens, past any note written by hand or by an agent.
+const maxNodeRead = 64 << 10
+
+// readCapped reads at most limit bytes of a regular file, cut back to
+// whole UTF-8 characters, and returns its size.
+func readCapped(path string, limit int) ([]byte, int64, error) {
+	f, err := store.OpenRegular(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)))
+	if err != nil {
+		return nil, 0, err
+	}
+	if fi.Size() > int64(len(data)) {
+		// The cut may split a character: drop its first bytes.
+		for range utf8.UTFMax - 1 {
+			if r, size := utf8.DecodeLastRune(data); r != utf8.RuneError || size != 1 {
+				break
+			}
+			data = data[:len(data)-1]
+		}
+	}
+	return data, fi.Size(), nil
+}
+
 // nodeOutput is read's structured content for a node.
 type nodeOutput struct {
 	Node  *knowledge.Node `json:"node"`
@@ -399,7 +433,7 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 			return nil, err
 		}
 		stale := eng.Knowledge().Stale(n)
-		data, err := os.ReadFile(n.Path)
+		data, size, err := readCapped(n.Path, maxNodeRead)
 		if err != nil {
 			return nil, fmt.Errorf("read node %s: %w", n.ID, err)
 		}
@@ -410,6 +444,14 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		b.Write(data)
 		c := n.Clone()
 		c.Path = p.rel(c.Path)
+		if size > int64(len(data)) {
+			// A node is the user's, or a cloned repository's: one call
+			// cannot flood the agent's context with it.
+			fmt.Fprintf(&b, "\n… the node is %d bytes; the first %d are shown. Open %s for the rest.\n", size, len(data), c.Path)
+			if len(c.Body) > maxNodeRead {
+				c.Body = strings.ToValidUTF8(c.Body[:maxNodeRead], "")
+			}
+		}
 		return mcp.NewToolResultStructured(nodeOutput{Node: c, Stale: stale}, b.String()), nil
 	}
 	if !errors.Is(nodeErr, knowledge.ErrNotFound) {

@@ -50,6 +50,13 @@ type Index struct {
 	HiddenRoles []string `hcl:"hidden_roles,optional" json:"hidden_roles"`
 }
 
+// The bounds of a token budget: below MinBudget no item fits, above
+// MaxBudget an answer would outgrow any agent's context.
+const (
+	MinBudget = 100
+	MaxBudget = 1 << 20
+)
+
 // Budgets are token budgets.
 type Budgets struct {
 	Context int `hcl:"context,optional" json:"context"`
@@ -456,6 +463,19 @@ func (l *loader) finish() {
 				Subject:  l.sections["index"]["hidden_roles"].Expr.Range().Ptr(),
 			})
 			break
+		}
+	}
+	for _, b := range []struct {
+		name string
+		v    int
+	}{{"context", l.cfg.Budgets.Context}, {"recall", l.cfg.Budgets.Recall}, {"map", l.cfg.Budgets.Map}} {
+		if a := l.sections["budgets"][b.name]; a != nil && (b.v < MinBudget || b.v > MaxBudget) {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid " + b.name + " budget",
+				Detail:   fmt.Sprintf("A budget is the tokens an answer may take, between %d (room for one item) and %d; %d would leave every answer empty or unbounded.", MinBudget, MaxBudget, b.v),
+				Subject:  a.Expr.Range().Ptr(),
+			})
 		}
 	}
 	if w := l.cfg.Retrieve.ReportGraphWeight; (w < 0 || w > 1) && l.sections["retrieve"]["report_graph_weight"] != nil {
