@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -129,7 +131,8 @@ func TestHTTPLoopback(t *testing.T) {
 	isolate(t)
 	a := writeProject(t, goProject)
 	b := writeProject(t, map[string]string{"billing/invoice.go": "package billing\n\n// RenderInvoicePDF draws an invoice.\nfunc RenderInvoicePDF() {}\n"})
-	s, _ := newServer(t, Options{WorkDir: a, Multi: true})
+	other := writeProject(t, goProject) // not allowed: neither the working directory's nor under --allow
+	s, _ := newServer(t, Options{WorkDir: a, Multi: true, Allow: []string{b}})
 	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Origins: []string{"https://app.example.com"}})
 
 	c, err := httpClient(t, url, nil)
@@ -149,6 +152,11 @@ func TestHTTPLoopback(t *testing.T) {
 		t.Errorf("projects:\n%s", out)
 	}
 	fails(t, c, "read", map[string]any{"target": "../../etc/passwd", "project": a}, "inside the project")
+	fails(t, c, "context", map[string]any{"query": "order database", "project": other}, "outside the folders this server may open", "--allow DIR")
+	if _, err := os.Stat(filepath.Join(other, ".rubi")); err == nil {
+		t.Error("a refused project got a .rubi/ folder")
+	}
+	fails(t, c, "context", map[string]any{"query": "passwd", "project": "/etc"}, "outside the folders this server may open")
 
 	// Browsers: only loopback pages and the origins allowed.
 	for origin, want := range map[string]int{

@@ -64,6 +64,12 @@ type Options struct {
 	// Multi serves several projects at once (HTTP): it adds the projects
 	// tool and a project argument to every tool.
 	Multi bool
+	// Allow lists the folders inside which a call's project argument may
+	// open a project it names by path (--allow DIR). ProjectDir, the
+	// project around WorkDir and the project the client's roots name are
+	// always allowed; any other directory on the machine is refused, so a
+	// local process cannot make the server read and write .rubi/ there.
+	Allow []string
 	// Xray offers the xray tool, a summary of the user's agent sessions
 	// (rubi xray). It is off by default: its definition is paid for in
 	// every message, and the report is an occasional one for a person.

@@ -566,7 +566,7 @@ func TestProjects(t *testing.T) {
 	isolate(t)
 	a := writeProject(t, goProject)
 	b := writeProject(t, map[string]string{"billing/invoice.go": "package billing\n\n// RenderInvoicePDF draws an invoice.\nfunc RenderInvoicePDF() {}\n"})
-	s, _ := newServer(t, Options{ProjectDir: a, Multi: true})
+	s, _ := newServer(t, Options{ProjectDir: a, Multi: true, Allow: []string{b}})
 	c := connect(t, s)
 
 	out, _ := ok(t, c, "context", map[string]any{"query": "invoice pdf", "project": b})
