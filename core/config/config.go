@@ -204,6 +204,7 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	if user != "-" && user != "" {
 		l.layerFile(user, false)
 	}
+	l.project = displayName(filepath.Join(root, FileName))
 	l.layerFile(filepath.Join(root, FileName), false)
 	for _, extra := range opts.Extra {
 		l.layerFile(extra, true)
@@ -223,6 +224,7 @@ type loader struct {
 	stages   map[string]*Stage                    // kind/name → stage
 	sections map[string]map[string]*hcl.Attribute // section → merged attributes
 	vault    *hcl.Attribute
+	project  string // the project's rubi.hcl, as diagnostics name it
 }
 
 // displayName is how a config file is named in diagnostics: relative to
@@ -285,7 +287,19 @@ func (l *loader) layer(name, dir string, src []byte) {
 	content, diags := f.Body.Content(rootSchema)
 	l.diags = append(l.diags, diags...)
 	if a, ok := content.Attributes["vault"]; ok {
-		l.vault = a
+		if name == l.project {
+			// The vault is the user's own folder: a repository just cloned
+			// must not point rubi's personal notes (reads and writes) at
+			// a folder of its choosing.
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "vault ignored",
+				Detail:   "A project's rubi.hcl cannot choose the personal vault; set vault in your own " + UserConfigPath() + " or RUBI_VAULT.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		} else {
+			l.vault = a
+		}
 	}
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {

@@ -2,8 +2,12 @@ package config
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 func TestNestingIsCountedBeforeParsing(t *testing.T) {
@@ -61,5 +65,23 @@ func TestAHostileRubiHCLIsAClearError(t *testing.T) {
 		if d := diags[0]; d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, FileName) {
 			t.Errorf("%s: the error does not name rubi.hcl: %s", name, diags.Error())
 		}
+	}
+}
+
+// A cloned repository's rubi.hcl cannot point the personal vault (read
+// and written as the user's own notes) at a folder of its choosing.
+func TestTheProjectCannotChooseTheVault(t *testing.T) {
+	root := projectWith(t, []byte("vault = \"~/.ssh\"\n"))
+	user := filepath.Join(t.TempDir(), "config.hcl")
+	os.WriteFile(user, []byte("vault = \"/tmp/my-vault\"\n"), 0o644)
+	cfg, diags := Load(Options{Root: root, UserConfig: user})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if cfg.Vault != "/tmp/my-vault" {
+		t.Errorf("vault = %q, want the user's", cfg.Vault)
+	}
+	if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || diags[0].Subject == nil || diags[0].Subject.Start.Line != 1 || !strings.Contains(diags[0].Detail, "cannot choose the personal vault") {
+		t.Errorf("diagnostics: %v", diags)
 	}
 }

@@ -93,3 +93,21 @@ func TestEveryDamagedIndexFileIsRepaired(t *testing.T) {
 		}
 	}
 }
+
+// A cloned repository's .rubi/index that is a link to a folder elsewhere:
+// indexing refuses with a message naming it, and writes nothing there.
+func TestNoIndexThroughALinkedFolder(t *testing.T) {
+	root := shop(t)
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".rubi"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(root, ".rubi", "index")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := engine(t, root).Index(context.Background(), IndexOptions{})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(root, ".rubi", "index")) || !strings.Contains(err.Error(), "leads out of") {
+		t.Errorf("index through a link: %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("the outside folder got %v", entries)
+	}
+}

@@ -14,3 +14,6 @@ func isLoop(error) bool { return false }
 
 // openRead opens path for reading; OpenRegular checks what it is.
 func openRead(path string) (*os.File, error) { return os.Open(path) }
+
+// noFollow is 0 where the open flag does not exist.
+const noFollow = 0

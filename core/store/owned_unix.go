@@ -25,3 +25,6 @@ func isLoop(err error) bool {
 func openRead(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
+
+// noFollow keeps an open from following a final symbolic link.
+const noFollow = syscall.O_NOFOLLOW
