@@ -710,3 +710,26 @@ func TestClosedServerRefusesCalls(t *testing.T) {
 	s.Close()
 	fails(t, c, "map", nil, "shutting down")
 }
+
+// Arguments past their limits are refused with a tool error naming the
+// argument and the limit, before any work.
+func TestArgumentLimits(t *testing.T) {
+	isolate(t)
+	root := writeProject(t, goProject)
+	s, _ := newServer(t, Options{ProjectDir: root})
+	c := connect(t, s)
+	many := make([]string, maxTerms+1)
+	for i := range many {
+		many[i] = "t"
+	}
+	fails(t, c, "context", map[string]any{"query": strings.Repeat("order ", maxQueryBytes/6+1)}, "query is", "the limit is 262144")
+	fails(t, c, "context", map[string]any{"query": "order", "terms": many}, "terms is 65 items")
+	fails(t, c, "context", map[string]any{"query": "order", "budget": 1 << 30}, "budget is")
+	fails(t, c, "read", map[string]any{"target": strings.Repeat("a", maxWordBytes+1)}, "target")
+	fails(t, c, "memory", map[string]any{"action": "grep", "text": "x", "tags": many}, "tags is 65 items")
+	fails(t, c, "register", map[string]any{"retract": make([]string, maxBatch+1)}, "retract is 501 items")
+	// Within the limits, it answers.
+	if out, _ := ok(t, c, "context", map[string]any{"query": "order database", "terms": many[:maxTerms]}); !strings.Contains(out, "store/store.go") {
+		t.Errorf("within the limits:\n%s", out)
+	}
+}

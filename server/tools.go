@@ -119,8 +119,16 @@ func (a projectArg) projectName() string { return a.Project }
 func handle[A interface{ projectName() string }](s *Server, fn func(context.Context, *project, A) (*mcp.CallToolResult, error)) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args A
+		if n := len(req.Params.RawArguments); n > maxArguments {
+			return mcp.NewToolResultError(fmt.Sprintf("the arguments of %s are %d bytes; the limit is %d: send less at once", req.Params.Name, n, maxArguments)), nil
+		}
 		if err := req.BindArguments(&args); err != nil {
 			return mcp.NewToolResultError(argumentError(req.Params.Name, err)), nil
+		}
+		if l, ok := any(args).(limited); ok {
+			if err := l.limits(); err != nil {
+				return mcp.NewToolResultError(req.Params.Name + ": " + err.Error()), nil
+			}
 		}
 		p, ask, err := s.resolve(ctx, req, args.projectName())
 		if ask != nil {
@@ -136,6 +144,58 @@ func handle[A interface{ projectName() string }](s *Server, fn func(context.Cont
 		return mcp.NewToolResultError(errorText(err)), nil
 	}
 }
+
+// Limits on a call's arguments, checked before any work: a query is a
+// question or a bug report, not a file dump; one call registers a batch,
+// not a vault.
+const (
+	maxArguments  = 4 << 20
+	maxQueryBytes = 256 << 10
+	maxTerms      = 64
+	maxWordBytes  = 1 << 10 // a term, a target, an id, a module, a tag
+	maxBatch      = 500     // nodes, summaries or ids in one register call
+)
+
+// limited is a tool's arguments that check their own sizes.
+type limited interface{ limits() error }
+
+// tooLong says which argument is over which limit.
+func tooLong(name string, n, limit int, unit string) error {
+	return fmt.Errorf("%s is %d %s; the limit is %d", name, n, unit, limit)
+}
+
+func checkWords(name string, words []string, count int) error {
+	if len(words) > count {
+		return tooLong(name, len(words), count, "items")
+	}
+	for _, w := range words {
+		if len(w) > maxWordBytes {
+			return tooLong("an item of "+name, len(w), maxWordBytes, "bytes")
+		}
+	}
+	return nil
+}
+
+func (a contextArgs) limits() error {
+	if len(a.Query) > maxQueryBytes {
+		return fmt.Errorf("%w: keep what tells the fault (the traceback, the error, the names)", tooLong("query", len(a.Query), maxQueryBytes, "bytes"))
+	}
+	if a.Budget > config.MaxBudget {
+		return tooLong("budget", a.Budget, config.MaxBudget, "tokens")
+	}
+	return checkWords("terms", a.Terms, maxTerms)
+}
+
+func (a registerArgs) limits() error {
+	if len(a.Nodes) > maxBatch || len(a.Summaries) > maxBatch {
+		return tooLong("the batch", max(len(a.Nodes), len(a.Summaries)), maxBatch, "items")
+	}
+	return checkWords("retract", a.Retract, maxBatch)
+}
+
+func (a readArgs) limits() error { return checkWords("target", []string{a.Target}, 1) }
+
+func (a mapArgs) limits() error { return checkWords("module", []string{a.Module}, 1) }
 
 // argumentError explains arguments that do not decode into the tool's
 // input type.
