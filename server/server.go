@@ -144,7 +144,12 @@ func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
 
 // ServeStdio serves one client over in and out until in ends or ctx is
 // done. Nothing but protocol messages is written to out.
+//
+// When in ends (the client quit), calls still under way are cancelled:
+// the process must not outlive its client by a long query or index.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	stdio := mcpserver.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(log.New(s.logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Error}), "", 0))
 	err := stdio.Listen(ctx, in, out)
