@@ -96,18 +96,35 @@ func LockWithin(ctx context.Context, base, dir string) (*Lock, error) {
 // written. A repository just cloned may hold .rubi/knowledge as a link to
 // a folder elsewhere on the machine: rubi must not write there.
 func Confined(base, dir string) error {
-	realBase, err := resolveExisting(base)
+	inside, real, err := within(base, dir)
 	if err != nil {
 		return err
 	}
-	real, err := resolveExisting(dir)
-	if err != nil {
-		return err
-	}
-	if rel, err := filepath.Rel(realBase, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if !inside {
 		return fmt.Errorf("refusing to write in %s: it leads out of %s (to %s) through a symbolic link: %w", dir, base, real, ErrNotOwned)
 	}
 	return nil
+}
+
+// Inside reports whether path, every link on its way resolved, lies inside
+// base: what a reader checks before it follows a path a file named (an
+// import's chunk list, say).
+func Inside(base, path string) bool {
+	ok, _, err := within(base, path)
+	return err == nil && ok
+}
+
+func within(base, path string) (bool, string, error) {
+	realBase, err := resolveExisting(base)
+	if err != nil {
+		return false, "", err
+	}
+	real, err := resolveExisting(path)
+	if err != nil {
+		return false, "", err
+	}
+	rel, err := filepath.Rel(realBase, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel), real, nil
 }
 
 // resolveExisting resolves the links of the longest existing prefix of
