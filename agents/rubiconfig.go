@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/core/config"
 )
 
 // rubi's personal configuration (core/config.UserConfigPath) records the
@@ -61,6 +62,9 @@ func vaultOf(src []byte, path string) (string, bool, error) {
 }
 
 func parseHCL(src []byte, path string) (*hclsyntax.Body, error) {
+	if diags := config.CheckShape(path, src); diags.HasErrors() {
+		return nil, diagError(diags)
+	}
 	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, diagError(diags)

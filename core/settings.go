@@ -40,8 +40,16 @@ func (s Schema) Lookup(name string) (Attribute, bool) {
 	return Attribute{}, false
 }
 
+// maxTypeLen bounds a setting's type expression.
+const maxTypeLen = 512
+
 // CtyType parses the attribute's type expression.
 func (a Attribute) CtyType() (cty.Type, error) {
+	// A plugin's schema is read from its process: a type of rubi's
+	// settings is a few words, and the parser recurses per nesting level.
+	if len(a.Type) > maxTypeLen {
+		return cty.NilType, fmt.Errorf("setting %q: its type is %d bytes, more than %d", a.Name, len(a.Type), maxTypeLen)
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(a.Type), "schema", hcl.InitialPos)
 	if diags.HasErrors() {
 		return cty.NilType, fmt.Errorf("setting %q: bad type %q: %s", a.Name, a.Type, diags.Error())

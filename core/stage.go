@@ -112,6 +112,14 @@ type Fuser interface {
 	Fuse(ctx context.Context, lists []RankedList) ([]Hit, error)
 }
 
+// Verifier is a ranker that can check the state it persisted: an index
+// run asks it before it keeps that state, and rebuilds it in full when
+// Verify fails (a file truncated, flipped or deleted since). Verify
+// loads what Rank would load, so a query after it pays nothing more.
+type Verifier interface {
+	Verify(ctx context.Context) error
+}
+
 // ErrFullIndexNeeded is returned by Ranker.Index to ask for a full corpus.
 var ErrFullIndexNeeded = errors.New("full index needed")
 

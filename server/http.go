@@ -70,11 +70,27 @@ func IsLoopback(addr string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
+// MinTokenLength is the shortest bearer token accepted off loopback: a
+// token guards every project the server can open, and a short one is
+// guessed by a scan.
+const MinTokenLength = 16
+
+// MaxBody bounds one HTTP request's body. The largest call rubi takes is
+// a note or a handoff; a body past this is refused before it is read
+// (a 150 MB query once took 8.7 GB to answer).
+const MaxBody = 4 << 20
+
 // CheckHTTP refuses a configuration that would expose the server to the
-// network without a token.
+// network without a token, or with one too short to guard it.
 func CheckHTTP(addr string, opts HTTPOptions) error {
-	if !IsLoopback(addr) && opts.Token == "" {
+	if IsLoopback(addr) {
+		return nil
+	}
+	switch {
+	case opts.Token == "":
 		return fmt.Errorf("listening on %s exposes this machine's projects to the network: set a bearer token with --token or %s, or listen on 127.0.0.1", addr, TokenEnv)
+	case len(opts.Token) < MinTokenLength:
+		return fmt.Errorf("listening on %s needs a bearer token of at least %d characters (this one has %d): make one with `openssl rand -hex 16`, or listen on 127.0.0.1", addr, MinTokenLength, len(opts.Token))
 	}
 	return nil
 }
@@ -149,14 +165,22 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if g.token != "" {
-		auth := r.Header.Get("Authorization")
-		given, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(g.token)) != 1 {
+		// The scheme is case-insensitive (RFC 9110, section 11.1).
+		scheme, given, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(g.token)) != 1 {
 			g.logger.Warn("request refused: missing or wrong bearer token", "remote", r.RemoteAddr)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="rubi"`)
 			http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 			return
 		}
+	}
+	if r.ContentLength > MaxBody {
+		g.logger.Warn("request refused: body too large", "bytes", r.ContentLength, "remote", r.RemoteAddr)
+		http.Error(w, fmt.Sprintf("Request Entity Too Large: rubi takes bodies of up to %d bytes", MaxBody), http.StatusRequestEntityTooLarge)
+		return
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	}
 	g.next.ServeHTTP(w, r)
 }

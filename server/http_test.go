@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,8 +47,13 @@ func TestCheckHTTP(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "--token or "+TokenEnv) {
 			t.Errorf("%s without a token: %v", addr, err)
 		}
-		if err := CheckHTTP(addr, HTTPOptions{Token: "s3cret"}); err != nil {
+		if err := CheckHTTP(addr, HTTPOptions{Token: "s3cret-s3cret-s3"}); err != nil {
 			t.Errorf("%s with a token: %v", addr, err)
+		}
+		for _, short := range []string{"x", "s3cret-s3cret-s"} {
+			if err := CheckHTTP(addr, HTTPOptions{Token: short}); err == nil || !strings.Contains(err.Error(), "at least 16 characters") {
+				t.Errorf("%s with the token %q: %v", addr, short, err)
+			}
 		}
 	}
 }
@@ -124,7 +131,8 @@ func TestHTTPLoopback(t *testing.T) {
 	isolate(t)
 	a := writeProject(t, goProject)
 	b := writeProject(t, map[string]string{"billing/invoice.go": "package billing\n\n// RenderInvoicePDF draws an invoice.\nfunc RenderInvoicePDF() {}\n"})
-	s, _ := newServer(t, Options{WorkDir: a, Multi: true})
+	other := writeProject(t, goProject) // not allowed: neither the working directory's nor under --allow
+	s, _ := newServer(t, Options{WorkDir: a, Multi: true, Allow: []string{b}})
 	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Origins: []string{"https://app.example.com"}})
 
 	c, err := httpClient(t, url, nil)
@@ -144,6 +152,11 @@ func TestHTTPLoopback(t *testing.T) {
 		t.Errorf("projects:\n%s", out)
 	}
 	fails(t, c, "read", map[string]any{"target": "../../etc/passwd", "project": a}, "inside the project")
+	fails(t, c, "context", map[string]any{"query": "order database", "project": other}, "outside the folders this server may open", "--allow DIR")
+	if _, err := os.Stat(filepath.Join(other, ".rubi")); err == nil {
+		t.Error("a refused project got a .rubi/ folder")
+	}
+	fails(t, c, "context", map[string]any{"query": "passwd", "project": "/etc"}, "outside the folders this server may open")
 
 	// Browsers: only loopback pages and the origins allowed.
 	for origin, want := range map[string]int{
@@ -188,8 +201,9 @@ func TestHTTPTokenRequiredOffLoopback(t *testing.T) {
 		t.Error("the refused listener still accepts connections")
 	}
 
-	url, stop := serveHTTP(t, s, "0.0.0.0:0", HTTPOptions{Token: "s3cret"})
-	for _, h := range []map[string]string{nil, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret"}} {
+	const token = "s3cret-s3cret-s3"
+	url, stop := serveHTTP(t, s, "0.0.0.0:0", HTTPOptions{Token: token})
+	for _, h := range []map[string]string{nil, {"Authorization": "Bearer wrong"}, {"Authorization": token}, {"Authorization": "Basic " + token}, {"Authorization": "Bearer" + token}} {
 		if got := post(t, url, h); got != http.StatusUnauthorized {
 			t.Errorf("headers %v: status %d, want 401", h, got)
 		}
@@ -197,12 +211,54 @@ func TestHTTPTokenRequiredOffLoopback(t *testing.T) {
 	if _, err := httpClient(t, url, nil); err == nil {
 		t.Error("a client without the token connected")
 	}
-	c, err := httpClient(t, url, map[string]string{"Authorization": "Bearer s3cret"})
+	for _, auth := range []string{"bearer " + token, "BEARER  " + token} {
+		if got := post(t, url, map[string]string{"Authorization": auth}); got != http.StatusOK {
+			t.Errorf("Authorization %q: status %d, want 200 (the scheme is case-insensitive)", auth, got)
+		}
+	}
+	c, err := httpClient(t, url, map[string]string{"Authorization": "Bearer " + token})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out, _ := ok(t, c, "context", map[string]any{"query": "order database"}); !strings.Contains(out, "store/store.go") {
 		t.Errorf("with the token:\n%s", out)
+	}
+	if err := stop(); err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+}
+
+// A body past MaxBody is refused before it is read, whether it says its
+// length or not, and the server goes on serving.
+func TestHTTPBodyLimit(t *testing.T) {
+	isolate(t)
+	root := writeProject(t, goProject)
+	s, _ := newServer(t, Options{ProjectDir: root, Multi: true})
+	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{})
+	huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","arguments":{"query":"` + strings.Repeat("order ", MaxBody/6+1) + `"}}}`
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = strings.NewReader(huge)
+		if chunked {
+			body = io.MultiReader(body) // no length: sent chunked
+		}
+		req, _ := http.NewRequest(http.MethodPost, url, body)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode < 400 || len(answer) > 4096 {
+			t.Errorf("a %d-byte body (chunked %v): status %d, %d bytes back", len(huge), chunked, resp.StatusCode, len(answer))
+		}
+		if !chunked && resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("a %d-byte body with its length: status %d, want 413", len(huge), resp.StatusCode)
+		}
+	}
+	if got := post(t, url, nil); got != http.StatusOK {
+		t.Errorf("after the refusals: status %d", got)
 	}
 	if err := stop(); err != nil {
 		t.Errorf("shutdown: %v", err)

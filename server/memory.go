@@ -219,3 +219,15 @@ func (a memoryArgs) filter(multi bool, now time.Time) (memory.Filter, error) {
 	}
 	return f, nil
 }
+
+func (a memoryArgs) limits() error {
+	// The text is bounded by the store (a chunk's MaxSize, a handoff's
+	// limit); the rest are words.
+	if err := checkWords("tags", a.Tags, maxTerms); err != nil {
+		return err
+	}
+	if len(a.Summary) > 8*maxWordBytes {
+		return tooLong("summary", len(a.Summary), 8*maxWordBytes, "bytes")
+	}
+	return checkWords("a filter", []string{a.Action, a.Type, a.Domain, a.Ticket, a.Entity, a.Since, a.Until, a.ID}, 8)
+}

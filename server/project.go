@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -150,7 +151,7 @@ func (s *Server) openProject(root string) (*project, error) {
 // them roots/list and calls the tool again with the answer.
 func (s *Server) resolve(ctx context.Context, req mcp.CallToolRequest, named string) (*project, *mcp.CallToolResult, error) {
 	if s.opts.Multi && strings.TrimSpace(named) != "" {
-		p, err := s.namedProject(strings.TrimSpace(named))
+		p, err := s.namedProject(ctx, strings.TrimSpace(named))
 		return p, nil, err
 	}
 	if s.opts.ProjectDir != "" {
@@ -230,8 +231,9 @@ func rootDir(roots []mcp.Root) string {
 }
 
 // namedProject finds a project by root or name among the open ones, or
-// opens the project around an absolute directory.
-func (s *Server) namedProject(name string) (*project, error) {
+// opens the project around an absolute directory inside an allowed folder
+// (allowedRoots).
+func (s *Server) namedProject(ctx context.Context, name string) (*project, error) {
 	s.mu.Lock()
 	var found []*project
 	for root, p := range s.projects {
@@ -253,15 +255,67 @@ func (s *Server) namedProject(name string) (*project, error) {
 		return nil, fmt.Errorf("project %q could be %s; pass its full path", name, strings.Join(roots, " or "))
 	}
 	if filepath.IsAbs(name) {
-		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
-			return s.openProject(pipeline.FindRoot(filepath.Clean(name)))
+		fi, err := os.Stat(name)
+		if err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("project %q is not a directory on the server's machine; pass the absolute path of a project directory", name)
 		}
-		return nil, fmt.Errorf("project %q is not a directory on the server's machine; pass the absolute path of a project directory", name)
+		root := pipeline.FindRoot(filepath.Clean(name))
+		allowed := s.allowedRoots(ctx)
+		if !inside(root, allowed) {
+			return nil, fmt.Errorf("project %q is outside the folders this server may open (%s); start it with --allow DIR to serve projects there", name, strings.Join(allowed, ", "))
+		}
+		return s.openProject(root)
 	}
 	if len(open) == 0 {
 		return nil, fmt.Errorf("no open project is called %q; pass the absolute path of a project directory", name)
 	}
 	return nil, fmt.Errorf("no open project is called %q (open: %s); pass one of those or the absolute path of a project directory", name, strings.Join(open, ", "))
+}
+
+// allowedRoots lists the folders inside which a project may be opened by
+// path: Options.Allow, ProjectDir, the project around WorkDir and the
+// project this session's client roots named, each with its links
+// resolved.
+func (s *Server) allowedRoots(ctx context.Context) []string {
+	dirs := append([]string(nil), s.opts.Allow...)
+	if s.opts.ProjectDir != "" {
+		dirs = append(dirs, s.opts.ProjectDir)
+	}
+	if s.opts.WorkDir != "" {
+		dirs = append(dirs, pipeline.FindRoot(s.opts.WorkDir))
+	}
+	if id := sessionID(ctx); id != "" {
+		s.mu.Lock()
+		if dir := s.roots[id]; dir != "" {
+			dirs = append(dirs, dir)
+		}
+		s.mu.Unlock()
+	}
+	var out []string
+	for _, d := range dirs {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			d = real
+		}
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inside reports whether dir, its links resolved, is one of roots or
+// below one.
+func inside(dir string, roots []string) bool {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
 }
 
 // openRoots lists the open projects' roots; s.mu must be held.

@@ -64,6 +64,12 @@ type Options struct {
 	// Multi serves several projects at once (HTTP): it adds the projects
 	// tool and a project argument to every tool.
 	Multi bool
+	// Allow lists the folders inside which a call's project argument may
+	// open a project it names by path (--allow DIR). ProjectDir, the
+	// project around WorkDir and the project the client's roots name are
+	// always allowed; any other directory on the machine is refused, so a
+	// local process cannot make the server read and write .rubi/ there.
+	Allow []string
 	// Xray offers the xray tool, a summary of the user's agent sessions
 	// (rubi xray). It is off by default: its definition is paid for in
 	// every message, and the report is an occasional one for a person.
@@ -138,7 +144,12 @@ func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
 
 // ServeStdio serves one client over in and out until in ends or ctx is
 // done. Nothing but protocol messages is written to out.
+//
+// When in ends (the client quit), calls still under way are cancelled:
+// the process must not outlive its client by a long query or index.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	stdio := mcpserver.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(log.New(s.logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Error}), "", 0))
 	err := stdio.Listen(ctx, in, out)

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/client"
@@ -430,6 +431,22 @@ func TestRead(t *testing.T) {
 	}
 	fails(t, c, "read", map[string]any{"target": "chunk:" + saved.ID + ":3-1"}, "chunk:ID:START-END")
 	fails(t, c, "read", map[string]any{"target": "chunk:../../etc"}, "chunk id")
+
+	// A node grown to megabytes by hand (or by a cloned repository) is
+	// read in part, and the answer says so.
+	path := filepath.Join(root, ".rubi", "knowledge", "gotcha-open-never-fails.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, string(data)+strings.Repeat("é filler line of a huge note\n", 200_000))
+	out, res = ok(t, c, "read", map[string]any{"target": "gotcha-open-never-fails"})
+	if len(out) > maxNodeRead+1024 || !strings.Contains(out, "the first 65") || !strings.Contains(out, "Open .rubi/knowledge/gotcha-open-never-fails.md for the rest") || !utf8.ValidString(out) {
+		t.Errorf("a huge node: %d bytes back, ending %q", len(out), out[max(0, len(out)-200):])
+	}
+	if sc, _ := json.Marshal(res.StructuredContent); len(sc) > 2*maxNodeRead+4096 {
+		t.Errorf("a huge node: %d bytes of structured content", len(sc))
+	}
 }
 
 func TestRegisterSummaries(t *testing.T) {
@@ -549,7 +566,7 @@ func TestProjects(t *testing.T) {
 	isolate(t)
 	a := writeProject(t, goProject)
 	b := writeProject(t, map[string]string{"billing/invoice.go": "package billing\n\n// RenderInvoicePDF draws an invoice.\nfunc RenderInvoicePDF() {}\n"})
-	s, _ := newServer(t, Options{ProjectDir: a, Multi: true})
+	s, _ := newServer(t, Options{ProjectDir: a, Multi: true, Allow: []string{b}})
 	c := connect(t, s)
 
 	out, _ := ok(t, c, "context", map[string]any{"query": "invoice pdf", "project": b})
@@ -692,4 +709,27 @@ func TestClosedServerRefusesCalls(t *testing.T) {
 	ok(t, c, "map", nil)
 	s.Close()
 	fails(t, c, "map", nil, "shutting down")
+}
+
+// Arguments past their limits are refused with a tool error naming the
+// argument and the limit, before any work.
+func TestArgumentLimits(t *testing.T) {
+	isolate(t)
+	root := writeProject(t, goProject)
+	s, _ := newServer(t, Options{ProjectDir: root})
+	c := connect(t, s)
+	many := make([]string, maxTerms+1)
+	for i := range many {
+		many[i] = "t"
+	}
+	fails(t, c, "context", map[string]any{"query": strings.Repeat("order ", maxQueryBytes/6+1)}, "query is", "the limit is 262144")
+	fails(t, c, "context", map[string]any{"query": "order", "terms": many}, "terms is 65 items")
+	fails(t, c, "context", map[string]any{"query": "order", "budget": 1 << 30}, "budget is")
+	fails(t, c, "read", map[string]any{"target": strings.Repeat("a", maxWordBytes+1)}, "target")
+	fails(t, c, "memory", map[string]any{"action": "grep", "text": "x", "tags": many}, "tags is 65 items")
+	fails(t, c, "register", map[string]any{"retract": make([]string, maxBatch+1)}, "retract is 501 items")
+	// Within the limits, it answers.
+	if out, _ := ok(t, c, "context", map[string]any{"query": "order database", "terms": many[:maxTerms]}); !strings.Contains(out, "store/store.go") {
+		t.Errorf("within the limits:\n%s", out)
+	}
 }

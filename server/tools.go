@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -18,6 +19,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // tools returns the tool definitions with their handlers. Descriptions say
@@ -117,8 +119,16 @@ func (a projectArg) projectName() string { return a.Project }
 func handle[A interface{ projectName() string }](s *Server, fn func(context.Context, *project, A) (*mcp.CallToolResult, error)) mcpserver.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args A
+		if n := len(req.Params.RawArguments); n > maxArguments {
+			return mcp.NewToolResultError(fmt.Sprintf("the arguments of %s are %d bytes; the limit is %d: send less at once", req.Params.Name, n, maxArguments)), nil
+		}
 		if err := req.BindArguments(&args); err != nil {
 			return mcp.NewToolResultError(argumentError(req.Params.Name, err)), nil
+		}
+		if l, ok := any(args).(limited); ok {
+			if err := l.limits(); err != nil {
+				return mcp.NewToolResultError(req.Params.Name + ": " + err.Error()), nil
+			}
 		}
 		p, ask, err := s.resolve(ctx, req, args.projectName())
 		if ask != nil {
@@ -134,6 +144,58 @@ func handle[A interface{ projectName() string }](s *Server, fn func(context.Cont
 		return mcp.NewToolResultError(errorText(err)), nil
 	}
 }
+
+// Limits on a call's arguments, checked before any work: a query is a
+// question or a bug report, not a file dump; one call registers a batch,
+// not a vault.
+const (
+	maxArguments  = 4 << 20
+	maxQueryBytes = 256 << 10
+	maxTerms      = 64
+	maxWordBytes  = 1 << 10 // a term, a target, an id, a module, a tag
+	maxBatch      = 500     // nodes, summaries or ids in one register call
+)
+
+// limited is a tool's arguments that check their own sizes.
+type limited interface{ limits() error }
+
+// tooLong says which argument is over which limit.
+func tooLong(name string, n, limit int, unit string) error {
+	return fmt.Errorf("%s is %d %s; the limit is %d", name, n, unit, limit)
+}
+
+func checkWords(name string, words []string, count int) error {
+	if len(words) > count {
+		return tooLong(name, len(words), count, "items")
+	}
+	for _, w := range words {
+		if len(w) > maxWordBytes {
+			return tooLong("an item of "+name, len(w), maxWordBytes, "bytes")
+		}
+	}
+	return nil
+}
+
+func (a contextArgs) limits() error {
+	if len(a.Query) > maxQueryBytes {
+		return fmt.Errorf("%w: keep what tells the fault (the traceback, the error, the names)", tooLong("query", len(a.Query), maxQueryBytes, "bytes"))
+	}
+	if a.Budget > config.MaxBudget {
+		return tooLong("budget", a.Budget, config.MaxBudget, "tokens")
+	}
+	return checkWords("terms", a.Terms, maxTerms)
+}
+
+func (a registerArgs) limits() error {
+	if len(a.Nodes) > maxBatch || len(a.Summaries) > maxBatch {
+		return tooLong("the batch", max(len(a.Nodes), len(a.Summaries)), maxBatch, "items")
+	}
+	return checkWords("retract", a.Retract, maxBatch)
+}
+
+func (a readArgs) limits() error { return checkWords("target", []string{a.Target}, 1) }
+
+func (a mapArgs) limits() error { return checkWords("module", []string{a.Module}, 1) }
 
 // argumentError explains arguments that do not decode into the tool's
 // input type.
@@ -374,6 +436,38 @@ type readArgs struct {
 	Target string `json:"target"`
 }
 
+// maxNodeRead is the most of a node's file read returns: about 16k
+// tokens, past any note written by hand or by an agent.
+const maxNodeRead = 64 << 10
+
+// readCapped reads at most limit bytes of a regular file, cut back to
+// whole UTF-8 characters, and returns its size.
+func readCapped(path string, limit int) ([]byte, int64, error) {
+	f, err := store.OpenRegular(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)))
+	if err != nil {
+		return nil, 0, err
+	}
+	if fi.Size() > int64(len(data)) {
+		// The cut may split a character: drop its first bytes.
+		for range utf8.UTFMax - 1 {
+			if r, size := utf8.DecodeLastRune(data); r != utf8.RuneError || size != 1 {
+				break
+			}
+			data = data[:len(data)-1]
+		}
+	}
+	return data, fi.Size(), nil
+}
+
 // nodeOutput is read's structured content for a node.
 type nodeOutput struct {
 	Node  *knowledge.Node `json:"node"`
@@ -399,7 +493,7 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 			return nil, err
 		}
 		stale := eng.Knowledge().Stale(n)
-		data, err := os.ReadFile(n.Path)
+		data, size, err := readCapped(n.Path, maxNodeRead)
 		if err != nil {
 			return nil, fmt.Errorf("read node %s: %w", n.ID, err)
 		}
@@ -410,6 +504,14 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		b.Write(data)
 		c := n.Clone()
 		c.Path = p.rel(c.Path)
+		if size > int64(len(data)) {
+			// A node is the user's, or a cloned repository's: one call
+			// cannot flood the agent's context with it.
+			fmt.Fprintf(&b, "\n… the node is %d bytes; the first %d are shown. Open %s for the rest.\n", size, len(data), c.Path)
+			if len(c.Body) > maxNodeRead {
+				c.Body = strings.ToValidUTF8(c.Body[:maxNodeRead], "")
+			}
+		}
 		return mcp.NewToolResultStructured(nodeOutput{Node: c, Stale: stale}, b.String()), nil
 	}
 	if !errors.Is(nodeErr, knowledge.ErrNotFound) {

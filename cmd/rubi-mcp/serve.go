@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/hashicorp/go-hclog"
@@ -41,7 +42,14 @@ type options struct {
 	// flag, as in rubi).
 	cpuProfile string
 	profile    cpuprofile.Profile
+	// allow are the --allow folders.
+	allow []string
 }
+
+// httpMemoryLimit is the HTTP server's soft memory limit unless
+// GOMEMLIMIT sets one (bench/httpload: 20 clients × 50 calls with bodies
+// up to the limits peak at about 230 MB with it, 320 MB without).
+const httpMemoryLimit = 192 << 20
 
 func newCmd(o *options) *cobra.Command {
 	cmd := &cobra.Command{
@@ -61,7 +69,9 @@ queries, so answers reflect edits made while the server runs.
 
 --http ADDR serves streamable HTTP at http://ADDR/mcp instead, for several
 clients and projects at once (the projects tool lists them; every tool takes
-a project argument). A bare port or ":PORT" listens on 127.0.0.1; any other
+a project argument: an open project's name, or the absolute path of a project
+inside --root, the working directory's project or an --allow folder). A
+bare port or ":PORT" listens on 127.0.0.1; any other
 address needs a bearer token (--token or ` + server.TokenEnv + `), which
 clients send as "Authorization: Bearer TOKEN". Browser origins other than
 loopback ones are refused unless named with --allow-origin.
@@ -106,6 +116,12 @@ clients send them with every message.`,
 			if err != nil {
 				return err
 			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				// A long-lived server on the user's machine: the
+				// collector keeps the heap near this rather than letting
+				// it double (a soft limit: a larger live heap still runs).
+				debug.SetMemoryLimit(httpMemoryLimit)
+			}
 			if o.http.Token == "" {
 				o.http.Token = os.Getenv(server.TokenEnv)
 			}
@@ -132,6 +148,7 @@ clients send them with every message.`,
 	// The server's.
 	f.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on ADDR (host:port or a port; loopback unless a host is named)")
 	f.StringVar(&o.http.Token, "token", "", "bearer token clients must send over HTTP (default $"+server.TokenEnv+")")
+	f.StringArrayVar(&o.allow, "allow", nil, "a folder inside which the project argument may open projects over HTTP, besides --root and the working directory's project (repeatable)")
 	f.StringArrayVar(&o.http.Origins, "allow-origin", nil, "a browser origin allowed over HTTP besides loopback ones (repeatable)")
 	f.BoolVar(&o.cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
 	f.BoolVar(&o.xray, "xray", false, "also offer the xray tool (adds ~"+strconv.Itoa(xrayToolTokens)+" tokens to every message)")
@@ -163,6 +180,16 @@ func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 			return opts, fmt.Errorf("%s %s: not a directory", what, dir)
 		}
 		opts.ProjectDir = abs
+	}
+	for _, d := range o.allow {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return opts, err
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return opts, fmt.Errorf("--allow %s: not a directory", d)
+		}
+		opts.Allow = append(opts.Allow, abs)
 	}
 	wd, err := os.Getwd()
 	if err != nil {

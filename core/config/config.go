@@ -50,6 +50,13 @@ type Index struct {
 	HiddenRoles []string `hcl:"hidden_roles,optional" json:"hidden_roles"`
 }
 
+// The bounds of a token budget: below MinBudget no item fits, above
+// MaxBudget an answer would outgrow any agent's context.
+const (
+	MinBudget = 100
+	MaxBudget = 1 << 20
+)
+
 // Budgets are token budgets.
 type Budgets struct {
 	Context int `hcl:"context,optional" json:"context"`
@@ -197,6 +204,7 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	if user != "-" && user != "" {
 		l.layerFile(user, false)
 	}
+	l.project = displayName(filepath.Join(root, FileName))
 	l.layerFile(filepath.Join(root, FileName), false)
 	for _, extra := range opts.Extra {
 		l.layerFile(extra, true)
@@ -216,6 +224,7 @@ type loader struct {
 	stages   map[string]*Stage                    // kind/name → stage
 	sections map[string]map[string]*hcl.Attribute // section → merged attributes
 	vault    *hcl.Attribute
+	project  string // the project's rubi.hcl, as diagnostics name it
 }
 
 // displayName is how a config file is named in diagnostics: relative to
@@ -264,6 +273,10 @@ func (l *loader) sectionTargets() map[string]any {
 // layer reads one file's skeleton and merges it over the earlier layers.
 // dir resolves relative plugin paths ("" for the built-in defaults).
 func (l *loader) layer(name, dir string, src []byte) {
+	if diags := CheckShape(name, src); diags.HasErrors() {
+		l.diags = append(l.diags, diags...)
+		return
+	}
 	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
@@ -274,7 +287,19 @@ func (l *loader) layer(name, dir string, src []byte) {
 	content, diags := f.Body.Content(rootSchema)
 	l.diags = append(l.diags, diags...)
 	if a, ok := content.Attributes["vault"]; ok {
-		l.vault = a
+		if name == l.project {
+			// The vault is the user's own folder: a repository just cloned
+			// must not point rubi's personal notes (reads and writes) at
+			// a folder of its choosing.
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "vault ignored",
+				Detail:   "A project's rubi.hcl cannot choose the personal vault; set vault in your own " + UserConfigPath() + " or RUBI_VAULT.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		} else {
+			l.vault = a
+		}
 	}
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
@@ -452,6 +477,19 @@ func (l *loader) finish() {
 				Subject:  l.sections["index"]["hidden_roles"].Expr.Range().Ptr(),
 			})
 			break
+		}
+	}
+	for _, b := range []struct {
+		name string
+		v    int
+	}{{"context", l.cfg.Budgets.Context}, {"recall", l.cfg.Budgets.Recall}, {"map", l.cfg.Budgets.Map}} {
+		if a := l.sections["budgets"][b.name]; a != nil && (b.v < MinBudget || b.v > MaxBudget) {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid " + b.name + " budget",
+				Detail:   fmt.Sprintf("A budget is the tokens an answer may take, between %d (room for one item) and %d; %d would leave every answer empty or unbounded.", MinBudget, MaxBudget, b.v),
+				Subject:  a.Expr.Range().Ptr(),
+			})
 		}
 	}
 	if w := l.cfg.Retrieve.ReportGraphWeight; (w < 0 || w > 1) && l.sections["retrieve"]["report_graph_weight"] != nil {

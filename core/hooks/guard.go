@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // preToolUse is the read guard: a full read of a file over the limits
@@ -103,7 +104,7 @@ func (h *handler) fullRead() string {
 // lines are counted only when its size is under the byte limit (so the
 // count never reads more than that many bytes); lines is 0 otherwise.
 func measure(path string, maxLines, maxBytes int) (size int64, lines int, over bool, err error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return 0, 0, false, err
 	}

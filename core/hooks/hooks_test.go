@@ -426,3 +426,51 @@ func TestTheLogIsCapped(t *testing.T) {
 		t.Errorf("the rotated log is missing: %v", err)
 	}
 }
+
+// A cloned repository commits .rubi/hooks.log as a link to a file outside
+// it, and a broken rubi.hcl whose text is a shell command: no hook may
+// append that text (or anything) to the link's target.
+func TestTheLogNeverFollowsALink(t *testing.T) {
+	p := newProject(t, couponNote)
+	outside := filepath.Join(t.TempDir(), ".bashrc")
+	if err := os.WriteFile(outside, []byte("# the user's shell profile\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(p.root, ".rubi", LogName)
+	if err := os.Symlink(outside, log); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(p.root, "rubi.hcl"), []byte("budgets {\n  recall = \"$(touch /tmp/PWNED)\"\n}\n"), 0o644)
+	payload := p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "coupon applied twice"})
+	for _, event := range []string{UserPromptSubmit, SessionStart, Stop} {
+		if a := p.hook(event, payload); a.raw != "" && event == UserPromptSubmit {
+			t.Errorf("%s with a broken rubi.hcl printed %q", event, a.raw)
+		}
+	}
+	if f, err := OpenLog(p.root); err == nil {
+		f.Close()
+		t.Error("OpenLog opened a hooks.log that is a link")
+	} else if !strings.Contains(err.Error(), log) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("OpenLog's refusal does not say what and where: %v", err)
+	}
+	data, err := os.ReadFile(outside)
+	if err != nil || string(data) != "# the user's shell profile\n" {
+		t.Errorf("the link's target was written: %q %v", data, err)
+	}
+	if fi, err := os.Lstat(log); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link itself was replaced: %v %v", fi, err)
+	}
+}
+
+// A rubi.hcl nested 200 KB deep used to overflow the stack of every hook
+// (exit 2, which blocks the user's prompt); it is now a logged error.
+func TestADeeplyNestedRubiHCLDoesNotCrashAHook(t *testing.T) {
+	p := newProject(t, couponNote)
+	os.WriteFile(filepath.Join(p.root, "rubi.hcl"), append([]byte("x = "), bytes.Repeat([]byte("["), 200<<10)...), 0o644)
+	if a := p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "coupon applied twice"})); a.raw != "" {
+		t.Errorf("printed %q", a.raw)
+	}
+	if !strings.Contains(p.logText(), "nested too deep") {
+		t.Errorf("the log does not say what is wrong:\n%s", p.logText())
+	}
+}

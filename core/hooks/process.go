@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 
@@ -107,15 +109,18 @@ func SelfIndex(args func(root string) []string) func(root string) (*exec.Cmd, er
 // startDetached starts cmd in root, detached, its standard error to the
 // hooks' log (its summary on standard output is no error: discarded). The
 // index lock keeps two of them from indexing at once; the second finds
-// nothing left to do.
+// nothing left to do. A hooks.log that is not rubi's to write (a link, a
+// FIFO) leaves the index's errors unlogged, not the index undone.
 func startDetached(root string, cmd *exec.Cmd) (<-chan error, error) {
 	logf, err := OpenLog(root)
-	if err != nil {
+	switch {
+	case err == nil:
+		defer logf.Close()
+		cmd.Stderr = logf
+	case !errors.Is(err, store.ErrNotOwned):
 		return nil, err
 	}
-	defer logf.Close()
 	cmd.Dir = root
-	cmd.Stderr = logf
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err

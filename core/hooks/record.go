@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/valyala/fastjson"
 
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Limits of a pre-compaction record: it is a digest, not a copy of the
@@ -70,7 +70,7 @@ func (h *handler) preCompact(ctx context.Context) error {
 	if h.in.TranscriptPath == "" {
 		return errors.New("PreCompact: the payload names no transcript")
 	}
-	f, err := os.Open(h.in.TranscriptPath)
+	f, err := store.OpenRegular(h.in.TranscriptPath)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Env is what the handlers need from the outside world; the command line
@@ -233,34 +233,34 @@ const LogName = "hooks.log"
 // logError appends a line to dataDir/hooks.log, rotating it past maxLog.
 // A project without .rubi/ gets no log: a hook never creates one for it.
 func logError(dataDir, event string, err error) {
-	if st, serr := os.Stat(dataDir); serr != nil || !st.IsDir() {
+	if st, serr := os.Lstat(dataDir); serr != nil || !st.IsDir() {
 		return
 	}
 	path := filepath.Join(dataDir, LogName)
-	if st, serr := os.Stat(path); serr == nil && st.Size() > maxLog {
-		_ = os.Rename(path, path+".1")
-	}
-	f, ferr := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	store.RotateIfOver(path, maxLog)
+	f, ferr := store.OpenAppend(path, 0o644)
 	if ferr != nil {
-		return
+		return // a log that cannot be ours (a link, a FIFO) is not written
 	}
 	defer f.Close()
-	msg := strings.ReplaceAll(err.Error(), "\n", " | ")
-	fmt.Fprintf(f, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), event, msg)
+	fmt.Fprintf(f, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), store.EscapeLine(event), store.EscapeLine(err.Error()))
 }
 
 // OpenLog opens hooks.log of a project for appending, rotating it past its
-// cap; the command line points a background index's stderr at it.
+// cap; the command line points a background index's stderr at it. It
+// refuses a hooks.log that is a link or not a regular file, and a .rubi/
+// that is a link.
 func OpenLog(root string) (*os.File, error) {
 	dir := filepath.Join(root, pipeline.DataDir)
+	if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("refusing to write in %s: it is not a folder of the project (a link or a file): %w", dir, store.ErrNotOwned)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, LogName)
-	if st, err := os.Stat(path); err == nil && st.Size() > maxLog {
-		_ = os.Rename(path, path+".1")
-	}
-	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	store.RotateIfOver(path, maxLog)
+	return store.OpenAppend(path, 0o644)
 }
 
 // errNoSession is returned for a payload without a usable session id: the

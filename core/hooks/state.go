@@ -92,7 +92,7 @@ func (h *handler) updateState(ctx context.Context, fn func(*sessionState)) (*ses
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	lock, err := store.LockDir(ctx, filepath.Dir(path))
+	lock, err := store.LockWithin(ctx, h.root, filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,18 @@ func (s *Store) ExportCache() (data []byte, changed bool, err error) {
 		}
 	}
 	sort.Strings(paths)
-	b := append([]byte(cacheMagic), cacheVersion)
+	// Sized once: a graph of large notes would otherwise be copied
+	// through every doubling, twice its size held at the peak.
+	size := len(cacheMagic) + 16
+	for _, path := range paths {
+		n := s.cache[path].node
+		size += len(path) + len(n.Title) + len(n.Body) + len(n.Path) + 256
+		for _, f := range n.Files {
+			size += len(f) + 8
+		}
+	}
+	b := make([]byte, 0, size)
+	b = append(append(b, cacheMagic...), cacheVersion)
 	b = binary.AppendUvarint(b, uint64(len(paths)))
 	for _, path := range paths {
 		e := s.cache[path]

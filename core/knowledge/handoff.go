@@ -65,7 +65,7 @@ func (s *Store) SaveHandoff(h Handoff) (string, error) {
 	defer s.writeMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
 	defer cancel()
-	lock, err := store.LockDir(ctx, dir)
+	lock, err := store.LockWithin(ctx, s.root, dir)
 	if err != nil {
 		return "", err
 	}

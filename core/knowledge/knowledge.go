@@ -303,6 +303,7 @@ type Store struct {
 // scope is one place nodes live: the project or the vault.
 type scope struct {
 	personal bool
+	base     string // what dir must stay inside: the project root, the vault
 	dir      string // knowledge/, where nodes are written
 	legacy   string // conhecimento/ of the Node.js version, read only
 }
@@ -324,7 +325,7 @@ func Open(opts Options) *Store {
 		opts:    opts,
 		root:    root,
 		rubiDir: rubi,
-		project: scope{dir: filepath.Join(rubi, "knowledge"), legacy: filepath.Join(rubi, "conhecimento")},
+		project: scope{base: root, dir: filepath.Join(rubi, "knowledge"), legacy: filepath.Join(rubi, "conhecimento")},
 		cache:   map[string]*entry{},
 		hashes:  map[string]hashEntry{},
 	}
@@ -335,6 +336,7 @@ func Open(opts Options) *Store {
 		}
 		s.vault = &scope{
 			personal: true,
+			base:     v,
 			dir:      filepath.Join(v, "personal", "knowledge"),
 			legacy:   filepath.Join(v, "pessoal", "conhecimento"),
 		}

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Region limits: an agent asking for a region gets at most this much, so
@@ -35,14 +36,14 @@ func ReadRegion(root, spec string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := os.Open(full)
+	f, err := store.OpenRegular(full) // a FIFO would block the call
+	if errors.Is(err, store.ErrNotOwned) {
+		return "", fmt.Errorf("read %s: not a regular file", p)
+	}
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", p, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("read %s: not a regular file", p)
-	}
 	r := bufio.NewReaderSize(f, 64<<10)
 	if head, _ := r.Peek(8000); bytes.IndexByte(head, 0) >= 0 {
 		return "", fmt.Errorf("read %s: binary file", p)

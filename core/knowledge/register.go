@@ -84,7 +84,7 @@ func (s *Store) Register(ctx context.Context, in []Input) ([]Result, error) {
 		}
 	}()
 	open := func(sc *scope) (*batch, error) {
-		lock, err := store.LockDir(ctx, sc.dir)
+		lock, err := store.LockWithin(ctx, sc.base, sc.dir)
 		if err != nil {
 			return nil, err
 		}

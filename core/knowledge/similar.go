@@ -29,9 +29,11 @@ func termsOf(title, body string) *nodeTerms {
 	return &nodeTerms{title: t, full: f}
 }
 
+// uniq returns the distinct strings of s, sorted, in a slice of their
+// own: s (every token of a long body) is not kept alive by it.
 func uniq(s []string) []string {
 	sort.Strings(s)
-	return slices.Compact(s)
+	return slices.Clone(slices.Compact(s))
 }
 
 // simIndex finds near-duplicates without comparing every pair: it is a

@@ -68,7 +68,7 @@ func (s *Store) update(sc *scope, id string, fn func(l *loaded, n *Node) (*Node,
 	defer s.writeMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
 	defer cancel()
-	lock, err := store.LockDir(ctx, sc.dir)
+	lock, err := store.LockWithin(ctx, sc.base, sc.dir)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (s *Store) WriteSummary(target, text string) error {
 	defer s.writeMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
 	defer cancel()
-	lock, err := store.LockDir(ctx, filepath.Join(s.rubiDir, "summaries"))
+	lock, err := store.LockWithin(ctx, s.root, filepath.Join(s.rubiDir, "summaries"))
 	if err != nil {
 		return err
 	}

@@ -237,12 +237,9 @@ func (s *Store) prepare(in Input) (*Chunk, error) {
 
 // lock takes the store's lock, creating its folder.
 func (s *Store) lock(ctx context.Context) (*store.Lock, error) {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return store.LockDir(ctx, s.dir)
+	return store.LockWithin(ctx, s.root, s.dir)
 }
 
 // Get reads a chunk, content included, without counting a read: an

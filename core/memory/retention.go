@@ -281,7 +281,7 @@ func (s *Store) purge(id string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(s.dir, "retention.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := store.OpenAppend(filepath.Join(s.dir, "retention.log"), 0o644)
 	if err != nil {
 		return err
 	}
@@ -344,7 +344,7 @@ func (s *Store) scanAll() ([]*Chunk, error) {
 }
 
 func readGzip(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -354,6 +354,18 @@ func readGzip(path string) ([]byte, error) {
 		return nil, err
 	}
 	return io.ReadAll(io.LimitReader(zr, 64<<20))
+}
+
+// readRegular reads a regular file whole, up to the largest chunk a store
+// takes and a little more (the caller says what is too large); a FIFO or
+// device is refused.
+func readRegular(path string) ([]byte, error) {
+	f, err := store.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 64<<20))
 }
 
 func (s *Store) readUsage() (map[string]usage, error) {

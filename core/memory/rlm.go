@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // The reference memory system keeps, in one context folder:
@@ -160,10 +162,19 @@ func rlmChunkText(dir string, c rlmChunk) (string, bool, error) {
 	if rel, err := filepath.Rel(dir, path); err != nil || strings.HasPrefix(rel, "..") {
 		return "", false, fmt.Errorf("its file %q is outside the folder", c.File)
 	}
-	data, err := os.ReadFile(path)
+	// A link inside the folder may lead out of it (to ~/.ssh/id_rsa,
+	// say): its target would become a chunk of this project.
+	if _, err := os.Lstat(path); err == nil && !store.Inside(dir, path) {
+		return "", false, fmt.Errorf("its file %q leads out of the folder through a symbolic link", file)
+	}
+	data, err := readRegular(path)
 	archived := false
 	if errors.Is(err, os.ErrNotExist) {
-		data, err = readGzip(filepath.Join(dir, "archive", c.ID+".md.gz"))
+		gz := filepath.Join(dir, "archive", c.ID+".md.gz")
+		if _, err := os.Lstat(gz); err == nil && !store.Inside(dir, gz) {
+			return "", false, fmt.Errorf("its archive leads out of the folder through a symbolic link")
+		}
+		data, err = readGzip(gz)
 		archived = true
 	}
 	if err != nil {

@@ -168,6 +168,9 @@ func (e *Engine) indexDir() string { return filepath.Join(e.cfg.Root, host.State
 
 // ensureDataDir creates .rubi/ and its .gitignore.
 func (e *Engine) ensureDataDir() error {
+	if err := store.Confined(e.cfg.Root, e.indexDir()); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(e.indexDir(), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", e.indexDir(), err)
 	}

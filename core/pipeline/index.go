@@ -101,15 +101,28 @@ type scanned struct {
 }
 
 // Index brings the project's index up to date. Only one rubi process
-// indexes a project at a time; the others wait for the lock.
+// indexes a project at a time; the others wait for the lock. A symbols
+// file found damaged on the way (a line that does not decode) is repaired
+// by a full run.
 func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
+	stats, err := e.index(ctx, opts)
+	if err != nil && !opts.Full && errors.Is(err, errSymbolsDamaged) {
+		opts.Full = true
+		if stats, err = e.index(ctx, opts); err == nil {
+			stats.Warnings = append(stats.Warnings, "the symbols file was damaged, so every file was parsed again")
+		}
+	}
+	return stats, err
+}
+
+func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
 	start := time.Now()
 	if err := e.ensureDataDir(); err != nil {
 		return nil, err
 	}
 	e.indexMu.Lock()
 	defer e.indexMu.Unlock()
-	lock, err := store.LockDir(ctx, e.indexDir())
+	lock, err := store.LockWithin(ctx, e.cfg.Root, e.indexDir())
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +162,12 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// those change, every file's role and documents are made again.
 	attrs, rolesSig := e.attributes(files)
 	if prev != nil && prev.Roles != rolesSig {
+		opts.Full = true
+	}
+	if prev != nil && !opts.Full && !prev.symbolsIntact(e.indexDir()) {
+		// Truncated or gone: the unchanged files' symbols cannot be
+		// copied from it, so every file is parsed again.
+		stats.Warnings = append(stats.Warnings, "the symbols file "+symbolsFile(e.indexDir(), prev.Generation)+" is damaged: every file is parsed again")
 		opts.Full = true
 	}
 	if prev == nil || opts.Full {
@@ -238,6 +257,14 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		if prev.Stateful[st.Name] && !e.hasState(st.Name) {
 			// Its state was deleted: index it again, in full.
 			delete(prev.Rankers, st.Name)
+		}
+		if prev.Rankers[st.Name] == fps[st.Name] && !opts.Full {
+			if err := e.verifyRanker(ctx, st); err != nil {
+				// Damaged since (truncated, overwritten): rebuilt in full,
+				// without waiting for --full.
+				stats.Warnings = append(stats.Warnings, fmt.Sprintf("%v; rebuilding it", err))
+				delete(prev.Rankers, st.Name)
+			}
 		}
 		current = current && prev.Rankers[st.Name] == fps[st.Name]
 	}
@@ -342,6 +369,23 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	lap("manifest")
 	e.setManifest(next)
 	return e.finish(stats, start), nil
+}
+
+// verifyRanker asks a built-in ranker that keeps state whether that state
+// is sound (core.Verifier). A subprocess plugin is not started for it:
+// its own Index reports damage with core.ErrFullIndexNeeded.
+func (e *Engine) verifyRanker(ctx context.Context, st *config.Stage) error {
+	if st.Plugin != "" {
+		return nil
+	}
+	stage, err := e.open(ctx, st)
+	if err != nil || stage == nil {
+		return nil // reported when the rankers are opened to index
+	}
+	if v, ok := stage.(core.Verifier); ok {
+		return v.Verify(ctx)
+	}
+	return nil
 }
 
 // keep finishes a run that changed no content: the previous graph and

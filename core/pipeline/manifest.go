@@ -465,6 +465,26 @@ func (m *manifest) openSymbols(dir string) (*os.File, error) {
 	return os.Open(symbolsFile(dir, m.Generation))
 }
 
+// errSymbolsDamaged marks a symbols file shorter than the manifest says:
+// truncated, or overwritten by something else.
+var errSymbolsDamaged = errors.New("the symbols file is damaged")
+
+// symbolsIntact reports whether m's symbols file holds every record's
+// line, by its size: a cheap check an index run makes, which catches a
+// truncated or missing file (a line that does not decode is caught when
+// it is read).
+func (m *manifest) symbolsIntact(dir string) bool {
+	var need int64
+	for _, rec := range m.records() {
+		need = max(need, rec.SymOff+int64(rec.SymLen))
+	}
+	if need == 0 {
+		return true
+	}
+	fi, err := os.Stat(symbolsFile(dir, m.Generation))
+	return err == nil && fi.Mode().IsRegular() && fi.Size() >= need
+}
+
 // symbolReader loads records' symbols from one generation's file.
 type symbolReader struct {
 	f *os.File
@@ -481,11 +501,11 @@ func (r *symbolReader) read(rec *fileRecord) error {
 	}
 	data := make([]byte, rec.SymLen)
 	if _, err := r.f.ReadAt(data, rec.SymOff); err != nil {
-		return fmt.Errorf("read symbols of %s: %w", rec.Path, err)
+		return fmt.Errorf("read symbols of %s: %w (%w)", rec.Path, errSymbolsDamaged, err)
 	}
 	var line symbolsLine
 	if err := json.Unmarshal(data, &line); err != nil || line.Path != rec.Path {
-		return fmt.Errorf("symbols of %s do not match the index (%v); run rubi index --full", rec.Path, err)
+		return fmt.Errorf("symbols of %s do not match the index (%v): %w", rec.Path, err, errSymbolsDamaged)
 	}
 	rec.syms, rec.loaded = line.Symbols, true
 	return nil

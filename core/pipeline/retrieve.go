@@ -196,7 +196,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if strings.TrimSpace(rankText) == "" {
 		rankText = q.Text
 	}
-	lists, nDirect, err := e.rank(ctx, core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, an.Report, named)
+	lists, nDirect, left, err := e.rank(ctx, core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, an.Report, named)
 	<-mLoaded
 	if errors.Is(mErr, errNoIndex) {
 		return nil, ErrNoIndex
@@ -216,25 +216,44 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if len(q.Kinds) == 0 && e.cfg.Retrieve.LiftNotes {
 		liftNotes(fused, lists[:nDirect])
 	}
-	res, err := e.pack(m, q, &an, qtokens, lists, fused)
+	res, err := e.pack(m, q, &an, qtokens, lists, fused, false)
 	if isGenerationGone(err) && m != nil {
 		// Another process re-indexed between our manifest and its
 		// symbols: read the new index and pack again.
 		e.setManifest(nil)
 		if m, err = e.currentManifest(); err == nil {
-			res, err = e.pack(m, q, &an, qtokens, lists, fused)
+			res, err = e.pack(m, q, &an, qtokens, lists, fused, false)
 		}
+	}
+	var damaged string
+	if err != nil && m != nil && errors.Is(err, errSymbolsDamaged) {
+		// The symbols file is damaged (truncated, overwritten): answer
+		// without the symbols that cannot be read, and say so. The next
+		// index repairs it.
+		damaged = err.Error() + ": the answer lacks those symbols; `rubi index` repairs the file"
+		res, err = e.pack(m, q, &an, qtokens, lists, fused, true)
 	}
 	if err != nil {
 		return nil, err
 	}
 	res.Problems = e.Problems()
+	for _, l := range left {
+		// A plugin's failure is in the host's problems already.
+		name, _, _ := strings.Cut(l, " ")
+		if !slices.ContainsFunc(res.Problems, func(p string) bool { return strings.Contains(p, name) }) {
+			res.Problems = append(res.Problems, l)
+		}
+	}
+	if damaged != "" {
+		res.Problems = append(res.Problems, damaged)
+	}
 	return res, nil
 }
 
 // rank runs the unseeded rankers in parallel, then the seeded ones with
 // the first lists as seeds. A ranker that fails is left out of the fusion
-// and reported once through the host's problems or a log line.
+// and named in left (a damaged index says what repairs it), besides the
+// host's problems and a log line.
 //
 // more, when not nil, gives lists of the engine's own (the paths the
 // question names) that join the first lists before the seeded rankers
@@ -248,18 +267,24 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 //
 // The lists of the rankers of the question's own words (and the
 // engine's) come first, nDirect of them, then the seeded rankers'.
-func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) (lists []core.RankedList, nDirect int, err error) {
+func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) (lists []core.RankedList, nDirect int, left []string, err error) {
 	type slot struct {
 		list core.RankedList
 		ok   bool
 	}
+	var leftMu sync.Mutex
 	run := func(stages []rankerStage, q core.Query) []core.RankedList {
 		slots := make([]slot, len(stages))
 		rank := func(i int) {
 			rs := stages[i]
 			hits, err := rs.ranker.Rank(ctx, q)
 			if err != nil {
-				e.logger.Warn("ranker left out of this query", "ranker", rs.name, "error", err)
+				e.logger.Debug("ranker left out of this query", "ranker", rs.name, "error", err)
+				if ctx.Err() == nil {
+					leftMu.Lock()
+					left = append(left, fmt.Sprintf("%s is left out of this answer: %v", rs.name, err))
+					leftMu.Unlock()
+				}
 				return
 			}
 			slots[i] = slot{core.RankedList{Stage: rs.name, Weight: rs.weight, Hits: hits}, true}
@@ -285,7 +310,7 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 	}
 	first, seeded, err := e.rankers(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	// Seeded rankers load their state while the others rank; an error
 	// is Rank's to report.
@@ -312,7 +337,8 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 		}
 		lists = append(lists, graph...)
 	}
-	return lists, nDirect, ctx.Err()
+	sort.Strings(left)
+	return lists, nDirect, left, ctx.Err()
 }
 
 type rankerStage struct {
@@ -363,7 +389,10 @@ const maxMisses = 3
 // reached. An item that does not fit is skipped and a smaller one after it
 // may still go in: the budget is a ceiling, not a cut-off point; after
 // maxMisses misses in a row the rest are only counted.
-func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit) (*Result, error) {
+//
+// tolerant answers without the symbols of a file that cannot be read
+// (their file is damaged) instead of failing.
+func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit, tolerant bool) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	reserve := footerReserve(q)
 	misses := 0
@@ -383,7 +412,10 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 		// concurrently.
 		e.symMu.Lock()
 		defer e.symMu.Unlock()
-		return symbols.read(rec)
+		if err := symbols.read(rec); err != nil && !(tolerant && errors.Is(err, errSymbolsDamaged)) {
+			return err
+		}
+		return nil
 	}
 	defer func() {
 		if symbols != nil {

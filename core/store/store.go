@@ -6,9 +6,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -61,12 +64,13 @@ type Lock struct {
 }
 
 // LockDir takes the exclusive lock of dir (a file named .lock inside it),
-// waiting until ctx is done. The caller must Unlock.
+// waiting until ctx is done. The caller must Unlock. A .lock that is a
+// link is not followed (it could create a file wherever it points).
 func LockDir(ctx context.Context, dir string) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
-	fl := flock.New(filepath.Join(dir, ".lock"))
+	fl := flock.New(filepath.Join(dir, ".lock"), flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow))
 	ok, err := fl.TryLockContext(ctx, 25*time.Millisecond)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
@@ -75,6 +79,72 @@ func LockDir(ctx context.Context, dir string) (*Lock, error) {
 		return nil, fmt.Errorf("lock %s: another rubi process holds it", dir)
 	}
 	return &Lock{fl: fl}, nil
+}
+
+// LockWithin is LockDir for a folder that must lie inside base (a project
+// root, the vault): it refuses, naming the folder, when a link on the way
+// leads out of base, before anything is created there.
+func LockWithin(ctx context.Context, base, dir string) (*Lock, error) {
+	if err := Confined(base, dir); err != nil {
+		return nil, err
+	}
+	return LockDir(ctx, dir)
+}
+
+// Confined checks that dir, every link on its way resolved, lies inside
+// base (resolved too). The part of dir that does not exist yet is taken as
+// written. A repository just cloned may hold .rubi/knowledge as a link to
+// a folder elsewhere on the machine: rubi must not write there.
+func Confined(base, dir string) error {
+	inside, real, err := within(base, dir)
+	if err != nil {
+		return err
+	}
+	if !inside {
+		return fmt.Errorf("refusing to write in %s: it leads out of %s (to %s) through a symbolic link: %w", dir, base, real, ErrNotOwned)
+	}
+	return nil
+}
+
+// Inside reports whether path, every link on its way resolved, lies inside
+// base: what a reader checks before it follows a path a file named (an
+// import's chunk list, say).
+func Inside(base, path string) bool {
+	ok, _, err := within(base, path)
+	return err == nil && ok
+}
+
+func within(base, path string) (bool, string, error) {
+	realBase, err := resolveExisting(base)
+	if err != nil {
+		return false, "", err
+	}
+	real, err := resolveExisting(path)
+	if err != nil {
+		return false, "", err
+	}
+	rel, err := filepath.Rel(realBase, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel), real, nil
+}
+
+// resolveExisting resolves the links of the longest existing prefix of
+// path and joins the rest as written.
+func resolveExisting(path string) (string, error) {
+	path = filepath.Clean(path)
+	var rest []string
+	for p := path; ; p = filepath.Dir(p) {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{real}, rest...)...), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%s: %w", path, err)
+		}
+		if filepath.Dir(p) == p {
+			return path, nil
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }
 
 // Unlock releases the lock. It is safe to call more than once.

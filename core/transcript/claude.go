@@ -110,6 +110,9 @@ func (r *Reader) claudeLine(b []byte, n int) error {
 			return nil
 		}
 		u := claudeUsage(uv)
+		if err := u.check(); err != nil {
+			return err
+		}
 		if u.IsZero() {
 			return nil // an error placeholder ("<synthetic>"), not a call
 		}

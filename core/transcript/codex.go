@@ -117,6 +117,10 @@ func (r *Reader) codexCall(n int, t time.Time, id string, last, cumulative *fast
 		r.cumulative = c
 	}
 	u := codexUsage(last)
+	if err := u.check(); err != nil {
+		r.problem(n, err.Error(), false)
+		return
+	}
 	if u.IsZero() {
 		return
 	}

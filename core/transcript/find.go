@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Roots are the directories the agents keep their logs in.
@@ -211,7 +213,7 @@ func sessionID(path string) string {
 
 // firstSessionID reads the sessionId of a log's first line.
 func firstSessionID(path string) string {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return ""
 	}

@@ -35,6 +35,9 @@ func (r *Reader) geminiLine(b []byte, n int) error {
 	}
 	input, cached := t.GetInt64("input"), t.GetInt64("cached")
 	u := Usage{Input: max(0, input-cached), CacheRead: cached, Output: t.GetInt64("output") + t.GetInt64("thoughts")}
+	if err := u.check(); err != nil {
+		return err
+	}
 	if u.IsZero() {
 		return nil
 	}

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // LastCall returns the last API call of the session's own context (not a
@@ -15,7 +16,7 @@ import (
 // when the log has no call yet. rec.Line is 0 when the call was found
 // without reading the log from its start.
 func LastCall(path string) (rec Record, ok bool, err error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return Record{}, false, err
 	}

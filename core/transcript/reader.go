@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"time"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // DefaultMaxLine is the longest line a Reader keeps. Longer lines (a huge
@@ -295,7 +296,7 @@ func (s *timeStamp) once(v *fastjson.Value) {
 // returns false. It returns what the log said about its session and the
 // lines it could not read.
 func ReadFile(path string, fn func(Record) bool) (Meta, []Problem, error) {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		return Meta{}, nil, err
 	}

@@ -34,6 +34,12 @@ const (
 
 // Usage is the token usage of one API call, split the way providers bill
 // it. Every field counts tokens the model read or wrote in that call.
+// MaxCallTokens bounds each count of one call's usage: no model's context
+// or output comes near it, so a count past it (or below zero) is a damaged
+// or forged line, refused with its file and line rather than summed into
+// costs.
+const MaxCallTokens = 100_000_000
+
 type Usage struct {
 	// Input is the input read without the cache.
 	Input int64 `json:"input"`
@@ -143,3 +149,19 @@ type Problem struct {
 }
 
 func (p Problem) Error() string { return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Msg) }
+
+// check refuses a usage with a negative or absurd count.
+func (u Usage) check() error {
+	for _, c := range [...]struct {
+		name string
+		v    int64
+	}{{"input", u.Input}, {"cache read", u.CacheRead}, {"cache write (5 min)", u.CacheWrite5m}, {"cache write (1 h)", u.CacheWrite1h}, {"output", u.Output}} {
+		switch {
+		case c.v < 0:
+			return fmt.Errorf("the usage's %s tokens are negative (%d); line skipped", c.name, c.v)
+		case c.v > MaxCallTokens:
+			return fmt.Errorf("the usage's %s tokens are %d, more than any call holds; line skipped", c.name, c.v)
+		}
+	}
+	return nil
+}

@@ -166,6 +166,46 @@ func TestOverlongLineIsSkipped(t *testing.T) {
 	}
 }
 
+// A negative or absurd count is refused with its line, never summed into
+// costs.
+func TestAbsurdUsageIsAProblem(t *testing.T) {
+	for agent, in := range map[string]string{
+		"claude": `{"type":"user","cwd":"/p","message":{"role":"user","content":"hi"}}` + "\n" +
+			`{"type":"assistant","cwd":"/p","requestId":"r1","message":{"id":"m1","usage":{"input_tokens":-5000}}}` + "\n" +
+			`{"type":"assistant","cwd":"/p","requestId":"r2","message":{"id":"m2","usage":{"input_tokens":7,"output_tokens":900000000000}}}` + "\n" +
+			`{"type":"assistant","cwd":"/p","requestId":"r3","message":{"id":"m3","usage":{"input_tokens":7}}}` + "\n",
+		"gemini": `{"sessionId":"s","projectHash":"h"}` + "\n" +
+			`{"type":"gemini","id":"g1","tokens":{"input":10,"cached":-3}}` + "\n" +
+			`{"type":"gemini","id":"g2","tokens":{"input":10,"output":-1}}` + "\n" +
+			`{"type":"gemini","id":"g3","tokens":{"input":7}}` + "\n",
+		"codex": `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"c","cwd":"/p"}}` + "\n" +
+			`{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":10,"cached_input_tokens":-4}}}}` + "\n" +
+			`{"timestamp":"2026-01-01T00:00:02Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":10,"output_tokens":-4}}}}` + "\n" +
+			`{"timestamp":"2026-01-01T00:00:03Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":7}}}}` + "\n",
+	} {
+		rd := NewReader(strings.NewReader(in), agent+".jsonl")
+		var calls []Usage
+		for r := range rd.Records() {
+			if r.Kind == KindCall {
+				calls = append(calls, r.Usage)
+			}
+		}
+		if len(calls) != 1 || calls[0].Input != 7 {
+			t.Errorf("%s: calls %+v, want the one sound call", agent, calls)
+		}
+		p := rd.Problems()
+		if len(p) != 2 || p[0].Line != 2 || p[1].Line != 3 || p[0].Path != agent+".jsonl" {
+			t.Errorf("%s: problems %+v, want lines 2 and 3", agent, p)
+			continue
+		}
+		for _, pr := range p {
+			if !strings.Contains(pr.Msg, "negative") && !strings.Contains(pr.Msg, "more than any call holds") {
+				t.Errorf("%s: line %d: %q", agent, pr.Line, pr.Msg)
+			}
+		}
+	}
+}
+
 func TestLastCall(t *testing.T) {
 	rec, ok, err := LastCall("testdata/claude-edge.jsonl")
 	if err != nil || !ok {

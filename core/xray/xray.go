@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/transcript"
 )
 
@@ -89,6 +90,7 @@ const curvePoints = 400
 func Analyze(ctx context.Context, sessions []transcript.Session, opt Options) (*Report, error) {
 	opt.defaults()
 	a := &analyzer{
+		ctx:     ctx,
 		opt:     opt,
 		seen:    map[uint64]struct{}{},
 		tools:   map[string]*ToolWeight{},
@@ -105,10 +107,14 @@ func Analyze(ctx context.Context, sessions []transcript.Session, opt Options) (*
 		}
 		a.session(&sessions[i])
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // cancelled within the last log
+	}
 	return a.report(), nil
 }
 
 type analyzer struct {
+	ctx     context.Context // checked between records too: a log may be gigabytes
 	opt     Options
 	rep     Report
 	seen    map[uint64]struct{}
@@ -179,7 +185,7 @@ func (a *analyzer) session(s *transcript.Session) {
 // file reads one log of a session; it returns false when the session
 // belongs to a project the options leave out.
 func (a *analyzer) file(st *sessionState, path string, subagent bool) bool {
-	f, err := os.Open(path)
+	f, err := store.OpenRegular(path)
 	if err != nil {
 		a.rep.Problems.add(transcript.Problem{Path: path, Msg: err.Error()})
 		return true
@@ -188,7 +194,11 @@ func (a *analyzer) file(st *sessionState, path string, subagent bool) bool {
 	a.rep.Files++
 	rd := transcript.NewReader(f, path)
 	checked := false
+	n := 0
 	for rec := range rd.Records() {
+		if n++; n%1024 == 0 && a.ctx.Err() != nil {
+			return false
+		}
 		if !subagent && rd.Meta().Agent != "" {
 			// The log's own lines say which agent wrote it, whatever its name.
 			st.sum.Agent = string(rd.Meta().Agent)

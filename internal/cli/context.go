@@ -70,6 +70,11 @@ each with the reasons it was chosen. The index is brought up to date first
 				return writeJSON(g.stdout, res)
 			}
 			fmt.Fprint(g.stdout, res.Text(explain))
+			for _, p := range res.Problems {
+				// What the answer lacks (a ranker left out, a damaged
+				// index), on standard error: the answer stays clean.
+				fmt.Fprintln(g.stderr, "rubi:", p)
+			}
 			return nil
 		},
 	}

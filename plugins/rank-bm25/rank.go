@@ -488,3 +488,15 @@ func fresh(dir string, s listStamp) bool {
 	cur := currentList(dir)
 	return cur == "" || cur == s
 }
+
+var _ core.Verifier = (*Ranker)(nil)
+
+// Verify loads the index as Rank would: a damaged or missing segment or
+// list fails it, and the next index run rebuilds the index in full.
+func (r *Ranker) Verify(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, _, err := r.load()
+	return err
+}

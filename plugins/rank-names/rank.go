@@ -361,3 +361,15 @@ func (r *Ranker) load() (*index, Settings, error) {
 	r.mu.Unlock()
 	return x, s, nil
 }
+
+var _ core.Verifier = (*Ranker)(nil)
+
+// Verify loads the names index as Rank would: a damaged or missing file
+// fails it, and the next index run rebuilds it in full.
+func (r *Ranker) Verify(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, _, err := r.load()
+	return err
+}

@@ -304,3 +304,15 @@ func (st *state) seeds(lists []core.RankedList, maxSeeds int) map[int]float64 {
 	}
 	return acc
 }
+
+var _ core.Verifier = (*Ranker)(nil)
+
+// Verify loads the graph as Rank would: a damaged or missing state file
+// fails it, and the next index run rebuilds the graph.
+func (r *Ranker) Verify(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, _, err := r.current()
+	return err
+}

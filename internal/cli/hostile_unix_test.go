@@ -1,0 +1,175 @@
+//go:build unix
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
+)
+
+// hostileRepo makes a repository as a stranger could commit it: .rubi/
+// folders and its log linked out of the project, a FIFO with a code
+// file's name, a huge file and a binary one, names with a newline and
+// with terminal escapes, a garbage index. outside holds what the links
+// point at, which no command may change.
+func hostileRepo(t *testing.T, rubiHCL string) (root, outside string) {
+	t.Helper()
+	root = rubitest.Project(t, goProject)
+	outside = t.TempDir()
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(outside, "bashrc"), []byte("# the user's shell profile\n"), 0o644)
+	for _, d := range []string{"knowledge", "sessions", "handoffs"} {
+		os.MkdirAll(filepath.Join(outside, d), 0o755)
+	}
+	rubi := filepath.Join(root, ".rubi")
+	os.MkdirAll(filepath.Join(rubi, "index"), 0o755)
+	must(os.Symlink(filepath.Join(outside, "bashrc"), filepath.Join(rubi, "hooks.log")))
+	must(os.Symlink(filepath.Join(outside, "knowledge"), filepath.Join(rubi, "knowledge")))
+	must(os.Symlink(filepath.Join(outside, "sessions"), filepath.Join(rubi, "sessions")))
+	must(os.Symlink(filepath.Join(outside, "handoffs"), filepath.Join(rubi, "handoffs")))
+	os.WriteFile(filepath.Join(rubi, "index", "manifest.bin"), []byte("not a manifest\x00\xff"), 0o644)
+	must(syscall.Mkfifo(filepath.Join(root, "store", "pipe.go"), 0o644))
+	os.WriteFile(filepath.Join(root, "huge.go"), bytes.Repeat([]byte("// filler line of a huge file\n"), 100_000), 0o644)
+	os.WriteFile(filepath.Join(root, "blob.go"), append([]byte("package x\n\x00\x01\x02"), make([]byte, 4096)...), 0o644)
+	os.WriteFile(filepath.Join(root, "evil\nname.go"), []byte("package evil\n\n// Evil has a newline in its file name.\nfunc Evil() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "esc\x1b[2Jape.py"), []byte("def escape():\n    pass\n"), 0o644)
+	if rubiHCL != "" {
+		os.WriteFile(filepath.Join(root, "rubi.hcl"), []byte(rubiHCL), 0o644)
+	}
+	return root, outside
+}
+
+// snapshot hashes every file under dir, links included as their target
+// names.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			out[p] = "link " + target
+		case d.Type().IsRegular():
+			data, _ := os.ReadFile(p)
+			out[p] = fmt.Sprintf("%x", sha256.Sum256(data))
+		case d.IsDir():
+			out[p] = "dir"
+		}
+		return nil
+	})
+	return out
+}
+
+// Every command and every hook, run in a hostile repository: each ends
+// within its time, exits as documented (0, or 1 with a message; a hook
+// always 0), and nothing outside the project changes.
+func TestAHostileRepositoryHurtsNothing(t *testing.T) {
+	deep := "x = " + strings.Repeat("[", 200<<10) + "\n"
+	for name, hcl := range map[string]string{"valid rubi.hcl": "", "deeply nested rubi.hcl": deep, "rubi.hcl choosing the vault": "vault = \"" + "/etc" + "\"\n"} {
+		t.Run(name, func(t *testing.T) {
+			root, outside := hostileRepo(t, hcl)
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("RUBI_VAULT", filepath.Join(home, "vault"))
+			t.Setenv("RUBI_TEST_AS_RUBI", "1")
+			before := snapshot(t, outside)
+			commands := []struct {
+				args  []string
+				stdin string
+			}{
+				{[]string{"index"}, ""}, {[]string{"index", "--full"}, ""},
+				{[]string{"context", "open the order database"}, ""}, {[]string{"context", "--json", "orders"}, ""},
+				{[]string{"map"}, ""}, {[]string{"graph"}, ""}, {[]string{"nodes"}, ""}, {[]string{"config", "check"}, ""}, {[]string{"plugins"}, ""},
+				{[]string{"register", "--type", "gotcha", "--title", "Coupon applied twice", "--body", "The discount runs in two places."}, ""},
+				{[]string{"forget", "gotcha-coupon-applied-twice"}, ""}, {[]string{"summary", "map", "the map"}, ""},
+				{[]string{"handoff", "save", "--goal", "finish the coupon fix"}, ""}, {[]string{"handoff", "last"}, ""},
+				{[]string{"read", "store/pipe.go"}, ""}, {[]string{"read", "store/store.go:1-3"}, ""},
+				{[]string{"memory", "save", "-"}, "the coupon runs twice"}, {[]string{"memory", "grep", "coupon"}, ""}, {[]string{"memory", "list"}, ""},
+				{[]string{"xray"}, ""}, {[]string{"audit"}, ""},
+			}
+			for _, c := range commands {
+				args := append(c.args, "--root", root)
+				code, stdout, stderr := runWithin(t, 60*time.Second, c.stdin, args...)
+				if code != 0 && code != 1 {
+					t.Errorf("rubi %s: exit %d\nstdout %q\nstderr %q", strings.Join(args, " "), code, stdout, stderr)
+				}
+				if code == 1 && strings.TrimSpace(stderr) == "" {
+					t.Errorf("rubi %s: exit 1 without a message", strings.Join(args, " "))
+				}
+			}
+			for _, event := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop", "SessionEnd"} {
+				payload := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"s1","cwd":%q,"prompt":"why is the coupon applied twice","tool_name":"Read","tool_input":{"file_path":%q},"transcript_path":%q}`,
+					event, root, filepath.Join(root, "store", "pipe.go"), filepath.Join(root, "store", "pipe.go"))
+				code, stdout, stderr := runWithin(t, 60*time.Second, payload, "hook", event)
+				if code != 0 {
+					t.Errorf("hook %s: exit %d (a hook's exit 2 blocks the user)\nstderr %q", event, code, stderr)
+				}
+				if stdout != "" && !strings.HasPrefix(strings.TrimSpace(stdout), "{") {
+					t.Errorf("hook %s printed what is not JSON: %q", event, stdout)
+				}
+			}
+			// The background index a SessionStart may start ends on its own.
+			deadline := time.Now().Add(60 * time.Second)
+			for len(processesIn(root)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if left := processesIn(root); len(left) > 0 {
+				t.Errorf("processes left running: %v", left)
+			}
+			after := snapshot(t, outside)
+			for p, h := range after {
+				if before[p] != h {
+					t.Errorf("outside the project, %s changed (%s → %s)", p, before[p], h)
+				}
+			}
+			for p := range before {
+				if _, ok := after[p]; !ok {
+					t.Errorf("outside the project, %s was removed", p)
+				}
+			}
+		})
+	}
+}
+
+// runWithin runs one command line in-process and fails the test if it
+// does not end within d (a FIFO read or a spin would hang it).
+func runWithin(t *testing.T, d time.Duration, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		c := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+		done <- result{c, out.String(), errb.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.stdout, r.stderr
+	case <-time.After(d):
+		t.Fatalf("rubi %s did not end within %v", strings.Join(args, " "), d)
+		return 0, "", ""
+	}
+}
