@@ -108,7 +108,7 @@ func index(ctx context.Context, root string, extra []string) error {
 			for _, c := range extra {
 				args = append(args, "--config", c)
 			}
-			err := syscall.Exec(path, append(args, "index", "--root", root), os.Environ())
+			err := programs.Exec(path, append(args, "index", "--root", root), os.Environ())
 			logger.Error("running "+path, "error", err)
 		} else {
 			logger.Error("rubi.hcl names a plugin; plugins run in the " + programs.Full + " program, which is not beside rubi-hook nor on PATH (go install ./cmd/... installs it): indexing with the built-in stages")

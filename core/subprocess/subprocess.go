@@ -13,7 +13,6 @@ package subprocess
 import (
 	"context"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -88,7 +87,7 @@ func (p *plugin) Stop() { p.client.Kill() }
 // a hung plugin would not honour.
 func (p *plugin) Kill() {
 	if pid := p.Pid(); pid > 0 {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		killPID(pid)
 	}
 	p.client.Kill()
 }

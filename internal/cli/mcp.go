@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
-// execProgram replaces the process with another program (syscall.Exec);
+// execProgram replaces the process with another program (programs.Exec);
 // tests swap it to see what rubi mcp would run.
-var execProgram = syscall.Exec
+var execProgram = programs.Exec
 
 // newMCPCmd is rubi mcp, the documented way to start the MCP server: it
 // runs rubi-mcp (cmd/rubi-mcp) in rubi's place, same process and standard
