@@ -323,3 +323,13 @@ func sharedWith(name, path string, o ConnectOptions) string {
 	}
 	return ""
 }
+
+// Names lists the agents Connect knows, in List's order, Claude Code
+// (which has rubi's plugin and rubi install instead) first.
+func Names() []string {
+	out := []string{"claude-code"}
+	for _, a := range agentList {
+		out = append(out, a.name)
+	}
+	return out
+}

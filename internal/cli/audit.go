@@ -35,7 +35,7 @@ Every message re-reads them. It then names the sections better kept in the
 knowledge graph (descriptions, how-tos, directory trees) and, from the
 session logs of the last --days, the context this project's sessions
 really started with.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := ""
 			if len(args) == 1 {

@@ -38,9 +38,12 @@ prints the lines to add.
 is there now. --undo takes out exactly what connect added.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if list {
-				return cobra.NoArgs(cmd, args)
+				return argsBetween(0, 0)(cmd, args)
 			}
-			return cobra.ExactArgs(1)(cmd, args)
+			if len(args) == 0 {
+				return fmt.Errorf("rubi connect needs an agent: %s (`rubi connect --list` shows what each gets)", strings.Join(agents.Names(), ", "))
+			}
+			return argsBetween(1, 1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if project && global {

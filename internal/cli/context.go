@@ -31,7 +31,7 @@ each with the reasons it was chosen. The index is brought up to date first
 		Example: `  rubi context "how are plugins loaded"
   rubi context "finishing a purchase" --terms checkout,cart,coupon --budget 800
   rubi context retrieve --kinds file --json`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsBetween(1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q.Text = strings.Join(args, " ")
 			// One query, then exit: index files stay mapped instead of

@@ -40,7 +40,7 @@ rubi-hook EVENT (installed beside rubi by go install ./cmd/...) runs the
 same handlers in a binary that starts in about half the time; rubi install
 and rubi connect write it into the agents' hooks when it is there.`,
 		Example: `  echo '{"hook_event_name":"UserPromptSubmit","cwd":".","session_id":"s1","prompt":"why is the coupon applied twice?"}' | rubi hook UserPromptSubmit`,
-		Args:    cobra.MaximumNArgs(1),
+		Args:    argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			event := ""
 			if len(args) == 1 {

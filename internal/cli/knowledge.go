@@ -146,7 +146,7 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 		Example: `  rubi read decision-use-jwt-instead-of-session
   rubi read "Coupon applied twice"
   rubi read core/host/host.go:150-190`,
-		Args: cobra.ExactArgs(1),
+		Args: argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := g.engine()
 			if err != nil {
@@ -197,7 +197,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "forget ID",
 		Short: "Retract a knowledge node (kept on disk, out of recall), or delete it",
-		Args:  cobra.ExactArgs(1),
+		Args:  argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := g.engine()
 			if err != nil {
@@ -371,7 +371,7 @@ be "-" (or absent) to read it from standard input; an empty text removes
 the summary. Without TEXT on a terminal, the current summary is printed.`,
 		Example: `  rubi summary map "A knowledge graph and context manager for AI coding agents."
   rubi summary module:core/host - < host-summary.md`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: argsBetween(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := g.engine()
 			if err != nil {
@@ -422,7 +422,7 @@ knowledge nodes, with their importance and tags, and its chunks (index.json,
 chunks/, archive/) conversation-memory chunks, archived ones archived. It
 reports what it converted and what it skipped, and why; running it twice
 adds nothing.`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: argsBetween(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case args[0] == "rlm":

@@ -187,7 +187,15 @@ func TestUsageErrors(t *testing.T) {
 	if code, _, errOut := runRubi(t, "frobnicate"); code != 1 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
-	if code, _, errOut := runRubi(t, "context"); code != 1 || !strings.Contains(errOut, "requires at least 1 arg") {
+	// A missing or extra argument says what the command takes, with an
+	// example, not cobra's "requires at least 1 arg(s)".
+	if code, _, errOut := runRubi(t, "context"); code != 1 || !strings.Contains(errOut, "rubi context is missing its argument; usage: rubi context QUERY...") || !strings.Contains(errOut, `for example: rubi context "how are plugins loaded"`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "read", "a", "b"); code != 1 || !strings.Contains(errOut, `rubi read takes at most 1, got 2: "a b"`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runRubi(t, "connect"); code != 1 || !strings.Contains(errOut, "rubi connect needs an agent: claude-code, codex, gemini") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	if code, _, errOut := runRubi(t, "index", "--root", "/no/such/dir"); code != 1 || !strings.Contains(errOut, "not a directory") {

@@ -20,7 +20,7 @@ budgets.map tokens), or with MODULE the level-1 page of that module
 imports in and out). MODULE may be a full name (core/host), a page name
 (core-host) or a unique last part (host). The index is refreshed first
 unless --no-refresh.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Without a refresh no stage runs.
 			var eng *pipeline.Engine

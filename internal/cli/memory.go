@@ -58,7 +58,7 @@ func newMemorySaveCmd(g *globals) *cobra.Command {
 		Short: "Save a chunk from a file or standard input",
 		Example: `  rubi memory save --type debug --ticket SHOP-42 --tag checkout notes.md
   git log -p -3 | rubi memory save --summary "the last three commits"`,
-		Args: cobra.MaximumNArgs(1),
+		Args: argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var data []byte
 			var err error
@@ -110,7 +110,7 @@ func newMemoryPeekCmd(g *globals) *cobra.Command {
 		Use:     "peek ID",
 		Short:   "Print a chunk, or some of its lines",
 		Example: `  rubi memory peek 20261129-153000-1a2b3c4d --lines 40:80`,
-		Args:    cobra.ExactArgs(1),
+		Args:    argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			from, to, err := lineRange(lines)
 			if err != nil {
@@ -206,7 +206,7 @@ func newMemoryGrepCmd(g *globals) *cobra.Command {
 		Short: "Search the chunks by regular expression, or by words with typos allowed",
 		Example: `  rubi memory grep 'coupon|discount' --since 7d
   rubi memory grep --fuzzy "validaton recieve" --project shop`,
-		Args: cobra.ExactArgs(1),
+		Args: argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if o.Filter, err = mf.resolve(); err != nil {
@@ -299,7 +299,7 @@ restored when read; an archive older than purge_after days is deleted,
 logged in .rubi/sessions/retention.log without its content. Chunks tagged
 with keep_tags, read keep_reads times, or naming one of keep_keywords are
 kept. preview shows what run would do.`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: argsBetween(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := g.memoryStore()
 			if err != nil {
