@@ -26,7 +26,9 @@ func newConfigCmd(g *globals) *cobra.Command {
 rubi.hcl and any --config files, validates every stage's settings against
 the schema it publishes (starting subprocess plugins to ask them), and
 prints the pipeline rubi will run. Mistakes are reported as FILE:LINE with
-a sentence on how to fix them, and the exit status is 1.`,
+a sentence on how to fix them, and the exit status is 1; so it is when a
+configured plugin cannot start (rubi would run the built-in of its kind
+instead).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			eng, err := g.openedEngine(cmd.Context())
@@ -36,9 +38,17 @@ a sentence on how to fix them, and the exit status is 1.`,
 			defer eng.Close()
 			resolved := resolvePipeline(eng)
 			if g.json {
-				return writeJSON(g.stdout, resolved)
+				if err := writeJSON(g.stdout, resolved); err != nil {
+					return err
+				}
+			} else {
+				printResolved(g.stdout, resolved)
 			}
-			printResolved(g.stdout, resolved)
+			if !resolved.ok() {
+				// A plugin that cannot start is not a mistake of syntax,
+				// but the pipeline is not the one configured.
+				return &exitError{code: 1}
+			}
 			return nil
 		},
 	})
@@ -102,8 +112,22 @@ func resolvePipeline(eng *pipeline.Engine) resolvedConfig {
 	return rc
 }
 
+// ok reports a pipeline that runs as configured: no stage failed.
+func (rc resolvedConfig) ok() bool {
+	for _, s := range rc.Stages {
+		if s.FellBack != "" {
+			return false
+		}
+	}
+	return len(rc.Problems) == 0
+}
+
 func printResolved(w io.Writer, rc resolvedConfig) {
-	fmt.Fprintf(w, "configuration OK for %s\n", rc.Root)
+	if rc.ok() {
+		fmt.Fprintf(w, "configuration OK for %s\n", rc.Root)
+	} else {
+		fmt.Fprintf(w, "configuration has problems for %s (each below)\n", rc.Root)
+	}
 	fmt.Fprintf(w, "layers: %s\n", strings.Join(rc.Layers, " ← "))
 	fmt.Fprintf(w, "index: include %v, exclude %v, default excludes %v, max file size %d bytes\n",
 		rc.Index.Include, rc.Index.Exclude, rc.Index.DefaultExcludes, rc.Index.MaxFileSize)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,5 +141,33 @@ func TestRubiFullRunsThePlugins(t *testing.T) {
 	// The host makes a stage's state directory when the stage starts.
 	if _, err := os.Stat(filepath.Join(hookRoot, ".rubi", "index", "rank.recency")); err != nil {
 		t.Errorf("rubi-hook index did not run the plugin: %v", err)
+	}
+}
+
+// A configured plugin that cannot start: config check says the pipeline
+// has problems and exits 1, and rubi plugins lists the plugin as not
+// started.
+func TestAMissingPluginIsReported(t *testing.T) {
+	bin := rubitest.Binary(t)
+	t.Setenv("PATH", t.TempDir()) // rubi-full only beside rubi
+	missing := filepath.Join(t.TempDir(), "rubi-rank-nowhere")
+	root := withPlugins(t, "ranker \"rank.nowhere\" {\n  plugin = \""+missing+"\"\n}\n")
+
+	out, err := exec.Command(bin, "config", "check", "--root", root).Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "configuration has problems") || !strings.Contains(string(out), "rank.nowhere") {
+		t.Errorf("config check with a missing plugin: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "plugins", "--root", root, "--json").Output()
+	if err != nil {
+		t.Fatalf("rubi plugins: %v\n%s", err, out)
+	}
+	var rows []pluginRow
+	if err := json.Unmarshal(out, &rows); err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(rows, func(r pluginRow) bool { return r.Name == "rank.nowhere" })
+	if i < 0 || rows[i].InPipeline || rows[i].Path != missing || rows[i].Problem == "" {
+		t.Errorf("rubi plugins --json leaves out or misreports the missing plugin: %s", out)
 	}
 }

@@ -46,15 +46,24 @@ func newPluginsCmd(g *globals) *cobra.Command {
 				info := b.Factory().Info()
 				rows = append(rows, pluginRow{Kind: b.Kind, Name: b.Name, Version: info.Version, Builtin: true, InPipeline: inPipeline[b.Name], Description: info.Description})
 			}
+			started := map[string]bool{}
 			for _, o := range eng.Opened() {
 				if !o.Subprocess {
 					continue
 				}
+				started[o.Name] = true
 				row := pluginRow{Kind: o.Kind, Name: o.Name, Version: o.Version, Path: o.Path, InPipeline: o.FellBack == ""}
 				if o.FellBack != "" {
 					row.Problem = "failed; " + o.FellBack + " runs instead"
 				}
 				rows = append(rows, row)
+			}
+			// A configured plugin that did not start is listed too: the
+			// user named it, and it is not running.
+			for _, st := range cfg.Stages {
+				if st.Enabled && st.Plugin != "" && !started[st.Name] {
+					rows = append(rows, pluginRow{Kind: st.Kind, Name: st.Name, Version: "-", Path: st.Plugin, Problem: "did not start; the problem is below"})
+				}
 			}
 			for _, p := range eng.Problems() {
 				rows = append(rows, pluginRow{Problem: p})
