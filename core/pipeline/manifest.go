@@ -507,6 +507,13 @@ func (r *symbolReader) read(rec *fileRecord) error {
 	if err := json.Unmarshal(data, &line); err != nil || line.Path != rec.Path {
 		return fmt.Errorf("symbols of %s do not match the index (%v): %w", rec.Path, err, errSymbolsDamaged)
 	}
+	for _, s := range line.Symbols {
+		// Lines count from 1, as every parser gives them: the units of a
+		// file are ranked by indexing its lines with them.
+		if s.Line < 1 || s.EndLine < 0 {
+			return fmt.Errorf("symbols of %s: %q is at line %d to %d: %w", rec.Path, s.Name, s.Line, s.EndLine, errSymbolsDamaged)
+		}
+	}
 	rec.syms, rec.loaded = line.Symbols, true
 	return nil
 }
