@@ -435,7 +435,7 @@ func (m *manifest) rewriteSymbols(dir string, old []byte) error {
 				return err
 			}
 			lines[i] = line
-		case !rec.loaded && rec.SymLen > 0 && rec.SymOff+int64(rec.SymLen) <= int64(len(old)):
+		case !rec.loaded && rec.SymLen > 0 && rec.SymOff >= 0 && rec.SymOff <= int64(len(old)) && int64(rec.SymLen) <= int64(len(old))-rec.SymOff:
 			lines[i] = old[rec.SymOff : rec.SymOff+int64(rec.SymLen)]
 		default:
 			// No symbols, or their file vanished: the record keeps none.
@@ -488,6 +488,9 @@ func (m *manifest) symbolsIntact(dir string) bool {
 // symbolReader loads records' symbols from one generation's file.
 type symbolReader struct {
 	f *os.File
+	// size is the file's, once sized.
+	size  int64
+	sized bool
 }
 
 // read fills rec.syms, once.
@@ -498,6 +501,18 @@ func (r *symbolReader) read(rec *fileRecord) error {
 	if rec.SymLen == 0 {
 		rec.loaded = true
 		return nil
+	}
+	if !r.sized {
+		fi, err := r.f.Stat()
+		if err != nil {
+			return fmt.Errorf("read symbols of %s: %w (%w)", rec.Path, errSymbolsDamaged, err)
+		}
+		r.size, r.sized = fi.Size(), true
+	}
+	if rec.SymOff < 0 || rec.SymLen < 0 || rec.SymOff > r.size || int64(rec.SymLen) > r.size-rec.SymOff {
+		// The line is sized before it is read: a manifest someone wrote
+		// could claim a terabyte.
+		return fmt.Errorf("read symbols of %s: %w (bytes %d to %d of a file of %d)", rec.Path, errSymbolsDamaged, rec.SymOff, rec.SymOff+int64(rec.SymLen), r.size)
 	}
 	data := make([]byte, rec.SymLen)
 	if _, err := r.f.ReadAt(data, rec.SymOff); err != nil {
