@@ -266,7 +266,10 @@ func decodeNode(path string, data []byte) (*Node, []Problem, error) {
 	for i, l := range n.Links {
 		n.Links[i].Rel = relAlias(l.Rel)
 	}
-	title = parseBody(n, title, lines[end+1:])
+	// The heading is the file's bytes, not YAML's: a byte that is no
+	// UTF-8 would go back into the frontmatter as !!binary, and the node
+	// come back titled in base64.
+	title = strings.ToValidUTF8(parseBody(n, title, lines[end+1:]), "\uFFFD")
 	if title == "" {
 		title = n.ID
 	}
