@@ -35,14 +35,14 @@ var goProject = map[string]string{
 }
 
 // isolate keeps the user's personal configuration and vault out of a test.
-func isolate(t *testing.T) {
+func isolate(t testing.TB) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("RUBI_VAULT", t.TempDir())
 }
 
 // writeProject writes files into a new directory and returns it.
-func writeProject(t *testing.T, files map[string]string) string {
+func writeProject(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for p, content := range files {
@@ -51,7 +51,7 @@ func writeProject(t *testing.T, files map[string]string) string {
 	return root
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func (b *syncBuffer) String() string {
 }
 
 // newServer returns a server whose logs land in the returned buffer.
-func newServer(t *testing.T, opts Options) (*Server, *syncBuffer) {
+func newServer(t testing.TB, opts Options) (*Server, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
 	if opts.Logger == nil {
@@ -96,7 +96,7 @@ func newServer(t *testing.T, opts Options) (*Server, *syncBuffer) {
 
 // connect starts an in-process client on s. It speaks the newest protocol
 // unless told otherwise with client options.
-func connect(t *testing.T, s *Server, opts ...client.ClientOption) *client.Client {
+func connect(t testing.TB, s *Server, opts ...client.ClientOption) *client.Client {
 	t.Helper()
 	c, err := client.NewInProcessClientWithOptions(s.MCP(), opts...)
 	if err != nil {
@@ -117,7 +117,7 @@ func connect(t *testing.T, s *Server, opts ...client.ClientOption) *client.Clien
 
 // call calls a tool; a protocol error fails the test, since no argument
 // may ever cause one.
-func call(t *testing.T, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
+func call(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool

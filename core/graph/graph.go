@@ -323,11 +323,13 @@ func (g *Graph) Tables() Tables {
 
 // FromTables makes a graph of the ids of its nodes and the tables Tables
 // returned, and keeps them all. It checks what indexing relies on (sizes,
-// offsets, node numbers, the order of the ids, which must be distinct), so
-// damaged tables give an error rather than a panic, in time linear in the
-// size of the graph; the weights are taken as they are, and so is the
-// agreement of the in-edges with the out-edges: a caller reading tables
-// from a file checksums it.
+// offsets, node numbers, the order of the ids, which must be distinct) and
+// what a walk relies on to end (weights positive and finite, each node's
+// out-weight the sum of its edges', the in-edges the out-edges reversed,
+// with their transition probabilities), so damaged tables give an error
+// rather than a panic or a walk that never ends, in time linear in the
+// size of the graph. A checksum does not make a file's tables right: the
+// file may come from anyone.
 func FromTables(ids IDs, t Tables) (*Graph, error) {
 	n, m := ids.Len(), len(t.OutTo)
 	if len(t.OutW) != m || len(t.InFrom) != m || len(t.InW) != m || len(t.InNorm) != m ||
@@ -344,6 +346,9 @@ func FromTables(ids IDs, t Tables) (*Graph, error) {
 			return nil, errors.New("graph: ids out of order or repeated")
 		}
 	}
+	if err := checkWeights(t, n); err != nil {
+		return nil, err
+	}
 	return &Graph{
 		ids:      ids,
 		byID:     t.ByID,
@@ -356,6 +361,32 @@ func FromTables(ids IDs, t Tables) (*Graph, error) {
 		inNorm:   t.InNorm,
 		outSum:   t.OutSum,
 	}, nil
+}
+
+// checkWeights checks the weights of tables whose adjacency checkCSR
+// passed, against what Build computes from the same edges, in the same
+// order of summation: equal to the last bit.
+func checkWeights(t Tables, n int) error {
+	next := slices.Clone(t.InStart[:n]) // node → its next in-edge
+	for i := range n {
+		sum := 0.0
+		for k := t.OutStart[i]; k < t.OutStart[i+1]; k++ {
+			w, to := t.OutW[k], t.OutTo[k]
+			if !(w > 0) || math.IsInf(w, 0) {
+				return fmt.Errorf("graph: edge %d→%d weighs %v", i, to, w)
+			}
+			sum += w
+			j := next[to]
+			next[to]++
+			if j >= t.InStart[to+1] || t.InFrom[j] != int32(i) || t.InW[j] != w || t.InNorm[j] != w/t.OutSum[i] {
+				return fmt.Errorf("graph: the in-edges of node %d are not its out-edges reversed", to)
+			}
+		}
+		if sum != t.OutSum[i] || math.IsInf(sum, 0) {
+			return fmt.Errorf("graph: the out-weight of node %d is %v, its edges weigh %v", i, t.OutSum[i], sum)
+		}
+	}
+	return nil
 }
 
 // checkCSR checks one direction's adjacency: offsets from 0 to len(other)

@@ -531,6 +531,12 @@ func TestFromTablesRejectsDamage(t *testing.T) {
 		"id order":    func(t *Tables, _ []string) { t.ByID[0], t.ByID[1] = t.ByID[1], t.ByID[0] },
 		"node number": func(t *Tables, _ []string) { t.ByID[2] = 3 },
 		"duplicate":   func(_ *Tables, ids []string) { ids[1] = "a" },
+		"weight":      func(t *Tables, _ []string) { t.OutW[0] = -1 },
+		"infinite":    func(t *Tables, _ []string) { t.OutW[0] = math.Inf(1) },
+		"out-weight":  func(t *Tables, _ []string) { t.OutSum[0] /= 10 }, // a walk gaining mass never ends
+		"in-weight":   func(t *Tables, _ []string) { t.InW[0] *= 2 },
+		"in-source":   func(t *Tables, _ []string) { t.InFrom[0], t.InFrom[1] = t.InFrom[1], t.InFrom[0] },
+		"transition":  func(t *Tables, _ []string) { t.InNorm[0] = math.NaN() },
 	} {
 		tb := g.Tables()
 		tb = Tables{slices.Clone(tb.OutStart), slices.Clone(tb.OutTo), slices.Clone(tb.OutW), slices.Clone(tb.InStart),

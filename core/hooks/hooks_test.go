@@ -22,13 +22,13 @@ import (
 // project is a copy of the shop fixture, indexed, with the notes a test
 // registered, and the Env the hooks run with.
 type project struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	env  Env
 	vars map[string]string
 }
 
-func newProject(t *testing.T, notes ...knowledge.Input) *project {
+func newProject(t testing.TB, notes ...knowledge.Input) *project {
 	t.Helper()
 	root := t.TempDir()
 	if err := os.CopyFS(root, os.DirFS("../pipeline/testdata/shop")); err != nil {

@@ -166,7 +166,9 @@ func (s *Store) ImportCache(data []byte) error {
 		return errCacheVersion
 	}
 	body, ok := codec.Unseal(data)
-	if !ok {
+	if !ok || len(body) <= len(cacheMagic) {
+		// The checksum may cover less than the head: it is the last 4
+		// bytes of whatever the file holds.
 		return errCacheCorrupt
 	}
 	d := &nodeDecoder{Decoder: codec.Decoder{B: body[len(cacheMagic)+1:], Corrupt: errCacheCorrupt}, intern: map[string]string{}}
@@ -192,6 +194,13 @@ func (s *Store) ImportCache(data []byte) error {
 	if d.Err != nil || len(d.B) != 0 {
 		return errCacheCorrupt
 	}
+	for _, f := range files {
+		// A cached node stands for its file: it must be one decodeNode
+		// could have read, which a cache someone wrote need not hold.
+		if !readable(f.node) {
+			return fmt.Errorf("%w: %s holds a node no file reads as (id %q)", errCacheCorrupt, f.path, trunc(f.node.ID, 40))
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, f := range files {
@@ -205,6 +214,16 @@ func (s *Store) ImportCache(data []byte) error {
 		s.cache[f.path] = &entry{key: f.key, node: f.node, problems: f.problems}
 	}
 	return nil
+}
+
+// readable reports a node as decodeNode gives them: an id rubi writes
+// files under, a title, a type, status and importance in their canonical
+// forms.
+func readable(n *Node) bool {
+	t, okT := canonicalType(n.Type)
+	st, okS := canonicalStatus(n.Status)
+	im, okI := canonicalImportance(n.Importance)
+	return validateID(n.ID) == nil && n.Title != "" && okT && t == n.Type && okS && st == n.Status && okI && im == n.Importance
 }
 
 // nodeDecoder reads cached nodes; the values that repeat from node to

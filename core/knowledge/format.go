@@ -266,7 +266,12 @@ func decodeNode(path string, data []byte) (*Node, []Problem, error) {
 	for i, l := range n.Links {
 		n.Links[i].Rel = relAlias(l.Rel)
 	}
-	title = parseBody(n, title, lines[end+1:])
+	// The heading is the file's bytes, not YAML's: it is made one line
+	// as a frontmatter title is (a tab in it would otherwise come back a
+	// space once the title is written there), and a byte that is no
+	// UTF-8 would go into the frontmatter as !!binary, and the node come
+	// back titled in base64.
+	title = oneLine(strings.ToValidUTF8(parseBody(n, title, lines[end+1:]), "\uFFFD"))
 	if title == "" {
 		title = n.ID
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/rubi-dev/rubi/core/text"
 )
@@ -197,6 +198,9 @@ func cleanRef(what, s string) (string, error) {
 		return "", fmt.Errorf("%s %q is longer than 300 bytes", what, trunc(v, 40))
 	case strings.ContainsAny(v, "\n\r\x00") || strings.Contains(v, "[[") || strings.Contains(v, "]]") || strings.Contains(v, "|"):
 		return "", fmt.Errorf("%s %q must be one line without '[[', ']]' or '|'", what, trunc(v, 40))
+	case !utf8.ValidString(v):
+		// Written into the frontmatter, it would become !!binary.
+		return "", fmt.Errorf("%s %q is not UTF-8 text", what, trunc(v, 40))
 	}
 	return v, nil
 }

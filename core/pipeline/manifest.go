@@ -435,7 +435,7 @@ func (m *manifest) rewriteSymbols(dir string, old []byte) error {
 				return err
 			}
 			lines[i] = line
-		case !rec.loaded && rec.SymLen > 0 && rec.SymOff+int64(rec.SymLen) <= int64(len(old)):
+		case !rec.loaded && rec.SymLen > 0 && rec.SymOff >= 0 && rec.SymOff <= int64(len(old)) && int64(rec.SymLen) <= int64(len(old))-rec.SymOff:
 			lines[i] = old[rec.SymOff : rec.SymOff+int64(rec.SymLen)]
 		default:
 			// No symbols, or their file vanished: the record keeps none.
@@ -488,6 +488,9 @@ func (m *manifest) symbolsIntact(dir string) bool {
 // symbolReader loads records' symbols from one generation's file.
 type symbolReader struct {
 	f *os.File
+	// size is the file's, once sized.
+	size  int64
+	sized bool
 }
 
 // read fills rec.syms, once.
@@ -499,6 +502,18 @@ func (r *symbolReader) read(rec *fileRecord) error {
 		rec.loaded = true
 		return nil
 	}
+	if !r.sized {
+		fi, err := r.f.Stat()
+		if err != nil {
+			return fmt.Errorf("read symbols of %s: %w (%w)", rec.Path, errSymbolsDamaged, err)
+		}
+		r.size, r.sized = fi.Size(), true
+	}
+	if rec.SymOff < 0 || rec.SymLen < 0 || rec.SymOff > r.size || int64(rec.SymLen) > r.size-rec.SymOff {
+		// The line is sized before it is read: a manifest someone wrote
+		// could claim a terabyte.
+		return fmt.Errorf("read symbols of %s: %w (bytes %d to %d of a file of %d)", rec.Path, errSymbolsDamaged, rec.SymOff, rec.SymOff+int64(rec.SymLen), r.size)
+	}
 	data := make([]byte, rec.SymLen)
 	if _, err := r.f.ReadAt(data, rec.SymOff); err != nil {
 		return fmt.Errorf("read symbols of %s: %w (%w)", rec.Path, errSymbolsDamaged, err)
@@ -506,6 +521,13 @@ func (r *symbolReader) read(rec *fileRecord) error {
 	var line symbolsLine
 	if err := json.Unmarshal(data, &line); err != nil || line.Path != rec.Path {
 		return fmt.Errorf("symbols of %s do not match the index (%v): %w", rec.Path, err, errSymbolsDamaged)
+	}
+	for _, s := range line.Symbols {
+		// Lines count from 1, as every parser gives them: the units of a
+		// file are ranked by indexing its lines with them.
+		if s.Line < 1 || s.EndLine < 0 {
+			return fmt.Errorf("symbols of %s: %q is at line %d to %d: %w", rec.Path, s.Name, s.Line, s.EndLine, errSymbolsDamaged)
+		}
 	}
 	rec.syms, rec.loaded = line.Symbols, true
 	return nil

@@ -280,6 +280,12 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	m := newManifest()
 	m.IndexedAt = time.Unix(0, d.Varint()).UTC()
 	m.Generation = d.String()
+	if !validGeneration(m.Generation) {
+		// It names the symbols file, which an index run appends to: a
+		// name with a separator or "..", from a manifest someone wrote,
+		// would point rubi at a file outside the index.
+		return nil, fmt.Errorf("%w: generation %q is not a generation rubi writes", errManifestCorrupt, m.Generation)
+	}
 	m.MapsFormat = int(d.Uvarint())
 	m.Roles = d.String()
 	for _, sm := range []map[string]string{m.Rankers, m.Parsers} {
@@ -359,6 +365,20 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	return m, nil
 }
 
+// validGeneration reports a generation as rubi writes one (the hex of
+// the time it was written, see rewriteSymbols), or none.
+func validGeneration(g string) bool {
+	if len(g) > 16 {
+		return false
+	}
+	for i := 0; i < len(g); i++ {
+		if c := g[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeStamps decodes the nodes' stamps, a map the head holds and a
 // load has already stepped over once.
 func decodeStamps(b []byte) map[string]string {
@@ -380,7 +400,13 @@ func (d *mdecoder) record(r *fileRecord) {
 	r.Generated = d.Uvarint()&1 != 0
 	r.Size, r.ModTime = d.Varint(), d.Varint()
 	copy(r.Hash[:], d.Raw(32))
-	r.Symbols, r.SymOff, r.SymLen, r.Importers = int(d.Uvarint()), int64(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())
+	syms, off, n, importers := d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint()
+	if syms > math.MaxInt32 || off > maxSymOff || n > math.MaxInt32 || importers > math.MaxInt32 {
+		// Counts no index reaches, from a manifest someone wrote: as
+		// ints they would turn negative, or sum past int64.
+		d.Err = cmp.Or(d.Err, errManifestCorrupt)
+	}
+	r.Symbols, r.SymOff, r.SymLen, r.Importers = int(syms), int64(off), int(n), int(importers)
 	r.Rank = math.Float64frombits(binary.LittleEndian.Uint64(d.Raw(8)))
 	k := d.Count(4) // an import takes 4 bytes or more
 	raw := d.Bytes()
@@ -391,6 +417,11 @@ func (d *mdecoder) record(r *fileRecord) {
 		r.importsN, r.importsRaw = k, raw
 	}
 }
+
+// maxSymOff bounds a record's offset in the symbols file: far past any
+// file's size, and low enough that an offset plus a length (at most
+// MaxInt32) never overflows.
+const maxSymOff = 1 << 62
 
 // recordTable is the records of a manifest read for queries: encoded, in
 // path order, with a table of their offsets, each decoded the first time

@@ -243,7 +243,9 @@ func (e *Engine) rankFileUnits(m *manifest, q Query, fused []core.Hit, p *profil
 func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 	var spans []*unitSpan
 	for _, s := range rec.syms {
-		if !unitKinds[s.Kind] {
+		// Lines count from 1; a unit without a line (from a parser
+		// that gives none) has no span to rank.
+		if !unitKinds[s.Kind] || s.Line < 1 {
 			continue
 		}
 		name := s.Name

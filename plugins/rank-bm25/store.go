@@ -427,13 +427,15 @@ func (s *segment) eachPosting(i int, fn func(doc int, n *[numFields]uint16)) err
 	var n [numFields]uint16
 	for len(d.B) > 0 {
 		delta := d.Uvarint()
-		doc += int(delta)
 		for f := range n {
 			n[f] = uint16(min(d.Uvarint(), 1<<16-1))
 		}
-		if d.Err != nil || delta == 0 || doc >= s.ndocs {
+		// A delta is at most the documents' count: a larger one would
+		// wrap the document number around, before the first document.
+		if d.Err != nil || delta == 0 || delta > uint64(s.ndocs) || doc+int(delta) >= s.ndocs {
 			return fmt.Errorf("%w: bad postings in %s", errCorrupt, s.name)
 		}
+		doc += int(delta)
 		fn(doc, &n)
 	}
 	return nil

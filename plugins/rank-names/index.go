@@ -365,11 +365,14 @@ func (x *index) postings(i int, fn func(doc int, field uint8)) error {
 	d := codec.Decoder{B: x.posting[a:b], Corrupt: errCorrupt}
 	doc := -1
 	for len(d.B) > 0 {
-		doc += int(d.Uvarint())
-		f := d.Byte()
-		if d.Err != nil || doc >= x.ndocs || f >= numFields {
+		// Documents ascend: a delta is at least 1 (from -1 to the
+		// first), and at most the documents' count, which keeps it
+		// from wrapping the number around.
+		delta, f := d.Uvarint(), d.Byte()
+		if d.Err != nil || delta == 0 || delta > uint64(x.ndocs) || doc+int(delta) >= x.ndocs || f >= numFields {
 			return errCorrupt
 		}
+		doc += int(delta)
 		fn(doc, f)
 	}
 	return nil
