@@ -6,7 +6,7 @@
 
 BIN ?= bin
 
-.PHONY: plugins install-plugins test-plugins
+.PHONY: plugins install-plugins test-plugins fuzz
 
 # bin/rubi-lang-treesitter, next to the other binaries of this checkout.
 plugins:
@@ -19,3 +19,9 @@ install-plugins:
 
 test-plugins:
 	cd plugins/lang-treesitter && go vet ./... && go test ./...
+
+# Every fuzz target for five minutes each (scripts/fuzz.sh; CI runs them
+# for seconds). A crash leaves its input under the package's
+# testdata/fuzz/, a regression test from then on.
+fuzz:
+	FUZZTIME=5m scripts/fuzz.sh
