@@ -178,6 +178,7 @@ func decodeNode(path string, data []byte) (*Node, []Problem, error) {
 	}
 	d := decoder{path: path, offset: offset}
 	n := &Node{}
+	budget := maxPlain
 	var title string
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -220,7 +221,15 @@ func decodeNode(path string, data []byte) (*Node, []Problem, error) {
 		case "anchors", "ancoras":
 			n.Anchors = d.anchors(k, v)
 		default:
-			n.extra = append(n.extra, k, m.Content[i+1])
+			// Kept to be written back apart from the keys rubi knows,
+			// an alias could name an anchor that is not written with
+			// it: what it names is copied in its place.
+			pk, okK := plain(k, &budget)
+			pv, okV := plain(m.Content[i+1], &budget)
+			if !okK || !okV {
+				return nil, nil, &fileProblem{k.Line + offset, fmt.Sprintf("the aliases of %q expand past %d values", k.Value, maxPlain)}
+			}
+			n.extra = append(n.extra, pk, pv)
 		}
 		if d.err != nil {
 			return nil, nil, d.err
@@ -280,6 +289,36 @@ func decodeNode(path string, data []byte) (*Node, []Problem, error) {
 		n.Updated = n.Created
 	}
 	return n, d.warnings, nil
+}
+
+// maxPlain bounds the values plain copies for one file: an alias of an
+// alias of… doubles what it names at each step.
+const maxPlain = 10000
+
+// plain returns a copy of v with its aliases replaced by copies of what
+// they name and no anchors, taking one of budget per value; false when
+// the budget runs out (or an alias names nothing).
+func plain(v *yaml.Node, budget *int) (*yaml.Node, bool) {
+	if *budget <= 0 {
+		return nil, false
+	}
+	*budget--
+	if v.Kind == yaml.AliasNode {
+		if v.Alias == nil {
+			return nil, false
+		}
+		return plain(v.Alias, budget)
+	}
+	c := *v
+	c.Anchor, c.Alias, c.Content = "", nil, nil
+	for _, it := range v.Content {
+		p, ok := plain(it, budget)
+		if !ok {
+			return nil, false
+		}
+		c.Content = append(c.Content, p)
+	}
+	return &c, true
 }
 
 // parseBody sets n.Body from the lines after the frontmatter, leaving out

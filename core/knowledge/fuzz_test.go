@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +29,11 @@ func nodeSeeds(tb testing.TB) [][]byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return append(seeds, full,
+	laughs := "---\nid: note-laughs\ntitle: Laughs\nl0: &l0 [ha, ha]\n"
+	for i := 1; i < 40; i++ {
+		laughs += fmt.Sprintf("l%d: &l%d [*l%d, *l%d]\n", i, i, i-1, i-1)
+	}
+	return append(seeds, full, []byte(laughs+"---\n"),
 		[]byte("---\nid: bad-yaml\ntype: note\ntitle: [unclosed\nstatus: active\n---\nbody\n"),
 		[]byte("---\nid: conceito-autenticacao\ntipo: conceito\narquivos: [\"src/auth/login.ts\", \"src/auth/jwt.ts\"]\nliga: [{\"rel\": \"sobre\", \"alvo\": \"x\"}]\n---\n# Autenticação\n"),
 		[]byte("---\nid: note-odd\ntype: note\ntitle: Odd\nowner: &o team-a\nlead: *o\n---\nKept.\n\n## Links\n\n- about [[concept-x]]\n- file [[src/a.go]]\n"),

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/codec"
+	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
@@ -226,5 +227,43 @@ func FuzzSymbols(f *testing.F) {
 			}
 		}
 		s.ask(t)
+	})
+}
+
+// The critical notes a session starts with are read from one small file
+// of the index (.rubi/index/critical.json), which the repository may
+// hold in any state: CriticalNodes gives notes, each with an id and a
+// title, or an error.
+func FuzzCriticalNodes(f *testing.F) {
+	e := engine(f, shop(f))
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: knowledge.TypeDecision, Title: "Money is stored in cents", Importance: knowledge.ImportanceCritical,
+			Body: "Every amount is an int of cents.", Files: []string{"internal/checkout/checkout.go"}},
+		{Type: knowledge.TypeGotcha, Title: "Coupons apply once", Importance: knowledge.ImportanceCritical, Body: "After the total."},
+	}); err != nil {
+		f.Fatal(err)
+	}
+	index(f, e)
+	path := filepath.Join(e.indexDir(), criticalFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add([]byte("[null]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer rubitest.Bound(rubitest.FuzzBound, "FuzzCriticalNodes")()
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		crit, err := e.CriticalNodes()
+		if err != nil {
+			return
+		}
+		for i, n := range crit {
+			if n == nil || n.ID == "" || n.Title == "" {
+				t.Fatalf("critical note %d: %+v", i, n)
+			}
+		}
 	})
 }

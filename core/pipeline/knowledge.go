@@ -325,6 +325,13 @@ func (e *Engine) CriticalNodes() ([]*knowledge.Node, error) {
 	if err := json.Unmarshal(data, &crit); err != nil {
 		return nil, fmt.Errorf("%s: %w (run rubi index to rewrite it)", criticalFile, err)
 	}
+	for i, n := range crit {
+		// The file is the index's, as the repository holds it: a null
+		// would crash what lists the notes.
+		if n == nil || n.ID == "" || n.Title == "" {
+			return nil, fmt.Errorf("%s: entry %d is not a note (run rubi index to rewrite it)", criticalFile, i)
+		}
+	}
 	return crit, nil
 }
 

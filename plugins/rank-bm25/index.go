@@ -117,8 +117,8 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	var deletes []string       // live documents replaced or gone
 	for i := range corpus.Documents {
 		d := &corpus.Documents[i]
-		if seen[d.ID] {
-			continue // a duplicate id: the first one wins
+		if seen[d.ID] || d.ID == "" {
+			continue // a duplicate id: the first one wins; no id, no hit
 		}
 		seen[d.ID] = true
 		known := live[d.ID]

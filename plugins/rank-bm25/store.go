@@ -55,8 +55,8 @@ import (
 //
 // A query checks the first checksum only: it reads the tables whole but
 // a few posting lists, and checking the postings would fault every page
-// of the file in. Loading also checks that the id offsets ascend within
-// the id text and that every kind is in range (no string is compared or
+// of the file in. Loading also checks that the id offsets ascend (no id
+// is empty) within the id text and that every kind is in range (no string is compared or
 // made). An index run checks the second checksum before it builds on a
 // segment, and that the ids are sorted and the totals those of the
 // lengths (segment.verify); posting lists are decoded with bounds checks,
@@ -310,8 +310,10 @@ func decodeSegment(name string, data []byte, checkTables bool) (*segment, error)
 	// (bytes the checksum has just read): no string is compared or made.
 	prev := uint32(0)
 	for i := 0; i <= s.ndocs; i++ {
+		// Offsets ascend strictly: every document has an id (a hit
+		// without one is no answer).
 		o := offset(s.idOffs, i)
-		if o < prev || i == 0 && o != 0 {
+		if i == 0 && o != 0 || i > 0 && o <= prev {
 			return nil, fmt.Errorf("%w: bad document table", errCorrupt)
 		}
 		prev = o
