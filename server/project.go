@@ -21,6 +21,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // rootsKey names the roots request in an input-required result.
@@ -261,7 +262,7 @@ func (s *Server) namedProject(ctx context.Context, name string) (*project, error
 		}
 		root := pipeline.FindRoot(filepath.Clean(name))
 		allowed := s.allowedRoots(ctx)
-		if !inside(root, allowed) {
+		if !slices.ContainsFunc(allowed, func(base string) bool { return store.Inside(base, root) }) {
 			return nil, fmt.Errorf("project %q is outside the folders this server may open (%s); start it with --allow DIR to serve projects there", name, strings.Join(allowed, ", "))
 		}
 		return s.openProject(root)
@@ -302,20 +303,6 @@ func (s *Server) allowedRoots(ctx context.Context) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// inside reports whether dir, its links resolved, is one of roots or
-// below one.
-func inside(dir string, roots []string) bool {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	for _, r := range roots {
-		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-			return true
-		}
-	}
-	return false
 }
 
 // openRoots lists the open projects' roots; s.mu must be held.

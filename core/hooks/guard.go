@@ -109,8 +109,8 @@ func measure(path string, maxLines, maxBytes int) (size int64, lines int, over b
 		return 0, 0, false, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat() // a regular file: OpenRegular refused the rest
+	if err != nil {
 		return 0, 0, false, err
 	}
 	size = st.Size()

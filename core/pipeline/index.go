@@ -122,7 +122,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	e.indexMu.Lock()
 	defer e.indexMu.Unlock()
-	lock, err := store.LockWithin(ctx, e.cfg.Root, e.indexDir())
+	lock, err := store.LockDir(ctx, e.indexDir()) // ensureDataDir checked it is the project's
 	if err != nil {
 		return nil, err
 	}

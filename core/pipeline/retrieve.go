@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -237,11 +238,10 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 		return nil, err
 	}
 	res.Problems = e.Problems()
-	for _, l := range left {
+	for _, name := range slices.Sorted(maps.Keys(left)) {
 		// A plugin's failure is in the host's problems already.
-		name, _, _ := strings.Cut(l, " ")
 		if !slices.ContainsFunc(res.Problems, func(p string) bool { return strings.Contains(p, name) }) {
-			res.Problems = append(res.Problems, l)
+			res.Problems = append(res.Problems, fmt.Sprintf("%s is left out of this answer: %v", name, left[name]))
 		}
 	}
 	if damaged != "" {
@@ -252,8 +252,8 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 
 // rank runs the unseeded rankers in parallel, then the seeded ones with
 // the first lists as seeds. A ranker that fails is left out of the fusion
-// and named in left (a damaged index says what repairs it), besides the
-// host's problems and a log line.
+// and its error goes in left, by ranker (a damaged index says what
+// repairs it), besides the host's problems and a log line.
 //
 // more, when not nil, gives lists of the engine's own (the paths the
 // question names) that join the first lists before the seeded rankers
@@ -267,7 +267,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 //
 // The lists of the rankers of the question's own words (and the
 // engine's) come first, nDirect of them, then the seeded rankers'.
-func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) (lists []core.RankedList, nDirect int, left []string, err error) {
+func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) (lists []core.RankedList, nDirect int, left map[string]error, err error) {
 	type slot struct {
 		list core.RankedList
 		ok   bool
@@ -282,7 +282,10 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 				e.logger.Debug("ranker left out of this query", "ranker", rs.name, "error", err)
 				if ctx.Err() == nil {
 					leftMu.Lock()
-					left = append(left, fmt.Sprintf("%s is left out of this answer: %v", rs.name, err))
+					if left == nil {
+						left = map[string]error{}
+					}
+					left[rs.name] = err
 					leftMu.Unlock()
 				}
 				return
@@ -337,7 +340,6 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 		}
 		lists = append(lists, graph...)
 	}
-	sort.Strings(left)
 	return lists, nDirect, left, ctx.Err()
 }
 

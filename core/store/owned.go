@@ -30,16 +30,7 @@ func OpenAppend(path string, perm os.FileMode) (*os.File, error) {
 		}
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, refusal(path, fi.Mode())
-	}
-	return f, nil
+	return regularOnly(f, path, refusal)
 }
 
 // OpenRegular opens path for reading and refuses anything but a regular
@@ -51,6 +42,12 @@ func OpenRegular(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return regularOnly(f, path, notRegular)
+}
+
+// regularOnly returns f if it is open on a regular file, else closes it
+// and returns refuse's error.
+func regularOnly(f *os.File, path string, refuse func(string, os.FileMode) error) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -58,7 +55,7 @@ func OpenRegular(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, notRegular(path, fi.Mode())
+		return nil, refuse(path, fi.Mode())
 	}
 	return f, nil
 }
