@@ -44,6 +44,7 @@ retrieve {
   report_graph_weight = 0.4   # the graph's vote for a bug report, times its weight
   units               = true  # list the functions and classes to open under each file
   lift_notes          = true  # notes matching as well as the best files come first
+  note_files          = true  # the files of those notes vote in the fusion
 }
 
 # Hook thresholds.

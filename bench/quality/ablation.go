@@ -64,6 +64,7 @@ var features = []struct{ name, config string }{
 	{"the report discount of the graph", "retrieve {\n  report_graph_weight = 1\n}\n"},
 	{"query term frequency", "ranker \"rank.bm25\" {\n  k3 = 0\n}\n"},
 	{"notes lifted beside files", "retrieve {\n  lift_notes = false\n}\n"},
+	{"the files of matching notes", "retrieve {\n  note_files = false\n}\n"},
 }
 
 // Role is the variant's roles as one cell.

@@ -138,7 +138,11 @@ func TestFeatureVariants(t *testing.T) {
 				t.Errorf("%s: %+v", v.Off, r)
 			}
 		case "notes lifted beside files":
-			if r.LiftNotes {
+			if r.LiftNotes || !r.NoteFiles {
+				t.Errorf("%s: %+v", v.Off, r)
+			}
+		case "the files of matching notes":
+			if r.NoteFiles || !r.LiftNotes {
 				t.Errorf("%s: %+v", v.Off, r)
 			}
 		}

@@ -87,6 +87,9 @@ type Retrieve struct {
 	// LiftNotes puts the knowledge notes that match the question as well
 	// as its best files among the first places of a default answer.
 	LiftNotes bool `hcl:"lift_notes,optional" json:"lift_notes"`
+	// NoteFiles lets the files of the notes that match the question well
+	// vote in the fusion: a note names the files it is about.
+	NoteFiles bool `hcl:"note_files,optional" json:"note_files"`
 }
 
 // Hooks are the agent hooks' thresholds.

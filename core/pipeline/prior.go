@@ -86,21 +86,10 @@ const (
 // does not restrict kinds.
 // direct are the lists of the rankers of the question's own words.
 func liftNotes(fused []core.Hit, direct []core.RankedList) {
-	good := map[string]bool{}
-	for _, l := range direct {
-		if len(l.Hits) == 0 {
-			continue
-		}
-		top := l.Hits[0].Score
-		for i, h := range l.Hits {
-			if kind, _, _ := core.SplitDocID(h.ID); kind == core.DocNode && h.Score >= noteShare*top && i < maxNoteRank {
-				good[h.ID] = true
-			}
-		}
-	}
+	good, _ := goodNotes(direct)
 	slot := 1
 	for i := 0; i < len(fused) && slot <= maxLifted; i++ {
-		if !good[fused[i].ID] {
+		if _, ok := good[fused[i].ID]; !ok {
 			continue
 		}
 		if i > slot {

@@ -208,6 +208,21 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.cfg.Retrieve.NoteFiles && m != nil && q.acceptsKind(core.DocFile) && q.acceptsKind(core.DocNode) {
+		hits := noteFiles(lists[:nDirect], func(p string) bool {
+			_, ok := m.file(p)
+			return ok
+		}, func(key string) (string, []string, bool) {
+			n, err := e.Knowledge().Get(key)
+			if err != nil || !q.acceptsNode(n, m) {
+				return "", nil, false
+			}
+			return n.Title, n.Files, true
+		})
+		if len(hits) > 0 {
+			lists = append(lists, core.RankedList{Stage: notesStage, Weight: notesWeight, Hits: hits})
+		}
+	}
 	fused, err := e.fuse(ctx, lists)
 	if err != nil {
 		return nil, err

@@ -295,3 +295,52 @@ func TestAnswersGolden(t *testing.T) {
 	}
 	checkGolden(t, "answers.golden", b.String())
 }
+
+// TestNoteFilesVote: a note that answers the question lends its vote to
+// the files it is about, though their own words are not the question's
+// (the loader "opens stages" and names a plugin once; the question asks
+// how plugins are loaded), while a crowd of files repeats the question's
+// words. With
+// retrieve.note_files off, the file stays behind the crowd.
+func TestNoteFilesVote(t *testing.T) {
+	root := pyProject(t)
+	write(t, root, "pkg/stages.py", "\"\"\"Open each stage: built in, or a plugin's subprocess.\"\"\"\n\n\ndef open_stage(block):\n    return spawn(block.path)\n")
+	for i := range 6 {
+		write(t, root, fmt.Sprintf("pkg/ext/p%02d.py", i), fmt.Sprintf("\"\"\"Plugin %d, loaded by name.\"\"\"\n\n\ndef loaded_plugins_%d():\n    return plugins  # plugins loaded\n", i, i))
+	}
+	rank := func(noteFiles bool) (int, *Result) {
+		t.Helper()
+		e := engine(t, root)
+		e.cfg.Retrieve.NoteFiles = noteFiles
+		index(t, e)
+		res, err := e.Retrieve(context.Background(), Query{Text: "how are plugins loaded", Limit: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files []string
+		for _, it := range res.Items {
+			if it.Kind == "file" {
+				files = append(files, it.Path)
+			}
+		}
+		return slices.Index(files, "pkg/stages.py"), res
+	}
+	e := engine(t, root)
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: "concept", Title: "How plugins are loaded", Body: "Plugins are loaded when a stage opens: open_stage spawns the plugin's process.", Files: []string{"pkg/stages.py"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if i, res := rank(false); i >= 0 && i < 3 {
+		t.Fatalf("without note_files, pkg/stages.py is file %d: the test no longer shows the crowd (%v)", i+1, ids(res))
+	}
+	i, res := rank(true)
+	if i < 0 || i > 2 {
+		t.Fatalf("how are plugins loaded: pkg/stages.py is file %d of %v, want among the first three files", i+1, ids(res))
+	}
+	for _, it := range res.Items {
+		if it.Path == "pkg/stages.py" && !slices.Contains(it.Reasons, `named by the note "How plugins are loaded"`) {
+			t.Errorf("pkg/stages.py's reasons %q do not name the note", it.Reasons)
+		}
+	}
+}
