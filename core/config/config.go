@@ -228,6 +228,9 @@ type loader struct {
 	sections map[string]map[string]*hcl.Attribute // section → merged attributes
 	vault    *hcl.Attribute
 	project  string // the project's rubi.hcl, as diagnostics name it
+	// defaultVault is the built-in defaults' vault expression, as
+	// written: a project's rubi.hcl that repeats it chooses nothing.
+	defaultVault string
 }
 
 // displayName is how a config file is named in diagnostics: relative to
@@ -290,7 +293,14 @@ func (l *loader) layer(name, dir string, src []byte) {
 	content, diags := f.Body.Content(rootSchema)
 	l.diags = append(l.diags, diags...)
 	if a, ok := content.Attributes["vault"]; ok {
-		if name == l.project {
+		written := strings.TrimSpace(string(a.Expr.Range().SliceBytes(src)))
+		if dir == "" {
+			l.defaultVault = written
+		}
+		if name == l.project && written == l.defaultVault {
+			// A copy of the defaults (rubi's own rubi.hcl is one) names
+			// the vault the defaults name: nothing to warn about.
+		} else if name == l.project {
 			// The vault is the user's own folder: a repository just cloned
 			// must not point rubi's personal notes (reads and writes) at
 			// a folder of its choosing.

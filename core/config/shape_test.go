@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/rubi-dev/rubi"
 )
 
 func TestNestingIsCountedBeforeParsing(t *testing.T) {
@@ -83,5 +85,18 @@ func TestTheProjectCannotChooseTheVault(t *testing.T) {
 	}
 	if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || diags[0].Subject == nil || diags[0].Subject.Start.Line != 1 || !strings.Contains(diags[0].Detail, "cannot choose the personal vault") {
 		t.Errorf("diagnostics: %v", diags)
+	}
+}
+
+// A project whose rubi.hcl is a copy of the defaults (rubi's own
+// repository, a project that ran `rubi init`) names the vault the
+// defaults name: it chooses nothing, and no command warns about it.
+func TestACopyOfTheDefaultsIsNotWarnedAboutTheVault(t *testing.T) {
+	cfg, diags := Load(Options{Root: projectWith(t, rubi.DefaultConfig), UserConfig: "-"})
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if cfg.Vault != "~/rubi-vault" {
+		t.Errorf("vault = %q, want the defaults'", cfg.Vault)
 	}
 }
