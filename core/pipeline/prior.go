@@ -12,7 +12,7 @@ import (
 // any query, weighed by what the question asks for (query.Analysis):
 //   - test cases, fixtures and test modules count test_weight unless the
 //     question is about tests (helpers and frameworks under test/ are
-//     code people look for, and count in full);
+//     code people look for, and count in full, except for a bug report);
 //   - a question about code weighs docs, data, configuration and build
 //     files down (roleWeight); one about using the project does not.
 //
@@ -38,6 +38,11 @@ func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
 			switch {
 			case codemap.IsTestCase(key) || rec != nil && rec.Role == codemap.RoleTest && rec.Language == "":
 				// A test, or a fixture of one (tests/validators/urls.txt).
+				w = tw
+			case an.Report && (rec != nil && rec.Role == codemap.RoleTest || rec == nil && codemap.IsTest(key)):
+				// A bug report asks for the code at fault; the helpers,
+				// sample projects and test apps of a test tree reproduce
+				// reported bugs in the report's own words.
 				w = tw
 			case rec != nil && e.cfg.Retrieve.RolePriors:
 				w = roleWeight(rec.Role, an.Intent)

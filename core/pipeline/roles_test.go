@@ -344,3 +344,44 @@ func TestNoteFilesVote(t *testing.T) {
 		}
 	}
 }
+
+// TestReportsWeighTestTreesDown: a bug report asks for the code at fault,
+// and the sample projects and test apps of a test tree reproduce it in
+// its own words; they count test_weight for a report, in full for a
+// question that is not one (a test helper is code people look for).
+func TestReportsWeighTestTreesDown(t *testing.T) {
+	root := pyProject(t)
+	write(t, root, "tests/sampleproject/manage.py", "\"\"\"Sample project: mount an adapter, then send a request; the mounted adapter is lost.\"\"\"\nfrom pkg.session import Session\n\n\ndef mounted_adapter_lost():\n    # After a mount, sending a request fails: the mounted adapter is lost.\n    return Session()\n")
+	e := engine(t, root)
+	index(t, e)
+	report := "Mounted adapter lost after a mount\n\nAfter I mount an adapter, sending a request fails: the mounted adapter is lost and the request goes out without it. " +
+		"I expected the mounted adapter to be used for every request sent after the mount. This worked in the previous release; " +
+		"now the adapter is lost as soon as a request is sent, every time, on every platform I tried, with the default settings."
+	files := func(q string) []string {
+		t.Helper()
+		res, err := e.Retrieve(context.Background(), Query{Text: q, Kinds: []string{"file"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, it := range res.Items {
+			out = append(out, it.Path)
+		}
+		return out
+	}
+	before := func(got []string) bool {
+		s, m := slices.Index(got, "pkg/session.py"), slices.Index(got, "tests/sampleproject/manage.py")
+		return s >= 0 && (m < 0 || s < m)
+	}
+	if got := files(report); !before(got) {
+		t.Errorf("report: %v, want pkg/session.py before the sample project's manage.py", got)
+	}
+	e.cfg.Retrieve.TestWeight = 1
+	if got := files(report); before(got) {
+		t.Errorf("report, test_weight = 1: %v, want the sample project first (else the test shows nothing)", got)
+	}
+	e.cfg.Retrieve.TestWeight = 0.5
+	if got := files("mounted adapter lost"); len(got) == 0 || got[0] != "tests/sampleproject/manage.py" {
+		t.Errorf("a question that is not a report: %v, want the sample project first", got)
+	}
+}
