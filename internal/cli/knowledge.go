@@ -300,10 +300,16 @@ func newHandoffCmd(g *globals) *cobra.Command {
 		Long: `save writes .rubi/handoffs/<YYYY-MM-DD-HHMM>.md from flags, or from a JSON
 object on standard input when no flag is given, and keeps it in the
 conversation memory as a session chunk tagged handoff:
-{"goal", "done": [], "in_progress": [], "next": [], "decisions": [], "files": [], "notes"}.`,
+{"goal", "done": [], "in_progress": [], "next": [], "decisions": [], "files": [], "notes"},
+or {"text": "## Goal\n…"}: markdown kept as written, every section in its
+order (the fields are then read from it; given beside it, they must agree).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().NFlag() == 0 {
+			given := false // a flag of the handoff's own; --root and the like do not count
+			for _, name := range []string{"goal", "done", "in-progress", "next", "decision", "file", "notes"} {
+				given = given || cmd.Flags().Changed(name)
+			}
+			if !given {
 				if err := g.readJSON(&h, "a JSON handoff object"); err != nil {
 					return err
 				}
