@@ -65,7 +65,7 @@ func (s *Store) SaveHandoff(h Handoff) (string, error) {
 		h.Created = s.now()
 	}
 	h.Created = h.Created.UTC().Truncate(time.Second)
-	if err := h.settle(); err != nil {
+	if err := h.Settle(); err != nil {
 		return "", err
 	}
 	data, err := encodeHandoff(&h)
@@ -156,12 +156,12 @@ func encodeHandoff(h *Handoff) ([]byte, error) {
 	return []byte("---\n" + string(head) + "---\n" + h.Markdown()), nil
 }
 
-// settle makes Text and the fields agree before a save: a handoff given as
+// Settle makes Text and the fields agree, as a save does: a handoff given as
 // fields gets its text from them; one given as text gets its fields from
 // it, and fields given beside the text must be the ones it reads as (the
 // JSON `rubi handoff last --json` prints is), else neither is dropped for
 // the other: an error says to give one.
-func (h *Handoff) settle() error {
+func (h *Handoff) Settle() error {
 	text := normalizeHandoff(h.Text)
 	if text == "" {
 		text = h.fieldsMarkdown()

@@ -116,6 +116,25 @@ func (e *Engine) NotesChanged() bool {
 	return e.notesStamp() != e.storedNotesStamp()
 }
 
+// IndexNotes brings the notes' part of the index up to date now, as
+// RefreshNotes does but whatever the stamp says: for a command that has
+// just written a note, a chunk or a curated summary (which the stamp does
+// not cover; the maps weave it in). Before the project has an index it
+// does nothing.
+func (e *Engine) IndexNotes(ctx context.Context) (*IndexStats, error) {
+	if !e.HasIndex() {
+		return nil, nil
+	}
+	stats, err := e.index(ctx, IndexOptions{notesOnly: true})
+	if errors.Is(err, ErrNoIndex) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index the notes: %w", err)
+	}
+	return stats, nil
+}
+
 // RefreshNotes brings the notes' part of the index up to date with the
 // folders as they are, when they changed since the last index run: the
 // nodes and chunks added, edited or removed are indexed again, the code's
