@@ -3,14 +3,15 @@ package pipeline
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/store"
@@ -19,14 +20,27 @@ import (
 // The notes' part of the index (knowledge nodes, project and personal, and
 // the conversation memory's chunks) is kept fresh apart from the code's:
 // notes arrive outside rubi's own writes (a git pull of a teammate's
-// .rubi/knowledge/, an edit in Obsidian or by hand, another agent), and a
+// .rubi/knowledge/, another agent, a note saved by an editor), and a
 // recall must see them without waiting for the next full refresh.
 //
 // notesStampFile holds the stamp of the notes' folders as the last index
-// run read them (notesStamp): a hook or a query compares it with the
-// folders as they are now, which costs a listing of each folder and a
-// stat per file, and reads no note.
+// run read them (notesStamp), and when it was taken: a hook compares it
+// with the folders as they are now, a stat of each folder and nothing
+// more. A folder's modification time changes when a file in it is
+// created, removed or renamed: rubi's own atomic writes, a git checkout
+// or pull, an editor that saves through a new file (vim, Emacs,
+// JetBrains' safe write). An edit written in place into the same file
+// leaves the folder alone: the note shown is read from its file as it is,
+// and its words are indexed by the next full refresh (SessionStart, rubi
+// index, rubi context, the MCP server's refresh), which stats every file.
+// A stat per note would notice it too, but costs a hook with thousands of
+// notes more than the recall itself.
 const notesStampFile = "notes.stamp"
+
+// stampSettle is how long after a folder changed a stamp of it is trusted:
+// a change in the same tick of the file system's clock as the stamp (a
+// second on some file systems) would leave its time as stamped.
+const stampSettle = time.Second
 
 // ErrIndexOutdated is RefreshNotes' answer when the notes cannot be
 // brought up to date alone: the configuration of a ranker changed since
@@ -40,80 +54,67 @@ func (e *Engine) notesDirs() []string {
 	return append(e.Knowledge().Dirs(), filepath.Join(e.cfg.Root, filepath.FromSlash(memory.Dir)))
 }
 
-// notesStamp sums the notes' folders as the file system lists them: in
-// each, every note or chunk file (a regular *.md file that is not hidden)
-// by name, size and modification time, or what stands in the folder's
-// place (a file, an error). A file edited in place, added, removed or
-// renamed, and a folder swapped for another (a git checkout), change it.
-// It reads no file.
-func (e *Engine) notesStamp() string {
+// notesStamp identifies the notes' folders as they are: each one's
+// identity (device and inode where the system has them), modification
+// time, size and type, or that it is missing. It also returns the latest
+// modification time among them. It reads no file and lists no folder.
+func (e *Engine) notesStamp() (string, time.Time) {
 	h := sha256.New()
-	var num [8]byte
-	put := func(v int64) {
-		binary.LittleEndian.PutUint64(num[:], uint64(v))
-		h.Write(num[:])
-	}
+	var latest time.Time
 	for _, dir := range e.notesDirs() {
-		h.Write([]byte(dir))
-		h.Write([]byte{0})
-		des, err := os.ReadDir(dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			// As an empty folder: a hook that makes .rubi/sessions/ for
-			// its state adds no note.
-			h.Write([]byte("\n"))
-			continue
-		case err != nil:
-			// Not a folder, or not readable: the next index says so.
-			h.Write([]byte("!" + err.Error() + "\n"))
+		fmt.Fprintf(h, "%s\x00", dir)
+		fi, err := os.Stat(dir)
+		if err != nil {
+			fmt.Fprintf(h, "!%v\n", errors.Is(err, fs.ErrNotExist))
 			continue
 		}
-		for _, de := range des {
-			name := de.Name()
-			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !de.Type().IsRegular() {
-				continue
-			}
-			fi, err := de.Info()
-			if err != nil {
-				continue // removed since the listing: the next stamp differs
-			}
-			h.Write([]byte(name))
-			h.Write([]byte{0})
-			put(fi.Size())
-			put(fi.ModTime().UnixNano())
+		if fi.ModTime().After(latest) {
+			latest = fi.ModTime()
 		}
-		h.Write([]byte("\n"))
+		fmt.Fprintf(h, "%d/%d/%d/%v\n", fileID(fi), fi.ModTime().UnixNano(), fi.Size(), fi.Mode().Type())
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), latest
 }
 
-// storedNotesStamp is the stamp the last index run wrote, "" when none.
-func (e *Engine) storedNotesStamp() string {
+// storedNotesStamp is the stamp the last index run wrote and when it
+// was taken; "" when there is none.
+func (e *Engine) storedNotesStamp() (string, time.Time) {
 	f, err := store.OpenRegular(filepath.Join(e.indexDir(), notesStampFile))
 	if err != nil {
-		return ""
+		return "", time.Time{}
 	}
 	defer f.Close()
-	var buf [2*sha256.Size + 1]byte
+	var buf [128]byte
 	n, _ := f.Read(buf[:])
-	return strings.TrimSpace(string(buf[:n]))
+	stamp, at, _ := strings.Cut(strings.TrimSpace(string(buf[:n])), " ")
+	ns, err := strconv.ParseInt(at, 10, 64)
+	if err != nil || len(stamp) != 2*sha256.Size {
+		return "", time.Time{}
+	}
+	return stamp, time.Unix(0, ns)
 }
 
-// saveNotesStamp records the stamp an index run read the notes with. A
-// failure only costs the next hook a refresh it did not need.
-func (e *Engine) saveNotesStamp(stamp string) {
-	if stamp == "" || stamp == e.storedNotesStamp() {
+// saveNotesStamp records the stamp an index run read the notes with,
+// taken at the time given. A failure only costs the next hook a refresh
+// it did not need.
+func (e *Engine) saveNotesStamp(stamp string, at time.Time) {
+	if old, oldAt := e.storedNotesStamp(); old == stamp && oldAt.Equal(at) {
 		return
 	}
-	if err := store.WriteFile(filepath.Join(e.indexDir(), notesStampFile), []byte(stamp+"\n"), 0o644); err != nil {
+	data := fmt.Sprintf("%s %d\n", stamp, at.UnixNano())
+	if err := store.WriteFile(filepath.Join(e.indexDir(), notesStampFile), []byte(data), 0o644); err != nil {
 		e.logger.Warn("could not save the notes' stamp", "error", err)
 	}
 }
 
-// NotesChanged reports whether the notes' folders changed since the last
-// index run read them: a listing of each folder and a stat per file.
+// NotesChanged reports whether the notes' folders may have changed since
+// the last index run read them: a stat of each folder. A folder that
+// changed less than stampSettle before the stamp was taken counts as
+// changed: the stamp may have missed a change in the same tick.
 func (e *Engine) NotesChanged() bool {
-	return e.notesStamp() != e.storedNotesStamp()
+	stamp, latest := e.notesStamp()
+	stored, at := e.storedNotesStamp()
+	return stamp != stored || !latest.Add(stampSettle).Before(at)
 }
 
 // IndexNotes brings the notes' part of the index up to date now, as

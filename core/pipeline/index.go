@@ -259,7 +259,8 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// skipped. The stamp of their folders is taken before they are read:
 	// a note that changes while they are read changes the stamp again, and
 	// the next check indexes it.
-	notesStamp := e.notesStamp()
+	notesStamp, _ := e.notesStamp()
+	stampedAt := time.Now()
 	nodes, problems := e.nodes()
 	for _, p := range problems {
 		stats.Warnings = append(stats.Warnings, p.String())
@@ -317,7 +318,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		// rankers and their state all still hold.
 		kept, err := e.keep(prev, next, files, stats, start)
 		if err == nil {
-			e.saveNotesStamp(notesStamp)
+			e.saveNotesStamp(notesStamp, stampedAt)
 		}
 		return kept, err
 	}
@@ -419,7 +420,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	lap("manifest")
 	e.setManifest(next)
-	e.saveNotesStamp(notesStamp)
+	e.saveNotesStamp(notesStamp, stampedAt)
 	return e.finish(stats, start), nil
 }
 
