@@ -270,10 +270,11 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	// So are the chunks of the conversation memory.
-	chunkDocs, chunkEdges, chunkStamps, err := e.chunkDocs(next)
+	chunkDocs, chunkEdges, chunkStamps, chunkProblems, err := e.chunkDocs(next)
 	if err != nil {
 		return nil, err
 	}
+	stats.Warnings = append(stats.Warnings, chunkProblems...)
 	nodeDocs, nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
