@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
@@ -91,6 +92,23 @@ func (p *project) refresh(ctx context.Context) (*pipeline.Engine, error) {
 
 // wrote records a write through the server, so the next query refreshes.
 func (p *project) wrote() { p.writes.Add(1) }
+
+// indexWritten brings the notes' part of the index up to date with what a
+// call just wrote (pipeline.Engine.IndexNotes: the changed notes and
+// chunks, the maps for a summary; no walk of the code). The write stands
+// whatever happens here; a failure is logged, and the next query's
+// refresh tries again.
+func (p *project) indexWritten(ctx context.Context, logger hclog.Logger) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	eng, err := p.engineLocked()
+	if err == nil {
+		_, err = eng.IndexNotes(ctx)
+	}
+	if err != nil && !errors.Is(err, pipeline.ErrIndexOutdated) {
+		logger.Warn("the index was not updated after a write", "root", p.root, "error", err)
+	}
+}
 
 func (p *project) close() {
 	p.mu.Lock()

@@ -524,6 +524,15 @@ func TestHandoff(t *testing.T) {
 			t.Errorf("free text: %+v", got.Handoff)
 		}
 	}
+	// Prose under a list section, and sections rubi does not know, come
+	// back whole (issue 21's example).
+	text = "## Goal\n\nAdd a second coupon type\n\n## Next\n\nWire the endpoint zebra-42\n\n## Notes\nsomething else"
+	ok(t, c, "memory", map[string]any{"action": "handoff", "text": text})
+	out, res = ok(t, c, "memory", map[string]any{"action": "last"})
+	structured(t, res, &got)
+	if !strings.Contains(out, text) || got.Handoff == nil || got.Handoff.Text != text || !slices.Equal(got.Handoff.Next, []string{"Wire the endpoint zebra-42"}) {
+		t.Errorf("last after a handoff with prose under Next: %q %+v", out, got.Handoff)
+	}
 	fails(t, c, "memory", map[string]any{"action": "handoff"}, "the handoff is empty")
 	fails(t, c, "memory", map[string]any{"action": "load"}, `action "load"`, "handoff", "last")
 	fails(t, c, "memory", map[string]any{"action": "handoff", "text": []string{"ship it"}}, "argument text of memory must be a string")

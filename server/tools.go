@@ -136,7 +136,14 @@ func handle[A interface{ projectName() string }](s *Server, fn func(context.Cont
 		}
 		if err == nil {
 			var res *mcp.CallToolResult
-			if res, err = fn(ctx, p, args); err == nil {
+			writes := p.writes.Load()
+			res, err = fn(ctx, p, args)
+			if p.writes.Load() != writes {
+				// What the call wrote is in the index before it returns:
+				// the hooks and other servers read the same index.
+				p.indexWritten(ctx, s.logger)
+			}
+			if err == nil {
 				return res, nil
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/tokens"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -472,5 +473,62 @@ func TestADeeplyNestedRubiHCLDoesNotCrashAHook(t *testing.T) {
 	}
 	if !strings.Contains(p.logText(), "nested too deep") {
 		t.Errorf("the log does not say what is wrong:\n%s", p.logText())
+	}
+}
+
+// After a compaction the handoff comes back whole, as written: prose
+// under a list section and sections rubi does not know included.
+func TestSessionStartInjectsTheWholeHandoff(t *testing.T) {
+	p := newProject(t)
+	eng := p.engine()
+	text := "## Goal\n\nAdd a second coupon type\n\n## Next\n\nWire the endpoint zebra-42\n\n## Risks\n\n```go\nfunc apply() {}\n```\n\n## Notes\nsomething else"
+	h := knowledge.ParseHandoff(text)
+	h.Created = time.Now()
+	if _, err := eng.Knowledge().SaveHandoff(h); err != nil {
+		t.Fatal(err)
+	}
+	eng.Close()
+	a := p.hook(SessionStart, p.payload("claude-code/SessionStart.json", map[string]any{"source": "compact"}))
+	if !strings.Contains(a.Specific.Context, text) {
+		t.Errorf("the handoff is not injected whole:\n%s", a.Specific.Context)
+	}
+}
+
+// A handoff past the injection's budget is cut at a line, and the cut
+// says how much it left out and which sections.
+func TestSessionStartSaysWhatItCutOfTheHandoff(t *testing.T) {
+	p := newProject(t)
+	eng := p.engine()
+	var b strings.Builder
+	b.WriteString("## Goal\n\nMove checkout to the new pricing engine\n\n## Done\n\n")
+	for i := range 400 {
+		fmt.Fprintf(&b, "- migrated price rule %d of the legacy table to the engine\n", i)
+	}
+	b.WriteString("\n## Next\n\nWire the endpoint zebra-42\n\n## Open questions\n\nWho owns refunds?\n")
+	h := knowledge.ParseHandoff(b.String())
+	h.Created = time.Now()
+	if _, err := eng.Knowledge().SaveHandoff(h); err != nil {
+		t.Fatal(err)
+	}
+	eng.Close()
+	a := p.hook(SessionStart, p.payload("claude-code/SessionStart.json", map[string]any{"source": "compact"}))
+	ctx := a.Specific.Context
+	start := strings.Index(ctx, "rubi: the last handoff")
+	end := strings.Index(ctx, "# Map of")
+	if start < 0 || end < start {
+		t.Fatalf("no handoff before the map:\n%s", ctx)
+	}
+	injected := ctx[start:end]
+	if n := tokens.Estimate(injected); n > handoffBudget+100 {
+		t.Errorf("the handoff takes %d tokens, past its budget of %d", n, handoffBudget)
+	}
+	for _, want := range []string{"Move checkout to the new pricing engine", "- migrated price rule 0 ", "cut to the budget of 2000 tokens",
+		`the rest of "Done", then "Next", "Open questions" not shown`, "action last"} {
+		if !strings.Contains(injected, want) {
+			t.Errorf("the cut handoff lacks %q:\n%s", want, injected)
+		}
+	}
+	if strings.Contains(injected, "zebra-42") {
+		t.Errorf("the cut handoff shows what it says it cut:\n%s", injected)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -62,6 +63,7 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	if len(words) == 0 && len(paths) == 0 {
 		return "", nil
 	}
+	h.refreshNotes(ctx)
 	res, err := h.engine().Retrieve(ctx, pipeline.Query{
 		Text: prompt, Kinds: []string{core.DocNode}, Direct: true,
 		Budget: h.cfg.Budgets.Recall, Limit: recallLimit + 2,
@@ -91,6 +93,25 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 		return "", nil
 	}
 	return "rubi recall: notes from the project's memory about this request (open one with the rubi read tool):\n" + kept.Text(false), nil
+}
+
+// notesRefreshWait bounds the refresh of the notes' index before a
+// recall, the wait for another process's index included: past it, the
+// recall answers from the index as it stands.
+const notesRefreshWait = 3 * time.Second
+
+// refreshNotes brings the notes' part of the index up to date when their
+// folders changed since the last index (a note registered by the command
+// line, pulled with git, edited by hand): with nothing changed it costs a
+// listing of each folder and a stat per note. The code's part is left to
+// SessionStart's refresh and `rubi index`.
+func (h *handler) refreshNotes(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, notesRefreshWait)
+	defer cancel()
+	_, _, err := h.engine().RefreshNotes(ctx)
+	if err != nil && !errors.Is(err, pipeline.ErrIndexOutdated) && ctx.Err() == nil {
+		logError(h.dataDir(), h.event, err)
+	}
 }
 
 // requestWords are words of requests, not of topics: they never make a

@@ -93,16 +93,57 @@ func (h *handler) handoffText() string {
 	if age := h.env.now().Sub(ho.Created); age > handoffMaxAge {
 		return fmt.Sprintf("rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi memory tool (action last).", when, roundAge(age))
 	}
-	data, err := os.ReadFile(ho.Path)
-	if err != nil {
-		logError(h.dataDir(), h.event, err)
-		return ""
-	}
-	text := strings.TrimSpace(string(data))
+	text := strings.TrimSpace(ho.Markdown())
 	if tokens.Estimate(text) > handoffBudget {
-		text = cutToTokens(text, handoffBudget) + "\n… (cut; read the whole handoff with the rubi memory tool, action last)"
+		text = cutHandoff(text, handoffBudget)
 	}
 	return fmt.Sprintf("rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s", when, text)
+}
+
+// cutHandoff cuts a handoff's markdown at a line to about n tokens, and
+// says what it left out: how many lines and tokens, and the sections
+// they hold, so the agent knows what to read with the memory tool.
+func cutHandoff(text string, n int) string {
+	const note = 80 // tokens kept for the line saying what was cut
+	shown := cutToTokens(text, n-note)
+	if shown == "" {
+		// One long first line: cut inside it.
+		r := []rune(text)
+		shown = string(r[:min(len(r), (n-note)*3)])
+	}
+	rest := strings.TrimLeft(text[len(shown):], "\n")
+	var sections []string
+	partial := ""
+	for i, l := range strings.Split(rest, "\n") {
+		if t, ok := strings.CutPrefix(l, "## "); ok && strings.TrimSpace(t) != "" {
+			sections = append(sections, strings.TrimSpace(t))
+		} else if i == 0 {
+			// The cut fell inside a section: name it too.
+			for _, sl := range strings.Split(shown, "\n") {
+				if t, ok := strings.CutPrefix(sl, "## "); ok && strings.TrimSpace(t) != "" {
+					partial = strings.TrimSpace(t)
+				}
+			}
+		}
+	}
+	what := fmt.Sprintf("%d more lines (about %d tokens)", strings.Count(rest, "\n")+1, tokens.Estimate(rest))
+	switch {
+	case partial != "" && len(sections) > 0:
+		what += fmt.Sprintf(": the rest of %q, then %s", partial, quoteAll(sections))
+	case partial != "":
+		what += fmt.Sprintf(": the rest of %q", partial)
+	case len(sections) > 0:
+		what += ": " + quoteAll(sections)
+	}
+	return shown + "\n… (cut to the budget of " + fmt.Sprint(n) + " tokens: " + what + " not shown; read the whole handoff with the rubi memory tool, action last)"
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
 }
 
 // criticalText lists the active notes marked critical, which every

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/codec"
@@ -129,12 +131,32 @@ func FuzzHandoff(f *testing.F) {
 	f.Add([]byte(h.Markdown()))
 	f.Add([]byte("Context first.\n\n## Next\n- Wire the endpoint\n- Add a test\n  for refunds\n\n## Goal\nShip coupons\n\n## Files\n- web/api.js\n"))
 	f.Add([]byte("---\ncreated: 2026-10-17T15:30:00Z\n---\n# Handoff\n"))
+	for _, c := range realHandoffs {
+		f.Add([]byte(c.text))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer rubitest.Bound(rubitest.FuzzBound, "FuzzHandoff")()
 		parsed := ParseHandoff(string(data))
-		parsed.Markdown()
-		if _, err := encodeHandoff(&parsed); err != nil {
+		// Nothing written is lost: the text is what was sent, less at most
+		// a handoff file's frontmatter and title line in front.
+		if !strings.HasSuffix(normalizeHandoff(string(data)), parsed.Text) {
+			t.Fatalf("the text %q is not the end of what was written", parsed.Text)
+		}
+		// Saved and read back, it is the same handoff, text and fields.
+		enc, err := encodeHandoff(&parsed)
+		if err != nil {
 			t.Fatalf("a parsed handoff does not encode: %v", err)
+		}
+		back, err := decodeHandoff(enc)
+		if err != nil {
+			t.Fatalf("a saved handoff does not read back: %v\n%q", err, enc)
+		}
+		back.Created = parsed.Created
+		if !reflect.DeepEqual(*back, parsed) {
+			t.Fatalf("saved and read back:\n%#v\nwant\n%#v", *back, parsed)
+		}
+		if again := ParseHandoff(parsed.Markdown()); again.Text != parsed.Text {
+			t.Fatalf("its markdown reads as\n%q\nwant\n%q", again.Text, parsed.Text)
 		}
 		if h, err := decodeHandoff(data); err == nil {
 			h.Markdown()

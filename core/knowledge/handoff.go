@@ -2,9 +2,11 @@ package knowledge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +18,14 @@ import (
 )
 
 // Handoff records where a session left off, for the next one.
+//
+// Text is the handoff itself: markdown, every section in the order it was
+// written, those rubi does not know too, with prose, lists and code
+// blocks as they are. The other fields are read from it (Goal, the list
+// sections, and Notes for the text before the first section and the
+// sections rubi does not know), for the command line's flags and JSON:
+// a handoff given as fields alone gets its Text from them when it is
+// saved.
 type Handoff struct {
 	Goal       string   `json:"goal,omitempty"`
 	Done       []string `json:"done,omitempty"`
@@ -24,6 +34,8 @@ type Handoff struct {
 	Decisions  []string `json:"decisions,omitempty"`
 	Files      []string `json:"files,omitempty"`
 	Notes      string   `json:"notes,omitempty"`
+	// Text is the whole handoff as written, without rubi's title line.
+	Text string `json:"text,omitempty"`
 	// Created defaults to now.
 	Created time.Time `json:"created"`
 	// Path is the handoff's file (absolute); set by SaveHandoff and
@@ -53,6 +65,9 @@ func (s *Store) SaveHandoff(h Handoff) (string, error) {
 		h.Created = s.now()
 	}
 	h.Created = h.Created.UTC().Truncate(time.Second)
+	if err := h.Settle(); err != nil {
+		return "", err
+	}
 	data, err := encodeHandoff(&h)
 	if err != nil {
 		return "", err
@@ -141,19 +156,75 @@ func encodeHandoff(h *Handoff) ([]byte, error) {
 	return []byte("---\n" + string(head) + "---\n" + h.Markdown()), nil
 }
 
+// Settle makes Text and the fields agree, as a save does: a handoff given as
+// fields gets its text from them; one given as text gets its fields from
+// it, and fields given beside the text must be the ones it reads as (the
+// JSON `rubi handoff last --json` prints is), else neither is dropped for
+// the other: an error says to give one.
+func (h *Handoff) Settle() error {
+	text := normalizeHandoff(h.Text)
+	if text == "" {
+		text = h.fieldsMarkdown()
+	}
+	if strings.TrimSpace(text) == "" {
+		return errors.New("the handoff is empty: give its text, or at least a goal and the next steps")
+	}
+	read := ParseHandoff(text)
+	if h.Text != "" {
+		for _, f := range []struct {
+			name      string
+			given, is any
+			set       bool
+		}{
+			{"goal", h.Goal, read.Goal, h.Goal != ""},
+			{"done", h.Done, read.Done, len(h.Done) > 0},
+			{"in_progress", h.InProgress, read.InProgress, len(h.InProgress) > 0},
+			{"next", h.Next, read.Next, len(h.Next) > 0},
+			{"decisions", h.Decisions, read.Decisions, len(h.Decisions) > 0},
+			{"files", h.Files, read.Files, len(h.Files) > 0},
+			{"notes", h.Notes, read.Notes, h.Notes != ""},
+		} {
+			if f.set && !reflect.DeepEqual(f.given, f.is) {
+				return fmt.Errorf("the handoff's %s is not what its text says: give the text, or the fields, not both", f.name)
+			}
+		}
+	}
+	h.Goal, h.Done, h.InProgress, h.Next, h.Decisions, h.Files, h.Notes, h.Text =
+		read.Goal, read.Done, read.InProgress, read.Next, read.Decisions, read.Files, read.Notes, read.Text
+	return nil
+}
+
+// handoffTitle is the title line rubi writes atop a handoff file.
+func handoffTitle(t time.Time) string {
+	return "# Handoff " + t.UTC().Format("2006-01-02 15:04") + " UTC"
+}
+
+var handoffTitleLine = lazyRegexp(`^# Handoff \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*$`)
+
 // Markdown is the handoff as its file shows it, without the frontmatter:
-// a title with its time, then its sections.
+// a title with its time, then the text (made from the fields when there
+// is no text).
 func (h *Handoff) Markdown() string {
-	var b strings.Builder
-	b.WriteString("# Handoff " + h.Created.UTC().Format("2006-01-02 15:04") + " UTC\n")
-	if g := strings.TrimSpace(h.Goal); g != "" {
-		b.WriteString("\n## Goal\n\n" + g + "\n")
+	body := normalizeHandoff(h.Text)
+	if body == "" {
+		body = h.fieldsMarkdown()
+	}
+	if body == "" {
+		return handoffTitle(h.Created) + "\n"
+	}
+	return handoffTitle(h.Created) + "\n\n" + body + "\n"
+}
+
+// fieldsMarkdown writes the fields as a handoff's sections.
+func (h *Handoff) fieldsMarkdown() string {
+	var parts []string
+	if g := strings.TrimSpace(normalizeHandoff(h.Goal)); g != "" {
+		parts = append(parts, "## Goal\n\n"+g)
 	}
 	for _, sec := range handoffSections {
-		items := *sec.get(h)
 		var lines []string
-		for _, it := range items {
-			it = strings.TrimSpace(strings.ReplaceAll(it, "\r\n", "\n"))
+		for _, it := range *sec.get(h) {
+			it = strings.TrimSpace(normalizeHandoff(it))
 			if it == "" {
 				continue
 			}
@@ -162,47 +233,249 @@ func (h *Handoff) Markdown() string {
 			lines = append(lines, "- "+strings.ReplaceAll(it, "\n", "\n  "))
 		}
 		if len(lines) > 0 {
-			b.WriteString("\n## " + sec.title + "\n\n" + strings.Join(lines, "\n") + "\n")
+			parts = append(parts, "## "+sec.title+"\n\n"+strings.Join(lines, "\n"))
 		}
 	}
-	if n := strings.TrimSpace(h.Notes); n != "" {
-		b.WriteString("\n## Notes\n\n" + n + "\n")
+	if n := strings.TrimSpace(normalizeHandoff(h.Notes)); n != "" {
+		parts = append(parts, "## Notes\n\n"+n)
 	}
-	return b.String()
+	return strings.Join(parts, "\n\n")
 }
 
-// ParseHandoff reads a handoff written as markdown: the sections of its
-// file (## Goal, ## Done, ## In progress, ## Next, ## Decisions, ## Files,
-// ## Notes), in any order and any of them. Text outside a section, or
-// markdown without them, is kept as its notes.
+// normalizeHandoff is the text a handoff keeps of what was written: line
+// ends made \n (a carriage return before a line feed is dropped), blank
+// lines before the text and white space after it left out. Nothing else
+// changes, indentation of the first line included.
+func normalizeHandoff(s string) string {
+	if strings.IndexByte(s, '\r') >= 0 {
+		var b strings.Builder
+		b.Grow(len(s))
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\r' {
+				j := i
+				for j < len(s) && s[j] == '\r' {
+					j++
+				}
+				if j < len(s) && s[j] == '\n' {
+					i = j - 1
+					continue
+				}
+			}
+			b.WriteByte(s[i])
+		}
+		s = b.String()
+	}
+	s = strings.TrimRight(s, " \t\n\r\v\f")
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || strings.TrimSpace(s[:i]) != "" {
+			if i < 0 && strings.TrimSpace(s) == "" {
+				return ""
+			}
+			return s
+		}
+		s = s[i+1:]
+	}
+}
+
+// ParseHandoff reads a handoff written as markdown. All of it is kept as
+// its Text; the fields are read from the sections rubi knows (## Goal,
+// ## Done, ## In progress, ## Next, ## Decisions, ## Files, ## Notes), in
+// any order. Text before the first section and the sections rubi does not
+// know go to the notes, with their headings. A handoff file pasted whole
+// (its frontmatter and title line) reads as the handoff it holds.
 func ParseHandoff(text string) Handoff {
-	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
-	body := text
-	var pre []string
-	for l := range strings.SplitSeq(text, "\n") {
-		if t, ok := strings.CutPrefix(l, "## "); ok && isHandoffSection(strings.TrimSpace(t)) {
-			break
+	text = normalizeHandoff(text)
+	if rest, ok := strings.CutPrefix(text, "---\n"); ok {
+		if i := strings.Index(rest, "\n---"); i >= 0 && (len(rest) == i+4 || rest[i+4] == '\n') {
+			var fm map[string]any
+			if yaml.Unmarshal([]byte(rest[:i]), &fm) == nil && len(fm) == 1 {
+				if _, ok := fm["created"].(time.Time); ok {
+					text = normalizeHandoff(rest[min(i+5, len(rest)):])
+				}
+			}
 		}
-		pre = append(pre, l)
 	}
-	rest := strings.TrimSpace(strings.TrimPrefix(text, strings.Join(pre, "\n")))
-	h, _ := decodeHandoff([]byte(rest)) // without a frontmatter, it cannot fail
-	if lead := strings.TrimSpace(strings.Join(pre, "\n")); lead != "" && !strings.HasPrefix(lead, "# Handoff") {
-		h.Notes = strings.TrimSpace(lead + "\n\n" + h.Notes)
+	first, rest, _ := strings.Cut(text, "\n")
+	if handoffTitleLine().MatchString(first) {
+		text = normalizeHandoff(rest)
 	}
-	if h.Goal == "" && h.Notes == "" && len(h.Done)+len(h.InProgress)+len(h.Next)+len(h.Decisions)+len(h.Files) == 0 {
-		h.Notes = body
-	}
-	return *h
+	h := Handoff{Text: text}
+	h.readFields()
+	return h
 }
 
+// readFields fills the fields from Text. Headings inside fenced code
+// blocks are code, not sections.
+func (h *Handoff) readFields() {
+	type section struct {
+		heading string // the line, "" before the first
+		title   string // a known section's title, "" for the others
+		lines   []string
+	}
+	var secs []*section
+	cur := &section{}
+	secs = append(secs, cur)
+	fence := ""
+	for l := range strings.SplitSeq(h.Text, "\n") {
+		if fence == "" {
+			if title, ok := handoffHeading(l); ok {
+				cur = &section{heading: l, title: title}
+				secs = append(secs, cur)
+				continue
+			}
+		}
+		fence = nextFence(fence, l)
+		cur.lines = append(cur.lines, l)
+	}
+	var notes []string
+	for _, sec := range secs {
+		body := strings.TrimSpace(strings.Join(sec.lines, "\n"))
+		switch sec.title {
+		case "Goal":
+			h.Goal = joinPart(h.Goal, body)
+		case "Notes":
+			notes = appendPart(notes, body)
+		case "":
+			part := body
+			if sec.heading != "" {
+				part = strings.TrimRight(sec.heading+"\n"+body, "\n")
+			}
+			notes = appendPart(notes, part)
+		default:
+			for _, ls := range handoffSections {
+				if ls.title == sec.title {
+					*ls.get(h) = append(*ls.get(h), listItems(sec.lines)...)
+				}
+			}
+		}
+	}
+	h.Notes = strings.Join(notes, "\n\n")
+}
+
+func joinPart(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n\n" + b
+}
+
+func appendPart(parts []string, p string) []string {
+	if strings.TrimSpace(p) == "" {
+		return parts
+	}
+	return append(parts, p)
+}
+
+// handoffHeading reads a level-2 heading: the title of a section rubi
+// knows (any case), or "" for another heading.
+func handoffHeading(l string) (string, bool) {
+	t, ok := strings.CutPrefix(l, "##")
+	if !ok || t != "" && t[0] != ' ' && t[0] != '\t' {
+		return "", false
+	}
+	t = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
+	for _, known := range []string{"Goal", "Notes"} {
+		if strings.EqualFold(t, known) {
+			return known, true
+		}
+	}
+	for _, sec := range handoffSections {
+		if strings.EqualFold(t, sec.title) {
+			return sec.title, true
+		}
+	}
+	return "", true
+}
+
+// nextFence follows fenced code blocks: given the fence open before line
+// l ("" when none), it returns the one open after it.
+func nextFence(open, l string) string {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 {
+		return open // indented code, not a fence
+	}
+	for _, c := range []string{"`", "~"} {
+		n := len(t) - len(strings.TrimLeft(t, c))
+		if n < 3 {
+			continue
+		}
+		if open == "" {
+			if c == "`" && strings.Contains(t[n:], "`") {
+				return "" // an inline code span, not a fence
+			}
+			return t[:n]
+		}
+		if open[0] == c[0] && n >= len(open) && strings.TrimSpace(t[n:]) == "" {
+			return ""
+		}
+	}
+	return open
+}
+
+// listMarker measures the marker of a list item ("- ", "* ", "+ ", "1. ",
+// "2) "), 0 when l starts none.
+func listMarker(l string) int {
+	if len(l) >= 2 && (l[0] == '-' || l[0] == '*' || l[0] == '+') && (l[1] == ' ' || l[1] == '\t') {
+		return 2
+	}
+	i := 0
+	for i < len(l) && i < 9 && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(l) && (l[i] == '.' || l[i] == ')') && (l[i+1] == ' ' || l[i+1] == '\t') {
+		return i + 2
+	}
+	return 0
+}
+
+// listItems reads a list section's lines into items, losing no word: a
+// list item at the left margin starts one, and so does a paragraph of
+// prose that does not belong to an item (after a blank line, or before
+// any item); indented lines and code blocks continue the item they
+// follow.
+func listItems(lines []string) []string {
+	var out []string
+	fence := ""
+	blank := true // before the first line, as after a blank one
+	for _, l := range lines {
+		inCode := fence != ""
+		fence = nextFence(fence, l)
+		opens := !inCode && fence != ""
+		switch {
+		case inCode && len(out) > 0:
+			out[len(out)-1] += "\n" + l
+			continue
+		case inCode:
+			out = append(out, l)
+			continue
+		case strings.TrimSpace(l) == "":
+			blank = true
+			continue
+		}
+		indented := l[0] == ' ' || l[0] == '\t'
+		if n := listMarker(l); n > 0 {
+			out = append(out, strings.TrimSpace(l[n:]))
+		} else if len(out) > 0 && (indented || !blank || opens) {
+			out[len(out)-1] += "\n" + strings.TrimPrefix(l, "  ")
+		} else {
+			out = append(out, strings.TrimSpace(l))
+		}
+		blank = false
+	}
+	return out
+}
+
+// decodeHandoff reads a handoff file: its frontmatter, rubi's title line,
+// then the text.
 func decodeHandoff(data []byte) (*Handoff, error) {
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	text := normalizeHandoff(string(data))
 	h := &Handoff{}
-	if len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
+	if first, rest, _ := strings.Cut(text, "\n"); strings.TrimSpace(first) == "---" {
+		lines := strings.Split(rest, "\n")
 		end := -1
-		for i := 1; i < len(lines); i++ {
-			if strings.TrimSpace(lines[i]) == "---" {
+		for i, l := range lines {
+			if strings.TrimSpace(l) == "---" {
 				end = i
 				break
 			}
@@ -213,68 +486,18 @@ func decodeHandoff(data []byte) (*Handoff, error) {
 		var fm struct {
 			Created time.Time `yaml:"created"`
 		}
-		if err := yaml.Unmarshal([]byte(strings.Join(lines[1:end], "\n")), &fm); err != nil {
+		if err := yaml.Unmarshal([]byte(strings.Join(lines[:end], "\n")), &fm); err != nil {
 			return nil, fmt.Errorf("invalid YAML frontmatter: %v", err)
 		}
 		h.Created = fm.Created.UTC()
-		lines = lines[end+1:]
+		text = strings.Join(lines[end+1:], "\n")
 	}
-	section := ""
-	var text []string
-	flush := func() {
-		body := strings.TrimSpace(strings.Join(text, "\n"))
-		text = nil
-		switch section {
-		case "Goal":
-			h.Goal = body
-		case "Notes":
-			h.Notes = body
-		default:
-			for _, sec := range handoffSections {
-				if sec.title == section {
-					*sec.get(h) = listItems(body)
-				}
-			}
-		}
+	// The title is rubi's; a text that starts otherwise (a file written
+	// by hand) is kept whole.
+	if first, rest, _ := strings.Cut(normalizeHandoff(text), "\n"); handoffTitleLine().MatchString(first) {
+		text = rest
 	}
-	for _, l := range lines {
-		if t, ok := strings.CutPrefix(l, "## "); ok && section != "Notes" && isHandoffSection(strings.TrimSpace(t)) {
-			flush()
-			section = strings.TrimSpace(t)
-			continue
-		}
-		if section != "" {
-			text = append(text, l)
-		}
-	}
-	flush()
+	h.Text = normalizeHandoff(text)
+	h.readFields()
 	return h, nil
-}
-
-func isHandoffSection(t string) bool {
-	if t == "Goal" || t == "Notes" {
-		return true
-	}
-	for _, sec := range handoffSections {
-		if sec.title == t {
-			return true
-		}
-	}
-	return false
-}
-
-// listItems reads "- item" lines, with indented continuation lines.
-func listItems(body string) []string {
-	var out []string
-	for _, l := range strings.Split(body, "\n") {
-		switch {
-		case strings.HasPrefix(l, "- "):
-			out = append(out, strings.TrimSpace(l[2:]))
-		case strings.HasPrefix(l, "  ") && len(out) > 0:
-			out[len(out)-1] += "\n" + strings.TrimPrefix(l, "  ")
-		case strings.TrimSpace(l) != "" && len(out) > 0:
-			out[len(out)-1] += "\n" + l
-		}
-	}
-	return out
 }

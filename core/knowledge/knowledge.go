@@ -347,6 +347,16 @@ func Open(opts Options) *Store {
 // Dir returns the project's knowledge directory (.rubi/knowledge).
 func (s *Store) Dir() string { return s.project.dir }
 
+// Dirs lists every folder nodes are read from: the project's knowledge
+// directory and its legacy one, then the vault's, when there is one.
+func (s *Store) Dirs() []string {
+	dirs := []string{s.project.dir, s.project.legacy}
+	if s.vault != nil {
+		dirs = append(dirs, s.vault.dir, s.vault.legacy)
+	}
+	return dirs
+}
+
 // now is the store's clock in UTC, to the second: node files show whole
 // seconds, and what is written must equal what is read back.
 func (s *Store) now() time.Time { return s.opts.Now().UTC().Truncate(time.Second) }

@@ -617,6 +617,7 @@ func TestHandoffs(t *testing.T) {
 		t.Fatal(err)
 	}
 	h1.Path = ""
+	h1.Text = h1.fieldsMarkdown() // the text a handoff of fields is saved with
 	if !reflect.DeepEqual(*got, h1) {
 		t.Errorf("handoff\n%#v\nwant\n%#v\n%s", *got, h1, data)
 	}

@@ -314,10 +314,22 @@ func (s *Store) List(f Filter) ([]*Chunk, error) {
 // text: what the index turns into documents.
 func (s *Store) Active() ([]*Chunk, error) { return s.scan() }
 
+// ActiveChecked is Active, and the files of the folder that are not
+// chunks, each with its path and what is wrong (an empty file, a
+// frontmatter that does not end): what the index reports and skips.
+func (s *Store) ActiveChecked() ([]*Chunk, []string, error) {
+	var problems []string
+	out, err := s.scanReport(func(path string, err error) { problems = append(problems, err.Error()) })
+	return out, problems, err
+}
+
 // scan reads every chunk, newest first. A file that does not read as a
 // chunk is skipped: it is not this store's to judge (a record written by
 // an older rubi, a user's note).
-func (s *Store) scan() ([]*Chunk, error) {
+func (s *Store) scan() ([]*Chunk, error) { return s.scanReport(nil) }
+
+// scanReport is scan, telling bad about each file skipped.
+func (s *Store) scanReport(bad func(path string, err error)) ([]*Chunk, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -333,11 +345,19 @@ func (s *Store) scan() ([]*Chunk, error) {
 		path := filepath.Join(s.dir, e.Name())
 		data, err := os.ReadFile(path)
 		if err != nil {
+			if bad != nil {
+				bad(path, err)
+			}
 			continue
 		}
-		if c, err := decode(path, data); err == nil {
-			out = append(out, c)
+		c, err := decode(path, data)
+		if err != nil {
+			if bad != nil {
+				bad(path, err)
+			}
+			continue
 		}
+		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].Created.Equal(out[j].Created) {
@@ -366,6 +386,9 @@ func encode(c *Chunk) ([]byte, error) {
 
 // decode reads a chunk file.
 func decode(path string, data []byte) (*Chunk, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: not a chunk: the file is empty (%d bytes)", path, len(data))
+	}
 	rest, ok := bytes.CutPrefix(data, []byte("---\n"))
 	if !ok {
 		return nil, fmt.Errorf("%s:1: not a chunk: no frontmatter", path)

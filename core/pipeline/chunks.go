@@ -17,10 +17,13 @@ const maxChunkBody = 32 << 10
 // the summary, names the tags, ticket and entities, body the text's start;
 // an edge to each project file a chunk names. Stamps are merged into the
 // manifest's document stamps, as the notes' are.
-func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, err error) {
-	chunks, err := memory.Open(e.cfg.Root).Active()
+//
+// Files of the folder that are not chunks are skipped, each named in
+// problems.
+func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, problems []string, err error) {
+	chunks, problems, err := memory.Open(e.cfg.Root).ActiveChecked()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	stamps = map[string]string{}
 	for _, c := range chunks { // archived ones are found by rubi memory, by summary and tags
@@ -42,7 +45,7 @@ func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge
 			}
 		}
 	}
-	return docs, edges, stamps, nil
+	return docs, edges, stamps, problems, nil
 }
 
 // renderChunk is a chunk as a result shows it: type, summary, when, size,

@@ -36,6 +36,11 @@ type IndexOptions struct {
 	// it (a command, not a server): a run that reads many files then has
 	// its heap backed by huge pages (store.ReserveHugeHeap).
 	HugeHeap bool
+	// notesOnly brings only the notes' documents up to date (RefreshNotes):
+	// the code's files are the previous index's records, neither walked
+	// nor read, and a run that would need the code read again (a ranker
+	// to rebuild in full) fails with ErrIndexOutdated instead.
+	notesOnly bool
 }
 
 // A run that reads hugeHeapFrom bytes or more reserves its heap in huge
@@ -149,22 +154,51 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		m, err := loadManifest(e.indexDir(), true)
 		previous <- loaded{m, err}
 	}()
-	files, wstats, err := e.walk(ctx)
+	var (
+		files  []*scanned
+		wstats walk.Stats
+	)
+	if !opts.notesOnly {
+		files, wstats, err = e.walk(ctx)
+	}
 	last := <-previous
 	if err != nil {
 		return nil, err
 	}
 	prev := last.m
+	if opts.notesOnly {
+		// The code stays as the last index left it: its records are this
+		// run's files, unchanged.
+		switch {
+		case errors.Is(last.err, errNoIndex):
+			return nil, ErrNoIndex
+		case last.err != nil:
+			return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, last.err)
+		}
+		opts.Full = false
+		wstats.Skipped = map[string]int{}
+		for _, p := range prev.sortedPaths() {
+			rec := prev.records()[p]
+			files = append(files, &scanned{file: walk.File{Path: p, Size: rec.Size}, rec: rec})
+		}
+		wstats.Seen = len(files)
+	}
 	if last.err != nil && !errors.Is(last.err, errNoIndex) {
 		stats.Warnings = append(stats.Warnings, last.err.Error())
 	}
 	// Roles follow the .gitattributes files and index.hidden_roles: when
 	// those change, every file's role and documents are made again.
-	attrs, rolesSig := e.attributes(files)
+	var attrs *codemap.Attributes
+	var rolesSig string
+	if opts.notesOnly {
+		rolesSig = prev.Roles
+	} else {
+		attrs, rolesSig = e.attributes(files)
+	}
 	if prev != nil && prev.Roles != rolesSig {
 		opts.Full = true
 	}
-	if prev != nil && !opts.Full && !prev.symbolsIntact(e.indexDir()) {
+	if prev != nil && !opts.Full && !opts.notesOnly && !prev.symbolsIntact(e.indexDir()) {
 		// Truncated or gone: the unchanged files' symbols cannot be
 		// copied from it, so every file is parsed again.
 		stats.Warnings = append(stats.Warnings, "the symbols file "+symbolsFile(e.indexDir(), prev.Generation)+" is damaged: every file is parsed again")
@@ -181,7 +215,11 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	next := newManifest()
 	next.Parsers = e.parserFingerprints()
 	next.Roles = rolesSig
-	if err := e.scan(ctx, files, prev, next, opts); err != nil {
+	if opts.notesOnly {
+		// The files were parsed by the parsers of the last index: a
+		// parser changed since is the next full refresh's to apply.
+		next.Parsers = prev.Parsers
+	} else if err := e.scan(ctx, files, prev, next, opts); err != nil {
 		return nil, err
 	}
 	lap("read and parse")
@@ -218,7 +256,11 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	stats.Files.Indexed = len(next.records())
 
 	// Knowledge nodes are documents too; a malformed one is reported and
-	// skipped.
+	// skipped. The stamp of their folders is taken before they are read:
+	// a note that changes while they are read changes the stamp again, and
+	// the next check indexes it.
+	notesStamp, _ := e.notesStamp()
+	stampedAt := time.Now()
 	nodes, problems := e.nodes()
 	for _, p := range problems {
 		stats.Warnings = append(stats.Warnings, p.String())
@@ -228,10 +270,11 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	// So are the chunks of the conversation memory.
-	chunkDocs, chunkEdges, chunkStamps, err := e.chunkDocs(next)
+	chunkDocs, chunkEdges, chunkStamps, chunkProblems, err := e.chunkDocs(next)
 	if err != nil {
 		return nil, err
 	}
+	stats.Warnings = append(stats.Warnings, chunkProblems...)
 	nodeDocs, nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
@@ -258,7 +301,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 			// Its state was deleted: index it again, in full.
 			delete(prev.Rankers, st.Name)
 		}
-		if prev.Rankers[st.Name] == fps[st.Name] && !opts.Full {
+		if prev.Rankers[st.Name] == fps[st.Name] && !opts.Full && !opts.notesOnly {
 			if err := e.verifyRanker(ctx, st); err != nil {
 				// Damaged since (truncated, overwritten): rebuilt in full,
 				// without waiting for --full.
@@ -268,10 +311,17 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		}
 		current = current && prev.Rankers[st.Name] == fps[st.Name]
 	}
+	if opts.notesOnly && !current {
+		return nil, ErrIndexOutdated // a ranker to rebuild reads every file
+	}
 	if !opts.Full && current && len(changedIDs) == 0 && len(removedIDs) == 0 {
 		// The common refresh: no content changed, so the graph, the
 		// rankers and their state all still hold.
-		return e.keep(prev, next, files, stats, start)
+		kept, err := e.keep(prev, next, files, stats, start)
+		if err == nil {
+			e.saveNotesStamp(notesStamp, stampedAt)
+		}
+		return kept, err
 	}
 
 	// The graph: imports resolved project-wide, then centrality.
@@ -316,6 +366,9 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// corpus builds what rankers index: in full, every document with its
 	// body; otherwise bodies (and symbols) only where something changed.
 	corpus := func(full bool) (*core.Corpus, error) {
+		if full && opts.notesOnly {
+			return nil, ErrIndexOutdated
+		}
 		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.records()[p].Module] }); err != nil {
 			return nil, err
 		}
@@ -368,6 +421,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	lap("manifest")
 	e.setManifest(next)
+	e.saveNotesStamp(notesStamp, stampedAt)
 	return e.finish(stats, start), nil
 }
 

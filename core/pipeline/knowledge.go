@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -206,7 +207,7 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 			d.ModTime = n.Updated.Unix()
 		}
 		docs = append(docs, d)
-		stamps[id] = fmt.Sprintf("%s/%d/%s", n.Status, n.Updated.UnixNano(), n.Title)
+		stamps[id] = nodeStamp(n, &d)
 		about := map[string]bool{}
 		for _, f := range n.Files {
 			if _, ok := m.file(f); ok {
@@ -238,6 +239,25 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 		return edges[i].To < edges[j].To
 	})
 	return docs, edges, stamps
+}
+
+// nodeStamp identifies what a node's document holds, so that an edit
+// that leaves its time alone (a hand edit of the text, a git checkout of
+// another version) is indexed again: its status and time, and a hash of
+// its title, names and text.
+func nodeStamp(n *knowledge.Node, d *core.Document) string {
+	h := sha256.New()
+	h.Write([]byte(d.Title + "\x00" + d.Body + "\x00"))
+	for _, name := range d.Names {
+		h.Write([]byte(name + "\x00"))
+	}
+	for _, l := range n.Links {
+		h.Write([]byte(l.Target + "\x00"))
+	}
+	for _, old := range n.Supersedes {
+		h.Write([]byte(old + "\x00"))
+	}
+	return fmt.Sprintf("%s/%d/%x", n.Status, n.Updated.UnixNano(), h.Sum(nil)[:12])
 }
 
 // nodeDocID is a node's document id; personal nodes are told apart from

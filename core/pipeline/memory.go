@@ -29,6 +29,9 @@ func (e *Engine) SaveHandoff(ctx context.Context, h knowledge.Handoff) (string, 
 		h.Created = time.Now()
 	}
 	h.Created = h.Created.UTC().Truncate(time.Second)
+	if err := h.Settle(); err != nil { // the goal names the chunk
+		return "", nil, err
+	}
 	path, err := e.Knowledge().SaveHandoff(h)
 	if err != nil {
 		return "", nil, err

@@ -67,6 +67,7 @@ or error, with its id and notes.`,
 			if err != nil {
 				return err
 			}
+			g.indexWritten(cmd.Context(), eng)
 			if g.json {
 				if err := writeJSON(g.stdout, results); err != nil {
 					return err
@@ -207,6 +208,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 			if err := eng.Knowledge().Forget(args[0], hard); err != nil {
 				return err
 			}
+			g.indexWritten(cmd.Context(), eng)
 			what := "retracted"
 			if hard {
 				what = "deleted"
@@ -300,10 +302,16 @@ func newHandoffCmd(g *globals) *cobra.Command {
 		Long: `save writes .rubi/handoffs/<YYYY-MM-DD-HHMM>.md from flags, or from a JSON
 object on standard input when no flag is given, and keeps it in the
 conversation memory as a session chunk tagged handoff:
-{"goal", "done": [], "in_progress": [], "next": [], "decisions": [], "files": [], "notes"}.`,
+{"goal", "done": [], "in_progress": [], "next": [], "decisions": [], "files": [], "notes"},
+or {"text": "## Goal\n…"}: markdown kept as written, every section in its
+order (the fields are then read from it; given beside it, they must agree).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().NFlag() == 0 {
+			given := false // a flag of the handoff's own; --root and the like do not count
+			for _, name := range []string{"goal", "done", "in-progress", "next", "decision", "file", "notes"} {
+				given = given || cmd.Flags().Changed(name)
+			}
+			if !given {
 				if err := g.readJSON(&h, "a JSON handoff object"); err != nil {
 					return err
 				}
@@ -317,6 +325,7 @@ conversation memory as a session chunk tagged handoff:
 			if err != nil {
 				return err
 			}
+			g.indexWritten(cmd.Context(), eng)
 			if g.json {
 				return writeJSON(g.stdout, map[string]string{"path": path, "chunk": chunk.ID})
 			}
@@ -397,10 +406,9 @@ the summary. Without TEXT on a terminal, the current summary is printed.`,
 			if err := eng.Knowledge().WriteSummary(target, text); err != nil {
 				return err
 			}
-			// The maps pick it up on the next refresh; do it now.
-			if err := g.refresh(cmd.Context(), eng); err != nil {
-				return err
-			}
+			// The maps weave it in: rewrite them now, the code's index as
+			// it stands.
+			g.indexWritten(cmd.Context(), eng)
 			fmt.Fprintf(g.stdout, "summary of %s saved\n", target)
 			return nil
 		},
@@ -447,6 +455,7 @@ adds nothing.`,
 			if err != nil {
 				return err
 			}
+			g.indexWritten(cmd.Context(), eng)
 			if g.json {
 				return writeJSON(g.stdout, results)
 			}
@@ -521,6 +530,7 @@ func (g *globals) importRLM(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
+	g.indexWritten(ctx, eng)
 	counts := map[string]int{}
 	for i, r := range results {
 		counts[r.Action]++

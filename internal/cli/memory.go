@@ -82,6 +82,14 @@ func newMemorySaveCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !saved.Duplicate {
+				eng, err := g.engine()
+				if err != nil {
+					return err
+				}
+				g.indexWritten(cmd.Context(), eng)
+				eng.Close()
+			}
 			if g.json {
 				return writeJSON(g.stdout, saved)
 			}

@@ -2,11 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -55,4 +59,24 @@ func (g *globals) indexOptions(full bool) pipeline.IndexOptions {
 func (g *globals) stdinIsTerminal() bool {
 	f, ok := g.stdin.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
+}
+
+// indexWritten brings the index up to date with what a command has just
+// written (notes, chunks, a curated summary) before it returns, so the
+// next hook or query sees it: the notes' documents alone, incrementally
+// (pipeline.Engine.IndexNotes). The write stands whatever happens here: a
+// failure is a warning. A project whose rubi.hcl names a ranker plugin
+// this program cannot start is left to the next recall, which hands over
+// to rubi-full and finds the notes changed.
+func (g *globals) indexWritten(ctx context.Context, eng *pipeline.Engine) {
+	if host.NeedsLauncher(eng.Config(), core.KindRanker) {
+		return
+	}
+	_, err := eng.IndexNotes(ctx)
+	switch {
+	case errors.Is(err, pipeline.ErrIndexOutdated):
+		fmt.Fprintf(g.stderr, "rubi: saved; rubi.hcl changed since the last index, so recall finds it after the next rubi index\n")
+	case err != nil:
+		fmt.Fprintf(g.stderr, "rubi: saved, but the index was not updated (%v); the next recall or rubi index picks it up\n", err)
+	}
 }

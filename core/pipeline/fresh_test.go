@@ -1,0 +1,90 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
+)
+
+// hasWarning reports whether one of the warnings holds every part.
+func hasWarning(warnings []string, parts ...string) bool {
+	for _, w := range warnings {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(w, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// Damaged notes from outside (an editor killed halfway through a save, a
+// chunk file of 0 bytes, a .rubi/knowledge/ that is a file) are named
+// with what is wrong, skipped, and the rest of the notes keep working:
+// the notes-only refresh indexes them, and nothing is removed or
+// rewritten.
+func TestNotesRefreshSurvivesBadInput(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	ctx := context.Background()
+	if _, err := e.Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total."}}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	kdir := filepath.Join(root, ".rubi", "knowledge")
+	half := "---\nid: gotcha-half\ntype: gotcha\ntitle: Half written\nfiles: [internal/dis"
+	write(t, root, ".rubi/knowledge/gotcha-half.md", half)
+	write(t, root, ".rubi/sessions/20260101-000000-00000000.md", "")
+	if _, err := memory.Open(root).Save(ctx, memory.Input{Content: "The zebra importer stalls on batch three.", Summary: "zebra importer log"}); err != nil {
+		t.Fatal(err)
+	}
+	stats, err := e.IndexNotes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(stats.Warnings, "gotcha-half.md", "frontmatter") {
+		t.Errorf("the half-written node is not named: %q", stats.Warnings)
+	}
+	if !hasWarning(stats.Warnings, "20260101-000000-00000000.md", "empty") {
+		t.Errorf("the empty chunk is not named: %q", stats.Warnings)
+	}
+	res, err := e.Retrieve(ctx, Query{Text: "zebra importer stalls coupon applied twice", Kinds: []string{core.DocNode, core.DocChunk}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Text(false)
+	if !strings.Contains(text, "Coupon applied twice") || !strings.Contains(text, "zebra importer log") {
+		t.Errorf("the good notes are not answered beside the bad ones:\n%s", text)
+	}
+	if data, _ := os.ReadFile(filepath.Join(kdir, "gotcha-half.md")); string(data) != half {
+		t.Errorf("the half-written node was changed: %q", data)
+	}
+
+	// .rubi/knowledge/ replaced by a file: named, the chunks still
+	// answered, and the file left as it is.
+	if err := os.Rename(kdir, kdir+".away"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, ".rubi/knowledge", "not a folder")
+	stats, err = e.IndexNotes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(stats.Warnings, kdir, "not a directory") {
+		t.Errorf("the knowledge file is not named: %q", stats.Warnings)
+	}
+	if res, err = e.Retrieve(ctx, Query{Text: "zebra importer stalls", Kinds: []string{core.DocChunk}}); err != nil || !strings.Contains(res.Text(false), "zebra importer log") {
+		t.Errorf("chunks are not answered beside a knowledge file: %v %+v", err, res)
+	}
+	if data, _ := os.ReadFile(kdir); string(data) != "not a folder" {
+		t.Errorf("the file in the knowledge folder's place was changed: %q", data)
+	}
+}
