@@ -31,7 +31,7 @@ func geminiCLI(t *testing.T) string {
 	}
 	bin := filepath.Join(repoRoot, geminiDir, "node_modules", ".bin", "gemini")
 	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("the Gemini CLI is not installed: run `(cd %s && npm ci)` (.ci/run does), or set %s=1 to leave this test out", geminiDir, noNodeEnv)
+		t.Fatalf("the Gemini CLI is not installed: run `(cd %s && npm ci)` (make test does), or set %s=1 to leave this test out", geminiDir, noNodeEnv)
 	}
 	return bin
 }
