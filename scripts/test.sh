@@ -60,6 +60,8 @@ if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
   install nodejs npm
 fi
 
+export npm_config_update_notifier=false
+
 node_major() { node -p 'process.versions.node.split(".")[0]'; }
 
 # npm_install DIR [npm ci arguments]: installs DIR's pinned packages unless
@@ -68,7 +70,7 @@ npm_install() {
   local dir=$1; shift
   local stamp="$dir/node_modules/.rubi-installed"
   local want
-  want=$(cat "$dir/package.json" "$dir/package-lock.json" 2>/dev/null | sha256sum | cut -d' ' -f1)
+  want=$(for f in "$dir/package.json" "$dir/package-lock.json"; do [ ! -f "$f" ] || cat "$f"; done | sha256sum | cut -d' ' -f1)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     return
   fi
