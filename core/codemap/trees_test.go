@@ -31,12 +31,14 @@ func TestModulesOfTrees(t *testing.T) {
 }
 
 // renderModules lists the map's modules of a tree, one line each: the
-// name and its number of files.
+// name and its number of files, with the default hidden roles (vendored
+// and generated) hidden.
 func renderModules(paths []string) string {
 	roots := Roots(paths)
 	var files []*File
 	for _, p := range paths {
-		files = append(files, &File{Path: p, Module: ModuleOf(p, roots)})
+		role := RoleOf(p, "", nil, false)
+		files = append(files, &File{Path: p, Module: ModuleOf(p, roots), Hidden: role == RoleVendored || role == RoleGenerated})
 	}
 	m := Build(files, nil)
 	var b strings.Builder
