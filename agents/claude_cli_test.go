@@ -51,7 +51,9 @@ func TestClaudeCodeReadsTheInstall(t *testing.T) {
 			home := t.TempDir()
 			project := t.TempDir()
 			os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
-			env := []string{"HOME=" + home, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+			// TMPDIR: Claude Code and Node keep caches in the temporary
+			// folder (claude-<uid>, node-compile-cache); the test's own goes.
+			env := []string{"HOME=" + home, "TMPDIR=" + t.TempDir(), "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
 				// Claude Code must not reach for the network in a test.
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 			if tt.configDir != "" {

@@ -80,7 +80,9 @@ func (s cliSandbox) run(t *testing.T, mayFail bool, name string, args ...string)
 		}
 		env = append(env, kv)
 	}
-	cmd.Env = append(env, "HOME="+s.home, "PATH="+s.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// TMPDIR: the CLIs and Node keep caches in the temporary folder
+	// (opencode, node-compile-cache); the test's own is removed after it.
+	cmd.Env = append(env, "HOME="+s.home, "TMPDIR="+t.TempDir(), "PATH="+s.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()
 	if err != nil && !mayFail {
 		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)

@@ -149,7 +149,7 @@ func newGeminiSession(t *testing.T, scope string) *geminiSession {
 		"settings.json":       "{\n  // chosen at first start\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}\n}\n",
 		"trustedFolders.json": string(trust),
 	})
-	s.env = append(env, "HOME="+home, "PATH="+rubiBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	s.env = append(env, "HOME="+home, "TMPDIR="+t.TempDir(), "PATH="+rubiBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	runRubi(t, s.project, s.env, "connect", "gemini", scope)
 	t.Cleanup(func() {
 		if t.Failed() {
