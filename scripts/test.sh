@@ -119,7 +119,7 @@ say "the tree-sitter parser plugin's tests (cgo, plugins/lang-treesitter)"
 say "tests wrote only under temporary folders"
 written=$(find . -path ./.git -prune -o -newer "$started" -print)
 if [ -n "$written" ]; then
-  echo "the tests wrote into the checkout (they must write only under temporary folders):"
+  echo "the tests wrote into the checkout (they must write only under temporary folders), or something else did while they ran:"
   echo "$written" | sed 's/^/  /'
   status=1
 fi
