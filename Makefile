@@ -6,7 +6,21 @@
 
 BIN ?= bin
 
-.PHONY: plugins install-plugins test-plugins fuzz
+.PHONY: test plugins install-plugins test-plugins fuzz
+
+# Every test, on a fresh clone with only Go and the system's package
+# manager: scripts/test.sh installs what the tests need where it is
+# missing (python3-yaml, nodejs and npm, gcc: Debian packages; the npm
+# packages the tests drive, at their lock files' versions), then runs go
+# test ./... and the tree-sitter plugin's tests. Node.js 22, which the
+# pinned Claude Code CLI wants, comes from npm (testdata/node, the official
+# build pinned, put first on PATH for the tests) where the system's is
+# older: Debian bookworm's nodejs is 18 and Debian has no newer one.
+# The run fails if a test wrote into the checkout or left anything (a
+# plugin's socket) in its temporary folder. ARGS go to go test:
+# make test ARGS='-run TestConnect -count=1'.
+test:
+	scripts/test.sh $(ARGS)
 
 # bin/rubi-lang-treesitter, next to the other binaries of this checkout.
 plugins:

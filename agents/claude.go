@@ -1,7 +1,9 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,8 +43,14 @@ func FindClaude() (ClaudePaths, error) {
 	if err != nil {
 		return ClaudePaths{}, fmt.Errorf("find Claude Code's configuration: %w", err)
 	}
+	return findClaudeIn(home, os.Getenv("CLAUDE_CONFIG_DIR"))
+}
+
+// findClaudeIn is FindClaude for the home directory home and the value
+// configDir of $CLAUDE_CONFIG_DIR.
+func findClaudeIn(home, configDir string) (ClaudePaths, error) {
 	p := ClaudePaths{Dir: filepath.Join(home, ".claude"), State: filepath.Join(home, ".claude.json")}
-	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+	if dir := configDir; dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			return ClaudePaths{}, err
@@ -493,4 +501,64 @@ func runnable(cmd string) bool {
 	}
 	_, err := os.Stat(cmd)
 	return err == nil
+}
+
+// claudeAutomatic is what rubi's hooks (the plugin's, or rubi install
+// --hooks') bring into a Claude Code conversation: the README's words.
+const claudeAutomatic = "map, recall, read guard, meter, harvest, pre-compaction record"
+
+// claudeStatus is Claude Code's line in rubi connect --list. rubi connect
+// does not set it up (rubi's plugin, or rubi install --hooks, does), and
+// its files are the user's whatever the scope: settings.json, connected
+// with rubi's hooks or the rubi plugin enabled, and the state file,
+// connected with rubi's MCP server. Claude Code is connected with the
+// plugin, or with both of install's parts.
+func claudeStatus(o ConnectOptions) AgentStatus {
+	s := AgentStatus{Agent: "claude-code", Title: "Claude Code", Automatic: claudeAutomatic,
+		Setup: "rubi's plugin (/plugin install rubi@rubi), or rubi install --hooks"}
+	p, err := findClaudeIn(o.Home, o.env("CLAUDE_CONFIG_DIR"))
+	if err != nil {
+		s.Err = err.Error()
+		return s
+	}
+	read := func(path string) (*jsonedit.Doc, string) {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, ""
+		}
+		if err != nil {
+			return nil, err.Error()
+		}
+		d, err := jsonedit.Parse(path, data, false)
+		if err != nil {
+			return nil, strings.SplitN(err.Error(), "\n", 2)[0]
+		}
+		return d, ""
+	}
+	settings := FileStatus{Path: p.Settings(), What: "rubi's hooks (rubi install --hooks), or the rubi plugin enabled"}
+	plugin := false
+	d, problem := read(settings.Path)
+	settings.Problem = problem
+	if d != nil {
+		plugin = pluginEnabled(d) != ""
+		for _, h := range claudeHooks {
+			if len(rubiHooks(d, h.Event)) > 0 {
+				settings.Connected = true
+				break
+			}
+		}
+		settings.Connected = settings.Connected || plugin
+	}
+	state := FileStatus{Path: p.State, What: "rubi's MCP server (rubi install --hooks; the plugin brings its own)"}
+	d, problem = read(state.Path)
+	state.Problem = problem
+	if d != nil {
+		var cur mcpServer
+		if ok, _ := d.Get(serverPath, &cur); ok && isRubiProgram(cur.Command) && len(cur.Args) > 0 && cur.Args[0] == "mcp" {
+			state.Connected = true
+		}
+	}
+	s.Files = []FileStatus{settings, state}
+	s.Connected = plugin || (settings.Connected && state.Connected)
+	return s
 }

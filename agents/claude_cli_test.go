@@ -13,7 +13,7 @@ import (
 )
 
 // claudeCLIDir holds the real Claude Code CLI, pinned in its
-// package-lock.json and installed by `npm ci` (.ci/run does it).
+// package-lock.json and installed by `npm ci` (make test does it).
 const claudeCLIDir = "testdata/claude"
 
 // noNodeEnv opts out of the tests that run npm-installed programs, on a
@@ -35,7 +35,7 @@ func TestClaudeCodeReadsTheInstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(claude); err != nil {
-		t.Fatalf("Claude Code is not installed: run `(cd agents/testdata/claude && npm ci)` (.ci/run does), or set %s=1 to leave this test out", noNodeEnv)
+		t.Fatalf("Claude Code is not installed: run `(cd agents/testdata/claude && npm ci)` (make test does), or set %s=1 to leave this test out", noNodeEnv)
 	}
 	bin := filepath.Dir(rubitest.Binary(t))
 	for _, tt := range []struct {
@@ -51,7 +51,9 @@ func TestClaudeCodeReadsTheInstall(t *testing.T) {
 			home := t.TempDir()
 			project := t.TempDir()
 			os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
-			env := []string{"HOME=" + home, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+			// TMPDIR: Claude Code and Node keep caches in the temporary
+			// folder (claude-<uid>, node-compile-cache); the test's own goes.
+			env := []string{"HOME=" + home, "TMPDIR=" + t.TempDir(), "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
 				// Claude Code must not reach for the network in a test.
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 			if tt.configDir != "" {

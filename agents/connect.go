@@ -92,9 +92,10 @@ type part struct {
 // agent is one coding agent rubi can connect to.
 type agent struct {
 	name, title string
-	// hooks says what the agent gets automatically, for --list and the
-	// README's table.
-	hooks string
+	// automatic is what the agent's hooks bring without the model asking
+	// ("" when it has none), instructions the file that tells it to use
+	// rubi's tools: the README's table's words, for --list.
+	automatic, instructions string
 	// parts returns what rubi sets up in scope; an error says the scope
 	// is not one the agent has.
 	parts func(o ConnectOptions) ([]part, error)
@@ -222,9 +223,15 @@ type Snippet struct {
 type AgentStatus struct {
 	Agent string `json:"agent"`
 	Title string `json:"title"`
-	// Hooks says what the agent gets without asking: hooks, or only
-	// instructions.
-	Hooks string `json:"hooks"`
+	// Automatic is what the agent's hooks bring into the conversation
+	// without the model asking; empty when it has no hooks rubi sets up.
+	Automatic string `json:"automatic,omitempty"`
+	// Instructions is the file that tells the agent to use rubi's tools;
+	// empty when rubi needs none (Claude Code's hooks and plugin).
+	Instructions string `json:"instructions,omitempty"`
+	// Setup is how to connect an agent `rubi connect` does not set up
+	// itself (Claude Code).
+	Setup string `json:"setup,omitempty"`
 	// Files are the agent's files in the scope, with what rubi puts in
 	// each and whether it is there now; Err says the scope is not one the
 	// agent has.
@@ -251,9 +258,9 @@ func List(o ConnectOptions) []AgentStatus {
 	if o.Rubi == "" {
 		o.Rubi = "rubi"
 	}
-	var out []AgentStatus
+	out := []AgentStatus{claudeStatus(o)}
 	for _, a := range agentList {
-		s := AgentStatus{Agent: a.name, Title: a.title, Hooks: a.hooks}
+		s := AgentStatus{Agent: a.name, Title: a.title, Automatic: a.automatic, Instructions: a.instructions}
 		parts, err := a.parts(o)
 		if err != nil {
 			s.Err = err.Error()

@@ -70,7 +70,7 @@ type openCodeServer struct {
 }
 
 var agentList = []agent{
-	{name: "codex", title: "Codex CLI", hooks: "hooks (global): map at start, recall per prompt, meter, harvest, read guard on cat",
+	{name: "codex", title: "Codex CLI", automatic: "with --global (~/.codex/hooks.json): map, recall, read guard on cat, meter, harvest", instructions: "AGENTS.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			home := o.env("CODEX_HOME")
 			if home == "" {
@@ -88,7 +88,7 @@ var agentList = []agent{
 				markdownBlock(filepath.Join(home, "AGENTS.md"), Instructions),
 			}, nil
 		}},
-	{name: "gemini", title: "Gemini CLI", hooks: "hooks: map at start, recall per prompt, meter, harvest, read guard, pre-compression record",
+	{name: "gemini", title: "Gemini CLI", automatic: "map, recall, read guard (read_file, cat), meter, harvest, pre-compression record", instructions: "GEMINI.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			dir := filepath.Join(o.Project, ".gemini")
 			md := filepath.Join(o.Project, "GEMINI.md")
@@ -105,7 +105,7 @@ var agentList = []agent{
 				markdownBlock(md, Instructions),
 			}, nil
 		}},
-	{name: "cursor", title: "Cursor", hooks: "instructions (.cursor/rules/rubi.mdc, always applied)",
+	{name: "cursor", title: "Cursor", instructions: ".cursor/rules/rubi.mdc (always applied)",
 		parts: func(o ConnectOptions) ([]part, error) {
 			if o.Scope == ScopeGlobal {
 				return []part{
@@ -120,7 +120,7 @@ var agentList = []agent{
 					"---\ndescription: rubi, this project's memory\nalwaysApply: true\n---\n\n"+ownedMarkdown, "rubi's rule (always applied)"),
 			}, nil
 		}},
-	{name: "vscode", title: "VS Code (GitHub Copilot)", hooks: "instructions (.github/copilot-instructions.md)",
+	{name: "vscode", title: "VS Code (GitHub Copilot)", instructions: ".github/copilot-instructions.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			if o.Scope == ScopeGlobal {
 				return []part{
@@ -134,7 +134,7 @@ var agentList = []agent{
 				markdownBlock(filepath.Join(o.Project, ".github", "copilot-instructions.md"), Instructions),
 			}, nil
 		}},
-	{name: "windsurf", title: "Windsurf", hooks: "instructions (.windsurf/rules/rubi.md, always on)",
+	{name: "windsurf", title: "Windsurf", instructions: ".windsurf/rules/rubi.md (always on)",
 		parts: func(o ConnectOptions) ([]part, error) {
 			// Windsurf keeps MCP servers only in the user's file.
 			mcp := jsonServer(filepath.Join(o.Home, ".codeium", "windsurf", "mcp_config.json"), true, jsonedit.Path{"mcpServers"},
@@ -145,7 +145,7 @@ var agentList = []agent{
 			return []part{mcp, ownedFile(filepath.Join(o.Project, ".windsurf", "rules", "rubi.md"),
 				"---\ntrigger: always_on\n---\n\n"+ownedMarkdown, "rubi's rule (always on)")}, nil
 		}},
-	{name: "cline", title: "Cline", hooks: "instructions (.clinerules/rubi.md)",
+	{name: "cline", title: "Cline", instructions: ".clinerules/rubi.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			// Cline keeps MCP servers only in the extension's settings.
 			off := false
@@ -156,7 +156,7 @@ var agentList = []agent{
 			}
 			return []part{mcp, ownedFile(filepath.Join(o.Project, ".clinerules", "rubi.md"), ownedMarkdown, "rubi's rule")}, nil
 		}},
-	{name: "opencode", title: "OpenCode", hooks: "instructions (AGENTS.md)",
+	{name: "opencode", title: "OpenCode", instructions: "AGENTS.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			dir, md := o.Project, filepath.Join(o.Project, "AGENTS.md")
 			if o.Scope == ScopeGlobal {
@@ -169,7 +169,7 @@ var agentList = []agent{
 			}
 			return []part{openCodeMCP(path, o.Rubi), markdownBlock(md, Instructions)}, nil
 		}},
-	{name: "continue", title: "Continue", hooks: "instructions (.continue/rules/rubi.md)",
+	{name: "continue", title: "Continue", instructions: ".continue/rules/rubi.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			block := "# " + ownedMark + "\nname: rubi\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: rubi\n    command: " + yamlString(o.Rubi) + "\n    args:\n      - mcp\n"
 			if o.Scope == ScopeGlobal {
@@ -182,7 +182,7 @@ var agentList = []agent{
 				ownedFile(filepath.Join(o.Project, ".continue", "rules", "rubi.md"), "---\nname: rubi\nalwaysApply: true\n---\n\n"+ownedMarkdown, "rubi's rule"),
 			}, nil
 		}},
-	{name: "goose", title: "Goose", hooks: "instructions (.goosehints)",
+	{name: "goose", title: "Goose", instructions: ".goosehints",
 		parts: func(o ConnectOptions) ([]part, error) {
 			snippet := "extensions:\n  rubi:\n    type: stdio\n    name: rubi\n    enabled: true\n    cmd: " + yamlString(o.Rubi) + "\n    args: [mcp]\n    envs: {}\n    timeout: 300\n"
 			cfg := manual(filepath.Join(o.configHome(), "goose", "config.yaml"), snippet, "extensions.rubi (by hand, or goose configure)", yamlNamesRubi)
@@ -192,7 +192,7 @@ var agentList = []agent{
 			}
 			return []part{cfg, markdownBlock(hints, Instructions)}, nil
 		}},
-	{name: "zed", title: "Zed", hooks: "instructions (the project's rules file: the first of Zed's names that exists, else AGENTS.md)",
+	{name: "zed", title: "Zed", instructions: "the project's rules file (the first of Zed's names that exists, else AGENTS.md)",
 		parts: func(o ConnectOptions) ([]part, error) {
 			entry := server{Command: o.Rubi, Args: []string{"mcp"}, Env: map[string]string{}}
 			if o.Scope == ScopeGlobal {

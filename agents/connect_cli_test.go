@@ -18,7 +18,7 @@ import (
 )
 
 // The agents' own CLIs, pinned in package.json and package-lock.json files and installed by
-// `npm ci` (.ci/run does it), read what `rubi connect` writes.
+// `npm ci` (make test does it), read what `rubi connect` writes.
 const (
 	codexCLIDir  = "testdata/codex"
 	geminiCLIDir = "testdata/gemini"
@@ -41,7 +41,7 @@ func npmCLI(t *testing.T, dir, name string) string {
 		if dir == opencodeCLIDir {
 			install = opencodeInstall
 		}
-		t.Fatalf("%s is not installed: run `(cd agents/%s && %s)` (.ci/run does), or set %s=1 to leave this test out", name, dir, install, noNodeEnv)
+		t.Fatalf("%s is not installed: run `(cd agents/%s && %s)` (make test does), or set %s=1 to leave this test out", name, dir, install, noNodeEnv)
 	}
 	return path
 }
@@ -80,7 +80,9 @@ func (s cliSandbox) run(t *testing.T, mayFail bool, name string, args ...string)
 		}
 		env = append(env, kv)
 	}
-	cmd.Env = append(env, "HOME="+s.home, "PATH="+s.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// TMPDIR: the CLIs and Node keep caches in the temporary folder
+	// (opencode, node-compile-cache); the test's own is removed after it.
+	cmd.Env = append(env, "HOME="+s.home, "TMPDIR="+t.TempDir(), "PATH="+s.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()
 	if err != nil && !mayFail {
 		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)

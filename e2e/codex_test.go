@@ -23,7 +23,7 @@ func codexCLI(t *testing.T) string {
 	}
 	bin := filepath.Join(repoRoot, codexDir, "node_modules", ".bin", "codex")
 	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("the Codex CLI is not installed: run `(cd %s && npm ci)` (.ci/run does), or set %s=1 to leave this test out", codexDir, noNodeEnv)
+		t.Fatalf("the Codex CLI is not installed: run `(cd %s && npm ci)` (make test does), or set %s=1 to leave this test out", codexDir, noNodeEnv)
 	}
 	return bin
 }

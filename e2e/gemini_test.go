@@ -31,7 +31,7 @@ func geminiCLI(t *testing.T) string {
 	}
 	bin := filepath.Join(repoRoot, geminiDir, "node_modules", ".bin", "gemini")
 	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("the Gemini CLI is not installed: run `(cd %s && npm ci)` (.ci/run does), or set %s=1 to leave this test out", geminiDir, noNodeEnv)
+		t.Fatalf("the Gemini CLI is not installed: run `(cd %s && npm ci)` (make test does), or set %s=1 to leave this test out", geminiDir, noNodeEnv)
 	}
 	return bin
 }
@@ -149,7 +149,7 @@ func newGeminiSession(t *testing.T, scope string) *geminiSession {
 		"settings.json":       "{\n  // chosen at first start\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}\n}\n",
 		"trustedFolders.json": string(trust),
 	})
-	s.env = append(env, "HOME="+home, "PATH="+rubiBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	s.env = append(env, "HOME="+home, "TMPDIR="+t.TempDir(), "PATH="+rubiBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	runRubi(t, s.project, s.env, "connect", "gemini", scope)
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -43,7 +43,7 @@ func claudeCLI(t *testing.T) string {
 	}
 	bin := filepath.Join(repoRoot, claudeDir, "node_modules", ".bin", "claude")
 	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("the Claude Code CLI is not installed: run `(cd %s && npm ci)` (.ci/run does), or set %s=1 to leave this test out", claudeDir, noNodeEnv)
+		t.Fatalf("the Claude Code CLI is not installed: run `(cd %s && npm ci)` (make test does), or set %s=1 to leave this test out", claudeDir, noNodeEnv)
 	}
 	return bin
 }

@@ -51,9 +51,10 @@ func procClient(t *testing.T, dir string, env []string, opts ...client.ClientOpt
 	return c, cmd, stderr
 }
 
-// testEnv keeps the user's configuration and vault out of a subprocess.
+// testEnv keeps the user's configuration and vault out of a subprocess,
+// and its temporary files (Node's compile cache) in the test's folder.
 func testEnv(t *testing.T) []string {
-	return []string{"XDG_CONFIG_HOME=" + t.TempDir(), "RUBI_VAULT=" + t.TempDir(), "RUBI_PROJECT_DIR="}
+	return []string{"XDG_CONFIG_HOME=" + t.TempDir(), "RUBI_VAULT=" + t.TempDir(), "RUBI_PROJECT_DIR=", "TMPDIR=" + t.TempDir()}
 }
 
 // rubi mcp as a real subprocess, in both protocol eras: everything on
@@ -212,7 +213,7 @@ func TestOfficialSDKClient(t *testing.T) {
 		t.Fatalf("node is not installed: this test runs the official MCP TypeScript SDK client with Node.js 20 or later (set %s=1 to leave it out)", noNodeEnv)
 	}
 	if _, err := os.Stat(filepath.Join(sdkClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		t.Fatalf("the MCP TypeScript SDK is not installed: run `npm ci` in server/%s (.ci/run does), or set %s=1 to leave this test out", sdkClientDir, noNodeEnv)
+		t.Fatalf("the MCP TypeScript SDK is not installed: run `npm ci` in server/%s (make test does), or set %s=1 to leave this test out", sdkClientDir, noNodeEnv)
 	}
 	root := writeProject(t, goProject)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

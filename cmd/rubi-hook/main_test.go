@@ -117,6 +117,13 @@ func TestRecall(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
+	// A payload that does not read is logged in the working directory's
+	// project: a project of the test's, not this checkout.
+	root := project(t)
+	if err := os.MkdirAll(filepath.Join(root, ".rubi"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
 	if code, out, _ := runHook(t, "", "version"); code != 0 || !strings.HasPrefix(out, "rubi-hook ") {
 		t.Errorf("version: %d %q", code, out)
 	}
@@ -134,5 +141,8 @@ func TestUsage(t *testing.T) {
 	// Broken input still exits 0 with nothing injected.
 	if code, out, errOut := runHook(t, "not json", "UserPromptSubmit"); code != 0 || out != "" || errOut != "" {
 		t.Errorf("malformed payload: exit %d, %q, %q", code, out, errOut)
+	}
+	if log, _ := os.ReadFile(filepath.Join(root, ".rubi", "hooks.log")); !strings.Contains(string(log), "UserPromptSubmit: payload on stdin") {
+		t.Errorf("the malformed payload is not in the project's .rubi/hooks.log:\n%s", log)
 	}
 }

@@ -21,6 +21,9 @@ type File struct {
 	// nil when not loaded (the level-1 page then lists none).
 	Exported []string
 	Symbols  int
+	// Hidden files have a role kept out of search and centrality
+	// (index.hidden_roles: vendored and generated code by default).
+	Hidden bool
 	// ImportsOut and ImportedBy are project files, sorted.
 	ImportsOut []string
 	ImportedBy []string
@@ -49,8 +52,23 @@ type Map struct {
 // Build assembles the map from the files (each with its Module set) and
 // the file import edges (ids "file:<path>"). It fills ImportsOut and
 // ImportedBy, and ranks the modules with PageRank over the module graph:
-// a module is central when central modules depend on it.
+// a module is central when central modules depend on it. A module whose
+// files are all hidden (a vendored folder, generated code) is not one of
+// the map's: it and its files are left out.
 func Build(files []*File, edges []core.Edge) *Map {
+	visible := map[string]bool{}
+	for _, f := range files {
+		if !f.Hidden {
+			visible[f.Module] = true
+		}
+	}
+	kept := make([]*File, 0, len(files))
+	for _, f := range files {
+		if visible[f.Module] {
+			kept = append(kept, f)
+		}
+	}
+	files = kept
 	m := &Map{Files: make(map[string]*File, len(files)), byName: map[string]*Module{}}
 	for _, f := range files {
 		m.Files[f.Path] = f

@@ -1,6 +1,7 @@
 package codemap
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -103,5 +104,79 @@ func TestLevel1(t *testing.T) {
 	lib, _ := m.Module("lib")
 	if out := m.Level1(lib, ""); !strings.Contains(out, "Tests: `db_test.go`") || strings.Contains(out, "- `lib/db_test.go`") {
 		t.Errorf("tests are listed apart:\n%s", out)
+	}
+}
+
+// Python projects come out as their packages: a src layout's top package
+// and its subpackages, a package at the root of the tree, a large
+// subpackage split into its own, a vendored one whole (and left out of
+// the map by Build), a test fixture's package and plain folders as before.
+func TestPythonModules(t *testing.T) {
+	var paths []string
+	add := func(dir string, n int) {
+		for i := range n {
+			paths = append(paths, fmt.Sprintf("%s/m%d.py", dir, i))
+		}
+	}
+	paths = append(paths, "pyproject.toml", "README.md",
+		"src/shop/__init__.py", "src/shop/cli.py",
+		"src/shop/orders/__init__.py", "src/shop/orders/models.py",
+		"src/shop/orders/sql/schema.sql", // a folder without __init__.py
+		"src/shop/payments/__init__.py",
+		"src/shop/payments/stripe/__init__.py",
+		"src/shop/payments/paypal/__init__.py",
+		"src/shop/_vendor/__init__.py", "src/shop/_vendor/six/__init__.py",
+		"tests/__init__.py", "tests/unit/__init__.py", "tests/unit/test_orders.py",
+		"tests/fixtures/pkg/__init__.py", "tests/fixtures/pkg/mod.py",
+		"scripts/tools/release.py",
+	)
+	add("src/shop/payments/stripe", splitAbove) // payments: more than splitAbove files
+	add("src/shop/_vendor/six", splitAbove)
+	add("src/shop/orders", 3)
+	roots := Roots(paths)
+	for p, want := range map[string]string{
+		"src/shop/cli.py":                      "src/shop",
+		"src/shop/orders/models.py":            "src/shop/orders",
+		"src/shop/orders/sql/schema.sql":       "src/shop/orders",
+		"src/shop/orders/m2.py":                "src/shop/orders",
+		"src/shop/payments/__init__.py":        "src/shop/payments",
+		"src/shop/payments/stripe/m0.py":       "src/shop/payments/stripe",
+		"src/shop/payments/paypal/__init__.py": "src/shop/payments/paypal",
+		"src/shop/_vendor/six/m3.py":           "src/shop/_vendor",
+		"tests/unit/test_orders.py":            "tests/unit",
+		"tests/fixtures/pkg/mod.py":            "tests", // a fixture is no package: the tests package holds it
+		"scripts/tools/release.py":             "scripts/tools",
+		"pyproject.toml":                       ".",
+	} {
+		if got := ModuleOf(p, roots); got != want {
+			t.Errorf("ModuleOf(%q) = %q, want %q", p, got, want)
+		}
+	}
+
+	// A tree whose root is the package (Debian's dist-packages/pip run
+	// as a project): its subpackages are the modules, its files ".".
+	paths = []string{"__init__.py", "__main__.py", "_internal/__init__.py", "_internal/cli/__init__.py", "_internal/cli/main.py"}
+	add("_internal/cli", splitAbove)
+	roots = Roots(paths)
+	for p, want := range map[string]string{"__main__.py": ".", "_internal/__init__.py": "_internal", "_internal/cli/main.py": "_internal/cli"} {
+		if got := ModuleOf(p, roots); got != want {
+			t.Errorf("root package: ModuleOf(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// A module whose files are all hidden (vendored, generated) is not one of
+// the map's; a module with one visible file is, hidden files and all.
+func TestBuildLeavesOutHiddenModules(t *testing.T) {
+	m := Build([]*File{
+		{Path: "pip/_vendor/six.py", Module: "pip/_vendor", Hidden: true},
+		{Path: "pip/_internal/main.py", Module: "pip/_internal"},
+		{Path: "pip/_internal/gen_pb2.py", Module: "pip/_internal", Hidden: true},
+	}, []core.Edge{{From: "file:pip/_internal/main.py", To: "file:pip/_vendor/six.py", Weight: 1}})
+	if len(m.Modules) != 1 || m.Modules[0].Name != "pip/_internal" || len(m.Modules[0].Files) != 2 {
+		t.Fatalf("modules = %+v", m.Modules)
+	}
+	if _, ok := m.Files["pip/_vendor/six.py"]; ok || len(m.Modules[0].DependsOn) != 0 {
+		t.Errorf("the vendored file is still on the map: %v, depends on %v", m.Files, m.Modules[0].DependsOn)
 	}
 }

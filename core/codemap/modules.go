@@ -24,10 +24,10 @@ var manifests = map[string]bool{
 // project.
 var fixtureDirs = map[string]bool{"testdata": true, "fixtures": true, "__fixtures__": true}
 
-// Roots lists the package roots among paths: directories other than the
-// project root that hold a package manifest (or a Ruby gemspec), outside
-// test fixtures. Roots nested in other roots are kept; the deepest one
-// wins for a file.
+// Roots lists the module roots among paths: directories other than the
+// project root that hold a package manifest (or a Ruby gemspec), and the
+// Python packages people name (pythonModules), outside test fixtures.
+// Roots nested in other roots are kept; the deepest one wins for a file.
 func Roots(paths []string) []string {
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -39,6 +39,9 @@ func Roots(paths []string) []string {
 		if manifests[base] || strings.HasSuffix(base, ".gemspec") {
 			seen[dir] = true
 		}
+	}
+	for _, dir := range pythonModules(paths) {
+		seen[dir] = true
 	}
 	roots := make([]string, 0, len(seen))
 	for r := range seen {
@@ -52,6 +55,70 @@ func Roots(paths []string) []string {
 		return roots[i] < roots[j]
 	})
 	return roots
+}
+
+// splitAbove is the size past which a Python package below the top one is
+// split into its subpackages on the map: pip's _internal (149 files) is
+// named by its parts (cli, commands, req, resolution…), a package of a few
+// dozen files is one module.
+const splitAbove = 40
+
+// pythonModules lists the Python packages that are modules of the map. A
+// package is a folder with an __init__.py; a top package is one whose
+// parent is not (src/pip in a src layout, pip at the root of a tree, or
+// the root itself). A top package's own files are its module, each of its
+// subpackages is one, and a subpackage of more than splitAbove files is
+// split the same way into its own subpackages (a vendored one never is).
+// Folders of files without
+// an __init__.py stay with the package around them. Namespace packages
+// (no __init__.py) are not told apart from folders: the two-directory
+// rule names them.
+func pythonModules(paths []string) []string {
+	pkgs := map[string]bool{}
+	size := map[string]int{}
+	for _, p := range paths {
+		dir := path.Dir(p)
+		if path.Base(p) == "__init__.py" && !inFixture(dir) {
+			pkgs[dir] = true
+		}
+		for d := dir; d != "."; d = path.Dir(d) {
+			size[d]++
+		}
+		size["."]++
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	children := map[string][]string{}
+	var tops []string
+	for pkg := range pkgs {
+		parent := path.Dir(pkg)
+		if pkg != "." && pkgs[parent] {
+			children[parent] = append(children[parent], pkg)
+		} else {
+			tops = append(tops, pkg)
+		}
+	}
+	var out []string
+	var add func(pkg string, split bool)
+	add = func(pkg string, split bool) {
+		if pkg != "." {
+			out = append(out, pkg)
+		}
+		if !split {
+			return
+		}
+		for _, c := range children[pkg] {
+			// A vendored package stays whole: one module the map leaves
+			// out (Build), not one per library it bundles.
+			add(c, size[c] > splitAbove && !inVendored(c+"/_"))
+		}
+	}
+	for _, top := range tops {
+		add(top, true)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func inFixture(dir string) bool {
@@ -111,10 +178,11 @@ var testDirs = map[string]bool{
 	"spec": true, "specs": true, "fixtures": true, "__fixtures__": true, "__mocks__": true,
 }
 
-// ModuleOf names the module of a file: the package root that contains it
-// (so a monorepo comes out as its packages), or else its first two
-// directories ("src/checkout", "core/host", "cmd/rubi"), or its only one,
-// or "." for files at the root. Two levels is the unit people name in
+// ModuleOf names the module of a file: the root (Roots) that contains it
+// (so a monorepo comes out as its packages, a Python project as its
+// packages), or else its first two directories ("src/checkout",
+// "core/host", "cmd/rubi"), or its only one, or "." for files at the
+// root. Two levels is the unit people name in
 // most trees: deep enough to split src/ or internal/, shallow enough that
 // a module is more than a folder of three files.
 func ModuleOf(p string, roots []string) string {

@@ -82,7 +82,7 @@ func (e *Engine) Graph() (*Graph, error) {
 	for _, ed := range edges {
 		g.Edges = append(g.Edges, GraphEdge{From: strings.TrimPrefix(ed.From, "file:"), To: strings.TrimPrefix(ed.To, "file:"), Kind: ed.Kind})
 	}
-	for _, mod := range buildMap(m, edges).Modules {
+	for _, mod := range e.buildMap(m, edges).Modules {
 		gm := GraphModule{Name: mod.Name, Files: len(mod.Files), PageRank: mod.Rank, Central: []string{}, DependsOn: nonNil(mod.DependsOn), UsedBy: nonNil(mod.UsedBy)}
 		for i, f := range mod.Files {
 			if i == 3 {
@@ -123,7 +123,7 @@ func (e *Engine) MapText(module string) (string, error) {
 		data, err := os.ReadFile(filepath.Join(e.dataDir(), mapFile))
 		return string(data), err
 	}
-	mods := moduleIndex(m)
+	mods := e.mapModules(m)
 	names := make([]string, 0, len(mods))
 	for name := range mods {
 		names = append(names, name)

@@ -360,7 +360,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	stats.Edges = len(edges)
 
 	dirty := dirtyModules(prev, next)
-	stats.Modules = len(moduleIndex(next))
+	stats.Modules = len(e.mapModules(next))
 	removedIDs = append(removedIDs, removedModules(prev, next)...)
 
 	// corpus builds what rankers index: in full, every document with its
@@ -453,7 +453,7 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 	for _, rec := range next.records() {
 		stats.Edges += rec.Importers
 	}
-	stats.Modules = len(moduleIndex(next))
+	stats.Modules = len(e.mapModules(next))
 	for name := range next.Rankers {
 		if e.cfg.Stage(core.KindRanker, name) != nil {
 			stats.Rankers[name] = "up to date"

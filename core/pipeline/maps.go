@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -28,14 +29,16 @@ const (
 
 // mapsFormat changes whenever the rendering of the maps changes, so that
 // maps written by an older rubi are rewritten even if no code changed.
-const mapsFormat = 2
+const mapsFormat = 3 // 3: modules of hidden files only are left out
 
 // buildMap assembles the code map from the manifest and the file edges.
-func buildMap(m *manifest, edges []core.Edge) *codemap.Map {
+// Files of index.hidden_roles are marked hidden: a module of only those
+// (a vendored folder) is not on the map.
+func (e *Engine) buildMap(m *manifest, edges []core.Edge) *codemap.Map {
 	files := make([]*codemap.File, 0, len(m.records()))
 	for _, p := range m.sortedPaths() {
 		rec := m.records()[p]
-		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols}
+		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols, Hidden: e.hidden(rec)}
 		if rec.loaded {
 			f.Exported = []string{}
 			for _, s := range rec.syms {
@@ -57,7 +60,7 @@ func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[st
 	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.records()[p].Module] }); err != nil {
 		return err
 	}
-	cm := buildMap(next, edges)
+	cm := e.buildMap(next, edges)
 	next.MapsFormat = mapsFormat
 	if err := writeIfChanged(filepath.Join(e.dataDir(), mapFile), cm.Level0(e.projectName(), e.cfg.Budgets.Map, e.summary("map"))); err != nil {
 		return err
@@ -85,6 +88,18 @@ func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[st
 		}
 	}
 	return nil
+}
+
+// mapModules are the modules on the map, with their files: those with
+// at least one file of a role not hidden (index.hidden_roles).
+func (e *Engine) mapModules(m *manifest) map[string][]*fileRecord {
+	mods := moduleIndex(m)
+	for name, recs := range mods {
+		if !slices.ContainsFunc(recs, func(rec *fileRecord) bool { return !e.hidden(rec) }) {
+			delete(mods, name)
+		}
+	}
+	return mods
 }
 
 // mapsStale reports whether the maps must be rewritten although no code

@@ -13,9 +13,10 @@ import (
 	"github.com/rubi-dev/rubi/core/codemap"
 )
 
-// rolesFormat changes with the rules of codemap.RoleOf, so that an index
-// built with other rules is rebuilt.
-const rolesFormat = "2"
+// rolesFormat changes with the rules of codemap.RoleOf and of the
+// modules (codemap.Roots: "3" made Python packages modules), so that an
+// index built with other rules is rebuilt.
+const rolesFormat = "3"
 
 // maxAttributesFile bounds what is read of one .gitattributes file.
 const maxAttributesFile = 1 << 20

@@ -50,12 +50,21 @@ func Logger(name string) hclog.Logger {
 	})
 }
 
+// SocketDirEnv names the folder rubi made for this plugin's unix socket
+// (it also passes it to go-plugin as PLUGIN_UNIX_SOCKET_DIR). rubi removes
+// it after stopping the plugin; a plugin that outlives its rubi removes it
+// on the way out, so a killed rubi leaves no socket behind.
+const SocketDirEnv = "RUBI_PLUGIN_SOCKET_DIR"
+
 // exitWithParent ends the plugin when rubi is gone, even if rubi died
 // without closing the connection (kill -9): no plugin process may outlive
 // the rubi that started it.
 func exitWithParent(parent int) {
 	for range time.Tick(500 * time.Millisecond) {
 		if os.Getppid() != parent {
+			if dir := os.Getenv(SocketDirEnv); dir != "" {
+				_ = os.RemoveAll(dir)
+			}
 			os.Exit(2)
 		}
 	}

@@ -12,7 +12,9 @@ package subprocess
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -33,11 +35,25 @@ type Launcher struct{}
 
 // Launch starts the executable at path and dispenses its stage of kind.
 // Clients are Managed: Cleanup stops any still running.
+//
+// Each plugin gets a folder of its own for its gRPC unix socket
+// (go-plugin's PLUGIN_UNIX_SOCKET_DIR; by default the socket goes straight
+// into the system's temporary folder and stays there when the plugin is
+// killed, which is how rubi stops a hung one). rubi removes the folder
+// once the plugin has stopped; a plugin whose rubi died removes it itself
+// (pluginsdk.SocketDirEnv).
 func (Launcher) Launch(_ context.Context, kind core.Kind, path string, startTimeout time.Duration, logger hclog.Logger) (host.Plugin, error) {
+	dir, err := os.MkdirTemp("", "rubi-plugin-")
+	if err != nil {
+		return nil, err
+	}
+	socketDirs.add(dir)
+	cmd := exec.Command(path)
+	cmd.Env = []string{goplugin.EnvUnixSocketDir + "=" + dir, pluginsdk.SocketDirEnv + "=" + dir}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  pluginsdk.Handshake,
 		VersionedPlugins: pluginsdk.ClientPlugins(),
-		Cmd:              exec.Command(path),
+		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Managed:          true,
@@ -46,26 +62,65 @@ func (Launcher) Launch(_ context.Context, kind core.Kind, path string, startTime
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(pluginsdk.MaxMessageSize), grpc.MaxCallSendMsgSize(pluginsdk.MaxMessageSize))},
 	})
+	p := &plugin{client: client, dir: dir}
 	proto, err := client.Client()
 	if err != nil {
-		client.Kill()
+		p.Stop()
 		return nil, err
 	}
 	raw, err := proto.Dispense(string(kind))
 	if err != nil {
-		client.Kill()
+		p.Stop()
 		return nil, err
 	}
-	return &plugin{client: client, remote: raw.(*pluginsdk.Client)}, nil
+	p.remote = raw.(*pluginsdk.Client)
+	return p, nil
 }
 
-// Cleanup stops every plugin process started by this program.
-func (Launcher) Cleanup() { goplugin.CleanupClients() }
+// Cleanup stops every plugin process started by this program and removes
+// their socket folders.
+func (Launcher) Cleanup() {
+	goplugin.CleanupClients()
+	socketDirs.removeAll()
+}
+
+// socketDirs are the socket folders of the plugins started and not yet
+// stopped, for Cleanup.
+var socketDirs = &dirSet{dirs: map[string]bool{}}
+
+type dirSet struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+func (s *dirSet) add(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dirs[dir] = true
+}
+
+// remove deletes dir and forgets it.
+func (s *dirSet) remove(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_ = os.RemoveAll(dir)
+	delete(s.dirs, dir)
+}
+
+func (s *dirSet) removeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for dir := range s.dirs {
+		_ = os.RemoveAll(dir)
+	}
+	clear(s.dirs)
+}
 
 // plugin is one go-plugin client and its dispensed stage.
 type plugin struct {
 	client *goplugin.Client
 	remote *pluginsdk.Client
+	dir    string // its socket folder
 }
 
 func (p *plugin) Remote() core.Stage { return p.remote }
@@ -81,7 +136,12 @@ func (p *plugin) Pid() int {
 
 func (p *plugin) Exited() bool { return p.client.Exited() }
 
-func (p *plugin) Stop() { p.client.Kill() }
+// Stop ends the plugin (go-plugin's Kill waits for the process to exit)
+// and removes its socket folder.
+func (p *plugin) Stop() {
+	p.client.Kill()
+	socketDirs.remove(p.dir)
+}
 
 // Kill sends SIGKILL before go-plugin's own Kill, whose graceful shutdown
 // a hung plugin would not honour.
@@ -89,7 +149,7 @@ func (p *plugin) Kill() {
 	if pid := p.Pid(); pid > 0 {
 		killPID(pid)
 	}
-	p.client.Kill()
+	p.Stop()
 }
 
 // Explain reads a call's gRPC status: a process that exited crashed, a

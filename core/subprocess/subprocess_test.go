@@ -196,6 +196,38 @@ func assertGone(t *testing.T, pid int) {
 	}
 }
 
+// privateTemp points the system's temporary folder, where rubi makes each
+// plugin's socket folder, at a fresh one for the test and returns it.
+func privateTemp(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	return dir
+}
+
+// assertNoSocketLeft checks that a stopped plugin left nothing in the
+// temporary folder: neither its socket nor the folder rubi made for it.
+func assertNoSocketLeft(t *testing.T, tmp string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var left []string
+		filepath.WalkDir(tmp, func(path string, d os.DirEntry, err error) error {
+			if err == nil && path != tmp {
+				left = append(left, path)
+			}
+			return nil
+		})
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a stopped plugin left in the temporary folder: %q", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func rankerFor(t *testing.T, mode, extra string) (*host.Host, *logSink, core.Ranker, string) {
 	root := t.TempDir()
 	script := pluginScript(t, mode)
@@ -218,6 +250,7 @@ func rank(t *testing.T, r core.Ranker) core.Hit {
 }
 
 func TestSubprocessRanker(t *testing.T) {
+	tmp := privateTemp(t)
 	h, sink, r, script := rankerFor(t, "good", "")
 	if got := rank(t, r); got.ID != "file:subprocess" || got.Reason != "subprocess level 2" {
 		t.Errorf("hit = %+v, want the subprocess's answer with the configured level", got)
@@ -230,8 +263,12 @@ func TestSubprocessRanker(t *testing.T) {
 	if pid == os.Getpid() || !alive(pid) {
 		t.Fatalf("plugin pid %d should be a live child process", pid)
 	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "rubi-plugin-") {
+		t.Errorf("a running plugin's socket should be in a rubi-plugin-* folder of its own, the temporary folder holds %v", entries)
+	}
 	h.Close()
 	assertGone(t, pid)
+	assertNoSocketLeft(t, tmp)
 	if sink.Len() != 0 {
 		t.Errorf("unexpected log: %s", sink.String())
 	}
@@ -272,6 +309,7 @@ func TestFailureMidCall(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
+			tmp := privateTemp(t)
 			h, sink, r, script := rankerFor(t, c.mode, c.extra)
 			pid := h.Opened()[0].PID
 			start := time.Now()
@@ -293,6 +331,7 @@ func TestFailureMidCall(t *testing.T) {
 				t.Errorf("log should hold the line once:\n%s", sink.String())
 			}
 			assertGone(t, pid)
+			assertNoSocketLeft(t, tmp)
 			// Later calls go straight to the built-in.
 			if got := rank(t, r); got.ID != "file:builtin" {
 				t.Errorf("second call = %+v", got)
@@ -454,6 +493,7 @@ func TestPluginExitsWithParent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two processes and waits for one to notice the other died")
 	}
+	tmp := privateTemp(t)
 	root := t.TempDir()
 	loadConfig(t, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n}\n", pluginScript(t, "good")))
 	self, _ := os.Executable()
@@ -479,4 +519,5 @@ func TestPluginExitsWithParent(t *testing.T) {
 	cmd.Process.Kill()
 	cmd.Wait()
 	assertGone(t, pid)
+	assertNoSocketLeft(t, tmp)
 }

@@ -106,9 +106,12 @@ is there now. --undo takes out exactly what connect added.`,
 	return cmd
 }
 
-// writeList prints --list: one block per agent.
+// writeList prints --list: one block per agent, in the README's words:
+// what its hooks bring automatically, the file of instructions that tell
+// it to use rubi's tools, and its files.
 func writeList(w io.Writer, scope agents.Scope, st []agents.AgentStatus) {
 	fmt.Fprintf(w, "agents (%s configuration; --%s for the other):\n", scope, map[agents.Scope]string{agents.ScopeProject: "global", agents.ScopeGlobal: "project"}[scope])
+	const indent = "            "
 	for _, a := range st {
 		state := "not connected"
 		if a.Connected {
@@ -117,18 +120,28 @@ func writeList(w io.Writer, scope agents.Scope, st []agents.AgentStatus) {
 		if a.Err != "" {
 			state = a.Err
 		}
-		fmt.Fprintf(w, "\n%-9s %s: %s\n", a.Agent, a.Title, state)
-		fmt.Fprintf(w, "          automatic: %s\n", a.Hooks)
+		fmt.Fprintf(w, "\n%-11s %s: %s\n", a.Agent, a.Title, state)
+		automatic := a.Automatic
+		if automatic == "" {
+			automatic = "none"
+		}
+		fmt.Fprintf(w, "%sautomatic (hooks): %s\n", indent, automatic)
+		if a.Instructions != "" {
+			fmt.Fprintf(w, "%sthrough instructions: %s\n", indent, a.Instructions)
+		}
+		if a.Setup != "" {
+			fmt.Fprintf(w, "%sset up with: %s\n", indent, a.Setup)
+		}
 		for _, f := range a.Files {
 			mark := "-"
 			if f.Connected {
 				mark = "✓"
 			}
-			line := fmt.Sprintf("  %s %s — %s", mark, agentsTilde(f.Path), f.What)
+			line := fmt.Sprintf("%s %s — %s", mark, agentsTilde(f.Path), f.What)
 			if f.Problem != "" {
 				line += " (" + f.Problem + ")"
 			}
-			fmt.Fprintln(w, "        "+line)
+			fmt.Fprintln(w, indent+line)
 		}
 	}
 }

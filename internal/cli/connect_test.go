@@ -42,10 +42,10 @@ func TestConnectCommand(t *testing.T) {
 	for _, a := range list {
 		connected[a.Agent] = a.Connected
 	}
-	if len(list) != 10 || !connected["codex"] || connected["gemini"] {
+	if len(list) != 11 || list[0].Agent != "claude-code" || !connected["codex"] || connected["gemini"] || connected["claude-code"] {
 		t.Errorf("--list: %+v", list)
 	}
-	if code, out, _ = runRubi(t, "--root", root, "connect", "--list"); code != 0 || !strings.Contains(out, "codex     Codex CLI: connected") {
+	if code, out, _ = runRubi(t, "--root", root, "connect", "--list"); code != 0 || !strings.Contains(out, "codex       Codex CLI: connected") {
 		t.Errorf("--list:\n%s", out)
 	}
 	if code, out, _ = runRubi(t, "--root", root, "connect", "codex", "--undo"); code != 0 || !strings.Contains(out, "[mcp_servers.rubi]: removed") {
@@ -59,5 +59,57 @@ func TestConnectCommand(t *testing.T) {
 	}
 	if code, _, errOut = runRubi(t, "--root", root, "connect", "codex", "--project", "--global"); code == 0 || !strings.Contains(errOut, "choose one") {
 		t.Errorf("--project --global: exit %d, %s", code, errOut)
+	}
+}
+
+// connect --list covers every agent rubi connects, Claude Code included
+// (connected by rubi install --hooks or the plugin), in the README's words:
+// only agents whose hooks rubi sets up get anything automatically.
+func TestConnectListWords(t *testing.T) {
+	installHome(t)
+	t.Setenv("CODEX_HOME", "")
+	root := rubitest.Project(t, map[string]string{"main.go": "package main\n"})
+	blocks := func() map[string]string {
+		t.Helper()
+		code, out, errOut := runRubi(t, "--root", root, "connect", "--list")
+		if code != 0 {
+			t.Fatalf("--list: exit %d: %s", code, errOut)
+		}
+		got := map[string]string{}
+		for _, b := range strings.Split(out, "\n\n")[1:] {
+			got[strings.Fields(b)[0]] = b
+		}
+		return got
+	}
+	got := blocks()
+	want := map[string]string{
+		"claude-code": "automatic (hooks): map, recall, read guard, meter, harvest, pre-compaction record",
+		"codex":       "automatic (hooks): with --global (~/.codex/hooks.json): map, recall, read guard on cat, meter, harvest",
+		"gemini":      "automatic (hooks): map, recall, read guard (read_file, cat), meter, harvest, pre-compression record",
+		"cursor":      "automatic (hooks): none\n",
+		"vscode":      "automatic (hooks): none\n",
+		"windsurf":    "automatic (hooks): none\n",
+		"cline":       "automatic (hooks): none\n",
+		"opencode":    "automatic (hooks): none\n            through instructions: AGENTS.md",
+		"continue":    "automatic (hooks): none\n",
+		"goose":       "automatic (hooks): none\n            through instructions: .goosehints",
+		"zed":         "automatic (hooks): none\n",
+	}
+	if len(got) != len(want) {
+		t.Errorf("--list shows %d agents, want %d", len(got), len(want))
+	}
+	for agent, line := range want {
+		if !strings.Contains(got[agent], line) {
+			t.Errorf("%s's block should say %q:\n%s", agent, line, got[agent])
+		}
+	}
+	if b := got["claude-code"]; !strings.HasPrefix(b, "claude-code Claude Code: not connected") || !strings.Contains(b, "set up with: rubi's plugin (/plugin install rubi@rubi), or rubi install --hooks") {
+		t.Errorf("Claude Code before rubi install:\n%s", b)
+	}
+	if code, _, errOut := runRubi(t, "install", "--hooks"); code != 0 {
+		t.Fatalf("install --hooks: exit %d: %s", code, errOut)
+	}
+	if b := blocks()["claude-code"]; !strings.HasPrefix(b, "claude-code Claude Code: connected") || strings.Count(b, "✓") != 2 {
+		t.Errorf("Claude Code after rubi install --hooks:\n%s", b)
 	}
 }

@@ -73,6 +73,12 @@ func TestHookSessionStartIndexesInTheBackground(t *testing.T) {
 func TestHookAlwaysExitsZero(t *testing.T) {
 	root := rubitest.Project(t, goProject)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	// A payload that does not read is logged in the working directory's
+	// project: the test's, not this checkout.
+	if err := os.MkdirAll(filepath.Join(root, ".rubi"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
 	for _, tc := range []struct{ stdin, event string }{
 		{"", "SessionStart"},
 		{"not json", "UserPromptSubmit"},
@@ -82,6 +88,12 @@ func TestHookAlwaysExitsZero(t *testing.T) {
 		code, out, errOut := runRubiIn(t, tc.stdin, "hook", tc.event)
 		if code != 0 || out != "" || errOut != "" {
 			t.Errorf("stdin %q event %q: exit %d, stdout %q, stderr %q", tc.stdin, tc.event, code, out, errOut)
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(root, ".rubi", "hooks.log"))
+	for _, want := range []string{"SessionStart: empty payload on stdin", "UserPromptSubmit: payload on stdin"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("the project's .rubi/hooks.log lacks %q:\n%s", want, log)
 		}
 	}
 }

@@ -26,7 +26,7 @@ not even opened, so a re-index costs about one directory walk.`,
 				return err
 			}
 			defer eng.Close()
-			stats, err := eng.Index(cmd.Context(), g.indexOptions(full))
+			stats, err := g.index(cmd.Context(), eng, full)
 			if err != nil {
 				return g.reportError(err)
 			}

@@ -247,6 +247,40 @@ func TestMapCommand(t *testing.T) {
 	}
 }
 
+// The map of a Python project names its packages (a src layout's
+// subpackages), and its vendored folder is not a module of it.
+func TestMapOfAPythonProject(t *testing.T) {
+	root := rubitest.Project(t, map[string]string{
+		"pyproject.toml":                       "[project]\nname = \"shop\"\n",
+		"src/shop/__init__.py":                 "",
+		"src/shop/cli.py":                      "from shop.orders import place\nfrom shop.payments import charge\n\ndef main():\n    charge(place())\n",
+		"src/shop/orders/__init__.py":          "from .place import place\n",
+		"src/shop/orders/place.py":             "import shop._vendor.six\n\ndef place():\n    return 1\n",
+		"src/shop/payments/__init__.py":        "from .charge import charge\n",
+		"src/shop/payments/charge.py":          "def charge(order):\n    return order\n",
+		"src/shop/_vendor/__init__.py":         "",
+		"src/shop/_vendor/six.py":              "def b(s):\n    return s\n",
+		"src/shop/_vendor/urllib3/__init__.py": "",
+		"src/shop/_vendor/urllib3/pool.py":     "class Pool:\n    pass\n",
+	})
+	code, out, errOut := runRubi(t, "map", "--root", root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"`src/shop/orders` (2)", "`src/shop/payments` (2)", "`src/shop` (2)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the map lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "_vendor") {
+		t.Errorf("the vendored folder is on the map:\n%s", out)
+	}
+	code, _, errOut = runRubi(t, "map", "src/shop/_vendor", "--root", root, "--no-refresh")
+	if code != 1 || !strings.Contains(errOut, `no module "src/shop/_vendor"; modules are: .,`) {
+		t.Errorf("rubi map of the vendored folder: exit %d: %s", code, errOut)
+	}
+}
+
 // The --json output of graph is an external contract.
 func TestGraphJSONContract(t *testing.T) {
 	root := rubitest.Project(t, goProject)

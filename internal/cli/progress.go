@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
@@ -16,17 +18,65 @@ import (
 
 // refresh brings the index up to date before a command reads it.
 func (g *globals) refresh(ctx context.Context, eng *pipeline.Engine) error {
-	if _, err := eng.Index(ctx, g.indexOptions(false)); err != nil {
+	if _, err := g.index(ctx, eng, false); err != nil {
 		return g.reportError(err)
 	}
 	return nil
 }
 
+// slowIndex is how long an index run goes before rubi says on stderr that
+// it is indexing: a first run on a large project takes a minute, and a
+// command that answers in milliseconds afterwards would otherwise look
+// hung.
+var slowIndex = time.Second
+
+// index runs eng.Index for a command: with a progress bar on stderr when
+// it is a terminal and the run is large, and otherwise, once the run has
+// taken slowIndex (0: from the start), a line on stderr that rubi is indexing and one when it
+// is done. Standard output, --json's, never gets either.
+func (g *globals) index(ctx context.Context, eng *pipeline.Engine, full bool) (*pipeline.IndexStats, error) {
+	var mu sync.Mutex
+	said, bar := false, false
+	opts := g.indexOptions(full, func() {
+		mu.Lock()
+		bar = true
+		mu.Unlock()
+	})
+	where := "the project"
+	if root, err := g.projectRoot(); err == nil {
+		where = root
+	}
+	done := false
+	say := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar || done {
+			return // the progress bar says it, or the run is over
+		}
+		said = true
+		fmt.Fprintf(g.stderr, "rubi: indexing %s… (a first run reads every file; later runs only what changed)\n", where)
+	}
+	if slowIndex <= 0 {
+		say()
+	} else {
+		defer time.AfterFunc(slowIndex, say).Stop()
+	}
+	stats, err := eng.Index(ctx, opts)
+	mu.Lock() // waits for a line being written
+	defer mu.Unlock()
+	done = true
+	if said && err == nil {
+		fmt.Fprintf(g.stderr, "rubi: indexed %d files in %.1f s\n", stats.Files.Indexed, stats.DurationMS/1000)
+	}
+	return stats, err
+}
+
 // indexOptions are the options of an index run from the command line:
 // with a progress bar on stderr when it is a terminal and the run has
-// enough files to parse to be worth one. A command indexes before
-// anything else, so a large run may reserve its heap in huge pages.
-func (g *globals) indexOptions(full bool) pipeline.IndexOptions {
+// enough files to parse to be worth one (shown is called when it
+// appears). A command indexes before anything else, so a large run may
+// reserve its heap in huge pages.
+func (g *globals) indexOptions(full bool, shown func()) pipeline.IndexOptions {
 	opts := pipeline.IndexOptions{Full: full, HugeHeap: true}
 	f, ok := g.stderr.(*os.File)
 	if !ok || !isatty.IsTerminal(f.Fd()) {
@@ -38,6 +88,7 @@ func (g *globals) indexOptions(full bool) pipeline.IndexOptions {
 			return
 		}
 		if bar == nil {
+			shown()
 			bar = progressbar.NewOptions(total,
 				progressbar.OptionSetWriter(f),
 				progressbar.OptionSetDescription("parsing"),
