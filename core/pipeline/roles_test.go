@@ -305,7 +305,7 @@ func TestAnswersGolden(t *testing.T) {
 func TestNoteFilesVote(t *testing.T) {
 	root := pyProject(t)
 	write(t, root, "pkg/stages.py", "\"\"\"Open each stage: built in, or a plugin's subprocess.\"\"\"\n\n\ndef open_stage(block):\n    return spawn(block.path)\n")
-	for i := range 6 {
+	for i := range 12 {
 		write(t, root, fmt.Sprintf("pkg/ext/p%02d.py", i), fmt.Sprintf("\"\"\"Plugin %d, loaded by name.\"\"\"\n\n\ndef loaded_plugins_%d():\n    return plugins  # plugins loaded\n", i, i))
 	}
 	rank := func(noteFiles bool) (int, *Result) {
