@@ -27,6 +27,13 @@ index {
   # generated ("Code generated … DO NOT EDIT", lock files, minified files,
   # linguist-generated). [] brings them back.
   hidden_roles     = ["vendored", "generated"]
+  # Notes and conversation chunks that belong together are linked in the
+  # graph without anyone saying so: those written one after the other in
+  # one session (a chunk's session; notes minutes apart), and those naming
+  # the same rare person, place, product, ticket, file or symbol (named by
+  # at most link_entities of them; 0 turns it off).
+  link_sessions    = true
+  link_entities    = 8
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).

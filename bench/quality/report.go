@@ -133,9 +133,10 @@ func (r *report) memoryMarkdown(w io.Writer) {
 }
 
 // memoryHeadline says which systems the per-category table shows: the
-// baseline and the full pipeline.
+// baseline, the full pipeline and the notes linked by the harness.
 func memoryHeadline(s memorySystem) bool {
-	return s.Name == baselineName || slices.Contains(strings.Split(s.Role, "; "), "full")
+	roles := strings.Split(s.Role, "; ")
+	return s.Name == baselineName || slices.Contains(roles, "full") || slices.Contains(roles, "linked notes")
 }
 
 func (r *report) codeMarkdown(w io.Writer) {

@@ -16,11 +16,12 @@ const maxChunkBody = 32 << 10
 // chunkDocs turns the conversation memory's chunks into documents: title
 // the summary, names the tags, ticket and entities, body the text's start;
 // an edge to each project file a chunk names. Stamps are merged into the
-// manifest's document stamps, as the notes' are.
-func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, err error) {
+// manifest's document stamps, as the notes' are. Items are the chunks as
+// relatedEdges reads them.
+func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, items []memItem, err error) {
 	chunks, err := memory.Open(e.cfg.Root).Active()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	stamps = map[string]string{}
 	for _, c := range chunks { // archived ones are found by rubi memory, by summary and tags
@@ -36,13 +37,14 @@ func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge
 			d.Names = append(d.Names, c.Ticket)
 		}
 		docs = append(docs, d)
+		items = append(items, memItem{id: id, session: c.Session, at: c.Created, text: c.Summary + "\n" + body, names: d.Names})
 		for _, f := range c.Entities.Files {
 			if _, ok := m.file(f); ok {
 				edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 			}
 		}
 	}
-	return docs, edges, stamps, nil
+	return docs, edges, stamps, items, nil
 }
 
 // renderChunk is a chunk as a result shows it: type, summary, when, size,

@@ -228,11 +228,13 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	// So are the chunks of the conversation memory.
-	chunkDocs, chunkEdges, chunkStamps, err := e.chunkDocs(next)
+	chunkDocs, chunkEdges, chunkStamps, chunkItems, err := e.chunkDocs(next)
 	if err != nil {
 		return nil, err
 	}
 	nodeDocs, nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
+	// Notes and chunks that belong together are linked (relate.go).
+	nodeEdges = append(nodeEdges, relatedEdges(append(nodeItems(nodes), chunkItems...), e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
 	}
@@ -441,6 +443,8 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 // for a built-in its own version too.
 func (e *Engine) stageFingerprint(st *config.Stage) string {
 	fp := e.cfg.Fingerprint(st)
+	// The links relate adds are part of every ranker's corpus.
+	fp += fmt.Sprintf("/links:%t,%d", e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
 	if b, ok := core.LookupBuiltin(st.Name); ok && st.Plugin == "" {
 		fp += "/" + b.Factory().Info().Version
 	}
