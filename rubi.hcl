@@ -52,6 +52,7 @@ retrieve {
   units               = true  # list the functions and classes to open under each file
   lift_notes          = true  # notes matching as well as the best files come first
   note_files          = true  # the files of those notes vote in the fusion
+  dated_questions     = true  # "in June", "8 May 2023", "last week": notes and chunks written then vote
 }
 
 # Hook thresholds.

@@ -104,6 +104,9 @@ type Retrieve struct {
 	// NoteFiles lets the files of the notes that match the question well
 	// vote in the fusion: a note names the files it is about.
 	NoteFiles bool `hcl:"note_files,optional" json:"note_files"`
+	// DatedQuestions lets the time a question names ("in June", "8 May
+	// 2023", "last week") vote for the notes and chunks written then.
+	DatedQuestions bool `hcl:"dated_questions,optional" json:"dated_questions"`
 }
 
 // Hooks are the agent hooks' thresholds.

@@ -233,8 +233,12 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	nodeDocs, nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
-	// Notes and chunks that belong together are linked (relate.go).
-	nodeEdges = append(nodeEdges, relatedEdges(append(nodeItems(nodes), chunkItems...), e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
+	// Notes and chunks that belong together are linked (relate.go), when
+	// the rankers get a corpus: a refresh that changed nothing reads no
+	// note's text.
+	related := sync.OnceValue(func() []core.Edge {
+		return relatedEdges(append(nodeItems(nodes), chunkItems...), e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
+	})
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
 	}
@@ -346,8 +350,8 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 			}
 		}
 		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
-		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges))
-		c.Edges = append(append(append(c.Edges, graphEdges(e.visibleEdges(next, edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...)
+		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges)+len(related()))
+		c.Edges = append(append(append(append(c.Edges, graphEdges(e.visibleEdges(next, edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...), related()...)
 		return c, nil
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0

@@ -131,11 +131,11 @@ func entityEdges(items []memItem, maxDocs int) []core.Edge {
 	type mention struct {
 		display string
 		docs    []int32
-		strong  bool // written as a name somewhere other than a sentence's start
+		strong  bool  // written as a name somewhere other than a sentence's start
+		last    int32 // the item that named it last, plus one
 	}
 	byKey := map[string]*mention{}
 	for i, it := range items {
-		seen := map[string]bool{}
 		add := func(key, display string, strong bool) {
 			m := byKey[key]
 			if m == nil {
@@ -143,8 +143,8 @@ func entityEdges(items []memItem, maxDocs int) []core.Edge {
 				byKey[key] = m
 			}
 			m.strong = m.strong || strong
-			if !seen[key] {
-				seen[key] = true
+			if m.last != int32(i)+1 {
+				m.last = int32(i) + 1
 				m.docs = append(m.docs, int32(i))
 			}
 		}
@@ -252,6 +252,11 @@ func scanNames(s string, add func(key, display string, strong bool)) {
 		i = j
 		atStart := start
 		start = false
+		if plainLower(word) {
+			// Most words: neither a name nor code.
+			flush()
+			continue
+		}
 		word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
 		if codeLike(word) {
 			flush()
@@ -259,8 +264,12 @@ func scanNames(s string, add func(key, display string, strong bool)) {
 			continue
 		}
 		first, _ := utf8.DecodeRuneInString(word)
+		if !unicode.IsUpper(first) || utf8.RuneCountInString(word) < minEntityRune {
+			flush()
+			continue
+		}
 		lower := strings.ToLower(word)
-		if !unicode.IsUpper(first) || utf8.RuneCountInString(word) < minEntityRune || text.IsStopword(lower) || isFirstPerson(lower) || !hasLetter(word) {
+		if text.IsStopword(lower) || isFirstPerson(lower) || !hasLetter(word) {
 			flush()
 			continue
 		}
@@ -273,7 +282,23 @@ func scanNames(s string, add func(key, display string, strong bool)) {
 	flush()
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// plainLower says w is ASCII lowercase letters, and an apostrophe's
+// contraction: a word of prose.
+func plainLower(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !('a' <= c && c <= 'z' || c == '\'' && i > 0) {
+			return false
+		}
+	}
+	return true
+}
 
 func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
 
