@@ -179,7 +179,9 @@ func TestNotesSharingARareNameAreLinked(t *testing.T) {
 	}
 	for _, it := range res.Items {
 		if it.ID == "node:note-retry-budget" {
-			if !slices.ContainsFunc(it.Reasons, func(r string) bool { return strings.HasPrefix(r, `both mention "Priyanka" with`) && strings.Contains(r, "note-who-owns-payments") }) {
+			if !slices.ContainsFunc(it.Reasons, func(r string) bool {
+				return strings.HasPrefix(r, `both mention "Priyanka" with`) && strings.Contains(r, "note-who-owns-payments")
+			}) {
 				t.Errorf("reasons %q do not name the shared name", it.Reasons)
 			}
 			return
