@@ -34,6 +34,9 @@ index {
   # at most link_entities of them; 0 turns it off).
   link_sessions    = true
   link_entities    = 8
+  # A conversation chunk is indexed with the start of the one before it in
+  # its session: an answer is found by the words of the question it answers.
+  session_context  = true
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).

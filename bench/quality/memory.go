@@ -101,6 +101,7 @@ const baselineName = "baseline: textbook BM25"
 var indexFeatures = []struct{ name, config string }{
 	{"session links", "index {\n  link_sessions = false\n}\n"},
 	{"entity links", "index {\n  link_entities = 0\n}\n"},
+	{"the turn before as context", "index {\n  session_context = false\n}\n"},
 }
 
 // runMemory measures recall on LoCoMo: each conversation becomes fresh

@@ -58,6 +58,10 @@ type Index struct {
 	// this many of them name it; 0 turns it off. A name many notes share
 	// says little and would make a hub.
 	LinkEntities int `hcl:"link_entities,optional" json:"link_entities"`
+	// SessionContext indexes each conversation chunk with the start of
+	// the one before it in its session: an answer is found by the words
+	// of the question it answers.
+	SessionContext bool `hcl:"session_context,optional" json:"session_context"`
 }
 
 // maxLinkEntities bounds index.link_entities: the links of one name grow

@@ -448,7 +448,7 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 func (e *Engine) stageFingerprint(st *config.Stage) string {
 	fp := e.cfg.Fingerprint(st)
 	// The links relate adds are part of every ranker's corpus.
-	fp += fmt.Sprintf("/links:%t,%d", e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
+	fp += fmt.Sprintf("/links:%t,%d,%t", e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities, e.cfg.Index.SessionContext)
 	if b, ok := core.LookupBuiltin(st.Name); ok && st.Plugin == "" {
 		fp += "/" + b.Factory().Info().Version
 	}
