@@ -255,3 +255,36 @@ func TestDatedQuestionPrefersChunksOfThatDate(t *testing.T) {
 		}
 	}
 }
+
+// An answer holds none of the words of the question it answers; indexed
+// with the chunk before it in its session, it is found by them.
+func TestChunkIndexedWithTheOneBefore(t *testing.T) {
+	root := t.TempDir()
+	e := engine(t, root)
+	e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities = false, 0
+	at := time.Date(2023, 6, 9, 20, 0, 0, 0, time.UTC)
+	saved, _, err := memory.Open(root).SaveAll(context.Background(), []memory.Input{
+		{Content: "Caroline: What an amazing family pic! How long have you been married?", Session: "s", Created: at},
+		{Content: "Melanie: 5 years already! Time flies.", Session: "s", Created: at.Add(time.Minute)},
+		{Content: "Melanie: 5 years already? No, I meant the pottery class.", Session: "other", Created: at.Add(time.Hour)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := core.DocID(core.DocChunk, saved[1].ID)
+	found := func() bool {
+		index(t, e)
+		res, err := e.Retrieve(context.Background(), Query{Text: "How long have Mel and her husband been married?", Kinds: []string{core.DocChunk}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(res.Items, func(it Item) bool { return it.ID == answer })
+	}
+	if !found() {
+		t.Error("the answer is not found by the words of the question before it")
+	}
+	e.cfg.Index.SessionContext = false
+	if found() {
+		t.Error("session_context = false, yet the answer is found by words it does not hold")
+	}
+}
