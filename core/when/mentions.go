@@ -43,8 +43,9 @@ func init() {
 // Mentioned finds the first time a question names: a day ("8 May 2023",
 // "May 8, 2023", "2023-05-08"), a month ("May 2023"; "in June" is June of
 // any year), a year ("in 2022"), or a time relative to now ("yesterday",
-// "last week", "last month", "last year", "last May"). ok is false when it
-// names none.
+// "last week", "last month", "last year", "last May"). "Today" is left
+// out: a prompt says it of the work at hand far more often than of the
+// notes it wants. ok is false when it names none.
 func Mentioned(text string, now time.Time) (Span, bool) {
 	words := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
@@ -95,12 +96,9 @@ func Mentioned(text string, now time.Time) (Span, bool) {
 			}
 			return Span{AnyYear: true, Month: m, Phrase: m.String()}, true
 		}
-		switch w {
-		case "yesterday":
+		if w == "yesterday" {
 			y := now.AddDate(0, 0, -1)
 			return day(y.Year(), y.Month(), y.Day()), true
-		case "today":
-			return day(now.Year(), now.Month(), now.Day()), true
 		}
 		if w == "last" && i+1 < len(lower) {
 			switch lower[i+1] {

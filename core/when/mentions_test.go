@@ -49,3 +49,9 @@ func TestMentioned(t *testing.T) {
 		}
 	}
 }
+
+func TestMentionedLeavesTodayOut(t *testing.T) {
+	if s, ok := Mentioned("let's fix the flaky checkout test today", time.Now()); ok {
+		t.Errorf("found %+v", s)
+	}
+}
