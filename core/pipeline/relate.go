@@ -55,6 +55,8 @@ const (
 	secondWeight  = 0.5 // a turn and the one two places after
 	entityWeight  = 1.0 // shared by the links of one name
 	minEntityRune = 2   // a name is at least two letters
+	rareShare     = 32  // a rare name is named by at most 1 in rareShare items
+	namesPerDoc   = 4   // the rarest names of an item that link it
 )
 
 // nodeItems are the active notes as relate sees them.
@@ -125,9 +127,13 @@ func sessionEdges(items []memItem) []core.Edge {
 }
 
 // entityEdges links the items that name the same entity, when 2 to
-// maxDocs of them do. Two items sharing several names get one edge, the
-// sum of their weights, labelled with the rarest name.
+// maxDocs of them do, and at most one in rareShare of all (at least 2):
+// rare is relative to the collection, and a name that 8 of 25 session
+// logs share is a common one (linking them cost a fifth of the first
+// places on LoCoMo's sessions). Two items sharing several names get one
+// edge, the sum of their weights, labelled with the rarest name.
 func entityEdges(items []memItem, maxDocs int) []core.Edge {
+	maxDocs = min(maxDocs, max(2, len(items)/rareShare))
 	type mention struct {
 		display string
 		docs    []int32
@@ -161,17 +167,39 @@ func entityEdges(items []memItem, maxDocs int) []core.Edge {
 		label string
 		df    int
 	}
-	links := map[pair]*link{}
-	for _, key := range slices.Sorted(maps.Keys(byKey)) {
+	// Each item keeps its namesPerDoc rarest names: a long log names
+	// dozens, and linking it through all of them would tie it to every
+	// other log.
+	keys := slices.Sorted(maps.Keys(byKey))
+	kept := make([][]string, len(items))
+	for _, key := range keys {
 		m := byKey[key]
-		df := len(m.docs)
-		if !m.strong || df < 2 || df > maxDocs {
+		if df := len(m.docs); !m.strong || df < 2 || df > maxDocs {
+			continue
+		}
+		for _, d := range m.docs {
+			kept[d] = append(kept[d], key)
+		}
+	}
+	keep := map[string][]int32{}
+	for d, ks := range kept {
+		slices.SortStableFunc(ks, func(a, b string) int { return len(byKey[a].docs) - len(byKey[b].docs) })
+		for _, key := range ks[:min(len(ks), namesPerDoc)] {
+			keep[key] = append(keep[key], int32(d))
+		}
+	}
+	links := map[pair]*link{}
+	for _, key := range keys {
+		m := byKey[key]
+		docs := keep[key]
+		df := len(docs)
+		if df < 2 {
 			continue
 		}
 		w := entityWeight / float64(df-1)
 		for x := 0; x < df; x++ {
 			for y := x + 1; y < df; y++ {
-				p := pair{m.docs[x], m.docs[y]}
+				p := pair{docs[x], docs[y]}
 				l := links[p]
 				if l == nil {
 					l = &link{df: df + 1}

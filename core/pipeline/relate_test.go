@@ -65,14 +65,22 @@ func TestEntityEdges(t *testing.T) {
 
 	// A name more notes share than the cap links none of them: no hubs.
 	var many []memItem
-	for i := range 10 {
-		many = append(many, memItem{id: fmt.Sprintf("node:n%d", i), text: fmt.Sprintf("Talked with Melanie about item %d.", i)})
+	for i := range 400 {
+		text := fmt.Sprintf("note number %d", i)
+		if i < 10 {
+			text = fmt.Sprintf("Talked with Melanie about item %d.", i)
+		}
+		many = append(many, memItem{id: fmt.Sprintf("node:n%03d", i), text: text})
 	}
 	if got := entityEdges(many, 8); len(got) != 0 {
 		t.Errorf("a name of 10 notes linked them: %+v", got)
 	}
 	if got := entityEdges(many, 10); len(got) != 45 {
-		t.Errorf("a name of 10 notes with a cap of 10: %d edges, want 45", len(got))
+		t.Errorf("a name of 10 notes of 400 with a cap of 10: %d edges, want 45", len(got))
+	}
+	// Rare is relative to the collection: 10 of 40 notes is a quarter.
+	if got := entityEdges(many[:40], 10); len(got) != 0 {
+		t.Errorf("a name of 10 notes of 40 linked them: %d edges", len(got))
 	}
 }
 
