@@ -27,6 +27,16 @@ index {
   # generated ("Code generated … DO NOT EDIT", lock files, minified files,
   # linguist-generated). [] brings them back.
   hidden_roles     = ["vendored", "generated"]
+  # Notes and conversation chunks that belong together are linked in the
+  # graph without anyone saying so: those written one after the other in
+  # one session (a chunk's session; notes minutes apart), and those naming
+  # the same rare person, place, product, ticket, file or symbol (named by
+  # at most link_entities of them; 0 turns it off).
+  link_sessions    = true
+  link_entities    = 8
+  # A conversation chunk is indexed with the start of the one before it in
+  # its session: an answer is found by the words of the question it answers.
+  session_context  = true
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).
@@ -45,6 +55,7 @@ retrieve {
   units               = true  # list the functions and classes to open under each file
   lift_notes          = true  # notes matching as well as the best files come first
   note_files          = true  # the files of those notes vote in the fusion
+  dated_questions     = true  # "in June", "8 May 2023", "last week": notes and chunks written then vote
 }
 
 # Hook thresholds.

@@ -129,6 +129,11 @@ func SplitDocID(id string) (kind, key string, err error) {
 const (
 	EdgeImports  = "imports"  // file → file it imports
 	EdgeContains = "contains" // module → file
+	// EdgeSession links notes or conversation chunks written one after
+	// the other in the same session.
+	EdgeSession = "session"
+	// EdgeMentions links notes or chunks that name the same rare entity.
+	EdgeMentions = "mentions"
 )
 
 // Edge is a directed edge of the project graph between two document ids.
@@ -137,6 +142,11 @@ type Edge struct {
 	To     string  `json:"to"`
 	Kind   string  `json:"kind"`
 	Weight float64 `json:"weight,omitempty"`
+	// Label says what the edge means in words, for the reasons of a
+	// graph ranker: the start of a phrase that the other document's name
+	// ends ("same session as", `both mention "Sweden" with`). Empty for
+	// the kinds a ranker words itself (imports, contains).
+	Label string `json:"label,omitempty"`
 }
 
 // Corpus is what rankers index: every document and every edge.

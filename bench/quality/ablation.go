@@ -65,6 +65,7 @@ var features = []struct{ name, config string }{
 	{"query term frequency", "ranker \"rank.bm25\" {\n  k3 = 0\n}\n"},
 	{"notes lifted beside files", "retrieve {\n  lift_notes = false\n}\n"},
 	{"the files of matching notes", "retrieve {\n  note_files = false\n}\n"},
+	{"dated questions", "retrieve {\n  dated_questions = false\n}\n"},
 }
 
 // Role is the variant's roles as one cell.

@@ -98,9 +98,9 @@ func (h *harness) layer(text string) (string, error) {
 }
 
 // engine returns an engine for the project at root running only the
-// rankers in keep (all when nil).
-func (h *harness) engine(root string, keep []string) (*pipeline.Engine, error) {
-	cfg, err := h.config(root, keep)
+// rankers in keep (all when nil), with the extra rubi.hcl layers.
+func (h *harness) engine(root string, keep []string, layers ...string) (*pipeline.Engine, error) {
+	cfg, err := h.config(root, keep, layers...)
 	if err != nil {
 		return nil, err
 	}

@@ -94,11 +94,25 @@ func categoryLabel(c int) string {
 // baselineName names the textbook BM25 in the tables.
 const baselineName = "baseline: textbook BM25"
 
-// runMemory measures recall on LoCoMo: each conversation becomes a fresh
-// project whose every turn is a knowledge note, indexed once; each
-// question then goes through Retrieve (nodes only, 50 items, a budget
-// that never cuts) for every variant, and through the baseline over the
-// same note texts.
+// indexFeatures are the index-time features of the memory the ablation
+// turns off one at a time: each needs its own index, so each is a project
+// of its own built with the layer (the retrieval features share one index,
+// see features).
+var indexFeatures = []struct{ name, config string }{
+	{"session links", "index {\n  link_sessions = false\n}\n"},
+	{"entity links", "index {\n  link_entities = 0\n}\n"},
+	{"the turn before as context", "index {\n  session_context = false\n}\n"},
+}
+
+// runMemory measures recall on LoCoMo: each conversation becomes fresh
+// projects whose every turn is a conversation chunk (its text, the
+// speaker, the session it belongs to and when it was said: what an agent
+// saving a conversation has, and no links), indexed once; each question
+// then goes through Retrieve (chunks only, 50 items, a budget that never
+// cuts) for every variant, and through the baseline over the same texts.
+// The index-time features are measured off in projects of their own; the
+// same turns as plain notes, and as notes linked to the turn before by the
+// harness (the benchmark of earlier versions), are measured beside them.
 func runMemory(ctx context.Context, h *harness, work string, convs []conversation, vs []variant, progress func(string)) (*memoryReport, error) {
 	rep := &memoryReport{Categories: map[string]int{}}
 	base := &recallAcc{}
@@ -106,10 +120,16 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 	for i := range accs {
 		accs[i] = &recallAcc{}
 	}
-	chunks := &recallAcc{}
+	offs := make([]*recallAcc, len(indexFeatures))
+	for i := range offs {
+		offs[i] = &recallAcc{}
+	}
+	notes, linked := &recallAcc{}, &recallAcc{}
 	var sessionHits [3]float64
 	sessionN := 0
 	var indexTime time.Duration
+	chunkQuery := pipeline.Query{Kinds: []string{core.DocChunk}, Limit: 50, Budget: 1 << 30}
+	nodeQuery := pipeline.Query{Kinds: []string{core.DocNode}, Limit: 50, Budget: 1 << 30}
 	for _, c := range convs {
 		var qs []question
 		for _, q := range c.Questions {
@@ -120,19 +140,20 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			qs = append(qs, q)
 			rep.Categories[categoryLabel(q.Category)]++
 		}
-		root := filepath.Join(work, "locomo-"+c.ID)
-		if err := os.MkdirAll(root, 0o755); err != nil {
-			return nil, err
+		qtexts := make([]string, len(qs))
+		for i, q := range qs {
+			qtexts[i] = q.Text
 		}
+		root := filepath.Join(work, "locomo-"+c.ID)
 		start := time.Now()
-		docToDia, texts, err := buildConversation(ctx, h, root, c)
+		chunkToDia, texts, err := buildTurnChunks(ctx, h, root, c, "")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.ID, err)
 		}
 		indexed := time.Since(start)
 		indexTime += indexed
 		rep.Conversations++
-		rep.Turns += len(docToDia)
+		rep.Turns += len(chunkToDia)
 		rep.Questions += len(qs)
 
 		bl := newBaseline()
@@ -146,53 +167,81 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			base.add(q, got)
 		}
 
-		qtexts := make([]string, len(qs))
-		for i, q := range qs {
-			qtexts[i] = q.Text
+		measure := func(acc *recallAcc, eng *pipeline.Engine, q pipeline.Query, key func(pipeline.Item) string, what string) error {
+			ranked, lat, first, err := timedQueries(ctx, eng, qtexts, q, key)
+			eng.Close()
+			if err != nil {
+				return fmt.Errorf("%s, %s: %w", c.ID, what, err)
+			}
+			for j, q := range qs {
+				acc.add(q, ranked[j])
+			}
+			acc.lat = append(acc.lat, lat...)
+			acc.first = max(acc.first, first)
+			return nil
 		}
-		key := func(it pipeline.Item) string { return docToDia[it.ID] }
+		toDia := func(m map[string]string) func(pipeline.Item) string {
+			return func(it pipeline.Item) string { return m[it.ID] }
+		}
 		for i, v := range vs {
 			eng, err := h.variantEngine(root, v)
 			if err != nil {
 				return nil, err
 			}
-			ranked, lat, first, err := timedQueries(ctx, eng, qtexts, pipeline.Query{Kinds: []string{core.DocNode}, Limit: 50, Budget: 1 << 30}, key)
-			eng.Close()
+			if err := measure(accs[i], eng, chunkQuery, toDia(chunkToDia), v.Name()); err != nil {
+				return nil, err
+			}
+		}
+		for i, f := range indexFeatures {
+			layer, err := h.layer(f.config)
 			if err != nil {
-				return nil, fmt.Errorf("%s, %s: %w", c.ID, v.Name(), err)
+				return nil, err
 			}
-			for j, q := range qs {
-				accs[i].add(q, ranked[j])
+			froot := fmt.Sprintf("%s-without-%d", root, i)
+			m, _, err := buildTurnChunks(ctx, h, froot, c, layer)
+			if err != nil {
+				return nil, fmt.Errorf("%s without %s: %w", c.ID, f.name, err)
 			}
-			accs[i].lat = append(accs[i].lat, lat...)
-			accs[i].first = max(accs[i].first, first)
+			eng, err := h.engine(froot, nil, layer)
+			if err != nil {
+				return nil, err
+			}
+			if err := measure(offs[i], eng, chunkQuery, toDia(m), "without "+f.name); err != nil {
+				return nil, err
+			}
 		}
-		// The same turns as conversation-memory chunks, one per turn, then
-		// one per session.
-		turnRoot, sessRoot := root+"-turn-chunks", root+"-session-chunks"
-		chunkToDia, chunkToSession, err := buildChunks(ctx, h, turnRoot, sessRoot, c)
+		// The same turns as notes: plain, then linked by the harness.
+		for _, n := range []struct {
+			acc    *recallAcc
+			linked bool
+		}{{notes, false}, {linked, true}} {
+			nroot := root + "-notes"
+			if n.linked {
+				nroot = root + "-linked-notes"
+			}
+			m, err := buildConversation(ctx, h, nroot, c, n.linked)
+			if err != nil {
+				return nil, fmt.Errorf("%s notes: %w", c.ID, err)
+			}
+			eng, err := h.engine(nroot, nil)
+			if err != nil {
+				return nil, err
+			}
+			if err := measure(n.acc, eng, nodeQuery, toDia(m), "notes"); err != nil {
+				return nil, err
+			}
+		}
+		// One chunk per session.
+		sessRoot := root + "-session-chunks"
+		chunkToSession, err := buildSessionChunks(ctx, h, sessRoot, c)
 		if err != nil {
-			return nil, fmt.Errorf("%s chunks: %w", c.ID, err)
+			return nil, fmt.Errorf("%s session chunks: %w", c.ID, err)
 		}
-		chunkQuery := pipeline.Query{Kinds: []string{core.DocChunk}, Limit: 50, Budget: 1 << 30}
-		eng, err := h.engine(turnRoot, nil)
+		eng, err := h.engine(sessRoot, nil)
 		if err != nil {
 			return nil, err
 		}
-		ranked, lat, first, err := timedQueries(ctx, eng, qtexts, chunkQuery, func(it pipeline.Item) string { return chunkToDia[it.ID] })
-		eng.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s, turn chunks: %w", c.ID, err)
-		}
-		for j, q := range qs {
-			chunks.add(q, ranked[j])
-		}
-		chunks.lat, chunks.first = append(chunks.lat, lat...), max(chunks.first, first)
-		eng, err = h.engine(sessRoot, nil)
-		if err != nil {
-			return nil, err
-		}
-		ranked, _, _, err = timedQueries(ctx, eng, qtexts, chunkQuery, func(it pipeline.Item) string { return chunkToSession[it.ID] })
+		ranked, _, _, err := timedQueries(ctx, eng, qtexts, chunkQuery, toDia(chunkToSession))
 		eng.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s, session chunks: %w", c.ID, err)
@@ -203,7 +252,7 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			}
 			sessionN++
 		}
-		progress(fmt.Sprintf("memory: %s: %d turns, %d questions; indexed in %.1fs, measured in %.1fs", c.ID, len(docToDia), len(qs), indexed.Seconds(), time.Since(start).Seconds()))
+		progress(fmt.Sprintf("memory: %s: %d turns, %d questions; indexed in %.1fs, measured in %.1fs", c.ID, len(chunkToDia), len(qs), indexed.Seconds(), time.Since(start).Seconds()))
 	}
 	for k := range sessionHits {
 		if sessionN > 0 {
@@ -215,65 +264,104 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 	for i, v := range vs {
 		rep.Systems = append(rep.Systems, accs[i].system(v.Name(), v.Role()))
 	}
-	rep.Systems = append(rep.Systems, chunks.system("full pipeline over turn chunks", "chunks"))
+	if len(vs) > 1 {
+		for i, f := range indexFeatures {
+			rep.Systems = append(rep.Systems, offs[i].system(vs[0].Name()+", without "+f.name, "without "+f.name))
+		}
+	}
+	rep.Systems = append(rep.Systems, notes.system("full pipeline over turn notes", "notes"))
+	rep.Systems = append(rep.Systems, linked.system("full pipeline over turn notes linked by the harness", "linked notes"))
 	return rep, nil
 }
 
-// buildChunks saves c's turns as conversation-memory chunks in two
-// projects: one chunk per turn at turnRoot (text as the note's, plus its
-// dia_id), one per session at sessRoot (its turns, a line each); both are
-// indexed. It returns each turn chunk's document id with its dia_id, and
-// each session chunk's with its session number.
-func buildChunks(ctx context.Context, h *harness, turnRoot, sessRoot string, c conversation) (map[string]string, map[string]string, error) {
-	var turns, sessions []memory.Input
-	var dias, sessNames []string
+// turnChunk is a turn as an agent saving the conversation would save it:
+// the line as said (the speaker, the text, the photo shared), summarized
+// by its start, in its session, at the time it was said (the session's
+// date, a minute a turn). No dia_id, no link.
+func turnChunk(c conversation, s session, k int, t turn) memory.Input {
+	text := t.Speaker + ": " + t.Text
+	if t.Caption != "" {
+		text += "\n[" + t.Speaker + " shared " + t.Caption + "]"
+	}
+	return memory.Input{
+		Type: memory.TypeSession, Summary: turnTitle(t), Content: text,
+		Session: fmt.Sprintf("%s-session-%d", c.ID, s.N),
+		Created: s.Time.Add(time.Duration(k) * time.Minute),
+	}
+}
+
+// buildTurnChunks saves c's turns as conversation chunks, one a turn, in
+// the project at root and indexes it with the extra rubi.hcl layer (none
+// when ""). It returns each chunk's document id with its dia_id, and each
+// dia_id with the text the chunk holds (summary and content), for the
+// baseline.
+func buildTurnChunks(ctx context.Context, h *harness, root string, c conversation, layer string) (map[string]string, [][2]string, error) {
+	var in []memory.Input
+	var dias []string
+	var texts [][2]string
+	for _, s := range c.Sessions {
+		for k, t := range s.Turns {
+			ch := turnChunk(c, s, k, t)
+			in = append(in, ch)
+			dias = append(dias, t.DiaID)
+			texts = append(texts, [2]string{t.DiaID, ch.Summary + "\n" + ch.Content})
+		}
+	}
+	var layers []string
+	if layer != "" {
+		layers = append(layers, layer)
+	}
+	toDia, err := saveChunks(ctx, h, root, in, dias, layers...)
+	return toDia, texts, err
+}
+
+// buildSessionChunks saves c's sessions as one chunk each at root (its
+// turns, a line each) and indexes it. It returns each chunk's document id
+// with its session ("S3", as the evidence names the session of D3:12).
+func buildSessionChunks(ctx context.Context, h *harness, root string, c conversation) (map[string]string, error) {
+	var sessions []memory.Input
+	var names []string
 	for _, s := range c.Sessions {
 		var lines []string
 		for _, t := range s.Turns {
-			text := turnTitle(t) + "\n" + turnBody(t, s)
-			turns = append(turns, memory.Input{Content: text + "\n(" + t.DiaID + ")", Created: s.Time})
-			dias = append(dias, t.DiaID)
-			lines = append(lines, t.DiaID+" "+t.Speaker+": "+t.Text)
+			lines = append(lines, t.Speaker+": "+t.Text)
 		}
 		if len(lines) > 0 {
-			// Named as the evidence names its turns' session: D3:12 → S3.
 			name, _, _ := strings.Cut(strings.TrimPrefix(s.Turns[0].DiaID, "D"), ":")
 			sessions = append(sessions, memory.Input{Summary: fmt.Sprintf("Session %d", s.N), Content: strings.Join(lines, "\n"), Created: s.Time})
-			sessNames = append(sessNames, "S"+name)
+			names = append(names, "S"+name)
 		}
 	}
-	save := func(root string, in []memory.Input, keys []string) (map[string]string, error) {
-		if err := os.MkdirAll(root, 0o755); err != nil {
-			return nil, err
-		}
-		saved, errs, err := memory.Open(root).SaveAll(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]string{}
-		for i, sv := range saved {
-			if errs[i] != nil {
-				return nil, fmt.Errorf("%s: %w", keys[i], errs[i])
-			}
-			if sv.Duplicate {
-				return nil, fmt.Errorf("%s: stored twice", keys[i])
-			}
-			out[core.DocID(core.DocChunk, sv.ID)] = keys[i]
-		}
-		eng, err := h.engine(root, nil)
-		if err != nil {
-			return nil, err
-		}
-		defer eng.Close()
-		_, err = eng.Index(ctx, pipeline.IndexOptions{})
-		return out, err
+	return saveChunks(ctx, h, root, sessions, names)
+}
+
+// saveChunks saves in as chunks of the project at root, indexes it with
+// the extra layers and returns each chunk's document id with its key.
+func saveChunks(ctx context.Context, h *harness, root string, in []memory.Input, keys []string, layers ...string) (map[string]string, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
 	}
-	toDia, err := save(turnRoot, turns, dias)
+	saved, errs, err := memory.Open(root).SaveAll(ctx, in)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	toSession, err := save(sessRoot, sessions, sessNames)
-	return toDia, toSession, err
+	out := map[string]string{}
+	for i, sv := range saved {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("%s: %w", keys[i], errs[i])
+		}
+		if sv.Duplicate {
+			return nil, fmt.Errorf("%s: stored twice", keys[i])
+		}
+		out[core.DocID(core.DocChunk, sv.ID)] = keys[i]
+	}
+	eng, err := h.engine(root, nil, layers...)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	_, err = eng.Index(ctx, pipeline.IndexOptions{})
+	return out, err
 }
 
 // sessionRecall is the share of evidence turns whose session ("S3" for
@@ -297,21 +385,28 @@ func sessionRecall(evidence, retrieved []string, top int) float64 {
 
 // buildConversation registers every turn of c as a note in the project at
 // root, in one batch, and indexes it. It returns the map from each note's
-// document id to its turn's dia_id, and each turn's dia_id with the text
-// the note holds (title and body), for the baseline.
-func buildConversation(ctx context.Context, h *harness, root string, c conversation) (map[string]string, [][2]string, error) {
+// document id to its turn's dia_id. A plain note holds what was said (title
+// the speaker and its start, body the line and the photo shared), created
+// when it was said (the session's date, a minute a turn). Linked, it is the
+// note of earlier versions of this benchmark: the body adds the speaker,
+// the session's date and number and the dia_id, every note is created at
+// the session's date, and each links to the turn before it (`follows`), a
+// link no user writes.
+func buildConversation(ctx context.Context, h *harness, root string, c conversation, linked bool) (map[string]string, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
 	eng, err := h.engine(root, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer eng.Close()
 	var in []knowledge.Input
 	var dias []string
-	var texts [][2]string
 	titles := map[string]bool{}
 	for _, s := range c.Sessions {
 		prev := ""
-		for _, t := range s.Turns {
+		for k, t := range s.Turns {
 			title := turnTitle(t)
 			// Notes of the same type and title merge; two turns that say
 			// the same thing ("Thanks!") stay two notes.
@@ -319,42 +414,44 @@ func buildConversation(ctx context.Context, h *harness, root string, c conversat
 				title += " (" + t.DiaID + ")"
 			}
 			titles[titleKey(title)] = true
-			input := knowledge.Input{ID: turnID(t.DiaID), Type: knowledge.TypeNote, Title: title, Body: turnBody(t, s)}
-			if prev != "" {
-				// A turn answers the one before it: the conversation is a
-				// chain the graph can follow from a matching turn to its
-				// neighbours.
-				input.Links = []knowledge.Link{{Rel: "follows", Target: prev}}
+			input := knowledge.Input{ID: turnID(t.DiaID), Type: knowledge.TypeNote, Title: title}
+			created := s.Time
+			if linked {
+				input.Body = turnBody(t, s)
+				if prev != "" {
+					input.Links = []knowledge.Link{{Rel: "follows", Target: prev}}
+				}
+			} else {
+				input.Body = turnChunk(c, s, k, t).Content
+				created = created.Add(time.Duration(k) * time.Minute)
 			}
 			prev = input.ID
 			if !s.Time.IsZero() {
-				created := s.Time
 				input.Created = &created
 			}
 			in = append(in, input)
 			dias = append(dias, t.DiaID)
-			texts = append(texts, [2]string{t.DiaID, input.Title + "\n" + input.Body})
 		}
 	}
 	results, err := eng.Knowledge().Register(ctx, in)
 	if err != nil {
-		return nil, nil, fmt.Errorf("register: %w", err)
+		return nil, fmt.Errorf("register: %w", err)
 	}
 	docToDia := map[string]string{}
 	for i, r := range results {
 		if r.Action != knowledge.ActionCreated {
-			return nil, nil, fmt.Errorf("register %s: %s %s %s", dias[i], r.Action, r.Error, strings.Join(r.Notes, "; "))
+			return nil, fmt.Errorf("register %s: %s %s %s", dias[i], r.Action, r.Error, strings.Join(r.Notes, "; "))
 		}
 		docToDia[core.DocID(core.DocNode, r.ID)] = dias[i]
 	}
 	stats, err := eng.Index(ctx, pipeline.IndexOptions{})
 	if err != nil {
-		return nil, nil, fmt.Errorf("index: %w", err)
+		return nil, fmt.Errorf("index: %w", err)
 	}
 	if stats.Nodes != len(in) {
-		return nil, nil, fmt.Errorf("index holds %d notes, %d were registered", stats.Nodes, len(in))
+		return nil, fmt.Errorf("index holds %d notes, %d were registered", stats.Nodes, len(in))
 	}
-	return docToDia, texts, nil
+	return docToDia, nil
 }
 
 // titleKey approximates how the knowledge graph compares titles: letters

@@ -48,7 +48,25 @@ type Index struct {
 	// and of the map's centrality: the files are still walked, parsed and
 	// listed, but rank for nothing. Empty brings every file back.
 	HiddenRoles []string `hcl:"hidden_roles,optional" json:"hidden_roles"`
+	// LinkSessions links the notes and conversation chunks written one
+	// after the other in one session (a chunk's session; notes written
+	// minutes apart), so the graph goes from a matching turn to the ones
+	// around it.
+	LinkSessions bool `hcl:"link_sessions,optional" json:"link_sessions"`
+	// LinkEntities links the notes and chunks that name the same entity
+	// (a person, place, product, ticket, file or symbol) when at most
+	// this many of them name it; 0 turns it off. A name many notes share
+	// says little and would make a hub.
+	LinkEntities int `hcl:"link_entities,optional" json:"link_entities"`
+	// SessionContext indexes each conversation chunk with the start of
+	// the one before it in its session: an answer is found by the words
+	// of the question it answers.
+	SessionContext bool `hcl:"session_context,optional" json:"session_context"`
 }
+
+// maxLinkEntities bounds index.link_entities: the links of one name grow
+// with the square of the notes that share it.
+const maxLinkEntities = 64
 
 // The bounds of a token budget: below MinBudget no item fits, above
 // MaxBudget an answer would outgrow any agent's context.
@@ -90,6 +108,9 @@ type Retrieve struct {
 	// NoteFiles lets the files of the notes that match the question well
 	// vote in the fusion: a note names the files it is about.
 	NoteFiles bool `hcl:"note_files,optional" json:"note_files"`
+	// DatedQuestions lets the time a question names ("in June", "8 May
+	// 2023", "last week") vote for the notes and chunks written then.
+	DatedQuestions bool `hcl:"dated_questions,optional" json:"dated_questions"`
 }
 
 // Hooks are the agent hooks' thresholds.
@@ -479,6 +500,14 @@ func (l *loader) finish() {
 			Summary:  "Invalid max_file_size",
 			Detail:   "max_file_size is a size in bytes and cannot be negative; use 0 for no limit.",
 			Subject:  l.sections["index"]["max_file_size"].Expr.Range().Ptr(),
+		})
+	}
+	if n := l.cfg.Index.LinkEntities; (n < 0 || n > maxLinkEntities) && l.sections["index"]["link_entities"] != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid link_entities",
+			Detail:   fmt.Sprintf("link_entities is how many notes may share a name for it to link them, between 0 (no links) and %d; more would link every note to every other through common words.", maxLinkEntities),
+			Subject:  l.sections["index"]["link_entities"].Expr.Range().Ptr(),
 		})
 	}
 	for _, r := range l.cfg.Index.HiddenRoles {

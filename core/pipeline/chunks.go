@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/memory"
@@ -13,19 +16,32 @@ import (
 // every query.
 const maxChunkBody = 32 << 10
 
+// maxChunkContext is the most of the chunk before it in its session that
+// a chunk's document carries (index.session_context): a turn's answer
+// ("5 years already!") holds none of the words of the question it
+// answers ("how long have you been married?"), which the turn before it
+// holds. LongMemEval (Wu et al. 2024) found a round, question and answer
+// together, the unit to index.
+const maxChunkContext = 2 << 10
+
 // chunkDocs turns the conversation memory's chunks into documents: title
 // the summary, names the tags, ticket and entities, body the text's start;
 // an edge to each project file a chunk names. Stamps are merged into the
-// manifest's document stamps, as the notes' are.
+// manifest's document stamps, as the notes' are. Items are the chunks as
+// relatedEdges reads them.
 //
 // Files of the folder that are not chunks are skipped, each named in
 // problems.
-func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, problems []string, err error) {
+func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, items []memItem, problems []string, err error) {
 	chunks, problems, err := memory.Open(e.cfg.Root).ActiveChecked()
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, nil, err
 	}
 	stamps = map[string]string{}
+	var before map[*memory.Chunk]*memory.Chunk
+	if e.cfg.Index.SessionContext {
+		before = previousInSession(chunks)
+	}
 	for _, c := range chunks { // archived ones are found by rubi memory, by summary and tags
 		id := core.DocID(core.DocChunk, c.ID)
 		stamps[id] = c.Hash
@@ -34,18 +50,55 @@ func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge
 			body = body[:maxChunkBody]
 		}
 		d := core.Document{ID: id, Kind: core.DocChunk, Title: c.Summary, Path: e.relPath(c.Path), Body: c.Type + "\n" + body, ModTime: c.Created.Unix()}
+		if p := before[c]; p != nil {
+			d.Body += "\n\n" + cutUTF8(p.Content, maxChunkContext)
+			stamps[id] += "+" + p.Hash
+		}
 		d.Names = append(append(d.Names, c.Tags...), c.Entities.All()...)
 		if c.Ticket != "" {
 			d.Names = append(d.Names, c.Ticket)
 		}
 		docs = append(docs, d)
+		items = append(items, memItem{id: id, session: c.Session, at: c.Created, text: c.Summary + "\n" + body, names: d.Names})
 		for _, f := range c.Entities.Files {
 			if _, ok := m.file(f); ok {
 				edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 			}
 		}
 	}
-	return docs, edges, stamps, problems, nil
+	return docs, edges, stamps, items, problems, nil
+}
+
+// previousInSession maps each chunk to the one written just before it in
+// its session (chunks without a session have none).
+func previousInSession(chunks []*memory.Chunk) map[*memory.Chunk]*memory.Chunk {
+	bySession := map[string][]*memory.Chunk{}
+	for _, c := range chunks {
+		if c.Session != "" {
+			bySession[c.Session] = append(bySession[c.Session], c)
+		}
+	}
+	out := map[*memory.Chunk]*memory.Chunk{}
+	for _, cs := range bySession {
+		slices.SortFunc(cs, func(a, b *memory.Chunk) int {
+			return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
+		})
+		for k := 1; k < len(cs); k++ {
+			out[cs[k]] = cs[k-1]
+		}
+	}
+	return out
+}
+
+// cutUTF8 cuts s to at most n bytes, at a rune boundary.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // renderChunk is a chunk as a result shows it: type, summary, when, size,

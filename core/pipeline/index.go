@@ -270,12 +270,18 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	// So are the chunks of the conversation memory.
-	chunkDocs, chunkEdges, chunkStamps, chunkProblems, err := e.chunkDocs(next)
+	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(next)
 	if err != nil {
 		return nil, err
 	}
 	stats.Warnings = append(stats.Warnings, chunkProblems...)
 	nodeDocs, nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
+	// Notes and chunks that belong together are linked (relate.go), when
+	// the rankers get a corpus: a refresh that changed nothing reads no
+	// note's text.
+	related := sync.OnceValue(func() []core.Edge {
+		return relatedEdges(append(nodeItems(nodes), chunkItems...), e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
+	})
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
 	}
@@ -397,8 +403,8 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 			}
 		}
 		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
-		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges))
-		c.Edges = append(append(append(c.Edges, graphEdges(e.visibleEdges(next, edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...)
+		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges)+len(related()))
+		c.Edges = append(append(append(append(c.Edges, graphEdges(e.visibleEdges(next, edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...), related()...)
 		return c, nil
 	}
 	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
@@ -495,6 +501,8 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 // for a built-in its own version too.
 func (e *Engine) stageFingerprint(st *config.Stage) string {
 	fp := e.cfg.Fingerprint(st)
+	// The links relate adds are part of every ranker's corpus.
+	fp += fmt.Sprintf("/links:%t,%d,%t", e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities, e.cfg.Index.SessionContext)
 	if b, ok := core.LookupBuiltin(st.Name); ok && st.Plugin == "" {
 		fp += "/" + b.Factory().Info().Version
 	}

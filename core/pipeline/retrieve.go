@@ -223,6 +223,11 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 			lists = append(lists, core.RankedList{Stage: notesStage, Weight: notesWeight, Hits: hits})
 		}
 	}
+	if e.cfg.Retrieve.DatedQuestions && (q.acceptsKind(core.DocNode) || q.acceptsKind(core.DocChunk)) {
+		if hits := datedHits(lists[:nDirect], q.Text, time.Now(), e.docTime); len(hits) > 0 {
+			lists = append(lists, core.RankedList{Stage: datedStage, Weight: datedWeight, Hits: hits})
+		}
+	}
 	fused, err := e.fuse(ctx, lists)
 	if err != nil {
 		return nil, err

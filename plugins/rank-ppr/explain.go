@@ -50,6 +50,9 @@ func (e *explainer) reason(v int) string {
 	}
 	head := phrase(rel, e.st.name(u))
 	if s, srel, ok := e.strongest(u, func(s int) bool { _, ok := e.seeds[s]; return ok }); ok {
+		if srel.label != "" {
+			return head + "; " + phrase(srel, e.st.name(s))
+		}
 		return head + ", which " + clause(srel, e.st.name(s))
 	}
 	return fmt.Sprintf("%s, %d steps from the matches", head, dv)
@@ -58,11 +61,11 @@ func (e *explainer) reason(v int) string {
 // strongest returns the neighbour u of v, among those keep accepts, whose
 // share of score flowing into v is the largest: score(u)·w(u,v)/out(u).
 // The graph is symmetric, so v's out-edges list its in-neighbours too.
-func (e *explainer) strongest(v int, keep func(u int) bool) (int, uint8, bool) {
+func (e *explainer) strongest(v int, keep func(u int) bool) (int, link, bool) {
 	g := e.st.g
 	to, w := g.Out(v)
 	best, bestFlow := -1, -1.0
-	var bestRel uint8
+	var bestRel link
 	for k, u32 := range to {
 		u := int(u32)
 		if !keep(u) {
@@ -71,7 +74,7 @@ func (e *explainer) strongest(v int, keep func(u int) bool) (int, uint8, bool) {
 		// Neighbours come sorted, so ties go to the lower index and the
 		// reason is deterministic.
 		if flow := e.scores[u] * w[k] / g.OutWeight(u); flow > bestFlow {
-			best, bestFlow, bestRel = u, flow, e.st.relation(v, k)
+			best, bestFlow, bestRel = u, flow, link{e.st.relation(v, k), e.st.label(v, k)}
 		}
 	}
 	return best, bestRel, best >= 0
@@ -110,10 +113,19 @@ func (e *explainer) distance(v int) int32 {
 	return e.dist[v]
 }
 
+// link is how a document relates to a neighbour: the relations, and the
+// words of a labelled edge (core.Edge.Label).
+type link struct {
+	rel   uint8
+	label string
+}
+
 // phrase describes the relation of a document to the neighbour called
 // name, for the start of a reason. When two documents are linked several
-// ways, the most specific relation wins.
-func phrase(rel uint8, name string) string {
+// ways, the most specific relation wins; a labelled edge says its own
+// words ("same session as …").
+func phrase(l link, name string) string {
+	rel := l.rel
 	switch {
 	case rel&relImports != 0:
 		return "imports " + name
@@ -123,15 +135,17 @@ func phrase(rel uint8, name string) string {
 		return "in module " + name
 	case rel&relContains != 0:
 		return "contains " + name
+	case l.label != "":
+		return l.label + " " + name
 	}
 	return "linked to " + name
 }
 
 // clause is phrase as a relative clause: "which imports x", "which is
 // imported by x".
-func clause(rel uint8, name string) string {
-	if rel&relImports != 0 || rel&(relImportedBy|relInModule) == 0 && rel&relContains != 0 {
-		return phrase(rel, name)
+func clause(l link, name string) string {
+	if rel := l.rel; rel&relImports != 0 || rel&(relImportedBy|relInModule) == 0 && rel&relContains != 0 {
+		return phrase(l, name)
 	}
-	return "is " + phrase(rel, name)
+	return "is " + phrase(l, name)
 }

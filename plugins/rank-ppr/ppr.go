@@ -29,7 +29,7 @@ const Name = "rank.ppr"
 // built-in again when its version changes, so it changes with
 // formatVersion: an index run then rebuilds a graph stored in another
 // format.
-const Version = "0.4.0"
+const Version = "0.5.0"
 
 func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
 

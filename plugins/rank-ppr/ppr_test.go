@@ -183,6 +183,39 @@ func TestReasons(t *testing.T) {
 	}
 }
 
+// A labelled edge (the links the pipeline adds between notes and chunks)
+// says its own words in the reasons, in a process that indexed the graph
+// and in one that loads it from its file.
+func TestLabelledEdgeReasons(t *testing.T) {
+	c := &core.Corpus{Full: true}
+	for _, id := range []string{"chunk:a", "chunk:b", "chunk:c", "chunk:d"} {
+		c.Documents = append(c.Documents, core.Document{ID: id, Kind: core.DocChunk, Title: strings.ToUpper(id[len("chunk:"):])})
+	}
+	c.Edges = []core.Edge{
+		{From: "chunk:b", To: "chunk:a", Kind: core.EdgeSession, Weight: 1, Label: "same session as"},
+		{From: "chunk:c", To: "chunk:b", Kind: core.EdgeMentions, Weight: 1, Label: `both mention "Sweden" with`},
+		{From: "chunk:d", To: "chunk:c", Kind: "links", Weight: 1},
+	}
+	dir := t.TempDir()
+	indexer := configured(t, dir, `{"hub_penalty": 0}`)
+	if err := indexer.Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"chunk:b": "same session as A",
+		"chunk:c": `both mention "Sweden" with B; same session as A`,
+		"chunk:d": "linked to C, 3 steps from the matches",
+	}
+	for _, r := range []*Ranker{indexer, configured(t, dir, `{"hub_penalty": 0}`)} {
+		hits := rank(t, r, seedQuery(0, "chunk:a"))
+		for id, reason := range want {
+			if got := hitFor(t, hits, id).Reason; got != reason {
+				t.Errorf("%s: reason %q, want %q", id, got, reason)
+			}
+		}
+	}
+}
+
 func TestPersistence(t *testing.T) {
 	dir := t.TempDir()
 	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go", "c/w.go"}, true, [][2]string{{"a/x.go", "b/z.go"}, {"c/w.go", "a/y.go"}})

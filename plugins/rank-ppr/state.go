@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -35,7 +36,8 @@ const (
 //	uvarint format version
 //	32 bytes SHA-256 of the corpus graph it was built from (see inputsHash)
 //	uvarint kind count, then each document kind: string
-//	uvarint node count, uvarint edge count, uvarint string bytes; zero
+//	uvarint node count, uvarint edge count, uvarint string bytes,
+//	        uvarint labelled out-edges, uvarint label bytes; zero
 //	        bytes up to a multiple of 8 bytes from the start of the file;
 //	        then the graph's tables (graph.Tables): nodes × float64 total
 //	        out-weights, edges × float64 out-edge weights, edges × float64
@@ -44,9 +46,11 @@ const (
 //	        (nodes+1) × int32 in-edge offsets, edges × int32 sources,
 //	        nodes × int32 nodes in the order of their ids; then nodes ×
 //	        int32 document kinds; (2×nodes+1) × uint32 string offsets;
-//	        edges × byte relations; the strings: per node its id and its
-//	        display name ("" when it is the key of the id), node i's id
-//	        from offset 2i to 2i+1, its name from 2i+1 to 2i+2
+//	        labels × int32 out-edges with a label (core.Edge.Label), in
+//	        order; (labels+1) × uint32 label offsets; edges × byte
+//	        relations; the strings: per node its id and its display name
+//	        ("" when it is the key of the id), node i's id from offset 2i
+//	        to 2i+1, its name from 2i+1 to 2i+2; the labels' text
 //	4 bytes CRC-32C of everything before, little endian
 //
 // Integers in tables are little endian; a string is a uvarint length and
@@ -58,7 +62,7 @@ const (
 // misread.
 const (
 	formatMagic   = "rubi-ppr\n"
-	formatVersion = 4
+	formatVersion = 5
 )
 
 // Relations of a node to a neighbour, from the node's point of view.
@@ -85,6 +89,12 @@ type state struct {
 	// rel[k] holds the relations behind out-edge k of g (in CSR order):
 	// the direction that the undirected graph forgets, kept for reasons.
 	rel []uint8
+	// Labels of the out-edges that have one (core.Edge.Label): labPos
+	// holds their CSR positions, ascending; label k is
+	// labBlob[labOff[k]:labOff[k+1]].
+	labPos  []int32
+	labOff  []uint32
+	labBlob []byte
 	// inputs identifies the corpus graph the state was built from.
 	inputs [sha256.Size]byte
 }
@@ -117,6 +127,7 @@ func inputsHash(c *core.Corpus) [sha256.Size]byte {
 		str(e.From)
 		str(e.To)
 		str(e.Kind)
+		str(e.Label)
 		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(e.Weight))
 		flush()
 	}
@@ -159,6 +170,7 @@ func newState(c *core.Corpus) *state {
 	type relEdge struct {
 		from, to  int
 		fwd, back uint8
+		label     string
 	}
 	var rels []relEdge
 	for _, e := range c.Edges {
@@ -180,16 +192,50 @@ func newState(c *core.Corpus) *state {
 		case core.EdgeContains:
 			fwd, back = relContains, relInModule
 		}
-		rels = append(rels, relEdge{from, to, fwd, back})
+		rels = append(rels, relEdge{from, to, fwd, back, e.Label})
 	}
 	st.g = b.Build()
 	start, _, _ := st.g.CSR()
 	st.rel = make([]uint8, start[len(start)-1])
+	labels := map[int32]string{}
 	for _, r := range rels {
 		st.setRel(r.from, r.to, r.fwd)
 		st.setRel(r.to, r.from, r.back)
+		if r.label != "" {
+			for _, p := range [2]int32{st.pos(r.from, r.to), st.pos(r.to, r.from)} {
+				if _, ok := labels[p]; !ok && p >= 0 {
+					labels[p] = r.label // the first edge of a pair says it
+				}
+			}
+		}
+	}
+	st.labPos = slices.Sorted(maps.Keys(labels))
+	st.labOff = make([]uint32, 1, len(st.labPos)+1)
+	for _, p := range st.labPos {
+		st.labBlob = append(st.labBlob, labels[p]...)
+		st.labOff = append(st.labOff, uint32(len(st.labBlob)))
 	}
 	return st
+}
+
+// pos is the CSR position of the out-edge i → j, -1 when there is none.
+func (st *state) pos(i, j int) int32 {
+	to, _ := st.g.Out(i)
+	if k, ok := slices.BinarySearch(to, int32(j)); ok {
+		start, _, _ := st.g.CSR()
+		return start[i] + int32(k)
+	}
+	return -1
+}
+
+// label returns the words of the k-th out-edge of node i, "" when it has
+// none.
+func (st *state) label(i, k int) string {
+	start, _, _ := st.g.CSR()
+	if x, ok := slices.BinarySearch(st.labPos, start[i]+int32(k)); ok {
+		return string(st.labBlob[st.labOff[x]:st.labOff[x+1]])
+	}
+	return ""
 }
 
 func (st *state) setRel(i, j int, r uint8) {
@@ -291,6 +337,8 @@ func (st *state) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(n))
 	b = binary.AppendUvarint(b, uint64(m))
 	b = binary.AppendUvarint(b, uint64(len(st.strs.blob)))
+	b = binary.AppendUvarint(b, uint64(len(st.labPos)))
+	b = binary.AppendUvarint(b, uint64(len(st.labBlob)))
 	b = append(b, make([]byte, pad(len(b)))...)
 	for _, fs := range [][]float64{t.OutSum, t.OutW, t.InW, t.InNorm} {
 		for _, v := range fs {
@@ -309,8 +357,19 @@ func (st *state) encode() []byte {
 	for _, v := range off {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
+	for _, v := range st.labPos {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	labOff := st.labOff
+	if len(labOff) == 0 {
+		labOff = []uint32{0}
+	}
+	for _, v := range labOff {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
 	b = append(b, st.rel...)
 	b = append(b, st.strs.blob...)
+	b = append(b, st.labBlob...)
 	return codec.Seal(b)
 }
 
@@ -423,14 +482,14 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	for i := range st.kinds {
 		st.kinds[i] = string(d.Bytes())
 	}
-	n, m, strBytes := d.Count(1), d.Count(1), d.Uvarint()
+	n, m, strBytes, nl, labBytes := d.Count(1), d.Count(1), d.Uvarint(), d.Count(1), d.Uvarint()
 	if d.Err != nil {
 		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
 	}
 	// Where the tables start, from the start of the file.
 	at := len(data) - 4 - len(d.B)
 	at += pad(at)
-	if uint64(len(data)-4-at) != uint64(8*n+24*m+4*(3*n+2)+8*m+4*n+4*(2*n+1)+m)+strBytes {
+	if uint64(len(data)-4-at) != uint64(8*n+24*m+4*(3*n+2)+8*m+4*n+4*(2*n+1)+4*(2*nl+1)+m)+strBytes+labBytes {
 		return nil, fmt.Errorf("is %w (bad sizes)", errCorrupt)
 	}
 	b := data[at : len(data)-4]
@@ -455,9 +514,15 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	}
 	st.strs.off = table[uint32](b[:4*(2*n+1)])
 	b = b[4*(2*n+1):]
-	st.rel, st.strs.blob = b[:m], b[m:]
+	st.labPos = i32s(nl)
+	st.labOff = table[uint32](b[:4*(nl+1)])
+	b = b[4*(nl+1):]
+	st.rel, st.strs.blob, st.labBlob = b[:m], b[m:len(b)-int(labBytes)], b[len(b)-int(labBytes):]
 	if !st.strs.check() {
 		return nil, fmt.Errorf("is %w (string offsets)", errCorrupt)
+	}
+	if !labelsOK(st.labPos, st.labOff, len(st.labBlob), m) {
+		return nil, fmt.Errorf("is %w (label tables)", errCorrupt)
 	}
 	g, err := graph.FromTables(&st.strs, t)
 	if err != nil {
@@ -465,6 +530,20 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	}
 	st.g = g
 	return st, nil
+}
+
+// labelsOK says the label tables are well formed: positions ascending
+// within the edges, offsets ascending within the text.
+func labelsOK(pos []int32, off []uint32, blob, edges int) bool {
+	if len(off) != len(pos)+1 || off[0] != 0 || int(off[len(off)-1]) != blob {
+		return false
+	}
+	for k, p := range pos {
+		if p < 0 || int(p) >= edges || k > 0 && p <= pos[k-1] || off[k+1] < off[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // littleEndian says the machine stores numbers as the state file does.
