@@ -385,3 +385,38 @@ func TestReportsWeighTestTreesDown(t *testing.T) {
 		t.Errorf("a question that is not a report: %v, want the sample project first", got)
 	}
 }
+
+// TestFirstItemsDoNotDependOnTheLimit: asking for more items lists more,
+// it does not reorder the first ones. A file the question's words rank
+// past the first fifty (a crowd shares them) but a note names comes in
+// the first places through the note; it must keep the words' vote there
+// whether 5 or 20 items are asked for.
+func TestFirstItemsDoNotDependOnTheLimit(t *testing.T) {
+	root := pyProject(t)
+	write(t, root, "pkg/stages.py", "\"\"\"Open each stage: built in, or a plugin's subprocess.\"\"\"\n\n\ndef open_stage(block):\n    return spawn(block.path)\n")
+	for i := range 70 {
+		write(t, root, fmt.Sprintf("pkg/ext/p%02d.py", i), fmt.Sprintf("\"\"\"Plugin %d, loaded by name.\"\"\"\n\n\ndef loaded_plugins_%d():\n    return plugins  # plugins loaded\n", i, i))
+	}
+	e := engine(t, root)
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: "concept", Title: "How plugins are loaded", Body: "Plugins are loaded when a stage opens: open_stage spawns the plugin's process.", Files: []string{"pkg/stages.py"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	first := func(limit int) []string {
+		t.Helper()
+		res, err := e.Retrieve(context.Background(), Query{Text: "how are plugins loaded", Limit: limit, Budget: 1 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids(res)[:min(5, len(res.Items))]
+	}
+	five, twenty := first(5), first(20)
+	if !slices.Equal(five, twenty) {
+		t.Errorf("the first five items change with the limit:\n  limit 5:  %v\n  limit 20: %v", five, twenty)
+	}
+	if !slices.Contains(five, "file:pkg/stages.py") {
+		t.Errorf("limit 5: %v, want the note's file among the first five (else the test shows nothing)", five)
+	}
+}
