@@ -303,11 +303,7 @@ func TestAnswersGolden(t *testing.T) {
 // words. With
 // retrieve.note_files off, the file stays behind the crowd.
 func TestNoteFilesVote(t *testing.T) {
-	root := pyProject(t)
-	write(t, root, "pkg/stages.py", "\"\"\"Open each stage: built in, or a plugin's subprocess.\"\"\"\n\n\ndef open_stage(block):\n    return spawn(block.path)\n")
-	for i := range 12 {
-		write(t, root, fmt.Sprintf("pkg/ext/p%02d.py", i), fmt.Sprintf("\"\"\"Plugin %d, loaded by name.\"\"\"\n\n\ndef loaded_plugins_%d():\n    return plugins  # plugins loaded\n", i, i))
-	}
+	root := pluginsProject(t, 12)
 	rank := func(noteFiles bool) (int, *Result) {
 		t.Helper()
 		e := engine(t, root)
@@ -326,11 +322,7 @@ func TestNoteFilesVote(t *testing.T) {
 		return slices.Index(files, "pkg/stages.py"), res
 	}
 	e := engine(t, root)
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
-		{Type: "concept", Title: "How plugins are loaded", Body: "Plugins are loaded when a stage opens: open_stage spawns the plugin's process.", Files: []string{"pkg/stages.py"}},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	registerPluginsNote(t, e)
 	if i, res := rank(false); i >= 0 && i < 3 {
 		t.Fatalf("without note_files, pkg/stages.py is file %d: the test no longer shows the crowd (%v)", i+1, ids(res))
 	}
@@ -392,17 +384,9 @@ func TestReportsWeighTestTreesDown(t *testing.T) {
 // the first places through the note; it must keep the words' vote there
 // whether 5 or 20 items are asked for.
 func TestFirstItemsDoNotDependOnTheLimit(t *testing.T) {
-	root := pyProject(t)
-	write(t, root, "pkg/stages.py", "\"\"\"Open each stage: built in, or a plugin's subprocess.\"\"\"\n\n\ndef open_stage(block):\n    return spawn(block.path)\n")
-	for i := range 70 {
-		write(t, root, fmt.Sprintf("pkg/ext/p%02d.py", i), fmt.Sprintf("\"\"\"Plugin %d, loaded by name.\"\"\"\n\n\ndef loaded_plugins_%d():\n    return plugins  # plugins loaded\n", i, i))
-	}
+	root := pluginsProject(t, 70)
 	e := engine(t, root)
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
-		{Type: "concept", Title: "How plugins are loaded", Body: "Plugins are loaded when a stage opens: open_stage spawns the plugin's process.", Files: []string{"pkg/stages.py"}},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	registerPluginsNote(t, e)
 	index(t, e)
 	first := func(limit int) []string {
 		t.Helper()
@@ -418,5 +402,29 @@ func TestFirstItemsDoNotDependOnTheLimit(t *testing.T) {
 	}
 	if !slices.Contains(five, "file:pkg/stages.py") {
 		t.Errorf("limit 5: %v, want the note's file among the first five (else the test shows nothing)", five)
+	}
+}
+
+// pluginsProject is pyProject with pkg/stages.py, the file that loads
+// plugins in other words ("opens stages", a plugin named once), and a
+// crowd of n files that repeat "plugins loaded".
+func pluginsProject(t *testing.T, n int) string {
+	t.Helper()
+	root := pyProject(t)
+	write(t, root, "pkg/stages.py", "\"\"\"Open each stage: built in, or a plugin's subprocess.\"\"\"\n\n\ndef open_stage(block):\n    return spawn(block.path)\n")
+	for i := range n {
+		write(t, root, fmt.Sprintf("pkg/ext/p%02d.py", i), fmt.Sprintf("\"\"\"Plugin %d, loaded by name.\"\"\"\n\n\ndef loaded_plugins_%d():\n    return plugins  # plugins loaded\n", i, i))
+	}
+	return root
+}
+
+// registerPluginsNote registers the concept note about pkg/stages.py
+// that answers "how are plugins loaded".
+func registerPluginsNote(t *testing.T, e *Engine) {
+	t.Helper()
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: "concept", Title: "How plugins are loaded", Body: "Plugins are loaded when a stage opens: open_stage spawns the plugin's process.", Files: []string{"pkg/stages.py"}},
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
