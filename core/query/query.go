@@ -63,6 +63,10 @@ type Analysis struct {
 	// version-printing helpers and nothing the report is about.
 	Text     string
 	Mentions []Mention
+	// Title is a report's first line when it reads as one (a short line
+	// of prose): an issue's title says in a few words what the rest
+	// tells at length.
+	Title string
 }
 
 // maxMentions bounds what one question yields, so a 5 MB paste costs
@@ -199,6 +203,7 @@ func Analyze(text string) Analysis {
 		a.Report = true
 	}
 	if a.Report {
+		a.Title = title(text)
 		// A report asks for the code at fault, whatever words it uses
 		// ("the docs say", "in my tests").
 		a.Intent = IntentCode
@@ -544,4 +549,23 @@ func locations(s string) []location {
 		out = append(out, loc)
 	}
 	return out
+}
+
+// maxTitle is the longest first line taken for a report's title.
+const maxTitle = 200
+
+// title is the first non-blank line of a report when it is short prose:
+// not a code fence, a quote or an interpreter line.
+func title(text string) string {
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		if len(t) > maxTitle || strings.HasPrefix(t, "```") || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "$ ") {
+			return ""
+		}
+		return t
+	}
+	return ""
 }

@@ -158,3 +158,19 @@ func TestAnalyzeBadInput(t *testing.T) {
 		t.Errorf("stopwords: %+v", a)
 	}
 }
+
+// A report's title is its first line of prose; a question that is not a
+// report, or a report that opens with code or a long paragraph, has none.
+func TestTitle(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{report, "requests.get is ALWAYS sending content length"},
+		{"\n\n  Paginator should implement __iter__  \n" + strings.Repeat("It would be more natural to iterate over the pages. ", 10), "Paginator should implement __iter__"},
+		{"```python\nimport x\n```\n" + strings.Repeat("words of the report ", 40), ""},
+		{strings.Repeat("one long paragraph that never ends ", 40), ""},
+		{"how are plugins loaded", ""},
+	} {
+		if got := Analyze(c.text).Title; got != c.want {
+			t.Errorf("title of %.40q = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
