@@ -126,7 +126,7 @@ func (e *Engine) IndexNotes(ctx context.Context) (*IndexStats, error) {
 	if !e.HasIndex() {
 		return nil, nil
 	}
-	stats, err := e.index(ctx, IndexOptions{notesOnly: true})
+	stats, err := e.index(ctx, IndexOptions{notesOnly: true, notesMaps: true})
 	if errors.Is(err, ErrNoIndex) {
 		return nil, nil
 	}

@@ -88,3 +88,44 @@ func TestNotesRefreshSurvivesBadInput(t *testing.T) {
 		t.Errorf("the file in the knowledge folder's place was changed: %q", data)
 	}
 }
+
+// A curated summary is in the map as soon as the command that wrote it
+// returns (IndexNotes writes the maps), while a refresh after a changed
+// note folder, which cannot change what the maps show, leaves them as
+// they are.
+func TestNotesIndexWritesTheMapsOnlyForASummary(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	ctx := context.Background()
+	index(t, e)
+	mapPath := filepath.Join(root, ".rubi", "map.md")
+	if err := e.Knowledge().WriteSummary("map", "The shop sells zebra-striped umbrellas."); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.IndexNotes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(mapPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "zebra-striped umbrellas") {
+		t.Fatalf("the map lacks the summary just written:\n%s", data)
+	}
+
+	// A hand edit of the map stands through a notes-only refresh: it
+	// rewrites nothing the notes do not feed.
+	edited := string(data) + "\nhand-edited line\n"
+	write(t, root, ".rubi/map.md", edited)
+	write(t, root, ".rubi/knowledge/gotcha-coupon.md", "---\nid: gotcha-coupon\ntype: gotcha\ntitle: Coupon applied twice\n---\nThe discount ran before the total.\n")
+	if _, refreshed, err := e.RefreshNotes(ctx); err != nil || !refreshed {
+		t.Fatalf("refresh after a new note: refreshed %v, %v", refreshed, err)
+	}
+	if data, _ := os.ReadFile(mapPath); string(data) != edited {
+		t.Errorf("the notes-only refresh rewrote the map")
+	}
+	res, err := e.Retrieve(ctx, Query{Text: "coupon applied twice", Kinds: []string{core.DocNode}})
+	if err != nil || len(res.Items) == 0 || res.Items[0].Title != "Coupon applied twice" {
+		t.Errorf("the new note is not found after the refresh: %+v, %v", res, err)
+	}
+}

@@ -41,6 +41,11 @@ type IndexOptions struct {
 	// nor read, and a run that would need the code read again (a ranker
 	// to rebuild in full) fails with ErrIndexOutdated instead.
 	notesOnly bool
+	// notesMaps, with notesOnly, writes the maps too: a curated summary
+	// (.rubi/summaries/, which the notes' stamp does not cover) is woven
+	// into them. A refresh after a changed notes folder leaves them be:
+	// nothing the maps show comes from the notes' folders.
+	notesMaps bool
 }
 
 // A run that reads hugeHeapFrom bytes or more reserves its heap in huge
@@ -411,12 +416,17 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// The maps need the symbols of the dirty modules, as the corpus does:
 	// read them once, up front, so the maps can be written while the
 	// rankers index, neither touching the records the other reads.
-	if err := e.loadSymbols(prev, next, func(p string) bool {
+	maps := func() error { return e.writeMaps(prev, next, edges, dirty, opts.Full) }
+	if opts.notesOnly && !opts.notesMaps {
+		maps = func() error {
+			next.MapsFormat = prev.MapsFormat
+			return nil
+		}
+	} else if err := e.loadSymbols(prev, next, func(p string) bool {
 		return opts.Full || prev.MapsFormat != mapsFormat || dirty[next.records()[p].Module]
 	}); err != nil {
 		return nil, err
 	}
-	maps := func() error { return e.writeMaps(prev, next, edges, dirty, opts.Full) }
 	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus, maps); err != nil {
 		return nil, err
 	}
