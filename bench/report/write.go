@@ -44,8 +44,11 @@ func (r *report) targets() []target {
 		return target{what, fmt.Sprintf("%.1f ms", perf.Ms(d)), d < limit, fmt.Sprintf("%.1f ms over", perf.Ms(d-limit))}
 	}
 	ts = append(ts, under(fmt.Sprintf("fresh-process `rubi context` p50 < 50 ms (with %d notes)", r.o.notes), perf.Pct(r.ctxNotes, 50), 50*time.Millisecond))
-	for _, h := range r.hooks {
+	for i, h := range r.hooks {
 		switch {
+		case strings.HasPrefix(h.Name, "UserPromptSubmit after a note changed") && i+1 < len(r.hooks):
+			x := ratio(h.P50, r.hooks[i+1].P50)
+			ts = append(ts, target{"recall after a changed note p50 ≤ 3× `rubi-hook version` (same turns)", fmt.Sprintf("%.1f× (%.1f ms)", x, perf.Ms(h.P50)), x <= 3, fmt.Sprintf("%.0f%% over", (x/3-1)*100)})
 		case strings.HasPrefix(h.Name, "UserPromptSubmit, a prompt that matches notes"):
 			ts = append(ts, under("recall hook (UserPromptSubmit, matching notes) p50 < 50 ms", h.P50, 50*time.Millisecond))
 		case strings.HasPrefix(h.Name, "PostToolUse"):

@@ -180,9 +180,56 @@ func HookRows(rubi string, p *Prepared, runs int) ([]Row, error) {
 	for i, m := range measures {
 		rows = append(rows, Row{m.name, Pct(ds[i+1], 50), Pct(ds[i+1], 95)})
 	}
+	// A recall right after a note changed outside rubi (a git pull, an
+	// editor): the hook finds the notes' folder changed and brings the
+	// notes' part of the index up to date before it answers. A note is
+	// rewritten, untimed, before each run; the floor is timed again in the
+	// same turns.
+	note, err := changingNote(p.Root)
+	if err != nil {
+		return nil, err
+	}
+	recall := with(map[string]any{"prompt": PromptFor(p.Files)})
+	changed := TimeTurns(runs, []func(){call(nil, "version"), call(recall, append(hookArgs, "UserPromptSubmit")...)}, note)
+	rows = append(rows, Row{"UserPromptSubmit after a note changed (its index refreshed first)", Pct(changed[1], 50), Pct(changed[1], 95)})
+	rows = append(rows, Row{"floor, in the same turns as the row above", Pct(changed[0], 50), Pct(changed[0], 95)})
 	start := TimeTurns(runs, []func(){call(with(map[string]any{"source": "startup"}), append(hookArgs, "SessionStart")...)}, func() { WaitIndexers(p.Root) })[0]
 	rows = append(rows, Row{"SessionStart (startup, index refresh left running)", Pct(start, 50), Pct(start, 95)})
 	return rows, failed
+}
+
+// changingNote returns a function that rewrites one of the project's
+// notes with new words, through a new file renamed over it as editors and
+// git do, so that each call leaves a changed note for the next hook.
+func changingNote(root string) (func(), error) {
+	dir := filepath.Join(root, ".rubi", "knowledge")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var path string
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
+			path = filepath.Join(dir, e.Name())
+			break
+		}
+	}
+	if path == "" {
+		return nil, fmt.Errorf("no note in %s to change", dir)
+	}
+	original, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	return func() {
+		n++
+		text := fmt.Sprintf("%s\nRevision %d: the retry budget was raised again.\n", original, n)
+		tmp := path + ".tmp"
+		if os.WriteFile(tmp, []byte(text), 0o644) == nil {
+			os.Rename(tmp, path)
+		}
+	}, nil
 }
 
 // writeTranscript writes a 10 MB Claude Code transcript whose last call
