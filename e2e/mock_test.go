@@ -194,7 +194,8 @@ func (r apiRequest) hasTool(name string) bool {
 }
 
 // reply is what the mock answers: text, or one tool call, or several
-// in one message (Calls, after ToolName's).
+// in one message (Calls, after ToolName's: the Messages API mock only;
+// the Responses API one answers ToolName alone).
 type reply struct {
 	Text      string
 	ToolName  string
