@@ -221,7 +221,8 @@ func TestClaudeCodePlugin(t *testing.T) {
 		for _, want := range []string{
 			"mcp__plugin_rubi_rubi__context", "mcp__plugin_rubi_rubi__register", "mcp__plugin_rubi_rubi__memory",
 			"rubi knows this project's code map", // the MCP server's instructions
-			"rubi:researcher", "rubi:slim-claude-md", "rubi:recall", "rubi:handoff", "rubi:xray",
+			"rubi:researcher", "rubi:chunk-analyst", "rubi:slim-claude-md", "rubi:recall", "rubi:handoff", "rubi:xray",
+			"rubi:analyze", "rubi:parallel",
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the model is not told about %q", want)

@@ -193,11 +193,20 @@ func (r apiRequest) hasTool(name string) bool {
 	return false
 }
 
-// reply is what the mock answers: text, or one tool call.
+// reply is what the mock answers: text, or one tool call, or several
+// in one message (Calls, after ToolName's: the Messages API mock only;
+// the Responses API one answers ToolName alone).
 type reply struct {
 	Text      string
 	ToolName  string
 	ToolInput any
+	Calls     []toolCall
+}
+
+// toolCall is one tool_use block of a reply.
+type toolCall struct {
+	Name  string
+	Input any
 }
 
 func newMockAPI(t *testing.T, script func(apiRequest) reply) *mockAPI {
@@ -229,10 +238,15 @@ func (m *mockAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var content []map[string]any
 	stop := "end_turn"
+	calls := rep.Calls
 	if rep.ToolName != "" {
-		content = append(content, map[string]any{"type": "tool_use", "id": toolID, "name": rep.ToolName, "input": rep.ToolInput})
+		calls = append([]toolCall{{rep.ToolName, rep.ToolInput}}, calls...)
+	}
+	for i, c := range calls {
+		content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("%s_%d", toolID, i), "name": c.Name, "input": c.Input})
 		stop = "tool_use"
-	} else {
+	}
+	if len(calls) == 0 {
 		content = append(content, map[string]any{"type": "text", "text": rep.Text})
 	}
 	usage := map[string]any{"input_tokens": len(req.Raw) / 4, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}

@@ -172,9 +172,9 @@ func TestPluginValidates(t *testing.T) {
 		t.Errorf("Claude Code reads the MCP servers as %+v", p.MCPServers)
 	}
 	want := map[string][]string{
-		"commands": {"rubi:handoff", "rubi:recall", "rubi:xray"},
+		"commands": {"rubi:analyze", "rubi:handoff", "rubi:parallel", "rubi:recall", "rubi:xray"},
 		"skills":   {"rubi:slim-claude-md"},
-		"agents":   {"rubi:researcher"},
+		"agents":   {"rubi:chunk-analyst", "rubi:researcher"},
 	}
 	if got := map[string][]string{"commands": p.Commands, "skills": p.Skills, "agents": p.Agents}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Claude Code finds %v, want %v", got, want)
