@@ -6,7 +6,7 @@
 
 BIN ?= bin
 
-.PHONY: test plugins install-plugins test-plugins fuzz
+.PHONY: test plugins install-plugins test-plugins fuzz mcpb
 
 # Every test, on a fresh clone with only Go and the system's package
 # manager: scripts/test.sh installs what the tests need where it is
@@ -21,6 +21,15 @@ BIN ?= bin
 # make test ARGS='-run TestConnect -count=1'.
 test:
 	scripts/test.sh $(ARGS)
+
+# dist/rubi.mcpb, the Claude Desktop extension (an MCP Bundle: manifest.json
+# and rubi-mcp as stripped static binaries for macOS arm64/amd64, Windows
+# amd64 and Linux amd64/arm64, about 41 MB), and beside it dist/rubi/, the
+# folder it zips. Only Go is needed; internal/mcpb's test checks the bundle
+# with the official tool (@anthropic-ai/mcpb). MCPB_ARGS go to the builder:
+# make mcpb MCPB_ARGS='-targets host'.
+mcpb:
+	go run ./internal/mcpb -o dist/rubi.mcpb $(MCPB_ARGS)
 
 # bin/rubi-lang-treesitter, next to the other binaries of this checkout.
 plugins:

@@ -29,7 +29,7 @@ type ToolCost struct {
 // FixedCost measures the definitions the server sends: each tool as JSON,
 // exactly as tools/list serializes it, plus the instructions.
 func (s *Server) FixedCost() (Cost, error) {
-	c := Cost{Instructions: tokens.Estimate(Instructions), Limit: CostLimit}
+	c := Cost{Instructions: tokens.Estimate(s.instructions()), Limit: CostLimit}
 	c.Total = c.Instructions
 	for _, t := range s.tools() {
 		data, err := json.Marshal(t.Tool)

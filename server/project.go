@@ -150,7 +150,7 @@ func (s *Server) openProject(root string) (*project, error) {
 			config.WriteDiagnostics(&b, nil, diags)
 			return nil, "", fmt.Errorf("the configuration of %s has errors; fix them and call again:\n%s", root, strings.TrimSpace(b.String()))
 		}
-		return pipeline.New(cfg, s.logger.Named(filepath.Base(root))), configStamp(cfg), nil
+		return s.newEngine(cfg), configStamp(cfg), nil
 	}
 	// Open now: a broken rubi.hcl is reported on this call and the
 	// project is not kept, so the next call tries again.
@@ -162,13 +162,18 @@ func (s *Server) openProject(root string) (*project, error) {
 	return p, nil
 }
 
-// resolve finds the project of a call: the project argument (Multi), then
-// ProjectDir, then the client's roots, then the project around WorkDir.
+// resolve finds the project of a call: the vault (VaultOnly), else the
+// project argument (Multi), then ProjectDir, then the client's roots, then
+// the project around WorkDir.
 // When the client's roots are needed and not known yet, it returns the
 // input-required result that asks for them: a client on protocol
 // 2026-07-28 answers it and calls again; for older clients mcp-go sends
 // them roots/list and calls the tool again with the answer.
 func (s *Server) resolve(ctx context.Context, req mcp.CallToolRequest, named string) (*project, *mcp.CallToolResult, error) {
+	if s.opts.VaultOnly {
+		p, err := s.vaultProject()
+		return p, nil, err
+	}
 	if s.opts.Multi && strings.TrimSpace(named) != "" {
 		p, err := s.namedProject(ctx, strings.TrimSpace(named))
 		return p, nil, err

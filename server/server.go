@@ -80,6 +80,19 @@ type Options struct {
 	// Logger receives the server's logs; it must not write to the stdio
 	// transport's output. nil discards them.
 	Logger hclog.Logger
+	// VaultOnly serves the personal vault alone, for apps that give the
+	// server no project folder (Claude Desktop's extension, rubi mcp
+	// --vault): the vault folder is the project of every call (its index
+	// and handoffs in <vault>/.rubi/), every node registered is personal
+	// (<vault>/personal/knowledge/), the map tool is left out and the
+	// instructions are VaultInstructions. ProjectDir, WorkDir and the
+	// client's roots are not used. A vault that is not a folder rubi may
+	// write into makes every call an error naming it.
+	VaultOnly bool
+	// Vault names the vault of VaultOnly; "" is RUBI_VAULT, else the vault
+	// setting of the configuration layers (~/rubi-vault by default). A
+	// missing folder is created.
+	Vault string
 	// Now is the conversation memory's clock: chunk times, retention and
 	// relative dates. nil is time.Now.
 	Now func() time.Time
@@ -105,6 +118,8 @@ type Server struct {
 	// ("" when they named none), until the client says they changed.
 	roots  map[string]string
 	closed bool
+	// vault is VaultOnly's folder once checked.
+	vault string
 }
 
 // New returns a server; Close releases the engines it opens.
@@ -118,7 +133,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, logger: logger, projects: map[string]*project{}, roots: map[string]string{}}
 	s.mcp = mcpserver.NewMCPServer(Name, rubi.Version,
-		mcpserver.WithInstructions(Instructions),
+		mcpserver.WithInstructions(s.instructions()),
 		mcpserver.WithToolCapabilities(false),
 		mcpserver.WithToolHandlerMiddleware(s.recovering),
 	)
@@ -137,6 +152,15 @@ func New(opts Options) *Server {
 		}
 	})
 	return s
+}
+
+// instructions are the server's instructions: Instructions, or
+// VaultInstructions with VaultOnly.
+func (s *Server) instructions() string {
+	if s.opts.VaultOnly {
+		return VaultInstructions
+	}
+	return Instructions
 }
 
 // MCP returns the underlying MCP server, to serve it over any transport.

@@ -180,7 +180,7 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) {
 }
 
 func TestToolDefinitions(t *testing.T) {
-	for _, o := range []Options{{}, {Multi: true}, {Xray: true}, {Multi: true, Xray: true}} {
+	for _, o := range []Options{{}, {Multi: true}, {Xray: true}, {Multi: true, Xray: true}, {VaultOnly: true}} {
 		multi := o.Multi
 		s, _ := newServer(t, o)
 		c := connect(t, s)
@@ -189,6 +189,10 @@ func TestToolDefinitions(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []string{"context", "register", "map", "read", "memory"}
+		if o.VaultOnly {
+			// A vault has no code map.
+			want = slices.DeleteFunc(want, func(n string) bool { return n == "map" })
+		}
 		if multi {
 			want = append(want, "projects")
 		}
@@ -231,7 +235,7 @@ func TestToolDefinitions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := sent + tokens.Estimate(Instructions); cost.Total != got {
+		if got := sent + tokens.Estimate(s.instructions()); cost.Total != got {
 			t.Errorf("%+v: FixedCost says %d tokens, the client received %d", o, cost.Total, got)
 		}
 		// Over HTTP, the opt-in xray tool takes the cost past the limit.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,17 +57,20 @@ func (s *Server) tools() []mcpserver.ServerTool {
 			mcp.WithArray("retract", mcp.WithStringItems()),
 			mcp.WithBoolean("hard"),
 		), Handler: handle(s, s.registerTool)},
-		{Tool: s.newTool("map",
-			"Project map: modules, central files, dependencies; with module, its files, exports, imports. Call at task start.",
-			hints(true, false, true),
-			mcp.WithString("module"),
-		), Handler: handle(s, s.mapTool)},
 		{Tool: s.newTool("read",
 			"Read a stored node (id or title), a memory chunk (chunk:ID, chunk:ID:START-END) or a file region: path, path:LINE or path:START-END.",
 			hints(true, false, true),
 			mcp.WithString("target", mcp.Required()),
 		), Handler: handle(s, s.readTool)},
 		s.memoryTool(),
+	}
+	if !s.opts.VaultOnly {
+		// A vault has no code to map.
+		ts = slices.Insert(ts, 2, mcpserver.ServerTool{Tool: s.newTool("map",
+			"Project map: modules, central files, dependencies; with module, its files, exports, imports. Call at task start.",
+			hints(true, false, true),
+			mcp.WithString("module"),
+		), Handler: handle(s, s.mapTool)})
 	}
 	if s.opts.Multi {
 		ts = append(ts, mcpserver.ServerTool{Tool: mcp.NewTool("projects",
@@ -280,7 +284,12 @@ func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*m
 	if err != nil {
 		return nil, err
 	}
-	return mcp.NewToolResultStructured(res, res.Text(false)), nil
+	text := res.Text(false)
+	if s.opts.VaultOnly {
+		// The vault has no map tool to point to.
+		text = strings.Replace(text, pipeline.MapHint, "", 1)
+	}
+	return mcp.NewToolResultStructured(res, text), nil
 }
 
 type nodeArg struct {
@@ -333,8 +342,9 @@ func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (
 	}
 	in := make([]knowledge.Input, len(a.Nodes))
 	for i, n := range a.Nodes {
+		// With VaultOnly every node is personal: the vault is all there is.
 		in[i] = knowledge.Input{ID: n.ID, Type: n.Type, Title: n.Title, Body: n.Body, Files: n.Files, Symbols: n.Symbols,
-			Supersedes: n.Supersedes, Importance: n.Importance, Personal: n.Personal}
+			Supersedes: n.Supersedes, Importance: n.Importance, Personal: n.Personal || s.opts.VaultOnly}
 		for j, l := range n.Links {
 			rel, target, ok := strings.Cut(l, ":")
 			if !ok || strings.TrimSpace(rel) == "" || strings.TrimSpace(target) == "" {

@@ -326,3 +326,47 @@ func TestAgentExamples(t *testing.T) {
 		t.Errorf("examples/agents/README.md: %v", err)
 	}
 }
+
+// rubi-mcp --vault DIR serves the vault alone: a note registered lands in
+// DIR/personal/knowledge/ whatever the working directory and
+// RUBI_PROJECT_DIR say; a manifest placeholder its host left unreplaced is
+// the configured vault (RUBI_VAULT here); --vault with --http, --root or
+// --allow is refused.
+func TestMCPVault(t *testing.T) {
+	project := rubitest.Project(t, goProject)
+	t.Setenv("RUBI_PROJECT_DIR", project)
+	t.Chdir(project)
+	register := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"register","arguments":{"nodes":[{"type":"preference","title":"I like practical examples"}]}}}` + "\n"
+	const file = "personal/knowledge/preference-i-like-practical-examples.md"
+
+	vault := filepath.Join(t.TempDir(), "Rubi")
+	out, errOut := session(t, register, 2, "--vault", vault)
+	if !strings.Contains(out, "created: preference-i-like-practical-examples ("+file+")") {
+		t.Errorf("register:\n%s\n%s", out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(vault, file)); err != nil {
+		t.Error(err)
+	}
+
+	configured := os.Getenv("RUBI_VAULT")
+	out, _ = session(t, register, 2, "--vault", "${user_config.vault}")
+	if _, err := os.Stat(filepath.Join(configured, file)); err != nil {
+		t.Errorf("the unreplaced placeholder is not the configured vault: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".rubi")); !os.IsNotExist(err) {
+		t.Errorf("the project was written into: %v", err)
+	}
+
+	for _, args := range [][]string{
+		{"--vault", vault, "--http", "127.0.0.1:0"},
+		{"--vault", vault, "--root", project},
+		{"--vault", vault, "--allow", project},
+	} {
+		code, _, errOut := runMCP(t, args...)
+		if code != 1 || !strings.Contains(errOut, "--vault") || !strings.Contains(errOut, "leave out "+args[2]) {
+			t.Errorf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 
@@ -44,7 +46,14 @@ type options struct {
 	profile    cpuprofile.Profile
 	// allow are the --allow folders.
 	allow []string
+	// vault is --vault's folder; vaultSet says the flag was given (its
+	// empty value means the configured vault).
+	vault    string
+	vaultSet bool
 }
+
+// unreplacedPlaceholder is a manifest variable its host did not replace.
+var unreplacedPlaceholder = regexp.MustCompile(`^\$\{[A-Za-z0-9_.]+\}$`)
 
 // httpMemoryLimit is the HTTP server's soft memory limit unless
 // GOMEMLIMIT sets one (bench/httpload: 20 clients × 50 calls with bodies
@@ -76,6 +85,17 @@ address needs a bearer token (--token or ` + server.TokenEnv + `), which
 clients send as "Authorization: Bearer TOKEN". Browser origins other than
 loopback ones are refused unless named with --allow-origin.
 
+--vault DIR serves the personal vault alone, for apps that give the server
+no project folder (the Claude Desktop extension, rubi.mcpb): the vault is the
+project of every call (its index and handoffs in DIR/.rubi/), every note
+registered is personal (DIR/personal/knowledge/), and the map tool is left
+out; the working directory, --root, ` + projectDirEnv + ` and the client's roots are
+not used. DIR is an absolute path (or ~/...), created when missing; "" (or a
+manifest placeholder such as ${user_config.vault} left unreplaced) is
+RUBI_VAULT, else the vault of your configuration (~/rubi-vault by default).
+A vault that is a file, unwritable, the file system's root or your home
+folder makes every tool call an error naming it.
+
 --xray also offers the xray tool: a summary of where your agents' tokens
 went (rubi xray) and the compaction threshold that would save most, for
 when you ask your agent. It is off by default because clients send every
@@ -87,6 +107,7 @@ clients send them with every message.`,
   rubi mcp --http 8765
   ` + server.TokenEnv + `=secret rubi mcp --http 0.0.0.0:8765
   rubi mcp --cost
+  rubi mcp --vault ~/Documents/Rubi
   claude mcp add rubi -- rubi mcp --xray
   rubi mcp --cost --xray`,
 		Args:          cobra.NoArgs,
@@ -100,6 +121,7 @@ clients send them with every message.`,
 			if err := o.profile.Start(o.cpuProfile); err != nil {
 				return err
 			}
+			o.vaultSet = cmd.Flags().Changed("vault")
 			opts, err := o.serverOptions(logger)
 			if err != nil {
 				return err
@@ -151,6 +173,7 @@ clients send them with every message.`,
 	f.StringArrayVar(&o.allow, "allow", nil, "a folder inside which the project argument may open projects over HTTP, besides --root and the working directory's project (repeatable)")
 	f.StringArrayVar(&o.http.Origins, "allow-origin", nil, "a browser origin allowed over HTTP besides loopback ones (repeatable)")
 	f.BoolVar(&o.cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
+	f.StringVar(&o.vault, "vault", "", "serve the personal vault DIR alone, with no project (\"\": the configured vault)")
 	f.BoolVar(&o.xray, "xray", false, "also offer the xray tool (adds ~"+strconv.Itoa(xrayToolTokens)+" tokens to every message)")
 	return cmd
 }
@@ -167,6 +190,24 @@ func (o *options) logger() (hclog.Logger, error) {
 // serverOptions resolves where the server finds its projects.
 func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 	opts := server.Options{Configs: o.configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger}
+	if o.vaultSet {
+		switch {
+		case o.httpAddr != "":
+			return opts, errors.New("--vault serves one vault over standard input and output; leave out --http")
+		case o.root != "":
+			return opts, errors.New("--vault serves the vault alone; leave out --root")
+		case len(o.allow) > 0:
+			return opts, errors.New("--vault serves the vault alone; leave out --allow")
+		}
+		opts.VaultOnly, opts.Vault = true, o.vault
+		if unreplacedPlaceholder.MatchString(o.vault) {
+			// An MCP Bundle host leaves "${user_config.vault}" as written
+			// when the user left the setting blank (@anthropic-ai/mcpb's
+			// getMcpConfigForManifest): the configured vault.
+			opts.Vault = ""
+		}
+		return opts, nil
+	}
 	dir, what := o.root, "--root"
 	if dir == "" {
 		dir, what = os.Getenv(projectDirEnv), projectDirEnv

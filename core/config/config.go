@@ -195,6 +195,9 @@ type Options struct {
 	UserConfig string
 	// Extra files are read after the project layer, in order.
 	Extra []string
+	// NoProject leaves out the project layer: the settings that hold
+	// before there is a project (the personal vault of rubi mcp --vault).
+	NoProject bool
 }
 
 // UserConfigPath returns the default personal config path.
@@ -228,8 +231,10 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	if user != "-" && user != "" {
 		l.layerFile(user, false)
 	}
-	l.project = displayName(filepath.Join(root, FileName))
-	l.layerFile(filepath.Join(root, FileName), false)
+	if !opts.NoProject {
+		l.project = displayName(filepath.Join(root, FileName))
+		l.layerFile(filepath.Join(root, FileName), false)
+	}
 	for _, extra := range opts.Extra {
 		l.layerFile(extra, true)
 	}

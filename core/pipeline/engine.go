@@ -57,6 +57,8 @@ type Engine struct {
 	symMu sync.Mutex
 	// knowledge is the project's knowledge store, opened on first use.
 	knowledge *knowledge.Store
+	// vault is the personal vault SetVault named ("": VaultPath's).
+	vault string
 	// nodeCacheOnce reads the persisted node cache into it once.
 	nodeCacheOnce sync.Once
 	// indexMu serializes this engine's index runs (the directory lock does

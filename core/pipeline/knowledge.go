@@ -30,17 +30,41 @@ func (e *Engine) Knowledge() *knowledge.Store {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.knowledge == nil {
-		e.knowledge = knowledge.Open(knowledge.Options{Root: e.cfg.Root, Vault: e.VaultDir(), Code: &indexCodeMap{e: e}})
+		e.knowledge = knowledge.Open(knowledge.Options{Root: e.cfg.Root, Vault: e.vaultDirLocked(), Code: &indexCodeMap{e: e}})
 	}
 	return e.knowledge
 }
 
-// VaultDir is the personal vault: RUBI_VAULT, else rubi.hcl's vault, with
-// ~ expanded.
+// VaultDir is the personal vault: the one SetVault named, else
+// RUBI_VAULT, else rubi.hcl's vault, with ~ expanded.
 func (e *Engine) VaultDir() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.vaultDirLocked()
+}
+
+func (e *Engine) vaultDirLocked() string {
+	if e.vault != "" {
+		return e.vault
+	}
+	return VaultPath(e.cfg.Vault)
+}
+
+// SetVault makes dir the personal vault whatever RUBI_VAULT and the
+// configuration say (rubi mcp --vault). Call it before the engine's
+// knowledge is first used.
+func (e *Engine) SetVault(dir string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.vault = dir
+}
+
+// VaultPath is the personal vault when the configuration names
+// configured: RUBI_VAULT, else configured, with ~ expanded.
+func VaultPath(configured string) string {
 	v := os.Getenv("RUBI_VAULT")
 	if v == "" {
-		v = e.cfg.Vault
+		v = configured
 	}
 	if rest, ok := strings.CutPrefix(v, "~/"); ok {
 		if home, err := os.UserHomeDir(); err == nil {

@@ -54,10 +54,14 @@ func footer(items, used, budget, omitted int) string {
 	}
 	s += ")"
 	if items > 0 {
-		s += ". Open one with read; zoom into a module with map."
+		s += ". Open one with read" + MapHint + "."
 	}
 	return s + "\n"
 }
+
+// MapHint is the footer's pointer to the map tool, which a server without
+// a project (rubi mcp --vault) leaves out of its answers.
+const MapHint = "; zoom into a module with map"
 
 // footerReserve is the budget kept for the footer: its estimate with the
 // widest numbers it can show.
