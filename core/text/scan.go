@@ -16,7 +16,24 @@ const (
 	clsDigit       // digit
 	clsSep         // '_' or '-' inside a compound word
 	clsCont        // continuation byte of a multi-byte rune
+	clsCJK         // a Chinese, Japanese or Korean letter (no case)
 )
+
+// isCJK reports whether r is written in a script that does not put spaces
+// between words: Han ideographs, hiragana, katakana (and its prolonged
+// sound mark) and Hangul. A run of them is indexed as overlapping pairs of
+// letters (bigrams, as Lucene's CJK analyzer does): "リトライ上限" holds
+// リト, トラ, ライ, イ上 and 上限, and so does any text that writes the
+// same words, whatever surrounds them.
+func isCJK(r rune) bool {
+	switch {
+	case r < 0x1100:
+		return false
+	case r == 0x30FC || r == 0xFF70: // ー and its half-width form
+		return true
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
 
 var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	for c := 'A'; c <= 'Z'; c++ {
@@ -128,10 +145,16 @@ func isWordStart(s string, i int) bool {
 func (sc *scratch) scan(s string, i int) int {
 	sc.word, sc.cls, sc.src = sc.word[:0], sc.cls[:0], sc.src[:0]
 	latin := false // whether the previous rune was folded
+	// A word is written in a CJK script or in none: "APIの設定" is the
+	// words API and の設定, each tokenized as its script is.
+	cjk := false
 	j := i
 	for j < len(s) {
 		c := s[j]
 		if c < utf8.RuneSelf {
+			if cjk {
+				return j
+			}
 			switch k := asciiClass[c]; k {
 			case clsUpper, clsLower, clsDigit:
 				sc.add(c, k, j)
@@ -159,6 +182,11 @@ func (sc *scratch) scan(s string, i int) int {
 		r, n := utf8.DecodeRuneInString(s[j:])
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if c := isCJK(r); j == i {
+				cjk = c
+			} else if c != cjk {
+				return j
+			}
 			latin = foldable(r)
 			if latin {
 				sc.addFolded(sc.fold(r), j)
@@ -206,6 +234,8 @@ func (sc *scratch) addFolded(f string, at int) {
 			k = clsUpper
 		} else if unicode.IsDigit(r) {
 			k = clsDigit
+		} else if isCJK(r) {
+			k = clsCJK
 		}
 		m := len(sc.word)
 		sc.word = utf8.AppendRune(sc.word, r)
@@ -274,6 +304,16 @@ func (sc *scratch) emit(s string, i, j, word int, st *stemmer, stop bool, emit f
 	compound := len(sc.parts) > 1
 	sc.joined = sc.joined[:0]
 	for _, pt := range sc.parts {
+		if sc.cls[pt.start] == clsCJK {
+			sc.pairs(pt, func(start, end int) {
+				from, to := sc.src[start], j
+				if end < len(sc.word) {
+					to = sc.src[end]
+				}
+				emit(Token{Text: string(sc.word[start:end]), Source: s[from:to], Word: word})
+			})
+			continue
+		}
 		low, digits, runes := sc.lowercase(pt)
 		sc.joined = append(sc.joined, low...)
 		switch {
@@ -301,6 +341,31 @@ func (sc *scratch) emit(s string, i, j, word int, st *stemmer, stop bool, emit f
 	if compound && len(sc.joined) <= MaxTokenLen {
 		term, _ := st.term(sc.joined)
 		emit(Token{Text: term, Source: s[i:j], Word: word, Joined: true})
+	}
+}
+
+// pairs calls fn with the byte range in sc.word of each overlapping pair
+// of letters of a part written in a CJK script (isCJK), or of its one
+// letter: such text has no spaces to find words by, and pairs match
+// whatever words a question cuts it into. They are neither stemmed nor
+// stopwords, and a run of any length is kept.
+func (sc *scratch) pairs(pt part, fn func(start, end int)) {
+	first, second := pt.start, -1 // the starts of the pair's two letters
+	for p := pt.start; p < pt.end; {
+		_, size := utf8.DecodeRune(sc.word[p:pt.end])
+		p += size
+		for p < pt.end && sc.cls[p] == clsCont {
+			p++ // a mark written after the letter
+		}
+		if second < 0 {
+			second = p
+			if p == pt.end {
+				fn(first, p) // a lone letter
+			}
+			continue
+		}
+		fn(first, p)
+		first, second = second, p
 	}
 }
 

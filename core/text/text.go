@@ -50,7 +50,7 @@ import (
 // Version changes whenever a change of this package changes the tokens it
 // produces. Indexes that persist tokens record it (see Analyzer.Signature)
 // and rebuild when it differs.
-const Version = 1
+const Version = 2
 
 // MaxTokenLen is the longest part or joined form kept, in bytes. Longer
 // runs are hashes, base64 blobs or minified code, which nobody searches by

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -51,8 +52,16 @@ func TestTokenizeSplits(t *testing.T) {
 		{"Tie\u0302\u0301ng Vie\u0323t tiếng", []string{"tieng", "viet", "tieng"}},
 		// Marks of other scripts are part of their letters, and Hangul
 		// syllables are not broken into jamo.
-		{"がぎ かき 한국어", []string{"がぎ", "かき", "한국어"}},
+		{"がぎ かき 한국어", []string{"がぎ", "かき", "한국", "국어"}},
 		{"\u304b\u3099\u304d", []string{"\u304b\u3099\u304d"}},
+		// Chinese, Japanese and Korean runs are overlapping pairs of
+		// letters, a lone letter itself, whatever their length; a word of
+		// another script beside them is a word of its own.
+		{"リトライの上限を変更した。", []string{"リト", "トラ", "ライ", "イの", "の上", "上限", "限を", "を変", "変更", "更し", "した"}},
+		{"APIの設定はretryCount", []string{"api", "の設", "設定", "定は", "retry", "count", "retrycount"}},
+		{"上 限", []string{"上", "限"}},
+		{"データー", []string{"デー", "ータ", "ター"}},
+		{strings.Repeat("日本", 40), slices.Repeat([]string{"日本", "本日"}, 40)[:79]},
 		// Stopwords of the four languages.
 		{"the plugin is loaded", []string{"plugin", "loaded"}},
 		{"não é o arquivo", []string{"arquivo"}},
@@ -107,6 +116,7 @@ func TestWordsMeet(t *testing.T) {
 		{Analyzer{Stem: French}, []string{"données", "donnees", "donnée"}},
 		{Analyzer{Stem: French}, []string{"configurée", "configuree", "configurer"}},
 		{noStem, []string{"ação", "ACAO", "Acao"}},
+		{Default, []string{"上限", "「上限」", "上限。"}},
 	}
 	for _, g := range groups {
 		want := g.a.Tokenize(g.words[0])
@@ -122,6 +132,18 @@ func TestWordsMeet(t *testing.T) {
 	}
 	if got := Tokenize("Ação"); !reflect.DeepEqual(got, []string{"acao"}) {
 		t.Errorf("Tokenize(Ação) = %q, want [acao]", got)
+	}
+	// A Japanese question meets the sentence that holds its words.
+	doc := map[string]bool{}
+	for _, term := range Tokenize("リトライの上限を変更した。") {
+		doc[term] = true
+	}
+	for _, q := range []string{"上限", "リトライ", "変更"} {
+		for _, term := range Tokenize(q) {
+			if !doc[term] {
+				t.Errorf("the term %q of %q is not in the sentence's terms", term, q)
+			}
+		}
 	}
 }
 

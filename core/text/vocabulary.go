@@ -45,6 +45,10 @@ func (v *Vocabulary) Each(s string, fn func(id uint32, part bool)) {
 		compound := len(sc.parts) > 1
 		sc.joined = sc.joined[:0]
 		for _, pt := range sc.parts {
+			if sc.cls[pt.start] == clsCJK {
+				sc.pairs(pt, func(start, end int) { fn(v.word(sc.word[start:end], st).id, false) })
+				continue
+			}
 			low, digits, runes := sc.lowercase(pt)
 			sc.joined = append(sc.joined, low...)
 			if len(low) > MaxTokenLen || runes == 1 && (!digits || !compound) {
