@@ -18,7 +18,7 @@ import (
 
 // memoryActions are the memory tool's actions: one tool with modes keeps
 // the definitions every message pays for small.
-var memoryActions = []string{"save", "grep", "list", "handoff", "last", "retention", "retain", "restore"}
+var memoryActions = []string{"save", "grep", "list", "handoff", "last", "retention", "retain", "restore", "status"}
 
 // memoryTool is the conversation memory (core/memory) and the handoffs.
 func (s *Server) memoryTool() mcpserver.ServerTool {
@@ -42,7 +42,7 @@ func (s *Server) memoryTool() mcpserver.ServerTool {
 		opts = append(opts, mcp.WithString("project"))
 	}
 	return mcpserver.ServerTool{Tool: s.newTool("memory",
-		"Conversation memory: save, grep, list chunks; handoff: where the work stands, before the context fills; last reads it; retention previews archiving, retain runs it.",
+		"Conversation memory: save, grep, list chunks; handoff before context fills, last reads it; retention previews archiving, retain runs it; status: overview.",
 		opts...,
 	), Handler: handle(s, s.memoryCall)}
 }
@@ -185,6 +185,9 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 			p.wrote()
 		}
 		return mcp.NewToolResultStructured(plan, plan.Text(run)), nil
+	case "status":
+		status := eng.Status(ctx, s.now())
+		return mcp.NewToolResultStructured(status, status.Text()), nil
 	case "restore":
 		if err := st.Restore(ctx, strings.TrimSpace(a.ID)); err != nil {
 			return nil, err

@@ -13,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/tokens"
 )
 
 // clock is a movable clock for the server's conversation memory.
@@ -350,5 +352,34 @@ func TestMemoryRetentionThroughMCP(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(root, ".rubi", "sessions", id+".md")); err != nil {
 			t.Errorf("immune chunk %s: %v", id, err)
 		}
+	}
+}
+
+// The memory tool's status action is rubi status: its text, and its JSON
+// as structured content, retention due counted with the server's clock.
+func TestMemoryStatusThroughMCP(t *testing.T) {
+	_, c, clk := memoryServer(t)
+	plain := saveChunk(t, c, map[string]any{"summary": "Export job notes", "text": "The export job runs nightly and writes CSV."})
+	ok(t, c, "register", map[string]any{"nodes": []any{map[string]any{"type": "decision", "title": "Exports run nightly", "importance": "high"}}})
+	clk.advance(31 * 24 * time.Hour)
+	out, res := ok(t, c, "memory", map[string]any{"action": "status"})
+	for _, want := range []string{
+		"knowledge: 1 node, 1 active (1 decision; 1 high) in the project",
+		"memory: 1 chunk active (1 session), 0 archived",
+		"due now: 1 to archive, 0 to purge",
+		"index: ok, indexed",
+		"last access: chunk " + plain.ID + " saved 31 days ago",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	if n := tokens.Estimate(out); n > 300 {
+		t.Errorf("the status costs %d tokens; keep it under 300:\n%s", n, out)
+	}
+	var st pipeline.Status
+	structured(t, res, &st)
+	if st.Knowledge.Project.ByType["decision"] != 1 || st.Memory == nil || len(st.Memory.Due.Archive) != 1 || st.Memory.Due.Archive[0].ID != plain.ID || st.Index.State != pipeline.IndexOK {
+		t.Errorf("structured status: %+v", st)
 	}
 }

@@ -31,6 +31,9 @@ type sessionState struct {
 	Context int64 `json:"context,omitempty"`
 	// Denied lists the files the read guard refused once.
 	Denied []string `json:"denied,omitempty"`
+	// Nudged is set once the agent was told, after writing its own
+	// memory file, to register the facts with rubi.
+	Nudged bool `json:"nudged,omitempty"`
 }
 
 // stateDir holds the per-session state files.
@@ -105,7 +108,7 @@ func (h *handler) updateState(ctx context.Context, fn func(*sessionState)) (*ses
 	before.Denied = slices.Clone(st.Denied)
 	fn(st)
 	if st.Explored == before.Explored && st.Registered == before.Registered && st.Harvested == before.Harvested &&
-		st.Warned == before.Warned && st.Context == before.Context && slices.Equal(st.Denied, before.Denied) {
+		st.Warned == before.Warned && st.Context == before.Context && slices.Equal(st.Denied, before.Denied) && st.Nudged == before.Nudged {
 		return st, nil
 	}
 	data, err := json.Marshal(st)

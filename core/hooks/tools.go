@@ -12,10 +12,14 @@ import (
 	"github.com/rubi-dev/rubi/core/transcript"
 )
 
-// postToolUse counts the tool call for the harvest and reads the meter.
+// postToolUse counts the tool call for the harvest, reads the meter, and
+// nudges an agent that wrote its own memory file toward rubi, once per
+// session (nudge.go).
 func (h *handler) postToolUse(ctx context.Context) (Output, error) {
-	kind := classify(h.in.ToolName, h.in.tool())
-	var warn string
+	t := h.in.tool()
+	kind := classify(h.in.ToolName, t)
+	mem := h.memoryWrite(t)
+	var warn, nudge string
 	_, err := h.updateState(ctx, func(st *sessionState) {
 		switch kind {
 		case toolExplore:
@@ -24,11 +28,15 @@ func (h *handler) postToolUse(ctx context.Context) (Output, error) {
 			st.Registered++
 		}
 		warn = h.meter(st)
+		if mem != "" && !st.Nudged {
+			st.Nudged = true
+			nudge = fmt.Sprintf(nudgeText, mem)
+		}
 	})
 	if errors.Is(err, errNoSession) {
 		err = nil
 	}
-	return Output{Context: joinParts(warn)}, err
+	return Output{Context: joinParts(nudge, warn)}, err
 }
 
 // meter reads the session's context size from its transcript and returns

@@ -310,8 +310,12 @@ func (s *Store) purge(id string) error {
 }
 
 // scanAll is scan plus the archived chunks (without their text).
-func (s *Store) scanAll() ([]*Chunk, error) {
-	all, err := s.scan()
+func (s *Store) scanAll() ([]*Chunk, error) { return s.scanAllReport(nil) }
+
+// scanAllReport is scanAll, telling bad about each file skipped, active
+// or archived.
+func (s *Store) scanAllReport(bad func(path string, err error)) ([]*Chunk, error) {
+	all, err := s.scanReport(bad)
 	if err != nil {
 		return nil, err
 	}
@@ -325,22 +329,35 @@ func (s *Store) scanAll() ([]*Chunk, error) {
 		if active[id] {
 			continue // a crash's leftover: the chunk wins
 		}
-		data, err := readGzip(p)
+		c, err := readArchive(p)
 		if err != nil {
+			if bad != nil {
+				bad(p, err)
+			}
 			continue
 		}
-		c, err := decode(p, data)
-		if err != nil {
-			continue
-		}
-		info, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		c.Archived, c.ArchivedAt, c.Content = true, info.ModTime(), ""
 		all = append(all, c)
 	}
 	return all, nil
+}
+
+// readArchive reads an archived chunk, without its text; errors name
+// the file.
+func readArchive(path string) (*Chunk, error) {
+	data, err := readGzip(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c, err := decode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	c.Archived, c.ArchivedAt, c.Content = true, info.ModTime(), ""
+	return c, nil
 }
 
 func readGzip(path string) ([]byte, error) {
