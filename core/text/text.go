@@ -31,7 +31,14 @@
 //     and stopwords (a small English, Portuguese, French and Spanish list,
 //     unless KeepStopwords). A joined form is never dropped as a stopword,
 //     and it keeps the dropped parts: isValid → valid, isvalid.
-//  6. Stemming (Snowball, English by default) applies to ASCII tokens of
+//  6. Chinese, Japanese and Korean text (Han, hiragana, katakana, Hangul)
+//     has no spaces between words: a run of it is a word of its own, cut
+//     from any letters of another script beside it, and yields its
+//     overlapping pairs of letters (a lone letter yields itself), whatever
+//     its length, as Lucene's CJK analyzer does. A question's words then
+//     meet the sentences that hold them: 上限 is a term of
+//     リトライの上限を変更した.
+//  7. Stemming (Snowball, English by default) applies to ASCII tokens of
 //     three bytes or more that end in a letter, joined forms included.
 //     For Portuguese, Spanish and French a few folded suffixes get their
 //     accent back before Snowball sees them ("configuracao" stems like
