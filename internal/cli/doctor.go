@@ -27,8 +27,9 @@ import (
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 
-// installFix is the command that installs rubi's four programs together.
-const installFix = "go install github.com/rubi-dev/rubi/cmd/...@latest"
+// installFix is the command that installs rubi's four programs together
+// (the README's), and from a clone.
+const installFix = "go install github.com/rubi-dev/rubi/cmd/...@latest (from a clone: go install ./cmd/...)"
 
 // Doctor's limits: how long a program may take to answer (the machine
 // may be busy), how much of hooks.log is read (its end), how far back an

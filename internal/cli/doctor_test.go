@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -168,5 +169,39 @@ func TestDoctorCodexTrusted(t *testing.T) {
 	writeFile(t, filepath.Join(home, ".codex", "config.toml"), "[projects."+`"`+root+`"`+"]\ntrust_level = \"trusted\"\n")
 	if code, r := doctorJSON(t, root); code != 0 {
 		t.Fatalf("exit %d: %q", code, problemsOf(r))
+	}
+}
+
+// rubi doctor --json's keys are documented in docs/cli.md.
+func TestDoctorJSONKeysDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "## `rubi doctor")
+	section, _, _ = strings.Cut(section, "\n## ")
+	r := doctorReport{Checks: []doctorCheck{{}}}
+	data, _ := json.Marshal(r)
+	var top map[string]any
+	if err := json.Unmarshal(data, &top); err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{}
+	for k := range top {
+		keys = append(keys, k)
+	}
+	data, _ = json.Marshal(doctorCheck{Fix: "x"})
+	var check map[string]any
+	_ = json.Unmarshal(data, &check)
+	for k := range check {
+		keys = append(keys, k)
+	}
+	if len(keys) != 9 {
+		t.Fatalf("keys %q", keys)
+	}
+	for _, k := range keys {
+		if !regexp.MustCompile(`[{ ,]` + k + `[,}]`).MatchString(section) {
+			t.Errorf("docs/cli.md's rubi doctor section does not list the key %s", k)
+		}
 	}
 }
