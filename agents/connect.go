@@ -78,6 +78,11 @@ type part struct {
 	undo func(st fileState) (fileChange, error)
 	// connected reports whether the file holds rubi's part now.
 	connected func(st fileState) bool
+	// commands returns the programs rubi's entries in the file start (the
+	// MCP server's command, the hooks' first words), whether or not they
+	// still exist, for rubi doctor; an error says the file does not
+	// parse. Nil for a part that starts nothing (instructions).
+	commands func(st fileState) ([]string, error)
 	// paste, when set, is the snippet to add by hand to file.path, which
 	// rubi does not rewrite (YAML with comments); connected then reads
 	// the file to say whether it is there.

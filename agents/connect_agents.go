@@ -222,6 +222,7 @@ func openCodeMCP(path, rubi string) part {
 	p := v1
 	p.what = "mcp.rubi (v1) or mcp.servers.rubi (v2): rubi's MCP server"
 	p.connected = func(st fileState) bool { return pick(st).connected(st) }
+	p.commands = func(st fileState) ([]string, error) { return pick(st).commands(st) }
 	p.file.edit = func(st fileState) (fileChange, error) { return pick(st).file.edit(st) }
 	p.file.pristine = func(st fileState) bool { return pick(st).file.pristine(st) }
 	p.undo = func(st fileState) (fileChange, error) { return pick(st).undo(st) }

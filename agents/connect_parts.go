@@ -24,6 +24,16 @@ func jsonServer(path string, jsonc bool, servers jsonedit.Path, entry any) part 
 		d, err := parse(st)
 		return err == nil && startsRubi(d, at)
 	}
+	p.commands = func(st fileState) ([]string, error) {
+		d, err := parse(st)
+		if err != nil {
+			return nil, err
+		}
+		if argv := serverArgv(d, at); namesRubiMCP(argv) {
+			return argv[:1], nil
+		}
+		return nil, nil
+	}
 	p.file = fileEdit{path: path, perm: 0o644, edit: func(st fileState) (fileChange, error) {
 		d, err := parse(st)
 		if err != nil {
@@ -83,27 +93,38 @@ func parsePairC(st fileState, jsonc bool) (d, backup *jsonedit.Doc, ok bool) {
 // startsRubi reports whether the server at p runs `rubi mcp`: a command
 // and args (most agents), or a command array (OpenCode).
 func startsRubi(d *jsonedit.Doc, p jsonedit.Path) bool {
+	argv := serverArgv(d, p)
+	return namesRubiMCP(argv) && runnable(argv[0])
+}
+
+// namesRubiMCP reports whether a command line is `rubi mcp`, rubi named
+// by any path.
+func namesRubiMCP(argv []string) bool {
+	return len(argv) >= 2 && isRubiProgram(argv[0]) && argv[1] == "mcp"
+}
+
+// serverArgv is the command line of the server at p: a command and args
+// (most agents), or a command array (OpenCode); nil when it has none.
+func serverArgv(d *jsonedit.Doc, p jsonedit.Path) []string {
 	var s struct {
 		Command any      `json:"command"`
 		Args    []string `json:"args"`
 	}
 	if ok, err := d.Get(p, &s); !ok || err != nil {
-		return false
+		return nil
 	}
-	argv := s.Args
 	switch c := s.Command.(type) {
 	case string:
-		argv = append([]string{c}, argv...)
+		return append([]string{c}, s.Args...)
 	case []any:
-		argv = nil
+		var argv []string
 		for _, a := range c {
 			str, _ := a.(string)
 			argv = append(argv, str)
 		}
-	default:
-		return false
+		return argv
 	}
-	return len(argv) >= 2 && isRubiProgram(argv[0]) && argv[1] == "mcp" && runnable(argv[0])
+	return nil
 }
 
 // jsonHooks registers rubi's hooks in a file of Claude Code's hook format
@@ -122,6 +143,17 @@ func jsonHooks(path string, jsonc bool, rubi string, hooks []Hook, ms bool) part
 			}
 		}
 		return true
+	}
+	p.commands = func(st fileState) ([]string, error) {
+		d, err := jsonedit.Parse(st.path, st.data, jsonc)
+		if err != nil {
+			return nil, err
+		}
+		var progs []string
+		for _, h := range hooks {
+			progs = append(progs, hookPrograms(d, h.Event)...)
+		}
+		return progs, nil
 	}
 	p.file = fileEdit{path: path, perm: 0o644, edit: func(st fileState) (fileChange, error) {
 		d, err := jsonedit.Parse(st.path, st.data, jsonc)
@@ -354,6 +386,20 @@ func merged(parts ...part) part {
 			}
 		}
 		return true
+	}
+	out.commands = func(st fileState) ([]string, error) {
+		var all []string
+		for _, p := range parts {
+			if p.commands == nil {
+				continue
+			}
+			cmds, err := p.commands(st)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, cmds...)
+		}
+		return all, nil
 	}
 	return out
 }

@@ -125,6 +125,22 @@ func codexServer(path, rubi string) part {
 		s, ok := tomlServer(v)
 		return ok && tomlStartsRubi(s)
 	}
+	p.commands = func(st fileState) ([]string, error) {
+		v, err := parseTOML(st.path, st.data)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := tomlServer(v); ok {
+			cmd, _ := s["command"].(string)
+			args, _ := s["args"].([]any)
+			if len(args) > 0 {
+				if first, _ := args[0].(string); namesRubiMCP([]string{cmd, first}) {
+					return []string{cmd}, nil
+				}
+			}
+		}
+		return nil, nil
+	}
 	p.file = fileEdit{path: path, perm: 0o644, edit: func(st fileState) (fileChange, error) {
 		v, err := parseTOML(st.path, st.data)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/internal/cpuprofile"
 	"github.com/rubi-dev/rubi/server"
 )
@@ -40,6 +41,9 @@ type options struct {
 	http     server.HTTPOptions
 	cost     bool
 	xray     bool
+	// version prints the program's version (rubi doctor compares it
+	// with rubi's) and exits.
+	version bool
 	// cpuProfile names a file for a CPU profile of the server (hidden
 	// flag, as in rubi).
 	cpuProfile string
@@ -114,6 +118,10 @@ clients send them with every message.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.version {
+				_, err := fmt.Fprintf(o.stdout, "rubi-mcp %s\n", rubi.Version)
+				return err
+			}
 			logger, err := o.logger()
 			if err != nil {
 				return err
@@ -174,6 +182,7 @@ clients send them with every message.`,
 	f.StringArrayVar(&o.http.Origins, "allow-origin", nil, "a browser origin allowed over HTTP besides loopback ones (repeatable)")
 	f.BoolVar(&o.cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
 	f.StringVar(&o.vault, "vault", "", "serve the personal vault DIR alone, with no project (\"\": the configured vault)")
+	f.BoolVar(&o.version, "version", false, "print rubi-mcp's version and exit")
 	f.BoolVar(&o.xray, "xray", false, "also offer the xray tool (adds ~"+strconv.Itoa(xrayToolTokens)+" tokens to every message)")
 	return cmd
 }
