@@ -1,6 +1,7 @@
 package main
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -332,25 +333,53 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 // nearest scores every vector of a kind q accepts against the unit
 // query vector qv and returns the best q.Limit, best first.
 func (v *vectors) nearest(qv []float32, q core.Query) []core.Hit {
-	hits := make([]core.Hit, 0, len(v.Entries))
+	limit := q.Limit
+	if limit <= 0 {
+		limit = len(v.Entries)
+	}
+	// The best limit so far, in a min-heap on (score, then id
+	// descending): the root is the first to give way.
+	worse := func(a, b core.Hit) bool {
+		if a.Score != b.Score {
+			return a.Score < b.Score
+		}
+		return a.ID > b.ID
+	}
+	top := &hitHeap{less: worse}
 	for i := range v.Entries {
 		e := &v.Entries[i]
 		kind, _, _ := strings.Cut(e.ID, ":")
 		if !q.AcceptsKind(kind) {
 			continue
 		}
-		hits = append(hits, core.Hit{ID: e.ID, Score: cosine(qv, e)})
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+		h := core.Hit{ID: e.ID, Score: cosine(qv, e)}
+		switch {
+		case len(top.hits) < limit:
+			heap.Push(top, h)
+		case worse(top.hits[0], h):
+			top.hits[0] = h
+			heap.Fix(top, 0)
 		}
-		return hits[i].ID < hits[j].ID
-	})
-	if q.Limit > 0 && len(hits) > q.Limit {
-		hits = hits[:q.Limit]
 	}
+	hits := top.hits
+	sort.Slice(hits, func(i, j int) bool { return worse(hits[j], hits[i]) })
 	return hits
+}
+
+// hitHeap is a container/heap of hits ordered by less.
+type hitHeap struct {
+	hits []core.Hit
+	less func(a, b core.Hit) bool
+}
+
+func (h *hitHeap) Len() int           { return len(h.hits) }
+func (h *hitHeap) Less(i, j int) bool { return h.less(h.hits[i], h.hits[j]) }
+func (h *hitHeap) Swap(i, j int)      { h.hits[i], h.hits[j] = h.hits[j], h.hits[i] }
+func (h *hitHeap) Push(x any)         { h.hits = append(h.hits, x.(core.Hit)) }
+func (h *hitHeap) Pop() any {
+	last := h.hits[len(h.hits)-1]
+	h.hits = h.hits[:len(h.hits)-1]
+	return last
 }
 
 // load reads the vector file. A damaged file is removed, so that rubi's

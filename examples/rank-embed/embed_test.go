@@ -27,6 +27,12 @@ func newFake(t *testing.T) *embedtest.Server {
 	return f
 }
 
+func newFakeB(b *testing.B) *embedtest.Server {
+	f := embedtest.New("fake-embed", synonyms)
+	b.Cleanup(f.Close)
+	return f
+}
+
 // configured returns a rank.embed talking to f, with state in dir.
 func configured(t *testing.T, f *embedtest.Server, dir string, extra string) *Ranker {
 	t.Helper()

@@ -109,12 +109,19 @@ func unit(vec []float32) []float32 {
 
 // cosine of a unit query and a quantized document vector.
 func cosine(q []float32, e *entry) float64 {
-	var sum float32
+	var s0, s1, s2, s3 float32
 	v := e.Vec[:len(q)]
-	for i, x := range q {
-		sum += x * float32(v[i])
+	i := 0
+	for ; i+4 <= len(q); i += 4 {
+		s0 += q[i] * float32(v[i])
+		s1 += q[i+1] * float32(v[i+1])
+		s2 += q[i+2] * float32(v[i+2])
+		s3 += q[i+3] * float32(v[i+3])
 	}
-	return float64(sum * e.Scale)
+	for ; i < len(q); i++ {
+		s0 += q[i] * float32(v[i])
+	}
+	return float64((s0 + s1 + s2 + s3) * e.Scale)
 }
 
 // encode writes the file's bytes.
