@@ -28,8 +28,12 @@ import (
 // personal vault are left out.
 type harness struct {
 	// extra are config files layered over the project's (-config).
-	extra  []string
-	logger hclog.Logger
+	extra []string
+	// indexExtra are layers only the engines that index add (engine):
+	// rank.embed's block with -embed-endpoint, so that the index holds
+	// its vectors while the ablation's variants leave it out.
+	indexExtra []string
+	logger     hclog.Logger
 	// work holds the layers of the ablation's variants (layer).
 	work   string
 	mu     sync.Mutex
@@ -100,7 +104,7 @@ func (h *harness) layer(text string) (string, error) {
 // engine returns an engine for the project at root running only the
 // rankers in keep (all when nil), with the extra rubi.hcl layers.
 func (h *harness) engine(root string, keep []string, layers ...string) (*pipeline.Engine, error) {
-	cfg, err := h.config(root, keep, layers...)
+	cfg, err := h.config(root, keep, append(slices.Clone(h.indexExtra), layers...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,10 @@
 //     function Acc@5/10, beside a file-level and a function-level BM25;
 //   - an ablation over whatever rankers the configuration enables (the
 //     full pipeline, each ranker off in turn, each alone) and the
-//     in-process latency of each.
+//     in-process latency of each;
+//   - with -embed-endpoint, the full pipeline with the semantic ranker
+//     examples/rank-embed beside it ("full + rank.embed"), its vectors
+//     made by the OpenAI-compatible endpoint given (Ollama, llama-server).
 //
 // It writes a dated markdown report and its JSON twin:
 //
@@ -29,6 +32,7 @@
 //	go run ./bench/quality -self           # the questions about rubi's own code only
 //	go run ./bench/quality -code -modules github.com/caddyserver/caddy/v2@v2.8.4 -queries 100
 //	go run ./bench/quality -swebench -mirrors DIR -projects psf/requests,pallets/flask
+//	go run ./bench/quality -self -embed-endpoint http://127.0.0.1:11434/v1 -embed-model nomic-embed-text
 package main
 
 import (
@@ -90,6 +94,8 @@ type options struct {
 	// ablation runs every variant; without it only the full pipeline is
 	// measured (a quicker run while tuning).
 	ablation bool
+	// embed, when it names an endpoint, adds the rank.embed system.
+	embed embedOptions
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -110,6 +116,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.BoolVar(&o.ablation, "ablation", true, "measure every ablation variant (-ablation=false: the full pipeline only, beside the baselines)")
 	fs.BoolVar(&o.swebench, "swebench", false, "run the SWE-bench localization part; given alone, only that part (-swebench=false: all but it)")
+	fs.StringVar(&o.embed.Endpoint, "embed-endpoint", "", "an OpenAI-compatible embeddings endpoint on this machine (e.g. http://127.0.0.1:11434/v1): adds the system full + rank.embed (examples/rank-embed)")
+	fs.StringVar(&o.embed.Model, "embed-model", "nomic-embed-text", "with -embed-endpoint: the embedding model")
+	fs.StringVar(&o.embed.QueryPrefix, "embed-query-prefix", "", "with -embed-endpoint: text put before each question (nomic-embed-text: \"search_query: \")")
+	fs.StringVar(&o.embed.DocumentPrefix, "embed-document-prefix", "", "with -embed-endpoint: text put before each document (nomic-embed-text: \"search_document: \")")
 	sweDone := sweFlags(fs, &o.swe)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -250,9 +260,25 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if len(vs) == 0 {
 		return errors.New("no ranker is enabled: nothing to measure")
 	}
+	var embed *embedOptions
+	if o.embed.Endpoint != "" {
+		progress("building examples/rank-embed")
+		if o.embed.Plugin, err = buildEmbed(ctx, root, work); err != nil {
+			return err
+		}
+		// Every index the run makes embeds too; only the embed variant
+		// queries with it.
+		layer, err := h.layer(o.embed.layer())
+		if err != nil {
+			return err
+		}
+		h.indexExtra = []string{layer}
+		vs = append(vs, embedVariant(vs[0], &o.embed))
+		embed = &o.embed
+	}
 	rep := &report{
 		Date: date, Commit: gitCommit(root), Version: rubi.Version, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(),
-		Quick: o.quick, Rankers: rankers, Variants: vs, Skipped: skipped,
+		Quick: o.quick, Rankers: rankers, Variants: vs, Skipped: skipped, Embed: embed,
 	}
 	for _, l := range cfg.Layers {
 		if strings.HasPrefix(l, "(built-in defaults)") {

@@ -27,6 +27,8 @@ type report struct {
 	Code    *codeReport   `json:"code,omitempty"`
 	Self    *selfReport   `json:"self,omitempty"`
 	SWE     *sweReport    `json:"swebench,omitempty"`
+	// Embed is the endpoint of the full + rank.embed system, when measured.
+	Embed   *embedOptions `json:"embed,omitempty"`
 	Seconds float64       `json:"seconds"`
 }
 
@@ -68,6 +70,9 @@ func (r *report) markdown(w io.Writer) {
 		p(")")
 	}
 	p(". Every ablation row is the same index queried with only the rankers it names enabled.\n")
+	if r.Embed != nil {
+		p("The system *full + rank.embed* adds the semantic ranker of `examples/rank-embed` (weight 1) to the full pipeline, its vectors made by model `%s` at `%s` (query prefix %q, document prefix %q) when the index is built.\n", r.Embed.Model, r.Embed.Endpoint, r.Embed.QueryPrefix, r.Embed.DocumentPrefix)
+	}
 	for _, s := range r.Skipped {
 		p("Not measured: %s.\n", s)
 	}
