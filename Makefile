@@ -43,7 +43,8 @@ install-plugins:
 test-plugins:
 	cd plugins/lang-treesitter && go vet ./... && go test ./...
 
-# Every fuzz target for five minutes each (scripts/fuzz.sh; CI runs them
+# Every fuzz target for five minutes each, two at a time, every package
+# instrumented (scripts/fuzz.sh; CI runs them
 # for seconds). A crash leaves its input under the package's
 # testdata/fuzz/, a regression test from then on.
 fuzz:

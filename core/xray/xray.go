@@ -114,7 +114,7 @@ func Analyze(ctx context.Context, sessions []transcript.Session, opt Options) (*
 }
 
 type analyzer struct {
-	ctx     context.Context // checked between records too: a log may be gigabytes
+	ctx     context.Context // the logs are read through it: a log may be gigabytes
 	opt     Options
 	rep     Report
 	seen    map[uint64]struct{}
@@ -192,13 +192,11 @@ func (a *analyzer) file(st *sessionState, path string, subagent bool) bool {
 	}
 	defer f.Close()
 	a.rep.Files++
-	rd := transcript.NewReader(f, path)
+	// The reads fail once the call is cancelled (SIGINT, SIGTERM, the MCP
+	// client gone): between records, and within a line that is gigabytes.
+	rd := transcript.NewReader(transcript.ContextReader(a.ctx, f), path)
 	checked := false
-	n := 0
 	for rec := range rd.Records() {
-		if n++; n%1024 == 0 && a.ctx.Err() != nil {
-			return false
-		}
 		if !subagent && rd.Meta().Agent != "" {
 			// The log's own lines say which agent wrote it, whatever its name.
 			st.sum.Agent = string(rd.Meta().Agent)
@@ -214,6 +212,9 @@ func (a *analyzer) file(st *sessionState, path string, subagent bool) bool {
 			}
 		}
 		a.record(st, rec, path, subagent)
+	}
+	if a.ctx.Err() != nil {
+		return false // Analyze returns the context's error
 	}
 	if id := rd.Meta().SessionID; !subagent && id != "" {
 		st.sum.ID = id
