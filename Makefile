@@ -36,7 +36,9 @@ mcpb:
 # per platform (linux, darwin, windows × amd64, arm64), each with rubi,
 # rubi-hook, rubi-mcp, rubi-full and README.md, and
 # dist/release/rubi_<version>_checksums.txt (sha256), by GoReleaser with
-# .goreleaser.yaml; the version is rubi.go's, then -SNAPSHOT-<commit>.
+# .goreleaser.yaml; the version is rubi.go's, then -SNAPSHOT-<commit>
+# (-SNAPSHOT-none in a checkout with no git remote: GoReleaser then drops
+# all its git facts, the commit and its date).
 # --clean empties dist/release/ only (make mcpb's dist/rubi.mcpb stays).
 # GoReleaser, pinned, is installed on first use from the Go module proxy
 # into ~/.cache/rubi/goreleaser-v2.15.1/ ($XDG_CACHE_HOME's rubi/ when
