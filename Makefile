@@ -6,7 +6,7 @@
 
 BIN ?= bin
 
-.PHONY: test plugins install-plugins test-plugins fuzz mcpb
+.PHONY: test plugins install-plugins test-plugins fuzz mcpb snapshot
 
 # Every test, on a fresh clone with only Go and the system's package
 # manager: scripts/test.sh installs what the tests need where it is
@@ -30,6 +30,31 @@ test:
 # make mcpb MCPB_ARGS='-targets host'.
 mcpb:
 	go run ./internal/mcpb -o dist/rubi.mcpb $(MCPB_ARGS)
+
+# The release archives, built locally as a snapshot (nothing published):
+# dist/release/rubi_<version>_<os>_<arch>.tar.gz (.zip for Windows), one
+# per platform (linux, darwin, windows × amd64, arm64), each with rubi,
+# rubi-hook, rubi-mcp, rubi-full and README.md, and
+# dist/release/rubi_<version>_checksums.txt (sha256), by GoReleaser with
+# .goreleaser.yaml; the version is rubi.go's, then -SNAPSHOT-<commit>
+# (-SNAPSHOT-none in a checkout with no git remote: GoReleaser then drops
+# all its git facts, the commit and its date).
+# --clean empties dist/release/ only (make mcpb's dist/rubi.mcpb stays).
+# GoReleaser, pinned, is installed on first use from the Go module proxy
+# into ~/.cache/rubi/goreleaser-v2.15.1/ ($XDG_CACHE_HOME's rubi/ when
+# set; GORELEASER_DIR=... elsewhere), outside the checkout. It is a big
+# module: about 17 min on 2 cores with a cold Go module and build cache
+# (1.9 GB of modules), seconds once cached. .ci/run installs it with the
+# same rule.
+GORELEASER_VERSION = v2.15.1
+GORELEASER_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rubi/goreleaser-$(GORELEASER_VERSION)
+GORELEASER = $(GORELEASER_DIR)/goreleaser
+
+snapshot: $(GORELEASER)
+	$(GORELEASER) release --snapshot --clean
+
+$(GORELEASER):
+	GOBIN="$(GORELEASER_DIR)" go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
 # bin/rubi-lang-treesitter, next to the other binaries of this checkout.
 plugins:
