@@ -37,6 +37,14 @@ index {
   # A conversation chunk is indexed with the start of the one before it in
   # its session: an answer is found by the words of the question it answers.
   session_context  = true
+  # Modules of the map: a directory with a package manifest (go.mod,
+  # package.json, Cargo.toml, pom.xml, build.gradle, pyproject.toml, ...),
+  # a Python package, and the directories module_roots names (doublestar
+  # globs, e.g. ["services/*", "libs/**/src"]); the deepest one holding a
+  # file is its module. A file none holds is in the module of its first
+  # module_depth directories.
+  module_roots     = []
+  module_depth     = 2
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).

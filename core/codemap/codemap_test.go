@@ -36,6 +36,36 @@ func TestModuleOf(t *testing.T) {
 	}
 }
 
+// index.module_roots names module directories by glob, beside the
+// manifests; index.module_depth is how many directories name the module
+// of a file no root holds.
+func TestModuleRules(t *testing.T) {
+	paths := []string{
+		"services/billing/handler.go", "services/billing/store/db.go",
+		"services/search/index.go", "libs/auth/src/token.go", "libs/auth/README.md",
+		"tools/gen/main.go", "packages/web/package.json", "packages/web/src/app.ts",
+		"deep/a/b/c/file.go",
+	}
+	roots := Roots(paths, "services/*", "libs/**/src")
+	for p, want := range map[string]string{
+		"services/billing/store/db.go": "services/billing",
+		"services/search/index.go":     "services/search",
+		"libs/auth/src/token.go":       "libs/auth/src",
+		"libs/auth/README.md":          "libs/auth",
+		"packages/web/src/app.ts":      "packages/web", // the manifest still counts
+		"tools/gen/main.go":            "tools/gen",
+	} {
+		if got := ModuleOf(p, roots); got != want {
+			t.Errorf("ModuleOf(%q) with module_roots = %q, want %q", p, got, want)
+		}
+	}
+	for depth, want := range map[int]string{0: "deep/a", 1: "deep", 2: "deep/a", 3: "deep/a/b", 8: "deep/a/b/c"} {
+		if got := ModuleOf("deep/a/b/c/file.go", nil, depth); got != want {
+			t.Errorf("ModuleOf at depth %d = %q, want %q", depth, got, want)
+		}
+	}
+}
+
 func TestSlug(t *testing.T) {
 	for in, want := range map[string]string{".": "root", "core/host": "core-host", "packages/@scope/web": "packages--scope-web", "src/my_mod": "src-my_mod"} {
 		if got := Slug(in); got != want {

@@ -8,6 +8,8 @@ package codemap
 
 import (
 	"path"
+
+	"github.com/bmatcuk/doublestar/v4"
 	"sort"
 	"strings"
 )
@@ -25,11 +27,26 @@ var manifests = map[string]bool{
 var fixtureDirs = map[string]bool{"testdata": true, "fixtures": true, "__fixtures__": true}
 
 // Roots lists the module roots among paths: directories other than the
-// project root that hold a package manifest (or a Ruby gemspec), and the
-// Python packages people name (pythonModules), outside test fixtures.
-// Roots nested in other roots are kept; the deepest one wins for a file.
-func Roots(paths []string) []string {
+// project root that hold a package manifest (or a Ruby gemspec), the
+// Python packages people name (pythonModules), outside test fixtures, and
+// the directories the globs (index.module_roots) match. Roots nested in
+// other roots are kept; the deepest one wins for a file.
+func Roots(paths []string, globs ...string) []string {
 	seen := map[string]bool{}
+	// Directories a configured glob matches (index.module_roots): any
+	// directory of a path may be one.
+	if len(globs) > 0 {
+		for _, p := range paths {
+			for dir := path.Dir(p); dir != "." && !seen[dir]; dir = path.Dir(dir) {
+				for _, g := range globs {
+					if doublestar.MatchUnvalidated(g, dir) {
+						seen[dir] = true
+						break
+					}
+				}
+			}
+		}
+	}
 	for _, p := range paths {
 		dir, base := path.Split(p)
 		dir = strings.TrimSuffix(dir, "/")
@@ -180,12 +197,13 @@ var testDirs = map[string]bool{
 
 // ModuleOf names the module of a file: the root (Roots) that contains it
 // (so a monorepo comes out as its packages, a Python project as its
-// packages), or else its first two directories ("src/checkout",
+// packages), or else its first depth directories (two when not given:
+// index.module_depth; "src/checkout",
 // "core/host", "cmd/rubi"), or its only one, or "." for files at the
 // root. Two levels is the unit people name in
 // most trees: deep enough to split src/ or internal/, shallow enough that
 // a module is more than a folder of three files.
-func ModuleOf(p string, roots []string) string {
+func ModuleOf(p string, roots []string, depth ...int) string {
 	for _, r := range roots {
 		if strings.HasPrefix(p, r+"/") {
 			return r
@@ -195,11 +213,12 @@ func ModuleOf(p string, roots []string) string {
 	if dir == "." {
 		return "."
 	}
-	parts := strings.SplitN(dir, "/", 3)
-	if len(parts) >= 2 {
-		return parts[0] + "/" + parts[1]
+	n := 2
+	if len(depth) > 0 && depth[0] > 0 {
+		n = depth[0]
 	}
-	return parts[0]
+	parts := strings.SplitN(dir, "/", n+1)
+	return strings.Join(parts[:min(n, len(parts))], "/")
 }
 
 // Slug is the file name of a module's level-1 page, without extension:

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,7 +63,18 @@ type Index struct {
 	// the one before it in its session: an answer is found by the words
 	// of the question it answers.
 	SessionContext bool `hcl:"session_context,optional" json:"session_context"`
+	// ModuleRoots are doublestar globs of directories that are modules of
+	// the map, beside those a package manifest or a Python package makes
+	// one ("services/*", "libs/**/src"). The deepest root holding a file
+	// is its module.
+	ModuleRoots []string `hcl:"module_roots,optional" json:"module_roots"`
+	// ModuleDepth is how many leading directories name the module of a
+	// file no root holds (0 is the default, 2).
+	ModuleDepth int `hcl:"module_depth,optional" json:"module_depth"`
 }
+
+// maxModuleDepth bounds index.module_depth.
+const maxModuleDepth = 8
 
 // maxLinkEntities bounds index.link_entities: the links of one name grow
 // with the square of the notes that share it.
@@ -514,6 +526,25 @@ func (l *loader) finish() {
 			Detail:   fmt.Sprintf("link_entities is how many notes may share a name for it to link them, between 0 (no links) and %d; more would link every note to every other through common words.", maxLinkEntities),
 			Subject:  l.sections["index"]["link_entities"].Expr.Range().Ptr(),
 		})
+	}
+	if n := l.cfg.Index.ModuleDepth; (n < 0 || n > maxModuleDepth) && l.sections["index"]["module_depth"] != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid module_depth",
+			Detail:   fmt.Sprintf("module_depth is how many leading directories name a module, between 1 and %d.", maxModuleDepth),
+			Subject:  l.sections["index"]["module_depth"].Expr.Range().Ptr(),
+		})
+	}
+	for _, g := range l.cfg.Index.ModuleRoots {
+		if (g == "" || !doublestar.ValidatePattern(g) || strings.HasPrefix(g, "/")) && l.sections["index"]["module_roots"] != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid module_roots",
+				Detail:   fmt.Sprintf("%q is not a glob of directories relative to the project root (doublestar syntax: services/*, libs/**/src).", g),
+				Subject:  l.sections["index"]["module_roots"].Expr.Range().Ptr(),
+			})
+			break
+		}
 	}
 	for _, r := range l.cfg.Index.HiddenRoles {
 		if !slices.Contains(codemap.Roles, r) && l.sections["index"]["hidden_roles"] != nil {

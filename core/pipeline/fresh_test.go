@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 )
@@ -127,5 +129,56 @@ func TestNotesIndexWritesTheMapsOnlyForASummary(t *testing.T) {
 	res, err := e.Retrieve(ctx, Query{Text: "coupon applied twice", Kinds: []string{core.DocNode}})
 	if err != nil || len(res.Items) == 0 || res.Items[0].Title != "Coupon applied twice" {
 		t.Errorf("the new note is not found after the refresh: %+v, %v", res, err)
+	}
+}
+
+// index.module_roots and index.module_depth decide the map's modules, and
+// a change of them alone (no file changed) moves the files on the next
+// index run.
+func TestModuleRulesFromRubiHCL(t *testing.T) {
+	root := shop(t)
+	modules := func(e *Engine) []string {
+		t.Helper()
+		g, err := e.Graph()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range g.Modules {
+			out = append(out, m.Name)
+		}
+		slices.Sort(out)
+		return out
+	}
+	write(t, root, "rubi.hcl", "index {\n  module_depth = 1\n}\n")
+	e := engine(t, root)
+	index(t, e)
+	if got := modules(e); !slices.Contains(got, "internal") || slices.Contains(got, "internal/checkout") {
+		t.Errorf("module_depth = 1: modules %q, want internal as one module", got)
+	}
+	write(t, root, "rubi.hcl", "index {\n  module_roots = [\"internal/*\", \"web/src\"]\n}\n")
+	e = engine(t, root)
+	index(t, e)
+	got := modules(e)
+	for _, want := range []string{"internal/checkout", "internal/discount", "web/src"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("module_roots: modules %q lack %q", got, want)
+		}
+	}
+	// The same tree, the rules from a file outside it: no file of the
+	// project changed, and the modules follow the rules all the same.
+	extra := filepath.Join(t.TempDir(), "extra.hcl")
+	if err := os.WriteFile(extra, []byte("index {\n  module_roots = []\n  module_depth = 1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: []string{extra}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e = New(cfg, nil)
+	t.Cleanup(e.Close)
+	index(t, e)
+	if got := modules(e); !slices.Contains(got, "internal") || slices.Contains(got, "internal/checkout") {
+		t.Errorf("rules changed, no file changed: modules %q, want internal as one module again", got)
 	}
 }

@@ -337,13 +337,13 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 
 	// The graph: imports resolved project-wide, then centrality.
 	paths := next.sortedPaths()
-	roots := codemap.Roots(paths)
+	roots := codemap.Roots(paths, e.cfg.Index.ModuleRoots...)
 	for _, p := range paths {
-		if rec := next.records()[p]; rec.Module != codemap.ModuleOf(p, roots) {
+		if rec := next.records()[p]; rec.Module != codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth) {
 			// Copy: an unchanged record is shared with prev, which must
 			// keep the old module for dirtyModules to see the move.
 			moved := *rec
-			moved.Module = codemap.ModuleOf(p, roots)
+			moved.Module = codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth)
 			next.records()[p] = &moved
 		}
 	}

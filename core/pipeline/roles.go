@@ -3,6 +3,7 @@ package pipeline
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -41,6 +42,9 @@ func (e *Engine) attributes(files []*scanned) (*codemap.Attributes, string) {
 	})
 	h := sha256.New()
 	h.Write([]byte(rolesFormat + "\x00" + strings.Join(e.cfg.Index.HiddenRoles, ",") + "\x00"))
+	// The module rules too: the keep path of a run that changed no file
+	// would leave every record in its old module.
+	fmt.Fprintf(h, "modules %q %d\x00", e.cfg.Index.ModuleRoots, e.cfg.Index.ModuleDepth)
 	attrs := &codemap.Attributes{}
 	for _, p := range found {
 		data, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(p)))

@@ -1,0 +1,3 @@
+index {
+  module_roots = ["services/[", "ok/*"] # ERROR: not a glob of directories
+}

@@ -1,0 +1,3 @@
+index {
+  module_depth = 9 # ERROR: between 1 and 8
+}
