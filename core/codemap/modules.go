@@ -8,10 +8,10 @@ package codemap
 
 import (
 	"path"
-
-	"github.com/bmatcuk/doublestar/v4"
 	"sort"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // manifests are the files that make a directory a package of its own: a
