@@ -306,11 +306,7 @@ func (sc *scratch) emit(s string, i, j, word int, st *stemmer, stop bool, emit f
 	for _, pt := range sc.parts {
 		if sc.cls[pt.start] == clsCJK {
 			sc.pairs(pt, func(start, end int) {
-				from, to := sc.src[start], j
-				if end < len(sc.word) {
-					to = sc.src[end]
-				}
-				emit(Token{Text: string(sc.word[start:end]), Source: s[from:to], Word: word})
+				emit(Token{Text: string(sc.word[start:end]), Source: sc.source(s, i, j, start, end), Word: word})
 			})
 			continue
 		}
@@ -328,15 +324,7 @@ func (sc *scratch) emit(s string, i, j, word int, st *stemmer, stop bool, emit f
 		if stop && isStop {
 			continue
 		}
-		from, to := sc.src[pt.start], j
-		if pt.end < len(sc.word) {
-			to = sc.src[pt.end]
-		}
-		source := s[from:to]
-		if to <= from { // a part inside one source rune (ß → ss)
-			source = s[i:j]
-		}
-		emit(Token{Text: term, Source: source, Word: word, Part: compound})
+		emit(Token{Text: term, Source: sc.source(s, i, j, pt.start, pt.end), Word: word, Part: compound})
 	}
 	if compound && len(sc.joined) <= MaxTokenLen {
 		term, _ := st.term(sc.joined)
@@ -367,6 +355,19 @@ func (sc *scratch) pairs(pt part, fn func(start, end int)) {
 		fn(first, p)
 		first, second = second, p
 	}
+}
+
+// source is the input the bytes start:end of the word s[i:j] came from,
+// as written; the whole word for a part inside one source rune (ß → ss).
+func (sc *scratch) source(s string, i, j, start, end int) string {
+	from, to := sc.src[start], j
+	if end < len(sc.word) {
+		to = sc.src[end]
+	}
+	if to <= from {
+		return s[i:j]
+	}
+	return s[from:to]
 }
 
 // lowercase writes the part lowercased to sc.lower and describes it.
