@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Defaults of Options.
@@ -170,14 +171,19 @@ func (g *Graph) PersonalizedPush(seeds map[int]float64, damping, epsilon float64
 	o := Options{Damping: damping}.withDefaults()
 	n := g.Len()
 	teleport := make([]float64, n)
-	var seedList []int
-	sum := 0.0
-	for i := range n {
-		if w, ok := seeds[i]; ok && w > 0 && !math.IsInf(w, 0) {
-			teleport[i] = w
+	// The seeds in node order, as the walk takes them: a few, out of a
+	// graph that may hold a hundred thousand nodes.
+	seedList := make([]int, 0, len(seeds))
+	for i, w := range seeds {
+		if 0 <= i && i < n && w > 0 && !math.IsInf(w, 0) {
 			seedList = append(seedList, i)
-			sum += w
 		}
+	}
+	slices.Sort(seedList)
+	sum := 0.0
+	for _, i := range seedList {
+		teleport[i] = seeds[i]
+		sum += seeds[i]
 	}
 	if len(seedList) == 0 {
 		return nil

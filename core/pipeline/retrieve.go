@@ -498,7 +498,7 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 			}
 			units, ok := ranked[key]
 			if !ok && prof != nil {
-				units = e.fileUnits(rec, prof, false)
+				units = e.fileUnits(rec, prof, nil)
 			}
 			it = Item{Kind: kind, Path: key, Title: key, Text: renderFile(rec, units, qtokens), Role: rec.Role, Units: units}
 		case core.DocModule:

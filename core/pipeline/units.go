@@ -3,14 +3,15 @@ package pipeline
 import (
 	"bytes"
 	"cmp"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
@@ -29,49 +30,82 @@ import (
 // maxUnits is how many units an answer lists under one file.
 const maxUnits = 4
 
-// countWords estimates the tokens of a line that is not tokenized: its
-// runs of letters and digits, one more for each inner capital (the parts
-// of camelCase, which the analyzer counts with the whole).
-func countWords(b []byte) int {
-	n := 0
-	in := false
-	for i, c := range b {
-		word := c == '_' || c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-		switch {
-		case word && !in:
-			n++
-		case word && 'A' <= c && c <= 'Z' && i > 0 && 'a' <= b[i-1] && b[i-1] <= 'z':
-			n += 2 // a new part, and the joined form
-		}
-		in = word
-	}
-	return n
+// A probeSet holds the first bytes of each question term (at most
+// four): a line that holds none of them, in any case, holds no term (a
+// term is a word lowercased and stemmed, and the stem starts as the word
+// does), and is not tokenized. A long report has a hundred terms or
+// more, so a line is not searched for each: one table says which pairs
+// of bytes start a probe, and only where a pair does are the probes that
+// start with it compared.
+type probeSet struct {
+	single [256]bool     // probes of one byte (a digit of a compound)
+	pairs  [1 << 16]bool // the first two bytes of each longer probe
+	longer map[uint16][][]byte
 }
 
-// maxProbes is how many question terms the line filter of fileUnits
-// takes; a question with more (a long report) has every line tokenized,
-// since most lines would pass anyway.
-const maxProbes = 16
+// probes returns the question's probe set, made once; nil when the
+// filter does not apply: a term that is not plain ASCII (folding makes
+// "café" the term "cafe", which the bytes of the line do not show).
+func (p *profile) probes() *probeSet {
+	p.probeOnce.Do(func() { p.probeSet = p.makeProbes() })
+	return p.probeSet
+}
 
-// probes are the first bytes of each question term: a line that holds
-// none of them, in any case, holds no term (a term is a word lowercased
-// and stemmed, and the stem starts as the word does). nil when the
-// filter does not apply: too many terms, or one that is not plain ASCII
-// (folding makes "café" the term "cafe").
-func (p *profile) probes() [][]byte {
-	if len(p.terms) > maxProbes {
-		return nil
-	}
-	out := make([][]byte, 0, len(p.terms))
+func (p *profile) makeProbes() *probeSet {
+	ps := &probeSet{longer: map[uint16][][]byte{}}
 	for t := range p.terms {
 		for i := 0; i < len(t); i++ {
 			if c := t[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
 				return nil
 			}
 		}
-		out = append(out, []byte(t[:min(len(t), 4)]))
+		switch probe := []byte(t[:min(len(t), 4)]); len(probe) {
+		case 0:
+		case 1:
+			ps.single[probe[0]] = true
+		default:
+			k := uint16(probe[0])<<8 | uint16(probe[1])
+			ps.pairs[k] = true
+			ps.longer[k] = append(ps.longer[k], probe)
+		}
 	}
-	return out
+	return ps
+}
+
+// in reports whether the lowercased line low holds a probe.
+func (ps *probeSet) in(low []byte) bool {
+	for i, c := range low {
+		if ps.single[c] {
+			return true
+		}
+		if i+1 == len(low) {
+			break
+		}
+		k := uint16(c)<<8 | uint16(low[i+1])
+		if !ps.pairs[k] {
+			continue
+		}
+		for _, probe := range ps.longer[k] {
+			if bytes.HasPrefix(low[i:], probe) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keep appends to buf the words of line (low, lowercased) that hold a
+// probe, a chunk (text.EachChunk) to a line. A chunk with a byte that is
+// not ASCII is kept: folded, "Ação" is the term "acao".
+func (ps *probeSet) keep(buf, line, low []byte) []byte {
+	text.EachChunk(line, func(c []byte, ascii bool) {
+		// c slices line: where it starts finds its lowercase in low.
+		at := cap(line) - cap(c)
+		if !ascii || ps.in(low[at:at+len(c)]) {
+			buf = append(append(buf, c...), '\n')
+		}
+	})
+	return buf
 }
 
 // asciiLower appends b lowercased (ASCII letters only) to dst.
@@ -83,15 +117,6 @@ func asciiLower(dst, b []byte) []byte {
 		dst = append(dst, c)
 	}
 	return dst
-}
-
-func containsAny(b []byte, subs [][]byte) bool {
-	for _, s := range subs {
-		if bytes.Contains(b, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // classTextWeight scales what a class's own lines (its header,
@@ -126,6 +151,10 @@ type profile struct {
 	// path:line), by path as written; a frame's function is matched in
 	// its own file only.
 	at []query.Mention
+	// probeSet is the question's probes (see probes), made once for the
+	// files ranked at once.
+	probeOnce sync.Once
+	probeSet  *probeSet
 }
 
 // Weights of a query term by where it came from: the agent's terms are
@@ -228,10 +257,19 @@ func (e *Engine) rankFileUnits(m *manifest, q Query, fused []core.Hit, p *profil
 		}
 		recs = append(recs, rec)
 	}
+	// A worker per processor, each with its own vocabulary: the files of
+	// one answer share most of their words, which a worker then analyzes
+	// once.
 	out := make([][]Unit, len(recs))
+	var next atomic.Int32
 	var wg sync.WaitGroup
-	for i, rec := range recs {
-		wg.Go(func() { out[i] = e.fileUnits(rec, p, true) })
+	for range min(len(recs), runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			var sc unitScratch
+			for i := int(next.Add(1) - 1); i < len(recs); i = int(next.Add(1) - 1) {
+				out[i] = e.fileUnits(recs[i], p, &sc)
+			}
+		})
 	}
 	wg.Wait()
 	ranked := make(map[string][]Unit, len(recs))
@@ -241,11 +279,21 @@ func (e *Engine) rankFileUnits(m *manifest, q Query, fused []core.Hit, p *profil
 	return ranked, nil
 }
 
+// unitScratch is what ranking the units of files by their lines keeps
+// from one file to the next: the vocabulary of the words seen, and which
+// of its terms are the question's (by term id: 1 a question term, -1
+// not, 0 not yet looked up).
+type unitScratch struct {
+	voc     *text.Vocabulary
+	isQuery []int8
+}
+
 // fileUnits returns the units of a file for the question, best first, at
-// most maxUnits. With read, the file is read and its units ranked by
-// their lines too (a file that cannot be read ranks by names alone);
-// without, only units the question names are listed.
-func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
+// most maxUnits. With sc, the file is read and its units ranked by their
+// lines too (a file that cannot be read ranks by names alone); without,
+// only units the question names are listed.
+func (e *Engine) fileUnits(rec *fileRecord, p *profile, sc *unitScratch) []Unit {
+	read := sc != nil
 	var spans []*unitSpan
 	for _, s := range rec.syms {
 		// Lines count from 1; a unit without a line (from a parser
@@ -294,12 +342,15 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 				}
 			}
 		}
-		// Tokens are counted by id, and only the question's terms are
-		// kept: no string is made per token.
-		// Only lines that may hold a question term are tokenized
-		// (probes); the others count in a unit's length by their size.
-		voc := text.Default.Vocabulary()
-		var isQuery []int8 // term id → 1 a question term, -1 not, 0 unseen
+		// A unit's length is its lines' tokens, counted without making
+		// them (text.CountTokens); its words are tokenized only to count
+		// the question's terms, and only those that may hold one
+		// (probes). Tokens are counted by id: no string is made per
+		// token.
+		if sc.voc == nil {
+			sc.voc = text.Default.Vocabulary()
+		}
+		voc := sc.voc
 		probes := p.probes()
 		var buf, low []byte
 		for i, u := range spans {
@@ -309,27 +360,26 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, read bool) []Unit {
 					continue
 				}
 				line := lines[l-1]
-				if probes != nil {
-					if low = asciiLower(low[:0], line); !containsAny(low, probes) {
-						u.length += countWords(line) // not tokenized: estimated
-						continue
-					}
+				u.length += text.Default.CountTokens(line)
+				if probes == nil {
+					buf = append(append(buf, line...), '\n')
+					continue
 				}
-				buf = append(append(buf, line...), '\n')
+				low = asciiLower(low[:0], line)
+				buf = probes.keep(buf, line, low)
 			}
 			u.tf = map[string]int{}
 			voc.Each(string(buf), func(id uint32, _ bool) {
-				u.length++
-				for int(id) >= len(isQuery) {
-					isQuery = append(isQuery, 0)
+				for int(id) >= len(sc.isQuery) {
+					sc.isQuery = append(sc.isQuery, 0)
 				}
-				if isQuery[id] == 0 {
-					isQuery[id] = -1
+				if sc.isQuery[id] == 0 {
+					sc.isQuery[id] = -1
 					if _, ok := p.terms[voc.Terms()[id]]; ok {
-						isQuery[id] = 1
+						sc.isQuery[id] = 1
 					}
 				}
-				if isQuery[id] > 0 {
+				if sc.isQuery[id] > 0 {
 					u.tf[voc.Terms()[id]]++
 				}
 			})
@@ -479,7 +529,8 @@ func (u *unitSpan) nameBonus(p *profile) float64 {
 // the user's and may have changed since the index: a FIFO would block
 // the query, a link could lead out of the project).
 func readHead(name string, limit int64) []byte {
-	if fi, err := os.Lstat(name); err != nil || !fi.Mode().IsRegular() {
+	fi, err := os.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
 	f, err := os.Open(name)
@@ -487,7 +538,20 @@ func readHead(name string, limit int64) []byte {
 		return nil
 	}
 	defer f.Close()
-	data, _ := io.ReadAll(io.LimitReader(f, limit))
+	// Sized as the file was a moment ago, and one byte more to see it
+	// end in one read: a file that grew since is read on, up to the
+	// limit.
+	data := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
+	for int64(len(data)) < limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(int64(cap(data)), limit)])
+		data = data[:len(data)+n]
+		if err != nil {
+			break
+		}
+	}
 	return data
 }
 

@@ -455,8 +455,10 @@ func load(dir string) (*state, store.Stamp, error) {
 }
 
 // decodeState decodes a state file, checking the checksum of the whole of
-// it when verify is set; the shape of every table is checked either way
-// (graph.FromTables). The state aliases data, which must not change
+// it and that its in-edges are its out-edges reversed when verify is set
+// (graph.FromTables); the shape of every table, and that each node's
+// out-edges weigh its out-weight, are checked either way
+// (graph.FromOwnTables). The state aliases data, which must not change
 // afterwards.
 func decodeState(data []byte, verify bool) (*state, error) {
 	if len(data) < len(formatMagic) || string(data[:len(formatMagic)]) != formatMagic {
@@ -524,7 +526,11 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	if !labelsOK(st.labPos, st.labOff, len(st.labBlob), m) {
 		return nil, fmt.Errorf("is %w (label tables)", errCorrupt)
 	}
-	g, err := graph.FromTables(&st.strs, t)
+	from := graph.FromTables
+	if !verify {
+		from = graph.FromOwnTables
+	}
+	g, err := from(&st.strs, t)
 	if err != nil {
 		return nil, fmt.Errorf("is %w (%v)", errCorrupt, err)
 	}

@@ -1,0 +1,82 @@
+package pipeline
+
+import (
+	"bytes"
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rubi-dev/rubi/core/text"
+)
+
+// readHead reads a file whole up to its limit, whatever its size against
+// the buffer it starts with: empty, smaller than the limit, exactly the
+// limit, and past it.
+func TestReadHead(t *testing.T) {
+	dir := t.TempDir()
+	const limit = 1000
+	for _, size := range []int{0, 1, 511, 999, 1000, 1001, 5000} {
+		want := bytes.Repeat([]byte("abcdefghij"), size/10+1)[:size]
+		name := filepath.Join(dir, "f")
+		if err := os.WriteFile(name, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := readHead(name, limit)
+		if size > limit {
+			want = want[:limit]
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("a file of %d bytes: read %d bytes, want %d", size, len(got), len(want))
+		}
+	}
+	if got := readHead(filepath.Join(dir, "missing"), limit); got != nil {
+		t.Errorf("a missing file reads %d bytes", len(got))
+	}
+	if got := readHead(dir, limit); got != nil {
+		t.Errorf("a directory reads %d bytes", len(got))
+	}
+}
+
+// The words probes keep give every question term the whole line gives,
+// as often: a line is cut only where the analyzer cuts words too.
+func TestProbesKeepEveryTerm(t *testing.T) {
+	lines := []string{
+		`func (s *PodStatusManager) syncPod(ctx context.Context, uid types.UID) error {`,
+		`	return fmt.Errorf("failed to pull image %q: %w", image, err) // retry with back-off`,
+		`def get_queryset(self, request): return self.model._default_manager.all()`,
+		`const utf8Decode = "2024-05-01..2024-06-01"; x := a-b; HTTPServer.ListenAndServe()`,
+		`// Ação de configuração — café, naïve résumé → pod_status_manager`,
+		`リトライの上限を変更した: retryLimit = 上限 * 2`,
+		`	isValid, don't, IDs, URLsFor, io_util, kebab-case-name, __init__`,
+	}
+	for _, line := range lines {
+		all := text.Tokenize(line)
+		// Every other term of the line is a question term, the rest not.
+		terms := map[string]float64{}
+		for i, tok := range all {
+			if i%2 == 0 {
+				terms[tok] = 1
+			}
+		}
+		p := &profile{terms: terms}
+		probes := p.probes()
+		if probes == nil {
+			continue // a term that is not ASCII: every line is tokenized
+		}
+		kept := probes.keep(nil, []byte(line), asciiLower(nil, []byte(line)))
+		count := func(toks []string) map[string]int {
+			n := map[string]int{}
+			for _, tok := range toks {
+				if _, ok := terms[tok]; ok {
+					n[tok]++
+				}
+			}
+			return n
+		}
+		want, got := count(all), count(text.Tokenize(string(kept)))
+		if !maps.Equal(got, want) {
+			t.Errorf("%s\nkept %q\ngives %v, the whole line %v", line, kept, got, want)
+		}
+	}
+}
