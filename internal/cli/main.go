@@ -21,6 +21,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/internal/cpuprofile"
 	"github.com/rubi-dev/rubi/internal/programs"
@@ -39,6 +40,10 @@ type globals struct {
 	logLevel string
 	configs  []string
 	logger   hclog.Logger
+	// cfg is the configuration loadConfig loaded, for lang.
+	cfg *config.Config
+	// language is lang's answer, once chosen.
+	language *messages.Lang
 	// cpuProfile names a file for a CPU profile of the command (hidden
 	// flag, for performance reports).
 	cpuProfile string
@@ -150,7 +155,39 @@ func (g *globals) loadConfig() (*config.Config, error) {
 	if len(diags) > 0 {
 		config.WriteDiagnostics(g.stderr, cfg.Files, diags)
 	}
+	g.cfg = cfg
 	return cfg, nil
+}
+
+// lang is the language of the command's messages: the language setting of
+// the project's configuration (with the user's and --config's layers),
+// else the locale (core/messages). A configuration that does not load
+// leaves it to the locale.
+func (g *globals) lang() messages.Lang {
+	if g.language == nil {
+		var l messages.Lang
+		if g.cfg != nil {
+			l = messages.Choose(g.cfg.Language, os.Getenv)
+		} else if root, err := g.projectRoot(); err == nil {
+			l = g.langOf(root)
+		} else {
+			l, _ = messages.Locale(os.Getenv)
+		}
+		g.language = &l
+	}
+	return *g.language
+}
+
+// langOf is the language of the project at root: its configuration's
+// setting, else the locale.
+func (g *globals) langOf(root string) messages.Lang {
+	setting := ""
+	if g.cfg != nil && g.cfg.Root == root {
+		setting = g.cfg.Language
+	} else if cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs}); !diags.HasErrors() {
+		setting = cfg.Language
+	}
+	return messages.Choose(setting, os.Getenv)
 }
 
 // engine loads the configuration and returns an engine for it.
