@@ -28,6 +28,28 @@ const (
 	ToolXray
 	ToolXrayDays
 
+	// The hooks: what they inject into the agent's context.
+	HookMap
+	HookIndexing
+	HookHandoffOld
+	HookHandoff
+	HookCutMore
+	HookCutRestThen
+	HookCutRest
+	HookCutSections
+	HookCutNote
+	HookCritical
+	HookCriticalMore
+	HookRecall
+	HookGuard
+	HookGuardLines
+	HookGuardRead
+	HookGuardReadFile
+	HookGuardShell
+	HookNudge
+	HookMeter
+	HookHarvest
+
 	// rubi mcp --cost.
 	CostLine
 	CostOver
@@ -152,6 +174,147 @@ var catalog = [numKeys]text{
 		ja: "既定30、0で全期間",
 	},
 
+	HookMap: {
+		en: "rubi: the project map (.rubi/map.md). Search the project's memory with the rubi context tool before exploring; register what you learn.",
+		pt: "rubi: o mapa do projeto (.rubi/map.md). Busque na memória do projeto com a ferramenta context do rubi antes de explorar; registre o que aprender.",
+		fr: "rubi : la carte du projet (.rubi/map.md). Cherchez dans la mémoire du projet avec l'outil context de rubi avant d'explorer ; enregistrez ce que vous apprenez.",
+		ja: "rubi: プロジェクトのマップ(.rubi/map.md)です。探索の前にrubiのcontextツールでプロジェクトの記憶を検索し、分かったことは登録してください。",
+	},
+	HookIndexing: {
+		en: "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and map tools answer once it is done.",
+		pt: "rubi está criando o índice deste projeto em segundo plano (primeira execução). O mapa estará em .rubi/map.md em instantes; as ferramentas context e map do rubi respondem quando terminar.",
+		fr: "rubi construit l'index de ce projet en arrière-plan (première exécution). La carte sera dans .rubi/map.md dans un instant ; les outils context et map de rubi répondront une fois l'index prêt.",
+		ja: "rubiがこのプロジェクトのインデックスをバックグラウンドで作成しています(初回)。まもなく.rubi/map.mdにマップができます。完了後はrubiのcontextとmapツールが応答します。",
+	},
+	HookHandoffOld: {
+		en: "rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi memory tool (action last).",
+		pt: "rubi: o último handoff é de %s, há %s; se for sobre este trabalho, leia-o com a ferramenta memory do rubi (action last).",
+		fr: "rubi : le dernier handoff date du %s, il y a %s ; s'il concerne ce travail, lisez-le avec l'outil memory de rubi (action last).",
+		ja: "rubi: 最後のhandoffは%s(%s前)のものです。この作業に関するものなら、rubiのmemoryツール(action last)で読んでください。",
+	},
+	HookHandoff: {
+		en: "rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s",
+		pt: "rubi: o último handoff (%s), onde o trabalho parou antes de o contexto ser limpo:\n\n%s",
+		fr: "rubi : le dernier handoff (%s), là où le travail s'est arrêté avant que le contexte soit vidé :\n\n%s",
+		ja: "rubi: 最後のhandoff(%s)です。コンテキストが消去される前の作業の状況:\n\n%s",
+	},
+	HookCutMore: {
+		en: "%d more lines (about %d tokens)",
+		pt: "mais %d linhas (cerca de %d tokens)",
+		fr: "%d lignes de plus (environ %d tokens)",
+		ja: "残り%d行(約%dトークン)",
+	},
+	HookCutRestThen: {
+		en: ": the rest of %q, then %s",
+		pt: ": o resto de %q, depois %s",
+		fr: " : la fin de %q, puis %s",
+		ja: ": %qの続きと%s",
+	},
+	HookCutRest: {
+		en: ": the rest of %q",
+		pt: ": o resto de %q",
+		fr: " : la fin de %q",
+		ja: ": %qの続き",
+	},
+	HookCutSections: {
+		en: ": %s",
+		pt: ": %s",
+		fr: " : %s",
+		ja: ": %s",
+	},
+	HookCutNote: {
+		en: "\n… (cut to the budget of %d tokens: %s not shown; read the whole handoff with the rubi memory tool, action last)",
+		pt: "\n… (cortado no orçamento de %d tokens; ficou de fora: %s; leia o handoff inteiro com a ferramenta memory do rubi, action last)",
+		fr: "\n… (coupé au budget de %d tokens ; non affiché : %s ; lisez le handoff entier avec l'outil memory de rubi, action last)",
+		ja: "\n…(%dトークンの予算で省略。未表示: %s。handoff全体はrubiのmemoryツール(action last)で読めます)",
+	},
+	HookCritical: {
+		en: "rubi: critical notes (always apply):",
+		pt: "rubi: notas críticas (valem sempre):",
+		fr: "rubi : notes critiques (toujours valables) :",
+		ja: "rubi: 重要メモ(常に適用):",
+	},
+	HookCriticalMore: {
+		en: "… %d more critical notes: search them with the rubi context tool.",
+		pt: "… mais %d notas críticas: busque-as com a ferramenta context do rubi.",
+		fr: "… %d autres notes critiques : cherchez-les avec l'outil context de rubi.",
+		ja: "…ほかに重要メモが%d件あります。rubiのcontextツールで検索してください。",
+	},
+	HookRecall: {
+		en: "rubi recall: notes from the project's memory about this request (open one with the rubi read tool):",
+		pt: "rubi (lembrança): notas da memória do projeto sobre este pedido (abra uma com a ferramenta read do rubi):",
+		fr: "rubi (rappel) : notes de la mémoire du projet sur cette demande (ouvrez-en une avec l'outil read de rubi) :",
+		ja: "rubi(想起): この依頼に関するプロジェクトの記憶のメモです(rubiのreadツールで開けます):",
+	},
+	HookGuard: {
+		en: "rubi read guard: %s is large (%s); reading it whole would fill the context. %s If you really need the whole file, ask for it again: the guard refuses each file once per session.",
+		pt: "rubi (guarda de leitura): %s é grande (%s); lê-lo inteiro encheria o contexto. %s Se precisar mesmo do arquivo inteiro, peça de novo: a guarda recusa cada arquivo uma vez por sessão.",
+		fr: "rubi (garde de lecture) : %s est volumineux (%s) ; le lire en entier remplirait le contexte. %s Si vous avez vraiment besoin du fichier entier, redemandez-le : la garde refuse chaque fichier une fois par session.",
+		ja: "rubi(読み取りガード): %sは大きなファイルです(%s)。全体を読むとコンテキストが埋まります。%s どうしても全体が必要なら、もう一度読んでください。ガードは各ファイルをセッションごとに一度だけ拒否します。",
+	},
+	HookGuardLines: {
+		en: "%d lines, %s",
+		pt: "%d linhas, %s",
+		fr: "%d lignes, %s",
+		ja: "%d行、%s",
+	},
+	HookGuardRead: {
+		en: "Find the part you need first (Grep, or grep -n PATTERN %[1]s), then Read it with offset and limit (for example offset 1, limit 200).",
+		pt: "Encontre antes a parte de que precisa (Grep, ou grep -n PATTERN %[1]s) e leia-a com Read usando offset e limit (por exemplo offset 1, limit 200).",
+		fr: "Trouvez d'abord la partie utile (Grep, ou grep -n PATTERN %[1]s), puis lisez-la avec Read, offset et limit (par exemple offset 1, limit 200).",
+		ja: "まず必要な部分を探し(Grep、またはgrep -n PATTERN %[1]s)、offsetとlimitを付けてReadで読んでください(例: offset 1、limit 200)。",
+	},
+	HookGuardReadFile: {
+		en: "Find the part you need first (grep_search, or grep -n PATTERN %[1]s), then read_file it with start_line and end_line (for example 1 and 200).",
+		pt: "Encontre antes a parte de que precisa (grep_search, ou grep -n PATTERN %[1]s) e leia-a com read_file usando start_line e end_line (por exemplo 1 e 200).",
+		fr: "Trouvez d'abord la partie utile (grep_search, ou grep -n PATTERN %[1]s), puis lisez-la avec read_file, start_line et end_line (par exemple 1 et 200).",
+		ja: "まず必要な部分を探し(grep_search、またはgrep -n PATTERN %[1]s)、start_lineとend_lineを付けてread_fileで読んでください(例: 1と200)。",
+	},
+	HookGuardShell: {
+		en: "Find the part you need first (grep -n PATTERN %[1]s), then print just that part (sed -n '1,200p' %[1]s).",
+		pt: "Encontre antes a parte de que precisa (grep -n PATTERN %[1]s) e mostre só essa parte (sed -n '1,200p' %[1]s).",
+		fr: "Trouvez d'abord la partie utile (grep -n PATTERN %[1]s), puis affichez seulement celle-ci (sed -n '1,200p' %[1]s).",
+		ja: "まず必要な部分を探し(grep -n PATTERN %[1]s)、その部分だけを表示してください(sed -n '1,200p' %[1]s)。",
+	},
+	HookNudge: {
+		en: "rubi: %s is your own memory. Register its durable facts (decisions, gotchas, conventions, with their files) with rubi's register tool too, so every session and agent finds them. Said once per session.",
+		pt: "rubi: %s é a sua própria memória. Registre também os fatos duradouros dele (decisões, armadilhas, convenções, com seus arquivos) com a ferramenta register do rubi, para que toda sessão e todo agente os encontrem. Dito uma vez por sessão.",
+		fr: "rubi : %s est votre propre mémoire. Enregistrez aussi ses faits durables (décisions, pièges, conventions, avec leurs fichiers) avec l'outil register de rubi, pour que chaque session et chaque agent les retrouvent. Dit une fois par session.",
+		ja: "rubi: %sはあなた自身のメモリです。その中の長く有効な事実(決定、落とし穴、規約とそのファイル)をrubiのregisterツールにも登録してください。どのセッションやエージェントからも見つかるようになります。この案内はセッションごとに一度です。",
+	},
+	HookMeter: {
+		en: "rubi meter: the context holds %s tokens, %d%% of the %s-token compaction window. " +
+			"Before it is compacted, keep what this session learned: register the durable facts (decisions, bugs, gotchas, concepts, with their files) " +
+			"with the rubi register tool, write the module summaries that are missing (register's summaries), " +
+			"and save a handoff (goal, done, in progress, next) with the rubi memory tool, action handoff. Then go on with the task.",
+		pt: "rubi (medidor): o contexto tem %s tokens, %d%% da janela de compactação de %s tokens. " +
+			"Antes que seja compactado, guarde o que esta sessão aprendeu: registre os fatos duradouros (decisões, bugs, armadilhas, conceitos, com seus arquivos) " +
+			"com a ferramenta register do rubi, escreva os resumos de módulo que faltam (summaries do register) " +
+			"e salve um handoff (objetivo, feito, em andamento, próximo) com a ferramenta memory do rubi, action handoff. Depois siga com a tarefa.",
+		fr: "rubi (jauge) : le contexte contient %s tokens, %d %% de la fenêtre de compaction de %s tokens. " +
+			"Avant sa compaction, gardez ce que cette session a appris : enregistrez les faits durables (décisions, bugs, pièges, concepts, avec leurs fichiers) " +
+			"avec l'outil register de rubi, écrivez les résumés de modules manquants (summaries de register) " +
+			"et sauvegardez un handoff (but, fait, en cours, suite) avec l'outil memory de rubi, action handoff. Puis reprenez la tâche.",
+		ja: "rubi(メーター): コンテキストは%[1]sトークンで、圧縮ウィンドウ(%[3]sトークン)の%[2]d%%です。" +
+			"圧縮される前に、このセッションで分かったことを残してください: 長く有効な事実(決定、バグ、落とし穴、概念とそのファイル)を" +
+			"rubiのregisterツールで登録し、足りないモジュールの要約を書き(registerのsummaries)、" +
+			"rubiのmemoryツール(action handoff)でhandoff(目標、完了、進行中、次)を保存してください。その後、作業を続けてください。",
+	},
+	HookHarvest: {
+		en: "rubi harvest: this answer took %d reads and searches and nothing was registered. " +
+			"Register 1–5 durable facts you learned that the code does not say by itself (decisions and their reasons, gotchas, bugs, concepts, each with its files) " +
+			"with the rubi register tool, then finish. If there is nothing worth keeping, just finish.",
+		pt: "rubi (colheita): esta resposta levou %d leituras e buscas e nada foi registrado. " +
+			"Registre de 1 a 5 fatos duradouros que aprendeu e que o código não diz por si (decisões e seus motivos, armadilhas, bugs, conceitos, cada um com seus arquivos) " +
+			"com a ferramenta register do rubi e então termine. Se não houver nada que valha guardar, apenas termine.",
+		fr: "rubi (récolte) : cette réponse a demandé %d lectures et recherches et rien n'a été enregistré. " +
+			"Enregistrez 1 à 5 faits durables appris que le code ne dit pas de lui-même (décisions et leurs raisons, pièges, bugs, concepts, chacun avec ses fichiers) " +
+			"avec l'outil register de rubi, puis terminez. S'il n'y a rien à garder, terminez simplement.",
+		ja: "rubi(収穫): この回答には%d回の読み取りと検索があり、何も登録されていません。" +
+			"コードだけでは分からない長く有効な事実を1〜5件(決定とその理由、落とし穴、バグ、概念、それぞれファイル付き)" +
+			"rubiのregisterツールで登録してから終えてください。残す価値のあるものがなければ、そのまま終えてください。",
+	},
+
 	CostLine: {
 		en: "fixed cost: ~%d tokens in every message (limit %d), in %s",
 		pt: "custo fixo: ~%d tokens em cada mensagem (limite %d), em %s",
@@ -175,6 +338,8 @@ var catalog = [numKeys]text{
 // The counted nouns: the one and other forms of each language.
 const (
 	NounFile Noun = iota
+	NounHour
+	NounDay
 
 	numNouns
 )
@@ -185,5 +350,17 @@ var nouns = [numNouns]forms{
 		pt: [2]string{"%d arquivo", "%d arquivos"},
 		fr: [2]string{"%d fichier", "%d fichiers"},
 		ja: [2]string{"%d ファイル", "%d ファイル"},
+	},
+	NounHour: {
+		en: [2]string{"%d hour", "%d hours"},
+		pt: [2]string{"%d hora", "%d horas"},
+		fr: [2]string{"%d heure", "%d heures"},
+		ja: [2]string{"%d時間", "%d時間"},
+	},
+	NounDay: {
+		en: [2]string{"%d day", "%d days"},
+		pt: [2]string{"%d dia", "%d dias"},
+		fr: [2]string{"%d jour", "%d jours"},
+		ja: [2]string{"%d日", "%d日"},
 	},
 }
