@@ -188,7 +188,7 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 		return mcp.NewToolResultStructured(plan, plan.Text(run)), nil
 	case "status":
 		status := eng.Status(ctx, s.now())
-		return mcp.NewToolResultStructured(status, status.Text()), nil
+		return mcp.NewToolResultStructured(status, status.Text(messages.English)), nil
 	case "restore":
 		if err := st.Restore(ctx, strings.TrimSpace(a.ID)); err != nil {
 			return nil, err

@@ -290,7 +290,7 @@ func (o *options) printCost(srv *server.Server) error {
 			return err
 		}
 	} else {
-		fmt.Fprintln(o.stdout, o.lang.Format(messages.CostLine, c.Total, c.Limit, o.lang.Name()))
+		fmt.Fprintln(o.stdout, o.lang.Format(messages.CostLine, c.Total, c.Limit, o.lang.Get(messages.LangName(o.lang))))
 		fmt.Fprintf(o.stdout, "  %-14s %4d\n", "instructions", c.Instructions)
 		for _, t := range c.Tools {
 			fmt.Fprintf(o.stdout, "  %-14s %4d\n", t.Name, t.Tokens)

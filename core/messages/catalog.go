@@ -50,6 +50,108 @@ const (
 	HookMeter
 	HookHarvest
 
+	// rubi status (and the memory tool's status).
+	StatusHeader
+	StatusKnowledge
+	StatusVault
+	StatusNoVault
+	StatusMemory
+	StatusArchived
+	StatusRetention
+	StatusIndex
+	StatusRanker
+	StatusSize
+	StatusSizeVault
+	StatusLastRead
+	StatusLastSaved
+	StatusLastWritten
+	StatusNothingStored
+	StatusLastAccess
+	StatusProblems
+	StatusMoreProblems
+	StatusNoNodes
+	StatusNodes
+	StatusSuperseded
+	StatusNone
+	StatusRetentionOff
+	StatusRetentionLine
+	StatusRetentionKept
+	StatusNextArchive
+	StatusNextPurge
+	StatusRetentionHint
+	StatusIndexNone
+	StatusIndexDamaged
+	StatusIndexLine
+	StatusNotesChanged
+	StatusIndexRepair
+	StateOK
+	StateOutdated
+	StateDamaged
+	StateNotChecked
+	StateNotIndexed
+	TimeJustNow
+	TimeAgo
+	TimeNow
+	TimeIn
+	TimeSeconds
+
+	// The languages' names.
+	LangEnglish
+	LangPortuguese
+	LangFrench
+	LangJapanese
+
+	// rubi doctor.
+	DoctorHeader
+	DoctorFix
+	DoctorNoProblem
+	DoctorGroupPrograms
+	DoctorGroupConfig
+	DoctorGroupIndex
+	DoctorGroupAgents
+	DoctorGroupCost
+	DoctorInstallFix
+	DoctorNoExecutable
+	DoctorNoRubiOnPath
+	DoctorThisOne
+	DoctorMissing
+	DoctorMissingBeside
+	DoctorNoAnswer
+	DoctorVersion
+	DoctorUnexpected
+	DoctorNotChecked
+	DoctorLoads
+	DoctorNeverBuilt
+	DoctorDamaged
+	DoctorOutdated
+	DoctorIndexOK
+	DoctorIndexNotesChanged
+	DoctorCannotRead
+	DoctorCorrectThen
+	DoctorCorrect
+	DoctorStarts
+	DoctorList
+	DoctorListMore
+	DoctorNotOnPath
+	DoctorGone
+	DoctorNotExecutable
+	DoctorCodexUntrusted
+	DoctorCodexTrustFix
+	DoctorCodexTrusted
+	DoctorNoAgents
+	DoctorNotAFolder
+	DoctorNoHookError
+	DoctorNotRegular
+	DoctorChanged
+	DoctorNoRecentError
+	DoctorHookErrors
+	DoctorReadLog
+	DoctorNotMeasured
+	DoctorCostFailed
+	DoctorCost
+	DoctorOverLimit
+	DoctorCostFix
+
 	// rubi mcp --cost.
 	CostLine
 	CostOver
@@ -315,6 +417,584 @@ var catalog = [numKeys]text{
 			"rubiのregisterツールで登録してから終えてください。残す価値のあるものがなければ、そのまま終えてください。",
 	},
 
+	StatusHeader: {
+		en: "rubi status of %s",
+		pt: "status do rubi: %s",
+		fr: "état de rubi : %s",
+		ja: "rubiの状態: %s",
+	},
+	StatusKnowledge: {
+		en: "knowledge: %s in the project",
+		pt: "conhecimento: %s no projeto",
+		fr: "connaissances : %s dans le projet",
+		ja: "知識: プロジェクトに%s",
+	},
+	StatusVault: {
+		en: "  personal vault %s: %s",
+		pt: "  cofre pessoal %s: %s",
+		fr: "  coffre personnel %s : %s",
+		ja: "  個人vault %s: %s",
+	},
+	StatusNoVault: {
+		en: "  no personal vault (set vault in rubi.hcl or RUBI_VAULT)",
+		pt: "  sem cofre pessoal (defina vault no rubi.hcl ou RUBI_VAULT)",
+		fr: "  pas de coffre personnel (réglez vault dans rubi.hcl ou RUBI_VAULT)",
+		ja: "  個人vaultなし(rubi.hclのvaultかRUBI_VAULTで設定)",
+	},
+	StatusMemory: {
+		en: "memory: %s (%s), %s; %s",
+		pt: "memória: %s (%s), %s; %s",
+		fr: "mémoire : %s (%s), %s ; %s",
+		ja: "会話の記憶: %s(%s)、%s、%s",
+	},
+	StatusArchived: {
+		en: "%d archived",
+		pt: "%d no arquivo",
+		fr: "%d aux archives",
+		ja: "アーカイブ済み%d件",
+	},
+	StatusRetention: {
+		en: "  retention: %s",
+		pt: "  retenção: %s",
+		fr: "  rétention : %s",
+		ja: "  保持: %s",
+	},
+	StatusIndex: {
+		en: "index: %s",
+		pt: "índice: %s",
+		fr: "index : %s",
+		ja: "インデックス: %s",
+	},
+	StatusRanker: {
+		en: "  %s: %s",
+		pt: "  %s: %s",
+		fr: "  %s : %s",
+		ja: "  %s: %s",
+	},
+	StatusSize: {
+		en: "size: .rubi/ %s (knowledge %s, sessions %s, index %s)",
+		pt: "tamanho: .rubi/ %s (conhecimento %s, sessões %s, índice %s)",
+		fr: "taille : .rubi/ %s (connaissances %s, sessions %s, index %s)",
+		ja: "サイズ: .rubi/ %s(知識%s、セッション%s、インデックス%s)",
+	},
+	StatusSizeVault: {
+		en: ", vault %s",
+		pt: ", cofre %s",
+		fr: ", coffre %s",
+		ja: "、個人vault %s",
+	},
+	StatusLastRead: {
+		en: "chunk %s read %s",
+		pt: "trecho %s lido %s",
+		fr: "fragment %s lu %s",
+		ja: "チャンク%sの読み込み(%s)",
+	},
+	StatusLastSaved: {
+		en: "chunk %s saved %s",
+		pt: "trecho %s salvo %s",
+		fr: "fragment %s enregistré %s",
+		ja: "チャンク%sの保存(%s)",
+	},
+	StatusLastWritten: {
+		en: "node %s written %s",
+		pt: "nó %s escrito %s",
+		fr: "nœud %s écrit %s",
+		ja: "ノード%sの書き込み(%s)",
+	},
+	StatusNothingStored: {
+		en: "nothing stored yet",
+		pt: "nada guardado ainda",
+		fr: "rien d'enregistré pour l'instant",
+		ja: "まだ何も保存されていません",
+	},
+	StatusLastAccess: {
+		en: "last access: %s",
+		pt: "último acesso: %s",
+		fr: "dernier accès : %s",
+		ja: "最終アクセス: %s",
+	},
+	StatusProblems: {
+		en: "problems (%d):",
+		pt: "problemas (%d):",
+		fr: "problèmes (%d) :",
+		ja: "問題(%d件):",
+	},
+	StatusMoreProblems: {
+		en: "  … %d more (--json lists them all)",
+		pt: "  … mais %d (--json lista todos)",
+		fr: "  … %d de plus (--json les liste tous)",
+		ja: "  …ほか%d件(--jsonで全件)",
+	},
+	StatusNoNodes: {
+		en: "no nodes",
+		pt: "nenhum nó",
+		fr: "aucun nœud",
+		ja: "ノードなし",
+	},
+	StatusNodes: {
+		en: "%s, %d active",
+		pt: "%s, ativos: %d",
+		fr: "%s, actifs : %d",
+		ja: "%s、うち有効%d件",
+	},
+	StatusSuperseded: {
+		en: ", %d superseded or retracted",
+		pt: ", substituídos ou retirados: %d",
+		fr: ", remplacés ou retirés : %d",
+		ja: "、置き換え・取り下げ%d件",
+	},
+	StatusNone: {
+		en: "none",
+		pt: "nenhum",
+		fr: "aucun",
+		ja: "なし",
+	},
+	StatusRetentionOff: {
+		en: "off (memory archive_after and purge_after are 0)",
+		pt: "desligada (archive_after e purge_after de memory são 0)",
+		fr: "désactivée (archive_after et purge_after de memory valent 0)",
+		ja: "オフ(memoryのarchive_afterとpurge_afterが0)",
+	},
+	StatusRetentionLine: {
+		en: "archive after %d days unused, purge %d days after; due now: %d to archive, %d to purge",
+		pt: "arquivar após %d dias sem uso, apagar %d dias depois; pendentes agora: %d para arquivar, %d para apagar",
+		fr: "archivage après %d jours sans usage, purge %d jours après ; à faire maintenant : %d à archiver, %d à purger",
+		ja: "未使用%d日でアーカイブ、その%d日後に削除。現在の対象: アーカイブ%d件、削除%d件",
+	},
+	StatusRetentionKept: {
+		en: ", %d old kept",
+		pt: ", antigos mantidos: %d",
+		fr: ", anciens gardés : %d",
+		ja: "、古いが保持%d件",
+	},
+	StatusNextArchive: {
+		en: "; next to archive: %s %s",
+		pt: "; próximo a arquivar: %s %s",
+		fr: " ; prochain à archiver : %s %s",
+		ja: "。次のアーカイブ: %s(%s)",
+	},
+	StatusNextPurge: {
+		en: "; next to purge: %s %s",
+		pt: "; próximo a apagar: %s %s",
+		fr: " ; prochain à purger : %s %s",
+		ja: "。次の削除: %s(%s)",
+	},
+	StatusRetentionHint: {
+		en: " (rubi memory retention lists them; --run does it)",
+		pt: " (rubi memory retention os lista; --run executa)",
+		fr: " (rubi memory retention les liste ; --run l'exécute)",
+		ja: "(rubi memory retentionで一覧、--runで実行)",
+	},
+	StatusIndexNone: {
+		en: "none yet (rubi index builds it; the hooks and the MCP server do on their own)",
+		pt: "ainda não há (rubi index o cria; os hooks e o servidor MCP também, por conta própria)",
+		fr: "pas encore (rubi index le construit ; les hooks et le serveur MCP aussi, d'eux-mêmes)",
+		ja: "まだありません(rubi indexで作成。フックとMCPサーバーも自動で作成します)",
+	},
+	StatusIndexDamaged: {
+		en: "damaged: rubi index rebuilds it",
+		pt: "danificado: rubi index o reconstrói",
+		fr: "endommagé : rubi index le reconstruit",
+		ja: "破損: rubi indexで作り直せます",
+	},
+	StatusIndexLine: {
+		en: "%s, indexed %s (%s), %s, %s",
+		pt: "%s, indexado %s (%s), %s, %s",
+		fr: "%s, indexé %s (%s), %s, %s",
+		ja: "%s、インデックス作成: %s(%s)、%s、%s",
+	},
+	StatusNotesChanged: {
+		en: "; notes changed since (the next query or refresh reads them)",
+		pt: "; notas mudaram desde então (a próxima consulta ou atualização as lê)",
+		fr: " ; des notes ont changé depuis (la prochaine requête ou mise à jour les lit)",
+		ja: "。その後メモが変更されています(次の検索か更新で読み込みます)",
+	},
+	StatusIndexRepair: {
+		en: "; rubi index repairs it",
+		pt: "; rubi index o repara",
+		fr: " ; rubi index le répare",
+		ja: "。rubi indexで修復できます",
+	},
+	StateOK: {
+		en: "ok",
+		pt: "ok",
+		fr: "ok",
+		ja: "正常",
+	},
+	StateOutdated: {
+		en: "outdated",
+		pt: "desatualizado",
+		fr: "obsolète",
+		ja: "古い",
+	},
+	StateDamaged: {
+		en: "damaged",
+		pt: "danificado",
+		fr: "endommagé",
+		ja: "破損",
+	},
+	StateNotChecked: {
+		en: "not checked",
+		pt: "não verificado",
+		fr: "non vérifié",
+		ja: "未確認",
+	},
+	StateNotIndexed: {
+		en: "not indexed",
+		pt: "não indexado",
+		fr: "non indexé",
+		ja: "未インデックス",
+	},
+	TimeJustNow: {
+		en: "just now",
+		pt: "agora mesmo",
+		fr: "à l'instant",
+		ja: "たった今",
+	},
+	TimeAgo: {
+		en: "%s ago",
+		pt: "há %s",
+		fr: "il y a %s",
+		ja: "%s前",
+	},
+	TimeNow: {
+		en: "now",
+		pt: "agora",
+		fr: "maintenant",
+		ja: "今",
+	},
+	TimeIn: {
+		en: "in %s",
+		pt: "em %s",
+		fr: "dans %s",
+		ja: "%s後",
+	},
+	TimeSeconds: {
+		en: "seconds",
+		pt: "segundos",
+		fr: "quelques secondes",
+		ja: "数秒",
+	},
+
+	LangEnglish: {
+		en: "English",
+		pt: "inglês",
+		fr: "anglais",
+		ja: "英語",
+	},
+	LangPortuguese: {
+		en: "Portuguese",
+		pt: "português",
+		fr: "portugais",
+		ja: "ポルトガル語",
+	},
+	LangFrench: {
+		en: "French",
+		pt: "francês",
+		fr: "français",
+		ja: "フランス語",
+	},
+	LangJapanese: {
+		en: "Japanese",
+		pt: "japonês",
+		fr: "japonais",
+		ja: "日本語",
+	},
+	DoctorHeader: {
+		en: "rubi doctor %s, project %s",
+		pt: "rubi doctor %s, projeto %s",
+		fr: "rubi doctor %s, projet %s",
+		ja: "rubi doctor %s、プロジェクト %s",
+	},
+	DoctorFix: {
+		en: "fix: %s",
+		pt: "correção: %s",
+		fr: "correctif : %s",
+		ja: "対処: %s",
+	},
+	DoctorNoProblem: {
+		en: "no problem found",
+		pt: "nenhum problema encontrado",
+		fr: "aucun problème trouvé",
+		ja: "問題は見つかりませんでした",
+	},
+	DoctorGroupPrograms: {
+		en: "programs",
+		pt: "programas",
+		fr: "programmes",
+		ja: "プログラム",
+	},
+	DoctorGroupConfig: {
+		en: "config",
+		pt: "configuração",
+		fr: "configuration",
+		ja: "設定",
+	},
+	DoctorGroupIndex: {
+		en: "index",
+		pt: "índice",
+		fr: "index",
+		ja: "インデックス",
+	},
+	DoctorGroupAgents: {
+		en: "agents",
+		pt: "agentes",
+		fr: "agents",
+		ja: "エージェント",
+	},
+	DoctorGroupCost: {
+		en: "fixed cost",
+		pt: "custo fixo",
+		fr: "coût fixe",
+		ja: "固定コスト",
+	},
+	DoctorInstallFix: {
+		en: "%s (from a clone: %s)",
+		pt: "%s (de um clone: %s)",
+		fr: "%s (depuis un clone : %s)",
+		ja: "%s(クローンからは%s)",
+	},
+	DoctorNoExecutable: {
+		en: "cannot find the running rubi's executable: %s",
+		pt: "não foi possível achar o executável do rubi em execução: %s",
+		fr: "impossible de trouver l'exécutable du rubi en cours : %s",
+		ja: "実行中のrubiの実行ファイルが見つかりません: %s",
+	},
+	DoctorNoRubiOnPath: {
+		en: "none: agents must start rubi by its path (rubi connect writes it)",
+		pt: "nenhum: os agentes precisam iniciar o rubi pelo caminho (rubi connect o escreve)",
+		fr: "aucun : les agents doivent lancer rubi par son chemin (rubi connect l'écrit)",
+		ja: "なし: エージェントはrubiをパスで起動する必要があります(rubi connectが書き込みます)",
+	},
+	DoctorThisOne: {
+		en: "%s (this one)",
+		pt: "%s (este)",
+		fr: "%s (celui-ci)",
+		ja: "%s(これ)",
+	},
+	DoctorMissing: {
+		en: "missing: not on PATH",
+		pt: "ausente: não está no PATH",
+		fr: "absent : pas dans le PATH",
+		ja: "見つかりません: PATHにありません",
+	},
+	DoctorMissingBeside: {
+		en: "missing: not beside %s nor on PATH",
+		pt: "ausente: não está ao lado de %s nem no PATH",
+		fr: "absent : ni à côté de %s ni dans le PATH",
+		ja: "見つかりません: %sの隣にもPATHにもありません",
+	},
+	DoctorNoAnswer: {
+		en: "%s does not answer %q: %s",
+		pt: "%s não responde a %q: %s",
+		fr: "%s ne répond pas à %q : %s",
+		ja: "%sが%qに応答しません: %s",
+	},
+	DoctorVersion: {
+		en: "%s is version %s, this rubi is %s",
+		pt: "%s está na versão %s, este rubi é %s",
+		fr: "%s est en version %s, ce rubi est en %s",
+		ja: "%sのバージョンは%sですが、このrubiは%sです",
+	},
+	DoctorUnexpected: {
+		en: "unexpected answer %q",
+		pt: "resposta inesperada %q",
+		fr: "réponse inattendue %q",
+		ja: "予期しない応答 %q",
+	},
+	DoctorNotChecked: {
+		en: "not checked: the configuration does not load",
+		pt: "não verificado: a configuração não carrega",
+		fr: "non vérifié : la configuration ne se charge pas",
+		ja: "未確認: 設定を読み込めません",
+	},
+	DoctorLoads: {
+		en: "loads",
+		pt: "carrega",
+		fr: "se charge",
+		ja: "読み込めます",
+	},
+	DoctorNeverBuilt: {
+		en: "never built",
+		pt: "nunca criado",
+		fr: "jamais construit",
+		ja: "まだ作成されていません",
+	},
+	DoctorDamaged: {
+		en: "damaged: %s",
+		pt: "danificado: %s",
+		fr: "endommagé : %s",
+		ja: "破損: %s",
+	},
+	DoctorOutdated: {
+		en: "outdated: %s",
+		pt: "desatualizado: %s",
+		fr: "obsolète : %s",
+		ja: "古い: %s",
+	},
+	DoctorIndexOK: {
+		en: "%s, %s, indexed %s ago",
+		pt: "%s, %s, indexado há %s",
+		fr: "%s, %s, indexé il y a %s",
+		ja: "%s、%s、%s前にインデックス作成",
+	},
+	DoctorIndexNotesChanged: {
+		en: "%s; notes changed since (the next query catches up)",
+		pt: "%s; as notas mudaram desde então (a próxima consulta as lê)",
+		fr: "%s ; des notes ont changé depuis (la prochaine requête les lit)",
+		ja: "%s。その後メモが変更されています(次の検索で反映)",
+	},
+	DoctorCannotRead: {
+		en: "cannot read %s: %s",
+		pt: "não foi possível ler %s: %s",
+		fr: "impossible de lire %s : %s",
+		ja: "%sを読めません: %s",
+	},
+	DoctorCorrectThen: {
+		en: "correct %s, then %s",
+		pt: "corrija %s, depois %s",
+		fr: "corrigez %s, puis %s",
+		ja: "%sを直してから%s",
+	},
+	DoctorCorrect: {
+		en: "correct %s",
+		pt: "corrija %s",
+		fr: "corrigez %s",
+		ja: "%sを直してください",
+	},
+	DoctorStarts: {
+		en: "%s starts %s",
+		pt: "%s inicia %s",
+		fr: "%s lance %s",
+		ja: "%sは%sを起動します",
+	},
+	DoctorList: {
+		en: "%s",
+		pt: "%s",
+		fr: "%s",
+		ja: "%s",
+	},
+	DoctorListMore: {
+		en: "%s, %s",
+		pt: "%s, %s",
+		fr: "%s, %s",
+		ja: "%s、%s",
+	},
+	DoctorNotOnPath: {
+		en: "%s, which is not on PATH",
+		pt: "%s, que não está no PATH",
+		fr: "%s, absent du PATH",
+		ja: "%s(PATHにありません)",
+	},
+	DoctorGone: {
+		en: "%s, which no longer exists",
+		pt: "%s, que não existe mais",
+		fr: "%s, qui n'existe plus",
+		ja: "%s(もう存在しません)",
+	},
+	DoctorNotExecutable: {
+		en: "%s, which is not an executable file",
+		pt: "%s, que não é um arquivo executável",
+		fr: "%s, qui n'est pas un fichier exécutable",
+		ja: "%s(実行ファイルではありません)",
+	},
+	DoctorCodexUntrusted: {
+		en: "Codex does not trust %s, so it ignores the project's .codex/config.toml",
+		pt: "O Codex não confia em %s, então ignora o .codex/config.toml do projeto",
+		fr: "Codex ne fait pas confiance à %s et ignore donc le .codex/config.toml du projet",
+		ja: "Codexは%sを信頼していないため、プロジェクトの.codex/config.tomlを無視します",
+	},
+	DoctorCodexTrustFix: {
+		en: "%s (or start codex there and trust the folder)",
+		pt: "%s (ou inicie o codex lá e confie na pasta)",
+		fr: "%s (ou lancez codex dans ce dossier et faites-lui confiance)",
+		ja: "%s(またはそこでcodexを起動してフォルダを信頼してください)",
+	},
+	DoctorCodexTrusted: {
+		en: "Codex trusts %s (%s)",
+		pt: "O Codex confia em %s (%s)",
+		fr: "Codex fait confiance à %s (%s)",
+		ja: "Codexは%sを信頼しています(%s)",
+	},
+	DoctorNoAgents: {
+		en: "no agent's configuration starts rubi (rubi connect lists the agents)",
+		pt: "nenhuma configuração de agente inicia o rubi (rubi connect lista os agentes)",
+		fr: "aucune configuration d'agent ne lance rubi (rubi connect liste les agents)",
+		ja: "rubiを起動するエージェント設定はありません(rubi connectでエージェントを一覧できます)",
+	},
+	DoctorNotAFolder: {
+		en: "%s is not a folder (a link or a file): hooks log nothing there",
+		pt: "%s não é uma pasta (um link ou um arquivo): os hooks não registram nada ali",
+		fr: "%s n'est pas un dossier (un lien ou un fichier) : les hooks n'y journalisent rien",
+		ja: "%sはフォルダではありません(リンクかファイル): フックはそこに記録しません",
+	},
+	DoctorNoHookError: {
+		en: "no hook error logged",
+		pt: "nenhum erro de hook registrado",
+		fr: "aucune erreur de hook journalisée",
+		ja: "フックのエラーは記録されていません",
+	},
+	DoctorNotRegular: {
+		en: "%s is not a regular file (a link?): hooks do not write it",
+		pt: "%s não é um arquivo comum (um link?): os hooks não o escrevem",
+		fr: "%s n'est pas un fichier ordinaire (un lien ?) : les hooks ne l'écrivent pas",
+		ja: "%sは通常のファイルではありません(リンク?): フックは書き込みません",
+	},
+	DoctorChanged: {
+		en: "%s changed while it was opened",
+		pt: "%s mudou enquanto era aberto",
+		fr: "%s a changé pendant son ouverture",
+		ja: "%sが開いている間に変更されました",
+	},
+	DoctorNoRecentError: {
+		en: "no hook error in the last 24 hours",
+		pt: "nenhum erro de hook nas últimas 24 horas",
+		fr: "aucune erreur de hook dans les dernières 24 heures",
+		ja: "過去24時間にフックのエラーはありません",
+	},
+	DoctorHookErrors: {
+		en: "%d hook error(s) in the last 24 hours; the last: %s",
+		pt: "%d erro(s) de hook nas últimas 24 horas; os últimos: %s",
+		fr: "%d erreur(s) de hook dans les dernières 24 heures ; les dernières : %s",
+		ja: "過去24時間にフックのエラーが%d件。最新: %s",
+	},
+	DoctorReadLog: {
+		en: "read %s (an error stops counting 24 hours after it was logged)",
+		pt: "leia %s (um erro deixa de contar 24 horas depois de registrado)",
+		fr: "lisez %s (une erreur cesse de compter 24 heures après avoir été journalisée)",
+		ja: "%sを読んでください(エラーは記録から24時間で数えなくなります)",
+	},
+	DoctorNotMeasured: {
+		en: "not measured: %s does not run (see programs)",
+		pt: "não medido: %s não roda (veja programas)",
+		fr: "non mesuré : %s ne s'exécute pas (voir programmes)",
+		ja: "未測定: %sが動きません(プログラムを参照)",
+	},
+	DoctorCostFailed: {
+		en: "rubi mcp --cost failed: %s",
+		pt: "rubi mcp --cost falhou: %s",
+		fr: "rubi mcp --cost a échoué : %s",
+		ja: "rubi mcp --costが失敗しました: %s",
+	},
+	DoctorCost: {
+		en: "~%d tokens in every message, in %s (limit %d)",
+		pt: "~%d tokens em cada mensagem, em %s (limite %d)",
+		fr: "~%d tokens dans chaque message, en %s (limite %d)",
+		ja: "メッセージごとに約%dトークン、%s(上限%d)",
+	},
+	DoctorOverLimit: {
+		en: "%s: over the limit",
+		pt: "%s: acima do limite",
+		fr: "%s : au-delà de la limite",
+		ja: "%s: 上限を超えています",
+	},
+	DoctorCostFix: {
+		en: "rubi mcp --cost (it names what costs most)",
+		pt: "rubi mcp --cost (mostra o que mais custa)",
+		fr: "rubi mcp --cost (il nomme ce qui coûte le plus)",
+		ja: "rubi mcp --cost(何が最もコストを使うか表示します)",
+	},
+
 	CostLine: {
 		en: "fixed cost: ~%d tokens in every message (limit %d), in %s",
 		pt: "custo fixo: ~%d tokens em cada mensagem (limite %d), em %s",
@@ -340,6 +1020,11 @@ const (
 	NounFile Noun = iota
 	NounHour
 	NounDay
+	NounMinute
+	NounChunkActive
+	NounNode
+	NounNote
+	NounProblem
 
 	numNouns
 )
@@ -349,7 +1034,7 @@ var nouns = [numNouns]forms{
 		en: [2]string{"%d file", "%d files"},
 		pt: [2]string{"%d arquivo", "%d arquivos"},
 		fr: [2]string{"%d fichier", "%d fichiers"},
-		ja: [2]string{"%d ファイル", "%d ファイル"},
+		ja: [2]string{"%dファイル", "%dファイル"},
 	},
 	NounHour: {
 		en: [2]string{"%d hour", "%d hours"},
@@ -362,5 +1047,35 @@ var nouns = [numNouns]forms{
 		pt: [2]string{"%d dia", "%d dias"},
 		fr: [2]string{"%d jour", "%d jours"},
 		ja: [2]string{"%d日", "%d日"},
+	},
+	NounMinute: {
+		en: [2]string{"%d minute", "%d minutes"},
+		pt: [2]string{"%d minuto", "%d minutos"},
+		fr: [2]string{"%d minute", "%d minutes"},
+		ja: [2]string{"%d分", "%d分"},
+	},
+	NounChunkActive: {
+		en: [2]string{"%d chunk active", "%d chunks active"},
+		pt: [2]string{"%d trecho ativo", "%d trechos ativos"},
+		fr: [2]string{"%d fragment actif", "%d fragments actifs"},
+		ja: [2]string{"有効なチャンク%d件", "有効なチャンク%d件"},
+	},
+	NounNode: {
+		en: [2]string{"%d node", "%d nodes"},
+		pt: [2]string{"%d nó", "%d nós"},
+		fr: [2]string{"%d nœud", "%d nœuds"},
+		ja: [2]string{"ノード%d件", "ノード%d件"},
+	},
+	NounNote: {
+		en: [2]string{"%d note", "%d notes"},
+		pt: [2]string{"%d nota", "%d notas"},
+		fr: [2]string{"%d note", "%d notes"},
+		ja: [2]string{"メモ%d件", "メモ%d件"},
+	},
+	NounProblem: {
+		en: [2]string{"%d problem", "%d problems"},
+		pt: [2]string{"%d problema", "%d problemas"},
+		fr: [2]string{"%d problème", "%d problèmes"},
+		ja: [2]string{"問題%d件", "問題%d件"},
 	},
 }

@@ -105,6 +105,11 @@ func hasJapanese(s string) bool {
 	return false
 }
 
+// sameWords are the texts a language writes as English does.
+var sameWords = map[Lang]map[string]bool{
+	French: {"%d note": true, "%d notes": true, "%d minute": true, "%d minutes": true, "index": true, "agents": true},
+}
+
 // checkTranslation checks one language's text of a message against the
 // English one.
 func checkTranslation(t *testing.T, name string, l Lang, en, tr string) {
@@ -127,7 +132,7 @@ func checkTranslation(t *testing.T, name string, l Lang, en, tr string) {
 	if strings.Contains(tr, "TODO") || strings.Contains(tr, "%!") {
 		t.Errorf("%s (%s): %q", name, l, tr)
 	}
-	if l != English && tr == en && letters.MatchString(en) {
+	if l != English && tr == en && letters.MatchString(en) && !sameWords[l][tr] {
 		t.Errorf("%s (%s) is the English text, untranslated: %q", name, l, tr)
 	}
 	if l == Japanese && letters.MatchString(en) && !hasJapanese(tr) {
@@ -179,7 +184,7 @@ func TestCount(t *testing.T) {
 		{English, 0, "0 files"}, {English, 1, "1 file"}, {English, 2, "2 files"},
 		{Portuguese, 0, "0 arquivos"}, {Portuguese, 1, "1 arquivo"}, {Portuguese, 2, "2 arquivos"},
 		{French, 0, "0 fichier"}, {French, 1, "1 fichier"}, {French, 3, "3 fichiers"},
-		{Japanese, 1, "1 ファイル"}, {Japanese, 5, "5 ファイル"},
+		{Japanese, 1, "1ファイル"}, {Japanese, 5, "5ファイル"},
 	} {
 		if got := c.l.Count(c.n, NounFile); got != c.want {
 			t.Errorf("%s Count(%d) = %q, want %q", c.l, c.n, got, c.want)

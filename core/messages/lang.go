@@ -70,6 +70,20 @@ func (l Lang) Name() string {
 	return names[l]
 }
 
+// LangName is the key of the message that names the language l (in the
+// language it is rendered in: "French", "francês", "français", "フランス語").
+func LangName(l Lang) Key {
+	switch l {
+	case Portuguese:
+		return LangPortuguese
+	case French:
+		return LangFrench
+	case Japanese:
+		return LangJapanese
+	}
+	return LangEnglish
+}
+
 // Codes lists the codes of the languages rubi speaks, as a setting names
 // them: "en, pt, fr, ja".
 func Codes() string { return strings.Join(codes[:], ", ") }
