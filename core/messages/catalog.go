@@ -72,6 +72,7 @@ const (
 	StatusNoNodes
 	StatusNodes
 	StatusSuperseded
+	StatusNodeCounts
 	StatusNone
 	StatusRetentionOff
 	StatusRetentionLine
@@ -151,6 +152,43 @@ const (
 	DoctorCost
 	DoctorOverLimit
 	DoctorCostFix
+
+	// The command line: common errors and the writes' results.
+	CLINotADirectory
+	CLILogLevel
+	CLINoFull
+	CLIRunningFull
+	CLIActionCreated
+	CLIActionMerged
+	CLIActionSuperseded
+	CLIError
+	CLIRetracted
+	CLIDeleted
+	CLIHandoffSaved
+	CLISummarySaved
+	CLIMoreOf
+	CLINoNodes
+	CLIDuplicate
+	CLISaved
+	CLIMoreMatches
+	CLIMatches
+	CLIMore
+	CLIArchived
+	CLIRestored
+	CLIIndexed
+	CLIIndexCounts
+	CLIIndexSkipped
+	CLIIndexLanguages
+	CLIIndexGraph
+	CLIIndexResolved
+	CLIIndexUnresolved
+	CLIIndexRankers
+	CLIIndexWarning
+	CLIConfigOK
+	CLIConfigProblems
+	CLIConfigLanguage
+	CLILanguageFromConfig
+	CLILanguageDefault
 
 	// rubi mcp --cost.
 	CostLine
@@ -542,6 +580,12 @@ var catalog = [numKeys]text{
 		pt: ", substituídos ou retirados: %d",
 		fr: ", remplacés ou retirés : %d",
 		ja: "、置き換え・取り下げ%d件",
+	},
+	StatusNodeCounts: {
+		en: " (%s; %s)",
+		pt: " (%s; %s)",
+		fr: " (%s ; %s)",
+		ja: "(%s; %s)",
 	},
 	StatusNone: {
 		en: "none",
@@ -993,6 +1037,217 @@ var catalog = [numKeys]text{
 		pt: "rubi mcp --cost (mostra o que mais custa)",
 		fr: "rubi mcp --cost (il nomme ce qui coûte le plus)",
 		ja: "rubi mcp --cost(何が最もコストを使うか表示します)",
+	},
+
+	CLINotADirectory: {
+		en: "%s: not a directory",
+		pt: "%s: não é uma pasta",
+		fr: "%s : ce n'est pas un dossier",
+		ja: "%s: ディレクトリではありません",
+	},
+	CLILogLevel: {
+		en: "--log-level %q: use trace, debug, info, warn, error or off",
+		pt: "--log-level %q: use trace, debug, info, warn, error ou off",
+		fr: "--log-level %q : utilisez trace, debug, info, warn, error ou off",
+		ja: "--log-level %q: trace、debug、info、warn、error、offのいずれかを指定してください",
+	},
+	CLINoFull: {
+		en: "rubi: rubi.hcl names a plugin; rubi runs plugins through the %s program, which is not beside rubi nor on PATH (go install ./cmd/... installs it)",
+		pt: "rubi: o rubi.hcl cita um plugin; o rubi roda plugins pelo programa %s, que não está ao lado do rubi nem no PATH (go install ./cmd/... o instala)",
+		fr: "rubi : rubi.hcl nomme un plugin ; rubi exécute les plugins via le programme %s, qui n'est ni à côté de rubi ni dans le PATH (go install ./cmd/... l'installe)",
+		ja: "rubi: rubi.hclがプラグインを指定しています。rubiはプラグインを%sで実行しますが、rubiの隣にもPATHにもありません(go install ./cmd/...でインストールできます)",
+	},
+	CLIRunningFull: {
+		en: "rubi: running %s: %v",
+		pt: "rubi: ao executar %s: %v",
+		fr: "rubi : exécution de %s : %v",
+		ja: "rubi: %sの実行に失敗: %v",
+	},
+	CLIActionCreated: {
+		en: "created",
+		pt: "criado",
+		fr: "créé",
+		ja: "作成",
+	},
+	CLIActionMerged: {
+		en: "merged",
+		pt: "mesclado",
+		fr: "fusionné",
+		ja: "統合",
+	},
+	CLIActionSuperseded: {
+		en: "superseded",
+		pt: "substituiu",
+		fr: "remplaçant",
+		ja: "置き換え",
+	},
+	CLIError: {
+		en: "error: %s",
+		pt: "erro: %s",
+		fr: "erreur : %s",
+		ja: "エラー: %s",
+	},
+	CLIRetracted: {
+		en: "retracted: %s",
+		pt: "retirado: %s",
+		fr: "retiré : %s",
+		ja: "取り下げ: %s",
+	},
+	CLIDeleted: {
+		en: "deleted: %s",
+		pt: "apagado: %s",
+		fr: "supprimé : %s",
+		ja: "削除: %s",
+	},
+	CLIHandoffSaved: {
+		en: "saved: %s (chunk %s)",
+		pt: "salvo: %s (trecho %s)",
+		fr: "enregistré : %s (fragment %s)",
+		ja: "保存しました: %s(チャンク%s)",
+	},
+	CLISummarySaved: {
+		en: "summary of %s saved",
+		pt: "resumo de %s salvo",
+		fr: "résumé de %s enregistré",
+		ja: "%sの要約を保存しました",
+	},
+	CLIMoreOf: {
+		en: "… %d more of %d (--limit)",
+		pt: "… mais %d de %d (--limit)",
+		fr: "… %d de plus sur %d (--limit)",
+		ja: "…全%[2]d件中ほか%[1]d件(--limit)",
+	},
+	CLINoNodes: {
+		en: "no knowledge nodes yet: `rubi register` stores some",
+		pt: "nenhum nó de conhecimento ainda: `rubi register` guarda alguns",
+		fr: "aucun nœud de connaissance pour l'instant : `rubi register` en enregistre",
+		ja: "知識ノードはまだありません: `rubi register`で保存できます",
+	},
+	CLIDuplicate: {
+		en: "duplicate of %s: nothing saved",
+		pt: "duplicata de %s: nada foi salvo",
+		fr: "doublon de %s : rien d'enregistré",
+		ja: "%sと重複: 何も保存していません",
+	},
+	CLISaved: {
+		en: "saved: %s",
+		pt: "salvo: %s",
+		fr: "enregistré : %s",
+		ja: "保存しました: %s",
+	},
+	CLIMoreMatches: {
+		en: "… %d more matches (--limit)",
+		pt: "… mais %d ocorrências (--limit)",
+		fr: "… %d correspondances de plus (--limit)",
+		ja: "…ほか%d件の一致(--limit)",
+	},
+	CLIMatches: {
+		en: "%d matches in %d chunks searched",
+		pt: "%d ocorrências em %d trechos buscados",
+		fr: "%d correspondances dans %d fragments parcourus",
+		ja: "検索した%[2]d件のチャンクで%[1]d件一致",
+	},
+	CLIMore: {
+		en: "… %d more (--limit)",
+		pt: "… mais %d (--limit)",
+		fr: "… %d de plus (--limit)",
+		ja: "…ほか%d件(--limit)",
+	},
+	CLIArchived: {
+		en: ", archived",
+		pt: ", arquivado",
+		fr: ", archivé",
+		ja: "、アーカイブ済み",
+	},
+	CLIRestored: {
+		en: "restored: %s",
+		pt: "restaurado: %s",
+		fr: "restauré : %s",
+		ja: "復元しました: %s",
+	},
+	CLIIndexed: {
+		en: "indexed %d files in %s (%.0f ms)",
+		pt: "%d arquivos indexados em %s (%.0f ms)",
+		fr: "%d fichiers indexés dans %s (%.0f ms)",
+		ja: "%[2]sの%[1]dファイルをインデックス化(%.0[3]f ms)",
+	},
+	CLIIndexCounts: {
+		en: "  seen %d, parsed %d, unchanged %d, removed %d",
+		pt: "  vistos %d, analisados %d, inalterados %d, removidos %d",
+		fr: "  vus %d, analysés %d, inchangés %d, supprimés %d",
+		ja: "  確認%d、解析%d、変更なし%d、削除%d",
+	},
+	CLIIndexSkipped: {
+		en: "  skipped: %s",
+		pt: "  ignorados: %s",
+		fr: "  ignorés : %s",
+		ja: "  スキップ: %s",
+	},
+	CLIIndexLanguages: {
+		en: "  languages: %s",
+		pt: "  linguagens: %s",
+		fr: "  langages : %s",
+		ja: "  言語: %s",
+	},
+	CLIIndexGraph: {
+		en: "  %d symbols, %d imports, %d import edges, %d modules",
+		pt: "  %d símbolos, %d imports, %d arestas de import, %d módulos",
+		fr: "  %d symboles, %d imports, %d arêtes d'import, %d modules",
+		ja: "  シンボル%d、import %d、importの辺%d、モジュール%d",
+	},
+	CLIIndexResolved: {
+		en: "  imports resolved: %s",
+		pt: "  imports resolvidos: %s",
+		fr: "  imports résolus : %s",
+		ja: "  解決したimport: %s",
+	},
+	CLIIndexUnresolved: {
+		en: "  imports unresolved (internal-looking, no file found): %s",
+		pt: "  imports não resolvidos (parecem internos, nenhum arquivo encontrado): %s",
+		fr: "  imports non résolus (internes en apparence, aucun fichier trouvé) : %s",
+		ja: "  未解決のimport(内部のものらしいがファイルなし): %s",
+	},
+	CLIIndexRankers: {
+		en: "  rankers: %s",
+		pt: "  ranqueadores: %s",
+		fr: "  rankers : %s",
+		ja: "  ランカー: %s",
+	},
+	CLIIndexWarning: {
+		en: "  warning: %s",
+		pt: "  aviso: %s",
+		fr: "  avertissement : %s",
+		ja: "  警告: %s",
+	},
+	CLIConfigOK: {
+		en: "configuration OK for %s",
+		pt: "configuração OK para %s",
+		fr: "configuration correcte pour %s",
+		ja: "%sの設定は正常です",
+	},
+	CLIConfigProblems: {
+		en: "configuration has problems for %s (each below)",
+		pt: "a configuração de %s tem problemas (cada um abaixo)",
+		fr: "la configuration de %s a des problèmes (détaillés ci-dessous)",
+		ja: "%sの設定に問題があります(以下に各問題)",
+	},
+	CLIConfigLanguage: {
+		en: "language: %s (%s)",
+		pt: "idioma: %s (%s)",
+		fr: "langue : %s (%s)",
+		ja: "言語: %s(%s)",
+	},
+	CLILanguageFromConfig: {
+		en: "language in rubi.hcl",
+		pt: "language no rubi.hcl",
+		fr: "language dans rubi.hcl",
+		ja: "rubi.hclのlanguage",
+	},
+	CLILanguageDefault: {
+		en: "no setting, no locale: the default",
+		pt: "sem configuração nem locale: o padrão",
+		fr: "ni réglage ni locale : la langue par défaut",
+		ja: "設定もロケールもないため既定",
 	},
 
 	CostLine: {

@@ -192,6 +192,16 @@ func TestCount(t *testing.T) {
 	}
 }
 
+// Explicit indexes let a language take the arguments in its own order.
+func TestFormatReorders(t *testing.T) {
+	if got := Japanese.Format(CLIIndexed, 6, "/src/shop", 12.4); got != "/src/shopの6ファイルをインデックス化(12 ms)" {
+		t.Errorf("ja: %q", got)
+	}
+	if got := English.Format(CLIIndexed, 6, "/src/shop", 12.4); got != "indexed 6 files in /src/shop (12 ms)" {
+		t.Errorf("en: %q", got)
+	}
+}
+
 func TestParse(t *testing.T) {
 	for in, want := range map[string]Lang{
 		"en": English, "en-US": English, "en_GB.UTF-8": English,

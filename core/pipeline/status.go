@@ -329,7 +329,7 @@ func nodesLine(l messages.Lang, c NodeCounts) string {
 	}
 	line := l.Format(messages.StatusNodes, l.Count(c.Total, messages.NounNode), c.Active)
 	if c.Active > 0 {
-		line += " (" + counts(l, c.ByType, knowledge.Types) + "; " + counts(l, c.ByImportance, []string{"critical", "high", "medium", "low"}) + ")"
+		line += l.Format(messages.StatusNodeCounts, counts(l, c.ByType, knowledge.Types), counts(l, c.ByImportance, []string{"critical", "high", "medium", "low"}))
 	}
 	if n := c.Total - c.Active; n > 0 {
 		line += l.Format(messages.StatusSuperseded, n)

@@ -101,7 +101,8 @@ within a token budget, so an agent reads less and re-reads less.`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			level := hclog.LevelFromString(g.logLevel)
 			if level == hclog.NoLevel {
-				return fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", g.logLevel)
+				l, _ := messages.Locale(os.Getenv)
+				return errors.New(l.Format(messages.CLILogLevel, g.logLevel))
 			}
 			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: g.stderr})
 			return g.profile.Start(g.cpuProfile)
@@ -130,7 +131,9 @@ func (g *globals) projectRoot() (string, error) {
 			return "", err
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return "", fmt.Errorf("--root %s: not a directory", g.root)
+			// The project's language is unknown without its root.
+			l, _ := messages.Locale(os.Getenv)
+			return "", errors.New(l.Format(messages.CLINotADirectory, "--root "+g.root))
 		}
 		return abs, nil
 	}
@@ -224,11 +227,11 @@ func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
 func (g *globals) execFull() error {
 	path, ok := programs.Find(programs.Full)
 	if !ok {
-		fmt.Fprintf(g.stderr, "rubi: rubi.hcl names a plugin; rubi runs plugins through the %s program, which is not beside rubi nor on PATH (go install ./cmd/... installs it)\n", programs.Full)
+		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLINoFull, programs.Full))
 		return nil
 	}
 	if err := execProgram(path, append([]string{path}, g.args...), os.Environ()); err != nil {
-		fmt.Fprintf(g.stderr, "rubi: running %s: %v\n", path, err)
+		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLIRunningFull, path, err))
 		return nil
 	}
 	// Only a test's execProgram returns: the command ran elsewhere.
