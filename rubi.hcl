@@ -13,6 +13,11 @@
 # Personal vault: preferences that apply to every project. RUBI_VAULT wins.
 vault = "~/rubi-vault"
 
+# The language of what rubi says to agents and people: "en", "pt", "fr" or
+# "ja" (a tag such as "pt-BR" works too). Unset, as here: the locale's
+# (LC_ALL, LC_MESSAGES, LANG), else English.
+# language = "en"
+
 # What the index pipeline walks. Paths are slash paths relative to the
 # project root; globs use ** for any depth. Nested .gitignore files,
 # .git/info/exclude, .ignore and .rubiignore are always honoured.

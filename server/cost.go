@@ -14,6 +14,9 @@ const CostLimit = 1200
 // Cost is the fixed cost of the server: what a client sends the model with
 // every message, estimated with rubi's one token estimator.
 type Cost struct {
+	// Language is the language of the instructions and descriptions
+	// measured (en, pt, fr or ja).
+	Language     string     `json:"language"`
 	Instructions int        `json:"instructions"`
 	Tools        []ToolCost `json:"tools"`
 	Total        int        `json:"total"`
@@ -29,7 +32,7 @@ type ToolCost struct {
 // FixedCost measures the definitions the server sends: each tool as JSON,
 // exactly as tools/list serializes it, plus the instructions.
 func (s *Server) FixedCost() (Cost, error) {
-	c := Cost{Instructions: tokens.Estimate(s.instructions()), Limit: CostLimit}
+	c := Cost{Language: s.opts.Language.String(), Instructions: tokens.Estimate(s.instructions()), Limit: CostLimit}
 	c.Total = c.Instructions
 	for _, t := range s.tools() {
 		data, err := json.Marshal(t.Tool)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/when"
 )
 
@@ -25,16 +26,16 @@ func (s *Server) memoryTool() mcpserver.ServerTool {
 	opts := []mcp.ToolOption{
 		hints(false, true, false),
 		mcp.WithString("action", mcp.Required(), mcp.Enum(memoryActions...)),
-		mcp.WithString("text", mcp.Description("save: the chunk; grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files")),
+		mcp.WithString("text", mcp.Description(s.msg(messages.ToolMemoryText))),
 		mcp.WithString("type", mcp.Enum(memory.Types...)),
 		mcp.WithString("summary"),
 		mcp.WithArray("tags", mcp.WithStringItems()),
 		mcp.WithString("domain"),
 		mcp.WithString("ticket"),
-		mcp.WithString("entity", mcp.Description("file, function, ticket…")),
-		mcp.WithString("since", mcp.Description("2026-11-01 or 7d")),
+		mcp.WithString("entity", mcp.Description(s.msg(messages.ToolMemoryEntity))),
+		mcp.WithString("since", mcp.Description(s.msg(messages.ToolMemorySince))),
 		mcp.WithString("until"),
-		mcp.WithInteger("typos", mcp.Description("grep: words, N typos each")),
+		mcp.WithInteger("typos", mcp.Description(s.msg(messages.ToolMemoryTypos))),
 		mcp.WithString("id"),
 	}
 	if !s.opts.Multi {
@@ -42,7 +43,7 @@ func (s *Server) memoryTool() mcpserver.ServerTool {
 		opts = append(opts, mcp.WithString("project"))
 	}
 	return mcpserver.ServerTool{Tool: s.newTool("memory",
-		"Conversation memory: save, grep, list chunks; handoff before context fills, last reads it; retention previews archiving, retain runs it; status: overview.",
+		s.msg(messages.ToolMemory),
 		opts...,
 	), Handler: handle(s, s.memoryCall)}
 }
@@ -187,7 +188,7 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 		return mcp.NewToolResultStructured(plan, plan.Text(run)), nil
 	case "status":
 		status := eng.Status(ctx, s.now())
-		return mcp.NewToolResultStructured(status, status.Text()), nil
+		return mcp.NewToolResultStructured(status, status.Text(messages.English)), nil
 	case "restore":
 		if err := st.Restore(ctx, strings.TrimSpace(a.ID)); err != nil {
 			return nil, err

@@ -32,6 +32,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // Name is the server's name in the MCP handshake; clients namespace the
@@ -42,13 +43,11 @@ const Name = "rubi"
 // next query walks the project again.
 const DefaultRefreshEvery = time.Second
 
-// Instructions teach an agent the workflow. They are sent with every
-// message, like the tool definitions: keep them to a few lines.
-const Instructions = `rubi knows this project's code map and what past sessions learned.
-- Start a task with map.
-- Before exploring files, call context with terms: synonyms, related words, likely identifiers.
-- After exploring, register what you learned with its files.
-- Before the context fills, save a memory handoff; after a reset, read the last.`
+// Instructions teach an agent the workflow, in English (Options.Language
+// chooses; the catalog, core/messages, holds every language's). They are
+// sent with every message, like the tool definitions: keep them to a few
+// lines.
+var Instructions = messages.English.Get(messages.ToolInstructions)
 
 // Options configure a Server.
 type Options struct {
@@ -93,6 +92,11 @@ type Options struct {
 	// setting of the configuration layers (~/rubi-vault by default). A
 	// missing folder is created.
 	Vault string
+	// Language is the language of the instructions and the tool
+	// descriptions (English by default): one for every project the
+	// server serves, since a client reads them before any call names a
+	// project. Tool results are English in every language.
+	Language messages.Lang
 	// Now is the conversation memory's clock: chunk times, retention and
 	// relative dates. nil is time.Now.
 	Now func() time.Time
@@ -158,10 +162,13 @@ func New(opts Options) *Server {
 // VaultInstructions with VaultOnly.
 func (s *Server) instructions() string {
 	if s.opts.VaultOnly {
-		return VaultInstructions
+		return s.msg(messages.ToolVaultInstructions)
 	}
-	return Instructions
+	return s.msg(messages.ToolInstructions)
 }
+
+// msg is a message of the catalog in the server's language.
+func (s *Server) msg(k messages.Key) string { return s.opts.Language.Get(k) }
 
 // MCP returns the underlying MCP server, to serve it over any transport.
 func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -28,14 +29,14 @@ import (
 func (s *Server) tools() []mcpserver.ServerTool {
 	ts := []mcpserver.ServerTool{
 		{Tool: s.newTool("context",
-			"Search the project's code and stored knowledge within a token budget; each item says why. Use before exploring files.",
+			s.msg(messages.ToolContext),
 			hints(true, false, true),
 			mcp.WithString("query", mcp.Required()),
-			mcp.WithArray("terms", mcp.WithStringItems(), mcp.Description("synonyms, related concepts, likely identifiers")),
+			mcp.WithArray("terms", mcp.WithStringItems(), mcp.Description(s.msg(messages.ToolContextTerms))),
 			mcp.WithInteger("budget"),
 		), Handler: handle(s, s.contextTool)},
 		{Tool: s.newTool("register",
-			`Store what you learned, with its files, for later sessions; same title merges. summaries: of "map" or "module:NAME" ("" removes). retract: wrong nodes out of results (hard: delete).`,
+			s.msg(messages.ToolRegister),
 			hints(false, true, true),
 			mcp.WithArray("nodes", mcp.Items(map[string]any{
 				"type":     "object",
@@ -58,7 +59,7 @@ func (s *Server) tools() []mcpserver.ServerTool {
 			mcp.WithBoolean("hard"),
 		), Handler: handle(s, s.registerTool)},
 		{Tool: s.newTool("read",
-			"Read a stored node (id or title), a memory chunk (chunk:ID, chunk:ID:START-END) or a file region: path, path:LINE or path:START-END.",
+			s.msg(messages.ToolRead),
 			hints(true, false, true),
 			mcp.WithString("target", mcp.Required()),
 		), Handler: handle(s, s.readTool)},
@@ -67,14 +68,14 @@ func (s *Server) tools() []mcpserver.ServerTool {
 	if !s.opts.VaultOnly {
 		// A vault has no code to map.
 		ts = slices.Insert(ts, 2, mcpserver.ServerTool{Tool: s.newTool("map",
-			"Project map: modules, central files, dependencies; with module, its files, exports, imports. Call at task start.",
+			s.msg(messages.ToolMap),
 			hints(true, false, true),
 			mcp.WithString("module"),
 		), Handler: handle(s, s.mapTool)})
 	}
 	if s.opts.Multi {
 		ts = append(ts, mcpserver.ServerTool{Tool: mcp.NewTool("projects",
-			mcp.WithDescription("List the open projects; pass one as project to other tools."),
+			mcp.WithDescription(s.msg(messages.ToolProjects)),
 			hints(true, false, true),
 		), Handler: handle(s, s.projectsTool)})
 	}

@@ -10,16 +10,15 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
 // VaultInstructions replace Instructions when the server serves the
 // personal vault alone (Options.VaultOnly): there is no code to map, and
-// the user talks to an app, not a coding agent.
-const VaultInstructions = `rubi is the user's personal memory: preferences, decisions and notes kept across conversations.
-- Before answering about the user or past work, call context with terms: synonyms, related words.
-- When the user asks you to remember something, or states a lasting preference, register it.
-- In a long conversation, save a memory handoff; in a new one, read the last.`
+// the user talks to an app, not a coding agent. English; Options.Language
+// chooses.
+var VaultInstructions = messages.English.Get(messages.ToolVaultInstructions)
 
 // vaultExcludes keep the vault's own nodes (and those of rubi's Node.js
 // version) out of the walk of the vault: they are found as nodes.

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/transcript"
 	"github.com/rubi-dev/rubi/core/xray"
 )
@@ -27,9 +28,9 @@ const xrayTop = 3
 
 func (s *Server) xrayTool() mcpserver.ServerTool {
 	return mcpserver.ServerTool{Tool: mcp.NewTool("xray",
-		mcp.WithDescription("Report where the user's agent sessions spent tokens and the compaction threshold that saves most. Only when asked."),
+		mcp.WithDescription(s.msg(messages.ToolXray)),
 		hints(true, false, true),
-		mcp.WithInteger("days", mcp.Description("default 30, 0 all")),
+		mcp.WithInteger("days", mcp.Description(s.msg(messages.ToolXrayDays))),
 		mcp.WithString("project"),
 	), Handler: s.handleXray}
 }

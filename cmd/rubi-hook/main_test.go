@@ -14,6 +14,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // TestMain lets the test binary stand in for rubi-hook when the hook
@@ -22,6 +23,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("RUBI_TEST_AS_RUBI_HOOK") == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	rubitest.EnglishLocale()
 	os.Exit(m.Run())
 }
 

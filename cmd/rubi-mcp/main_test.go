@@ -19,6 +19,8 @@ import (
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
+func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }
+
 // runMCP runs rubi-mcp with args in-process and returns its exit status
 // and output, as a user would see them.
 func runMCP(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -37,7 +39,7 @@ var goProject = map[string]string{
 
 func TestMCPCost(t *testing.T) {
 	code, out, errOut := runMCP(t, "--cost")
-	if code != 0 || !regexp.MustCompile(`^fixed cost: ~\d+ tokens in every message \(limit 1200\)\n  instructions +\d+\n  context +\d+\n`).MatchString(out) {
+	if code != 0 || !regexp.MustCompile(`^fixed cost: ~\d+ tokens in every message \(limit 1200\), in English\n  instructions +\d+\n  context +\d+\n`).MatchString(out) {
 		t.Errorf("exit %d: %s%s", code, out, errOut)
 	}
 	for _, args := range [][]string{{"--cost", "--json"}, {"--cost", "--json", "--http", "8765"}} {
@@ -368,5 +370,33 @@ func TestMCPVault(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, "--vault") || !strings.Contains(errOut, "leave out "+args[2]) {
 			t.Errorf("%v: exit %d: %s", args, code, errOut)
 		}
+	}
+}
+
+// The server speaks the language of the project's rubi.hcl, else of the
+// locale: --cost measures and says it.
+func TestMCPLanguage(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LANG", "ja_JP.UTF-8")
+	code, out, errOut := runMCP(t, "--cost")
+	if code != 0 || !strings.HasPrefix(out, "固定コスト(日本語): メッセージごとに約") {
+		t.Errorf("LANG=ja_JP.UTF-8: exit %d: %s%s", code, out, errOut)
+	}
+	root := rubitest.Project(t, goProject)
+	if err := os.WriteFile(filepath.Join(root, "rubi.hcl"), []byte("language = \"fr\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runMCP(t, "--root", root, "--cost", "--json")
+	var c struct {
+		Language string `json:"language"`
+		Total    int    `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != 0 || c.Language != "fr" || c.Total > 1200 {
+		t.Errorf("language = \"fr\" in rubi.hcl under a Japanese locale: exit %d, %+v %v\n%s%s", code, c, err, out, errOut)
+	}
+	// LC_ALL wins over LANG; C is English.
+	t.Setenv("LC_ALL", "C")
+	if _, out, _ := runMCP(t, "--cost"); !strings.HasPrefix(out, "fixed cost: ") {
+		t.Errorf("LC_ALL=C: %s", out)
 	}
 }

@@ -16,13 +16,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/internal/cpuprofile"
 	"github.com/rubi-dev/rubi/server"
 )
 
 // xrayToolTokens is what the xray tool's definition costs, for --xray's
 // help; a test keeps it equal to the measured cost.
-const xrayToolTokens = 114
+const xrayToolTokens = 112
 
 // projectDirEnv names the project an MCP server serves, like --root.
 const projectDirEnv = "RUBI_PROJECT_DIR"
@@ -54,6 +57,9 @@ type options struct {
 	// empty value means the configured vault).
 	vault    string
 	vaultSet bool
+	// lang is the language of the server's instructions and descriptions,
+	// and of --cost's lines (serverOptions chooses it).
+	lang messages.Lang
 }
 
 // unreplacedPlaceholder is a manifest variable its host did not replace.
@@ -215,6 +221,7 @@ func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 			// getMcpConfigForManifest): the configured vault.
 			opts.Vault = ""
 		}
+		o.chooseLanguage(&opts, config.Options{NoProject: true, Extra: o.configs})
 		return opts, nil
 	}
 	dir, what := o.root, "--root"
@@ -246,7 +253,28 @@ func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 		return opts, err
 	}
 	opts.WorkDir = wd
+	root := opts.ProjectDir
+	if root == "" {
+		root = pipeline.FindRoot(wd)
+	}
+	o.chooseLanguage(&opts, config.Options{Root: root, Extra: o.configs})
 	return opts, nil
+}
+
+// chooseLanguage sets the server's language: the language setting of the
+// configuration the server starts with (the --root project's, else the
+// working directory's, with the user's and --config's layers; the user's
+// alone for --vault), else the locale. The instructions and descriptions
+// are sent before any call names a project, so one language serves every
+// project. A configuration that does not load leaves the choice to the
+// locale: the calls report its errors.
+func (o *options) chooseLanguage(opts *server.Options, co config.Options) {
+	setting := ""
+	if cfg, diags := config.Load(co); !diags.HasErrors() {
+		setting = cfg.Language
+	}
+	o.lang = messages.Choose(setting, os.Getenv)
+	opts.Language = o.lang
 }
 
 func (o *options) printCost(srv *server.Server) error {
@@ -262,17 +290,17 @@ func (o *options) printCost(srv *server.Server) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(o.stdout, "fixed cost: ~%d tokens in every message (limit %d)\n", c.Total, c.Limit)
+		fmt.Fprintln(o.stdout, o.lang.Format(messages.CostLine, c.Total, c.Limit, o.lang.Get(messages.LangName(o.lang))))
 		fmt.Fprintf(o.stdout, "  %-14s %4d\n", "instructions", c.Instructions)
 		for _, t := range c.Tools {
 			fmt.Fprintf(o.stdout, "  %-14s %4d\n", t.Name, t.Tokens)
 		}
 	}
 	if c.Total > c.Limit {
-		msg := fmt.Sprintf("rubi: the fixed cost is over its limit of %d tokens", c.Limit)
+		msg := o.lang.Format(messages.CostOver, c.Limit)
 		for _, t := range c.Tools {
 			if t.Name == "xray" {
-				msg += fmt.Sprintf("; the xray tool adds %d of them: leave out --xray to save them", t.Tokens)
+				msg += o.lang.Format(messages.CostOverXray, t.Tokens)
 			}
 		}
 		fmt.Fprintln(o.stderr, msg)

@@ -34,6 +34,7 @@ import (
 
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // FileName is the project configuration file, at the project root.
@@ -152,8 +153,12 @@ type Memory struct {
 // Config is the resolved configuration of one project.
 type Config struct {
 	// Root is the absolute project root.
-	Root     string   `json:"root"`
-	Vault    string   `json:"vault"`
+	Root  string `json:"root"`
+	Vault string `json:"vault"`
+	// Language is the language setting, as a code of the catalog
+	// (messages.Codes: en, pt, fr or ja), "" when no layer sets one: the
+	// locale chooses (messages.Choose).
+	Language string   `json:"language,omitempty"`
 	Index    Index    `json:"index"`
 	Budgets  Budgets  `json:"budgets"`
 	Retrieve Retrieve `json:"retrieve"`
@@ -265,7 +270,8 @@ type loader struct {
 	stages   map[string]*Stage                    // kind/name → stage
 	sections map[string]map[string]*hcl.Attribute // section → merged attributes
 	vault    *hcl.Attribute
-	project  string // the project's rubi.hcl, as diagnostics name it
+	language *hcl.Attribute // the last layer's
+	project  string         // the project's rubi.hcl, as diagnostics name it
 	// defaultVault is the built-in defaults' vault expression, as
 	// written: a project's rubi.hcl that repeats it chooses nothing.
 	defaultVault string
@@ -300,7 +306,7 @@ func (l *loader) layerFile(path string, mustExist bool) {
 }
 
 var rootSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "vault"}},
+	Attributes: []hcl.AttributeSchema{{Name: "vault"}, {Name: "language"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"}, {Type: "memory"},
 		{Type: string(core.KindParser), LabelNames: []string{"name"}},
@@ -351,6 +357,9 @@ func (l *loader) layer(name, dir string, src []byte) {
 		} else {
 			l.vault = a
 		}
+	}
+	if a, ok := content.Attributes["language"]; ok {
+		l.language = a
 	}
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
@@ -502,6 +511,9 @@ func (l *loader) finish() {
 	if l.vault != nil {
 		l.diags = append(l.diags, decodeExpr(l.vault.Expr, &l.cfg.Vault)...)
 	}
+	if l.language != nil {
+		l.decodeLanguage(l.language)
+	}
 	for name, target := range l.sectionTargets() {
 		vals, diags := checkValues(l.sections[name], core.MustSchemaOf(target), fmt.Sprintf("the %q block", name))
 		l.diags = append(l.diags, diags...)
@@ -607,6 +619,30 @@ func (l *loader) finish() {
 			Subject:  fusers[1].DeclRange.Ptr(),
 		})
 	}
+}
+
+// decodeLanguage reads the language setting into Config.Language: a
+// language rubi speaks, as a BCP 47 tag ("ja", "pt-BR") or a locale name
+// ("fr_FR.UTF-8").
+func (l *loader) decodeLanguage(a *hcl.Attribute) {
+	var s string
+	diags := decodeExpr(a.Expr, &s)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return
+	}
+	lang, ok := messages.Parse(s)
+	if !ok {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Unsupported language",
+			Detail: fmt.Sprintf("%q is not a language rubi speaks. Use one of %s (a tag such as \"pt-BR\" works too), or leave language out to follow the locale (LC_ALL, LC_MESSAGES, LANG).",
+				s, messages.Codes()),
+			Subject: a.Expr.Range().Ptr(),
+		})
+		return
+	}
+	l.cfg.Language = lang.String()
 }
 
 // Settings decodes the stage's own attributes against the schema it

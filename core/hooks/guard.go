@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -50,17 +51,16 @@ func (h *handler) preToolUse(ctx context.Context) (Output, error) {
 	}
 	what := fmt.Sprintf("%d KB", (size+1023)/1024)
 	if lines > 0 {
-		what = fmt.Sprintf("%d lines, %s", lines, what)
+		what = h.lang.Format(messages.HookGuardLines, lines, what)
 	}
-	how := "Find the part you need first (Grep, or grep -n PATTERN " + shown + "), then Read it with offset and limit (for example offset 1, limit 200)."
+	how := messages.HookGuardRead
 	if h.in.ToolName == "read_file" { // Gemini CLI's
-		how = "Find the part you need first (grep_search, or grep -n PATTERN " + shown + "), then read_file it with start_line and end_line (for example 1 and 200)."
+		how = messages.HookGuardReadFile
 	}
 	if h.in.ToolName != "Read" && h.in.ToolName != "read_file" {
-		how = "Find the part you need first (grep -n PATTERN " + shown + "), then print just that part (sed -n '1,200p' " + shown + ")."
+		how = messages.HookGuardShell
 	}
-	return Output{Deny: fmt.Sprintf("rubi read guard: %s is large (%s); reading it whole would fill the context. %s "+
-		"If you really need the whole file, ask for it again: the guard refuses each file once per session.", shown, what, how)}, nil
+	return Output{Deny: h.lang.Format(messages.HookGuard, shown, what, h.lang.Format(how, shown))}, nil
 }
 
 // fullRead returns the absolute path of the file a tool call reads whole,

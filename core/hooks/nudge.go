@@ -60,9 +60,6 @@ import (
 // memoryNames are the memory files recognised by name alone.
 var memoryNames = []string{"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md"}
 
-// nudgeText is the nudge, with %s the memory file's name.
-const nudgeText = "rubi: %s is your own memory. Register its durable facts (decisions, gotchas, conventions, with their files) with rubi's register tool too, so every session and agent finds them. Said once per session."
-
 // memoryWrite returns the file name of the agent memory file the tool
 // call writes (the first one, for a patch), or "". Tools that write no file
 // return at the first comparison.

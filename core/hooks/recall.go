@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/text"
 )
@@ -92,7 +93,7 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	if len(kept.Items) == 0 {
 		return "", nil
 	}
-	return "rubi recall: notes from the project's memory about this request (open one with the rubi read tool):\n" + kept.Text(false), nil
+	return h.lang.Get(messages.HookRecall) + "\n" + kept.Text(false), nil
 }
 
 // notesRefreshWait bounds the refresh of the notes' index before a

@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -78,6 +79,9 @@ type handler struct {
 	event string
 	root  string
 	cfg   *config.Config
+	// lang is the language of what the hook says: the configuration's
+	// language setting, else the locale of the agent's environment.
+	lang messages.Lang
 
 	engOnce sync.Once
 	eng     *pipeline.Engine
@@ -185,6 +189,7 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 		return Output{}, errHandOver
 	}
 	h.cfg = cfg
+	h.lang = messages.Choose(cfg.Language, h.env.getenv)
 	switch h.event {
 	case SessionStart:
 		return h.sessionStart(ctx)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
@@ -30,9 +31,9 @@ func (h *handler) sessionStart(ctx context.Context) (Output, error) {
 		}
 	}
 	if data, err := os.ReadFile(eng.MapPath()); err == nil && len(strings.TrimSpace(string(data))) > 0 {
-		parts = append(parts, "rubi: the project map (.rubi/map.md). Search the project's memory with the rubi context tool before exploring; register what you learn.\n\n"+strings.TrimSpace(string(data)))
+		parts = append(parts, h.lang.Get(messages.HookMap)+"\n\n"+strings.TrimSpace(string(data)))
 	} else if !eng.HasIndex() {
-		parts = append(parts, "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and map tools answer once it is done.")
+		parts = append(parts, h.lang.Get(messages.HookIndexing))
 	}
 	if s := h.criticalText(); s != "" {
 		parts = append(parts, s)
@@ -91,20 +92,22 @@ func (h *handler) handoffText() string {
 	}
 	when := ho.Created.Local().Format("2006-01-02 15:04")
 	if age := h.env.now().Sub(ho.Created); age > handoffMaxAge {
-		return fmt.Sprintf("rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi memory tool (action last).", when, roundAge(age))
+		return h.lang.Format(messages.HookHandoffOld, when, roundAge(h.lang, age))
 	}
 	text := strings.TrimSpace(ho.Markdown())
 	if tokens.Estimate(text) > handoffBudget {
-		text = cutHandoff(text, handoffBudget)
+		text = cutHandoff(h.lang, text, handoffBudget)
 	}
-	return fmt.Sprintf("rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s", when, text)
+	return h.lang.Format(messages.HookHandoff, when, text)
 }
 
 // cutHandoff cuts a handoff's markdown at a line to about n tokens, and
-// says what it left out: how many lines and tokens, and the sections
+// says in l what it left out: how many lines and tokens, and the sections
 // they hold, so the agent knows what to read with the memory tool.
-func cutHandoff(text string, n int) string {
-	const note = 80 // tokens kept for the line saying what was cut
+func cutHandoff(l messages.Lang, text string, n int) string {
+	// Tokens kept for the line saying what was cut: 80, or the line with
+	// the widest numbers and room for section names where l's is longer.
+	note := max(80, tokens.Estimate(l.Format(messages.HookCutNote, n, l.Format(messages.HookCutMore, 99999, 999999)))+20)
 	shown := cutToTokens(text, n-note)
 	if shown == "" {
 		// One long first line: cut inside it.
@@ -126,16 +129,16 @@ func cutHandoff(text string, n int) string {
 			}
 		}
 	}
-	what := fmt.Sprintf("%d more lines (about %d tokens)", strings.Count(rest, "\n")+1, tokens.Estimate(rest))
+	what := l.Format(messages.HookCutMore, strings.Count(rest, "\n")+1, tokens.Estimate(rest))
 	switch {
 	case partial != "" && len(sections) > 0:
-		what += fmt.Sprintf(": the rest of %q, then %s", partial, quoteAll(sections))
+		what += l.Format(messages.HookCutRestThen, partial, quoteAll(sections))
 	case partial != "":
-		what += fmt.Sprintf(": the rest of %q", partial)
+		what += l.Format(messages.HookCutRest, partial)
 	case len(sections) > 0:
-		what += ": " + quoteAll(sections)
+		what += l.Format(messages.HookCutSections, quoteAll(sections))
 	}
-	return shown + "\n… (cut to the budget of " + fmt.Sprint(n) + " tokens: " + what + " not shown; read the whole handoff with the rubi memory tool, action last)"
+	return shown + l.Format(messages.HookCutNote, n, what)
 }
 
 func quoteAll(ss []string) string {
@@ -160,7 +163,7 @@ func (h *handler) criticalText() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("rubi: critical notes (always apply):\n")
+	b.WriteString(h.lang.Get(messages.HookCritical) + "\n")
 	budget := h.cfg.Budgets.Recall
 	shown := 0
 	for _, n := range crit {
@@ -179,7 +182,7 @@ func (h *handler) criticalText() string {
 		shown++
 	}
 	if shown < len(crit) {
-		fmt.Fprintf(&b, "… %d more critical notes: search them with the rubi context tool.\n", len(crit)-shown)
+		b.WriteString(h.lang.Format(messages.HookCriticalMore, len(crit)-shown) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -210,10 +213,10 @@ func cutToTokens(s string, n int) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// roundAge writes an age in days, or hours under two days.
-func roundAge(d time.Duration) string {
+// roundAge writes an age in l, in days, or hours under two days.
+func roundAge(l messages.Lang, d time.Duration) string {
 	if d < 48*time.Hour {
-		return fmt.Sprintf("%d hours", int(d.Hours()))
+		return l.Count(int(d.Hours()), messages.NounHour)
 	}
-	return fmt.Sprintf("%d days", int(d.Hours()/24))
+	return l.Count(int(d.Hours()/24), messages.NounDay)
 }

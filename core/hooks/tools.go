@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/transcript"
 )
 
@@ -30,7 +31,7 @@ func (h *handler) postToolUse(ctx context.Context) (Output, error) {
 		warn = h.meter(st)
 		if mem != "" && !st.Nudged {
 			st.Nudged = true
-			nudge = fmt.Sprintf(nudgeText, mem)
+			nudge = h.lang.Format(messages.HookNudge, mem)
 		}
 	})
 	if errors.Is(err, errNoSession) {
@@ -75,11 +76,7 @@ func (h *handler) meter(st *sessionState) string {
 		return ""
 	}
 	st.Warned = true
-	return fmt.Sprintf("rubi meter: the context holds %s tokens, %d%% of the %s-token compaction window. "+
-		"Before it is compacted, keep what this session learned: register the durable facts (decisions, bugs, gotchas, concepts, with their files) "+
-		"with the rubi register tool, write the module summaries that are missing (register's summaries), "+
-		"and save a handoff (goal, done, in progress, next) with the rubi memory tool, action handoff. Then go on with the task.",
-		thousands(size), size*100/window, thousands(window))
+	return h.lang.Format(messages.HookMeter, thousands(size), size*100/window, thousands(window))
 }
 
 // thousands writes n with a k suffix past 10,000 (121k).
@@ -112,9 +109,7 @@ func (h *handler) stop(ctx context.Context) (Output, error) {
 	if err != nil || ask == 0 {
 		return Output{}, err
 	}
-	return Output{Block: fmt.Sprintf("rubi harvest: this answer took %d reads and searches and nothing was registered. "+
-		"Register 1–5 durable facts you learned that the code does not say by itself (decisions and their reasons, gotchas, bugs, concepts, each with its files) "+
-		"with the rubi register tool, then finish. If there is nothing worth keeping, just finish.", ask)}, nil
+	return Output{Block: h.lang.Format(messages.HookHarvest, ask)}, nil
 }
 
 // toolKind is what a tool call means to the harvest.

@@ -12,6 +12,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // Status is the overview of a project's memory (rubi status, the memory
@@ -107,6 +108,14 @@ const (
 	IndexOK       = "ok"
 	IndexOutdated = "outdated"
 	IndexDamaged  = "damaged"
+)
+
+// Ranker states besides the index's: a ranker the index never ran, and
+// one whose state Status does not check (a plugin, which would have to
+// be started).
+const (
+	IndexNotIndexed = "not indexed"
+	IndexNotChecked = "not checked"
 )
 
 // Status takes the overview at now. It writes nothing: the index is
@@ -217,9 +226,9 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 		r := RankerStatus{Name: st.Name, State: IndexOK}
 		switch fp := m.Rankers[st.Name]; {
 		case fp == "":
-			r.State = "not indexed"
+			r.State = IndexNotIndexed
 		case st.Plugin != "":
-			r.State = "not checked"
+			r.State = IndexNotChecked
 		case fp != e.stageFingerprint(st):
 			r.State = IndexOutdated
 		case m.Stateful[st.Name] && !e.hasState(st.Name):
@@ -232,7 +241,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 		switch {
 		case r.State == IndexDamaged:
 			is.State = IndexDamaged
-		case r.State != IndexOK && r.State != "not checked" && is.State == IndexOK:
+		case r.State != IndexOK && r.State != IndexNotChecked && is.State == IndexOK:
 			is.State = IndexOutdated
 		}
 		is.Rankers = append(is.Rankers, r)
@@ -258,77 +267,80 @@ func dirSize(dir string) int64 {
 	return n
 }
 
-// Text is the status for a person in a terminal or an agent: a dozen
-// short lines.
-func (s *Status) Text() string {
+// Text is the status for a person in a terminal or an agent, in l: a
+// dozen short lines. Names (types, importances, ranker names, chunk and
+// node ids) are as they are in every language.
+func (s *Status) Text(l messages.Lang) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "rubi status of %s\n", s.Root)
+	line := func(k messages.Key, args ...any) { b.WriteString(l.Format(k, args...) + "\n") }
+	line(messages.StatusHeader, s.Root)
 	k := s.Knowledge
-	fmt.Fprintf(&b, "knowledge: %s in the project\n", nodesLine(k.Project))
+	line(messages.StatusKnowledge, nodesLine(l, k.Project))
 	if k.Personal != nil {
-		fmt.Fprintf(&b, "  personal vault %s: %s\n", k.Vault, nodesLine(*k.Personal))
+		line(messages.StatusVault, k.Vault, nodesLine(l, *k.Personal))
 	} else {
-		b.WriteString("  no personal vault (set vault in rubi.hcl or RUBI_VAULT)\n")
+		line(messages.StatusNoVault)
 	}
 	if m := s.Memory; m != nil {
-		fmt.Fprintf(&b, "memory: %s active (%s), %d archived; %s\n", plural(m.Active, "chunk"), counts(m.ByType, memory.Types), m.Archived, sizeText(s.Sizes.Sessions))
-		b.WriteString("  retention: " + retentionLine(m, s.At) + "\n")
+		line(messages.StatusMemory, l.Count(m.Active, messages.NounChunkActive), counts(l, m.ByType, memory.Types), l.Format(messages.StatusArchived, m.Archived), sizeText(s.Sizes.Sessions))
+		line(messages.StatusRetention, retentionLine(l, m, s.At))
 	}
-	b.WriteString("index: " + indexLine(s.Index, s.At) + "\n")
+	line(messages.StatusIndex, indexLine(l, s.Index, s.At))
 	for _, r := range s.Index.Rankers {
 		if r.State != IndexOK && r.State != IndexDamaged { // the damaged are among the problems
-			fmt.Fprintf(&b, "  %s: %s\n", r.Name, r.State)
+			line(messages.StatusRanker, r.Name, stateText(l, r.State))
 		}
 	}
-	fmt.Fprintf(&b, "size: .rubi/ %s (knowledge %s, sessions %s, index %s)", sizeText(s.Sizes.Rubi), sizeText(s.Sizes.Knowledge), sizeText(s.Sizes.Sessions), sizeText(s.Sizes.Index))
+	size := l.Format(messages.StatusSize, sizeText(s.Sizes.Rubi), sizeText(s.Sizes.Knowledge), sizeText(s.Sizes.Sessions), sizeText(s.Sizes.Index))
 	if k.Personal != nil {
-		fmt.Fprintf(&b, ", vault %s", sizeText(s.Sizes.Vault))
+		size += l.Format(messages.StatusSizeVault, sizeText(s.Sizes.Vault))
 	}
-	b.WriteString("\n")
+	b.WriteString(size + "\n")
 	var last []string
 	if s.Memory != nil && s.Memory.LastRead != nil {
-		last = append(last, fmt.Sprintf("chunk %s read %s", s.Memory.LastRead.ID, ago(s.At, s.Memory.LastRead.At)))
+		last = append(last, l.Format(messages.StatusLastRead, s.Memory.LastRead.ID, ago(l, s.At, s.Memory.LastRead.At)))
 	}
 	if s.Memory != nil && s.Memory.LastSaved != nil {
-		last = append(last, fmt.Sprintf("chunk %s saved %s", s.Memory.LastSaved.ID, ago(s.At, s.Memory.LastSaved.At)))
+		last = append(last, l.Format(messages.StatusLastSaved, s.Memory.LastSaved.ID, ago(l, s.At, s.Memory.LastSaved.At)))
 	}
 	if s.LastWritten != nil {
-		last = append(last, fmt.Sprintf("node %s written %s", s.LastWritten.ID, ago(s.At, s.LastWritten.At)))
+		last = append(last, l.Format(messages.StatusLastWritten, s.LastWritten.ID, ago(l, s.At, s.LastWritten.At)))
 	}
 	if len(last) == 0 {
-		last = append(last, "nothing stored yet")
+		last = append(last, l.Get(messages.StatusNothingStored))
 	}
-	b.WriteString("last access: " + strings.Join(last, "; ") + "\n")
+	line(messages.StatusLastAccess, strings.Join(last, "; "))
 	if len(s.Problems) > 0 {
-		fmt.Fprintf(&b, "problems (%d):\n", len(s.Problems))
+		line(messages.StatusProblems, len(s.Problems))
 		shown := s.Problems[:min(len(s.Problems), 10)]
 		for _, p := range shown {
 			b.WriteString("  " + p + "\n")
 		}
 		if len(s.Problems) > len(shown) {
-			fmt.Fprintf(&b, "  … %d more (--json lists them all)\n", len(s.Problems)-len(shown))
+			line(messages.StatusMoreProblems, len(s.Problems)-len(shown))
 		}
 	}
 	return b.String()
 }
 
-func nodesLine(c NodeCounts) string {
+func nodesLine(l messages.Lang, c NodeCounts) string {
 	if c.Total == 0 {
-		return "no nodes"
+		return l.Get(messages.StatusNoNodes)
 	}
-	line := fmt.Sprintf("%s, %d active", plural(c.Total, "node"), c.Active)
+	line := l.Format(messages.StatusNodes, l.Count(c.Total, messages.NounNode), c.Active)
 	if c.Active > 0 {
-		line += " (" + counts(c.ByType, knowledge.Types) + "; " + counts(c.ByImportance, []string{"critical", "high", "medium", "low"}) + ")"
+		line += l.Format(messages.StatusNodeCounts, counts(l, c.ByType, knowledge.Types), counts(l, c.ByImportance, []string{"critical", "high", "medium", "low"}))
 	}
 	if n := c.Total - c.Active; n > 0 {
-		line += fmt.Sprintf(", %d superseded or retracted", n)
+		line += l.Format(messages.StatusSuperseded, n)
 	}
 	return line
 }
 
 // counts lists the non-zero counts of m in the order of keys, then any
 // other key (a value rubi does not know, read from a hand-edited file).
-func counts(m map[string]int, keys []string) string {
+// The keys are names (types, importances) in every language.
+func counts(l messages.Lang, m map[string]int, keys []string) string {
 	var parts []string
 	for _, k := range keys {
 		if m[k] > 0 {
@@ -344,76 +356,95 @@ func counts(m map[string]int, keys []string) string {
 	slices.Sort(other)
 	parts = append(parts, other...)
 	if len(parts) == 0 {
-		return "none"
+		return l.Get(messages.StatusNone)
 	}
 	return strings.Join(parts, ", ")
 }
 
-func retentionLine(m *memory.Overview, now time.Time) string {
+func retentionLine(l messages.Lang, m *memory.Overview, now time.Time) string {
 	if m.Policy.ArchiveAfter == 0 && m.Policy.PurgeAfter == 0 {
-		return "off (memory archive_after and purge_after are 0)"
+		return l.Get(messages.StatusRetentionOff)
 	}
-	line := fmt.Sprintf("archive after %d days unused, purge %d days after; due now: %d to archive, %d to purge", m.Policy.ArchiveAfter, m.Policy.PurgeAfter, len(m.Due.Archive), len(m.Due.Purge))
+	line := l.Format(messages.StatusRetentionLine, m.Policy.ArchiveAfter, m.Policy.PurgeAfter, len(m.Due.Archive), len(m.Due.Purge))
 	if n := len(m.Due.Kept); n > 0 {
-		line += fmt.Sprintf(", %d old kept", n)
+		line += l.Format(messages.StatusRetentionKept, n)
 	}
 	if a := m.NextArchive; a != nil {
-		line += fmt.Sprintf("; next to archive: %s %s", a.ID, until(now, a.At))
+		line += l.Format(messages.StatusNextArchive, a.ID, until(l, now, a.At))
 	}
 	if p := m.NextPurge; p != nil {
-		line += fmt.Sprintf("; next to purge: %s %s", p.ID, until(now, p.At))
+		line += l.Format(messages.StatusNextPurge, p.ID, until(l, now, p.At))
 	}
 	if len(m.Due.Archive)+len(m.Due.Purge) > 0 {
-		line += " (rubi memory retention lists them; --run does it)"
+		line += l.Get(messages.StatusRetentionHint)
 	}
 	return line
 }
 
-func indexLine(is IndexStatus, now time.Time) string {
+func indexLine(l messages.Lang, is IndexStatus, now time.Time) string {
 	if is.State == IndexNone {
-		return "none yet (rubi index builds it; the hooks and the MCP server do on their own)"
+		return l.Get(messages.StatusIndexNone)
 	}
 	if is.IndexedAt.IsZero() {
-		return "damaged: rubi index rebuilds it"
+		return l.Get(messages.StatusIndexDamaged)
 	}
-	line := fmt.Sprintf("%s, indexed %s (%s), %s, %s", is.State, ago(now, is.IndexedAt), is.IndexedAt.Local().Format("2006-01-02 15:04"), plural(is.Files, "file"), plural(is.Nodes, "note"))
+	line := l.Format(messages.StatusIndexLine, stateText(l, is.State), ago(l, now, is.IndexedAt), is.IndexedAt.Local().Format("2006-01-02 15:04"),
+		l.Count(is.Files, messages.NounFile), l.Count(is.Nodes, messages.NounNote))
 	if is.NotesChanged {
-		line += "; notes changed since (the next query or refresh reads them)"
+		line += l.Get(messages.StatusNotesChanged)
 	}
 	if is.State == IndexDamaged {
-		line += "; rubi index repairs it"
+		line += l.Get(messages.StatusIndexRepair)
 	}
 	return line
+}
+
+// stateText is an index or ranker state in l (a state rubi does not name
+// is shown as it is).
+func stateText(l messages.Lang, state string) string {
+	switch state {
+	case IndexOK:
+		return l.Get(messages.StateOK)
+	case IndexOutdated:
+		return l.Get(messages.StateOutdated)
+	case IndexDamaged:
+		return l.Get(messages.StateDamaged)
+	case IndexNotChecked:
+		return l.Get(messages.StateNotChecked)
+	case IndexNotIndexed:
+		return l.Get(messages.StateNotIndexed)
+	}
+	return state
 }
 
 // ago says how long before now t was, roughly.
-func ago(now, t time.Time) string {
+func ago(l messages.Lang, now, t time.Time) string {
 	d := now.Sub(t)
 	if d < 0 {
-		return "just now"
+		return l.Get(messages.TimeJustNow)
 	}
-	return roughly(d) + " ago"
+	return l.Format(messages.TimeAgo, roughly(l, d))
 }
 
 // until says how long after now t is, roughly.
-func until(now, t time.Time) string {
+func until(l messages.Lang, now, t time.Time) string {
 	d := t.Sub(now)
 	if d <= 0 {
-		return "now"
+		return l.Get(messages.TimeNow)
 	}
-	return "in " + roughly(d)
+	return l.Format(messages.TimeIn, roughly(l, d))
 }
 
-func roughly(d time.Duration) string {
+func roughly(l messages.Lang, d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return "seconds"
+		return l.Get(messages.TimeSeconds)
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute")
+		return l.Count(int(d/time.Minute), messages.NounMinute)
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour")
+		return l.Count(int(d/time.Hour), messages.NounHour)
 	default:
-		return plural(int(d/(24*time.Hour)), "day")
+		return l.Count(int(d/(24*time.Hour)), messages.NounDay)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // A project never indexed, with nothing stored: the status says so, and
@@ -20,7 +21,7 @@ func TestStatusOfAnEmptyProject(t *testing.T) {
 	if s.Index.State != IndexNone || s.Knowledge.Project.Total != 0 || s.Memory == nil || s.Memory.Active != 0 || len(s.Problems) != 0 {
 		t.Errorf("status of an empty project: %+v", s)
 	}
-	text := s.Text()
+	text := s.Text(messages.English)
 	for _, want := range []string{"knowledge: no nodes in the project", "memory: 0 chunks active", "index: none yet (rubi index builds it", "last access: nothing stored yet"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the status lacks %q:\n%s", want, text)
@@ -98,7 +99,7 @@ func TestStatusCountsAndRetention(t *testing.T) {
 	if len(s.Problems) != 0 {
 		t.Errorf("problems: %q", s.Problems)
 	}
-	text := s.Text()
+	text := s.Text(messages.English)
 	for _, want := range []string{
 		"knowledge: 3 nodes, 2 active (1 decision, 1 gotcha; 1 critical, 1 medium), 1 superseded or retracted in the project",
 		"personal vault", "1 node, 1 active (1 preference; 1 medium)",
@@ -153,7 +154,7 @@ func TestStatusReportsWhatCannotBeRead(t *testing.T) {
 	if s.Index.State != IndexDamaged {
 		t.Errorf("index state %q with a flipped segment", s.Index.State)
 	}
-	if text := s.Text(); !strings.Contains(text, "index: damaged") || !strings.Contains(text, "problems (3):") {
+	if text := s.Text(messages.English); !strings.Contains(text, "index: damaged") || !strings.Contains(text, "problems (3):") {
 		t.Errorf("the text does not show the damage:\n%s", text)
 	}
 	// The status wrote nothing: the next index run still finds the damage
@@ -167,7 +168,7 @@ func TestStatusReportsWhatCannotBeRead(t *testing.T) {
 
 	write(t, root, ".rubi/index/manifest.bin", "garbage")
 	s = engine(t, root).Status(ctx, time.Now())
-	if s.Index.State != IndexDamaged || !strings.Contains(s.Text(), "index: damaged: rubi index rebuilds it") {
-		t.Errorf("a damaged manifest: %+v\n%s", s.Index, s.Text())
+	if s.Index.State != IndexDamaged || !strings.Contains(s.Text(messages.English), "index: damaged: rubi index rebuilds it") {
+		t.Errorf("a damaged manifest: %+v\n%s", s.Index, s.Text(messages.English))
 	}
 }

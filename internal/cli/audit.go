@@ -9,15 +9,22 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/audit"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/transcript"
 	"github.com/rubi-dev/rubi/core/xray"
 )
 
 // mcpStdioTokens is the fixed cost in tokens of rubi's MCP server as a
-// stdio client receives it (rubi mcp --cost, without --xray): its tool
-// definitions and instructions, the same for every project. A test keeps
-// it equal to the measured cost; rubi does not link the server.
-const mcpStdioTokens = 1086
+// stdio client receives it (rubi mcp --cost, without --xray), in each
+// language: its tool definitions and instructions, the same for every
+// project. A test keeps it equal to the measured cost; rubi does not link
+// the server.
+var mcpStdioTokens = [...]int{
+	messages.English:    1027,
+	messages.Portuguese: 1048,
+	messages.French:     1066,
+	messages.Japanese:   1067,
+}
 
 func newAuditCmd(g *globals) *cobra.Command {
 	var days int
@@ -49,7 +56,8 @@ really started with.`,
 			}
 			home, _ := os.UserHomeDir()
 			o := audit.Options{Home: home, ClaudeDir: os.Getenv("CLAUDE_CONFIG_DIR"), CodexHome: os.Getenv("CODEX_HOME")}
-			o.ToolTokens = mcpStdioTokens
+			// The server speaks the project's language, as rubi does here.
+			o.ToolTokens = mcpStdioTokens[g.langOf(dir)]
 			rep, err := audit.Run(dir, o)
 			if err != nil {
 				return err

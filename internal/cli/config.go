@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -42,7 +44,7 @@ instead).`,
 					return err
 				}
 			} else {
-				printResolved(g.stdout, resolved)
+				printResolved(g.stdout, g.lang(), g.languageSource(), resolved)
 			}
 			if !resolved.ok() {
 				// A plugin that cannot start is not a mistake of syntax,
@@ -53,6 +55,19 @@ instead).`,
 		},
 	})
 	return cmd
+}
+
+// languageSource says, in the command's language, what chose it: the
+// configuration's language setting, the locale variable, or neither.
+func (g *globals) languageSource() string {
+	l := g.lang()
+	if g.cfg != nil && g.cfg.Language != "" {
+		return l.Get(messages.CLILanguageFromConfig)
+	}
+	if _, from := messages.Locale(os.Getenv); from != "" {
+		return from
+	}
+	return l.Get(messages.CLILanguageDefault)
 }
 
 // resolvedStage is one stage as `config check` shows it.
@@ -122,13 +137,16 @@ func (rc resolvedConfig) ok() bool {
 	return len(rc.Problems) == 0
 }
 
-func printResolved(w io.Writer, rc resolvedConfig) {
+// printResolved prints the resolved configuration in l, which source chose.
+// The settings are named as rubi.hcl names them.
+func printResolved(w io.Writer, l messages.Lang, source string, rc resolvedConfig) {
 	if rc.ok() {
-		fmt.Fprintf(w, "configuration OK for %s\n", rc.Root)
+		fmt.Fprintln(w, l.Format(messages.CLIConfigOK, rc.Root))
 	} else {
-		fmt.Fprintf(w, "configuration has problems for %s (each below)\n", rc.Root)
+		fmt.Fprintln(w, l.Format(messages.CLIConfigProblems, rc.Root))
 	}
 	fmt.Fprintf(w, "layers: %s\n", strings.Join(rc.Layers, " ← "))
+	fmt.Fprintln(w, l.Format(messages.CLIConfigLanguage, l, source))
 	fmt.Fprintf(w, "index: include %v, exclude %v, default excludes %v, max file size %d bytes\n",
 		rc.Index.Include, rc.Index.Exclude, rc.Index.DefaultExcludes, rc.Index.MaxFileSize)
 	fmt.Fprintf(w, "budgets: context %d, recall %d, map %d tokens\n", rc.Budgets.Context, rc.Budgets.Recall, rc.Budgets.Map)

@@ -22,6 +22,7 @@ import (
 	"github.com/rubi-dev/rubi/agents"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/hooks"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/programs"
@@ -29,7 +30,7 @@ import (
 
 // installFix is the command that installs rubi's four programs together
 // (the README's), and from a clone.
-const installFix = "go install github.com/rubi-dev/rubi/cmd/...@latest (from a clone: go install ./cmd/...)"
+var installFix = say(messages.DoctorInstallFix, "go install github.com/rubi-dev/rubi/cmd/...@latest", "go install ./cmd/...")
 
 // Doctor's limits: how long a program may take to answer (the machine
 // may be busy), how much of hooks.log is read (its end), how far back an
@@ -46,11 +47,16 @@ const (
 type doctorCheck struct {
 	// Check is the group: programs, config, index, agents, hooks.log,
 	// fixed cost.
-	Check  string `json:"check"`
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
+	Check string `json:"check"`
+	Name  string `json:"name"`
+	OK    bool   `json:"ok"`
+	// Detail and Fix are in English whatever the language: --json is
+	// the same in every language. The terminal's text renders detail and
+	// fix in the user's.
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	detail note
+	fix    note
 }
 
 // doctorReport is rubi doctor --json.
@@ -61,12 +67,12 @@ type doctorReport struct {
 	Problems int           `json:"problems"`
 }
 
-func (r *doctorReport) ok(check, name, detail string) {
-	r.Checks = append(r.Checks, doctorCheck{Check: check, Name: name, OK: true, Detail: detail})
+func (r *doctorReport) ok(check, name string, detail note) {
+	r.Checks = append(r.Checks, doctorCheck{Check: check, Name: name, OK: true, Detail: detail.in(messages.English), detail: detail})
 }
 
-func (r *doctorReport) problem(check, name, detail, fix string) {
-	r.Checks = append(r.Checks, doctorCheck{Check: check, Name: name, Detail: detail, Fix: fix})
+func (r *doctorReport) problem(check, name string, detail, fix note) {
+	r.Checks = append(r.Checks, doctorCheck{Check: check, Name: name, Detail: detail.in(messages.English), Fix: fix.in(messages.English), detail: detail, fix: fix})
 	r.Problems++
 }
 
@@ -105,7 +111,7 @@ Each problem is printed with the command that fixes it. The exit status is
 					return err
 				}
 			} else {
-				writeDoctor(g.stdout, r)
+				writeDoctor(g.stdout, g.lang(), r)
 			}
 			if r.Problems > 0 {
 				return &exitError{code: 1}
@@ -115,33 +121,44 @@ Each problem is printed with the command that fixes it. The exit status is
 	}
 }
 
-// writeDoctor prints the report grouped by check, ✓ or ✗ on each line,
-// a problem's fix under it.
-func writeDoctor(w io.Writer, r *doctorReport) {
-	fmt.Fprintf(w, "rubi doctor %s, project %s\n", r.Version, r.Root)
+// writeDoctor prints the report in l, grouped by check, ✓ or ✗ on each
+// line, a problem's fix under it.
+func writeDoctor(w io.Writer, l messages.Lang, r *doctorReport) {
+	fmt.Fprintln(w, l.Format(messages.DoctorHeader, r.Version, r.Root))
 	group := ""
 	for _, c := range r.Checks {
 		if c.Check != group {
 			group = c.Check
-			fmt.Fprintf(w, "\n%s\n", group)
+			heading := group
+			if k, ok := doctorGroups[group]; ok {
+				heading = l.Get(k)
+			}
+			fmt.Fprintf(w, "\n%s\n", heading)
 		}
 		mark := "✓"
 		if !c.OK {
 			mark = "✗"
 		}
-		fmt.Fprintf(w, "  %s %s: %s\n", mark, c.Name, c.Detail)
-		if c.Fix != "" {
-			fmt.Fprintf(w, "      fix: %s\n", c.Fix)
+		fmt.Fprintf(w, "  %s %s: %s\n", mark, c.Name, c.detail.in(l))
+		if !c.fix.isZero() {
+			fmt.Fprintln(w, "      "+l.Format(messages.DoctorFix, c.fix.in(l)))
 		}
 	}
-	switch r.Problems {
-	case 0:
-		fmt.Fprintln(w, "\nno problem found")
-	case 1:
-		fmt.Fprintln(w, "\n1 problem")
-	default:
-		fmt.Fprintf(w, "\n%d problems\n", r.Problems)
+	if r.Problems == 0 {
+		fmt.Fprintln(w, "\n"+l.Get(messages.DoctorNoProblem))
+	} else {
+		fmt.Fprintln(w, "\n"+l.Count(r.Problems, messages.NounProblem))
 	}
+}
+
+// doctorGroups are the checks' headings in the terminal's text (hooks.log
+// is a file's name).
+var doctorGroups = map[string]messages.Key{
+	"programs":   messages.DoctorGroupPrograms,
+	"config":     messages.DoctorGroupConfig,
+	"index":      messages.DoctorGroupIndex,
+	"agents":     messages.DoctorGroupAgents,
+	"fixed cost": messages.DoctorGroupCost,
 }
 
 // doctorPrograms checks rubi's programs: each one found as rubi finds it
@@ -155,15 +172,15 @@ func doctorPrograms(ctx context.Context, r *doctorReport) string {
 		exe, err = filepath.EvalSymlinks(exe)
 	}
 	if err != nil {
-		r.problem(check, "rubi", "cannot find the running rubi's executable: "+err.Error(), installFix)
+		r.problem(check, "rubi", say(messages.DoctorNoExecutable, err.Error()), installFix)
 	} else {
-		r.ok(check, "rubi", rubi.Version+" ("+exe+")")
+		r.ok(check, "rubi", raw(rubi.Version+" ("+exe+")"))
 	}
 	switch path, err := exec.LookPath("rubi"); {
 	case err != nil:
-		r.ok(check, "rubi on PATH", "none: agents must start rubi by its path (rubi connect writes it)")
+		r.ok(check, "rubi on PATH", say(messages.DoctorNoRubiOnPath))
 	case exe != "" && sameExecutable(path, exe):
-		r.ok(check, "rubi on PATH", path+" (this one)")
+		r.ok(check, "rubi on PATH", say(messages.DoctorThisOne, path))
 	default:
 		doctorVersion(ctx, r, check, "rubi on PATH", path, "version")
 	}
@@ -179,11 +196,11 @@ func doctorPrograms(ctx context.Context, r *doctorReport) string {
 			}
 		}
 		if !ok {
-			where := "on PATH"
+			missing := say(messages.DoctorMissing)
 			if exe != "" {
-				where = "beside " + exe + " nor on PATH"
+				missing = say(messages.DoctorMissingBeside, exe)
 			}
-			r.problem(check, p.name, "missing: not "+where, installFix)
+			r.problem(check, p.name, missing, installFix)
 			continue
 		}
 		if doctorVersion(ctx, r, check, p.name, path, p.flag) && p.name == programs.MCP {
@@ -199,14 +216,14 @@ func doctorVersion(ctx context.Context, r *doctorReport, check, name, path, flag
 	out, err := runProgram(ctx, path, flag)
 	f := strings.Fields(out)
 	if err != nil || len(f) < 2 {
-		r.problem(check, name, fmt.Sprintf("%s does not answer %q: %s", path, flag, errText(err, out)), installFix)
+		r.problem(check, name, say(messages.DoctorNoAnswer, path, flag, errText(err, out)), installFix)
 		return false
 	}
 	if f[1] != rubi.Version {
-		r.problem(check, name, fmt.Sprintf("%s is version %s, this rubi is %s", path, store.EscapeLine(f[1]), rubi.Version), installFix)
+		r.problem(check, name, say(messages.DoctorVersion, path, store.EscapeLine(f[1]), rubi.Version), installFix)
 		return true
 	}
-	r.ok(check, name, f[1]+" ("+path+")")
+	r.ok(check, name, raw(f[1]+" ("+path+")"))
 	return true
 }
 
@@ -240,11 +257,11 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func errText(err error, out string) string {
+func errText(err error, out string) note {
 	if err != nil {
-		return err.Error()
+		return raw(err.Error())
 	}
-	return fmt.Sprintf("unexpected answer %q", store.EscapeLine(strings.TrimSpace(out)))
+	return say(messages.DoctorUnexpected, store.EscapeLine(strings.TrimSpace(out)))
 }
 
 func sameExecutable(a, b string) bool {
@@ -260,11 +277,12 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 	if diags.HasErrors() {
 		var b strings.Builder
 		config.WriteDiagnostics(&b, nil, diags)
-		r.problem("config", "rubi.hcl", strings.TrimSpace(b.String()), "rubi config check")
-		r.problem("index", "index", "not checked: the configuration does not load", "rubi config check")
+		r.problem("config", "rubi.hcl", raw(strings.TrimSpace(b.String())), raw("rubi config check"))
+		r.problem("index", "index", say(messages.DoctorNotChecked), raw("rubi config check"))
 		return
 	}
-	r.ok("config", "rubi.hcl", "loads")
+	g.cfg = cfg
+	r.ok("config", "rubi.hcl", say(messages.DoctorLoads))
 	eng := pipeline.New(cfg, g.logger)
 	defer eng.Close()
 	fix := "rubi index"
@@ -274,7 +292,7 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 	is := eng.Status(ctx, time.Now()).Index
 	var why []string
 	for _, rk := range is.Rankers {
-		if rk.State != pipeline.IndexOK && rk.State != "not checked" {
+		if rk.State != pipeline.IndexOK && rk.State != pipeline.IndexNotChecked {
 			s := rk.Name + " " + rk.State
 			if rk.Error != "" {
 				s += ": " + rk.Error
@@ -284,15 +302,16 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 	}
 	switch {
 	case is.State == pipeline.IndexNone:
-		r.problem("index", "index", "never built", fix)
+		r.problem("index", "index", say(messages.DoctorNeverBuilt), raw(fix))
 	case is.State == pipeline.IndexDamaged:
-		r.problem("index", "index", "damaged: "+strings.Join(why, "; "), fix)
+		r.problem("index", "index", say(messages.DoctorDamaged, strings.Join(why, "; ")), raw(fix))
 	case len(why) > 0:
-		r.problem("index", "index", "outdated: "+strings.Join(why, "; "), fix)
+		r.problem("index", "index", say(messages.DoctorOutdated, strings.Join(why, "; ")), raw(fix))
 	default:
-		detail := fmt.Sprintf("%d files, %d nodes, indexed %s ago", is.Files, is.Nodes, (time.Duration(is.AgeSeconds) * time.Second).String())
+		age := (time.Duration(is.AgeSeconds) * time.Second).String()
+		detail := say(messages.DoctorIndexOK, count{is.Files, messages.NounFile}, count{is.Nodes, messages.NounNode}, age)
 		if is.NotesChanged {
-			detail += "; notes changed since (the next query catches up)"
+			detail = say(messages.DoctorIndexNotesChanged, detail)
 		}
 		r.ok("index", "index", detail)
 	}
@@ -320,57 +339,68 @@ func doctorAgents(r *doctorReport, root string) {
 			}
 			name := e.Agent + " (" + string(scope) + ")"
 			if e.Problem != "" {
-				r.problem(check, name, "cannot read "+e.Path+": "+store.EscapeLine(e.Problem), "correct "+e.Path+", then "+fix)
+				r.problem(check, name, say(messages.DoctorCannotRead, e.Path, store.EscapeLine(e.Problem)), say(messages.DoctorCorrectThen, e.Path, fix))
 				continue
 			}
-			var missing []string
+			var missing []any
 			for _, c := range e.Commands {
-				if why := commandMissing(c); why != "" {
+				if why, ok := commandMissing(c); ok {
 					missing = append(missing, why)
 				}
 			}
 			if len(missing) > 0 {
-				r.problem(check, name, e.Path+" starts "+strings.Join(missing, ", "), fix)
+				r.problem(check, name, say(messages.DoctorStarts, e.Path, list(missing)), raw(fix))
 				continue
 			}
-			r.ok(check, name, e.Path+" starts "+store.EscapeLine(strings.Join(e.Commands, ", ")))
+			r.ok(check, name, say(messages.DoctorStarts, e.Path, store.EscapeLine(strings.Join(e.Commands, ", "))))
 			codexHere = codexHere || e.Agent == "codex" && scope == agents.ScopeProject
 		}
 		if codexHere {
 			switch trusted, path, err := agents.CodexTrusted(o); {
 			case err != nil:
-				r.problem(check, "codex trust", "cannot read "+path+": "+store.EscapeLine(firstLineOf(err.Error())), "correct "+path)
+				r.problem(check, "codex trust", say(messages.DoctorCannotRead, path, store.EscapeLine(firstLineOf(err.Error()))), say(messages.DoctorCorrect, path))
 			case !trusted:
 				key := fmt.Sprintf("[projects.%q]", root)
-				r.problem(check, "codex trust", "Codex does not trust "+root+", so it ignores the project's .codex/config.toml",
-					fmt.Sprintf("printf '%%s\\n' %s 'trust_level = \"trusted\"' >> %s (or start codex there and trust the folder)", agents.ShellQuote(key), agents.ShellQuote(path)))
+				r.problem(check, "codex trust", say(messages.DoctorCodexUntrusted, root),
+					say(messages.DoctorCodexTrustFix, fmt.Sprintf("printf '%%s\\n' %s 'trust_level = \"trusted\"' >> %s", agents.ShellQuote(key), agents.ShellQuote(path))))
 			default:
-				r.ok(check, "codex trust", "Codex trusts "+root+" ("+path+")")
+				r.ok(check, "codex trust", say(messages.DoctorCodexTrusted, root, path))
 			}
 		}
 	}
 	if !found {
-		r.ok(check, "agents", "no agent's configuration starts rubi (rubi connect lists the agents)")
+		r.ok(check, "agents", say(messages.DoctorNoAgents))
 	}
 }
 
-// commandMissing says why an agent cannot start the program cmd, or "".
-func commandMissing(cmd string) string {
+// list joins notes and texts with commas, in the language of the note it
+// is an argument of.
+func list(items []any) note {
+	n := say(messages.DoctorList, items[0])
+	for _, it := range items[1:] {
+		n = say(messages.DoctorListMore, n, it)
+	}
+	return n
+}
+
+// commandMissing says why an agent cannot start the program cmd, and
+// whether it cannot.
+func commandMissing(cmd string) (note, bool) {
 	q := store.EscapeLine(cmd)
 	if !strings.ContainsAny(cmd, `/\`) {
 		if _, err := exec.LookPath(cmd); err != nil {
-			return q + ", which is not on PATH"
+			return say(messages.DoctorNotOnPath, q), true
 		}
-		return ""
+		return note{}, false
 	}
 	fi, err := os.Stat(cmd)
 	switch {
 	case err != nil:
-		return q + ", which no longer exists"
+		return say(messages.DoctorGone, q), true
 	case !fi.Mode().IsRegular() || runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
-		return q + ", which is not an executable file"
+		return say(messages.DoctorNotExecutable, q), true
 	}
-	return ""
+	return note{}, false
 }
 
 func firstLineOf(s string) string { return strings.SplitN(s, "\n", 2)[0] }
@@ -385,16 +415,16 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 	dir := filepath.Join(root, pipeline.DataDir)
 	path := filepath.Join(dir, hooks.LogName)
 	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
-		r.problem(check, "hooks.log", dir+" is not a folder (a link or a file): hooks log nothing there", "rm "+agents.ShellQuote(dir))
+		r.problem(check, "hooks.log", say(messages.DoctorNotAFolder, dir), raw("rm "+agents.ShellQuote(dir)))
 		return
 	}
 	lfi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		r.ok(check, "hooks.log", "no hook error logged")
+		r.ok(check, "hooks.log", say(messages.DoctorNoHookError))
 		return
 	}
 	if err == nil && !lfi.Mode().IsRegular() {
-		r.problem(check, "hooks.log", path+" is not a regular file (a link?): hooks do not write it", "rm "+agents.ShellQuote(path))
+		r.problem(check, "hooks.log", say(messages.DoctorNotRegular, path), raw("rm "+agents.ShellQuote(path)))
 		return
 	}
 	var f *os.File
@@ -402,19 +432,19 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 		f, err = store.OpenRegular(path)
 	}
 	if err != nil {
-		r.problem(check, "hooks.log", "cannot read "+path+": "+err.Error(), "ls -l "+agents.ShellQuote(path))
+		r.problem(check, "hooks.log", say(messages.DoctorCannotRead, path, err.Error()), raw("ls -l "+agents.ShellQuote(path)))
 		return
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !os.SameFile(fi, lfi) {
-		r.problem(check, "hooks.log", path+" changed while it was opened", "rubi doctor")
+		r.problem(check, "hooks.log", say(messages.DoctorChanged, path), raw("rubi doctor"))
 		return
 	}
 	start := max(0, fi.Size()-doctorLogTail)
 	data, err := io.ReadAll(io.NewSectionReader(f, start, fi.Size()-start))
 	if err != nil {
-		r.problem(check, "hooks.log", "cannot read "+path+": "+err.Error(), "ls -l "+agents.ShellQuote(path))
+		r.problem(check, "hooks.log", say(messages.DoctorCannotRead, path, err.Error()), raw("ls -l "+agents.ShellQuote(path)))
 		return
 	}
 	if start > 0 { // the first line is cut
@@ -433,7 +463,7 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 		}
 	}
 	if len(recent) == 0 {
-		r.ok(check, "hooks.log", "no hook error in the last 24 hours")
+		r.ok(check, "hooks.log", say(messages.DoctorNoRecentError))
 		return
 	}
 	shown := recent[max(0, len(recent)-doctorLogShown):]
@@ -443,29 +473,32 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 		}
 		shown[i] = store.EscapeLine(l)
 	}
-	r.problem(check, "hooks.log", fmt.Sprintf("%d hook error(s) in the last 24 hours; the last: %s", len(recent), strings.Join(shown, " · ")),
-		"read "+path+" (an error stops counting 24 hours after it was logged)")
+	r.problem(check, "hooks.log", say(messages.DoctorHookErrors, len(recent), strings.Join(shown, " · ")), say(messages.DoctorReadLog, path))
 }
 
 // doctorCost measures the MCP tools' fixed cost with rubi-mcp --cost.
 func doctorCost(ctx context.Context, r *doctorReport, root, mcp string) {
 	const check = "fixed cost"
 	if mcp == "" {
-		r.ok(check, "MCP tools", "not measured: "+programs.MCP+" does not run (see programs)")
+		r.ok(check, "MCP tools", say(messages.DoctorNotMeasured, programs.MCP))
 		return
 	}
+	// rubi-mcp chooses the server's language as the server does, from the
+	// project's configuration and the environment.
 	out, err := runProgram(ctx, mcp, "--cost", "--json", "--root", root)
 	var c struct {
-		Total int `json:"total"`
-		Limit int `json:"limit"`
+		Language string `json:"language"`
+		Total    int    `json:"total"`
+		Limit    int    `json:"limit"`
 	}
 	if jerr := json.Unmarshal([]byte(out), &c); jerr != nil || c.Limit == 0 {
-		r.problem(check, "MCP tools", "rubi mcp --cost failed: "+errText(err, out), "rubi mcp --cost")
+		r.problem(check, "MCP tools", say(messages.DoctorCostFailed, errText(err, out)), raw("rubi mcp --cost"))
 		return
 	}
-	detail := fmt.Sprintf("~%d tokens in every message (limit %d)", c.Total, c.Limit)
+	lang, _ := messages.Parse(c.Language)
+	detail := say(messages.DoctorCost, c.Total, say(messages.LangName(lang)), c.Limit)
 	if c.Total > c.Limit {
-		r.problem(check, "MCP tools", detail+": over the limit", "rubi mcp --cost (it names what costs most)")
+		r.problem(check, "MCP tools", say(messages.DoctorOverLimit, detail), say(messages.DoctorCostFix))
 		return
 	}
 	r.ok(check, "MCP tools", detail)

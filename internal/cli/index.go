@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -33,7 +34,7 @@ not even opened, so a re-index costs about one directory walk.`,
 			if g.json {
 				return writeJSON(g.stdout, stats)
 			}
-			printIndexStats(g.stdout, stats)
+			printIndexStats(g.stdout, g.lang(), stats)
 			return nil
 		},
 	}
@@ -41,21 +42,22 @@ not even opened, so a re-index costs about one directory walk.`,
 	return cmd
 }
 
-func printIndexStats(w io.Writer, s *pipeline.IndexStats) {
-	fmt.Fprintf(w, "indexed %d files in %s (%.0f ms)\n", s.Files.Indexed, s.Root, s.DurationMS)
-	fmt.Fprintf(w, "  seen %d, parsed %d, unchanged %d, removed %d\n", s.Files.Seen, s.Parsed, s.Unchanged, s.Removed)
+func printIndexStats(w io.Writer, l messages.Lang, s *pipeline.IndexStats) {
+	line := func(k messages.Key, args ...any) { fmt.Fprintln(w, l.Format(k, args...)) }
+	line(messages.CLIIndexed, s.Files.Indexed, s.Root, s.DurationMS)
+	line(messages.CLIIndexCounts, s.Files.Seen, s.Parsed, s.Unchanged, s.Removed)
 	if len(s.Files.Skipped) > 0 {
-		fmt.Fprintf(w, "  skipped: %s\n", countsLine(s.Files.Skipped))
+		line(messages.CLIIndexSkipped, countsLine(s.Files.Skipped))
 	}
 	if len(s.Languages) > 0 {
-		fmt.Fprintf(w, "  languages: %s\n", countsLine(s.Languages))
+		line(messages.CLIIndexLanguages, countsLine(s.Languages))
 	}
-	fmt.Fprintf(w, "  %d symbols, %d imports, %d import edges, %d modules\n", s.Symbols, s.Imports, s.Edges, s.Modules)
+	line(messages.CLIIndexGraph, s.Symbols, s.Imports, s.Edges, s.Modules)
 	if len(s.Resolution.Resolved) > 0 {
-		fmt.Fprintf(w, "  imports resolved: %s\n", countsLine(s.Resolution.Resolved))
+		line(messages.CLIIndexResolved, countsLine(s.Resolution.Resolved))
 	}
 	if len(s.Resolution.Unresolved) > 0 {
-		fmt.Fprintf(w, "  imports unresolved (internal-looking, no file found): %s\n", countsLine(s.Resolution.Unresolved))
+		line(messages.CLIIndexUnresolved, countsLine(s.Resolution.Unresolved))
 	}
 	var rankers []string
 	for name, state := range s.Rankers {
@@ -63,10 +65,10 @@ func printIndexStats(w io.Writer, s *pipeline.IndexStats) {
 	}
 	sort.Strings(rankers)
 	if len(rankers) > 0 {
-		fmt.Fprintf(w, "  rankers: %s\n", strings.Join(rankers, ", "))
+		line(messages.CLIIndexRankers, strings.Join(rankers, ", "))
 	}
 	for _, warn := range s.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", warn)
+		line(messages.CLIIndexWarning, warn)
 	}
 }
 

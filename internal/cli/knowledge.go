@@ -15,6 +15,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 func newRegisterCmd(g *globals) *cobra.Command {
@@ -112,12 +113,25 @@ func (g *globals) readJSON(v any, what string) error {
 	return nil
 }
 
+// actionNames are the register actions' words in the text form (--json
+// keeps the actions as they are).
+var actionNames = map[string]messages.Key{
+	knowledge.ActionCreated:    messages.CLIActionCreated,
+	knowledge.ActionMerged:     messages.CLIActionMerged,
+	knowledge.ActionSuperseded: messages.CLIActionSuperseded,
+}
+
 func printResultLine(g *globals, r knowledge.Result) {
+	l := g.lang()
 	if r.Action == "error" {
-		fmt.Fprintf(g.stdout, "error: %s\n", r.Error)
+		fmt.Fprintln(g.stdout, l.Format(messages.CLIError, r.Error))
 		return
 	}
-	fmt.Fprintf(g.stdout, "%s: %s", r.Action, r.ID)
+	action := r.Action
+	if k, ok := actionNames[action]; ok {
+		action = l.Get(k)
+	}
+	fmt.Fprintf(g.stdout, "%s: %s", action, r.ID)
 	if r.Path != "" {
 		fmt.Fprintf(g.stdout, " (%s)", displayPath(r.Path))
 	}
@@ -209,11 +223,11 @@ func newForgetCmd(g *globals) *cobra.Command {
 				return err
 			}
 			g.indexWritten(cmd.Context(), eng)
-			what := "retracted"
+			what := messages.CLIRetracted
 			if hard {
-				what = "deleted"
+				what = messages.CLIDeleted
 			}
-			fmt.Fprintf(g.stdout, "%s: %s\n", what, args[0])
+			fmt.Fprintln(g.stdout, g.lang().Format(what, args[0]))
 			return nil
 		},
 	}
@@ -276,10 +290,10 @@ medium, low), the most recently updated first within a level. A list cut by
 				fmt.Fprintln(g.stdout)
 			}
 			if total > len(out) {
-				fmt.Fprintf(g.stdout, "… %d more of %d (--limit)\n", total-len(out), total)
+				fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIMoreOf, total-len(out), total))
 			}
 			if len(out) == 0 {
-				fmt.Fprintln(g.stdout, "no knowledge nodes yet: `rubi register` stores some")
+				fmt.Fprintln(g.stdout, g.lang().Get(messages.CLINoNodes))
 			}
 			return nil
 		},
@@ -329,7 +343,7 @@ order (the fields are then read from it; given beside it, they must agree).`,
 			if g.json {
 				return writeJSON(g.stdout, map[string]string{"path": path, "chunk": chunk.ID})
 			}
-			fmt.Fprintf(g.stdout, "saved: %s (chunk %s)\n", displayPath(path), chunk.ID)
+			fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIHandoffSaved, displayPath(path), chunk.ID))
 			return nil
 		},
 	}
@@ -409,7 +423,7 @@ the summary. Without TEXT on a terminal, the current summary is printed.`,
 			// The maps weave it in: rewrite them now, the code's index as
 			// it stands.
 			g.indexWritten(cmd.Context(), eng)
-			fmt.Fprintf(g.stdout, "summary of %s saved\n", target)
+			fmt.Fprintln(g.stdout, g.lang().Format(messages.CLISummarySaved, target))
 			return nil
 		},
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/internal/cpuprofile"
 	"github.com/rubi-dev/rubi/internal/programs"
@@ -39,6 +40,10 @@ type globals struct {
 	logLevel string
 	configs  []string
 	logger   hclog.Logger
+	// cfg is the configuration loadConfig loaded, for lang.
+	cfg *config.Config
+	// language is lang's answer, once chosen.
+	language *messages.Lang
 	// cpuProfile names a file for a CPU profile of the command (hidden
 	// flag, for performance reports).
 	cpuProfile string
@@ -96,7 +101,8 @@ within a token budget, so an agent reads less and re-reads less.`,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			level := hclog.LevelFromString(g.logLevel)
 			if level == hclog.NoLevel {
-				return fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", g.logLevel)
+				l, _ := messages.Locale(os.Getenv)
+				return errors.New(l.Format(messages.CLILogLevel, g.logLevel))
 			}
 			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: g.stderr})
 			return g.profile.Start(g.cpuProfile)
@@ -125,7 +131,9 @@ func (g *globals) projectRoot() (string, error) {
 			return "", err
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return "", fmt.Errorf("--root %s: not a directory", g.root)
+			// The project's language is unknown without its root.
+			l, _ := messages.Locale(os.Getenv)
+			return "", errors.New(l.Format(messages.CLINotADirectory, "--root "+g.root))
 		}
 		return abs, nil
 	}
@@ -150,7 +158,39 @@ func (g *globals) loadConfig() (*config.Config, error) {
 	if len(diags) > 0 {
 		config.WriteDiagnostics(g.stderr, cfg.Files, diags)
 	}
+	g.cfg = cfg
 	return cfg, nil
+}
+
+// lang is the language of the command's messages: the language setting of
+// the project's configuration (with the user's and --config's layers),
+// else the locale (core/messages). A configuration that does not load
+// leaves it to the locale.
+func (g *globals) lang() messages.Lang {
+	if g.language == nil {
+		var l messages.Lang
+		if g.cfg != nil {
+			l = messages.Choose(g.cfg.Language, os.Getenv)
+		} else if root, err := g.projectRoot(); err == nil {
+			l = g.langOf(root)
+		} else {
+			l, _ = messages.Locale(os.Getenv)
+		}
+		g.language = &l
+	}
+	return *g.language
+}
+
+// langOf is the language of the project at root: its configuration's
+// setting, else the locale.
+func (g *globals) langOf(root string) messages.Lang {
+	setting := ""
+	if g.cfg != nil && g.cfg.Root == root {
+		setting = g.cfg.Language
+	} else if cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs}); !diags.HasErrors() {
+		setting = cfg.Language
+	}
+	return messages.Choose(setting, os.Getenv)
 }
 
 // engine loads the configuration and returns an engine for it.
@@ -187,11 +227,11 @@ func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
 func (g *globals) execFull() error {
 	path, ok := programs.Find(programs.Full)
 	if !ok {
-		fmt.Fprintf(g.stderr, "rubi: rubi.hcl names a plugin; rubi runs plugins through the %s program, which is not beside rubi nor on PATH (go install ./cmd/... installs it)\n", programs.Full)
+		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLINoFull, programs.Full))
 		return nil
 	}
 	if err := execProgram(path, append([]string{path}, g.args...), os.Environ()); err != nil {
-		fmt.Fprintf(g.stderr, "rubi: running %s: %v\n", path, err)
+		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLIRunningFull, path, err))
 		return nil
 	}
 	// Only a test's execProgram returns: the command ran elsewhere.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 	"github.com/rubi-dev/rubi/server"
 )
@@ -85,7 +86,7 @@ func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		var c server.Cost
-		if err != nil || json.Unmarshal(out, &c) != nil || c.Total != mcpStdioTokens {
+		if err != nil || json.Unmarshal(out, &c) != nil || c.Total != mcpStdioTokens[messages.English] {
 			t.Errorf("%s --root %s mcp --cost --json: %v\n%s%s", rubi, root, err, out, stderr.String())
 		}
 		// --root reached the server: a directory that is not one fails.
@@ -113,12 +114,15 @@ func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 // the server: the constant must be what the server measures, for any
 // project.
 func TestMCPStdioTokens(t *testing.T) {
-	for _, opts := range []server.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: rubitest.Project(t, goProject)}} {
-		srv := server.New(opts)
-		c, err := srv.FixedCost()
-		srv.Close()
-		if err != nil || c.Total != mcpStdioTokens {
-			t.Errorf("%+v: the MCP server over stdio costs %d tokens (%v); set mcpStdioTokens in internal/cli/audit.go to it", opts, c.Total, err)
+	for _, l := range messages.Langs {
+		for _, opts := range []server.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: rubitest.Project(t, goProject)}} {
+			opts.Language = l
+			srv := server.New(opts)
+			c, err := srv.FixedCost()
+			srv.Close()
+			if err != nil || c.Total != mcpStdioTokens[l] {
+				t.Errorf("%+v: the MCP server over stdio costs %d tokens in %s (%v); set mcpStdioTokens[%s] in internal/cli/audit.go to it", opts, c.Total, l, err, l)
+			}
 		}
 	}
 }

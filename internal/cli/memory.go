@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/when"
 )
 
@@ -94,9 +95,9 @@ func newMemorySaveCmd(g *globals) *cobra.Command {
 				return writeJSON(g.stdout, saved)
 			}
 			if saved.Duplicate {
-				fmt.Fprintf(g.stdout, "duplicate of %s: nothing saved\n", saved.ID)
+				fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIDuplicate, saved.ID))
 			} else {
-				fmt.Fprintf(g.stdout, "saved: %s\n", saved.ID)
+				fmt.Fprintln(g.stdout, g.lang().Format(messages.CLISaved, saved.ID))
 			}
 			return nil
 		},
@@ -235,9 +236,9 @@ func newMemoryGrepCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(g.stdout, "%s:%d: %s\n", m.ID, m.Line, m.Text)
 			}
 			if res.Total > len(res.Matches) {
-				fmt.Fprintf(g.stdout, "… %d more matches (--limit)\n", res.Total-len(res.Matches))
+				fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIMoreMatches, res.Total-len(res.Matches)))
 			}
-			fmt.Fprintf(g.stdout, "%d matches in %d chunks searched\n", res.Total, res.Chunks)
+			fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIMatches, res.Total, res.Chunks))
 			return nil
 		},
 	}
@@ -281,12 +282,12 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 			for _, c := range shown {
 				state := ""
 				if c.Archived {
-					state = ", archived"
+					state = g.lang().Get(messages.CLIArchived)
 				}
 				fmt.Fprintf(g.stdout, "%s  %-8s %s  %s (%d lines%s)\n", c.ID, c.Type, c.Created.Local().Format("2006-01-02 15:04"), c.Summary, c.Lines, state)
 			}
 			if len(all) > len(shown) {
-				fmt.Fprintf(g.stdout, "… %d more (--limit)\n", len(all)-len(shown))
+				fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIMore, len(all)-len(shown)))
 			}
 			return nil
 		},
@@ -318,7 +319,7 @@ kept. preview shows what run would do.`,
 				if err := s.Restore(cmd.Context(), args[1]); err != nil {
 					return err
 				}
-				fmt.Fprintf(g.stdout, "restored: %s\n", args[1])
+				fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIRestored, args[1]))
 				return nil
 			case (args[0] == "preview" || args[0] == "run") && len(args) == 1:
 			default:

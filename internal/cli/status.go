@@ -31,7 +31,7 @@ does not parse) is reported in the output. It writes nothing.`,
 			if g.json {
 				return writeJSON(g.stdout, st)
 			}
-			_, err = fmt.Fprint(g.stdout, st.Text())
+			_, err = fmt.Fprint(g.stdout, st.Text(g.lang()))
 			return err
 		},
 	}

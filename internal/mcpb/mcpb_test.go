@@ -132,7 +132,8 @@ func TestBundle(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cwd, "go.mod"), []byte("module example.com/app\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "HOME="+home, "USERPROFILE="+home, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"), "RUBI_VAULT=", "RUBI_PROJECT_DIR="+cwd)
+	env := append(os.Environ(), "HOME="+home, "USERPROFILE="+home, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"), "RUBI_VAULT=", "RUBI_PROJECT_DIR="+cwd,
+		"LC_ALL=C") // rubi speaks English to the test, whatever the machine's locale
 	desktop := func(vault ...string) desktopSeen {
 		t.Helper()
 		cmd := exec.CommandContext(ctx, node, append([]string{"desktop.mjs", installed, cwd}, vault...)...)

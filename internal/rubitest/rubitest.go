@@ -20,6 +20,15 @@ var (
 	err  error
 )
 
+// EnglishLocale sets the process's locale to C (LANG=C, LC_ALL and
+// LC_MESSAGES unset), so that rubi speaks English to the tests whatever
+// the machine's locale. A test of another language sets its own.
+func EnglishLocale() {
+	os.Unsetenv("LC_ALL")
+	os.Unsetenv("LC_MESSAGES")
+	os.Setenv("LANG", "C")
+}
+
 // Binary builds cmd/rubi, cmd/rubi-hook, cmd/rubi-mcp and cmd/rubi-full
 // once per test process, into a temporary directory, and returns rubi's
 // path. The directory holds only the four, as go install ./cmd/...
@@ -45,8 +54,11 @@ func Binary(tb testing.TB) string {
 }
 
 // Main runs a test binary's tests and removes the build: call it from
-// TestMain as os.Exit(rubitest.Main(m)).
+// TestMain as os.Exit(rubitest.Main(m)). The tests run, and the programs
+// they start, in the C locale: rubi speaks the locale's language
+// (core/messages), and the tests read its English.
 func Main(m *testing.M) int {
+	EnglishLocale()
 	code := m.Run()
 	if dir != "" {
 		os.RemoveAll(dir)

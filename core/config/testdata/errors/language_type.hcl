@@ -1,0 +1,1 @@
+language = ["ja"] # ERROR: Unsuitable value

@@ -1,0 +1,1336 @@
+package messages
+
+// The messages, by key. Each entry has its four texts side by side:
+// English, Portuguese (Brazil), French, Japanese. A message that takes
+// arguments is a fmt format; every language uses the same verbs for the
+// same arguments (TestCatalog).
+//
+// Keep them short: the hooks' texts are injected into the agent's
+// context, and the MCP server's instructions and tool descriptions are
+// sent with every message an agent makes (server.CostLimit holds them in
+// every language). Names the agent or the user types — tools, arguments,
+// actions, commands, flags, files — stay as they are.
+const (
+	// The MCP server: instructions, tool and argument descriptions.
+	ToolInstructions Key = iota
+	ToolVaultInstructions
+	ToolContext
+	ToolContextTerms
+	ToolRegister
+	ToolMap
+	ToolRead
+	ToolProjects
+	ToolMemory
+	ToolMemoryText
+	ToolMemoryEntity
+	ToolMemorySince
+	ToolMemoryTypos
+	ToolXray
+	ToolXrayDays
+
+	// The hooks: what they inject into the agent's context.
+	HookMap
+	HookIndexing
+	HookHandoffOld
+	HookHandoff
+	HookCutMore
+	HookCutRestThen
+	HookCutRest
+	HookCutSections
+	HookCutNote
+	HookCritical
+	HookCriticalMore
+	HookRecall
+	HookGuard
+	HookGuardLines
+	HookGuardRead
+	HookGuardReadFile
+	HookGuardShell
+	HookNudge
+	HookMeter
+	HookHarvest
+
+	// rubi status (and the memory tool's status).
+	StatusHeader
+	StatusKnowledge
+	StatusVault
+	StatusNoVault
+	StatusMemory
+	StatusArchived
+	StatusRetention
+	StatusIndex
+	StatusRanker
+	StatusSize
+	StatusSizeVault
+	StatusLastRead
+	StatusLastSaved
+	StatusLastWritten
+	StatusNothingStored
+	StatusLastAccess
+	StatusProblems
+	StatusMoreProblems
+	StatusNoNodes
+	StatusNodes
+	StatusSuperseded
+	StatusNodeCounts
+	StatusNone
+	StatusRetentionOff
+	StatusRetentionLine
+	StatusRetentionKept
+	StatusNextArchive
+	StatusNextPurge
+	StatusRetentionHint
+	StatusIndexNone
+	StatusIndexDamaged
+	StatusIndexLine
+	StatusNotesChanged
+	StatusIndexRepair
+	StateOK
+	StateOutdated
+	StateDamaged
+	StateNotChecked
+	StateNotIndexed
+	TimeJustNow
+	TimeAgo
+	TimeNow
+	TimeIn
+	TimeSeconds
+
+	// The languages' names.
+	LangEnglish
+	LangPortuguese
+	LangFrench
+	LangJapanese
+
+	// rubi doctor.
+	DoctorHeader
+	DoctorFix
+	DoctorNoProblem
+	DoctorGroupPrograms
+	DoctorGroupConfig
+	DoctorGroupIndex
+	DoctorGroupAgents
+	DoctorGroupCost
+	DoctorInstallFix
+	DoctorNoExecutable
+	DoctorNoRubiOnPath
+	DoctorThisOne
+	DoctorMissing
+	DoctorMissingBeside
+	DoctorNoAnswer
+	DoctorVersion
+	DoctorUnexpected
+	DoctorNotChecked
+	DoctorLoads
+	DoctorNeverBuilt
+	DoctorDamaged
+	DoctorOutdated
+	DoctorIndexOK
+	DoctorIndexNotesChanged
+	DoctorCannotRead
+	DoctorCorrectThen
+	DoctorCorrect
+	DoctorStarts
+	DoctorList
+	DoctorListMore
+	DoctorNotOnPath
+	DoctorGone
+	DoctorNotExecutable
+	DoctorCodexUntrusted
+	DoctorCodexTrustFix
+	DoctorCodexTrusted
+	DoctorNoAgents
+	DoctorNotAFolder
+	DoctorNoHookError
+	DoctorNotRegular
+	DoctorChanged
+	DoctorNoRecentError
+	DoctorHookErrors
+	DoctorReadLog
+	DoctorNotMeasured
+	DoctorCostFailed
+	DoctorCost
+	DoctorOverLimit
+	DoctorCostFix
+
+	// The command line: common errors and the writes' results.
+	CLINotADirectory
+	CLILogLevel
+	CLINoFull
+	CLIRunningFull
+	CLIActionCreated
+	CLIActionMerged
+	CLIActionSuperseded
+	CLIError
+	CLIRetracted
+	CLIDeleted
+	CLIHandoffSaved
+	CLISummarySaved
+	CLIMoreOf
+	CLINoNodes
+	CLIDuplicate
+	CLISaved
+	CLIMoreMatches
+	CLIMatches
+	CLIMore
+	CLIArchived
+	CLIRestored
+	CLIIndexed
+	CLIIndexCounts
+	CLIIndexSkipped
+	CLIIndexLanguages
+	CLIIndexGraph
+	CLIIndexResolved
+	CLIIndexUnresolved
+	CLIIndexRankers
+	CLIIndexWarning
+	CLIConfigOK
+	CLIConfigProblems
+	CLIConfigLanguage
+	CLILanguageFromConfig
+	CLILanguageDefault
+
+	// rubi mcp --cost.
+	CostLine
+	CostOver
+	CostOverXray
+
+	numKeys
+)
+
+var catalog = [numKeys]text{
+	ToolInstructions: {
+		en: `rubi holds this project's code map and what past sessions learned.
+- Start with map; call context with terms before exploring files.
+- register what you learn, with its files.
+- Before the context fills, save a memory handoff; after a reset, read the last.`,
+		pt: `rubi guarda o mapa do código do projeto e o que sessões passadas aprenderam.
+- Comece com map; chame context com terms antes de explorar arquivos.
+- Salve o que aprender com register, com seus arquivos.
+- Antes que o contexto encha, salve um handoff com memory; após um reset, leia o último.`,
+		fr: `rubi garde la carte du code du projet et les acquis des sessions passées.
+- Commencez par map ; appelez context avec terms avant d'explorer les fichiers.
+- Enregistrez vos acquis et leurs fichiers avec register.
+- Avant saturation du contexte, sauvegardez un handoff (memory) ; après un reset, lisez le dernier.`,
+		ja: `rubiはコードマップと過去の知見を持ちます。
+- 最初にmap、探索の前にterms付きでcontext。
+- 知見はファイル付きでregister。
+- コンテキストが埋まる前にmemoryでhandoff、リセット後はlastを読む。`,
+	},
+	ToolVaultInstructions: {
+		en: `rubi is the user's personal memory: preferences, decisions and notes kept across conversations.
+- Before answering about the user or past work, call context with terms: synonyms, related words.
+- When the user asks you to remember something, or states a lasting preference, register it.
+- In a long conversation, save a memory handoff; in a new one, read the last.`,
+		pt: `rubi é a memória pessoal do usuário: preferências, decisões e notas guardadas entre conversas.
+- Antes de responder sobre o usuário ou trabalhos passados, chame context com terms: sinônimos, palavras afins.
+- Quando o usuário pedir para lembrar algo, ou declarar uma preferência duradoura, use register.
+- Numa conversa longa, salve um handoff com memory; numa nova, leia o último.`,
+		fr: `rubi est la mémoire personnelle de l'utilisateur : préférences, décisions et notes gardées d'une conversation à l'autre.
+- Avant de répondre sur l'utilisateur ou un travail passé, appelez context avec terms : synonymes, mots liés.
+- Quand l'utilisateur vous demande de retenir quelque chose, ou exprime une préférence durable, utilisez register.
+- Dans une longue conversation, sauvegardez un handoff avec memory ; dans une nouvelle, lisez le dernier.`,
+		ja: `rubiはユーザー個人の記憶で、会話をまたいで好み、決定、メモを保ちます。
+- ユーザーや過去の作業について答える前に、terms(同義語、関連語)付きでcontextを呼びます。
+- 覚えるよう頼まれた時や、続く好みが示された時はregisterします。
+- 長い会話ではmemoryでhandoffを保存し、新しい会話では最後のものを読みます。`,
+	},
+	ToolContext: {
+		en: "Search the project's code and stored knowledge within a token budget; each item says why.",
+		pt: "Busca no código e no conhecimento do projeto, num orçamento de tokens; cada item diz por quê.",
+		fr: "Recherche le code et les connaissances du projet dans un budget de tokens ; chaque élément dit pourquoi.",
+		ja: "コードと知識をトークン予算内で検索、各項目に理由付き。",
+	},
+	ToolContextTerms: {
+		en: "synonyms, related words, likely identifiers",
+		pt: "sinônimos, palavras afins, identificadores prováveis",
+		fr: "synonymes, mots liés, identifiants probables",
+		ja: "同義語、関連語、識別子の候補",
+	},
+	ToolRegister: {
+		en: `Save what you learned, with its files; same title merges. summaries: of "map" or "module:NAME" ("" removes). retract: hide wrong nodes (hard: delete).`,
+		pt: `Salva o que aprendeu, com seus arquivos; mesmo título mescla. summaries: de "map" ou "module:NAME" ("" remove). retract: oculta nós errados (hard: apaga).`,
+		fr: `Enregistre vos acquis avec leurs fichiers ; même titre : fusion. summaries : de "map" ou "module:NAME" ("" supprime). retract : masque les nœuds erronés (hard : supprime).`,
+		ja: `知見をファイル付きで保存、同題名は統合。summaries: "map"か"module:NAME"の要約(""で削除)。retract: 誤ったノードを隠す(hard: 削除)。`,
+	},
+	ToolMap: {
+		en: "Project map: modules, central files, dependencies; with module: its files, exports, imports.",
+		pt: "Mapa do projeto: módulos, arquivos centrais, dependências; com module: seus arquivos, exports, imports.",
+		fr: "Carte du projet : modules, fichiers centraux, dépendances ; avec module : ses fichiers, exports, imports.",
+		ja: "マップ: モジュール、中心ファイル、依存関係。moduleでそのファイル、export、import。",
+	},
+	ToolRead: {
+		en: "Read a node (id or title), chunk:ID[:START-END], or path[:LINE or :START-END].",
+		pt: "Lê um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].",
+		fr: "Lit un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].",
+		ja: "ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。",
+	},
+	ToolProjects: {
+		en: "List the open projects; pass one as project to other tools.",
+		pt: "Lista os projetos abertos; passe um como project às outras ferramentas.",
+		fr: "Liste les projets ouverts ; passez-en un comme project aux autres outils.",
+		ja: "開いたプロジェクト一覧(projectに渡す)。",
+	},
+	ToolMemory: {
+		en: "Conversation memory: save, grep, list chunks; handoff: where work stands (last reads it); retention previews archiving, retain runs it; status: overview.",
+		pt: "Memória das conversas: save, grep, list de trechos; handoff: onde o trabalho está (last o lê); retention prevê o arquivamento, retain o faz; status: visão geral.",
+		fr: "Mémoire des conversations : save, grep, list de fragments ; handoff : l'état du travail (last le lit) ; retention : aperçu de l'archivage, retain le fait ; status : bilan.",
+		ja: "会話の記憶: save・grep・list、handoff(作業の現状、lastで読む)、retention(アーカイブ予告)、retain(実行)、status(概要)。",
+	},
+	ToolMemoryText: {
+		en: "save: the chunk; grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files",
+		pt: "save: o trecho; grep: uma regexp; handoff: ## Goal, Done, In progress, Next, Files",
+		fr: "save : le fragment ; grep : une regexp ; handoff : ## Goal, Done, In progress, Next, Files",
+		ja: "save: 本文、grep: 正規表現、handoff: ## Goal, Done, In progress, Next, Files",
+	},
+	ToolMemoryEntity: {
+		en: "file, function, ticket…",
+		pt: "arquivo, função, ticket…",
+		fr: "fichier, fonction, ticket…",
+		ja: "ファイル、関数等",
+	},
+	ToolMemorySince: {
+		en: "2026-11-01 or 7d",
+		pt: "2026-11-01 ou 7d",
+		fr: "2026-11-01 ou 7d",
+		ja: "2026-11-01や7d",
+	},
+	ToolMemoryTypos: {
+		en: "grep: words, N typos each",
+		pt: "grep: palavras, N erros cada",
+		fr: "grep : mots, N fautes chacun",
+		ja: "grep: 語ごとの誤字数",
+	},
+	ToolXray: {
+		en: "Where the user's agent sessions spent tokens; the compaction threshold that saves most. Only when asked.",
+		pt: "Onde as sessões de agente do usuário gastaram tokens; o limite de compactação que mais economiza. Só se pedido.",
+		fr: "Où les sessions d'agent ont dépensé leurs tokens, et le seuil de compaction le plus économe. Sur demande.",
+		ja: "セッションのトークン消費先と最も節約する圧縮しきい値。依頼時のみ。",
+	},
+	ToolXrayDays: {
+		en: "default 30, 0 all",
+		pt: "padrão 30, 0 todos",
+		fr: "30 par défaut, 0 tous",
+		ja: "既定30、0で全期間",
+	},
+
+	HookMap: {
+		en: "rubi: the project map (.rubi/map.md). Search the project's memory with the rubi context tool before exploring; register what you learn.",
+		pt: "rubi: o mapa do projeto (.rubi/map.md). Busque na memória do projeto com a ferramenta context do rubi antes de explorar; registre o que aprender.",
+		fr: "rubi : la carte du projet (.rubi/map.md). Cherchez dans la mémoire du projet avec l'outil context de rubi avant d'explorer ; enregistrez ce que vous apprenez.",
+		ja: "rubi: プロジェクトのマップ(.rubi/map.md)です。探索の前にrubiのcontextツールでプロジェクトの記憶を検索し、分かったことは登録してください。",
+	},
+	HookIndexing: {
+		en: "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and map tools answer once it is done.",
+		pt: "rubi está criando o índice deste projeto em segundo plano (primeira execução). O mapa estará em .rubi/map.md em instantes; as ferramentas context e map do rubi respondem quando terminar.",
+		fr: "rubi construit l'index de ce projet en arrière-plan (première exécution). La carte sera dans .rubi/map.md dans un instant ; les outils context et map de rubi répondront une fois l'index prêt.",
+		ja: "rubiがこのプロジェクトのインデックスをバックグラウンドで作成しています(初回)。まもなく.rubi/map.mdにマップができます。完了後はrubiのcontextとmapツールが応答します。",
+	},
+	HookHandoffOld: {
+		en: "rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi memory tool (action last).",
+		pt: "rubi: o último handoff é de %s, há %s; se for sobre este trabalho, leia-o com a ferramenta memory do rubi (action last).",
+		fr: "rubi : le dernier handoff date du %s, il y a %s ; s'il concerne ce travail, lisez-le avec l'outil memory de rubi (action last).",
+		ja: "rubi: 最後のhandoffは%s(%s前)のものです。この作業に関するものなら、rubiのmemoryツール(action last)で読んでください。",
+	},
+	HookHandoff: {
+		en: "rubi: the last handoff (%s), where the work left off before the context was cleared:\n\n%s",
+		pt: "rubi: o último handoff (%s), onde o trabalho parou antes de o contexto ser limpo:\n\n%s",
+		fr: "rubi : le dernier handoff (%s), là où le travail s'est arrêté avant que le contexte soit vidé :\n\n%s",
+		ja: "rubi: 最後のhandoff(%s)です。コンテキストが消去される前の作業の状況:\n\n%s",
+	},
+	HookCutMore: {
+		en: "%d more lines (about %d tokens)",
+		pt: "mais %d linhas (cerca de %d tokens)",
+		fr: "%d lignes de plus (environ %d tokens)",
+		ja: "残り%d行(約%dトークン)",
+	},
+	HookCutRestThen: {
+		en: ": the rest of %q, then %s",
+		pt: ": o resto de %q, depois %s",
+		fr: " : la fin de %q, puis %s",
+		ja: ": %qの続きと%s",
+	},
+	HookCutRest: {
+		en: ": the rest of %q",
+		pt: ": o resto de %q",
+		fr: " : la fin de %q",
+		ja: ": %qの続き",
+	},
+	HookCutSections: {
+		en: ": %s",
+		pt: ": %s",
+		fr: " : %s",
+		ja: ": %s",
+	},
+	HookCutNote: {
+		en: "\n… (cut to the budget of %d tokens: %s not shown; read the whole handoff with the rubi memory tool, action last)",
+		pt: "\n… (cortado no orçamento de %d tokens; ficou de fora: %s; leia o handoff inteiro com a ferramenta memory do rubi, action last)",
+		fr: "\n… (coupé au budget de %d tokens ; non affiché : %s ; lisez le handoff entier avec l'outil memory de rubi, action last)",
+		ja: "\n…(%dトークンの予算で省略。未表示: %s。handoff全体はrubiのmemoryツール(action last)で読めます)",
+	},
+	HookCritical: {
+		en: "rubi: critical notes (always apply):",
+		pt: "rubi: notas críticas (valem sempre):",
+		fr: "rubi : notes critiques (toujours valables) :",
+		ja: "rubi: 重要メモ(常に適用):",
+	},
+	HookCriticalMore: {
+		en: "… %d more critical notes: search them with the rubi context tool.",
+		pt: "… mais %d notas críticas: busque-as com a ferramenta context do rubi.",
+		fr: "… %d autres notes critiques : cherchez-les avec l'outil context de rubi.",
+		ja: "…ほかに重要メモが%d件あります。rubiのcontextツールで検索してください。",
+	},
+	HookRecall: {
+		en: "rubi recall: notes from the project's memory about this request (open one with the rubi read tool):",
+		pt: "rubi (lembrança): notas da memória do projeto sobre este pedido (abra uma com a ferramenta read do rubi):",
+		fr: "rubi (rappel) : notes de la mémoire du projet sur cette demande (ouvrez-en une avec l'outil read de rubi) :",
+		ja: "rubi(想起): この依頼に関するプロジェクトの記憶のメモです(rubiのreadツールで開けます):",
+	},
+	HookGuard: {
+		en: "rubi read guard: %s is large (%s); reading it whole would fill the context. %s If you really need the whole file, ask for it again: the guard refuses each file once per session.",
+		pt: "rubi (guarda de leitura): %s é grande (%s); lê-lo inteiro encheria o contexto. %s Se precisar mesmo do arquivo inteiro, peça de novo: a guarda recusa cada arquivo uma vez por sessão.",
+		fr: "rubi (garde de lecture) : %s est volumineux (%s) ; le lire en entier remplirait le contexte. %s Si vous avez vraiment besoin du fichier entier, redemandez-le : la garde refuse chaque fichier une fois par session.",
+		ja: "rubi(読み取りガード): %sは大きなファイルです(%s)。全体を読むとコンテキストが埋まります。%s どうしても全体が必要なら、もう一度読んでください。ガードは各ファイルをセッションごとに一度だけ拒否します。",
+	},
+	HookGuardLines: {
+		en: "%d lines, %s",
+		pt: "%d linhas, %s",
+		fr: "%d lignes, %s",
+		ja: "%d行、%s",
+	},
+	HookGuardRead: {
+		en: "Find the part you need first (Grep, or grep -n PATTERN %[1]s), then Read it with offset and limit (for example offset 1, limit 200).",
+		pt: "Encontre antes a parte de que precisa (Grep, ou grep -n PATTERN %[1]s) e leia-a com Read usando offset e limit (por exemplo offset 1, limit 200).",
+		fr: "Trouvez d'abord la partie utile (Grep, ou grep -n PATTERN %[1]s), puis lisez-la avec Read, offset et limit (par exemple offset 1, limit 200).",
+		ja: "まず必要な部分を探し(Grep、またはgrep -n PATTERN %[1]s)、offsetとlimitを付けてReadで読んでください(例: offset 1、limit 200)。",
+	},
+	HookGuardReadFile: {
+		en: "Find the part you need first (grep_search, or grep -n PATTERN %[1]s), then read_file it with start_line and end_line (for example 1 and 200).",
+		pt: "Encontre antes a parte de que precisa (grep_search, ou grep -n PATTERN %[1]s) e leia-a com read_file usando start_line e end_line (por exemplo 1 e 200).",
+		fr: "Trouvez d'abord la partie utile (grep_search, ou grep -n PATTERN %[1]s), puis lisez-la avec read_file, start_line et end_line (par exemple 1 et 200).",
+		ja: "まず必要な部分を探し(grep_search、またはgrep -n PATTERN %[1]s)、start_lineとend_lineを付けてread_fileで読んでください(例: 1と200)。",
+	},
+	HookGuardShell: {
+		en: "Find the part you need first (grep -n PATTERN %[1]s), then print just that part (sed -n '1,200p' %[1]s).",
+		pt: "Encontre antes a parte de que precisa (grep -n PATTERN %[1]s) e mostre só essa parte (sed -n '1,200p' %[1]s).",
+		fr: "Trouvez d'abord la partie utile (grep -n PATTERN %[1]s), puis affichez seulement celle-ci (sed -n '1,200p' %[1]s).",
+		ja: "まず必要な部分を探し(grep -n PATTERN %[1]s)、その部分だけを表示してください(sed -n '1,200p' %[1]s)。",
+	},
+	HookNudge: {
+		en: "rubi: %s is your own memory. Register its durable facts (decisions, gotchas, conventions, with their files) with rubi's register tool too, so every session and agent finds them. Said once per session.",
+		pt: "rubi: %s é a sua própria memória. Registre também os fatos duradouros dele (decisões, armadilhas, convenções, com seus arquivos) com a ferramenta register do rubi, para que toda sessão e todo agente os encontrem. Dito uma vez por sessão.",
+		fr: "rubi : %s est votre propre mémoire. Enregistrez aussi ses faits durables (décisions, pièges, conventions, avec leurs fichiers) avec l'outil register de rubi, pour que chaque session et chaque agent les retrouvent. Dit une fois par session.",
+		ja: "rubi: %sはあなた自身のメモリです。その中の長く有効な事実(決定、落とし穴、規約とそのファイル)をrubiのregisterツールにも登録してください。どのセッションやエージェントからも見つかるようになります。この案内はセッションごとに一度です。",
+	},
+	HookMeter: {
+		en: "rubi meter: the context holds %s tokens, %d%% of the %s-token compaction window. " +
+			"Before it is compacted, keep what this session learned: register the durable facts (decisions, bugs, gotchas, concepts, with their files) " +
+			"with the rubi register tool, write the module summaries that are missing (register's summaries), " +
+			"and save a handoff (goal, done, in progress, next) with the rubi memory tool, action handoff. Then go on with the task.",
+		pt: "rubi (medidor): o contexto tem %s tokens, %d%% da janela de compactação de %s tokens. " +
+			"Antes que seja compactado, guarde o que esta sessão aprendeu: registre os fatos duradouros (decisões, bugs, armadilhas, conceitos, com seus arquivos) " +
+			"com a ferramenta register do rubi, escreva os resumos de módulo que faltam (summaries do register) " +
+			"e salve um handoff (objetivo, feito, em andamento, próximo) com a ferramenta memory do rubi, action handoff. Depois siga com a tarefa.",
+		fr: "rubi (jauge) : le contexte contient %s tokens, %d %% de la fenêtre de compaction de %s tokens. " +
+			"Avant sa compaction, gardez ce que cette session a appris : enregistrez les faits durables (décisions, bugs, pièges, concepts, avec leurs fichiers) " +
+			"avec l'outil register de rubi, écrivez les résumés de modules manquants (summaries de register) " +
+			"et sauvegardez un handoff (but, fait, en cours, suite) avec l'outil memory de rubi, action handoff. Puis reprenez la tâche.",
+		ja: "rubi(メーター): コンテキストは%[1]sトークンで、圧縮ウィンドウ(%[3]sトークン)の%[2]d%%です。" +
+			"圧縮される前に、このセッションで分かったことを残してください: 長く有効な事実(決定、バグ、落とし穴、概念とそのファイル)を" +
+			"rubiのregisterツールで登録し、足りないモジュールの要約を書き(registerのsummaries)、" +
+			"rubiのmemoryツール(action handoff)でhandoff(目標、完了、進行中、次)を保存してください。その後、作業を続けてください。",
+	},
+	HookHarvest: {
+		en: "rubi harvest: this answer took %d reads and searches and nothing was registered. " +
+			"Register 1–5 durable facts you learned that the code does not say by itself (decisions and their reasons, gotchas, bugs, concepts, each with its files) " +
+			"with the rubi register tool, then finish. If there is nothing worth keeping, just finish.",
+		pt: "rubi (colheita): esta resposta levou %d leituras e buscas e nada foi registrado. " +
+			"Registre de 1 a 5 fatos duradouros que aprendeu e que o código não diz por si (decisões e seus motivos, armadilhas, bugs, conceitos, cada um com seus arquivos) " +
+			"com a ferramenta register do rubi e então termine. Se não houver nada que valha guardar, apenas termine.",
+		fr: "rubi (récolte) : cette réponse a demandé %d lectures et recherches et rien n'a été enregistré. " +
+			"Enregistrez 1 à 5 faits durables appris que le code ne dit pas de lui-même (décisions et leurs raisons, pièges, bugs, concepts, chacun avec ses fichiers) " +
+			"avec l'outil register de rubi, puis terminez. S'il n'y a rien à garder, terminez simplement.",
+		ja: "rubi(収穫): この回答には%d回の読み取りと検索があり、何も登録されていません。" +
+			"コードだけでは分からない長く有効な事実を1〜5件(決定とその理由、落とし穴、バグ、概念、それぞれファイル付き)" +
+			"rubiのregisterツールで登録してから終えてください。残す価値のあるものがなければ、そのまま終えてください。",
+	},
+
+	StatusHeader: {
+		en: "rubi status of %s",
+		pt: "status do rubi: %s",
+		fr: "état de rubi : %s",
+		ja: "rubiの状態: %s",
+	},
+	StatusKnowledge: {
+		en: "knowledge: %s in the project",
+		pt: "conhecimento: %s no projeto",
+		fr: "connaissances : %s dans le projet",
+		ja: "知識: プロジェクトに%s",
+	},
+	StatusVault: {
+		en: "  personal vault %s: %s",
+		pt: "  cofre pessoal %s: %s",
+		fr: "  coffre personnel %s : %s",
+		ja: "  個人vault %s: %s",
+	},
+	StatusNoVault: {
+		en: "  no personal vault (set vault in rubi.hcl or RUBI_VAULT)",
+		pt: "  sem cofre pessoal (defina vault no rubi.hcl ou RUBI_VAULT)",
+		fr: "  pas de coffre personnel (réglez vault dans rubi.hcl ou RUBI_VAULT)",
+		ja: "  個人vaultなし(rubi.hclのvaultかRUBI_VAULTで設定)",
+	},
+	StatusMemory: {
+		en: "memory: %s (%s), %s; %s",
+		pt: "memória: %s (%s), %s; %s",
+		fr: "mémoire : %s (%s), %s ; %s",
+		ja: "会話の記憶: %s(%s)、%s、%s",
+	},
+	StatusArchived: {
+		en: "%d archived",
+		pt: "%d no arquivo",
+		fr: "%d aux archives",
+		ja: "アーカイブ済み%d件",
+	},
+	StatusRetention: {
+		en: "  retention: %s",
+		pt: "  retenção: %s",
+		fr: "  rétention : %s",
+		ja: "  保持: %s",
+	},
+	StatusIndex: {
+		en: "index: %s",
+		pt: "índice: %s",
+		fr: "index : %s",
+		ja: "インデックス: %s",
+	},
+	StatusRanker: {
+		en: "  %s: %s",
+		pt: "  %s: %s",
+		fr: "  %s : %s",
+		ja: "  %s: %s",
+	},
+	StatusSize: {
+		en: "size: .rubi/ %s (knowledge %s, sessions %s, index %s)",
+		pt: "tamanho: .rubi/ %s (conhecimento %s, sessões %s, índice %s)",
+		fr: "taille : .rubi/ %s (connaissances %s, sessions %s, index %s)",
+		ja: "サイズ: .rubi/ %s(知識%s、セッション%s、インデックス%s)",
+	},
+	StatusSizeVault: {
+		en: ", vault %s",
+		pt: ", cofre %s",
+		fr: ", coffre %s",
+		ja: "、個人vault %s",
+	},
+	StatusLastRead: {
+		en: "chunk %s read %s",
+		pt: "trecho %s lido %s",
+		fr: "fragment %s lu %s",
+		ja: "チャンク%sの読み込み(%s)",
+	},
+	StatusLastSaved: {
+		en: "chunk %s saved %s",
+		pt: "trecho %s salvo %s",
+		fr: "fragment %s enregistré %s",
+		ja: "チャンク%sの保存(%s)",
+	},
+	StatusLastWritten: {
+		en: "node %s written %s",
+		pt: "nó %s escrito %s",
+		fr: "nœud %s écrit %s",
+		ja: "ノード%sの書き込み(%s)",
+	},
+	StatusNothingStored: {
+		en: "nothing stored yet",
+		pt: "nada guardado ainda",
+		fr: "rien d'enregistré pour l'instant",
+		ja: "まだ何も保存されていません",
+	},
+	StatusLastAccess: {
+		en: "last access: %s",
+		pt: "último acesso: %s",
+		fr: "dernier accès : %s",
+		ja: "最終アクセス: %s",
+	},
+	StatusProblems: {
+		en: "problems (%d):",
+		pt: "problemas (%d):",
+		fr: "problèmes (%d) :",
+		ja: "問題(%d件):",
+	},
+	StatusMoreProblems: {
+		en: "  … %d more (--json lists them all)",
+		pt: "  … mais %d (--json lista todos)",
+		fr: "  … %d de plus (--json les liste tous)",
+		ja: "  …ほか%d件(--jsonで全件)",
+	},
+	StatusNoNodes: {
+		en: "no nodes",
+		pt: "nenhum nó",
+		fr: "aucun nœud",
+		ja: "ノードなし",
+	},
+	StatusNodes: {
+		en: "%s, %d active",
+		pt: "%s, ativos: %d",
+		fr: "%s, actifs : %d",
+		ja: "%s、うち有効%d件",
+	},
+	StatusSuperseded: {
+		en: ", %d superseded or retracted",
+		pt: ", substituídos ou retirados: %d",
+		fr: ", remplacés ou retirés : %d",
+		ja: "、置き換え・取り下げ%d件",
+	},
+	StatusNodeCounts: {
+		en: " (%s; %s)",
+		pt: " (%s; %s)",
+		fr: " (%s ; %s)",
+		ja: "(%s; %s)",
+	},
+	StatusNone: {
+		en: "none",
+		pt: "nenhum",
+		fr: "aucun",
+		ja: "なし",
+	},
+	StatusRetentionOff: {
+		en: "off (memory archive_after and purge_after are 0)",
+		pt: "desligada (archive_after e purge_after de memory são 0)",
+		fr: "désactivée (archive_after et purge_after de memory valent 0)",
+		ja: "オフ(memoryのarchive_afterとpurge_afterが0)",
+	},
+	StatusRetentionLine: {
+		en: "archive after %d days unused, purge %d days after; due now: %d to archive, %d to purge",
+		pt: "arquivar após %d dias sem uso, apagar %d dias depois; pendentes agora: %d para arquivar, %d para apagar",
+		fr: "archivage après %d jours sans usage, purge %d jours après ; à faire maintenant : %d à archiver, %d à purger",
+		ja: "未使用%d日でアーカイブ、その%d日後に削除。現在の対象: アーカイブ%d件、削除%d件",
+	},
+	StatusRetentionKept: {
+		en: ", %d old kept",
+		pt: ", antigos mantidos: %d",
+		fr: ", anciens gardés : %d",
+		ja: "、古いが保持%d件",
+	},
+	StatusNextArchive: {
+		en: "; next to archive: %s %s",
+		pt: "; próximo a arquivar: %s %s",
+		fr: " ; prochain à archiver : %s %s",
+		ja: "。次のアーカイブ: %s(%s)",
+	},
+	StatusNextPurge: {
+		en: "; next to purge: %s %s",
+		pt: "; próximo a apagar: %s %s",
+		fr: " ; prochain à purger : %s %s",
+		ja: "。次の削除: %s(%s)",
+	},
+	StatusRetentionHint: {
+		en: " (rubi memory retention lists them; --run does it)",
+		pt: " (rubi memory retention os lista; --run executa)",
+		fr: " (rubi memory retention les liste ; --run l'exécute)",
+		ja: "(rubi memory retentionで一覧、--runで実行)",
+	},
+	StatusIndexNone: {
+		en: "none yet (rubi index builds it; the hooks and the MCP server do on their own)",
+		pt: "ainda não há (rubi index o cria; os hooks e o servidor MCP também, por conta própria)",
+		fr: "pas encore (rubi index le construit ; les hooks et le serveur MCP aussi, d'eux-mêmes)",
+		ja: "まだありません(rubi indexで作成。フックとMCPサーバーも自動で作成します)",
+	},
+	StatusIndexDamaged: {
+		en: "damaged: rubi index rebuilds it",
+		pt: "danificado: rubi index o reconstrói",
+		fr: "endommagé : rubi index le reconstruit",
+		ja: "破損: rubi indexで作り直せます",
+	},
+	StatusIndexLine: {
+		en: "%s, indexed %s (%s), %s, %s",
+		pt: "%s, indexado %s (%s), %s, %s",
+		fr: "%s, indexé %s (%s), %s, %s",
+		ja: "%s、インデックス作成: %s(%s)、%s、%s",
+	},
+	StatusNotesChanged: {
+		en: "; notes changed since (the next query or refresh reads them)",
+		pt: "; notas mudaram desde então (a próxima consulta ou atualização as lê)",
+		fr: " ; des notes ont changé depuis (la prochaine requête ou mise à jour les lit)",
+		ja: "。その後メモが変更されています(次の検索か更新で読み込みます)",
+	},
+	StatusIndexRepair: {
+		en: "; rubi index repairs it",
+		pt: "; rubi index o repara",
+		fr: " ; rubi index le répare",
+		ja: "。rubi indexで修復できます",
+	},
+	StateOK: {
+		en: "ok",
+		pt: "ok",
+		fr: "ok",
+		ja: "正常",
+	},
+	StateOutdated: {
+		en: "outdated",
+		pt: "desatualizado",
+		fr: "obsolète",
+		ja: "古い",
+	},
+	StateDamaged: {
+		en: "damaged",
+		pt: "danificado",
+		fr: "endommagé",
+		ja: "破損",
+	},
+	StateNotChecked: {
+		en: "not checked",
+		pt: "não verificado",
+		fr: "non vérifié",
+		ja: "未確認",
+	},
+	StateNotIndexed: {
+		en: "not indexed",
+		pt: "não indexado",
+		fr: "non indexé",
+		ja: "未インデックス",
+	},
+	TimeJustNow: {
+		en: "just now",
+		pt: "agora mesmo",
+		fr: "à l'instant",
+		ja: "たった今",
+	},
+	TimeAgo: {
+		en: "%s ago",
+		pt: "há %s",
+		fr: "il y a %s",
+		ja: "%s前",
+	},
+	TimeNow: {
+		en: "now",
+		pt: "agora",
+		fr: "maintenant",
+		ja: "今",
+	},
+	TimeIn: {
+		en: "in %s",
+		pt: "em %s",
+		fr: "dans %s",
+		ja: "%s後",
+	},
+	TimeSeconds: {
+		en: "seconds",
+		pt: "segundos",
+		fr: "quelques secondes",
+		ja: "数秒",
+	},
+
+	LangEnglish: {
+		en: "English",
+		pt: "inglês",
+		fr: "anglais",
+		ja: "英語",
+	},
+	LangPortuguese: {
+		en: "Portuguese",
+		pt: "português",
+		fr: "portugais",
+		ja: "ポルトガル語",
+	},
+	LangFrench: {
+		en: "French",
+		pt: "francês",
+		fr: "français",
+		ja: "フランス語",
+	},
+	LangJapanese: {
+		en: "Japanese",
+		pt: "japonês",
+		fr: "japonais",
+		ja: "日本語",
+	},
+	DoctorHeader: {
+		en: "rubi doctor %s, project %s",
+		pt: "rubi doctor %s, projeto %s",
+		fr: "rubi doctor %s, projet %s",
+		ja: "rubi doctor %s、プロジェクト %s",
+	},
+	DoctorFix: {
+		en: "fix: %s",
+		pt: "correção: %s",
+		fr: "correctif : %s",
+		ja: "対処: %s",
+	},
+	DoctorNoProblem: {
+		en: "no problem found",
+		pt: "nenhum problema encontrado",
+		fr: "aucun problème trouvé",
+		ja: "問題は見つかりませんでした",
+	},
+	DoctorGroupPrograms: {
+		en: "programs",
+		pt: "programas",
+		fr: "programmes",
+		ja: "プログラム",
+	},
+	DoctorGroupConfig: {
+		en: "config",
+		pt: "configuração",
+		fr: "configuration",
+		ja: "設定",
+	},
+	DoctorGroupIndex: {
+		en: "index",
+		pt: "índice",
+		fr: "index",
+		ja: "インデックス",
+	},
+	DoctorGroupAgents: {
+		en: "agents",
+		pt: "agentes",
+		fr: "agents",
+		ja: "エージェント",
+	},
+	DoctorGroupCost: {
+		en: "fixed cost",
+		pt: "custo fixo",
+		fr: "coût fixe",
+		ja: "固定コスト",
+	},
+	DoctorInstallFix: {
+		en: "%s (from a clone: %s)",
+		pt: "%s (de um clone: %s)",
+		fr: "%s (depuis un clone : %s)",
+		ja: "%s(クローンからは%s)",
+	},
+	DoctorNoExecutable: {
+		en: "cannot find the running rubi's executable: %s",
+		pt: "não foi possível achar o executável do rubi em execução: %s",
+		fr: "impossible de trouver l'exécutable du rubi en cours : %s",
+		ja: "実行中のrubiの実行ファイルが見つかりません: %s",
+	},
+	DoctorNoRubiOnPath: {
+		en: "none: agents must start rubi by its path (rubi connect writes it)",
+		pt: "nenhum: os agentes precisam iniciar o rubi pelo caminho (rubi connect o escreve)",
+		fr: "aucun : les agents doivent lancer rubi par son chemin (rubi connect l'écrit)",
+		ja: "なし: エージェントはrubiをパスで起動する必要があります(rubi connectが書き込みます)",
+	},
+	DoctorThisOne: {
+		en: "%s (this one)",
+		pt: "%s (este)",
+		fr: "%s (celui-ci)",
+		ja: "%s(これ)",
+	},
+	DoctorMissing: {
+		en: "missing: not on PATH",
+		pt: "ausente: não está no PATH",
+		fr: "absent : pas dans le PATH",
+		ja: "見つかりません: PATHにありません",
+	},
+	DoctorMissingBeside: {
+		en: "missing: not beside %s nor on PATH",
+		pt: "ausente: não está ao lado de %s nem no PATH",
+		fr: "absent : ni à côté de %s ni dans le PATH",
+		ja: "見つかりません: %sの隣にもPATHにもありません",
+	},
+	DoctorNoAnswer: {
+		en: "%s does not answer %q: %s",
+		pt: "%s não responde a %q: %s",
+		fr: "%s ne répond pas à %q : %s",
+		ja: "%sが%qに応答しません: %s",
+	},
+	DoctorVersion: {
+		en: "%s is version %s, this rubi is %s",
+		pt: "%s está na versão %s, este rubi é %s",
+		fr: "%s est en version %s, ce rubi est en %s",
+		ja: "%sのバージョンは%sですが、このrubiは%sです",
+	},
+	DoctorUnexpected: {
+		en: "unexpected answer %q",
+		pt: "resposta inesperada %q",
+		fr: "réponse inattendue %q",
+		ja: "予期しない応答 %q",
+	},
+	DoctorNotChecked: {
+		en: "not checked: the configuration does not load",
+		pt: "não verificado: a configuração não carrega",
+		fr: "non vérifié : la configuration ne se charge pas",
+		ja: "未確認: 設定を読み込めません",
+	},
+	DoctorLoads: {
+		en: "loads",
+		pt: "carrega",
+		fr: "se charge",
+		ja: "読み込めます",
+	},
+	DoctorNeverBuilt: {
+		en: "never built",
+		pt: "nunca criado",
+		fr: "jamais construit",
+		ja: "まだ作成されていません",
+	},
+	DoctorDamaged: {
+		en: "damaged: %s",
+		pt: "danificado: %s",
+		fr: "endommagé : %s",
+		ja: "破損: %s",
+	},
+	DoctorOutdated: {
+		en: "outdated: %s",
+		pt: "desatualizado: %s",
+		fr: "obsolète : %s",
+		ja: "古い: %s",
+	},
+	DoctorIndexOK: {
+		en: "%s, %s, indexed %s ago",
+		pt: "%s, %s, indexado há %s",
+		fr: "%s, %s, indexé il y a %s",
+		ja: "%s、%s、%s前にインデックス作成",
+	},
+	DoctorIndexNotesChanged: {
+		en: "%s; notes changed since (the next query catches up)",
+		pt: "%s; as notas mudaram desde então (a próxima consulta as lê)",
+		fr: "%s ; des notes ont changé depuis (la prochaine requête les lit)",
+		ja: "%s。その後メモが変更されています(次の検索で反映)",
+	},
+	DoctorCannotRead: {
+		en: "cannot read %s: %s",
+		pt: "não foi possível ler %s: %s",
+		fr: "impossible de lire %s : %s",
+		ja: "%sを読めません: %s",
+	},
+	DoctorCorrectThen: {
+		en: "correct %s, then %s",
+		pt: "corrija %s, depois %s",
+		fr: "corrigez %s, puis %s",
+		ja: "%sを直してから%s",
+	},
+	DoctorCorrect: {
+		en: "correct %s",
+		pt: "corrija %s",
+		fr: "corrigez %s",
+		ja: "%sを直してください",
+	},
+	DoctorStarts: {
+		en: "%s starts %s",
+		pt: "%s inicia %s",
+		fr: "%s lance %s",
+		ja: "%sは%sを起動します",
+	},
+	DoctorList: {
+		en: "%s",
+		pt: "%s",
+		fr: "%s",
+		ja: "%s",
+	},
+	DoctorListMore: {
+		en: "%s, %s",
+		pt: "%s, %s",
+		fr: "%s, %s",
+		ja: "%s、%s",
+	},
+	DoctorNotOnPath: {
+		en: "%s, which is not on PATH",
+		pt: "%s, que não está no PATH",
+		fr: "%s, absent du PATH",
+		ja: "%s(PATHにありません)",
+	},
+	DoctorGone: {
+		en: "%s, which no longer exists",
+		pt: "%s, que não existe mais",
+		fr: "%s, qui n'existe plus",
+		ja: "%s(もう存在しません)",
+	},
+	DoctorNotExecutable: {
+		en: "%s, which is not an executable file",
+		pt: "%s, que não é um arquivo executável",
+		fr: "%s, qui n'est pas un fichier exécutable",
+		ja: "%s(実行ファイルではありません)",
+	},
+	DoctorCodexUntrusted: {
+		en: "Codex does not trust %s, so it ignores the project's .codex/config.toml",
+		pt: "O Codex não confia em %s, então ignora o .codex/config.toml do projeto",
+		fr: "Codex ne fait pas confiance à %s et ignore donc le .codex/config.toml du projet",
+		ja: "Codexは%sを信頼していないため、プロジェクトの.codex/config.tomlを無視します",
+	},
+	DoctorCodexTrustFix: {
+		en: "%s (or start codex there and trust the folder)",
+		pt: "%s (ou inicie o codex lá e confie na pasta)",
+		fr: "%s (ou lancez codex dans ce dossier et faites-lui confiance)",
+		ja: "%s(またはそこでcodexを起動してフォルダを信頼してください)",
+	},
+	DoctorCodexTrusted: {
+		en: "Codex trusts %s (%s)",
+		pt: "O Codex confia em %s (%s)",
+		fr: "Codex fait confiance à %s (%s)",
+		ja: "Codexは%sを信頼しています(%s)",
+	},
+	DoctorNoAgents: {
+		en: "no agent's configuration starts rubi (rubi connect lists the agents)",
+		pt: "nenhuma configuração de agente inicia o rubi (rubi connect lista os agentes)",
+		fr: "aucune configuration d'agent ne lance rubi (rubi connect liste les agents)",
+		ja: "rubiを起動するエージェント設定はありません(rubi connectでエージェントを一覧できます)",
+	},
+	DoctorNotAFolder: {
+		en: "%s is not a folder (a link or a file): hooks log nothing there",
+		pt: "%s não é uma pasta (um link ou um arquivo): os hooks não registram nada ali",
+		fr: "%s n'est pas un dossier (un lien ou un fichier) : les hooks n'y journalisent rien",
+		ja: "%sはフォルダではありません(リンクかファイル): フックはそこに記録しません",
+	},
+	DoctorNoHookError: {
+		en: "no hook error logged",
+		pt: "nenhum erro de hook registrado",
+		fr: "aucune erreur de hook journalisée",
+		ja: "フックのエラーは記録されていません",
+	},
+	DoctorNotRegular: {
+		en: "%s is not a regular file (a link?): hooks do not write it",
+		pt: "%s não é um arquivo comum (um link?): os hooks não o escrevem",
+		fr: "%s n'est pas un fichier ordinaire (un lien ?) : les hooks ne l'écrivent pas",
+		ja: "%sは通常のファイルではありません(リンク?): フックは書き込みません",
+	},
+	DoctorChanged: {
+		en: "%s changed while it was opened",
+		pt: "%s mudou enquanto era aberto",
+		fr: "%s a changé pendant son ouverture",
+		ja: "%sが開いている間に変更されました",
+	},
+	DoctorNoRecentError: {
+		en: "no hook error in the last 24 hours",
+		pt: "nenhum erro de hook nas últimas 24 horas",
+		fr: "aucune erreur de hook dans les dernières 24 heures",
+		ja: "過去24時間にフックのエラーはありません",
+	},
+	DoctorHookErrors: {
+		en: "%d hook error(s) in the last 24 hours; the last: %s",
+		pt: "%d erro(s) de hook nas últimas 24 horas; os últimos: %s",
+		fr: "%d erreur(s) de hook dans les dernières 24 heures ; les dernières : %s",
+		ja: "過去24時間にフックのエラーが%d件。最新: %s",
+	},
+	DoctorReadLog: {
+		en: "read %s (an error stops counting 24 hours after it was logged)",
+		pt: "leia %s (um erro deixa de contar 24 horas depois de registrado)",
+		fr: "lisez %s (une erreur cesse de compter 24 heures après avoir été journalisée)",
+		ja: "%sを読んでください(エラーは記録から24時間で数えなくなります)",
+	},
+	DoctorNotMeasured: {
+		en: "not measured: %s does not run (see programs)",
+		pt: "não medido: %s não roda (veja programas)",
+		fr: "non mesuré : %s ne s'exécute pas (voir programmes)",
+		ja: "未測定: %sが動きません(プログラムを参照)",
+	},
+	DoctorCostFailed: {
+		en: "rubi mcp --cost failed: %s",
+		pt: "rubi mcp --cost falhou: %s",
+		fr: "rubi mcp --cost a échoué : %s",
+		ja: "rubi mcp --costが失敗しました: %s",
+	},
+	DoctorCost: {
+		en: "~%d tokens in every message, in %s (limit %d)",
+		pt: "~%d tokens em cada mensagem, em %s (limite %d)",
+		fr: "~%d tokens dans chaque message, en %s (limite %d)",
+		ja: "メッセージごとに約%dトークン、%s(上限%d)",
+	},
+	DoctorOverLimit: {
+		en: "%s: over the limit",
+		pt: "%s: acima do limite",
+		fr: "%s : au-delà de la limite",
+		ja: "%s: 上限を超えています",
+	},
+	DoctorCostFix: {
+		en: "rubi mcp --cost (it names what costs most)",
+		pt: "rubi mcp --cost (mostra o que mais custa)",
+		fr: "rubi mcp --cost (il nomme ce qui coûte le plus)",
+		ja: "rubi mcp --cost(何が最もコストを使うか表示します)",
+	},
+
+	CLINotADirectory: {
+		en: "%s: not a directory",
+		pt: "%s: não é uma pasta",
+		fr: "%s : ce n'est pas un dossier",
+		ja: "%s: ディレクトリではありません",
+	},
+	CLILogLevel: {
+		en: "--log-level %q: use trace, debug, info, warn, error or off",
+		pt: "--log-level %q: use trace, debug, info, warn, error ou off",
+		fr: "--log-level %q : utilisez trace, debug, info, warn, error ou off",
+		ja: "--log-level %q: trace、debug、info、warn、error、offのいずれかを指定してください",
+	},
+	CLINoFull: {
+		en: "rubi: rubi.hcl names a plugin; rubi runs plugins through the %s program, which is not beside rubi nor on PATH (go install ./cmd/... installs it)",
+		pt: "rubi: o rubi.hcl cita um plugin; o rubi roda plugins pelo programa %s, que não está ao lado do rubi nem no PATH (go install ./cmd/... o instala)",
+		fr: "rubi : rubi.hcl nomme un plugin ; rubi exécute les plugins via le programme %s, qui n'est ni à côté de rubi ni dans le PATH (go install ./cmd/... l'installe)",
+		ja: "rubi: rubi.hclがプラグインを指定しています。rubiはプラグインを%sで実行しますが、rubiの隣にもPATHにもありません(go install ./cmd/...でインストールできます)",
+	},
+	CLIRunningFull: {
+		en: "rubi: running %s: %v",
+		pt: "rubi: ao executar %s: %v",
+		fr: "rubi : exécution de %s : %v",
+		ja: "rubi: %sの実行に失敗: %v",
+	},
+	CLIActionCreated: {
+		en: "created",
+		pt: "criado",
+		fr: "créé",
+		ja: "作成",
+	},
+	CLIActionMerged: {
+		en: "merged",
+		pt: "mesclado",
+		fr: "fusionné",
+		ja: "統合",
+	},
+	CLIActionSuperseded: {
+		en: "superseded",
+		pt: "substituiu",
+		fr: "remplaçant",
+		ja: "置き換え",
+	},
+	CLIError: {
+		en: "error: %s",
+		pt: "erro: %s",
+		fr: "erreur : %s",
+		ja: "エラー: %s",
+	},
+	CLIRetracted: {
+		en: "retracted: %s",
+		pt: "retirado: %s",
+		fr: "retiré : %s",
+		ja: "取り下げ: %s",
+	},
+	CLIDeleted: {
+		en: "deleted: %s",
+		pt: "apagado: %s",
+		fr: "supprimé : %s",
+		ja: "削除: %s",
+	},
+	CLIHandoffSaved: {
+		en: "saved: %s (chunk %s)",
+		pt: "salvo: %s (trecho %s)",
+		fr: "enregistré : %s (fragment %s)",
+		ja: "保存しました: %s(チャンク%s)",
+	},
+	CLISummarySaved: {
+		en: "summary of %s saved",
+		pt: "resumo de %s salvo",
+		fr: "résumé de %s enregistré",
+		ja: "%sの要約を保存しました",
+	},
+	CLIMoreOf: {
+		en: "… %d more of %d (--limit)",
+		pt: "… mais %d de %d (--limit)",
+		fr: "… %d de plus sur %d (--limit)",
+		ja: "…全%[2]d件中ほか%[1]d件(--limit)",
+	},
+	CLINoNodes: {
+		en: "no knowledge nodes yet: `rubi register` stores some",
+		pt: "nenhum nó de conhecimento ainda: `rubi register` guarda alguns",
+		fr: "aucun nœud de connaissance pour l'instant : `rubi register` en enregistre",
+		ja: "知識ノードはまだありません: `rubi register`で保存できます",
+	},
+	CLIDuplicate: {
+		en: "duplicate of %s: nothing saved",
+		pt: "duplicata de %s: nada foi salvo",
+		fr: "doublon de %s : rien d'enregistré",
+		ja: "%sと重複: 何も保存していません",
+	},
+	CLISaved: {
+		en: "saved: %s",
+		pt: "salvo: %s",
+		fr: "enregistré : %s",
+		ja: "保存しました: %s",
+	},
+	CLIMoreMatches: {
+		en: "… %d more matches (--limit)",
+		pt: "… mais %d ocorrências (--limit)",
+		fr: "… %d correspondances de plus (--limit)",
+		ja: "…ほか%d件の一致(--limit)",
+	},
+	CLIMatches: {
+		en: "%d matches in %d chunks searched",
+		pt: "%d ocorrências em %d trechos buscados",
+		fr: "%d correspondances dans %d fragments parcourus",
+		ja: "検索した%[2]d件のチャンクで%[1]d件一致",
+	},
+	CLIMore: {
+		en: "… %d more (--limit)",
+		pt: "… mais %d (--limit)",
+		fr: "… %d de plus (--limit)",
+		ja: "…ほか%d件(--limit)",
+	},
+	CLIArchived: {
+		en: ", archived",
+		pt: ", arquivado",
+		fr: ", archivé",
+		ja: "、アーカイブ済み",
+	},
+	CLIRestored: {
+		en: "restored: %s",
+		pt: "restaurado: %s",
+		fr: "restauré : %s",
+		ja: "復元しました: %s",
+	},
+	CLIIndexed: {
+		en: "indexed %d files in %s (%.0f ms)",
+		pt: "%d arquivos indexados em %s (%.0f ms)",
+		fr: "%d fichiers indexés dans %s (%.0f ms)",
+		ja: "%[2]sの%[1]dファイルをインデックス化(%.0[3]f ms)",
+	},
+	CLIIndexCounts: {
+		en: "  seen %d, parsed %d, unchanged %d, removed %d",
+		pt: "  vistos %d, analisados %d, inalterados %d, removidos %d",
+		fr: "  vus %d, analysés %d, inchangés %d, supprimés %d",
+		ja: "  確認%d、解析%d、変更なし%d、削除%d",
+	},
+	CLIIndexSkipped: {
+		en: "  skipped: %s",
+		pt: "  ignorados: %s",
+		fr: "  ignorés : %s",
+		ja: "  スキップ: %s",
+	},
+	CLIIndexLanguages: {
+		en: "  languages: %s",
+		pt: "  linguagens: %s",
+		fr: "  langages : %s",
+		ja: "  言語: %s",
+	},
+	CLIIndexGraph: {
+		en: "  %d symbols, %d imports, %d import edges, %d modules",
+		pt: "  %d símbolos, %d imports, %d arestas de import, %d módulos",
+		fr: "  %d symboles, %d imports, %d arêtes d'import, %d modules",
+		ja: "  シンボル%d、import %d、importの辺%d、モジュール%d",
+	},
+	CLIIndexResolved: {
+		en: "  imports resolved: %s",
+		pt: "  imports resolvidos: %s",
+		fr: "  imports résolus : %s",
+		ja: "  解決したimport: %s",
+	},
+	CLIIndexUnresolved: {
+		en: "  imports unresolved (internal-looking, no file found): %s",
+		pt: "  imports não resolvidos (parecem internos, nenhum arquivo encontrado): %s",
+		fr: "  imports non résolus (internes en apparence, aucun fichier trouvé) : %s",
+		ja: "  未解決のimport(内部のものらしいがファイルなし): %s",
+	},
+	CLIIndexRankers: {
+		en: "  rankers: %s",
+		pt: "  ranqueadores: %s",
+		fr: "  rankers : %s",
+		ja: "  ランカー: %s",
+	},
+	CLIIndexWarning: {
+		en: "  warning: %s",
+		pt: "  aviso: %s",
+		fr: "  avertissement : %s",
+		ja: "  警告: %s",
+	},
+	CLIConfigOK: {
+		en: "configuration OK for %s",
+		pt: "configuração OK para %s",
+		fr: "configuration correcte pour %s",
+		ja: "%sの設定は正常です",
+	},
+	CLIConfigProblems: {
+		en: "configuration has problems for %s (each below)",
+		pt: "a configuração de %s tem problemas (cada um abaixo)",
+		fr: "la configuration de %s a des problèmes (détaillés ci-dessous)",
+		ja: "%sの設定に問題があります(以下に各問題)",
+	},
+	CLIConfigLanguage: {
+		en: "language: %s (%s)",
+		pt: "idioma: %s (%s)",
+		fr: "langue : %s (%s)",
+		ja: "言語: %s(%s)",
+	},
+	CLILanguageFromConfig: {
+		en: "language in rubi.hcl",
+		pt: "language no rubi.hcl",
+		fr: "language dans rubi.hcl",
+		ja: "rubi.hclのlanguage",
+	},
+	CLILanguageDefault: {
+		en: "no setting, no locale: the default",
+		pt: "sem configuração nem locale: o padrão",
+		fr: "ni réglage ni locale : la langue par défaut",
+		ja: "設定もロケールもないため既定",
+	},
+
+	CostLine: {
+		en: "fixed cost: ~%d tokens in every message (limit %d), in %s",
+		pt: "custo fixo: ~%d tokens em cada mensagem (limite %d), em %s",
+		fr: "coût fixe : ~%d tokens dans chaque message (limite %d), en %s",
+		ja: "固定コスト(%[3]s): メッセージごとに約%[1]dトークン(上限%[2]d)",
+	},
+	CostOver: {
+		en: "rubi: the fixed cost is over its limit of %d tokens",
+		pt: "rubi: o custo fixo passa do limite de %d tokens",
+		fr: "rubi : le coût fixe dépasse sa limite de %d tokens",
+		ja: "rubi: 固定コストが上限の%dトークンを超えています",
+	},
+	CostOverXray: {
+		en: "; the xray tool adds %d of them: leave out --xray to save them",
+		pt: "; a ferramenta xray soma %d deles: deixe --xray de fora para economizá-los",
+		fr: " ; l'outil xray en ajoute %d : retirez --xray pour les économiser",
+		ja: "。うち%dはxrayツールの分です: --xrayを外すと節約できます",
+	},
+}
+
+// The counted nouns: the one and other forms of each language.
+const (
+	NounFile Noun = iota
+	NounHour
+	NounDay
+	NounMinute
+	NounChunkActive
+	NounNode
+	NounNote
+	NounProblem
+
+	numNouns
+)
+
+var nouns = [numNouns]forms{
+	NounFile: {
+		en: [2]string{"%d file", "%d files"},
+		pt: [2]string{"%d arquivo", "%d arquivos"},
+		fr: [2]string{"%d fichier", "%d fichiers"},
+		ja: [2]string{"%dファイル", "%dファイル"},
+	},
+	NounHour: {
+		en: [2]string{"%d hour", "%d hours"},
+		pt: [2]string{"%d hora", "%d horas"},
+		fr: [2]string{"%d heure", "%d heures"},
+		ja: [2]string{"%d時間", "%d時間"},
+	},
+	NounDay: {
+		en: [2]string{"%d day", "%d days"},
+		pt: [2]string{"%d dia", "%d dias"},
+		fr: [2]string{"%d jour", "%d jours"},
+		ja: [2]string{"%d日", "%d日"},
+	},
+	NounMinute: {
+		en: [2]string{"%d minute", "%d minutes"},
+		pt: [2]string{"%d minuto", "%d minutos"},
+		fr: [2]string{"%d minute", "%d minutes"},
+		ja: [2]string{"%d分", "%d分"},
+	},
+	NounChunkActive: {
+		en: [2]string{"%d chunk active", "%d chunks active"},
+		pt: [2]string{"%d trecho ativo", "%d trechos ativos"},
+		fr: [2]string{"%d fragment actif", "%d fragments actifs"},
+		ja: [2]string{"有効なチャンク%d件", "有効なチャンク%d件"},
+	},
+	NounNode: {
+		en: [2]string{"%d node", "%d nodes"},
+		pt: [2]string{"%d nó", "%d nós"},
+		fr: [2]string{"%d nœud", "%d nœuds"},
+		ja: [2]string{"ノード%d件", "ノード%d件"},
+	},
+	NounNote: {
+		en: [2]string{"%d note", "%d notes"},
+		pt: [2]string{"%d nota", "%d notas"},
+		fr: [2]string{"%d note", "%d notes"},
+		ja: [2]string{"メモ%d件", "メモ%d件"},
+	},
+	NounProblem: {
+		en: [2]string{"%d problem", "%d problems"},
+		pt: [2]string{"%d problema", "%d problemas"},
+		fr: [2]string{"%d problème", "%d problèmes"},
+		ja: [2]string{"問題%d件", "問題%d件"},
+	},
+}

@@ -1,0 +1,80 @@
+package messages
+
+import "fmt"
+
+// Key names a message of the catalog.
+type Key uint16
+
+// text is a message in each language: a fmt format when the message takes
+// arguments.
+type text struct{ en, pt, fr, ja string }
+
+func (t *text) in(l Lang) string {
+	switch l {
+	case Portuguese:
+		return t.pt
+	case French:
+		return t.fr
+	case Japanese:
+		return t.ja
+	}
+	return t.en
+}
+
+// Get returns the message k in l, as written (a message that takes
+// arguments is a format: use Format).
+func (l Lang) Get(k Key) string { return catalog[k].in(l) }
+
+// Format returns the message k in l with args in its verbs. The verbs of
+// every language take the same arguments (a test holds them to it); a
+// language may take them in another order, with explicit indexes
+// (%[2]s).
+func (l Lang) Format(k Key, args ...any) string {
+	return fmt.Sprintf(catalog[k].in(l), args...)
+}
+
+// Noun names a counted noun of the catalog: "%d file" and "%d files".
+type Noun uint16
+
+// forms are a counted noun's two forms in each language, one and other.
+// In the whole numbers rubi prints, English and Brazilian Portuguese take
+// the one form for 1 only ("0 arquivos", as Brazilians write it, though
+// CLDR files 0 under one for Portuguese), French for 0 and 1 ("0
+// fichier"), and Japanese has no plural.
+type forms struct{ en, pt, fr, ja [2]string }
+
+func (f *forms) in(l Lang) [2]string {
+	switch l {
+	case Portuguese:
+		return f.pt
+	case French:
+		return f.fr
+	case Japanese:
+		return f.ja
+	}
+	return f.en
+}
+
+// Count writes n with the noun w in l: "1 file", "3 files", "0 fichier",
+// "5 ファイル".
+func (l Lang) Count(n int, w Noun) string {
+	fs := nouns[w].in(l)
+	return fmt.Sprintf(fs[l.plural(n)], n)
+}
+
+// plural is the index of n's form in l: 0 (one) or 1 (other).
+func (l Lang) plural(n int) int {
+	switch l {
+	case Japanese:
+		return 1
+	case French:
+		if n == 0 || n == 1 {
+			return 0
+		}
+		return 1
+	}
+	if n == 1 {
+		return 0
+	}
+	return 1
+}

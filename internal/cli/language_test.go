@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
+)
+
+// language = "ja" in rubi.hcl makes the command line Japanese whatever the
+// locale; --json stays as it is in every language.
+func TestCommandLineInJapanese(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("RUBI_VAULT", "")
+	t.Setenv("LANG", "fr_FR.UTF-8")
+	root := rubitest.Project(t, goProject)
+	if err := os.WriteFile(filepath.Join(root, "rubi.hcl"), []byte("language = \"ja\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runRubi(t, "--root", root, "register", "--type", "gotcha", "--title", "Open needs a DSN", "--body", "An empty DSN panics.", "--file", "store/store.go")
+	if code != 0 || !strings.HasPrefix(out, "作成: gotcha-open-needs-a-dsn (") {
+		t.Errorf("register: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runRubi(t, "--root", root, "status")
+	for _, want := range []string{"rubiの状態: " + root, "知識: プロジェクトにノード1件、うち有効1件(1 gotcha; 1 medium)", "インデックス: ", "最終アクセス: ノードgotcha-open-needs-a-dsnの書き込み("} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("status lacks %q: exit %d:\n%s%s", want, code, out, errOut)
+		}
+	}
+	code, out, _ = runRubi(t, "--root", root, "config", "check")
+	if code != 0 || !strings.Contains(out, "の設定は正常です\n") || !strings.Contains(out, "\n言語: ja(rubi.hclのlanguage)\n") {
+		t.Errorf("config check: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runRubi(t, "--root", root, "register", "--json", "--type", "gotcha", "--title", "Open needs a DSN", "--body", "Also an empty one.")
+	var res []struct {
+		Action string `json:"action"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || len(res) != 1 || res[0].Action != "merged" {
+		t.Errorf("register --json: exit %d, %v:\n%s", code, err, out)
+	}
+}
+
+// Under LANG=pt_BR.UTF-8, with no language setting, the command line
+// speaks Portuguese; an error it prints too.
+func TestCommandLineFollowsTheLocale(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LANG", "pt_BR.UTF-8")
+	root := rubitest.Project(t, goProject)
+	code, out, errOut := runRubi(t, "--root", root, "index")
+	if code != 0 || !strings.HasPrefix(out, "6 arquivos indexados em "+root) || !strings.Contains(out, "  linguagens: go 3, javascript 2, other 1\n") {
+		t.Errorf("index: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runRubi(t, "--root", root, "nodes")
+	if code != 0 || out != "nenhum nó de conhecimento ainda: `rubi register` guarda alguns\n" {
+		t.Errorf("nodes: exit %d: %q", code, out)
+	}
+	code, _, errOut = runRubi(t, "--root", filepath.Join(root, "main.go"), "status")
+	if code != 1 || !strings.Contains(errOut, "main.go: não é uma pasta") {
+		t.Errorf("--root FILE: exit %d: %s", code, errOut)
+	}
+	// LC_ALL=C over a Portuguese LANG: English.
+	t.Setenv("LC_ALL", "C")
+	if code, out, _ := runRubi(t, "--root", root, "nodes"); code != 0 || !strings.HasPrefix(out, "no knowledge nodes yet") {
+		t.Errorf("LC_ALL=C: exit %d: %q", code, out)
+	}
+}
