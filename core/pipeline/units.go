@@ -59,17 +59,41 @@ func (p *profile) makeProbes() *probeSet {
 				return nil
 			}
 		}
-		switch probe := []byte(t[:min(len(t), 4)]); len(probe) {
-		case 0:
-		case 1:
-			ps.single[probe[0]] = true
-		default:
-			k := uint16(probe[0])<<8 | uint16(probe[1])
-			ps.pairs[k] = true
-			ps.longer[k] = append(ps.longer[k], probe)
+		ps.add(probeOf(t))
+		if w, ok := irregular[t]; ok {
+			ps.add(w)
 		}
 	}
 	return ps
+}
+
+// probeOf is the first bytes of term that every word stemmed to it
+// starts with. The stemmer changes a word's end only, but the end of a
+// short stem is within four bytes: "copy" is the term "copi", "using"
+// the term "use", "tries" the term "tri"; so a short term ending in a
+// letter the stemmer puts there ('i' for 'y', an 'e' it adds) loses it.
+func probeOf(term string) string {
+	p := term[:min(len(term), 4)]
+	if len(p) == len(term) && len(p) > 1 && (p[len(p)-1] == 'i' || p[len(p)-1] == 'e') {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// irregular maps the terms of the English stemmer's exceptional forms
+// that do not start as their words do to those words' first bytes.
+var irregular = map[string]string{"die": "dy", "lie": "ly", "tie": "ty", "sky": "ski"}
+
+func (ps *probeSet) add(probe string) {
+	switch len(probe) {
+	case 0:
+	case 1:
+		ps.single[probe[0]] = true
+	default:
+		k := uint16(probe[0])<<8 | uint16(probe[1])
+		ps.pairs[k] = true
+		ps.longer[k] = append(ps.longer[k], []byte(probe))
+	}
 }
 
 // in reports whether the lowercased line low holds a probe.

@@ -80,3 +80,34 @@ func TestProbesKeepEveryTerm(t *testing.T) {
 		}
 	}
 }
+
+// A word is kept for a question that has another word of its stem: the
+// stemmer changes the ends of short words ("copy" is "copi", "using"
+// "use") and has exceptional forms ("dying" is "die").
+func TestProbesKeepInflections(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"used", "using"}, {"copies", "copy"}, {"tried", "try"}, {"hoped", "hoping"},
+		{"tidied", "tidy"}, {"die", "dying"}, {"lie", "lying"}, {"tie", "tying"}, {"sky", "skies"},
+		{"agreed", "agreeing"}, {"ugly", "ugly"}, {"early", "early"}, {"creating", "created"},
+		{"troubling", "trouble"}, {"cries", "cry"},
+	} {
+		question, word := pair[0], pair[1]
+		terms := map[string]float64{}
+		for _, tok := range text.Tokenize(question) {
+			terms[tok] = 1
+		}
+		shared := false
+		for _, tok := range text.Tokenize(word) {
+			_, ok := terms[tok]
+			shared = shared || ok
+		}
+		if !shared {
+			t.Fatalf("%q and %q share no term: %v, %v", question, word, text.Tokenize(question), text.Tokenize(word))
+		}
+		line := []byte("x = " + word + "(y)")
+		p := &profile{terms: terms}
+		if kept := p.probes().keep(nil, line, asciiLower(nil, line)); !bytes.Contains(kept, []byte(word)) {
+			t.Errorf("a question of %q (terms %v) does not keep %q: kept %q", question, text.Tokenize(question), word, kept)
+		}
+	}
+}
