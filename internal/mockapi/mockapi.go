@@ -31,7 +31,9 @@ type Reply struct {
 	Text      string
 	ToolName  string
 	ToolInput any
-	Calls     []ToolCall
+	// ToolNamespace is the namespace of ToolName (Responses API only).
+	ToolNamespace string
+	Calls         []ToolCall
 	// Usage is the usage the response reports; nil estimates it.
 	Usage *Usage
 }
@@ -40,13 +42,16 @@ type Reply struct {
 type ToolCall struct {
 	Name  string
 	Input any
+	// Namespace is the namespace a Responses API function is offered in:
+	// Codex offers an MCP server's tools as the namespace mcp__SERVER.
+	Namespace string
 }
 
 // calls returns the reply's tool calls in order.
 func (r Reply) calls() []ToolCall {
 	calls := r.Calls
 	if r.ToolName != "" {
-		calls = append([]ToolCall{{r.ToolName, r.ToolInput}}, calls...)
+		calls = append([]ToolCall{{Name: r.ToolName, Input: r.ToolInput, Namespace: r.ToolNamespace}}, calls...)
 	}
 	return calls
 }

@@ -96,16 +96,26 @@ func TestMessagesUsageAsScripted(t *testing.T) {
 	}
 }
 
-// The Responses API counts cached input inside input_tokens.
+// The Responses API counts cached input inside input_tokens; a function
+// offered in a namespace (Codex's MCP tools) is called with it.
 func TestResponsesUsageAsScripted(t *testing.T) {
 	m, err := NewResponses(func(r ResponsesRequest) Reply {
-		return Reply{ToolName: "exec_command", ToolInput: map[string]any{"cmd": "cat a.go"}, Usage: &Usage{Input: 40, CacheRead: 1000, Output: 12}}
+		return Reply{ToolName: "context", ToolNamespace: "mcp__rubi", ToolInput: map[string]any{"query": "retries"}, Usage: &Usage{Input: 40, CacheRead: 1000, Output: 12}}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	evs := events(t, post(t, m.URL+"/v1/responses", `{"model":"gpt-5","input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}]}`))
+	var done map[string]any
+	for _, e := range evs {
+		if e["type"] == "response.output_item.done" {
+			done = e["item"].(map[string]any)
+		}
+	}
+	if done["type"] != "function_call" || done["name"] != "context" || done["namespace"] != "mcp__rubi" || done["arguments"] != `{"query":"retries"}` {
+		t.Errorf("the call %v, want mcp__rubi's context with the query", done)
+	}
 	last := evs[len(evs)-1]
 	if last["type"] != "response.completed" {
 		t.Fatalf("last event %v", last["type"])

@@ -129,6 +129,9 @@ func (m *Responses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		args, _ := json.Marshal(calls[0].Input)
 		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_mock_%d", n), "status": "completed",
 			"name": calls[0].Name, "arguments": string(args), "call_id": fmt.Sprintf("call_mock_%d", n)}
+		if calls[0].Namespace != "" {
+			item["namespace"] = calls[0].Namespace
+		}
 	} else {
 		item = map[string]any{"type": "message", "id": fmt.Sprintf("msg_mock_%d", n), "status": "completed", "role": "assistant",
 			"content": []any{map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}}}
