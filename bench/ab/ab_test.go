@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func harnessOptions(t *testing.T) options {
 func TestShortRun(t *testing.T) {
 	o := harnessOptions(t)
 	o.short = true
-	rep, err := run(o)
+	rep, err := run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestAccounting(t *testing.T) {
 	if err := os.WriteFile(o.tasks, []byte(accountingTasks), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := run(o)
+	rep, err := run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func codexConfig(model, mockURL string) string {
 // own configuration, and in the arms with rubi, rubi installed the way a
 // user installs it (rubi install --hooks for Claude Code, rubi connect
 // codex --global for Codex), by the rubi built for the run.
-func (h *harness) setupHome(a *agent, home, project string, withRubi bool) error {
+func (h *harness) setupHome(ctx context.Context, a *agent, home, project string, withRubi bool) error {
 	if a.Name == "codex" {
 		if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
 			return err
@@ -89,7 +89,7 @@ func (h *harness) setupHome(a *agent, home, project string, withRubi bool) error
 	} else {
 		args = []string{"connect", "codex", "--global"}
 	}
-	if _, err := h.rubi(project, env, args...); err != nil {
+	if _, err := h.rubi(ctx, project, env, args...); err != nil {
 		return err
 	}
 	if a.Name == "codex" {
@@ -99,7 +99,7 @@ func (h *harness) setupHome(a *agent, home, project string, withRubi bool) error
 	}
 	// The map needs an index; a user with rubi has one before the
 	// session starts, so it is built here, untimed.
-	_, err := h.rubi(project, env, "index")
+	_, err := h.rubi(ctx, project, env, "index")
 	return err
 }
 
@@ -123,8 +123,8 @@ func approveRubiTools(path string) error {
 }
 
 // rubi runs one of the built rubi's commands.
-func (h *harness) rubi(dir string, env []string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+func (h *harness) rubi(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(h.rubiDir, "rubi"), args...)
 	cmd.Dir = dir
@@ -211,8 +211,8 @@ func keyFor(agent string) string {
 }
 
 // version asks the CLI for its version.
-func (h *harness) version(a *agent) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+func (h *harness) version(ctx context.Context, a *agent) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, a.Bin, "--version")
 	home, err := os.MkdirTemp(h.work, "version-")

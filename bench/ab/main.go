@@ -17,14 +17,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rubi-dev/rubi/internal/mockapi"
@@ -72,7 +75,7 @@ func main() {
 	flag.StringVar(&claudeModel, "claude-model", "claude-sonnet-4-5", "Claude Code's model")
 	flag.StringVar(&codexModel, "codex-model", "gpt-5", "Codex's model")
 	flag.StringVar(&o.rubi, "rubi", "", "a folder holding rubi, rubi-hook, rubi-mcp and rubi-full (default: built from this checkout)")
-	flag.StringVar(&o.out, "out", "bench/results", "where the report goes")
+	flag.StringVar(&o.out, "out", "", "where the report goes (default the checkout's bench/results)")
 	flag.DurationVar(&o.timeout, "timeout", 0, "the longest one session may take (default 2m against the mock, 20m with -real)")
 	flag.StringVar(&o.sandbox, "codex-sandbox", "workspace-write", "Codex's --sandbox for the sessions")
 	flag.BoolVar(&o.keep, "keep", false, "keep the run's temporary folder (projects, agents' homes and logs) and print where it is")
@@ -85,8 +88,15 @@ func main() {
 	root, err := checkoutRoot()
 	if err == nil {
 		o.root = root
+		if o.out == "" {
+			o.out = filepath.Join(root, "bench", "results")
+		}
+		// Ctrl-C stops the session under way (its process group is
+		// killed), the mocks and the run's folder go.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
 		var rep *report
-		rep, err = run(o)
+		rep, err = run(ctx, o)
 		if err == nil {
 			var md string
 			md, err = rep.write(o.out)
@@ -182,7 +192,7 @@ func (o *options) check() error {
 }
 
 // run runs every session and returns the report.
-func run(o options) (*report, error) {
+func run(ctx context.Context, o options) (*report, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -210,13 +220,13 @@ func run(o options) (*report, error) {
 
 	rep := &report{Date: time.Now().UTC().Format("2006-01-02"), Real: o.real, Runs: o.runs, Short: o.short, Tasks: relTo(o.root, ts.Path)}
 	for _, name := range o.agents {
-		a, err := h.agent(name)
+		a, err := h.agent(ctx, name)
 		if err != nil {
 			return nil, err
 		}
 		rep.Agents = append(rep.Agents, agentInfo{Name: a.Name, Title: a.Title, Version: a.Version, Model: a.Model})
 		for _, c := range chains {
-			if err := h.chain(a, c, rep); err != nil {
+			if err := h.chain(ctx, a, c, rep); err != nil {
 				return nil, err
 			}
 		}
@@ -315,7 +325,7 @@ func isFile(p string) bool {
 }
 
 // agent finds an agent's CLI and asks its version.
-func (h *harness) agent(name string) (*agent, error) {
+func (h *harness) agent(ctx context.Context, name string) (*agent, error) {
 	a := &agent{Name: name, Title: agentTitle(name), Model: h.o.models[name]}
 	a.Bin = h.o.claude
 	if name == "codex" {
@@ -327,7 +337,7 @@ func (h *harness) agent(name string) (*agent, error) {
 	if a.Bin == "" {
 		return nil, fmt.Errorf("%s: not found: run `(cd agents/testdata/%s && npm ci)` (make test does), or give -%s PATH", a.Title, name, name)
 	}
-	v, err := h.version(a)
+	v, err := h.version(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +365,7 @@ func relTo(root, p string) string {
 }
 
 // chain runs a chain for every arm and run, appending its sessions to rep.
-func (h *harness) chain(a *agent, c *chain, rep *report) error {
+func (h *harness) chain(ctx context.Context, a *agent, c *chain, rep *report) error {
 	src, err := h.source(c)
 	if err != nil {
 		return err
@@ -385,11 +395,11 @@ func (h *harness) chain(a *agent, c *chain, rep *report) error {
 			if err := newHome(home); err != nil {
 				return err
 			}
-			if err := h.setupHome(a, home, project, arm != armNone); err != nil {
+			if err := h.setupHome(ctx, a, home, project, arm != armNone); err != nil {
 				return fmt.Errorf("%s, chain %q, arm %s: %w", a.Title, c.Name, arm, err)
 			}
 			for _, t := range c.Tasks {
-				s, err := h.runSession(a, c, t, arm, run, home, project)
+				s, err := h.runSession(ctx, a, c, t, arm, run, home, project)
 				if err != nil {
 					return err
 				}
@@ -407,6 +417,7 @@ func (h *harness) chain(a *agent, c *chain, rep *report) error {
 						return err
 					}
 				}
+				h.o.log("%s, chain %s: the map arm's first run left %d notes for the mature arm", a.Title, c.Name, countMarkdown(seed))
 			}
 			// The project and its home go: nothing of a run outlives it.
 			if !h.o.keep {

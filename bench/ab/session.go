@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -136,8 +137,13 @@ func writeFile(path string, data []byte) error {
 
 // countNotes counts the notes of a project's graph.
 func countNotes(project string) int {
+	return countMarkdown(filepath.Join(project, ".rubi", "knowledge"))
+}
+
+// countMarkdown counts the markdown files under dir.
+func countMarkdown(dir string) int {
 	n := 0
-	filepath.WalkDir(filepath.Join(project, ".rubi", "knowledge"), func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
 			n++
 		}
@@ -148,7 +154,7 @@ func countNotes(project string) int {
 
 // runSession runs one task in a new session of the agent and measures it
 // from the log the agent wrote.
-func (h *harness) runSession(a *agent, c *chain, t *task, arm string, run int, home, project string) (session, error) {
+func (h *harness) runSession(ctx context.Context, a *agent, c *chain, t *task, arm string, run int, home, project string) (session, error) {
 	s := session{Agent: a.Name, Chain: c.Name, Task: t.Name, Arm: arm, Run: run, Notes: countNotes(project)}
 	name := fmt.Sprintf("%s, chain %s, task %s (%s), arm %s, run %d", a.Title, c.Name, t.Name, t.Where, arm, run)
 	withRubi := arm != armNone
@@ -167,7 +173,7 @@ func (h *harness) runSession(a *agent, c *chain, t *task, arm string, run int, h
 	marker := fmt.Sprintf("RUBI_AB_SESSION=%d-%d", os.Getpid(), h.sessions)
 	env := h.env(a, home, withRubi, marker)
 
-	ctx, cancel := context.WithTimeout(context.Background(), h.o.timeout)
+	ctx, cancel := context.WithTimeout(ctx, h.o.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, a.Bin, a.args(t.Prompt, h.o.sandbox)...)
 	cmd.Dir = project
@@ -187,8 +193,10 @@ func (h *harness) runSession(a *agent, c *chain, t *task, arm string, run int, h
 	}
 	left := sweep(marker, 10*time.Second)
 	if err != nil {
-		if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer after %v (-timeout)", h.o.timeout)
+		} else if ctx.Err() != nil {
+			err = ctx.Err()
 		}
 		return s, fmt.Errorf("%s: %s: %v\nstdout:\n%s\nstderr:\n%s", name, filepath.Base(a.Bin), err, tail(stdout.String()), tail(stderr.String()))
 	}
