@@ -3,12 +3,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
@@ -107,7 +110,7 @@ func TestShortRun(t *testing.T) {
 	if !strings.HasSuffix(rep.name(), "-mock-short") {
 		t.Errorf("a short run against the mock is named %s, which git does not ignore", rep.name())
 	}
-	for _, want := range []string{"## Claude Code (2.1.328", "## Codex CLI (codex-cli 0.169.0", "**Mock run**", "### Chain rubi-recall, task where", "| mature graph |"} {
+	for _, want := range []string{"## Claude Code 2.1.328, model claude-sonnet-4-5", "## Codex CLI 0.169.0, model gpt-5", "**Mock run**", "### Chain rubi-recall, task where", "| mature graph |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q:\n%s", want, md)
 		}
@@ -262,4 +265,42 @@ func TestAccounting(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", line, md)
 		}
 	}
+}
+
+// A session that fails (here: past a -timeout too short for any agent to
+// answer) stops the run with an error naming the session, and leaves
+// nothing behind: no process it started, no temporary folder.
+func TestFailedSessionLeavesNothing(t *testing.T) {
+	o := harnessOptions(t)
+	o.short = true
+	o.agents = []string{"claude"}
+	o.arms = []string{armNone, armMap}
+	o.timeout = 300 * time.Millisecond
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	_, err := run(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "no answer after 300ms (-timeout)") || !strings.Contains(err.Error(), "Claude Code, chain rubi-recall, task where") {
+		t.Fatalf("run: %v, want the first session stopped by -timeout", err)
+	}
+	prefix := fmt.Sprintf("RUBI_AB_SESSION=%d-", os.Getpid())
+	if left := markedWith(prefix); len(left) > 0 {
+		t.Errorf("processes of the run still running: %v", left)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the run left %d entries in its temporary folder: %v", len(left), left[0].Name())
+	}
+}
+
+// markedWith lists the processes whose environment has a variable
+// starting with prefix.
+func markedWith(prefix string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && (bytes.HasPrefix(env, []byte(prefix)) || bytes.Contains(env, []byte("\x00"+prefix))) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -210,6 +211,8 @@ func keyFor(agent string) string {
 	return "OPENAI_API_KEY"
 }
 
+var versionRE = regexp.MustCompile(`\b\d+\.\d+\.\d+[-+.\w]*`)
+
 // version asks the CLI for its version.
 func (h *harness) version(ctx context.Context, a *agent) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
@@ -230,7 +233,9 @@ func (h *harness) version(ctx context.Context, a *agent) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s --version: %v\n%s", a.Bin, err, out)
 	}
-	// The version is the last line; warnings may come before it.
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1]), nil
+	// "2.1.328 (Claude Code)", "codex-cli 0.169.0", warnings before it.
+	if v := versionRE.FindString(string(out)); v != "" {
+		return v, nil
+	}
+	return "", fmt.Errorf("%s --version printed no version: %q", a.Bin, out)
 }

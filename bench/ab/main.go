@@ -417,7 +417,7 @@ func (h *harness) chain(ctx context.Context, a *agent, c *chain, rep *report) er
 						return err
 					}
 				}
-				h.o.log("%s, chain %s: the map arm's first run left %d notes for the mature arm", a.Title, c.Name, countMarkdown(seed))
+				h.o.log("%s, chain %s: the mature arm starts from the map arm's first run's graph: %d note(s)", a.Title, c.Name, countMarkdown(seed))
 			}
 			// The project and its home go: nothing of a run outlives it.
 			if !h.o.keep {

@@ -302,7 +302,7 @@ func (r *report) markdown() string {
 		"after the chain's earlier tasks. In brackets, the relative difference with no rubi. Context re-read: in each API call, the part of its context " +
 		"the previous call had already sent (what the cache served, else what was sent again).\n")
 	for _, a := range r.Agents {
-		fmt.Fprintf(&b, "\n## %s (%s), model %s\n", a.Title, a.Version, a.Model)
+		fmt.Fprintf(&b, "\n## %s %s, model %s\n", a.Title, a.Version, a.Model)
 		r.table(&b, "All chains: each run's tasks summed", a.Name, "", "")
 		for _, c := range r.chainsOf(a.Name) {
 			r.table(&b, fmt.Sprintf("Chain %s: its tasks summed", c), a.Name, c, "")
