@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rubi-dev/rubi/core/store"
@@ -178,8 +177,7 @@ func (h *harness) runSession(ctx context.Context, a *agent, c *chain, t *task, a
 	cmd := exec.CommandContext(ctx, a.Bin, a.args(t.Prompt, h.o.sandbox)...)
 	cmd.Dir = project
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -189,7 +187,7 @@ func (h *harness) runSession(ctx context.Context, a *agent, c *chain, t *task, a
 	// Whatever the session left in its process group goes, and what it
 	// started elsewhere (rubi's background index) gets a moment to end.
 	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd.Process.Pid)
 	}
 	left := sweep(marker, 10*time.Second)
 	if err != nil {
@@ -282,7 +280,7 @@ func sweep(marker string, grace time.Duration) []string {
 		if time.Now().After(deadline) {
 			var out []string
 			for pid, cmd := range left {
-				syscall.Kill(pid, syscall.SIGKILL)
+				killPID(pid)
 				out = append(out, fmt.Sprintf("%d: %s", pid, cmd))
 			}
 			return out
