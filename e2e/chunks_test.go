@@ -30,38 +30,9 @@ const (
 	memoryTool    = "mcp__plugin_rubi_rubi__memory"
 )
 
-// system is the request's system prompt as one string.
-func (r apiRequest) system() string {
-	var s string
-	if json.Unmarshal(r.System, &s) == nil {
-		return s
-	}
-	var blocks []contentBlock
-	json.Unmarshal(r.System, &blocks)
-	var b strings.Builder
-	for _, c := range blocks {
-		b.WriteString(c.Text)
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
 // isAnalyst reports whether the request comes from a chunk-analyst
 // subagent.
-func (r apiRequest) isAnalyst() bool { return strings.Contains(r.system(), analystPrompt) }
-
-// toolNames are the tools the request offers, without Claude Code's
-// placeholder for deferred ones.
-func (r apiRequest) toolNames() []string {
-	var names []string
-	for _, t := range r.Tools {
-		if t.Name != "DeferredToolPlaceholder" {
-			names = append(names, t.Name)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
+func isAnalyst(r apiRequest) bool { return strings.Contains(r.System(), analystPrompt) }
 
 // saveChunk saves content as a chunk of the project's conversation
 // memory with rubi memory save and returns its id.
@@ -84,11 +55,11 @@ var analystChunk = regexp.MustCompile(`Analyse chunk (\S+?)\.`)
 // analystScript is a chunk-analyst subagent: it reads the chunk its
 // prompt names, then reports in one line, without the chunk's text.
 func analystScript(r apiRequest) reply {
-	m := analystChunk.FindStringSubmatch(r.prompt())
+	m := analystChunk.FindStringSubmatch(r.Prompt())
 	if m == nil {
 		return reply{Text: "no chunk id in my prompt"}
 	}
-	results := r.toolResults()
+	results := r.ToolResults()
 	if len(results) == 0 {
 		return reply{ToolName: readTool, ToolInput: map[string]any{"target": "chunk:" + m[1]}}
 	}
@@ -105,9 +76,9 @@ const analystConclusion = "facts, decisions and open questions listed (L1-L3)"
 func analystRequests(r runResult) map[string][]apiRequest {
 	by := map[string][]apiRequest{}
 	for _, q := range r.requests {
-		if q.isAnalyst() {
+		if isAnalyst(q) {
 			id := ""
-			if m := analystChunk.FindStringSubmatch(q.prompt()); m != nil {
+			if m := analystChunk.FindStringSubmatch(q.Prompt()); m != nil {
 				id = m[1]
 			}
 			by[id] = append(by[id], q)
@@ -120,7 +91,7 @@ func analystRequests(r runResult) map[string][]apiRequest {
 func mainRequests(r runResult) []apiRequest {
 	var main []apiRequest
 	for _, q := range r.requests {
-		if !q.isAnalyst() {
+		if !isAnalyst(q) {
 			main = append(main, q)
 		}
 	}
@@ -135,11 +106,11 @@ func checkAnalyst(t *testing.T, id string, reqs []apiRequest, want string, other
 	if len(reqs) == 0 {
 		t.Fatalf("no chunk-analyst subagent was started for chunk %s", id)
 	}
-	if got := reqs[0].toolNames(); !slices.Equal(got, []string{memoryTool, readTool}) {
+	if got := reqs[0].ToolNames(); !slices.Equal(got, []string{memoryTool, readTool}) {
 		t.Errorf("the chunk-analyst subagent is offered %v, want rubi's memory and read tools only", got)
 	}
 	last := reqs[len(reqs)-1]
-	results := last.toolResults()
+	results := last.ToolResults()
 	if len(results) != 1 {
 		t.Fatalf("chunk %s: the subagent's last request has %d tool results, want its one read", id, len(results))
 	}
@@ -155,7 +126,7 @@ func checkAnalyst(t *testing.T, id string, reqs []apiRequest, want string, other
 		t.Errorf("chunk %s: the subagent's read got (is_error=%v) %.400q, want the chunk's text with %q", id, got.IsError, text, want)
 	}
 	for _, o := range others {
-		if strings.Contains(last.text(), o) {
+		if strings.Contains(last.Text(), o) {
 			t.Errorf("chunk %s: the subagent's context holds %q, another chunk's marker", id, o)
 		}
 	}
@@ -170,8 +141,8 @@ func logRun(t *testing.T, r runResult) {
 		}
 		t.Logf("claude printed %q", r.out)
 		for i, q := range r.requests {
-			t.Logf("request %d (analyst %v) offers %v; prompt %.200q", i, q.isAnalyst(), q.toolNames(), q.prompt())
-			for _, c := range q.toolResults() {
+			t.Logf("request %d (analyst %v) offers %v; prompt %.200q", i, isAnalyst(q), q.ToolNames(), q.Prompt())
+			for _, c := range q.ToolResults() {
 				t.Logf("  tool result (is_error=%v): %.300q", c.IsError, c.ResultText())
 			}
 		}
@@ -188,8 +159,8 @@ func checkMainClean(t *testing.T, r runResult, markers ...string) {
 	}
 	for i, q := range main {
 		for _, m := range markers {
-			if strings.Contains(q.text(), m) {
-				t.Errorf("main-thread request %d holds the chunk's text (%q):\n%s", i, m, excerpt(q.text(), m, 400))
+			if strings.Contains(q.Text(), m) {
+				t.Errorf("main-thread request %d holds the chunk's text (%q):\n%s", i, m, excerpt(q.Text(), m, 400))
 			}
 		}
 	}
@@ -207,7 +178,7 @@ func agentResults(req apiRequest) []string {
 		}
 	}
 	var out []string
-	for _, c := range req.toolResults() {
+	for _, c := range req.ToolResults() {
 		if calls[c.ToolUseID] {
 			out = append(out, c.ResultText())
 		}
@@ -229,14 +200,14 @@ func TestClaudeCodeAnalyzeChunk(t *testing.T) {
 	const unknown = "20200101-000000-deadbeef"
 	args := regexp.MustCompile(`<command-args>([^\s<]+)`)
 	api := newMockAPI(t, func(r apiRequest) reply {
-		if r.isAnalyst() {
+		if isAnalyst(r) {
 			return analystScript(r)
 		}
-		m := args.FindStringSubmatch(r.prompt())
-		if m == nil || !strings.Contains(r.prompt(), "/rubi:analyze") {
+		m := args.FindStringSubmatch(r.Prompt())
+		if m == nil || !strings.Contains(r.Prompt(), "/rubi:analyze") {
 			return reply{Text: "Noted."}
 		}
-		if len(r.toolResults()) == 0 {
+		if len(r.ToolResults()) == 0 {
 			return reply{ToolName: "Agent", ToolInput: map[string]any{"description": "Analyse a memory chunk",
 				"prompt": "Analyse chunk " + m[1] + ". Question: what was decided about retries?", "subagent_type": "rubi:chunk-analyst", "run_in_background": false}}
 		}
@@ -246,7 +217,7 @@ func TestClaudeCodeAnalyzeChunk(t *testing.T) {
 
 	r := s.run(t, "/rubi:analyze "+id+" what was decided about retries?")
 	logRun(t, r)
-	if got := mainRequests(r); len(got) == 0 || !strings.Contains(got[0].text(), "Analyse a chunk of rubi's conversation memory without reading it here: "+id+" what was decided") {
+	if got := mainRequests(r); len(got) == 0 || !strings.Contains(got[0].Text(), "Analyse a chunk of rubi's conversation memory without reading it here: "+id+" what was decided") {
 		t.Fatalf("/rubi:analyze did not reach the model as its prompt with the arguments")
 	}
 	analysts := analystRequests(r)
@@ -300,10 +271,10 @@ func TestClaudeCodeParallelChunks(t *testing.T) {
 	all := make(chan struct{})
 	parallel := true
 	api := newMockAPI(t, func(r apiRequest) reply {
-		if r.isAnalyst() {
-			if len(r.toolResults()) == 0 {
+		if isAnalyst(r) {
+			if len(r.ToolResults()) == 0 {
 				mu.Lock()
-				if m := analystChunk.FindStringSubmatch(r.prompt()); m != nil && !started[m[1]] {
+				if m := analystChunk.FindStringSubmatch(r.Prompt()); m != nil && !started[m[1]] {
 					started[m[1]] = true
 					if len(started) == 2 {
 						close(all)
@@ -320,10 +291,10 @@ func TestClaudeCodeParallelChunks(t *testing.T) {
 			}
 			return analystScript(r)
 		}
-		if !strings.Contains(r.prompt(), "/rubi:parallel") {
+		if !strings.Contains(r.Prompt(), "/rubi:parallel") {
 			return reply{Text: "Noted."}
 		}
-		results := r.toolResults()
+		results := r.ToolResults()
 		switch len(results) {
 		case 0:
 			return reply{ToolName: memoryTool, ToolInput: map[string]any{"action": "grep", "text": pattern}}
@@ -340,7 +311,7 @@ func TestClaudeCodeParallelChunks(t *testing.T) {
 			for _, m := range found.Matches {
 				if !seen[m.ID] {
 					seen[m.ID] = true
-					calls = append(calls, toolCall{"Agent", map[string]any{"description": "Analyse a memory chunk",
+					calls = append(calls, toolCall{Name: "Agent", Input: map[string]any{"description": "Analyse a memory chunk",
 						"prompt":        "Analyse chunk " + m.ID + ". Question: how do payment retries work? Answer from this chunk only.",
 						"subagent_type": "rubi:chunk-analyst", "run_in_background": false}})
 				}
@@ -357,13 +328,13 @@ func TestClaudeCodeParallelChunks(t *testing.T) {
 	logRun(t, r)
 
 	main := mainRequests(r)
-	if len(main) == 0 || !strings.Contains(main[0].text(), "Answer from rubi's conversation memory, one subagent per chunk: how do payment retries work?") {
+	if len(main) == 0 || !strings.Contains(main[0].Text(), "Answer from rubi's conversation memory, one subagent per chunk: how do payment retries work?") {
 		t.Fatalf("/rubi:parallel did not reach the model as its prompt with the arguments")
 	}
 	if len(main) < 2 {
 		t.Fatalf("the main thread made %d requests; claude printed %q", len(main), r.out)
 	}
-	if res := main[1].toolResults(); len(res) != 1 || res[0].IsError || !strings.Contains(res[0].ResultText(), a) || !strings.Contains(res[0].ResultText(), b) {
+	if res := main[1].ToolResults(); len(res) != 1 || res[0].IsError || !strings.Contains(res[0].ResultText(), a) || !strings.Contains(res[0].ResultText(), b) {
 		t.Fatalf("rubi's memory grep did not find chunks %s and %s: %+v", a, b, res)
 	}
 	analysts := analystRequests(r)

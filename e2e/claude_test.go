@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,10 +103,10 @@ func discount(code string) int {
 // otherwise it answers in one line.
 func shopScript(project string) func(apiRequest) reply {
 	return func(r apiRequest) reply {
-		if !strings.Contains(r.prompt(), bigFile) {
+		if !strings.Contains(r.Prompt(), bigFile) {
 			return reply{Text: "Noted."}
 		}
-		switch len(r.toolResults()) {
+		switch len(r.ToolResults()) {
 		case 0, 1:
 			return reply{ToolName: "Read", ToolInput: map[string]any{"file_path": filepath.Join(project, filepath.FromSlash(bigFile))}}
 		default:
@@ -174,7 +173,7 @@ func (s *claudeSession) run(t *testing.T, prompt string) runResult {
 func (r runResult) first(t *testing.T) apiRequest {
 	t.Helper()
 	for _, req := range r.requests {
-		if req.hasTool("Read") {
+		if req.HasTool("Read") {
 			return req
 		}
 	}
@@ -217,7 +216,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 	t.Run("plugin components", func(t *testing.T) {
 		// The plugin's MCP server, subagent, commands and skill reach the
 		// model (MCP tools are deferred: listed by name).
-		text := api.Requests()[0].text()
+		text := api.Requests()[0].Text()
 		for _, want := range []string{
 			"mcp__plugin_rubi_rubi__context", "mcp__plugin_rubi_rubi__register", "mcp__plugin_rubi_rubi__memory",
 			"rubi knows this project's code map", // the MCP server's instructions
@@ -230,7 +229,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		}
 		// A command expands with its arguments.
 		r := s.run(t, "/rubi:handoff the flaky payment test is next")
-		if got := r.first(t).text(); !strings.Contains(got, "Save where the work stands as a rubi handoff") || !strings.Contains(got, "the flaky payment test is next") {
+		if got := r.first(t).Text(); !strings.Contains(got, "Save where the work stands as a rubi handoff") || !strings.Contains(got, "the flaky payment test is next") {
 			t.Errorf("/rubi:handoff did not reach the model as its prompt with the arguments:\n%s", excerpt(got, "handoff", 600))
 		}
 	})
@@ -255,7 +254,7 @@ func TestClaudeCodeInstalledHooks(t *testing.T) {
 	testRubiHooks(t, s)
 
 	t.Run("rubi mcp", func(t *testing.T) {
-		text := api.Requests()[0].text()
+		text := api.Requests()[0].Text()
 		if !strings.Contains(text, "mcp__rubi__context") || !strings.Contains(text, "rubi knows this project's code map") {
 			t.Errorf("the model is not offered the rubi MCP server rubi install added:\n%s", excerpt(text, "mcp__", 600))
 		}
@@ -281,7 +280,7 @@ func testRubiHooks(t *testing.T, s *claudeSession) {
 
 	t.Run("session start map", func(t *testing.T) {
 		for _, r := range []runResult{matching, unrelated} {
-			text := r.first(t).text()
+			text := r.first(t).Text()
 			got := hookContext(text, "SessionStart")
 			if got == "" {
 				t.Fatalf("%q: the model got no SessionStart context from rubi:\n%s", r.prompt, excerpt(text, "hook", 800))
@@ -297,7 +296,7 @@ func testRubiHooks(t *testing.T, s *claudeSession) {
 	})
 
 	t.Run("recall on a matching prompt", func(t *testing.T) {
-		text := matching.first(t).text()
+		text := matching.first(t).Text()
 		got := hookContext(text, "UserPromptSubmit")
 		if !strings.Contains(got, couponTitle) {
 			t.Errorf("the prompt about coupons did not recall %q; the model got:\n%s", couponTitle, got)
@@ -305,7 +304,7 @@ func testRubiHooks(t *testing.T, s *claudeSession) {
 	})
 
 	t.Run("nothing recalled on an unrelated prompt", func(t *testing.T) {
-		text := unrelated.first(t).text()
+		text := unrelated.first(t).Text()
 		if got := hookContext(text, "UserPromptSubmit"); got != "" {
 			t.Errorf("a prompt about autumn leaves got rubi's recall:\n%s", got)
 		}
@@ -317,7 +316,7 @@ func testRubiHooks(t *testing.T, s *claudeSession) {
 	t.Run("huge file read guard", func(t *testing.T) {
 		r := s.run(t, "Show me "+bigFile+" in full.")
 		last := r.requests[len(r.requests)-1]
-		results := last.toolResults()
+		results := last.ToolResults()
 		if len(results) != 2 {
 			t.Fatalf("want the two Reads of %s answered, got %d tool results; claude printed %q", bigFile, len(results), r.out)
 		}
@@ -348,28 +347,4 @@ func testRubiHooks(t *testing.T, s *claudeSession) {
 func excerpt(text, near string, n int) string {
 	i := max(strings.Index(text, near)-n/4, 0)
 	return text[i:min(i+n, len(text))]
-}
-
-// text is everything the model reads in a request, decoded: the system
-// prompt, every message's text and every tool result.
-func (r apiRequest) text() string {
-	var b strings.Builder
-	var system []contentBlock
-	var s string
-	if json.Unmarshal(r.System, &s) == nil {
-		b.WriteString(s)
-	} else if json.Unmarshal(r.System, &system) == nil {
-		for _, c := range system {
-			b.WriteString(c.Text)
-			b.WriteString("\n")
-		}
-	}
-	for _, m := range r.Messages {
-		for _, c := range m.Content {
-			b.WriteString(c.Text)
-			b.WriteString(c.ResultText())
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
 }

@@ -121,16 +121,16 @@ func (s *codexSession) run(t *testing.T, prompt string) codexRun {
 // developer is the text of every developer message of the run's first
 // request: Codex hands hooks' additionalContext to the model that way.
 func (r codexRun) developer() string {
-	return strings.Join(r.requests[0].messages("developer"), "\n\n")
+	return strings.Join(r.requests[0].Messages("developer"), "\n\n")
 }
 
 // The model is a script: asked for the tariff table, it cats the file,
 // twice whatever the answer, then says done; otherwise one line.
 func codexScript(r responsesRequest) reply {
-	if !strings.Contains(r.prompt(), "tariff table") {
+	if !strings.Contains(r.Prompt(), "tariff table") {
 		return reply{Text: "Noted."}
 	}
-	if len(r.outputs()) < 2 {
+	if len(r.Outputs()) < 2 {
 		return reply{ToolName: "exec_command", ToolInput: map[string]any{"cmd": "cat " + bigFile}}
 	}
 	return reply{Text: "Done reading."}
@@ -193,7 +193,7 @@ func TestCodexHooks(t *testing.T) {
 
 	t.Run("huge file read guard", func(t *testing.T) {
 		r := s.run(t, "Show me the tariff table in full.")
-		outputs := r.requests[len(r.requests)-1].outputs()
+		outputs := r.requests[len(r.requests)-1].Outputs()
 		if len(outputs) != 2 {
 			t.Fatalf("want the two cats of %s answered, got %d outputs; codex printed %.600q", bigFile, len(outputs), r.out)
 		}
