@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/internal/mockapi"
 )
 
@@ -413,7 +414,7 @@ func (h *harness) chain(ctx context.Context, a *agent, c *chain, rep *report) er
 					return err
 				}
 				if kn := filepath.Join(project, ".rubi", "knowledge"); isDir(kn) {
-					if err := copyTree(kn, seed); err != nil {
+					if err := perf.CopyTree(kn, seed); err != nil {
 						return err
 					}
 				}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -70,7 +71,7 @@ func copyProject(src, commit, dest, seed string) error {
 	}
 	msg := "bench/ab: the project without rubi's memory"
 	if seed != "" {
-		if err := copyTree(seed, filepath.Join(dest, ".rubi", "knowledge")); err != nil {
+		if err := perf.CopyTree(seed, filepath.Join(dest, ".rubi", "knowledge")); err != nil {
 			return err
 		}
 		msg = "bench/ab: the project with a graph of notes"
@@ -99,31 +100,6 @@ func gitOutput(dir string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
-}
-
-// copyTree copies the regular files under src into dest.
-func copyTree(src, dest string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dest, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return writeFile(target, data)
-	})
 }
 
 // writeFile writes atomically (core/store).

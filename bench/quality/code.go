@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
@@ -61,7 +62,7 @@ func runCode(ctx context.Context, h *harness, work string, modules []string, per
 			return nil, err
 		}
 		root := filepath.Join(work, "code-"+strings.NewReplacer("/", "_", "@", "_").Replace(mod))
-		if err := copyTree(src, root); err != nil {
+		if err := perf.CopyTree(src, root); err != nil {
 			return nil, fmt.Errorf("copy %s: %w", mod, err)
 		}
 		progress(fmt.Sprintf("code: %s: fetched, indexing", mod))
