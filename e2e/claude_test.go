@@ -219,7 +219,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		text := api.Requests()[0].Text()
 		for _, want := range []string{
 			"mcp__plugin_rubi_rubi__context", "mcp__plugin_rubi_rubi__register", "mcp__plugin_rubi_rubi__memory",
-			"rubi knows this project's code map", // the MCP server's instructions
+			"rubi holds this project's code map", // the MCP server's instructions
 			"rubi:researcher", "rubi:chunk-analyst", "rubi:slim-claude-md", "rubi:recall", "rubi:handoff", "rubi:xray",
 			"rubi:analyze", "rubi:parallel",
 		} {
@@ -255,7 +255,7 @@ func TestClaudeCodeInstalledHooks(t *testing.T) {
 
 	t.Run("rubi mcp", func(t *testing.T) {
 		text := api.Requests()[0].Text()
-		if !strings.Contains(text, "mcp__rubi__context") || !strings.Contains(text, "rubi knows this project's code map") {
+		if !strings.Contains(text, "mcp__rubi__context") || !strings.Contains(text, "rubi holds this project's code map") {
 			t.Errorf("the model is not offered the rubi MCP server rubi install added:\n%s", excerpt(text, "mcp__", 600))
 		}
 	})
