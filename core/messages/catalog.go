@@ -190,6 +190,24 @@ const (
 	CLILanguageFromConfig
 	CLILanguageDefault
 
+	// rubi graph and rubi plugins.
+	GraphCounts
+	GraphUnresolved
+	GraphMore
+	GraphModule
+	PluginsKind
+	PluginsName
+	PluginsVersion
+	PluginsUsed
+	PluginsRunsAs
+	PluginsYes
+	PluginsNo
+	PluginsBuiltin
+	PluginsSubprocess
+	PluginsProblem
+	PluginsFailed
+	PluginsNotStarted
+
 	// rubi mcp --cost.
 	CostLine
 	CostOver
@@ -1250,6 +1268,103 @@ var catalog = [numKeys]text{
 		ja: "設定もロケールもないため既定",
 	},
 
+	GraphCounts: {
+		en: "%s, %s, %s between project files, %s",
+		pt: "%s, %s, %s entre arquivos do projeto, %s",
+		fr: "%s, %s, %s entre fichiers du projet, %s",
+		ja: "%s、%s、プロジェクト内の%s、%s",
+	},
+	GraphUnresolved: {
+		en: "unresolved imports: %s",
+		pt: "imports não resolvidos: %s",
+		fr: "imports non résolus : %s",
+		ja: "未解決のimport: %s",
+	},
+	GraphMore: {
+		en: "… %s more (--json lists everything)",
+		pt: "… mais %s (--json lista tudo)",
+		fr: "… %s de plus (--json liste tout)",
+		ja: "…ほか%s(--jsonで全件)",
+	},
+	GraphModule: {
+		en: "  %-28s %4d files  pagerank %.4f",
+		pt: "  %-28s %4d arquivos  pagerank %.4f",
+		fr: "  %-28s %4d fichiers  pagerank %.4f",
+		ja: "  %-28s %4dファイル  pagerank %.4f",
+	},
+	PluginsKind: {
+		en: "KIND",
+		pt: "TIPO",
+		fr: "TYPE",
+		ja: "種類",
+	},
+	PluginsName: {
+		en: "NAME",
+		pt: "NOME",
+		fr: "NOM",
+		ja: "名前",
+	},
+	PluginsVersion: {
+		en: "VERSION",
+		pt: "VERSÃO",
+		fr: "VERSION",
+		ja: "バージョン",
+	},
+	PluginsUsed: {
+		en: "USED",
+		pt: "USADO",
+		fr: "UTILISÉ",
+		ja: "使用",
+	},
+	PluginsRunsAs: {
+		en: "RUNS AS",
+		pt: "RODA COMO",
+		fr: "S'EXÉCUTE EN",
+		ja: "実行形態",
+	},
+	PluginsYes: {
+		en: "yes",
+		pt: "sim",
+		fr: "oui",
+		ja: "はい",
+	},
+	PluginsNo: {
+		en: "no",
+		pt: "não",
+		fr: "non",
+		ja: "いいえ",
+	},
+	PluginsBuiltin: {
+		en: "built-in (in-process)",
+		pt: "embutido (no processo)",
+		fr: "intégré (dans le processus)",
+		ja: "組み込み(同一プロセス)",
+	},
+	PluginsSubprocess: {
+		en: "subprocess %s",
+		pt: "subprocesso %s",
+		fr: "sous-processus %s",
+		ja: "サブプロセス %s",
+	},
+	PluginsProblem: {
+		en: "problem: %s",
+		pt: "problema: %s",
+		fr: "problème : %s",
+		ja: "問題: %s",
+	},
+	PluginsFailed: {
+		en: "failed; %s runs instead",
+		pt: "falhou; %s roda no lugar",
+		fr: "a échoué ; %s tourne à sa place",
+		ja: "失敗、代わりに%sが動作",
+	},
+	PluginsNotStarted: {
+		en: "did not start; the problem is below",
+		pt: "não iniciou; o problema está abaixo",
+		fr: "n'a pas démarré ; le problème est ci-dessous",
+		ja: "起動せず(問題は下記)",
+	},
+
 	CostLine: {
 		en: "fixed cost: ~%d tokens in every message (limit %d), in %s",
 		pt: "custo fixo: ~%d tokens em cada mensagem (limite %d), em %s",
@@ -1280,6 +1395,9 @@ const (
 	NounNode
 	NounNote
 	NounProblem
+	NounSymbol
+	NounImport
+	NounModule
 
 	numNouns
 )
@@ -1332,5 +1450,23 @@ var nouns = [numNouns]forms{
 		pt: [2]string{"%d problema", "%d problemas"},
 		fr: [2]string{"%d problème", "%d problèmes"},
 		ja: [2]string{"問題%d件", "問題%d件"},
+	},
+	NounSymbol: {
+		en: [2]string{"%d symbol", "%d symbols"},
+		pt: [2]string{"%d símbolo", "%d símbolos"},
+		fr: [2]string{"%d symbole", "%d symboles"},
+		ja: [2]string{"シンボル%d個", "シンボル%d個"},
+	},
+	NounImport: {
+		en: [2]string{"%d import", "%d imports"},
+		pt: [2]string{"%d import", "%d imports"},
+		fr: [2]string{"%d import", "%d imports"},
+		ja: [2]string{"import %d件", "import %d件"},
+	},
+	NounModule: {
+		en: [2]string{"%d module", "%d modules"},
+		pt: [2]string{"%d módulo", "%d módulos"},
+		fr: [2]string{"%d module", "%d modules"},
+		ja: [2]string{"モジュール%d個", "モジュール%d個"},
 	},
 }

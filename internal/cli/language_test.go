@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
@@ -65,5 +66,35 @@ func TestCommandLineFollowsTheLocale(t *testing.T) {
 	t.Setenv("LC_ALL", "C")
 	if code, out, _ := runRubi(t, "--root", root, "nodes"); code != 0 || !strings.HasPrefix(out, "no knowledge nodes yet") {
 		t.Errorf("LC_ALL=C: exit %d: %q", code, out)
+	}
+}
+
+// rubi graph and rubi plugins speak French under a French locale; their
+// --json does not change.
+func TestGraphAndPluginsInFrench(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LANG", "fr_FR.UTF-8")
+	root := rubitest.Project(t, goProject)
+	code, out, errOut := runRubi(t, "--root", root, "graph")
+	if code != 0 || !strings.HasPrefix(out, "6 fichiers, ") || !strings.Contains(out, " entre fichiers du projet, ") {
+		t.Errorf("graph: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runRubi(t, "--root", root, "plugins")
+	if code != 0 || !strings.HasPrefix(out, "TYPE    NOM               VERSION   UTILISÉ  S'EXÉCUTE EN\n") || !strings.Contains(out, "  oui      intégré (dans le processus)\n") {
+		t.Errorf("plugins: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runRubi(t, "--root", root, "plugins", "--json")
+	if code != 0 || !strings.Contains(out, `"in_pipeline": true`) || strings.Contains(out, "intégré") {
+		t.Errorf("plugins --json: exit %d:\n%s", code, out)
+	}
+}
+
+// In Japanese, rubi plugins keeps its columns: a wide character takes two.
+func TestPluginsColumnsInJapanese(t *testing.T) {
+	var b strings.Builder
+	printPlugins(&b, messages.Japanese, []pluginRow{{Kind: "rank", Name: "bm25", Version: "1.0", Builtin: true, InPipeline: true}})
+	want := "種類    名前              バージョン  使用  実行形態\nrank    bm25              1.0         はい  組み込み(同一プロセス)\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
