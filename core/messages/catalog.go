@@ -190,6 +190,25 @@ const (
 	CLILanguageFromConfig
 	CLILanguageDefault
 
+	// rubi map: the fixed phrases of the stored maps (core/codemap).
+	MapTitle
+	MapCounts
+	MapLanguages
+	MapCentral
+	MapModules
+	MapRoot
+	MapUsedBy
+	MapDependsOn
+	MapListMore
+	MapMore
+	MapClosing
+	MapModuleTitle
+	MapFiles
+	MapExports
+	MapImports
+	MapImportedBy
+	MapTests
+
 	// rubi graph and rubi plugins.
 	GraphCounts
 	GraphUnresolved
@@ -1266,6 +1285,109 @@ var catalog = [numKeys]text{
 		pt: "sem configuração nem locale: o padrão",
 		fr: "ni réglage ni locale : la langue par défaut",
 		ja: "設定もロケールもないため既定",
+	},
+
+	MapTitle: {
+		en: "# Map of %s",
+		pt: "# Mapa de %s",
+		fr: "# Carte de %s",
+		ja: "# %sのマップ",
+	},
+	MapCounts: {
+		en: "%s in %s.",
+		pt: "%s em %s.",
+		fr: "%s dans %s.",
+		ja: "%s、%s。",
+	},
+	MapLanguages: {
+		en: " Languages: %s.",
+		pt: " Linguagens: %s.",
+		fr: " Langages : %s.",
+		ja: "言語: %s。",
+	},
+	MapCentral: {
+		en: "Central files: %s.",
+		pt: "Arquivos centrais: %s.",
+		fr: "Fichiers centraux : %s.",
+		ja: "中心ファイル: %s。",
+	},
+	MapModules: {
+		en: "## Modules, most central first",
+		pt: "## Módulos, os mais centrais primeiro",
+		fr: "## Modules, les plus centraux d'abord",
+		ja: "## モジュール(中心的な順)",
+	},
+	MapRoot: {
+		en: "root",
+		pt: "raiz",
+		fr: "racine",
+		ja: "ルート",
+	},
+	MapUsedBy: {
+		en: "used by %s",
+		pt: "usado por %s",
+		fr: "utilisé par %s",
+		ja: "使用元: %s",
+	},
+	MapDependsOn: {
+		en: "depends on %s",
+		pt: "depende de %s",
+		fr: "dépend de %s",
+		ja: "依存先: %s",
+	},
+	MapListMore: {
+		en: "%s and %d more",
+		pt: "%s e mais %d",
+		fr: "%s et %d de plus",
+		ja: "%s ほか%d件",
+	},
+	MapMore: {
+		en: "%s more.",
+		pt: "Mais %s.",
+		fr: "%s de plus.",
+		ja: "ほか%s。",
+	},
+	MapClosing: {
+		en: "Open a module with `rubi map MODULE` (or .rubi/modules/); search with `rubi context`.",
+		pt: "Abra um módulo com `rubi map MODULE` (ou .rubi/modules/); busque com `rubi context`.",
+		fr: "Ouvrez un module avec `rubi map MODULE` (ou .rubi/modules/) ; cherchez avec `rubi context`.",
+		ja: "モジュールは`rubi map MODULE`(または.rubi/modules/)で開き、検索は`rubi context`で行います。",
+	},
+	MapModuleTitle: {
+		en: "# Module %s",
+		pt: "# Módulo %s",
+		fr: "# Module %s",
+		ja: "# モジュール %s",
+	},
+	MapFiles: {
+		en: "## Files, most central first",
+		pt: "## Arquivos, os mais centrais primeiro",
+		fr: "## Fichiers, les plus centraux d'abord",
+		ja: "## ファイル(中心的な順)",
+	},
+	MapExports: {
+		en: "  - exports: %s",
+		pt: "  - exporta: %s",
+		fr: "  - exporte : %s",
+		ja: "  - エクスポート: %s",
+	},
+	MapImports: {
+		en: "  - imports: %s",
+		pt: "  - importa: %s",
+		fr: "  - importe : %s",
+		ja: "  - インポート: %s",
+	},
+	MapImportedBy: {
+		en: "  - imported by: %s",
+		pt: "  - importado por: %s",
+		fr: "  - importé par : %s",
+		ja: "  - インポート元: %s",
+	},
+	MapTests: {
+		en: "Tests: %s",
+		pt: "Testes: %s",
+		fr: "Tests : %s",
+		ja: "テスト: %s",
 	},
 
 	GraphCounts: {

@@ -109,7 +109,7 @@ func hasJapanese(s string) bool {
 var sameWords = map[Lang]map[string]bool{
 	Portuguese: {"%d import": true, "%d imports": true},
 	French: {"%d note": true, "%d notes": true, "%d minute": true, "%d minutes": true, "index": true, "agents": true,
-		"%d import": true, "%d imports": true, "%d module": true, "%d modules": true, "VERSION": true},
+		"%d import": true, "%d imports": true, "%d module": true, "%d modules": true, "VERSION": true, "# Module %s": true},
 }
 
 // checkTranslation checks one language's text of a message against the

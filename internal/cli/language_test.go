@@ -98,3 +98,26 @@ func TestPluginsColumnsInJapanese(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// rubi map and rubi map MODULE write the map's headings and labels in
+// Japanese; the stored map and --json stay English.
+func TestMapInJapanese(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LANG", "ja_JP.UTF-8")
+	root := rubitest.Project(t, goProject)
+	code, out, errOut := runRubi(t, "--root", root, "map")
+	if code != 0 || !strings.Contains(out, "のマップ\n") || !strings.Contains(out, "## モジュール(中心的な順)\n") || strings.Contains(out, "Central files") {
+		t.Errorf("map: exit %d:\n%s%s", code, out, errOut)
+	}
+	if data, err := os.ReadFile(filepath.Join(root, ".rubi", "map.md")); err != nil || !strings.HasPrefix(string(data), "# Map of ") {
+		t.Errorf(".rubi/map.md: %v\n%s", err, data)
+	}
+	code, out, _ = runRubi(t, "--root", root, "map", "--json")
+	if code != 0 || !strings.Contains(out, "# Map of ") {
+		t.Errorf("map --json: exit %d:\n%s", code, out)
+	}
+	code, out, errOut = runRubi(t, "--root", root, "map", "--no-refresh", "store")
+	if code != 0 || !strings.HasPrefix(out, "# モジュール store\n") || !strings.Contains(out, "## ファイル(中心的な順)\n") {
+		t.Errorf("map store: exit %d:\n%s%s", code, out, errOut)
+	}
+}

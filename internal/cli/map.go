@@ -44,7 +44,13 @@ unless --no-refresh.`,
 			if len(args) == 1 {
 				module = args[0]
 			}
-			text, err := eng.MapText(module)
+			// The stored map is English, and so is --json; on a terminal
+			// its fixed phrases are in the user's language.
+			l := messages.English
+			if !g.json {
+				l = g.lang()
+			}
+			text, err := eng.MapTextIn(module, l)
 			if err != nil {
 				return g.reportError(err)
 			}
