@@ -209,6 +209,29 @@ const (
 	MapImportedBy
 	MapTests
 
+	// rubi install and rubi connect.
+	InstallNothing
+	InstallNote
+	InstallRemoved
+	InstallCreated
+	InstallBackup
+	InstallVaultCreated
+	InstallVaultWouldBe
+	InstallDryRun
+	InstallPaste
+	InstallNext
+	InstallAskVault
+	InstallAskWindow
+	ConnectClaude
+	ConnectAgentsProject
+	ConnectAgentsGlobal
+	ConnectConnected
+	ConnectNotConnected
+	ConnectNone
+	ConnectAutomatic
+	ConnectInstructions
+	ConnectSetup
+
 	// rubi graph and rubi plugins.
 	GraphCounts
 	GraphUnresolved
@@ -1388,6 +1411,133 @@ var catalog = [numKeys]text{
 		pt: "Testes: %s",
 		fr: "Tests : %s",
 		ja: "テスト: %s",
+	},
+
+	InstallNothing: {
+		en: "nothing to change",
+		pt: "nada a mudar",
+		fr: "rien à changer",
+		ja: "変更はありません",
+	},
+	InstallNote: {
+		en: "note: %s",
+		pt: "nota: %s",
+		fr: "note : %s",
+		ja: "注: %s",
+	},
+	InstallRemoved: {
+		en: "%s (removed: rubi had created it)",
+		pt: "%s (removido: o rubi o tinha criado)",
+		fr: "%s (supprimé : rubi l'avait créé)",
+		ja: "%s(削除: rubiが作成したもの)",
+	},
+	InstallCreated: {
+		en: "%s (created)",
+		pt: "%s (criado)",
+		fr: "%s (créé)",
+		ja: "%s(作成)",
+	},
+	InstallBackup: {
+		en: "%s, backup in %s",
+		pt: "%s, backup em %s",
+		fr: "%s, sauvegarde dans %s",
+		ja: "%s、バックアップ: %s",
+	},
+	InstallVaultCreated: {
+		en: "%s (the vault): created",
+		pt: "%s (o cofre): criado",
+		fr: "%s (le coffre) : créé",
+		ja: "%s(vault): 作成しました",
+	},
+	InstallVaultWouldBe: {
+		en: "%s (the vault): would be created",
+		pt: "%s (o cofre): seria criado",
+		fr: "%s (le coffre) : serait créé",
+		ja: "%s(vault): 作成されます",
+	},
+	InstallDryRun: {
+		en: "dry run: nothing was written",
+		pt: "simulação: nada foi gravado",
+		fr: "simulation : rien n'a été écrit",
+		ja: "ドライラン: 何も書き込んでいません",
+	},
+	InstallPaste: {
+		en: "add this to %s (rubi does not rewrite it: comments and layout would be lost):",
+		pt: "adicione isto a %s (o rubi não o reescreve: comentários e layout se perderiam):",
+		fr: "ajoutez ceci à %s (rubi ne le réécrit pas : commentaires et mise en page seraient perdus) :",
+		ja: "%sに次を追加してください(コメントや書式が失われるため、rubiは書き換えません):",
+	},
+	InstallNext: {
+		en: "Start a new Claude Code session to apply it. Undo with: rubi install --undo",
+		pt: "Inicie uma nova sessão do Claude Code para aplicar. Para desfazer: rubi install --undo",
+		fr: "Ouvrez une nouvelle session Claude Code pour l'appliquer. Pour annuler : rubi install --undo",
+		ja: "反映するにはClaude Codeの新しいセッションを開始してください。元に戻すには: rubi install --undo",
+	},
+	InstallAskVault: {
+		en: "Personal vault (notes that follow you across projects)",
+		pt: "Cofre pessoal (notas que acompanham você entre projetos)",
+		fr: "Coffre personnel (notes qui vous suivent d'un projet à l'autre)",
+		ja: "個人vault(プロジェクトをまたいで使うメモ)",
+	},
+	InstallAskWindow: {
+		en: "Compact Claude Code's sessions at how many tokens",
+		pt: "Compactar as sessões do Claude Code em quantos tokens",
+		fr: "Compacter les sessions de Claude Code à combien de tokens",
+		ja: "Claude Codeのセッションを何トークンで圧縮しますか",
+	},
+	ConnectClaude: {
+		en: "Claude Code: install rubi's plugin (/plugin install rubi@rubi), or run `rubi install --hooks` for rubi's hooks and MCP server in your user configuration (`rubi install --undo` takes them out).",
+		pt: "Claude Code: instale o plugin do rubi (/plugin install rubi@rubi), ou rode `rubi install --hooks` para ter os hooks e o servidor MCP do rubi na sua configuração de usuário (`rubi install --undo` os remove).",
+		fr: "Claude Code : installez le plugin de rubi (/plugin install rubi@rubi), ou lancez `rubi install --hooks` pour les hooks et le serveur MCP de rubi dans votre configuration utilisateur (`rubi install --undo` les retire).",
+		ja: "Claude Code: rubiのプラグインをインストールする(/plugin install rubi@rubi)か、`rubi install --hooks`でユーザー設定にrubiのフックとMCPサーバーを登録してください(`rubi install --undo`で削除)。",
+	},
+	ConnectAgentsProject: {
+		en: "agents (project configuration; --global for the other):",
+		pt: "agentes (configuração do projeto; --global para a outra):",
+		fr: "agents (configuration du projet ; --global pour l'autre) :",
+		ja: "エージェント(プロジェクトの設定。もう一方は--global):",
+	},
+	ConnectAgentsGlobal: {
+		en: "agents (global configuration; --project for the other):",
+		pt: "agentes (configuração global; --project para a outra):",
+		fr: "agents (configuration globale ; --project pour l'autre) :",
+		ja: "エージェント(グローバル設定。もう一方は--project):",
+	},
+	ConnectConnected: {
+		en: "connected",
+		pt: "conectado",
+		fr: "connecté",
+		ja: "接続済み",
+	},
+	ConnectNotConnected: {
+		en: "not connected",
+		pt: "não conectado",
+		fr: "non connecté",
+		ja: "未接続",
+	},
+	ConnectNone: {
+		en: "none",
+		pt: "nenhum",
+		fr: "aucun",
+		ja: "なし",
+	},
+	ConnectAutomatic: {
+		en: "automatic (hooks): %s",
+		pt: "automático (hooks): %s",
+		fr: "automatique (hooks) : %s",
+		ja: "自動(フック): %s",
+	},
+	ConnectInstructions: {
+		en: "through instructions: %s",
+		pt: "por instruções: %s",
+		fr: "par instructions : %s",
+		ja: "指示ファイル経由: %s",
+	},
+	ConnectSetup: {
+		en: "set up with: %s",
+		pt: "configure com: %s",
+		fr: "mise en place : %s",
+		ja: "設定方法: %s",
 	},
 
 	GraphCounts: {

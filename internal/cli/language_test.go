@@ -121,3 +121,43 @@ func TestMapInJapanese(t *testing.T) {
 		t.Errorf("map store: exit %d:\n%s%s", code, out, errOut)
 	}
 }
+
+// rubi install says what it wrote, and what to do next, in French.
+func TestInstallInFrench(t *testing.T) {
+	installHome(t)
+	t.Setenv("LANG", "fr_FR.UTF-8")
+	code, out, errOut := runRubi(t, "install")
+	for _, want := range []string{"~/.claude/settings.json (créé)\n  env.CLAUDE_CODE_AUTO_COMPACT_WINDOW = \"150000\"\n", "~/rubi-vault (le coffre) : créé\n", "Ouvrez une nouvelle session Claude Code pour l'appliquer. Pour annuler : rubi install --undo\n"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("install lacks %q: exit %d:\n%s%s", want, code, out, errOut)
+		}
+	}
+	if code, out, _ = runRubi(t, "install"); code != 0 || out != "rien à changer\n" {
+		t.Errorf("second run: exit %d: %q", code, out)
+	}
+	code, out, _ = runRubi(t, "install", "--json")
+	if code != 0 || !strings.Contains(out, `"dry_run": false`) || strings.Contains(out, "changer") {
+		t.Errorf("install --json: exit %d:\n%s", code, out)
+	}
+}
+
+// rubi connect in a Japanese project: the dry run, the list, Claude Code's
+// pointer.
+func TestConnectInJapanese(t *testing.T) {
+	installHome(t)
+	t.Setenv("CODEX_HOME", "")
+	root := rubitest.Project(t, map[string]string{"main.go": "package main\n", "rubi.hcl": "language = \"ja\"\n"})
+	code, out, errOut := runRubi(t, "--root", root, "connect", "codex", "--dry-run")
+	if code != 0 || !strings.Contains(out, "+[mcp_servers.rubi]") || !strings.HasSuffix(out, "ドライラン: 何も書き込んでいません\n") {
+		t.Errorf("dry run: exit %d:\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runRubi(t, "--root", root, "connect", "--list")
+	for _, want := range []string{"エージェント(プロジェクトの設定。もう一方は--global):\n", "codex       Codex CLI: 未接続\n", "            自動(フック): なし\n"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--list lacks %q: exit %d:\n%s", want, code, out)
+		}
+	}
+	if code, out, _ = runRubi(t, "--root", root, "connect", "claude"); code != 0 || !strings.HasPrefix(out, "Claude Code: rubiのプラグインをインストール") {
+		t.Errorf("connect claude: exit %d: %q", code, out)
+	}
+}
