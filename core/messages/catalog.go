@@ -232,6 +232,27 @@ const (
 	ConnectInstructions
 	ConnectSetup
 
+	// rubi audit.
+	AuditHeader
+	AuditNothing
+	AuditTotal
+	AuditTokens
+	AuditKindInstructions
+	AuditKindRules
+	AuditKindImport
+	AuditKindMemory
+	AuditKindMap
+	AuditKindTools
+	AuditMCPTools
+	AuditNothingToMove
+	AuditMove
+	AuditWhyDrop
+	AuditWhyHowto
+	AuditWhyConcept
+	AuditRegister
+	AuditDelete
+	AuditMeasured
+
 	// rubi graph and rubi plugins.
 	GraphCounts
 	GraphUnresolved
@@ -1538,6 +1559,121 @@ var catalog = [numKeys]text{
 		pt: "configure com: %s",
 		fr: "mise en place : %s",
 		ja: "設定方法: %s",
+	},
+
+	AuditHeader: {
+		en: "rubi audit: %s, what each agent loads before the first message",
+		pt: "rubi audit: %s, o que cada agente carrega antes da primeira mensagem",
+		fr: "rubi audit : %s, ce que chaque agent charge avant le premier message",
+		ja: "rubi audit: %s、各エージェントが最初のメッセージの前に読み込むもの",
+	},
+	AuditNothing: {
+		en: "nothing from the project or your home",
+		pt: "nada do projeto nem da sua pasta pessoal",
+		fr: "rien du projet ni de votre dossier personnel",
+		ja: "プロジェクトやホームからは何もありません",
+	},
+	AuditTotal: {
+		en: "~%s tokens in every message",
+		pt: "~%s tokens em cada mensagem",
+		fr: "~%s tokens dans chaque message",
+		ja: "メッセージごとに約%sトークン",
+	},
+	AuditTokens: {
+		en: "%s tokens",
+		pt: "%s tokens",
+		fr: "%s tokens",
+		ja: "%sトークン",
+	},
+	AuditKindInstructions: {
+		en: "instructions",
+		pt: "instruções",
+		fr: "instructions",
+		ja: "指示",
+	},
+	AuditKindRules: {
+		en: "rules",
+		pt: "regras",
+		fr: "règles",
+		ja: "ルール",
+	},
+	AuditKindImport: {
+		en: "imported",
+		pt: "importado",
+		fr: "importé",
+		ja: "インポート",
+	},
+	AuditKindMemory: {
+		en: "auto memory",
+		pt: "memória automática",
+		fr: "mémoire automatique",
+		ja: "自動メモリー",
+	},
+	AuditKindMap: {
+		en: "rubi's map (session start)",
+		pt: "mapa do rubi (início da sessão)",
+		fr: "carte de rubi (début de session)",
+		ja: "rubiのマップ(セッション開始時)",
+	},
+	AuditKindTools: {
+		en: "tool definitions and instructions",
+		pt: "definições de ferramentas e instruções",
+		fr: "définitions d'outils et instructions",
+		ja: "ツール定義と指示",
+	},
+	AuditMCPTools: {
+		en: "rubi's MCP tools (%s)",
+		pt: "ferramentas MCP do rubi (%s)",
+		fr: "outils MCP de rubi (%s)",
+		ja: "rubiのMCPツール(%s)",
+	},
+	AuditNothingToMove: {
+		en: "Nothing to move: the instruction files hold rules, or sections too short to matter.",
+		pt: "Nada a mover: os arquivos de instruções só têm regras, ou seções curtas demais para pesar.",
+		fr: "Rien à déplacer : les fichiers d'instructions ne contiennent que des règles, ou des sections trop courtes pour compter.",
+		ja: "移すものはありません: 指示ファイルにあるのはルールか、影響のない短いセクションだけです。",
+	},
+	AuditMove: {
+		en: "Move into the graph (~%s tokens less in every message):",
+		pt: "Mover para o grafo (~%s tokens a menos em cada mensagem):",
+		fr: "À déplacer dans le graphe (~%s tokens de moins dans chaque message) :",
+		ja: "グラフへ移すもの(メッセージごとに約%sトークン減):",
+	},
+	AuditWhyDrop: {
+		en: "a directory tree: rubi's map already shows the layout, and stays current",
+		pt: "uma árvore de pastas: o mapa do rubi já mostra a estrutura e se mantém atualizado",
+		fr: "une arborescence : la carte de rubi montre déjà la structure, et reste à jour",
+		ja: "ディレクトリツリー: rubiのマップが構成を示し、常に最新です",
+	},
+	AuditWhyHowto: {
+		en: "mostly commands or code: a howto node, found when the task needs it",
+		pt: "sobretudo comandos ou código: um nó howto, encontrado quando a tarefa precisar",
+		fr: "surtout des commandes ou du code : un nœud howto, trouvé quand la tâche en a besoin",
+		ja: "主にコマンドかコード: 必要な時に見つかるhowtoノードへ",
+	},
+	AuditWhyConcept: {
+		en: "describes more than it instructs (%d of %d lines are rules): a concept node, linked to its files",
+		pt: "descreve mais do que instrui (%d de %d linhas são regras): um nó concept, ligado aos seus arquivos",
+		fr: "décrit plus qu'il n'instruit (%d lignes sur %d sont des règles) : un nœud concept, lié à ses fichiers",
+		ja: "指示より説明が中心(%[2]d行中ルールは%[1]d行): ファイルに紐づくconceptノードへ",
+	},
+	AuditRegister: {
+		en: "      rubi register --type %s --title %q --body \"<the section>\", then leave a one-line pointer",
+		pt: "      rubi register --type %s --title %q --body \"<a seção>\", e deixe um ponteiro de uma linha",
+		fr: "      rubi register --type %s --title %q --body \"<la section>\", puis laissez un renvoi d'une ligne",
+		ja: "      rubi register --type %s --title %q --body \"<セクション>\"の後、1行の参照を残します",
+	},
+	AuditDelete: {
+		en: "      delete it; rubi map prints the layout",
+		pt: "      apague-a; rubi map mostra a estrutura",
+		fr: "      supprimez-la ; rubi map affiche la structure",
+		ja: "      削除します。構成はrubi mapが示します",
+	},
+	AuditMeasured: {
+		en: "Measured: the sessions here in the last %d days (%d) started at %s tokens (median): the files above, plus the agent's own system prompt and tool definitions.",
+		pt: "Medido: as sessões daqui nos últimos %d dias (%d) começaram com %s tokens (mediana): os arquivos acima, mais o prompt de sistema e as definições de ferramentas do próprio agente.",
+		fr: "Mesuré : les sessions d'ici des %d derniers jours (%d) ont commencé à %s tokens (médiane) : les fichiers ci-dessus, plus le prompt système et les définitions d'outils de l'agent.",
+		ja: "実測: 過去%d日間のこのプロジェクトのセッション(%d件)は開始時に%sトークン(中央値)。上記のファイルに、エージェント自身のシステムプロンプトとツール定義が加わります。",
 	},
 
 	GraphCounts: {

@@ -161,3 +161,25 @@ func TestConnectInJapanese(t *testing.T) {
 		t.Errorf("connect claude: exit %d: %q", code, out)
 	}
 }
+
+// rubi audit in a Japanese project: its headings and labels; --json stays
+// English.
+func TestAuditInJapanese(t *testing.T) {
+	root := rubitest.Project(t, map[string]string{
+		"rubi.hcl":  "language = \"ja\"\n",
+		"CLAUDE.md": "# App\n" + strings.Repeat("- Never commit secrets.\n", 3),
+	})
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CODEX_HOME", "")
+	code, out, errOut := runRubi(t, "audit", "--days", "0", root)
+	for _, want := range []string{"rubi audit: " + root + "、各エージェントが最初のメッセージの前に読み込むもの\n", "\nClaude Code: メッセージごとに約", "  CLAUDE.md  ", "  指示\n", "\nCodex: プロジェクトやホームからは何もありません\n", "\n移すものはありません: "} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("audit lacks %q: exit %d:\n%s%s", want, code, out, errOut)
+		}
+	}
+	code, out, _ = runRubi(t, "audit", "--json", "--days", "0", root)
+	if code != 0 || !strings.Contains(out, `"kind": "instructions"`) || strings.Contains(out, "指示") {
+		t.Errorf("audit --json: exit %d:\n%s", code, out)
+	}
+}
