@@ -236,7 +236,7 @@ const (
 	AuditHeader
 	AuditNothing
 	AuditTotal
-	AuditTokens
+	CountTokens
 	AuditKindInstructions
 	AuditKindRules
 	AuditKindImport
@@ -252,6 +252,49 @@ const (
 	AuditRegister
 	AuditDelete
 	AuditMeasured
+
+	// rubi xray and rubi xray simulate: the terminal report.
+	XrayAllLogs
+	XrayLastDays
+	XrayProject
+	XrayHeader
+	XrayCalls
+	XrayRead
+	XrayDuplicates
+	XrayPeriod
+	XrayProblem
+	XrayProblems
+	XrayNoSession
+	XrayCost
+	XrayCacheReads
+	XrayCacheWrites
+	XrayOutput
+	XrayInput
+	XrayUSD
+	XrayUnpriced
+	XrayFindings
+	XrayFindingReads
+	XrayFindingPast
+	XrayFindingNear
+	XrayFindingStart
+	XrayFindingTool
+	XrayFindingExpiries
+	XrayNoToolOutput
+	XrayThen
+	XrayTools
+	XrayMoreTools
+	XrayTop
+	XrayTopColumns
+	XrayFooter
+	XraySimIntro
+	XraySimTop
+	XraySimTopColumns
+	XraySimTable
+	XraySimColumns
+	XrayRecommended
+	XrayCompactAt
+	XrayNoThreshold
+	XrayWrote
 
 	// rubi graph and rubi plugins.
 	GraphCounts
@@ -1579,7 +1622,7 @@ var catalog = [numKeys]text{
 		fr: "~%s tokens dans chaque message",
 		ja: "メッセージごとに約%sトークン",
 	},
-	AuditTokens: {
+	CountTokens: {
 		en: "%s tokens",
 		pt: "%s tokens",
 		fr: "%s tokens",
@@ -1676,6 +1719,253 @@ var catalog = [numKeys]text{
 		ja: "実測: 過去%d日間のこのプロジェクトのセッション(%d件)は開始時に%sトークン(中央値)。上記のファイルに、エージェント自身のシステムプロンプトとツール定義が加わります。",
 	},
 
+	XrayAllLogs: {
+		en: "all logs",
+		pt: "todos os logs",
+		fr: "tous les journaux",
+		ja: "全ログ",
+	},
+	XrayLastDays: {
+		en: "last %d days",
+		pt: "últimos %d dias",
+		fr: "%d derniers jours",
+		ja: "過去%d日間",
+	},
+	XrayProject: {
+		en: ", project %s",
+		pt: ", projeto %s",
+		fr: ", projet %s",
+		ja: "、プロジェクト %s",
+	},
+	XrayHeader: {
+		en: "rubi xray: %s. %s in %s",
+		pt: "rubi xray: %s. %s em %s",
+		fr: "rubi xray : %s. %s dans %s",
+		ja: "rubi xray: %[1]s。%[3]sで%[2]s",
+	},
+	XrayCalls: {
+		en: ", %s API calls.",
+		pt: ", %s chamadas de API.",
+		fr: ", %s appels d'API.",
+		ja: "、API呼び出し%s回。",
+	},
+	XrayRead: {
+		en: "Read %s (%s) in %.1f s",
+		pt: "Leitura: %s (%s) em %.1f s",
+		fr: "Lecture : %s (%s) en %.1f s",
+		ja: "%s(%s)を%.1f秒で読み込み",
+	},
+	XrayDuplicates: {
+		en: "; %s written more than once counted once",
+		pt: "; respostas gravadas mais de uma vez, contadas uma vez: %s",
+		fr: " ; réponses écrites plusieurs fois, comptées une fois : %s",
+		ja: "、重複して書かれた%sは1回として集計",
+	},
+	XrayPeriod: {
+		en: ".",
+		pt: ".",
+		fr: ".",
+		ja: "。",
+	},
+	XrayProblem: {
+		en: "1 line could not be read and was skipped; first: %[2]s",
+		pt: "1 linha não pôde ser lida e foi ignorada; a primeira: %[2]s",
+		fr: "1 ligne illisible ignorée ; la première : %[2]s",
+		ja: "読めない1行をスキップしました。最初: %[2]s",
+	},
+	XrayProblems: {
+		en: "%d lines could not be read and were skipped; first: %s",
+		pt: "%d linhas não puderam ser lidas e foram ignoradas; a primeira: %s",
+		fr: "%d lignes illisibles ignorées ; la première : %s",
+		ja: "読めない%d行をスキップしました。最初: %s",
+	},
+	XrayNoSession: {
+		en: "No session with token usage found. rubi reads Claude Code's logs ($CLAUDE_CONFIG_DIR or ~/.claude/projects) and Codex's ($CODEX_HOME or ~/.codex/sessions); --transcripts PATH reads others.",
+		pt: "Nenhuma sessão com uso de tokens encontrada. O rubi lê os logs do Claude Code ($CLAUDE_CONFIG_DIR ou ~/.claude/projects) e os do Codex ($CODEX_HOME ou ~/.codex/sessions); --transcripts PATH lê outros.",
+		fr: "Aucune session avec un usage de tokens. rubi lit les journaux de Claude Code ($CLAUDE_CONFIG_DIR ou ~/.claude/projects) et ceux de Codex ($CODEX_HOME ou ~/.codex/sessions) ; --transcripts PATH en lit d'autres.",
+		ja: "トークン使用のあるセッションは見つかりませんでした。rubiはClaude Codeのログ($CLAUDE_CONFIG_DIRか~/.claude/projects)とCodexのログ($CODEX_HOMEか~/.codex/sessions)を読みます。他は--transcripts PATHで読めます。",
+	},
+	XrayCost: {
+		en: "Where the cost went: %s input-token equivalents (cache read %g×, write %g× 5m / %g× 1h, output %g×)",
+		pt: "Para onde foi o custo: %s equivalentes em tokens de entrada (leitura de cache %g×, escrita %g× 5m / %g× 1h, saída %g×)",
+		fr: "Où est passé le coût : %s équivalents tokens d'entrée (lecture de cache %g×, écriture %g× 5m / %g× 1h, sortie %g×)",
+		ja: "コストの内訳: 入力トークン換算%s(キャッシュ読み取り%g×、書き込み%g× 5m / %g× 1h、出力%g×)",
+	},
+	XrayCacheReads: {
+		en: "cache reads",
+		pt: "leituras de cache",
+		fr: "lectures de cache",
+		ja: "キャッシュ読み取り",
+	},
+	XrayCacheWrites: {
+		en: "cache writes",
+		pt: "escritas de cache",
+		fr: "écritures de cache",
+		ja: "キャッシュ書き込み",
+	},
+	XrayOutput: {
+		en: "output",
+		pt: "saída",
+		fr: "sortie",
+		ja: "出力",
+	},
+	XrayInput: {
+		en: "input",
+		pt: "entrada",
+		fr: "entrée",
+		ja: "入力",
+	},
+	XrayUSD: {
+		en: "  %s at list prices",
+		pt: "  %s a preços de tabela",
+		fr: "  %s au prix catalogue",
+		ja: "  定価で%s",
+	},
+	XrayUnpriced: {
+		en: " (no price known for %s)",
+		pt: " (sem preço conhecido para %s)",
+		fr: " (aucun prix connu pour %s)",
+		ja: "(%sの価格は不明)",
+	},
+	XrayFindings: {
+		en: "Findings",
+		pt: "Constatações",
+		fr: "Constats",
+		ja: "分析結果",
+	},
+	XrayFindingReads: {
+		en: "  Share of cost that was re-reading context (cache reads)\t%s",
+		pt: "  Parte do custo que foi releitura de contexto (leituras de cache)\t%s",
+		fr: "  Part du coût passée à relire le contexte (lectures de cache)\t%s",
+		ja: "  コンテキストの再読み込み(キャッシュ読み取り)のコスト比率\t%s",
+	},
+	XrayFindingPast: {
+		en: "  Share of cost from sessions that grew past %s\t%s\t(%d of %d sessions)",
+		pt: "  Parte do custo de sessões que passaram de %s\t%s\t(%d de %d sessões)",
+		fr: "  Part du coût des sessions qui ont dépassé %s\t%s\t(%d sessions sur %d)",
+		ja: "  %[1]sを超えたセッションのコスト比率\t%[2]s\t(%[4]dセッション中%[3]d)",
+	},
+	XrayFindingNear: {
+		en: "  Sessions that reached ~1M tokens (≥ %s)\t%d\t(%s of the cost)",
+		pt: "  Sessões que chegaram a ~1M tokens (≥ %s)\t%d\t(%s do custo)",
+		fr: "  Sessions arrivées à ~1M tokens (≥ %s)\t%d\t(%s du coût)",
+		ja: "  約1Mトークンに達したセッション(≥ %s)\t%d\t(コストの%s)",
+	},
+	XrayFindingStart: {
+		en: "  Context loaded before the first message (median)\t%s",
+		pt: "  Contexto carregado antes da primeira mensagem (mediana)\t%s",
+		fr: "  Contexte chargé avant le premier message (médiane)\t%s",
+		ja: "  最初のメッセージ前に読み込まれたコンテキスト(中央値)\t%s",
+	},
+	XrayFindingTool: {
+		en: "  Tool whose outputs weighed most in the context\t%s",
+		pt: "  Ferramenta cujas saídas mais pesaram no contexto\t%s",
+		fr: "  Outil dont les sorties ont le plus pesé dans le contexte\t%s",
+		ja: "  出力がコンテキストで最も重かったツール\t%s",
+	},
+	XrayFindingExpiries: {
+		en: "  Times the cache expired mid-session and was rewritten\t%d\t(in %d sessions, %s of the cost)",
+		pt: "  Vezes em que o cache expirou no meio da sessão e foi reescrito\t%d\t(em %d sessões, %s do custo)",
+		fr: "  Fois où le cache a expiré en cours de session et a été réécrit\t%d\t(dans %d sessions, %s du coût)",
+		ja: "  セッション途中でキャッシュが切れて再書き込みされた回数\t%d\t(%dセッション、コストの%s)",
+	},
+	XrayNoToolOutput: {
+		en: "no tool output",
+		pt: "nenhuma saída de ferramenta",
+		fr: "aucune sortie d'outil",
+		ja: "ツール出力なし",
+	},
+	XrayThen: {
+		en: ", then %s %s",
+		pt: ", depois %s %s",
+		fr: ", puis %s %s",
+		ja: "、次に%s %s",
+	},
+	XrayTools: {
+		en: "Tool outputs, as a share of all the context sent",
+		pt: "Saídas de ferramentas, como parte de todo o contexto enviado",
+		fr: "Sorties d'outils, en part de tout le contexte envoyé",
+		ja: "送信したコンテキスト全体に占めるツール出力",
+	},
+	XrayMoreTools: {
+		en: "  … %d more tools (--json lists them all)",
+		pt: "  … mais %d ferramentas (--json lista todas)",
+		fr: "  … %d outils de plus (--json les liste tous)",
+		ja: "  …ほか%dツール(--jsonで全件)",
+	},
+	XrayTop: {
+		en: "Most expensive sessions",
+		pt: "Sessões mais caras",
+		fr: "Sessions les plus coûteuses",
+		ja: "最もコストの高いセッション",
+	},
+	XrayTopColumns: {
+		en: "  cost\tshare%s\tdate\tproject\tpeak\tcontext, call by call\tcalls\tcompactions\tsession",
+		pt: "  custo\tparte%s\tdata\tprojeto\tpico\tcontexto, chamada a chamada\tchamadas\tcompactações\tsessão",
+		fr: "  coût\tpart%s\tdate\tprojet\tpic\tcontexte, appel par appel\tappels\tcompactions\tsession",
+		ja: "  コスト\t比率%s\t日付\tプロジェクト\tピーク\tコンテキスト(呼び出しごと)\t呼び出し\t圧縮\tセッション",
+	},
+	XrayFooter: {
+		en: "rubi xray simulate explains the replay; rubi xray --html FILE draws the context curves.",
+		pt: "rubi xray simulate explica a simulação; rubi xray --html FILE desenha as curvas de contexto.",
+		fr: "rubi xray simulate explique la simulation ; rubi xray --html FILE trace les courbes de contexte.",
+		ja: "rubi xray simulateで再生の説明を、rubi xray --html FILEでコンテキストの曲線を表示します。",
+	},
+	XraySimIntro: {
+		en: "\nEach session's own context is replayed call by call. When it passes the\nthreshold, the session switches windows: a summary call reads the context\nand writes a handoff of %s tokens, and the context restarts from the fixed\ncontext (the session's first call) plus the handoff plus what the turn\nadded.\nCache reads, writes and output keep their real shares; subagents are\nunchanged.\n\n",
+		pt: "\nO contexto de cada sessão é reproduzido chamada a chamada. Quando passa do\nlimite, a sessão troca de janela: uma chamada de resumo lê o contexto\ne escreve um handoff de %s tokens, e o contexto recomeça do contexto\nfixo (a primeira chamada da sessão) mais o handoff mais o que o turno\nacrescentou.\nLeituras e escritas de cache e a saída mantêm suas partes reais; os\nsubagentes não mudam.\n\n",
+		fr: "\nLe contexte de chaque session est rejoué appel par appel. Quand il dépasse\nle seuil, la session change de fenêtre : un appel de résumé lit le contexte\net écrit un handoff de %s tokens, et le contexte repart du contexte fixe\n(le premier appel de la session) plus le handoff plus ce que le tour a\najouté.\nLectures et écritures de cache et sortie gardent leurs parts réelles ; les\nsous-agents sont inchangés.\n\n",
+		ja: "\n各セッションのコンテキストを呼び出しごとに再生します。しきい値を\n超えるとセッションはウィンドウを切り替えます。要約の呼び出しがコンテキストを\n読んで%sトークンのhandoffを書き、コンテキストは固定コンテキスト\n(セッションの最初の呼び出し)とhandoff、そのターンの追加分から\n再開します。\nキャッシュの読み書きと出力は実際の比率のままで、サブエージェントは\n変わりません。\n\n",
+	},
+	XraySimTop: {
+		en: "The most expensive sessions, saving by threshold",
+		pt: "As sessões mais caras, economia por limite",
+		fr: "Les sessions les plus coûteuses, économie par seuil",
+		ja: "最もコストの高いセッション(しきい値ごとの節約)",
+	},
+	XraySimTopColumns: {
+		en: "  session\tproject\tpeak\tcost",
+		pt: "  sessão\tprojeto\tpico\tcusto",
+		fr: "  session\tprojet\tpic\tcoût",
+		ja: "  セッション\tプロジェクト\tピーク\tコスト",
+	},
+	XraySimTable: {
+		en: "Compaction simulator: compact at the threshold, resume from the fixed context + %s handoff",
+		pt: "Simulador de compactação: compactar no limite, retomar do contexto fixo + handoff de %s",
+		fr: "Simulateur de compaction : compacter au seuil, reprendre du contexte fixe + handoff de %s",
+		ja: "圧縮シミュレーター: しきい値で圧縮し、固定コンテキスト+%sのhandoffから再開",
+	},
+	XraySimColumns: {
+		en: "  threshold\twindow switches\tsessions\tcost\tsaving\t",
+		pt: "  limite\ttrocas de janela\tsessões\tcusto\teconomia\t",
+		fr: "  seuil\tchangements de fenêtre\tsessions\tcoût\téconomie\t",
+		ja: "  しきい値\tウィンドウ切替\tセッション\tコスト\t節約\t",
+	},
+	XrayRecommended: {
+		en: "  ← recommended",
+		pt: "  ← recomendado",
+		fr: "  ← recommandé",
+		ja: "  ← 推奨",
+	},
+	XrayCompactAt: {
+		en: "Compacting at %s would have cost %s less. Claude Code: set CLAUDE_CODE_AUTO_COMPACT_WINDOW=%d.",
+		pt: "Compactar em %s teria custado %s a menos. Claude Code: defina CLAUDE_CODE_AUTO_COMPACT_WINDOW=%d.",
+		fr: "Compacter à %s aurait coûté %s de moins. Claude Code : réglez CLAUDE_CODE_AUTO_COMPACT_WINDOW=%d.",
+		ja: "%sで圧縮すればコストは%s少なく済みました。Claude Code: CLAUDE_CODE_AUTO_COMPACT_WINDOW=%dを設定してください。",
+	},
+	XrayNoThreshold: {
+		en: "No threshold would have saved: the sessions are short enough, or the summaries would cost more than they spare.",
+		pt: "Nenhum limite teria economizado: as sessões são curtas o bastante, ou os resumos custariam mais do que poupam.",
+		fr: "Aucun seuil n'aurait fait économiser : les sessions sont assez courtes, ou les résumés coûteraient plus qu'ils n'épargnent.",
+		ja: "どのしきい値でも節約になりませんでした: セッションが十分短いか、要約のコストが節約分を上回ります。",
+	},
+	XrayWrote: {
+		en: "wrote %s",
+		pt: "gravado: %s",
+		fr: "écrit : %s",
+		ja: "書き込みました: %s",
+	},
+
 	GraphCounts: {
 		en: "%s, %s, %s between project files, %s",
 		pt: "%s, %s, %s entre arquivos do projeto, %s",
@@ -1689,10 +1979,10 @@ var catalog = [numKeys]text{
 		ja: "未解決のimport: %s",
 	},
 	GraphMore: {
-		en: "… %s more (--json lists everything)",
-		pt: "… mais %s (--json lista tudo)",
-		fr: "… %s de plus (--json liste tout)",
-		ja: "…ほか%s(--jsonで全件)",
+		en: "… %d more modules (--json lists everything)",
+		pt: "… mais %d módulos (--json lista tudo)",
+		fr: "… %d modules de plus (--json liste tout)",
+		ja: "…ほか%dモジュール(--jsonで全件)",
 	},
 	GraphModule: {
 		en: "  %-28s %4d files  pagerank %.4f",
@@ -1806,6 +2096,12 @@ const (
 	NounSymbol
 	NounImport
 	NounModule
+	NounSession
+	NounProject
+	NounLog
+	NounResponse
+	NounOutput
+	NounSwitch
 
 	numNouns
 )
@@ -1876,5 +2172,41 @@ var nouns = [numNouns]forms{
 		pt: [2]string{"%d módulo", "%d módulos"},
 		fr: [2]string{"%d module", "%d modules"},
 		ja: [2]string{"モジュール%d個", "モジュール%d個"},
+	},
+	NounSession: {
+		en: [2]string{"%d session", "%d sessions"},
+		pt: [2]string{"%d sessão", "%d sessões"},
+		fr: [2]string{"%d session", "%d sessions"},
+		ja: [2]string{"%dセッション", "%dセッション"},
+	},
+	NounProject: {
+		en: [2]string{"%d project", "%d projects"},
+		pt: [2]string{"%d projeto", "%d projetos"},
+		fr: [2]string{"%d projet", "%d projets"},
+		ja: [2]string{"%dプロジェクト", "%dプロジェクト"},
+	},
+	NounLog: {
+		en: [2]string{"%d log", "%d logs"},
+		pt: [2]string{"%d arquivo de log", "%d arquivos de log"},
+		fr: [2]string{"%d journal", "%d journaux"},
+		ja: [2]string{"ログ%d件", "ログ%d件"},
+	},
+	NounResponse: {
+		en: [2]string{"%d response", "%d responses"},
+		pt: [2]string{"%d resposta", "%d respostas"},
+		fr: [2]string{"%d réponse", "%d réponses"},
+		ja: [2]string{"応答%d件", "応答%d件"},
+	},
+	NounOutput: {
+		en: [2]string{"%d output", "%d outputs"},
+		pt: [2]string{"%d saída", "%d saídas"},
+		fr: [2]string{"%d sortie", "%d sorties"},
+		ja: [2]string{"出力%d件", "出力%d件"},
+	},
+	NounSwitch: {
+		en: [2]string{"%d switch", "%d switches"},
+		pt: [2]string{"%d troca", "%d trocas"},
+		fr: [2]string{"%d bascule", "%d bascules"},
+		ja: [2]string{"切替%d回", "切替%d回"},
 	},
 }

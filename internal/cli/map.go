@@ -112,7 +112,7 @@ func printGraph(g *globals, graph *pipeline.Graph) {
 	}
 	for i, m := range graph.Modules {
 		if i == 10 {
-			fmt.Fprintln(g.stdout, l.Format(messages.GraphMore, l.Count(len(graph.Modules)-10, messages.NounModule)))
+			fmt.Fprintln(g.stdout, l.Format(messages.GraphMore, len(graph.Modules)-10))
 			break
 		}
 		fmt.Fprintln(g.stdout, l.Format(messages.GraphModule, m.Name, m.Files, m.PageRank))
