@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/rubi-dev/rubi/core/messages"
 )
@@ -46,7 +45,7 @@ func WriteText(w io.Writer, l messages.Lang, rep *Report) {
 			continue
 		}
 		fmt.Fprintln(w, l.Format(messages.AuditTotal, short(total)))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := messages.NewTable(w)
 		for _, s := range rep.Sources {
 			for _, a := range s.Agents {
 				if a == an.a {
@@ -66,7 +65,7 @@ func WriteText(w io.Writer, l messages.Lang, rep *Report) {
 	}
 	fmt.Fprintln(w, "\n"+l.Format(messages.AuditMove, short(rep.Saving)))
 	for _, s := range rep.Suggest {
-		fmt.Fprintf(w, "  %s:%d  %q, %s: %s\n", s.Rel, s.Line, s.Heading, l.Format(messages.AuditTokens, short(s.Tokens)), s.why(l))
+		fmt.Fprintf(w, "  %s:%d  %q, %s: %s\n", s.Rel, s.Line, s.Heading, l.Format(messages.CountTokens, short(s.Tokens)), s.why(l))
 		switch s.What {
 		case "concept", "howto":
 			fmt.Fprintln(w, l.Format(messages.AuditRegister, s.What, s.Heading))

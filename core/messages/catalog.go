@@ -1842,7 +1842,7 @@ var catalog = [numKeys]text{
 	XrayFindingPast: {
 		en: "  Share of cost from sessions that grew past %s\t%s\t(%d of %d sessions)",
 		pt: "  Parte do custo de sessões que passaram de %s\t%s\t(%d de %d sessões)",
-		fr: "  Part du coût des sessions qui ont dépassé %s\t%s\t(%d sessions sur %d)",
+		fr: "  Part du coût des sessions qui ont dépassé %s\t%s\t(%d sur %d sessions)",
 		ja: "  %[1]sを超えたセッションのコスト比率\t%[2]s\t(%[4]dセッション中%[3]d)",
 	},
 	XrayFindingNear: {

@@ -3,10 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/text/width"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/messages"
@@ -89,9 +87,9 @@ func printPlugins(w io.Writer, l messages.Lang, rows []pluginRow) {
 	heads := []string{l.Get(messages.PluginsKind), l.Get(messages.PluginsName), l.Get(messages.PluginsVersion), l.Get(messages.PluginsUsed)}
 	cols := []int{6, 16, 8, 4}
 	for i, h := range heads {
-		cols[i] = max(cols[i], columns(h))
+		cols[i] = max(cols[i], messages.Columns(h))
 	}
-	fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", pad(heads[0], cols[0]), pad(heads[1], cols[1]), pad(heads[2], cols[2]), pad(heads[3], cols[3]), l.Get(messages.PluginsRunsAs))
+	fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", messages.Pad(heads[0], cols[0]), messages.Pad(heads[1], cols[1]), messages.Pad(heads[2], cols[2]), messages.Pad(heads[3], cols[3]), l.Get(messages.PluginsRunsAs))
 	for _, r := range rows {
 		if r.Name == "" {
 			fmt.Fprintln(w, l.Format(messages.PluginsProblem, r.problem.in(l)))
@@ -105,33 +103,10 @@ func printPlugins(w io.Writer, l messages.Lang, rows []pluginRow) {
 		if r.InPipeline {
 			used = l.Get(messages.PluginsYes)
 		}
-		fmt.Fprintf(w, "%s  %s  %s  %s  %s", pad(string(r.Kind), cols[0]), pad(r.Name, cols[1]), pad(r.Version, cols[2]), pad(used, cols[3]), runs)
+		fmt.Fprintf(w, "%s  %s  %s  %s  %s", messages.Pad(string(r.Kind), cols[0]), messages.Pad(r.Name, cols[1]), messages.Pad(r.Version, cols[2]), messages.Pad(used, cols[3]), runs)
 		if !r.problem.isZero() {
 			fmt.Fprintf(w, " (%s)", r.problem.in(l))
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-// pad fills s with spaces to n columns of a terminal, where a wide
-// character (Japanese) takes two.
-func pad(s string, n int) string {
-	if c := columns(s); c < n {
-		return s + strings.Repeat(" ", n-c)
-	}
-	return s
-}
-
-// columns is how many columns of a terminal s takes.
-func columns(s string) int {
-	n := 0
-	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
 }
