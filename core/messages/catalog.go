@@ -296,6 +296,14 @@ const (
 	XrayNoThreshold
 	XrayWrote
 
+	// The command line's progress on stderr.
+	ProgressIndexing
+	ProgressTheProject
+	ProgressIndexed
+	ProgressParsing
+	ProgressSavedOutdated
+	ProgressSavedNotIndexed
+
 	// rubi graph and rubi plugins.
 	GraphCounts
 	GraphUnresolved
@@ -1964,6 +1972,43 @@ var catalog = [numKeys]text{
 		pt: "gravado: %s",
 		fr: "écrit : %s",
 		ja: "書き込みました: %s",
+	},
+
+	ProgressIndexing: {
+		en: "rubi: indexing %s… (a first run reads every file; later runs only what changed)",
+		pt: "rubi: indexando %s… (a primeira execução lê todos os arquivos; as seguintes, só o que mudou)",
+		fr: "rubi : indexation de %s… (une première exécution lit tous les fichiers ; les suivantes, seulement ce qui a changé)",
+		ja: "rubi: %sをインデックス中…(初回は全ファイルを読み、次回からは変更分だけを読みます)",
+	},
+	ProgressTheProject: {
+		en: "the project",
+		pt: "o projeto",
+		fr: "le projet",
+		ja: "プロジェクト",
+	},
+	ProgressIndexed: {
+		en: "rubi: indexed %s in %.1f s",
+		pt: "rubi: %s indexados em %.1f s",
+		fr: "rubi : %s indexés en %.1f s",
+		ja: "rubi: %sを%.1f秒でインデックスしました",
+	},
+	ProgressParsing: {
+		en: "parsing",
+		pt: "analisando",
+		fr: "analyse",
+		ja: "解析中",
+	},
+	ProgressSavedOutdated: {
+		en: "rubi: saved; rubi.hcl changed since the last index, so recall finds it after the next rubi index",
+		pt: "rubi: salvo; o rubi.hcl mudou desde o último índice, então o recall o encontra após o próximo rubi index",
+		fr: "rubi : enregistré ; rubi.hcl a changé depuis le dernier index, le recall le trouvera après le prochain rubi index",
+		ja: "rubi: 保存しました。前回のインデックス以降にrubi.hclが変わったため、次のrubi indexの後にrecallで見つかります",
+	},
+	ProgressSavedNotIndexed: {
+		en: "rubi: saved, but the index was not updated (%v); the next recall or rubi index picks it up",
+		pt: "rubi: salvo, mas o índice não foi atualizado (%v); o próximo recall ou rubi index o inclui",
+		fr: "rubi : enregistré, mais l'index n'a pas été mis à jour (%v) ; le prochain recall ou rubi index le prendra en compte",
+		ja: "rubi: 保存しましたが、インデックスは更新されませんでした(%v)。次のrecallかrubi indexで反映されます",
 	},
 
 	GraphCounts: {

@@ -212,3 +212,15 @@ func TestXraySimulateInJapanese(t *testing.T) {
 		}
 	}
 }
+
+// What rubi says on stderr while it indexes is in the project's language.
+func TestIndexingInJapanese(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LANG", "ja_JP.UTF-8")
+	root := rubitest.Project(t, goProject)
+	setSlowIndex(t, 0)
+	code, _, errOut := runRubi(t, "context", "open the database", "--root", root, "--json")
+	if code != 0 || !strings.HasPrefix(errOut, "rubi: "+root+"をインデックス中…(初回は全ファイルを読み、次回からは変更分だけを読みます)\n") || !strings.Contains(errOut, "rubi: 6ファイルを") {
+		t.Errorf("exit %d: stderr:\n%s", code, errOut)
+	}
+}
