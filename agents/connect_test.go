@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // The golden cases in testdata/connect are txtar archives:
@@ -159,7 +161,7 @@ func runConnect(t *testing.T, out *strings.Builder, line, home, project string) 
 	}
 	if rep != nil && (err == nil || len(rep.Files) > 0) {
 		var b bytes.Buffer
-		WriteReport(&b, rep)
+		WriteReport(&b, messages.English, rep)
 		out.Write(b.Bytes())
 	}
 	if err != nil {

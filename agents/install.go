@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/agents/jsonedit"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // Options say what to install and where.
@@ -290,16 +291,18 @@ func currentWindow(p ClaudePaths) int {
 	return n
 }
 
-// WriteReport prints a report the way `rubi install` shows it: per file,
-// what changed; paths under the home directory start with ~.
-func WriteReport(w io.Writer, r *Report) {
-	defer writePaste(w, r.Paste)
+// WriteReport prints a report the way `rubi install` shows it, in l: per
+// file, what changed; paths under the home directory start with ~. What
+// changed in a file (a setting, a value) and the notes are written as the
+// report holds them.
+func WriteReport(w io.Writer, l messages.Lang, r *Report) {
+	defer writePaste(w, l, r.Paste)
 	if !r.Changed() {
 		if len(r.Paste) == 0 {
-			fmt.Fprintln(w, "nothing to change")
+			fmt.Fprintln(w, l.Get(messages.InstallNothing))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintln(w, "note:", tildeAll(n))
+			fmt.Fprintln(w, l.Format(messages.InstallNote, tildeAll(n)))
 		}
 		return
 	}
@@ -316,12 +319,12 @@ func WriteReport(w io.Writer, r *Report) {
 		head := tilde(f.Path)
 		switch {
 		case f.Removed:
-			head += " (removed: rubi had created it)"
+			head = l.Format(messages.InstallRemoved, head)
 		case f.Created:
-			head += " (created)"
+			head = l.Format(messages.InstallCreated, head)
 		}
 		if f.Backup != "" && !f.Created {
-			head += ", backup in " + tilde(f.Backup)
+			head = l.Format(messages.InstallBackup, head, tilde(f.Backup))
 		}
 		fmt.Fprintln(w, head)
 		for _, c := range f.Changes {
@@ -329,17 +332,17 @@ func WriteReport(w io.Writer, r *Report) {
 		}
 	}
 	if r.VaultCreated != "" {
-		verb := "created"
 		if r.DryRun {
-			verb = "would be created"
+			fmt.Fprintln(w, l.Format(messages.InstallVaultWouldBe, tilde(r.VaultCreated)))
+		} else {
+			fmt.Fprintln(w, l.Format(messages.InstallVaultCreated, tilde(r.VaultCreated)))
 		}
-		fmt.Fprintf(w, "%s (the vault): %s\n", tilde(r.VaultCreated), verb)
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintln(w, "note:", tildeAll(n))
+		fmt.Fprintln(w, l.Format(messages.InstallNote, tildeAll(n)))
 	}
 	if r.DryRun {
-		fmt.Fprintln(w, "dry run: nothing was written")
+		fmt.Fprintln(w, l.Get(messages.InstallDryRun))
 	}
 }
 
@@ -365,9 +368,9 @@ func tildeAll(s string) string {
 }
 
 // writePaste prints the snippets to add by hand.
-func writePaste(w io.Writer, snippets []Snippet) {
+func writePaste(w io.Writer, l messages.Lang, snippets []Snippet) {
 	for _, s := range snippets {
-		fmt.Fprintf(w, "add this to %s (rubi does not rewrite it: comments and layout would be lost):\n", tilde(s.Path))
+		fmt.Fprintln(w, l.Format(messages.InstallPaste, tilde(s.Path)))
 		for _, line := range strings.SplitAfter(strings.TrimRight(s.Text, "\n")+"\n", "\n") {
 			if line != "" {
 				fmt.Fprint(w, "    "+line)

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/install from the results")
@@ -125,7 +127,7 @@ func runInstall(t *testing.T, out *strings.Builder, line string) {
 	}
 	if rep != nil && (err == nil || len(rep.Files) > 0) {
 		var b bytes.Buffer
-		WriteReport(&b, rep)
+		WriteReport(&b, messages.English, rep)
 		out.Write(b.Bytes())
 	}
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
@@ -67,6 +68,8 @@ type Suggestion struct {
 	// What is "concept", "howto" or "drop"; Why says it in words.
 	What string `json:"what"`
 	Why  string `json:"why"`
+	// rules and lines are a concept's counts, for Why in another language.
+	rules, lines int
 }
 
 // Report is the fixed context of a project.
@@ -341,14 +344,15 @@ func (a *auditor) sections(path, text string) {
 		sug := Suggestion{Path: path, Rel: rel, Line: s.line, Heading: s.heading, Tokens: t}
 		switch {
 		case s.tree >= 3:
-			sug.What, sug.Why = "drop", "a directory tree: rubi's map already shows the layout, and stays current"
+			sug.What = "drop"
 		case s.code*2 >= t:
-			sug.What, sug.Why = "howto", "mostly commands or code: a howto node, found when the task needs it"
+			sug.What = "howto"
 		case s.rules*2 < s.lines:
-			sug.What, sug.Why = "concept", fmt.Sprintf("describes more than it instructs (%d of %d lines are rules): a concept node, linked to its files", s.rules, s.lines)
+			sug.What, sug.rules, sug.lines = "concept", s.rules, s.lines
 		default:
 			continue // rules: they belong in every message
 		}
+		sug.Why = sug.why(messages.English)
 		a.rep.Suggest = append(a.rep.Suggest, sug)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 func write(t *testing.T, path, content string) {
@@ -84,8 +86,24 @@ func TestAudit(t *testing.T) {
 		t.Errorf("saving %d", rep.Saving)
 	}
 
+	// In French: the labels and the reasons; paths, headings, numbers
+	// and the command as they are.
+	var fr bytes.Buffer
+	WriteText(&fr, messages.French, rep)
+	for _, line := range []string{
+		"Codex: ~520 tokens dans chaque message",
+		"  .rubi/map.md  500  carte de rubi (début de session)",
+		"À déplacer dans le graphe (~1k tokens de moins dans chaque message) :",
+		`  CLAUDE.md:10  "Architecture", 227 tokens: décrit plus qu'il n'instruit (0 lignes sur 12 sont des règles)`,
+		`      rubi register --type howto --title "Deploy" --body "<la section>", puis laissez`,
+	} {
+		if !strings.Contains(fr.String(), line) {
+			t.Errorf("French text lacks %q:\n%s", line, fr.String())
+		}
+	}
+
 	var b bytes.Buffer
-	WriteText(&b, rep)
+	WriteText(&b, messages.English, rep)
 	for _, line := range []string{
 		"Codex: ~520 tokens in every message",
 		"  .rubi/map.md  500  rubi's map (session start)",

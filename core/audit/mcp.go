@@ -8,6 +8,10 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
+// mcpToolsPrefix starts the display of rubi's MCP tools, a source with no
+// file of its own: "rubi's MCP tools (.mcp.json)".
+const mcpToolsPrefix = "rubi's MCP tools ("
+
 // mcpTools counts rubi's MCP tool definitions for each agent whose
 // configuration starts a server named "rubi": Claude Code's project
 // .mcp.json or ~/.claude.json, Codex's config.toml (the user's or the
@@ -37,7 +41,7 @@ func (a *auditor) mcpTools(chain []string) {
 	}{{ClaudeCode, claude, a.jsonHasRubi}, {Codex, codex, tomlHasRubi}, {Gemini, gemini, a.jsonHasRubi}} {
 		for _, f := range c.files {
 			if c.has(f) {
-				a.rep.Sources = append(a.rep.Sources, Source{Path: f, Rel: "rubi's MCP tools (" + a.display(f) + ")",
+				a.rep.Sources = append(a.rep.Sources, Source{Path: f, Rel: mcpToolsPrefix + a.display(f) + ")",
 					Agents: []Agent{c.agent}, Kind: "tools", Tokens: o.ToolTokens})
 				break
 			}

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 var agentNames = []struct {
@@ -12,48 +13,64 @@ var agentNames = []struct {
 	name string
 }{{ClaudeCode, "Claude Code"}, {Codex, "Codex"}, {Gemini, "Gemini CLI"}}
 
-var kindNames = map[string]string{
-	"instructions": "instructions",
-	"rules":        "rules",
-	"import":       "imported",
-	"memory":       "auto memory",
-	"map":          "rubi's map (session start)",
-	"tools":        "tool definitions and instructions",
+var kindNames = map[string]messages.Key{
+	"instructions": messages.AuditKindInstructions,
+	"rules":        messages.AuditKindRules,
+	"import":       messages.AuditKindImport,
+	"memory":       messages.AuditKindMemory,
+	"map":          messages.AuditKindMap,
+	"tools":        messages.AuditKindTools,
 }
 
-// WriteText prints the audit for a terminal.
-func WriteText(w io.Writer, rep *Report) {
-	fmt.Fprintf(w, "rubi audit: %s, what each agent loads before the first message\n", rep.Dir)
+// why says in l why the section is better kept in the graph.
+func (s *Suggestion) why(l messages.Lang) string {
+	switch s.What {
+	case "drop":
+		return l.Get(messages.AuditWhyDrop)
+	case "howto":
+		return l.Get(messages.AuditWhyHowto)
+	}
+	return l.Format(messages.AuditWhyConcept, s.rules, s.lines)
+}
+
+// WriteText prints the audit for a terminal, in l. Paths, headings and
+// numbers are written as they are.
+func WriteText(w io.Writer, l messages.Lang, rep *Report) {
+	fmt.Fprintln(w, l.Format(messages.AuditHeader, rep.Dir))
 	for _, an := range agentNames {
 		total := rep.Totals[an.a]
 		fmt.Fprintf(w, "\n%s: ", an.name)
 		if total == 0 {
-			fmt.Fprintln(w, "nothing from the project or your home")
+			fmt.Fprintln(w, l.Get(messages.AuditNothing))
 			continue
 		}
-		fmt.Fprintf(w, "~%s tokens in every message\n", short(total))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, l.Format(messages.AuditTotal, short(total)))
+		tw := messages.NewTable(w)
 		for _, s := range rep.Sources {
 			for _, a := range s.Agents {
 				if a == an.a {
-					fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Rel, short(s.Tokens), kindNames[s.Kind])
+					rel := s.Rel
+					if inner, ok := strings.CutPrefix(rel, mcpToolsPrefix); ok && s.Kind == "tools" {
+						rel = l.Format(messages.AuditMCPTools, strings.TrimSuffix(inner, ")"))
+					}
+					fmt.Fprintf(tw, "  %s\t%s\t%s\n", rel, short(s.Tokens), l.Get(kindNames[s.Kind]))
 				}
 			}
 		}
 		tw.Flush()
 	}
 	if len(rep.Suggest) == 0 {
-		fmt.Fprintln(w, "\nNothing to move: the instruction files hold rules, or sections too short to matter.")
+		fmt.Fprintln(w, "\n"+l.Get(messages.AuditNothingToMove))
 		return
 	}
-	fmt.Fprintf(w, "\nMove into the graph (~%s tokens less in every message):\n", short(rep.Saving))
+	fmt.Fprintln(w, "\n"+l.Format(messages.AuditMove, short(rep.Saving)))
 	for _, s := range rep.Suggest {
-		fmt.Fprintf(w, "  %s:%d  %q, %s tokens: %s\n", s.Rel, s.Line, s.Heading, short(s.Tokens), s.Why)
+		fmt.Fprintf(w, "  %s:%d  %q, %s: %s\n", s.Rel, s.Line, s.Heading, l.Format(messages.CountTokens, short(s.Tokens)), s.why(l))
 		switch s.What {
 		case "concept", "howto":
-			fmt.Fprintf(w, "      rubi register --type %s --title %q --body \"<the section>\", then leave a one-line pointer\n", s.What, s.Heading)
+			fmt.Fprintln(w, l.Format(messages.AuditRegister, s.What, s.Heading))
 		case "drop":
-			fmt.Fprintln(w, "      delete it; rubi map prints the layout")
+			fmt.Fprintln(w, l.Get(messages.AuditDelete))
 		}
 	}
 }

@@ -190,6 +190,138 @@ const (
 	CLILanguageFromConfig
 	CLILanguageDefault
 
+	// rubi map: the fixed phrases of the stored maps (core/codemap).
+	MapTitle
+	MapCounts
+	MapLanguages
+	MapCentral
+	MapModules
+	MapRoot
+	MapUsedBy
+	MapDependsOn
+	MapListMore
+	MapMore
+	MapClosing
+	MapModuleTitle
+	MapFiles
+	MapExports
+	MapImports
+	MapImportedBy
+	MapTests
+
+	// rubi install and rubi connect.
+	InstallNothing
+	InstallNote
+	InstallRemoved
+	InstallCreated
+	InstallBackup
+	InstallVaultCreated
+	InstallVaultWouldBe
+	InstallDryRun
+	InstallPaste
+	InstallNext
+	InstallAskVault
+	InstallAskWindow
+	ConnectClaude
+	ConnectAgentsProject
+	ConnectAgentsGlobal
+	ConnectConnected
+	ConnectNotConnected
+	ConnectNone
+	ConnectAutomatic
+	ConnectInstructions
+	ConnectSetup
+
+	// rubi audit.
+	AuditHeader
+	AuditNothing
+	AuditTotal
+	CountTokens
+	AuditKindInstructions
+	AuditKindRules
+	AuditKindImport
+	AuditKindMemory
+	AuditKindMap
+	AuditKindTools
+	AuditMCPTools
+	AuditNothingToMove
+	AuditMove
+	AuditWhyDrop
+	AuditWhyHowto
+	AuditWhyConcept
+	AuditRegister
+	AuditDelete
+	AuditMeasured
+
+	// rubi xray and rubi xray simulate: the terminal report.
+	XrayAllLogs
+	XrayLastDays
+	XrayProject
+	XrayHeader
+	XrayCalls
+	XrayRead
+	XrayDuplicates
+	XrayPeriod
+	XrayProblem
+	XrayProblems
+	XrayNoSession
+	XrayCost
+	XrayCacheReads
+	XrayCacheWrites
+	XrayOutput
+	XrayInput
+	XrayUSD
+	XrayUnpriced
+	XrayFindings
+	XrayFindingReads
+	XrayFindingPast
+	XrayFindingNear
+	XrayFindingStart
+	XrayFindingTool
+	XrayFindingExpiries
+	XrayNoToolOutput
+	XrayThen
+	XrayTools
+	XrayMoreTools
+	XrayTop
+	XrayTopColumns
+	XrayFooter
+	XraySimIntro
+	XraySimTop
+	XraySimTopColumns
+	XraySimTable
+	XraySimColumns
+	XrayRecommended
+	XrayCompactAt
+	XrayNoThreshold
+	XrayWrote
+
+	// The command line's progress on stderr.
+	ProgressIndexing
+	ProgressTheProject
+	ProgressIndexed
+	ProgressParsing
+	ProgressSavedOutdated
+	ProgressSavedNotIndexed
+
+	// rubi graph and rubi plugins.
+	GraphCounts
+	GraphUnresolved
+	GraphMore
+	GraphModule
+	PluginsKind
+	PluginsName
+	PluginsVersion
+	PluginsUsed
+	PluginsRunsAs
+	PluginsYes
+	PluginsNo
+	PluginsBuiltin
+	PluginsSubprocess
+	PluginsProblem
+	PluginsFailed
+	PluginsNotStarted
+
 	// rubi mcp --cost.
 	CostLine
 	CostOver
@@ -1250,6 +1382,732 @@ var catalog = [numKeys]text{
 		ja: "設定もロケールもないため既定",
 	},
 
+	MapTitle: {
+		en: "# Map of %s",
+		pt: "# Mapa de %s",
+		fr: "# Carte de %s",
+		ja: "# %sのマップ",
+	},
+	MapCounts: {
+		en: "%s in %s.",
+		pt: "%s em %s.",
+		fr: "%s dans %s.",
+		ja: "%s、%s。",
+	},
+	MapLanguages: {
+		en: " Languages: %s.",
+		pt: " Linguagens: %s.",
+		fr: " Langages : %s.",
+		ja: "言語: %s。",
+	},
+	MapCentral: {
+		en: "Central files: %s.",
+		pt: "Arquivos centrais: %s.",
+		fr: "Fichiers centraux : %s.",
+		ja: "中心ファイル: %s。",
+	},
+	MapModules: {
+		en: "## Modules, most central first",
+		pt: "## Módulos, os mais centrais primeiro",
+		fr: "## Modules, les plus centraux d'abord",
+		ja: "## モジュール(中心的な順)",
+	},
+	MapRoot: {
+		en: "root",
+		pt: "raiz",
+		fr: "racine",
+		ja: "ルート",
+	},
+	MapUsedBy: {
+		en: "used by %s",
+		pt: "usado por %s",
+		fr: "utilisé par %s",
+		ja: "使用元: %s",
+	},
+	MapDependsOn: {
+		en: "depends on %s",
+		pt: "depende de %s",
+		fr: "dépend de %s",
+		ja: "依存先: %s",
+	},
+	MapListMore: {
+		en: "%s and %d more",
+		pt: "%s e mais %d",
+		fr: "%s et %d de plus",
+		ja: "%s ほか%d件",
+	},
+	MapMore: {
+		en: "%s more.",
+		pt: "Mais %s.",
+		fr: "%s de plus.",
+		ja: "ほか%s。",
+	},
+	MapClosing: {
+		en: "Open a module with `rubi map MODULE` (or .rubi/modules/); search with `rubi context`.",
+		pt: "Abra um módulo com `rubi map MODULE` (ou .rubi/modules/); busque com `rubi context`.",
+		fr: "Ouvrez un module avec `rubi map MODULE` (ou .rubi/modules/) ; cherchez avec `rubi context`.",
+		ja: "モジュールは`rubi map MODULE`(または.rubi/modules/)で開き、検索は`rubi context`で行います。",
+	},
+	MapModuleTitle: {
+		en: "# Module %s",
+		pt: "# Módulo %s",
+		fr: "# Module %s",
+		ja: "# モジュール %s",
+	},
+	MapFiles: {
+		en: "## Files, most central first",
+		pt: "## Arquivos, os mais centrais primeiro",
+		fr: "## Fichiers, les plus centraux d'abord",
+		ja: "## ファイル(中心的な順)",
+	},
+	MapExports: {
+		en: "  - exports: %s",
+		pt: "  - exporta: %s",
+		fr: "  - exporte : %s",
+		ja: "  - エクスポート: %s",
+	},
+	MapImports: {
+		en: "  - imports: %s",
+		pt: "  - importa: %s",
+		fr: "  - importe : %s",
+		ja: "  - インポート: %s",
+	},
+	MapImportedBy: {
+		en: "  - imported by: %s",
+		pt: "  - importado por: %s",
+		fr: "  - importé par : %s",
+		ja: "  - インポート元: %s",
+	},
+	MapTests: {
+		en: "Tests: %s",
+		pt: "Testes: %s",
+		fr: "Tests : %s",
+		ja: "テスト: %s",
+	},
+
+	InstallNothing: {
+		en: "nothing to change",
+		pt: "nada a mudar",
+		fr: "rien à changer",
+		ja: "変更はありません",
+	},
+	InstallNote: {
+		en: "note: %s",
+		pt: "nota: %s",
+		fr: "note : %s",
+		ja: "注: %s",
+	},
+	InstallRemoved: {
+		en: "%s (removed: rubi had created it)",
+		pt: "%s (removido: o rubi o tinha criado)",
+		fr: "%s (supprimé : rubi l'avait créé)",
+		ja: "%s(削除: rubiが作成したもの)",
+	},
+	InstallCreated: {
+		en: "%s (created)",
+		pt: "%s (criado)",
+		fr: "%s (créé)",
+		ja: "%s(作成)",
+	},
+	InstallBackup: {
+		en: "%s, backup in %s",
+		pt: "%s, backup em %s",
+		fr: "%s, sauvegarde dans %s",
+		ja: "%s、バックアップ: %s",
+	},
+	InstallVaultCreated: {
+		en: "%s (the vault): created",
+		pt: "%s (o cofre): criado",
+		fr: "%s (le coffre) : créé",
+		ja: "%s(vault): 作成しました",
+	},
+	InstallVaultWouldBe: {
+		en: "%s (the vault): would be created",
+		pt: "%s (o cofre): seria criado",
+		fr: "%s (le coffre) : serait créé",
+		ja: "%s(vault): 作成されます",
+	},
+	InstallDryRun: {
+		en: "dry run: nothing was written",
+		pt: "simulação: nada foi gravado",
+		fr: "simulation : rien n'a été écrit",
+		ja: "ドライラン: 何も書き込んでいません",
+	},
+	InstallPaste: {
+		en: "add this to %s (rubi does not rewrite it: comments and layout would be lost):",
+		pt: "adicione isto a %s (o rubi não o reescreve: comentários e layout se perderiam):",
+		fr: "ajoutez ceci à %s (rubi ne le réécrit pas : commentaires et mise en page seraient perdus) :",
+		ja: "%sに次を追加してください(コメントや書式が失われるため、rubiは書き換えません):",
+	},
+	InstallNext: {
+		en: "Start a new Claude Code session to apply it. Undo with: rubi install --undo",
+		pt: "Inicie uma nova sessão do Claude Code para aplicar. Para desfazer: rubi install --undo",
+		fr: "Ouvrez une nouvelle session Claude Code pour l'appliquer. Pour annuler : rubi install --undo",
+		ja: "反映するにはClaude Codeの新しいセッションを開始してください。元に戻すには: rubi install --undo",
+	},
+	InstallAskVault: {
+		en: "Personal vault (notes that follow you across projects)",
+		pt: "Cofre pessoal (notas que acompanham você entre projetos)",
+		fr: "Coffre personnel (notes qui vous suivent d'un projet à l'autre)",
+		ja: "個人vault(プロジェクトをまたいで使うメモ)",
+	},
+	InstallAskWindow: {
+		en: "Compact Claude Code's sessions at how many tokens",
+		pt: "Compactar as sessões do Claude Code em quantos tokens",
+		fr: "Compacter les sessions de Claude Code à combien de tokens",
+		ja: "Claude Codeのセッションを何トークンで圧縮しますか",
+	},
+	ConnectClaude: {
+		en: "Claude Code: install rubi's plugin (/plugin install rubi@rubi), or run `rubi install --hooks` for rubi's hooks and MCP server in your user configuration (`rubi install --undo` takes them out).",
+		pt: "Claude Code: instale o plugin do rubi (/plugin install rubi@rubi), ou rode `rubi install --hooks` para ter os hooks e o servidor MCP do rubi na sua configuração de usuário (`rubi install --undo` os remove).",
+		fr: "Claude Code : installez le plugin de rubi (/plugin install rubi@rubi), ou lancez `rubi install --hooks` pour les hooks et le serveur MCP de rubi dans votre configuration utilisateur (`rubi install --undo` les retire).",
+		ja: "Claude Code: rubiのプラグインをインストールする(/plugin install rubi@rubi)か、`rubi install --hooks`でユーザー設定にrubiのフックとMCPサーバーを登録してください(`rubi install --undo`で削除)。",
+	},
+	ConnectAgentsProject: {
+		en: "agents (project configuration; --global for the other):",
+		pt: "agentes (configuração do projeto; --global para a outra):",
+		fr: "agents (configuration du projet ; --global pour l'autre) :",
+		ja: "エージェント(プロジェクトの設定。もう一方は--global):",
+	},
+	ConnectAgentsGlobal: {
+		en: "agents (global configuration; --project for the other):",
+		pt: "agentes (configuração global; --project para a outra):",
+		fr: "agents (configuration globale ; --project pour l'autre) :",
+		ja: "エージェント(グローバル設定。もう一方は--project):",
+	},
+	ConnectConnected: {
+		en: "connected",
+		pt: "conectado",
+		fr: "connecté",
+		ja: "接続済み",
+	},
+	ConnectNotConnected: {
+		en: "not connected",
+		pt: "não conectado",
+		fr: "non connecté",
+		ja: "未接続",
+	},
+	ConnectNone: {
+		en: "none",
+		pt: "nenhum",
+		fr: "aucun",
+		ja: "なし",
+	},
+	ConnectAutomatic: {
+		en: "automatic (hooks): %s",
+		pt: "automático (hooks): %s",
+		fr: "automatique (hooks) : %s",
+		ja: "自動(フック): %s",
+	},
+	ConnectInstructions: {
+		en: "through instructions: %s",
+		pt: "por instruções: %s",
+		fr: "par instructions : %s",
+		ja: "指示ファイル経由: %s",
+	},
+	ConnectSetup: {
+		en: "set up with: %s",
+		pt: "configure com: %s",
+		fr: "mise en place : %s",
+		ja: "設定方法: %s",
+	},
+
+	AuditHeader: {
+		en: "rubi audit: %s, what each agent loads before the first message",
+		pt: "rubi audit: %s, o que cada agente carrega antes da primeira mensagem",
+		fr: "rubi audit : %s, ce que chaque agent charge avant le premier message",
+		ja: "rubi audit: %s、各エージェントが最初のメッセージの前に読み込むもの",
+	},
+	AuditNothing: {
+		en: "nothing from the project or your home",
+		pt: "nada do projeto nem da sua pasta pessoal",
+		fr: "rien du projet ni de votre dossier personnel",
+		ja: "プロジェクトやホームからは何もありません",
+	},
+	AuditTotal: {
+		en: "~%s tokens in every message",
+		pt: "~%s tokens em cada mensagem",
+		fr: "~%s tokens dans chaque message",
+		ja: "メッセージごとに約%sトークン",
+	},
+	CountTokens: {
+		en: "%s tokens",
+		pt: "%s tokens",
+		fr: "%s tokens",
+		ja: "%sトークン",
+	},
+	AuditKindInstructions: {
+		en: "instructions",
+		pt: "instruções",
+		fr: "instructions",
+		ja: "指示",
+	},
+	AuditKindRules: {
+		en: "rules",
+		pt: "regras",
+		fr: "règles",
+		ja: "ルール",
+	},
+	AuditKindImport: {
+		en: "imported",
+		pt: "importado",
+		fr: "importé",
+		ja: "インポート",
+	},
+	AuditKindMemory: {
+		en: "auto memory",
+		pt: "memória automática",
+		fr: "mémoire automatique",
+		ja: "自動メモリー",
+	},
+	AuditKindMap: {
+		en: "rubi's map (session start)",
+		pt: "mapa do rubi (início da sessão)",
+		fr: "carte de rubi (début de session)",
+		ja: "rubiのマップ(セッション開始時)",
+	},
+	AuditKindTools: {
+		en: "tool definitions and instructions",
+		pt: "definições de ferramentas e instruções",
+		fr: "définitions d'outils et instructions",
+		ja: "ツール定義と指示",
+	},
+	AuditMCPTools: {
+		en: "rubi's MCP tools (%s)",
+		pt: "ferramentas MCP do rubi (%s)",
+		fr: "outils MCP de rubi (%s)",
+		ja: "rubiのMCPツール(%s)",
+	},
+	AuditNothingToMove: {
+		en: "Nothing to move: the instruction files hold rules, or sections too short to matter.",
+		pt: "Nada a mover: os arquivos de instruções só têm regras, ou seções curtas demais para pesar.",
+		fr: "Rien à déplacer : les fichiers d'instructions ne contiennent que des règles, ou des sections trop courtes pour compter.",
+		ja: "移すものはありません: 指示ファイルにあるのはルールか、影響のない短いセクションだけです。",
+	},
+	AuditMove: {
+		en: "Move into the graph (~%s tokens less in every message):",
+		pt: "Mover para o grafo (~%s tokens a menos em cada mensagem):",
+		fr: "À déplacer dans le graphe (~%s tokens de moins dans chaque message) :",
+		ja: "グラフへ移すもの(メッセージごとに約%sトークン減):",
+	},
+	AuditWhyDrop: {
+		en: "a directory tree: rubi's map already shows the layout, and stays current",
+		pt: "uma árvore de pastas: o mapa do rubi já mostra a estrutura e se mantém atualizado",
+		fr: "une arborescence : la carte de rubi montre déjà la structure, et reste à jour",
+		ja: "ディレクトリツリー: rubiのマップが構成を示し、常に最新です",
+	},
+	AuditWhyHowto: {
+		en: "mostly commands or code: a howto node, found when the task needs it",
+		pt: "sobretudo comandos ou código: um nó howto, encontrado quando a tarefa precisar",
+		fr: "surtout des commandes ou du code : un nœud howto, trouvé quand la tâche en a besoin",
+		ja: "主にコマンドかコード: 必要な時に見つかるhowtoノードへ",
+	},
+	AuditWhyConcept: {
+		en: "describes more than it instructs (%d of %d lines are rules): a concept node, linked to its files",
+		pt: "descreve mais do que instrui (%d de %d linhas são regras): um nó concept, ligado aos seus arquivos",
+		fr: "décrit plus qu'il n'instruit (%d lignes sur %d sont des règles) : un nœud concept, lié à ses fichiers",
+		ja: "指示より説明が中心(%[2]d行中ルールは%[1]d行): ファイルに紐づくconceptノードへ",
+	},
+	AuditRegister: {
+		en: "      rubi register --type %s --title %q --body \"<the section>\", then leave a one-line pointer",
+		pt: "      rubi register --type %s --title %q --body \"<a seção>\", e deixe um ponteiro de uma linha",
+		fr: "      rubi register --type %s --title %q --body \"<la section>\", puis laissez un renvoi d'une ligne",
+		ja: "      rubi register --type %s --title %q --body \"<セクション>\"の後、1行の参照を残します",
+	},
+	AuditDelete: {
+		en: "      delete it; rubi map prints the layout",
+		pt: "      apague-a; rubi map mostra a estrutura",
+		fr: "      supprimez-la ; rubi map affiche la structure",
+		ja: "      削除します。構成はrubi mapが示します",
+	},
+	AuditMeasured: {
+		en: "Measured: the sessions here in the last %d days (%d) started at %s tokens (median): the files above, plus the agent's own system prompt and tool definitions.",
+		pt: "Medido: as sessões daqui nos últimos %d dias (%d) começaram com %s tokens (mediana): os arquivos acima, mais o prompt de sistema e as definições de ferramentas do próprio agente.",
+		fr: "Mesuré : les sessions d'ici des %d derniers jours (%d) ont commencé à %s tokens (médiane) : les fichiers ci-dessus, plus le prompt système et les définitions d'outils de l'agent.",
+		ja: "実測: 過去%d日間のこのプロジェクトのセッション(%d件)は開始時に%sトークン(中央値)。上記のファイルに、エージェント自身のシステムプロンプトとツール定義が加わります。",
+	},
+
+	XrayAllLogs: {
+		en: "all logs",
+		pt: "todos os logs",
+		fr: "tous les journaux",
+		ja: "全ログ",
+	},
+	XrayLastDays: {
+		en: "last %d days",
+		pt: "últimos %d dias",
+		fr: "%d derniers jours",
+		ja: "過去%d日間",
+	},
+	XrayProject: {
+		en: ", project %s",
+		pt: ", projeto %s",
+		fr: ", projet %s",
+		ja: "、プロジェクト %s",
+	},
+	XrayHeader: {
+		en: "rubi xray: %s. %s in %s",
+		pt: "rubi xray: %s. %s em %s",
+		fr: "rubi xray : %s. %s dans %s",
+		ja: "rubi xray: %[1]s。%[3]sで%[2]s",
+	},
+	XrayCalls: {
+		en: ", %s API calls.",
+		pt: ", %s chamadas de API.",
+		fr: ", %s appels d'API.",
+		ja: "、API呼び出し%s回。",
+	},
+	XrayRead: {
+		en: "Read %s (%s) in %.1f s",
+		pt: "Leitura: %s (%s) em %.1f s",
+		fr: "Lecture : %s (%s) en %.1f s",
+		ja: "%s(%s)を%.1f秒で読み込み",
+	},
+	XrayDuplicates: {
+		en: "; %s written more than once counted once",
+		pt: "; respostas gravadas mais de uma vez, contadas uma vez: %s",
+		fr: " ; réponses écrites plusieurs fois, comptées une fois : %s",
+		ja: "、重複して書かれた%sは1回として集計",
+	},
+	XrayPeriod: {
+		en: ".",
+		pt: ".",
+		fr: ".",
+		ja: "。",
+	},
+	XrayProblem: {
+		en: "1 line could not be read and was skipped; first: %[2]s",
+		pt: "1 linha não pôde ser lida e foi ignorada; a primeira: %[2]s",
+		fr: "1 ligne illisible ignorée ; la première : %[2]s",
+		ja: "読めない1行をスキップしました。最初: %[2]s",
+	},
+	XrayProblems: {
+		en: "%d lines could not be read and were skipped; first: %s",
+		pt: "%d linhas não puderam ser lidas e foram ignoradas; a primeira: %s",
+		fr: "%d lignes illisibles ignorées ; la première : %s",
+		ja: "読めない%d行をスキップしました。最初: %s",
+	},
+	XrayNoSession: {
+		en: "No session with token usage found. rubi reads Claude Code's logs ($CLAUDE_CONFIG_DIR or ~/.claude/projects) and Codex's ($CODEX_HOME or ~/.codex/sessions); --transcripts PATH reads others.",
+		pt: "Nenhuma sessão com uso de tokens encontrada. O rubi lê os logs do Claude Code ($CLAUDE_CONFIG_DIR ou ~/.claude/projects) e os do Codex ($CODEX_HOME ou ~/.codex/sessions); --transcripts PATH lê outros.",
+		fr: "Aucune session avec un usage de tokens. rubi lit les journaux de Claude Code ($CLAUDE_CONFIG_DIR ou ~/.claude/projects) et ceux de Codex ($CODEX_HOME ou ~/.codex/sessions) ; --transcripts PATH en lit d'autres.",
+		ja: "トークン使用のあるセッションは見つかりませんでした。rubiはClaude Codeのログ($CLAUDE_CONFIG_DIRか~/.claude/projects)とCodexのログ($CODEX_HOMEか~/.codex/sessions)を読みます。他は--transcripts PATHで読めます。",
+	},
+	XrayCost: {
+		en: "Where the cost went: %s input-token equivalents (cache read %g×, write %g× 5m / %g× 1h, output %g×)",
+		pt: "Para onde foi o custo: %s equivalentes em tokens de entrada (leitura de cache %g×, escrita %g× 5m / %g× 1h, saída %g×)",
+		fr: "Où est passé le coût : %s équivalents tokens d'entrée (lecture de cache %g×, écriture %g× 5m / %g× 1h, sortie %g×)",
+		ja: "コストの内訳: 入力トークン換算%s(キャッシュ読み取り%g×、書き込み%g× 5m / %g× 1h、出力%g×)",
+	},
+	XrayCacheReads: {
+		en: "cache reads",
+		pt: "leituras de cache",
+		fr: "lectures de cache",
+		ja: "キャッシュ読み取り",
+	},
+	XrayCacheWrites: {
+		en: "cache writes",
+		pt: "escritas de cache",
+		fr: "écritures de cache",
+		ja: "キャッシュ書き込み",
+	},
+	XrayOutput: {
+		en: "output",
+		pt: "saída",
+		fr: "sortie",
+		ja: "出力",
+	},
+	XrayInput: {
+		en: "input",
+		pt: "entrada",
+		fr: "entrée",
+		ja: "入力",
+	},
+	XrayUSD: {
+		en: "  %s at list prices",
+		pt: "  %s a preços de tabela",
+		fr: "  %s au prix catalogue",
+		ja: "  定価で%s",
+	},
+	XrayUnpriced: {
+		en: " (no price known for %s)",
+		pt: " (sem preço conhecido para %s)",
+		fr: " (aucun prix connu pour %s)",
+		ja: "(%sの価格は不明)",
+	},
+	XrayFindings: {
+		en: "Findings",
+		pt: "Constatações",
+		fr: "Constats",
+		ja: "分析結果",
+	},
+	XrayFindingReads: {
+		en: "  Share of cost that was re-reading context (cache reads)\t%s",
+		pt: "  Parte do custo que foi releitura de contexto (leituras de cache)\t%s",
+		fr: "  Part du coût passée à relire le contexte (lectures de cache)\t%s",
+		ja: "  コンテキストの再読み込み(キャッシュ読み取り)のコスト比率\t%s",
+	},
+	XrayFindingPast: {
+		en: "  Share of cost from sessions that grew past %s\t%s\t(%d of %d sessions)",
+		pt: "  Parte do custo de sessões que passaram de %s\t%s\t(%d de %d sessões)",
+		fr: "  Part du coût des sessions qui ont dépassé %s\t%s\t(%d sur %d sessions)",
+		ja: "  %[1]sを超えたセッションのコスト比率\t%[2]s\t(%[4]dセッション中%[3]d)",
+	},
+	XrayFindingNear: {
+		en: "  Sessions that reached ~1M tokens (≥ %s)\t%d\t(%s of the cost)",
+		pt: "  Sessões que chegaram a ~1M tokens (≥ %s)\t%d\t(%s do custo)",
+		fr: "  Sessions arrivées à ~1M tokens (≥ %s)\t%d\t(%s du coût)",
+		ja: "  約1Mトークンに達したセッション(≥ %s)\t%d\t(コストの%s)",
+	},
+	XrayFindingStart: {
+		en: "  Context loaded before the first message (median)\t%s",
+		pt: "  Contexto carregado antes da primeira mensagem (mediana)\t%s",
+		fr: "  Contexte chargé avant le premier message (médiane)\t%s",
+		ja: "  最初のメッセージ前に読み込まれたコンテキスト(中央値)\t%s",
+	},
+	XrayFindingTool: {
+		en: "  Tool whose outputs weighed most in the context\t%s",
+		pt: "  Ferramenta cujas saídas mais pesaram no contexto\t%s",
+		fr: "  Outil dont les sorties ont le plus pesé dans le contexte\t%s",
+		ja: "  出力がコンテキストで最も重かったツール\t%s",
+	},
+	XrayFindingExpiries: {
+		en: "  Times the cache expired mid-session and was rewritten\t%d\t(in %d sessions, %s of the cost)",
+		pt: "  Vezes em que o cache expirou no meio da sessão e foi reescrito\t%d\t(em %d sessões, %s do custo)",
+		fr: "  Fois où le cache a expiré en cours de session et a été réécrit\t%d\t(dans %d sessions, %s du coût)",
+		ja: "  セッション途中でキャッシュが切れて再書き込みされた回数\t%d\t(%dセッション、コストの%s)",
+	},
+	XrayNoToolOutput: {
+		en: "no tool output",
+		pt: "nenhuma saída de ferramenta",
+		fr: "aucune sortie d'outil",
+		ja: "ツール出力なし",
+	},
+	XrayThen: {
+		en: ", then %s %s",
+		pt: ", depois %s %s",
+		fr: ", puis %s %s",
+		ja: "、次に%s %s",
+	},
+	XrayTools: {
+		en: "Tool outputs, as a share of all the context sent",
+		pt: "Saídas de ferramentas, como parte de todo o contexto enviado",
+		fr: "Sorties d'outils, en part de tout le contexte envoyé",
+		ja: "送信したコンテキスト全体に占めるツール出力",
+	},
+	XrayMoreTools: {
+		en: "  … %d more tools (--json lists them all)",
+		pt: "  … mais %d ferramentas (--json lista todas)",
+		fr: "  … %d outils de plus (--json les liste tous)",
+		ja: "  …ほか%dツール(--jsonで全件)",
+	},
+	XrayTop: {
+		en: "Most expensive sessions",
+		pt: "Sessões mais caras",
+		fr: "Sessions les plus coûteuses",
+		ja: "最もコストの高いセッション",
+	},
+	XrayTopColumns: {
+		en: "  cost\tshare%s\tdate\tproject\tpeak\tcontext, call by call\tcalls\tcompactions\tsession",
+		pt: "  custo\tparte%s\tdata\tprojeto\tpico\tcontexto, chamada a chamada\tchamadas\tcompactações\tsessão",
+		fr: "  coût\tpart%s\tdate\tprojet\tpic\tcontexte, appel par appel\tappels\tcompactions\tsession",
+		ja: "  コスト\t比率%s\t日付\tプロジェクト\tピーク\tコンテキスト(呼び出しごと)\t呼び出し\t圧縮\tセッション",
+	},
+	XrayFooter: {
+		en: "rubi xray simulate explains the replay; rubi xray --html FILE draws the context curves.",
+		pt: "rubi xray simulate explica a simulação; rubi xray --html FILE desenha as curvas de contexto.",
+		fr: "rubi xray simulate explique la simulation ; rubi xray --html FILE trace les courbes de contexte.",
+		ja: "rubi xray simulateで再生の説明を、rubi xray --html FILEでコンテキストの曲線を表示します。",
+	},
+	XraySimIntro: {
+		en: "\nEach session's own context is replayed call by call. When it passes the\nthreshold, the session switches windows: a summary call reads the context\nand writes a handoff of %s tokens, and the context restarts from the fixed\ncontext (the session's first call) plus the handoff plus what the turn\nadded.\nCache reads, writes and output keep their real shares; subagents are\nunchanged.\n\n",
+		pt: "\nO contexto de cada sessão é reproduzido chamada a chamada. Quando passa do\nlimite, a sessão troca de janela: uma chamada de resumo lê o contexto\ne escreve um handoff de %s tokens, e o contexto recomeça do contexto\nfixo (a primeira chamada da sessão) mais o handoff mais o que o turno\nacrescentou.\nLeituras e escritas de cache e a saída mantêm suas partes reais; os\nsubagentes não mudam.\n\n",
+		fr: "\nLe contexte de chaque session est rejoué appel par appel. Quand il dépasse\nle seuil, la session change de fenêtre : un appel de résumé lit le contexte\net écrit un handoff de %s tokens, et le contexte repart du contexte fixe\n(le premier appel de la session) plus le handoff plus ce que le tour a\najouté.\nLectures et écritures de cache et sortie gardent leurs parts réelles ; les\nsous-agents sont inchangés.\n\n",
+		ja: "\n各セッションのコンテキストを呼び出しごとに再生します。しきい値を\n超えるとセッションはウィンドウを切り替えます。要約の呼び出しがコンテキストを\n読んで%sトークンのhandoffを書き、コンテキストは固定コンテキスト\n(セッションの最初の呼び出し)とhandoff、そのターンの追加分から\n再開します。\nキャッシュの読み書きと出力は実際の比率のままで、サブエージェントは\n変わりません。\n\n",
+	},
+	XraySimTop: {
+		en: "The most expensive sessions, saving by threshold",
+		pt: "As sessões mais caras, economia por limite",
+		fr: "Les sessions les plus coûteuses, économie par seuil",
+		ja: "最もコストの高いセッション(しきい値ごとの節約)",
+	},
+	XraySimTopColumns: {
+		en: "  session\tproject\tpeak\tcost",
+		pt: "  sessão\tprojeto\tpico\tcusto",
+		fr: "  session\tprojet\tpic\tcoût",
+		ja: "  セッション\tプロジェクト\tピーク\tコスト",
+	},
+	XraySimTable: {
+		en: "Compaction simulator: compact at the threshold, resume from the fixed context + %s handoff",
+		pt: "Simulador de compactação: compactar no limite, retomar do contexto fixo + handoff de %s",
+		fr: "Simulateur de compaction : compacter au seuil, reprendre du contexte fixe + handoff de %s",
+		ja: "圧縮シミュレーター: しきい値で圧縮し、固定コンテキスト+%sのhandoffから再開",
+	},
+	XraySimColumns: {
+		en: "  threshold\twindow switches\tsessions\tcost\tsaving\t",
+		pt: "  limite\ttrocas de janela\tsessões\tcusto\teconomia\t",
+		fr: "  seuil\tchangements de fenêtre\tsessions\tcoût\téconomie\t",
+		ja: "  しきい値\tウィンドウ切替\tセッション\tコスト\t節約\t",
+	},
+	XrayRecommended: {
+		en: "  ← recommended",
+		pt: "  ← recomendado",
+		fr: "  ← recommandé",
+		ja: "  ← 推奨",
+	},
+	XrayCompactAt: {
+		en: "Compacting at %s would have cost %s less. Claude Code: set CLAUDE_CODE_AUTO_COMPACT_WINDOW=%d.",
+		pt: "Compactar em %s teria custado %s a menos. Claude Code: defina CLAUDE_CODE_AUTO_COMPACT_WINDOW=%d.",
+		fr: "Compacter à %s aurait coûté %s de moins. Claude Code : réglez CLAUDE_CODE_AUTO_COMPACT_WINDOW=%d.",
+		ja: "%sで圧縮すればコストは%s少なく済みました。Claude Code: CLAUDE_CODE_AUTO_COMPACT_WINDOW=%dを設定してください。",
+	},
+	XrayNoThreshold: {
+		en: "No threshold would have saved: the sessions are short enough, or the summaries would cost more than they spare.",
+		pt: "Nenhum limite teria economizado: as sessões são curtas o bastante, ou os resumos custariam mais do que poupam.",
+		fr: "Aucun seuil n'aurait fait économiser : les sessions sont assez courtes, ou les résumés coûteraient plus qu'ils n'épargnent.",
+		ja: "どのしきい値でも節約になりませんでした: セッションが十分短いか、要約のコストが節約分を上回ります。",
+	},
+	XrayWrote: {
+		en: "wrote %s",
+		pt: "gravado: %s",
+		fr: "écrit : %s",
+		ja: "書き込みました: %s",
+	},
+
+	ProgressIndexing: {
+		en: "rubi: indexing %s… (a first run reads every file; later runs only what changed)",
+		pt: "rubi: indexando %s… (a primeira execução lê todos os arquivos; as seguintes, só o que mudou)",
+		fr: "rubi : indexation de %s… (une première exécution lit tous les fichiers ; les suivantes, seulement ce qui a changé)",
+		ja: "rubi: %sをインデックス中…(初回は全ファイルを読み、次回からは変更分だけを読みます)",
+	},
+	ProgressTheProject: {
+		en: "the project",
+		pt: "o projeto",
+		fr: "le projet",
+		ja: "プロジェクト",
+	},
+	ProgressIndexed: {
+		en: "rubi: indexed %s in %.1f s",
+		pt: "rubi: %s indexados em %.1f s",
+		fr: "rubi : %s indexés en %.1f s",
+		ja: "rubi: %sを%.1f秒でインデックスしました",
+	},
+	ProgressParsing: {
+		en: "parsing",
+		pt: "analisando",
+		fr: "analyse",
+		ja: "解析中",
+	},
+	ProgressSavedOutdated: {
+		en: "rubi: saved; rubi.hcl changed since the last index, so recall finds it after the next rubi index",
+		pt: "rubi: salvo; o rubi.hcl mudou desde o último índice, então o recall o encontra após o próximo rubi index",
+		fr: "rubi : enregistré ; rubi.hcl a changé depuis le dernier index, le recall le trouvera après le prochain rubi index",
+		ja: "rubi: 保存しました。前回のインデックス以降にrubi.hclが変わったため、次のrubi indexの後にrecallで見つかります",
+	},
+	ProgressSavedNotIndexed: {
+		en: "rubi: saved, but the index was not updated (%v); the next recall or rubi index picks it up",
+		pt: "rubi: salvo, mas o índice não foi atualizado (%v); o próximo recall ou rubi index o inclui",
+		fr: "rubi : enregistré, mais l'index n'a pas été mis à jour (%v) ; le prochain recall ou rubi index le prendra en compte",
+		ja: "rubi: 保存しましたが、インデックスは更新されませんでした(%v)。次のrecallかrubi indexで反映されます",
+	},
+
+	GraphCounts: {
+		en: "%s, %s, %s between project files, %s",
+		pt: "%s, %s, %s entre arquivos do projeto, %s",
+		fr: "%s, %s, %s entre fichiers du projet, %s",
+		ja: "%s、%s、プロジェクト内の%s、%s",
+	},
+	GraphUnresolved: {
+		en: "unresolved imports: %s",
+		pt: "imports não resolvidos: %s",
+		fr: "imports non résolus : %s",
+		ja: "未解決のimport: %s",
+	},
+	GraphMore: {
+		en: "… %d more modules (--json lists everything)",
+		pt: "… mais %d módulos (--json lista tudo)",
+		fr: "… %d modules de plus (--json liste tout)",
+		ja: "…ほか%dモジュール(--jsonで全件)",
+	},
+	GraphModule: {
+		en: "  %-28s %4d files  pagerank %.4f",
+		pt: "  %-28s %4d arquivos  pagerank %.4f",
+		fr: "  %-28s %4d fichiers  pagerank %.4f",
+		ja: "  %-28s %4dファイル  pagerank %.4f",
+	},
+	PluginsKind: {
+		en: "KIND",
+		pt: "TIPO",
+		fr: "TYPE",
+		ja: "種類",
+	},
+	PluginsName: {
+		en: "NAME",
+		pt: "NOME",
+		fr: "NOM",
+		ja: "名前",
+	},
+	PluginsVersion: {
+		en: "VERSION",
+		pt: "VERSÃO",
+		fr: "VERSION",
+		ja: "バージョン",
+	},
+	PluginsUsed: {
+		en: "USED",
+		pt: "USADO",
+		fr: "UTILISÉ",
+		ja: "使用",
+	},
+	PluginsRunsAs: {
+		en: "RUNS AS",
+		pt: "RODA COMO",
+		fr: "S'EXÉCUTE EN",
+		ja: "実行形態",
+	},
+	PluginsYes: {
+		en: "yes",
+		pt: "sim",
+		fr: "oui",
+		ja: "はい",
+	},
+	PluginsNo: {
+		en: "no",
+		pt: "não",
+		fr: "non",
+		ja: "いいえ",
+	},
+	PluginsBuiltin: {
+		en: "built-in (in-process)",
+		pt: "embutido (no processo)",
+		fr: "intégré (dans le processus)",
+		ja: "組み込み(同一プロセス)",
+	},
+	PluginsSubprocess: {
+		en: "subprocess %s",
+		pt: "subprocesso %s",
+		fr: "sous-processus %s",
+		ja: "サブプロセス %s",
+	},
+	PluginsProblem: {
+		en: "problem: %s",
+		pt: "problema: %s",
+		fr: "problème : %s",
+		ja: "問題: %s",
+	},
+	PluginsFailed: {
+		en: "failed; %s runs instead",
+		pt: "falhou; %s roda no lugar",
+		fr: "a échoué ; %s tourne à sa place",
+		ja: "失敗、代わりに%sが動作",
+	},
+	PluginsNotStarted: {
+		en: "did not start; the problem is below",
+		pt: "não iniciou; o problema está abaixo",
+		fr: "n'a pas démarré ; le problème est ci-dessous",
+		ja: "起動せず(問題は下記)",
+	},
+
 	CostLine: {
 		en: "fixed cost: ~%d tokens in every message (limit %d), in %s",
 		pt: "custo fixo: ~%d tokens em cada mensagem (limite %d), em %s",
@@ -1280,6 +2138,15 @@ const (
 	NounNode
 	NounNote
 	NounProblem
+	NounSymbol
+	NounImport
+	NounModule
+	NounSession
+	NounProject
+	NounLog
+	NounResponse
+	NounOutput
+	NounSwitch
 
 	numNouns
 )
@@ -1332,5 +2199,59 @@ var nouns = [numNouns]forms{
 		pt: [2]string{"%d problema", "%d problemas"},
 		fr: [2]string{"%d problème", "%d problèmes"},
 		ja: [2]string{"問題%d件", "問題%d件"},
+	},
+	NounSymbol: {
+		en: [2]string{"%d symbol", "%d symbols"},
+		pt: [2]string{"%d símbolo", "%d símbolos"},
+		fr: [2]string{"%d symbole", "%d symboles"},
+		ja: [2]string{"シンボル%d個", "シンボル%d個"},
+	},
+	NounImport: {
+		en: [2]string{"%d import", "%d imports"},
+		pt: [2]string{"%d import", "%d imports"},
+		fr: [2]string{"%d import", "%d imports"},
+		ja: [2]string{"import %d件", "import %d件"},
+	},
+	NounModule: {
+		en: [2]string{"%d module", "%d modules"},
+		pt: [2]string{"%d módulo", "%d módulos"},
+		fr: [2]string{"%d module", "%d modules"},
+		ja: [2]string{"モジュール%d個", "モジュール%d個"},
+	},
+	NounSession: {
+		en: [2]string{"%d session", "%d sessions"},
+		pt: [2]string{"%d sessão", "%d sessões"},
+		fr: [2]string{"%d session", "%d sessions"},
+		ja: [2]string{"%dセッション", "%dセッション"},
+	},
+	NounProject: {
+		en: [2]string{"%d project", "%d projects"},
+		pt: [2]string{"%d projeto", "%d projetos"},
+		fr: [2]string{"%d projet", "%d projets"},
+		ja: [2]string{"%dプロジェクト", "%dプロジェクト"},
+	},
+	NounLog: {
+		en: [2]string{"%d log", "%d logs"},
+		pt: [2]string{"%d arquivo de log", "%d arquivos de log"},
+		fr: [2]string{"%d journal", "%d journaux"},
+		ja: [2]string{"ログ%d件", "ログ%d件"},
+	},
+	NounResponse: {
+		en: [2]string{"%d response", "%d responses"},
+		pt: [2]string{"%d resposta", "%d respostas"},
+		fr: [2]string{"%d réponse", "%d réponses"},
+		ja: [2]string{"応答%d件", "応答%d件"},
+	},
+	NounOutput: {
+		en: [2]string{"%d output", "%d outputs"},
+		pt: [2]string{"%d saída", "%d saídas"},
+		fr: [2]string{"%d sortie", "%d sorties"},
+		ja: [2]string{"出力%d件", "出力%d件"},
+	},
+	NounSwitch: {
+		en: [2]string{"%d switch", "%d switches"},
+		pt: [2]string{"%d troca", "%d trocas"},
+		fr: [2]string{"%d bascule", "%d bascules"},
+		ja: [2]string{"切替%d回", "切替%d回"},
 	},
 }

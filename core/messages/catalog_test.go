@@ -107,7 +107,9 @@ func hasJapanese(s string) bool {
 
 // sameWords are the texts a language writes as English does.
 var sameWords = map[Lang]map[string]bool{
-	French: {"%d note": true, "%d notes": true, "%d minute": true, "%d minutes": true, "index": true, "agents": true},
+	Portuguese: {"%d import": true, "%d imports": true, "%s tokens": true, ".": true},
+	French: {"%d note": true, "%d notes": true, "%d minute": true, "%d minutes": true, "index": true, "agents": true,
+		"%d import": true, "%d imports": true, "%d module": true, "%d modules": true, "VERSION": true, "# Module %s": true, "%s tokens": true, "instructions": true, "%d session": true, "%d sessions": true, ".": true},
 }
 
 // checkTranslation checks one language's text of a message against the

@@ -1,6 +1,11 @@
 package messages
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/text/width"
+)
 
 // Key names a message of the catalog.
 type Key uint16
@@ -77,4 +82,27 @@ func (l Lang) plural(n int) int {
 		return 0
 	}
 	return 1
+}
+
+// Pad fills s with spaces to n columns of a terminal, where a wide
+// character (Japanese) takes two: a table's column in every language.
+func Pad(s string, n int) string {
+	if c := Columns(s); c < n {
+		return s + strings.Repeat(" ", n-c)
+	}
+	return s
+}
+
+// Columns is how many columns of a terminal s takes.
+func Columns(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }

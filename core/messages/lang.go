@@ -10,13 +10,19 @@
 // not speak is English.
 //
 // What is translated: what the hooks inject into the agent's context, the
-// MCP server's instructions and tool descriptions, and the command line's
-// messages (status, doctor, the writes' results, common errors). What is
-// not: identifiers, tool and argument names, enum values, file paths,
-// flags and JSON (--json output is the same in every language), and the
-// answer of a query (pipeline.Result.Text: its items, reasons and footer
-// are a format the rankers — plugins too, in their own words — fill in,
-// and its budget is counted on it).
+// MCP server's instructions and tool descriptions, and what the command
+// line prints for a person: its messages (the writes' results, common
+// errors), the reports of status, doctor, config check, index, plugins,
+// graph, install, connect, xray and audit (headings, labels, sentences,
+// table columns), and the fixed phrases of the map on a terminal
+// (codemap.Localize; the stored map is English). What is not: identifiers,
+// tool and argument names, enum values, file paths, flags and JSON
+// (--json output is the same in every language), the help (cobra prints
+// its usage and flag texts itself), what an agent integration says it
+// changed in a file (agents' change lines, notes and descriptions), the
+// HTML page of xray, and the answer of a query (pipeline.Result.Text: its
+// items, reasons and footer are a format the rankers — plugins too, in
+// their own words — fill in, and its budget is counted on it).
 //
 // The catalog is Go tables (catalog.go): one entry per message with its
 // four texts side by side, so a reviewer reads a message and its

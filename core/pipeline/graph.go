@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
 )
 
@@ -115,13 +116,31 @@ func (e *Engine) indexed() (*manifest, error) {
 // module may be named in full ("core/host"), by its page's name
 // ("core-host"), or by a unique last part ("host").
 func (e *Engine) MapText(module string) (string, error) {
+	text, _, err := e.mapPage(module)
+	return text, err
+}
+
+// MapTextIn is MapText with the map's fixed phrases (headings, labels,
+// counts) in l; what the map lists, and its curated summary, stay as
+// they are (codemap.Localize).
+func (e *Engine) MapTextIn(module string, l messages.Lang) (string, error) {
+	text, target, err := e.mapPage(module)
+	if err != nil || l == messages.English {
+		return text, err
+	}
+	return codemap.Localize(text, e.summary(target), l), nil
+}
+
+// mapPage returns the map or a module's page, and the target of its
+// curated summary ("map", "module:NAME").
+func (e *Engine) mapPage(module string) (string, string, error) {
 	m, err := e.indexed()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if module == "" {
 		data, err := os.ReadFile(filepath.Join(e.dataDir(), mapFile))
-		return string(data), err
+		return string(data), "map", err
 	}
 	mods := e.mapModules(m)
 	names := make([]string, 0, len(mods))
@@ -141,13 +160,13 @@ func (e *Engine) MapText(module string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", fmt.Errorf("no module %q; modules are: %s", module, strings.Join(names, ", "))
+		return "", "", fmt.Errorf("no module %q; modules are: %s", module, strings.Join(names, ", "))
 	case 1:
 	default:
-		return "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
+		return "", "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
 	}
 	data, err := os.ReadFile(filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"))
-	return string(data), err
+	return string(data), "module:" + found[0], err
 }
 
 // HasIndex reports whether the project was indexed at least once (its

@@ -9,6 +9,8 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 //go:embed page.html.tmpl
@@ -46,7 +48,7 @@ func WriteHTML(w io.Writer, rep *Report, o TextOptions) error {
 		SimChart   template.HTML
 		TopTool    string
 		MaxSession int
-	}{R: rep, O: o, TopTool: topTools(rep.Tools)}
+	}{R: rep, O: o, TopTool: topTools(messages.English, rep.Tools)}
 	data.Span = "all logs"
 	if o.Days > 0 {
 		data.Span = fmt.Sprintf("the last %d days", o.Days)

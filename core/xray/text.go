@@ -5,8 +5,9 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // TextOptions shape the terminal report.
@@ -15,72 +16,79 @@ type TextOptions struct {
 	Days int
 	// USD adds list-price dollars.
 	USD bool
+	// Lang is the language of the terminal report (WriteText,
+	// WriteSimulation); the HTML page is English.
+	Lang messages.Lang
 }
 
 // WriteText prints the report for a person at a terminal: the cost
 // breakdown and the tool weights as bar charts, the findings, the most
 // expensive sessions and the simulation.
 func WriteText(w io.Writer, rep *Report, o TextOptions) {
+	l := o.Lang
 	writeHeader(w, rep, o)
 	if rep.Sessions == 0 {
 		return
 	}
 	r := rep.Ratios
-	fmt.Fprintf(w, "\nWhere the cost went: %s input-token equivalents (cache read %g×, write %g× 5m / %g× 1h, output %g×)\n",
-		FormatTokens(int64(rep.Cost.Total)), r.CacheRead, r.CacheWrite5m, r.CacheWrite1h, r.Output)
+	fmt.Fprintln(w, "\n"+l.Format(messages.XrayCost, FormatTokens(int64(rep.Cost.Total)), r.CacheRead, r.CacheWrite5m, r.CacheWrite1h, r.Output))
 	parts := []struct {
 		name   string
 		share  float64
 		tokens int64
 	}{
-		{"cache reads", rep.Shares.CacheRead, rep.Tokens.CacheRead},
-		{"cache writes", rep.Shares.CacheWrite, rep.Tokens.CacheWrite5m + rep.Tokens.CacheWrite1h},
-		{"output", rep.Shares.Output, rep.Tokens.Output},
-		{"input", rep.Shares.Input, rep.Tokens.Input},
+		{l.Get(messages.XrayCacheReads), rep.Shares.CacheRead, rep.Tokens.CacheRead},
+		{l.Get(messages.XrayCacheWrites), rep.Shares.CacheWrite, rep.Tokens.CacheWrite5m + rep.Tokens.CacheWrite1h},
+		{l.Get(messages.XrayOutput), rep.Shares.Output, rep.Tokens.Output},
+		{l.Get(messages.XrayInput), rep.Shares.Input, rep.Tokens.Input},
+	}
+	cols := 13
+	for _, p := range parts {
+		cols = max(cols, messages.Columns(p.name))
 	}
 	for _, p := range parts {
-		fmt.Fprintf(w, "  %-13s %s %5s  %s tokens\n", p.name, Bar(p.share, 30), Percent(p.share), FormatTokens(p.tokens))
+		fmt.Fprintf(w, "  %s %s %5s  %s\n", messages.Pad(p.name, cols), Bar(p.share, 30), Percent(p.share), l.Format(messages.CountTokens, FormatTokens(p.tokens)))
 	}
 	if o.USD {
-		fmt.Fprintf(w, "  %s at list prices", USD(rep.USD))
+		fmt.Fprint(w, l.Format(messages.XrayUSD, USD(rep.USD)))
 		if len(rep.Unpriced) > 0 {
-			fmt.Fprintf(w, " (no price known for %s)", strings.Join(rep.Unpriced, ", "))
+			fmt.Fprint(w, l.Format(messages.XrayUnpriced, strings.Join(rep.Unpriced, ", ")))
 		}
 		fmt.Fprintln(w)
 	}
 
-	fmt.Fprintf(w, "\nFindings\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  Share of cost that was re-reading context (cache reads)\t%s\n", Percent(rep.Shares.CacheRead))
-	fmt.Fprintf(tw, "  Share of cost from sessions that grew past %s\t%s\t(%d of %d sessions)\n", FormatTokens(rep.Past.Tokens), Percent(rep.Past.Share), rep.Past.Sessions, rep.Sessions)
-	fmt.Fprintf(tw, "  Sessions that reached ~1M tokens (≥ %s)\t%d\t(%s of the cost)\n", FormatTokens(rep.Near.Tokens), rep.Near.Sessions, Percent(rep.Near.Share))
-	fmt.Fprintf(tw, "  Context loaded before the first message (median)\t%s\n", FormatTokens(rep.Start.Median))
-	fmt.Fprintf(tw, "  Tool whose outputs weighed most in the context\t%s\n", topTools(rep.Tools))
-	fmt.Fprintf(tw, "  Times the cache expired mid-session and was rewritten\t%d\t(in %d sessions, %s of the cost)\n", rep.Expiries.Count, rep.Expiries.Sessions, Percent(rep.Expiries.Share))
+	fmt.Fprintln(w, "\n"+l.Get(messages.XrayFindings))
+	tw := messages.NewTable(w)
+	fmt.Fprintln(tw, l.Format(messages.XrayFindingReads, Percent(rep.Shares.CacheRead)))
+	fmt.Fprintln(tw, l.Format(messages.XrayFindingPast, FormatTokens(rep.Past.Tokens), Percent(rep.Past.Share), rep.Past.Sessions, rep.Sessions))
+	fmt.Fprintln(tw, l.Format(messages.XrayFindingNear, FormatTokens(rep.Near.Tokens), rep.Near.Sessions, Percent(rep.Near.Share)))
+	fmt.Fprintln(tw, l.Format(messages.XrayFindingStart, FormatTokens(rep.Start.Median)))
+	fmt.Fprintln(tw, l.Format(messages.XrayFindingTool, topTools(l, rep.Tools)))
+	fmt.Fprintln(tw, l.Format(messages.XrayFindingExpiries, rep.Expiries.Count, rep.Expiries.Sessions, Percent(rep.Expiries.Share)))
 	tw.Flush()
 
 	if len(rep.Tools) > 0 {
-		fmt.Fprintf(w, "\nTool outputs, as a share of all the context sent\n")
+		fmt.Fprintln(w, "\n"+l.Get(messages.XrayTools))
 		top := 0.0
 		for _, t := range rep.Tools {
 			top = math.Max(top, t.Share)
 		}
 		for i, t := range rep.Tools {
 			if i == 8 {
-				fmt.Fprintf(w, "  … %d more tools (--json lists them all)\n", len(rep.Tools)-8)
+				fmt.Fprintln(w, l.Format(messages.XrayMoreTools, len(rep.Tools)-8))
 				break
 			}
-			fmt.Fprintf(w, "  %-16s %s %6s  %s, %s tokens\n", clip(t.Tool, 16), Bar(t.Share/math.Max(top, 1e-12), 20), Percent(t.Share), plural(t.Outputs, "output"), FormatTokens(t.Tokens))
+			fmt.Fprintf(w, "  %-16s %s %6s  %s, %s\n", clip(t.Tool, 16), Bar(t.Share/math.Max(top, 1e-12), 20), Percent(t.Share), l.Count(t.Outputs, messages.NounOutput), l.Format(messages.CountTokens, FormatTokens(t.Tokens)))
 		}
 	}
 
-	fmt.Fprintf(w, "\nMost expensive sessions\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "\n"+l.Get(messages.XrayTop))
+	tw = messages.NewTable(w)
 	usd := ""
 	if o.USD {
 		usd = "\tUSD"
 	}
-	fmt.Fprintf(tw, "  cost\tshare%s\tdate\tproject\tpeak\tcontext, call by call\tcalls\tcompactions\tsession\n", usd)
+	fmt.Fprintln(tw, l.Format(messages.XrayTopColumns, usd))
 	for _, s := range rep.Top {
 		if o.USD {
 			usd = "\t" + USD(s.USD)
@@ -94,17 +102,18 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) {
 	tw.Flush()
 
 	fmt.Fprintln(w)
-	writeSimTable(w, rep)
-	fmt.Fprintf(w, "\nrubi xray simulate explains the replay; rubi xray --html FILE draws the context curves.\n")
+	writeSimTable(w, l, rep)
+	fmt.Fprintln(w, "\n"+l.Get(messages.XrayFooter))
 }
 
 func writeHeader(w io.Writer, rep *Report, o TextOptions) {
-	span := "all logs"
+	l := o.Lang
+	span := l.Get(messages.XrayAllLogs)
 	if o.Days > 0 {
-		span = fmt.Sprintf("last %d days", o.Days)
+		span = l.Format(messages.XrayLastDays, o.Days)
 	}
 	if rep.Project != "" {
-		span += ", project " + rep.Project
+		span += l.Format(messages.XrayProject, rep.Project)
 	}
 	var agents []string
 	for _, a := range []string{"claude-code", "codex"} {
@@ -112,47 +121,43 @@ func writeHeader(w io.Writer, rep *Report, o TextOptions) {
 			agents = append(agents, fmt.Sprintf("%s %d", a, n))
 		}
 	}
-	fmt.Fprintf(w, "rubi xray: %s. %s in %s", span, plural(rep.Sessions, "session"), plural(rep.Projects, "project"))
+	fmt.Fprint(w, l.Format(messages.XrayHeader, span, l.Count(rep.Sessions, messages.NounSession), l.Count(rep.Projects, messages.NounProject)))
 	if len(agents) > 0 {
 		fmt.Fprintf(w, " (%s)", strings.Join(agents, ", "))
 	}
-	fmt.Fprintf(w, ", %s API calls.\n", FormatTokens(rep.Calls))
-	fmt.Fprintf(w, "Read %s (%s) in %.1f s", plural(rep.Files, "log"), bytesText(rep.Bytes), rep.Duration)
+	fmt.Fprintln(w, l.Format(messages.XrayCalls, FormatTokens(rep.Calls)))
+	fmt.Fprint(w, l.Format(messages.XrayRead, l.Count(rep.Files, messages.NounLog), bytesText(rep.Bytes), rep.Duration))
 	if rep.Duplicates > 0 {
-		fmt.Fprintf(w, "; %s written more than once counted once", plural(int(rep.Duplicates), "response"))
+		fmt.Fprint(w, l.Format(messages.XrayDuplicates, l.Count(int(rep.Duplicates), messages.NounResponse)))
 	}
-	fmt.Fprintln(w, ".")
+	fmt.Fprintln(w, l.Get(messages.XrayPeriod))
 	if p := rep.Problems; p.Count > 0 {
-		fmt.Fprintf(w, "%s could not be read and %s skipped; first: %s\n", plural(p.Count, "line"), map[bool]string{true: "was", false: "were"}[p.Count == 1], p.First[0].Error())
+		k := messages.XrayProblems
+		if p.Count == 1 {
+			k = messages.XrayProblem
+		}
+		fmt.Fprintln(w, l.Format(k, p.Count, p.First[0].Error()))
 	}
 	if rep.Sessions == 0 {
-		fmt.Fprintln(w, "No session with token usage found. rubi reads Claude Code's logs ($CLAUDE_CONFIG_DIR or ~/.claude/projects) and Codex's ($CODEX_HOME or ~/.codex/sessions); --transcripts PATH reads others.")
+		fmt.Fprintln(w, l.Get(messages.XrayNoSession))
 	}
 }
 
 // WriteSimulation prints the compaction simulator's replay for a terminal.
 func WriteSimulation(w io.Writer, rep *Report, o TextOptions) {
+	l := o.Lang
 	writeHeader(w, rep, o)
 	if rep.Sessions == 0 {
 		return
 	}
-	fmt.Fprintf(w, `
-Each session's own context is replayed call by call. When it passes the
-threshold, the session switches windows: a summary call reads the context
-and writes a handoff of %s tokens, and the context restarts from the fixed
-context (the session's first call) plus the handoff plus what the turn
-added.
-Cache reads, writes and output keep their real shares; subagents are
-unchanged.
-
-`, FormatTokens(rep.Handoff))
-	writeSimTable(w, rep)
+	fmt.Fprint(w, l.Format(messages.XraySimIntro, FormatTokens(rep.Handoff)))
+	writeSimTable(w, l, rep)
 	if len(rep.Top) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nThe most expensive sessions, saving by threshold\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  session\tproject\tpeak\tcost")
+	fmt.Fprintln(w, "\n"+l.Get(messages.XraySimTop))
+	tw := messages.NewTable(w)
+	fmt.Fprint(tw, l.Get(messages.XraySimTopColumns))
 	for _, t := range rep.Sims {
 		fmt.Fprintf(tw, "\t%s", FormatTokens(t.Threshold))
 	}
@@ -160,21 +165,21 @@ unchanged.
 	for _, s := range rep.Top {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s", shortID(s.ID), s.Project, FormatTokens(s.Peak), FormatTokens(int64(s.Cost.Total)))
 		for _, sim := range s.Sims {
-			fmt.Fprintf(tw, "\t%s (%s)", signedPercent(ratio(s.Cost.Total-sim.Cost, s.Cost.Total)), plural(sim.Switches, "switch"))
+			fmt.Fprintf(tw, "\t%s (%s)", signedPercent(ratio(s.Cost.Total-sim.Cost, s.Cost.Total)), l.Count(sim.Switches, messages.NounSwitch))
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }
 
-func writeSimTable(w io.Writer, rep *Report) {
-	fmt.Fprintf(w, "Compaction simulator: compact at the threshold, resume from the fixed context + %s handoff\n", FormatTokens(rep.Handoff))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  threshold\twindow switches\tsessions\tcost\tsaving\t\n")
+func writeSimTable(w io.Writer, l messages.Lang, rep *Report) {
+	fmt.Fprintln(w, l.Format(messages.XraySimTable, FormatTokens(rep.Handoff)))
+	tw := messages.NewTable(w)
+	fmt.Fprintln(tw, l.Get(messages.XraySimColumns))
 	for _, t := range rep.Sims {
 		mark := ""
 		if t.Threshold == rep.Recommended {
-			mark = "  ← recommended"
+			mark = l.Get(messages.XrayRecommended)
 		}
 		fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s%s\n", FormatTokens(t.Threshold), t.Switches, t.Sessions, FormatTokens(int64(t.Cost)),
 			signedPercent(t.Saving), Bar(math.Max(t.Saving, 0), 20), mark)
@@ -183,22 +188,21 @@ func writeSimTable(w io.Writer, rep *Report) {
 	if rep.Recommended > 0 {
 		for _, t := range rep.Sims {
 			if t.Threshold == rep.Recommended {
-				fmt.Fprintf(w, "Compacting at %s would have cost %s less. Claude Code: set CLAUDE_CODE_AUTO_COMPACT_WINDOW=%d.\n",
-					FormatTokens(t.Threshold), Percent(t.Saving), t.Threshold)
+				fmt.Fprintln(w, l.Format(messages.XrayCompactAt, FormatTokens(t.Threshold), Percent(t.Saving), t.Threshold))
 			}
 		}
 	} else {
-		fmt.Fprintln(w, "No threshold would have saved: the sessions are short enough, or the summaries would cost more than they spare.")
+		fmt.Fprintln(w, l.Get(messages.XrayNoThreshold))
 	}
 }
 
-func topTools(tools []ToolWeight) string {
+func topTools(l messages.Lang, tools []ToolWeight) string {
 	if len(tools) == 0 {
-		return "no tool output"
+		return l.Get(messages.XrayNoToolOutput)
 	}
 	s := fmt.Sprintf("%s %s", tools[0].Tool, Percent(tools[0].Share))
 	if len(tools) > 1 {
-		s += fmt.Sprintf(", then %s %s", tools[1].Tool, Percent(tools[1].Share))
+		s += l.Format(messages.XrayThen, tools[1].Tool, Percent(tools[1].Share))
 	}
 	return s
 }

@@ -72,10 +72,10 @@ really started with.`,
 					Measured *xray.StartFinding `json:"measured_starting_context,omitempty"`
 				}{rep, measured})
 			}
-			audit.WriteText(g.stdout, rep)
+			l := g.langOf(dir)
+			audit.WriteText(g.stdout, l, rep)
 			if measured != nil {
-				fmt.Fprintf(g.stdout, "\nMeasured: the sessions here in the last %d days (%d) started at %s tokens (median): the files above, plus the agent's own system prompt and tool definitions.\n",
-					days, measured.Sessions, xray.FormatTokens(measured.Median))
+				fmt.Fprintln(g.stdout, "\n"+l.Format(messages.AuditMeasured, days, measured.Sessions, xray.FormatTokens(measured.Median)))
 			}
 			return nil
 		},

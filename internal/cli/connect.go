@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 func newConnectCmd(g *globals) *cobra.Command {
@@ -66,12 +67,12 @@ is there now. --undo takes out exactly what connect added.`,
 				if g.json {
 					return writeJSON(g.stdout, st)
 				}
-				writeList(g.stdout, o.Scope, st)
+				writeList(g.stdout, g.langOf(root), o.Scope, st)
 				return nil
 			}
 			if args[0] == "claude" || args[0] == "claude-code" {
 				// Claude Code has its own: rubi's plugin, or rubi install.
-				fmt.Fprintln(g.stdout, "Claude Code: install rubi's plugin (/plugin install rubi@rubi), or run `rubi install --hooks` for rubi's hooks and MCP server in your user configuration (`rubi install --undo` takes them out).")
+				fmt.Fprintln(g.stdout, g.langOf(root).Get(messages.ConnectClaude))
 				return nil
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), installLockWait)
@@ -91,7 +92,7 @@ is there now. --undo takes out exactly what connect added.`,
 						return jerr
 					}
 				} else {
-					agents.WriteReport(g.stdout, rep)
+					agents.WriteReport(g.stdout, g.langOf(root), rep)
 				}
 			}
 			return err
@@ -109,13 +110,17 @@ is there now. --undo takes out exactly what connect added.`,
 // writeList prints --list: one block per agent, in the README's words:
 // what its hooks bring automatically, the file of instructions that tell
 // it to use rubi's tools, and its files.
-func writeList(w io.Writer, scope agents.Scope, st []agents.AgentStatus) {
-	fmt.Fprintf(w, "agents (%s configuration; --%s for the other):\n", scope, map[agents.Scope]string{agents.ScopeProject: "global", agents.ScopeGlobal: "project"}[scope])
+func writeList(w io.Writer, l messages.Lang, scope agents.Scope, st []agents.AgentStatus) {
+	if scope == agents.ScopeGlobal {
+		fmt.Fprintln(w, l.Get(messages.ConnectAgentsGlobal))
+	} else {
+		fmt.Fprintln(w, l.Get(messages.ConnectAgentsProject))
+	}
 	const indent = "            "
 	for _, a := range st {
-		state := "not connected"
+		state := l.Get(messages.ConnectNotConnected)
 		if a.Connected {
-			state = "connected"
+			state = l.Get(messages.ConnectConnected)
 		}
 		if a.Err != "" {
 			state = a.Err
@@ -123,14 +128,14 @@ func writeList(w io.Writer, scope agents.Scope, st []agents.AgentStatus) {
 		fmt.Fprintf(w, "\n%-11s %s: %s\n", a.Agent, a.Title, state)
 		automatic := a.Automatic
 		if automatic == "" {
-			automatic = "none"
+			automatic = l.Get(messages.ConnectNone)
 		}
-		fmt.Fprintf(w, "%sautomatic (hooks): %s\n", indent, automatic)
+		fmt.Fprintln(w, indent+l.Format(messages.ConnectAutomatic, automatic))
 		if a.Instructions != "" {
-			fmt.Fprintf(w, "%sthrough instructions: %s\n", indent, a.Instructions)
+			fmt.Fprintln(w, indent+l.Format(messages.ConnectInstructions, a.Instructions))
 		}
 		if a.Setup != "" {
-			fmt.Fprintf(w, "%sset up with: %s\n", indent, a.Setup)
+			fmt.Fprintln(w, indent+l.Format(messages.ConnectSetup, a.Setup))
 		}
 		for _, f := range a.Files {
 			mark := "-"

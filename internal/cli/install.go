@@ -14,6 +14,7 @@ import (
 
 	"github.com/rubi-dev/rubi/agents"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // installLockWait bounds the wait for Claude Code (or another rubi) to
@@ -86,14 +87,14 @@ changes, and leaves the backups and the vault directory.`,
 						return jerr
 					}
 				} else {
-					agents.WriteReport(g.stdout, rep)
+					agents.WriteReport(g.stdout, g.lang(), rep)
 				}
 			}
 			if err != nil {
 				return err
 			}
 			if !g.json && !undo && !dryRun && rep.Changed() {
-				fmt.Fprintln(g.stdout, "Start a new Claude Code session to apply it. Undo with: rubi install --undo")
+				fmt.Fprintln(g.stdout, g.lang().Get(messages.InstallNext))
 			}
 			return nil
 		},
@@ -126,7 +127,7 @@ func (g *globals) installAnswers(cmd *cobra.Command, o *agents.Options, vault, w
 	switch {
 	case cmd.Flags().Changed("vault"):
 	case ask:
-		if vault, err = agents.Ask(r, g.stderr, "Personal vault (notes that follow you across projects)", defVault, checkVault); err != nil {
+		if vault, err = agents.Ask(r, g.stderr, g.lang().Get(messages.InstallAskVault), defVault, checkVault); err != nil {
 			return err
 		}
 	default:
@@ -138,7 +139,7 @@ func (g *globals) installAnswers(cmd *cobra.Command, o *agents.Options, vault, w
 	switch {
 	case cmd.Flags().Changed("window"):
 	case ask:
-		if window, err = agents.Ask(r, g.stderr, "Compact Claude Code's sessions at how many tokens", strconv.Itoa(defWindow), checkWindow); err != nil {
+		if window, err = agents.Ask(r, g.stderr, g.lang().Get(messages.InstallAskWindow), strconv.Itoa(defWindow), checkWindow); err != nil {
 			return err
 		}
 	default:

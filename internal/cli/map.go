@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -43,7 +44,13 @@ unless --no-refresh.`,
 			if len(args) == 1 {
 				module = args[0]
 			}
-			text, err := eng.MapText(module)
+			// The stored map is English, and so is --json; on a terminal
+			// its fixed phrases are in the user's language.
+			l := messages.English
+			if !g.json {
+				l = g.lang()
+			}
+			text, err := eng.MapTextIn(module, l)
 			if err != nil {
 				return g.reportError(err)
 			}
@@ -94,19 +101,20 @@ form is a summary. The index is refreshed first.`,
 }
 
 func printGraph(g *globals, graph *pipeline.Graph) {
+	l := g.lang()
 	symbols := 0
 	for _, f := range graph.Files {
 		symbols += len(f.Symbols)
 	}
-	fmt.Fprintf(g.stdout, "%d files, %d symbols, %d imports between project files, %d modules\n", len(graph.Files), symbols, len(graph.Edges), len(graph.Modules))
+	fmt.Fprintln(g.stdout, l.Format(messages.GraphCounts, l.Count(len(graph.Files), messages.NounFile), l.Count(symbols, messages.NounSymbol), l.Count(len(graph.Edges), messages.NounImport), l.Count(len(graph.Modules), messages.NounModule)))
 	if len(graph.Unresolved) > 0 {
-		fmt.Fprintf(g.stdout, "unresolved imports: %s\n", countsLine(graph.Unresolved))
+		fmt.Fprintln(g.stdout, l.Format(messages.GraphUnresolved, countsLine(graph.Unresolved)))
 	}
 	for i, m := range graph.Modules {
 		if i == 10 {
-			fmt.Fprintf(g.stdout, "… %d more modules (--json lists everything)\n", len(graph.Modules)-10)
+			fmt.Fprintln(g.stdout, l.Format(messages.GraphMore, len(graph.Modules)-10))
 			break
 		}
-		fmt.Fprintf(g.stdout, "  %-28s %4d files  pagerank %.4f\n", m.Name, m.Files, m.PageRank)
+		fmt.Fprintln(g.stdout, l.Format(messages.GraphModule, m.Name, m.Files, m.PageRank))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/messages"
 )
 
 // pluginRow is one stage `rubi plugins` lists.
@@ -19,6 +20,8 @@ type pluginRow struct {
 	InPipeline  bool      `json:"in_pipeline"`
 	Description string    `json:"description,omitempty"`
 	Problem     string    `json:"problem,omitempty"`
+	// problem is Problem in the catalog, for the terminal.
+	problem note
 }
 
 func newPluginsCmd(g *globals) *cobra.Command {
@@ -54,7 +57,8 @@ func newPluginsCmd(g *globals) *cobra.Command {
 				started[o.Name] = true
 				row := pluginRow{Kind: o.Kind, Name: o.Name, Version: o.Version, Path: o.Path, InPipeline: o.FellBack == ""}
 				if o.FellBack != "" {
-					row.Problem = "failed; " + o.FellBack + " runs instead"
+					row.problem = say(messages.PluginsFailed, o.FellBack)
+					row.Problem = row.problem.in(messages.English)
 				}
 				rows = append(rows, row)
 			}
@@ -62,39 +66,46 @@ func newPluginsCmd(g *globals) *cobra.Command {
 			// user named it, and it is not running.
 			for _, st := range cfg.Stages {
 				if st.Enabled && st.Plugin != "" && !started[st.Name] {
-					rows = append(rows, pluginRow{Kind: st.Kind, Name: st.Name, Version: "-", Path: st.Plugin, Problem: "did not start; the problem is below"})
+					problem := say(messages.PluginsNotStarted)
+					rows = append(rows, pluginRow{Kind: st.Kind, Name: st.Name, Version: "-", Path: st.Plugin, Problem: problem.in(messages.English), problem: problem})
 				}
 			}
 			for _, p := range eng.Problems() {
-				rows = append(rows, pluginRow{Problem: p})
+				rows = append(rows, pluginRow{Problem: p, problem: raw(p)})
 			}
 			if g.json {
 				return writeJSON(g.stdout, rows)
 			}
-			printPlugins(g.stdout, rows)
+			printPlugins(g.stdout, g.lang(), rows)
 			return nil
 		},
 	}
 }
 
-func printPlugins(w io.Writer, rows []pluginRow) {
-	fmt.Fprintf(w, "%-6s  %-16s  %-8s  %-4s  %s\n", "KIND", "NAME", "VERSION", "USED", "RUNS AS")
+func printPlugins(w io.Writer, l messages.Lang, rows []pluginRow) {
+	// A column is as wide as its heading, in every language.
+	heads := []string{l.Get(messages.PluginsKind), l.Get(messages.PluginsName), l.Get(messages.PluginsVersion), l.Get(messages.PluginsUsed)}
+	cols := []int{6, 16, 8, 4}
+	for i, h := range heads {
+		cols[i] = max(cols[i], messages.Columns(h))
+	}
+	fmt.Fprintf(w, "%s  %s  %s  %s  %s\n", messages.Pad(heads[0], cols[0]), messages.Pad(heads[1], cols[1]), messages.Pad(heads[2], cols[2]), messages.Pad(heads[3], cols[3]), l.Get(messages.PluginsRunsAs))
 	for _, r := range rows {
 		if r.Name == "" {
-			fmt.Fprintf(w, "problem: %s\n", r.Problem)
+			fmt.Fprintln(w, l.Format(messages.PluginsProblem, r.problem.in(l)))
 			continue
 		}
-		runs := "built-in (in-process)"
+		runs := l.Get(messages.PluginsBuiltin)
 		if !r.Builtin {
-			runs = "subprocess " + r.Path
+			runs = l.Format(messages.PluginsSubprocess, r.Path)
 		}
-		used := "no"
+		used := l.Get(messages.PluginsNo)
 		if r.InPipeline {
-			used = "yes"
+			used = l.Get(messages.PluginsYes)
 		}
-		fmt.Fprintf(w, "%-6s  %-16s  %-8s  %-4s  %s", r.Kind, r.Name, r.Version, used, runs)
-		if r.Problem != "" {
-			fmt.Fprintf(w, " (%s)", r.Problem)
+		fmt.Fprintf(w, "%s  %s  %s  %s  %s", messages.Pad(string(r.Kind), cols[0]), messages.Pad(r.Name, cols[1]), messages.Pad(r.Version, cols[2]), messages.Pad(used, cols[3]), runs)
+		if !r.problem.isZero() {
+			fmt.Fprintf(w, " (%s)", r.problem.in(l))
 		}
 		fmt.Fprintln(w)
 	}

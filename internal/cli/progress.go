@@ -13,6 +13,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -42,7 +43,8 @@ func (g *globals) index(ctx context.Context, eng *pipeline.Engine, full bool) (*
 		bar = true
 		mu.Unlock()
 	})
-	where := "the project"
+	l := g.lang()
+	where := l.Get(messages.ProgressTheProject)
 	if root, err := g.projectRoot(); err == nil {
 		where = root
 	}
@@ -54,7 +56,7 @@ func (g *globals) index(ctx context.Context, eng *pipeline.Engine, full bool) (*
 			return // the progress bar says it, or the run is over
 		}
 		said = true
-		fmt.Fprintf(g.stderr, "rubi: indexing %s… (a first run reads every file; later runs only what changed)\n", where)
+		fmt.Fprintln(g.stderr, l.Format(messages.ProgressIndexing, where))
 	}
 	if slowIndex <= 0 {
 		say()
@@ -66,7 +68,7 @@ func (g *globals) index(ctx context.Context, eng *pipeline.Engine, full bool) (*
 	defer mu.Unlock()
 	done = true
 	if said && err == nil {
-		fmt.Fprintf(g.stderr, "rubi: indexed %d files in %.1f s\n", stats.Files.Indexed, stats.DurationMS/1000)
+		fmt.Fprintln(g.stderr, l.Format(messages.ProgressIndexed, l.Count(stats.Files.Indexed, messages.NounFile), stats.DurationMS/1000))
 	}
 	return stats, err
 }
@@ -91,7 +93,7 @@ func (g *globals) indexOptions(full bool, shown func()) pipeline.IndexOptions {
 			shown()
 			bar = progressbar.NewOptions(total,
 				progressbar.OptionSetWriter(f),
-				progressbar.OptionSetDescription("parsing"),
+				progressbar.OptionSetDescription(g.lang().Get(messages.ProgressParsing)),
 				progressbar.OptionShowCount(),
 				progressbar.OptionClearOnFinish(),
 				progressbar.OptionThrottle(100e6),
@@ -126,8 +128,8 @@ func (g *globals) indexWritten(ctx context.Context, eng *pipeline.Engine) {
 	_, err := eng.IndexNotes(ctx)
 	switch {
 	case errors.Is(err, pipeline.ErrIndexOutdated):
-		fmt.Fprintf(g.stderr, "rubi: saved; rubi.hcl changed since the last index, so recall finds it after the next rubi index\n")
+		fmt.Fprintln(g.stderr, g.lang().Get(messages.ProgressSavedOutdated))
 	case err != nil:
-		fmt.Fprintf(g.stderr, "rubi: saved, but the index was not updated (%v); the next recall or rubi index picks it up\n", err)
+		fmt.Fprintln(g.stderr, g.lang().Format(messages.ProgressSavedNotIndexed, err))
 	}
 }

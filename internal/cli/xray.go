@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/transcript"
 	"github.com/rubi-dev/rubi/core/xray"
@@ -56,7 +57,7 @@ with the charts and the context curves.`,
 			if g.json {
 				return writeJSON(g.stdout, rep)
 			}
-			xray.WriteText(g.stdout, rep, f.textOptions())
+			xray.WriteText(g.stdout, rep, f.textOptions(g.lang()))
 			return nil
 		},
 	}
@@ -98,15 +99,16 @@ expensive sessions. The replay is described in docs/cli.md.`,
 					Sessions    []xray.SessionSummary  `json:"top_sessions"`
 				}{rep.Handoff, rep.Sims, rep.Recommended, rep.Top})
 			}
-			xray.WriteSimulation(g.stdout, rep, f.textOptions())
+			xray.WriteSimulation(g.stdout, rep, f.textOptions(g.lang()))
 			return nil
 		},
 	})
 	return cmd
 }
 
-func (f *xrayFlags) textOptions() xray.TextOptions {
-	return xray.TextOptions{Days: f.days, USD: f.usd}
+// textOptions shape the report in l (the HTML page is English).
+func (f *xrayFlags) textOptions(l messages.Lang) xray.TextOptions {
+	return xray.TextOptions{Days: f.days, USD: f.usd, Lang: l}
 }
 
 func (f *xrayFlags) analyze(cmd *cobra.Command, g *globals) (*xray.Report, error) {
@@ -202,12 +204,12 @@ func (f *xrayFlags) writeHTML(g *globals, rep *xray.Report) error {
 		return nil
 	}
 	var b strings.Builder
-	if err := xray.WriteHTML(&b, rep, f.textOptions()); err != nil {
+	if err := xray.WriteHTML(&b, rep, f.textOptions(messages.English)); err != nil {
 		return err
 	}
 	if err := store.WriteFile(f.html, []byte(b.String()), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stderr, "wrote %s\n", f.html)
+	fmt.Fprintln(g.stderr, g.lang().Format(messages.XrayWrote, f.html))
 	return nil
 }
