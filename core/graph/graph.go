@@ -340,8 +340,9 @@ func FromTables(ids IDs, t Tables) (*Graph, error) {
 // the in-edges are the out-edges reversed with their weights, the one
 // check that reads every edge of both directions in no order: most of
 // the time a query spent loading a large graph. A walk still ends, since
-// each node's out-edges are checked to weigh its out-weight; only the
-// in-edges' weights, which a query does not read, could be off.
+// each node's out-edges are checked to weigh its out-weight; only what
+// the in-edges say (sources in range and in order, weights), which a
+// query does not read, could be off.
 func FromOwnTables(ids IDs, t Tables) (*Graph, error) {
 	return fromTables(ids, t, false)
 }

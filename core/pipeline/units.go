@@ -30,13 +30,13 @@ import (
 // maxUnits is how many units an answer lists under one file.
 const maxUnits = 4
 
-// A probeSet holds the first bytes of each question term (at most
-// four): a line that holds none of them, in any case, holds no term (a
-// term is a word lowercased and stemmed, and the stem starts as the word
-// does), and is not tokenized. A long report has a hundred terms or
-// more, so a line is not searched for each: one table says which pairs
-// of bytes start a probe, and only where a pair does are the probes that
-// start with it compared.
+// A probeSet holds the first bytes of each question term (at most four,
+// see probeOf): a word that holds none of them, in any case, yields no
+// term of the question (a term is a word lowercased and stemmed, and the
+// stemmer changes words' ends), and is not tokenized. A long report has
+// a hundred terms or more, so a word is not searched for each: one table
+// says which pairs of bytes start a probe, and only where a pair does
+// are the probes that start with it compared.
 type probeSet struct {
 	single [256]bool     // probes of one byte (a digit of a compound)
 	pairs  [1 << 16]bool // the first two bytes of each longer probe
