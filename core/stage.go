@@ -120,6 +120,12 @@ type Verifier interface {
 	Verify(ctx context.Context) error
 }
 
+// ErrOutdated is what a Verifier's error wraps when the state it checked
+// is sound but was written by another version of rubi (another format,
+// another tokenizer): nothing is damaged, and the next index run rebuilds
+// it, as it rebuilds damaged state.
+var ErrOutdated = errors.New("written by another version of rubi")
+
 // ErrFullIndexNeeded is returned by Ranker.Index to ask for a full corpus.
 var ErrFullIndexNeeded = errors.New("full index needed")
 

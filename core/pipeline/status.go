@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -65,8 +66,9 @@ type NodeEvent struct {
 // IndexStatus is the index's age and health.
 type IndexStatus struct {
 	// State is "none" (never indexed), "ok", "outdated" (sound, but a
-	// ranker's configuration changed, or notes changed since: the next
-	// refresh catches up) or "damaged" (the next rubi index repairs it).
+	// ranker's configuration changed, a ranker's files were written by
+	// another version of rubi, or notes changed since: the next refresh
+	// catches up) or "damaged" (the next rubi index repairs it).
 	State     string    `json:"state"`
 	IndexedAt time.Time `json:"indexed_at,omitzero"`
 	// AgeSeconds is how long ago it was indexed.
@@ -77,7 +79,8 @@ type IndexStatus struct {
 	// index read them.
 	NotesChanged bool `json:"notes_changed"`
 	// Rankers is each enabled ranker's state: ok, not indexed, outdated
-	// (its configuration changed), damaged (with why) or not checked (a
+	// (its configuration changed, or its files are another version's,
+	// with why), damaged (with why) or not checked (a
 	// subprocess plugin, which is not started for a status).
 	Rankers []RankerStatus `json:"rankers"`
 }
@@ -234,7 +237,11 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 		case m.Stateful[st.Name] && !e.hasState(st.Name):
 			r.State, r.Error = IndexDamaged, "its state folder is empty"
 		default:
-			if err := e.verifyRanker(ctx, st); err != nil {
+			if err := e.verifyRanker(ctx, st); errors.Is(err, core.ErrOutdated) {
+				// Sound, from another version of rubi: rebuilt by the
+				// next index run, nothing lost.
+				r.State, r.Error = IndexOutdated, err.Error()
+			} else if err != nil {
 				r.State, r.Error = IndexDamaged, err.Error()
 			}
 		}

@@ -172,3 +172,51 @@ func TestStatusReportsWhatCannotBeRead(t *testing.T) {
 		t.Errorf("a damaged manifest: %+v\n%s", s.Index, s.Text(messages.English))
 	}
 }
+
+// A ranker's files written by another version of rubi (another format
+// version) are outdated, not damaged: nothing is lost, and the next index
+// run rebuilds them.
+func TestStatusOfAnotherVersionsIndex(t *testing.T) {
+	ctx := context.Background()
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	segs, _ := filepath.Glob(filepath.Join(root, ".rubi", "index", "rank.bm25", "seg-*.bm25"))
+	if len(segs) == 0 {
+		t.Fatal("no bm25 segment")
+	}
+	data, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	const magic = "rubi-bm25\n" // then the format version, a uvarint
+	if !strings.HasPrefix(string(data), magic) {
+		t.Fatalf("the segment does not start with %q", magic)
+	}
+	data[len(magic)] = 99
+	if err := os.WriteFile(segs[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := engine(t, root).Status(ctx, time.Now())
+	if s.Index.State != IndexOutdated || len(s.Problems) != 0 {
+		t.Errorf("index state %q, problems %q: want outdated and none", s.Index.State, s.Problems)
+	}
+	var bm25 RankerStatus
+	for _, r := range s.Index.Rankers {
+		if r.Name == "rank.bm25" {
+			bm25 = r
+		}
+	}
+	if bm25.State != IndexOutdated || !strings.Contains(bm25.Error, "99") {
+		t.Errorf("rank.bm25: %+v", bm25)
+	}
+	if text := s.Text(messages.English); strings.Contains(text, "damaged") || !strings.Contains(text, "rank.bm25") {
+		t.Errorf("the text should call rank.bm25 outdated:\n%s", text)
+	}
+	if st := index(t, engine(t, root)); st.Rankers["rank.bm25"] != "full" {
+		t.Errorf("the next index run did not rebuild bm25: %v", st.Rankers)
+	}
+	if s := engine(t, root).Status(ctx, time.Now()); s.Index.State != IndexOK {
+		t.Errorf("after rubi index: %+v", s.Index)
+	}
+}

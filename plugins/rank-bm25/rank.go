@@ -468,14 +468,14 @@ func (r *Ranker) load() (*view, text.Analyzer, error) {
 	case errors.Is(err, ErrNoIndex):
 		return nil, analyzer, fmt.Errorf("%s: %w in %s: run `rubi index` to build it", Name, ErrNoIndex, dir)
 	case errors.Is(err, errCorrupt) || errors.Is(err, errWrongFormat):
-		return nil, analyzer, fmt.Errorf("%s: cannot use the index in %s: %v: run `rubi index` to rebuild it", Name, dir, err)
+		return nil, analyzer, fmt.Errorf("%s: cannot use the index in %s: %w: run `rubi index` to rebuild it", Name, dir, err)
 	case err != nil:
 		return nil, analyzer, fmt.Errorf("%s: %w", Name, err)
 	}
 	want := analyzer.Signature()
 	for _, sg := range segs {
 		if sg.signature != want {
-			return nil, analyzer, fmt.Errorf("%s: the index in %s was built with %q but the settings ask for %q: run `rubi index` to rebuild it", Name, dir, sg.signature, want)
+			return nil, analyzer, fmt.Errorf("%s: the index in %s was built with %q but this rubi and its settings ask for %q (%w): run `rubi index` to rebuild it", Name, dir, sg.signature, want, core.ErrOutdated)
 		}
 	}
 	r.view, r.stamp = newView(segs, r.settings), st

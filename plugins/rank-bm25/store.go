@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
 
 	"github.com/rubi-dev/rubi/core/store"
@@ -90,7 +91,7 @@ var ErrNoIndex = errors.New("no index yet")
 // asks for a full corpus.
 var (
 	errCorrupt     = errors.New("the index file is corrupt")
-	errWrongFormat = errors.New("the index file has another format version")
+	errWrongFormat = fmt.Errorf("the index file has another format version (%w)", core.ErrOutdated)
 )
 
 // segment is one decoded segment file. Its kinds and deletions are

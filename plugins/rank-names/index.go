@@ -221,7 +221,7 @@ const (
 
 var (
 	errCorrupt     = errors.New("the index file is corrupt")
-	errWrongFormat = errors.New("the index file has another format version")
+	errWrongFormat = fmt.Errorf("the index file has another format version (%w)", core.ErrOutdated)
 )
 
 func encode(docs []doc) []byte {

@@ -353,7 +353,7 @@ func (r *Ranker) load() (*index, Settings, error) {
 	x, err = decode(mapped.Data, !store.Unchanged(file))
 	if err != nil {
 		mapped.Close()
-		return nil, s, fmt.Errorf("%s: cannot use %s: %v: run `rubi index` to rebuild it", Name, file, err)
+		return nil, s, fmt.Errorf("%s: cannot use %s: %w: run `rubi index` to rebuild it", Name, file, err)
 	}
 	store.CloseWith(x, mapped) // the index's tables slice the mapping
 	r.mu.Lock()

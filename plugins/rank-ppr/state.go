@@ -449,7 +449,7 @@ func load(dir string) (*state, store.Stamp, error) {
 	// is the very version an index run wrote (store.Unchanged).
 	st, err := decodeState(data, !store.Unchanged(name))
 	if err != nil {
-		return nil, store.Stamp{}, fmt.Errorf("%s %v; run `rubi index` to rebuild it", name, err)
+		return nil, store.Stamp{}, fmt.Errorf("%s %w; run `rubi index` to rebuild it", name, err)
 	}
 	return st, stamp, nil
 }
@@ -466,7 +466,7 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	}
 	d := codec.Decoder{B: data[len(formatMagic):], Corrupt: errCorrupt}
 	if v := d.Uvarint(); d.Err != nil || v != formatVersion {
-		return nil, fmt.Errorf("has format %d, this rubi reads %d", v, formatVersion)
+		return nil, fmt.Errorf("has format %d, this rubi reads %d (%w)", v, formatVersion, core.ErrOutdated)
 	}
 	if len(d.B) < sha256.Size+4 {
 		return nil, fmt.Errorf("is %w (truncated)", errCorrupt)
