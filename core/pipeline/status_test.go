@@ -132,18 +132,7 @@ func TestStatusReportsWhatCannotBeRead(t *testing.T) {
 	index(t, e)
 	write(t, root, ".rubi/knowledge/gotcha-broken.md", "---\nid: [unclosed\n---\n")
 	write(t, root, ".rubi/sessions/20261101-000000-deadbeef.md", "not a chunk\n")
-	segs, _ := filepath.Glob(filepath.Join(root, ".rubi", "index", "rank.bm25", "seg-*.bm25"))
-	if len(segs) == 0 {
-		t.Fatal("no bm25 segment")
-	}
-	data, err := os.ReadFile(segs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	data[len(data)/2] ^= 0x5a
-	if err := os.WriteFile(segs[0], data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editSegment(t, root, func(data []byte) { data[len(data)/2] ^= 0x5a })
 	s := engine(t, root).Status(ctx, time.Now())
 	problems := strings.Join(s.Problems, "\n")
 	for _, want := range []string{"gotcha-broken.md", "20261101-000000-deadbeef.md", "index: rank.bm25 is damaged (rubi index repairs it)"} {
@@ -181,22 +170,13 @@ func TestStatusOfAnotherVersionsIndex(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	segs, _ := filepath.Glob(filepath.Join(root, ".rubi", "index", "rank.bm25", "seg-*.bm25"))
-	if len(segs) == 0 {
-		t.Fatal("no bm25 segment")
-	}
-	data, err := os.ReadFile(segs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	const magic = "rubi-bm25\n" // then the format version, a uvarint
-	if !strings.HasPrefix(string(data), magic) {
-		t.Fatalf("the segment does not start with %q", magic)
-	}
-	data[len(magic)] = 99
-	if err := os.WriteFile(segs[0], data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editSegment(t, root, func(data []byte) {
+		const magic = "rubi-bm25\n" // then the format version, a uvarint
+		if !strings.HasPrefix(string(data), magic) {
+			t.Fatalf("the segment does not start with %q", magic)
+		}
+		data[len(magic)] = 99
+	})
 	s := engine(t, root).Status(ctx, time.Now())
 	if s.Index.State != IndexOutdated || len(s.Problems) != 0 {
 		t.Errorf("index state %q, problems %q: want outdated and none", s.Index.State, s.Problems)
@@ -218,5 +198,23 @@ func TestStatusOfAnotherVersionsIndex(t *testing.T) {
 	}
 	if s := engine(t, root).Status(ctx, time.Now()); s.Index.State != IndexOK {
 		t.Errorf("after rubi index: %+v", s.Index)
+	}
+}
+
+// editSegment changes the bytes of the project's rank.bm25 segment in
+// place, as damage or another version would leave them.
+func editSegment(t *testing.T, root string, edit func([]byte)) {
+	t.Helper()
+	segs, _ := filepath.Glob(filepath.Join(root, ".rubi", "index", "rank.bm25", "seg-*.bm25"))
+	if len(segs) == 0 {
+		t.Fatal("no bm25 segment")
+	}
+	data, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(data)
+	if err := os.WriteFile(segs[0], data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

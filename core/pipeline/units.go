@@ -384,16 +384,20 @@ func (e *Engine) fileUnits(rec *fileRecord, p *profile, sc *unitScratch) []Unit 
 					continue
 				}
 				line := lines[l-1]
-				u.length += text.Default.CountTokens(line)
 				if probes == nil {
+					// Every word is tokenized: their tokens are the length.
 					buf = append(append(buf, line...), '\n')
 					continue
 				}
+				u.length += text.Default.CountTokens(line)
 				low = asciiLower(low[:0], line)
 				buf = probes.keep(buf, line, low)
 			}
 			u.tf = map[string]int{}
 			voc.Each(string(buf), func(id uint32, _ bool) {
+				if probes == nil {
+					u.length++
+				}
 				for int(id) >= len(sc.isQuery) {
 					sc.isQuery = append(sc.isQuery, 0)
 				}
