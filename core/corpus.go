@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -162,6 +163,30 @@ type Corpus struct {
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	Full    bool     `json:"full,omitempty"`
+	// Scope, when set, makes the corpus a delta of the documents of these
+	// kinds only (the notes' part of the index: DocNode and DocChunk), sent
+	// to the rankers whose Info says Scoped when nothing else changed:
+	//   - Documents holds the documents of those kinds added or changed,
+	//     each with its Body, and Changed their ids;
+	//   - Removed lists the documents of those kinds that are gone;
+	//   - Edges holds every edge whose From is a document of those kinds,
+	//     changed or not: they replace all the edges from such documents
+	//     indexed before (links between notes follow the whole set);
+	//   - every document of another kind, and every edge from one, stays
+	//     as the last Index left it.
+	// Full is false with a Scope. A ranker that cannot apply such a corpus
+	// returns ErrFullIndexNeeded; the pipeline then indexes in full.
+	Scope []string `json:"scope,omitempty"`
+}
+
+// NotesScope is the Scope of the notes' part of the index.
+var NotesScope = []string{DocNode, DocChunk}
+
+// InScope reports whether a document id is of one of the kinds of a
+// Corpus.Scope.
+func InScope(scope []string, id string) bool {
+	kind, _, ok := strings.Cut(id, ":")
+	return ok && slices.Contains(scope, kind)
 }
 
 // Query is a retrieval request as rankers see it.

@@ -48,6 +48,9 @@ type Info struct {
 	// Seeded rankers run after the others and receive their results in
 	// Query.Seeds (graph rankers such as Personalized PageRank).
 	Seeded bool `json:"seeded,omitempty"`
+	// Scoped rankers accept a Corpus with a Scope: a delta of the notes'
+	// documents alone. Others are given the whole corpus every time.
+	Scoped bool `json:"scoped,omitempty"`
 	// Schema lists the settings the stage accepts in its rubi.hcl block.
 	Schema Schema `json:"schema,omitempty"`
 }

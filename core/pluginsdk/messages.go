@@ -36,7 +36,7 @@ type ParseResponse struct {
 }
 
 // IndexChunk is one message of the client stream of Index. The first chunk
-// carries Full, Changed and Removed; every chunk may carry documents and
+// carries Full, Changed, Removed and Scope; every chunk may carry documents and
 // edges; the plugin concatenates them.
 type IndexChunk struct {
 	Documents []core.Document `json:"documents,omitempty"`
@@ -44,6 +44,7 @@ type IndexChunk struct {
 	Changed   []string        `json:"changed,omitempty"`
 	Removed   []string        `json:"removed,omitempty"`
 	Full      bool            `json:"full,omitempty"`
+	Scope     []string        `json:"scope,omitempty"`
 }
 
 // RankRequest carries the query.
