@@ -133,7 +133,6 @@ func exercise(t *testing.T, m *manifest, syms *os.File) {
 	m.eachPath(func(string) bool { return true })
 	m.allFacts()
 	m.moduleSummaries()
-	m.nodeStamps()
 	m.importEdges()
 	dir := filepath.Dir(syms.Name())
 	m.symbolsIntact(dir)

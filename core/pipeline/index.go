@@ -284,21 +284,38 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	// Notes and chunks that belong together are linked (relate.go), when
 	// the rankers get a corpus: a refresh that changed nothing reads no
 	// note's text.
-	related := sync.OnceValue(func() []core.Edge {
-		return relatedEdges(append(nodeItems(nodes), chunkItems...), e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
-	})
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
 	}
+	// The notes' state says which versions the rankers hold; without it
+	// (a first run, a damaged file) every note is sent again, in a whole
+	// corpus that drops whatever it does not hold.
+	prevNotes := loadNotesState(e.indexDir())
+	if opts.Full {
+		prevNotes = nil
+	}
+	nextNotes := newNotesState()
+	nextNotes.stamps = stamps
+	related := sync.OnceValue(func() []core.Edge {
+		items := append(nodeItems(nodes), chunkItems...)
+		for i := range items {
+			items[i].stamp = stamps[items[i].id]
+		}
+		nextNotes.withMentions(prevNotes, items)
+		return relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
+	})
 	lap("knowledge nodes")
-	next.Nodes = stamps
 	stats.Nodes = len(nodeDocs)
+	var prevStamps map[string]string
+	if prevNotes != nil {
+		prevStamps = prevNotes.stamps
+	}
 	for id, stamp := range stamps {
-		if prev.nodeStamps()[id] != stamp {
+		if prevStamps[id] != stamp {
 			changedIDs = append(changedIDs, id)
 		}
 	}
-	for id := range prev.nodeStamps() {
+	for id := range prevStamps {
 		if _, ok := stamps[id]; !ok {
 			removedIDs = append(removedIDs, id)
 		}
@@ -329,6 +346,10 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		// The common refresh: no content changed, so the graph, the
 		// rankers and their state all still hold.
 		kept, err := e.keep(prev, next, files, stats, start)
+		if err == nil && prevNotes == nil {
+			// Nothing to index, but the next run must know so too.
+			err = e.saveNotesState(nil, nextNotes)
+		}
 		if err == nil {
 			e.saveNotesStamp(notesStamp, stampedAt)
 		}
@@ -437,6 +458,9 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	lap("manifest")
 	e.setManifest(next)
+	if err := e.saveNotesState(prevNotes, nextNotes); err != nil {
+		return nil, err
+	}
 	e.saveNotesStamp(notesStamp, stampedAt)
 	return e.finish(stats, start), nil
 }

@@ -112,12 +112,6 @@ type manifest struct {
 	// Parsers maps each language to the fingerprint of the parser that
 	// parsed its files.
 	Parsers map[string]string
-	// Nodes maps each indexed knowledge node's document id to its version
-	// stamp, to find the nodes that changed. A manifest read for queries
-	// keeps them encoded (nodesRaw) until nodeStamps asks.
-	Nodes     map[string]string
-	nodesRaw  []byte
-	nodesOnce sync.Once
 	// Resolution is how the last resolution of imports went.
 	Resolution Resolution
 	// MapsFormat is the mapsFormat the maps on disk were rendered with.
@@ -145,7 +139,7 @@ type manifest struct {
 }
 
 func newManifest() *manifest {
-	return &manifest{Version: manifestVersion, files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Nodes: map[string]string{}, Parsers: map[string]string{}}
+	return &manifest{Version: manifestVersion, files: map[string]*fileRecord{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Parsers: map[string]string{}}
 }
 
 // errNoIndex says the project has not been indexed yet.
@@ -205,17 +199,6 @@ func (m *manifest) records() map[string]*fileRecord {
 		})
 	}
 	return m.files
-}
-
-// nodeStamps returns Nodes, decoding them the first time for a manifest
-// read for queries.
-func (m *manifest) nodeStamps() map[string]string {
-	m.nodesOnce.Do(func() {
-		if m.nodesRaw != nil {
-			m.Nodes, m.nodesRaw = decodeStamps(m.nodesRaw), nil
-		}
-	})
-	return m.Nodes
 }
 
 // moduleSummary is what a query shows of a module: how many files it

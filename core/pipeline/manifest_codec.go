@@ -26,9 +26,10 @@ import (
 //	uvarint manifestVersion
 //	varint  IndexedAt (Unix nanoseconds), string Generation,
 //	        uvarint MapsFormat, string Roles
-//	maps    Rankers, Parsers, Nodes (string → string), Stateful (the
-//	        names set to true), Resolution.Resolved, .Unresolved,
-//	        .External (string → uvarint)
+//	maps    Rankers, Parsers, a third one empty (string → string: the
+//	        notes' stamps an older manifest held), Stateful (the names
+//	        set to true), Resolution.Resolved, .Unresolved, .External
+//	        (string → uvarint)
 //	uvarint module count, then per module (sorted by name): string
 //	        name, uvarint file count, uvarint count of central files,
 //	        then each one's base name: string (most central first)
@@ -76,12 +77,15 @@ func (m *manifest) encode() ([]byte, error) {
 	b = codec.AppendString(b, m.Generation)
 	b = binary.AppendUvarint(b, uint64(m.MapsFormat))
 	b = codec.AppendString(b, m.Roles)
-	for _, sm := range []map[string]string{m.Rankers, m.Parsers, m.nodeStamps()} {
+	for _, sm := range []map[string]string{m.Rankers, m.Parsers} {
 		b = binary.AppendUvarint(b, uint64(len(sm)))
 		for _, k := range slices.Sorted(maps.Keys(sm)) {
 			b = codec.AppendString(codec.AppendString(b, k), sm[k])
 		}
 	}
+	// The map of the notes' stamps that manifests of this version held
+	// before the notes' state had its own file (notestate.go): empty.
+	b = binary.AppendUvarint(b, 0)
 	var stateful []string
 	for k, v := range m.Stateful {
 		if v {
@@ -294,16 +298,11 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 			sm[k] = d.String()
 		}
 	}
-	// The nodes' stamps are for index runs: a query steps over them.
-	nodes := d.B
+	// The notes' stamps of an older manifest: the notes' state has them
+	// now (notestate.go).
 	for range d.Count(2) {
 		d.Bytes()
 		d.Bytes()
-	}
-	if nodes = nodes[:len(nodes)-len(d.B)]; whole {
-		m.Nodes = decodeStamps(nodes)
-	} else {
-		m.Nodes, m.nodesRaw = nil, nodes
 	}
 	for range d.Count(1) {
 		m.Stateful[d.String()] = true
@@ -377,18 +376,6 @@ func validGeneration(g string) bool {
 		}
 	}
 	return true
-}
-
-// decodeStamps decodes the nodes' stamps, a map the head holds and a
-// load has already stepped over once.
-func decodeStamps(b []byte) map[string]string {
-	d := codec.Decoder{B: b, Corrupt: errManifestCorrupt}
-	out := make(map[string]string, d.Count(2))
-	for len(d.B) > 0 && d.Err == nil {
-		k := d.String()
-		out[k] = d.String()
-	}
-	return out
 }
 
 // record decodes one file record. Its imports are stepped over by their

@@ -42,6 +42,46 @@ type memItem struct {
 	at      time.Time // when it was written
 	text    string    // title and body
 	names   []string  // the files, symbols, tags, tickets it declares
+	// stamp is the version of the document (its stamp in the notes'
+	// state); mentions, when set, are the names it holds as mentionsOf
+	// finds them, kept from the run that last scanned that version.
+	stamp    string
+	mentions []mention
+}
+
+// mention is a name an item holds: its key (lowercase), its form as
+// first written there, and whether it is surely a name (declared, or
+// written as a name inside a sentence somewhere in the item).
+type mention struct {
+	key, display string
+	strong       bool
+}
+
+// mentionsOf lists the names an item holds, each once, in the order they
+// first appear: the names it declares, then those scanNames finds in its
+// text. Reading them is most of what relating costs, so the notes' state
+// keeps them per version of a document (notesState).
+func mentionsOf(it memItem) []mention {
+	var out []mention
+	at := map[string]int{}
+	add := func(key, display string, strong bool) {
+		if k, ok := at[key]; ok {
+			out[k].strong = out[k].strong || strong
+			return
+		}
+		at[key] = len(out)
+		out = append(out, mention{key, display, strong})
+	}
+	for _, n := range it.names {
+		if k := strings.ToLower(strings.TrimSpace(n)); utf8.RuneCountInString(k) >= minEntityRune {
+			add(k, n, true)
+		}
+	}
+	scanNames(it.text, add)
+	if out == nil {
+		out = []mention{} // scanned, and nothing found
+	}
+	return out
 }
 
 // sittingGap is the most time between two notes written one after the
@@ -134,32 +174,26 @@ func sessionEdges(items []memItem) []core.Edge {
 // edge, the sum of their weights, labelled with the rarest name.
 func entityEdges(items []memItem, maxDocs int) []core.Edge {
 	maxDocs = min(maxDocs, max(2, len(items)/rareShare))
-	type mention struct {
+	type named struct {
 		display string
 		docs    []int32
-		strong  bool  // written as a name somewhere other than a sentence's start
-		last    int32 // the item that named it last, plus one
+		strong  bool // written as a name somewhere other than a sentence's start
 	}
-	byKey := map[string]*mention{}
+	byKey := map[string]*named{}
 	for i, it := range items {
-		add := func(key, display string, strong bool) {
-			m := byKey[key]
+		ms := it.mentions
+		if ms == nil {
+			ms = mentionsOf(it)
+		}
+		for _, mn := range ms {
+			m := byKey[mn.key]
 			if m == nil {
-				m = &mention{display: display}
-				byKey[key] = m
+				m = &named{display: mn.display}
+				byKey[mn.key] = m
 			}
-			m.strong = m.strong || strong
-			if m.last != int32(i)+1 {
-				m.last = int32(i) + 1
-				m.docs = append(m.docs, int32(i))
-			}
+			m.strong = m.strong || mn.strong
+			m.docs = append(m.docs, int32(i)) // each item names a key once
 		}
-		for _, n := range it.names {
-			if k := strings.ToLower(strings.TrimSpace(n)); utf8.RuneCountInString(k) >= minEntityRune {
-				add(k, n, true)
-			}
-		}
-		scanNames(it.text, add)
 	}
 	type pair struct{ a, b int32 }
 	type link struct {

@@ -212,7 +212,10 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	}
 	is.State, is.IndexedAt = IndexOK, m.IndexedAt
 	is.AgeSeconds = max(0, int64(now.Sub(m.IndexedAt)/time.Second))
-	is.Files, is.Nodes = len(m.records()), len(m.nodeStamps())
+	is.Files = len(m.records())
+	if ns := loadNotesState(e.indexDir()); ns != nil {
+		is.Nodes = len(ns.stamps)
+	}
 	// The stamps differ: unlike NotesChanged, a change in the stamp's own
 	// clock tick is not suspected (that is for a hook deciding to read).
 	stamp, _ := e.notesStamp()
