@@ -104,6 +104,23 @@ func BenchmarkNodes(b *testing.B) {
 			}
 		}
 	})
+	// A new process with the cache an earlier one exported: what a hook
+	// pays to list the notes.
+	data, _, err := s.ExportCache()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("cached", func(b *testing.B) {
+		for range b.N {
+			fresh := Open(Options{Root: root})
+			if err := fresh.ImportCache(data); err != nil {
+				b.Fatal(err)
+			}
+			if nodes, _ := fresh.Nodes(); len(nodes) != 4000 {
+				b.Fatal(len(nodes))
+			}
+		}
+	})
 }
 
 // BenchmarkFileFloor2000 is the floor under BenchmarkRegister2000 on the

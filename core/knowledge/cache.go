@@ -48,7 +48,7 @@ var errCacheCorrupt = errors.New("the node cache is damaged")
 func (s *Store) ExportCache() (data []byte, changed bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	changed = s.cacheDirty
+	changed = s.cacheBehind > 0
 	if !changed {
 		return nil, false, nil
 	}
@@ -88,7 +88,7 @@ func (s *Store) ExportCache() (data []byte, changed bool, err error) {
 			b = codec.AppendString(b, p.Message)
 		}
 	}
-	s.cacheDirty = false
+	s.cacheBehind = 0
 	return codec.Seal(b), changed, nil
 }
 
@@ -157,6 +157,16 @@ func appendNode(b []byte, n *Node) ([]byte, error) {
 
 // errCacheVersion says a cache was written by another version of rubi.
 var errCacheVersion = errors.New("the node cache has another version")
+
+// CacheBehind counts the node files parsed, written or dropped since the
+// cache was imported or last exported: an index run that parsed a few
+// may leave the export to a later run, which costs the next process
+// parsing those few again.
+func (s *Store) CacheBehind() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cacheBehind
+}
 
 // ImportCache adds the node files of an exported cache to this store's
 // cache, without touching files already read by this process. A cache that

@@ -26,7 +26,7 @@ func TestNodeCacheRoundTrip(t *testing.T) {
 		"/p/.rubi/knowledge/gotcha.md": {key: fileKey{mod: -5, size: 120, inode: 1 << 40}, node: full, problems: []Problem{{Path: "/p/a.md", Line: 3, Message: "link to nothing"}}},
 		"/p/.rubi/knowledge/note-x.md": {key: fileKey{mod: 1, size: 2, inode: 3}, node: bare},
 		"/p/.rubi/knowledge/broken.md": {key: fileKey{mod: 1, size: 2, inode: 4}, problems: []Problem{{Path: "/p/broken.md", Message: "bad"}}},
-	}, cacheDirty: true}
+	}, cacheBehind: 1}
 	data, changed, err := s.ExportCache()
 	if err != nil || !changed {
 		t.Fatal(changed, err)

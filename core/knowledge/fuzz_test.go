@@ -211,7 +211,7 @@ func FuzzCache(f *testing.F) {
 					t.Fatalf("%s: cached node %+v: %v", path, e.node, err)
 				}
 			}
-			s.cacheDirty = true
+			s.cacheBehind++
 			again, _, err := s.ExportCache()
 			if err != nil {
 				t.Fatalf("an imported cache does not export: %v", err)

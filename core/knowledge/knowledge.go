@@ -292,9 +292,9 @@ type Store struct {
 
 	mu    sync.Mutex
 	cache map[string]*entry
-	// cacheDirty records that a file was parsed or dropped since the
-	// cache was last imported or exported.
-	cacheDirty bool
+	// cacheBehind counts the files parsed or dropped since the cache was
+	// imported or last exported: what an export would bring up to date.
+	cacheBehind int
 
 	hashMu sync.Mutex
 	hashes map[string]hashEntry

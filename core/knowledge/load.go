@@ -5,7 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // fileKey identifies one version of a file.
@@ -113,7 +116,7 @@ func (s *Store) direct(sc *scope, id string) *Node {
 		return nil
 	}
 	s.mu.Lock()
-	e := s.readEntry(sc, path, fs.FileInfoToDirEntry(fi))
+	e := s.readEntry(sc, path, statResult{fi: fi})
 	s.mu.Unlock()
 	if e.node == nil || e.node.ID != id {
 		return nil
@@ -162,7 +165,8 @@ func (s *Store) load(sc *scope) *loaded {
 		}
 		prefix := dir + string(filepath.Separator)
 		seen := map[string]bool{}
-		for _, de := range des {
+		infos := statEntries(des)
+		for k, de := range des {
 			name := de.Name()
 			// Dotfiles are the lock and store.WriteFile's temporaries
 			// (".<name>.tmp-…"), which a crash may leave behind.
@@ -174,7 +178,7 @@ func (s *Store) load(sc *scope) *loaded {
 			}
 			path := prefix + name
 			seen[path] = true
-			e := s.readEntry(sc, path, de)
+			e := s.readEntry(sc, path, infos[k])
 			stem := strings.TrimSuffix(name, ".md")
 			if e.node == nil {
 				l.problems = append(l.problems, e.problems...)
@@ -202,17 +206,67 @@ func (s *Store) load(sc *scope) *loaded {
 		for p := range s.cache {
 			if strings.HasPrefix(p, prefix) && !seen[p] && !strings.ContainsRune(p[len(prefix):], filepath.Separator) {
 				delete(s.cache, p)
-				s.cacheDirty = true
+				s.cacheBehind++
 			}
 		}
 	}
 	return l
 }
 
+// statResult is one entry's file information, or why there is none.
+type statResult struct {
+	fi  fs.FileInfo
+	err error
+}
+
+// statEntries asks for the information of the node files of a listing,
+// several at a time: a stat is a system call per note, the most of what
+// finding the notes that changed costs, and on a virtual machine a slow
+// one.
+func statEntries(des []fs.DirEntry) []statResult {
+	out := make([]statResult, len(des))
+	stat := func(k int) {
+		de := des[k]
+		name := de.Name()
+		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !de.Type().IsRegular() {
+			return
+		}
+		out[k].fi, out[k].err = de.Info()
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(des)/statBatch)
+	if workers < 2 {
+		for k := range des {
+			stat(k)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				from := int(next.Add(statBatch)) - statBatch
+				if from >= len(des) {
+					return
+				}
+				for k := from; k < min(from+statBatch, len(des)); k++ {
+					stat(k)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// statBatch is how many entries a stat worker takes at a time; a listing
+// shorter than two batches is statted in line.
+const statBatch = 128
+
 // readEntry returns the cached entry of path, or reads the file.
 // s.mu is held.
-func (s *Store) readEntry(sc *scope, path string, de fs.DirEntry) *entry {
-	fi, err := de.Info()
+func (s *Store) readEntry(sc *scope, path string, st statResult) *entry {
+	fi, err := st.fi, st.err
 	if err != nil {
 		return &entry{problems: []Problem{{Path: path, Message: err.Error()}}}
 	}
@@ -221,7 +275,7 @@ func (s *Store) readEntry(sc *scope, path string, de fs.DirEntry) *entry {
 		return e
 	}
 	e := &entry{key: key}
-	s.cacheDirty = true
+	s.cacheBehind++
 	data, err := os.ReadFile(path)
 	if err != nil {
 		e.problems = []Problem{{Path: path, Message: err.Error()}}
@@ -253,6 +307,6 @@ func (s *Store) remember(n *Node) {
 	}
 	s.mu.Lock()
 	s.cache[n.Path] = &entry{key: keyOf(fi), node: n}
-	s.cacheDirty = true
+	s.cacheBehind++
 	s.mu.Unlock()
 }

@@ -126,7 +126,7 @@ func (e *Engine) IndexNotes(ctx context.Context) (*IndexStats, error) {
 	if !e.HasIndex() {
 		return nil, nil
 	}
-	stats, err := e.index(ctx, IndexOptions{notesOnly: true, notesMaps: true})
+	stats, err := e.indexNotes(ctx, IndexOptions{notesOnly: true, notesMaps: true})
 	if errors.Is(err, ErrNoIndex) {
 		return nil, nil
 	}
@@ -147,7 +147,7 @@ func (e *Engine) RefreshNotes(ctx context.Context) (*IndexStats, bool, error) {
 	if !e.HasIndex() || !e.NotesChanged() {
 		return nil, false, nil
 	}
-	stats, err := e.index(ctx, IndexOptions{notesOnly: true})
+	stats, err := e.indexNotes(ctx, IndexOptions{notesOnly: true})
 	if errors.Is(err, ErrNoIndex) {
 		return nil, false, nil
 	}

@@ -86,6 +86,18 @@ const (
 // nodes returns the knowledge nodes, reading the node cache the first time
 // and saving it when nodes were parsed or removed. The index lock is held.
 func (e *Engine) nodes() ([]*knowledge.Node, []knowledge.Problem) {
+	return e.nodesSaving(1)
+}
+
+// deferredParses is how many node files a notes' delta may have parsed
+// without saving the node cache: rewriting the cache of every note costs
+// a hook more than the next process parsing those few files again; the
+// next full run, or a delta past it, saves it.
+const deferredParses = 64
+
+// nodesSaving is nodes, saving the cache only when at least behind node
+// files were parsed or dropped since it was read or saved.
+func (e *Engine) nodesSaving(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 	path := filepath.Join(e.indexDir(), nodeCacheFile)
 	e.nodeCacheOnce.Do(func() {
 		data, err := os.ReadFile(path)
@@ -97,6 +109,9 @@ func (e *Engine) nodes() ([]*knowledge.Node, []knowledge.Problem) {
 		}
 	})
 	nodes, problems := e.Knowledge().Nodes()
+	if e.Knowledge().CacheBehind() < behind {
+		return nodes, problems
+	}
 	if data, changed, err := e.Knowledge().ExportCache(); err == nil && changed {
 		if err := store.WriteFile(path, data, 0o644); err != nil {
 			e.logger.Warn("could not save the node cache", "error", err)

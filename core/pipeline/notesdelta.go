@@ -1,0 +1,171 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// errNoDelta says the notes cannot be brought up to date as a delta: a
+// ranker takes only whole corpora, or the notes' state is missing.
+var errNoDelta = errors.New("the notes' part cannot be indexed as a delta")
+
+// indexNotes brings the notes' part of the index up to date: as a delta
+// (notesDelta) when every ranker takes one, else through a notes-only
+// index run, which builds the whole corpus from the code's records.
+func (e *Engine) indexNotes(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
+	if !opts.notesMaps {
+		stats, err := e.notesDelta(ctx)
+		if !errors.Is(err, errNoDelta) {
+			return stats, err
+		}
+	}
+	return e.index(ctx, opts)
+}
+
+// notesDelta indexes the notes and chunks that changed since the notes'
+// state was written, and nothing else: the code's manifest is read as a
+// query reads it (the few records the changed notes name), neither
+// decoded whole nor written, and each ranker is given a corpus scoped to
+// the notes (core.Corpus.Scope) holding only the documents that changed,
+// with every edge from a note (links between notes follow the whole set:
+// relate reads only the texts that changed, the others' names are in the
+// state). What it costs grows with the notes, not with the project: a
+// hook can afford it.
+func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
+	start := time.Now()
+	if err := e.ensureDataDir(); err != nil {
+		return nil, err
+	}
+	e.indexMu.Lock()
+	defer e.indexMu.Unlock()
+	lock, err := store.LockDir(ctx, e.indexDir())
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	lap := e.stopwatch("notes delta")
+
+	m, err := loadManifest(e.indexDir(), false)
+	switch {
+	case errors.Is(err, errNoIndex):
+		return nil, ErrNoIndex
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, err)
+	}
+	prevNotes := loadNotesState(e.indexDir())
+	if prevNotes == nil {
+		return nil, errNoDelta
+	}
+	var rankers []core.Ranker
+	var names []string
+	for _, st := range e.cfg.Enabled(core.KindRanker) {
+		if m.Rankers[st.Name] != e.stageFingerprint(st) || m.Stateful[st.Name] && !e.hasState(st.Name) {
+			return nil, ErrIndexOutdated // a ranker to rebuild reads every file
+		}
+		if st.Plugin != "" {
+			return nil, errNoDelta // its Info is the plugin's to say: not worth a start here
+		}
+		stage, err := e.open(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		r, ok := stage.(core.Ranker)
+		if !ok || !stage.Info().Scoped {
+			return nil, errNoDelta
+		}
+		rankers, names = append(rankers, r), append(names, st.Name)
+	}
+	lap("manifest and rankers")
+
+	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
+	notesStamp, _ := e.notesStamp()
+	stampedAt := time.Now()
+	nodes, problems := e.nodesSaving(deferredParses)
+	for _, p := range problems {
+		stats.Warnings = append(stats.Warnings, p.String())
+	}
+	nodeDocs, nodeEdges, stamps := e.nodeDocs(m, nodes)
+	if err := e.writeCritical(nodes); err != nil {
+		return nil, err
+	}
+	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(m)
+	if err != nil {
+		return nil, err
+	}
+	stats.Warnings = append(stats.Warnings, chunkProblems...)
+	for id, stamp := range chunkStamps {
+		stamps[id] = stamp
+	}
+	stats.Nodes = len(nodeDocs)
+	lap("notes read")
+
+	corpus := &core.Corpus{Scope: core.NotesScope}
+	for _, d := range append(nodeDocs, chunkDocs...) {
+		if prevNotes.stamps[d.ID] != stamps[d.ID] {
+			corpus.Documents = append(corpus.Documents, d)
+			corpus.Changed = append(corpus.Changed, d.ID)
+		}
+	}
+	for id := range prevNotes.stamps {
+		if _, ok := stamps[id]; !ok {
+			corpus.Removed = append(corpus.Removed, id)
+		}
+	}
+	slices.Sort(corpus.Removed)
+	next := newNotesState()
+	next.stamps = stamps
+	if len(corpus.Documents) == 0 && len(corpus.Removed) == 0 {
+		for _, name := range names {
+			stats.Rankers[name] = "up to date"
+		}
+		e.saveNotesStamp(notesStamp, stampedAt)
+		return e.finish(stats, start), nil
+	}
+	items := append(nodeItems(nodes), chunkItems...)
+	for i := range items {
+		items[i].stamp = stamps[items[i].id]
+	}
+	next.withMentions(prevNotes, items)
+	corpus.Edges = append(e.visibleEdges(m, append(nodeEdges, chunkEdges...)), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
+	lap("delta")
+
+	errs := make([]error, len(rankers))
+	var wg sync.WaitGroup
+	for i, r := range rankers {
+		wg.Go(func() {
+			t := time.Now()
+			errs[i] = r.Index(ctx, corpus)
+			e.logger.Debug("ranker indexed", "ranker", names[i], "scoped", true, "ms", ms(time.Since(t)))
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			stats.Rankers[names[i]] = "incremental"
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case errors.Is(err, core.ErrFullIndexNeeded), errors.Is(err, host.ErrUnavailable):
+			// The notes' state is left as it was: the next run sends the
+			// same delta again, or the full index repairs the ranker.
+			return nil, fmt.Errorf("%w: %s: %v", ErrIndexOutdated, names[i], err)
+		default:
+			return nil, fmt.Errorf("ranker %s could not index the notes: %w", names[i], err)
+		}
+	}
+	lap("rankers")
+	if err := e.saveNotesState(prevNotes, next); err != nil {
+		return nil, err
+	}
+	e.saveNotesStamp(notesStamp, stampedAt)
+	lap("state")
+	return e.finish(stats, start), nil
+}
