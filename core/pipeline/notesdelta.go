@@ -18,10 +18,11 @@ import (
 var errNoDelta = errors.New("the notes' part cannot be indexed as a delta")
 
 // indexNotes brings the notes' part of the index up to date: as a delta
-// (notesDelta) when every ranker takes one, else through a notes-only
-// index run, which builds the whole corpus from the code's records.
+// (notesDelta) when every ranker takes one and the maps need no curated
+// summary woven in, else through a notes-only index run, which builds the
+// whole corpus from the code's records.
 func (e *Engine) indexNotes(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
-	if !opts.notesMaps {
+	if !opts.notesMaps || !e.summariesNewer() {
 		stats, err := e.notesDelta(ctx)
 		if !errors.Is(err, errNoDelta) {
 			return stats, err
@@ -168,4 +169,11 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	e.saveNotesStamp(notesStamp, stampedAt)
 	lap("state")
 	return e.finish(stats, start), nil
+}
+
+// summariesNewer reports whether the maps may lack a curated summary
+// written since they were (or whether that cannot be told).
+func (e *Engine) summariesNewer() bool {
+	m, err := e.currentManifest()
+	return err != nil || e.mapsStale(m)
 }
