@@ -104,7 +104,8 @@ const notesRefreshWait = 3 * time.Second
 // refreshNotes brings the notes' part of the index up to date when their
 // folders changed since the last index (a note registered by the command
 // line, pulled with git, edited by hand): with nothing changed it costs a
-// listing of each folder and a stat per note. The code's part is left to
+// stat of each notes' folder; with a change, a delta of the notes alone
+// (pipeline.Engine.RefreshNotes). The code's part is left to
 // SessionStart's refresh and `rubi index`.
 func (h *handler) refreshNotes(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, notesRefreshWait)
