@@ -1,0 +1,125 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+)
+
+// The notes' state reads back as written, and a file damaged anywhere (a
+// byte changed, cut short, another file's bytes) is refused whole.
+func TestNotesStateRoundTripAndDamage(t *testing.T) {
+	st := newNotesState()
+	st.stamps["node:coupon"] = "active/1/abc"
+	st.stamps["chunk:20260101-x"] = "deadbeef"
+	st.stamps["node:old"] = "superseded/2/def"
+	st.mentions["node:coupon"] = []mention{{"maria", "Maria", true}, {"sweden", "Sweden", false}}
+	st.mentions["chunk:20260101-x"] = []mention{}
+	data := st.encode()
+	got, err := decodeNotesState(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, st) {
+		t.Errorf("read back %+v, wrote %+v", got, st)
+	}
+	if _, ok := got.mentions["node:old"]; ok {
+		t.Error("a document never scanned reads back as scanned")
+	}
+	for i := range data {
+		bad := append([]byte(nil), data...)
+		bad[i] ^= 0x20
+		if _, err := decodeNotesState(bad); err == nil {
+			t.Fatalf("a change of byte %d is not noticed", i)
+		}
+	}
+	for n := range len(data) {
+		if _, err := decodeNotesState(data[:n]); err == nil {
+			t.Fatalf("the state cut to %d bytes is read", n)
+		}
+	}
+}
+
+// Names read from a version of a note are kept for it and only for it:
+// relating with the state's names gives the same links as reading every
+// text again, and a note whose text changed is read again.
+func TestNotesStateKeepsNamesPerVersion(t *testing.T) {
+	items := []memItem{
+		{id: "node:a", stamp: "1", text: "Maria went to Sweden with PROJ-42."},
+		{id: "node:b", stamp: "1", text: "The PROJ-42 ticket: Maria again."},
+		{id: "node:c", stamp: "1", text: "Nothing to see in Lisbon."},
+	}
+	first := newNotesState()
+	for _, it := range items {
+		first.stamps[it.id] = it.stamp
+	}
+	first.withMentions(nil, items)
+	want := relatedEdges(items, false, 8)
+
+	again := make([]memItem, len(items))
+	for i, it := range items {
+		again[i] = memItem{id: it.id, stamp: it.stamp, text: "not read"} // a text the state must stand for
+	}
+	kept := newNotesState()
+	kept.withMentions(first, again)
+	if got := relatedEdges(again, false, 8); !reflect.DeepEqual(got, want) {
+		t.Errorf("the kept names link\n%v\nreading the texts links\n%v", got, want)
+	}
+
+	// A new version of c names Maria: it is read, and linked.
+	again[2] = memItem{id: "node:c", stamp: "2", text: "Maria flew to Lisbon."}
+	kept = newNotesState()
+	kept.withMentions(first, again)
+	if ms := kept.mentions["node:c"]; len(ms) == 0 || ms[0].key != "maria" {
+		t.Errorf("the changed note's names are %v", ms)
+	}
+}
+
+// A notes' state that is lost or damaged costs one run that sends every
+// note again in a whole corpus: a note deleted meanwhile is gone from
+// the answers, and the state is written anew.
+func TestNotesStateLostOrDamaged(t *testing.T) {
+	for _, damage := range []func(path string) error{
+		os.Remove,
+		func(path string) error { return os.WriteFile(path, []byte("rubi-notes\n\x01garbage"), 0o644) },
+	} {
+		root := shop(t)
+		e := engine(t, root)
+		ctx := context.Background()
+		if _, err := e.Knowledge().Register(ctx, []knowledge.Input{
+			{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total."},
+			{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three."},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		index(t, e)
+		state := filepath.Join(root, ".rubi", "index", notesStateFile)
+		if loadNotesState(filepath.Dir(state)) == nil {
+			t.Fatal("an index run wrote no notes' state")
+		}
+		if err := damage(state); err != nil {
+			t.Fatal(err)
+		}
+		deleteNote(t, e.Knowledge(), "Zebra importer stalls")
+		if _, _, err := e.RefreshNotes(ctx); err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Retrieve(ctx, Query{Text: "zebra importer stalls coupon", Kinds: []string{core.DocNode}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := res.Text(false); strings.Contains(text, "Zebra importer stalls") || !strings.Contains(text, "Coupon applied twice") {
+			t.Errorf("after the state was lost, the notes answered are:\n%s", text)
+		}
+		st := loadNotesState(filepath.Dir(state))
+		if st == nil || len(st.stamps) != 1 {
+			t.Errorf("the state written again is %+v", st)
+		}
+	}
+}
