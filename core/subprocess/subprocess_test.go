@@ -44,13 +44,14 @@ func TestMain(m *testing.M) {
 type fakeRanker struct {
 	who      string
 	mode     string
+	indexed  string // what the last corpus held, for the "echo" mode
 	settings struct {
 		Level int `hcl:"level,optional"`
 	}
 }
 
 func (f *fakeRanker) Info() core.Info {
-	return core.Info{Name: "rank.fake", Kind: core.KindRanker, Version: "1.2.3", Schema: core.MustSchemaOf(&f.settings)}
+	return core.Info{Name: "rank.fake", Kind: core.KindRanker, Version: "1.2.3", Schema: core.MustSchemaOf(&f.settings), Scoped: f.mode == "echo"}
 }
 
 func (f *fakeRanker) Configure(_ context.Context, setup core.Setup) error {
@@ -63,7 +64,14 @@ func (f *fakeRanker) Configure(_ context.Context, setup core.Setup) error {
 	return nil
 }
 
-func (f *fakeRanker) Index(context.Context, *core.Corpus) error { return nil }
+func (f *fakeRanker) Index(_ context.Context, c *core.Corpus) error {
+	ids := make([]string, 0, len(c.Documents))
+	for _, d := range c.Documents {
+		ids = append(ids, d.ID)
+	}
+	f.indexed = fmt.Sprintf("scope=%v docs=%v changed=%v removed=%v edges=%d full=%v", c.Scope, ids, c.Changed, c.Removed, len(c.Edges), c.Full)
+	return nil
+}
 
 func (f *fakeRanker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
 	switch f.mode {
@@ -73,6 +81,8 @@ func (f *fakeRanker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
 		select {}
 	case "garbage":
 		return []core.Hit{{ID: "file:a"}, {ID: "file:a"}}, nil
+	case "echo":
+		return []core.Hit{{ID: "file:echo", Score: 1, Reason: f.indexed}}, nil
 	case "bench":
 		hits := make([]core.Hit, q.Limit)
 		for i := range hits {
@@ -247,6 +257,30 @@ func rank(t *testing.T, r core.Ranker) core.Hit {
 		t.Fatalf("Rank = %v, %v", hits, err)
 	}
 	return hits[0]
+}
+
+// A plugin says it takes corpora scoped to the notes, and is given one
+// whole: the scope, the changed documents, what was removed, the edges.
+func TestSubprocessRankerTakesAScopedCorpus(t *testing.T) {
+	h, _, r, _ := rankerFor(t, "echo", "")
+	defer h.Close()
+	if !r.Info().Scoped {
+		t.Error("the plugin's Info lost Scoped on the way")
+	}
+	corpus := &core.Corpus{
+		Scope:     core.NotesScope,
+		Documents: []core.Document{{ID: "node:coupon", Kind: core.DocNode, Title: "Coupon", Body: "applied twice"}},
+		Changed:   []string{"node:coupon"},
+		Removed:   []string{"chunk:old"},
+		Edges:     []core.Edge{{From: "node:coupon", To: "file:cart.go", Kind: "about"}},
+	}
+	if err := r.Index(context.Background(), corpus); err != nil {
+		t.Fatal(err)
+	}
+	want := "scope=[node chunk] docs=[node:coupon] changed=[node:coupon] removed=[chunk:old] edges=1 full=false"
+	if got := rank(t, r); got.Reason != want {
+		t.Errorf("the plugin indexed %q, want %q", got.Reason, want)
+	}
 }
 
 func TestSubprocessRanker(t *testing.T) {
