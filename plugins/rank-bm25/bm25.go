@@ -108,6 +108,7 @@ func (r *Ranker) Info() core.Info {
 		Kind:        core.KindRanker,
 		Version:     Version,
 		Description: "BM25F full-text ranking over titles, paths, symbol names and bodies",
+		Scoped:      true, // a scoped delta costs what it changes (Index)
 		Schema:      core.MustSchemaOf(&Settings{}),
 	}
 }

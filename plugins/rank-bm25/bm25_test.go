@@ -606,6 +606,9 @@ func TestInfoAndRegistration(t *testing.T) {
 	if info.Name != Name || info.Kind != core.KindRanker || info.Version == "" || info.Description == "" {
 		t.Errorf("Info = %+v", info)
 	}
+	if !info.Scoped {
+		t.Error("Info does not say Scoped: the notes' deltas would cost a whole corpus")
+	}
 	for _, a := range []string{"k1", "b", "title_weight", "path_weight", "names_weight", "body_weight", "stemmer"} {
 		if attr, ok := info.Schema.Lookup(a); !ok || attr.Required {
 			t.Errorf("schema attribute %q: %+v, %v", a, attr, ok)

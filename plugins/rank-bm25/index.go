@@ -69,6 +69,10 @@ const (
 // gets core.ErrFullIndexNeeded: rebuilding from it would index documents
 // without their bodies.
 //
+// A corpus with a Scope is a delta instead (see scopedUpdate): it touches
+// only the documents it names, and costs what they and the segments it
+// merges cost, not what the whole index does.
+//
 // Rank calls of the same process go on with the previous index while
 // Index works; they see the new one once it is saved.
 func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
@@ -79,6 +83,12 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	r.mu.RUnlock()
 	if dir == "" {
 		return fmt.Errorf("%s: used before Configure", Name)
+	}
+	scoped := len(corpus.Scope) > 0
+	if scoped && corpus.Full {
+		// The contract never sends one; its documents would be only
+		// those of the scope, so rebuilding from it would lose the rest.
+		return fmt.Errorf("%s: %w: a corpus with a scope is a delta, it cannot be full", Name, core.ErrFullIndexNeeded)
 	}
 	sig := analyzer.Signature()
 	var old *view
@@ -98,80 +108,54 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		}
 	}
 
-	changed := make(map[string]bool, len(corpus.Changed))
-	for _, id := range corpus.Changed {
-		changed[id] = true
+	var u *update
+	var err error
+	if scoped {
+		u, err = old.scopedUpdate(corpus)
+	} else {
+		u, err = wholeUpdate(old, corpus)
 	}
-	live := map[string]bool{}
-	if old != nil {
-		for i, sg := range old.segs {
-			for d := range sg.ndocs {
-				if old.live(old.base[i] + d) {
-					live[sg.id(d)] = true
-				}
-			}
-		}
+	if err != nil {
+		return err
 	}
-	seen := make(map[string]bool, len(corpus.Documents))
-	var fresh []*core.Document // documents to tokenize
-	var deletes []string       // live documents replaced or gone
-	for i := range corpus.Documents {
-		d := &corpus.Documents[i]
-		if seen[d.ID] || d.ID == "" {
-			continue // a duplicate id: the first one wins; no id, no hit
-		}
-		seen[d.ID] = true
-		known := live[d.ID]
-		switch {
-		case known && !changed[d.ID]:
-		case old != nil && !known && !changed[d.ID]:
-			return fmt.Errorf("%s: %w: %s is not in the index and not marked changed", Name, core.ErrFullIndexNeeded, d.ID)
-		default:
-			fresh = append(fresh, d)
-			if known {
-				deletes = append(deletes, d.ID)
-			}
-		}
-	}
-	for id := range live {
-		if !seen[id] {
-			deletes = append(deletes, id)
-		}
-	}
-	if old != nil && len(fresh) == 0 && len(deletes) == 0 {
+	if old != nil && len(u.fresh) == 0 && len(u.deletes) == 0 {
 		return nil // nothing changed for this ranker
 	}
+	from := 0 // the first segment merged into the new one
 	if old != nil {
-		// Queries checked the tables; the index builds on the postings.
-		for _, sg := range old.segs {
+		from = old.mergeFrom(u.gone, len(u.fresh))
+		// Queries checked the tables; the index builds on the postings
+		// of the segments it merges. A whole corpus has every segment
+		// checked, so that an index run finds damage anywhere; a
+		// scoped delta must cost what it changes, and the segments it
+		// keeps are only named by id in its deletions.
+		check := old.segs
+		if scoped {
+			check = old.segs[from:]
+		}
+		for _, sg := range check {
 			if err := sg.verify(); err != nil {
 				return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 			}
 		}
 	}
-	slices.Sort(deletes)
 
-	analyzed, dicts, err := analyzeAll(ctx, analyzer, fresh)
+	analyzed, dicts, err := analyzeAll(ctx, analyzer, u.fresh)
 	if err != nil {
 		return err
 	}
 	var kept []*segment // the segments that stay as they are
 	var segDeletes []string
 	if old != nil {
-		gone := make(map[string]bool, len(deletes))
-		for _, id := range deletes {
-			gone[id] = true
-		}
-		from := old.mergeFrom(gone, len(fresh)) // the first segment merged into the new one
 		kept = old.segs[:from]
 		if from == len(old.segs) {
-			segDeletes = deletes
+			segDeletes = u.deletes
 		} else {
 			var merged []analyzedDoc
 			var mdicts [][]string
 			for i := from; i < len(old.segs); i++ {
 				sg, base := old.segs[i], old.base[i]
-				docs, terms, err := sg.forward(func(d int) bool { return old.live(base+d) && !gone[string(sg.idBytes(d))] })
+				docs, terms, err := sg.forward(func(d int) bool { return old.live(base+d) && !u.gone[base+d] })
 				if err != nil {
 					return fmt.Errorf("%s: %w: %s: %v", Name, core.ErrFullIndexNeeded, sg.name, err)
 				}
@@ -187,7 +171,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			}
 			analyzed, dicts = merged, append(mdicts, dicts...)
 			// The merged segment's deletions apply to the kept ones only.
-			segDeletes = append(segDeletes, deletes...)
+			segDeletes = append(segDeletes, u.deletes...)
 			segDeletes = keptIDs(kept, segDeletes)
 		}
 	}
@@ -215,20 +199,122 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	return nil
 }
 
+// update is what an index run changes: the documents it tokenizes, and
+// the live documents it deletes (replaced or gone), by id for the new
+// segment's deletions and by global number for merging.
+type update struct {
+	fresh   []*core.Document
+	deletes []string     // sorted
+	gone    map[int]bool // the global numbers of deletes' documents
+}
+
+// wholeUpdate compares a whole corpus with the live documents of old
+// (nil for a full corpus): every live id is listed once, as the corpus
+// names every document.
+func wholeUpdate(old *view, corpus *core.Corpus) (*update, error) {
+	changed := make(map[string]bool, len(corpus.Changed))
+	for _, id := range corpus.Changed {
+		changed[id] = true
+	}
+	live := map[string]int{} // id → global number
+	if old != nil {
+		for i, sg := range old.segs {
+			for d := range sg.ndocs {
+				if g := old.base[i] + d; old.live(g) {
+					live[sg.id(d)] = g
+				}
+			}
+		}
+	}
+	u := &update{gone: map[int]bool{}}
+	seen := make(map[string]bool, len(corpus.Documents))
+	for i := range corpus.Documents {
+		d := &corpus.Documents[i]
+		if seen[d.ID] || d.ID == "" {
+			continue // a duplicate id: the first one wins; no id, no hit
+		}
+		seen[d.ID] = true
+		g, known := live[d.ID]
+		switch {
+		case known && !changed[d.ID]:
+		case old != nil && !known && !changed[d.ID]:
+			return nil, fmt.Errorf("%s: %w: %s is not in the index and not marked changed", Name, core.ErrFullIndexNeeded, d.ID)
+		default:
+			u.fresh = append(u.fresh, d)
+			if known {
+				u.deletes = append(u.deletes, d.ID)
+				u.gone[g] = true
+			}
+		}
+	}
+	for id, g := range live {
+		if !seen[id] {
+			u.deletes = append(u.deletes, id)
+			u.gone[g] = true
+		}
+	}
+	slices.Sort(u.deletes)
+	return u, nil
+}
+
+// scopedUpdate reads a corpus with a Scope as the delta it is: its
+// documents are tokenized and replace the live ones of the same id, the
+// live documents it removes are deleted, and every other document stays,
+// whether the corpus lists it or not. Nothing here is proportional to the
+// index: each id is looked up in the segments' sorted id tables (find).
+// An id outside the scope breaks the contract; the full corpus the
+// error asks for puts the index right whatever the mistake.
+func (v *view) scopedUpdate(corpus *core.Corpus) (*update, error) {
+	u := &update{gone: map[int]bool{}}
+	drop := func(id string) {
+		if g, ok := v.find(id); ok && !u.gone[g] {
+			u.gone[g] = true
+			u.deletes = append(u.deletes, id)
+		}
+	}
+	outside := func(id string) error {
+		return fmt.Errorf("%s: %w: %s is outside the corpus's scope %v", Name, core.ErrFullIndexNeeded, id, corpus.Scope)
+	}
+	seen := make(map[string]bool, len(corpus.Documents))
+	for i := range corpus.Documents {
+		d := &corpus.Documents[i]
+		if seen[d.ID] || d.ID == "" {
+			continue // a duplicate id: the first one wins; no id, no hit
+		}
+		if !core.InScope(corpus.Scope, d.ID) {
+			return nil, outside(d.ID)
+		}
+		seen[d.ID] = true
+		u.fresh = append(u.fresh, d)
+		drop(d.ID)
+	}
+	for _, id := range corpus.Removed {
+		if id == "" {
+			continue // no id, no document
+		}
+		if !core.InScope(corpus.Scope, id) {
+			return nil, outside(id)
+		}
+		drop(id)
+	}
+	slices.Sort(u.deletes)
+	return u, nil
+}
+
 // mergeFrom decides which segments an update merges into its new
 // segment, from the returned one to the last (len(v.segs) when none),
-// given the live documents it deletes and the number it adds.
-func (v *view) mergeFrom(gone map[string]bool, added int) int {
+// given the global numbers of the live documents it deletes and the
+// number it adds. It counts from the view's per-segment live counts and
+// the deletions alone: a one-note update must not visit the documents of
+// every later segment.
+func (v *view) mergeFrom(gone map[int]bool, added int) int {
 	stored := v.total
 	liveAfter := v.n - len(gone) + added
 	dead := stored - v.n + len(gone)
-	later := added // live documents outside the first segment afterwards
-	for i := 1; i < len(v.segs); i++ {
-		sg := v.segs[i]
-		for d := range sg.ndocs {
-			if v.live(v.base[i]+d) && !gone[string(sg.idBytes(d))] {
-				later++
-			}
+	later := added + v.n - v.nlive[0] // live documents outside the first segment afterwards
+	for g := range gone {
+		if g >= v.segs[0].ndocs {
+			later--
 		}
 	}
 	switch {

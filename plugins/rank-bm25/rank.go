@@ -29,6 +29,7 @@ type view struct {
 	base    []int    // global number of each segment's first document
 	total   int      // documents stored
 	dead    []uint64 // bit set of the deleted documents; nil when none
+	nlive   []int    // per segment, its live documents
 	kinds   []string
 	local   [][]uint32 // per segment, its kind index → index in kinds
 	n       int        // live documents
@@ -55,6 +56,7 @@ func newView(segs []*segment, s Settings) *view {
 	for _, sg := range segs {
 		v.base = append(v.base, v.total)
 		v.total += sg.ndocs
+		v.nlive = append(v.nlive, sg.ndocs)
 		for f, l := range sg.fieldLens {
 			sums[f] += l
 		}
@@ -78,6 +80,7 @@ func newView(segs []*segment, s Settings) *view {
 				}
 				v.dead[g/64] |= 1 << (g % 64)
 				v.n--
+				v.nlive[j]--
 				for f, l := range segs[j].lens(d) {
 					sums[f] -= uint64(l)
 				}
@@ -109,6 +112,19 @@ func newView(segs []*segment, s Settings) *view {
 // live reports whether global document g is not deleted.
 func (v *view) live(g int) bool {
 	return v.dead == nil || v.dead[g/64]&(1<<(g%64)) == 0
+}
+
+// find returns the global number of the live document with id, by
+// binary search in the segments' sorted id tables, newest first (a
+// document that changed lives in a late segment): an update names the
+// documents it replaces without a map of every id.
+func (v *view) find(id string) (int, bool) {
+	for i := len(v.segs) - 1; i >= 0; i-- {
+		if d, ok := v.segs[i].search(id); ok && v.live(v.base[i]+d) {
+			return v.base[i] + d, true
+		}
+	}
+	return 0, false
 }
 
 // norm returns the length normalization of global document d:
