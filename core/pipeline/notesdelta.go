@@ -71,9 +71,6 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 		if m.Rankers[st.Name] != e.stageFingerprint(st) || m.Stateful[st.Name] && !e.hasState(st.Name) {
 			return nil, ErrIndexOutdated // a ranker to rebuild reads every file
 		}
-		if st.Plugin != "" {
-			return nil, errNoDelta // its Info is the plugin's to say: not worth a start here
-		}
 		stage, err := e.open(ctx, st)
 		if err != nil {
 			return nil, err
