@@ -181,7 +181,8 @@ func (s *Store) ImportCache(data []byte) error {
 		// bytes of whatever the file holds.
 		return errCacheCorrupt
 	}
-	d := &nodeDecoder{Decoder: codec.Decoder{B: body[len(cacheMagic)+1:], Corrupt: errCacheCorrupt}, intern: map[string]string{}}
+	rest := body[len(cacheMagic)+1:]
+	d := &nodeDecoder{Decoder: codec.Decoder{B: rest, Corrupt: errCacheCorrupt}, intern: map[string]string{}, src: string(rest)}
 	type file struct {
 		path     string
 		key      fileKey
@@ -191,13 +192,13 @@ func (s *Store) ImportCache(data []byte) error {
 	files := make([]file, d.Count(8))
 	for i := range files {
 		f := &files[i]
-		f.path = d.String()
+		f.path = d.str()
 		f.key = fileKey{mod: d.Varint(), size: d.Varint(), inode: d.Uvarint()}
 		f.node = d.node()
 		if n := d.Count(3); n > 0 {
 			f.problems = make([]Problem, n)
 			for k := range f.problems {
-				f.problems[k] = Problem{Path: d.String(), Line: int(d.Varint()), Message: d.String()}
+				f.problems[k] = Problem{Path: d.str(), Line: int(d.Varint()), Message: d.str()}
 			}
 		}
 	}
@@ -237,10 +238,23 @@ func readable(n *Node) bool {
 }
 
 // nodeDecoder reads cached nodes; the values that repeat from node to
-// node (types, statuses, importances, relations) are allocated once.
+// node (types, statuses, importances, relations) are allocated once, and
+// the others are views of one copy of the cache (src): thousands of notes
+// would otherwise cost a string allocation per field.
 type nodeDecoder struct {
 	codec.Decoder
 	intern map[string]string
+	src    string // the bytes Decoder reads, as one string
+}
+
+// str reads a string as a view of src.
+func (d *nodeDecoder) str() string {
+	b := d.Bytes()
+	if d.Err != nil || len(b) == 0 {
+		return ""
+	}
+	end := len(d.src) - len(d.B)
+	return d.src[end-len(b) : end]
 }
 
 func (d *nodeDecoder) interned() string { return d.Interned(d.intern) }
@@ -252,7 +266,7 @@ func (d *nodeDecoder) strings() []string {
 	}
 	out := make([]string, n)
 	for i := range out {
-		out[i] = d.String()
+		out[i] = d.str()
 	}
 	return out
 }
@@ -277,32 +291,32 @@ func (d *nodeDecoder) bool() bool {
 }
 
 func (d *nodeDecoder) node() *Node {
-	n := &Node{ID: d.String(), Type: d.interned(), Status: d.interned(), Importance: d.interned(), Title: d.String()}
+	n := &Node{ID: d.str(), Type: d.interned(), Status: d.interned(), Importance: d.interned(), Title: d.str()}
 	n.Files = d.strings()
 	n.Symbols = d.strings()
 	if k := d.Count(2); k > 0 {
 		n.Links = make([]Link, k)
 		for i := range n.Links {
-			n.Links[i] = Link{Rel: d.interned(), Target: d.String()}
+			n.Links[i] = Link{Rel: d.interned(), Target: d.str()}
 		}
 	}
 	n.Supersedes = d.strings()
-	n.SupersededBy = d.String()
+	n.SupersededBy = d.str()
 	if d.bool() {
 		t := d.time()
 		n.ValidUntil = &t
 	}
 	n.Tags = d.strings()
 	n.Created, n.Updated = d.time(), d.time()
-	n.Commit = d.String()
+	n.Commit = d.str()
 	if k := d.Count(2); k > 0 {
 		n.Anchors = make(map[string]string, k)
 		for range k {
-			key := d.String()
-			n.Anchors[key] = d.String()
+			key := d.str()
+			n.Anchors[key] = d.str()
 		}
 	}
-	n.Body = d.String()
+	n.Body = d.str()
 	n.Personal = d.bool()
 	return n
 }
