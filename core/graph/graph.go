@@ -10,6 +10,7 @@
 package graph
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -88,12 +89,18 @@ func (b *Builder) Build() *Graph {
 	n := len(b.ids)
 	edges := slices.Clone(b.edges)
 	// Sorting makes adjacency order, and so floating-point summation
-	// order, independent of the order edges were added in.
+	// order, independent of the order edges were added in: parallel edges
+	// are summed lightest first, so their total is the same to the last
+	// bit whatever order they came in, and a graph updated in part (see
+	// FromUndirected) can weigh them as one built whole does.
 	slices.SortFunc(edges, func(x, y rawEdge) int {
 		if x.from != y.from {
 			return int(x.from - y.from)
 		}
-		return int(x.to - y.to)
+		if x.to != y.to {
+			return int(x.to - y.to)
+		}
+		return cmp.Compare(x.w, y.w)
 	})
 	merged := edges[:0]
 	for _, e := range edges {
@@ -319,6 +326,40 @@ func (g *Graph) Tables() Tables {
 		slices.SortFunc(byID, func(a, b int32) int { return strings.Compare(g.ids.At(int(a)), g.ids.At(int(b))) })
 	}
 	return Tables{g.outStart, g.outTo, g.outW, g.inStart, g.inFrom, g.inW, g.inNorm, g.outSum, byID}
+}
+
+// FromUndirected makes a graph of the ids of its nodes and its out-edges,
+// as tables this program computed for an undirected graph: every edge
+// i→j has its reverse j→i, of the very same weight (Build gives both the
+// same weight to the bit when they are added alike, see AddUndirected).
+// Its in-edges are then its out-edges: the graph shares OutStart, OutTo
+// and OutW as InStart, InFrom and InW, and computes only the transition
+// probabilities, in one pass in CSR order, as Build computes them. It
+// keeps all the tables, OutSum (each node's out-weights summed in CSR
+// order, as Build sums them) and ByID included, and checks nothing: it is
+// for a graph updated in part from one Build made (rank.ppr applies a
+// change of the notes to its stored graph without sorting every edge
+// again), which must come out as the graph Build would make of the same
+// edges, in time linear in its size and without a transposition's
+// scattered writes.
+func FromUndirected(ids IDs, t Tables) *Graph {
+	t.InStart, t.InFrom, t.InW = t.OutStart, t.OutTo, t.OutW
+	t.InNorm = make([]float64, len(t.OutTo))
+	for k, from := range t.OutTo {
+		t.InNorm[k] = t.OutW[k] / t.OutSum[from]
+	}
+	return &Graph{
+		ids:      ids,
+		byID:     t.ByID,
+		outStart: t.OutStart,
+		outTo:    t.OutTo,
+		outW:     t.OutW,
+		inStart:  t.InStart,
+		inFrom:   t.InFrom,
+		inW:      t.InW,
+		inNorm:   t.InNorm,
+		outSum:   t.OutSum,
+	}
 }
 
 // FromTables makes a graph of the ids of its nodes and the tables Tables

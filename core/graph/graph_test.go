@@ -558,3 +558,63 @@ func TestFromTablesRejectsDamage(t *testing.T) {
 		}
 	}
 }
+
+// Parallel edges weigh the same to the last bit whatever order they were
+// added in: their sum is taken lightest first.
+func TestParallelEdgesOrderFree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var edges []edge
+	for range 400 {
+		// Few nodes and weights of many magnitudes: most pairs repeat, and
+		// a sum's rounding depends on the order of its terms.
+		edges = append(edges, edge{fmt.Sprint(rng.IntN(6)), fmt.Sprint(rng.IntN(6)), math.Ldexp(1+rng.Float64(), rng.IntN(60)-30)})
+	}
+	nodes := []string{"0", "1", "2", "3", "4", "5"}
+	want := build(nodes, edges).Tables()
+	for range 20 {
+		rng.Shuffle(len(edges), func(i, j int) { edges[i], edges[j] = edges[j], edges[i] })
+		if got := build(nodes, edges).Tables(); !tablesEqual(got, want) {
+			t.Fatal("the order edges were added in changed the graph's tables")
+		}
+	}
+}
+
+func tablesEqual(a, b Tables) bool {
+	return slices.Equal(a.OutStart, b.OutStart) && slices.Equal(a.OutTo, b.OutTo) && slices.Equal(a.OutW, b.OutW) &&
+		slices.Equal(a.InStart, b.InStart) && slices.Equal(a.InFrom, b.InFrom) && slices.Equal(a.InW, b.InW) &&
+		slices.Equal(a.InNorm, b.InNorm) && slices.Equal(a.OutSum, b.OutSum) && slices.Equal(a.ByID, b.ByID)
+}
+
+// An undirected graph made of its out-edge tables alone has the in-edges
+// Build gives: every table the same to the last bit.
+func TestFromUndirected(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, size := range []struct{ nodes, edges int }{{0, 0}, {1, 0}, {5, 3}, {300, 2000}} {
+		nodes := make([]string, size.nodes)
+		for i := range nodes {
+			nodes[i] = fmt.Sprintf("n%03d", rng.IntN(1000)) // repeats are one node
+		}
+		b := NewBuilder()
+		for _, n := range nodes {
+			b.Node(n)
+		}
+		for range size.edges {
+			// Parallel edges, of weights whose sum rounds differently
+			// in another order.
+			b.AddUndirected(nodes[rng.IntN(len(nodes))], nodes[rng.IntN(len(nodes))], math.Ldexp(1+rng.Float64(), rng.IntN(40)-20))
+		}
+		g := b.Build()
+		ids := make([]string, g.Len())
+		for i := range ids {
+			ids[i] = g.ID(i)
+		}
+		want := g.Tables()
+		h := FromUndirected(StringIDs(ids), Tables{OutStart: want.OutStart, OutTo: want.OutTo, OutW: want.OutW, OutSum: want.OutSum, ByID: want.ByID})
+		if !tablesEqual(h.Tables(), want) {
+			t.Errorf("%d nodes, %d edges: the derived tables differ from Build's", size.nodes, size.edges)
+		}
+		if _, err := FromTables(StringIDs(ids), h.Tables()); err != nil {
+			t.Errorf("%d nodes, %d edges: %v", size.nodes, size.edges, err)
+		}
+	}
+}

@@ -15,10 +15,15 @@ func stateSeeds() [][]byte {
 	files := []string{"api/handler.go", "store/db.go", "store/cache.go", "ui/page.go", "ui/widget.go", "docs/gen.go"}
 	imports := [][2]string{{"api/handler.go", "store/db.go"}, {"ui/page.go", "ui/widget.go"}, {"store/cache.go", "store/db.go"}}
 	link := core.Edge{From: "file:docs/gen.go", To: "file:api/handler.go", Kind: "mentions", Weight: 0.5}
+	notes := corpusOf([]string{"a.go", "b.go"}, true, [][2]string{{"a.go", "b.go"}},
+		core.Edge{From: "node:b", To: "file:a.go", Kind: "about"},
+		core.Edge{From: "node:c", To: "node:b", Kind: core.EdgeMentions, Label: `both mention "Oslo" with`})
+	notes.Documents = append(notes.Documents, core.Document{ID: "node:b", Kind: core.DocNode}, core.Document{ID: "node:c", Kind: core.DocNode, Path: "c.md"})
 	return [][]byte{
 		newState(corpusOf(files, true, imports, link)).encode(),
 		newState(corpusOf([]string{"a.go", "b.go", "c.go"}, false, [][2]string{{"a.go", "b.go"}, {"b.go", "c.go"}})).encode(),
 		newState(corpusOf([]string{"main.go"}, false, nil)).encode(),
+		newState(notes).encode(),
 	}
 }
 
@@ -77,9 +82,30 @@ func FuzzState(f *testing.F) {
 			// share with the next.
 			if st, err := decodeState(bytes.Clone(data), verify); err == nil {
 				exerciseState(t, st)
+				// A scoped update builds on what decoding accepts.
+				if next, err := st.update(fuzzDelta); err == nil {
+					exerciseState(t, next)
+				}
 			}
 		}
 	})
+}
+
+// fuzzDelta is a scoped delta to apply to the graphs FuzzState decodes:
+// notes added and removed, linked to files, modules and one another.
+var fuzzDelta = &core.Corpus{
+	Scope: core.NotesScope,
+	Documents: []core.Document{
+		{ID: "node:a", Kind: core.DocNode, Title: "A"},
+		{ID: "chunk:s/1", Kind: core.DocChunk},
+	},
+	Removed: []string{"node:b"},
+	Edges: []core.Edge{
+		{From: "node:a", To: "file:store/db.go", Kind: "about"},
+		{From: "node:a", To: "module:store", Kind: "about", Weight: 2},
+		{From: "node:a", To: "file:a.go", Kind: "about"},
+		{From: "chunk:s/1", To: "node:a", Kind: core.EdgeSession, Weight: 0.5, Label: "same session as"},
+	},
 }
 
 // With its checksum checked, a graph with any byte changed is refused, or

@@ -7,7 +7,9 @@
 //
 // The graph is rebuilt from the corpus on every Index (it is cheap next to
 // parsing) and persisted in the stage's state directory, so a process that
-// only ranks loads it instead of re-indexing.
+// only ranks loads it instead of re-indexing. A change of the notes alone
+// (core.Corpus.Scope), which comes as often as an agent writes a note, is
+// applied to the stored graph instead of rebuilding it (see scoped.go).
 package ppr
 
 import (
@@ -29,7 +31,7 @@ const Name = "rank.ppr"
 // built-in again when its version changes, so it changes with
 // formatVersion: an index run then rebuilds a graph stored in another
 // format.
-const Version = "0.5.0"
+const Version = "0.6.0"
 
 func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
 
@@ -86,6 +88,7 @@ func (r *Ranker) Info() core.Info {
 		Version:     Version,
 		Description: "Personalized PageRank over imports and modules: finds documents connected to the other rankers' matches.",
 		Seeded:      true,
+		Scoped:      true,
 		Schema:      core.MustSchemaOf(&Settings{}),
 	}
 }
@@ -122,23 +125,35 @@ func (r *Ranker) Settings() Settings {
 
 // Index rebuilds the graph from the whole corpus and persists it.
 // Documents and Edges are complete in every corpus, full or incremental,
-// and the graph needs neither bodies nor the change lists, so it is always
-// rebuilt whole (it is cheap next to parsing) and Index never asks for
-// core.ErrFullIndexNeeded. When the corpus describes the graph already
-// stored (an edit that changed no import), nothing is rebuilt or written.
+// and the graph needs neither bodies nor the change lists, so it is
+// rebuilt whole (it is cheap next to parsing). A scoped corpus, a delta of
+// the notes alone, is applied to the stored graph instead (indexScoped);
+// it is the one Index that may ask for core.ErrFullIndexNeeded. When the
+// corpus describes the graph already stored (an edit that changed no
+// import), nothing is rebuilt or written.
 func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if len(corpus.Scope) > 0 {
+		return r.indexScoped(corpus)
+	}
 	r.mu.Lock()
 	dir := r.stateDir
 	r.mu.Unlock()
+	notes := notesOf(corpus.Documents)
+	in := inputsOf(corpus, notes)
 	if dir != "" {
-		if stored, ok := storedInputs(dir); ok && stored == inputsHash(corpus) && keepable(dir) {
+		if stored, ok := storedInputs(dir); ok && stored == in && keepable(dir) {
 			return nil
 		}
 	}
-	st := newState(corpus)
+	return r.keep(buildState(corpus, notes, in))
+}
+
+// keep persists st, when the ranker has a state directory, and ranks with
+// it from now on.
+func (r *Ranker) keep(st *state) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stateDir != "" {

@@ -432,7 +432,7 @@ func TestConfigure(t *testing.T) {
 
 func TestInfoAndRegistry(t *testing.T) {
 	info := New().Info()
-	if info.Name != Name || info.Kind != core.KindRanker || !info.Seeded {
+	if info.Name != Name || info.Kind != core.KindRanker || !info.Seeded || !info.Scoped {
 		t.Errorf("info = %+v", info)
 	}
 	for _, a := range []string{"damping", "hub_penalty", "max_seeds"} {
@@ -689,5 +689,26 @@ func TestMisalignedStateDecodes(t *testing.T) {
 		if got.id(i) != aligned.id(i) || got.name(i) != aligned.name(i) {
 			t.Errorf("node %d: %q %q, want %q %q", i, got.id(i), got.name(i), aligned.id(i), aligned.name(i))
 		}
+	}
+}
+
+// The tables are written little endian whatever the machine: the copy a
+// little-endian machine makes of them is the file a big-endian one writes
+// number by number.
+func TestEncodeEndianFree(t *testing.T) {
+	st := newState(corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}},
+		core.Edge{From: "file:a/y.go", To: "file:b/z.go", Kind: "links", Label: "see also"}))
+	want := st.encode()
+	defer func(le bool) { littleEndian = le }(littleEndian)
+	littleEndian = !littleEndian
+	if got := st.encode(); !bytes.Equal(got, want) {
+		t.Error("the file depends on how the machine stores numbers")
+	}
+	got, err := decodeState(want, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.encode(), want) {
+		t.Error("a graph decoded number by number encodes to another file")
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/rubi-dev/rubi/core/codec"
@@ -34,7 +36,8 @@ const (
 //
 //	magic "rubi-ppr\n"
 //	uvarint format version
-//	32 bytes SHA-256 of the corpus graph it was built from (see inputsHash)
+//	2 × 32 bytes SHA-256 of the corpus graph it was built from, the
+//	        code's part and the notes' (see inputs)
 //	uvarint kind count, then each document kind: string
 //	uvarint node count, uvarint edge count, uvarint string bytes,
 //	        uvarint labelled out-edges, uvarint label bytes; zero
@@ -53,6 +56,8 @@ const (
 //	        to 2i+1, its name from 2i+1 to 2i+2; the labels' text
 //	4 bytes CRC-32C of everything before, little endian
 //
+// Nodes are numbered as isNote says: the code's documents in corpus
+// order, then the notes sorted by id.
 // Integers in tables are little endian; a string is a uvarint length and
 // the bytes. Aligned tables let a little-endian machine use them where
 // they lie, in the file's mapping or in one copy of it (see load), and
@@ -62,7 +67,7 @@ const (
 // misread.
 const (
 	formatMagic   = "rubi-ppr\n"
-	formatVersion = 5
+	formatVersion = 6
 )
 
 // Relations of a node to a neighbour, from the node's point of view.
@@ -96,64 +101,199 @@ type state struct {
 	labOff  []uint32
 	labBlob []byte
 	// inputs identifies the corpus graph the state was built from.
-	inputs [sha256.Size]byte
+	inputs inputs
 }
 
-// inputsHash identifies the graph a corpus describes: its documents' ids,
-// kinds and display names and its edges, in corpus order (which the
-// pipeline keeps stable). An update whose hash matches the stored one
-// changes nothing, and Index skips rebuilding and rewriting the graph.
-func inputsHash(c *core.Corpus) [sha256.Size]byte {
-	h := sha256.New()
-	var buf []byte
-	str := func(s string) {
-		buf = binary.AppendUvarint(buf, uint64(len(s)))
-		buf = append(buf, s...)
-	}
-	flush := func() {
-		if len(buf) > 1<<15 {
-			h.Write(buf)
-			buf = buf[:0]
+// isNote says whether a document id is of the notes' part of the graph
+// (core.NotesScope). Every build numbers the nodes so that a scoped update
+// (core.Corpus.Scope, a delta of the notes' documents alone) rewrites only
+// the end of the graph's tables, and comes out as a full build of the same
+// documents would: the documents of other kinds (the code's: files,
+// modules) first, in corpus order as the pipeline keeps it, then the
+// notes, sorted by id, which a delta of them alone can place without
+// knowing where the notes it does not send again stood in the corpus. A
+// repeated id keeps its first document.
+// It is core.InScope(core.NotesScope, id) without cutting the id, called
+// for every edge of the corpus when it is hashed.
+func isNote(id string) bool {
+	for _, k := range core.NotesScope {
+		if len(id) > len(k) && id[len(k)] == ':' && id[:len(k)] == k {
+			return true
 		}
 	}
-	for _, d := range c.Documents {
-		str(d.ID)
-		str(d.Kind)
-		str(cmp.Or(d.Path, d.Title))
-		flush()
+	return false
+}
+
+// note is a document of the notes' part of the graph as the graph keeps
+// it: all a scoped update knows of the notes its corpus does not send.
+type note struct{ id, kind, name string }
+
+// nodeOf returns the kind and the display name the graph keeps of a
+// document: its kind, or else the kind of its id; its path, title or key,
+// and "" for the key, which is the common case and not worth storing twice.
+func nodeOf(d *core.Document) (kind, name string) {
+	kind, key, err := core.SplitDocID(d.ID)
+	if err != nil {
+		key = d.ID
 	}
-	buf = append(buf, 0xff)
-	for _, e := range c.Edges {
-		str(e.From)
-		str(e.To)
-		str(e.Kind)
-		str(e.Label)
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(e.Weight))
-		flush()
+	kind = cmp.Or(d.Kind, kind)
+	name = cmp.Or(d.Path, d.Title, key)
+	if name == key {
+		name = ""
 	}
-	h.Write(buf)
+	return kind, name
+}
+
+// notesOf returns the notes among docs in node order: sorted by id, the
+// first of a repeated id kept.
+func notesOf(docs []core.Document) []note {
+	var notes []note
+	for k := range docs {
+		if d := &docs[k]; isNote(d.ID) {
+			kind, name := nodeOf(d)
+			notes = append(notes, note{d.ID, kind, name})
+		}
+	}
+	slices.SortStableFunc(notes, func(a, b note) int { return strings.Compare(a.id, b.id) })
+	return slices.CompactFunc(notes, func(a, b note) bool { return a.id == b.id })
+}
+
+// inputs identifies the graph a corpus describes, in the two parts a
+// scoped update tells apart. An update whose inputs match the stored ones
+// changes nothing, and Index skips rebuilding and rewriting the graph.
+type inputs struct {
+	// code hashes the documents of other kinds than the notes' (ids, kinds
+	// and display names) and the edges from them, in corpus order (which
+	// the pipeline keeps stable): the part a scoped update leaves alone.
+	code [sha256.Size]byte
+	// notes hashes the notes as the graph keeps them, in node order, and
+	// the edges from them in corpus order: what a scoped update sends
+	// whole (its edges) or the graph keeps (the notes it does not send).
+	notes [sha256.Size]byte
+}
+
+// inputsOf returns the inputs of a whole corpus, whose notes (in node
+// order) are notes, in one pass over its edges.
+func inputsOf(c *core.Corpus, notes []note) inputs {
+	var code, nh hasher
+	for k := range c.Documents {
+		if d := &c.Documents[k]; !isNote(d.ID) {
+			code.record(d.ID, d.Kind, cmp.Or(d.Path, d.Title))
+		}
+	}
+	code.buf = append(code.buf, 0xff)
+	nh.notes(notes)
+	for k := range c.Edges {
+		if e := &c.Edges[k]; isNote(e.From) {
+			nh.edge(e)
+		} else {
+			code.edge(e)
+		}
+	}
+	return inputs{code: code.sum(), notes: nh.sum()}
+}
+
+// notesInputs hashes the notes' part of a graph as inputsOf does: its
+// notes in node order, and the edges from a note among edges, in their
+// order.
+func notesInputs(notes []note, edges []core.Edge) [sha256.Size]byte {
+	var h hasher
+	h.notes(notes)
+	for k := range edges {
+		if e := &edges[k]; isNote(e.From) {
+			h.edge(e)
+		}
+	}
+	return h.sum()
+}
+
+// hasher is SHA-256 fed through a buffer: writing a corpus string by
+// string would cost more than hashing it.
+type hasher struct {
+	h   hash.Hash
+	buf []byte
+}
+
+// record hashes a record of three strings.
+func (x *hasher) record(a, b, c string) {
+	x.buf = codec.AppendString(codec.AppendString(codec.AppendString(x.buf, a), b), c)
+	x.flush()
+}
+
+// notes hashes the notes, in node order, and the mark that ends them.
+func (x *hasher) notes(notes []note) {
+	for _, n := range notes {
+		x.record(n.id, n.kind, n.name)
+	}
+	x.buf = append(x.buf, 0xff)
+}
+
+// edge hashes an edge: its ends, kind, words and weight.
+func (x *hasher) edge(e *core.Edge) {
+	b := codec.AppendString(codec.AppendString(x.buf, e.From), e.To)
+	b = codec.AppendString(codec.AppendString(b, e.Kind), e.Label)
+	x.buf = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.Weight))
+	x.flush()
+}
+
+func (x *hasher) flush() {
+	if len(x.buf) > 1<<15 {
+		x.write()
+	}
+}
+
+func (x *hasher) write() {
+	if x.h == nil {
+		x.h = sha256.New()
+	}
+	x.h.Write(x.buf)
+	x.buf = x.buf[:0]
+}
+
+func (x *hasher) sum() [sha256.Size]byte {
+	x.write()
 	var out [sha256.Size]byte
-	h.Sum(out[:0])
+	x.h.Sum(out[:0])
 	return out
 }
 
-// newState builds the state of a corpus. Documents with a repeated id keep
-// the first; edges whose ends are not documents are dropped, so a ranker
-// never returns an id the corpus does not have.
+// edgeWeight is the weight of a corpus edge in the graph: core.Edge omits
+// a default weight.
+func edgeWeight(e *core.Edge) float64 {
+	if w := e.Weight; w > 0 && !math.IsInf(w, 0) {
+		return w
+	}
+	return 1
+}
+
+// edgeRels returns the relations an edge of kind gives its source (fwd)
+// and its target (back).
+func edgeRels(kind string) (fwd, back uint8) {
+	switch kind {
+	case core.EdgeImports:
+		return relImports, relImportedBy
+	case core.EdgeContains:
+		return relContains, relInModule
+	}
+	return relLinked, relLinked
+}
+
+// newState builds the state of a whole corpus.
 func newState(c *core.Corpus) *state {
-	st := &state{inputs: inputsHash(c)}
+	notes := notesOf(c.Documents)
+	return buildState(c, notes, inputsOf(c, notes))
+}
+
+// buildState builds the state of a whole corpus whose notes (notesOf) and
+// inputs are given, its nodes numbered as isNote says. Edges whose ends
+// are not documents are dropped, so a ranker never returns an id the
+// corpus does not have.
+func buildState(c *core.Corpus, notes []note, in inputs) *state {
+	st := &state{inputs: in}
 	b := graph.NewBuilder()
 	docKinds := map[string]int32{}
-	for _, d := range c.Documents {
-		if _, dup := b.Index(d.ID); dup {
-			continue
-		}
-		b.Node(d.ID)
-		kind, key, err := core.SplitDocID(d.ID)
-		if err != nil {
-			key = d.ID
-		}
-		kind = cmp.Or(d.Kind, kind)
+	node := func(id, kind, name string) {
+		b.Node(id)
 		k, ok := docKinds[kind]
 		if !ok {
 			k = int32(len(st.kinds))
@@ -161,11 +301,18 @@ func newState(c *core.Corpus) *state {
 			st.kinds = append(st.kinds, kind)
 		}
 		st.nodeKind = append(st.nodeKind, k)
-		name := cmp.Or(d.Path, d.Title, key)
-		if name == key {
-			name = ""
+		st.strs.add(id, name)
+	}
+	for k := range c.Documents {
+		d := &c.Documents[k]
+		if _, dup := b.Index(d.ID); dup || isNote(d.ID) {
+			continue
 		}
-		st.strs.add(d.ID, name)
+		kind, name := nodeOf(d)
+		node(d.ID, kind, name)
+	}
+	for _, n := range notes {
+		node(n.id, n.kind, n.name)
 	}
 	type relEdge struct {
 		from, to  int
@@ -173,25 +320,17 @@ func newState(c *core.Corpus) *state {
 		label     string
 	}
 	var rels []relEdge
-	for _, e := range c.Edges {
+	for k := range c.Edges {
+		e := &c.Edges[k]
 		from, ok1 := b.Index(e.From)
 		to, ok2 := b.Index(e.To)
 		if !ok1 || !ok2 || from == to {
 			continue
 		}
-		w := e.Weight
-		if !(w > 0) || math.IsInf(w, 0) {
-			w = 1 // core.Edge omits a default weight
-		}
+		w := edgeWeight(e)
 		b.AddEdgeIndex(from, to, w)
 		b.AddEdgeIndex(to, from, w)
-		fwd, back := relLinked, relLinked
-		switch e.Kind {
-		case core.EdgeImports:
-			fwd, back = relImports, relImportedBy
-		case core.EdgeContains:
-			fwd, back = relContains, relInModule
-		}
+		fwd, back := edgeRels(e.Kind)
 		rels = append(rels, relEdge{from, to, fwd, back, e.Label})
 	}
 	st.g = b.Build()
@@ -305,6 +444,24 @@ func (s *strtab) At(i int) string { return s.str(2 * i) }
 
 func (s *strtab) name(i int) string { return s.str(2*i + 1) }
 
+// find returns the node of id, given the nodes in the order of their ids
+// (the graph's ByID): a binary search that reads the ids where they lie.
+func (s *strtab) find(byID []int32, id string) (int32, bool) {
+	lo, hi := 0, len(byID)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if s.At(int(byID[mid])) < id {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(byID) && s.At(int(byID[lo])) == id {
+		return byID[lo], true
+	}
+	return 0, false
+}
+
 // check says the offsets fit the blob.
 func (s *strtab) check() bool {
 	if len(s.off) == 0 || s.off[0] != 0 || int(s.off[len(s.off)-1]) != len(s.blob) {
@@ -329,7 +486,7 @@ func (st *state) encode() []byte {
 	b := make([]byte, 0, 64+n*48+m*41+len(st.strs.blob))
 	b = append(b, formatMagic...)
 	b = binary.AppendUvarint(b, formatVersion)
-	b = append(b, st.inputs[:]...)
+	b = append(append(b, st.inputs.code[:]...), st.inputs.notes[:]...)
 	b = binary.AppendUvarint(b, uint64(len(st.kinds)))
 	for _, k := range st.kinds {
 		b = codec.AppendString(b, k)
@@ -341,32 +498,22 @@ func (st *state) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(st.labBlob)))
 	b = append(b, make([]byte, pad(len(b)))...)
 	for _, fs := range [][]float64{t.OutSum, t.OutW, t.InW, t.InNorm} {
-		for _, v := range fs {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-		}
+		b = appendTable(b, fs)
 	}
 	for _, is := range [][]int32{t.OutStart, t.OutTo, t.InStart, t.InFrom, t.ByID, st.nodeKind} {
-		for _, v := range is {
-			b = binary.LittleEndian.AppendUint32(b, uint32(v))
-		}
+		b = appendTable(b, is)
 	}
 	off := st.strs.off
 	if n == 0 {
 		off = []uint32{0}
 	}
-	for _, v := range off {
-		b = binary.LittleEndian.AppendUint32(b, v)
-	}
-	for _, v := range st.labPos {
-		b = binary.LittleEndian.AppendUint32(b, uint32(v))
-	}
+	b = appendTable(b, off)
+	b = appendTable(b, st.labPos)
 	labOff := st.labOff
 	if len(labOff) == 0 {
 		labOff = []uint32{0}
 	}
-	for _, v := range labOff {
-		b = binary.LittleEndian.AppendUint32(b, v)
-	}
+	b = appendTable(b, labOff)
 	b = append(b, st.rel...)
 	b = append(b, st.strs.blob...)
 	b = append(b, st.labBlob...)
@@ -386,20 +533,22 @@ func (st *state) save(dir string) (store.Stamp, error) {
 	return statState(dir)
 }
 
-// storedInputs returns the inputs hash of the state file in dir, reading
-// only its head.
-func storedInputs(dir string) ([sha256.Size]byte, bool) {
-	var out [sha256.Size]byte
+// storedInputs returns the inputs of the state file in dir, reading only
+// its head.
+func storedInputs(dir string) (inputs, bool) {
+	var out inputs
 	f, err := os.Open(filepath.Join(dir, stateFile))
 	if err != nil {
 		return out, false
 	}
 	defer f.Close()
-	head := make([]byte, len(formatMagic)+1+sha256.Size)
+	head := make([]byte, len(formatMagic)+1+2*sha256.Size)
 	if _, err := f.ReadAt(head, 0); err != nil || string(head[:len(formatMagic)]) != formatMagic || head[len(formatMagic)] != formatVersion {
 		return out, false
 	}
-	copy(out[:], head[len(formatMagic)+1:])
+	hashes := head[len(formatMagic)+1:]
+	copy(out.code[:], hashes)
+	copy(out.notes[:], hashes[sha256.Size:])
 	return out, true
 }
 
@@ -468,7 +617,7 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	if v := d.Uvarint(); d.Err != nil || v != formatVersion {
 		return nil, fmt.Errorf("has format %d, this rubi reads %d (%w)", v, formatVersion, core.ErrOutdated)
 	}
-	if len(d.B) < sha256.Size+4 {
+	if len(d.B) < 2*sha256.Size+4 {
 		return nil, fmt.Errorf("is %w (truncated)", errCorrupt)
 	}
 	if verify {
@@ -478,8 +627,9 @@ func decodeState(data []byte, verify bool) (*state, error) {
 	}
 	d.B = d.B[:len(d.B)-4]
 	st := &state{}
-	copy(st.inputs[:], d.B)
-	d.B = d.B[sha256.Size:]
+	copy(st.inputs.code[:], d.B)
+	copy(st.inputs.notes[:], d.B[sha256.Size:])
+	d.B = d.B[2*sha256.Size:]
 	st.kinds = make([]string, d.Count(1))
 	for i := range st.kinds {
 		st.kinds[i] = string(d.Bytes())
@@ -550,6 +700,23 @@ func labelsOK(pos []int32, off []uint32, blob, edges int) bool {
 		}
 	}
 	return true
+}
+
+// appendTable appends the numbers of s little endian: their bytes as they
+// lie where the machine stores them so, a copy instead of a call per
+// number (a scoped update writes a graph of megabytes to change a note).
+func appendTable[T float64 | int32 | uint32](b []byte, s []T) []byte {
+	if len(s) == 0 {
+		return b
+	}
+	if littleEndian {
+		return append(b, unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))...)
+	}
+	b, err := binary.Append(b, binary.LittleEndian, s)
+	if err != nil {
+		panic(err) // a slice of fixed-size numbers always encodes
+	}
+	return b
 }
 
 // littleEndian says the machine stores numbers as the state file does.
