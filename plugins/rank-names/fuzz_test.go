@@ -43,22 +43,37 @@ func exerciseIndex(t *testing.T, x *index) bool {
 	if _, err := x.forward(); err != nil {
 		ok = false
 	}
-	// No file in the state directory: the ranker ranks with x.
-	r := &Ranker{settings: DefaultSettings(), stateDir: t.TempDir(), idx: x}
-	for _, q := range queries {
-		hits, err := r.Rank(context.Background(), q)
-		ok = ok && err == nil
-		for _, h := range hits {
-			if !(h.Score > 0) {
-				t.Fatalf("hit %+v", h)
+	if keys := x.keys(); len(keys) != x.nkeys {
+		ok = false
+	}
+	// No file in the state directory: the ranker ranks with x as either
+	// part of the index, beside a sound other part.
+	sound := corpus()
+	other, err := decode(encode([]doc{{id: "node:other", kind: core.DocNode, names: namesOf(&sound[len(sound)-1])}}, nil), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range numParts {
+		r := &Ranker{settings: DefaultSettings(), stateDir: t.TempDir()}
+		for o := range numParts {
+			r.idx[o] = other
+		}
+		r.idx[p] = x
+		for _, q := range queries {
+			hits, err := r.Rank(context.Background(), q)
+			ok = ok && err == nil
+			for _, h := range hits {
+				if !(h.Score > 0) {
+					t.Fatalf("hit %+v", h)
+				}
 			}
 		}
 	}
 	return ok
 }
 
-// indexSeeds are real names indexes: the test corpus's, and one of a
-// single document.
+// indexSeeds are real names indexes: the test corpus's parts, and those
+// of a single document.
 func indexSeeds(tb testing.TB) [][]byte {
 	var seeds [][]byte
 	for _, docs := range [][]core.Document{corpus(), corpus()[:1]} {
@@ -66,16 +81,18 @@ func indexSeeds(tb testing.TB) [][]byte {
 		if err := configured(tb, dir, "").Index(context.Background(), &core.Corpus{Full: true, Documents: docs}); err != nil {
 			tb.Fatal(err)
 		}
-		data, err := os.ReadFile(filepath.Join(dir, stateFile))
-		if err != nil {
-			tb.Fatal(err)
+		for _, name := range partFiles {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			seeds = append(seeds, data)
 		}
-		seeds = append(seeds, data)
 	}
 	return seeds
 }
 
-// The names index (.rubi/index/rank.names/names.idx) is read as the
+// The names index (.rubi/index/rank.names/names.idx and notes.idx) is read as the
 // cloned repository holds it. Decoding it, with or without its checksum
 // checked (a query skips it for the very file an index run wrote), never
 // panics or hangs, and neither does anything read from what it accepts:

@@ -6,6 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"iter"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -100,11 +103,41 @@ func namesOf(d *core.Document) []entry {
 	return slices.Compact(out)
 }
 
+// The index is kept in two parts, each a file of the format below: the
+// notes' documents (the kinds of core.NotesScope) and all the others. A
+// note is edited far more often than the project's files change, and the
+// hook that indexes the edit must finish in milliseconds whatever the size
+// of the project: with the notes apart, it decodes and rewrites the notes'
+// part alone (a scoped corpus), and the files' part, most of the index,
+// stays as it is. Rank reads both and scores as one index would.
+const (
+	partRest  = iota // files, modules: every kind but the notes'
+	partNotes        // the kinds of core.NotesScope
+	numParts
+)
+
+// partFiles names each part's file in the state directory. The files'
+// part keeps the name of the single file of format 1, so an index written
+// by an older rubi reads as another format (core.ErrOutdated), not as
+// missing.
+var partFiles = [numParts]string{"names.idx", "notes.idx"}
+
+// partOf is the part a document belongs in, by the kind its id names (as
+// core.InScope reads a scoped corpus's ids).
+func partOf(id string) int {
+	if core.InScope(core.NotesScope, id) {
+		return partNotes
+	}
+	return partRest
+}
+
 // Index builds the names index from the corpus, or updates it: unless
 // corpus.Full, indexed documents neither in corpus.Changed nor gone from
 // corpus.Documents keep the names they were indexed with (an incremental
-// corpus carries names only for what changed). An incremental corpus the
-// index cannot apply gets core.ErrFullIndexNeeded.
+// corpus carries names only for what changed), and a part none of whose
+// documents changed is not rewritten. A scoped corpus (corpus.Scope)
+// updates the notes' part alone. An incremental or scoped corpus the index
+// cannot apply gets core.ErrFullIndexNeeded.
 func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	r.indexMu.Lock()
 	defer r.indexMu.Unlock()
@@ -114,26 +147,22 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	if dir == "" {
 		return fmt.Errorf("%s: used before Configure", Name)
 	}
-	old := map[string]*doc{}
+	if len(corpus.Scope) > 0 {
+		return r.indexScoped(ctx, dir, corpus)
+	}
+	var old [numParts][]doc
+	var oldKeys [numParts][]string
+	byID := map[string]*doc{}
 	if !corpus.Full {
-		mapped, err := store.Map(filepath.Join(dir, stateFile))
-		if err != nil {
-			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
-		}
-		idx, err := decode(mapped.Data, true) // built on: checked whole
-		if err != nil {
-			mapped.Close()
-			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
-		}
-		// Checked whole: queries may trust it while it stands.
-		store.RecordVerified(filepath.Join(dir, stateFile))
-		docs, err := idx.forward() // copies what it keeps
-		mapped.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
-		}
-		for i := range docs {
-			old[docs[i].id] = &docs[i]
+		for p := range numParts {
+			docs, keys, err := readPart(dir, p)
+			if err != nil {
+				return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
+			}
+			old[p], oldKeys[p] = docs, keys
+			for i := range docs {
+				byID[docs[i].id] = &docs[i]
+			}
 		}
 	}
 	changed := make(map[string]bool, len(corpus.Changed))
@@ -141,7 +170,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		changed[id] = true
 	}
 	seen := make(map[string]bool, len(corpus.Documents))
-	docs := make([]doc, 0, len(corpus.Documents))
+	var docs [numParts][]doc
 	for i := range corpus.Documents {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -151,52 +180,156 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			continue
 		}
 		seen[d.ID] = true
-		prev, known := old[d.ID]
+		p := partOf(d.ID)
+		prev, known := byID[d.ID]
 		switch {
 		case known && !changed[d.ID]:
-			docs = append(docs, *prev)
+			docs[p] = append(docs[p], *prev)
 		case !corpus.Full && !known && !changed[d.ID]:
 			return fmt.Errorf("%s: %w: %s is not in the index and not marked changed", Name, core.ErrFullIndexNeeded, d.ID)
 		default:
+			docs[p] = append(docs[p], doc{id: d.ID, kind: d.Kind, names: namesOf(d)})
+		}
+	}
+	for p := range numParts {
+		slices.SortFunc(docs[p], func(a, b doc) int { return strings.Compare(a.id, b.id) })
+		if !corpus.Full && sameDocs(docs[p], old[p]) {
+			continue // an edit that renamed nothing here: the file stands
+		}
+		if err := r.writePart(dir, p, docs[p], oldKeys[p]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexScoped applies a scoped corpus, a delta of the notes' documents, to
+// the notes' part: it reads that part, drops the removed and changed
+// documents, adds the changed ones with their new names and rewrites it.
+// The files' part is neither decoded nor written: its header alone is
+// read, so a delta never lands beside a files' part that is missing or of
+// another format.
+func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpus) error {
+	if corpus.Full {
+		return fmt.Errorf("%s: %w: a scoped corpus cannot be full", Name, core.ErrFullIndexNeeded)
+	}
+	for _, kind := range corpus.Scope {
+		if !slices.Contains(core.NotesScope, kind) {
+			return fmt.Errorf("%s: %w: the scope %q reaches past the notes' part", Name, core.ErrFullIndexNeeded, kind)
+		}
+	}
+	if err := checkHeader(filepath.Join(dir, partFiles[partRest])); err != nil {
+		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
+	}
+	old, oldKeys, err := readPart(dir, partNotes)
+	if err != nil {
+		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
+	}
+	// Every document of the delta is out of the old part, changed or
+	// gone; the changed ones come back with their new names.
+	out := make(map[string]bool, len(corpus.Documents)+len(corpus.Removed))
+	for _, id := range corpus.Removed {
+		if !core.InScope(corpus.Scope, id) {
+			return fmt.Errorf("%s: %w: %s is removed by a delta of %v", Name, core.ErrFullIndexNeeded, id, corpus.Scope)
+		}
+		out[id] = true
+	}
+	docs := make([]doc, 0, len(old)+len(corpus.Documents))
+	added := make(map[string]bool, len(corpus.Documents))
+	for i := range corpus.Documents {
+		d := &corpus.Documents[i]
+		if !core.InScope(corpus.Scope, d.ID) {
+			return fmt.Errorf("%s: %w: %s is in a delta of %v", Name, core.ErrFullIndexNeeded, d.ID, corpus.Scope)
+		}
+		out[d.ID] = true
+		if !added[d.ID] { // the first of repeats, as a full corpus takes it
+			added[d.ID] = true
 			docs = append(docs, doc{id: d.ID, kind: d.Kind, names: namesOf(d)})
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, d := range old {
+		if !out[d.id] {
+			docs = append(docs, d)
+		}
+	}
 	slices.SortFunc(docs, func(a, b doc) int { return strings.Compare(a.id, b.id) })
-	if !corpus.Full && sameDocs(docs, old) {
+	if sameDocs(docs, old) {
 		return nil // an edit that renamed nothing: the file stands
 	}
-	data := encode(docs)
-	if err := store.WriteVerified(filepath.Join(dir, stateFile), data, 0o644); err != nil {
+	return r.writePart(dir, partNotes, docs, oldKeys)
+}
+
+// readPart reads part p of the index to build on, checking all of it, and
+// decodes its documents and its keys (in order: see encode).
+func readPart(dir string, p int) ([]doc, []string, error) {
+	file := filepath.Join(dir, partFiles[p])
+	mapped, err := store.Map(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer mapped.Close()
+	idx, err := decode(mapped.Data, true) // built on: checked whole
+	if err != nil {
+		return nil, nil, err
+	}
+	// Checked whole: queries may trust it while it stands.
+	store.RecordVerified(file)
+	docs, err := idx.forward() // copies what it keeps
+	if err != nil {
+		return nil, nil, err
+	}
+	return docs, idx.keys(), nil
+}
+
+// checkHeader reads the start of an index file: it is an index of this
+// format, or the error says why not.
+func checkHeader(file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, len(magic)+1)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return fmt.Errorf("%w: %v", errCorrupt, err)
+	}
+	_, err = decodeHeader(head)
+	return err
+}
+
+// writePart writes part p of the index and keeps it for queries; keys
+// are those the part had, in order, if it was read (see encode).
+func (r *Ranker) writePart(dir string, p int, docs []doc, keys []string) error {
+	file := filepath.Join(dir, partFiles[p])
+	data := encode(docs, keys)
+	if err := store.WriteVerified(file, data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", Name, err)
 	}
 	idx, err := decode(data, false) // just encoded
 	if err != nil {
 		return fmt.Errorf("%s: %w", Name, err) // not reached: data was just encoded
 	}
+	stamp, _ := store.StampOf(file)
 	r.mu.Lock()
-	stamp, _ := store.StampOf(filepath.Join(dir, stateFile))
-	r.idx, r.stamp = idx, stamp
+	r.idx[p], r.stamp[p] = idx, stamp
 	r.mu.Unlock()
 	return nil
 }
 
 // sameDocs reports whether docs are exactly the indexed documents old,
-// with the same names.
-func sameDocs(docs []doc, old map[string]*doc) bool {
-	if len(docs) != len(old) {
-		return false
-	}
-	for i := range docs {
-		o, ok := old[docs[i].id]
-		if !ok || o.kind != docs[i].kind || !slices.Equal(o.names, docs[i].names) {
-			return false
-		}
-	}
-	return true
+// with the same names; both are sorted by id.
+func sameDocs(docs, old []doc) bool {
+	return slices.EqualFunc(docs, old, func(a, b doc) bool {
+		return a.id == b.id && a.kind == b.kind && slices.Equal(a.names, b.names)
+	})
 }
 
-// The index file, rewritten whole by each Index (it holds names only, a
-// few bytes per symbol), laid out so a query decodes only what it reads:
+// Each part's file, rewritten whole when a document of it changes (it
+// holds names only, a few bytes per symbol), laid out so a query decodes
+// only what it reads:
 //
 //	magic "rubi-names\n"
 //	uvarint format version
@@ -213,10 +346,12 @@ func sameDocs(docs []doc, old map[string]*doc) bool {
 //
 // A string, a table or bytes is a uvarint length and the bytes; integers
 // in tables are little endian.
+//
+// Format 1 was a single file of all documents (names.idx); format 2 is
+// the same layout, once per part.
 const (
-	stateFile     = "names.idx"
 	magic         = "rubi-names\n"
-	formatVersion = 1
+	formatVersion = 2
 )
 
 var (
@@ -224,13 +359,31 @@ var (
 	errWrongFormat = fmt.Errorf("the index file has another format version (%w)", core.ErrOutdated)
 )
 
-func encode(docs []doc) []byte {
+// encode lays docs out as an index file. sorted, when not nil, are keys
+// in order, the keys of the index docs update: most keys of docs are
+// among them, and taking their order saves sorting them all, which was
+// the most of encoding a part after an edit.
+func encode(docs []doc, sorted []string) []byte {
 	type post struct {
 		doc   uint32
 		field uint8
 	}
-	byKey := map[string][]post{}
-	var fwd []byte
+	type posts struct {
+		ps     []post
+		placed bool // in keys already: it is among sorted
+	}
+	// Sized ahead: an index run of the notes' part alone is timed in
+	// milliseconds, and growing these by doubling is a good part of it.
+	entries, size := 0, 0
+	for i := range docs {
+		entries += len(docs[i].names)
+		size += len(docs[i].id) + len(docs[i].kind) + 3
+		for _, e := range docs[i].names {
+			size += len(e.key) + 2
+		}
+	}
+	byKey := make(map[string]posts, entries)
+	fwd := make([]byte, 0, size)
 	offs := make([]uint32, len(docs))
 	for i := range docs {
 		offs[i] = uint32(len(fwd))
@@ -239,20 +392,34 @@ func encode(docs []doc) []byte {
 		fwd = binary.AppendUvarint(fwd, uint64(len(docs[i].names)))
 		for _, e := range docs[i].names {
 			fwd = append(codec.AppendString(fwd, e.key), e.field)
-			ps := byKey[e.key]
-			if n := len(ps); n > 0 && ps[n-1].doc == uint32(i) {
-				ps[n-1].field = min(ps[n-1].field, e.field) // the stronger field
+			kp := byKey[e.key]
+			if n := len(kp.ps); n > 0 && kp.ps[n-1].doc == uint32(i) {
+				kp.ps[n-1].field = min(kp.ps[n-1].field, e.field) // the stronger field
 				continue
 			}
-			byKey[e.key] = append(ps, post{uint32(i), e.field})
+			kp.ps = append(kp.ps, post{uint32(i), e.field})
+			byKey[e.key] = kp
 		}
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b := append([]byte(magic), formatVersion)
+	keys := sortKeys(sorted, len(byKey), func(k string) bool {
+		kp, ok := byKey[k]
+		if !ok || kp.placed {
+			return false
+		}
+		kp.placed = true
+		byKey[k] = kp
+		return true
+	}, func(yield func(string) bool) {
+		for k, kp := range byKey {
+			if !kp.placed && !yield(k) {
+				return
+			}
+		}
+	})
+	// A guess at the file's size from the names': the keys' text is at
+	// most theirs, a posting a few bytes.
+	b := make([]byte, 0, len(magic)+1+2*len(fwd)+8*len(offs)+16*len(keys)+64)
+	b = append(append(b, magic...), formatVersion)
 	b = binary.AppendUvarint(b, uint64(len(fwd)))
 	b = append(b, fwd...)
 	b = binary.AppendUvarint(b, uint64(4*len(offs)))
@@ -260,14 +427,14 @@ func encode(docs []doc) []byte {
 		b = binary.LittleEndian.AppendUint32(b, o)
 	}
 	b = binary.AppendUvarint(b, uint64(len(keys)))
-	text, postings := []byte{}, []byte{}
-	keyOffs := []uint32{0}
-	postOffs := []uint32{0}
+	text, postings := make([]byte, 0, size), make([]byte, 0, 6*entries)
+	keyOffs := append(make([]uint32, 0, len(keys)+1), 0)
+	postOffs := append(make([]uint32, 0, len(keys)+1), 0)
 	for _, k := range keys {
 		text = append(text, k...)
 		keyOffs = append(keyOffs, uint32(len(text)))
 		last := -1
-		for _, p := range byKey[k] {
+		for _, p := range byKey[k].ps {
 			postings = binary.AppendUvarint(postings, uint64(int(p.doc)-last))
 			postings = append(postings, p.field)
 			last = int(p.doc)
@@ -291,6 +458,43 @@ func encode(docs []doc) []byte {
 	return codec.Seal(b)
 }
 
+// sortKeys returns the n keys of an index in order: those of sorted that
+// place takes (it takes each key once), and the rest, which others
+// yields, sorted and merged in. When sorted is not strictly ascending
+// (the keys of a damaged file that passed its checksum), all are sorted
+// anew.
+func sortKeys(sorted []string, n int, place func(string) bool, others iter.Seq[string]) []string {
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i-1] >= sorted[i] {
+			sorted = nil
+			break
+		}
+	}
+	keys := make([]string, 0, n)
+	for _, k := range sorted {
+		if place(k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == n {
+		return keys
+	}
+	rest := slices.Sorted(others)
+	if len(keys) == 0 {
+		return rest
+	}
+	out := make([]string, 0, n)
+	i, j := 0, 0
+	for i < len(keys) && j < len(rest) {
+		if keys[i] < rest[j] {
+			out, i = append(out, keys[i]), i+1
+		} else {
+			out, j = append(out, rest[j]), j+1
+		}
+	}
+	return append(append(out, keys[i:]...), rest[j:]...)
+}
+
 // index is a decoded index file: tables over its bytes.
 type index struct {
 	fwd, docOffs      []byte
@@ -303,11 +507,11 @@ type index struct {
 // when verify is set; the shape of the tables is checked either way, and
 // every read of them is bounds-checked.
 func decode(data []byte, verify bool) (*index, error) {
-	if len(data) < len(magic)+5 || string(data[:len(magic)]) != magic {
+	if len(data) < len(magic)+5 {
 		return nil, fmt.Errorf("%w: not a rank.names index", errCorrupt)
 	}
-	if v := data[len(magic)]; v != formatVersion {
-		return nil, fmt.Errorf("%w (%d, this rubi reads %d)", errWrongFormat, v, formatVersion)
+	if _, err := decodeHeader(data); err != nil {
+		return nil, err
 	}
 	body := data[:len(data)-4]
 	if verify {
@@ -328,6 +532,18 @@ func decode(data []byte, verify bool) (*index, error) {
 		return nil, errCorrupt
 	}
 	return x, nil
+}
+
+// decodeHeader checks the magic and the format version an index file
+// starts with, and returns what follows them.
+func decodeHeader(data []byte) ([]byte, error) {
+	if len(data) <= len(magic) || string(data[:len(magic)]) != magic {
+		return nil, fmt.Errorf("%w: not a rank.names index", errCorrupt)
+	}
+	if v := data[len(magic)]; v != formatVersion {
+		return nil, fmt.Errorf("%w (%d, this rubi reads %d)", errWrongFormat, v, formatVersion)
+	}
+	return data[len(magic)+1:], nil
 }
 
 func offset(table []byte, i int) uint32 { return binary.LittleEndian.Uint32(table[4*i:]) }
@@ -398,19 +614,48 @@ func (x *index) doc(i int) (id, kind string, err error) {
 	return id, kind, d.Err
 }
 
-// forward decodes every document with its names.
+// keys decodes every key, in order, as forward decodes documents: out of
+// one copy of their text.
+func (x *index) keys() []string {
+	all := string(x.keyText)
+	keys := make([]string, 0, x.nkeys)
+	for i := range x.nkeys {
+		a, b := offset(x.keyOffs, i), offset(x.keyOffs, i+1)
+		if a > b || b > uint32(len(all)) {
+			return nil // damaged: encode sorts the keys itself
+		}
+		keys = append(keys, all[a:b])
+	}
+	return keys
+}
+
+// forward decodes every document with its names. It copies the
+// documents' bytes once and slices every string out of that copy: a
+// scoped update reads the notes' part whole each time, and allocating
+// each id and key on its own was most of that.
 func (x *index) forward() ([]doc, error) {
+	all := string(x.fwd)
 	d := codec.Decoder{B: x.fwd, Corrupt: errCorrupt}
+	str := func() string {
+		b := d.Bytes()
+		end := len(x.fwd) - len(d.B)
+		return all[end-len(b) : end]
+	}
 	docs := make([]doc, 0, x.ndocs)
+	var slab []entry // the documents' names, carved from larger blocks
 	for len(d.B) > 0 {
-		dc := doc{id: d.String(), kind: d.String()}
+		dc := doc{id: str(), kind: str()}
 		n := d.Uvarint()
 		if n > uint64(len(d.B)) {
 			return nil, errCorrupt
 		}
-		dc.names = make([]entry, n)
+		if uint64(cap(slab)-len(slab)) < n {
+			slab = make([]entry, 0, max(int(n), 1024))
+		}
+		dc.names = slab[len(slab) : len(slab)+int(n) : len(slab)+int(n)]
+		slab = slab[:len(slab)+int(n)]
 		for k := range dc.names {
-			dc.names[k] = entry{d.String(), d.Byte()}
+			dc.names[k] = entry{str(), d.Byte()}
 		}
 		if d.Err != nil {
 			return nil, errCorrupt

@@ -26,7 +26,7 @@ import (
 const Name = "rank.names"
 
 // Version of the stage, reported by `rubi plugins`.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 func init() {
 	core.Register(Name, core.KindRanker, func() core.Stage { return New() })
@@ -52,8 +52,10 @@ type Ranker struct {
 	mu       sync.RWMutex // guards all below
 	settings Settings
 	stateDir string
-	idx      *index
-	stamp    store.Stamp
+	// idx holds each part of the index (see partFiles) as last built or
+	// read, and stamp the version of its file it was read from.
+	idx   [numParts]*index
+	stamp [numParts]store.Stamp
 }
 
 var _ core.Ranker = (*Ranker)(nil)
@@ -69,6 +71,9 @@ func (r *Ranker) Info() core.Info {
 		Version:     Version,
 		Description: "names named in the question: file, symbol, module and note names, exact, by prefix or with a typo",
 		Schema:      core.MustSchemaOf(&Settings{}),
+		// The notes' documents are a part of their own (partNotes), so an
+		// edited note rewrites that part alone.
+		Scoped: true,
 	}
 }
 
@@ -86,6 +91,6 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.settings, r.stateDir, r.idx, r.stamp = s, setup.StateDir, nil, store.Stamp{}
+	r.settings, r.stateDir, r.idx, r.stamp = s, setup.StateDir, [numParts]*index{}, [numParts]store.Stamp{}
 	return nil
 }

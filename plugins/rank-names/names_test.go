@@ -178,22 +178,38 @@ func TestIncremental(t *testing.T) {
 
 func TestBadFile(t *testing.T) {
 	r := indexed(t, "")
-	good, err := os.ReadFile(filepath.Join(r.stateDir, stateFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	flipped := slices.Clone(good)
-	flipped[len(flipped)/2] ^= 1
-	version := slices.Clone(good)
-	version[len(magic)] = formatVersion + 1
-	for name, data := range map[string][]byte{"flipped": flipped, "truncated": good[:len(good)/2], "version": version, "garbage": []byte("x")} {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, stateFile), data, 0o644); err != nil {
+	var good [numParts][]byte
+	for p, name := range partFiles {
+		data, err := os.ReadFile(filepath.Join(r.stateDir, name))
+		if err != nil {
 			t.Fatal(err)
 		}
-		_, err := configured(t, dir, "").Rank(context.Background(), core.Query{Text: "host"})
-		if err == nil || !strings.Contains(err.Error(), "rubi index") {
-			t.Errorf("%s: %v", name, err)
+		good[p] = data
+	}
+	// Either part damaged, the other sound.
+	for p, name := range partFiles {
+		flipped := slices.Clone(good[p])
+		flipped[len(flipped)/2] ^= 1
+		version := slices.Clone(good[p])
+		version[len(magic)] = formatVersion + 1
+		for damage, data := range map[string][]byte{"flipped": flipped, "truncated": good[p][:len(good[p])/2], "version": version, "garbage": []byte("x"), "missing": nil} {
+			dir := t.TempDir()
+			for o := range numParts {
+				if o != p {
+					if err := os.WriteFile(filepath.Join(dir, partFiles[o]), good[o], 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if data != nil {
+				if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := configured(t, dir, "").Rank(context.Background(), core.Query{Text: "host"})
+			if err == nil || !strings.Contains(err.Error(), "rubi index") {
+				t.Errorf("%s %s: %v", name, damage, err)
+			}
 		}
 	}
 	if _, err := configured(t, t.TempDir(), "").Rank(context.Background(), core.Query{Text: "host"}); err == nil || !strings.Contains(err.Error(), "rubi index") {
@@ -201,7 +217,8 @@ func TestBadFile(t *testing.T) {
 	}
 }
 
-// An update that changes no name leaves the file as it was.
+// An update that changes no name leaves the files as they were, and one
+// that changes a name rewrites the part of the document alone.
 func TestUnchangedNamesNotRewritten(t *testing.T) {
 	dir := t.TempDir()
 	r := configured(t, dir, "")
@@ -209,24 +226,47 @@ func TestUnchangedNamesNotRewritten(t *testing.T) {
 	if err := r.Index(ctx, &core.Corpus{Full: true, Documents: corpus()}); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, stateFile)
 	old := time.Unix(1, 0)
-	if err := os.Chtimes(file, old, old); err != nil {
-		t.Fatal(err)
+	touched := func() (parts []string) {
+		for _, name := range partFiles {
+			file := filepath.Join(dir, name)
+			if fi, _ := os.Stat(file); !fi.ModTime().Equal(old) {
+				parts = append(parts, name)
+			}
+			if err := os.Chtimes(file, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return parts
 	}
+	touched()
 	docs := corpus()
 	docs[0].Body = "a new body"
 	if err := r.Index(ctx, &core.Corpus{Documents: docs, Changed: []string{docs[0].ID}}); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(file); !fi.ModTime().Equal(old) {
-		t.Error("an edit that renamed nothing rewrote the index")
+	if parts := touched(); len(parts) != 0 {
+		t.Errorf("an edit that renamed nothing rewrote %v", parts)
 	}
 	docs[0].Names = append(docs[0].Names, "Reload")
 	if err := r.Index(ctx, &core.Corpus{Documents: docs, Changed: []string{docs[0].ID}}); err != nil {
 		t.Fatal(err)
 	}
+	if parts := touched(); !slices.Equal(parts, []string{partFiles[partRest]}) {
+		t.Errorf("a file's new name rewrote %v", parts)
+	}
 	if hits := rank(t, configured(t, dir, ""), core.Query{Text: "Reload", Limit: 1}); len(hits) != 1 || hits[0].ID != "file:core/host/host.go" {
 		t.Errorf("a new name was not indexed: %v", hits)
+	}
+	n := len(docs) - 1
+	docs[n].Names = append(docs[n].Names, "Refund")
+	if err := r.Index(ctx, &core.Corpus{Documents: docs, Changed: []string{docs[n].ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if parts := touched(); !slices.Equal(parts, []string{partFiles[partNotes]}) {
+		t.Errorf("a note's new name rewrote %v", parts)
+	}
+	if hits := rank(t, configured(t, dir, ""), core.Query{Text: "Refund", Limit: 1}); len(hits) != 1 || hits[0].ID != docs[n].ID {
+		t.Errorf("a note's new name was not indexed: %v", hits)
 	}
 }

@@ -1,6 +1,7 @@
 package names
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -162,74 +163,96 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	x, s, err := r.load()
+	v, s, err := r.load()
 	if err != nil {
 		return nil, err
 	}
 	cands := candidates(q)
-	if len(cands) == 0 || x.ndocs == 0 {
+	if len(cands) == 0 || v.ndocs == 0 {
 		return nil, nil
 	}
-	n := float64(x.ndocs)
+	n := float64(v.ndocs)
 	best := map[int]map[int]match{} // document → candidate → its best match
 	// score credits the documents having key, through candidate ci, with
 	// a match of weight w. A prefix or a near miss (nodes false) says
 	// something only of a name: a note's title is a phrase, and "Caroline"
 	// starting the titles of half a conversation names none of them.
-	score := func(ci int, key int, w float64, how string, nodes bool) error {
+	score := func(ci int, key keyRef, w float64, how string, nodes bool) error {
 		c := &cands[ci]
-		idf := math.Log(1 + n/float64(max(x.df(key), 1)))
+		idf := math.Log(1 + n/float64(max(v.df(key), 1)))
 		if c.prose {
 			w *= proseWeight
 		}
-		return x.postings(key, func(d int, field uint8) {
-			if field == fieldNode && !nodes {
-				return
+		// Part after part, each document numbered in the view (it is in
+		// one part only).
+		for p, x := range v.parts {
+			if key[p] < 0 {
+				continue
 			}
-			sc := w * fieldWeight[field] * idf * c.weight * (1 + 0.5*float64(c.words-1))
-			m := best[d]
-			if m == nil {
-				m = map[int]match{}
-				best[d] = m
-			}
-			if sc > m[ci].score {
-				m[ci] = match{sc, c, how}
-			}
-		})
-	}
-	visit := func(ci, key int, w float64, how string) error { return score(ci, key, w, how, true) }
-	visitNames := func(ci, key int, w float64, how string) error { return score(ci, key, w, how, false) }
-	for ci := range cands {
-		c := &cands[ci]
-		i := x.search(c.key)
-		exact := i < x.nkeys && string(x.key(i)) == c.key
-		if exact {
-			if err := visit(ci, i, exactWeight, "exact"); err != nil {
-				return nil, corrupt(err)
+			base := v.base[p]
+			err := x.postings(key[p], func(d int, field uint8) {
+				if field == fieldNode && !nodes {
+					return
+				}
+				d += base
+				sc := w * fieldWeight[field] * idf * c.weight * (1 + 0.5*float64(c.words-1))
+				m := best[d]
+				if m == nil {
+					m = map[int]match{}
+					best[d] = m
+				}
+				if sc > m[ci].score {
+					m[ci] = match{sc, c, how}
+				}
+			})
+			if err != nil {
+				return err
 			}
 		}
+		return nil
+	}
+	var found expansion // reused by each expansion
+	for ci := range cands {
+		c := &cands[ci]
+		var at keyRef // where the candidate is, or would be, in each part
+		exact := false
+		for p, x := range v.parts {
+			at[p] = x.search(c.key)
+		}
+		if key, ok := v.present(at, c.key); ok {
+			if err := score(ci, key, exactWeight, "exact", true); err != nil {
+				return nil, corrupt(err)
+			}
+			exact = true
+		}
 		if k := strings.TrimSuffix(c.key, "s"); len(k) >= 3 && k != c.key {
-			if j := x.search(k); j < x.nkeys && string(x.key(j)) == k {
-				if err := visit(ci, j, pluralWeight, "exact"); err != nil {
+			if key, ok := v.lookup(k); ok {
+				if err := score(ci, key, pluralWeight, "exact", true); err != nil {
 					return nil, corrupt(err)
 				}
 				exact = true
 			}
 		}
 		if len(c.key) >= s.MinPrefix && !c.prose {
-			start := i
-			if exact && start < x.nkeys && string(x.key(start)) == c.key {
-				start++
-			}
-			for j := start; j < x.nkeys && j < start+maxExpand && strings.HasPrefix(string(x.key(j)), c.key); j++ {
-				w := prefixWeight * float64(len(c.key)) / float64(len(x.key(j)))
-				if err := visitNames(ci, j, w, "prefix"); err != nil {
-					return nil, corrupt(err)
-				}
+			v.prefixed(&found, at, c.key)
+			err := v.merge(&found, func(key keyRef, k []byte, _ int) error {
+				w := prefixWeight * float64(len(c.key)) / float64(len(k))
+				return score(ci, key, w, "prefix", false)
+			})
+			if err != nil {
+				return nil, corrupt(err)
 			}
 		}
 		if s.Typos && !exact && c.words == 1 && len(c.key) >= 5 {
-			if err := r.typos(x, ci, c, visitNames); err != nil {
+			v.typos(&found, c.key)
+			err := v.merge(&found, func(key keyRef, _ []byte, d int) error {
+				w := typo1Weight
+				if d == 2 {
+					w = typo2Weight
+				}
+				return score(ci, key, w, "typo", false)
+			})
+			if err != nil {
 				return nil, corrupt(err)
 			}
 		}
@@ -242,7 +265,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	}
 	var out []scored
 	for d, ms := range best {
-		id, kind, err := x.doc(d)
+		id, kind, err := v.doc(d)
 		if err != nil {
 			return nil, corrupt(err)
 		}
@@ -274,37 +297,191 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	return hits, nil
 }
 
-// typos visits the names within the edit distance a candidate allows:
-// one edit from five letters, two from nine. Names are searched among
-// those sharing the candidate's first letter (a typo there is rare, and
-// the sorted keys make that range cheap to find).
-func (r *Ranker) typos(x *index, ci int, c *candidate, visit func(ci, key int, w float64, how string) error) error {
+// prefixed finds, in each part, the first maxExpand names from at on
+// (where prefix is or would be) that prefix starts, but not prefix itself:
+// it was matched exactly.
+func (v *view) prefixed(found *expansion, at keyRef, prefix string) {
+	for p, x := range v.parts {
+		fs := found.keys[p][:0]
+		for j := at[p]; j < x.nkeys && len(fs) < maxExpand; j++ {
+			k := x.key(j)
+			if !strings.HasPrefix(string(k), prefix) {
+				break
+			}
+			if string(k) != prefix {
+				fs = append(fs, foundKey{k, j, 0})
+			}
+		}
+		found.keys[p] = fs
+	}
+}
+
+// typos finds, in each part, the first maxExpand names within the edit
+// distance a candidate allows, with their distance: one edit from five
+// letters, two from nine. Names are searched among those sharing the
+// candidate's first letter (a typo there is rare, and the sorted keys
+// make that range cheap to find). A name both parts have is measured
+// once: the notes' part, the smaller, is scanned first, and the files'
+// part looks up, in order, the distances measured there.
+func (v *view) typos(found *expansion, key string) {
 	limit := 1
-	if len(c.key) >= 9 {
+	if len(key) >= 9 {
 		limit = 2
 	}
-	first := c.key[:1]
-	found := 0
-	for j := x.search(first); j < x.nkeys && found < maxExpand; j++ {
-		k := x.key(j)
-		if len(k) == 0 || k[0] != first[0] {
-			break
+	measured := found.measured[:0]
+	for i := range numParts {
+		p := numParts - 1 - i
+		x := v.parts[p]
+		fs := found.keys[p][:0]
+		m := 0 // the first of measured not below the key at hand
+		for j := x.search(key[:1]); j < x.nkeys && len(fs) < maxExpand; j++ {
+			k := x.key(j)
+			if len(k) == 0 || k[0] != key[0] {
+				break
+			}
+			if diff := len(k) - len(key); diff > limit || -diff > limit {
+				continue
+			}
+			d := -1
+			if i > 0 {
+				for m < len(measured) && bytes.Compare(measured[m].key, k) < 0 {
+					m++
+				}
+				if m < len(measured) && bytes.Equal(measured[m].key, k) {
+					d = measured[m].n
+				}
+			}
+			if d < 0 {
+				d = text.Distance(key, string(k), limit)
+			}
+			if i == 0 {
+				measured = append(measured, foundKey{k, j, d})
+			}
+			if d > 0 && d <= limit {
+				fs = append(fs, foundKey{k, j, d})
+			}
 		}
-		if diff := len(k) - len(c.key); diff > limit || -diff > limit {
-			continue
+		found.keys[p] = fs
+	}
+	found.measured = measured
+}
+
+// view is the index as Rank reads it: its parts, read together as one
+// index of all their documents. A document is in one part only; a key may
+// be in both, and is then one key of the view whose postings are the
+// parts' together. The view's documents are numbered part after part.
+type view struct {
+	parts [numParts]*index
+	base  [numParts]int // the view's number of each part's first document
+	ndocs int
+}
+
+func newView(parts [numParts]*index) *view {
+	v := &view{parts: parts}
+	for p, x := range parts {
+		v.base[p] = v.ndocs
+		v.ndocs += x.ndocs
+	}
+	return v
+}
+
+// keyRef is a key of the view: its number in each part, -1 where that
+// part has not got it.
+type keyRef [numParts]int
+
+// present returns the key of the view that is k, given where k is or
+// would be in each part (index.search).
+func (v *view) present(at keyRef, k string) (keyRef, bool) {
+	var key keyRef
+	ok := false
+	for p, x := range v.parts {
+		key[p] = -1
+		if at[p] < x.nkeys && string(x.key(at[p])) == k {
+			key[p], ok = at[p], true
 		}
-		d := text.Distance(c.key, string(k), limit)
-		if d == 0 || d > limit {
-			continue
+	}
+	return key, ok
+}
+
+// lookup returns the key of the view that is k.
+func (v *view) lookup(k string) (keyRef, bool) {
+	var at keyRef
+	for p, x := range v.parts {
+		at[p] = x.search(k)
+	}
+	return v.present(at, k)
+}
+
+// df is the number of documents having key: they are in one part each.
+func (v *view) df(key keyRef) int {
+	n := 0
+	for p, x := range v.parts {
+		if key[p] >= 0 {
+			n += x.df(key[p])
 		}
-		w := typo1Weight
-		if d == 2 {
-			w = typo2Weight
+	}
+	return n
+}
+
+// doc decodes the id and kind of the view's document d.
+func (v *view) doc(d int) (id, kind string, err error) {
+	for p := numParts - 1; p >= 0; p-- {
+		if d >= v.base[p] {
+			return v.parts[p].doc(d - v.base[p])
 		}
-		if err := visit(ci, j, w, "typo"); err != nil {
+	}
+	return "", "", errCorrupt
+}
+
+// foundKey is a key a prefix or a typo reached in one part (see
+// view.merge): the key, its number in the part, and its edit distance.
+type foundKey struct {
+	key   []byte
+	at, n int
+}
+
+// expansion holds what the scans of a prefix or a typo found, in buffers
+// one query reuses from candidate to candidate.
+type expansion struct {
+	keys     [numParts][]foundKey // found in each part, in order
+	measured []foundKey           // the notes' names measured for typos
+}
+
+// merge visits the first maxExpand keys of the view among those found in
+// each part (by prefixed or typos), in key order, each once. One index of
+// all the documents visits exactly these keys: each part found the first
+// maxExpand keys of its own that qualify, and the view's first maxExpand
+// are among them, whichever parts they are in. So each part is scanned
+// alone, as one index would be, without comparing keys across parts at
+// every step, and only what the scans found is merged.
+func (v *view) merge(found *expansion, visit func(key keyRef, k []byte, n int) error) error {
+	var next [numParts]int // the first of each part's found keys not yet visited
+	for range maxExpand {
+		// The least key not yet visited, and the parts that have it.
+		var least []byte
+		var n int
+		have := false
+		for p := range numParts {
+			if next[p] < len(found.keys[p]) {
+				if f := found.keys[p][next[p]]; !have || bytes.Compare(f.key, least) < 0 {
+					least, n, have = f.key, f.n, true
+				}
+			}
+		}
+		if !have {
+			return nil
+		}
+		var key keyRef
+		for p := range numParts {
+			key[p] = -1
+			if next[p] < len(found.keys[p]) && bytes.Equal(found.keys[p][next[p]].key, least) {
+				key[p] = found.keys[p][next[p]].at
+				next[p]++
+			}
+		}
+		if err := visit(key, least, n); err != nil {
 			return err
 		}
-		found++
 	}
 	return nil
 }
@@ -327,39 +504,43 @@ func corrupt(err error) error {
 	return fmt.Errorf("%s: %w: run `rubi index --full` to rebuild it", Name, err)
 }
 
-// load returns the index to rank with, reading the file when this process
-// has not built or read it yet, or when another process rewrote it.
-func (r *Ranker) load() (*index, Settings, error) {
+// load returns the index to rank with, reading each part's file when this
+// process has not built or read it yet, or when another process rewrote
+// it.
+func (r *Ranker) load() (*view, Settings, error) {
 	r.mu.RLock()
-	x, stamp, dir, s := r.idx, r.stamp, r.stateDir, r.settings
+	parts, stamps, dir, s := r.idx, r.stamp, r.stateDir, r.settings
 	r.mu.RUnlock()
 	if dir == "" {
 		return nil, s, fmt.Errorf("%s: used before Configure", Name)
 	}
-	file := filepath.Join(dir, stateFile)
-	cur, _ := store.StampOf(file)
-	if x != nil && (!cur.Valid() || cur.Same(stamp)) {
-		return x, s, nil
+	for p := range numParts {
+		file := filepath.Join(dir, partFiles[p])
+		cur, _ := store.StampOf(file)
+		if parts[p] != nil && (!cur.Valid() || cur.Same(stamps[p])) {
+			continue
+		}
+		mapped, err := store.Map(file)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, s, fmt.Errorf("%s: no index yet in %s (%s is missing): run `rubi index` to build it", Name, dir, partFiles[p])
+		}
+		if err != nil {
+			return nil, s, fmt.Errorf("%s: %w", Name, err)
+		}
+		// The checksum reads all of the file: it is checked unless the
+		// file is the very version an index run wrote (store.Unchanged).
+		x, err := decode(mapped.Data, !store.Unchanged(file))
+		if err != nil {
+			mapped.Close()
+			return nil, s, fmt.Errorf("%s: cannot use %s: %w: run `rubi index` to rebuild it", Name, file, err)
+		}
+		store.CloseWith(x, mapped) // the index's tables slice the mapping
+		r.mu.Lock()
+		r.idx[p], r.stamp[p] = x, cur
+		r.mu.Unlock()
+		parts[p] = x
 	}
-	mapped, err := store.Map(file)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, s, fmt.Errorf("%s: no index yet in %s: run `rubi index` to build it", Name, dir)
-	}
-	if err != nil {
-		return nil, s, fmt.Errorf("%s: %w", Name, err)
-	}
-	// The checksum reads all of the file: it is checked unless the file
-	// is the very version an index run wrote (store.Unchanged).
-	x, err = decode(mapped.Data, !store.Unchanged(file))
-	if err != nil {
-		mapped.Close()
-		return nil, s, fmt.Errorf("%s: cannot use %s: %w: run `rubi index` to rebuild it", Name, file, err)
-	}
-	store.CloseWith(x, mapped) // the index's tables slice the mapping
-	r.mu.Lock()
-	r.idx, r.stamp = x, cur
-	r.mu.Unlock()
-	return x, s, nil
+	return newView(parts), s, nil
 }
 
 var _ core.Verifier = (*Ranker)(nil)
