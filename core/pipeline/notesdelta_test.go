@@ -1,0 +1,160 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
+)
+
+// deltaQueries are asked of the index a delta left and of one built in
+// full from the same files: the answers must be the same, word for word.
+var deltaQueries = []Query{
+	{Text: "coupon discount applied twice at checkout"},
+	{Text: "zebra importer batch stalls", Kinds: []string{core.DocNode, core.DocChunk}},
+	{Text: "why does the payment retry budget run out"},
+	{Text: "Maria Sweden trip", Kinds: []string{core.DocNode, core.DocChunk}},
+	{Text: "discount"},
+}
+
+// A note edited, added or deleted outside rubi is brought into the index
+// by the notes' delta alone: the code's manifest is not rewritten, and
+// what every query answers is exactly what an index built in full from
+// the same files answers, rank for rank and reason for reason, round
+// after round of changes.
+func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	ctx := context.Background()
+	ks := e.Knowledge()
+	if _, err := ks.Register(ctx, []knowledge.Input{
+		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total at checkout.", Files: []string{"internal/discount/discount.go"}},
+		{Type: knowledge.TypeDecision, Title: "Payment retries are capped", Body: "The retry budget is three attempts; Maria chose it after the Sweden outage.", Tags: []string{"payments"}},
+		{Type: knowledge.TypeConcept, Title: "Order totals", Body: "A total is computed once, after every discount.", Links: []knowledge.Link{{Rel: "related", Target: "Coupon applied twice"}}},
+		{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three when Maria runs it."},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.Open(root)
+	for _, text := range []string{"Maria asked about the Sweden trip budget.", "The zebra importer log shows batch three.", "We capped the retry budget at three."} {
+		if _, err := mem.Save(ctx, memory.Input{Content: text, Summary: text[:20], Session: "s1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index(t, e)
+
+	manifest := filepath.Join(root, ".rubi", "index", manifestFile)
+	rounds := []func(){
+		func() { // an edit through a new file, a new note, a deleted one
+			editNote(t, ks, "Coupon applied twice", "The discount ran twice: once in the cart, once at checkout.")
+			if _, err := ks.Register(ctx, []knowledge.Input{{Type: knowledge.TypeHowto, Title: "Replay a stalled zebra batch", Body: "Run the zebra importer with --from the stalled batch.", Files: []string{"internal/discount/discount.go"}}}); err != nil {
+				t.Fatal(err)
+			}
+			deleteNote(t, ks, "Order totals")
+		},
+		func() { // a chunk added, a note linked to another
+			if _, err := mem.Save(ctx, memory.Input{Content: "Maria booked the Sweden trip for May.", Summary: "Sweden trip booked", Session: "s1"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ks.Register(ctx, []knowledge.Input{{Type: knowledge.TypeConcept, Title: "Retry budget", Body: "How many attempts a payment gets.", Links: []knowledge.Link{{Rel: "related", Target: "Payment retries are capped"}}}}); err != nil {
+				t.Fatal(err)
+			}
+		},
+		func() { // every note but one gone
+			deleteNote(t, ks, "Zebra importer stalls")
+			deleteNote(t, ks, "Retry budget")
+			deleteNote(t, ks, "Replay a stalled zebra batch")
+		},
+	}
+	for round, change := range rounds {
+		before, err := os.ReadFile(manifest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		change()
+		stats, did, err := e.RefreshNotes(ctx)
+		if err != nil || !did {
+			t.Fatalf("round %d: refresh: %v, indexed %v", round, err, did)
+		}
+		for name, how := range stats.Rankers {
+			if how != "incremental" {
+				t.Errorf("round %d: %s was indexed %q, not as a delta", round, name, how)
+			}
+		}
+		if after, _ := os.ReadFile(manifest); !bytes.Equal(before, after) {
+			t.Errorf("round %d: the notes' delta rewrote the code's manifest", round)
+		}
+		full := copyProject(t, root)
+		ef := engine(t, full)
+		if _, err := ef.Index(ctx, IndexOptions{Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range deltaQueries {
+			got, err := e.Retrieve(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ef.Retrieve(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := got.Text(true), want.Text(true); g != w {
+				t.Errorf("round %d, %q: the delta's index answers\n%s\nthe full index answers\n%s", round, q.Text, g, w)
+			}
+		}
+	}
+}
+
+// editNote rewrites a node's body as an editor that saves through a new
+// file does.
+func editNote(t *testing.T, ks *knowledge.Store, title, body string) {
+	t.Helper()
+	n, err := ks.Get(title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(n.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), strings.TrimSpace(n.Body), body, 1)
+	tmp := n.Path + ".swp"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, n.Path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deleteNote removes a node's file, as a git checkout does.
+func deleteNote(t *testing.T, ks *knowledge.Store, title string) {
+	t.Helper()
+	n, err := ks.Get(title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(n.Path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyProject copies the project at root, its .rubi/ folder but not its
+// index, into a new folder.
+func copyProject(t *testing.T, root string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "copy")
+	if err := os.CopyFS(dst, os.DirFS(root)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dst, ".rubi", "index")); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
