@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"time"
+	"unsafe"
 
 	"github.com/rubi-dev/rubi/core/codec"
 )
@@ -169,7 +170,9 @@ func (s *Store) CacheBehind() int {
 }
 
 // ImportCache adds the node files of an exported cache to this store's
-// cache, without touching files already read by this process. A cache that
+// cache, without touching files already read by this process. The nodes'
+// strings are views of data, which must not change afterwards: a copy of
+// a cache of thousands of notes costs a hook as much as decoding it. A cache that
 // cannot be decoded is an error and changes nothing; the caller drops it.
 func (s *Store) ImportCache(data []byte) error {
 	if !bytes.HasPrefix(data, []byte(cacheMagic)) || len(data) <= len(cacheMagic) || data[len(cacheMagic)] != cacheVersion {
@@ -182,7 +185,7 @@ func (s *Store) ImportCache(data []byte) error {
 		return errCacheCorrupt
 	}
 	rest := body[len(cacheMagic)+1:]
-	d := &nodeDecoder{Decoder: codec.Decoder{B: rest, Corrupt: errCacheCorrupt}, intern: map[string]string{}, src: string(rest)}
+	d := &nodeDecoder{Decoder: codec.Decoder{B: rest, Corrupt: errCacheCorrupt}, intern: map[string]string{}, src: unsafe.String(unsafe.SliceData(rest), len(rest))}
 	type file struct {
 		path     string
 		key      fileKey
@@ -239,7 +242,7 @@ func readable(n *Node) bool {
 
 // nodeDecoder reads cached nodes; the values that repeat from node to
 // node (types, statuses, importances, relations) are allocated once, and
-// the others are views of one copy of the cache (src): thousands of notes
+// the others are views of the cache's bytes (src): thousands of notes
 // would otherwise cost a string allocation per field.
 type nodeDecoder struct {
 	codec.Decoder

@@ -146,15 +146,18 @@ func (l *loaded) byTitle(title string) *Node {
 
 // load reads a scope's directories, reusing the cache for unchanged files.
 func (s *Store) load(sc *scope) *loaded {
-	l := &loaded{
-		sc:      sc,
-		byID:    map[string]*Node{},
-		paths:   map[string][]string{},
-		stems:   map[string]string{},
-		entries: map[*Node]*entry{},
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Sized for the files read before: thousands of notes would otherwise
+	// grow each map a dozen times.
+	n := len(s.cache)
+	l := &loaded{
+		sc:      sc,
+		byID:    make(map[string]*Node, n),
+		paths:   make(map[string][]string, n),
+		stems:   make(map[string]string, n),
+		entries: make(map[*Node]*entry, n),
+	}
 	for _, dir := range []string{sc.dir, sc.legacy} {
 		des, err := os.ReadDir(dir)
 		if err != nil {

@@ -61,7 +61,7 @@ func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge
 		docs = append(docs, d)
 		items = append(items, memItem{id: id, session: c.Session, at: c.Created, text: c.Summary + "\n" + body, names: d.Names})
 		for _, f := range c.Entities.Files {
-			if _, ok := m.file(f); ok {
+			if m.has(f) {
 				edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 			}
 		}

@@ -270,7 +270,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	for _, p := range problems {
 		stats.Warnings = append(stats.Warnings, p.String())
 	}
-	nodeDocs, nodeEdges, stamps := e.nodeDocs(next, nodes)
+	nodeDocs, nodeEdges, stamps := e.nodeDocs(next, nodes, nil)
 	if err := e.writeCritical(nodes); err != nil {
 		return nil, err
 	}

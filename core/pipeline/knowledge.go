@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -223,12 +225,16 @@ func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
 // nodeDocs turns the knowledge nodes into documents and edges: each node
 // is about its files (and the files defining its symbols) and links to the
 // nodes it names or supersedes. Stamps identify each node's version for
-// change detection.
-func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
-	stamps = map[string]string{}
+// change detection. Every node gets its stamp and edges; a document is
+// made only for the nodes want accepts (all of them when want is nil): a
+// notes' delta sends only the changed ones, and a document copies its
+// node's text.
+func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node, want func(id, stamp string) bool) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
+	stamps = make(map[string]string, len(nodes))
+	docs = make([]core.Document, 0, len(nodes))
 	// Every node is a document, superseded and retracted ones too: the
 	// packer leaves them out unless a query asks for their status.
-	active := map[string]string{} // node id → doc id
+	active := make(map[string]string, len(nodes)) // node id → doc id
 	for _, n := range nodes {
 		active[n.ID] = nodeDocID(n)
 	}
@@ -237,26 +243,21 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 		if !ok {
 			continue
 		}
-		d := core.Document{ID: id, Kind: core.DocNode, Title: n.Title, Path: e.relPath(n.Path)}
-		// The files a note is about name it too: a question that names
-		// the file finds its notes.
-		d.Names = append(append(append(append(d.Names, n.ID), n.Symbols...), n.Tags...), n.Files...)
-		d.Body = n.Type + " " + n.Importance + "\n" + n.Body
-		if !n.Updated.IsZero() {
-			d.ModTime = n.Updated.Unix()
+		stamp := nodeStamp(n)
+		stamps[id] = stamp
+		if want == nil || want(id, stamp) {
+			docs = append(docs, nodeDoc(e.relPath(n.Path), id, n))
 		}
-		docs = append(docs, d)
-		stamps[id] = nodeStamp(n, &d)
-		about := map[string]bool{}
+		var about []string // a note names a few files: a slice, not a map
 		for _, f := range n.Files {
-			if _, ok := m.file(f); ok {
-				about[f] = true
+			if !slices.Contains(about, f) && m.has(f) {
+				about = append(about, f)
 			}
 		}
 		for _, l := range n.Links {
 			if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
-				if _, known := m.file(f); known {
-					about[f] = true
+				if !slices.Contains(about, f) && m.has(f) {
+					about = append(about, f)
 				}
 			} else if to, ok := active[l.Target]; ok {
 				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
@@ -267,7 +268,7 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
 			}
 		}
-		for f := range about {
+		for _, f := range about {
 			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 		}
 	}
@@ -280,21 +281,47 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node) (docs []core.Doc
 	return docs, edges, stamps
 }
 
+// nodeDoc is a node's document.
+func nodeDoc(path, id string, n *knowledge.Node) core.Document {
+	d := core.Document{ID: id, Kind: core.DocNode, Title: n.Title, Path: path}
+	// The files a note is about name it too: a question that names the
+	// file finds its notes.
+	d.Names = nodeNames(n)
+	d.Body = n.Type + " " + n.Importance + "\n" + n.Body
+	if !n.Updated.IsZero() {
+		d.ModTime = n.Updated.Unix()
+	}
+	return d
+}
+
+// nodeNames are the names of a node's document, in order.
+func nodeNames(n *knowledge.Node) []string {
+	return append(append(append(append(make([]string, 0, 1+len(n.Symbols)+len(n.Tags)+len(n.Files)), n.ID), n.Symbols...), n.Tags...), n.Files...)
+}
+
 // nodeStamp identifies what a node's document holds, so that an edit
 // that leaves its time alone (a hand edit of the text, a git checkout of
 // another version) is indexed again: its status and time, and a hash of
-// its title, names and text.
-func nodeStamp(n *knowledge.Node, d *core.Document) string {
+// its document's title, names and text, and its links. It hashes the
+// pieces as nodeDoc joins them, without joining them.
+func nodeStamp(n *knowledge.Node) string {
 	h := sha256.New()
-	h.Write([]byte(d.Title + "\x00" + d.Body + "\x00"))
-	for _, name := range d.Names {
-		h.Write([]byte(name + "\x00"))
+	for _, piece := range [...]string{n.Title, "\x00", n.Type, " ", n.Importance, "\n", n.Body, "\x00", n.ID, "\x00"} {
+		io.WriteString(h, piece)
+	}
+	for _, names := range [...][]string{n.Symbols, n.Tags, n.Files} {
+		for _, name := range names {
+			io.WriteString(h, name)
+			io.WriteString(h, "\x00")
+		}
 	}
 	for _, l := range n.Links {
-		h.Write([]byte(l.Target + "\x00"))
+		io.WriteString(h, l.Target)
+		io.WriteString(h, "\x00")
 	}
 	for _, old := range n.Supersedes {
-		h.Write([]byte(old + "\x00"))
+		io.WriteString(h, old)
+		io.WriteString(h, "\x00")
 	}
 	return fmt.Sprintf("%s/%d/%x", n.Status, n.Updated.UnixNano(), h.Sum(nil)[:12])
 }

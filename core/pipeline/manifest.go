@@ -245,6 +245,16 @@ func (m *manifest) moduleSummaries() map[string]moduleSummary {
 
 // file returns the record of path p, decoding only it in a manifest read
 // for queries.
+// has reports whether the index holds the file p, without decoding its
+// record.
+func (m *manifest) has(p string) bool {
+	if m.table != nil {
+		return m.table.index(p) >= 0
+	}
+	_, ok := m.files[p]
+	return ok
+}
+
 func (m *manifest) file(p string) (*fileRecord, bool) {
 	if m.table != nil {
 		return m.table.find(p)

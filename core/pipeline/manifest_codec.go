@@ -455,6 +455,30 @@ func (t *recordTable) pathAt(i int) []byte {
 	return d.Bytes()
 }
 
+// roleAt returns the role of record i without decoding the rest of it
+// (see mdecoder.record for the order of the fields); nil if it does not
+// decode.
+func (t *recordTable) roleAt(i int) []byte {
+	d := codec.Decoder{B: t.record(i), Corrupt: errManifestCorrupt}
+	for range 6 { // path, language, package, module, doc, parse error
+		d.Bytes()
+	}
+	role := d.Bytes()
+	if d.Err != nil {
+		return nil
+	}
+	return role
+}
+
+// index is the number of the record of path p, -1 when there is none.
+func (t *recordTable) index(p string) int {
+	i := sort.Search(t.n, func(i int) bool { return string(t.pathAt(i)) >= p })
+	if i == t.n || string(t.pathAt(i)) != p {
+		return -1
+	}
+	return i
+}
+
 // get returns record i, decoding it the first time; nil if it does not
 // decode. Its strings and imports are its own, not the file's bytes.
 func (t *recordTable) get(i int) *fileRecord {
@@ -478,8 +502,8 @@ func (t *recordTable) get(i int) *fileRecord {
 
 // find returns the record of path p.
 func (t *recordTable) find(p string) (*fileRecord, bool) {
-	i := sort.Search(t.n, func(i int) bool { return string(t.pathAt(i)) >= p })
-	if i == t.n || string(t.pathAt(i)) != p {
+	i := t.index(p)
+	if i < 0 {
 		return nil, false
 	}
 	r := t.get(i)

@@ -61,10 +61,12 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, err)
 	}
+	lap("manifest")
 	prevNotes := loadNotesState(e.indexDir())
 	if prevNotes == nil {
 		return nil, errNoDelta
 	}
+	lap("notes' state")
 	var rankers []core.Ranker
 	var names []string
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
@@ -81,19 +83,23 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 		}
 		rankers, names = append(rankers, r), append(names, st.Name)
 	}
-	lap("manifest and rankers")
+	lap("rankers opened")
 
 	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
 	notesStamp, _ := e.notesStamp()
 	stampedAt := time.Now()
 	nodes, problems := e.nodesSaving(deferredParses)
+	lap("nodes")
 	for _, p := range problems {
 		stats.Warnings = append(stats.Warnings, p.String())
 	}
-	nodeDocs, nodeEdges, stamps := e.nodeDocs(m, nodes)
+	changedNode := func(id, stamp string) bool { return prevNotes.stamps[id] != stamp }
+	nodeDocs, nodeEdges, stamps := e.nodeDocs(m, nodes, changedNode)
+	stats.Nodes = len(stamps)
 	if err := e.writeCritical(nodes); err != nil {
 		return nil, err
 	}
+	lap("node documents")
 	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(m)
 	if err != nil {
 		return nil, err
@@ -102,8 +108,7 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
 	}
-	stats.Nodes = len(nodeDocs)
-	lap("notes read")
+	lap("chunks")
 
 	corpus := &core.Corpus{Scope: core.NotesScope}
 	for _, d := range append(nodeDocs, chunkDocs...) {
@@ -132,6 +137,7 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 		items[i].stamp = stamps[items[i].id]
 	}
 	next.withMentions(prevNotes, items)
+	lap("names")
 	corpus.Edges = append(e.visibleEdges(m, append(nodeEdges, chunkEdges...)), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
 	lap("delta")
 
@@ -163,8 +169,9 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	if err := e.saveNotesState(prevNotes, next); err != nil {
 		return nil, err
 	}
+	lap("notes' state saved")
 	e.saveNotesStamp(notesStamp, stampedAt)
-	lap("state")
+	lap("stamp saved")
 	return e.finish(stats, start), nil
 }
 

@@ -109,8 +109,18 @@ func decodeNotesState(data []byte) (*notesState, error) {
 }
 
 func (st *notesState) encode() []byte {
-	b := append([]byte(notesStateMagic), notesStateVersion)
 	ids := slices.Sorted(maps.Keys(st.stamps))
+	// Sized once: growing by doubling touches several times the pages,
+	// and fresh pages are most of what writing it costs.
+	size := len(notesStateMagic) + 2*binary.MaxVarintLen64 + 4
+	for _, id := range ids {
+		size += len(id) + len(st.stamps[id]) + 3*binary.MaxVarintLen64
+		for _, m := range st.mentions[id] {
+			size += len(m.key) + len(m.display) + 2*binary.MaxVarintLen64 + 1
+		}
+	}
+	b := make([]byte, 0, size)
+	b = append(append(b, notesStateMagic...), notesStateVersion)
 	b = binary.AppendUvarint(b, uint64(len(ids)))
 	for _, id := range ids {
 		b = codec.AppendString(codec.AppendString(b, id), st.stamps[id])

@@ -41,7 +41,10 @@ type memItem struct {
 	session string    // the session it was written in; "" for a note
 	at      time.Time // when it was written
 	text    string    // title and body
-	names   []string  // the files, symbols, tags, tickets it declares
+	// node, for a note, stands for text and names: they are read from it
+	// only if its names must be read again.
+	node  *knowledge.Node
+	names []string // the files, symbols, tags, tickets it declares
 	// stamp is the version of the document (its stamp in the notes'
 	// state); mentions, when set, are the names it holds as mentionsOf
 	// finds them, kept from the run that last scanned that version.
@@ -72,12 +75,17 @@ func mentionsOf(it memItem) []mention {
 		at[key] = len(out)
 		out = append(out, mention{key, display, strong})
 	}
-	for _, n := range it.names {
+	names, text := it.names, it.text
+	if n := it.node; n != nil {
+		names = append(append(append([]string(nil), n.Files...), n.Symbols...), n.Tags...)
+		text = n.Title + "\n" + n.Body
+	}
+	for _, n := range names {
 		if k := strings.ToLower(strings.TrimSpace(n)); utf8.RuneCountInString(k) >= minEntityRune {
 			add(k, n, true)
 		}
 	}
-	scanNames(it.text, add)
+	scanNames(text, add)
 	if out == nil {
 		out = []mention{} // scanned, and nothing found
 	}
@@ -106,8 +114,7 @@ func nodeItems(nodes []*knowledge.Node) []memItem {
 		if n.Status != "" && n.Status != knowledge.StatusActive {
 			continue
 		}
-		names := append(append(append([]string(nil), n.Files...), n.Symbols...), n.Tags...)
-		items = append(items, memItem{id: nodeDocID(n), at: n.Created, text: n.Title + "\n" + n.Body, names: names})
+		items = append(items, memItem{id: nodeDocID(n), at: n.Created, node: n})
 	}
 	return items
 }

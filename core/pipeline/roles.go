@@ -85,8 +85,22 @@ func (e *Engine) hiddenID(m *manifest, id string) bool {
 	if err != nil || kind != core.DocFile {
 		return false
 	}
-	rec, ok := m.file(key)
-	return ok && e.hidden(rec)
+	if m.table == nil {
+		rec, ok := m.file(key)
+		return ok && e.hidden(rec)
+	}
+	// A manifest read for queries: the role alone, not the record.
+	i := m.table.index(key)
+	if i < 0 {
+		return false
+	}
+	role := m.table.roleAt(i)
+	for _, h := range e.cfg.Index.HiddenRoles {
+		if len(role) > 0 && string(role) == h {
+			return true
+		}
+	}
+	return false
 }
 
 // graphEdges are the import edges the rankers' graph gets: those of test
