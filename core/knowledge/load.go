@@ -1,11 +1,13 @@
 package knowledge
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -312,4 +314,81 @@ func (s *Store) remember(n *Node) {
 	s.cache[n.Path] = &entry{key: keyOf(fi), node: n}
 	s.cacheBehind++
 	s.mu.Unlock()
+}
+
+// FileVersion is a node file and the version of it a listing found: its
+// modification time, size and inode, as the cache tells versions apart.
+type FileVersion struct {
+	Path    string
+	Version string
+}
+
+func (k fileKey) String() string { return fmt.Sprintf("%d/%d/%d", k.mod, k.size, k.inode) }
+
+// Versions lists the node files the last Nodes call found, in every
+// folder the store reads, with the version each was read at, sorted by
+// path: what a later Scan is compared with.
+func (s *Store) Versions() []FileVersion {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]FileVersion, 0, len(s.cache))
+	for path, e := range s.cache {
+		out = append(out, FileVersion{path, e.key.String()})
+	}
+	slices.SortFunc(out, func(a, b FileVersion) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// Scan lists the node files of every folder the store reads, with the
+// version each has now, sorted by path, reading none: with Versions, it
+// tells which files changed since Nodes read them (a stat per file, the
+// least finding them can cost). A file that cannot be statted is listed
+// with an empty version. Folders that cannot be listed, other than
+// missing ones, are an error.
+func (s *Store) Scan() ([]FileVersion, error) {
+	var out []FileVersion
+	for _, dir := range s.Dirs() {
+		des, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		infos := statEntries(des)
+		prefix := dir + string(filepath.Separator)
+		for k, de := range des {
+			name := de.Name()
+			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !de.Type().IsRegular() {
+				continue
+			}
+			v := ""
+			if infos[k].err == nil {
+				v = keyOf(infos[k].fi).String()
+			}
+			out = append(out, FileVersion{prefix + name, v})
+		}
+	}
+	slices.SortFunc(out, func(a, b FileVersion) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// NodeFile reads one node file of the store's folders as Nodes would,
+// through the cache, and nothing else; nil with the problems when it does
+// not read as a node, or is not in one of the store's folders.
+func (s *Store) NodeFile(path string) (*Node, []Problem) {
+	var sc *scope
+	for _, c := range []*scope{&s.project, s.vault} {
+		if c != nil && (filepath.Dir(path) == c.dir || filepath.Dir(path) == c.legacy) {
+			sc = c
+		}
+	}
+	if sc == nil {
+		return nil, []Problem{{Path: path, Message: "not in a knowledge folder"}}
+	}
+	fi, err := os.Lstat(path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.readEntry(sc, path, statResult{fi, err})
+	return e.node, e.problems
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
@@ -61,6 +62,9 @@ type Engine struct {
 	vault string
 	// nodeCacheOnce reads the persisted node cache into it once.
 	nodeCacheOnce sync.Once
+	// editedDeltas counts the notes' deltas that read only the edited
+	// notes (notesEdited), for tests and debugging.
+	editedDeltas atomic.Int64
 	// indexMu serializes this engine's index runs (the directory lock does
 	// it across processes); arena, the file contents a run read, is its.
 	indexMu sync.Mutex

@@ -296,6 +296,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	nextNotes := newNotesState()
 	nextNotes.stamps = stamps
+	nextNotes.snap = e.snapshot(nodes, nodeEdges, chunkItems, chunkEdges)
 	related := sync.OnceValue(func() []core.Edge {
 		items := append(nodeItems(nodes), chunkItems...)
 		for i := range items {

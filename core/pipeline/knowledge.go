@@ -239,46 +239,58 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node, want func(id, st
 		active[n.ID] = nodeDocID(n)
 	}
 	for _, n := range nodes {
-		id, ok := active[n.ID]
-		if !ok {
-			continue
-		}
+		id := nodeDocID(n)
 		stamp := nodeStamp(n)
 		stamps[id] = stamp
 		if want == nil || want(id, stamp) {
 			docs = append(docs, nodeDoc(e.relPath(n.Path), id, n))
 		}
-		var about []string // a note names a few files: a slice, not a map
-		for _, f := range n.Files {
+		edges = append(edges, nodeEdges(m, n, id, active)...)
+	}
+	sortEdges(edges)
+	return docs, edges, stamps
+}
+
+// nodeEdges are the edges from a node's document id: to the files it is
+// about (by its files and its file: links, each file once, in the order
+// named) that the index holds, and to the nodes it links to or
+// supersedes (active maps node ids to their documents).
+func nodeEdges(m *manifest, n *knowledge.Node, id string, active map[string]string) []core.Edge {
+	var edges []core.Edge
+	var about []string // a note names a few files: a slice, not a map
+	for _, f := range n.Files {
+		if !slices.Contains(about, f) && m.has(f) {
+			about = append(about, f)
+		}
+	}
+	for _, l := range n.Links {
+		if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
 			if !slices.Contains(about, f) && m.has(f) {
 				about = append(about, f)
 			}
-		}
-		for _, l := range n.Links {
-			if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
-				if !slices.Contains(about, f) && m.has(f) {
-					about = append(about, f)
-				}
-			} else if to, ok := active[l.Target]; ok {
-				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
-			}
-		}
-		for _, old := range n.Supersedes {
-			if to, ok := active[old]; ok {
-				edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
-			}
-		}
-		for _, f := range about {
-			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
+		} else if to, ok := active[l.Target]; ok {
+			edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
 		}
 	}
+	for _, old := range n.Supersedes {
+		if to, ok := active[old]; ok {
+			edges = append(edges, core.Edge{From: id, To: to, Kind: edgeLinks, Weight: 1})
+		}
+	}
+	for _, f := range about {
+		edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
+	}
+	return edges
+}
+
+// sortEdges orders edges by their ends, as the rankers are given them.
+func sortEdges(edges []core.Edge) {
 	sort.Slice(edges, func(i, j int) bool {
 		if edges[i].From != edges[j].From {
 			return edges[i].From < edges[j].From
 		}
 		return edges[i].To < edges[j].To
 	})
-	return docs, edges, stamps
 }
 
 // nodeDoc is a node's document.

@@ -88,6 +88,13 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
 	notesStamp, _ := e.notesStamp()
 	stampedAt := time.Now()
+	if done, err := e.notesEdited(ctx, m, prevNotes, rankers, names, stats); err != nil {
+		return nil, err
+	} else if done {
+		e.saveNotesStamp(notesStamp, stampedAt)
+		lap("edited notes")
+		return e.finish(stats, start), nil
+	}
 	nodes, problems := e.nodesSaving(deferredParses)
 	lap("nodes")
 	for _, p := range problems {
@@ -125,9 +132,13 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	slices.Sort(corpus.Removed)
 	next := newNotesState()
 	next.stamps = stamps
+	next.snap = e.snapshot(nodes, nodeEdges, chunkItems, chunkEdges)
 	if len(corpus.Documents) == 0 && len(corpus.Removed) == 0 {
 		for _, name := range names {
 			stats.Rankers[name] = "up to date"
+		}
+		if err := e.saveNotesState(prevNotes, next); err != nil {
+			return nil, err
 		}
 		e.saveNotesStamp(notesStamp, stampedAt)
 		return e.finish(stats, start), nil
@@ -141,6 +152,23 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	corpus.Edges = append(e.visibleEdges(m, append(nodeEdges, chunkEdges...)), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
 	lap("delta")
 
+	if err := e.indexScoped(ctx, rankers, names, corpus, stats); err != nil {
+		return nil, err
+	}
+	lap("rankers")
+	if err := e.saveNotesState(prevNotes, next); err != nil {
+		return nil, err
+	}
+	lap("notes' state saved")
+	e.saveNotesStamp(notesStamp, stampedAt)
+	lap("stamp saved")
+	return e.finish(stats, start), nil
+}
+
+// indexScoped gives each ranker the scoped corpus, at once. A ranker that
+// cannot take it leaves the notes' state as it was: the next run sends
+// the same delta again, or the full index repairs the ranker.
+func (e *Engine) indexScoped(ctx context.Context, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats) error {
 	errs := make([]error, len(rankers))
 	var wg sync.WaitGroup
 	for i, r := range rankers {
@@ -156,23 +184,14 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 		case err == nil:
 			stats.Rankers[names[i]] = "incremental"
 		case ctx.Err() != nil:
-			return nil, ctx.Err()
+			return ctx.Err()
 		case errors.Is(err, core.ErrFullIndexNeeded), errors.Is(err, host.ErrUnavailable):
-			// The notes' state is left as it was: the next run sends the
-			// same delta again, or the full index repairs the ranker.
-			return nil, fmt.Errorf("%w: %s: %v", ErrIndexOutdated, names[i], err)
+			return fmt.Errorf("%w: %s: %v", ErrIndexOutdated, names[i], err)
 		default:
-			return nil, fmt.Errorf("ranker %s could not index the notes: %w", names[i], err)
+			return fmt.Errorf("ranker %s could not index the notes: %w", names[i], err)
 		}
 	}
-	lap("rankers")
-	if err := e.saveNotesState(prevNotes, next); err != nil {
-		return nil, err
-	}
-	lap("notes' state saved")
-	e.saveNotesStamp(notesStamp, stampedAt)
-	lap("stamp saved")
-	return e.finish(stats, start), nil
+	return nil
 }
 
 // summariesNewer reports whether the maps may lack a curated summary

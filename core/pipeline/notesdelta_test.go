@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,34 +51,60 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 	index(t, e)
 
 	manifest := filepath.Join(root, ".rubi", "index", manifestFile)
-	rounds := []func(){
-		func() { // an edit through a new file, a new note, a deleted one
+	type round struct {
+		change func()
+		edits  bool // only notes edited: the delta reads only them
+	}
+	rounds := []round{
+		{edits: true, change: func() { // two edits through new files
+			editNote(t, ks, "Payment retries are capped", "The retry budget is four attempts now; Maria raised it.")
+			editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five, never on three.")
+		}},
+		{edits: true, change: func() { // a note made critical, by hand
+			n, err := ks.Get("Order totals")
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(n.Path)
+			text := strings.Replace(string(data), "importance: medium", "importance: critical", 1)
+			if text == string(data) {
+				t.Fatalf("no importance to change in\n%s", data)
+			}
+			if err := os.WriteFile(n.Path+".swp", []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(n.Path+".swp", n.Path); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{change: func() { // an edit through a new file, a new note, a deleted one
 			editNote(t, ks, "Coupon applied twice", "The discount ran twice: once in the cart, once at checkout.")
 			if _, err := ks.Register(ctx, []knowledge.Input{{Type: knowledge.TypeHowto, Title: "Replay a stalled zebra batch", Body: "Run the zebra importer with --from the stalled batch.", Files: []string{"internal/discount/discount.go"}}}); err != nil {
 				t.Fatal(err)
 			}
 			deleteNote(t, ks, "Order totals")
-		},
-		func() { // a chunk added, a note linked to another
+		}},
+		{change: func() { // a chunk added, a note linked to another
 			if _, err := mem.Save(ctx, memory.Input{Content: "Maria booked the Sweden trip for May.", Summary: "Sweden trip booked", Session: "s1"}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := ks.Register(ctx, []knowledge.Input{{Type: knowledge.TypeConcept, Title: "Retry budget", Body: "How many attempts a payment gets.", Links: []knowledge.Link{{Rel: "related", Target: "Payment retries are capped"}}}}); err != nil {
 				t.Fatal(err)
 			}
-		},
-		func() { // every note but one gone
+		}},
+		{change: func() { // every note but one gone
 			deleteNote(t, ks, "Zebra importer stalls")
 			deleteNote(t, ks, "Retry budget")
 			deleteNote(t, ks, "Replay a stalled zebra batch")
-		},
+		}},
 	}
-	for round, change := range rounds {
+	for round, r := range rounds {
 		before, err := os.ReadFile(manifest)
 		if err != nil {
 			t.Fatal(err)
 		}
-		change()
+		edited := e.editedDeltas.Load()
+		r.change()
 		stats, did, err := e.RefreshNotes(ctx)
 		if err != nil || !did {
 			t.Fatalf("round %d: refresh: %v, indexed %v", round, err, did)
@@ -90,10 +117,24 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 		if after, _ := os.ReadFile(manifest); !bytes.Equal(before, after) {
 			t.Errorf("round %d: the notes' delta rewrote the code's manifest", round)
 		}
+		if got := e.editedDeltas.Load() > edited; got != r.edits {
+			t.Errorf("round %d: the delta read only the edited notes: %v, want %v", round, got, r.edits)
+		}
 		full := copyProject(t, root)
 		ef := engine(t, full)
 		if _, err := ef.Index(ctx, IndexOptions{Full: true}); err != nil {
 			t.Fatal(err)
+		}
+		critical, err := e.CriticalNodes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCritical, err := ef.CriticalNodes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := titles(critical), titles(wantCritical); !slices.Equal(g, w) {
+			t.Errorf("round %d: critical notes %v, a full index has %v", round, g, w)
 		}
 		for _, q := range deltaQueries {
 			got, err := e.Retrieve(ctx, q)
@@ -157,4 +198,12 @@ func copyProject(t *testing.T, root string) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+func titles(nodes []*knowledge.Node) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Title
+	}
+	return out
 }

@@ -8,8 +8,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"unsafe"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -25,15 +28,32 @@ import (
 // it missing or damaged sends every note as changed, in a whole corpus,
 // and the rankers drop what it does not list.
 //
+// It also holds a snapshot of the notes as the run read them (notesSnap),
+// which lets the next delta that only finds files edited in place of
+// themselves (the same files, new versions, the same ids) read just those
+// files, not the thousands of others.
+//
 //	magic "rubi-notes\n", uvarint version
 //	uvarint document count, then per document (ids ascending):
 //	  string id, string stamp, uvarint names+1 (0: never scanned), then
 //	  per name: string key, string display, byte strong
+//	byte 1 when a snapshot follows, else 0; the snapshot:
+//	  string manifest (manifestStamp), string sessions folder (folderStamp)
+//	  uvarint file count, per node file (by path): string path, string
+//	    version (knowledge.FileVersion), string document id ("" for a
+//	    file that gave no document)
+//	  uvarint node count, per node in the order the store read them:
+//	    string document id, string node id, byte flags (1 active, 2
+//	    critical), varint created (Unix ns), uvarint edge count, per
+//	    edge: string to, string kind
+//	  uvarint chunk count, per chunk in the order they were read: string
+//	    document id, string session, varint created (Unix ns), uvarint
+//	    edge count, per edge: string to (a file's document)
 //	4 bytes CRC-32C of everything before, little endian
 const (
 	notesStateFile    = "notes.bin"
 	notesStateMagic   = "rubi-notes\n"
-	notesStateVersion = 1
+	notesStateVersion = 2
 )
 
 var errNotesStateCorrupt = errors.New("the notes' state is damaged")
@@ -46,6 +66,37 @@ type notesState struct {
 	// mentions holds the names found in the version stamps names, for the
 	// documents relate has read.
 	mentions map[string][]mention
+	// snap, when set, is what the notes were when the state was written.
+	snap *notesSnap
+}
+
+// notesSnap is the notes as an index run read them: enough to rebuild
+// every document's edges and links, and relate them, without reading the
+// notes whose files did not change.
+type notesSnap struct {
+	// manifest identifies the code's manifest the edges to files were
+	// made against; sessions, the chunks' folder as it was.
+	manifest, sessions string
+	files              []snapFile // by path
+	nodes              []snapNode // in the order the store read them
+	chunks             []snapChunk
+}
+
+type snapFile struct {
+	path, version, doc string
+}
+
+type snapNode struct {
+	doc, id          string
+	active, critical bool
+	created          int64
+	edges            []core.Edge // From is doc
+}
+
+type snapChunk struct {
+	doc, session string
+	created      int64
+	edges        []core.Edge // From is doc, Kind edgeAbout
 }
 
 func newNotesState() *notesState {
@@ -80,14 +131,18 @@ func decodeNotesState(data []byte) (*notesState, error) {
 	if !ok || len(body) < len(notesStateMagic) || string(body[:len(notesStateMagic)]) != notesStateMagic {
 		return nil, errNotesStateCorrupt
 	}
-	d := codec.Decoder{B: body[len(notesStateMagic):], Corrupt: errNotesStateCorrupt}
+	rest := body[len(notesStateMagic):]
+	// Strings are views of the bytes read, which nothing changes: a copy
+	// of each of thousands of ids and names costs a hook more than the
+	// rest of reading them.
+	d := &sdecoder{Decoder: codec.Decoder{B: rest, Corrupt: errNotesStateCorrupt}, src: unsafe.String(unsafe.SliceData(rest), len(rest))}
 	if d.Uvarint() != notesStateVersion {
 		return nil, errNotesStateCorrupt
 	}
 	n := d.Count(3)
 	st := &notesState{stamps: make(map[string]string, n), mentions: make(map[string][]mention, n)}
 	for range n {
-		id, stamp := d.String(), d.String()
+		id, stamp := d.str(), d.str()
 		st.stamps[id] = stamp
 		k := d.Uvarint()
 		if k == 0 {
@@ -98,14 +153,72 @@ func decodeNotesState(data []byte) (*notesState, error) {
 			if d.Err != nil {
 				break
 			}
-			ms = append(ms, mention{key: d.String(), display: d.String(), strong: d.Byte() != 0})
+			ms = append(ms, mention{key: d.str(), display: d.str(), strong: d.Byte() != 0})
 		}
 		st.mentions[id] = ms
+	}
+	if d.Byte() == 1 {
+		st.snap = d.snap()
 	}
 	if d.Err != nil || len(d.B) != 0 {
 		return nil, errNotesStateCorrupt
 	}
 	return st, nil
+}
+
+// sdecoder reads the notes' state, its strings views of src.
+type sdecoder struct {
+	codec.Decoder
+	src string
+}
+
+func (d *sdecoder) str() string {
+	b := d.Bytes()
+	if d.Err != nil || len(b) == 0 {
+		return ""
+	}
+	end := len(d.src) - len(d.B)
+	return d.src[end-len(b) : end]
+}
+
+func (d *sdecoder) edges(from, kind string) []core.Edge {
+	n := d.Count(2)
+	if n == 0 {
+		return nil
+	}
+	out := make([]core.Edge, 0, n)
+	for range n {
+		to, k := d.str(), kind
+		if k == "" {
+			k = d.str()
+		}
+		out = append(out, core.Edge{From: from, To: to, Kind: k, Weight: 1})
+	}
+	return out
+}
+
+func (d *sdecoder) snap() *notesSnap {
+	sn := &notesSnap{manifest: d.str(), sessions: d.str()}
+	sn.files = make([]snapFile, d.Count(3))
+	for i := range sn.files {
+		sn.files[i] = snapFile{d.str(), d.str(), d.str()}
+	}
+	sn.nodes = make([]snapNode, d.Count(4))
+	for i := range sn.nodes {
+		n := &sn.nodes[i]
+		n.doc, n.id = d.str(), d.str()
+		flags := d.Byte()
+		n.active, n.critical = flags&1 != 0, flags&2 != 0
+		n.created = d.Varint()
+		n.edges = d.edges(n.doc, "")
+	}
+	sn.chunks = make([]snapChunk, d.Count(4))
+	for i := range sn.chunks {
+		c := &sn.chunks[i]
+		c.doc, c.session, c.created = d.str(), d.str(), d.Varint()
+		c.edges = d.edges(c.doc, edgeAbout)
+	}
+	return sn
 }
 
 func (st *notesState) encode() []byte {
@@ -117,6 +230,23 @@ func (st *notesState) encode() []byte {
 		size += len(id) + len(st.stamps[id]) + 3*binary.MaxVarintLen64
 		for _, m := range st.mentions[id] {
 			size += len(m.key) + len(m.display) + 2*binary.MaxVarintLen64 + 1
+		}
+	}
+	if sn := st.snap; sn != nil {
+		for _, f := range sn.files {
+			size += len(f.path) + len(f.version) + len(f.doc) + 3*binary.MaxVarintLen64
+		}
+		for _, n := range sn.nodes {
+			size += len(n.doc) + len(n.id) + 4*binary.MaxVarintLen64
+			for _, e := range n.edges {
+				size += len(e.To) + len(e.Kind) + 2*binary.MaxVarintLen64
+			}
+		}
+		for _, c := range sn.chunks {
+			size += len(c.doc) + len(c.session) + 4*binary.MaxVarintLen64
+			for _, e := range c.edges {
+				size += len(e.To) + binary.MaxVarintLen64
+			}
 		}
 	}
 	b := make([]byte, 0, size)
@@ -136,6 +266,40 @@ func (st *notesState) encode() []byte {
 				b = append(b, 1)
 			} else {
 				b = append(b, 0)
+			}
+		}
+	}
+	if sn := st.snap; sn == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = codec.AppendString(codec.AppendString(b, sn.manifest), sn.sessions)
+		b = binary.AppendUvarint(b, uint64(len(sn.files)))
+		for _, f := range sn.files {
+			b = codec.AppendString(codec.AppendString(codec.AppendString(b, f.path), f.version), f.doc)
+		}
+		b = binary.AppendUvarint(b, uint64(len(sn.nodes)))
+		for _, n := range sn.nodes {
+			b = codec.AppendString(codec.AppendString(b, n.doc), n.id)
+			var flags byte
+			if n.active {
+				flags |= 1
+			}
+			if n.critical {
+				flags |= 2
+			}
+			b = binary.AppendVarint(append(b, flags), n.created)
+			b = binary.AppendUvarint(b, uint64(len(n.edges)))
+			for _, e := range n.edges {
+				b = codec.AppendString(codec.AppendString(b, e.To), e.Kind)
+			}
+		}
+		b = binary.AppendUvarint(b, uint64(len(sn.chunks)))
+		for _, c := range sn.chunks {
+			b = binary.AppendVarint(codec.AppendString(codec.AppendString(b, c.doc), c.session), c.created)
+			b = binary.AppendUvarint(b, uint64(len(c.edges)))
+			for _, e := range c.edges {
+				b = codec.AppendString(b, e.To)
 			}
 		}
 	}
@@ -174,6 +338,9 @@ func (st *notesState) withMentions(prev *notesState, items []memItem) {
 // the names of the versions prev had scanned where this run read none.
 // Nothing is written when it says what prev did.
 func (e *Engine) saveNotesState(prev, next *notesState) error {
+	if next.snap != nil {
+		next.snap.manifest = e.manifestStamp()
+	}
 	if prev != nil {
 		for id, stamp := range next.stamps {
 			if _, ok := next.mentions[id]; !ok && prev.stamps[id] == stamp {
@@ -182,7 +349,7 @@ func (e *Engine) saveNotesState(prev, next *notesState) error {
 				}
 			}
 		}
-		if maps.Equal(prev.stamps, next.stamps) && sameMentions(prev.mentions, next.mentions) {
+		if maps.Equal(prev.stamps, next.stamps) && sameMentions(prev.mentions, next.mentions) && reflect.DeepEqual(prev.snap, next.snap) {
 			return nil
 		}
 	}

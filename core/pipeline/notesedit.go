@@ -1,0 +1,226 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
+)
+
+// The common change to the notes is an edit: a teammate's pull that
+// rewrites a few notes, an agent or a user fixing one. The notes' delta
+// then need not read the thousands of notes that did not change: the
+// snapshot in the notes' state (notesSnap) holds what their documents
+// contribute (edges, links, names, times), and the notes' files, listed
+// with a stat each, tell which changed. notesEdited is that path; any
+// other change (a note added, removed or renamed, a note that now holds
+// another id, a chunk) goes through the delta that reads every note.
+
+// folderStamp identifies a folder as it is (identity, modification time,
+// size), or says it is missing or unreadable.
+func folderStamp(dir string) string {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Sprintf("!%v", errors.Is(err, fs.ErrNotExist))
+	}
+	return fmt.Sprintf("%d/%d/%d/%v", fileID(fi), fi.ModTime().UnixNano(), fi.Size(), fi.Mode().Type())
+}
+
+func (e *Engine) sessionsDir() string {
+	return filepath.Join(e.cfg.Root, filepath.FromSlash(memory.Dir))
+}
+
+// snapshot records the notes as a run read them: the node files with
+// their versions (as the knowledge store read them) and documents, each
+// node's own edges (nodeEdges, sorted as nodeDocs sorts them) and what
+// relate reads of it, and the chunks with theirs. The manifest it was
+// made against is stamped when the state is saved.
+func (e *Engine) snapshot(nodes []*knowledge.Node, nodeEdges []core.Edge, chunkItems []memItem, chunkEdges []core.Edge) *notesSnap {
+	sn := &notesSnap{sessions: folderStamp(e.sessionsDir())}
+	docOf := make(map[string]string, len(nodes))
+	for _, n := range nodes {
+		docOf[n.Path] = nodeDocID(n)
+	}
+	for _, v := range e.Knowledge().Versions() {
+		sn.files = append(sn.files, snapFile{path: v.Path, version: v.Version, doc: docOf[v.Path]})
+	}
+	edgesFrom := groupEdges(nodeEdges)
+	sn.nodes = make([]snapNode, 0, len(nodes))
+	for _, n := range nodes {
+		doc := nodeDocID(n)
+		sn.nodes = append(sn.nodes, snapNodeOf(n, doc, edgesFrom[doc]))
+	}
+	chunkFrom := groupEdges(chunkEdges)
+	for _, it := range chunkItems {
+		sn.chunks = append(sn.chunks, snapChunk{doc: it.id, session: it.session, created: it.at.UnixNano(), edges: chunkFrom[it.id]})
+	}
+	return sn
+}
+
+func snapNodeOf(n *knowledge.Node, doc string, edges []core.Edge) snapNode {
+	active := n.Status == "" || n.Status == knowledge.StatusActive
+	return snapNode{doc: doc, id: n.ID, active: active, critical: active && n.Importance == knowledge.ImportanceCritical, created: n.Created.UnixNano(), edges: edges}
+}
+
+// groupEdges groups edges by the document they are from, keeping their
+// order.
+func groupEdges(edges []core.Edge) map[string][]core.Edge {
+	out := map[string][]core.Edge{}
+	for _, ed := range edges {
+		out[ed.From] = append(out[ed.From], ed)
+	}
+	return out
+}
+
+// notesEdited brings in the notes edited since the snapshot, reading only
+// their files, when that is all that changed: the same node files (a stat
+// of each), the chunks' folder and the code's manifest as the snapshot
+// saw them, each changed file still a node of the same id, and no more
+// than deferredParses of them. It reports whether it applied; when it did
+// not, nothing was written and the caller reads every note.
+func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState, rankers []core.Ranker, names []string, stats *IndexStats) (bool, error) {
+	sn := prev.snap
+	if sn == nil || sn.manifest != e.manifestStamp() || sn.sessions != folderStamp(e.sessionsDir()) {
+		return false, nil
+	}
+	ks := e.Knowledge()
+	scan, err := ks.Scan()
+	if err != nil || len(scan) != len(sn.files) {
+		return false, nil
+	}
+	var changed []int
+	for i, f := range scan {
+		old := sn.files[i]
+		if f.Path != old.path {
+			return false, nil // a node file added, removed or renamed
+		}
+		if f.Version != old.version {
+			if old.doc == "" || f.Version == "" {
+				return false, nil // a file that gave no node, or cannot be statted
+			}
+			changed = append(changed, i)
+		}
+	}
+	if len(changed) > deferredParses {
+		return false, nil
+	}
+	at := make(map[string]int, len(sn.nodes)) // document → its node in sn.nodes
+	for i, n := range sn.nodes {
+		at[n.doc] = i
+	}
+	edited := map[string]*knowledge.Node{}
+	for _, i := range changed {
+		n, _ := ks.NodeFile(scan[i].Path)
+		if n == nil || nodeDocID(n) != sn.files[i].doc {
+			return false, nil // unreadable now, or another id: the full read says why
+		}
+		if _, ok := at[sn.files[i].doc]; !ok {
+			return false, nil
+		}
+		edited[sn.files[i].doc] = n
+	}
+	for _, c := range sn.chunks {
+		if _, ok := prev.mentions[c.doc]; !ok && e.cfg.Index.LinkEntities > 1 {
+			return false, nil // a chunk's names were never read: only its text has them
+		}
+	}
+
+	// The next state: the snapshot with the edited files' versions, and
+	// the edited nodes' stamps, flags and edges.
+	next := &notesState{stamps: maps.Clone(prev.stamps), mentions: map[string][]mention{}}
+	snap := *sn
+	snap.files = slices.Clone(sn.files)
+	snap.nodes = slices.Clone(sn.nodes)
+	next.snap = &snap
+	for _, i := range changed {
+		snap.files[i].version = scan[i].Version
+	}
+	active := make(map[string]string, len(sn.nodes)) // node id → document, as nodeDocs maps them
+	for _, n := range sn.nodes {
+		active[n.id] = n.doc
+	}
+	corpus := &core.Corpus{Scope: core.NotesScope}
+	criticalChanged := false
+	for _, doc := range slices.Sorted(maps.Keys(edited)) {
+		n := edited[doc]
+		stamp := nodeStamp(n)
+		if stamp == prev.stamps[doc] {
+			continue // touched, not changed
+		}
+		next.stamps[doc] = stamp
+		corpus.Documents = append(corpus.Documents, nodeDoc(e.relPath(n.Path), doc, n))
+		corpus.Changed = append(corpus.Changed, doc)
+		own := nodeEdges(m, n, doc, active)
+		sortEdges(own)
+		old := snap.nodes[at[doc]]
+		snap.nodes[at[doc]] = snapNodeOf(n, doc, own)
+		criticalChanged = criticalChanged || old.critical || snap.nodes[at[doc]].critical
+	}
+	if len(corpus.Documents) == 0 {
+		for _, name := range names {
+			stats.Rankers[name] = "up to date"
+		}
+		return true, e.saveNotesState(prev, next)
+	}
+	// Relate every note and chunk again, from the names the state keeps
+	// and those of the edited notes; and every edge from a note, as
+	// nodeDocs and chunkDocs order them.
+	var items []memItem
+	var edges []core.Edge
+	for _, n := range snap.nodes {
+		edges = append(edges, n.edges...)
+		if !n.active {
+			continue
+		}
+		it := memItem{id: n.doc, at: time.Unix(0, n.created), stamp: next.stamps[n.doc], node: edited[n.doc]}
+		if _, ok := prev.mentions[n.doc]; !ok && it.node == nil && e.cfg.Index.LinkEntities > 1 {
+			return false, nil // its names were never read: only its file has them
+		}
+		items = append(items, it)
+	}
+	sortEdges(edges)
+	for _, c := range snap.chunks {
+		edges = append(edges, c.edges...)
+		items = append(items, memItem{id: c.doc, session: c.session, at: time.Unix(0, c.created), stamp: next.stamps[c.doc]})
+	}
+	next.withMentions(prev, items)
+	corpus.Edges = append(e.visibleEdges(m, edges), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
+	if criticalChanged {
+		if err := e.rewriteCritical(edited); err != nil {
+			return false, err
+		}
+	}
+	if err := e.indexScoped(ctx, rankers, names, corpus, stats); err != nil {
+		return false, err
+	}
+	e.editedDeltas.Add(1)
+	return true, e.saveNotesState(prev, next)
+}
+
+// rewriteCritical brings the critical notes' file up to date with the
+// edited nodes (by document id), from the file as the last run wrote it.
+func (e *Engine) rewriteCritical(edited map[string]*knowledge.Node) error {
+	crit, err := e.CriticalNodes()
+	if err != nil {
+		return err
+	}
+	kept := make([]*knowledge.Node, 0, len(crit)+len(edited))
+	for _, n := range crit {
+		if _, ok := edited[nodeDocID(n)]; !ok {
+			kept = append(kept, n)
+		}
+	}
+	for _, n := range edited {
+		kept = append(kept, n)
+	}
+	return e.writeCritical(kept)
+}
