@@ -2,7 +2,11 @@ package knowledge
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"os"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -62,5 +66,44 @@ func TestNodeCacheRoundTrip(t *testing.T) {
 	}
 	if (&Store{cache: map[string]*entry{}}).ImportCache(data[:len(data)-1]) == nil {
 		t.Error("a truncated cache was accepted")
+	}
+}
+
+// Scan finds the files Nodes read at the versions it read them, and a file
+// rewritten since at another version; nothing else differs.
+func TestScanAgreesWithVersions(t *testing.T) {
+	root := t.TempDir()
+	s := Open(Options{Root: root})
+	var in []Input
+	for i := range 300 { // past two stat batches: the parallel path
+		in = append(in, Input{Type: TypeConcept, Title: fmt.Sprintf("Concept number %d", i), Body: "Some text."})
+	}
+	if _, err := s.Register(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	if nodes, _ := s.Nodes(); len(nodes) != 300 {
+		t.Fatalf("%d nodes", len(nodes))
+	}
+	read := s.Versions()
+	scan, err := s.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(read, scan) {
+		t.Fatalf("a scan of unchanged files differs from what Nodes read:\n%v\n%v", read[:3], scan[:3])
+	}
+	edited := read[42].Path
+	data, _ := os.ReadFile(edited)
+	if err := os.WriteFile(edited+".tmp", append(data, "More text.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(edited+".tmp", edited); err != nil {
+		t.Fatal(err)
+	}
+	scan, _ = s.Scan()
+	for i := range scan {
+		if (scan[i] != read[i]) != (scan[i].Path == edited) {
+			t.Errorf("%s: read at %s, scanned at %s", scan[i].Path, read[i].Version, scan[i].Version)
+		}
 	}
 }

@@ -230,20 +230,26 @@ type statResult struct {
 // one.
 func statEntries(des []fs.DirEntry) []statResult {
 	out := make([]statResult, len(des))
-	stat := func(k int) {
+	parallel(len(des), func(k int) {
 		de := des[k]
 		name := de.Name()
 		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !de.Type().IsRegular() {
 			return
 		}
 		out[k].fi, out[k].err = de.Info()
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(des)/statBatch)
+	})
+	return out
+}
+
+// parallel calls fn for 0..n-1 from one worker per processor, statBatch
+// numbers at a time; fewer than two batches are done in line.
+func parallel(n int, fn func(k int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/statBatch)
 	if workers < 2 {
-		for k := range des {
-			stat(k)
+		for k := range n {
+			fn(k)
 		}
-		return out
+		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -251,17 +257,16 @@ func statEntries(des []fs.DirEntry) []statResult {
 		wg.Go(func() {
 			for {
 				from := int(next.Add(statBatch)) - statBatch
-				if from >= len(des) {
+				if from >= n {
 					return
 				}
-				for k := from; k < min(from+statBatch, len(des)); k++ {
-					stat(k)
+				for k := from; k < min(from+statBatch, n); k++ {
+					fn(k)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	return out
 }
 
 // statBatch is how many entries a stat worker takes at a time; a listing
@@ -355,18 +360,16 @@ func (s *Store) Scan() ([]FileVersion, error) {
 		if err != nil {
 			return nil, err
 		}
-		infos := statEntries(des)
-		prefix := dir + string(filepath.Separator)
-		for k, de := range des {
+		var names []string
+		for _, de := range des {
 			name := de.Name()
-			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !de.Type().IsRegular() {
-				continue
+			if !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md") && de.Type().IsRegular() {
+				names = append(names, name)
 			}
-			v := ""
-			if infos[k].err == nil {
-				v = keyOf(infos[k].fi).String()
-			}
-			out = append(out, FileVersion{prefix + name, v})
+		}
+		prefix := dir + string(filepath.Separator)
+		for k, v := range versionsIn(dir, names) {
+			out = append(out, FileVersion{prefix + names[k], v})
 		}
 	}
 	slices.SortFunc(out, func(a, b FileVersion) int { return strings.Compare(a.Path, b.Path) })

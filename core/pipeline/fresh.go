@@ -102,7 +102,9 @@ func (e *Engine) saveNotesStamp(stamp string, at time.Time) {
 		return
 	}
 	data := fmt.Sprintf("%s %d\n", stamp, at.UnixNano())
-	if err := store.WriteFile(filepath.Join(e.indexDir(), notesStampFile), []byte(data), 0o644); err != nil {
+	// Lost in a power cut, it costs the next hook a refresh it did not
+	// need: no wait for the disk.
+	if err := store.WriteDerived(filepath.Join(e.indexDir(), notesStampFile), []byte(data), 0o644); err != nil {
 		e.logger.Warn("could not save the notes' stamp", "error", err)
 	}
 }

@@ -92,6 +92,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	if sn == nil || sn.manifest != e.manifestStamp() || sn.sessions != folderStamp(e.sessionsDir()) {
 		return false, nil
 	}
+	lap := e.stopwatch("edited notes")
 	ks := e.Knowledge()
 	scan, err := ks.Scan()
 	if err != nil || len(scan) != len(sn.files) {
@@ -113,6 +114,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	if len(changed) > deferredParses {
 		return false, nil
 	}
+	lap("scan")
 	at := make(map[string]int, len(sn.nodes)) // document → its node in sn.nodes
 	for i, n := range sn.nodes {
 		at[n.doc] = i
@@ -134,6 +136,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 		}
 	}
 
+	lap("read")
 	// The next state: the snapshot with the edited files' versions, and
 	// the edited nodes' stamps, flags and edges.
 	next := &notesState{stamps: maps.Clone(prev.stamps), mentions: map[string][]mention{}}
@@ -192,8 +195,10 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 		edges = append(edges, c.edges...)
 		items = append(items, memItem{id: c.doc, session: c.session, at: time.Unix(0, c.created), stamp: next.stamps[c.doc]})
 	}
+	lap("documents and edges")
 	next.withMentions(prev, items)
 	corpus.Edges = append(e.visibleEdges(m, edges), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
+	lap("related")
 	if criticalChanged {
 		if err := e.rewriteCritical(edited); err != nil {
 			return false, err
@@ -202,8 +207,11 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	if err := e.indexScoped(ctx, rankers, names, corpus, stats); err != nil {
 		return false, err
 	}
+	lap("rankers")
 	e.editedDeltas.Add(1)
-	return true, e.saveNotesState(prev, next)
+	err = e.saveNotesState(prev, next)
+	lap("state saved")
+	return true, err
 }
 
 // rewriteCritical brings the critical notes' file up to date with the

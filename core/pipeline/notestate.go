@@ -306,9 +306,12 @@ func (st *notesState) encode() []byte {
 	return codec.Seal(b)
 }
 
-// save writes the state atomically.
+// save writes the state atomically. It need not wait for the disk: a
+// state lost in a power cut, or cut short (its checksum tells), costs the
+// next run sending every note again, and an older one sending again what
+// changed since, which the rankers apply as they did.
 func (st *notesState) save(dir string) error {
-	return store.WriteFile(filepath.Join(dir, notesStateFile), st.encode(), 0o644)
+	return store.WriteDerived(filepath.Join(dir, notesStateFile), st.encode(), 0o644)
 }
 
 // remove deletes the state: the index it described is being rebuilt.

@@ -22,6 +22,19 @@ import (
 // is written to a temporary file in the same directory, synced, and renamed
 // over path; the directory is synced so the rename survives a power cut.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, true)
+}
+
+// WriteDerived writes data to path atomically as WriteFile does, without
+// waiting for it to reach the disk: for a file derived from others, read
+// back through a checksum, whose loss or damage in a power cut costs the
+// next run rebuilding it and nothing else. Concurrent readers still see
+// the old content or the new one.
+func WriteDerived(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, false)
+}
+
+func writeFile(path string, data []byte, perm os.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
@@ -44,8 +57,10 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -54,7 +69,9 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	ok = true
-	syncDir(dir)
+	if durable {
+		syncDir(dir)
+	}
 	return nil
 }
 

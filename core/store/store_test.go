@@ -12,22 +12,24 @@ import (
 )
 
 func TestWriteFileReplacesAtomically(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "sub", "state.bin")
-	if err := WriteFile(path, []byte("one"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(path, []byte("two"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(path)
-	st, _ := os.Stat(path)
-	if string(data) != "two" || st.Mode().Perm() != 0o644 {
-		t.Errorf("content %q, mode %v", data, st.Mode())
-	}
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Errorf("temporary files left behind: %v", entries)
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteFile": WriteFile, "WriteDerived": WriteDerived} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "sub", "state.bin")
+		if err := write(path, []byte("one"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := write(path, []byte("two"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		st, _ := os.Stat(path)
+		if string(data) != "two" || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: content %q, mode %v", name, data, st.Mode())
+		}
+		entries, _ := os.ReadDir(filepath.Dir(path))
+		if len(entries) != 1 {
+			t.Errorf("%s: temporary files left behind: %v", name, entries)
+		}
 	}
 }
 
@@ -47,8 +49,12 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			write := WriteFile
+			if i%2 == 1 {
+				write = WriteDerived // the same promise to readers
+			}
 			for range 20 {
-				if err := WriteFile(path, []byte(fmt.Sprintf("%d:%0500d", i, i)), 0o644); err != nil {
+				if err := write(path, []byte(fmt.Sprintf("%d:%0500d", i, i)), 0o644); err != nil {
 					t.Error(err)
 				}
 			}
