@@ -111,8 +111,13 @@ func loadNotesState(dir string) *notesState {
 		return nil
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxNotesState+1))
-	if err != nil || len(data) > maxNotesState {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() > maxNotesState {
+		return nil
+	}
+	// Read into a buffer of its size: growing one costs more than decoding.
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil
 	}
 	st, err := decodeNotesState(data)
