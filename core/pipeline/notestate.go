@@ -36,7 +36,8 @@ import (
 //	magic "rubi-notes\n", uvarint version
 //	uvarint document count, then per document (ids ascending):
 //	  string id, string stamp, uvarint names+1 (0: never scanned), then
-//	  per name: string key, string display, byte strong
+//	  per name: string key, string display ("" when it is the key), byte
+//	  flags (1 strong, 2 the display is the key)
 //	byte 1 when a snapshot follows, else 0; the snapshot:
 //	  string manifest (manifestStamp), string sessions folder (folderStamp)
 //	  uvarint file count, per node file (by path): string path, string
@@ -158,7 +159,13 @@ func decodeNotesState(data []byte) (*notesState, error) {
 			if d.Err != nil {
 				break
 			}
-			ms = append(ms, mention{key: d.str(), display: d.str(), strong: d.Byte() != 0})
+			m := mention{key: d.str(), display: d.str()}
+			flags := d.Byte()
+			m.strong = flags&1 != 0
+			if flags&2 != 0 {
+				m.display = m.key // most names are written as their keys
+			}
+			ms = append(ms, m)
 		}
 		st.mentions[id] = ms
 	}
@@ -266,12 +273,15 @@ func (st *notesState) encode() []byte {
 		}
 		b = binary.AppendUvarint(b, uint64(len(ms))+1)
 		for _, m := range ms {
-			b = codec.AppendString(codec.AppendString(b, m.key), m.display)
+			var flags byte
 			if m.strong {
-				b = append(b, 1)
-			} else {
-				b = append(b, 0)
+				flags |= 1
 			}
+			display := m.display
+			if display == m.key {
+				display, flags = "", flags|2
+			}
+			b = append(codec.AppendString(codec.AppendString(b, m.key), display), flags)
 		}
 	}
 	if sn := st.snap; sn == nil {
