@@ -1,16 +1,14 @@
 package knowledge
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // fileKey identifies one version of a file.
@@ -21,7 +19,7 @@ type fileKey struct {
 }
 
 func keyOf(fi fs.FileInfo) fileKey {
-	return fileKey{mod: fi.ModTime().UnixNano(), size: fi.Size(), inode: inode(fi)}
+	return fileKey{mod: fi.ModTime().UnixNano(), size: fi.Size(), inode: store.Inode(fi)}
 }
 
 // entry is the cached reading of one node file.
@@ -230,48 +228,15 @@ type statResult struct {
 // one.
 func statEntries(des []fs.DirEntry) []statResult {
 	out := make([]statResult, len(des))
-	parallel(len(des), func(k int) {
+	store.Each(len(des), func(k int) {
 		de := des[k]
-		name := de.Name()
-		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") || !de.Type().IsRegular() {
+		if !isNodeFile(de.Name()) || !de.Type().IsRegular() {
 			return
 		}
 		out[k].fi, out[k].err = de.Info()
 	})
 	return out
 }
-
-// parallel calls fn for 0..n-1 from one worker per processor, statBatch
-// numbers at a time; fewer than two batches are done in line.
-func parallel(n int, fn func(k int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/statBatch)
-	if workers < 2 {
-		for k := range n {
-			fn(k)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				from := int(next.Add(statBatch)) - statBatch
-				if from >= n {
-					return
-				}
-				for k := from; k < min(from+statBatch, n); k++ {
-					fn(k)
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// statBatch is how many entries a stat worker takes at a time; a listing
-// shorter than two batches is statted in line.
-const statBatch = 128
 
 // readEntry returns the cached entry of path, or reads the file.
 // s.mu is held.
@@ -321,14 +286,10 @@ func (s *Store) remember(n *Node) {
 	s.mu.Unlock()
 }
 
-// FileVersion is a node file and the version of it a listing found: its
-// modification time, size and inode, as the cache tells versions apart.
-type FileVersion struct {
-	Path    string
-	Version string
-}
+// FileVersion is a node file and the version of it a listing found.
+type FileVersion = store.FileVersion
 
-func (k fileKey) String() string { return fmt.Sprintf("%d/%d/%d", k.mod, k.size, k.inode) }
+func (k fileKey) String() string { return store.Version(k.mod, k.size, k.inode) }
 
 // Versions lists the node files the last Nodes call found, in every
 // folder the store reads, with the version each was read at, sorted by
@@ -338,7 +299,7 @@ func (s *Store) Versions() []FileVersion {
 	defer s.mu.Unlock()
 	out := make([]FileVersion, 0, len(s.cache))
 	for path, e := range s.cache {
-		out = append(out, FileVersion{path, e.key.String()})
+		out = append(out, FileVersion{Path: path, Version: e.key.String()})
 	}
 	slices.SortFunc(out, func(a, b FileVersion) int { return strings.Compare(a.Path, b.Path) })
 	return out
@@ -353,27 +314,20 @@ func (s *Store) Versions() []FileVersion {
 func (s *Store) Scan() ([]FileVersion, error) {
 	var out []FileVersion
 	for _, dir := range s.Dirs() {
-		des, err := os.ReadDir(dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		vs, err := store.ScanFolder(dir, isNodeFile)
 		if err != nil {
 			return nil, err
 		}
-		var names []string
-		for _, de := range des {
-			name := de.Name()
-			if !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md") && de.Type().IsRegular() {
-				names = append(names, name)
-			}
-		}
-		prefix := dir + string(filepath.Separator)
-		for k, v := range versionsIn(dir, names) {
-			out = append(out, FileVersion{prefix + names[k], v})
-		}
+		out = append(out, vs...)
 	}
 	slices.SortFunc(out, func(a, b FileVersion) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// isNodeFile says whether a file of a knowledge folder is read as a node:
+// dotfiles are the lock and store.WriteFile's temporaries.
+func isNodeFile(name string) bool {
+	return !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".md")
 }
 
 // NodeFile reads one node file of the store's folders as Nodes would,
