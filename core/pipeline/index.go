@@ -275,6 +275,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	// So are the chunks of the conversation memory.
+	chunkFiles, listed := e.scanChunks()
 	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(next)
 	if err != nil {
 		return nil, err
@@ -296,7 +297,9 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	nextNotes := newNotesState()
 	nextNotes.stamps = stamps
-	nextNotes.snap = e.snapshot(nodes, nodeEdges, chunkItems, chunkEdges)
+	if listed {
+		nextNotes.snap = e.snapshot(chunkFiles, nodes, nodeEdges, chunkItems, chunkEdges)
+	}
 	related := sync.OnceValue(func() []core.Edge {
 		items := append(nodeItems(nodes), chunkItems...)
 		for i := range items {

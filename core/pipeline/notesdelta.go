@@ -107,6 +107,7 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	lap("node documents")
+	chunkFiles, listed := e.scanChunks()
 	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(m)
 	if err != nil {
 		return nil, err
@@ -132,7 +133,9 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	slices.Sort(corpus.Removed)
 	next := newNotesState()
 	next.stamps = stamps
-	next.snap = e.snapshot(nodes, nodeEdges, chunkItems, chunkEdges)
+	if listed {
+		next.snap = e.snapshot(chunkFiles, nodes, nodeEdges, chunkItems, chunkEdges)
+	}
 	if len(corpus.Documents) == 0 && len(corpus.Removed) == 0 {
 		for _, name := range names {
 			stats.Rankers[name] = "up to date"

@@ -56,7 +56,8 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 		edits  bool // only notes edited: the delta reads only them
 	}
 	rounds := []round{
-		{edits: true, change: func() { // two edits through new files
+		{edits: true, change: func() { // two edits through new files; the chunks' folder written, no chunk
+			write(t, root, ".rubi/sessions/usage.json", `{"reads":{}}`)
 			editNote(t, ks, "Payment retries are capped", "The retry budget is four attempts now; Maria raised it.")
 			editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five, never on three.")
 		}},

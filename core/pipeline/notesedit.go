@@ -2,18 +2,16 @@ package pipeline
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // The common change to the notes is an edit: a teammate's pull that
@@ -25,27 +23,37 @@ import (
 // other change (a note added, removed or renamed, a note that now holds
 // another id, a chunk) goes through the delta that reads every note.
 
-// folderStamp identifies a folder as it is (identity, modification time,
-// size), or says it is missing or unreadable.
-func folderStamp(dir string) string {
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Sprintf("!%v", errors.Is(err, fs.ErrNotExist))
-	}
-	return fmt.Sprintf("%d/%d/%d/%v", fileID(fi), fi.ModTime().UnixNano(), fi.Size(), fi.Mode().Type())
-}
-
 func (e *Engine) sessionsDir() string {
 	return filepath.Join(e.cfg.Root, filepath.FromSlash(memory.Dir))
+}
+
+// scanChunks lists the chunks' files with their versions (nil and false
+// when the folder cannot be listed). Taken before the chunks are read, a
+// chunk written meanwhile is new to the next comparison, and read then.
+func (e *Engine) scanChunks() ([]snapFile, bool) {
+	vs, err := store.ScanFolder(e.sessionsDir(), func(name string) bool { return strings.HasSuffix(name, ".md") })
+	if err != nil {
+		return nil, false
+	}
+	out := make([]snapFile, len(vs))
+	for i, v := range vs {
+		out[i] = snapFile{path: v.Path, version: v.Version}
+	}
+	return out, true
 }
 
 // snapshot records the notes as a run read them: the node files with
 // their versions (as the knowledge store read them) and documents, each
 // node's own edges (nodeEdges, sorted as nodeDocs sorts them) and what
-// relate reads of it, and the chunks with theirs. The manifest it was
-// made against is stamped when the state is saved.
-func (e *Engine) snapshot(nodes []*knowledge.Node, nodeEdges []core.Edge, chunkItems []memItem, chunkEdges []core.Edge) *notesSnap {
-	sn := &notesSnap{sessions: folderStamp(e.sessionsDir())}
+// relate reads of it, and the chunks with theirs (chunkFiles, listed
+// before they were read; nil when they could not be, and no snapshot is
+// made). The manifest it was made against is stamped when the state is
+// saved.
+func (e *Engine) snapshot(chunkFiles []snapFile, nodes []*knowledge.Node, nodeEdges []core.Edge, chunkItems []memItem, chunkEdges []core.Edge) *notesSnap {
+	if chunkFiles == nil {
+		return nil
+	}
+	sn := &notesSnap{chunkFiles: chunkFiles}
 	docOf := make(map[string]string, len(nodes))
 	for _, n := range nodes {
 		docOf[n.Path] = nodeDocID(n)
@@ -89,8 +97,11 @@ func groupEdges(edges []core.Edge) map[string][]core.Edge {
 // not, nothing was written and the caller reads every note.
 func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState, rankers []core.Ranker, names []string, stats *IndexStats) (bool, error) {
 	sn := prev.snap
-	if sn == nil || sn.manifest != e.manifestStamp() || sn.sessions != folderStamp(e.sessionsDir()) {
+	if sn == nil || sn.manifest != e.manifestStamp() {
 		return false, nil
+	}
+	if chunks, ok := e.scanChunks(); !ok || !slices.Equal(chunks, sn.chunkFiles) {
+		return false, nil // a chunk written, changed or gone: read them all
 	}
 	lap := e.stopwatch("edited notes")
 	ks := e.Knowledge()

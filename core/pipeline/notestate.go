@@ -39,7 +39,8 @@ import (
 //	  per name: string key, string display ("" when it is the key), byte
 //	  flags (1 strong, 2 the display is the key)
 //	byte 1 when a snapshot follows, else 0; the snapshot:
-//	  string manifest (manifestStamp), string sessions folder (folderStamp)
+//	  string manifest (manifestStamp); uvarint chunk file count, per
+//	    chunk file (by path): string path, string version
 //	  uvarint file count, per node file (by path): string path, string
 //	    version (knowledge.FileVersion), string document id ("" for a
 //	    file that gave no document)
@@ -76,9 +77,12 @@ type notesState struct {
 // notes whose files did not change.
 type notesSnap struct {
 	// manifest identifies the code's manifest the edges to files were
-	// made against; sessions, the chunks' folder as it was.
-	manifest, sessions string
-	files              []snapFile // by path
+	// made against.
+	manifest string
+	// chunkFiles are the chunks' files, by path, as listed before they
+	// were read; files, the node files as the store read them.
+	chunkFiles []snapFile
+	files      []snapFile // by path
 	nodes              []snapNode // in the order the store read them
 	chunks             []snapChunk
 }
@@ -210,7 +214,11 @@ func (d *sdecoder) edges(from, kind string) []core.Edge {
 }
 
 func (d *sdecoder) snap() *notesSnap {
-	sn := &notesSnap{manifest: d.str(), sessions: d.str()}
+	sn := &notesSnap{manifest: d.str()}
+	sn.chunkFiles = make([]snapFile, d.Count(2))
+	for i := range sn.chunkFiles {
+		sn.chunkFiles[i] = snapFile{path: d.str(), version: d.str()}
+	}
 	sn.files = make([]snapFile, d.Count(3))
 	for i := range sn.files {
 		sn.files[i] = snapFile{d.str(), d.str(), d.str()}
@@ -245,7 +253,7 @@ func (st *notesState) encode() []byte {
 		}
 	}
 	if sn := st.snap; sn != nil {
-		for _, f := range sn.files {
+		for _, f := range append(sn.files, sn.chunkFiles...) {
 			size += len(f.path) + len(f.version) + len(f.doc) + 3*binary.MaxVarintLen64
 		}
 		for _, n := range sn.nodes {
@@ -288,7 +296,11 @@ func (st *notesState) encode() []byte {
 		b = append(b, 0)
 	} else {
 		b = append(b, 1)
-		b = codec.AppendString(codec.AppendString(b, sn.manifest), sn.sessions)
+		b = codec.AppendString(b, sn.manifest)
+		b = binary.AppendUvarint(b, uint64(len(sn.chunkFiles)))
+		for _, f := range sn.chunkFiles {
+			b = codec.AppendString(codec.AppendString(b, f.path), f.version)
+		}
 		b = binary.AppendUvarint(b, uint64(len(sn.files)))
 		for _, f := range sn.files {
 			b = codec.AppendString(codec.AppendString(codec.AppendString(b, f.path), f.version), f.doc)
