@@ -83,8 +83,8 @@ type notesSnap struct {
 	// were read; files, the node files as the store read them.
 	chunkFiles []snapFile
 	files      []snapFile // by path
-	nodes              []snapNode // in the order the store read them
-	chunks             []snapChunk
+	nodes      []snapNode // in the order the store read them
+	chunks     []snapChunk
 }
 
 type snapFile struct {
