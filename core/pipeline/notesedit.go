@@ -166,18 +166,18 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	criticalChanged := false
 	for _, doc := range slices.Sorted(maps.Keys(edited)) {
 		n := edited[doc]
+		own := nodeEdges(m, n, doc, active)
+		sortEdges(own)
+		old, now := snap.nodes[at[doc]], snapNodeOf(n, doc, own)
 		stamp := nodeStamp(n)
-		if stamp == prev.stamps[doc] {
-			continue // touched, not changed
+		if stamp == prev.stamps[doc] && now.created == old.created {
+			continue // touched, not changed (the stamp covers the rest)
 		}
+		snap.nodes[at[doc]] = now
 		next.stamps[doc] = stamp
 		corpus.Documents = append(corpus.Documents, nodeDoc(e.relPath(n.Path), doc, n))
 		corpus.Changed = append(corpus.Changed, doc)
-		own := nodeEdges(m, n, doc, active)
-		sortEdges(own)
-		old := snap.nodes[at[doc]]
-		snap.nodes[at[doc]] = snapNodeOf(n, doc, own)
-		criticalChanged = criticalChanged || old.critical || snap.nodes[at[doc]].critical
+		criticalChanged = criticalChanged || old.critical || now.critical
 	}
 	if len(corpus.Documents) == 0 {
 		for _, name := range names {
