@@ -297,8 +297,12 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	nextNotes := newNotesState()
 	nextNotes.stamps = stamps
-	if listed {
-		nextNotes.snap = e.snapshot(chunkFiles, nodes, nodeEdges, chunkItems, chunkEdges)
+	// The snapshot is made only for a state that is written: the common
+	// refresh, which changed nothing, writes none.
+	snapshot := func() {
+		if listed {
+			nextNotes.snap = e.snapshot(chunkFiles, nodes, nodeEdges, chunkItems, chunkEdges)
+		}
 	}
 	related := sync.OnceValue(func() []core.Edge {
 		items := append(nodeItems(nodes), chunkItems...)
@@ -352,6 +356,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		kept, err := e.keep(prev, next, files, stats, start)
 		if err == nil && prevNotes == nil {
 			// Nothing to index, but the next run must know so too.
+			snapshot()
 			err = e.saveNotesState(nil, nextNotes)
 		}
 		if err == nil {
@@ -462,6 +467,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	}
 	lap("manifest")
 	e.setManifest(next)
+	snapshot()
 	if err := e.saveNotesState(prevNotes, nextNotes); err != nil {
 		return nil, err
 	}
