@@ -172,8 +172,9 @@ func (s *Store) CacheBehind() int {
 // ImportCache adds the node files of an exported cache to this store's
 // cache, without touching files already read by this process. The nodes'
 // strings are views of data, which must not change afterwards: a copy of
-// a cache of thousands of notes costs a hook as much as decoding it. A cache that
-// cannot be decoded is an error and changes nothing; the caller drops it.
+// a cache of thousands of notes costs a hook as much as decoding it. A
+// cache that cannot be decoded is an error and changes nothing; the
+// caller drops it.
 func (s *Store) ImportCache(data []byte) error {
 	if !bytes.HasPrefix(data, []byte(cacheMagic)) || len(data) <= len(cacheMagic) || data[len(cacheMagic)] != cacheVersion {
 		return errCacheVersion
