@@ -341,11 +341,6 @@ func (st *notesState) save(dir string) error {
 	return store.WriteDerived(filepath.Join(dir, notesStateFile), st.encode(), 0o644)
 }
 
-// remove deletes the state: the index it described is being rebuilt.
-func removeNotesState(dir string) {
-	os.Remove(filepath.Join(dir, notesStateFile))
-}
-
 // withMentions fills in the mentions of items from the state where the
 // version is the one it scanned, and scans the others; the state then
 // holds every item's.
