@@ -348,18 +348,7 @@ func FromUndirected(ids IDs, t Tables) *Graph {
 	for k, from := range t.OutTo {
 		t.InNorm[k] = t.OutW[k] / t.OutSum[from]
 	}
-	return &Graph{
-		ids:      ids,
-		byID:     t.ByID,
-		outStart: t.OutStart,
-		outTo:    t.OutTo,
-		outW:     t.OutW,
-		inStart:  t.InStart,
-		inFrom:   t.InFrom,
-		inW:      t.InW,
-		inNorm:   t.InNorm,
-		outSum:   t.OutSum,
-	}
+	return withTables(ids, t)
 }
 
 // FromTables makes a graph of the ids of its nodes and the tables Tables
@@ -407,18 +396,7 @@ func fromTables(ids IDs, t Tables, reversed bool) (*Graph, error) {
 	if err := checkWeights(t, n, reversed); err != nil {
 		return nil, err
 	}
-	return &Graph{
-		ids:      ids,
-		byID:     t.ByID,
-		outStart: t.OutStart,
-		outTo:    t.OutTo,
-		outW:     t.OutW,
-		inStart:  t.InStart,
-		inFrom:   t.InFrom,
-		inW:      t.InW,
-		inNorm:   t.InNorm,
-		outSum:   t.OutSum,
-	}, nil
+	return withTables(ids, t), nil
 }
 
 // checkWeights checks the weights of tables whose adjacency checkCSR
@@ -476,4 +454,20 @@ func checkCSR(start, other []int32, n int) error {
 		}
 	}
 	return nil
+}
+
+// withTables is the graph of ids over tables already checked or built.
+func withTables(ids IDs, t Tables) *Graph {
+	return &Graph{
+		ids:      ids,
+		byID:     t.ByID,
+		outStart: t.OutStart,
+		outTo:    t.OutTo,
+		outW:     t.OutW,
+		inStart:  t.InStart,
+		inFrom:   t.InFrom,
+		inW:      t.InW,
+		inNorm:   t.InNorm,
+		outSum:   t.OutSum,
+	}
 }
