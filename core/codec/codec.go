@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"sync"
+	"unsafe"
 )
 
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
@@ -44,6 +45,15 @@ type Decoder struct {
 	B       []byte
 	Err     error
 	Corrupt error // what Err becomes when the bytes do not decode
+	// src is B as it was given to ViewDecoder, as one string.
+	src string
+}
+
+// ViewDecoder is a Decoder of b whose View reads strings as views of b,
+// which must not change afterwards: a file of thousands of ids and names
+// read once would otherwise cost an allocation a string.
+func ViewDecoder(b []byte, corrupt error) Decoder {
+	return Decoder{B: b, Corrupt: corrupt, src: unsafe.String(unsafe.SliceData(b), len(b))}
 }
 
 func (d *Decoder) fail() {
@@ -114,6 +124,20 @@ func (d *Decoder) Bytes() []byte {
 
 // String reads what AppendString wrote.
 func (d *Decoder) String() string { return string(d.Bytes()) }
+
+// View reads what AppendString wrote, as String does, as a view of the
+// bytes a ViewDecoder was made of (a copy, from any other Decoder).
+func (d *Decoder) View() string {
+	b := d.Bytes()
+	if d.Err != nil || len(b) == 0 {
+		return ""
+	}
+	if d.src == "" {
+		return string(b)
+	}
+	end := len(d.src) - len(d.B)
+	return d.src[end-len(b) : end]
+}
 
 // Interned is String for a value that repeats from record to record: seen
 // holds the strings read so far, so each distinct one is allocated once

@@ -63,3 +63,26 @@ func TestInterned(t *testing.T) {
 		t.Errorf("without a map: %q", s)
 	}
 }
+
+// View reads what String reads, from a ViewDecoder or any other, and
+// nothing once the bytes fail to decode.
+func TestView(t *testing.T) {
+	var b []byte
+	for _, s := range []string{"node:coupon", "", "pkg/kubelet/kubelet.go", "Maria"} {
+		b = AppendString(b, s)
+	}
+	bad := errors.New("bad")
+	plain, view := Decoder{B: b, Corrupt: bad}, ViewDecoder(b, bad)
+	for range 4 {
+		if p, v := plain.String(), view.View(); p != v {
+			t.Fatalf("View read %q, String %q", v, p)
+		}
+	}
+	if v := view.View(); v != "" || view.Err != bad {
+		t.Errorf("past the end: %q, %v", v, view.Err)
+	}
+	other := Decoder{B: AppendString(nil, "copied"), Corrupt: bad}
+	if v := other.View(); v != "copied" {
+		t.Errorf("View of a plain Decoder read %q", v)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"time"
-	"unsafe"
 
 	"github.com/rubi-dev/rubi/core/codec"
 )
@@ -186,7 +185,7 @@ func (s *Store) ImportCache(data []byte) error {
 		return errCacheCorrupt
 	}
 	rest := body[len(cacheMagic)+1:]
-	d := &nodeDecoder{Decoder: codec.Decoder{B: rest, Corrupt: errCacheCorrupt}, intern: map[string]string{}, src: unsafe.String(unsafe.SliceData(rest), len(rest))}
+	d := &nodeDecoder{Decoder: codec.ViewDecoder(rest, errCacheCorrupt), intern: map[string]string{}}
 	type file struct {
 		path     string
 		key      fileKey
@@ -196,13 +195,13 @@ func (s *Store) ImportCache(data []byte) error {
 	files := make([]file, d.Count(8))
 	for i := range files {
 		f := &files[i]
-		f.path = d.str()
+		f.path = d.View()
 		f.key = fileKey{mod: d.Varint(), size: d.Varint(), inode: d.Uvarint()}
 		f.node = d.node()
 		if n := d.Count(3); n > 0 {
 			f.problems = make([]Problem, n)
 			for k := range f.problems {
-				f.problems[k] = Problem{Path: d.str(), Line: int(d.Varint()), Message: d.str()}
+				f.problems[k] = Problem{Path: d.View(), Line: int(d.Varint()), Message: d.View()}
 			}
 		}
 	}
@@ -243,22 +242,11 @@ func readable(n *Node) bool {
 
 // nodeDecoder reads cached nodes; the values that repeat from node to
 // node (types, statuses, importances, relations) are allocated once, and
-// the others are views of the cache's bytes (src): thousands of notes
-// would otherwise cost a string allocation per field.
+// the others are views of the cache's bytes (codec.ViewDecoder):
+// thousands of notes would otherwise cost a string allocation per field.
 type nodeDecoder struct {
 	codec.Decoder
 	intern map[string]string
-	src    string // the bytes Decoder reads, as one string
-}
-
-// str reads a string as a view of src.
-func (d *nodeDecoder) str() string {
-	b := d.Bytes()
-	if d.Err != nil || len(b) == 0 {
-		return ""
-	}
-	end := len(d.src) - len(d.B)
-	return d.src[end-len(b) : end]
 }
 
 func (d *nodeDecoder) interned() string { return d.Interned(d.intern) }
@@ -270,7 +258,7 @@ func (d *nodeDecoder) strings() []string {
 	}
 	out := make([]string, n)
 	for i := range out {
-		out[i] = d.str()
+		out[i] = d.View()
 	}
 	return out
 }
@@ -295,32 +283,32 @@ func (d *nodeDecoder) bool() bool {
 }
 
 func (d *nodeDecoder) node() *Node {
-	n := &Node{ID: d.str(), Type: d.interned(), Status: d.interned(), Importance: d.interned(), Title: d.str()}
+	n := &Node{ID: d.View(), Type: d.interned(), Status: d.interned(), Importance: d.interned(), Title: d.View()}
 	n.Files = d.strings()
 	n.Symbols = d.strings()
 	if k := d.Count(2); k > 0 {
 		n.Links = make([]Link, k)
 		for i := range n.Links {
-			n.Links[i] = Link{Rel: d.interned(), Target: d.str()}
+			n.Links[i] = Link{Rel: d.interned(), Target: d.View()}
 		}
 	}
 	n.Supersedes = d.strings()
-	n.SupersededBy = d.str()
+	n.SupersededBy = d.View()
 	if d.bool() {
 		t := d.time()
 		n.ValidUntil = &t
 	}
 	n.Tags = d.strings()
 	n.Created, n.Updated = d.time(), d.time()
-	n.Commit = d.str()
+	n.Commit = d.View()
 	if k := d.Count(2); k > 0 {
 		n.Anchors = make(map[string]string, k)
 		for range k {
-			key := d.str()
-			n.Anchors[key] = d.str()
+			key := d.View()
+			n.Anchors[key] = d.View()
 		}
 	}
-	n.Body = d.str()
+	n.Body = d.View()
 	n.Personal = d.bool()
 	return n
 }

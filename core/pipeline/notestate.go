@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"unsafe"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
@@ -144,14 +143,14 @@ func decodeNotesState(data []byte) (*notesState, error) {
 	// Strings are views of the bytes read, which nothing changes: a copy
 	// of each of thousands of ids and names costs a hook more than the
 	// rest of reading them.
-	d := &sdecoder{Decoder: codec.Decoder{B: rest, Corrupt: errNotesStateCorrupt}, src: unsafe.String(unsafe.SliceData(rest), len(rest))}
+	d := &sdecoder{codec.ViewDecoder(rest, errNotesStateCorrupt)}
 	if d.Uvarint() != notesStateVersion {
 		return nil, errNotesStateCorrupt
 	}
 	n := d.Count(3)
 	st := &notesState{stamps: make(map[string]string, n), mentions: make(map[string][]mention, n)}
 	for range n {
-		id, stamp := d.str(), d.str()
+		id, stamp := d.View(), d.View()
 		st.stamps[id] = stamp
 		k := d.Uvarint()
 		if k == 0 {
@@ -162,7 +161,7 @@ func decodeNotesState(data []byte) (*notesState, error) {
 			if d.Err != nil {
 				break
 			}
-			m := mention{key: d.str(), display: d.str()}
+			m := mention{key: d.View(), display: d.View()}
 			flags := d.Byte()
 			m.strong = flags&1 != 0
 			if flags&2 != 0 {
@@ -181,19 +180,9 @@ func decodeNotesState(data []byte) (*notesState, error) {
 	return st, nil
 }
 
-// sdecoder reads the notes' state, its strings views of src.
+// sdecoder reads the notes' state, its strings views of the bytes read.
 type sdecoder struct {
 	codec.Decoder
-	src string
-}
-
-func (d *sdecoder) str() string {
-	b := d.Bytes()
-	if d.Err != nil || len(b) == 0 {
-		return ""
-	}
-	end := len(d.src) - len(d.B)
-	return d.src[end-len(b) : end]
 }
 
 func (d *sdecoder) edges(from, kind string) []core.Edge {
@@ -203,9 +192,9 @@ func (d *sdecoder) edges(from, kind string) []core.Edge {
 	}
 	out := make([]core.Edge, 0, n)
 	for range n {
-		to, k := d.str(), kind
+		to, k := d.View(), kind
 		if k == "" {
-			k = d.str()
+			k = d.View()
 		}
 		out = append(out, core.Edge{From: from, To: to, Kind: k, Weight: 1})
 	}
@@ -213,19 +202,19 @@ func (d *sdecoder) edges(from, kind string) []core.Edge {
 }
 
 func (d *sdecoder) snap() *notesSnap {
-	sn := &notesSnap{manifest: d.str()}
+	sn := &notesSnap{manifest: d.View()}
 	sn.chunkFiles = make([]snapFile, d.Count(2))
 	for i := range sn.chunkFiles {
-		sn.chunkFiles[i] = snapFile{path: d.str(), version: d.str()}
+		sn.chunkFiles[i] = snapFile{path: d.View(), version: d.View()}
 	}
 	sn.files = make([]snapFile, d.Count(3))
 	for i := range sn.files {
-		sn.files[i] = snapFile{d.str(), d.str(), d.str()}
+		sn.files[i] = snapFile{d.View(), d.View(), d.View()}
 	}
 	sn.nodes = make([]snapNode, d.Count(4))
 	for i := range sn.nodes {
 		n := &sn.nodes[i]
-		n.doc, n.id = d.str(), d.str()
+		n.doc, n.id = d.View(), d.View()
 		flags := d.Byte()
 		n.active, n.critical = flags&1 != 0, flags&2 != 0
 		n.created = d.Varint()
@@ -234,7 +223,7 @@ func (d *sdecoder) snap() *notesSnap {
 	sn.chunks = make([]snapChunk, d.Count(4))
 	for i := range sn.chunks {
 		c := &sn.chunks[i]
-		c.doc, c.session, c.created = d.str(), d.str(), d.Varint()
+		c.doc, c.session, c.created = d.View(), d.View(), d.Varint()
 		c.edges = d.edges(c.doc, edgeAbout)
 	}
 	return sn
