@@ -123,3 +123,32 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 		}
 	}
 }
+
+// The notes' state is read from the project's .rubi/, which a clone may
+// hold as anyone wrote it: whatever its bytes, reading it never fails
+// but with an error, and what it reads writes back to the same state.
+func FuzzNotesState(f *testing.F) {
+	st := newNotesState()
+	st.stamps["node:coupon"] = "active/1/abc"
+	st.stamps["chunk:20260101-x"] = "deadbeef"
+	st.mentions["node:coupon"] = []mention{{"maria", "Maria", true}, {"sweden", "sweden", false}}
+	st.snap = &notesSnap{
+		manifest:   "1/2",
+		chunkFiles: []snapFile{{path: "/p/.rubi/sessions/20260101-x.md", version: "1/2/3"}},
+		files:      []snapFile{{path: "/p/.rubi/knowledge/coupon.md", version: "4/5/6", doc: "node:coupon"}},
+		nodes:      []snapNode{{doc: "node:coupon", id: "coupon", active: true, created: 7, edges: []core.Edge{{From: "node:coupon", To: "file:cart.go", Kind: edgeAbout, Weight: 1}}}},
+		chunks:     []snapChunk{{doc: "chunk:20260101-x", session: "s1", created: 8}},
+	}
+	f.Add(st.encode())
+	f.Add([]byte(notesStateMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := decodeNotesState(data)
+		if err != nil {
+			return
+		}
+		again, err := decodeNotesState(got.encode())
+		if err != nil || !reflect.DeepEqual(again, got) {
+			t.Fatalf("read back %+v (%v), wrote %+v", again, err, got)
+		}
+	})
+}
