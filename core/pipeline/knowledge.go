@@ -94,8 +94,10 @@ func (e *Engine) nodes() ([]*knowledge.Node, []knowledge.Problem) {
 // deferredParses is how many node files a notes' delta may have parsed
 // without saving the node cache: rewriting the cache of every note costs
 // a hook more than the next process parsing those few files again; the
-// next full run, or a delta past it, saves it.
-const deferredParses = 64
+// next full run, or a delta past it, saves it. Past it, every later
+// process would parse them again: a pull of many notes pays the export
+// once.
+const deferredParses = 8
 
 // nodesSaving is nodes, saving the cache only when at least behind node
 // files were parsed or dropped since it was read or saved.
@@ -115,7 +117,9 @@ func (e *Engine) nodesSaving(behind int) ([]*knowledge.Node, []knowledge.Problem
 		return nodes, problems
 	}
 	if data, changed, err := e.Knowledge().ExportCache(); err == nil && changed {
-		if err := store.WriteFile(path, data, 0o644); err != nil {
+		// A cache: lost or cut short (its checksum tells), the next run
+		// parses the notes again. No wait for the disk.
+		if err := store.WriteDerived(path, data, 0o644); err != nil {
 			e.logger.Warn("could not save the node cache", "error", err)
 		} else {
 			os.Remove(filepath.Join(e.indexDir(), legacyNodeCache))

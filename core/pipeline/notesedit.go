@@ -23,6 +23,10 @@ import (
 // other change (a note added, removed or renamed, a note that now holds
 // another id, a chunk) goes through the delta that reads every note.
 
+// maxEdited is the most edited notes notesEdited reads one by one; a pull
+// that rewrites more reads them all, through the node cache.
+const maxEdited = 64
+
 func (e *Engine) sessionsDir() string {
 	return filepath.Join(e.cfg.Root, filepath.FromSlash(memory.Dir))
 }
@@ -93,7 +97,7 @@ func groupEdges(edges []core.Edge) map[string][]core.Edge {
 // their files, when that is all that changed: the same node files (a stat
 // of each), the chunks' folder and the code's manifest as the snapshot
 // saw them, each changed file still a node of the same id, and no more
-// than deferredParses of them. It reports whether it applied; when it did
+// than maxEdited of them. It reports whether it applied; when it did
 // not, nothing was written and the caller reads every note.
 func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState, rankers []core.Ranker, names []string, stats *IndexStats) (bool, error) {
 	sn := prev.snap
@@ -122,7 +126,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 			changed = append(changed, i)
 		}
 	}
-	if len(changed) > deferredParses {
+	if len(changed) > maxEdited {
 		return false, nil
 	}
 	lap("scan")
