@@ -323,6 +323,10 @@ func (s *Store) ActiveChecked() ([]*Chunk, []string, error) {
 	return out, problems, err
 }
 
+// IsChunkName says whether a file of the folder is read as a chunk: what
+// the index compares between runs to tell that no chunk changed.
+func IsChunkName(name string) bool { return strings.HasSuffix(name, ".md") }
+
 // scan reads every chunk, newest first. A file that does not read as a
 // chunk is skipped: it is not this store's to judge (a record written by
 // an older rubi, a user's note).
@@ -339,7 +343,7 @@ func (s *Store) scanReport(bad func(path string, err error)) ([]*Chunk, error) {
 	}
 	var out []*Chunk
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+		if e.IsDir() || !IsChunkName(e.Name()) {
 			continue
 		}
 		path := filepath.Join(s.dir, e.Name())

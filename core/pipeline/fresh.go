@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -51,7 +50,7 @@ var ErrIndexOutdated = errors.New("the index must be refreshed in full first (ru
 // notesDirs are the folders the notes' documents are made from: the
 // project's knowledge folders, the vault's, and the conversation memory.
 func (e *Engine) notesDirs() []string {
-	return append(e.Knowledge().Dirs(), filepath.Join(e.cfg.Root, filepath.FromSlash(memory.Dir)))
+	return append(e.Knowledge().Dirs(), e.sessionsDir())
 }
 
 // notesStamp identifies the notes' folders as they are: each one's

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
@@ -35,7 +34,7 @@ func (e *Engine) sessionsDir() string {
 // when the folder cannot be listed). Taken before the chunks are read, a
 // chunk written meanwhile is new to the next comparison, and read then.
 func (e *Engine) scanChunks() ([]snapFile, bool) {
-	vs, err := store.ScanFolder(e.sessionsDir(), func(name string) bool { return strings.HasSuffix(name, ".md") })
+	vs, err := store.ScanFolder(e.sessionsDir(), memory.IsChunkName)
 	if err != nil {
 		return nil, false
 	}

@@ -159,7 +159,7 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	}
 
 	data := e.dataDir()
-	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(filepath.Join(e.cfg.Root, filepath.FromSlash(memory.Dir))), Index: dirSize(e.indexDir())}
+	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.sessionsDir()), Index: dirSize(e.indexDir())}
 	dirs := e.Knowledge().Dirs()
 	for i, d := range dirs {
 		if i < 2 {
