@@ -177,6 +177,13 @@ type Corpus struct {
 	// Full is false with a Scope. A ranker that cannot apply such a corpus
 	// returns ErrFullIndexNeeded; the pipeline then indexes in full.
 	Scope []string `json:"scope,omitempty"`
+	// TextsOnly, with a Scope, says that only texts changed: the scope's
+	// documents are the ones the last Index left, with the same ids,
+	// kinds and paths, and so are the edges from them. Documents holds
+	// those whose text changed, Removed and Edges are empty, and a ranker
+	// that reads only the graph has nothing to do. The common edit of a
+	// note (a sentence added, a typo fixed) is one.
+	TextsOnly bool `json:"texts_only,omitempty"`
 }
 
 // NotesScope is the Scope of the notes' part of the index.

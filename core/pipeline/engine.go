@@ -65,6 +65,9 @@ type Engine struct {
 	// editedDeltas counts the notes' deltas that read only the edited
 	// notes (notesEdited), for tests and debugging.
 	editedDeltas atomic.Int64
+	// textDeltas counts those of them that sent the rankers texts alone
+	// (core.Corpus.TextsOnly).
+	textDeltas atomic.Int64
 	// indexMu serializes this engine's index runs (the directory lock does
 	// it across processes); arena, the file contents a run read, is its.
 	indexMu sync.Mutex

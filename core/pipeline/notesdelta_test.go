@@ -54,29 +54,29 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 	type round struct {
 		change func()
 		edits  bool // only notes edited: the delta reads only them
+		texts  bool // and only their texts: the rankers get texts alone
 	}
 	rounds := []round{
-		{edits: true, change: func() { // two edits through new files; the chunks' folder written, no chunk
+		{edits: true, change: func() { // two edits through new files, a name dropped; the chunks' folder written, no chunk
 			write(t, root, ".rubi/sessions/usage.json", `{"reads":{}}`)
 			editNote(t, ks, "Payment retries are capped", "The retry budget is four attempts now; Maria raised it.")
 			editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five, never on three.")
 		}},
-		{edits: true, change: func() { // a note made critical, by hand
-			n, err := ks.Get("Order totals")
+		{edits: true, texts: true, change: func() { // a note made critical, by hand
+			rewriteNote(t, ks, "Order totals", "importance: medium", "importance: critical")
+		}},
+		{edits: true, texts: true, change: func() { // words changed, the same names
+			editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five, never on three, and retries it.")
+		}},
+		{edits: true, change: func() { // a link in a note's header: its edges change, not its names
+			to, err := ks.Get("Payment retries are capped")
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, _ := os.ReadFile(n.Path)
-			text := strings.Replace(string(data), "importance: medium", "importance: critical", 1)
-			if text == string(data) {
-				t.Fatalf("no importance to change in\n%s", data)
-			}
-			if err := os.WriteFile(n.Path+".swp", []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(n.Path+".swp", n.Path); err != nil {
-				t.Fatal(err)
-			}
+			rewriteNote(t, ks, "Zebra importer stalls", "type: bug", "type: bug\nlinks: ["+to.ID+"]")
+		}},
+		{edits: true, change: func() { // a file named in a note's header: its edges and names change
+			rewriteNote(t, ks, "Zebra importer stalls", "type: bug", "type: bug\nfiles: [internal/discount/discount.go]")
 		}},
 		{change: func() { // an edit through a new file, a new note, a deleted one
 			editNote(t, ks, "Coupon applied twice", "The discount ran twice: once in the cart, once at checkout.")
@@ -104,7 +104,7 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		edited := e.editedDeltas.Load()
+		edited, texts := e.editedDeltas.Load(), e.textDeltas.Load()
 		r.change()
 		stats, did, err := e.RefreshNotes(ctx)
 		if err != nil || !did {
@@ -120,6 +120,9 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 		}
 		if got := e.editedDeltas.Load() > edited; got != r.edits {
 			t.Errorf("round %d: the delta read only the edited notes: %v, want %v", round, got, r.edits)
+		}
+		if got := e.textDeltas.Load() > texts; got != r.texts {
+			t.Errorf("round %d: the rankers were sent texts alone: %v, want %v", round, got, r.texts)
 		}
 		full := copyProject(t, root)
 		ef := engine(t, full)
@@ -171,6 +174,30 @@ func editNote(t *testing.T, ks *knowledge.Store, title, body string) {
 		t.Fatal(err)
 	}
 	if err := os.Rename(tmp, n.Path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rewriteNote replaces old with new in a node's file, as an editor that
+// saves through a new file does.
+func rewriteNote(t *testing.T, ks *knowledge.Store, title, old, new string) {
+	t.Helper()
+	n, err := ks.Get(title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(n.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), old, new, 1)
+	if text == string(data) {
+		t.Fatalf("no %q to replace in\n%s", old, data)
+	}
+	if err := os.WriteFile(n.Path+".swp", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(n.Path+".swp", n.Path); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -167,6 +167,11 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	}
 	corpus := &core.Corpus{Scope: core.NotesScope}
 	criticalChanged := false
+	// textsOnly stays set while every edit keeps what relate and the graph
+	// read of its note: its edges, its time, whether it is active, and the
+	// names it holds. Then no edge of any note changes, and the rankers
+	// are sent the texts alone (core.Corpus.TextsOnly).
+	textsOnly := true
 	for _, doc := range slices.Sorted(maps.Keys(edited)) {
 		n := edited[doc]
 		own := nodeEdges(m, n, doc, active)
@@ -181,12 +186,23 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 		corpus.Documents = append(corpus.Documents, nodeDoc(e.relPath(n.Path), doc, n))
 		corpus.Changed = append(corpus.Changed, doc)
 		criticalChanged = criticalChanged || old.critical || now.critical
+		if textsOnly = textsOnly && sameGraph(old, now); textsOnly && now.active && e.cfg.Index.LinkEntities > 1 {
+			had, ok := prev.mentions[doc]
+			names := mentionsOf(memItem{id: doc, node: n})
+			textsOnly = ok && slices.Equal(had, names)
+			next.mentions[doc] = names
+		}
 	}
 	if len(corpus.Documents) == 0 {
 		for _, name := range names {
 			stats.Rankers[name] = "up to date"
 		}
 		return true, e.saveNotesState(prev, next)
+	}
+	if textsOnly {
+		lap("documents")
+		corpus.TextsOnly = true
+		return true, e.editedTexts(ctx, prev, next, edited, criticalChanged, rankers, names, corpus, stats, lap)
 	}
 	// Relate every note and chunk again, from the names the state keeps
 	// and those of the edited notes; and every edge from a note, as
@@ -213,19 +229,35 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	next.withMentions(prev, items)
 	corpus.Edges = append(e.visibleEdges(m, edges), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
 	lap("related")
+	return true, e.editedTexts(ctx, prev, next, edited, criticalChanged, rankers, names, corpus, stats, lap)
+}
+
+// sameGraph says whether a note's edit keeps what its document gives the
+// graph and relate besides its names: its edges, its time, and whether it
+// is active.
+func sameGraph(old, now snapNode) bool {
+	return old.active == now.active && old.created == now.created && slices.Equal(old.edges, now.edges)
+}
+
+// editedTexts ends notesEdited: the critical notes rewritten if one of
+// them changed, the corpus given to the rankers, the state saved.
+func (e *Engine) editedTexts(ctx context.Context, prev, next *notesState, edited map[string]*knowledge.Node, criticalChanged bool, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats, lap func(string)) error {
 	if criticalChanged {
 		if err := e.rewriteCritical(edited); err != nil {
-			return false, err
+			return err
 		}
 	}
 	if err := e.indexScoped(ctx, rankers, names, corpus, stats); err != nil {
-		return false, err
+		return err
 	}
 	lap("rankers")
 	e.editedDeltas.Add(1)
-	err = e.saveNotesState(prev, next)
+	if corpus.TextsOnly {
+		e.textDeltas.Add(1)
+	}
+	err := e.saveNotesState(prev, next)
 	lap("state saved")
-	return true, err
+	return err
 }
 
 // rewriteCritical brings the critical notes' file up to date with the

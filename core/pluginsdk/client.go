@@ -123,7 +123,7 @@ func (c *Client) Fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 
 // Chunks splits a corpus into stream messages of about ChunkSize bytes.
 func Chunks(corpus *core.Corpus) []*IndexChunk {
-	first := &IndexChunk{Full: corpus.Full, Changed: corpus.Changed, Removed: corpus.Removed, Scope: corpus.Scope}
+	first := &IndexChunk{Full: corpus.Full, Changed: corpus.Changed, Removed: corpus.Removed, Scope: corpus.Scope, TextsOnly: corpus.TextsOnly}
 	chunks := []*IndexChunk{first}
 	cur, size := first, 0
 	next := func(n int) {

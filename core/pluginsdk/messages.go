@@ -36,8 +36,8 @@ type ParseResponse struct {
 }
 
 // IndexChunk is one message of the client stream of Index. The first chunk
-// carries Full, Changed, Removed and Scope; every chunk may carry documents and
-// edges; the plugin concatenates them.
+// carries Full, Changed, Removed, Scope and TextsOnly; every chunk may carry
+// documents and edges; the plugin concatenates them.
 type IndexChunk struct {
 	Documents []core.Document `json:"documents,omitempty"`
 	Edges     []core.Edge     `json:"edges,omitempty"`
@@ -45,6 +45,7 @@ type IndexChunk struct {
 	Removed   []string        `json:"removed,omitempty"`
 	Full      bool            `json:"full,omitempty"`
 	Scope     []string        `json:"scope,omitempty"`
+	TextsOnly bool            `json:"texts_only,omitempty"`
 }
 
 // RankRequest carries the query.

@@ -125,7 +125,7 @@ var rankerDesc = grpc.ServiceDesc{
 					return err
 				}
 				if first {
-					corpus.Full, corpus.Changed, corpus.Removed, corpus.Scope = chunk.Full, chunk.Changed, chunk.Removed, chunk.Scope
+					corpus.Full, corpus.Changed, corpus.Removed, corpus.Scope, corpus.TextsOnly = chunk.Full, chunk.Changed, chunk.Removed, chunk.Scope, chunk.TextsOnly
 				}
 				corpus.Documents = append(corpus.Documents, chunk.Documents...)
 				corpus.Edges = append(corpus.Edges, chunk.Edges...)

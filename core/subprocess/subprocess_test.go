@@ -69,7 +69,7 @@ func (f *fakeRanker) Index(_ context.Context, c *core.Corpus) error {
 	for _, d := range c.Documents {
 		ids = append(ids, d.ID)
 	}
-	f.indexed = fmt.Sprintf("scope=%v docs=%v changed=%v removed=%v edges=%d full=%v", c.Scope, ids, c.Changed, c.Removed, len(c.Edges), c.Full)
+	f.indexed = fmt.Sprintf("scope=%v docs=%v changed=%v removed=%v edges=%d full=%v texts=%v", c.Scope, ids, c.Changed, c.Removed, len(c.Edges), c.Full, c.TextsOnly)
 	return nil
 }
 
@@ -277,7 +277,15 @@ func TestSubprocessRankerTakesAScopedCorpus(t *testing.T) {
 	if err := r.Index(context.Background(), corpus); err != nil {
 		t.Fatal(err)
 	}
-	want := "scope=[node chunk] docs=[node:coupon] changed=[node:coupon] removed=[chunk:old] edges=1 full=false"
+	want := "scope=[node chunk] docs=[node:coupon] changed=[node:coupon] removed=[chunk:old] edges=1 full=false texts=false"
+	if got := rank(t, r); got.Reason != want {
+		t.Errorf("the plugin indexed %q, want %q", got.Reason, want)
+	}
+	texts := &core.Corpus{Scope: core.NotesScope, TextsOnly: true, Documents: corpus.Documents, Changed: corpus.Changed}
+	if err := r.Index(context.Background(), texts); err != nil {
+		t.Fatal(err)
+	}
+	want = "scope=[node chunk] docs=[node:coupon] changed=[node:coupon] removed=[] edges=0 full=false texts=true"
 	if got := rank(t, r); got.Reason != want {
 		t.Errorf("the plugin indexed %q, want %q", got.Reason, want)
 	}

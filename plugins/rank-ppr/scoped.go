@@ -38,6 +38,15 @@ func (r *Ranker) indexScoped(c *core.Corpus) error {
 	if c.Full || !isNotesScope(c.Scope) {
 		return fmt.Errorf("%s: a scope of %v: %w", Name, c.Scope, core.ErrFullIndexNeeded)
 	}
+	if c.TextsOnly {
+		// The same notes, paths and edges: the graph holds no text. The
+		// stored graph is not even read, and a delta that says otherwise
+		// is not trusted.
+		if len(c.Removed) > 0 || len(c.Edges) > 0 {
+			return fmt.Errorf("%s: a delta of texts only that removes documents or sends edges: %w", Name, core.ErrFullIndexNeeded)
+		}
+		return nil
+	}
 	r.mu.Lock()
 	dir, base := r.stateDir, r.state
 	r.mu.Unlock()

@@ -499,6 +499,45 @@ func TestScopedUnchangedNotRewritten(t *testing.T) {
 	}
 }
 
+// A delta of texts only leaves the graph as it is, unread: the graph
+// holds no text. One that also sends edges or removes notes is not one.
+func TestScopedTextsOnly(t *testing.T) {
+	ctx := context.Background()
+	p := newProject(5, 40, 80)
+	for range 6 {
+		p.addNote()
+	}
+	dir := t.TempDir()
+	r := configured(t, dir, "")
+	if err := r.Index(ctx, p.whole()); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, stateFile)
+	want := readGraph(t, dir)
+	// A graph damaged on disk would fail any update that reads it.
+	if err := os.WriteFile(file, append(slices.Clone(want), 'x'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := p.order[1]
+	doc := p.notes[id]
+	doc.Body += " a sentence added"
+	texts := &core.Corpus{Scope: core.NotesScope, TextsOnly: true, Documents: []core.Document{doc}, Changed: []string{id}}
+	if err := configured(t, dir, "").Index(ctx, texts); err != nil {
+		t.Fatalf("a delta of texts only: %v", err)
+	}
+	if got, _ := os.ReadFile(file); !bytes.Equal(got, append(slices.Clone(want), 'x')) {
+		t.Error("a delta of texts only touched the graph")
+	}
+	for name, c := range map[string]*core.Corpus{
+		"with edges":   {Scope: core.NotesScope, TextsOnly: true, Documents: []core.Document{doc}, Changed: []string{id}, Edges: p.noteEdges()},
+		"with removed": {Scope: core.NotesScope, TextsOnly: true, Removed: []string{p.order[0]}},
+	} {
+		if err := configured(t, dir, "").Index(ctx, c); !errors.Is(err, core.ErrFullIndexNeeded) {
+			t.Errorf("%s: %v, want a full index asked for", name, err)
+		}
+	}
+}
+
 // Every build numbers the notes after the code's documents, sorted by id,
 // whatever their place in the corpus; the code's documents keep corpus
 // order.
