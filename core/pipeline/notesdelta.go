@@ -55,6 +55,13 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	}
 	defer lock.Unlock()
 	lap := e.stopwatch("notes delta")
+	// The stamp first: a change after it is seen by the scan, or makes
+	// the next stamp differ. The scan of the notes' files, which the
+	// common delta (notes edited) compares with the snapshot, then runs
+	// beside the reading of the state and the opening of the rankers.
+	notesStamp, _ := e.notesStamp()
+	stampedAt := time.Now()
+	scan := e.startScan()
 	e.reserveDeltaHeap()
 
 	m, err := loadManifest(e.indexDir(), false)
@@ -89,9 +96,7 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	lap("rankers opened")
 
 	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
-	notesStamp, _ := e.notesStamp()
-	stampedAt := time.Now()
-	if done, err := e.notesEdited(ctx, m, prevNotes, rankers, names, stats); err != nil {
+	if done, err := e.notesEdited(ctx, m, prevNotes, scan, rankers, names, stats); err != nil {
 		return nil, err
 	} else if done {
 		e.saveNotesStamp(notesStamp, stampedAt)

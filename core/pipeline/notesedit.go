@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
@@ -43,6 +44,30 @@ func (e *Engine) scanChunks() ([]snapFile, bool) {
 		out[i] = snapFile{path: v.Path, version: v.Version}
 	}
 	return out, true
+}
+
+// notesScan is the notes' files as a delta found them: the node files and
+// the chunks' (ok false when the chunks' folder could not be listed).
+type notesScan struct {
+	nodes    []knowledge.FileVersion
+	nodesErr error
+	chunks   []snapFile
+	chunksOK bool
+}
+
+// startScan lists the notes' files with their versions in the background
+// and returns the wait for them: a stat per file, most of what finding an
+// edited note costs, done while the state is read. Started after the
+// notes' stamp is taken, it sees every change the stamp missed.
+func (e *Engine) startScan() func() notesScan {
+	done := make(chan notesScan, 1)
+	go func() {
+		var s notesScan
+		s.chunks, s.chunksOK = e.scanChunks()
+		s.nodes, s.nodesErr = e.Knowledge().Scan()
+		done <- s
+	}()
+	return sync.OnceValue(func() notesScan { return <-done })
 }
 
 // snapshot records the notes as a run read them: the node files with
@@ -98,18 +123,20 @@ func groupEdges(edges []core.Edge) map[string][]core.Edge {
 // saw them, each changed file still a node of the same id, and no more
 // than maxEdited of them. It reports whether it applied; when it did
 // not, nothing was written and the caller reads every note.
-func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState, rankers []core.Ranker, names []string, stats *IndexStats) (bool, error) {
+func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState, found func() notesScan, rankers []core.Ranker, names []string, stats *IndexStats) (bool, error) {
 	sn := prev.snap
 	if sn == nil || sn.manifest != e.manifestStamp() {
 		return false, nil
 	}
-	if chunks, ok := e.scanChunks(); !ok || !slices.Equal(chunks, sn.chunkFiles) {
+	lap := e.stopwatch("edited notes")
+	files := found()
+	lap("scan")
+	if !files.chunksOK || !slices.Equal(files.chunks, sn.chunkFiles) {
 		return false, nil // a chunk written, changed or gone: read them all
 	}
-	lap := e.stopwatch("edited notes")
 	ks := e.Knowledge()
-	scan, err := ks.Scan()
-	if err != nil || len(scan) != len(sn.files) {
+	scan := files.nodes
+	if files.nodesErr != nil || len(scan) != len(sn.files) {
 		return false, nil
 	}
 	var changed []int
@@ -128,7 +155,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	if len(changed) > maxEdited {
 		return false, nil
 	}
-	lap("scan")
+	lap("compared")
 	at := make(map[string]int, len(sn.nodes)) // document → its node in sn.nodes
 	for i, n := range sn.nodes {
 		at[n.doc] = i

@@ -24,6 +24,18 @@ func WriteVerified(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
+// WriteDerivedVerified is WriteVerified without waiting for the disk, as
+// WriteDerived writes: for an index file a small delta rewrites (the
+// notes' part), whose loss in a power cut its checksum reveals and a full
+// index repairs.
+func WriteDerivedVerified(path string, data []byte, perm os.FileMode) error {
+	if err := WriteDerived(path, data, perm); err != nil {
+		return err
+	}
+	RecordVerified(path)
+	return nil
+}
+
 // RecordVerified records the version of the file at path as one whose
 // whole checksum was found good: by WriteVerified, or by an index run that
 // checked a file it kept. A failure only leaves readers checking it.

@@ -7,16 +7,25 @@ import (
 	"time"
 )
 
-// A file WriteVerified wrote is Unchanged until anything touches it: a
-// rewrite in place with the same bytes or the same size, a replacement,
-// a lost or torn record.
+// A file WriteVerified or WriteDerivedVerified wrote is Unchanged until
+// anything touches it: a rewrite in place with the same bytes or the same
+// size, a replacement, a lost or torn record.
 func TestWriteVerifiedUnchanged(t *testing.T) {
+	for name, writer := range map[string]func(string, []byte, os.FileMode) error{"WriteVerified": WriteVerified, "WriteDerivedVerified": WriteDerivedVerified} {
+		t.Run(name, func(t *testing.T) { testVerifiedUnchanged(t, writer) })
+	}
+}
+
+func testVerifiedUnchanged(t *testing.T, writer func(string, []byte, os.FileMode) error) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "graph.bin")
 	write := func() {
 		t.Helper()
-		if err := WriteVerified(path, []byte("the index's bytes"), 0o644); err != nil {
+		if err := writer(path, []byte("the index's bytes"), 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(path); err != nil || string(got) != "the index's bytes" {
+			t.Fatalf("read back %q, %v", got, err)
 		}
 		if !Unchanged(path) {
 			t.Fatal("a file just written is not Unchanged")

@@ -184,7 +184,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	for i, sg := range kept {
 		names[i] = sg.name
 	}
-	name, st, err := writeSegments(dir, names, data)
+	name, st, err := writeSegments(dir, names, data, !scoped)
 	if err != nil {
 		return fmt.Errorf("%s: %w", Name, err)
 	}

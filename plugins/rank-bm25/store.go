@@ -545,8 +545,16 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 // writeSegments saves a new segment file under a fresh name, then the
 // list naming the kept segments and it, then removes the segment files no
 // longer listed. The list is the commit point: a crash before it leaves
-// the previous index whole.
-func writeSegments(dir string, keep []string, data []byte) (string, listStamp, error) {
+// the previous index whole. Unless durable, neither waits for the disk
+// (a scoped delta's, which a hook writes: the waits were most of what
+// indexing an edited note cost it); a power cut may then lose the new
+// segment or the list, which their checksums and the missing files
+// reveal, and a full index rebuilds.
+func writeSegments(dir string, keep []string, data []byte, durable bool) (string, listStamp, error) {
+	writeVerified, writeFile := store.WriteVerified, store.WriteFile
+	if !durable {
+		writeVerified, writeFile = store.WriteDerivedVerified, store.WriteDerived
+	}
 	name := ""
 	for n := time.Now().UnixNano(); ; n++ {
 		name = fmt.Sprintf("%s%016x%s", segPrefix, n, segSuffix)
@@ -554,12 +562,12 @@ func writeSegments(dir string, keep []string, data []byte) (string, listStamp, e
 			break
 		}
 	}
-	if err := store.WriteVerified(filepath.Join(dir, name), data, 0o644); err != nil {
+	if err := writeVerified(filepath.Join(dir, name), data, 0o644); err != nil {
 		return "", "", err
 	}
 	names := append(slices.Clone(keep), name)
 	list := listHeader + "\n" + strings.Join(names, "\n") + "\n"
-	if err := store.WriteFile(filepath.Join(dir, listFile), []byte(list), 0o644); err != nil {
+	if err := writeFile(filepath.Join(dir, listFile), []byte(list), 0o644); err != nil {
 		return "", "", err
 	}
 	entries, _ := os.ReadDir(dir)

@@ -196,7 +196,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		if !corpus.Full && sameDocs(docs[p], old[p]) {
 			continue // an edit that renamed nothing here: the file stands
 		}
-		if err := r.writePart(dir, p, docs[p], oldKeys[p]); err != nil {
+		if err := r.writePart(dir, p, docs[p], oldKeys[p], true); err != nil {
 			return err
 		}
 	}
@@ -259,7 +259,7 @@ func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpu
 	if sameDocs(docs, old) {
 		return nil // an edit that renamed nothing: the file stands
 	}
-	return r.writePart(dir, partNotes, docs, oldKeys)
+	return r.writePart(dir, partNotes, docs, oldKeys, false)
 }
 
 // readPart reads part p of the index to build on, checking all of it, and
@@ -301,11 +301,18 @@ func checkHeader(file string) error {
 }
 
 // writePart writes part p of the index and keeps it for queries; keys
-// are those the part had, in order, if it was read (see encode).
-func (r *Ranker) writePart(dir string, p int, docs []doc, keys []string) error {
+// are those the part had, in order, if it was read (see encode). Unless
+// durable, it does not wait for the disk (a scoped delta's, which a hook
+// writes): a part lost in a power cut fails its checksum, and a full
+// index rebuilds it.
+func (r *Ranker) writePart(dir string, p int, docs []doc, keys []string, durable bool) error {
 	file := filepath.Join(dir, partFiles[p])
 	data := encode(docs, keys)
-	if err := store.WriteVerified(file, data, 0o644); err != nil {
+	write := store.WriteVerified
+	if !durable {
+		write = store.WriteDerivedVerified
+	}
+	if err := write(file, data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", Name, err)
 	}
 	idx, err := decode(data, false) // just encoded

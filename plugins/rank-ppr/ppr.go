@@ -148,16 +148,18 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			return nil
 		}
 	}
-	return r.keep(buildState(corpus, notes, in))
+	return r.keep(buildState(corpus, notes, in), true)
 }
 
 // keep persists st, when the ranker has a state directory, and ranks with
-// it from now on.
-func (r *Ranker) keep(st *state) error {
+// it from now on. Unless durable, it does not wait for the disk (a scoped
+// delta's, which a hook writes): a graph lost in a power cut fails its
+// checksum, and a full index rebuilds it.
+func (r *Ranker) keep(st *state, durable bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stateDir != "" {
-		stamp, err := st.save(r.stateDir)
+		stamp, err := st.save(r.stateDir, durable)
 		if err != nil {
 			return fmt.Errorf("%s: %w", Name, err)
 		}

@@ -276,7 +276,7 @@ func TestStateErrors(t *testing.T) {
 func TestFormatVersion(t *testing.T) {
 	dir := t.TempDir()
 	st := newState(corpusOf([]string{"a.go", "b.go"}, false, [][2]string{{"a.go", "b.go"}}))
-	if _, err := st.save(dir); err != nil {
+	if _, err := st.save(dir, true); err != nil {
 		t.Fatal(err)
 	}
 	good, err := os.ReadFile(filepath.Join(dir, stateFile))
@@ -537,7 +537,7 @@ func BenchmarkIndex10k(b *testing.B) {
 
 func BenchmarkLoad10k(b *testing.B) {
 	dir := b.TempDir()
-	if _, err := newState(synthetic()).save(dir); err != nil {
+	if _, err := newState(synthetic()).save(dir, true); err != nil {
 		b.Fatal(err)
 	}
 	fi, _ := os.Stat(filepath.Join(dir, stateFile))

@@ -525,8 +525,12 @@ func pad(offset int) int { return (8 - offset%8) % 8 }
 
 // save writes the state atomically, so a concurrent reader sees the old
 // graph or the new one.
-func (st *state) save(dir string) (store.Stamp, error) {
-	if err := store.WriteVerified(filepath.Join(dir, stateFile), st.encode(), 0o644); err != nil {
+func (st *state) save(dir string, durable bool) (store.Stamp, error) {
+	write := store.WriteVerified
+	if !durable {
+		write = store.WriteDerivedVerified
+	}
+	if err := write(filepath.Join(dir, stateFile), st.encode(), 0o644); err != nil {
 		return store.Stamp{}, err
 	}
 	os.Remove(filepath.Join(dir, legacyFile))
