@@ -61,8 +61,8 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	// beside the reading of the state and the opening of the rankers.
 	notesStamp, _ := e.notesStamp()
 	stampedAt := time.Now()
+	e.reserveDeltaHeap() // before the scan's goroutines: it collects
 	scan := e.startScan()
-	e.reserveDeltaHeap()
 
 	m, err := loadManifest(e.indexDir(), false)
 	switch {
@@ -163,14 +163,10 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	corpus.Edges = append(e.visibleEdges(m, append(nodeEdges, chunkEdges...)), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
 	lap("delta")
 
-	if err := e.indexScoped(ctx, rankers, names, corpus, stats); err != nil {
+	if err := e.indexScoped(ctx, rankers, names, corpus, stats, prevNotes, next); err != nil {
 		return nil, err
 	}
-	lap("rankers")
-	if err := e.saveNotesState(prevNotes, next); err != nil {
-		return nil, err
-	}
-	lap("notes' state saved")
+	lap("rankers and notes' state")
 	e.saveNotesStamp(notesStamp, stampedAt)
 	lap("stamp saved")
 	return e.finish(stats, start), nil
@@ -199,10 +195,13 @@ func (e *Engine) reserveDeltaHeap() {
 	store.ReserveHugeHeap(int(min(max(deltaHeapShare*fi.Size(), 8<<20), hugeHeapMax)))
 }
 
-// indexScoped gives each ranker the scoped corpus, at once. A ranker that
-// cannot take it leaves the notes' state as it was: the next run sends
-// the same delta again, or the full index repairs the ranker.
-func (e *Engine) indexScoped(ctx context.Context, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats) error {
+// indexScoped gives each ranker the scoped corpus, at once, and meanwhile
+// writes the notes' state that says they hold it (next, against prev)
+// beside its file: it is put in place once every ranker took the corpus.
+// A ranker that cannot take it leaves the notes' state as it was: the
+// next run sends the same delta again, or the full index repairs the
+// ranker.
+func (e *Engine) indexScoped(ctx context.Context, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats, prev, next *notesState) error {
 	errs := make([]error, len(rankers))
 	var wg sync.WaitGroup
 	for i, r := range rankers {
@@ -212,7 +211,25 @@ func (e *Engine) indexScoped(ctx context.Context, rankers []core.Ranker, names [
 			e.logger.Debug("ranker indexed", "ranker", names[i], "scoped", true, "ms", ms(time.Since(t)))
 		})
 	}
+	staged, serr := e.stageNotesState(prev, next)
 	wg.Wait()
+	if err := rankersIndexed(ctx, names, errs, stats); err != nil {
+		if staged != nil {
+			staged.Abort()
+		}
+		return err
+	}
+	if serr != nil || staged == nil {
+		return serr
+	}
+	if err := staged.Commit(); err != nil {
+		return fmt.Errorf("save the notes' state: %w", err)
+	}
+	return nil
+}
+
+// rankersIndexed reads the rankers' answers to a scoped corpus.
+func rankersIndexed(ctx context.Context, names []string, errs []error, stats *IndexStats) error {
 	for i, err := range errs {
 		switch {
 		case err == nil:

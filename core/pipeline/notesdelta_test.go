@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,6 +154,53 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 				t.Errorf("round %d, %q: the delta's index answers\n%s\nthe full index answers\n%s", round, q.Text, g, w)
 			}
 		}
+	}
+}
+
+// A ranker that cannot take the notes' delta leaves the notes' state as it
+// was, with no file of it half written beside it: the next run, once the
+// ranker is repaired, sends the same notes again.
+func TestNotesDeltaKeepsTheStateWhenARankerFails(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	ctx := context.Background()
+	ks := e.Knowledge()
+	if _, err := ks.Register(ctx, []knowledge.Input{
+		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total at checkout."},
+		{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three."},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	indexDir := filepath.Join(root, ".rubi", "index")
+	state, err := os.ReadFile(filepath.Join(indexDir, notesStateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := filepath.Join(indexDir, "rank.names", "notes.idx")
+	if err := os.WriteFile(names, []byte("not an index"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five.")
+	if _, _, err := e.RefreshNotes(ctx); !errors.Is(err, ErrIndexOutdated) {
+		t.Fatalf("refresh with a damaged ranker: %v, want ErrIndexOutdated", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(indexDir, notesStateFile)); !bytes.Equal(got, state) {
+		t.Error("the notes' state was rewritten though a ranker did not take the delta")
+	}
+	entries, _ := os.ReadDir(indexDir)
+	for _, de := range entries {
+		if strings.Contains(de.Name(), ".tmp-") {
+			t.Errorf("%s left in the index", de.Name())
+		}
+	}
+	index(t, e)
+	res, err := e.Retrieve(ctx, Query{Text: "zebra batch five", Kinds: []string{core.DocNode}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 || !strings.Contains(res.Items[0].Title, "Zebra") {
+		t.Errorf("after a full index, the edited note is not found:\n%s", res.Text(true))
 	}
 }
 

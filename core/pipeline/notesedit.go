@@ -267,24 +267,22 @@ func sameGraph(old, now snapNode) bool {
 }
 
 // editedTexts ends notesEdited: the critical notes rewritten if one of
-// them changed, the corpus given to the rankers, the state saved.
+// them changed, the corpus given to the rankers and the state saved.
 func (e *Engine) editedTexts(ctx context.Context, prev, next *notesState, edited map[string]*knowledge.Node, criticalChanged bool, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats, lap func(string)) error {
 	if criticalChanged {
 		if err := e.rewriteCritical(edited); err != nil {
 			return err
 		}
 	}
-	if err := e.indexScoped(ctx, rankers, names, corpus, stats); err != nil {
+	if err := e.indexScoped(ctx, rankers, names, corpus, stats, prev, next); err != nil {
 		return err
 	}
-	lap("rankers")
+	lap("rankers and state")
 	e.editedDeltas.Add(1)
 	if corpus.TextsOnly {
 		e.textDeltas.Add(1)
 	}
-	err := e.saveNotesState(prev, next)
-	lap("state saved")
-	return err
+	return nil
 }
 
 // rewriteCritical brings the critical notes' file up to date with the

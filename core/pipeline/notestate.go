@@ -321,14 +321,6 @@ func (st *notesState) encode() []byte {
 	return codec.Seal(b)
 }
 
-// save writes the state atomically. It need not wait for the disk: a
-// state lost in a power cut, or cut short (its checksum tells), costs the
-// next run sending every note again, and an older one sending again what
-// changed since, which the rankers apply as they did.
-func (st *notesState) save(dir string) error {
-	return store.WriteDerived(filepath.Join(dir, notesStateFile), st.encode(), 0o644)
-}
-
 // withMentions fills in the mentions of items from the state where the
 // version is the one it scanned, and scans the others; the state then
 // holds every item's.
@@ -351,6 +343,23 @@ func (st *notesState) withMentions(prev *notesState, items []memItem) {
 // the names of the versions prev had scanned where this run read none.
 // Nothing is written when it says what prev did.
 func (e *Engine) saveNotesState(prev, next *notesState) error {
+	staged, err := e.stageNotesState(prev, next)
+	if err != nil || staged == nil {
+		return err
+	}
+	if err := staged.Commit(); err != nil {
+		return fmt.Errorf("save the notes' state: %w", err)
+	}
+	return nil
+}
+
+// stageNotesState writes next beside the state's file, as saveNotesState
+// saves it, for the caller to put in place once the rankers hold what it
+// says; nil when it says what prev did. It need not wait for the disk: a
+// state lost in a power cut, or cut short (its checksum tells), costs the
+// next run sending every note again, and an older one sending again what
+// changed since, which the rankers apply as they did.
+func (e *Engine) stageNotesState(prev, next *notesState) (*store.Staged, error) {
 	if next.snap != nil {
 		next.snap.manifest = e.manifestStamp()
 	}
@@ -363,13 +372,14 @@ func (e *Engine) saveNotesState(prev, next *notesState) error {
 			}
 		}
 		if maps.Equal(prev.stamps, next.stamps) && sameMentions(prev.mentions, next.mentions) && reflect.DeepEqual(prev.snap, next.snap) {
-			return nil
+			return nil, nil
 		}
 	}
-	if err := next.save(e.indexDir()); err != nil {
-		return fmt.Errorf("save the notes' state: %w", err)
+	staged, err := store.StageDerived(filepath.Join(e.indexDir(), notesStateFile), next.encode(), 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("save the notes' state: %w", err)
 	}
-	return nil
+	return staged, nil
 }
 
 func sameMentions(a, b map[string][]mention) bool {

@@ -54,6 +54,37 @@ func WriteFiles(files []File) []error {
 	return errs
 }
 
+// Staged is a file written beside its path, not yet in its place: a
+// write that must wait for others before it counts, and need not wait for
+// the disk (as WriteDerived writes).
+type Staged struct {
+	tmp, path string
+}
+
+// StageDerived writes data to a temporary file beside path, without
+// waiting for the disk; Commit puts it in place atomically, Abort drops
+// it. Writing while other work runs, and renaming once it is done, costs
+// the wait a rename.
+func StageDerived(path string, data []byte, perm os.FileMode) (*Staged, error) {
+	tmp, err := writeTemp(File{Path: path, Data: data, Perm: perm})
+	if err != nil {
+		return nil, err
+	}
+	return &Staged{tmp: tmp, path: path}, nil
+}
+
+// Commit renames the staged file over its path.
+func (s *Staged) Commit() error {
+	if err := os.Rename(s.tmp, s.path); err != nil {
+		os.Remove(s.tmp)
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Abort removes the staged file.
+func (s *Staged) Abort() { os.Remove(s.tmp) }
+
 // writeTemp writes f's data to a new temporary file beside it, unsynced.
 func writeTemp(f File) (string, error) {
 	dir := filepath.Dir(f.Path)
