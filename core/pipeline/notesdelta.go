@@ -64,7 +64,9 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	e.reserveDeltaHeap() // before the scan's goroutines: it collects
 	scan := e.startScan()
 
-	m, err := loadManifest(e.indexDir(), false)
+	// Read as a query reads it, and kept for the query that follows: the
+	// delta leaves it as it is.
+	m, err := e.currentManifest()
 	switch {
 	case errors.Is(err, errNoIndex):
 		return nil, ErrNoIndex
