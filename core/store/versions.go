@@ -2,12 +2,11 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,7 +23,11 @@ type FileVersion struct {
 // file renamed over another has another inode even when its size and
 // (coarse) time are the same.
 func Version(mod, size int64, inode uint64) string {
-	return fmt.Sprintf("%d/%d/%d", mod, size, inode)
+	var b [64]byte
+	v := strconv.AppendInt(b[:0], mod, 10)
+	v = strconv.AppendInt(append(v, '/'), size, 10)
+	v = strconv.AppendUint(append(v, '/'), inode, 10)
+	return string(v)
 }
 
 // VersionOf is the Version of a file as fi describes it.
@@ -38,23 +41,20 @@ func VersionOf(fi fs.FileInfo) string {
 // the least finding them can cost. A file that cannot be statted has an
 // empty version; a missing folder lists nothing.
 func ScanFolder(dir string, keep func(name string) bool) ([]FileVersion, error) {
-	des, err := os.ReadDir(dir)
+	names, maybe, err := listNames(dir, keep)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, de := range des {
-		if de.Type().IsRegular() && keep(de.Name()) {
-			names = append(names, de.Name())
-		}
-	}
-	out := make([]FileVersion, len(names))
+	out := make([]FileVersion, 0, len(names))
 	prefix := dir + string(filepath.Separator)
 	for k, v := range versionsIn(dir, names) {
-		out[k] = FileVersion{prefix + names[k], v}
+		if v == "" && maybe[k] {
+			continue // of a type the listing did not say, and not a regular file
+		}
+		out = append(out, FileVersion{prefix + names[k], v})
 	}
 	slices.SortFunc(out, func(a, b FileVersion) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
