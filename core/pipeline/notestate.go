@@ -364,13 +364,7 @@ func (e *Engine) stageNotesState(prev, next *notesState) (*store.Staged, error) 
 		next.snap.manifest = e.manifestStamp()
 	}
 	if prev != nil {
-		for id, stamp := range next.stamps {
-			if _, ok := next.mentions[id]; !ok && prev.stamps[id] == stamp {
-				if ms, ok := prev.mentions[id]; ok {
-					next.mentions[id] = ms
-				}
-			}
-		}
+		next.mentions = keptMentions(prev, next)
 		if maps.Equal(prev.stamps, next.stamps) && sameMentions(prev.mentions, next.mentions) && reflect.DeepEqual(prev.snap, next.snap) {
 			return nil, nil
 		}
@@ -380,6 +374,32 @@ func (e *Engine) stageNotesState(prev, next *notesState) (*store.Staged, error) 
 		return nil, fmt.Errorf("save the notes' state: %w", err)
 	}
 	return staged, nil
+}
+
+// keptMentions returns next's names, with prev's for the documents whose
+// version next did not scan again and prev had scanned.
+func keptMentions(prev, next *notesState) map[string][]mention {
+	if len(next.mentions)*4 > len(prev.mentions) {
+		for id, stamp := range next.stamps {
+			if _, ok := next.mentions[id]; !ok && prev.stamps[id] == stamp {
+				if ms, ok := prev.mentions[id]; ok {
+					next.mentions[id] = ms
+				}
+			}
+		}
+		return next.mentions
+	}
+	// A few documents scanned again (an edit): prev's names, less those of
+	// versions gone, cost one copy where filling a new map grows it a
+	// dozen times.
+	out := maps.Clone(prev.mentions)
+	for id := range out {
+		if stamp, ok := next.stamps[id]; !ok || prev.stamps[id] != stamp {
+			delete(out, id)
+		}
+	}
+	maps.Copy(out, next.mentions)
+	return out
 }
 
 func sameMentions(a, b map[string][]mention) bool {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -151,4 +152,37 @@ func FuzzNotesState(f *testing.F) {
 			t.Fatalf("read back %+v (%v), wrote %+v", again, err, got)
 		}
 	})
+}
+
+// The names a saved state keeps are next's own, and prev's for the
+// versions next did not scan again, whether next scanned a few (an edit)
+// or many.
+func TestKeptMentions(t *testing.T) {
+	for _, rescanned := range []int{1, 30} {
+		prev, next := newNotesState(), newNotesState()
+		want := map[string][]mention{}
+		for i := range 40 {
+			id := fmt.Sprintf("node:n%02d", i)
+			prev.stamps[id] = "v1"
+			prev.mentions[id] = []mention{{key: id, display: id}}
+			switch {
+			case i == 39: // gone
+			case i < rescanned: // a new version, scanned again
+				next.stamps[id] = "v2"
+				next.mentions[id] = []mention{{key: "new " + id, display: "new " + id}}
+				want[id] = next.mentions[id]
+			case i == 38: // a new version, not scanned: its old names are not its own
+				next.stamps[id] = "v2"
+			default:
+				next.stamps[id] = "v1"
+				want[id] = prev.mentions[id]
+			}
+		}
+		next.stamps["node:added"] = "v1"
+		next.mentions["node:added"] = []mention{}
+		want["node:added"] = []mention{}
+		if got := keptMentions(prev, next); !sameMentions(got, want) {
+			t.Errorf("%d scanned again: kept %v, want %v", rescanned, got, want)
+		}
+	}
 }
