@@ -9,8 +9,9 @@ import (
 // Mapped is a read-only view of a whole file: memory-mapped where the
 // system allows it, else read into memory. A query process reads index
 // files of megabytes once; mapping them (with the pages populated in one
-// call on Linux) avoids copying them and taking a page fault per 4 KiB of
-// fresh memory, which on virtual machines costs more than the read.
+// call on Linux, but in a one-shot process, see SetOneShot) avoids copying
+// them and taking a page fault per 4 KiB of fresh memory, which on virtual
+// machines costs more than the read.
 //
 // The data is valid until Close. rubi's index files are only ever
 // replaced by rename, never written in place, so a mapping always shows
@@ -76,7 +77,9 @@ var oneShot atomic.Bool
 // version it opened) and costs no more than the mapped files' size, which
 // a one-shot command reads a handful of. A long-running process (the MCP
 // server) must not call it: it loads new versions of the same files for
-// as long as it runs, and would keep every old version mapped.
+// as long as it runs, and would keep every old version mapped. A one-shot
+// process's mappings are not populated ahead: a hook reads a few pages of
+// the indexes it maps.
 // Tests turn it off again with SetOneShot(false).
 func SetOneShot(on bool) { oneShot.Store(on) }
 
