@@ -217,17 +217,14 @@ func (e *Engine) indexScoped(ctx context.Context, rankers []core.Ranker, names [
 	wg.Wait()
 	if err := rankersIndexed(ctx, names, errs, stats); err != nil {
 		if staged != nil {
-			staged.Abort()
+			staged.abort()
 		}
 		return err
 	}
 	if serr != nil || staged == nil {
 		return serr
 	}
-	if err := staged.Commit(); err != nil {
-		return fmt.Errorf("save the notes' state: %w", err)
-	}
-	return nil
+	return staged.commit()
 }
 
 // rankersIndexed reads the rankers' answers to a scoped corpus.

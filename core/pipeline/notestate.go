@@ -68,6 +68,14 @@ type notesState struct {
 	mentions map[string][]mention
 	// snap, when set, is what the notes were when the state was written.
 	snap *notesSnap
+	// base identifies the state file the state was read from, and edits
+	// are the edits of texts alone applied over it (notesEditsFile).
+	base  notesBase
+	edits []notesEdit
+	// editsOnly, on a state made from one read from a file by edits of
+	// texts alone (edits, then, holds them all), saves it as that file's
+	// edits instead of a new state file.
+	editsOnly bool
 }
 
 // notesSnap is the notes as an index run read them: enough to rebuild
@@ -118,15 +126,29 @@ func loadNotesState(dir string) *notesState {
 	if err != nil || fi.Size() > maxNotesState {
 		return nil
 	}
-	// Read into a buffer of its size: growing one costs more than decoding.
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil
+	var data []byte
+	if store.OneShot() {
+		// Mapped, and never unmapped: the state's strings are views of it
+		// (see store.SetOneShot). Read, it costs a fresh process a page of
+		// new memory per 4 KiB, and the copy.
+		m, err := store.MapWhole(f, fi.Size())
+		if err != nil {
+			return nil
+		}
+		data = m.Data
+	} else {
+		// Read into a buffer of its size: growing one costs more than
+		// decoding.
+		data = make([]byte, fi.Size())
+		if _, err := io.ReadFull(f, data); err != nil {
+			return nil
+		}
 	}
 	st, err := decodeNotesState(data)
 	if err != nil {
 		return nil
 	}
+	st.readEdits(dir, baseOf(data))
 	return st
 }
 
@@ -347,11 +369,30 @@ func (e *Engine) saveNotesState(prev, next *notesState) error {
 	if err != nil || staged == nil {
 		return err
 	}
-	if err := staged.Commit(); err != nil {
+	return staged.commit()
+}
+
+// stagedNotes is the notes' state written beside its place: a whole state
+// file, or the edits of the one in place.
+type stagedNotes struct {
+	file *store.Staged
+	// whole is set for a state file, which makes the edits file stale:
+	// it goes once the new state is in place.
+	whole bool
+	e     *Engine
+}
+
+func (s *stagedNotes) commit() error {
+	if err := s.file.Commit(); err != nil {
 		return fmt.Errorf("save the notes' state: %w", err)
+	}
+	if s.whole {
+		s.e.dropEdits()
 	}
 	return nil
 }
+
+func (s *stagedNotes) abort() { s.file.Abort() }
 
 // stageNotesState writes next beside the state's file, as saveNotesState
 // saves it, for the caller to put in place once the rankers hold what it
@@ -359,9 +400,16 @@ func (e *Engine) saveNotesState(prev, next *notesState) error {
 // state lost in a power cut, or cut short (its checksum tells), costs the
 // next run sending every note again, and an older one sending again what
 // changed since, which the rankers apply as they did.
-func (e *Engine) stageNotesState(prev, next *notesState) (*store.Staged, error) {
+func (e *Engine) stageNotesState(prev, next *notesState) (*stagedNotes, error) {
 	if next.snap != nil {
 		next.snap.manifest = e.manifestStamp()
+	}
+	if next.editsOnly && prev != nil && prev.base.size > 0 && len(next.edits) <= maxNotesEdits {
+		staged, err := store.StageDerived(filepath.Join(e.indexDir(), notesEditsFile), encodeEdits(prev.base, next.edits), 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("save the notes' edits: %w", err)
+		}
+		return &stagedNotes{file: staged}, nil
 	}
 	if prev != nil {
 		next.mentions = keptMentions(prev, next)
@@ -373,7 +421,7 @@ func (e *Engine) stageNotesState(prev, next *notesState) (*store.Staged, error) 
 	if err != nil {
 		return nil, fmt.Errorf("save the notes' state: %w", err)
 	}
-	return staged, nil
+	return &stagedNotes{file: staged, whole: true, e: e}, nil
 }
 
 // keptMentions returns next's names, with prev's for the documents whose

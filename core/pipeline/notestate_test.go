@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // The notes' state reads back as written, and a file damaged anywhere (a
@@ -125,6 +128,42 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 	}
 }
 
+// A one-shot process (a hook) reads the notes' state mapped, not copied:
+// it reads the same state, and a damaged one no more.
+func TestNotesStateMappedInAOneShotProcess(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "Maria saw the discount run before the total."},
+		{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three.", Files: []string{"internal/discount/discount.go"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	dir := filepath.Join(root, ".rubi", "index")
+	copied := loadNotesState(dir)
+	if copied == nil || copied.snap == nil {
+		t.Fatal("an index run wrote no notes' state with a snapshot")
+	}
+	store.SetOneShot(true)
+	defer store.SetOneShot(false)
+	if mapped := loadNotesState(dir); !reflect.DeepEqual(mapped, copied) {
+		t.Errorf("mapped, the state reads %+v; copied, %+v", mapped, copied)
+	}
+	path := filepath.Join(dir, notesStateFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x20
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st := loadNotesState(dir); st != nil {
+		t.Error("a damaged state mapped is read")
+	}
+}
+
 // The notes' state is read from the project's .rubi/, which a clone may
 // hold as anyone wrote it: whatever its bytes, reading it never fails
 // but with an error, and what it reads writes back to the same state.
@@ -185,4 +224,124 @@ func TestKeptMentions(t *testing.T) {
 			t.Errorf("%d scanned again: kept %v, want %v", rescanned, got, want)
 		}
 	}
+}
+
+// An edit of a note's text alone is saved as an edit of the state file,
+// which stays as it was: read back, the state is the one a whole save
+// would have written. Edits of another state file, or damaged ones, are
+// not applied; past maxNotesEdits files, or after any other change, the
+// state is written whole and the edits file goes.
+func TestNotesEditsStandForTheState(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	ctx := context.Background()
+	ks := e.Knowledge()
+	if _, err := ks.Register(ctx, []knowledge.Input{
+		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "Maria saw the discount run before the total."},
+		{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three."},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	dir := filepath.Join(root, ".rubi", "index")
+	statePath, editsPath := filepath.Join(dir, notesStateFile), filepath.Join(dir, notesEditsFile)
+	state, err := os.ReadFile(statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refresh := func() {
+		t.Helper()
+		if _, did, err := e.RefreshNotes(ctx); err != nil || !did {
+			t.Fatalf("refresh: %v, indexed %v", err, did)
+		}
+	}
+	editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five.")
+	refresh()
+	if got, _ := os.ReadFile(statePath); !bytes.Equal(got, state) {
+		t.Error("an edit of a text alone rewrote the state file")
+	}
+	edits, err := os.ReadFile(editsPath)
+	if err != nil {
+		t.Fatalf("no edits file: %v", err)
+	}
+	n, err := ks.Get("Zebra importer stalls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := loadNotesState(dir)
+	if st == nil || len(st.edits) != 1 || st.stamps[nodeDocID(n)] != nodeStamp(n) {
+		t.Fatalf("read back with its edits, the state is %+v", st)
+	}
+	if fi, err := os.Stat(n.Path); err != nil || st.snap.files[st.edits[0].file].version != store.VersionOf(fi) {
+		t.Errorf("the edited file's version reads %q", st.snap.files[st.edits[0].file].version)
+	}
+	// The same state saved whole reads back the same, and drops the edits.
+	whole := *st
+	whole.editsOnly = false
+	if err := e.saveNotesState(nil, &whole); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(editsPath); !os.IsNotExist(err) {
+		t.Errorf("a state saved whole left the edits file: %v", err)
+	}
+	again := loadNotesState(dir)
+	if again == nil || !maps.Equal(again.stamps, st.stamps) || !sameMentions(again.mentions, st.mentions) || !reflect.DeepEqual(again.snap, st.snap) {
+		t.Errorf("saved whole, the state reads %+v, with edits it read %+v", again, st)
+	}
+
+	// Edits of the state file before, or damaged ones, are not applied.
+	for name, data := range map[string][]byte{"of another state file": edits, "damaged": append(edits[:len(edits)-1:len(edits)-1], edits[len(edits)-1]^1)} {
+		if err := os.WriteFile(editsPath, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := loadNotesState(dir); got == nil || got.edits != nil || !maps.Equal(got.stamps, again.stamps) {
+			t.Errorf("edits %s were applied: %+v", name, got)
+		}
+	}
+	if err := os.Remove(editsPath); err != nil {
+		t.Fatal(err)
+	}
+
+	// A pile of edits is written whole once it passes maxNotesEdits files.
+	var inputs []knowledge.Input
+	for i := range maxNotesEdits + 1 {
+		inputs = append(inputs, knowledge.Input{Type: knowledge.TypeConcept, Title: fmt.Sprintf("Batch %d", i), Body: "A batch the importer reads."})
+	}
+	if _, err := ks.Register(ctx, inputs); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	for i := range maxNotesEdits {
+		editNote(t, ks, fmt.Sprintf("Batch %d", i), fmt.Sprintf("A batch the importer reads, %d times.", i))
+		refresh()
+	}
+	if st := loadNotesState(dir); st == nil || len(st.edits) != maxNotesEdits {
+		t.Fatalf("after %d edits of texts alone the state holds %d edits", maxNotesEdits, len(st.edits))
+	}
+	editNote(t, ks, fmt.Sprintf("Batch %d", maxNotesEdits), "A batch the importer reads once more.")
+	refresh()
+	if _, err := os.Stat(editsPath); !os.IsNotExist(err) {
+		t.Errorf("past %d edits, the edits file stayed: %v", maxNotesEdits, err)
+	}
+	if st := loadNotesState(dir); st == nil || st.edits != nil {
+		t.Errorf("past %d edits, the state read back is %+v", maxNotesEdits, st)
+	}
+}
+
+// The edits file is read from the project's .rubi/ as anyone wrote it:
+// whatever its bytes, reading it never fails but with an error, and what
+// it reads writes back the same.
+func FuzzNotesEdits(f *testing.F) {
+	f.Add(encodeEdits(notesBase{size: 1234, crc: 0xdeadbeef}, []notesEdit{{file: 2, node: 1, doc: "node:coupon", stamp: "active/1/abc", ver: "1/2/3", critical: true}}))
+	f.Add([]byte(notesEditsMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		base, edits, err := decodeEdits(data)
+		if err != nil {
+			return
+		}
+		b2, e2, err := decodeEdits(encodeEdits(base, edits))
+		if err != nil || b2 != base || !reflect.DeepEqual(e2, edits) {
+			t.Fatalf("read back %v %+v (%v), wrote %v %+v", b2, e2, err, base, edits)
+		}
+	})
 }

@@ -7,6 +7,6 @@ import (
 	"os"
 )
 
-func mapFile(*os.File, int64) ([]byte, func() error, error) {
+func mapFile(*os.File, int64, bool) ([]byte, func() error, error) {
 	return nil, nil, errors.ErrUnsupported
 }

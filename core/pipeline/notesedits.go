@@ -1,0 +1,182 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/rubi-dev/rubi/core/codec"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// The common change to the notes, an edit of a note's text alone
+// (core.Corpus.TextsOnly), changes three things in the notes' state: the
+// note's stamp, its file's version and its critical flag. Rewriting the
+// whole state (a megabyte at 2,000 notes) for them cost a hook more than
+// the rankers' work, so such edits go to a small file beside it,
+// notesEditsFile, which reading the state applies. Any other save writes
+// the whole state and drops the edits file.
+//
+//	magic "rubi-notes-edits\n", uvarint version
+//	uvarint size of the state file the edits apply to, then its CRC-32C
+//	  trailer (4 bytes): edits over another state file are not applied
+//	uvarint edit count, per edit: uvarint file (its place among the
+//	  snapshot's node files), uvarint node (its place among the
+//	  snapshot's nodes), string document id, string stamp, string
+//	  version, byte flags (1 critical)
+//	4 bytes CRC-32C of everything before, little endian
+const (
+	notesEditsFile    = "notes.edits"
+	notesEditsMagic   = "rubi-notes-edits\n"
+	notesEditsVersion = 1
+	// maxNotesEdits is the most edits the file holds; the next edit
+	// writes the whole state instead.
+	maxNotesEdits = 64
+)
+
+// notesBase identifies a state file: its size and checksum trailer.
+type notesBase struct {
+	size int64
+	crc  uint32
+}
+
+// baseOf is the notesBase of a state file's bytes.
+func baseOf(data []byte) notesBase {
+	if len(data) < 4 {
+		return notesBase{}
+	}
+	return notesBase{size: int64(len(data)), crc: binary.LittleEndian.Uint32(data[len(data)-4:])}
+}
+
+// notesEdit is one node file edited in its text alone: its place among
+// the snapshot's files and nodes, and what changed.
+type notesEdit struct {
+	file, node      int
+	doc, stamp, ver string
+	critical        bool
+}
+
+// applyEdits applies edits to st, which was read from the state file
+// base names, and reports whether it did: edits that do not fit the
+// snapshot (another file's, or damaged past their checksum) change
+// nothing.
+func (st *notesState) applyEdits(edits []notesEdit) bool {
+	sn := st.snap
+	if sn == nil {
+		return false
+	}
+	for _, ed := range edits {
+		if ed.file < 0 || ed.file >= len(sn.files) || ed.node < 0 || ed.node >= len(sn.nodes) ||
+			sn.files[ed.file].doc != ed.doc || sn.nodes[ed.node].doc != ed.doc || ed.doc == "" {
+			return false
+		}
+		if _, ok := st.stamps[ed.doc]; !ok {
+			return false
+		}
+	}
+	for _, ed := range edits {
+		st.stamps[ed.doc] = ed.stamp
+		sn.files[ed.file].version = ed.ver
+		n := &sn.nodes[ed.node]
+		n.critical = ed.critical && n.active
+	}
+	st.edits = edits
+	return true
+}
+
+// withEdit returns edits with ed in place of an earlier edit of the same
+// file.
+func withEdit(edits []notesEdit, ed notesEdit) []notesEdit {
+	for i := range edits {
+		if edits[i].file == ed.file {
+			out := append([]notesEdit(nil), edits...)
+			out[i] = ed
+			return out
+		}
+	}
+	return append(append([]notesEdit(nil), edits...), ed)
+}
+
+func encodeEdits(base notesBase, edits []notesEdit) []byte {
+	b := append([]byte(notesEditsMagic), notesEditsVersion)
+	b = binary.AppendUvarint(b, uint64(base.size))
+	b = binary.LittleEndian.AppendUint32(b, base.crc)
+	b = binary.AppendUvarint(b, uint64(len(edits)))
+	for _, ed := range edits {
+		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(ed.file)), uint64(ed.node))
+		b = codec.AppendString(codec.AppendString(codec.AppendString(b, ed.doc), ed.stamp), ed.ver)
+		var flags byte
+		if ed.critical {
+			flags = 1
+		}
+		b = append(b, flags)
+	}
+	return codec.Seal(b)
+}
+
+var errNotesEditsCorrupt = errors.New("the notes' edits are damaged")
+
+func decodeEdits(data []byte) (notesBase, []notesEdit, error) {
+	body, ok := codec.Unseal(data)
+	if !ok || len(body) < len(notesEditsMagic) || string(body[:len(notesEditsMagic)]) != notesEditsMagic {
+		return notesBase{}, nil, errNotesEditsCorrupt
+	}
+	// Copied strings, not views: the file is small, and read into a
+	// buffer that is not kept.
+	d := codec.Decoder{B: body[len(notesEditsMagic):], Corrupt: errNotesEditsCorrupt}
+	if d.Uvarint() != notesEditsVersion {
+		return notesBase{}, nil, errNotesEditsCorrupt
+	}
+	base := notesBase{size: int64(d.Uvarint())}
+	if raw := d.Raw(4); len(raw) == 4 {
+		base.crc = binary.LittleEndian.Uint32(raw)
+	}
+	n := d.Count(5)
+	if n > maxNotesEdits {
+		return notesBase{}, nil, errNotesEditsCorrupt
+	}
+	edits := make([]notesEdit, 0, n)
+	for range n {
+		ed := notesEdit{file: int(d.Uvarint()), node: int(d.Uvarint())}
+		ed.doc, ed.stamp, ed.ver = d.String(), d.String(), d.String()
+		ed.critical = d.Byte()&1 != 0
+		edits = append(edits, ed)
+	}
+	if d.Err != nil || len(d.B) != 0 {
+		return notesBase{}, nil, errNotesEditsCorrupt
+	}
+	return base, edits, nil
+}
+
+// readEdits applies the edits file of the index in dir to st, read from
+// the state file base names, when the file is there, whole and of that
+// state file.
+func (st *notesState) readEdits(dir string, base notesBase) {
+	st.base = base
+	f, err := store.OpenRegular(filepath.Join(dir, notesEditsFile))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxEditsBytes+1))
+	if err != nil || len(data) > maxEditsBytes {
+		return
+	}
+	if on, edits, err := decodeEdits(data); err == nil && on == base {
+		st.applyEdits(edits)
+	}
+}
+
+// maxEditsBytes bounds what readEdits reads: maxNotesEdits edits of ids,
+// stamps and versions of at most a few kilobytes each.
+const maxEditsBytes = 1 << 20
+
+// dropEdits removes the edits file, once a new state file makes it stale
+// (its base names the old one, so it would not be applied anyway).
+func (e *Engine) dropEdits() {
+	if err := os.Remove(filepath.Join(e.indexDir(), notesEditsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		e.logger.Warn("could not remove the notes' edits", "error", err)
+	}
+}
