@@ -161,17 +161,9 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 // was, with no file of it half written beside it: the next run, once the
 // ranker is repaired, sends the same notes again.
 func TestNotesDeltaKeepsTheStateWhenARankerFails(t *testing.T) {
-	root := shop(t)
-	e := engine(t, root)
+	root, e := notesProject(t, twoNotes...)
 	ctx := context.Background()
 	ks := e.Knowledge()
-	if _, err := ks.Register(ctx, []knowledge.Input{
-		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total at checkout."},
-		{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three."},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	index(t, e)
 	indexDir := filepath.Join(root, ".rubi", "index")
 	state, err := os.ReadFile(filepath.Join(indexDir, notesStateFile))
 	if err != nil {
@@ -204,6 +196,24 @@ func TestNotesDeltaKeepsTheStateWhenARankerFails(t *testing.T) {
 	}
 }
 
+// twoNotes are two notes of the shop project that share no name.
+var twoNotes = []knowledge.Input{
+	{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "Maria saw the discount run before the total at checkout."},
+	{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three."},
+}
+
+// notesProject is the shop project with the notes in registered, indexed.
+func notesProject(t *testing.T, in ...knowledge.Input) (string, *Engine) {
+	t.Helper()
+	root := shop(t)
+	e := engine(t, root)
+	if _, err := e.Knowledge().Register(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	return root, e
+}
+
 // editNote rewrites a node's body as an editor that saves through a new
 // file does.
 func editNote(t *testing.T, ks *knowledge.Store, title, body string) {
@@ -212,18 +222,7 @@ func editNote(t *testing.T, ks *knowledge.Store, title, body string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(n.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(data), strings.TrimSpace(n.Body), body, 1)
-	tmp := n.Path + ".swp"
-	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, n.Path); err != nil {
-		t.Fatal(err)
-	}
+	rewriteNote(t, ks, title, strings.TrimSpace(n.Body), body)
 }
 
 // rewriteNote replaces old with new in a node's file, as an editor that

@@ -93,16 +93,8 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 		os.Remove,
 		func(path string) error { return os.WriteFile(path, []byte("rubi-notes\n\x01garbage"), 0o644) },
 	} {
-		root := shop(t)
-		e := engine(t, root)
+		root, e := notesProject(t, twoNotes...)
 		ctx := context.Background()
-		if _, err := e.Knowledge().Register(ctx, []knowledge.Input{
-			{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total."},
-			{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three."},
-		}); err != nil {
-			t.Fatal(err)
-		}
-		index(t, e)
 		state := filepath.Join(root, ".rubi", "index", notesStateFile)
 		if loadNotesState(filepath.Dir(state)) == nil {
 			t.Fatal("an index run wrote no notes' state")
@@ -131,15 +123,7 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 // A one-shot process (a hook) reads the notes' state mapped, not copied:
 // it reads the same state, and a damaged one no more.
 func TestNotesStateMappedInAOneShotProcess(t *testing.T) {
-	root := shop(t)
-	e := engine(t, root)
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
-		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "Maria saw the discount run before the total."},
-		{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three.", Files: []string{"internal/discount/discount.go"}},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	index(t, e)
+	root, _ := notesProject(t, twoNotes[0], knowledge.Input{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three.", Files: []string{"internal/discount/discount.go"}})
 	dir := filepath.Join(root, ".rubi", "index")
 	copied := loadNotesState(dir)
 	if copied == nil || copied.snap == nil {
@@ -232,17 +216,9 @@ func TestKeptMentions(t *testing.T) {
 // not applied; past maxNotesEdits files, or after any other change, the
 // state is written whole and the edits file goes.
 func TestNotesEditsStandForTheState(t *testing.T) {
-	root := shop(t)
-	e := engine(t, root)
+	root, e := notesProject(t, twoNotes...)
 	ctx := context.Background()
 	ks := e.Knowledge()
-	if _, err := ks.Register(ctx, []knowledge.Input{
-		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "Maria saw the discount run before the total."},
-		{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three."},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	index(t, e)
 	dir := filepath.Join(root, ".rubi", "index")
 	statePath, editsPath := filepath.Join(dir, notesStateFile), filepath.Join(dir, notesEditsFile)
 	state, err := os.ReadFile(statePath)

@@ -455,19 +455,27 @@ func TestScopedNeedsAFullIndex(t *testing.T) {
 	}
 }
 
-// A delta that leaves the graph as it is (nothing sent, or notes sent with
-// a new body alone) writes nothing; one that changes an edge does.
-func TestScopedUnchangedNotRewritten(t *testing.T) {
-	ctx := context.Background()
-	p := newProject(3, 40, 80)
-	for range 8 {
+// indexedProject is a project of 40 files and notes notes, indexed whole
+// by a ranker with a state directory.
+func indexedProject(t *testing.T, seed uint64, notes int) (*project, string, *Ranker) {
+	t.Helper()
+	p := newProject(seed, 40, 80)
+	for range notes {
 		p.addNote()
 	}
 	dir := t.TempDir()
 	r := configured(t, dir, "")
-	if err := r.Index(ctx, p.whole()); err != nil {
+	if err := r.Index(context.Background(), p.whole()); err != nil {
 		t.Fatal(err)
 	}
+	return p, dir, r
+}
+
+// A delta that leaves the graph as it is (nothing sent, or notes sent with
+// a new body alone) writes nothing; one that changes an edge does.
+func TestScopedUnchangedNotRewritten(t *testing.T) {
+	ctx := context.Background()
+	p, dir, r := indexedProject(t, 3, 8)
 	file := filepath.Join(dir, stateFile)
 	old := time.Unix(1, 0)
 	if err := os.Chtimes(file, old, old); err != nil {
@@ -503,15 +511,7 @@ func TestScopedUnchangedNotRewritten(t *testing.T) {
 // holds no text. One that also sends edges or removes notes is not one.
 func TestScopedTextsOnly(t *testing.T) {
 	ctx := context.Background()
-	p := newProject(5, 40, 80)
-	for range 6 {
-		p.addNote()
-	}
-	dir := t.TempDir()
-	r := configured(t, dir, "")
-	if err := r.Index(ctx, p.whole()); err != nil {
-		t.Fatal(err)
-	}
+	p, dir, _ := indexedProject(t, 5, 6)
 	file := filepath.Join(dir, stateFile)
 	want := readGraph(t, dir)
 	// A graph damaged on disk would fail any update that reads it.
