@@ -11,9 +11,10 @@ import (
 // LastCall returns the last API call of the session's own context (not a
 // subagent's) in the log at path: its Usage.Context() is the size of the
 // context the session carries now. It reads the log from the end, a
-// growing window at a time (256 KiB, 1 MiB, 4 MiB), so a long log costs
-// little; past that it streams the whole log like any Reader. ok is false
-// when the log has no call yet. rec.Line is 0 when the call was found
+// growing window at a time (16 KiB, 64 KiB, … 4 MiB), so a long log
+// costs little (the hooks' meter reads it at every prompt and tool call);
+// past that it streams the whole log like any Reader. ok is false when
+// the log has no call yet. rec.Line is 0 when the call was found
 // without reading the log from its start.
 func LastCall(path string) (rec Record, ok bool, err error) {
 	f, err := store.OpenRegular(path)
@@ -26,7 +27,7 @@ func LastCall(path string) (rec Record, ok bool, err error) {
 		return Record{}, false, err
 	}
 	size := st.Size()
-	for window := int64(256 << 10); window <= 4<<20; window *= 4 {
+	for window := int64(16 << 10); window <= 4<<20; window *= 4 {
 		start := max(0, size-window)
 		buf := make([]byte, size-start)
 		if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
@@ -40,7 +41,7 @@ func LastCall(path string) (rec Record, ok bool, err error) {
 			}
 			buf = buf[i+1:]
 		}
-		rd := NewReader(bytes.NewReader(buf), path)
+		rd := newReaderSize(bytes.NewReader(buf), path, min(len(buf)+1, 1<<20))
 		for r := range rd.Records() {
 			if r.Kind == KindCall && !r.Sidechain {
 				rec, ok = r, true

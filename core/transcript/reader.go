@@ -64,9 +64,16 @@ type Reader struct {
 
 // NewReader returns a Reader of the log r; path names it in problems.
 func NewReader(r io.Reader, path string) *Reader {
+	return newReaderSize(r, path, 1<<20)
+}
+
+// newReaderSize is NewReader reading through a buffer of size bytes: a
+// log held in memory needs no more than its size, and a megabyte of fresh
+// memory costs a fresh process (a hook) more than reading a tail.
+func newReaderSize(r io.Reader, path string, size int) *Reader {
 	return &Reader{
 		path:    path,
-		br:      bufio.NewReaderSize(r, 1<<20),
+		br:      bufio.NewReaderSize(r, size),
 		maxLine: DefaultMaxLine,
 		tools:   map[string]string{},
 		seen:    map[string]struct{}{},
