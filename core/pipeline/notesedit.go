@@ -220,20 +220,17 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 			next.mentions[doc] = names
 		}
 	}
-	// Unless the notes are related again, the state changes in the stamps,
-	// versions and flags of the edited files alone: it is saved as edits
-	// of the state file (notesEditsFile), not written whole.
-	next.base, next.edits = prev.base, prev.edits
+	// The state changes in the edited files' entries alone (their
+	// versions, stamps, names and nodes): it is saved as edits of the
+	// state file (notesEditsFile), not written whole.
+	next.editsOnly = true
 	for _, i := range changed {
-		doc := sn.files[i].doc
-		next.edits = withEdit(next.edits, notesEdit{file: i, node: at[doc], doc: doc, stamp: next.stamps[doc], ver: scan[i].Version, critical: snap.nodes[at[doc]].critical})
+		next.editedFiles = append(next.editedFiles, [2]int{i, at[sn.files[i].doc]})
 	}
-	next.editsOnly = textsOnly
 	if len(corpus.Documents) == 0 {
 		for _, name := range names {
 			stats.Rankers[name] = "up to date"
 		}
-		next.editsOnly = true
 		return true, e.saveNotesState(prev, next)
 	}
 	if textsOnly {

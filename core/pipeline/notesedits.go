@@ -7,32 +7,37 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// The common change to the notes, an edit of a note's text alone
-// (core.Corpus.TextsOnly), changes three things in the notes' state: the
-// note's stamp, its file's version and its critical flag. Rewriting the
-// whole state (a megabyte at 2,000 notes) for them cost a hook more than
-// the rankers' work, so such edits go to a small file beside it,
-// notesEditsFile, which reading the state applies. Any other save writes
-// the whole state and drops the edits file.
+// The common change to the notes is an edit of a few of them
+// (notesEdited), which changes the notes' state in those notes' entries
+// alone: their files' versions, their stamps and names, their nodes'
+// flags, times and edges. Rewriting the whole state (a megabyte at 2,000
+// notes) for them cost a hook more than the rankers' work, so such
+// changes go to a small file beside it, notesEditsFile, which reading the
+// state applies. Any other save writes the whole state and drops the
+// edits file.
 //
 //	magic "rubi-notes-edits\n", uvarint version
 //	uvarint size of the state file the edits apply to, then its CRC-32C
 //	  trailer (4 bytes): edits over another state file are not applied
-//	uvarint edit count, per edit: uvarint file (its place among the
-//	  snapshot's node files), uvarint node (its place among the
-//	  snapshot's nodes), string document id, string stamp, string
-//	  version, byte flags (1 critical)
+//	uvarint edit count, per edit (one per node file, the latest):
+//	  uvarint file (its place among the snapshot's node files), uvarint
+//	  node (its place among the snapshot's nodes), string document id,
+//	  string stamp, string version, byte flags (1 active, 2 critical, 4
+//	  names scanned), varint created (Unix ns), uvarint edge count, per
+//	  edge: string to, string kind; when names were scanned, uvarint name
+//	  count, per name as the state writes them (appendNames)
 //	4 bytes CRC-32C of everything before, little endian
 const (
 	notesEditsFile    = "notes.edits"
 	notesEditsMagic   = "rubi-notes-edits\n"
 	notesEditsVersion = 1
-	// maxNotesEdits is the most edits the file holds; the next edit
-	// writes the whole state instead.
+	// maxNotesEdits is the most node files the edits file holds edits
+	// of; past it the state is written whole.
 	maxNotesEdits = 64
 )
 
@@ -50,18 +55,40 @@ func baseOf(data []byte) notesBase {
 	return notesBase{size: int64(len(data)), crc: binary.LittleEndian.Uint32(data[len(data)-4:])}
 }
 
-// notesEdit is one node file edited in its text alone: its place among
-// the snapshot's files and nodes, and what changed.
+// notesEdit is one node file edited: its place among the snapshot's
+// files and nodes, and its entries as the state now holds them.
 type notesEdit struct {
 	file, node      int
 	doc, stamp, ver string
+	active          bool
 	critical        bool
+	created         int64
+	edges           []core.Edge // From is doc
+	// mentions are the names of this version, when scanned.
+	mentions []mention
+	scanned  bool
+}
+
+// editsOf returns prev's edits with those that make next of it: one per
+// node file next.editedFiles names, its entries as next holds them.
+func editsOf(prev, next *notesState) []notesEdit {
+	edits := prev.edits
+	for _, fn := range next.editedFiles {
+		f, n := next.snap.files[fn[0]], next.snap.nodes[fn[1]]
+		ed := notesEdit{file: fn[0], node: fn[1], doc: f.doc, stamp: next.stamps[f.doc], ver: f.version,
+			active: n.active, critical: n.critical, created: n.created, edges: n.edges}
+		ed.mentions, ed.scanned = next.mentions[f.doc]
+		if !ed.scanned && prev.stamps[f.doc] == ed.stamp {
+			ed.mentions, ed.scanned = prev.mentions[f.doc]
+		}
+		edits = withEdit(edits, ed)
+	}
+	return edits
 }
 
 // applyEdits applies edits to st, which was read from the state file
-// base names, and reports whether it did: edits that do not fit the
-// snapshot (another file's, or damaged past their checksum) change
-// nothing.
+// they are edits of, and reports whether it did: edits that do not fit
+// the snapshot (damaged past their checksum) change nothing.
 func (st *notesState) applyEdits(edits []notesEdit) bool {
 	sn := st.snap
 	if sn == nil {
@@ -69,7 +96,7 @@ func (st *notesState) applyEdits(edits []notesEdit) bool {
 	}
 	for _, ed := range edits {
 		if ed.file < 0 || ed.file >= len(sn.files) || ed.node < 0 || ed.node >= len(sn.nodes) ||
-			sn.files[ed.file].doc != ed.doc || sn.nodes[ed.node].doc != ed.doc || ed.doc == "" {
+			ed.doc == "" || sn.files[ed.file].doc != ed.doc || sn.nodes[ed.node].doc != ed.doc {
 			return false
 		}
 		if _, ok := st.stamps[ed.doc]; !ok {
@@ -80,7 +107,12 @@ func (st *notesState) applyEdits(edits []notesEdit) bool {
 		st.stamps[ed.doc] = ed.stamp
 		sn.files[ed.file].version = ed.ver
 		n := &sn.nodes[ed.node]
-		n.critical = ed.critical && n.active
+		n.active, n.critical, n.created, n.edges = ed.active, ed.critical && ed.active, ed.created, ed.edges
+		if ed.scanned {
+			st.mentions[ed.doc] = ed.mentions
+		} else {
+			delete(st.mentions, ed.doc)
+		}
 	}
 	st.edits = edits
 	return true
@@ -108,10 +140,23 @@ func encodeEdits(base notesBase, edits []notesEdit) []byte {
 		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(ed.file)), uint64(ed.node))
 		b = codec.AppendString(codec.AppendString(codec.AppendString(b, ed.doc), ed.stamp), ed.ver)
 		var flags byte
-		if ed.critical {
-			flags = 1
+		if ed.active {
+			flags |= 1
 		}
-		b = append(b, flags)
+		if ed.critical {
+			flags |= 2
+		}
+		if ed.scanned {
+			flags |= 4
+		}
+		b = binary.AppendVarint(append(b, flags), ed.created)
+		b = binary.AppendUvarint(b, uint64(len(ed.edges)))
+		for _, e := range ed.edges {
+			b = codec.AppendString(codec.AppendString(b, e.To), e.Kind)
+		}
+		if ed.scanned {
+			b = appendNames(binary.AppendUvarint(b, uint64(len(ed.mentions))), ed.mentions)
+		}
 	}
 	return codec.Seal(b)
 }
@@ -123,9 +168,8 @@ func decodeEdits(data []byte) (notesBase, []notesEdit, error) {
 	if !ok || len(body) < len(notesEditsMagic) || string(body[:len(notesEditsMagic)]) != notesEditsMagic {
 		return notesBase{}, nil, errNotesEditsCorrupt
 	}
-	// Copied strings, not views: the file is small, and read into a
-	// buffer that is not kept.
-	d := codec.Decoder{B: body[len(notesEditsMagic):], Corrupt: errNotesEditsCorrupt}
+	// Views of a buffer read for this alone, which nothing changes.
+	d := &sdecoder{codec.ViewDecoder(body[len(notesEditsMagic):], errNotesEditsCorrupt)}
 	if d.Uvarint() != notesEditsVersion {
 		return notesBase{}, nil, errNotesEditsCorrupt
 	}
@@ -133,15 +177,21 @@ func decodeEdits(data []byte) (notesBase, []notesEdit, error) {
 	if raw := d.Raw(4); len(raw) == 4 {
 		base.crc = binary.LittleEndian.Uint32(raw)
 	}
-	n := d.Count(5)
+	n := d.Count(8)
 	if n > maxNotesEdits {
 		return notesBase{}, nil, errNotesEditsCorrupt
 	}
 	edits := make([]notesEdit, 0, n)
 	for range n {
 		ed := notesEdit{file: int(d.Uvarint()), node: int(d.Uvarint())}
-		ed.doc, ed.stamp, ed.ver = d.String(), d.String(), d.String()
-		ed.critical = d.Byte()&1 != 0
+		ed.doc, ed.stamp, ed.ver = d.View(), d.View(), d.View()
+		flags := d.Byte()
+		ed.active, ed.critical, ed.scanned = flags&1 != 0, flags&2 != 0, flags&4 != 0
+		ed.created = d.Varint()
+		ed.edges = d.edges(ed.doc, "")
+		if ed.scanned {
+			ed.mentions = d.names(uint64(d.Count(3)))
+		}
 		edits = append(edits, ed)
 	}
 	if d.Err != nil || len(d.B) != 0 {

@@ -73,9 +73,11 @@ type notesState struct {
 	base  notesBase
 	edits []notesEdit
 	// editsOnly, on a state made from one read from a file by edits of
-	// texts alone (edits, then, holds them all), saves it as that file's
-	// edits instead of a new state file.
-	editsOnly bool
+	// some of its node files alone (editedFiles: each one's place among
+	// the snapshot's files and nodes), saves it as that file's edits
+	// instead of a new state file.
+	editsOnly   bool
+	editedFiles [][2]int
 }
 
 // notesSnap is the notes as an index run read them: enough to rebuild
@@ -178,20 +180,7 @@ func decodeNotesState(data []byte) (*notesState, error) {
 		if k == 0 {
 			continue
 		}
-		ms := make([]mention, 0, min(int(k-1), len(d.B)/3))
-		for range k - 1 {
-			if d.Err != nil {
-				break
-			}
-			m := mention{key: d.View(), display: d.View()}
-			flags := d.Byte()
-			m.strong = flags&1 != 0
-			if flags&2 != 0 {
-				m.display = m.key // most names are written as their keys
-			}
-			ms = append(ms, m)
-		}
-		st.mentions[id] = ms
+		st.mentions[id] = d.names(k - 1)
 	}
 	if d.Byte() == 1 {
 		st.snap = d.snap()
@@ -205,6 +194,41 @@ func decodeNotesState(data []byte) (*notesState, error) {
 // sdecoder reads the notes' state, its strings views of the bytes read.
 type sdecoder struct {
 	codec.Decoder
+}
+
+// names reads k names as appendNames writes them.
+func (d *sdecoder) names(k uint64) []mention {
+	ms := make([]mention, 0, min(k, uint64(len(d.B)/3)))
+	for range k {
+		if d.Err != nil {
+			break
+		}
+		m := mention{key: d.View(), display: d.View()}
+		flags := d.Byte()
+		m.strong = flags&1 != 0
+		if flags&2 != 0 {
+			m.display = m.key // most names are written as their keys
+		}
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// appendNames appends names, each its key, its display ("" when it is
+// the key) and a byte of flags (1 strong, 2 the display is the key).
+func appendNames(b []byte, ms []mention) []byte {
+	for _, m := range ms {
+		var flags byte
+		if m.strong {
+			flags |= 1
+		}
+		display := m.display
+		if display == m.key {
+			display, flags = "", flags|2
+		}
+		b = append(codec.AppendString(codec.AppendString(b, m.key), display), flags)
+	}
+	return b
 }
 
 func (d *sdecoder) edges(from, kind string) []core.Edge {
@@ -289,18 +313,7 @@ func (st *notesState) encode() []byte {
 			b = append(b, 0)
 			continue
 		}
-		b = binary.AppendUvarint(b, uint64(len(ms))+1)
-		for _, m := range ms {
-			var flags byte
-			if m.strong {
-				flags |= 1
-			}
-			display := m.display
-			if display == m.key {
-				display, flags = "", flags|2
-			}
-			b = append(codec.AppendString(codec.AppendString(b, m.key), display), flags)
-		}
+		b = appendNames(binary.AppendUvarint(b, uint64(len(ms))+1), ms)
 	}
 	if sn := st.snap; sn == nil {
 		b = append(b, 0)
@@ -404,12 +417,14 @@ func (e *Engine) stageNotesState(prev, next *notesState) (*stagedNotes, error) {
 	if next.snap != nil {
 		next.snap.manifest = e.manifestStamp()
 	}
-	if next.editsOnly && prev != nil && prev.base.size > 0 && len(next.edits) <= maxNotesEdits {
-		staged, err := store.StageDerived(filepath.Join(e.indexDir(), notesEditsFile), encodeEdits(prev.base, next.edits), 0o644)
-		if err != nil {
-			return nil, fmt.Errorf("save the notes' edits: %w", err)
+	if next.editsOnly && prev != nil && prev.base.size > 0 {
+		if edits := editsOf(prev, next); len(edits) <= maxNotesEdits {
+			staged, err := store.StageDerived(filepath.Join(e.indexDir(), notesEditsFile), encodeEdits(prev.base, edits), 0o644)
+			if err != nil {
+				return nil, fmt.Errorf("save the notes' edits: %w", err)
+			}
+			return &stagedNotes{file: staged}, nil
 		}
-		return &stagedNotes{file: staged}, nil
 	}
 	if prev != nil {
 		next.mentions = keptMentions(prev, next)

@@ -210,60 +210,73 @@ func TestKeptMentions(t *testing.T) {
 	}
 }
 
-// An edit of a note's text alone is saved as an edit of the state file,
-// which stays as it was: read back, the state is the one a whole save
-// would have written. Edits of another state file, or damaged ones, are
-// not applied; past maxNotesEdits files, or after any other change, the
-// state is written whole and the edits file goes.
+// Edits of notes are saved as edits of the state file, which stays as it
+// was: read back with them, the state is the one a full index computes
+// from the notes, whatever the edit changed (words, names, links, flags).
+// Edits of another state file, or damaged ones, are not applied; past
+// maxNotesEdits files, or after any other change, the state is written
+// whole and the edits file goes.
 func TestNotesEditsStandForTheState(t *testing.T) {
 	root, e := notesProject(t, twoNotes...)
 	ctx := context.Background()
 	ks := e.Knowledge()
 	dir := filepath.Join(root, ".rubi", "index")
 	statePath, editsPath := filepath.Join(dir, notesStateFile), filepath.Join(dir, notesEditsFile)
-	state, err := os.ReadFile(statePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	refresh := func() {
 		t.Helper()
 		if _, did, err := e.RefreshNotes(ctx); err != nil || !did {
 			t.Fatalf("refresh: %v, indexed %v", err, did)
 		}
 	}
-	editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five.")
-	refresh()
-	if got, _ := os.ReadFile(statePath); !bytes.Equal(got, state) {
-		t.Error("an edit of a text alone rewrote the state file")
-	}
-	edits, err := os.ReadFile(editsPath)
+	other, err := ks.Get("Coupon applied twice")
 	if err != nil {
-		t.Fatalf("no edits file: %v", err)
+		t.Fatal(err)
+	}
+	var edits []byte
+	for _, r := range []struct {
+		name   string
+		change func()
+	}{
+		{"words", func() { editNote(t, ks, "Zebra importer stalls", "The zebra importer stalls on batch five.") }},
+		{"names", func() {
+			editNote(t, ks, "Zebra importer stalls", "Quillfeather saw the zebra importer stall on batch five.")
+		}},
+		{"a link", func() { rewriteNote(t, ks, "Zebra importer stalls", "type: bug", "type: bug\nlinks: ["+other.ID+"]") }},
+		{"critical", func() { rewriteNote(t, ks, "Zebra importer stalls", "importance: medium", "importance: critical") }},
+	} {
+		state, err := os.ReadFile(statePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.change()
+		refresh()
+		if got, _ := os.ReadFile(statePath); !bytes.Equal(got, state) {
+			t.Errorf("%s: an edit rewrote the state file", r.name)
+		}
+		if edits, err = os.ReadFile(editsPath); err != nil {
+			t.Fatalf("%s: no edits file: %v", r.name, err)
+		}
+		st := loadNotesState(dir)
+		if st == nil || len(st.edits) == 0 {
+			t.Fatalf("%s: read back with its edits, the state is %+v", r.name, st)
+		}
+		if _, err := e.Index(ctx, IndexOptions{Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		full := loadNotesState(dir)
+		st.snap.manifest, full.snap.manifest = "", "" // a full index writes the manifest again
+		if !maps.Equal(full.stamps, st.stamps) || !sameMentions(full.mentions, st.mentions) || !reflect.DeepEqual(full.snap, st.snap) {
+			t.Errorf("%s: the state with its edits is\n%+v\na full index makes\n%+v", r.name, st, full)
+		}
 	}
 	n, err := ks.Get("Zebra importer stalls")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := loadNotesState(dir)
-	if st == nil || len(st.edits) != 1 || st.stamps[nodeDocID(n)] != nodeStamp(n) {
-		t.Fatalf("read back with its edits, the state is %+v", st)
-	}
-	if fi, err := os.Stat(n.Path); err != nil || st.snap.files[st.edits[0].file].version != store.VersionOf(fi) {
-		t.Errorf("the edited file's version reads %q", st.snap.files[st.edits[0].file].version)
-	}
-	// The same state saved whole reads back the same, and drops the edits.
-	whole := *st
-	whole.editsOnly = false
-	if err := e.saveNotesState(nil, &whole); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(editsPath); !os.IsNotExist(err) {
-		t.Errorf("a state saved whole left the edits file: %v", err)
+	if st := loadNotesState(dir); st == nil || st.stamps[nodeDocID(n)] != nodeStamp(n) {
+		t.Fatalf("the state read back is %+v", st)
 	}
 	again := loadNotesState(dir)
-	if again == nil || !maps.Equal(again.stamps, st.stamps) || !sameMentions(again.mentions, st.mentions) || !reflect.DeepEqual(again.snap, st.snap) {
-		t.Errorf("saved whole, the state reads %+v, with edits it read %+v", again, st)
-	}
 
 	// Edits of the state file before, or damaged ones, are not applied.
 	for name, data := range map[string][]byte{"of another state file": edits, "damaged": append(edits[:len(edits)-1:len(edits)-1], edits[len(edits)-1]^1)} {
@@ -308,7 +321,10 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 // whatever its bytes, reading it never fails but with an error, and what
 // it reads writes back the same.
 func FuzzNotesEdits(f *testing.F) {
-	f.Add(encodeEdits(notesBase{size: 1234, crc: 0xdeadbeef}, []notesEdit{{file: 2, node: 1, doc: "node:coupon", stamp: "active/1/abc", ver: "1/2/3", critical: true}}))
+	f.Add(encodeEdits(notesBase{size: 1234, crc: 0xdeadbeef}, []notesEdit{
+		{file: 2, node: 1, doc: "node:coupon", stamp: "active/1/abc", ver: "1/2/3", active: true, critical: true, created: 7, edges: []core.Edge{{From: "node:coupon", To: "file:cart.go", Kind: edgeAbout, Weight: 1}}, mentions: []mention{{"maria", "Maria", true}}, scanned: true},
+		{file: 0, node: 0, doc: "node:old", stamp: "superseded/2/def", ver: "4/5/6"},
+	}))
 	f.Add([]byte(notesEditsMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		base, edits, err := decodeEdits(data)
