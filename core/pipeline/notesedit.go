@@ -236,7 +236,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	if textsOnly {
 		lap("documents")
 		corpus.TextsOnly = true
-		return true, e.editedTexts(ctx, prev, next, edited, criticalChanged, rankers, names, corpus, stats, lap)
+		return true, e.finishEdited(ctx, prev, next, edited, criticalChanged, rankers, names, corpus, stats, lap)
 	}
 	// Relate every note and chunk again, from the names the state keeps
 	// and those of the edited notes; and every edge from a note, as
@@ -263,7 +263,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	next.withMentions(prev, items)
 	corpus.Edges = append(e.visibleEdges(m, edges), relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)...)
 	lap("related")
-	return true, e.editedTexts(ctx, prev, next, edited, criticalChanged, rankers, names, corpus, stats, lap)
+	return true, e.finishEdited(ctx, prev, next, edited, criticalChanged, rankers, names, corpus, stats, lap)
 }
 
 // sameGraph says whether a note's edit keeps what its document gives the
@@ -273,9 +273,9 @@ func sameGraph(old, now snapNode) bool {
 	return old.active == now.active && old.created == now.created && slices.Equal(old.edges, now.edges)
 }
 
-// editedTexts ends notesEdited: the critical notes rewritten if one of
+// finishEdited ends notesEdited: the critical notes rewritten if one of
 // them changed, the corpus given to the rankers and the state saved.
-func (e *Engine) editedTexts(ctx context.Context, prev, next *notesState, edited map[string]*knowledge.Node, criticalChanged bool, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats, lap func(string)) error {
+func (e *Engine) finishEdited(ctx context.Context, prev, next *notesState, edited map[string]*knowledge.Node, criticalChanged bool, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats, lap func(string)) error {
 	if criticalChanged {
 		if err := e.rewriteCritical(edited); err != nil {
 			return err

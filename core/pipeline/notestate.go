@@ -69,7 +69,7 @@ type notesState struct {
 	// snap, when set, is what the notes were when the state was written.
 	snap *notesSnap
 	// base identifies the state file the state was read from, and edits
-	// are the edits of texts alone applied over it (notesEditsFile).
+	// are the edits applied over it (notesEditsFile).
 	base  notesBase
 	edits []notesEdit
 	// editsOnly, on a state made from one read from a file by edits of
