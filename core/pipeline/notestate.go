@@ -418,6 +418,9 @@ func (e *Engine) stageNotesState(prev, next *notesState) (*stagedNotes, error) {
 		next.snap.manifest = e.manifestStamp()
 	}
 	if next.editsOnly && prev != nil && prev.base.size > 0 {
+		if len(next.editedFiles) == 0 {
+			return nil, nil // no file changed: the state is prev's
+		}
 		if edits := editsOf(prev, next); len(edits) <= maxNotesEdits {
 			staged, err := store.StageDerived(filepath.Join(e.indexDir(), notesEditsFile), encodeEdits(prev.base, edits), 0o644)
 			if err != nil {

@@ -256,6 +256,14 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 		if edits, err = os.ReadFile(editsPath); err != nil {
 			t.Fatalf("%s: no edits file: %v", r.name, err)
 		}
+		// Indexed again with nothing changed, the edits stay as written.
+		before, _ := os.Stat(editsPath)
+		if _, err := e.IndexNotes(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if after, err := os.Stat(editsPath); err != nil || !os.SameFile(before, after) {
+			t.Errorf("%s: the notes indexed again with nothing changed rewrote the edits: %v", r.name, err)
+		}
 		st := loadNotesState(dir)
 		if st == nil || len(st.edits) == 0 {
 			t.Fatalf("%s: read back with its edits, the state is %+v", r.name, st)
