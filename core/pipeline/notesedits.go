@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -60,10 +59,8 @@ func baseOf(data []byte) notesBase {
 type notesEdit struct {
 	file, node      int
 	doc, stamp, ver string
-	active          bool
-	critical        bool
-	created         int64
-	edges           []core.Edge // From is doc
+	// n is the node as the snapshot holds it (its id aside).
+	n snapNode
 	// mentions are the names of this version, when scanned.
 	mentions []mention
 	scanned  bool
@@ -75,8 +72,7 @@ func editsOf(prev, next *notesState) []notesEdit {
 	edits := prev.edits
 	for _, fn := range next.editedFiles {
 		f, n := next.snap.files[fn[0]], next.snap.nodes[fn[1]]
-		ed := notesEdit{file: fn[0], node: fn[1], doc: f.doc, stamp: next.stamps[f.doc], ver: f.version,
-			active: n.active, critical: n.critical, created: n.created, edges: n.edges}
+		ed := notesEdit{file: fn[0], node: fn[1], doc: f.doc, stamp: next.stamps[f.doc], ver: f.version, n: n}
 		ed.mentions, ed.scanned = next.mentions[f.doc]
 		if !ed.scanned && prev.stamps[f.doc] == ed.stamp {
 			ed.mentions, ed.scanned = prev.mentions[f.doc]
@@ -107,7 +103,7 @@ func (st *notesState) applyEdits(edits []notesEdit) bool {
 		st.stamps[ed.doc] = ed.stamp
 		sn.files[ed.file].version = ed.ver
 		n := &sn.nodes[ed.node]
-		n.active, n.critical, n.created, n.edges = ed.active, ed.critical && ed.active, ed.created, ed.edges
+		n.active, n.critical, n.created, n.edges = ed.n.active, ed.n.critical && ed.n.active, ed.n.created, ed.n.edges
 		if ed.scanned {
 			st.mentions[ed.doc] = ed.mentions
 		} else {
@@ -139,21 +135,11 @@ func encodeEdits(base notesBase, edits []notesEdit) []byte {
 	for _, ed := range edits {
 		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(ed.file)), uint64(ed.node))
 		b = codec.AppendString(codec.AppendString(codec.AppendString(b, ed.doc), ed.stamp), ed.ver)
-		var flags byte
-		if ed.active {
-			flags |= 1
-		}
-		if ed.critical {
-			flags |= 2
-		}
+		var scanned byte
 		if ed.scanned {
-			flags |= 4
+			scanned = 4
 		}
-		b = binary.AppendVarint(append(b, flags), ed.created)
-		b = binary.AppendUvarint(b, uint64(len(ed.edges)))
-		for _, e := range ed.edges {
-			b = codec.AppendString(codec.AppendString(b, e.To), e.Kind)
-		}
+		b = appendNode(b, ed.n, scanned)
 		if ed.scanned {
 			b = appendNames(binary.AppendUvarint(b, uint64(len(ed.mentions))), ed.mentions)
 		}
@@ -185,10 +171,8 @@ func decodeEdits(data []byte) (notesBase, []notesEdit, error) {
 	for range n {
 		ed := notesEdit{file: int(d.Uvarint()), node: int(d.Uvarint())}
 		ed.doc, ed.stamp, ed.ver = d.View(), d.View(), d.View()
-		flags := d.Byte()
-		ed.active, ed.critical, ed.scanned = flags&1 != 0, flags&2 != 0, flags&4 != 0
-		ed.created = d.Varint()
-		ed.edges = d.edges(ed.doc, "")
+		ed.n.doc = ed.doc
+		ed.scanned = d.node(&ed.n)&4 != 0
 		if ed.scanned {
 			ed.mentions = d.names(uint64(d.Count(3)))
 		}

@@ -231,6 +231,34 @@ func appendNames(b []byte, ms []mention) []byte {
 	return b
 }
 
+// appendNode appends what the snapshot keeps of a node after its ids: a
+// byte of flags (1 active, 2 critical, and those given), its time, and its
+// edges, each where it goes and its kind.
+func appendNode(b []byte, n snapNode, flags byte) []byte {
+	if n.active {
+		flags |= 1
+	}
+	if n.critical {
+		flags |= 2
+	}
+	b = binary.AppendVarint(append(b, flags), n.created)
+	b = binary.AppendUvarint(b, uint64(len(n.edges)))
+	for _, e := range n.edges {
+		b = codec.AppendString(codec.AppendString(b, e.To), e.Kind)
+	}
+	return b
+}
+
+// node reads into n, whose doc is set, what appendNode wrote, and returns
+// the flags byte.
+func (d *sdecoder) node(n *snapNode) byte {
+	flags := d.Byte()
+	n.active, n.critical = flags&1 != 0, flags&2 != 0
+	n.created = d.Varint()
+	n.edges = d.edges(n.doc, "")
+	return flags
+}
+
 func (d *sdecoder) edges(from, kind string) []core.Edge {
 	n := d.Count(2)
 	if n == 0 {
@@ -261,10 +289,7 @@ func (d *sdecoder) snap() *notesSnap {
 	for i := range sn.nodes {
 		n := &sn.nodes[i]
 		n.doc, n.id = d.View(), d.View()
-		flags := d.Byte()
-		n.active, n.critical = flags&1 != 0, flags&2 != 0
-		n.created = d.Varint()
-		n.edges = d.edges(n.doc, "")
+		d.node(n)
 	}
 	sn.chunks = make([]snapChunk, d.Count(4))
 	for i := range sn.chunks {
@@ -330,19 +355,7 @@ func (st *notesState) encode() []byte {
 		}
 		b = binary.AppendUvarint(b, uint64(len(sn.nodes)))
 		for _, n := range sn.nodes {
-			b = codec.AppendString(codec.AppendString(b, n.doc), n.id)
-			var flags byte
-			if n.active {
-				flags |= 1
-			}
-			if n.critical {
-				flags |= 2
-			}
-			b = binary.AppendVarint(append(b, flags), n.created)
-			b = binary.AppendUvarint(b, uint64(len(n.edges)))
-			for _, e := range n.edges {
-				b = codec.AppendString(codec.AppendString(b, e.To), e.Kind)
-			}
+			b = appendNode(codec.AppendString(codec.AppendString(b, n.doc), n.id), n, 0)
 		}
 		b = binary.AppendUvarint(b, uint64(len(sn.chunks)))
 		for _, c := range sn.chunks {

@@ -330,8 +330,8 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 // it reads writes back the same.
 func FuzzNotesEdits(f *testing.F) {
 	f.Add(encodeEdits(notesBase{size: 1234, crc: 0xdeadbeef}, []notesEdit{
-		{file: 2, node: 1, doc: "node:coupon", stamp: "active/1/abc", ver: "1/2/3", active: true, critical: true, created: 7, edges: []core.Edge{{From: "node:coupon", To: "file:cart.go", Kind: edgeAbout, Weight: 1}}, mentions: []mention{{"maria", "Maria", true}}, scanned: true},
-		{file: 0, node: 0, doc: "node:old", stamp: "superseded/2/def", ver: "4/5/6"},
+		{file: 2, node: 1, doc: "node:coupon", stamp: "active/1/abc", ver: "1/2/3", n: snapNode{doc: "node:coupon", active: true, critical: true, created: 7, edges: []core.Edge{{From: "node:coupon", To: "file:cart.go", Kind: edgeAbout, Weight: 1}}}, mentions: []mention{{"maria", "Maria", true}}, scanned: true},
+		{file: 0, node: 0, doc: "node:old", stamp: "superseded/2/def", ver: "4/5/6", n: snapNode{doc: "node:old"}},
 	}))
 	f.Add([]byte(notesEditsMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
