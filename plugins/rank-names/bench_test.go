@@ -179,6 +179,19 @@ func BenchmarkIndexScopedOneNote(b *testing.B) {
 			}
 		}
 	})
+	b.Run("scoped-words", func(b *testing.B) {
+		// An edit of the note's words alone: its names stand.
+		r := indexed(b)
+		d := docs[at]
+		n := 0
+		for b.Loop() {
+			n++
+			d.Body = fmt.Sprintf("revision %d of the note's words", n)
+			if err := r.Index(ctx, &core.Corpus{Scope: core.NotesScope, Documents: []core.Document{d}, Changed: []string{d.ID}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("incremental", func(b *testing.B) {
 		r := indexed(b)
 		// The unchanged documents come without their bodies and names.

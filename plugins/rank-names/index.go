@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -221,6 +222,9 @@ func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpu
 	if err := checkHeader(filepath.Join(dir, partFiles[partRest])); err != nil {
 		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 	}
+	if len(corpus.Removed) == 0 && namesKept(filepath.Join(dir, partFiles[partNotes]), corpus) {
+		return nil // an edit that renamed nothing: the file stands
+	}
 	old, oldKeys, err := readPart(dir, partNotes)
 	if err != nil {
 		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
@@ -260,6 +264,68 @@ func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpu
 		return nil // an edit that renamed nothing: the file stands
 	}
 	return r.writePart(dir, partNotes, docs, oldKeys, false)
+}
+
+// namesKept reports whether the notes' part at file holds every document
+// of the delta, each of the same kind and known by the same names: the
+// usual edit of a note, its words. It reads only those documents' records,
+// found by their ids, with neither the checksum of the whole nor a copy:
+// an edit must not cost a decode of every note. Any doubt (a document not
+// found, a record that does not decode) says no, and the caller rebuilds
+// the part as it would anyway, checking all of it.
+func namesKept(file string, corpus *core.Corpus) bool {
+	mapped, err := store.Map(file)
+	if err != nil {
+		return false
+	}
+	defer mapped.Close()
+	x, err := decode(mapped.Data, false)
+	if err != nil {
+		return false
+	}
+	for i := range corpus.Documents {
+		d := &corpus.Documents[i]
+		if !core.InScope(corpus.Scope, d.ID) || !x.holds(d.ID, d.Kind, namesOf(d)) {
+			return false
+		}
+	}
+	return true
+}
+
+// holds reports whether the index has a document id, of kind, with
+// exactly names. It compares the bytes in place: nothing is copied.
+func (x *index) holds(id, kind string, names []entry) bool {
+	at := func(i int) codec.Decoder {
+		o := offset(x.docOffs, i)
+		if o > uint32(len(x.fwd)) {
+			return codec.Decoder{Err: errCorrupt}
+		}
+		return codec.Decoder{B: x.fwd[o:], Corrupt: errCorrupt}
+	}
+	i, found := sort.Find(x.ndocs, func(i int) int {
+		d := at(i)
+		b := d.Bytes()
+		switch { // compared in place: string(b) is not copied here
+		case id < string(b):
+			return -1
+		case id > string(b):
+			return 1
+		}
+		return 0
+	})
+	if !found {
+		return false
+	}
+	d := at(i)
+	if string(d.Bytes()) != id || string(d.Bytes()) != kind || d.Uvarint() != uint64(len(names)) {
+		return false
+	}
+	for _, n := range names {
+		if string(d.Bytes()) != n.key || d.Byte() != n.field {
+			return false
+		}
+	}
+	return d.Err == nil
 }
 
 // readPart reads part p of the index to build on, checking all of it, and

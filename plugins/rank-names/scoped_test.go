@@ -1,6 +1,7 @@
 package names
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -551,5 +552,62 @@ func TestPrefixReachesMaxExpandNames(t *testing.T) {
 		if prefixed != maxExpand || len(hits) != maxExpand+2 {
 			t.Errorf("%s: %d hits, %d by prefix: want %d by prefix", name, len(hits), prefixed, maxExpand)
 		}
+	}
+}
+
+// A scoped edit that renames nothing reads only the edited notes' records
+// and leaves the notes' part as it is: damage elsewhere in it is the
+// query's and Verify's to find, not the edit's. An edit that renames, or
+// finds its record damaged, reads and checks the part whole, as before.
+func TestScopedKeptNamesReadTheirRecordsAlone(t *testing.T) {
+	ctx := context.Background()
+	r := indexed(t, "")
+	notes := filepath.Join(r.stateDir, partFiles[partNotes])
+	note := corpus()[7]
+	data, err := os.ReadFile(notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Damage a key in the keys' text, which follows the documents' records.
+	key := bytes.LastIndex(data, []byte("applycoupon"))
+	if key < bytes.Index(data, []byte(note.ID)) {
+		t.Fatal("no key text after the note's record")
+	}
+	data[key] ^= 1
+	if err := os.WriteFile(notes, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Unix(1, 0)
+	if err := os.Chtimes(notes, old, old); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(d core.Document) error {
+		return r.Index(ctx, &core.Corpus{Scope: core.NotesScope, Documents: []core.Document{d}, Changed: []string{d.ID}})
+	}
+	note.Body = "new words, the same names"
+	if err := edit(note); err != nil {
+		t.Fatalf("an edit that renamed nothing: %v", err)
+	}
+	if fi, _ := os.Stat(notes); !fi.ModTime().Equal(old) {
+		t.Error("an edit that renamed nothing rewrote the notes' part")
+	}
+	if err := configured(t, r.stateDir, "").Verify(ctx); err == nil {
+		t.Error("Verify missed the damaged notes' part")
+	}
+	renamed := note
+	renamed.Names = append(slices.Clone(note.Names), "Refund")
+	if err := edit(renamed); !errors.Is(err, core.ErrFullIndexNeeded) {
+		t.Errorf("a rename over a damaged part: %v, want a full index", err)
+	}
+	// The note's own record damaged: its names cannot be told the same.
+	if data, err = os.ReadFile(notes); err != nil {
+		t.Fatal(err)
+	}
+	data[bytes.Index(data, []byte(note.ID))+len(note.ID)+1] ^= 1 // its kind's first byte
+	if err := os.WriteFile(notes, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := edit(note); !errors.Is(err, core.ErrFullIndexNeeded) {
+		t.Errorf("an edit over its own damaged record: %v, want a full index", err)
 	}
 }
