@@ -347,63 +347,27 @@ func TestShellQuote(t *testing.T) {
 	}
 }
 
-// rubi-hook is taken where it is installed beside the rubi an agent
-// starts, and only there.
-func TestFindHookProgram(t *testing.T) {
-	find := findHookProgram
-	dir := t.TempDir()
-	with, without, other := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "other")
-	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-hook"), filepath.Join(without, "rubi"), filepath.Join(other, "rubi-hook")} {
-		os.MkdirAll(filepath.Dir(f), 0o755)
-		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
+// A hook runs rubi-hook where the program that links the connectors finds
+// one for the rubi the agent starts, and rubi's own hook command where it
+// finds none.
+func TestHookCommand(t *testing.T) {
+	t.Cleanup(func() { FindHookProgram = func(string) (string, bool) { return "", false } })
+	FindHookProgram = func(rubi string) (string, bool) {
+		if rubi == "/opt/rubi dir/rubi" {
+			return "/opt/rubi dir/rubi-hook", true
+		}
+		return "", false
 	}
-	os.WriteFile(filepath.Join(without, "rubi-hook"), []byte("not a program"), 0o644)
-	for _, tt := range []struct {
-		rubi, path, want string
-	}{
-		{filepath.Join(with, "rubi"), "", filepath.Join(with, "rubi-hook")},
-		{filepath.Join(without, "rubi"), "", ""},                     // its rubi-hook is not executable
-		{"rubi", with, "rubi-hook"},                                  // by name, where PATH finds it
-		{"rubi", without + string(os.PathListSeparator) + other, ""}, // another install's
-		{"rubi", other + string(os.PathListSeparator) + with, filepath.Join(with, "rubi-hook")},
-		{"rubi", t.TempDir(), ""},
+	for rubi, want := range map[string]string{
+		"/opt/rubi dir/rubi": "'/opt/rubi dir/rubi-hook' Stop",
+		"/usr/bin/rubi":      "/usr/bin/rubi hook Stop",
+		"rubi":               "rubi hook Stop",
 	} {
-		t.Setenv("PATH", tt.path)
-		got, ok := find(tt.rubi)
-		if got != tt.want || ok != (tt.want != "") {
-			t.Errorf("rubi %s, PATH %s: %q %v, want %q", tt.rubi, tt.path, got, ok, tt.want)
+		if got := HookCommand(rubi, "Stop"); got != want {
+			t.Errorf("HookCommand(%q) = %q, want %q", rubi, got, want)
 		}
-		wantCmd := ShellQuote(tt.rubi) + " hook Stop"
-		if tt.want != "" {
-			wantCmd = ShellQuote(tt.want) + " Stop"
-		}
-		FindHookProgram = find
-		if cmd := HookCommand(tt.rubi, "Stop"); cmd != wantCmd {
-			t.Errorf("HookCommand(%s) = %q, want %q", tt.rubi, cmd, wantCmd)
-		}
-		FindHookProgram = noHookProgram
-	}
-}
-
-// rubi mcp runs the rubi-mcp beside the running rubi, else the one on PATH.
-func TestFindMCPProgram(t *testing.T) {
-	dir := t.TempDir()
-	with, without, onPath := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "path")
-	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-mcp"), filepath.Join(without, "rubi"), filepath.Join(onPath, "rubi-mcp")} {
-		os.MkdirAll(filepath.Dir(f), 0o755)
-		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
-	}
-	os.Mkdir(filepath.Join(without, "rubi-mcp"), 0o755) // not a program
-	for _, tt := range []struct {
-		exe, path, want string
-	}{
-		{filepath.Join(with, "rubi"), onPath, filepath.Join(with, "rubi-mcp")},
-		{filepath.Join(without, "rubi"), onPath, filepath.Join(onPath, "rubi-mcp")},
-		{filepath.Join(without, "rubi"), t.TempDir(), ""},
-	} {
-		t.Setenv("PATH", tt.path)
-		if got, ok := FindMCPProgram(tt.exe); got != tt.want || ok != (tt.want != "") {
-			t.Errorf("rubi %s, PATH %s: %q %v, want %q", tt.exe, tt.path, got, ok, tt.want)
+		if !IsRubiHook(HookCommand(rubi, "Stop")) {
+			t.Errorf("the hook of %q is not recognised as rubi's", rubi)
 		}
 	}
 }

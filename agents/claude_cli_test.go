@@ -109,14 +109,9 @@ func cleanEnv() []string {
 	return env
 }
 
-// findHookProgram is the real FindHookProgram; the package's tests run
-// without one, so that what they write does not depend on this machine's
-// PATH (TestFindHookProgram tests it).
-var findHookProgram = FindHookProgram
-
-func noHookProgram(string) (string, bool) { return "", false }
-
+// The package's tests run with FindHookProgram's default, which finds no
+// rubi-hook, so that what they write does not depend on this machine's
+// PATH (TestHookCommand sets its own).
 func TestMain(m *testing.M) {
-	FindHookProgram = noHookProgram
 	os.Exit(rubitest.Main(m))
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -144,11 +143,9 @@ func (s *Server) openProject(root string) (*project, error) {
 	}
 	p := &project{root: root, every: s.opts.RefreshEvery}
 	p.open = func() (*pipeline.Engine, string, error) {
-		cfg, diags := config.Load(config.Options{Root: root, Extra: s.opts.Configs})
-		if diags.HasErrors() {
-			var b bytes.Buffer
-			config.WriteDiagnostics(&b, nil, diags)
-			return nil, "", fmt.Errorf("the configuration of %s has errors; fix them and call again:\n%s", root, strings.TrimSpace(b.String()))
+		cfg, err := config.LoadChecked(config.Options{Root: root, Extra: s.opts.Configs})
+		if err != nil {
+			return nil, "", fmt.Errorf("the configuration of %s has errors; fix them and call again:\n%w", root, err)
 		}
 		return s.newEngine(cfg), configStamp(cfg), nil
 	}

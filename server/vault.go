@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -53,11 +52,9 @@ func (s *Server) vaultDir() (string, error) {
 	v, from := s.opts.Vault, "--vault"
 	if v == "" {
 		if v, from = os.Getenv("RUBI_VAULT"), "RUBI_VAULT"; v == "" {
-			cfg, diags := config.Load(config.Options{NoProject: true, Extra: s.opts.Configs})
-			if diags.HasErrors() {
-				var b bytes.Buffer
-				config.WriteDiagnostics(&b, nil, diags)
-				return "", fmt.Errorf("the configuration that names the vault has errors; fix them and call again:\n%s", strings.TrimSpace(b.String()))
+			cfg, err := config.LoadChecked(config.Options{NoProject: true, Extra: s.opts.Configs})
+			if err != nil {
+				return "", fmt.Errorf("the configuration that names the vault has errors; fix them and call again:\n%w", err)
 			}
 			v, from = cfg.Vault, "the vault setting"
 		}

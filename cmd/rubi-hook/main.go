@@ -13,34 +13,23 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/hooks"
-	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-func main() {
-	defer host.Cleanup()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	host.Cleanup()
-	os.Exit(code)
-}
+func main() { programs.Main(run) }
 
 // configs is the repeatable --config flag.
 type configs []string
@@ -85,7 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				args = append(args, "--config", c)
 			}
 			return append(args, "index", root)
-		})), event, stdin, stdout)
+		}), programs.FindFull), event, stdin, stdout)
 		return 0
 	}
 	fs.Usage()
@@ -97,25 +86,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // begins. When rubi.hcl names a plugin, rubi-full runs the refresh in this
 // process's place.
 func index(ctx context.Context, root string, extra []string) error {
-	cfg, diags := config.Load(config.Options{Root: root, Extra: extra})
-	if diags.HasErrors() {
-		return errors.New(diags.Error())
+	cfg, err := config.LoadChecked(config.Options{Root: root, Extra: extra})
+	if err != nil {
+		return err
 	}
 	logger := hclog.New(&hclog.LoggerOptions{Name: "rubi-hook", Output: os.Stderr, Level: hclog.Error})
-	if host.NeedsLauncher(cfg) {
-		if path, ok := programs.Find(programs.Full); ok {
-			args := []string{path}
-			for _, c := range extra {
-				args = append(args, "--config", c)
-			}
-			err := programs.Exec(path, append(args, "index", "--root", root), os.Environ())
-			logger.Error("running "+path, "error", err)
-		} else {
-			logger.Error("rubi.hcl names a plugin; plugins run in the " + programs.Full + " program, which is not beside rubi-hook nor on PATH (go install ./cmd/... installs it): indexing with the built-in stages")
-		}
+	var args []string
+	for _, c := range extra {
+		args = append(args, "--config", c)
+	}
+	if _, err := programs.HandOver(cfg, append(args, "index", "--root", root), programs.Exec); err != nil {
+		logger.Error("rubi.hcl names a plugin: indexing with the built-in stages", "error", err)
 	}
 	eng := pipeline.New(cfg, logger)
 	defer eng.Close()
-	_, err := eng.Index(ctx, pipeline.IndexOptions{HugeHeap: true})
+	_, err = eng.Index(ctx, pipeline.IndexOptions{HugeHeap: true})
 	return err
 }

@@ -10,32 +10,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
-	"github.com/rubi-dev/rubi/core/host"
 	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-func main() {
-	// The server's engines start plugins: none may outlive it.
-	defer host.Cleanup()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	host.Cleanup()
-	os.Exit(code)
-}
-
-// exitError carries an exit status for an error already printed.
-type exitError struct{ code int }
-
-func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+func main() { programs.Main(run) }
 
 // run serves (or measures) with one command line and returns the exit
 // status.
@@ -46,15 +28,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	err := cmd.ExecuteContext(ctx)
-	o.profile.Stop()
-	var ee *exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
-	default:
-		fmt.Fprintln(stderr, "rubi mcp:", err)
-		return 1
-	}
+	o.StopProfile()
+	return programs.Status("rubi mcp", err, stderr)
 }

@@ -19,7 +19,8 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	"github.com/rubi-dev/rubi/internal/cpuprofile"
+	"github.com/rubi-dev/rubi/internal/flags"
+	"github.com/rubi-dev/rubi/internal/programs"
 	"github.com/rubi-dev/rubi/server"
 )
 
@@ -33,13 +34,10 @@ const projectDirEnv = "RUBI_PROJECT_DIR"
 // options are the command line: rubi's global flags that matter to the
 // server, and the server's own.
 type options struct {
+	flags.Global
 	stdin    io.Reader
 	stdout   io.Writer
 	stderr   io.Writer
-	root     string
-	json     bool
-	logLevel string
-	configs  []string
 	httpAddr string
 	http     server.HTTPOptions
 	cost     bool
@@ -47,10 +45,6 @@ type options struct {
 	// version prints the program's version (rubi doctor compares it
 	// with rubi's) and exits.
 	version bool
-	// cpuProfile names a file for a CPU profile of the server (hidden
-	// flag, as in rubi).
-	cpuProfile string
-	profile    cpuprofile.Profile
 	// allow are the --allow folders.
 	allow []string
 	// vault is --vault's folder; vaultSet says the flag was given (its
@@ -128,11 +122,11 @@ clients send them with every message.`,
 				_, err := fmt.Fprintf(o.stdout, "rubi-mcp %s\n", rubi.Version)
 				return err
 			}
-			logger, err := o.logger()
+			logger, err := o.Logger("rubi.mcp", o.stderr)
 			if err != nil {
 				return err
 			}
-			if err := o.profile.Start(o.cpuProfile); err != nil {
+			if err := o.StartProfile(); err != nil {
 				return err
 			}
 			o.vaultSet = cmd.Flags().Changed("vault")
@@ -174,12 +168,11 @@ clients send them with every message.`,
 	}
 	f := cmd.Flags()
 	// rubi's global flags, which rubi passes on from before "mcp".
-	f.StringVar(&o.root, "root", "", "project root (default: "+projectDirEnv+", else the client's roots, else the project around the working directory)")
-	f.BoolVar(&o.json, "json", false, "print --cost as JSON")
-	f.StringVar(&o.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
-	f.StringArrayVar(&o.configs, "config", nil, "extra configuration file read after each project's rubi.hcl (repeatable)")
-	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the server to this file")
-	_ = f.MarkHidden("cpuprofile")
+	o.Define(f, flags.Help{
+		Root:   projectDirEnv + ", else the client's roots, else the project around the working directory",
+		JSON:   "print --cost as JSON",
+		Config: "each project's rubi.hcl",
+	})
 	f.BoolP("help", "h", false, "help for rubi mcp")
 	// The server's.
 	f.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on ADDR (host:port or a port; loopback unless a host is named)")
@@ -193,23 +186,14 @@ clients send them with every message.`,
 	return cmd
 }
 
-// logger is the server's logger on standard error, at --log-level.
-func (o *options) logger() (hclog.Logger, error) {
-	level := hclog.LevelFromString(o.logLevel)
-	if level == hclog.NoLevel {
-		return nil, fmt.Errorf("--log-level %q: use trace, debug, info, warn, error or off", o.logLevel)
-	}
-	return hclog.New(&hclog.LoggerOptions{Name: "rubi.mcp", Level: level, Output: o.stderr}), nil
-}
-
 // serverOptions resolves where the server finds its projects.
 func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
-	opts := server.Options{Configs: o.configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger}
+	opts := server.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger}
 	if o.vaultSet {
 		switch {
 		case o.httpAddr != "":
 			return opts, errors.New("--vault serves one vault over standard input and output; leave out --http")
-		case o.root != "":
+		case o.Root != "":
 			return opts, errors.New("--vault serves the vault alone; leave out --root")
 		case len(o.allow) > 0:
 			return opts, errors.New("--vault serves the vault alone; leave out --allow")
@@ -221,10 +205,10 @@ func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 			// getMcpConfigForManifest): the configured vault.
 			opts.Vault = ""
 		}
-		o.chooseLanguage(&opts, config.Options{NoProject: true, Extra: o.configs})
+		o.chooseLanguage(&opts, config.Options{NoProject: true, Extra: o.Configs})
 		return opts, nil
 	}
-	dir, what := o.root, "--root"
+	dir, what := o.Root, "--root"
 	if dir == "" {
 		dir, what = os.Getenv(projectDirEnv), projectDirEnv
 	}
@@ -257,7 +241,7 @@ func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 	if root == "" {
 		root = pipeline.FindRoot(wd)
 	}
-	o.chooseLanguage(&opts, config.Options{Root: root, Extra: o.configs})
+	o.chooseLanguage(&opts, config.Options{Root: root, Extra: o.Configs})
 	return opts, nil
 }
 
@@ -282,7 +266,7 @@ func (o *options) printCost(srv *server.Server) error {
 	if err != nil {
 		return err
 	}
-	if o.json {
+	if o.JSON {
 		enc := json.NewEncoder(o.stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -304,7 +288,7 @@ func (o *options) printCost(srv *server.Server) error {
 			}
 		}
 		fmt.Fprintln(o.stderr, msg)
-		return &exitError{code: 1}
+		return &programs.ExitError{Code: 1}
 	}
 	return nil
 }

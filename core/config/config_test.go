@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -227,5 +228,27 @@ func TestSettingDiagnosticPointsAtTheAttribute(t *testing.T) {
 	out := buf.String()
 	if !strings.HasPrefix(out, "rubi.hcl:2:7: error: Invalid b for ranker \"rank.bm25\"\n") || !strings.Contains(out, "must be between 0 and 1.") || !strings.Contains(out, "2 |   b = 7") {
 		t.Errorf("diagnostic text:\n%s", out)
+	}
+}
+
+// A program with no terminal for diagnostics (a hook, the server, a
+// background index) gets one error that names each problem's file and
+// line, and a configuration with warnings alone loads.
+func TestLoadChecked(t *testing.T) {
+	root := t.TempDir()
+	write := func(src string) {
+		if err := os.WriteFile(filepath.Join(root, FileName), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("budgets {\n  context = 1200\n}\n\nhooks {\n  compact_windw = 90000\n}\n")
+	cfg, err := LoadChecked(Options{Root: root, UserConfig: "-"})
+	var le *LoadError
+	if cfg != nil || !errors.As(err, &le) || !strings.Contains(err.Error(), FileName+":6:") {
+		t.Fatalf("LoadChecked = %v, %v; want a *LoadError naming %s:6", cfg, err, FileName)
+	}
+	write("budgets {\n  context = 1200\n}\n")
+	if cfg, err = LoadChecked(Options{Root: root, UserConfig: "-"}); err != nil || cfg.Budgets.Context != 1200 {
+		t.Fatalf("LoadChecked = %+v, %v", cfg, err)
 	}
 }

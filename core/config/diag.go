@@ -84,3 +84,27 @@ func sourceLine(src []byte, n int) string {
 	}
 	return ""
 }
+
+// LoadError is a configuration that does not load: its diagnostics, the
+// errors among them, written as WriteDiagnostics writes them.
+type LoadError struct {
+	Diags hcl.Diagnostics
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	WriteDiagnostics(&b, nil, e.Diags)
+	return strings.TrimSpace(b.String())
+}
+
+// LoadChecked is Load for a program that has no terminal to print
+// diagnostics on (a hook, a server, a background index): a configuration
+// with errors is a *LoadError, which says each with its file and line;
+// warnings are dropped.
+func LoadChecked(opts Options) (*Config, error) {
+	cfg, diags := Load(opts)
+	if diags.HasErrors() {
+		return nil, &LoadError{Diags: diags}
+	}
+	return cfg, nil
+}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
-	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
-	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 // MemoryLimit is the heap a hook process lets grow before it collects
@@ -32,24 +30,24 @@ func Quiet() {
 }
 
 // ProcessEnv is the world of a hook process: the project's configuration
-// with the extra layers configs, a quiet engine, and a background index
-// run as the detached process indexCmd makes for a root (its own session,
-// so it outlives the hook; its errors go to .rubi/hooks.log).
-func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error)) Env {
+// with the extra layers configs, a quiet engine, a background index run
+// as the detached process indexCmd makes for a root (its own session, so
+// it outlives the hook; its errors go to .rubi/hooks.log), and findFull,
+// which finds the program that runs subprocess plugins (rubi-full) for a
+// recall whose rubi.hcl names one, when this program cannot start them.
+func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error), findFull func() (string, error)) Env {
 	return Env{
 		Config: func(root string) (*config.Config, error) {
-			cfg, diags := config.Load(config.Options{Root: root, Extra: configs})
-			if diags.HasErrors() {
-				var b strings.Builder
-				config.WriteDiagnostics(&b, nil, diags)
-				return nil, fmt.Errorf("configuration: %s", strings.TrimSpace(b.String()))
+			cfg, err := config.LoadChecked(config.Options{Root: root, Extra: configs})
+			if err != nil {
+				return nil, fmt.Errorf("configuration: %w", err)
 			}
 			return cfg, nil
 		},
 		Engine: func(cfg *config.Config) *pipeline.Engine {
 			return pipeline.New(cfg, hclog.NewNullLogger())
 		},
-		HandOver: handOver(configs),
+		HandOver: handOver(configs, findFull),
 		StartIndex: func(root string) (<-chan error, error) {
 			cmd, err := indexCmd(root)
 			if err != nil {
@@ -61,16 +59,16 @@ func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error))
 }
 
 // handOver is the hand-over of a program that does not start plugins:
-// rubi-full answers the hook (`rubi-full hook EVENT`, the same --config
-// layers). Nil in a program that starts them.
-func handOver(configs []string) func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {
+// the program findFull finds answers the hook (`rubi-full hook EVENT`, the
+// same --config layers). Nil in a program that starts them.
+func handOver(configs []string, findFull func() (string, error)) func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {
 	if host.CanLaunch() {
 		return nil
 	}
 	return func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {
-		path, ok := programs.Find(programs.Full)
-		if !ok {
-			return false, fmt.Errorf("plugins run in the %s program, which is not beside this one nor on PATH (go install ./cmd/... installs it)", programs.Full)
+		path, err := findFull()
+		if err != nil {
+			return false, err
 		}
 		var args []string
 		for _, c := range configs {

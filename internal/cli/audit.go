@@ -66,7 +66,7 @@ really started with.`,
 			if err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, struct {
 					*audit.Report
 					Measured *xray.StartFinding `json:"measured_starting_context,omitempty"`

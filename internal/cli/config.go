@@ -14,6 +14,7 @@ import (
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 func newConfigCmd(g *globals) *cobra.Command {
@@ -39,7 +40,7 @@ instead).`,
 			}
 			defer eng.Close()
 			resolved := resolvePipeline(eng)
-			if g.json {
+			if g.JSON {
 				if err := writeJSON(g.stdout, resolved); err != nil {
 					return err
 				}
@@ -49,7 +50,7 @@ instead).`,
 			if !resolved.ok() {
 				// A plugin that cannot start is not a mistake of syntax,
 				// but the pipeline is not the one configured.
-				return &exitError{code: 1}
+				return &programs.ExitError{Code: 1}
 			}
 			return nil
 		},

@@ -64,7 +64,7 @@ is there now. --undo takes out exactly what connect added.`,
 			}
 			if list {
 				st := agents.List(o)
-				if g.json {
+				if g.JSON {
 					return writeJSON(g.stdout, st)
 				}
 				writeList(g.stdout, g.langOf(root), o.Scope, st)
@@ -87,7 +87,7 @@ is there now. --undo takes out exactly what connect added.`,
 				rep, err = agents.Connect(ctx, args[0], o)
 			}
 			if rep != nil && (err == nil || len(rep.Files) > 0) {
-				if g.json {
+				if g.JSON {
 					if jerr := writeJSON(g.stdout, rep); jerr != nil {
 						return jerr
 					}

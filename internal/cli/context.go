@@ -66,7 +66,7 @@ each with the reasons it was chosen. The index is brought up to date first
 			if err != nil {
 				return g.reportError(err)
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, res)
 			}
 			fmt.Fprint(g.stdout, res.Text(explain))

@@ -106,7 +106,7 @@ Each problem is printed with the command that fixes it. The exit status is
 			doctorAgents(r, root)
 			doctorHookLog(r, root, time.Now())
 			doctorCost(cmd.Context(), r, root, mcp)
-			if g.json {
+			if g.JSON {
 				if err := writeJSON(g.stdout, r); err != nil {
 					return err
 				}
@@ -114,7 +114,7 @@ Each problem is printed with the command that fixes it. The exit status is
 				writeDoctor(g.stdout, g.lang(), r)
 			}
 			if r.Problems > 0 {
-				return &exitError{code: 1}
+				return &programs.ExitError{Code: 1}
 			}
 			return nil
 		},
@@ -273,11 +273,9 @@ func sameExecutable(a, b string) bool {
 // doctorIndex checks the configuration loads and the index is built and
 // sound, as rubi status sees it.
 func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string) {
-	cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs})
-	if diags.HasErrors() {
-		var b strings.Builder
-		config.WriteDiagnostics(&b, nil, diags)
-		r.problem("config", "rubi.hcl", raw(strings.TrimSpace(b.String())), raw("rubi config check"))
+	cfg, err := config.LoadChecked(config.Options{Root: root, Extra: g.Configs})
+	if err != nil {
+		r.problem("config", "rubi.hcl", raw(err.Error()), raw("rubi config check"))
 		r.problem("index", "index", say(messages.DoctorNotChecked), raw("rubi config check"))
 		return
 	}
@@ -286,7 +284,7 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 	eng := pipeline.New(cfg, g.logger)
 	defer eng.Close()
 	fix := "rubi index"
-	if g.root != "" {
+	if g.Root != "" {
 		fix += " --root " + agents.ShellQuote(root)
 	}
 	is := eng.Status(ctx, time.Now()).Index

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core/hooks"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 func newHookCmd(g *globals) *cobra.Command {
@@ -54,14 +55,14 @@ and rubi connect write it into the agents' hooks when it is there.`,
 }
 
 // hookEnv is the hooks' world: the project's configuration with the
-// --config layers, a quiet engine, and a background index that is a
-// detached `rubi index`.
+// --config layers, a quiet engine, a background index that is a detached
+// `rubi index`, and rubi-full for a recall that opens a plugin.
 func (g *globals) hookEnv() hooks.Env {
-	return hooks.ProcessEnv(g.configs, hooks.SelfIndex(func(root string) []string {
+	return hooks.ProcessEnv(g.Configs, hooks.SelfIndex(func(root string) []string {
 		args := []string{"--root", root, "--log-level", "error"}
-		for _, c := range g.configs {
+		for _, c := range g.Configs {
 			args = append(args, "--config", c)
 		}
 		return append(args, "index")
-	}))
+	}), programs.FindFull)
 }

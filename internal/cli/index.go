@@ -31,7 +31,7 @@ not even opened, so a re-index costs about one directory walk.`,
 			if err != nil {
 				return g.reportError(err)
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, stats)
 			}
 			printIndexStats(g.stdout, g.lang(), stats)

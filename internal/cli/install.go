@@ -82,7 +82,7 @@ changes, and leaves the backups and the vault directory.`,
 				rep, err = agents.Install(ctx, o)
 			}
 			if rep != nil && (err == nil || len(rep.Files) > 0) {
-				if g.json {
+				if g.JSON {
 					if jerr := writeJSON(g.stdout, rep); jerr != nil {
 						return jerr
 					}
@@ -93,7 +93,7 @@ changes, and leaves the backups and the vault directory.`,
 			if err != nil {
 				return err
 			}
-			if !g.json && !undo && !dryRun && rep.Changed() {
+			if !g.JSON && !undo && !dryRun && rep.Changed() {
 				fmt.Fprintln(g.stdout, g.lang().Get(messages.InstallNext))
 			}
 			return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 func newRegisterCmd(g *globals) *cobra.Command {
@@ -69,7 +70,7 @@ or error, with its id and notes.`,
 				return err
 			}
 			g.indexWritten(cmd.Context(), eng)
-			if g.json {
+			if g.JSON {
 				if err := writeJSON(g.stdout, results); err != nil {
 					return err
 				}
@@ -80,7 +81,7 @@ or error, with its id and notes.`,
 			}
 			for _, r := range results {
 				if r.Action == "error" {
-					return &exitError{code: 1}
+					return &programs.ExitError{Code: 1}
 				}
 			}
 			return nil
@@ -172,7 +173,7 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 			n, nodeErr := eng.Knowledge().Get(target)
 			if nodeErr == nil {
 				stale := eng.Knowledge().Stale(n)
-				if g.json {
+				if g.JSON {
 					return writeJSON(g.stdout, struct {
 						*knowledge.Node
 						StaleNotes []string `json:"stale,omitempty"`
@@ -195,7 +196,7 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 				}
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, struct {
 					Target string `json:"target"`
 					Text   string `json:"text"`
@@ -266,10 +267,10 @@ medium, low), the most recently updated first within a level. A list cut by
 			}
 			slices.SortFunc(out, knowledge.ByImportance)
 			total := len(out)
-			if limit > 0 && (!g.json || cmd.Flags().Changed("limit")) {
+			if limit > 0 && (!g.JSON || cmd.Flags().Changed("limit")) {
 				out = out[:min(len(out), limit)]
 			}
-			if g.json {
+			if g.JSON {
 				if out == nil {
 					out = []*knowledge.Node{}
 				}
@@ -340,7 +341,7 @@ order (the fields are then read from it; given beside it, they must agree).`,
 				return err
 			}
 			g.indexWritten(cmd.Context(), eng)
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, map[string]string{"path": path, "chunk": chunk.ID})
 			}
 			fmt.Fprintln(g.stdout, g.lang().Format(messages.CLIHandoffSaved, displayPath(path), chunk.ID))
@@ -369,7 +370,7 @@ order (the fields are then read from it; given beside it, they must agree).`,
 			if err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, h)
 			}
 			data, err := os.ReadFile(h.Path)
@@ -470,7 +471,7 @@ adds nothing.`,
 				return err
 			}
 			g.indexWritten(cmd.Context(), eng)
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, results)
 			}
 			for _, r := range results {
@@ -552,7 +553,7 @@ func (g *globals) importRLM(ctx context.Context, dir string) error {
 			rep.Skipped = append(rep.Skipped, memory.Skipped{What: "insight", ID: batchIDs[i], Why: r.Error})
 		}
 	}
-	if g.json {
+	if g.JSON {
 		return writeJSON(g.stdout, struct {
 			Insights map[string]int   `json:"insights"`
 			Chunks   *memory.Imported `json:"chunks"`

@@ -11,62 +11,44 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/agents"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
-	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	"github.com/rubi-dev/rubi/internal/cpuprofile"
+	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-// globals are the flags every command takes.
+// globals are the flags every command takes (programs.Globals) and what
+// the commands share: the streams, the logger, the configuration.
 type globals struct {
+	flags.Global
 	// args is the command line after the program's name.
-	args     []string
-	stdin    io.Reader
-	stdout   io.Writer
-	stderr   io.Writer
-	root     string
-	json     bool
-	logLevel string
-	configs  []string
-	logger   hclog.Logger
+	args   []string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	logger hclog.Logger
 	// cfg is the configuration loadConfig loaded, for lang.
 	cfg *config.Config
 	// language is lang's answer, once chosen.
 	language *messages.Lang
-	// cpuProfile names a file for a CPU profile of the command (hidden
-	// flag, for performance reports).
-	cpuProfile string
-	profile    cpuprofile.Profile
 }
-
-// exitError carries an exit status for an error already printed.
-type exitError struct{ code int }
-
-func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // Main runs rubi's command line on the process's arguments and standard
 // streams and exits with its status; it does not return.
-func Main() {
-	// Plugins are Managed clients: whatever path leaves Main, none of
-	// their processes may outlive rubi.
-	defer host.Cleanup()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	host.Cleanup()
-	os.Exit(code)
-}
+func Main() { programs.Main(run) }
+
+// The connectors write rubi-hook into agents' hooks where it sits beside
+// the rubi the agent starts: this program tells them how to find it.
+func init() { agents.FindHookProgram = programs.HookFor }
 
 // run executes one command line and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -76,17 +58,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	g.profile.Stop()
-	var ee *exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
-	default:
-		fmt.Fprintln(stderr, "rubi:", err)
-		return 1
-	}
+	g.StopProfile()
+	return programs.Status("rubi", err, stderr)
 }
 
 func newRootCmd(g *globals) *cobra.Command {
@@ -99,23 +72,20 @@ within a token budget, so an agent reads less and re-reads less.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			level := hclog.LevelFromString(g.logLevel)
-			if level == hclog.NoLevel {
-				l, _ := messages.Locale(os.Getenv)
-				return errors.New(l.Format(messages.CLILogLevel, g.logLevel))
+			logger, err := g.Logger("rubi", g.stderr)
+			if err != nil {
+				return err
 			}
-			g.logger = hclog.New(&hclog.LoggerOptions{Name: "rubi", Level: level, Output: g.stderr})
-			return g.profile.Start(g.cpuProfile)
+			g.logger = logger
+			return g.StartProfile()
 		},
-		PersistentPostRun: func(*cobra.Command, []string) { g.profile.Stop() },
+		PersistentPostRun: func(*cobra.Command, []string) { g.StopProfile() },
 	}
-	pf := cmd.PersistentFlags()
-	pf.StringVar(&g.root, "root", "", "project root (default: the nearest directory up from here with .rubi/, rubi.hcl or .git)")
-	pf.BoolVar(&g.json, "json", false, "print machine-readable JSON")
-	pf.StringVar(&g.logLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
-	pf.StringArrayVar(&g.configs, "config", nil, "extra configuration file read after the project's rubi.hcl (repeatable)")
-	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
-	_ = pf.MarkHidden("cpuprofile")
+	g.Define(cmd.PersistentFlags(), flags.Help{
+		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git",
+		JSON:   "print machine-readable JSON",
+		Config: "the project's rubi.hcl",
+	})
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
 		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
 		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g))
@@ -125,15 +95,15 @@ within a token budget, so an agent reads less and re-reads less.`,
 // projectRoot resolves --root, or finds the project around the working
 // directory the way git finds its repository.
 func (g *globals) projectRoot() (string, error) {
-	if g.root != "" {
-		abs, err := filepath.Abs(g.root)
+	if g.Root != "" {
+		abs, err := filepath.Abs(g.Root)
 		if err != nil {
 			return "", err
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 			// The project's language is unknown without its root.
 			l, _ := messages.Locale(os.Getenv)
-			return "", errors.New(l.Format(messages.CLINotADirectory, "--root "+g.root))
+			return "", errors.New(l.Format(messages.CLINotADirectory, "--root "+g.Root))
 		}
 		return abs, nil
 	}
@@ -150,10 +120,10 @@ func (g *globals) loadConfig() (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs})
+	cfg, diags := config.Load(config.Options{Root: root, Extra: g.Configs})
 	if diags.HasErrors() {
 		config.WriteDiagnostics(g.stderr, nil, diags)
-		return nil, &exitError{code: 1}
+		return nil, &programs.ExitError{Code: 1}
 	}
 	if len(diags) > 0 {
 		config.WriteDiagnostics(g.stderr, cfg.Files, diags)
@@ -187,7 +157,7 @@ func (g *globals) langOf(root string) messages.Lang {
 	setting := ""
 	if g.cfg != nil && g.cfg.Root == root {
 		setting = g.cfg.Language
-	} else if cfg, diags := config.Load(config.Options{Root: root, Extra: g.configs}); !diags.HasErrors() {
+	} else if cfg, diags := config.Load(config.Options{Root: root, Extra: g.Configs}); !diags.HasErrors() {
 		setting = cfg.Language
 	}
 	return messages.Choose(setting, os.Getenv)
@@ -206,36 +176,25 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 // the given kinds (every kind when none is given). When rubi.hcl names a
 // subprocess plugin among them, which rubi does not start (see core/host's
 // Launcher), it first runs rubi-full in rubi's place with the same
-// arguments; it runs the built-ins when rubi-full is missing.
+// arguments (programs.HandOver); it runs the built-ins when rubi-full is
+// missing or cannot start, and says so.
 func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
 	cfg, err := g.loadConfig()
 	if err != nil {
 		return nil, err
 	}
-	if host.NeedsLauncher(cfg, kinds...) {
-		if err := g.execFull(); err != nil {
-			return nil, err
-		}
+	handed, err := programs.HandOver(cfg, g.args, execProgram, kinds...)
+	var he *programs.HandOverError
+	switch {
+	case handed:
+		// Only a test's execProgram returns: the command ran elsewhere.
+		return nil, &programs.ExitError{Code: 0}
+	case errors.As(err, &he) && he.Path == "":
+		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLINoFull, programs.Full))
+	case errors.As(err, &he):
+		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLIRunningFull, he.Path, he.Err))
 	}
 	return pipeline.New(cfg, g.logger), nil
-}
-
-// execFull runs rubi-full in rubi's place (syscall.Exec: same process,
-// standard streams and arguments); it returns only when it cannot, and
-// then says so and lets the built-ins run: each plugin that cannot start
-// falls back with its own error line, as anywhere.
-func (g *globals) execFull() error {
-	path, ok := programs.Find(programs.Full)
-	if !ok {
-		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLINoFull, programs.Full))
-		return nil
-	}
-	if err := execProgram(path, append([]string{path}, g.args...), os.Environ()); err != nil {
-		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLIRunningFull, path, err))
-		return nil
-	}
-	// Only a test's execProgram returns: the command ran elsewhere.
-	return &exitError{code: 0}
 }
 
 // openedEngine is stageEngine with every enabled stage opened, which
@@ -259,7 +218,7 @@ func (g *globals) reportError(err error) error {
 	var de *pipeline.DiagnosticsError
 	if errors.As(err, &de) {
 		config.WriteDiagnostics(g.stderr, de.Files, de.Diags)
-		return &exitError{code: 1}
+		return &programs.ExitError{Code: 1}
 	}
 	return err
 }

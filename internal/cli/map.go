@@ -47,14 +47,14 @@ unless --no-refresh.`,
 			// The stored map is English, and so is --json; on a terminal
 			// its fixed phrases are in the user's language.
 			l := messages.English
-			if !g.json {
+			if !g.JSON {
 				l = g.lang()
 			}
 			text, err := eng.MapTextIn(module, l)
 			if err != nil {
 				return g.reportError(err)
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, struct {
 					Module string `json:"module,omitempty"`
 					Text   string `json:"text"`
@@ -91,7 +91,7 @@ form is a summary. The index is refreshed first.`,
 			if err != nil {
 				return g.reportError(err)
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, graph)
 			}
 			printGraph(g, graph)

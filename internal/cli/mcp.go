@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/agents"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 
@@ -26,7 +25,7 @@ func newMCPCmd(g *globals) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve rubi's tools to AI agents over MCP (stdio, or streamable HTTP)",
 		Long: `mcp serves rubi's tools to an AI agent over the Model Context Protocol: it
-runs the program ` + agents.MCPProgram + `, installed beside rubi, with the same
+runs the program ` + programs.MCP + `, installed beside rubi, with the same
 arguments. rubi mcp --help describes its flags.`,
 		// Every flag, --help included, is the server's: rubi-mcp parses
 		// them, rubi's global flags too.
@@ -37,7 +36,7 @@ arguments. rubi mcp --help describes its flags.`,
 	}
 	// rubi help mcp is the server's help too.
 	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
-		var ee *exitError
+		var ee *programs.ExitError
 		if err := g.execMCP([]string{"--help"}); err != nil && !errors.As(err, &ee) {
 			fmt.Fprintln(g.stderr, "rubi:", err)
 		}
@@ -55,10 +54,10 @@ func (g *globals) execMCP(args []string) error {
 	if err != nil {
 		return fmt.Errorf("mcp: finding rubi's executable: %w", err)
 	}
-	path, ok := agents.FindMCPProgram(exe)
+	path, ok := programs.FindMCP(exe)
 	if !ok {
-		fmt.Fprintf(g.stderr, "rubi mcp: the MCP server is the %s program, which is not beside %s nor on PATH; install it with \"go install ./cmd/...\" from a clone of rubi\n", agents.MCPProgram, exe)
-		return &exitError{code: 1}
+		fmt.Fprintf(g.stderr, "rubi mcp: the MCP server is the %s program, which is not beside %s nor on PATH; install it with \"go install ./cmd/...\" from a clone of rubi\n", programs.MCP, exe)
+		return &programs.ExitError{Code: 1}
 	}
 	if err := execProgram(path, append([]string{path}, args...), os.Environ()); err != nil {
 		return fmt.Errorf("mcp: running %s: %w", path, err)

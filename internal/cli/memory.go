@@ -91,7 +91,7 @@ func newMemorySaveCmd(g *globals) *cobra.Command {
 				g.indexWritten(cmd.Context(), eng)
 				eng.Close()
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, saved)
 			}
 			if saved.Duplicate {
@@ -133,7 +133,7 @@ func newMemoryPeekCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, struct {
 					ID    string `json:"id"`
 					From  int    `json:"from"`
@@ -229,7 +229,7 @@ func newMemoryGrepCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, res)
 			}
 			for _, m := range res.Matches {
@@ -273,7 +273,7 @@ func newMemoryListCmd(g *globals) *cobra.Command {
 				return err
 			}
 			shown := all[:min(len(all), limit)]
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, struct {
 					Chunks []*memory.Chunk `json:"chunks"`
 					Total  int             `json:"total"`
@@ -338,7 +338,7 @@ kept. preview shows what run would do.`,
 			if err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, plan)
 			}
 			_, err = io.WriteString(g.stdout, plan.Text(args[0] == "run"))

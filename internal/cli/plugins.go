@@ -73,7 +73,7 @@ func newPluginsCmd(g *globals) *cobra.Command {
 			for _, p := range eng.Problems() {
 				rows = append(rows, pluginRow{Problem: p, problem: raw(p)})
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, rows)
 			}
 			printPlugins(g.stdout, g.lang(), rows)

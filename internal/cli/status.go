@@ -28,7 +28,7 @@ does not parse) is reported in the output. It writes nothing.`,
 			}
 			defer eng.Close()
 			st := eng.Status(cmd.Context(), time.Now())
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, st)
 			}
 			_, err = fmt.Fprint(g.stdout, st.Text(g.lang()))

@@ -22,7 +22,7 @@ func newVersionCmd(g *globals) *cobra.Command {
 				Go       string `json:"go"`
 				Platform string `json:"platform"`
 			}{rubi.Version, core.PluginProtocol, runtime.Version(), runtime.GOOS + "/" + runtime.GOARCH}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, v)
 			}
 			fmt.Fprintf(g.stdout, "rubi %s (plugin protocol v%d, %s, %s)\n", v.Version, v.Protocol, v.Go, v.Platform)

@@ -54,7 +54,7 @@ with the charts and the context curves.`,
 			if err := f.writeHTML(g, rep); err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, rep)
 			}
 			xray.WriteText(g.stdout, rep, f.textOptions(g.lang()))
@@ -91,7 +91,7 @@ expensive sessions. The replay is described in docs/cli.md.`,
 			if err := f.writeHTML(g, rep); err != nil {
 				return err
 			}
-			if g.json {
+			if g.JSON {
 				return writeJSON(g.stdout, struct {
 					Handoff     int64                  `json:"handoff"`
 					Thresholds  []xray.ThresholdResult `json:"simulation"`

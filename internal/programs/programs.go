@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // The programs' names.
@@ -50,6 +51,50 @@ func Find(name string) (string, bool) {
 		}
 	}
 	if p, err := exec.LookPath(name); err == nil {
+		return p, true
+	}
+	return "", false
+}
+
+// HookFor finds rubi-hook for the rubi an agent starts: beside it when
+// rubi is a path; beside the rubi on PATH when it is a name, and then by
+// name if PATH finds that same file. A rubi-hook from another install is
+// not taken: it could be another version.
+func HookFor(rubi string) (string, bool) {
+	path := rubi
+	if !strings.ContainsAny(rubi, `/\`) {
+		p, err := exec.LookPath(rubi)
+		if err != nil {
+			return "", false
+		}
+		path = p
+	}
+	sibling, ok := Beside(path, Hook)
+	if !ok {
+		return "", false
+	}
+	if path != rubi { // a name: keep names where PATH agrees
+		if p, err := exec.LookPath(Hook); err == nil && sameFile(p, sibling) {
+			return Hook, true
+		}
+	}
+	return sibling, true
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// FindMCP finds rubi-mcp for the running rubi, whose executable is at exe
+// (symlinks resolved): beside it, as go install ./cmd/... puts it, else on
+// PATH.
+func FindMCP(exe string) (string, bool) {
+	if p, ok := Beside(exe, MCP); ok {
+		return p, true
+	}
+	if p, err := exec.LookPath(MCP); err == nil {
 		return p, true
 	}
 	return "", false

@@ -1,0 +1,67 @@
+package programs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rubi-dev/rubi/agents"
+)
+
+// The connectors name rubi's programs in agents' configurations: their
+// names are these.
+func TestNamesAgreeWithTheConnectors(t *testing.T) {
+	if Hook != agents.HookProgram || MCP != agents.MCPProgram {
+		t.Errorf("programs %s and %s, connectors %s and %s", Hook, MCP, agents.HookProgram, agents.MCPProgram)
+	}
+}
+
+// rubi-hook is taken where it is installed beside the rubi an agent
+// starts, and only there.
+func TestHookFor(t *testing.T) {
+	dir := t.TempDir()
+	with, without, other := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "other")
+	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-hook"), filepath.Join(without, "rubi"), filepath.Join(other, "rubi-hook")} {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
+	}
+	os.WriteFile(filepath.Join(without, "rubi-hook"), []byte("not a program"), 0o644)
+	for _, tt := range []struct {
+		rubi, path, want string
+	}{
+		{filepath.Join(with, "rubi"), "", filepath.Join(with, "rubi-hook")},
+		{filepath.Join(without, "rubi"), "", ""},                     // its rubi-hook is not executable
+		{"rubi", with, "rubi-hook"},                                  // by name, where PATH finds it
+		{"rubi", without + string(os.PathListSeparator) + other, ""}, // another install's
+		{"rubi", other + string(os.PathListSeparator) + with, filepath.Join(with, "rubi-hook")},
+		{"rubi", t.TempDir(), ""},
+	} {
+		t.Setenv("PATH", tt.path)
+		if got, ok := HookFor(tt.rubi); got != tt.want || ok != (tt.want != "") {
+			t.Errorf("rubi %s, PATH %s: %q %v, want %q", tt.rubi, tt.path, got, ok, tt.want)
+		}
+	}
+}
+
+// rubi mcp runs the rubi-mcp beside the running rubi, else the one on PATH.
+func TestFindMCP(t *testing.T) {
+	dir := t.TempDir()
+	with, without, onPath := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "path")
+	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-mcp"), filepath.Join(without, "rubi"), filepath.Join(onPath, "rubi-mcp")} {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
+	}
+	os.Mkdir(filepath.Join(without, "rubi-mcp"), 0o755) // not a program
+	for _, tt := range []struct {
+		exe, path, want string
+	}{
+		{filepath.Join(with, "rubi"), onPath, filepath.Join(with, "rubi-mcp")},
+		{filepath.Join(without, "rubi"), onPath, filepath.Join(onPath, "rubi-mcp")},
+		{filepath.Join(without, "rubi"), t.TempDir(), ""},
+	} {
+		t.Setenv("PATH", tt.path)
+		if got, ok := FindMCP(tt.exe); got != tt.want || ok != (tt.want != "") {
+			t.Errorf("rubi %s, PATH %s: %q %v, want %q", tt.exe, tt.path, got, ok, tt.want)
+		}
+	}
+}
