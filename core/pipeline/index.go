@@ -125,6 +125,7 @@ func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	return stats, err
 }
 
+// index is one index run, in the steps indexRun describes.
 func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
 	start := time.Now()
 	if err := e.ensureDataDir(); err != nil {
@@ -145,334 +146,30 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 			e.arena = nil
 		}
 	}()
-
-	lap := e.stopwatch("index")
-	stats := &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
-	// The previous manifest is decoded while the walk waits on the file
-	// system: neither needs the other.
-	type loaded struct {
-		m   *manifest
-		err error
-	}
-	previous := make(chan loaded, 1)
-	go func() {
-		m, err := loadManifest(e.indexDir(), true)
-		previous <- loaded{m, err}
-	}()
-	var (
-		files  []*scanned
-		wstats walk.Stats
-	)
-	if !opts.notesOnly {
-		files, wstats, err = e.walk(ctx)
-	}
-	last := <-previous
-	if err != nil {
+	r := e.newIndexRun(opts, start)
+	if err := r.previous(ctx); err != nil {
 		return nil, err
 	}
-	prev := last.m
-	if opts.notesOnly {
-		// The code stays as the last index left it: its records are this
-		// run's files, unchanged.
-		switch {
-		case errors.Is(last.err, errNoIndex):
-			return nil, ErrNoIndex
-		case last.err != nil:
-			return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, last.err)
-		}
-		opts.Full = false
-		wstats.Skipped = map[string]int{}
-		for _, p := range prev.sortedPaths() {
-			rec := prev.records()[p]
-			files = append(files, &scanned{file: walk.File{Path: p, Size: rec.Size}, rec: rec})
-		}
-		wstats.Seen = len(files)
-	}
-	if last.err != nil && !errors.Is(last.err, errNoIndex) {
-		stats.Warnings = append(stats.Warnings, last.err.Error())
-	}
-	// Roles follow the .gitattributes files and index.hidden_roles: when
-	// those change, every file's role and documents are made again.
-	var attrs *codemap.Attributes
-	var rolesSig string
-	if opts.notesOnly {
-		rolesSig = prev.Roles
-	} else {
-		attrs, rolesSig = e.attributes(files)
-	}
-	if prev != nil && prev.Roles != rolesSig {
-		opts.Full = true
-	}
-	if prev != nil && !opts.Full && !opts.notesOnly && !prev.symbolsIntact(e.indexDir()) {
-		// Truncated or gone: the unchanged files' symbols cannot be
-		// copied from it, so every file is parsed again.
-		stats.Warnings = append(stats.Warnings, "the symbols file "+symbolsFile(e.indexDir(), prev.Generation)+" is damaged: every file is parsed again")
-		opts.Full = true
-	}
-	if prev == nil || opts.Full {
-		prev = newManifest()
-		opts.Full = true
-	}
-	lap("manifest and walk")
-	stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
-
-	// Read and parse what changed.
-	next := newManifest()
-	next.Parsers = e.parserFingerprints()
-	next.Roles = rolesSig
-	if opts.notesOnly {
-		// The files were parsed by the parsers of the last index: a
-		// parser changed since is the next full refresh's to apply.
-		next.Parsers = prev.Parsers
-	} else if err := e.scan(ctx, files, prev, next, opts); err != nil {
+	if err := r.readAndParse(ctx); err != nil {
 		return nil, err
 	}
-	lap("read and parse")
-	var changedIDs, removedIDs []string
-	for _, s := range files {
-		if s.skip != "" {
-			stats.Files.Skipped[s.skip]++
-			continue
-		}
-		next.records()[s.rec.Path] = s.rec
-		if s.changed {
-			stats.Parsed++
-			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, attrs, s.rec.Generated)
-			if e.hidden(s.rec) {
-				// No document: rankers drop the one it may have had.
-				removedIDs = append(removedIDs, core.DocID(core.DocFile, s.rec.Path))
-			} else {
-				changedIDs = append(changedIDs, core.DocID(core.DocFile, s.rec.Path))
-			}
-		} else {
-			stats.Unchanged++
-		}
-		stats.Languages[langOrOther(s.rec.Language)]++
-		stats.Symbols += s.rec.Symbols
-		stats.Imports += s.rec.importCount()
-	}
-	for p := range prev.records() {
-		if _, ok := next.file(p); !ok {
-			stats.Removed++
-			removedIDs = append(removedIDs, core.DocID(core.DocFile, p))
-		}
-	}
-	sort.Strings(removedIDs)
-	stats.Files.Indexed = len(next.records())
-
-	// Knowledge nodes are documents too; a malformed one is reported and
-	// skipped. The stamp of their folders is taken before they are read:
-	// a note that changes while they are read changes the stamp again, and
-	// the next check indexes it.
-	notesStamp, _ := e.notesStamp()
-	stampedAt := time.Now()
-	nodes, problems := e.nodes()
-	for _, p := range problems {
-		stats.Warnings = append(stats.Warnings, p.String())
-	}
-	nodeDocs, nodeEdges, stamps := e.nodeDocs(next, nodes, nil)
-	if err := e.writeCritical(nodes); err != nil {
+	if err := r.readNotes(); err != nil {
 		return nil, err
 	}
-	// So are the chunks of the conversation memory.
-	chunkFiles, listed := e.scanChunks()
-	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(next)
-	if err != nil {
-		return nil, err
-	}
-	stats.Warnings = append(stats.Warnings, chunkProblems...)
-	nodeDocs, nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
-	// Notes and chunks that belong together are linked (relate.go), when
-	// the rankers get a corpus: a refresh that changed nothing reads no
-	// note's text.
-	for id, stamp := range chunkStamps {
-		stamps[id] = stamp
-	}
-	// The notes' state says which versions the rankers hold; without it
-	// (a first run, a damaged file) every note is sent again, in a whole
-	// corpus that drops whatever it does not hold.
-	prevNotes := loadNotesState(e.indexDir())
-	if opts.Full {
-		prevNotes = nil
-	}
-	nextNotes := newNotesState()
-	nextNotes.stamps = stamps
-	// The snapshot is made only for a state that is written: the common
-	// refresh, which changed nothing, writes none.
-	snapshot := func() {
-		if listed {
-			nextNotes.snap = e.snapshot(chunkFiles, nodes, nodeEdges, chunkItems, chunkEdges)
-		}
-	}
-	related := sync.OnceValue(func() []core.Edge {
-		items := append(nodeItems(nodes), chunkItems...)
-		for i := range items {
-			items[i].stamp = stamps[items[i].id]
-		}
-		nextNotes.withMentions(prevNotes, items)
-		return relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
-	})
-	lap("knowledge nodes")
-	stats.Nodes = len(nodeDocs)
-	var prevStamps map[string]string
-	if prevNotes != nil {
-		prevStamps = prevNotes.stamps
-	}
-	for id, stamp := range stamps {
-		if prevStamps[id] != stamp {
-			changedIDs = append(changedIDs, id)
-		}
-	}
-	for id := range prevStamps {
-		if _, ok := stamps[id]; !ok {
-			removedIDs = append(removedIDs, id)
-		}
-	}
-
-	fps := map[string]string{}
-	current := true
-	for _, st := range e.cfg.Enabled(core.KindRanker) {
-		fps[st.Name] = e.stageFingerprint(st)
-		if prev.Stateful[st.Name] && !e.hasState(st.Name) {
-			// Its state was deleted: index it again, in full.
-			delete(prev.Rankers, st.Name)
-		}
-		if prev.Rankers[st.Name] == fps[st.Name] && !opts.Full && !opts.notesOnly {
-			if err := e.verifyRanker(ctx, st); err != nil {
-				// Damaged since (truncated, overwritten): rebuilt in full,
-				// without waiting for --full.
-				stats.Warnings = append(stats.Warnings, fmt.Sprintf("%v; rebuilding it", err))
-				delete(prev.Rankers, st.Name)
-			}
-		}
-		current = current && prev.Rankers[st.Name] == fps[st.Name]
-	}
-	if opts.notesOnly && !current {
+	current := r.rankersCurrent(ctx)
+	switch {
+	case r.opts.notesOnly && !current:
 		return nil, ErrIndexOutdated // a ranker to rebuild reads every file
+	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
+		return r.keep()
 	}
-	if !opts.Full && current && len(changedIDs) == 0 && len(removedIDs) == 0 {
-		// The common refresh: no content changed, so the graph, the
-		// rankers and their state all still hold.
-		kept, err := e.keep(prev, next, files, stats, start)
-		if err == nil && prevNotes == nil {
-			// Nothing to index, but the next run must know so too.
-			snapshot()
-			err = e.saveNotesState(nil, nextNotes)
-		}
-		if err == nil {
-			e.saveNotesStamp(notesStamp, stampedAt)
-		}
-		return kept, err
-	}
-
-	// The graph: imports resolved project-wide, then centrality.
-	paths := next.sortedPaths()
-	roots := codemap.Roots(paths, e.cfg.Index.ModuleRoots...)
-	for _, p := range paths {
-		if rec := next.records()[p]; rec.Module != codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth) {
-			// Copy: an unchanged record is shared with prev, which must
-			// keep the old module for dirtyModules to see the move.
-			moved := *rec
-			moved.Module = codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth)
-			next.records()[p] = &moved
-		}
-	}
-	edges, reused := e.reuseResolution(prev, next, files, opts.Full)
-	if reused {
-		stats.Resolution, next.Resolution = prev.Resolution, prev.Resolution
-		next.edgesRaw, next.edgesKept = prev.edgesRaw, true
-		lap("resolution reused")
-	} else {
-		project, err := resolve.NewProject(e.cfg.Root, paths)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range project.Warnings() {
-			stats.Warnings = append(stats.Warnings, w.String())
-		}
-		var rs resolve.Stats
-		edges, rs = resolve.Analyze(project, next.allFacts())
-		stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
-		next.Resolution = stats.Resolution
-		rankFiles(next, e.visibleEdges(next, edges))
-		lap("resolve and rank")
-	}
-	next.edges = edges
-	stats.Edges = len(edges)
-
-	dirty := dirtyModules(prev, next)
-	stats.Modules = len(e.mapModules(next))
-	removedIDs = append(removedIDs, removedModules(prev, next)...)
-
-	// corpus builds what rankers index: in full, every document with its
-	// body; otherwise bodies (and symbols) only where something changed.
-	corpus := func(full bool) (*core.Corpus, error) {
-		if full && opts.notesOnly {
-			return nil, ErrIndexOutdated
-		}
-		if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.records()[p].Module] }); err != nil {
-			return nil, err
-		}
-		if full {
-			e.readAll(files)
-		}
-		// Each corpus gets its own lists: module ids are appended below.
-		c := &core.Corpus{Full: full, Changed: slices.Clone(changedIDs), Removed: slices.Clone(removedIDs)}
-		byPath := map[string][]byte{}
-		for _, s := range files {
-			if s.content != nil {
-				byPath[s.rec.Path] = s.content
-			}
-		}
-		modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.hidden)
-		// Sized once: documents are large and a project has thousands.
-		c.Documents = make([]core.Document, 0, len(paths)+len(modDocs)+len(nodeDocs))
-		for _, p := range paths {
-			if rec := next.records()[p]; !e.hidden(rec) {
-				c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
-			}
-		}
-		for _, d := range modDocs {
-			if full || dirty[d.Path] {
-				c.Changed = append(c.Changed, d.ID)
-			}
-		}
-		c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
-		c.Edges = make([]core.Edge, 0, len(edges)+len(modEdges)+len(nodeEdges)+len(related()))
-		c.Edges = append(append(append(append(c.Edges, graphEdges(e.visibleEdges(next, edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...), related()...)
-		return c, nil
-	}
-	nothingChanged := len(changedIDs) == 0 && len(removedIDs) == 0
-	// The maps need the symbols of the dirty modules, as the corpus does:
-	// read them once, up front, so the maps can be written while the
-	// rankers index, neither touching the records the other reads.
-	maps := func() error { return e.writeMaps(prev, next, edges, dirty, opts.Full) }
-	if opts.notesOnly && !opts.notesMaps {
-		maps = func() error {
-			next.MapsFormat = prev.MapsFormat
-			return nil
-		}
-	} else if err := e.loadSymbols(prev, next, func(p string) bool {
-		return opts.Full || prev.MapsFormat != mapsFormat || dirty[next.records()[p].Module]
-	}); err != nil {
+	if err := r.buildGraph(); err != nil {
 		return nil, err
 	}
-	if err := e.indexRankers(ctx, prev, next, fps, stats, nothingChanged, corpus, maps); err != nil {
+	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
 	}
-	lap("rankers and maps")
-	next.IndexedAt = time.Now().UTC()
-	if err := next.save(e.indexDir(), prev); err != nil {
-		return nil, err
-	}
-	lap("manifest")
-	e.setManifest(next)
-	snapshot()
-	if err := e.saveNotesState(prevNotes, nextNotes); err != nil {
-		return nil, err
-	}
-	e.saveNotesStamp(notesStamp, stampedAt)
-	return e.finish(stats, start), nil
+	return r.save()
 }
 
 // verifyRanker asks a built-in ranker that keeps state whether that state
