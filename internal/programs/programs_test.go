@@ -16,15 +16,25 @@ func TestNamesAgreeWithTheConnectors(t *testing.T) {
 	}
 }
 
+// executables writes a shell script at each path, its folders made.
+func executables(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // rubi-hook is taken where it is installed beside the rubi an agent
 // starts, and only there.
 func TestHookFor(t *testing.T) {
 	dir := t.TempDir()
 	with, without, other := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "other")
-	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-hook"), filepath.Join(without, "rubi"), filepath.Join(other, "rubi-hook")} {
-		os.MkdirAll(filepath.Dir(f), 0o755)
-		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
-	}
+	executables(t, filepath.Join(with, "rubi"), filepath.Join(with, "rubi-hook"), filepath.Join(without, "rubi"), filepath.Join(other, "rubi-hook"))
 	os.WriteFile(filepath.Join(without, "rubi-hook"), []byte("not a program"), 0o644)
 	for _, tt := range []struct {
 		rubi, path, want string
@@ -47,10 +57,7 @@ func TestHookFor(t *testing.T) {
 func TestFindMCP(t *testing.T) {
 	dir := t.TempDir()
 	with, without, onPath := filepath.Join(dir, "with"), filepath.Join(dir, "without"), filepath.Join(dir, "path")
-	for _, f := range []string{filepath.Join(with, "rubi"), filepath.Join(with, "rubi-mcp"), filepath.Join(without, "rubi"), filepath.Join(onPath, "rubi-mcp")} {
-		os.MkdirAll(filepath.Dir(f), 0o755)
-		os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755)
-	}
+	executables(t, filepath.Join(with, "rubi"), filepath.Join(with, "rubi-mcp"), filepath.Join(without, "rubi"), filepath.Join(onPath, "rubi-mcp"))
 	os.Mkdir(filepath.Join(without, "rubi-mcp"), 0o755) // not a program
 	for _, tt := range []struct {
 		exe, path, want string
