@@ -79,7 +79,7 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 	if a.Typos < 0 {
 		return nil, fmt.Errorf("typos %d: give the edits a word may be away (1 or 2), or leave it out for a regular expression", a.Typos)
 	}
-	st, policy := eng.Memory()
+	st, policy := eng.Project().Memory()
 	st.Now = s.now
 	switch a.Action {
 	case "save":
@@ -150,7 +150,7 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 		}
 		h := knowledge.ParseHandoff(a.Text)
 		h.Created = s.now().UTC().Truncate(time.Second)
-		path, chunk, err := eng.SaveHandoff(ctx, h)
+		path, chunk, err := eng.Project().SaveHandoff(ctx, h)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +158,7 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 		h.Path = p.rel(path)
 		return mcp.NewToolResultStructured(handoffOutput{Handoff: &h, Chunk: chunk.ID}, fmt.Sprintf("saved: %s (chunk %s)\n", h.Path, chunk.ID)), nil
 	case "last":
-		h, err := eng.Knowledge().LastHandoff()
+		h, err := eng.Project().Knowledge().LastHandoff()
 		if errors.Is(err, knowledge.ErrNotFound) {
 			return mcp.NewToolResultStructured(handoffOutput{}, "no handoff has been saved in this project yet\n"), nil
 		}

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	proj "github.com/rubi-dev/rubi/core/project"
+
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
@@ -184,7 +186,7 @@ func (s *Server) resolve(ctx context.Context, req mcp.CallToolRequest, named str
 		return nil, ask, nil
 	}
 	if dir == "" {
-		dir = pipeline.FindRoot(s.opts.WorkDir)
+		dir = proj.FindRoot(s.opts.WorkDir)
 	}
 	p, err := s.openProject(dir)
 	return p, nil, err
@@ -245,7 +247,7 @@ func rootDir(roots []mcp.Root) string {
 		}
 		p = filepath.Clean(filepath.FromSlash(p))
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() && filepath.IsAbs(p) {
-			return pipeline.FindRoot(p)
+			return proj.FindRoot(p)
 		}
 	}
 	return ""
@@ -280,7 +282,7 @@ func (s *Server) namedProject(ctx context.Context, name string) (*project, error
 		if err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("project %q is not a directory on the server's machine; pass the absolute path of a project directory", name)
 		}
-		root := pipeline.FindRoot(filepath.Clean(name))
+		root := proj.FindRoot(filepath.Clean(name))
 		allowed := s.allowedRoots(ctx)
 		if !slices.ContainsFunc(allowed, func(base string) bool { return store.Inside(base, root) }) {
 			return nil, fmt.Errorf("project %q is outside the folders this server may open (%s); start it with --allow DIR to serve projects there", name, strings.Join(allowed, ", "))
@@ -303,7 +305,7 @@ func (s *Server) allowedRoots(ctx context.Context) []string {
 		dirs = append(dirs, s.opts.ProjectDir)
 	}
 	if s.opts.WorkDir != "" {
-		dirs = append(dirs, pipeline.FindRoot(s.opts.WorkDir))
+		dirs = append(dirs, proj.FindRoot(s.opts.WorkDir))
 	}
 	if id := sessionID(ctx); id != "" {
 		s.mu.Lock()

@@ -368,7 +368,7 @@ func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (
 		if err != nil {
 			return nil, err
 		}
-		if out.Results, err = eng.Knowledge().Register(ctx, in); err != nil {
+		if out.Results, err = eng.Project().Knowledge().Register(ctx, in); err != nil {
 			return nil, err
 		}
 		for i := range out.Results {
@@ -390,7 +390,7 @@ func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (
 	for i, sm := range a.Summaries {
 		eng, err := p.engine()
 		if err == nil {
-			err = eng.Knowledge().WriteSummary(sm.Target, *sm.Text)
+			err = eng.Project().Knowledge().WriteSummary(sm.Target, *sm.Text)
 		}
 		if err != nil {
 			failed = true
@@ -504,13 +504,13 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 	if err != nil {
 		return nil, err
 	}
-	n, nodeErr := eng.Knowledge().Get(target)
+	n, nodeErr := eng.Project().Knowledge().Get(target)
 	if nodeErr == nil {
 		// Staleness compares with the index: bring it up to date.
 		if eng, err = p.refresh(ctx); err != nil {
 			return nil, err
 		}
-		stale := eng.Knowledge().Stale(n)
+		stale := eng.Project().Knowledge().Stale(n)
 		data, size, err := readCapped(n.Path, maxNodeRead)
 		if err != nil {
 			return nil, fmt.Errorf("read node %s: %w", n.ID, err)
@@ -567,7 +567,7 @@ func (s *Server) readChunk(ctx context.Context, p *project, target string) (*mcp
 	if err != nil {
 		return nil, err
 	}
-	st, _ := eng.Memory()
+	st, _ := eng.Project().Memory()
 	st.Now = s.now
 	text, total, err := st.Peek(ctx, id, from, to)
 	if err != nil {
@@ -605,7 +605,7 @@ func (s *Server) retract(p *project, targets []string, hard bool) ([]forgetOutpu
 	var done []forgetOutput
 	for _, t := range targets {
 		// Accept a title too: agents remember titles better than ids.
-		n, err := eng.Knowledge().Get(t)
+		n, err := eng.Project().Knowledge().Get(t)
 		if errors.Is(err, knowledge.ErrNotFound) {
 			return done, fmt.Errorf("no stored node is called %q: give an id or title as context or register showed it", strings.TrimSpace(t))
 		}
@@ -614,7 +614,7 @@ func (s *Server) retract(p *project, targets []string, hard bool) ([]forgetOutpu
 			if n.Personal {
 				id = "personal:" + id
 			}
-			if err = eng.Knowledge().Forget(id, hard); err == nil {
+			if err = eng.Project().Knowledge().Forget(id, hard); err == nil {
 				p.wrote()
 				out := forgetOutput{ID: id, Action: "retracted"}
 				if hard {

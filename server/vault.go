@@ -133,6 +133,6 @@ func (s *Server) newEngine(cfg *config.Config) *pipeline.Engine {
 	}
 	cfg.Index.Exclude = append(append([]string(nil), cfg.Index.Exclude...), vaultExcludes...)
 	eng := pipeline.New(cfg, s.logger.Named("vault"))
-	eng.SetVault(cfg.Root)
+	eng.Project().SetVault(cfg.Root)
 	return eng
 }

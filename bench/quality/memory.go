@@ -433,7 +433,7 @@ func buildConversation(ctx context.Context, h *harness, root string, c conversat
 			dias = append(dias, t.DiaID)
 		}
 	}
-	results, err := eng.Knowledge().Register(ctx, in)
+	results, err := eng.Project().Knowledge().Register(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("register: %w", err)
 	}

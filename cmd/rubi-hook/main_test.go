@@ -95,7 +95,7 @@ func TestRecall(t *testing.T) {
 	}
 	eng := pipeline.New(cfg, nil)
 	ctx := context.Background()
-	if _, err := eng.Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice at checkout",
+	if _, err := eng.Project().Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice at checkout",
 		Body: "The discount ran before the total was recomputed.", Files: []string{"coupon/coupon.go"}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
-	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
 	"github.com/rubi-dev/rubi/server"
@@ -239,7 +239,7 @@ func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 	opts.WorkDir = wd
 	root := opts.ProjectDir
 	if root == "" {
-		root = pipeline.FindRoot(wd)
+		root = project.FindRoot(wd)
 	}
 	o.chooseLanguage(&opts, config.Options{Root: root, Extra: o.Configs})
 	return opts, nil

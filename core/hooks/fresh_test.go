@@ -23,7 +23,7 @@ func (p *project) register(notes ...knowledge.Input) {
 	p.t.Helper()
 	eng := p.engine()
 	defer eng.Close()
-	res, err := eng.Knowledge().Register(context.Background(), notes)
+	res, err := eng.Project().Knowledge().Register(context.Background(), notes)
 	if err != nil {
 		p.t.Fatal(err)
 	}

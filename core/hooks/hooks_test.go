@@ -58,7 +58,7 @@ func newProject(t testing.TB, notes ...knowledge.Input) *project {
 	}
 	if len(notes) > 0 {
 		eng := p.engine()
-		res, err := eng.Knowledge().Register(context.Background(), notes)
+		res, err := eng.Project().Knowledge().Register(context.Background(), notes)
 		eng.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -200,7 +200,7 @@ func TestSessionStartInjectsMapAndCriticalNotes(t *testing.T) {
 func TestSessionStartAfterCompactPutsTheHandoffFirst(t *testing.T) {
 	p := newProject(t)
 	eng := p.engine()
-	if _, err := eng.Knowledge().SaveHandoff(knowledge.Handoff{Goal: "Ship the coupon fix", Next: []string{"write the regression test for Apply"}, Created: time.Now()}); err != nil {
+	if _, err := eng.Project().Knowledge().SaveHandoff(knowledge.Handoff{Goal: "Ship the coupon fix", Next: []string{"write the regression test for Apply"}, Created: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	eng.Close()
@@ -484,7 +484,7 @@ func TestSessionStartInjectsTheWholeHandoff(t *testing.T) {
 	text := "## Goal\n\nAdd a second coupon type\n\n## Next\n\nWire the endpoint zebra-42\n\n## Risks\n\n```go\nfunc apply() {}\n```\n\n## Notes\nsomething else"
 	h := knowledge.ParseHandoff(text)
 	h.Created = time.Now()
-	if _, err := eng.Knowledge().SaveHandoff(h); err != nil {
+	if _, err := eng.Project().Knowledge().SaveHandoff(h); err != nil {
 		t.Fatal(err)
 	}
 	eng.Close()
@@ -507,7 +507,7 @@ func TestSessionStartSaysWhatItCutOfTheHandoff(t *testing.T) {
 	b.WriteString("\n## Next\n\nWire the endpoint zebra-42\n\n## Open questions\n\nWho owns refunds?\n")
 	h := knowledge.ParseHandoff(b.String())
 	h.Created = time.Now()
-	if _, err := eng.Knowledge().SaveHandoff(h); err != nil {
+	if _, err := eng.Project().Knowledge().SaveHandoff(h); err != nil {
 		t.Fatal(err)
 	}
 	eng.Close()

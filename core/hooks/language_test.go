@@ -68,7 +68,7 @@ func TestHooksSpeakTheConfiguredLanguage(t *testing.T) {
 	// Three days after the last handoff it is pointed to, its age in
 	// Japanese.
 	eng := p.engine()
-	if _, err := eng.Knowledge().SaveHandoff(knowledge.Handoff{Goal: "Ship the coupon fix", Next: []string{"test Apply"}, Created: time.Now()}); err != nil {
+	if _, err := eng.Project().Knowledge().SaveHandoff(knowledge.Handoff{Goal: "Ship the coupon fix", Next: []string{"test Apply"}, Created: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	eng.Close()

@@ -15,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	proj "github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -101,7 +102,7 @@ func (h *handler) engine() *pipeline.Engine {
 }
 
 // dataDir is the project's .rubi/.
-func (h *handler) dataDir() string { return filepath.Join(h.root, pipeline.DataDir) }
+func (h *handler) dataDir() string { return filepath.Join(h.root, proj.DataDir) }
 
 // Run answers one hook: it reads the payload from stdin (all of it),
 // handles the event and writes the answer to stdout. It never fails: what
@@ -113,7 +114,7 @@ func Run(ctx context.Context, env Env, arg string, stdin io.Reader, stdout io.Wr
 		// No payload, no project to log into: the working directory's
 		// project, if it has .rubi/, gets the line.
 		if wd, werr := os.Getwd(); werr == nil {
-			logError(filepath.Join(pipeline.FindRoot(wd), pipeline.DataDir), arg, err)
+			logError(filepath.Join(proj.FindRoot(wd), proj.DataDir), arg, err)
 		}
 		return
 	}
@@ -212,12 +213,12 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 // directory counts only with .rubi/ or rubi.hcl (a dotfiles repository
 // is not a project to index).
 func projectRoot(dir string, getenv func(string) string) (string, bool) {
-	root := pipeline.FindRoot(dir)
+	root := proj.FindRoot(dir)
 	has := func(name string) bool {
 		_, err := os.Stat(filepath.Join(root, name))
 		return err == nil
 	}
-	if has(pipeline.DataDir) || has(config.FileName) {
+	if has(proj.DataDir) || has(config.FileName) {
 		return root, true
 	}
 	if !has(".git") {
@@ -256,7 +257,7 @@ func logError(dataDir, event string, err error) {
 // refuses a hooks.log that is a link or not a regular file, and a .rubi/
 // that is a link.
 func OpenLog(root string) (*os.File, error) {
-	dir := filepath.Join(root, pipeline.DataDir)
+	dir := filepath.Join(root, proj.DataDir)
 	if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("refusing to write in %s: it is not a folder of the project (a link or a file): %w", dir, store.ErrNotOwned)
 	}

@@ -83,7 +83,7 @@ const handoffMaxAge = 24 * time.Hour
 
 // handoffText is the last handoff, for a session that lost its thread.
 func (h *handler) handoffText() string {
-	ho, err := h.engine().Knowledge().LastHandoff()
+	ho, err := h.engine().Project().Knowledge().LastHandoff()
 	if err != nil {
 		if !errors.Is(err, knowledge.ErrNotFound) {
 			logError(h.dataDir(), h.event, err)

@@ -22,7 +22,7 @@ func TestJapaneseNotesAreFound(t *testing.T) {
 		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total was recomputed."},
 		{Type: knowledge.TypeHowto, Title: "Rotate the API keys", Body: "Create the new key, deploy, then revoke the old one."},
 	}
-	if _, err := e.Knowledge().Register(ctx, notes); err != nil {
+	if _, err := e.project.Knowledge().Register(ctx, notes); err != nil {
 		t.Fatal(err)
 	}
 	index(t, e)

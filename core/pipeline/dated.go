@@ -66,7 +66,7 @@ func (e *Engine) docTime(id string) time.Time {
 	}
 	switch kind {
 	case core.DocNode:
-		if n, err := e.Knowledge().Get(key); err == nil {
+		if n, err := e.project.Knowledge().Get(key); err == nil {
 			return n.Created
 		}
 	case core.DocChunk:

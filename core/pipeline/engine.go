@@ -24,12 +24,9 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
-	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
-
-// DataDir is rubi's directory in a project.
-const DataDir = ".rubi"
 
 // dataGitignore keeps derived and private data out of the team's commits.
 const dataGitignore = `# Written by rubi. The knowledge in this folder is meant to be committed;
@@ -56,10 +53,8 @@ type Engine struct {
 	stamp    string
 	// symMu serializes reading symbols into the cached manifest's records.
 	symMu sync.Mutex
-	// knowledge is the project's knowledge store, opened on first use.
-	knowledge *knowledge.Store
-	// vault is the personal vault SetVault named ("": VaultPath's).
-	vault string
+	// project is the project's knowledge, memory and handoffs.
+	project *project.Project
 	// nodeCacheOnce reads the persisted node cache into it once.
 	nodeCacheOnce sync.Once
 	// editedDeltas counts the notes' deltas that read only the edited
@@ -79,7 +74,9 @@ func New(cfg *config.Config, logger hclog.Logger) *Engine {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	return &Engine{cfg: cfg, host: host.New(cfg, logger), logger: logger, stages: map[*config.Stage]core.Stage{}}
+	e := &Engine{cfg: cfg, host: host.New(cfg, logger), logger: logger, stages: map[*config.Stage]core.Stage{}}
+	e.project = project.New(cfg, &indexCodeMap{e: e})
+	return e
 }
 
 // Close stops the engine's plugin processes.
@@ -172,7 +169,7 @@ func (e *Engine) currentManifest() (*manifest, error) {
 	return m, nil
 }
 
-func (e *Engine) dataDir() string  { return filepath.Join(e.cfg.Root, DataDir) }
+func (e *Engine) dataDir() string  { return e.project.Dir() }
 func (e *Engine) indexDir() string { return filepath.Join(e.cfg.Root, host.StateDir) }
 
 // ensureDataDir creates .rubi/ and its .gitignore.

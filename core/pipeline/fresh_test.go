@@ -37,7 +37,7 @@ func TestNotesRefreshSurvivesBadInput(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	ctx := context.Background()
-	if _, err := e.Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total."}}); err != nil {
+	if _, err := e.project.Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total."}}); err != nil {
 		t.Fatal(err)
 	}
 	index(t, e)
@@ -101,7 +101,7 @@ func TestNotesIndexWritesTheMapsOnlyForASummary(t *testing.T) {
 	ctx := context.Background()
 	index(t, e)
 	mapPath := filepath.Join(root, ".rubi", "map.md")
-	if err := e.Knowledge().WriteSummary("map", "The shop sells zebra-striped umbrellas."); err != nil {
+	if err := e.project.Knowledge().WriteSummary("map", "The shop sells zebra-striped umbrellas."); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.IndexNotes(ctx); err != nil {

@@ -235,7 +235,7 @@ func FuzzSymbols(f *testing.F) {
 // title, or an error.
 func FuzzCriticalNodes(f *testing.F) {
 	e := engine(f, shop(f))
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+	if _, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{
 		{Type: knowledge.TypeDecision, Title: "Money is stored in cents", Importance: knowledge.ImportanceCritical,
 			Body: "Every amount is an int of cents.", Files: []string{"internal/checkout/checkout.go"}},
 		{Type: knowledge.TypeGotcha, Title: "Coupons apply once", Importance: knowledge.ImportanceCritical, Body: "After the total."},

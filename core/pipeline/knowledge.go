@@ -17,6 +17,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -26,55 +27,10 @@ const (
 	edgeLinks = "links" // node → node it links to or supersedes
 )
 
-// Knowledge returns the project's knowledge store, with the code map
-// backed by the index so anchors and file checks agree with it.
-func (e *Engine) Knowledge() *knowledge.Store {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.knowledge == nil {
-		e.knowledge = knowledge.Open(knowledge.Options{Root: e.cfg.Root, Vault: e.vaultDirLocked(), Code: &indexCodeMap{e: e}})
-	}
-	return e.knowledge
-}
-
-// VaultDir is the personal vault: the one SetVault named, else
-// RUBI_VAULT, else rubi.hcl's vault, with ~ expanded.
-func (e *Engine) VaultDir() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.vaultDirLocked()
-}
-
-func (e *Engine) vaultDirLocked() string {
-	if e.vault != "" {
-		return e.vault
-	}
-	return VaultPath(e.cfg.Vault)
-}
-
-// SetVault makes dir the personal vault whatever RUBI_VAULT and the
-// configuration say (rubi mcp --vault). Call it before the engine's
-// knowledge is first used.
-func (e *Engine) SetVault(dir string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.vault = dir
-}
-
-// VaultPath is the personal vault when the configuration names
-// configured: RUBI_VAULT, else configured, with ~ expanded.
-func VaultPath(configured string) string {
-	v := os.Getenv("RUBI_VAULT")
-	if v == "" {
-		v = configured
-	}
-	if rest, ok := strings.CutPrefix(v, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			v = filepath.Join(home, rest)
-		}
-	}
-	return v
-}
+// Project is the project this engine indexes: its data folder, its
+// knowledge, memory and handoffs, with the code map backed by the index
+// so the notes' anchors and file checks agree with it.
+func (e *Engine) Project() *project.Project { return e.project }
 
 // nodeCacheFile keeps the parsed knowledge nodes between processes, so a
 // refresh of a project with thousands of nodes parses only the node files
@@ -108,15 +64,15 @@ func (e *Engine) nodesSaving(behind int) ([]*knowledge.Node, []knowledge.Problem
 		if err != nil {
 			return
 		}
-		if err := e.Knowledge().ImportCache(data); err != nil {
+		if err := e.project.Knowledge().ImportCache(data); err != nil {
 			e.logger.Debug("node cache dropped", "error", err)
 		}
 	})
-	nodes, problems := e.Knowledge().Nodes()
-	if e.Knowledge().CacheBehind() < behind {
+	nodes, problems := e.project.Knowledge().Nodes()
+	if e.project.Knowledge().CacheBehind() < behind {
 		return nodes, problems
 	}
-	if data, changed, err := e.Knowledge().ExportCache(); err == nil && changed {
+	if data, changed, err := e.project.Knowledge().ExportCache(); err == nil && changed {
 		// A cache: lost or cut short (its checksum tells), the next run
 		// parses the notes again. No wait for the disk.
 		if err := store.WriteDerived(path, data, 0o644); err != nil {
@@ -417,7 +373,7 @@ func (e *Engine) writeCritical(nodes []*knowledge.Node) error {
 func (e *Engine) CriticalNodes() ([]*knowledge.Node, error) {
 	data, err := os.ReadFile(filepath.Join(e.indexDir(), criticalFile))
 	if errors.Is(err, os.ErrNotExist) {
-		nodes, _ := e.Knowledge().Nodes()
+		nodes, _ := e.project.Knowledge().Nodes()
 		return critical(nodes), nil
 	}
 	if err != nil {

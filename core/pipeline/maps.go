@@ -126,7 +126,7 @@ func (e *Engine) mapsStale(m *manifest) bool {
 // summary returns the curated summary of target ("map", "module:<name>"),
 // "" when there is none.
 func (e *Engine) summary(target string) string {
-	text, _ := e.Knowledge().Summary(target)
+	text, _ := e.project.Knowledge().Summary(target)
 	return text
 }
 

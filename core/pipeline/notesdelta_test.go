@@ -34,7 +34,7 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	ctx := context.Background()
-	ks := e.Knowledge()
+	ks := e.project.Knowledge()
 	if _, err := ks.Register(ctx, []knowledge.Input{
 		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total at checkout.", Files: []string{"internal/discount/discount.go"}},
 		{Type: knowledge.TypeDecision, Title: "Payment retries are capped", Body: "The retry budget is three attempts; Maria chose it after the Sweden outage.", Tags: []string{"payments"}},
@@ -163,7 +163,7 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 func TestNotesDeltaKeepsTheStateWhenARankerFails(t *testing.T) {
 	root, e := notesProject(t, twoNotes...)
 	ctx := context.Background()
-	ks := e.Knowledge()
+	ks := e.project.Knowledge()
 	indexDir := filepath.Join(root, ".rubi", "index")
 	state, err := os.ReadFile(filepath.Join(indexDir, notesStateFile))
 	if err != nil {
@@ -207,7 +207,7 @@ func notesProject(t *testing.T, in ...knowledge.Input) (string, *Engine) {
 	t.Helper()
 	root := shop(t)
 	e := engine(t, root)
-	if _, err := e.Knowledge().Register(context.Background(), in); err != nil {
+	if _, err := e.project.Knowledge().Register(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
 	index(t, e)

@@ -64,7 +64,7 @@ func (e *Engine) startScan() func() notesScan {
 	go func() {
 		var s notesScan
 		s.chunks, s.chunksOK = e.scanChunks()
-		s.nodes, s.nodesErr = e.Knowledge().Scan()
+		s.nodes, s.nodesErr = e.project.Knowledge().Scan()
 		done <- s
 	}()
 	return sync.OnceValue(func() notesScan { return <-done })
@@ -86,7 +86,7 @@ func (e *Engine) snapshot(chunkFiles []snapFile, nodes []*knowledge.Node, nodeEd
 	for _, n := range nodes {
 		docOf[n.Path] = nodeDocID(n)
 	}
-	for _, v := range e.Knowledge().Versions() {
+	for _, v := range e.project.Knowledge().Versions() {
 		sn.files = append(sn.files, snapFile{path: v.Path, version: v.Version, doc: docOf[v.Path]})
 	}
 	edgesFrom := groupEdges(nodeEdges)
@@ -134,7 +134,7 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState,
 	if !files.chunksOK || !slices.Equal(files.chunks, sn.chunkFiles) {
 		return false, nil // a chunk written, changed or gone: read them all
 	}
-	ks := e.Knowledge()
+	ks := e.project.Knowledge()
 	scan := files.nodes
 	if files.nodesErr != nil || len(scan) != len(sn.files) {
 		return false, nil

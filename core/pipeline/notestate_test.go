@@ -102,7 +102,7 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 		if err := damage(state); err != nil {
 			t.Fatal(err)
 		}
-		deleteNote(t, e.Knowledge(), "Zebra importer stalls")
+		deleteNote(t, e.project.Knowledge(), "Zebra importer stalls")
 		if _, _, err := e.RefreshNotes(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +219,7 @@ func TestKeptMentions(t *testing.T) {
 func TestNotesEditsStandForTheState(t *testing.T) {
 	root, e := notesProject(t, twoNotes...)
 	ctx := context.Background()
-	ks := e.Knowledge()
+	ks := e.project.Knowledge()
 	dir := filepath.Join(root, ".rubi", "index")
 	statePath, editsPath := filepath.Join(dir, notesStateFile), filepath.Join(dir, notesEditsFile)
 	refresh := func() {

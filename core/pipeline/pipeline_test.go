@@ -503,7 +503,7 @@ func TestKnowledgeInRecall(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	res, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+	res, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{
 		{Type: "concept", Title: "Checkout", Body: "The flow that finishes a purchase: cart total, discounts, payment.", Files: []string{"internal/checkout/checkout.go"}},
 		{Type: "gotcha", Title: "Coupon applied twice", Body: "The discount ran before the total was recomputed.", Files: []string{"internal/discount/coupon.go"}, Links: []knowledge.Link{{Rel: "about", Target: "Checkout"}}},
 		{Type: "decision", Title: "Coupons are strings", Body: "Coupon codes are plain strings."},
@@ -544,7 +544,7 @@ func TestKnowledgeInRecall(t *testing.T) {
 	}
 
 	// Superseding leaves the old decision out of recall.
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "decision", Title: "Coupons are typed", Body: "Coupon codes are a Coupon type.", Supersedes: []string{"decision-coupons-are-strings"}}}); err != nil {
+	if _, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "decision", Title: "Coupons are typed", Body: "Coupon codes are a Coupon type.", Supersedes: []string{"decision-coupons-are-strings"}}}); err != nil {
 		t.Fatal(err)
 	}
 	index(t, e)
@@ -558,7 +558,7 @@ func TestKnowledgeInRecall(t *testing.T) {
 func TestPersonalVaultInRecall(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
-	res, err := e.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "preference", Title: "Prefer table-driven tests", Body: "Write Go tests as tables of cases.", Personal: true}})
+	res, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "preference", Title: "Prefer table-driven tests", Body: "Write Go tests as tables of cases.", Personal: true}})
 	if err != nil || res[0].Action != "created" {
 		t.Fatalf("register: %+v %v", res, err)
 	}
@@ -606,17 +606,17 @@ func TestSymbolAnchorStaleness(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	res, err := e.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "gotcha", Title: "Total applies the coupon once", Body: "Call it once per cart.", Symbols: []string{"Total"}}})
+	res, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "gotcha", Title: "Total applies the coupon once", Body: "Call it once per cart.", Symbols: []string{"Total"}}})
 	if err != nil || res[0].Action != "created" || len(res[0].Notes) != 0 {
 		t.Fatalf("register: %+v %v", res, err)
 	}
-	n, _ := e.Knowledge().Get("gotcha-total-applies-the-coupon-once")
-	if n.Anchors["symbol:Total"] == "" || len(e.Knowledge().Stale(n)) != 0 {
-		t.Fatalf("anchors %v, stale %v", n.Anchors, e.Knowledge().Stale(n))
+	n, _ := e.project.Knowledge().Get("gotcha-total-applies-the-coupon-once")
+	if n.Anchors["symbol:Total"] == "" || len(e.project.Knowledge().Stale(n)) != 0 {
+		t.Fatalf("anchors %v, stale %v", n.Anchors, e.project.Knowledge().Stale(n))
 	}
 	edit(t, root, "internal/checkout/checkout.go", "func Total(c Cart) int {", "func Total(c Cart, tax int) int {")
 	index(t, e)
-	stale := e.Knowledge().Stale(n)
+	stale := e.project.Knowledge().Stale(n)
 	if len(stale) == 0 || !strings.Contains(strings.Join(stale, " "), "Total") {
 		t.Errorf("stale = %q, want the symbol Total named", stale)
 	}
@@ -723,14 +723,14 @@ func TestRetrieveFilters(t *testing.T) {
 	e := engine(t, root)
 	index(t, e)
 	ctx := context.Background()
-	_, err := e.Knowledge().Register(ctx, []knowledge.Input{
+	_, err := e.project.Knowledge().Register(ctx, []knowledge.Input{
 		{Type: "gotcha", Title: "Coupon applied twice", Body: "The coupon is applied twice when the cart is resubmitted.", Files: []string{"internal/discount/coupon.go"}},
 		{Type: "decision", Title: "Coupons are validated on the server", Body: "Never trust the coupon code sent by the web cart.", Files: []string{"web/src/coupon.ts"}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Knowledge().Register(ctx, []knowledge.Input{
+	_, err = e.project.Knowledge().Register(ctx, []knowledge.Input{
 		{Type: "decision", Title: "Coupons are checked by the discount service", Body: "The discount service checks every coupon code.", Supersedes: []string{"decision-coupons-are-validated-on-the-server"}},
 	})
 	if err != nil {

@@ -177,7 +177,7 @@ func TestNotesSharingARareNameAreLinked(t *testing.T) {
 		c := long.Add(time.Duration(i) * 24 * time.Hour) // days apart: no sitting
 		in[i].Created = &c
 	}
-	if _, err := e.Knowledge().Register(context.Background(), in); err != nil {
+	if _, err := e.project.Knowledge().Register(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
 	index(t, e)

@@ -3,9 +3,10 @@ package pipeline
 import (
 	"fmt"
 
-	"github.com/rubi-dev/rubi/core/tokens"
 	"sort"
 	"strings"
+
+	"github.com/rubi-dev/rubi/core/tokens"
 )
 
 // Text renders the result in the compact form agents read: one numbered

@@ -221,7 +221,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 			_, ok := m.file(p)
 			return ok
 		}, func(key string) (string, []string, bool) {
-			n, err := e.Knowledge().Get(key)
+			n, err := e.project.Knowledge().Get(key)
 			if err != nil || !q.acceptsNode(n, m) {
 				return "", nil, false
 			}
@@ -522,7 +522,7 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 				res.Omitted++
 				continue
 			}
-			n, err := e.Knowledge().Get(key)
+			n, err := e.project.Knowledge().Get(key)
 			if err != nil {
 				continue // deleted since the index
 			}
@@ -533,7 +533,7 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 				res.Omitted++
 				continue
 			}
-			stale := e.Knowledge().Stale(n)
+			stale := e.project.Knowledge().Stale(n)
 			it = Item{Kind: kind, Path: e.relPath(n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}
 		case core.DocChunk:
 			if full {

@@ -240,7 +240,7 @@ func TestNotesBesideFiles(t *testing.T) {
 		write(t, root, fmt.Sprintf("pkg/transport/t%02d.py", i), fmt.Sprintf("from pkg.session import Session\n\n\nclass HTTPTransport%d:\n    \"\"\"HTTP transport with retries.\"\"\"\n\n    def http_retries(self):\n        return self.retries  # http retries\n", i))
 	}
 	e := engine(t, root)
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+	if _, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{
 		{Type: "gotcha", Title: "HTTP retries double-count the first attempt", Body: "max_retries_for counts the first request as a retry, so retries = 3 sends 3 requests in all.", Files: []string{"pkg/session.py"}},
 	}); err != nil {
 		t.Fatal(err)
@@ -266,7 +266,7 @@ func TestNotesBesideFiles(t *testing.T) {
 func TestAnswersGolden(t *testing.T) {
 	root := pyProject(t)
 	e := engine(t, root)
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+	if _, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{
 		{Type: "gotcha", Title: "HTTP retries double-count the first attempt", Body: "max_retries_for counts the first request as a retry.", Files: []string{"pkg/session.py"}},
 	}); err != nil {
 		t.Fatal(err)
@@ -422,7 +422,7 @@ func pluginsProject(t *testing.T, n int) string {
 // that answers "how are plugins loaded".
 func registerPluginsNote(t *testing.T, e *Engine) {
 	t.Helper()
-	if _, err := e.Knowledge().Register(context.Background(), []knowledge.Input{
+	if _, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{
 		{Type: "concept", Title: "How plugins are loaded", Body: "Plugins are loaded when a stage opens: open_stage spawns the plugin's process.", Files: []string{"pkg/stages.py"}},
 	}); err != nil {
 		t.Fatal(err)

@@ -127,12 +127,12 @@ const (
 // refreshed.
 func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	s := &Status{Root: e.cfg.Root, At: now.UTC().Truncate(time.Second), Problems: []string{}}
-	nodes, probs := e.Knowledge().Nodes()
+	nodes, probs := e.project.Knowledge().Nodes()
 	for _, p := range probs {
 		s.Problems = append(s.Problems, p.String())
 	}
 	s.Knowledge.Project = countNodes(nodes, false)
-	if v := e.VaultDir(); v != "" {
+	if v := e.project.VaultDir(); v != "" {
 		personal := countNodes(nodes, true)
 		s.Knowledge.Personal, s.Knowledge.Vault = &personal, v
 	}
@@ -142,7 +142,7 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 		}
 	}
 
-	st, policy := e.Memory()
+	st, policy := e.project.Memory()
 	st.Now = func() time.Time { return now }
 	if o, err := st.Overview(policy); err != nil {
 		s.Problems = append(s.Problems, "conversation memory: "+err.Error())
@@ -160,7 +160,7 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 
 	data := e.dataDir()
 	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.sessionsDir()), Index: dirSize(e.indexDir())}
-	dirs := e.Knowledge().Dirs()
+	dirs := e.project.Knowledge().Dirs()
 	for i, d := range dirs {
 		if i < 2 {
 			s.Sizes.Knowledge += dirSize(d)

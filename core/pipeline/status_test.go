@@ -36,7 +36,7 @@ func TestStatusCountsAndRetention(t *testing.T) {
 	ctx := context.Background()
 	root := shop(t)
 	e := engine(t, root)
-	res, err := e.Knowledge().Register(ctx, []knowledge.Input{
+	res, err := e.project.Knowledge().Register(ctx, []knowledge.Input{
 		{Type: knowledge.TypeDecision, Title: "Money is stored in cents", Importance: knowledge.ImportanceCritical, Body: "Never floats."},
 		{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "Apply coupons after the total.", Files: []string{"internal/discount/coupon.go"}},
 		{Type: knowledge.TypeGotcha, Title: "Tax rounds per line", Importance: knowledge.ImportanceHigh, Body: "Round each line, then sum."},
@@ -45,10 +45,10 @@ func TestStatusCountsAndRetention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Knowledge().Forget(res[2].ID, false); err != nil {
+	if err := e.project.Knowledge().Forget(res[2].ID, false); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := e.Memory()
+	st, _ := e.project.Memory()
 	day := 24 * time.Hour
 	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	save := func(summary string, age time.Duration, tags ...string) string {

@@ -24,6 +24,7 @@ import (
 	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
@@ -410,7 +411,7 @@ func firstLineOf(s string) string { return strings.SplitN(s, "\n", 2)[0] }
 // is shown is escaped.
 func doctorHookLog(r *doctorReport, root string, now time.Time) {
 	const check = "hooks.log"
-	dir := filepath.Join(root, pipeline.DataDir)
+	dir := filepath.Join(root, project.DataDir)
 	path := filepath.Join(dir, hooks.LogName)
 	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
 		r.problem(check, "hooks.log", say(messages.DoctorNotAFolder, dir), raw("rm "+agents.ShellQuote(dir)))

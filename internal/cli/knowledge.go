@@ -65,7 +65,7 @@ or error, with its id and notes.`,
 				return err
 			}
 			defer eng.Close()
-			results, err := eng.Knowledge().Register(cmd.Context(), batch)
+			results, err := eng.Project().Knowledge().Register(cmd.Context(), batch)
 			if err != nil {
 				return err
 			}
@@ -170,9 +170,9 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 			}
 			defer eng.Close()
 			target := args[0]
-			n, nodeErr := eng.Knowledge().Get(target)
+			n, nodeErr := eng.Project().Knowledge().Get(target)
 			if nodeErr == nil {
-				stale := eng.Knowledge().Stale(n)
+				stale := eng.Project().Knowledge().Stale(n)
 				if g.JSON {
 					return writeJSON(g.stdout, struct {
 						*knowledge.Node
@@ -220,7 +220,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer eng.Close()
-			if err := eng.Knowledge().Forget(args[0], hard); err != nil {
+			if err := eng.Project().Knowledge().Forget(args[0], hard); err != nil {
 				return err
 			}
 			g.indexWritten(cmd.Context(), eng)
@@ -255,7 +255,7 @@ medium, low), the most recently updated first within a level. A list cut by
 				return err
 			}
 			defer eng.Close()
-			nodes, problems := eng.Knowledge().Nodes()
+			nodes, problems := eng.Project().Knowledge().Nodes()
 			for _, p := range problems {
 				fmt.Fprintf(g.stderr, "rubi: %s\n", p)
 			}
@@ -336,7 +336,7 @@ order (the fields are then read from it; given beside it, they must agree).`,
 				return err
 			}
 			defer eng.Close()
-			path, chunk, err := eng.SaveHandoff(cmd.Context(), h)
+			path, chunk, err := eng.Project().SaveHandoff(cmd.Context(), h)
 			if err != nil {
 				return err
 			}
@@ -366,7 +366,7 @@ order (the fields are then read from it; given beside it, they must agree).`,
 				return err
 			}
 			defer eng.Close()
-			h, err := eng.Knowledge().LastHandoff()
+			h, err := eng.Project().Knowledge().LastHandoff()
 			if err != nil {
 				return err
 			}
@@ -408,7 +408,7 @@ the summary. Without TEXT on a terminal, the current summary is printed.`,
 			case len(args) == 2 && args[1] != "-":
 				text = args[1]
 			case len(args) == 1 && g.stdinIsTerminal():
-				current, _ := eng.Knowledge().Summary(target)
+				current, _ := eng.Project().Knowledge().Summary(target)
 				fmt.Fprint(g.stdout, current)
 				return nil
 			default:
@@ -418,7 +418,7 @@ the summary. Without TEXT on a terminal, the current summary is printed.`,
 				}
 				text = string(data)
 			}
-			if err := eng.Knowledge().WriteSummary(target, text); err != nil {
+			if err := eng.Project().Knowledge().WriteSummary(target, text); err != nil {
 				return err
 			}
 			// The maps weave it in: rewrite them now, the code's index as
@@ -466,7 +466,7 @@ adds nothing.`,
 				return err
 			}
 			defer eng.Close()
-			results, err := knowledge.ImportLegacy(args[0], eng.Knowledge())
+			results, err := knowledge.ImportLegacy(args[0], eng.Project().Knowledge())
 			if err != nil {
 				return err
 			}
@@ -533,7 +533,7 @@ func (g *globals) importRLM(ctx context.Context, dir string) error {
 	}
 	var results []knowledge.Result
 	if len(batch) > 0 {
-		if results, err = eng.Knowledge().Register(ctx, batch); err != nil {
+		if results, err = eng.Project().Knowledge().Register(ctx, batch); err != nil {
 			return err
 		}
 	}

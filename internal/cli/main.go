@@ -21,6 +21,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
@@ -111,7 +112,7 @@ func (g *globals) projectRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return pipeline.FindRoot(wd), nil
+	return project.FindRoot(wd), nil
 }
 
 // loadConfig loads the layers for the project, printing diagnostics.

@@ -49,13 +49,13 @@ func Prepare(ctx context.Context, root string, notes int) (*Prepared, error) {
 		p.Files = append(p.Files, f.Path)
 	}
 	slices.Sort(p.Files)
-	have, _ := eng.Knowledge().Nodes()
+	have, _ := eng.Project().Knowledge().Nodes()
 	if notes <= len(have) {
 		return p, nil
 	}
 	in := Synthesize(p.Files, notes-len(have))
 	start := time.Now()
-	res, err := eng.Knowledge().Register(ctx, in)
+	res, err := eng.Project().Knowledge().Register(ctx, in)
 	p.RegisterTook, p.Registered = time.Since(start), len(in)
 	if err != nil {
 		return nil, err
