@@ -3,7 +3,6 @@ package rubitest
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -33,8 +32,7 @@ func Project(t testing.TB, files map[string]string) string {
 var ClaudeSample, CodexSample = sample("claude-code-2.1.328.jsonl"), sample("codex-0.169.0.jsonl")
 
 func sample(name string) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "core", "transcript", "testdata", name)
+	return filepath.Join(repo, "core", "transcript", "testdata", name)
 }
 
 // AgentHomes lays the two sample logs out where Claude Code and Codex
