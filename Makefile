@@ -12,7 +12,8 @@ BIN ?= bin
 # manager: scripts/test.sh installs what the tests need where it is
 # missing (python3-yaml, nodejs and npm, gcc: Debian packages; the npm
 # packages the tests drive, at their lock files' versions), then runs go
-# test ./... and the tree-sitter plugin's tests. Node.js 22, which the
+# test ./..., the benchmarks' tests (bench/, their own module) and the
+# tree-sitter plugin's tests. Node.js 22, which the
 # pinned Claude Code CLI wants, comes from npm (testdata/node, the official
 # build pinned, put first on PATH for the tests) where the system's is
 # older: Debian bookworm's nodejs is 18 and Debian has no newer one.

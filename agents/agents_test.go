@@ -372,18 +372,19 @@ func TestHookCommand(t *testing.T) {
 	}
 }
 
-// The plugin's hooks.json holds the same hooks install writes, in
-// Claude Code's format.
+// The plugin's hooks.json, as shipped (claude/hooks/hooks.json), holds the
+// same hooks install writes, in Claude Code's format.
 func TestPluginHooksJSON(t *testing.T) {
+	const shipped = "../claude/hooks/hooks.json"
 	if *update {
-		os.WriteFile("testdata/plugin-hooks.json", PluginHooksJSON(), 0o644)
+		os.WriteFile(shipped, PluginHooksJSON(), 0o644)
 	}
-	want, err := os.ReadFile("testdata/plugin-hooks.json")
+	want, err := os.ReadFile(shipped)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := PluginHooksJSON(); string(got) != string(want) {
-		t.Errorf("got:\n%s\nwant (testdata/plugin-hooks.json):\n%s", got, want)
+		t.Errorf("got:\n%s\nwant (%s):\n%s", got, shipped, want)
 	}
 	var doc struct {
 		Hooks map[string][]hookGroup `json:"hooks"`

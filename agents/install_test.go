@@ -16,7 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/messages"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/install from the results")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/install and the plugin's claude/hooks/hooks.json from the results")
 
 // The golden cases in testdata/install are txtar archives:
 //

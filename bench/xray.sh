@@ -21,7 +21,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/rubi" ./cmd/rubi
-bytes=$(go run ./bench/xraygen -out "$work/logs" -size "$mib")
+bytes=$(go run -C bench ./xraygen -out "$work/logs" -size "$mib")
 files=$(find "$work/logs" -name '*.jsonl' | wc -l)
 echo "logs: $((bytes / 1048576)) MiB in $files files"
 

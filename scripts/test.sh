@@ -23,12 +23,14 @@
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
 #
-# Then it runs go test ./... and the tree-sitter plugin's tests, with the
-# temporary folder (TMPDIR) a fresh one of its own, and fails if a test
-# left anything in it (a plugin's socket, say) or wrote into the checkout
-# (a file changed since the tests started, ignored files included).
+# Then it runs go test ./..., the benchmarks' tests (bench/, a module of
+# their own, which go test ./... at the root leaves out) and the
+# tree-sitter plugin's tests, with the temporary folder (TMPDIR) a fresh
+# one of its own, and fails if a test left anything in it (a plugin's
+# socket, say) or wrote into the checkout (a file changed since the tests
+# started, ignored files included).
 #
-# Arguments go to both go test runs: scripts/test.sh -run TestX -count=1.
+# Arguments go to every go test run: scripts/test.sh -run TestX -count=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -115,6 +117,8 @@ sleep 1 # file times in whole seconds on some file systems
 status=0
 say "go test ./... $*"
 TMPDIR="$tmp" go test "$@" ./... || status=1
+say "the benchmarks' tests (their own module, bench)"
+(cd bench && TMPDIR="$tmp" go test "$@" ./...) || status=1
 say "the tree-sitter parser plugin's tests (cgo, plugins/lang-treesitter)"
 (cd plugins/lang-treesitter && TMPDIR="$tmp" CGO_ENABLED=1 go test "$@" ./...) || status=1
 

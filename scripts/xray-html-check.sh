@@ -16,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 shot=${1:-$work/xray.png}
 go build -o "$work/rubi" ./cmd/rubi
-go run ./bench/xraygen -out "$work/logs" -size 40 >/dev/null
+go run -C bench ./xraygen -out "$work/logs" -size 40 >/dev/null
 "$work/rubi" xray --transcripts "$work/logs" --days 0 --usd --html "$work/xray.html" >/dev/null
 
 chrome=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run

@@ -3,9 +3,9 @@
 // CLI) and measured from the log the agent wrote: steps, tokens by kind,
 // context re-read, wall time and cost.
 //
-//	go run ./bench/ab                      # the task set, both agents, three arms, against the scripted mock
-//	go run ./bench/ab -short               # its first chain's first two tasks, once (the test suite runs it)
-//	go run ./bench/ab -real -agents claude -runs 3 -mirrors DIR   # the real model: costs money (bench/ab/README.md)
+//	go run -C bench ./ab                      # the task set, both agents, three arms, against the scripted mock
+//	go run -C bench ./ab -short               # its first chain's first two tasks, once (the test suite runs it)
+//	go run -C bench ./ab -real -agents claude -runs 3 -mirrors DIR   # the real model: costs money (bench/ab/README.md)
 //
 // The arms: none (the agent alone), map (rubi installed as a user
 // installs it, an empty graph) and mature (the same, with a graph of notes
@@ -86,7 +86,7 @@ func main() {
 	o.arms = list(arms)
 	o.models["claude"], o.models["codex"] = claudeModel, codexModel
 	o.log = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
-	root, err := checkoutRoot()
+	root, err := perf.Checkout()
 	if err == nil {
 		o.root = root
 		if o.out == "" {
@@ -120,22 +120,6 @@ func list(s string) []string {
 		}
 	}
 	return out
-}
-
-// checkoutRoot is the rubi checkout around the working directory.
-func checkoutRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/rubi-dev/rubi\n") {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("run bench/ab from a rubi checkout: no go.mod of github.com/rubi-dev/rubi around %s", dir)
-		}
-	}
 }
 
 // harness is one run's state.

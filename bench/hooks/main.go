@@ -2,9 +2,9 @@
 // as a fresh `rubi-hook EVENT` (or `rubi hook EVENT`) process with a
 // real-shaped payload on stdin, on an indexed project, beside the floor of
 // starting the program at all (its `version`). It prints the median and p95 of each. The full report
-// (go run ./bench/report) includes the same table.
+// (go run -C bench ./report) includes the same table.
 //
-//	go run ./bench/hooks -rubi PATH/rubi-hook -root DIR [-nodes 2000] [-runs 30]
+//	go run -C bench ./hooks -rubi PATH/rubi-hook -root DIR [-nodes 2000] [-runs 30]
 //
 // With -nodes, the project first gets that many synthetic knowledge notes
 // (about its own files, in the words of its own paths), registered in one
@@ -25,10 +25,15 @@ import (
 
 func main() {
 	rubi := flag.String("rubi", "rubi", "the binary to measure: rubi (rubi hook EVENT) or rubi-hook (rubi-hook EVENT)")
-	root := flag.String("root", ".", "the project (indexed first if it is not)")
+	root := flag.String("root", "", "the project, indexed first if it is not (default: the rubi checkout it runs in)")
 	nodes := flag.Int("nodes", 0, "register this many synthetic notes first")
 	runs := flag.Int("runs", 30, "runs of each measure")
 	flag.Parse()
+	if *root == "" {
+		checkout, err := perf.Checkout()
+		check(err)
+		*root = checkout
+	}
 	abs, err := filepath.Abs(*root)
 	check(err)
 	p, err := perf.Prepare(context.Background(), abs, *nodes)

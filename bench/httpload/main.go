@@ -5,10 +5,10 @@
 // loopback, then the notes on disk are counted against the registrations
 // that succeeded.
 //
-//	go run ./bench/httpload [-clients 20] [-calls 50] [-root DIR]
+//	go run -C bench ./httpload [-clients 20] [-calls 50] [-root DIR]
 //
 // It builds rubi-mcp, starts it with --http 127.0.0.1:0 on a copy of
-// -root (default: this repository) and reads the peak resident set
+// -root (default: the rubi checkout it runs in) and reads the peak resident set
 // (VmHWM, Linux) when the load is done. Exit status 1 when a write was
 // lost, a call failed at the protocol level, or the peak is over -max-rss.
 package main
@@ -33,12 +33,14 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/rubi-dev/rubi/bench/internal/perf"
 )
 
 func main() {
 	clients := flag.Int("clients", 20, "concurrent MCP clients")
 	calls := flag.Int("calls", 50, "tool calls per client")
-	root := flag.String("root", ".", "the project to copy and serve (default: the working directory, this repository)")
+	root := flag.String("root", "", "the project to copy and serve (default: the rubi checkout it runs in)")
 	maxRSS := flag.Int("max-rss", 300, "peak resident memory of the server, in MB, over which the run fails")
 	flag.Parse()
 	if err := run(*clients, *calls, *root, *maxRSS); err != nil {
@@ -62,8 +64,16 @@ func run(clients, calls int, root string, maxRSS int) error {
 		return err
 	}
 	defer os.RemoveAll(work)
+	checkout, err := perf.Checkout()
+	if err != nil {
+		return err
+	}
+	if root == "" {
+		root = checkout
+	}
 	bin := filepath.Join(work, "bin")
 	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/rubi-mcp")
+	build.Dir = checkout
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./cmd/rubi-mcp: %v\n%s", err, out)
 	}

@@ -1,7 +1,7 @@
 // Command latency measures rubi context in-process on an indexed project:
 // the first query of a fresh engine and the p50/p95 of warm queries.
 //
-//	go run ./bench/latency -root DIR [-n 50] [-cpuprofile FILE] QUERY...
+//	go run -C bench ./latency -root DIR [-n 50] [-cpuprofile FILE] QUERY...
 package main
 
 import (
@@ -13,16 +13,25 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
 func main() {
-	root := flag.String("root", ".", "an indexed project")
+	root := flag.String("root", "", "an indexed project (default: the rubi checkout it runs in)")
 	n := flag.Int("n", 50, "warm queries per query text")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the warm queries")
 	flag.Parse()
+	if *root == "" {
+		checkout, err := perf.Checkout()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		*root = checkout
+	}
 	queries := flag.Args()
 	if len(queries) == 0 {
 		queries = []string{"graceful shutdown of the server", "retry with backoff", "parse the configuration file", "LoadPlugin"}

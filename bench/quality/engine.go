@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"golang.org/x/mod/modfile"
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -176,24 +174,6 @@ func downloadModule(ctx context.Context, work, module string) (string, error) {
 		return "", fmt.Errorf("go mod download %s: %s", module, msg)
 	}
 	return info.Dir, nil
-}
-
-// repoRoot finds the rubi repository around the working directory: the
-// nearest directory whose go.mod declares rubi's module.
-func repoRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && modfile.ModulePath(data) == "github.com/rubi-dev/rubi" {
-			return dir, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", errors.New("run the benchmark from inside the rubi repository")
-		}
-	}
 }
 
 // gitCommit is the short commit of the repository at root, "" when it

@@ -26,13 +26,13 @@
 //
 // It writes a dated markdown report and its JSON twin:
 //
-//	go run ./bench/quality                 # everything (about an hour on 2 cores)
-//	go run ./bench/quality -quick          # a smoke run
-//	go run ./bench/quality -memory         # LoCoMo only
-//	go run ./bench/quality -self           # the questions about rubi's own code only
-//	go run ./bench/quality -code -modules github.com/caddyserver/caddy/v2@v2.8.4 -queries 100
-//	go run ./bench/quality -swebench -mirrors DIR -projects psf/requests,pallets/flask
-//	go run ./bench/quality -self -embed-endpoint http://127.0.0.1:11434/v1 -embed-model nomic-embed-text
+//	go run -C bench ./quality                 # everything (about an hour on 2 cores)
+//	go run -C bench ./quality -quick          # a smoke run
+//	go run -C bench ./quality -memory         # LoCoMo only
+//	go run -C bench ./quality -self           # the questions about rubi's own code only
+//	go run -C bench ./quality -code -modules github.com/caddyserver/caddy/v2@v2.8.4 -queries 100
+//	go run -C bench ./quality -swebench -mirrors DIR -projects psf/requests,pallets/flask
+//	go run -C bench ./quality -self -embed-endpoint http://127.0.0.1:11434/v1 -embed-model nomic-embed-text
 package main
 
 import (
@@ -54,6 +54,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/bench/internal/perf"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -200,7 +201,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	root, err := repoRoot()
+	root, err := perf.Checkout()
 	if err != nil {
 		return err
 	}

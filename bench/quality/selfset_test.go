@@ -13,13 +13,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/core/codemap"
 )
 
 // selfSet reads the repository's set, failing the test when it cannot.
 func selfSet(t *testing.T) (string, []selfQuestion) {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := perf.Checkout()
 	if err != nil {
 		t.Fatal(err)
 	}

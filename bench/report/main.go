@@ -3,9 +3,9 @@
 // floors of the same machine in the same run, and writes a dated report
 // with tables and plots.
 //
-//	go run ./bench/report                  # kubernetes v1.31.0, 5 runs, scale to 100k files, other corpora, quality (~10 min)
-//	go run ./bench/report -short           # smoke run on a small corpus (CI runs it; under a minute)
-//	go run ./bench/report -corpus MODULE@VERSION -runs 3 -scale 10000,50000 -quality=false
+//	go run -C bench ./report               # kubernetes v1.31.0, 5 runs, scale to 100k files, other corpora, quality (~10 min)
+//	go run -C bench ./report -short        # smoke run on a small corpus (CI runs it; under a minute)
+//	go run -C bench ./report -corpus MODULE@VERSION -runs 3 -scale 10000,50000 -quality=false
 //
 // Measures: cold index, no-change and one-change re-index with peak RSS,
 // the index's size on disk; `rubi context` as a fresh process and
@@ -48,6 +48,9 @@ type options struct {
 	quality bool
 	extra   []string
 	out     string
+	// root is the rubi checkout: what is built and measured, where the
+	// report goes by default.
+	root string
 }
 
 func main() {
@@ -61,8 +64,17 @@ func main() {
 	flag.BoolVar(&o.quality, "quality", true, "run the retrieval quality benchmark too (never with -short)")
 	var extra string
 	flag.StringVar(&extra, "extra", "github.com/aws/aws-sdk-go@v1.55.5,npm:rxjs@7.8.1,deb:python3-django", "other corpora, measured in brief: npm:NAME@VERSION, deb:NAME or MODULE@VERSION (never with -short)")
-	flag.StringVar(&o.out, "out", "bench/results", "where the report goes")
+	flag.StringVar(&o.out, "out", "", "where the report goes (default the checkout's bench/results)")
 	flag.Parse()
+	root, err := perf.Checkout()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/report:", err)
+		os.Exit(1)
+	}
+	o.root = root
+	if o.out == "" {
+		o.out = filepath.Join(root, "bench", "results")
+	}
 	if !o.short {
 		for _, e := range strings.Split(extra, ",") {
 			if e = strings.TrimSpace(e); e != "" {
@@ -185,6 +197,7 @@ func run(o options) error {
 	rubi, hook := filepath.Join(work, "rubi"), filepath.Join(work, "rubi-hook")
 	// Built as the README installs them: static, without cgo.
 	build := exec.Command("go", "build", "-o", work, "./cmd/rubi", "./cmd/rubi-hook")
+	build.Dir = o.root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
@@ -242,7 +255,7 @@ func run(o options) error {
 	}
 	if o.quality {
 		step("retrieval quality (bench/quality)")
-		if r.quality, err = runQuality(); err != nil {
+		if r.quality, err = runQuality(o.root); err != nil {
 			return err
 		}
 	}
@@ -502,13 +515,14 @@ type quality struct {
 	baseAcc1, baseLocomo10 float64
 }
 
-func runQuality() (*quality, error) {
-	cmd := exec.Command("go", "run", "./bench/quality")
+func runQuality(root string) (*quality, error) {
+	cmd := exec.Command("go", "run", "./quality")
+	cmd.Dir = filepath.Join(root, "bench")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("bench/quality: %v", err)
 	}
-	path := filepath.Join("bench", "results", "quality-"+time.Now().UTC().Format("2006-01-02")+".json")
+	path := filepath.Join(root, "bench", "results", "quality-"+time.Now().UTC().Format("2006-01-02")+".json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

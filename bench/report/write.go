@@ -106,7 +106,7 @@ func (r *report) markdown(svg string) string {
 		mode = " (-short smoke run: a small corpus, figures not comparable)"
 	}
 	p("# rubi performance — %s%s\n\n", r.date, mode)
-	p("Corpus `%s`: %d files, %.0f MB. %s; %d runs of each index measure (median and spread), %.0f s in all. Reproduce with `go run ./bench/report`.\n\n",
+	p("Corpus `%s`: %d files, %.0f MB. %s; %d runs of each index measure (median and spread), %.0f s in all. Reproduce with `go run -C bench ./report`.\n\n",
 		r.o.corpus, r.files, float64(r.bytes)/1e6, machine(), r.o.runs, r.took.Seconds())
 
 	p("## Targets\n\n| target | measured | |\n|---|---:|---|\n")

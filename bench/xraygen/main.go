@@ -1,7 +1,7 @@
 // Command xraygen writes synthetic Claude Code session logs for the token
 // X-ray benchmark (bench/xray.sh):
 //
-//	go run ./bench/xraygen -out DIR -size 2048 [-calls 200] [-seed 1]
+//	go run -C bench ./xraygen -out DIR -size 2048 [-calls 200] [-seed 1]
 //
 // writes about -size MiB of logs under DIR/projects/ (point
 // CLAUDE_CONFIG_DIR at DIR, or pass DIR to rubi xray --transcripts).

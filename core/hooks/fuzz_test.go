@@ -58,7 +58,7 @@ func FuzzReadInput(f *testing.F) {
 
 // transcripts are the real logs a payload's transcript_path is pointed
 // at: a fuzzed path must not read the machine's files.
-var transcripts = []string{"claude-code/transcript.jsonl", "codex/rollout-transcript.jsonl", "gemini-cli/transcript.jsonl"}
+var transcripts = []string{rubitest.ClaudeSample, rubitest.CodexSample, filepath.Join(testdata, "gemini-cli", "transcript.jsonl")}
 
 // pinned points a payload that is a JSON object at the fixture: its cwd
 // at the project, its transcript at one of the real logs. Anything else
@@ -71,7 +71,7 @@ func pinned(payload []byte, root string) []byte {
 	doc["cwd"] = root
 	if p, ok := doc["transcript_path"]; ok {
 		s, _ := p.(string)
-		doc["transcript_path"] = filepath.Join(testdata, transcripts[len(s)%len(transcripts)])
+		doc["transcript_path"] = transcripts[len(s)%len(transcripts)]
 	}
 	out, err := json.Marshal(doc)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // writeTranscript writes a Claude Code transcript whose last main-chain
@@ -357,7 +358,7 @@ func TestPreCompactWritesAnObjectiveRecord(t *testing.T) {
 func TestPreCompactKeepsTheSizeLimit(t *testing.T) {
 	p := newProject(t)
 	os.WriteFile(filepath.Join(p.root, "rubi.hcl"), []byte("memory {\n  max_chunk_size = 64\n}\n"), 0o644)
-	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": filepath.Join(testdata, "claude-code", "transcript.jsonl")}))
+	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": rubitest.ClaudeSample}))
 	if cs, _ := memory.Open(p.root).List(memory.Filter{}); len(cs) != 0 {
 		c, _ := memory.Open(p.root).Get(cs[0].ID)
 		t.Errorf("a record over max_chunk_size was saved: %d bytes", len(c.Content))
@@ -369,8 +370,8 @@ func TestPreCompactKeepsTheSizeLimit(t *testing.T) {
 
 func TestPreCompactReadsTheRealSamples(t *testing.T) {
 	p := newProject(t)
-	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": filepath.Join(testdata, "claude-code", "transcript.jsonl")}))
-	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": filepath.Join(testdata, "codex", "rollout-transcript.jsonl"), "session_id": "01a2279f-ca04"}))
+	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": rubitest.ClaudeSample}))
+	p.hook(PreCompact, p.payload("claude-code/PreCompact.json", map[string]any{"transcript_path": rubitest.CodexSample, "session_id": "01a2279f-ca04"}))
 	read := func(session string) string {
 		cs, _ := memory.Open(p.root).List(memory.Filter{Session: session})
 		if len(cs) != 1 {

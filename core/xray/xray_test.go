@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/transcript"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 func near(got, want float64) bool { return math.Abs(got-want) < 1e-6*math.Max(1, math.Abs(want)) }
@@ -138,7 +139,8 @@ func TestSimulatorThresholds(t *testing.T) {
 
 func analyzeFixtures(t *testing.T, opt Options) *Report {
 	t.Helper()
-	roots := transcript.Roots{Claude: []string{"testdata/claude"}, Codex: []string{"testdata/codex"}}
+	dir := rubitest.XrayFixtures(t)
+	roots := transcript.Roots{Claude: []string{filepath.Join(dir, "claude")}, Codex: []string{filepath.Join(dir, "codex")}}
 	sessions, err := transcript.Find(roots, time.Time{})
 	if err != nil {
 		t.Fatal(err)

@@ -189,13 +189,14 @@ func TestAuditInJapanese(t *testing.T) {
 func TestXrayInFrench(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("LANG", "fr_FR.UTF-8")
-	code, out, errOut := runRubi(t, "xray", "--transcripts", xrayFixtures, "--days", "0")
+	fixtures := rubitest.XrayFixtures(t)
+	code, out, errOut := runRubi(t, "xray", "--transcripts", fixtures, "--days", "0")
 	for _, want := range []string{"rubi xray : tous les journaux. 3 sessions dans 2 projets (claude-code 2, codex 1), 13 appels d'API.\n", "\nConstats\n", "  Contexte chargé avant le premier message (médiane)  ", "\nSessions les plus coûteuses\n", "  coût  part  date  ", "Simulateur de compaction : ", "\nrubi xray simulate explique la simulation ; "} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("xray lacks %q: exit %d:\n%s%s", want, code, out, errOut)
 		}
 	}
-	code, out, _ = runRubi(t, "xray", "--transcripts", xrayFixtures, "--days", "0", "--json")
+	code, out, _ = runRubi(t, "xray", "--transcripts", fixtures, "--days", "0", "--json")
 	if code != 0 || !strings.Contains(out, `"sessions": 3`) || strings.Contains(out, "Constats") {
 		t.Errorf("xray --json: exit %d:\n%s", code, out)
 	}
@@ -205,7 +206,8 @@ func TestXrayInFrench(t *testing.T) {
 func TestXraySimulateInJapanese(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("LANG", "ja_JP.UTF-8")
-	code, out, errOut := runRubi(t, "xray", "simulate", "--transcripts", xrayFixtures, "--days", "0", "--thresholds", "100k,250k")
+	fixtures := rubitest.XrayFixtures(t)
+	code, out, errOut := runRubi(t, "xray", "simulate", "--transcripts", fixtures, "--days", "0", "--thresholds", "100k,250k")
 	for _, want := range []string{"各セッションのコンテキストを呼び出しごとに再生します。", "  しきい値  ウィンドウ切替  セッション  コスト  節約  \n  100k      1               1           ", "\n最もコストの高いセッション(しきい値ごとの節約)\n", "(切替1回)"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("simulate lacks %q: exit %d:\n%s%s", want, code, out, errOut)

@@ -11,10 +11,6 @@ import (
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
-// The hand-worked fixtures of core/xray; the real logs of Claude Code and
-// Codex are rubitest's samples.
-const xrayFixtures = "../../core/xray/testdata"
-
 func TestXrayOnRealSamples(t *testing.T) {
 	rubitest.AgentHomes(t, time.Now())
 	code, out, errOut := runRubi(t, "xray", "--days", "0")
@@ -96,7 +92,8 @@ func TestXrayOnRealSamples(t *testing.T) {
 }
 
 func TestXraySimulateAndFilters(t *testing.T) {
-	code, out, errOut := runRubi(t, "xray", "simulate", "--transcripts", xrayFixtures, "--days", "0", "--thresholds", "100k,250k")
+	fixtures := rubitest.XrayFixtures(t)
+	code, out, errOut := runRubi(t, "xray", "simulate", "--transcripts", fixtures, "--days", "0", "--thresholds", "100k,250k")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -115,13 +112,13 @@ func TestXraySimulateAndFilters(t *testing.T) {
 		}
 	}
 
-	code, out, _ = runRubi(t, "xray", "--transcripts", xrayFixtures, "--days", "0", "--project", "api", "--usd")
+	code, out, _ = runRubi(t, "xray", "--transcripts", fixtures, "--days", "0", "--project", "api", "--usd")
 	if code != 0 || !strings.Contains(out, "1 session in 1 project (codex 1)") || !strings.Contains(out, "$0.02 at list prices") {
 		t.Errorf("--project api --usd:\n%s", out)
 	}
 
 	// A reader who prices output at 4× sees the new total.
-	code, out, _ = runRubi(t, "xray", "--transcripts", xrayFixtures, "--days", "0", "--ratios", "output=4", "--json")
+	code, out, _ = runRubi(t, "xray", "--transcripts", fixtures, "--days", "0", "--ratios", "output=4", "--json")
 	var rep struct {
 		Cost struct{ Total float64 } `json:"cost"`
 	}
@@ -133,7 +130,8 @@ func TestXraySimulateAndFilters(t *testing.T) {
 
 func TestXrayHTML(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "xray.html")
-	code, _, errOut := runRubi(t, "xray", "--transcripts", xrayFixtures, "--days", "0", "--html", page, "--usd")
+	fixtures := rubitest.XrayFixtures(t)
+	code, _, errOut := runRubi(t, "xray", "--transcripts", fixtures, "--days", "0", "--html", page, "--usd")
 	if code != 0 || !strings.Contains(errOut, "wrote "+page) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -3,7 +3,6 @@ package rubitest
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -33,8 +32,7 @@ func Project(t testing.TB, files map[string]string) string {
 var ClaudeSample, CodexSample = sample("claude-code-2.1.328.jsonl"), sample("codex-0.169.0.jsonl")
 
 func sample(name string) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "core", "transcript", "testdata", name)
+	return filepath.Join(repo, "core", "transcript", "testdata", name)
 }
 
 // AgentHomes lays the two sample logs out where Claude Code and Codex
@@ -47,17 +45,8 @@ func AgentHomes(t testing.TB, mod time.Time) {
 		ClaudeSample: "claude/projects/-home-dev-project/fb8b07ed-43f1-4f11-8556-ee3bf452f7db.jsonl",
 		CodexSample:  "codex/sessions/2026/11/29/rollout-2026-11-29T14-05-13-01a2279f-ca04-7bc3-baff-8285562be50b.jsonl",
 	} {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
 		dst = filepath.Join(home, dst)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		copyFile(t, src, dst)
 		if err := os.Chtimes(dst, mod, mod); err != nil {
 			t.Fatal(err)
 		}
@@ -65,4 +54,34 @@ func AgentHomes(t testing.TB, mod time.Time) {
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
 	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
 	t.Setenv("HOME", home)
+}
+
+// XrayFixtures lays out the sessions core/xray's tests work out by hand
+// as the agents keep them, in a new temporary directory, and returns it:
+// Claude Code's two (core/xray/testdata/claude) under claude/projects/,
+// and Codex's legacy rollout (core/transcript/testdata/codex-legacy.jsonl)
+// under codex/sessions/YYYY/MM/DD/, named by its start and session id.
+func XrayFixtures(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "claude"), os.DirFS(filepath.Join(repo, "core", "xray", "testdata", "claude"))); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, sample("codex-legacy.jsonl"), filepath.Join(dir, "codex", "sessions", "2026", "10", "02", "rollout-2026-10-02T09-00-00-0199a0b1-c2d3-7e4f-8a9b-0c1d2e3f4a5b.jsonl"))
+	return dir
+}
+
+// copyFile copies the file src to dst, making dst's directories.
+func copyFile(t testing.TB, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -19,6 +20,12 @@ var (
 	dir  string
 	err  error
 )
+
+// repo is the checkout this package is in.
+var repo = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}()
 
 // EnglishLocale sets the process's locale to C (LANG=C, LC_ALL and
 // LC_MESSAGES unset), so that rubi speaks English to the tests whatever
@@ -31,18 +38,21 @@ func EnglishLocale() {
 
 // Binary builds cmd/rubi, cmd/rubi-hook, cmd/rubi-mcp and cmd/rubi-full
 // once per test process, into a temporary directory, and returns rubi's
-// path. The directory holds only the four, as go install ./cmd/...
-// leaves them, so it can be put first on PATH: rubi install and rubi
-// connect then write rubi-hook into the agents' hooks, rubi mcp runs the
-// rubi-mcp beside it and rubi the rubi-full beside it, as on a user's
-// machine.
+// path. They are built in rubi's own module, with its go.mod, whichever
+// module's tests ask (the bench module's too). The directory holds only
+// the four, as go install ./cmd/... leaves them, so it can be put first
+// on PATH: rubi install and rubi connect then write rubi-hook into the
+// agents' hooks, rubi mcp runs the rubi-mcp beside it and rubi the
+// rubi-full beside it, as on a user's machine.
 func Binary(tb testing.TB) string {
 	tb.Helper()
 	once.Do(func() {
 		if dir, err = os.MkdirTemp("", "rubi-test-bin-"); err != nil {
 			return
 		}
-		out, berr := exec.Command("go", "build", "-o", dir, "github.com/rubi-dev/rubi/cmd/...").CombinedOutput()
+		build := exec.Command("go", "build", "-o", dir, "./cmd/...")
+		build.Dir = repo
+		out, berr := build.CombinedOutput()
 		if berr != nil {
 			err = fmt.Errorf("go build ./cmd/...: %v\n%s", berr, out)
 		}
