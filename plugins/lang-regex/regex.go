@@ -32,30 +32,21 @@ func init() {
 	core.Register(Name, core.KindParser, func() core.Stage { return New() })
 }
 
-// defaultMaxSymbols is high enough for any hand-written file and low
-// enough that a generated one cannot flood the index.
-const defaultMaxSymbols = 2000
-
 // maxScanBytes caps the work per file: beyond it (a bundle, a generated
 // table) the rest of the file is not scanned. Imports and definitions sit
 // near the top of such files anyway.
 const maxScanBytes = 4 << 20
 
-// Settings of lang.regex.
-type Settings struct {
-	// MaxSymbols caps the symbols reported per file; the first ones in
-	// source order are kept.
-	MaxSymbols int `hcl:"max_symbols,optional"`
-}
-
 // Parser is the regex parser. After Configure it holds no mutable state,
 // so Parse may be called concurrently.
 type Parser struct {
-	settings Settings
+	settings core.ParserSettings
 }
 
 // New returns a parser with the default settings.
-func New() *Parser { return &Parser{settings: Settings{MaxSymbols: defaultMaxSymbols}} }
+func New() *Parser {
+	return &Parser{settings: core.ParserSettings{MaxSymbols: core.DefaultMaxSymbols}}
+}
 
 // language is what a per-language file registers.
 type language struct {
@@ -98,19 +89,13 @@ func (p *Parser) Info() core.Info {
 		Version:     "1.1.0",
 		Description: "Regex parser: imports and top-level definitions from a comment- and string-masked scan, no grammar needed.",
 		Languages:   languageNames(),
-		Schema:      core.MustSchemaOf(&Settings{}),
+		Schema:      core.MustSchemaOf(&core.ParserSettings{}),
 	}
 }
 
 // Configure reads max_symbols.
 func (p *Parser) Configure(_ context.Context, setup core.Setup) error {
-	if err := core.DecodeSettings(setup.Settings, &p.settings); err != nil {
-		return err
-	}
-	if p.settings.MaxSymbols < 1 {
-		return &core.SettingError{Setting: "max_symbols", Message: fmt.Sprintf("must be at least 1 (default %d), got %d", defaultMaxSymbols, p.settings.MaxSymbols)}
-	}
-	return nil
+	return p.settings.Decode(setup.Settings)
 }
 
 // Parse returns one FileFacts per file, in order. A file in a language the

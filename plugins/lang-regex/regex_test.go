@@ -64,7 +64,7 @@ func TestConfigure(t *testing.T) {
 		t.Errorf("wrong type: err = %v, want a SettingError", err)
 	}
 	p := New()
-	if err := p.Configure(context.Background(), core.Setup{}); err != nil || p.settings.MaxSymbols != defaultMaxSymbols {
+	if err := p.Configure(context.Background(), core.Setup{}); err != nil || p.settings.MaxSymbols != core.DefaultMaxSymbols {
 		t.Errorf("no settings: err = %v, MaxSymbols = %d", err, p.settings.MaxSymbols)
 	}
 	if err := p.Configure(context.Background(), core.Setup{Settings: json.RawMessage(`{"max_symbols": 3}`)}); err != nil {
