@@ -268,63 +268,28 @@ func ktCallable(t []byte) (string, int) {
 	return ktUnquote(name), k
 }
 
-// ktBody finds the brace opening the body of the declaration whose header
-// continues at off. Kotlin ends declarations at the end of a line, so the
-// header may go on to the next line only when that line opens with ':',
-// '{', ',' or where, or when this one ends with ',' or ':'. An '=' starts
-// an expression body: no brace.
-func (f *file) ktBody(off int) int {
-	paren := 0
-	end := min(len(f.code), off+declWindow)
-	for k, lines := off, 0; k < end; k++ {
-		switch c := f.code[k]; c {
-		case '(', '[':
-			paren++
-		case ')', ']':
-			if paren > 0 {
-				paren--
-			}
-		case '{':
-			if paren == 0 {
-				return k
-			}
-		case '=', ';':
-			if paren == 0 && (c == ';' || !ktOperator(f.code, k)) {
-				return -1
-			}
-		case '\n':
-			if lines++; paren > 0 || lines > declLines {
-				if lines > declLines {
-					return -1
-				}
-				continue
-			}
-			last := bytes.TrimRight(f.code[f.starts[f.lineOf(k)]:k], " \t\r")
-			if len(last) > 0 && (last[len(last)-1] == ',' || last[len(last)-1] == ':') {
-				continue
-			}
-			j := k + 1
-			for j < end && isSpace(f.code[j]) {
-				j++
-			}
-			if j >= end {
-				return -1
-			}
-			if c := f.code[j]; c == ':' || c == '{' || c == ',' || firstWord(f.code[j:]) == "where" {
-				continue
-			}
-			return -1
-		}
-	}
-	return -1
-}
+// ktHeader ends a Kotlin declaration's header at an '=' (an expression
+// body follows) and at the end of a line: the header may go on to the
+// next line only when that line opens with ':', '{', ',' or where, or
+// when this one ends with ',' or ':'.
+var ktHeader = header{assign: true, lineEnd: ktHeaderEnds}
 
-// ktOperator reports whether the '=' at k belongs to ==, !=, <= or >=.
-func ktOperator(code []byte, k int) bool {
-	if k+1 < len(code) && code[k+1] == '=' {
+// ktBody finds the brace opening the body of the declaration whose header
+// continues at off.
+func (f *file) ktBody(off int) int { return f.headerBrace(off, ktHeader) }
+
+// ktHeaderEnds reports whether the line break at k ends a header.
+func ktHeaderEnds(x *lexed, k int) bool {
+	last := bytes.TrimRight(x.code[x.starts[x.lineOf(k)]:k], " \t\r")
+	if len(last) > 0 && (last[len(last)-1] == ',' || last[len(last)-1] == ':') {
+		return false
+	}
+	j := skipSpace(x.code, k+1)
+	if j >= len(x.code) {
 		return true
 	}
-	return k > 0 && bytes.IndexByte([]byte("=!<>"), code[k-1]) >= 0
+	c := x.code[j]
+	return c != ':' && c != '{' && c != ',' && firstWord(x.code[j:]) != "where"
 }
 
 // ktOneLine reports whether the declaration on line i ends there: its
