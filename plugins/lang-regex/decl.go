@@ -83,8 +83,12 @@ func (x *lexed) headerBrace(off int, h header) int {
 			if lines++; lines > declLines || paren == 0 && h.lineEnd != nil && h.lineEnd(x, k) {
 				return -1
 			}
+		case '=':
+			if paren == 0 && (h.assign && !comparison(x.code, k) || strings.IndexByte(h.stops, c) >= 0) {
+				return -1
+			}
 		default:
-			if paren == 0 && c != fill && c != ' ' && (c == '=' && h.assign && !comparison(x.code, k) || strings.IndexByte(h.stops, c) >= 0) {
+			if paren == 0 && h.stops != "" && c != fill && c != ' ' && strings.IndexByte(h.stops, c) >= 0 {
 				return -1
 			}
 		}
