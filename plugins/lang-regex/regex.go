@@ -19,7 +19,6 @@ package regex
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	"github.com/rubi-dev/rubi/core"
@@ -113,12 +112,8 @@ func (p *Parser) Parse(ctx context.Context, files []core.SourceFile) ([]core.Fil
 }
 
 func (p *Parser) parseFile(x *lexed, sf core.SourceFile) (ff core.FileFacts) {
-	lang := sf.Language
-	if lang == "" {
-		lang = core.DetectLanguage(sf.Path)
-	}
-	ff = core.FileFacts{Path: sf.Path, Language: lang}
-	l := languages[lang]
+	ff = sf.EmptyFacts()
+	l := languages[ff.Language]
 	if l == nil {
 		return ff
 	}
@@ -127,12 +122,7 @@ func (p *Parser) parseFile(x *lexed, sf core.SourceFile) (ff core.FileFacts) {
 		src = src[:maxScanBytes]
 	}
 	// A bug in a pattern must cost one file's facts, not the whole index.
-	defer func() {
-		if r := recover(); r != nil {
-			ff.Imports, ff.Symbols = nil, nil
-			ff.Error = fmt.Sprintf("%s: internal error: %v", Name, r)
-		}
-	}()
+	defer ff.Recover(Name)
 	if l.prepare != nil {
 		x.pre = l.prepare(x.pre[:0], src)
 		src = x.pre
@@ -140,7 +130,7 @@ func (p *Parser) parseFile(x *lexed, sf core.SourceFile) (ff core.FileFacts) {
 	lex(x, src, &l.syntax)
 	f := &file{lexed: x, facts: &ff, max: p.settings.MaxSymbols}
 	l.extract(f)
-	f.fileDoc(lang)
+	f.fileDoc(ff.Language)
 	f.flushImports()
 	return ff
 }

@@ -116,16 +116,12 @@ type worker struct {
 }
 
 func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.FileFacts) {
-	lang := sf.Language
-	if lang == "" {
-		lang = core.DetectLanguage(sf.Path)
-	}
-	ff = core.FileFacts{Path: sf.Path, Language: lang}
-	l := languages[lang]
+	ff = sf.EmptyFacts()
+	l := languages[ff.Language]
 	if l == nil {
 		// A language without a grammar here (Kotlin, PHP, Vue, ...) named
 		// in rubi.hcl's languages gets lang.regex's facts, not none.
-		if facts, err := w.fallback.Parse(ctx, []core.SourceFile{{Path: sf.Path, Language: lang, Content: sf.Content}}); err == nil && len(facts) == 1 {
+		if facts, err := w.fallback.Parse(ctx, []core.SourceFile{{Path: sf.Path, Language: ff.Language, Content: sf.Content}}); err == nil && len(facts) == 1 {
 			return facts[0]
 		}
 		return ff
@@ -142,12 +138,7 @@ func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.Fi
 	}
 	// A bug in a language's code must cost one file's facts, not the
 	// whole batch.
-	defer func() {
-		if r := recover(); r != nil {
-			ff.Imports, ff.Symbols = nil, nil
-			ff.Error = fmt.Sprintf("%s: internal error: %v", Name, r)
-		}
-	}()
+	defer ff.Recover(Name)
 	ps := w.parsers[g.lang]
 	if ps == nil {
 		ps = sitter.NewParser()
