@@ -8,7 +8,9 @@
 //
 // Each language lives in its own file and registers a language value
 // (names, comment and string syntax, extractor) from init, so another
-// language is one more file.
+// language is one more file. The class languages (Java, Kotlin, Dart)
+// register a classLang instead: the hooks of the one extractor they share
+// (classlang.go).
 //
 // A language's regular expressions are compiled once, on first use, by a
 // sync.OnceValue that returns them (goRE, pyRE, ...), never at package
