@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -29,6 +30,26 @@ type FileFacts struct {
 	// Error says why the file could not be parsed; the file is still
 	// indexed by path.
 	Error string `json:"error,omitempty"`
+}
+
+// EmptyFacts returns the facts of f before a parser finds any: its path
+// and its language, the one its path names when f.Language is empty.
+func (f SourceFile) EmptyFacts() FileFacts {
+	lang := f.Language
+	if lang == "" {
+		lang = DetectLanguage(f.Path)
+	}
+	return FileFacts{Path: f.Path, Language: lang}
+}
+
+// Recover is deferred by a parser around the parse of one file: a panic
+// becomes the file's Error, said by stage, and what was found before it
+// is dropped, so that a bug costs one file's facts, not the whole index.
+func (f *FileFacts) Recover(stage string) {
+	if r := recover(); r != nil {
+		f.Imports, f.Symbols = nil, nil
+		f.Error = fmt.Sprintf("%s: internal error: %v", stage, r)
+	}
 }
 
 // Import is a raw import spec as written in the source; the core resolves

@@ -169,3 +169,32 @@ func SetSettings(vals map[string]cty.Value, settings any) error {
 	}
 	return nil
 }
+
+// DefaultMaxSymbols is a parser's max_symbols when its block does not set
+// it: enough for any hand-written file, too few for a generated one to
+// flood the index.
+const DefaultMaxSymbols = 2000
+
+// ParserSettings are the settings of rubi's own parsers, lang.regex and
+// lang.treesitter, which read the same block: one of them can take over
+// the other's languages without a word of rubi.hcl changing.
+type ParserSettings struct {
+	// MaxSymbols caps the symbols reported per file; the first ones in
+	// source order are kept.
+	MaxSymbols int `hcl:"max_symbols,optional"`
+}
+
+// Decode reads a parser's Setup.Settings over s, whose fields hold the
+// defaults. A setting that is unknown, of the wrong type or out of range
+// is a *SettingError, and leaves s as it was.
+func (s *ParserSettings) Decode(raw json.RawMessage) error {
+	v := *s
+	if err := DecodeSettings(raw, &v); err != nil {
+		return err
+	}
+	if v.MaxSymbols < 1 {
+		return &SettingError{Setting: "max_symbols", Message: fmt.Sprintf("must be at least 1 (default %d), got %d", DefaultMaxSymbols, v.MaxSymbols)}
+	}
+	*s = v
+	return nil
+}

@@ -1,6 +1,9 @@
-// Package parsertest is the fixture suite every parser runs: lang.regex
-// in-process and lang.treesitter (a cgo plugin in its own module) alike,
-// so "as good as" is measured on the same cases.
+// Package parsertest is what every parser is tested with, lang.regex
+// in-process and lang.treesitter (a cgo plugin in its own module) alike:
+// Contract, the behaviour every parser must have whatever it finds (the
+// max_symbols cap, settings, malformed input, canceled and concurrent
+// calls), and the fixture suite, Run, so that "as good as" is measured on
+// the same cases.
 //
 // A fixture is a txtar archive of source files annotated, in the style of
 // gopls marker tests, with comments on the line where a fact must be

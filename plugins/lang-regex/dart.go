@@ -8,13 +8,29 @@ import (
 	"github.com/rubi-dev/rubi/core"
 )
 
-func init() {
-	register(&language{
-		names: []string{core.LangDart},
-		syntax: syntax{lineComment: "//", blockComment: true, nestComments: true,
-			hook: dartLex, special: `'"r`},
-		extract: extractDart,
-	})
+func init() { dart.register() }
+
+// dart is Dart for the class extractor (classlang.go). Its members read
+// their own modifiers, which are not a type's: final x = 1 declares a
+// variable, final class A a type.
+var dart = &classLang{
+	language: language{names: []string{core.LangDart},
+		syntax: syntax{lineComment: "//", blockComment: true, nestComments: true, hook: dartLex, special: `'"r`}},
+	doc: docStyle{line: "///", block: "/**"},
+	directives: map[string]func(*classFile, []byte, int){
+		"library": func(c *classFile, t []byte, _ int) { c.setPackage(dartRE().library, t) },
+		"import":  func(c *classFile, t []byte, off int) { c.dartImport(t, off, core.ImportStatic) },
+		"export":  func(c *classFile, t []byte, off int) { c.dartImport(t, off, core.ImportReexport) },
+		"part":    func(c *classFile, t []byte, off int) { c.dartImport(t, off, core.ImportModule) },
+	},
+	attrName:     ".",
+	leadingAttrs: true,
+	modifier:     func(t []byte) (modFlag, []byte, bool) { return tableModifier(dartClassMods, t) },
+	keyword:      dartKeyword,
+	typeName:     dartTypeName,
+	header:       header{stops: "="}, // class A = B with C;
+	exported:     dartExported,
+	member:       dartMember,
 }
 
 // dartLex lexes Dart's strings: '...' and "..." with ${} substitutions,
@@ -55,8 +71,8 @@ type dartPatterns struct {
 }
 
 // dartClassMods may precede class, mixin or enum.
-var dartClassMods = map[string]bool{
-	"abstract": true, "base": true, "final": true, "interface": true, "sealed": true, "mixin": true, "augment": true, "macro": true,
+var dartClassMods = map[string]modFlag{
+	"abstract": 0, "base": 0, "final": 0, "interface": 0, "sealed": 0, "mixin": 0, "augment": 0, "macro": 0,
 }
 
 // dartMemberMods may precede a function, a variable or a member.
@@ -71,182 +87,115 @@ var dartNotType = map[string]bool{
 	"import": true, "export": true, "part": true, "library": true, "show": true, "hide": true, "as": true,
 }
 
-var dartDoc = docStyle{line: "///", block: "/**"}
-
-func dartAttr(t []byte) bool { return len(t) > 1 && t[0] == '@' && isIdent(t[1]) }
-
-func extractDart(f *file) {
-	d := decls{f: f}
-	var scopes []scope
-	classify := func(j int) int {
-		if dartAttr(bytes.TrimSpace(f.codeLine(j))) {
-			return stmtSkip
-		}
-		return stmtNo
+// dartKeyword reads class, enum, extension, and mixin unless a class
+// follows: mixin class M declares a class.
+func dartKeyword(t []byte) (string, []byte) {
+	kw, r := keywordIn(t, "class", "enum", "extension", "mixin")
+	if kw == "mixin" && firstWord(r) == "class" {
+		return "", nil
 	}
-	for i := 0; i < f.lines() && !f.full(); i++ {
-		t, off, top, ok := f.braceLine(&scopes, i)
-		if !ok {
-			continue
-		}
-		switch {
-		case top == nil && f.depth[i] == 0:
-			if f.dartDirective(t, off) {
-				continue
-			}
-		case top != nil && f.depth[i] == top.body:
-		default:
-			continue
-		}
-		// Annotations on the declaration's line: @override void m().
-		for dartAttr(t) {
-			k := 1
-			for k < len(t) && (isIdent(t[k]) || t[k] == '.') {
-				k++
-			}
-			r := t[k:]
-			if len(r) > 0 && r[0] == '(' {
-				e := skipBalanced(r)
-				if e < 0 {
-					break
-				}
-				r = r[e:]
-			}
-			r = bytes.TrimLeft(r, " \t")
-			off += len(t) - len(r)
-			t = r
-		}
-		f.dartDecl(&d, i, t, off, top, &scopes, classify)
-	}
-	d.finish()
+	return kw, r
 }
 
-// dartDirective reads library, import, export and part directives.
-func (f *file) dartDirective(t []byte, off int) bool {
-	w, r := word(t)
-	kind := ""
-	switch w {
-	case "library":
-		if m := dartRE().library.FindSubmatch(t); m != nil && f.facts.Package == "" {
-			f.facts.Package = string(pyDotted(m[1]))
-		}
-		return true
-	case "import":
-		kind = core.ImportStatic
-	case "export":
-		kind = core.ImportReexport
-	case "part":
-		kind = core.ImportModule
+// dartTypeName reads the name after the keyword, past extension type; an
+// unnamed extension (extension on T) has none.
+func dartTypeName(h classHead) (string, int) {
+	r, off := h.rest, h.off
+	if h.kw == "extension" && firstWord(r) == "type" { // extension type Id(int v)
+		t := bytes.TrimLeft(r[len("type"):], " \t")
+		off += len(r) - len(t)
+		r = t
+	}
+	name := firstWord(r)
+	if name == "on" {
+		return "", off
+	}
+	return name, off + len(name)
+}
+
+// dartExported: a name without a leading underscore, in an exported type
+// if any.
+func dartExported(_ modFlag, name string, top *scope) bool {
+	return (top == nil || top.exported) && len(name) > 0 && name[0] != '_'
+}
+
+// dartImport reads an import, export or part directive (kind says which)
+// at t, offset off: part of 'lib.dart' counts as an import of the
+// library's file, part of lib.name as nothing.
+func (c *classFile) dartImport(t []byte, off int, kind string) {
+	_, r := word(t)
+	if kind == core.ImportModule {
 		if m := dartRE().partOf.FindIndex(t); m != nil {
-			r = t[m[1]-1:] // part of 'lib.dart'
+			r = t[m[1]-1:]
 		} else if firstWord(r) == "of" {
-			return true // part of lib.name;
+			return
 		}
-	default:
-		return false
 	}
 	p := off + len(t) - len(r)
 	if len(r) == 0 || r[0] != '\'' && r[0] != '"' {
-		return true
+		return
 	}
-	spec, end, ok := f.quoted(p)
+	spec, end, ok := c.quoted(p)
 	if !ok {
-		return true
+		return
 	}
-	f.addImport(p, spec, kind)
+	c.addImport(p, spec, kind)
 	// Conditional imports: import 'a.dart' if (dart.library.io) 'b.dart';
-	stop := min(len(f.code), end+declWindow)
-	if k := bytes.IndexByte(f.code[end:stop], ';'); k >= 0 {
+	stop := min(len(c.code), end+declWindow)
+	if k := bytes.IndexByte(c.code[end:stop], ';'); k >= 0 {
 		stop = end + k
 	} else {
-		return true
+		return
 	}
 	for q := end; q < stop; {
-		k := bytes.Index(f.code[q:stop], []byte("if"))
+		k := bytes.Index(c.code[q:stop], []byte("if"))
 		if k < 0 {
 			break
 		}
 		q += k
-		m := dartRE().cond.FindIndex(f.code[q:stop])
+		m := dartRE().cond.FindIndex(c.code[q:stop])
 		if m == nil {
 			q += 2
 			continue
 		}
 		lit := q + m[1] - 1
-		s, e, ok := f.quoted(lit)
+		s, e, ok := c.quoted(lit)
 		if !ok {
 			break
 		}
-		f.addImport(lit, s, kind)
+		c.addImport(lit, s, kind)
 		q = e
 	}
-	return true
 }
 
-func (f *file) dartDecl(d *decls, i int, t []byte, off int, top *scope, scopes *[]scope, classify func(int) int) {
+// dartMember reads a typedef, and past the line's class modifiers (from
+// h.start) functions, methods, constructors, getters, setters and
+// variables.
+func dartMember(c *classFile, i int, h classHead, top *scope) {
+	parent := ""
+	if top != nil {
+		parent = top.name
+	}
+	if kw, r := keywordIn(h.rest, "typedef"); kw != "" {
+		name := firstWord(r)
+		if a := bytes.TrimLeft(r[len(name):], " \t"); name != "" && (len(a) == 0 || a[0] != '=' && a[0] != '<') {
+			name = dartName(r) // typedef void F(int x);
+		}
+		if name != "" && top == nil {
+			c.d.add(i, core.Symbol{Name: name, Kind: core.SymbolType, Exported: dartExported(0, name, nil), Doc: c.doc(i)}, -1)
+		}
+		return
+	}
+	if !c.startsStmt(i) {
+		return
+	}
+	t, off := h.start, h.startOff
 	adv := func(r []byte) {
 		r = bytes.TrimLeft(r, " \t")
 		off += len(t) - len(r)
 		t = r
 	}
-	parent, pexp := "", true
-	if top != nil {
-		parent, pexp = top.name, top.exported
-	}
-	exp := func(name string) bool { return pexp && len(name) > 0 && name[0] != '_' }
-	doc := func() string { return f.docAboveAttrs(i, dartDoc, dartAttr) }
-
-	// Type declarations: [modifiers] class|mixin|enum|extension [type] Name.
-	h, hoff := t, off
-	for range 8 {
-		w, r := word(h)
-		kw := ""
-		switch {
-		case w == "class" || w == "enum" || w == "extension":
-			kw = w
-		case w == "mixin" && firstWord(r) != "class":
-			kw = w
-		case dartClassMods[w] && len(r) < len(h)-len(w):
-			hoff += len(h) - len(r)
-			h = r
-			continue
-		case w == "typedef":
-			name := firstWord(r)
-			if a := bytes.TrimLeft(r[len(name):], " \t"); name != "" && (len(a) == 0 || a[0] != '=' && a[0] != '<') {
-				name = dartName(r) // typedef void F(int x);
-			}
-			if name != "" && top == nil {
-				d.add(i, core.Symbol{Name: name, Kind: core.SymbolType, Exported: exp(name), Doc: doc()}, -1)
-			}
-			return
-		}
-		if kw == "" {
-			break
-		}
-		if kw == "extension" && firstWord(r) == "type" { // extension type Id(int v)
-			r = bytes.TrimLeft(r[4:], " \t")
-		}
-		name := firstWord(r)
-		if name == "on" || name == "" {
-			return // an unnamed extension
-		}
-		kind := core.SymbolClass
-		if kw == "enum" {
-			kind = core.SymbolEnum
-		}
-		nameOff := hoff + len(h) - len(r)
-		brace := f.bodyBrace(nameOff+len(name), "=")
-		d.add(i, core.Symbol{Name: name, Kind: kind, Exported: exp(name), Parent: parent, Doc: doc()}, brace)
-		if brace >= 0 {
-			*scopes = append(*scopes, f.openScope(brace, name, kw, exp(name)))
-		}
-		return
-	}
-
-	// Functions, methods, constructors, getters, setters and variables.
-	if !f.stmtStart(i, classify) {
-		return
-	}
+	exp := func(name string) bool { return dartExported(0, name, top) }
 	constant, declared := false, false
 	for range 8 {
 		w, r := word(t)
@@ -269,7 +218,7 @@ func (f *file) dartDecl(d *decls, i int, t []byte, off int, top *scope, scopes *
 				if constant {
 					kind = core.SymbolConst
 				}
-				d.add(i, core.Symbol{Name: n, Kind: kind, Exported: exp(n), Doc: doc()}, -1)
+				c.d.add(i, core.Symbol{Name: n, Kind: kind, Exported: exp(n), Doc: c.doc(i)}, -1)
 				return
 			}
 		}
@@ -285,8 +234,8 @@ func (f *file) dartDecl(d *decls, i int, t []byte, off int, top *scope, scopes *
 			}
 			if r = bytes.TrimLeft(r, " \t"); len(r) > 0 && r[0] == '(' {
 				after := off + len(t) - len(r)
-				d.add(i, core.Symbol{Name: name, Kind: core.SymbolMethod, Parent: parent,
-					Exported: exp(lastSegment(name, ".")), Doc: doc()}, f.dartBody(after))
+				c.d.add(i, core.Symbol{Name: name, Kind: core.SymbolMethod, Parent: parent,
+					Exported: exp(lastSegment(name, ".")), Doc: c.doc(i)}, c.dartBody(after))
 				return
 			}
 		}
@@ -332,13 +281,13 @@ func (f *file) dartDecl(d *decls, i int, t []byte, off int, top *scope, scopes *
 		if top != nil {
 			kind = core.SymbolMethod
 		}
-		d.add(i, core.Symbol{Name: name, Kind: kind, Parent: parent, Exported: exp(name), Doc: doc()}, f.dartBody(afterOff))
+		c.d.add(i, core.Symbol{Name: name, Kind: kind, Parent: parent, Exported: exp(name), Doc: c.doc(i)}, c.dartBody(afterOff))
 	case top == nil && (after[0] == '=' || after[0] == ';' || after[0] == ','):
 		kind := core.SymbolVar
 		if constant {
 			kind = core.SymbolConst
 		}
-		d.add(i, core.Symbol{Name: name, Kind: kind, Exported: exp(name), Doc: doc()}, -1)
+		c.d.add(i, core.Symbol{Name: name, Kind: kind, Exported: exp(name), Doc: c.doc(i)}, -1)
 	}
 }
 

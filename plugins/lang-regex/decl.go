@@ -2,6 +2,7 @@ package regex
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -41,7 +42,24 @@ func (x *lexed) depthAt(off int) int {
 // declaration whose header continues at off: the first '{' outside
 // parentheses and square brackets. It returns -1 when a ';' or one of the
 // bytes of stops comes first, or when none is near.
-func (x *lexed) bodyBrace(off int, stops string) int {
+func (x *lexed) bodyBrace(off int, stops string) int { return x.headerBrace(off, header{stops: stops}) }
+
+// header says what ends a declaration's header before its body brace,
+// besides a ';', for headerBrace. Outside brackets, a header ends:
+type header struct {
+	// at one of these bytes;
+	stops string
+	// at an '=' that is not part of a comparison (==, !=, <=, >=): an
+	// expression body follows (Kotlin);
+	assign bool
+	// at the line break at offset k when lineEnd, if set, says so (a
+	// Kotlin declaration ends with its line unless the next goes on
+	// with it).
+	lineEnd func(x *lexed, k int) bool
+}
+
+// headerBrace is bodyBrace for a header that h says how to end.
+func (x *lexed) headerBrace(off int, h header) int {
 	paren := 0
 	end := min(len(x.code), off+declWindow)
 	lines := 0
@@ -62,16 +80,28 @@ func (x *lexed) bodyBrace(off int, stops string) int {
 				return -1
 			}
 		case '\n':
-			if lines++; lines > declLines {
+			if lines++; lines > declLines || paren == 0 && h.lineEnd != nil && h.lineEnd(x, k) {
+				return -1
+			}
+		case '=':
+			if paren == 0 && (h.assign && !comparison(x.code, k) || strings.IndexByte(h.stops, c) >= 0) {
 				return -1
 			}
 		default:
-			if paren == 0 && c != fill && c != ' ' && bytes.IndexByte([]byte(stops), c) >= 0 {
+			if paren == 0 && h.stops != "" && c != fill && c != ' ' && strings.IndexByte(h.stops, c) >= 0 {
 				return -1
 			}
 		}
 	}
 	return -1
+}
+
+// comparison reports whether the '=' at k belongs to ==, !=, <= or >=.
+func comparison(code []byte, k int) bool {
+	if k+1 < len(code) && code[k+1] == '=' {
+		return true
+	}
+	return k > 0 && bytes.IndexByte([]byte("=!<>"), code[k-1]) >= 0
 }
 
 // Answers of a statement classifier: a line that is not a boundary, one

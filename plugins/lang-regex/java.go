@@ -8,12 +8,28 @@ import (
 	"github.com/rubi-dev/rubi/core"
 )
 
-func init() {
-	register(&language{
-		names:   []string{core.LangJava},
-		syntax:  syntax{lineComment: "//", blockComment: true, triple: true}, // """ text blocks
-		extract: extractJava,
-	})
+func init() { java.register() }
+
+// java is Java for the class extractor (classlang.go).
+var java = &classLang{
+	language: language{names: []string{core.LangJava},
+		syntax: syntax{lineComment: "//", blockComment: true, triple: true}}, // """ text blocks
+	doc: docStyle{block: "/**"},
+	directives: map[string]func(*classFile, []byte, int){
+		"package": func(c *classFile, t []byte, _ int) { c.setPackage(javaRE().pkg, t) },
+		"import":  (*classFile).javaImports,
+	},
+	attrName:   ".", // @a.b.C
+	attrSpaced: true,
+	modifier:   javaModifier,
+	keyword:    javaKeyword,
+	typeName: func(h classHead) (string, int) {
+		name := firstWord(h.rest)
+		return name, h.off + len(name)
+	},
+	exported:   javaExported,
+	memberStmt: true, // a line that goes on with an expression declares nothing
+	member:     javaMember,
 }
 
 const javaIdent = `[\pL_$][\pL\pN_$]*`
@@ -30,10 +46,12 @@ type javaPatterns struct {
 	pkg, importDecl *regexp.Regexp
 }
 
-var javaModifiers = map[string]bool{
-	"public": true, "protected": true, "private": true, "static": true, "final": true, "abstract": true,
-	"sealed": true, "strictfp": true, "default": true, "synchronized": true, "native": true,
-	"transient": true, "volatile": true,
+// javaModifiers are Java's modifiers; public and private decide who is
+// exported.
+var javaModifiers = map[string]modFlag{
+	"public": modPublic, "protected": 0, "private": modHidden, "static": 0, "final": 0, "abstract": 0,
+	"sealed": 0, "strictfp": 0, "default": 0, "synchronized": 0, "native": 0,
+	"transient": 0, "volatile": 0,
 }
 
 // javaNotType are words that cannot start a member's type.
@@ -43,165 +61,60 @@ var javaNotType = map[string]bool{
 	"continue": true, "assert": true, "yield": true, "this": true, "super": true, "var": true,
 }
 
-var javaDoc = docStyle{block: "/**"}
-
-// javaAttr reports an annotation line (not an @interface declaration).
-func javaAttr(t []byte) bool {
-	return len(t) > 1 && t[0] == '@' && isIdent(t[1]) && !bytes.HasPrefix(t, []byte("@interface"))
+// javaModifier reads a modifier of javaModifiers, or non-sealed.
+func javaModifier(t []byte) (modFlag, []byte, bool) {
+	if bytes.HasPrefix(t, []byte("non-sealed")) {
+		return 0, t[len("non-sealed"):], true
+	}
+	return tableModifier(javaModifiers, t)
 }
 
-func extractJava(f *file) {
-	d := decls{f: f}
-	var scopes []scope
-	classify := func(j int) int {
-		if javaAttr(bytes.TrimSpace(f.codeLine(j))) {
-			return stmtSkip
-		}
-		return stmtNo
+// javaKeyword reads class, interface, enum, @interface, and record when a
+// name and its components follow: record Point(int x, int y).
+func javaKeyword(t []byte) (string, []byte) {
+	if bytes.HasPrefix(t, []byte("@interface")) {
+		return "interface", t[len("@interface"):]
 	}
-	for i := 0; i < f.lines() && !f.full(); i++ {
-		t, off, top, ok := f.braceLine(&scopes, i)
-		if !ok {
-			continue
-		}
-		switch {
-		case top == nil && f.depth[i] == 0:
-			switch firstWord(t) {
-			case "package":
-				if m := javaRE().pkg.FindSubmatch(t); m != nil && f.facts.Package == "" {
-					f.facts.Package = string(pyDotted(m[1]))
-				}
-				continue
-			case "import":
-				// A statement may span lines, and a line hold several.
-				w := f.code[off:min(len(f.code), off+1024)]
-				for {
-					m := javaRE().importDecl.FindSubmatchIndex(w)
-					if m == nil {
-						break
-					}
-					f.addImport(off+m[4], string(pyDotted(w[m[4]:m[5]])), core.ImportStatic)
-					r := bytes.TrimLeft(w[m[1]:], " \t")
-					off += len(w) - len(r)
-					w = r
-				}
-				continue
-			}
-		case top != nil && f.depth[i] == top.body:
-			if !f.stmtStart(i, classify) {
-				continue
-			}
-		default:
-			continue
-		}
-		h := javaHeadOf(t, off)
-		if h.kw != "" {
-			f.javaType(&d, i, h, top, &scopes)
-		} else if top != nil {
-			f.javaMethod(&d, i, h, top)
+	kw, r := keywordIn(t, "class", "interface", "enum", "record")
+	if kw == "record" {
+		n := firstWord(r)
+		if a := bytes.TrimLeft(r[len(n):], " \t"); n == "" || len(a) == 0 || a[0] != '(' && a[0] != '<' {
+			return "", nil
 		}
 	}
-	d.finish()
+	return kw, r
 }
 
-// javaHead is a declaration's start past annotations and modifiers.
-type javaHead struct {
-	public, private bool
-	kw              string // class, interface, enum, record, @interface; "" for a member
-	rest            []byte // what follows the keyword (or the modifiers)
-	off             int    // offset of rest
+// javaExported: a public declaration at file scope; in an exported type,
+// a public one, or one in an interface that is not private.
+func javaExported(mods modFlag, _ string, top *scope) bool {
+	if top == nil {
+		return mods&modPublic != 0
+	}
+	return top.exported && (mods&modPublic != 0 || top.kind == "interface" && mods&modHidden == 0)
 }
 
-func javaHeadOf(t []byte, off int) (h javaHead) {
-	adv := func(r []byte) {
-		r = bytes.TrimLeft(r, " \t")
-		off += len(t) - len(r)
-		t = r
-	}
-	for range 32 {
-		if bytes.HasPrefix(t, []byte("@interface")) {
-			h.kw = "@interface"
-			adv(t[len(h.kw):])
+// javaImports reads the import declarations at t, offset off: a statement
+// may span lines, and a line hold several.
+func (c *classFile) javaImports(_ []byte, off int) {
+	w := c.code[off:min(len(c.code), off+1024)]
+	for {
+		m := javaRE().importDecl.FindSubmatchIndex(w)
+		if m == nil {
 			break
 		}
-		if len(t) > 1 && t[0] == '@' { // @Override, @SuppressWarnings("x")
-			k := 1
-			for k < len(t) && (isIdent(t[k]) || t[k] == '.') {
-				k++
-			}
-			r := bytes.TrimLeft(t[k:], " \t")
-			if len(r) > 0 && r[0] == '(' {
-				e := skipBalanced(r)
-				if e < 0 {
-					h.rest = nil
-					return h
-				}
-				r = r[e:]
-			}
-			adv(r)
-			continue
-		}
-		w, r := word(t)
-		if w == "non" && bytes.HasPrefix(t, []byte("non-sealed")) {
-			adv(t[len("non-sealed"):])
-			continue
-		}
-		if javaModifiers[w] && len(r) < len(t)-len(w) {
-			h.public = h.public || w == "public"
-			h.private = h.private || w == "private"
-			adv(r)
-			continue
-		}
-		switch w {
-		case "class", "interface", "enum":
-			h.kw = w
-			adv(r)
-		case "record":
-			if n := firstWord(r); n != "" {
-				if a := bytes.TrimLeft(r[len(n):], " \t"); len(a) > 0 && (a[0] == '(' || a[0] == '<') {
-					h.kw = w
-					adv(r)
-				}
-			}
-		}
-		break
+		c.addImport(off+m[4], string(pyDotted(w[m[4]:m[5]])), core.ImportStatic)
+		r := bytes.TrimLeft(w[m[1]:], " \t")
+		off += len(w) - len(r)
+		w = r
 	}
-	h.rest, h.off = t, off
-	return h
 }
 
-func (f *file) javaType(d *decls, i int, h javaHead, top *scope, scopes *[]scope) {
-	name := firstWord(h.rest)
-	if name == "" {
+// javaMember reads a method or a constructor: [<T>] Type name( or Name(.
+func javaMember(c *classFile, i int, h classHead, top *scope) {
+	if top == nil {
 		return
 	}
-	kind := core.SymbolClass
-	switch h.kw {
-	case "interface", "@interface":
-		kind = core.SymbolInterface
-	case "enum":
-		kind = core.SymbolEnum
-	}
-	exp := h.public
-	s := core.Symbol{Name: name, Kind: kind, Doc: f.docAboveAttrs(i, javaDoc, javaAttr)}
-	if top != nil {
-		s.Parent = top.name
-		exp = top.exported && (h.public || top.kind == "interface" && !h.private)
-	}
-	s.Exported = exp
-	brace := f.bodyBrace(h.off+len(name), "")
-	d.add(i, s, brace)
-	if brace >= 0 {
-		k := h.kw
-		if k == "@interface" {
-			k = "interface"
-		}
-		*scopes = append(*scopes, f.openScope(brace, name, k, exp))
-	}
-}
-
-// javaMethod reads a method or constructor: [<T>] Type name( or Name(.
-func (f *file) javaMethod(d *decls, i int, h javaHead, top *scope) {
 	t := h.rest
 	if len(t) > 0 && t[0] == '<' { // generic method
 		k := skipBalanced(t)
@@ -233,10 +146,9 @@ func (f *file) javaMethod(d *decls, i int, h javaHead, top *scope) {
 			return // a field
 		}
 	}
-	exp := top.exported && (h.public || top.kind == "interface" && !h.private)
 	off := h.off + len(h.rest) - len(after)
-	d.add(i, core.Symbol{Name: name, Kind: core.SymbolMethod, Parent: top.name, Exported: exp,
-		Doc: f.docAboveAttrs(i, javaDoc, javaAttr)}, f.bodyBrace(off, ""))
+	c.d.add(i, core.Symbol{Name: name, Kind: core.SymbolMethod, Parent: top.name, Exported: javaExported(h.mods, name, top),
+		Doc: c.doc(i)}, c.bodyBrace(off, ""))
 }
 
 // javaTypeLen returns the length of the type t starts with:

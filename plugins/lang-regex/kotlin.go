@@ -8,13 +8,33 @@ import (
 	"github.com/rubi-dev/rubi/core"
 )
 
-func init() {
-	register(&language{
-		names: []string{core.LangKotlin},
-		syntax: syntax{lineComment: "//", blockComment: true, nestComments: true,
-			hook: kotlinLex, special: `"`},
-		extract: extractKotlin,
-	})
+func init() { kotlin.register() }
+
+// kotlin is Kotlin for the class extractor (classlang.go).
+var kotlin = &classLang{
+	language: language{names: []string{core.LangKotlin},
+		syntax: syntax{lineComment: "//", blockComment: true, nestComments: true, hook: kotlinLex, special: `"`}},
+	doc: docStyle{block: "/**"},
+	directives: map[string]func(*classFile, []byte, int){
+		"package": func(c *classFile, t []byte, _ int) { c.setPackage(ktRE().pkg, t) },
+		"import": func(c *classFile, t []byte, off int) {
+			if m := ktRE().importDecl.FindSubmatchIndex(t); m != nil {
+				c.addImport(off+m[2], string(pyDotted(t[m[2]:m[3]])), core.ImportStatic)
+			}
+		},
+	},
+	attrName: ".:", // @field:Json(name = "x")
+	modifier: ktModifier,
+	keyword:  ktKeyword,
+	typeName: func(h classHead) (string, int) {
+		name := ktName(h.rest)
+		return ktUnquote(name), h.off + len(name)
+	},
+	header: ktHeader,
+	exported: func(mods modFlag, _ string, top *scope) bool {
+		return mods&modHidden == 0 && (top == nil || top.exported)
+	},
+	member: ktMember,
 }
 
 // kotlinLex lexes string templates: "a ${b} c" and """raw ${b}""", whose
@@ -41,133 +61,42 @@ type ktPatterns struct {
 	pkg, importDecl *regexp.Regexp
 }
 
-var ktModifiers = map[string]bool{
-	"public": true, "private": true, "protected": true, "internal": true, "open": true, "abstract": true,
-	"final": true, "sealed": true, "data": true, "enum": true, "annotation": true, "inner": true,
-	"value": true, "inline": true, "override": true, "lateinit": true, "const": true, "suspend": true,
-	"tailrec": true, "operator": true, "infix": true, "external": true, "expect": true, "actual": true,
-	"companion": true, "noinline": true, "crossinline": true,
+// ktModifiers are Kotlin's modifiers; private and internal decide who is
+// exported, enum and companion what a class declares.
+var ktModifiers = map[string]modFlag{
+	"public": 0, "private": modHidden, "protected": 0, "internal": modHidden, "open": 0, "abstract": 0,
+	"final": 0, "sealed": 0, "data": 0, "enum": modEnum, "annotation": 0, "inner": 0,
+	"value": 0, "inline": 0, "override": 0, "lateinit": 0, "const": 0, "suspend": 0,
+	"tailrec": 0, "operator": 0, "infix": 0, "external": 0, "expect": 0, "actual": 0,
+	"companion": modCompanion, "noinline": 0, "crossinline": 0,
 }
 
-var ktDoc = docStyle{block: "/**"}
-
-func ktAttr(t []byte) bool { return len(t) > 1 && t[0] == '@' && isIdent(t[1]) }
-
-func extractKotlin(f *file) {
-	d := decls{f: f}
-	var scopes []scope
-	for i := 0; i < f.lines() && !f.full(); i++ {
-		t, off, top, ok := f.braceLine(&scopes, i)
-		if !ok {
-			continue
-		}
-		switch {
-		case top == nil && f.depth[i] == 0:
-			switch firstWord(t) {
-			case "package":
-				if m := ktRE().pkg.FindSubmatch(t); m != nil && f.facts.Package == "" {
-					f.facts.Package = string(pyDotted(m[1]))
-				}
-				continue
-			case "import":
-				if m := ktRE().importDecl.FindSubmatchIndex(t); m != nil {
-					f.addImport(off+m[2], string(pyDotted(t[m[2]:m[3]])), core.ImportStatic)
-				}
-				continue
-			}
-		case top != nil && f.depth[i] == top.body:
-		default:
-			continue
-		}
-		f.ktDecl(&d, i, t, off, top, &scopes)
-	}
-	d.finish()
+// ktModifier reads a modifier followed by a name: in val data = 1, data is
+// the name.
+func ktModifier(t []byte) (modFlag, []byte, bool) {
+	m, r, ok := tableModifier(ktModifiers, t)
+	return m, r, ok && firstWord(r) != ""
 }
 
-// ktDecl reads a declaration: annotations, modifiers, keyword, name.
-func (f *file) ktDecl(d *decls, i int, t []byte, off int, top *scope, scopes *[]scope) {
-	adv := func(r []byte) {
-		r = bytes.TrimLeft(r, " \t")
-		off += len(t) - len(r)
-		t = r
+// ktKeyword reads class, interface, object and fun interface.
+func ktKeyword(t []byte) (string, []byte) {
+	kw, r := keywordIn(t, "class", "interface", "object", "fun")
+	if kw == "fun" {
+		return keywordIn(r, "interface") // fun interface Handler
 	}
-	mods := map[string]bool{}
-	kw := ""
-	for range 32 {
-		if ktAttr(t) { // @Annotation, @field:Json(name = "x")
-			k := 1
-			for k < len(t) && (isIdent(t[k]) || t[k] == '.' || t[k] == ':') {
-				k++
-			}
-			r := t[k:]
-			if len(r) > 0 && r[0] == '(' {
-				e := skipBalanced(r)
-				if e < 0 {
-					return
-				}
-				r = r[e:]
-			}
-			adv(r)
-			continue
-		}
-		w, r := word(t)
-		if ktModifiers[w] && len(r) < len(t)-len(w) && firstWord(r) != "" {
-			mods[w] = true
-			adv(r)
-			continue
-		}
-		switch w {
-		case "class", "interface", "object", "fun", "val", "var", "typealias":
-			kw = w
-			adv(r)
-		}
-		break
-	}
-	if kw == "" {
-		return
-	}
-	exp := !mods["private"] && !mods["internal"]
+	return kw, r
+}
+
+// ktMember reads a function, a property at file scope or a type alias.
+func ktMember(c *classFile, i int, h classHead, top *scope) {
+	w, t := keywordIn(h.rest, "fun", "val", "var", "typealias")
+	off := h.off + len(h.rest) - len(t)
 	parent := ""
 	if top != nil {
-		exp = exp && top.exported
 		parent = top.name
 	}
-	doc := func() string { return f.docAboveAttrs(i, ktDoc, ktAttr) }
-	if kw == "fun" && firstWord(t) == "interface" {
-		kw = "interface" // fun interface Handler
-		adv(t[len("interface"):])
-	}
-	switch kw {
-	case "class", "interface", "object":
-		name := ktName(t)
-		if name == "" {
-			if kw != "object" || !mods["companion"] || top == nil {
-				return
-			}
-			// An unnamed companion: its members belong to the class.
-			if b := f.ktBody(off); b >= 0 {
-				*scopes = append(*scopes, f.openScope(b, top.name, "object", top.exported))
-			}
-			return
-		}
-		brace := f.ktBody(off + len(name))
-		if mods["companion"] && top != nil {
-			if brace >= 0 {
-				*scopes = append(*scopes, f.openScope(brace, top.name, "object", top.exported))
-			}
-			return
-		}
-		kind := core.SymbolClass
-		switch {
-		case kw == "interface":
-			kind = core.SymbolInterface
-		case mods["enum"]:
-			kind = core.SymbolEnum
-		}
-		d.add(i, core.Symbol{Name: ktUnquote(name), Kind: kind, Exported: exp, Parent: parent, Doc: doc()}, brace)
-		if brace >= 0 {
-			*scopes = append(*scopes, f.openScope(brace, ktUnquote(name), kw, exp))
-		}
+	exp := c.lang.exported(h.mods, "", top)
+	switch w {
 	case "fun":
 		name, k := ktCallable(t)
 		if name == "" {
@@ -177,11 +106,11 @@ func (f *file) ktDecl(d *decls, i int, t []byte, off int, top *scope, scopes *[]
 		if top != nil {
 			kind = core.SymbolMethod
 		}
-		s := core.Symbol{Name: name, Kind: kind, Exported: exp, Parent: parent, Doc: doc()}
-		if b := f.ktBody(off + k); b >= 0 || !f.ktOneLine(i) {
-			d.add(i, s, b)
+		s := core.Symbol{Name: name, Kind: kind, Exported: exp, Parent: parent, Doc: c.doc(i)}
+		if b := c.ktBody(off + k); b >= 0 || !c.ktOneLine(i) {
+			c.d.add(i, s, b)
 		} else {
-			d.addLine(i, s)
+			c.d.addLine(i, s)
 		}
 	case "val", "var":
 		if top != nil {
@@ -192,18 +121,18 @@ func (f *file) ktDecl(d *decls, i int, t []byte, off int, top *scope, scopes *[]
 			return
 		}
 		kind := core.SymbolVar
-		if kw == "val" {
+		if w == "val" {
 			kind = core.SymbolConst
 		}
-		s := core.Symbol{Name: name, Kind: kind, Exported: exp, Doc: doc()}
-		if f.ktOneLine(i) {
-			d.addLine(i, s)
+		s := core.Symbol{Name: name, Kind: kind, Exported: exp, Doc: c.doc(i)}
+		if c.ktOneLine(i) {
+			c.d.addLine(i, s)
 		} else {
-			d.add(i, s, -1)
+			c.d.add(i, s, -1)
 		}
 	case "typealias":
 		if name := ktName(t); name != "" {
-			d.add(i, core.Symbol{Name: ktUnquote(name), Kind: core.SymbolType, Exported: exp, Parent: parent, Doc: doc()}, -1)
+			c.d.add(i, core.Symbol{Name: ktUnquote(name), Kind: core.SymbolType, Exported: exp, Parent: parent, Doc: c.doc(i)}, -1)
 		}
 	}
 }
@@ -268,63 +197,28 @@ func ktCallable(t []byte) (string, int) {
 	return ktUnquote(name), k
 }
 
-// ktBody finds the brace opening the body of the declaration whose header
-// continues at off. Kotlin ends declarations at the end of a line, so the
-// header may go on to the next line only when that line opens with ':',
-// '{', ',' or where, or when this one ends with ',' or ':'. An '=' starts
-// an expression body: no brace.
-func (f *file) ktBody(off int) int {
-	paren := 0
-	end := min(len(f.code), off+declWindow)
-	for k, lines := off, 0; k < end; k++ {
-		switch c := f.code[k]; c {
-		case '(', '[':
-			paren++
-		case ')', ']':
-			if paren > 0 {
-				paren--
-			}
-		case '{':
-			if paren == 0 {
-				return k
-			}
-		case '=', ';':
-			if paren == 0 && (c == ';' || !ktOperator(f.code, k)) {
-				return -1
-			}
-		case '\n':
-			if lines++; paren > 0 || lines > declLines {
-				if lines > declLines {
-					return -1
-				}
-				continue
-			}
-			last := bytes.TrimRight(f.code[f.starts[f.lineOf(k)]:k], " \t\r")
-			if len(last) > 0 && (last[len(last)-1] == ',' || last[len(last)-1] == ':') {
-				continue
-			}
-			j := k + 1
-			for j < end && isSpace(f.code[j]) {
-				j++
-			}
-			if j >= end {
-				return -1
-			}
-			if c := f.code[j]; c == ':' || c == '{' || c == ',' || firstWord(f.code[j:]) == "where" {
-				continue
-			}
-			return -1
-		}
-	}
-	return -1
-}
+// ktHeader ends a Kotlin declaration's header at an '=' (an expression
+// body follows) and at the end of a line: the header may go on to the
+// next line only when that line opens with ':', '{', ',' or where, or
+// when this one ends with ',' or ':'.
+var ktHeader = header{assign: true, lineEnd: ktHeaderEnds}
 
-// ktOperator reports whether the '=' at k belongs to ==, !=, <= or >=.
-func ktOperator(code []byte, k int) bool {
-	if k+1 < len(code) && code[k+1] == '=' {
+// ktBody finds the brace opening the body of the function whose header
+// continues at off.
+func (f *file) ktBody(off int) int { return f.headerBrace(off, ktHeader) }
+
+// ktHeaderEnds reports whether the line break at k ends a header.
+func ktHeaderEnds(x *lexed, k int) bool {
+	last := bytes.TrimRight(x.code[x.starts[x.lineOf(k)]:k], " \t\r")
+	if len(last) > 0 && (last[len(last)-1] == ',' || last[len(last)-1] == ':') {
+		return false
+	}
+	j := skipSpace(x.code, k+1)
+	if j >= len(x.code) {
 		return true
 	}
-	return k > 0 && bytes.IndexByte([]byte("=!<>"), code[k-1]) >= 0
+	c := x.code[j]
+	return c != ':' && c != '{' && c != ',' && firstWord(x.code[j:]) != "where"
 }
 
 // ktOneLine reports whether the declaration on line i ends there: its

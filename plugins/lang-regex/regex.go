@@ -8,7 +8,9 @@
 //
 // Each language lives in its own file and registers a language value
 // (names, comment and string syntax, extractor) from init, so another
-// language is one more file.
+// language is one more file. The class languages (Java, Kotlin, Dart)
+// register a classLang instead: the hooks of the one extractor they share
+// (classlang.go).
 //
 // A language's regular expressions are compiled once, on first use, by a
 // sync.OnceValue that returns them (goRE, pyRE, ...), never at package
@@ -19,7 +21,6 @@ package regex
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	"github.com/rubi-dev/rubi/core"
@@ -32,30 +33,21 @@ func init() {
 	core.Register(Name, core.KindParser, func() core.Stage { return New() })
 }
 
-// defaultMaxSymbols is high enough for any hand-written file and low
-// enough that a generated one cannot flood the index.
-const defaultMaxSymbols = 2000
-
 // maxScanBytes caps the work per file: beyond it (a bundle, a generated
 // table) the rest of the file is not scanned. Imports and definitions sit
 // near the top of such files anyway.
 const maxScanBytes = 4 << 20
 
-// Settings of lang.regex.
-type Settings struct {
-	// MaxSymbols caps the symbols reported per file; the first ones in
-	// source order are kept.
-	MaxSymbols int `hcl:"max_symbols,optional"`
-}
-
 // Parser is the regex parser. After Configure it holds no mutable state,
 // so Parse may be called concurrently.
 type Parser struct {
-	settings Settings
+	settings core.ParserSettings
 }
 
 // New returns a parser with the default settings.
-func New() *Parser { return &Parser{settings: Settings{MaxSymbols: defaultMaxSymbols}} }
+func New() *Parser {
+	return &Parser{settings: core.ParserSettings{MaxSymbols: core.DefaultMaxSymbols}}
+}
 
 // language is what a per-language file registers.
 type language struct {
@@ -98,19 +90,13 @@ func (p *Parser) Info() core.Info {
 		Version:     "1.1.0",
 		Description: "Regex parser: imports and top-level definitions from a comment- and string-masked scan, no grammar needed.",
 		Languages:   languageNames(),
-		Schema:      core.MustSchemaOf(&Settings{}),
+		Schema:      core.MustSchemaOf(&core.ParserSettings{}),
 	}
 }
 
 // Configure reads max_symbols.
 func (p *Parser) Configure(_ context.Context, setup core.Setup) error {
-	if err := core.DecodeSettings(setup.Settings, &p.settings); err != nil {
-		return err
-	}
-	if p.settings.MaxSymbols < 1 {
-		return &core.SettingError{Setting: "max_symbols", Message: fmt.Sprintf("must be at least 1 (default %d), got %d", defaultMaxSymbols, p.settings.MaxSymbols)}
-	}
-	return nil
+	return p.settings.Decode(setup.Settings)
 }
 
 // Parse returns one FileFacts per file, in order. A file in a language the
@@ -128,12 +114,8 @@ func (p *Parser) Parse(ctx context.Context, files []core.SourceFile) ([]core.Fil
 }
 
 func (p *Parser) parseFile(x *lexed, sf core.SourceFile) (ff core.FileFacts) {
-	lang := sf.Language
-	if lang == "" {
-		lang = core.DetectLanguage(sf.Path)
-	}
-	ff = core.FileFacts{Path: sf.Path, Language: lang}
-	l := languages[lang]
+	ff = sf.EmptyFacts()
+	l := languages[ff.Language]
 	if l == nil {
 		return ff
 	}
@@ -142,12 +124,7 @@ func (p *Parser) parseFile(x *lexed, sf core.SourceFile) (ff core.FileFacts) {
 		src = src[:maxScanBytes]
 	}
 	// A bug in a pattern must cost one file's facts, not the whole index.
-	defer func() {
-		if r := recover(); r != nil {
-			ff.Imports, ff.Symbols = nil, nil
-			ff.Error = fmt.Sprintf("%s: internal error: %v", Name, r)
-		}
-	}()
+	defer ff.Recover(Name)
 	if l.prepare != nil {
 		x.pre = l.prepare(x.pre[:0], src)
 		src = x.pre
@@ -155,7 +132,7 @@ func (p *Parser) parseFile(x *lexed, sf core.SourceFile) (ff core.FileFacts) {
 	lex(x, src, &l.syntax)
 	f := &file{lexed: x, facts: &ff, max: p.settings.MaxSymbols}
 	l.extract(f)
-	f.fileDoc(lang)
+	f.fileDoc(ff.Language)
 	f.flushImports()
 	return ff
 }

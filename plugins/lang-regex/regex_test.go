@@ -2,8 +2,6 @@ package regex
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -23,11 +21,13 @@ func TestFixtures(t *testing.T) {
 	parsertest.Run(t, New(), "testdata/*.txtar")
 }
 
+// TestContract runs the checks every parser must pass (core/parsertest).
+func TestContract(t *testing.T) {
+	parsertest.Contract(t, func(*testing.T) core.Parser { return New() })
+}
+
 func TestInfo(t *testing.T) {
 	info := New().Info()
-	if info.Name != Name || info.Kind != core.KindParser || info.Version == "" || info.Description == "" {
-		t.Errorf("Info = %+v", info)
-	}
 	for _, l := range []string{core.LangGo, core.LangPython, core.LangJavaScript, core.LangTypeScript,
 		core.LangRust, core.LangJava, core.LangKotlin, core.LangPHP, core.LangRuby, core.LangC, core.LangCPP,
 		core.LangCSS, core.LangDart, core.LangVue, core.LangSvelte} {
@@ -35,117 +35,12 @@ func TestInfo(t *testing.T) {
 			t.Errorf("Languages %v lacks %s", info.Languages, l)
 		}
 	}
-	if !slices.IsSorted(info.Languages) {
-		t.Errorf("Languages %v not sorted", info.Languages)
-	}
-	a, ok := info.Schema.Lookup("max_symbols")
-	if !ok || a.Type != "number" || a.Required {
-		t.Errorf("schema max_symbols = %+v, %v", a, ok)
-	}
 	b, ok := core.LookupBuiltin(Name)
 	if !ok || b.Kind != core.KindParser {
 		t.Fatalf("not registered: %+v", b)
 	}
 	if _, ok := b.Factory().(*Parser); !ok {
 		t.Errorf("factory makes %T", b.Factory())
-	}
-}
-
-func TestConfigure(t *testing.T) {
-	for _, raw := range []string{`{"max_symbols": 0}`, `{"max_symbols": -3}`} {
-		err := New().Configure(context.Background(), core.Setup{Settings: json.RawMessage(raw)})
-		var se *core.SettingError
-		if !errors.As(err, &se) || se.Setting != "max_symbols" {
-			t.Errorf("%s: err = %v, want a SettingError on max_symbols", raw, err)
-		}
-	}
-	var se *core.SettingError
-	if err := New().Configure(context.Background(), core.Setup{Settings: json.RawMessage(`{"max_symbols": "many"}`)}); !errors.As(err, &se) {
-		t.Errorf("wrong type: err = %v, want a SettingError", err)
-	}
-	p := New()
-	if err := p.Configure(context.Background(), core.Setup{}); err != nil || p.settings.MaxSymbols != defaultMaxSymbols {
-		t.Errorf("no settings: err = %v, MaxSymbols = %d", err, p.settings.MaxSymbols)
-	}
-	if err := p.Configure(context.Background(), core.Setup{Settings: json.RawMessage(`{"max_symbols": 3}`)}); err != nil {
-		t.Fatal(err)
-	}
-	var src strings.Builder
-	src.WriteString("package p\n")
-	for i := range 10 {
-		fmt.Fprintf(&src, "func F%d() {}\n", i)
-	}
-	facts, err := p.Parse(context.Background(), []core.SourceFile{{Path: "p.go", Language: core.LangGo, Content: []byte(src.String())}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(facts[0].Symbols); n != 3 || facts[0].Symbols[2].Name != "F2" {
-		t.Errorf("max_symbols 3: got %d symbols %v", n, facts[0].Symbols)
-	}
-}
-
-func TestParseUnknownAndCanceled(t *testing.T) {
-	files := []core.SourceFile{
-		{Path: "a.cob", Language: "cobol", Content: []byte("import x from 'y'\n")},
-		{Path: "b.py", Content: []byte("import os\n")}, // language from the path
-		{Path: "c.md", Language: core.LangMarkdown, Content: []byte("# import os\n")},
-	}
-	facts, err := New().Parse(context.Background(), files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(facts) != 3 || facts[0].Path != "a.cob" || len(facts[0].Imports)+len(facts[0].Symbols) != 0 || facts[0].Error != "" {
-		t.Errorf("unknown language: %+v", facts[0])
-	}
-	if len(facts[1].Imports) != 1 || facts[1].Language != core.LangPython {
-		t.Errorf("detected language: %+v", facts[1])
-	}
-	if len(facts[2].Imports) != 0 {
-		t.Errorf("markdown: %+v", facts[2])
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := New().Parse(ctx, files); !errors.Is(err, context.Canceled) {
-		t.Errorf("canceled: err = %v", err)
-	}
-}
-
-// TestMalformed feeds broken inputs: no panic, no error, lines in range.
-func TestMalformed(t *testing.T) {
-	inputs := map[string]string{
-		"a.go":     "package p\nfunc f() {\n\tx := `unterminated\nfunc G() {}\n",
-		"b.go":     "}}}\n)))\nfunc F() {\nimport (\n\"x\"\n",
-		"c.py":     "def f(:\n  '''open\nclass X:\n",
-		"d.py":     "\tdef a():\n    return (\n\nimport os\n",
-		"e.ts":     "export class A {\n  m() {\n const s = `${ `${'}'}` \nimport x from 'y'\n",
-		"f.js":     "a = b / c; d = /[/]/ ; e = f / g /\nimport x from 'y' // x\n" + strings.Repeat("/", 3000) + "\n",
-		"g.tsx":    "export const C = () => <p>it's {'<'} </p>\nexport function D() {}\n",
-		"h.js":     "",
-		"i.go":     "\xff\xfe\x00 package \n",
-		"j.rs":     "use a::{b, {c::{;\nfn f<'a>(x: &'a str) { r#\"open\n'\\u{12\nimpl<T for {\nmod m { use super::super::super::x; }\n",
-		"k.java":   "package ;\nimport static ;\nclass { void (\n@interface\nrecord R(\n\"\"\"\nopen",
-		"l.kt":     "fun <T> (\nclass A(val x: () -> Unit = { \"${ \"}\"\n\"\"\"${\nobject\ncompanion object\n",
-		"m.php":    "<?php use A\\{B, {C}; require __DIR__ . ; <<<EOT\nx\n?> <?php class { function (",
-		"n.rb":     "x = <<~A, <<-B\nA\n%w[ %q( =begin\nclass << self\n def self.\nprivate :\n__END__",
-		"o.c":      "#define\n#include <\n#include \"\ntypedef struct {\nint f(int a,\nR\"x(\n1'2'3\nnamespace {\nA::~A(\noperator",
-		"p.cpp":    "template <class T\nclass : {\nstruct X<{\nint x = R\"(\n}\n}}}\nextern \"C\" {\n",
-		"q.scss":   "@import url(; @use \"\n$: ;\n@mixin (\nurl(//x\n",
-		"r.dart":   "import 'a' if ( 'b\npart of\nlibrary;\nclass A { A.(\nextension on {\n'${'\nr'\n",
-		"s.vue":    "<script><script lang=\"ts\" x=\">\nimport a from 'b'\n<!-- </script>",
-		"t.svelte": "<script",
-		"u.php":    "",
-		"v.rb":     "'",
-	}
-	var files []core.SourceFile
-	for name, src := range inputs {
-		files = append(files, core.SourceFile{Path: name, Language: core.DetectLanguage(name), Content: []byte(src)})
-	}
-	facts, err := New().Parse(context.Background(), files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, f := range facts {
-		checkSane(t, files[i], f)
 	}
 }
 
@@ -241,25 +136,7 @@ func TestPathological(t *testing.T) {
 		t.Errorf("%d files of %d KiB took %v", len(files), size>>10, d)
 	}
 	for i, f := range facts {
-		checkSane(t, files[i], f)
-	}
-}
-
-func checkSane(t *testing.T, sf core.SourceFile, f core.FileFacts) {
-	t.Helper()
-	lines := strings.Count(string(sf.Content), "\n") + 1
-	if f.Error != "" {
-		t.Errorf("%s: Error %q", sf.Path, f.Error)
-	}
-	for _, im := range f.Imports {
-		if im.Line < 1 || im.Line > lines || im.Spec == "" {
-			t.Errorf("%s: bad import %+v", sf.Path, im)
-		}
-	}
-	for _, s := range f.Symbols {
-		if s.Line < 1 || s.Line > lines || s.EndLine > lines || s.Name == "" {
-			t.Errorf("%s: bad symbol %+v", sf.Path, s)
-		}
+		parsertest.CheckSane(t, files[i], f)
 	}
 }
 
@@ -281,7 +158,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkSane(t, sf, facts[0])
+		parsertest.CheckSane(t, sf, facts[0])
 	})
 }
 

@@ -570,11 +570,16 @@ func (x *lexed) quoted(off int) (s string, end int, ok bool) {
 // before trying any pattern: most lines fail that cheap test, and a regexp
 // costs far more to set up than to fail.
 func firstWord(t []byte) string {
+	return string(t[:identLen(t)]) // no allocation when used in a switch or map index
+}
+
+// identLen returns the length of the identifier t starts with.
+func identLen(t []byte) int {
 	k := 0
 	for k < len(t) && isIdent(t[k]) {
 		k++
 	}
-	return string(t[:k]) // no allocation when used in a switch or map index
+	return k
 }
 
 // skipSpace returns the first offset at or after off that is not blank.

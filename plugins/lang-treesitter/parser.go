@@ -17,10 +17,6 @@ import (
 // Name is the stage id.
 const Name = "lang.treesitter"
 
-// defaultMaxSymbols matches lang.regex: enough for any hand-written file,
-// too few for a generated one to flood the index.
-const defaultMaxSymbols = 2000
-
 // maxParseBytes caps the work per file, as lang.regex does: beyond it (a
 // bundle, a generated table) the rest is not parsed.
 const maxParseBytes = 4 << 20
@@ -29,13 +25,6 @@ const maxParseBytes = 4 << 20
 // that file's facts, not the batch's time budget.
 const maxParseTime = 5 * time.Second
 
-// Settings of lang.treesitter.
-type Settings struct {
-	// MaxSymbols caps the symbols reported per file; the first ones in
-	// source order are kept.
-	MaxSymbols int `hcl:"max_symbols,optional"`
-}
-
 // Parser is the tree-sitter parser. Parse may be called concurrently: the
 // files of every call go to one pool of workers, a worker per core, each
 // with its own tree-sitter parsers and trees (a tree must not be read from
@@ -43,7 +32,7 @@ type Settings struct {
 // shared. The pool starts on the first Parse, so a process that is only
 // asked for Info starts no thread.
 type Parser struct {
-	settings Settings
+	settings core.ParserSettings
 	start    sync.Once
 	jobs     chan job
 }
@@ -56,7 +45,9 @@ type job struct {
 }
 
 // New returns a parser with the default settings.
-func New() *Parser { return &Parser{settings: Settings{MaxSymbols: defaultMaxSymbols}} }
+func New() *Parser {
+	return &Parser{settings: core.ParserSettings{MaxSymbols: core.DefaultMaxSymbols}}
+}
 
 // Info describes the stage.
 func (p *Parser) Info() core.Info {
@@ -71,19 +62,13 @@ func (p *Parser) Info() core.Info {
 		Version:     "0.1.0",
 		Description: "Tree-sitter parser: imports and definitions from real syntax trees, read by the queries in queries/<language>.scm.",
 		Languages:   names,
-		Schema:      core.MustSchemaOf(&Settings{}),
+		Schema:      core.MustSchemaOf(&core.ParserSettings{}),
 	}
 }
 
-// Configure reads max_symbols.
+// Configure reads max_symbols, as lang.regex does.
 func (p *Parser) Configure(_ context.Context, setup core.Setup) error {
-	if err := core.DecodeSettings(setup.Settings, &p.settings); err != nil {
-		return err
-	}
-	if p.settings.MaxSymbols < 1 {
-		return &core.SettingError{Setting: "max_symbols", Message: fmt.Sprintf("must be at least 1 (default %d), got %d", defaultMaxSymbols, p.settings.MaxSymbols)}
-	}
-	return nil
+	return p.settings.Decode(setup.Settings)
 }
 
 // Parse returns one FileFacts per file, in order. A file in a language
@@ -131,16 +116,12 @@ type worker struct {
 }
 
 func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.FileFacts) {
-	lang := sf.Language
-	if lang == "" {
-		lang = core.DetectLanguage(sf.Path)
-	}
-	ff = core.FileFacts{Path: sf.Path, Language: lang}
-	l := languages[lang]
+	ff = sf.EmptyFacts()
+	l := languages[ff.Language]
 	if l == nil {
 		// A language without a grammar here (Kotlin, PHP, Vue, ...) named
 		// in rubi.hcl's languages gets lang.regex's facts, not none.
-		if facts, err := w.fallback.Parse(ctx, []core.SourceFile{{Path: sf.Path, Language: lang, Content: sf.Content}}); err == nil && len(facts) == 1 {
+		if facts, err := w.fallback.Parse(ctx, []core.SourceFile{{Path: sf.Path, Language: ff.Language, Content: sf.Content}}); err == nil && len(facts) == 1 {
 			return facts[0]
 		}
 		return ff
@@ -157,12 +138,7 @@ func (w *worker) parseFile(ctx context.Context, sf *core.SourceFile) (ff core.Fi
 	}
 	// A bug in a language's code must cost one file's facts, not the
 	// whole batch.
-	defer func() {
-		if r := recover(); r != nil {
-			ff.Imports, ff.Symbols = nil, nil
-			ff.Error = fmt.Sprintf("%s: internal error: %v", Name, r)
-		}
-	}()
+	defer ff.Recover(Name)
 	ps := w.parsers[g.lang]
 	if ps == nil {
 		ps = sitter.NewParser()
