@@ -222,10 +222,16 @@ func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpu
 	if err := checkHeader(filepath.Join(dir, partFiles[partRest])); err != nil {
 		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 	}
-	if len(corpus.Removed) == 0 && namesKept(filepath.Join(dir, partFiles[partNotes]), corpus) {
+	file := filepath.Join(dir, partFiles[partNotes])
+	mapped, err := store.Map(file)
+	if err != nil {
+		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
+	}
+	defer mapped.Close()
+	if len(corpus.Removed) == 0 && namesKept(mapped.Data, corpus) {
 		return nil // an edit that renamed nothing: the file stands
 	}
-	old, oldKeys, err := readPart(dir, partNotes)
+	old, oldKeys, err := readMapped(file, mapped.Data)
 	if err != nil {
 		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 	}
@@ -266,20 +272,15 @@ func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpu
 	return r.writePart(dir, partNotes, docs, oldKeys, false)
 }
 
-// namesKept reports whether the notes' part at file holds every document
+// namesKept reports whether the notes' part, data, holds every document
 // of the delta, each of the same kind and known by the same names: the
 // usual edit of a note, its words. It reads only those documents' records,
 // found by their ids, with neither the checksum of the whole nor a copy:
 // an edit must not cost a decode of every note. Any doubt (a document not
 // found, a record that does not decode) says no, and the caller rebuilds
 // the part as it would anyway, checking all of it.
-func namesKept(file string, corpus *core.Corpus) bool {
-	mapped, err := store.Map(file)
-	if err != nil {
-		return false
-	}
-	defer mapped.Close()
-	x, err := decode(mapped.Data, false)
+func namesKept(data []byte, corpus *core.Corpus) bool {
+	x, err := decode(data, false)
 	if err != nil {
 		return false
 	}
@@ -337,7 +338,12 @@ func readPart(dir string, p int) ([]doc, []string, error) {
 		return nil, nil, err
 	}
 	defer mapped.Close()
-	idx, err := decode(mapped.Data, true) // built on: checked whole
+	return readMapped(file, mapped.Data)
+}
+
+// readMapped is readPart of the bytes of file, as mapped.
+func readMapped(file string, data []byte) ([]doc, []string, error) {
+	idx, err := decode(data, true) // built on: checked whole
 	if err != nil {
 		return nil, nil, err
 	}
