@@ -38,7 +38,7 @@ func deps(t *testing.T) map[string][]string {
 // a plugin's own main links it). The connectors and the server do not
 // link internal/ either: the programs hand them what they need.
 func TestLayers(t *testing.T) {
-	engineMayNot := []string{module + "/internal/", module + "/server", module + "/agents", module + "/core/hooks", "github.com/mark3labs/mcp-go", "github.com/hashicorp/go-plugin"}
+	engineMayNot := []string{module + "/internal", module + "/server", module + "/agents", module + "/core/hooks", "github.com/mark3labs/mcp-go", "github.com/hashicorp/go-plugin"}
 	transport := func(p string) bool {
 		return strings.HasPrefix(p, module+"/core/subprocess") || strings.HasPrefix(p, module+"/core/pluginsdk") || strings.Contains(p, "/cmd/")
 	}
@@ -47,18 +47,18 @@ func TestLayers(t *testing.T) {
 		var forbidden []string
 		switch {
 		case strings.HasPrefix(pkg, module+"/core/hooks"):
-			forbidden = []string{module + "/internal/", module + "/server", module + "/agents", "github.com/mark3labs/mcp-go"}
+			forbidden = []string{module + "/internal", module + "/server", module + "/agents", "github.com/mark3labs/mcp-go"}
 		case (strings.HasPrefix(pkg, module+"/core/") || strings.HasPrefix(pkg, module+"/plugins/")) && !transport(pkg):
 			forbidden = engineMayNot
 		case strings.HasPrefix(pkg, module+"/agents"), strings.HasPrefix(pkg, module+"/server"):
-			forbidden = []string{module + "/internal/"}
+			forbidden = []string{module + "/internal"}
 		default:
 			continue
 		}
 		checked++
 		for _, d := range ds {
 			for _, f := range forbidden {
-				if d == f || strings.HasPrefix(d, f) && (strings.HasSuffix(f, "/") || strings.HasPrefix(d, f+"/")) {
+				if d == f || strings.HasPrefix(d, f+"/") {
 					t.Errorf("%s links %s", pkg, d)
 				}
 			}
