@@ -36,9 +36,8 @@ type indexRun struct {
 	lap   func(phase string)
 	stats *IndexStats
 
-	files  []*scanned
-	wstats walk.Stats
-	attrs  *codemap.Attributes
+	files []*scanned
+	attrs *codemap.Attributes
 	// prev is the last run's manifest (an empty one for a full run), next
 	// this run's.
 	prev, next *manifest
@@ -97,9 +96,12 @@ func (r *indexRun) previous(ctx context.Context) error {
 		m, err := loadManifest(e.indexDir(), true)
 		previous <- loaded{m, err}
 	}()
-	var err error
+	var (
+		wstats walk.Stats
+		err    error
+	)
 	if !opts.notesOnly {
-		r.files, r.wstats, err = e.walk(ctx)
+		r.files, wstats, err = e.walk(ctx)
 	}
 	last := <-previous
 	if err != nil {
@@ -116,12 +118,12 @@ func (r *indexRun) previous(ctx context.Context) error {
 			return fmt.Errorf("%w: %v", ErrIndexOutdated, last.err)
 		}
 		opts.Full = false
-		r.wstats.Skipped = map[string]int{}
+		wstats.Skipped = map[string]int{}
 		for _, p := range prev.sortedPaths() {
 			rec := prev.records()[p]
 			r.files = append(r.files, &scanned{file: walk.File{Path: p, Size: rec.Size}, rec: rec})
 		}
-		r.wstats.Seen = len(r.files)
+		wstats.Seen = len(r.files)
 	}
 	if last.err != nil && !errors.Is(last.err, errNoIndex) {
 		r.stats.Warnings = append(r.stats.Warnings, last.err.Error())
@@ -151,7 +153,7 @@ func (r *indexRun) previous(ctx context.Context) error {
 	r.next = newManifest()
 	r.next.Roles = rolesSig
 	r.lap("manifest and walk")
-	r.stats.Files = FileCounts{Seen: r.wstats.Seen, Skipped: r.wstats.Skipped}
+	r.stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
 	return nil
 }
 

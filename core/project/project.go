@@ -73,9 +73,6 @@ func New(cfg *config.Config, code knowledge.CodeMap) *Project {
 	return &Project{cfg: cfg, code: code}
 }
 
-// Root is the project's root folder.
-func (p *Project) Root() string { return p.cfg.Root }
-
 // Dir is the project's data folder, .rubi/.
 func (p *Project) Dir() string { return filepath.Join(p.cfg.Root, DataDir) }
 

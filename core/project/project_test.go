@@ -67,8 +67,8 @@ func TestSaveHandoff(t *testing.T) {
 	t.Setenv("RUBI_VAULT", t.TempDir())
 	root := t.TempDir()
 	p := New(&config.Config{Root: root}, nil)
-	if p.Root() != root || p.Dir() != filepath.Join(root, DataDir) {
-		t.Fatalf("Root %s, Dir %s", p.Root(), p.Dir())
+	if p.Dir() != filepath.Join(root, DataDir) {
+		t.Fatalf("Dir %s", p.Dir())
 	}
 	h := knowledge.Handoff{Goal: "Add a second coupon type", Next: []string{"wire the endpoint zebra-42"}, Created: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
 	path, chunk, err := p.SaveHandoff(context.Background(), h)
