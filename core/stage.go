@@ -1,5 +1,5 @@
-// Package core holds rubi's engine contracts: the three kinds of pipeline
-// stage (Parser, Ranker, Fuser), the data that flows between them, and the
+// Package core holds rubi's engine contracts: the four kinds of pipeline
+// stage (Source, Parser, Ranker, Fuser), the data that flows between them, and the
 // registry of built-in stages. Everything else in the engine (config,
 // walking, the pipelines, the plugin host) builds on these types, and so do
 // third-party plugins through core/pluginsdk.
@@ -24,25 +24,31 @@ const ChunkSize = 2 << 20
 // Kind is the kind of a pipeline stage.
 type Kind string
 
-// The three kinds of stage. Their string forms are the block types of
+// The four kinds of stage. Their string forms are the block types of
 // rubi.hcl and the plugin names of the wire protocol.
 const (
+	// KindSource brings documents from outside the code files (Source).
+	KindSource Kind = "source"
 	KindParser Kind = "parser"
 	KindRanker Kind = "ranker"
 	KindFuser  Kind = "fuser"
 )
 
 // Kinds lists every stage kind in pipeline order.
-var Kinds = []Kind{KindParser, KindRanker, KindFuser}
+var Kinds = []Kind{KindSource, KindParser, KindRanker, KindFuser}
 
 // Info describes a stage. Built-ins and subprocess plugins answer the same.
 type Info struct {
-	// Name is the namespaced stage id: "lang.regex", "rank.bm25", "fuse.rrf".
+	// Name is the namespaced stage id: "lang.regex", "rank.bm25", "fuse.rrf",
+	// "source.issues".
 	Name    string `json:"name"`
 	Kind    Kind   `json:"kind"`
 	Version string `json:"version"`
 	// Description is one sentence shown by `rubi plugins`.
 	Description string `json:"description,omitempty"`
+	// DocKind is the kind of a source's documents ("issue", "page"): the
+	// first part of their ids, and what a query's kinds filter names.
+	DocKind string `json:"doc_kind,omitempty"`
 	// Languages a parser understands (see core.Language names).
 	Languages []string `json:"languages,omitempty"`
 	// Seeded rankers run after the others and receive their results in

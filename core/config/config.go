@@ -198,6 +198,7 @@ const DefaultTimeout = 10 * time.Second
 // metaAttrs are reserved in every stage block: they configure how the core
 // runs the stage, not the stage itself.
 var metaAttrs = map[core.Kind][]string{
+	core.KindSource: {"plugin", "enabled", "timeout"},
 	core.KindParser: {"plugin", "enabled", "timeout", "languages"},
 	core.KindRanker: {"plugin", "enabled", "timeout", "weight"},
 	core.KindFuser:  {"plugin", "enabled", "timeout"},
@@ -309,6 +310,7 @@ var rootSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "vault"}, {Name: "language"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"}, {Type: "memory"},
+		{Type: string(core.KindSource), LabelNames: []string{"name"}},
 		{Type: string(core.KindParser), LabelNames: []string{"name"}},
 		{Type: string(core.KindRanker), LabelNames: []string{"name"}},
 		{Type: string(core.KindFuser), LabelNames: []string{"name"}},

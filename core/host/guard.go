@@ -32,6 +32,8 @@ type guard struct {
 // typed returns the guard as the interface of the stage's kind.
 func (g *guard) typed() core.Stage {
 	switch g.st.Kind {
+	case core.KindSource:
+		return &guardedSource{g}
 	case core.KindParser:
 		return &guardedParser{g}
 	case core.KindRanker:
@@ -137,6 +139,40 @@ func (e *garbageError) Error() string { return "answered garbage: " + e.msg }
 
 func garbagef(format string, args ...any) error {
 	return &garbageError{msg: fmt.Sprintf(format, args...)}
+}
+
+type guardedSource struct{ *guard }
+
+func (g *guardedSource) Scan(ctx context.Context) ([]core.SourceItem, error) {
+	var out []core.SourceItem
+	err := g.call(ctx, "Scan", func(ctx context.Context, s core.Stage) error {
+		items, err := s.(core.Source).Scan(ctx)
+		if err != nil {
+			return err
+		}
+		if err := core.CheckSourceItems(items); err != nil {
+			return garbagef("%v", err)
+		}
+		out = items
+		return nil
+	})
+	return out, err
+}
+
+func (g *guardedSource) Read(ctx context.Context, keys []string) ([]core.SourceDocument, error) {
+	var out []core.SourceDocument
+	err := g.call(ctx, "Read", func(ctx context.Context, s core.Stage) error {
+		docs, err := s.(core.Source).Read(ctx, keys)
+		if err != nil {
+			return err
+		}
+		if err := core.CheckSourceDocuments(keys, docs); err != nil {
+			return garbagef("%v", err)
+		}
+		out = docs
+		return nil
+	})
+	return out, err
 }
 
 type guardedParser struct{ *guard }

@@ -183,6 +183,7 @@ const (
 	CLIIndexResolved
 	CLIIndexUnresolved
 	CLIIndexRankers
+	CLIIndexSourced
 	CLIIndexWarning
 	CLIConfigOK
 	CLIConfigProblems
@@ -1308,6 +1309,12 @@ var catalog = [numKeys]text{
 		pt: "  vistos %d, analisados %d, inalterados %d, removidos %d",
 		fr: "  vus %d, analysés %d, inchangés %d, supprimés %d",
 		ja: "  確認%d、解析%d、変更なし%d、削除%d",
+	},
+	CLIIndexSourced: {
+		en: "  from the sources: %d items",
+		pt: "  das fontes: %d itens",
+		fr: "  des sources : %d éléments",
+		ja: "  ソースから%d件",
 	},
 	CLIIndexSkipped: {
 		en: "  skipped: %s",

@@ -67,6 +67,8 @@ type Engine struct {
 	// it across processes); arena, the file contents a run read, is its.
 	indexMu sync.Mutex
 	arena   *store.Arena
+	// sources caches the sources' states for queries.
+	sources sourceCache
 }
 
 // New returns an engine for cfg. Close stops any plugin it started.

@@ -83,6 +83,8 @@ type IndexStats struct {
 	// Nodes counts the knowledge nodes in recall (active, project and
 	// personal).
 	Nodes int `json:"nodes"`
+	// Sourced counts the documents of the sources (core.Source).
+	Sourced int `json:"sourced,omitempty"`
 	// Rankers says how each ranker was brought up to date: "full",
 	// "incremental", "up to date" or "failed".
 	Rankers    map[string]string `json:"rankers"`
@@ -154,6 +156,9 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 		return nil, err
 	}
 	if err := r.readNotes(); err != nil {
+		return nil, err
+	}
+	if err := r.readSources(ctx); err != nil {
 		return nil, err
 	}
 	current := r.rankersCurrent(ctx)

@@ -21,12 +21,14 @@ import (
 //  2. readAndParse: the files read and parsed where they changed, each
 //     file's record made, and which documents changed or went;
 //  3. readNotes: the knowledge nodes and conversation chunks, their
-//     documents and edges, against the notes' state;
+//     documents and edges, against the notes' state; readSources: the
+//     items of the sources (core.Source) that changed, against theirs;
 //  4. rankersCurrent: whether each ranker holds what it was given with
 //     this configuration; with nothing changed the run keeps what stands;
 //  5. buildGraph: modules, imports resolved project-wide, centrality;
 //  6. indexRankers: each ranker given its corpus, the maps written beside;
-//  7. save: the manifest, then the notes' state and stamp.
+//  7. save: the manifest, then the sources' states, the notes' state and
+//     stamp.
 //
 // Each step leaves what it learned in the run for the next.
 type indexRun struct {
@@ -46,6 +48,9 @@ type indexRun struct {
 	changedIDs, removedIDs []string
 
 	notes runNotes
+	// sources are the sources' states, as the last run left them and as
+	// this one reads them.
+	sources []*sourceRun
 
 	fps   map[string]string // each ranker's fingerprint
 	paths []string          // next's files, sorted
@@ -307,6 +312,9 @@ func (r *indexRun) rankersCurrent(ctx context.Context) bool {
 func (r *indexRun) keep() (*IndexStats, error) {
 	n := r.notes
 	kept, err := r.e.keep(r.prev, r.next, r.files, r.stats, r.start)
+	if err == nil {
+		err = r.saveSources()
+	}
 	if err == nil && n.prev == nil {
 		n.snapshot()
 		err = r.e.saveNotesState(nil, n.next)
@@ -384,8 +392,9 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	}
 	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.hidden)
 	nodeDocs, nodeEdges, related := r.notes.nodeDocs, r.notes.nodeEdges, r.notes.related()
+	srcDocs, srcEdges := r.sourceDocuments()
 	// Sized once: documents are large and a project has thousands.
-	c.Documents = make([]core.Document, 0, len(r.paths)+len(modDocs)+len(nodeDocs))
+	c.Documents = make([]core.Document, 0, len(r.paths)+len(modDocs)+len(nodeDocs)+len(srcDocs))
 	for _, p := range r.paths {
 		if rec := next.records()[p]; !e.hidden(rec) {
 			c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
@@ -396,9 +405,9 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 			c.Changed = append(c.Changed, d.ID)
 		}
 	}
-	c.Documents = append(append(c.Documents, modDocs...), nodeDocs...)
-	c.Edges = make([]core.Edge, 0, len(r.edges)+len(modEdges)+len(nodeEdges)+len(related))
-	c.Edges = append(append(append(append(c.Edges, graphEdges(e.visibleEdges(next, r.edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...), related...)
+	c.Documents = append(append(append(c.Documents, modDocs...), nodeDocs...), srcDocs...)
+	c.Edges = make([]core.Edge, 0, len(r.edges)+len(modEdges)+len(nodeEdges)+len(related)+len(srcEdges))
+	c.Edges = append(append(append(append(append(c.Edges, graphEdges(e.visibleEdges(next, r.edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...), related...), srcEdges...)
 	return c, nil
 }
 
@@ -437,6 +446,9 @@ func (r *indexRun) save() (*IndexStats, error) {
 	}
 	r.lap("manifest")
 	e.setManifest(r.next)
+	if err := r.saveSources(); err != nil {
+		return nil, err
+	}
 	n.snapshot()
 	if err := e.saveNotesState(n.prev, n.next); err != nil {
 		return nil, err

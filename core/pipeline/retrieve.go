@@ -148,8 +148,17 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 		return nil, errors.New("the query is empty: say what you are looking for")
 	}
 	for _, k := range q.Kinds {
-		if !slices.Contains(docKinds, k) {
-			return nil, fmt.Errorf("unknown kind %q: kinds are %s", k, strings.Join(docKinds, ", "))
+		if slices.Contains(docKinds, k) {
+			continue
+		}
+		sourced := e.sourceKinds()
+		if _, ok := sourced[k]; !ok {
+			known := slices.Clone(docKinds)
+			for sk := range sourced {
+				known = append(known, sk)
+			}
+			slices.Sort(known[len(docKinds):])
+			return nil, fmt.Errorf("unknown kind %q: kinds are %s", k, strings.Join(known, ", "))
 		}
 	}
 	if q.Budget <= 0 {
@@ -461,6 +470,7 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 			return nil, err
 		}
 	}
+	var sourced map[string]*sourceState // read at the first source's item
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
 		if err != nil || !q.acceptsKind(kind) {
@@ -546,7 +556,27 @@ func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[stri
 			}
 			it = Item{Kind: kind, Path: e.relPath(c.Path), Title: c.Summary, Text: renderChunk(c)}
 		default:
-			continue
+			// A source's item (core.Source), shown from what the index
+			// holds of it. Path and module filters are the code's.
+			if q.PathPrefix != "" || q.Module != "" {
+				continue
+			}
+			if sourced == nil {
+				sourced = e.sourceKinds()
+			}
+			st, ok := sourced[kind]
+			if !ok {
+				continue // its source was taken out of the configuration
+			}
+			entry, ok := st.entry(key)
+			if !ok || entry.Time != 0 && !q.inWindow(time.Unix(entry.Time, 0)) || entry.Time == 0 && (!q.Since.IsZero() || !q.Until.IsZero()) {
+				continue
+			}
+			if full {
+				res.Omitted++
+				continue
+			}
+			it = Item{Kind: kind, Path: entry.Location, Title: entry.Title, Text: renderSourceItem(kind, entry)}
 		}
 		it.ID, it.Score = h.ID, h.Score
 		it.Scores, it.Reasons = explain(h, lists)

@@ -12,7 +12,7 @@ import (
 )
 
 // Client is rubi's side of one plugin connection. It implements
-// core.Parser, core.Ranker and core.Fuser; only the methods of the kind the
+// core.Source, core.Parser, core.Ranker and core.Fuser; only the methods of the kind the
 // plugin serves answer. Use Load before anything else: Info is cached.
 type Client struct {
 	kind core.Kind
@@ -63,6 +63,32 @@ func (c *Client) Configure(ctx context.Context, setup core.Setup) error {
 		return resp.Error
 	}
 	return nil
+}
+
+// Scan asks a source for the items it holds.
+func (c *Client) Scan(ctx context.Context) ([]core.SourceItem, error) {
+	var resp ScanResponse
+	if err := c.invoke(ctx, "Scan", &Empty{}, &resp); err != nil {
+		return nil, err
+	}
+	return resp.Items, nil
+}
+
+// Read asks a source for the items with these keys, SourceReadBatch at a
+// time, so that no answer nears MaxMessageSize with documents of a
+// reasonable size.
+func (c *Client) Read(ctx context.Context, keys []string) ([]core.SourceDocument, error) {
+	var out []core.SourceDocument
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), SourceReadBatch)]
+		keys = keys[len(batch):]
+		var resp ReadResponse
+		if err := c.invoke(ctx, "Read", &ReadRequest{Keys: batch}, &resp); err != nil {
+			return nil, err
+		}
+		out = append(out, resp.Documents...)
+	}
+	return out, nil
 }
 
 // Parse sends one batch of files; the caller keeps batches near ChunkSize.

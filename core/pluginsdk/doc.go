@@ -37,5 +37,8 @@ var Handshake = goplugin.HandshakeConfig{
 // (facts) that are larger than their requests.
 const MaxMessageSize = 64 << 20
 
+// SourceReadBatch is the most keys one Read call of a source carries.
+const SourceReadBatch = 256
+
 // ChunkSize is the target size of one parse batch or index chunk.
 const ChunkSize = core.ChunkSize

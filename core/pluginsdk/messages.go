@@ -62,3 +62,19 @@ type HitsResponse struct {
 type FuseRequest struct {
 	Lists []core.RankedList `json:"lists"`
 }
+
+// ScanResponse answers a source's Scan.
+type ScanResponse struct {
+	Items []core.SourceItem `json:"items"`
+}
+
+// ReadRequest asks a source for the items with these keys (at most
+// SourceReadBatch of them).
+type ReadRequest struct {
+	Keys []string `json:"keys"`
+}
+
+// ReadResponse carries the items read, in any order.
+type ReadResponse struct {
+	Documents []core.SourceDocument `json:"documents"`
+}

@@ -16,6 +16,7 @@ import (
 
 // Service names of protocol v1.
 const (
+	SourceService = "rubi.plugin.v1.Source"
 	ParserService = "rubi.plugin.v1.Parser"
 	RankerService = "rubi.plugin.v1.Ranker"
 	FuserService  = "rubi.plugin.v1.Fuser"
@@ -24,6 +25,8 @@ const (
 // serviceName maps a stage kind to its gRPC service.
 func serviceName(kind core.Kind) string {
 	switch kind {
+	case core.KindSource:
+		return SourceService
 	case core.KindParser:
 		return ParserService
 	case core.KindRanker:
@@ -81,6 +84,27 @@ func stageMethods[S core.Stage]() []grpc.MethodDesc {
 			return &ConfigureResponse{}, nil
 		}),
 	}
+}
+
+var sourceDesc = grpc.ServiceDesc{
+	ServiceName: SourceService,
+	HandlerType: (*core.Source)(nil),
+	Methods: append(stageMethods[core.Source](),
+		unary("Scan", func(ctx context.Context, s core.Source, _ *Empty) (*ScanResponse, error) {
+			items, err := s.Scan(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &ScanResponse{Items: items}, nil
+		}),
+		unary("Read", func(ctx context.Context, s core.Source, req *ReadRequest) (*ReadResponse, error) {
+			docs, err := s.Read(ctx, req.Keys)
+			if err != nil {
+				return nil, err
+			}
+			return &ReadResponse{Documents: docs}, nil
+		}),
+	),
 }
 
 var parserDesc = grpc.ServiceDesc{
@@ -158,6 +182,8 @@ var fuserDesc = grpc.ServiceDesc{
 // register adds the service of stage's kind to s.
 func register(s *grpc.Server, stage core.Stage) error {
 	switch st := stage.(type) {
+	case core.Source:
+		s.RegisterService(&sourceDesc, st)
 	case core.Parser:
 		s.RegisterService(&parserDesc, st)
 	case core.Ranker:
@@ -165,7 +191,7 @@ func register(s *grpc.Server, stage core.Stage) error {
 	case core.Fuser:
 		s.RegisterService(&fuserDesc, st)
 	default:
-		return fmt.Errorf("%T is not a core.Parser, core.Ranker or core.Fuser", stage)
+		return fmt.Errorf("%T is not a core.Source, core.Parser, core.Ranker or core.Fuser", stage)
 	}
 	return nil
 }

@@ -53,6 +53,9 @@ func printIndexStats(w io.Writer, l messages.Lang, s *pipeline.IndexStats) {
 		line(messages.CLIIndexLanguages, countsLine(s.Languages))
 	}
 	line(messages.CLIIndexGraph, s.Symbols, s.Imports, s.Edges, s.Modules)
+	if s.Sourced > 0 {
+		line(messages.CLIIndexSourced, s.Sourced)
+	}
 	if len(s.Resolution.Resolved) > 0 {
 		line(messages.CLIIndexResolved, countsLine(s.Resolution.Resolved))
 	}

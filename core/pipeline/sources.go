@@ -1,0 +1,406 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// Sources (core.Source) bring documents from outside the code files. An
+// index run asks each enabled source what it holds, reads what changed
+// since its state, and gives the rankers the documents of every item; the
+// state, one file per source in sourcesDir, keeps each item's stamp and
+// what it read, so that a query shows an item without calling the source
+// and a run where no stamp changed reads nothing. A run of the notes alone
+// (a hook's) does not call the sources: their documents stand as the last
+// full run left them.
+
+// sourcesDir is the folder of the sources' states, in the index folder.
+const sourcesDir = "sources"
+
+// sourceFormat is the version of a source's state file.
+const sourceFormat = 1
+
+// maxSourceState bounds a source's state file as read: a larger one (a
+// file put there by hand) is taken as missing.
+const maxSourceState = 1 << 30
+
+// sourceState is what the index holds of one source.
+type sourceState struct {
+	Format int    `json:"format"`
+	Source string `json:"source"`
+	// Kind is the kind of the source's documents (core.Info.DocKind).
+	Kind  string        `json:"kind"`
+	Items []sourceEntry `json:"items"`
+
+	byKey map[string]int
+}
+
+// sourceEntry is one item as the source last read it, with its stamp.
+type sourceEntry struct {
+	Stamp string `json:"stamp"`
+	core.SourceDocument
+}
+
+func (s *sourceState) entry(key string) (*sourceEntry, bool) {
+	if s.byKey == nil {
+		s.byKey = make(map[string]int, len(s.Items))
+		for i := range s.Items {
+			s.byKey[s.Items[i].Key] = i
+		}
+	}
+	i, ok := s.byKey[key]
+	if !ok {
+		return nil, false
+	}
+	return &s.Items[i], true
+}
+
+// sourceStatePath is where the state of the source called name lives.
+func (e *Engine) sourceStatePath(name string) string {
+	return filepath.Join(e.indexDir(), sourcesDir, name+".json")
+}
+
+// loadSourceState reads a source's state; nil when there is none, or it
+// is damaged or of another format (the source is then read whole again).
+func loadSourceState(path, name string) *sourceState {
+	f, err := store.OpenRegular(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSourceState+1))
+	if err != nil || len(data) > maxSourceState {
+		return nil
+	}
+	var st sourceState
+	if json.Unmarshal(data, &st) != nil || st.Format != sourceFormat || st.Source != name || core.ValidDocKind(st.Kind) != nil {
+		return nil
+	}
+	for _, it := range st.Items {
+		if it.Key == "" {
+			return nil
+		}
+	}
+	return &st
+}
+
+// sourceRun is what an index run learned of one source.
+type sourceRun struct {
+	stage *config.Stage
+	prev  *sourceState
+	next  *sourceState
+}
+
+// readSources brings each enabled source's documents up to date, or, for
+// a run of the notes alone, takes them as the last run left them. A
+// source that fails, or answers what no source could mean, is reported
+// and keeps what it held: an unreachable tracker does not empty the index
+// of its issues. The states of sources no longer configured are dropped,
+// with their documents.
+func (r *indexRun) readSources(ctx context.Context) error {
+	e := r.e
+	kinds := map[string]string{} // document kind → source
+	for _, st := range e.cfg.Enabled(core.KindSource) {
+		run := &sourceRun{stage: st, prev: loadSourceState(e.sourceStatePath(st.Name), st.Name)}
+		r.sources = append(r.sources, run)
+		if r.opts.notesOnly {
+			run.next = run.prev
+		} else if err := r.readSource(ctx, run); err != nil {
+			var de *DiagnosticsError
+			if errors.As(err, &de) || ctx.Err() != nil {
+				return err
+			}
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: %v; keeping what it held", st.Name, err))
+			run.next = run.prev
+		}
+		if run.next == nil {
+			continue
+		}
+		if other, dup := kinds[run.next.Kind]; dup {
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: its documents' kind %q is %s's already; leaving it out", st.Name, run.next.Kind, other))
+			run.next = nil
+			continue
+		}
+		kinds[run.next.Kind] = st.Name
+	}
+	for _, run := range r.sources {
+		r.diffSource(run.prev, run.next)
+	}
+	// A state left by a source taken out of the configuration: its
+	// documents go, and so does the file, when the run saves.
+	for _, name := range e.sourceStateNames() {
+		if !slices.ContainsFunc(r.sources, func(s *sourceRun) bool { return s.stage.Name == name }) {
+			prev := loadSourceState(e.sourceStatePath(name), name)
+			r.sources = append(r.sources, &sourceRun{stage: &config.Stage{Kind: core.KindSource, Name: name}, prev: prev})
+			r.diffSource(prev, nil)
+		}
+	}
+	r.stats.Sourced = 0
+	for _, run := range r.sources {
+		if run.next != nil {
+			r.stats.Sourced += len(run.next.Items)
+		}
+	}
+	r.lap("sources")
+	return nil
+}
+
+// readSource scans one source and reads the items whose stamp changed.
+func (r *indexRun) readSource(ctx context.Context, run *sourceRun) error {
+	s, err := r.e.open(ctx, run.stage)
+	if err != nil {
+		return err
+	}
+	src, ok := s.(core.Source)
+	if s == nil || !ok {
+		return fmt.Errorf("unavailable")
+	}
+	kind := src.Info().DocKind
+	if err := core.ValidDocKind(kind); err != nil {
+		return err
+	}
+	items, err := src.Scan(ctx)
+	if err != nil {
+		return fmt.Errorf("scan: %w", err)
+	}
+	if err := core.CheckSourceItems(items); err != nil {
+		return fmt.Errorf("scan: %w", err)
+	}
+	prev := run.prev
+	if r.opts.Full || prev != nil && prev.Kind != kind {
+		prev = nil
+	}
+	var want []string
+	for _, it := range items {
+		if old, ok := prev.lookup(it.Key); !ok || old.Stamp != it.Stamp {
+			want = append(want, it.Key)
+		}
+	}
+	if len(want) == 0 && prev != nil && len(items) == len(prev.Items) {
+		run.next = prev // nothing new, nothing gone
+		return nil
+	}
+	read := map[string]core.SourceDocument{}
+	if len(want) > 0 {
+		docs, err := src.Read(ctx, want)
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		if err := core.CheckSourceDocuments(want, docs); err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		for _, d := range docs {
+			read[d.Key] = d
+		}
+	}
+	next := &sourceState{Format: sourceFormat, Source: run.stage.Name, Kind: kind, Items: make([]sourceEntry, 0, len(items))}
+	for _, it := range items {
+		if d, ok := read[it.Key]; ok {
+			next.Items = append(next.Items, sourceEntry{Stamp: it.Stamp, SourceDocument: d})
+		} else if old, ok := prev.lookup(it.Key); ok && old.Stamp == it.Stamp {
+			next.Items = append(next.Items, *old)
+		}
+		// Else gone between the scan and the read: left out.
+	}
+	sort.Slice(next.Items, func(i, j int) bool { return next.Items[i].Key < next.Items[j].Key })
+	run.next = next
+	return nil
+}
+
+// lookup finds an item of a state that may be nil.
+func (s *sourceState) lookup(key string) (*sourceEntry, bool) {
+	if s == nil {
+		return nil, false
+	}
+	return s.entry(key)
+}
+
+// diffSource lists the documents of a source that changed or went.
+func (r *indexRun) diffSource(prev, next *sourceState) {
+	if next != nil {
+		for i := range next.Items {
+			it := &next.Items[i]
+			if prev == nil || prev.Kind != next.Kind {
+				r.changedIDs = append(r.changedIDs, core.DocID(next.Kind, it.Key))
+			} else if old, ok := prev.entry(it.Key); !ok || old.Stamp != it.Stamp {
+				r.changedIDs = append(r.changedIDs, core.DocID(next.Kind, it.Key))
+			}
+		}
+	}
+	if prev != nil {
+		for i := range prev.Items {
+			key := prev.Items[i].Key
+			if next == nil || next.Kind != prev.Kind {
+				r.removedIDs = append(r.removedIDs, core.DocID(prev.Kind, key))
+			} else if _, ok := next.entry(key); !ok {
+				r.removedIDs = append(r.removedIDs, core.DocID(prev.Kind, key))
+			}
+		}
+	}
+}
+
+// sourceDocuments are the sources' documents and their edges to the
+// files the index holds.
+func (r *indexRun) sourceDocuments() ([]core.Document, []core.Edge) {
+	var docs []core.Document
+	var edges []core.Edge
+	for _, run := range r.sources {
+		st := run.next
+		if st == nil {
+			continue
+		}
+		for i := range st.Items {
+			it := &st.Items[i]
+			id := core.DocID(st.Kind, it.Key)
+			docs = append(docs, core.Document{ID: id, Kind: st.Kind, Title: it.Title, Names: it.Names, Body: it.Body, ModTime: it.Time})
+			var about []string
+			for _, f := range it.Files {
+				if rec, ok := r.next.file(f); ok && !r.e.hidden(rec) && !slices.Contains(about, f) {
+					about = append(about, f)
+					edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
+				}
+			}
+		}
+	}
+	return docs, edges
+}
+
+// saveSources writes the states that changed and removes those of
+// sources no longer configured. Written after the manifest: a state never
+// says the rankers hold what they were not given.
+func (r *indexRun) saveSources() error {
+	e := r.e
+	for _, run := range r.sources {
+		path := e.sourceStatePath(run.stage.Name)
+		switch {
+		case run.next == nil && run.prev != nil && e.cfg.Stage(core.KindSource, run.stage.Name) == nil:
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		case run.next != nil && run.next != run.prev:
+			data, err := json.Marshal(run.next)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
+			// Derived: lost in a power cut, the next run reads the source
+			// whole again.
+			if err := store.WriteDerived(path, data, 0o644); err != nil {
+				return err
+			}
+			e.cacheSource(run.stage.Name, run.next)
+		}
+	}
+	return nil
+}
+
+// sourceStateNames lists the sources whose state the index folder holds.
+func (e *Engine) sourceStateNames() []string {
+	ents, err := os.ReadDir(filepath.Join(e.indexDir(), sourcesDir))
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, de := range ents {
+		if name, ok := strings.CutSuffix(de.Name(), ".json"); ok && de.Type().IsRegular() && core.ValidStageName(name, core.KindSource) == nil {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// sourceCache holds the sources' states a query read, by source name,
+// each with the stat of its file then: another process's index run
+// replaces the file, and the next query reads it again.
+type sourceCache struct {
+	mu     sync.Mutex
+	states map[string]cachedSource
+}
+
+type cachedSource struct {
+	state *sourceState
+	stat  string
+}
+
+// statOf identifies a file's version by its size and modification time.
+func statOf(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", fi.Size(), fi.ModTime().UnixNano())
+}
+
+func (e *Engine) cacheSource(name string, st *sourceState) {
+	e.sources.mu.Lock()
+	defer e.sources.mu.Unlock()
+	if e.sources.states == nil {
+		e.sources.states = map[string]cachedSource{}
+	}
+	e.sources.states[name] = cachedSource{state: st, stat: statOf(e.sourceStatePath(name))}
+}
+
+// sourceKinds maps the kinds of the enabled sources' documents, as the
+// index holds them, to their states. A query reads it only when it meets
+// a kind that is not the core's own.
+func (e *Engine) sourceKinds() map[string]*sourceState {
+	e.sources.mu.Lock()
+	defer e.sources.mu.Unlock()
+	if e.sources.states == nil {
+		e.sources.states = map[string]cachedSource{}
+	}
+	out := map[string]*sourceState{}
+	for _, st := range e.cfg.Enabled(core.KindSource) {
+		path := e.sourceStatePath(st.Name)
+		stat := statOf(path)
+		c, ok := e.sources.states[st.Name]
+		if !ok || c.stat != stat {
+			c = cachedSource{state: loadSourceState(path, st.Name), stat: stat}
+			e.sources.states[st.Name] = c
+		}
+		if c.state != nil {
+			out[c.state.Kind] = c.state
+		}
+	}
+	return out
+}
+
+// renderSourceItem is a source's item as a result shows it: its kind and
+// title, where to open it, the files it is about, and the start of its
+// text.
+func renderSourceItem(kind string, it *sourceEntry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", kind, it.Title)
+	if it.Location != "" {
+		b.WriteString("\n  at " + it.Location)
+	}
+	if len(it.Files) > 0 {
+		fmt.Fprintf(&b, "\n  files: %s", strings.Join(it.Files[:min(len(it.Files), 8)], ", "))
+	}
+	body := strings.TrimSpace(it.Body)
+	if len([]rune(body)) > 400 {
+		body = string([]rune(body)[:400]) + "…"
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			b.WriteString("\n  " + line)
+		}
+	}
+	return b.String()
+}
