@@ -17,6 +17,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -103,23 +104,16 @@ func TestConfigureRefusesAnExportOutsideTheProject(t *testing.T) {
 // of the index: a question in a bug report's words finds the issue, and the
 // index follows the export as it changes.
 func TestIndexedAsSubprocess(t *testing.T) {
-	root := t.TempDir()
-	write := func(rel, content string) {
-		p := filepath.Join(root, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("client/retry.go", "package client\n\n// Retry calls fn until it succeeds.\nfunc Retry(fn func() error) error { return fn() }\n")
-	write("server/serve.go", "package server\n\n// Serve answers requests.\nfunc Serve() {}\n")
-	write("issues.json", export)
 	bin := filepath.Join(t.TempDir(), "rubi-source-issues")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	write("rubi.hcl", "source \"source.issues\" {\n  plugin = \""+bin+"\"\n}\n")
-	t.Setenv("RUBI_VAULT", t.TempDir())
+	root := rubitest.Project(t, map[string]string{
+		"client/retry.go": "package client\n\n// Retry calls fn until it succeeds.\nfunc Retry(fn func() error) error { return fn() }\n",
+		"server/serve.go": "package server\n\n// Serve answers requests.\nfunc Serve() {}\n",
+		"issues.json":     export,
+		"rubi.hcl":        "source \"source.issues\" {\n  plugin = \"" + bin + "\"\n}\n",
+	})
 
 	run := func() (*pipeline.Engine, *pipeline.IndexStats) {
 		cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
@@ -165,7 +159,10 @@ func TestIndexedAsSubprocess(t *testing.T) {
 	}
 
 	// The export changes: issue 8 is gone, issue 7 reworded.
-	write("issues.json", `[{"number": 7, "title": "Retry storms after a timeout", "state": "OPEN", "body": "Retries hammer the gateway with no jitter."}]`)
+	changed := `[{"number": 7, "title": "Retry storms after a timeout", "state": "OPEN", "body": "Retries hammer the gateway with no jitter."}]`
+	if err := os.WriteFile(filepath.Join(root, "issues.json"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	e, stats = run()
 	if stats.Sourced != 1 {
 		t.Errorf("sourced = %d", stats.Sourced)
