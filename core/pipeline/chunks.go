@@ -124,3 +124,36 @@ func renderChunk(c *memory.Chunk) string {
 	}
 	return b.String()
 }
+
+// acceptsChunk applies the filters to a chunk: its creation time, and a
+// path or module through the files it names. Note types and statuses are
+// the notes'.
+func (q Query) acceptsChunk(c *memory.Chunk) bool {
+	if len(q.NodeTypes) > 0 || len(q.Statuses) > 0 || !q.inWindow(c.Created) {
+		return false
+	}
+	if q.PathPrefix == "" && q.Module == "" {
+		return true
+	}
+	if q.Module != "" {
+		return false // a module is code; a conversation is not in one
+	}
+	for _, f := range c.Entities.Files {
+		if q.underPath(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// chunk shows a chunk of the conversation memory, read from its file.
+func (p *packer) chunk(key string, full bool) (Item, verdict, error) {
+	if full {
+		return Item{}, counted, nil
+	}
+	c, err := memory.Open(p.e.cfg.Root).Get(key)
+	if err != nil || !p.q.acceptsChunk(c) {
+		return Item{}, left, nil // removed since the index, or filtered out
+	}
+	return Item{Kind: core.DocChunk, Path: p.e.relPath(c.Path), Title: c.Summary, Text: renderChunk(c)}, shown, nil
+}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -408,4 +409,47 @@ func critical(nodes []*knowledge.Node) []*knowledge.Node {
 		return crit[i].ID < crit[j].ID
 	})
 	return crit
+}
+
+// acceptsNode applies the node filters: status (active unless asked),
+// type, time window, and path or module through the files the node is
+// about.
+func (q Query) acceptsNode(n *knowledge.Node, m *manifest) bool {
+	status := cmp.Or(n.Status, "active")
+	if len(q.Statuses) == 0 && status != "active" || len(q.Statuses) > 0 && !slices.Contains(q.Statuses, status) {
+		return false
+	}
+	if len(q.NodeTypes) > 0 && !slices.Contains(q.NodeTypes, n.Type) || !q.inWindow(n.Updated) {
+		return false
+	}
+	if q.PathPrefix == "" && q.Module == "" {
+		return true
+	}
+	for _, f := range n.Files {
+		rec, ok := m.file(f)
+		if q.underPath(f) && (q.Module == "" || ok && rec.Module == q.Module) {
+			return true
+		}
+	}
+	return false
+}
+
+// node shows a knowledge node, read from its file as it is now, with
+// what changed in the code it is about since it was written.
+func (p *packer) node(key string, full bool) (Item, verdict, error) {
+	if full && !p.q.filtered() {
+		// Counted without reading the node: the count may include a
+		// superseded one the default filter would drop.
+		return Item{}, counted, nil
+	}
+	kn := p.e.project.Knowledge()
+	n, err := kn.Get(key)
+	if err != nil || !p.q.acceptsNode(n, p.m) {
+		return Item{}, left, nil // deleted since the index, or filtered out
+	}
+	if full {
+		return Item{}, counted, nil
+	}
+	stale := kn.Stale(n)
+	return Item{Kind: core.DocNode, Path: p.e.relPath(n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}, shown, nil
 }

@@ -161,3 +161,11 @@ func writeIfChanged(path, content string) error {
 	}
 	return nil
 }
+
+func moduleIndex(m *manifest) map[string][]*fileRecord {
+	out := map[string][]*fileRecord{}
+	for _, rec := range m.records() {
+		out[rec.Module] = append(out[rec.Module], rec)
+	}
+	return out
+}

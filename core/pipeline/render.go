@@ -2,10 +2,13 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 
 	"sort"
 	"strings"
 
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
@@ -84,4 +87,129 @@ func scoresLine(scores map[string]float64) string {
 		return "(fuser only)"
 	}
 	return "fused from " + strings.Join(parts, ", ")
+}
+
+// maxSymbolLines bounds the symbols shown for one file.
+const maxSymbolLines = 4
+
+// renderFile is a file as the agent reads it in a result: its path and
+// shape, then the definitions most related to the query (or its main
+// exported ones), with the line to open them at.
+//
+// The units, when the file has any, are those lines: each with its line
+// range and why it is there.
+func renderFile(rec *fileRecord, units []Unit, qtokens map[string]bool) string {
+	var b strings.Builder
+	b.WriteString(rec.Path)
+	var info []string
+	if rec.Language != "" {
+		info = append(info, rec.Language)
+	}
+	if rec.Symbols > 0 {
+		info = append(info, plural(rec.Symbols, "symbol"))
+	}
+	if rec.Importers > 0 {
+		info = append(info, "imported by "+plural(rec.Importers, "file"))
+	}
+	if len(info) > 0 {
+		b.WriteString(" (" + strings.Join(info, ", ") + ")")
+	}
+	if len(units) > 0 {
+		// Each unit with its range, signature and doc; why it is there
+		// when the question names it (the words it matches are in the
+		// JSON, not worth the tokens here).
+		for _, u := range units {
+			line := u.Kind + " " + u.Name
+			sym := unitSymbol(rec, u)
+			if sym != nil && sym.Signature != "" {
+				line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sym.Signature), "{"))
+			}
+			if u.EndLine > u.Line {
+				fmt.Fprintf(&b, "\n  L%d-%d %s", u.Line, u.EndLine, line)
+			} else {
+				fmt.Fprintf(&b, "\n  L%d %s", u.Line, line)
+			}
+			if sym != nil && sym.Doc != "" {
+				b.WriteString(" — " + sym.Doc)
+			}
+			if u.Why != "" && !strings.HasPrefix(u.Why, "matches ") {
+				b.WriteString(" [" + u.Why + "]")
+			}
+		}
+		return b.String()
+	}
+	for _, s := range pickSymbols(rec.syms, qtokens) {
+		// An opening brace says nothing the agent needs.
+		line := strings.TrimSpace(strings.TrimSuffix(s.Signature, "{"))
+		if line == "" {
+			line = s.Kind + " " + s.Name
+		}
+		fmt.Fprintf(&b, "\n  L%d %s", s.Line, line)
+		if s.Doc != "" {
+			b.WriteString(" — " + s.Doc)
+		}
+	}
+	return b.String()
+}
+
+// unitSymbol is the symbol a unit stands for.
+func unitSymbol(rec *fileRecord, u Unit) *core.Symbol {
+	for i := range rec.syms {
+		s := &rec.syms[i]
+		if s.Line == u.Line && (s.Name == u.Name || strings.HasSuffix(u.Name, "."+s.Name)) {
+			return s
+		}
+	}
+	return nil
+}
+
+// pickSymbols prefers symbols whose names share a token with the query,
+// then exported top-level ones, in file order.
+func pickSymbols(syms []core.Symbol, qtokens map[string]bool) []core.Symbol {
+	score := func(s core.Symbol) int {
+		n := 0
+		for _, t := range text.Tokenize(s.Name) {
+			if qtokens[t] {
+				n += 4
+				break
+			}
+		}
+		if s.Exported {
+			n += 2
+		}
+		if s.Parent == "" {
+			n++
+		}
+		return n
+	}
+	idx := make([]int, len(syms))
+	scores := make([]int, len(syms)) // computed once: scoring tokenizes the name
+	for i := range idx {
+		idx[i], scores[i] = i, score(syms[i])
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	if len(idx) > maxSymbolLines {
+		idx = idx[:maxSymbolLines]
+	}
+	sort.Ints(idx)
+	out := make([]core.Symbol, len(idx))
+	for i, j := range idx {
+		out[i] = syms[j]
+	}
+	return out
+}
+
+func renderModule(mod string, s moduleSummary) string {
+	names := s.Central
+	if s.Files > len(names) {
+		names = append(slices.Clip(names), "…")
+	}
+	return fmt.Sprintf("module %s (%s): %s", mod, plural(s.Files, "file"), strings.Join(names, ", "))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

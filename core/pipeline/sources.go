@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
@@ -403,4 +404,30 @@ func renderSourceItem(kind string, it *sourceEntry) string {
 		}
 	}
 	return b.String()
+}
+
+// sourceItem shows a source's item (core.Source) from what the index holds
+// of it. Path and module filters are the code's, note types and statuses
+// the notes'; a time window applies to the item's time.
+func (p *packer) sourceItem(kind, key string, full bool) (Item, verdict, error) {
+	q := p.q
+	if q.PathPrefix != "" || q.Module != "" || len(q.NodeTypes) > 0 || len(q.Statuses) > 0 {
+		return Item{}, left, nil
+	}
+	if p.sourced == nil {
+		p.sourced = p.e.sourceKinds()
+	}
+	st, ok := p.sourced[kind]
+	if !ok {
+		return Item{}, left, nil // its source was taken out of the configuration
+	}
+	it, ok := st.entry(key)
+	windowed := !q.Since.IsZero() || !q.Until.IsZero()
+	if !ok || windowed && (it.Time == 0 || !q.inWindow(time.Unix(it.Time, 0))) {
+		return Item{}, left, nil
+	}
+	if full {
+		return Item{}, counted, nil
+	}
+	return Item{Kind: kind, Path: it.Location, Title: it.Title, Text: renderSourceItem(kind, it)}, shown, nil
 }

@@ -1,0 +1,267 @@
+package pipeline
+
+import (
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/query"
+	"github.com/rubi-dev/rubi/core/text"
+	"github.com/rubi-dev/rubi/core/tokens"
+)
+
+// maxMisses is how many items in a row may fail to fit the budget before
+// the packer stops trying smaller ones.
+const maxMisses = 3
+
+// pack turns fused hits into items until the budget or the limit is
+// reached. An item that does not fit is skipped and a smaller one after it
+// may still go in: the budget is a ceiling, not a cut-off point; after
+// maxMisses misses in a row the rest are only counted.
+//
+// tolerant answers without the symbols of a file that cannot be read
+// (their file is damaged) instead of failing.
+func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit, tolerant bool) (*Result, error) {
+	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
+	reserve := footerReserve(q)
+	misses := 0
+	p := &packer{e: e, m: m, q: q, qtokens: qtokens, tolerant: tolerant}
+	defer p.close()
+	if q.acceptsKind(core.DocFile) && m != nil && e.cfg.Retrieve.Units {
+		p.prof = newProfile(q, an)
+		var err error
+		if p.ranked, err = e.rankFileUnits(m, q, fused, p.prof, p.loadSymbols); err != nil {
+			return nil, err
+		}
+	}
+	for _, h := range fused {
+		kind, key, err := core.SplitDocID(h.ID)
+		if err != nil || !q.acceptsKind(kind) {
+			continue
+		}
+		// Past the limit, or once several items in a row did not fit the
+		// budget, a match is counted and nothing is read or rendered: a
+		// query's cost stays bounded by what it can show.
+		full := len(res.Items) >= q.Limit || misses >= maxMisses
+		it, v, err := p.show(kind, key, full)
+		if err != nil {
+			return nil, err
+		}
+		switch v {
+		case left:
+			continue
+		case counted:
+			res.Omitted++
+			continue
+		}
+		it.ID, it.Score = h.ID, h.Score
+		it.Scores, it.Reasons = explain(h, lists)
+		if len(it.Reasons) == 0 {
+			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}
+		}
+		if it.Role != "" && it.Role != codemap.RoleCode {
+			it.Reasons = append(it.Reasons, roleReason(it.Role, an.Intent, e.cfg.Retrieve.RolePriors))
+		}
+		// The estimate is of the item as the compact form prints it, and
+		// the footer keeps its share: the whole answer fits the budget.
+		it.Tokens = tokens.Estimate(renderItem(len(res.Items)+1, &it, false))
+		if res.Tokens+it.Tokens > q.Budget-reserve {
+			res.Omitted++
+			misses++
+			continue
+		}
+		misses = 0
+		res.Items = append(res.Items, it)
+		res.Tokens += it.Tokens
+	}
+	return res, nil
+}
+
+// verdict is what the packer makes of a hit.
+type verdict int
+
+const (
+	shown   verdict = iota // an item to fit in the budget
+	counted                // a match past the limit: counted, not shown
+	left                   // gone since the index, or filtered out
+)
+
+// packer shows the hits of one query, one kind of document at a time:
+// files, modules, knowledge nodes, conversation chunks and the sources'
+// items each have their show method (here, knowledge.go, chunks.go and
+// sources.go).
+type packer struct {
+	e        *Engine
+	m        *manifest
+	q        Query
+	qtokens  map[string]bool
+	tolerant bool
+	// symbols reads the symbols of the files shown, opened at the first.
+	symbols *symbolReader
+	// prof and ranked are the query's profile and the units of the files
+	// it ranked, when results show units.
+	prof   *profile
+	ranked map[string][]Unit
+	// sourced are the sources' states, read at the first source's item.
+	sourced map[string]*sourceState
+}
+
+// show makes the item of the document kind:key, or says why there is none.
+// With full set, a document the filters keep is only counted.
+func (p *packer) show(kind, key string, full bool) (Item, verdict, error) {
+	switch kind {
+	case core.DocFile:
+		return p.file(key, full)
+	case core.DocModule:
+		return p.module(key, full)
+	case core.DocNode:
+		return p.node(key, full)
+	case core.DocChunk:
+		return p.chunk(key, full)
+	}
+	return p.sourceItem(kind, key, full)
+}
+
+// loadSymbols reads a file's symbols into its record, once.
+func (p *packer) loadSymbols(rec *fileRecord) error {
+	e := p.e
+	if !rec.loaded && p.symbols == nil {
+		f, err := p.m.openSymbols(e.indexDir())
+		if err != nil {
+			return err
+		}
+		p.symbols = &symbolReader{f: f}
+	}
+	if p.symbols == nil {
+		return nil
+	}
+	// Records cache their symbols once read; queries may run
+	// concurrently.
+	e.symMu.Lock()
+	defer e.symMu.Unlock()
+	if err := p.symbols.read(rec); err != nil && !(p.tolerant && errors.Is(err, errSymbolsDamaged)) {
+		return err
+	}
+	return nil
+}
+
+func (p *packer) close() {
+	if p.symbols != nil {
+		p.symbols.f.Close()
+	}
+}
+
+// file shows a file: its record, its definitions and units.
+func (p *packer) file(key string, full bool) (Item, verdict, error) {
+	q := p.q
+	if full && q.Module == "" && q.Since.IsZero() && q.Until.IsZero() {
+		// Counted without finding the file's record, which costs a search
+		// of the manifest: the count may include a file gone since the
+		// index.
+		if q.underPath(key) {
+			return Item{}, counted, nil
+		}
+		return Item{}, left, nil
+	}
+	rec, ok := p.m.file(key)
+	if !ok {
+		return Item{}, left, nil // a ranker remembered a file that is gone
+	}
+	if !q.underPath(key) || q.Module != "" && rec.Module != q.Module || !q.inWindow(time.Unix(0, rec.ModTime)) {
+		return Item{}, left, nil
+	}
+	if full {
+		return Item{}, counted, nil
+	}
+	if err := p.loadSymbols(rec); err != nil {
+		return Item{}, left, err
+	}
+	units, ok := p.ranked[key]
+	if !ok && p.prof != nil {
+		units = p.e.fileUnits(rec, p.prof, nil)
+	}
+	return Item{Kind: core.DocFile, Path: key, Title: key, Text: renderFile(rec, units, p.qtokens), Role: rec.Role, Units: units}, shown, nil
+}
+
+// module shows a module: its summary.
+func (p *packer) module(key string, full bool) (Item, verdict, error) {
+	q := p.q
+	var sum moduleSummary
+	ok := p.m != nil
+	if ok {
+		sum, ok = p.m.moduleSummaries()[key]
+	}
+	if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || !q.Since.IsZero() || !q.Until.IsZero() {
+		return Item{}, left, nil
+	}
+	if full {
+		return Item{}, counted, nil
+	}
+	return Item{Kind: core.DocModule, Path: key, Title: key, Text: renderModule(key, sum)}, shown, nil
+}
+
+// fallbackReason says why an item is there when no ranker gave a reason:
+// a central file, or the rankers that found it.
+func fallbackReason(it *Item, m *manifest, scores map[string]float64) string {
+	if m != nil && it.Kind == core.DocFile {
+		if rec, ok := m.file(it.Path); ok && rec.Importers >= 5 {
+			return "central file, imported by " + plural(rec.Importers, "file")
+		}
+	}
+	names := make([]string, 0, len(scores))
+	for n := range scores {
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return "found by the fuser"
+	}
+	sort.Strings(names)
+	return "found by " + strings.Join(names, ", ")
+}
+
+// queryTokens are the analyzed words of the query and its terms.
+func queryTokens(q Query) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range text.Tokenize(q.Text + " " + strings.Join(q.Terms, " ")) {
+		out[t] = true
+	}
+	return out
+}
+
+// explain gathers each ranker's score and reason for the hit, strongest
+// contribution first (the order RRF weighs them: weight over rank).
+func explain(h core.Hit, lists []core.RankedList) (map[string]float64, []string) {
+	scores := map[string]float64{}
+	type reason struct {
+		text string
+		vote float64
+	}
+	var rs []reason
+	for _, l := range lists {
+		for i, lh := range l.Hits {
+			if lh.ID != h.ID {
+				continue
+			}
+			scores[l.Stage] = lh.Score
+			if lh.Reason != "" {
+				rs = append(rs, reason{lh.Reason, l.Weight / float64(i+1)})
+			}
+			break
+		}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].vote > rs[j].vote })
+	reasons := []string{}
+	for _, r := range rs {
+		if !slices.Contains(reasons, r.text) {
+			reasons = append(reasons, r.text)
+		}
+	}
+	if len(reasons) == 0 && h.Reason != "" {
+		reasons = append(reasons, h.Reason)
+	}
+	return scores, reasons
+}
