@@ -31,34 +31,45 @@ func deps(t *testing.T) map[string][]string {
 	return all
 }
 
-// The engine (core/ and the built-in stages) sits below what uses it:
-// none of its packages links the programs' internal packages, the hooks,
-// the MCP server or its library, the agents' connectors, or the plugin
-// transport (core/subprocess and core/pluginsdk are that transport, and
-// a plugin's own main links it). The connectors and the server do not
-// link internal/ either: the programs hand them what they need.
+// The engine (core/ and the built-in stages in plugins/) sits below what
+// uses it: none of its packages links the programs' internal packages,
+// anything under agent/ (the hooks, the MCP server, the connectors, the
+// X-ray), the MCP library, or the plugin transport (core/subprocess and
+// core/pluginsdk are that transport, and a plugin's own main links it).
+// The agent integrations above it do not link internal/ either: the
+// programs hand them what they need. The hooks, which agents run on every
+// prompt, link neither the MCP server, its library nor the connectors.
 func TestLayers(t *testing.T) {
-	engineMayNot := []string{module + "/internal", module + "/server", module + "/agents", module + "/core/hooks", "github.com/mark3labs/mcp-go", "github.com/hashicorp/go-plugin"}
+	var (
+		internal  = module + "/internal"
+		agent     = module + "/agent"
+		hooks     = module + "/agent/hooks"
+		mcpServer = module + "/agent/mcpserver"
+		connect   = module + "/agent/connect"
+		mcpGo     = "github.com/mark3labs/mcp-go"
+		goPlugin  = "github.com/hashicorp/go-plugin"
+	)
+	under := func(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 	transport := func(p string) bool {
-		return strings.HasPrefix(p, module+"/core/subprocess") || strings.HasPrefix(p, module+"/core/pluginsdk") || strings.Contains(p, "/cmd/")
+		return under(p, module+"/core/subprocess") || under(p, module+"/core/pluginsdk") || strings.Contains(p, "/cmd/")
 	}
 	checked := 0
 	for pkg, ds := range deps(t) {
 		var forbidden []string
 		switch {
-		case strings.HasPrefix(pkg, module+"/core/hooks"):
-			forbidden = []string{module + "/internal", module + "/server", module + "/agents", "github.com/mark3labs/mcp-go"}
-		case (strings.HasPrefix(pkg, module+"/core/") || strings.HasPrefix(pkg, module+"/plugins/")) && !transport(pkg):
-			forbidden = engineMayNot
-		case strings.HasPrefix(pkg, module+"/agents"), strings.HasPrefix(pkg, module+"/server"):
-			forbidden = []string{module + "/internal"}
+		case (under(pkg, module+"/core") || under(pkg, module+"/plugins")) && !transport(pkg):
+			forbidden = []string{internal, agent, mcpGo, goPlugin}
+		case under(pkg, hooks):
+			forbidden = []string{internal, mcpGo, mcpServer, connect}
+		case under(pkg, agent):
+			forbidden = []string{internal}
 		default:
 			continue
 		}
 		checked++
 		for _, d := range ds {
 			for _, f := range forbidden {
-				if d == f || strings.HasPrefix(d, f+"/") {
+				if under(d, f) {
 					t.Errorf("%s links %s", pkg, d)
 				}
 			}
@@ -80,7 +91,7 @@ func TestRubiHookLinksLittle(t *testing.T) {
 	for _, d := range ds {
 		switch {
 		case d == "net", d == "github.com/spf13/pflag", d == "github.com/spf13/cobra",
-			d == module+"/server", d == module+"/agents", d == module+"/internal/flags",
+			d == module+"/agent/mcpserver", d == module+"/agent/connect", d == module+"/internal/flags",
 			strings.HasPrefix(d, "github.com/mark3labs/mcp-go"), strings.HasPrefix(d, "github.com/hashicorp/go-plugin"):
 			t.Errorf("rubi-hook links %s", d)
 		}

@@ -1,7 +1,10 @@
 // Package rubi is the root of rubi, a knowledge graph and context manager
 // for AI coding agents. The engine lives in core/, the built-in stages in
-// plugins/, the commands in internal/cli (cmd/rubi runs them). This package
-// only carries what must sit at the top of the repository.
+// plugins/; what faces the agents sits above it in agent/ (the hooks, the
+// MCP server, the connectors, the token X-ray and audit, and the Claude
+// Code plugin's files); the commands are in internal/cli (cmd/rubi runs
+// them). This package only carries what must sit at the top of the
+// repository.
 package rubi
 
 import _ "embed"

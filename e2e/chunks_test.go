@@ -24,7 +24,7 @@ import (
 // only the tools the agent file names.
 
 const (
-	// analystPrompt opens claude/agents/chunk-analyst.md's body.
+	// analystPrompt opens agent/claude/agents/chunk-analyst.md's body.
 	analystPrompt = "You analyse one chunk of this project's conversation memory"
 	readTool      = "mcp__plugin_rubi_rubi__read"
 	memoryTool    = "mcp__plugin_rubi_rubi__memory"

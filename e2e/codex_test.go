@@ -12,7 +12,7 @@ import (
 )
 
 // codexDir holds the pinned Codex CLI (package.json, npm ci).
-const codexDir = "agents/testdata/codex"
+const codexDir = "agent/connect/testdata/codex"
 
 // codexCLI returns the real Codex CLI installed by npm ci, or fails the
 // test saying how to install it.

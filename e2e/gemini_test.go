@@ -20,7 +20,7 @@ import (
 )
 
 // geminiDir holds the pinned Gemini CLI (package.json, npm ci).
-const geminiDir = "agents/testdata/gemini"
+const geminiDir = "agent/connect/testdata/gemini"
 
 // geminiCLI returns the real Gemini CLI installed by npm ci, or fails the
 // test saying how to install it.

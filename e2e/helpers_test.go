@@ -32,7 +32,7 @@ var repoRoot = func() string {
 const noNodeEnv = "RUBI_TEST_NO_NODE"
 
 // claudeDir holds the pinned Claude Code CLI (package.json, npm ci).
-const claudeDir = "agents/testdata/claude"
+const claudeDir = "agent/connect/testdata/claude"
 
 // claudeCLI returns the real Claude Code CLI installed by npm ci, or fails
 // the test saying how to install it.

@@ -16,18 +16,18 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi"
-	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/agent/connect"
 )
 
-// update rewrites the plugin's hooks file from agents.PluginHooksJSON.
-var update = flag.Bool("update", false, "rewrite claude/hooks/hooks.json from agents.PluginHooksJSON")
+// update rewrites the plugin's hooks file from connect.PluginHooksJSON.
+var update = flag.Bool("update", false, "rewrite agent/claude/hooks/hooks.json from connect.PluginHooksJSON")
 
 // pluginHooks are the hooks the plugin installs, by event: the matcher
 // and the command, the ones rubi install --hooks writes.
 func pluginHooks() map[string][2]string {
 	m := map[string][2]string{}
-	for _, h := range agents.ClaudeHooks() {
-		m[h.Event] = [2]string{h.Matcher, agents.PluginHookCommand(h.Event)}
+	for _, h := range connect.ClaudeHooks() {
+		m[h.Event] = [2]string{h.Matcher, connect.PluginHookCommand(h.Event)}
 	}
 	return m
 }
@@ -94,16 +94,16 @@ func TestPluginManifest(t *testing.T) {
 		t.Errorf("marketplace.json lists %+v, want rubi %s at ./", market.Plugins, rubi.Version)
 	}
 
-	// The hooks are rubi install's, rendered by the agents package.
+	// The hooks are rubi install's, rendered by the connect package.
 	hooksFile := filepath.Join(repoRoot, filepath.FromSlash(plugin.Hooks))
-	want := agents.PluginHooksJSON()
+	want := connect.PluginHooksJSON()
 	if *update {
 		if err := os.WriteFile(hooksFile, want, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if got, err := os.ReadFile(hooksFile); err != nil || !bytes.Equal(got, want) {
-		t.Errorf("%s is not agents.PluginHooksJSON() (%v); rewrite it with go test ./e2e -run TestPluginManifest -update:\n%s", plugin.Hooks, err, got)
+		t.Errorf("%s is not connect.PluginHooksJSON() (%v); rewrite it with go test ./e2e -run TestPluginManifest -update:\n%s", plugin.Hooks, err, got)
 	}
 
 	var mcp struct {
@@ -120,10 +120,11 @@ func TestPluginManifest(t *testing.T) {
 
 // The real CLI's strict validation passes on the plugin as a marketplace
 // install gets it: the repository's files, without what is git-ignored.
-// (The checkout itself holds agents/testdata/claude/node_modules, whose
-// README files the validator would take for subagents: it scans the
-// agents/ directory at the root, which here is rubi's Go package, even
-// though plugin.json points agents elsewhere.)
+// (The checkout itself holds git-ignored node_modules folders, such as
+// agent/connect/testdata/claude/node_modules; the validator scans an
+// agents/ directory at the root even though plugin.json points agents
+// elsewhere, and took their README files for subagents when the
+// connectors lived there.)
 func TestPluginValidates(t *testing.T) {
 	claude := claudeCLI(t)
 	tree := repositoryFiles(t)

@@ -15,10 +15,10 @@
 #     testdata/node/package-lock.json, installed into testdata/node/
 #     node_modules (git-ignored) and put first on PATH for the tests only.
 #   - The npm packages the tests drive, at the versions their lock files
-#     pin: the official MCP TypeScript SDK client (server/testdata/
+#     pin: the official MCP TypeScript SDK client (agent/mcpserver/testdata/
 #     sdkclient), the official MCP Bundle tool with that client
 #     (internal/mcpb/testdata/packer, for rubi.mcpb) and the real Claude
-#     Code, Codex, Gemini, OpenCode and Continue CLIs (agents/testdata/*).
+#     Code, Codex, Gemini, OpenCode and Continue CLIs (agent/connect/testdata/*).
 #     A folder is installed again only when its package.json or lock file
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
@@ -101,7 +101,7 @@ if [ "$(node_major)" -lt 22 ]; then
 fi
 say "node $(node --version) ($(command -v node))"
 
-for dir in server/testdata/sdkclient internal/mcpb/testdata/packer agents/testdata/claude agents/testdata/codex agents/testdata/gemini agents/testdata/opencode agents/testdata/continue; do
+for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer agent/connect/testdata/claude agent/connect/testdata/codex agent/connect/testdata/gemini agent/connect/testdata/opencode agent/connect/testdata/continue; do
   npm_install "$dir"
 done
 

@@ -36,7 +36,7 @@ func harnessOptions(t *testing.T) options {
 	}
 	for _, name := range agentNames {
 		if pinnedCLI(root, name) == "" {
-			t.Fatalf("the %s CLI is not installed: run `(cd agents/testdata/%s && npm ci)` (make test does), or set %s=1 to leave this test out", agentTitle(name), name, noNodeEnv)
+			t.Fatalf("the %s CLI is not installed: run `(cd agent/connect/testdata/%s && npm ci)` (make test does), or set %s=1 to leave this test out", agentTitle(name), name, noNodeEnv)
 		}
 	}
 	return options{

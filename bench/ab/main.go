@@ -71,8 +71,8 @@ func main() {
 	flag.BoolVar(&o.short, "short", false, "smoke run: the first chain's first two tasks, one run")
 	flag.BoolVar(&o.real, "real", false, "run against the real model APIs (needs ANTHROPIC_API_KEY / OPENAI_API_KEY; costs money)")
 	flag.StringVar(&o.mirrors, "mirrors", os.Getenv("RUBI_MIRRORS"), "the folder of OWNER+NAME/repo bare git repositories the chains' mirror names")
-	flag.StringVar(&o.claude, "claude", "", "the Claude Code CLI (default the pinned one of agents/testdata/claude, else claude on PATH)")
-	flag.StringVar(&o.codex, "codex", "", "the Codex CLI (default the pinned one of agents/testdata/codex, else codex on PATH)")
+	flag.StringVar(&o.claude, "claude", "", "the Claude Code CLI (default the pinned one of agent/connect/testdata/claude, else claude on PATH)")
+	flag.StringVar(&o.codex, "codex", "", "the Codex CLI (default the pinned one of agent/connect/testdata/codex, else codex on PATH)")
 	flag.StringVar(&claudeModel, "claude-model", "claude-sonnet-4-5", "Claude Code's model")
 	flag.StringVar(&codexModel, "codex-model", "gpt-5", "Codex's model")
 	flag.StringVar(&o.rubi, "rubi", "", "a folder holding rubi, rubi-hook, rubi-mcp and rubi-full (default: built from this checkout)")
@@ -320,7 +320,7 @@ func (h *harness) agent(ctx context.Context, name string) (*agent, error) {
 		a.Bin = pinnedCLI(h.o.root, name)
 	}
 	if a.Bin == "" {
-		return nil, fmt.Errorf("%s: not found: run `(cd agents/testdata/%s && npm ci)` (make test does), or give -%s PATH", a.Title, name, name)
+		return nil, fmt.Errorf("%s: not found: run `(cd agent/connect/testdata/%s && npm ci)` (make test does), or give -%s PATH", a.Title, name, name)
 	}
 	v, err := h.version(ctx, a)
 	if err != nil {
@@ -330,10 +330,10 @@ func (h *harness) agent(ctx context.Context, name string) (*agent, error) {
 	return a, nil
 }
 
-// pinnedCLI is the CLI the tests pin (agents/testdata/NAME), else the one
+// pinnedCLI is the CLI the tests pin (agent/connect/testdata/NAME), else the one
 // on PATH, else "".
 func pinnedCLI(root, name string) string {
-	if p := filepath.Join(root, "agents", "testdata", name, "node_modules", ".bin", name); isFile(p) {
+	if p := filepath.Join(root, "agent", "connect", "testdata", name, "node_modules", ".bin", name); isFile(p) {
 		return p
 	}
 	if p, err := exec.LookPath(name); err == nil {

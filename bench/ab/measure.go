@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rubi-dev/rubi/core/transcript"
-	"github.com/rubi-dev/rubi/core/xray"
+	"github.com/rubi-dev/rubi/agent/transcript"
+	"github.com/rubi-dev/rubi/agent/xray"
 )
 
 // metrics are one session's figures, read from the logs the agent wrote
-// (core/transcript), but for the wall time, which the harness measures
+// (agent/transcript), but for the wall time, which the harness measures
 // around the agent's process.
 type metrics struct {
 	// Calls are the API calls (model responses), subagents' included:
@@ -33,7 +33,7 @@ type metrics struct {
 	// (see reRead).
 	ReRead int64   `json:"reread"`
 	Wall   float64 `json:"wall_seconds"`
-	// Cost is the list price of the calls in US dollars (core/xray's
+	// Cost is the list price of the calls in US dollars (agent/xray's
 	// table); CostKnown is false when a call's model is not in it.
 	Cost      float64 `json:"cost_usd"`
 	CostKnown bool    `json:"cost_known"`
@@ -53,7 +53,7 @@ type reading struct {
 }
 
 // rubiMapMark opens the context rubi's SessionStart hook adds
-// (core/hooks); the agents log a hook's context word for word.
+// (agent/hooks); the agents log a hook's context word for word.
 const rubiMapMark = "rubi: the project map"
 
 // thread follows one context: the main log's, a sidechain's, a

@@ -48,7 +48,7 @@ type row struct {
 	// Notes is the graph's notes when the group's first session started
 	// (the median over runs).
 	Notes float64 `json:"notes_at_start"`
-	// CostKnown is false when a call's model has no price in core/xray.
+	// CostKnown is false when a call's model has no price in agent/xray.
 	CostKnown bool `json:"cost_known"`
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rubi-dev/rubi/core/transcript"
+	"github.com/rubi-dev/rubi/agent/transcript"
 )
 
 // Context re-read: what the cache served, and when it served less than

@@ -30,14 +30,14 @@ chain "rubi-recall" {
     prompt = "In this repository, where does rubi decide which notes to recall for a user's prompt, and what makes a note qualify? Name the function, its file, and the rule."
     mock {
       step "context" { query = "recall notes for a prompt threshold" }
-      step "read" { path = "core/hooks/recall.go" }
+      step "read" { path = "agent/hooks/recall.go" }
       step "register" {
         type  = "concept"
         title = "Recall injects notes that share two content words with the prompt"
-        body  = "core/hooks/recall.go: recall ranks notes by BM25 and names; a note qualifies with two of the prompt's content words, one for short prompts, or when the prompt names one of its files."
-        files = ["core/hooks/recall.go"]
+        body  = "agent/hooks/recall.go: recall ranks notes by BM25 and names; a note qualifies with two of the prompt's content words, one for short prompts, or when the prompt names one of its files."
+        files = ["agent/hooks/recall.go"]
       }
-      step "answer" { text = "handler.recall in core/hooks/recall.go: a note qualifies when it holds two of the prompt's content words (one for a short prompt) or is about a file the prompt names." }
+      step "answer" { text = "handler.recall in agent/hooks/recall.go: a note qualifies when it holds two of the prompt's content words (one for a short prompt) or is about a file the prompt names." }
     }
   }
 
@@ -54,8 +54,8 @@ chain "rubi-recall" {
     prompt = "Which test checks that recall injects a matching note and stays silent for an unrelated prompt? Name the test function and its file, and one case it does not cover."
     mock {
       step "search" { pattern = "func TestRecall" }
-      step "read" { path = "core/hooks/hooks_test.go" }
-      step "answer" { text = "The recall tests of core/hooks/hooks_test.go." }
+      step "read" { path = "agent/hooks/hooks_test.go" }
+      step "answer" { text = "The recall tests of agent/hooks/hooks_test.go." }
     }
   }
 }

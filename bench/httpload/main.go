@@ -49,7 +49,7 @@ func main() {
 	}
 }
 
-// The sizes of the calls: up to the server's limits (server.MaxBody
+// The sizes of the calls: up to the server's limits (mcpserver.MaxBody
 // bounds a body, the tools their arguments).
 const (
 	bigQuery = 250 << 10 // under the 256 KiB query limit

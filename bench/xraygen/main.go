@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/rubi-dev/rubi/core/transcript/transcripttest"
+	"github.com/rubi-dev/rubi/agent/transcript/transcripttest"
 )
 
 func main() {

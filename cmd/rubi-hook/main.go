@@ -1,5 +1,5 @@
 // Command rubi-hook answers agent hooks, as `rubi hook` does, in half the
-// time: it links the engine and the hooks (core/hooks) and nothing else,
+// time: it links the engine and the hooks (agent/hooks) and nothing else,
 // so it starts without the MCP server's, the installers', the command
 // line's and the plugin transport's packages; a recall for a project whose
 // rubi.hcl names a ranker or fuser plugin is answered by rubi-full. An
@@ -21,8 +21,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/core/config"
-	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/programs"

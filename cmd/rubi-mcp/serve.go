@@ -16,12 +16,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/agent/mcpserver"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
-	"github.com/rubi-dev/rubi/server"
 )
 
 // xrayToolTokens is what the xray tool's definition costs, for --xray's
@@ -39,7 +39,7 @@ type options struct {
 	stdout   io.Writer
 	stderr   io.Writer
 	httpAddr string
-	http     server.HTTPOptions
+	http     mcpserver.HTTPOptions
 	cost     bool
 	xray     bool
 	// version prints the program's version (rubi doctor compares it
@@ -85,7 +85,7 @@ clients and projects at once (the projects tool lists them; every tool takes
 a project argument: an open project's name, or the absolute path of a project
 inside --root, the working directory's project or an --allow folder). A
 bare port or ":PORT" listens on 127.0.0.1; any other
-address needs a bearer token (--token or ` + server.TokenEnv + `), which
+address needs a bearer token (--token or ` + mcpserver.TokenEnv + `), which
 clients send as "Authorization: Bearer TOKEN". Browser origins other than
 loopback ones are refused unless named with --allow-origin.
 
@@ -109,7 +109,7 @@ tool definition with every message.
 clients send them with every message.`,
 		Example: `  claude mcp add rubi -- rubi mcp
   rubi mcp --http 8765
-  ` + server.TokenEnv + `=secret rubi mcp --http 0.0.0.0:8765
+  ` + mcpserver.TokenEnv + `=secret rubi mcp --http 0.0.0.0:8765
   rubi mcp --cost
   rubi mcp --vault ~/Documents/Rubi
   claude mcp add rubi -- rubi mcp --xray
@@ -134,7 +134,7 @@ clients send them with every message.`,
 			if err != nil {
 				return err
 			}
-			srv := server.New(opts)
+			srv := mcpserver.New(opts)
 			defer srv.Close()
 			if o.cost {
 				return o.printCost(srv)
@@ -142,7 +142,7 @@ clients send them with every message.`,
 			if o.httpAddr == "" {
 				return srv.ServeStdio(cmd.Context(), o.stdin, o.stdout)
 			}
-			addr, err := server.ListenAddr(o.httpAddr)
+			addr, err := mcpserver.ListenAddr(o.httpAddr)
 			if err != nil {
 				return err
 			}
@@ -153,16 +153,16 @@ clients send them with every message.`,
 				debug.SetMemoryLimit(httpMemoryLimit)
 			}
 			if o.http.Token == "" {
-				o.http.Token = os.Getenv(server.TokenEnv)
+				o.http.Token = os.Getenv(mcpserver.TokenEnv)
 			}
-			if err := server.CheckHTTP(addr, o.http); err != nil {
+			if err := mcpserver.CheckHTTP(addr, o.http); err != nil {
 				return err
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(o.stderr, "rubi mcp: serving http://%s%s (Ctrl-C stops)\n", ln.Addr(), server.Path)
+			fmt.Fprintf(o.stderr, "rubi mcp: serving http://%s%s (Ctrl-C stops)\n", ln.Addr(), mcpserver.Path)
 			return srv.ServeHTTP(cmd.Context(), ln, o.http)
 		},
 	}
@@ -176,7 +176,7 @@ clients send them with every message.`,
 	f.BoolP("help", "h", false, "help for rubi mcp")
 	// The server's.
 	f.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on ADDR (host:port or a port; loopback unless a host is named)")
-	f.StringVar(&o.http.Token, "token", "", "bearer token clients must send over HTTP (default $"+server.TokenEnv+")")
+	f.StringVar(&o.http.Token, "token", "", "bearer token clients must send over HTTP (default $"+mcpserver.TokenEnv+")")
 	f.StringArrayVar(&o.allow, "allow", nil, "a folder inside which the project argument may open projects over HTTP, besides --root and the working directory's project (repeatable)")
 	f.StringArrayVar(&o.http.Origins, "allow-origin", nil, "a browser origin allowed over HTTP besides loopback ones (repeatable)")
 	f.BoolVar(&o.cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
@@ -187,8 +187,8 @@ clients send them with every message.`,
 }
 
 // serverOptions resolves where the server finds its projects.
-func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
-	opts := server.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger}
+func (o *options) serverOptions(logger hclog.Logger) (mcpserver.Options, error) {
+	opts := mcpserver.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger}
 	if o.vaultSet {
 		switch {
 		case o.httpAddr != "":
@@ -252,7 +252,7 @@ func (o *options) serverOptions(logger hclog.Logger) (server.Options, error) {
 // are sent before any call names a project, so one language serves every
 // project. A configuration that does not load leaves the choice to the
 // locale: the calls report its errors.
-func (o *options) chooseLanguage(opts *server.Options, co config.Options) {
+func (o *options) chooseLanguage(opts *mcpserver.Options, co config.Options) {
 	setting := ""
 	if cfg, diags := config.Load(co); !diags.HasErrors() {
 		setting = cfg.Language
@@ -261,7 +261,7 @@ func (o *options) chooseLanguage(opts *server.Options, co config.Options) {
 	opts.Language = o.lang
 }
 
-func (o *options) printCost(srv *server.Server) error {
+func (o *options) printCost(srv *mcpserver.Server) error {
 	c, err := srv.FixedCost()
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ package messages
 //
 // Keep them short: the hooks' texts are injected into the agent's
 // context, and the MCP server's instructions and tool descriptions are
-// sent with every message an agent makes (server.CostLimit holds them in
+// sent with every message an agent makes (mcpserver.CostLimit holds them in
 // every language). Names the agent or the user types — tools, arguments,
 // actions, commands, flags, files — stay as they are.
 const (

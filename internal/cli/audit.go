@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/core/audit"
+	"github.com/rubi-dev/rubi/agent/audit"
+	"github.com/rubi-dev/rubi/agent/transcript"
+	"github.com/rubi-dev/rubi/agent/xray"
 	"github.com/rubi-dev/rubi/core/messages"
-	"github.com/rubi-dev/rubi/core/transcript"
-	"github.com/rubi-dev/rubi/core/xray"
 )
 
 // mcpStdioTokens is the fixed cost in tokens of rubi's MCP server as a

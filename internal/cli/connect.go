@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core/messages"
 )
 
@@ -24,7 +24,7 @@ agent's own configuration file, rubi's instructions between markers in the
 file the agent reads (AGENTS.md, GEMINI.md, a rule file), and rubi's hooks
 where the agent runs hooks that inject context (Codex).
 
-Agents: ` + strings.Join(agents.AgentNames(), ", ") + `. For Claude Code,
+Agents: ` + strings.Join(connect.AgentNames(), ", ") + `. For Claude Code,
 use rubi install --hooks or rubi's plugin.
 
 --project (the default) changes the project's files, --global the user's.
@@ -42,7 +42,7 @@ is there now. --undo takes out exactly what connect added.`,
 				return argsBetween(0, 0)(cmd, args)
 			}
 			if len(args) == 0 {
-				return fmt.Errorf("rubi connect needs an agent: %s (`rubi connect --list` shows what each gets)", strings.Join(agents.Names(), ", "))
+				return fmt.Errorf("rubi connect needs an agent: %s (`rubi connect --list` shows what each gets)", strings.Join(connect.Names(), ", "))
 			}
 			return argsBetween(1, 1)(cmd, args)
 		},
@@ -58,12 +58,12 @@ is there now. --undo takes out exactly what connect added.`,
 			if err != nil {
 				return fmt.Errorf("find the home directory: %w", err)
 			}
-			o := agents.ConnectOptions{Project: root, Home: home, Scope: agents.ScopeProject, DryRun: dryRun}
+			o := connect.ConnectOptions{Project: root, Home: home, Scope: connect.ScopeProject, DryRun: dryRun}
 			if global {
-				o.Scope = agents.ScopeGlobal
+				o.Scope = connect.ScopeGlobal
 			}
 			if list {
-				st := agents.List(o)
+				st := connect.List(o)
 				if g.JSON {
 					return writeJSON(g.stdout, st)
 				}
@@ -77,14 +77,14 @@ is there now. --undo takes out exactly what connect added.`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), installLockWait)
 			defer cancel()
-			var rep *agents.Report
+			var rep *connect.Report
 			if undo {
-				rep, err = agents.Disconnect(ctx, args[0], o)
+				rep, err = connect.Disconnect(ctx, args[0], o)
 			} else {
-				if o.Rubi, err = agents.RubiExecutable(); err != nil {
+				if o.Rubi, err = connect.RubiExecutable(); err != nil {
 					return err
 				}
-				rep, err = agents.Connect(ctx, args[0], o)
+				rep, err = connect.Connect(ctx, args[0], o)
 			}
 			if rep != nil && (err == nil || len(rep.Files) > 0) {
 				if g.JSON {
@@ -92,7 +92,7 @@ is there now. --undo takes out exactly what connect added.`,
 						return jerr
 					}
 				} else {
-					agents.WriteReport(g.stdout, g.langOf(root), rep)
+					connect.WriteReport(g.stdout, g.langOf(root), rep)
 				}
 			}
 			return err
@@ -110,8 +110,8 @@ is there now. --undo takes out exactly what connect added.`,
 // writeList prints --list: one block per agent, in the README's words:
 // what its hooks bring automatically, the file of instructions that tell
 // it to use rubi's tools, and its files.
-func writeList(w io.Writer, l messages.Lang, scope agents.Scope, st []agents.AgentStatus) {
-	if scope == agents.ScopeGlobal {
+func writeList(w io.Writer, l messages.Lang, scope connect.Scope, st []connect.AgentStatus) {
+	if scope == connect.ScopeGlobal {
 		fmt.Fprintln(w, l.Get(messages.ConnectAgentsGlobal))
 	} else {
 		fmt.Fprintln(w, l.Get(messages.ConnectAgentsProject))

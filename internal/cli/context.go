@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/when"

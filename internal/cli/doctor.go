@@ -19,9 +19,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi"
-	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/agent/connect"
+	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/core/config"
-	"github.com/rubi-dev/rubi/core/hooks"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/project"
@@ -286,7 +286,7 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 	defer eng.Close()
 	fix := "rubi index"
 	if g.Root != "" {
-		fix += " --root " + agents.ShellQuote(root)
+		fix += " --root " + connect.ShellQuote(root)
 	}
 	is := eng.Status(ctx, time.Now()).Index
 	var why []string
@@ -324,16 +324,16 @@ func doctorAgents(r *doctorReport, root string) {
 	const check = "agents"
 	home, _ := os.UserHomeDir()
 	found := false
-	for _, scope := range []agents.Scope{agents.ScopeProject, agents.ScopeGlobal} {
-		o := agents.ConnectOptions{Project: root, Home: home, Scope: scope}
+	for _, scope := range []connect.Scope{connect.ScopeProject, connect.ScopeGlobal} {
+		o := connect.ConnectOptions{Project: root, Home: home, Scope: scope}
 		codexHere := false
-		for _, e := range agents.Entries(o) {
+		for _, e := range connect.Entries(o) {
 			found = true
 			fix := "rubi connect " + e.Agent
 			switch {
 			case e.Agent == "claude-code":
 				fix = "rubi install --hooks"
-			case scope == agents.ScopeGlobal:
+			case scope == connect.ScopeGlobal:
 				fix += " --global"
 			}
 			name := e.Agent + " (" + string(scope) + ")"
@@ -352,16 +352,16 @@ func doctorAgents(r *doctorReport, root string) {
 				continue
 			}
 			r.ok(check, name, say(messages.DoctorStarts, e.Path, store.EscapeLine(strings.Join(e.Commands, ", "))))
-			codexHere = codexHere || e.Agent == "codex" && scope == agents.ScopeProject
+			codexHere = codexHere || e.Agent == "codex" && scope == connect.ScopeProject
 		}
 		if codexHere {
-			switch trusted, path, err := agents.CodexTrusted(o); {
+			switch trusted, path, err := connect.CodexTrusted(o); {
 			case err != nil:
 				r.problem(check, "codex trust", say(messages.DoctorCannotRead, path, store.EscapeLine(firstLineOf(err.Error()))), say(messages.DoctorCorrect, path))
 			case !trusted:
 				key := fmt.Sprintf("[projects.%q]", root)
 				r.problem(check, "codex trust", say(messages.DoctorCodexUntrusted, root),
-					say(messages.DoctorCodexTrustFix, fmt.Sprintf("printf '%%s\\n' %s 'trust_level = \"trusted\"' >> %s", agents.ShellQuote(key), agents.ShellQuote(path))))
+					say(messages.DoctorCodexTrustFix, fmt.Sprintf("printf '%%s\\n' %s 'trust_level = \"trusted\"' >> %s", connect.ShellQuote(key), connect.ShellQuote(path))))
 			default:
 				r.ok(check, "codex trust", say(messages.DoctorCodexTrusted, root, path))
 			}
@@ -414,7 +414,7 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 	dir := filepath.Join(root, project.DataDir)
 	path := filepath.Join(dir, hooks.LogName)
 	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
-		r.problem(check, "hooks.log", say(messages.DoctorNotAFolder, dir), raw("rm "+agents.ShellQuote(dir)))
+		r.problem(check, "hooks.log", say(messages.DoctorNotAFolder, dir), raw("rm "+connect.ShellQuote(dir)))
 		return
 	}
 	lfi, err := os.Lstat(path)
@@ -423,7 +423,7 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 		return
 	}
 	if err == nil && !lfi.Mode().IsRegular() {
-		r.problem(check, "hooks.log", say(messages.DoctorNotRegular, path), raw("rm "+agents.ShellQuote(path)))
+		r.problem(check, "hooks.log", say(messages.DoctorNotRegular, path), raw("rm "+connect.ShellQuote(path)))
 		return
 	}
 	var f *os.File
@@ -431,7 +431,7 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 		f, err = store.OpenRegular(path)
 	}
 	if err != nil {
-		r.problem(check, "hooks.log", say(messages.DoctorCannotRead, path, err.Error()), raw("ls -l "+agents.ShellQuote(path)))
+		r.problem(check, "hooks.log", say(messages.DoctorCannotRead, path, err.Error()), raw("ls -l "+connect.ShellQuote(path)))
 		return
 	}
 	defer f.Close()
@@ -443,7 +443,7 @@ func doctorHookLog(r *doctorReport, root string, now time.Time) {
 	start := max(0, fi.Size()-doctorLogTail)
 	data, err := io.ReadAll(io.NewSectionReader(f, start, fi.Size()-start))
 	if err != nil {
-		r.problem(check, "hooks.log", say(messages.DoctorCannotRead, path, err.Error()), raw("ls -l "+agents.ShellQuote(path)))
+		r.problem(check, "hooks.log", say(messages.DoctorCannotRead, path, err.Error()), raw("ls -l "+connect.ShellQuote(path)))
 		return
 	}
 	if start > 0 { // the first line is cut

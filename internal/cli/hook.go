@@ -3,7 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/core/hooks"
+	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 

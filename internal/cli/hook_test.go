@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rubi-dev/rubi/core/hooks"
+	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
 )
@@ -54,32 +54,32 @@ defaults. --undo takes out exactly what rubi added, keeping your other
 changes, and leaves the backups and the vault directory.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			claude, err := agents.FindClaude()
+			claude, err := connect.FindClaude()
 			if err != nil {
 				return err
 			}
-			o := agents.Options{Claude: claude, UserConfig: config.UserConfigPath(), Hooks: hooks, DryRun: dryRun}
+			o := connect.Options{Claude: claude, UserConfig: config.UserConfigPath(), Hooks: hooks, DryRun: dryRun}
 			if o.UserConfig == "" {
 				return errors.New("cannot find rubi's personal configuration: set HOME or XDG_CONFIG_HOME")
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), installLockWait)
 			defer cancel()
-			var rep *agents.Report
+			var rep *connect.Report
 			if undo {
 				if cmd.Flags().Changed("vault") || cmd.Flags().Changed("window") {
 					return errors.New("--undo takes no --vault or --window: it restores what was there before rubi")
 				}
-				rep, err = agents.Uninstall(ctx, o)
+				rep, err = connect.Uninstall(ctx, o)
 			} else {
 				if err := g.installAnswers(cmd, &o, vault, window, yes); err != nil {
 					return err
 				}
 				if hooks {
-					if o.Rubi, err = agents.RubiExecutable(); err != nil {
+					if o.Rubi, err = connect.RubiExecutable(); err != nil {
 						return err
 					}
 				}
-				rep, err = agents.Install(ctx, o)
+				rep, err = connect.Install(ctx, o)
 			}
 			if rep != nil && (err == nil || len(rep.Files) > 0) {
 				if g.JSON {
@@ -87,7 +87,7 @@ changes, and leaves the backups and the vault directory.`,
 						return jerr
 					}
 				} else {
-					agents.WriteReport(g.stdout, g.lang(), rep)
+					connect.WriteReport(g.stdout, g.lang(), rep)
 				}
 			}
 			if err != nil {
@@ -111,8 +111,8 @@ changes, and leaves the backups and the vault directory.`,
 
 // installAnswers fills the vault and the window from the flags, else from
 // the person at the terminal, else from the current settings or defaults.
-func (g *globals) installAnswers(cmd *cobra.Command, o *agents.Options, vault, window string, yes bool) error {
-	defVault, defWindow, err := agents.Defaults(o.Claude, o.UserConfig)
+func (g *globals) installAnswers(cmd *cobra.Command, o *connect.Options, vault, window string, yes bool) error {
+	defVault, defWindow, err := connect.Defaults(o.Claude, o.UserConfig)
 	if err != nil {
 		return err
 	}
@@ -122,30 +122,30 @@ func (g *globals) installAnswers(cmd *cobra.Command, o *agents.Options, vault, w
 	if ask {
 		r = bufio.NewReader(g.stdin)
 	}
-	checkVault := func(s string) error { _, err := agents.NormalizeVault(s); return err }
-	checkWindow := func(s string) error { _, err := agents.ParseWindow(s); return err }
+	checkVault := func(s string) error { _, err := connect.NormalizeVault(s); return err }
+	checkWindow := func(s string) error { _, err := connect.ParseWindow(s); return err }
 	switch {
 	case cmd.Flags().Changed("vault"):
 	case ask:
-		if vault, err = agents.Ask(r, g.stderr, g.lang().Get(messages.InstallAskVault), defVault, checkVault); err != nil {
+		if vault, err = connect.Ask(r, g.stderr, g.lang().Get(messages.InstallAskVault), defVault, checkVault); err != nil {
 			return err
 		}
 	default:
 		vault = defVault
 	}
-	if o.Vault, err = agents.NormalizeVault(vault); err != nil {
+	if o.Vault, err = connect.NormalizeVault(vault); err != nil {
 		return fmt.Errorf("--vault: %w", err)
 	}
 	switch {
 	case cmd.Flags().Changed("window"):
 	case ask:
-		if window, err = agents.Ask(r, g.stderr, g.lang().Get(messages.InstallAskWindow), strconv.Itoa(defWindow), checkWindow); err != nil {
+		if window, err = connect.Ask(r, g.stderr, g.lang().Get(messages.InstallAskWindow), strconv.Itoa(defWindow), checkWindow); err != nil {
 			return err
 		}
 	default:
 		window = strconv.Itoa(defWindow)
 	}
-	if o.Window, err = agents.ParseWindow(window); err != nil {
+	if o.Window, err = connect.ParseWindow(window); err != nil {
 		return fmt.Errorf("--window: %w", err)
 	}
 	return nil

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/agent/mcpserver"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/internal/rubitest"
-	"github.com/rubi-dev/rubi/server"
 )
 
 // rubi mcp runs rubi-mcp with every argument rubi got: the server's flags,
@@ -85,7 +85,7 @@ func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
-		var c server.Cost
+		var c mcpserver.Cost
 		if err != nil || json.Unmarshal(out, &c) != nil || c.Total != mcpStdioTokens[messages.English] {
 			t.Errorf("%s --root %s mcp --cost --json: %v\n%s%s", rubi, root, err, out, stderr.String())
 		}
@@ -115,9 +115,9 @@ func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 // project.
 func TestMCPStdioTokens(t *testing.T) {
 	for _, l := range messages.Langs {
-		for _, opts := range []server.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: rubitest.Project(t, goProject)}} {
+		for _, opts := range []mcpserver.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: rubitest.Project(t, goProject)}} {
 			opts.Language = l
-			srv := server.New(opts)
+			srv := mcpserver.New(opts)
 			c, err := srv.FixedCost()
 			srv.Close()
 			if err != nil || c.Total != mcpStdioTokens[l] {
@@ -140,11 +140,11 @@ func TestRubiDoesNotLinkTheMCPServer(t *testing.T) {
 		t.Fatalf("go list -deps ./cmd/rubi: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	if !slices.Contains(deps, "github.com/rubi-dev/rubi/agents") {
-		t.Fatalf("go list -deps ./cmd/rubi lists no agents package: %q", out)
+	if !slices.Contains(deps, "github.com/rubi-dev/rubi/agent/connect") {
+		t.Fatalf("go list -deps ./cmd/rubi lists no connect package: %q", out)
 	}
 	for _, p := range deps {
-		if p == "github.com/rubi-dev/rubi/server" || strings.HasPrefix(p, "github.com/mark3labs/mcp-go") || strings.Contains(p, "jsonschema") {
+		if p == "github.com/rubi-dev/rubi/agent/mcpserver" || strings.HasPrefix(p, "github.com/mark3labs/mcp-go") || strings.Contains(p, "jsonschema") {
 			t.Errorf("rubi links %s: keep the MCP server's packages in cmd/rubi-mcp", p)
 		}
 	}

@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/agent/transcript"
+	"github.com/rubi-dev/rubi/agent/xray"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/store"
-	"github.com/rubi-dev/rubi/core/transcript"
-	"github.com/rubi-dev/rubi/core/xray"
 )
 
 // xrayFlags are shared by rubi xray and rubi xray simulate.

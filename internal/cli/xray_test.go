@@ -98,7 +98,7 @@ func TestXraySimulateAndFilters(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	// Session B switches once at 100k and pays 56,000 equivalents more
-	// (see core/xray's TestFindingsByHand).
+	// (see agent/xray's TestFindingsByHand).
 	for _, want := range []string{
 		"3 sessions in 2 projects",
 		"resume from the fixed context + 8k handoff",

@@ -9,7 +9,7 @@
 // manifest starts rubi-mcp --vault with the folder the user chose when
 // installing it (user_config.vault; blank is the configured vault,
 // ~/rubi-vault by default): the server serves that vault alone, the
-// memory tools without the code map (server.Options.VaultOnly).
+// memory tools without the code map (mcpserver.Options.VaultOnly).
 //
 // On macOS and Linux the manifest runs server/rubi-mcp.sh with /bin/sh,
 // which picks the binary of the processor; Windows runs the amd64 binary

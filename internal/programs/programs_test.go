@@ -5,14 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rubi-dev/rubi/agents"
+	"github.com/rubi-dev/rubi/agent/connect"
 )
 
 // The connectors name rubi's programs in agents' configurations: their
 // names are these.
 func TestNamesAgreeWithTheConnectors(t *testing.T) {
-	if Hook != agents.HookProgram || MCP != agents.MCPProgram {
-		t.Errorf("programs %s and %s, connectors %s and %s", Hook, MCP, agents.HookProgram, agents.MCPProgram)
+	if Hook != connect.HookProgram || MCP != connect.MCPProgram {
+		t.Errorf("programs %s and %s, connectors %s and %s", Hook, MCP, connect.HookProgram, connect.MCPProgram)
 	}
 }
 

@@ -28,11 +28,11 @@ func Project(t testing.TB, files map[string]string) string {
 }
 
 // ClaudeSample and CodexSample are real session logs captured from Claude
-// Code and Codex (core/transcript/testdata), as absolute paths.
+// Code and Codex (agent/transcript/testdata), as absolute paths.
 var ClaudeSample, CodexSample = sample("claude-code-2.1.328.jsonl"), sample("codex-0.169.0.jsonl")
 
 func sample(name string) string {
-	return filepath.Join(repo, "core", "transcript", "testdata", name)
+	return filepath.Join(repo, "agent", "transcript", "testdata", name)
 }
 
 // AgentHomes lays the two sample logs out where Claude Code and Codex
@@ -56,15 +56,15 @@ func AgentHomes(t testing.TB, mod time.Time) {
 	t.Setenv("HOME", home)
 }
 
-// XrayFixtures lays out the sessions core/xray's tests work out by hand
+// XrayFixtures lays out the sessions agent/xray's tests work out by hand
 // as the agents keep them, in a new temporary directory, and returns it:
-// Claude Code's two (core/xray/testdata/claude) under claude/projects/,
-// and Codex's legacy rollout (core/transcript/testdata/codex-legacy.jsonl)
+// Claude Code's two (agent/xray/testdata/claude) under claude/projects/,
+// and Codex's legacy rollout (agent/transcript/testdata/codex-legacy.jsonl)
 // under codex/sessions/YYYY/MM/DD/, named by its start and session id.
 func XrayFixtures(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "claude"), os.DirFS(filepath.Join(repo, "core", "xray", "testdata", "claude"))); err != nil {
+	if err := os.CopyFS(filepath.Join(dir, "claude"), os.DirFS(filepath.Join(repo, "agent", "xray", "testdata", "claude"))); err != nil {
 		t.Fatal(err)
 	}
 	copyFile(t, sample("codex-legacy.jsonl"), filepath.Join(dir, "codex", "sessions", "2026", "10", "02", "rollout-2026-10-02T09-00-00-0199a0b1-c2d3-7e4f-8a9b-0c1d2e3f4a5b.jsonl"))

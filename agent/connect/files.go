@@ -1,0 +1,260 @@
+package connect
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// BackupSuffix names the copy rubi keeps of a configuration file before
+// its first change to it: settings.json.bak-rubi. It is written once and
+// kept while rubi's values are in the file, so it stays the state before
+// rubi however often rubi installs; only when none of rubi's values are
+// left (after an undo) does the next change take a fresh copy. An empty
+// backup records that the file did not exist.
+const BackupSuffix = ".bak-rubi"
+
+// FileReport is what happened, or would happen, to one file.
+type FileReport struct {
+	Path string `json:"path"`
+	// Created and Removed say the file itself appears or goes.
+	Created bool `json:"created,omitempty"`
+	Removed bool `json:"removed,omitempty"`
+	// Backup is the backup this run wrote (none when one existed).
+	Backup string `json:"backup,omitempty"`
+	// Changes say what changed, one line each.
+	Changes []string `json:"changes"`
+	// Diff is the unified diff of the change, on a dry run.
+	Diff string `json:"diff,omitempty"`
+}
+
+// fileState is a configuration file as read before a change.
+type fileState struct {
+	path   string
+	data   []byte
+	exists bool
+	// backup is the file before rubi first changed it; hasBackup is false
+	// when there is none, and an empty backup means there was no file.
+	backup    []byte
+	hasBackup bool
+}
+
+// fileChange is what an edit decided for one file.
+type fileChange struct {
+	data    []byte   // the new content
+	remove  bool     // delete the file instead
+	changes []string // what changed, for the report
+}
+
+// fileEdit is a change to one configuration file, computed from what the
+// file holds when its lock is held.
+type fileEdit struct {
+	path string
+	perm os.FileMode // of a new file
+	edit func(st fileState) (fileChange, error)
+	// pristine reports whether the file holds none of rubi's values, as
+	// its backup does not: the backup is then renewed before a change.
+	// Nil means never.
+	pristine func(st fileState) bool
+	// noBackup is a file rubi owns whole (rubi connect's rule files): it
+	// gets no backup.
+	noBackup bool
+}
+
+// applyEdits runs edits as one transaction: every file is locked and
+// read, and every change computed, before anything is written, so a file
+// that cannot be read or parsed leaves all of them untouched. Files are
+// then backed up (before rubi's first change to each) and written
+// atomically. On a dry run nothing is locked or written and each report
+// carries the diff.
+func applyEdits(ctx context.Context, edits []fileEdit, dryRun bool) ([]FileReport, error) {
+	var locks []*fileLock
+	var made []string // directories made for a lock, removed again on failure
+	failed := true
+	defer func() {
+		for _, l := range locks {
+			l.unlock()
+		}
+		if failed {
+			for i := len(made) - 1; i >= 0; i-- {
+				os.Remove(made[i]) // only if still empty
+			}
+		}
+	}()
+	states := make([]fileState, len(edits))
+	changes := make([]fileChange, len(edits))
+	for i, e := range edits {
+		st, ch, l, dirs, err := prepare(ctx, e, dryRun)
+		made = append(made, dirs...)
+		if l != nil {
+			locks = append(locks, l)
+		}
+		if err != nil {
+			return nil, err
+		}
+		states[i], changes[i] = st, ch
+	}
+	var reports []FileReport
+	for i, e := range edits {
+		st, ch := states[i], changes[i]
+		if ch.remove && !st.exists || !ch.remove && st.exists && bytes.Equal(ch.data, st.data) {
+			continue
+		}
+		r := FileReport{Path: e.path, Created: !st.exists, Removed: ch.remove, Changes: ch.changes}
+		if dryRun {
+			r.Diff = diff(e.path, st, ch)
+			reports = append(reports, r)
+			continue
+		}
+		if !e.noBackup && (!st.hasBackup || e.pristine != nil && e.pristine(st)) {
+			if err := writeBackup(st, e.perm); err != nil {
+				return reports, err
+			}
+			r.Backup = e.path + BackupSuffix
+		}
+		if err := writeChange(e, st, ch); err != nil {
+			return reports, err
+		}
+		reports = append(reports, r)
+	}
+	failed = false
+	return reports, nil
+}
+
+// prepare reads a file under its lock and computes its change. The lock
+// lives beside the file; where the directory does not exist yet there is
+// no file to guard, and the directory is made (and the lock taken) only
+// if the file is to be written. It returns the directories it made.
+func prepare(ctx context.Context, e fileEdit, dryRun bool) (fileState, fileChange, *fileLock, []string, error) {
+	compute := func() (fileState, fileChange, error) {
+		st, err := readState(e.path)
+		if err != nil {
+			return st, fileChange{}, fmt.Errorf("%w\nnothing was changed", err)
+		}
+		ch, err := e.edit(st)
+		if err != nil {
+			return st, ch, fmt.Errorf("%w\nnothing was changed: fix the file, or move it away, and run again", err)
+		}
+		return st, ch, nil
+	}
+	if dryRun {
+		st, ch, err := compute()
+		return st, ch, nil, nil, err
+	}
+	var made []string
+	if missing := missingDirs(filepath.Dir(e.path)); len(missing) > 0 {
+		st, ch, err := compute()
+		if err != nil || ch.remove || len(ch.data) == 0 && len(ch.changes) == 0 {
+			return st, ch, nil, nil, err
+		}
+		if err := os.MkdirAll(filepath.Dir(e.path), 0o755); err != nil {
+			return st, ch, nil, nil, err
+		}
+		made = missing
+	}
+	l, err := lockFile(ctx, e.path)
+	if err != nil {
+		return fileState{}, fileChange{}, nil, made, err
+	}
+	st, ch, err := compute()
+	return st, ch, l, made, err
+}
+
+// missingDirs lists dir and its ancestors that do not exist, outermost
+// first.
+func missingDirs(dir string) []string {
+	var missing []string
+	for {
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		missing = append([]string{dir}, missing...)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return missing
+}
+
+// readState reads a file and its backup.
+func readState(path string) (fileState, error) {
+	st := fileState{path: path}
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		st.data, st.exists = data, true
+	case !errors.Is(err, fs.ErrNotExist):
+		return st, err
+	}
+	backup, err := os.ReadFile(path + BackupSuffix)
+	switch {
+	case err == nil:
+		st.backup, st.hasBackup = backup, true
+	case !errors.Is(err, fs.ErrNotExist):
+		return st, err
+	}
+	return st, nil
+}
+
+// writeBackup keeps the file as it is before rubi's first change, or an
+// empty backup when there is no file yet.
+func writeBackup(st fileState, perm os.FileMode) error {
+	if st.exists {
+		if fi, err := os.Stat(st.path); err == nil {
+			perm = fi.Mode().Perm()
+		}
+	}
+	if err := store.WriteFile(st.path+BackupSuffix, st.data, perm); err != nil {
+		return fmt.Errorf("back up %s: %w", st.path, err)
+	}
+	return nil
+}
+
+// writeChange writes (or removes) the file. A file that is a symbolic
+// link, as dotfile managers make them, is written through the link, which
+// stays in place.
+func writeChange(e fileEdit, st fileState, ch fileChange) error {
+	target := e.path
+	if st.exists {
+		if real, err := filepath.EvalSymlinks(e.path); err == nil {
+			target = real
+		}
+	}
+	if ch.remove {
+		if err := os.Remove(e.path); err != nil {
+			return fmt.Errorf("remove %s: %w", e.path, err)
+		}
+		return nil
+	}
+	perm := e.perm
+	if fi, err := os.Stat(target); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	return store.WriteFile(target, ch.data, perm)
+}
+
+// diff renders the change as a unified diff; a file that appears or goes
+// is compared with /dev/null.
+func diff(path string, st fileState, ch fileChange) string {
+	from, to := path, path
+	if !st.exists {
+		from = "/dev/null"
+	}
+	var data []byte
+	if ch.remove {
+		to = "/dev/null"
+	} else {
+		data = ch.data
+	}
+	return udiff.Unified(from, to, string(st.data), string(data))
+}

@@ -1,0 +1,237 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/when"
+)
+
+// memoryActions are the memory tool's actions: one tool with modes keeps
+// the definitions every message pays for small.
+var memoryActions = []string{"save", "grep", "list", "handoff", "last", "retention", "retain", "restore", "status"}
+
+// memoryTool is the conversation memory (core/memory) and the handoffs.
+func (s *Server) memoryTool() mcpserver.ServerTool {
+	opts := []mcp.ToolOption{
+		hints(false, true, false),
+		mcp.WithString("action", mcp.Required(), mcp.Enum(memoryActions...)),
+		mcp.WithString("text", mcp.Description(s.msg(messages.ToolMemoryText))),
+		mcp.WithString("type", mcp.Enum(memory.Types...)),
+		mcp.WithString("summary"),
+		mcp.WithArray("tags", mcp.WithStringItems()),
+		mcp.WithString("domain"),
+		mcp.WithString("ticket"),
+		mcp.WithString("entity", mcp.Description(s.msg(messages.ToolMemoryEntity))),
+		mcp.WithString("since", mcp.Description(s.msg(messages.ToolMemorySince))),
+		mcp.WithString("until"),
+		mcp.WithInteger("typos", mcp.Description(s.msg(messages.ToolMemoryTypos))),
+		mcp.WithString("id"),
+	}
+	if !s.opts.Multi {
+		// With Multi, newTool adds project, and it names the open project.
+		opts = append(opts, mcp.WithString("project"))
+	}
+	return mcpserver.ServerTool{Tool: s.newTool("memory",
+		s.msg(messages.ToolMemory),
+		opts...,
+	), Handler: handle(s, s.memoryCall)}
+}
+
+type memoryArgs struct {
+	projectArg
+	Action  string   `json:"action"`
+	Text    string   `json:"text,omitempty"`
+	Type    string   `json:"type,omitempty"`
+	Summary string   `json:"summary,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	Domain  string   `json:"domain,omitempty"`
+	Ticket  string   `json:"ticket,omitempty"`
+	Entity  string   `json:"entity,omitempty"`
+	Since   string   `json:"since,omitempty"`
+	Until   string   `json:"until,omitempty"`
+	Typos   int      `json:"typos,omitempty"`
+	ID      string   `json:"id,omitempty"`
+}
+
+// mcpGrepLimit and mcpListLimit cap what one call returns: an agent
+// narrows with filters rather than reading hundreds of lines.
+const (
+	mcpGrepLimit = 40
+	mcpListLimit = 30
+)
+
+func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp.CallToolResult, error) {
+	eng, err := p.engine()
+	if err != nil {
+		return nil, err
+	}
+	if a.Typos < 0 {
+		return nil, fmt.Errorf("typos %d: give the edits a word may be away (1 or 2), or leave it out for a regular expression", a.Typos)
+	}
+	st, policy := eng.Project().Memory()
+	st.Now = s.now
+	switch a.Action {
+	case "save":
+		in := memory.Input{Type: a.Type, Summary: a.Summary, Tags: a.Tags, Domain: a.Domain, Ticket: a.Ticket, Content: a.Text}
+		if !s.opts.Multi {
+			in.Project = a.Project
+		}
+		saved, err := st.Save(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		saved.Path = p.rel(saved.Path)
+		if saved.Duplicate {
+			return mcp.NewToolResultStructured(saved, fmt.Sprintf("duplicate of chunk %s: nothing saved\n", saved.ID)), nil
+		}
+		p.wrote()
+		return mcp.NewToolResultStructured(saved, fmt.Sprintf("saved: chunk %s\n", saved.ID)), nil
+	case "grep":
+		f, err := a.filter(s.opts.Multi, s.now())
+		if err != nil {
+			return nil, err
+		}
+		res, err := st.Grep(a.Text, memory.GrepOptions{Filter: f, Fuzzy: a.Typos > 0, MaxTypos: a.Typos, Limit: mcpGrepLimit})
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		for _, m := range res.Matches {
+			fmt.Fprintf(&b, "%s:%d: %s\n", m.ID, m.Line, m.Text)
+		}
+		if res.Total > len(res.Matches) {
+			fmt.Fprintf(&b, "… %d more matches: narrow the pattern or the filters\n", res.Total-len(res.Matches))
+		}
+		fmt.Fprintf(&b, "%d matches in %d chunks searched. Read one with read chunk:ID:START-END (line 0: an archived chunk's summary).\n", res.Total, res.Chunks)
+		return mcp.NewToolResultStructured(res, b.String()), nil
+	case "list":
+		f, err := a.filter(s.opts.Multi, s.now())
+		if err != nil {
+			return nil, err
+		}
+		all, err := st.List(f)
+		if err != nil {
+			return nil, err
+		}
+		shown := all[:min(len(all), mcpListLimit)]
+		var b strings.Builder
+		for _, c := range shown {
+			c.Path = p.rel(c.Path)
+			state := ""
+			if c.Archived {
+				state = ", archived"
+			}
+			fmt.Fprintf(&b, "%s %s %s: %s (%d lines%s)\n", c.ID, c.Type, c.Created.Local().Format("2006-01-02 15:04"), c.Summary, c.Lines, state)
+		}
+		if len(all) > len(shown) {
+			fmt.Fprintf(&b, "… %d more of %d: narrow with filters\n", len(all)-len(shown), len(all))
+		}
+		if len(all) == 0 {
+			b.WriteString("no chunk matches\n")
+		}
+		return mcp.NewToolResultStructured(struct {
+			Chunks []*memory.Chunk `json:"chunks"`
+			Total  int             `json:"total"`
+		}{shown, len(all)}, b.String()), nil
+	case "handoff":
+		if strings.TrimSpace(a.Text) == "" {
+			return nil, errors.New("the handoff is empty: give text with at least ## Goal and ## Next (what the work is for and what comes next)")
+		}
+		h := knowledge.ParseHandoff(a.Text)
+		h.Created = s.now().UTC().Truncate(time.Second)
+		path, chunk, err := eng.Project().SaveHandoff(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		p.wrote()
+		h.Path = p.rel(path)
+		return mcp.NewToolResultStructured(handoffOutput{Handoff: &h, Chunk: chunk.ID}, fmt.Sprintf("saved: %s (chunk %s)\n", h.Path, chunk.ID)), nil
+	case "last":
+		h, err := eng.Project().Knowledge().LastHandoff()
+		if errors.Is(err, knowledge.ErrNotFound) {
+			return mcp.NewToolResultStructured(handoffOutput{}, "no handoff has been saved in this project yet\n"), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(h.Path)
+		if err != nil {
+			return nil, err
+		}
+		h.Path = p.rel(h.Path)
+		return mcp.NewToolResultStructured(handoffOutput{Handoff: h}, string(data)), nil
+	case "retention", "retain":
+		run := a.Action == "retain"
+		var plan *memory.Plan
+		if run {
+			plan, err = st.Retain(ctx, policy)
+		} else {
+			plan, err = st.Preview(policy)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if run && len(plan.Archive)+len(plan.Purge) > 0 {
+			p.wrote()
+		}
+		return mcp.NewToolResultStructured(plan, plan.Text(run)), nil
+	case "status":
+		status := eng.Status(ctx, s.now())
+		return mcp.NewToolResultStructured(status, status.Text(messages.English)), nil
+	case "restore":
+		if err := st.Restore(ctx, strings.TrimSpace(a.ID)); err != nil {
+			return nil, err
+		}
+		p.wrote()
+		return mcp.NewToolResultStructured(struct {
+			ID string `json:"id"`
+		}{a.ID}, fmt.Sprintf("restored: chunk %s\n", a.ID)), nil
+	}
+	return nil, fmt.Errorf("action %q: use one of %s", a.Action, strings.Join(memoryActions, ", "))
+}
+
+// filter is the arguments' filter. With Multi, project names the open
+// project rather than filtering its chunks.
+func (a memoryArgs) filter(multi bool, now time.Time) (memory.Filter, error) {
+	f := memory.Filter{Type: a.Type, Tags: a.Tags, Domain: a.Domain, Entity: a.Entity}
+	if !multi {
+		f.Project = a.Project
+	}
+	if a.Ticket != "" {
+		if f.Entity != "" {
+			return f, errors.New("give ticket or entity, not both: a ticket is one of the entities")
+		}
+		f.Entity = a.Ticket
+	}
+	var err error
+	if f.Since, err = when.Since(a.Since, now); err != nil {
+		return f, fmt.Errorf("since: %w", err)
+	}
+	if f.Until, err = when.Until(a.Until, now); err != nil {
+		return f, fmt.Errorf("until: %w", err)
+	}
+	return f, nil
+}
+
+func (a memoryArgs) limits() error {
+	// The text is bounded by the store (a chunk's MaxSize, a handoff's
+	// limit); the rest are words.
+	if err := checkWords("tags", a.Tags, maxTerms); err != nil {
+		return err
+	}
+	if len(a.Summary) > 8*maxWordBytes {
+		return tooLong("summary", len(a.Summary), 8*maxWordBytes, "bytes")
+	}
+	return checkWords("a filter", []string{a.Action, a.Type, a.Domain, a.Ticket, a.Entity, a.Since, a.Until, a.ID}, 8)
+}
