@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	mcpserver "github.com/mark3labs/mcp-go/server"
+	mcpgo "github.com/mark3labs/mcp-go/server"
 )
 
 // Path is where the streamable HTTP endpoint is served.
@@ -102,10 +102,10 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	return h
 }
 
-func (s *Server) handler(opts HTTPOptions) (http.Handler, *mcpserver.StreamableHTTPServer) {
+func (s *Server) handler(opts HTTPOptions) (http.Handler, *mcpgo.StreamableHTTPServer) {
 	transportLog := s.logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Warn})
-	mcp := mcpserver.NewStreamableHTTPServer(s.mcp,
-		mcpserver.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(transportLog, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+	mcp := mcpgo.NewStreamableHTTPServer(s.mcp,
+		mcpgo.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(transportLog, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	)
 	mux := http.NewServeMux()
 	mux.Handle(Path, mcp)

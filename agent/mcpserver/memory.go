@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
+	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
@@ -22,7 +22,7 @@ import (
 var memoryActions = []string{"save", "grep", "list", "handoff", "last", "retention", "retain", "restore", "status"}
 
 // memoryTool is the conversation memory (core/memory) and the handoffs.
-func (s *Server) memoryTool() mcpserver.ServerTool {
+func (s *Server) memoryTool() mcpgo.ServerTool {
 	opts := []mcp.ToolOption{
 		hints(false, true, false),
 		mcp.WithString("action", mcp.Required(), mcp.Enum(memoryActions...)),
@@ -42,7 +42,7 @@ func (s *Server) memoryTool() mcpserver.ServerTool {
 		// With Multi, newTool adds project, and it names the open project.
 		opts = append(opts, mcp.WithString("project"))
 	}
-	return mcpserver.ServerTool{Tool: s.newTool("memory",
+	return mcpgo.ServerTool{Tool: s.newTool("memory",
 		s.msg(messages.ToolMemory),
 		opts...,
 	), Handler: handle(s, s.memoryCall)}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
+	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -199,7 +199,7 @@ func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (strin
 		return "", nil
 	}
 	id := sessionID(ctx)
-	if answer := mcpserver.RootsResponse(req.Params.InputResponses, rootsKey); answer != nil {
+	if answer := mcpgo.RootsResponse(req.Params.InputResponses, rootsKey); answer != nil {
 		dir := rootDir(answer.Roots)
 		if id != "" {
 			s.mu.Lock()
@@ -219,16 +219,16 @@ func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (strin
 			return dir, nil
 		}
 	}
-	return "", mcpserver.NewInputRequestBuilder("").Roots(rootsKey).ToolResult()
+	return "", mcpgo.NewInputRequestBuilder("").Roots(rootsKey).ToolResult()
 }
 
 // clientHasRoots reports whether the client declared the roots capability:
 // in the request itself (protocol 2026-07-28), or at initialize.
 func clientHasRoots(ctx context.Context) bool {
-	if info := mcpserver.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+	if info := mcpgo.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
 		return info.ClientCapabilities != nil && info.ClientCapabilities.Roots != nil
 	}
-	if sess, ok := mcpserver.ClientSessionFromContext(ctx).(mcpserver.SessionWithClientInfo); ok {
+	if sess, ok := mcpgo.ClientSessionFromContext(ctx).(mcpgo.SessionWithClientInfo); ok {
 		return sess.GetClientCapabilities().Roots != nil
 	}
 	return false

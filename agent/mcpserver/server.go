@@ -29,7 +29,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
+	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core/messages"
@@ -114,7 +114,7 @@ func (s *Server) now() time.Time {
 type Server struct {
 	opts   Options
 	logger hclog.Logger
-	mcp    *mcpserver.MCPServer
+	mcp    *mcpgo.MCPServer
 
 	mu       sync.Mutex
 	projects map[string]*project // by root
@@ -136,10 +136,10 @@ func New(opts Options) *Server {
 		logger = hclog.NewNullLogger()
 	}
 	s := &Server{opts: opts, logger: logger, projects: map[string]*project{}, roots: map[string]string{}}
-	s.mcp = mcpserver.NewMCPServer(Name, rubi.Version,
-		mcpserver.WithInstructions(s.instructions()),
-		mcpserver.WithToolCapabilities(false),
-		mcpserver.WithToolHandlerMiddleware(s.recovering),
+	s.mcp = mcpgo.NewMCPServer(Name, rubi.Version,
+		mcpgo.WithInstructions(s.instructions()),
+		mcpgo.WithToolCapabilities(false),
+		mcpgo.WithToolHandlerMiddleware(s.recovering),
 	)
 	for _, t := range s.tools() {
 		s.mcp.AddTool(t.Tool, t.Handler)
@@ -171,7 +171,7 @@ func (s *Server) instructions() string {
 func (s *Server) msg(k messages.Key) string { return s.opts.Language.Get(k) }
 
 // MCP returns the underlying MCP server, to serve it over any transport.
-func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
+func (s *Server) MCP() *mcpgo.MCPServer { return s.mcp }
 
 // ServeStdio serves one client over in and out until in ends or ctx is
 // done. Nothing but protocol messages is written to out.
@@ -181,7 +181,7 @@ func (s *Server) MCP() *mcpserver.MCPServer { return s.mcp }
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stdio := mcpserver.NewStdioServer(s.mcp)
+	stdio := mcpgo.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(log.New(s.logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Error}), "", 0))
 	err := stdio.Listen(ctx, in, out)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
@@ -210,7 +210,7 @@ func (s *Server) Close() {
 
 // recovering turns a panic in a tool into an error result and a log line
 // with the stack: one bad call must not take the server down.
-func (s *Server) recovering(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandlerFunc {
+func (s *Server) recovering(next mcpgo.ToolHandlerFunc) mcpgo.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -225,7 +225,7 @@ func (s *Server) recovering(next mcpserver.ToolHandlerFunc) mcpserver.ToolHandle
 // sessionID is the client session of a request, "" when there is none to
 // remember things by.
 func sessionID(ctx context.Context) string {
-	if sess := mcpserver.ClientSessionFromContext(ctx); sess != nil {
+	if sess := mcpgo.ClientSessionFromContext(ctx); sess != nil {
 		return sess.SessionID()
 	}
 	return ""

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
+	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
@@ -26,8 +26,8 @@ import (
 
 // tools returns the tool definitions with their handlers. Descriptions say
 // when to use a tool; every word is paid for in every message (Cost).
-func (s *Server) tools() []mcpserver.ServerTool {
-	ts := []mcpserver.ServerTool{
+func (s *Server) tools() []mcpgo.ServerTool {
+	ts := []mcpgo.ServerTool{
 		{Tool: s.newTool("context",
 			s.msg(messages.ToolContext),
 			hints(true, false, true),
@@ -67,14 +67,14 @@ func (s *Server) tools() []mcpserver.ServerTool {
 	}
 	if !s.opts.VaultOnly {
 		// A vault has no code to map.
-		ts = slices.Insert(ts, 2, mcpserver.ServerTool{Tool: s.newTool("map",
+		ts = slices.Insert(ts, 2, mcpgo.ServerTool{Tool: s.newTool("map",
 			s.msg(messages.ToolMap),
 			hints(true, false, true),
 			mcp.WithString("module"),
 		), Handler: handle(s, s.mapTool)})
 	}
 	if s.opts.Multi {
-		ts = append(ts, mcpserver.ServerTool{Tool: mcp.NewTool("projects",
+		ts = append(ts, mcpgo.ServerTool{Tool: mcp.NewTool("projects",
 			mcp.WithDescription(s.msg(messages.ToolProjects)),
 			hints(true, false, true),
 		), Handler: handle(s, s.projectsTool)})
@@ -121,7 +121,7 @@ func (a projectArg) projectName() string { return a.Project }
 // handle binds a call's arguments, resolves its project and runs fn. Every
 // failure becomes an error result the agent can act on; the handler never
 // returns a protocol error.
-func handle[A interface{ projectName() string }](s *Server, fn func(context.Context, *project, A) (*mcp.CallToolResult, error)) mcpserver.ToolHandlerFunc {
+func handle[A interface{ projectName() string }](s *Server, fn func(context.Context, *project, A) (*mcp.CallToolResult, error)) mcpgo.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args A
 		if n := len(req.Params.RawArguments); n > maxArguments {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
+	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/agent/transcript"
 	"github.com/rubi-dev/rubi/agent/xray"
@@ -26,8 +26,8 @@ const xrayDays = 30
 // xrayTop is how many of the most expensive sessions the summary names.
 const xrayTop = 3
 
-func (s *Server) xrayTool() mcpserver.ServerTool {
-	return mcpserver.ServerTool{Tool: mcp.NewTool("xray",
+func (s *Server) xrayTool() mcpgo.ServerTool {
+	return mcpgo.ServerTool{Tool: mcp.NewTool("xray",
 		mcp.WithDescription(s.msg(messages.ToolXray)),
 		hints(true, false, true),
 		mcp.WithInteger("days", mcp.Description(s.msg(messages.ToolXrayDays))),
