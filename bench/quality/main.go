@@ -108,7 +108,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.self, "self", false, "run the questions about rubi's own code; given alone, only that part (-self=false: all but it)")
 	modules := fs.String("modules", "", "comma-separated MODULE@VERSION list for the code part (default "+defaultModules+"; with -quick, "+quickModule+")")
 	fs.IntVar(&o.queries, "queries", 0, fmt.Sprintf("code queries per module (default %d; with -quick, %d)", defaultQueries, quickQueries))
-	fs.StringVar(&o.out, "out", "", "report path; the JSON goes beside it (default bench/results/quality-YYYY-MM-DD.md, -quick.md for a quick run)")
+	fs.StringVar(&o.out, "out", "", "report path; the JSON goes beside it (default bench/results/quality-YYYY-MM-DD.md; a run of some parts adds their names, a quick run -quick)")
 	fs.BoolVar(&o.quick, "quick", false, "a smoke run: one conversation, one small module, few queries")
 	fs.StringVar(&o.locomo, "locomo", "", "LoCoMo data file (default "+locomoPath+" from the repository root)")
 	configs := fs.String("config", "", "comma-separated rubi.hcl files layered over the defaults, e.g. to measure a tuning")
@@ -219,11 +219,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	started := time.Now()
 	date := started.Format("2006-01-02")
 	if o.out == "" {
-		name := "quality-" + date + ".md"
-		if o.quick {
-			name = "quality-" + date + "-quick.md"
-		}
-		o.out = filepath.Join(root, "bench", "results", name)
+		o.out = filepath.Join(root, "bench", "results", reportName(date, *o))
 	}
 	progress := func(s string) { fmt.Fprintf(stderr, "%6.1fs %s\n", time.Since(started).Seconds(), s) }
 
@@ -366,4 +362,27 @@ func writeReport(rep *report, path string) error {
 		return err
 	}
 	return os.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".json", append(data, '\n'), 0o644)
+}
+
+// reportName is the default report file of a run: a run of some of the
+// parts is named for them, so that it does not replace the day's whole
+// report.
+func reportName(date string, o options) string {
+	name := "quality-" + date
+	var parts []string
+	for _, p := range []struct {
+		name string
+		on   bool
+	}{{"memory", o.memory}, {"code", o.code}, {"swebench", o.swebench}, {"self", o.self}} {
+		if p.on {
+			parts = append(parts, p.name)
+		}
+	}
+	if len(parts) < 4 {
+		name += "-" + strings.Join(parts, "-")
+	}
+	if o.quick {
+		name += "-quick"
+	}
+	return name + ".md"
 }

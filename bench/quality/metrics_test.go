@@ -95,3 +95,21 @@ func TestPercentile(t *testing.T) {
 		t.Error("no samples should give 0")
 	}
 }
+
+// A run of some parts is named for them and does not replace the day's
+// whole report.
+func TestReportName(t *testing.T) {
+	for _, c := range []struct {
+		o    options
+		want string
+	}{
+		{options{memory: true, code: true, swebench: true, self: true}, "quality-2026-12-02.md"},
+		{options{self: true}, "quality-2026-12-02-self.md"},
+		{options{memory: true, code: true, self: true, quick: true}, "quality-2026-12-02-memory-code-self-quick.md"},
+		{options{memory: true, code: true, swebench: true, self: true, quick: true}, "quality-2026-12-02-quick.md"},
+	} {
+		if got := reportName("2026-12-02", c.o); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.o, got, c.want)
+		}
+	}
+}
