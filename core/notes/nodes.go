@@ -1,0 +1,369 @@
+package notes
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// Nodes are the knowledge nodes as the index reads them, from the store
+// the project keeps (project and personal nodes alike).
+type Nodes struct {
+	store    *knowledge.Store
+	root     string // the project's root, which documents' paths are relative to
+	indexDir string // where the node cache and the critical notes' file live
+	logger   hclog.Logger
+	// cacheOnce reads the persisted node cache into the store once.
+	cacheOnce sync.Once
+}
+
+// NewNodes returns the nodes of st, for the project at root whose index
+// folder is indexDir.
+func NewNodes(st *knowledge.Store, root, indexDir string, logger hclog.Logger) *Nodes {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	return &Nodes{store: st, root: root, indexDir: indexDir, logger: logger}
+}
+
+// cacheFile keeps the parsed knowledge nodes between processes, so a
+// refresh of a project with thousands of nodes parses only the node files
+// that changed; legacyCache, the gob form of earlier versions, is removed
+// when the cache is saved.
+const (
+	cacheFile   = "nodes.bin"
+	legacyCache = "nodes.gob"
+)
+
+// All returns every node as a note, superseded and retracted ones too
+// (the packer leaves them out unless a query asks for their status), and
+// the problems of the node files that could not be read. It reads the
+// node cache the first time, and saves it when at least behind node files
+// were parsed or dropped since it was read or saved. The index lock is
+// held.
+func (s *Nodes) All(behind int) ([]*Note, []string) {
+	nodes, problems := s.load(behind)
+	out := make([]*Note, len(nodes))
+	for i, n := range nodes {
+		out[i] = s.note(n)
+	}
+	probs := make([]string, len(problems))
+	for i, p := range problems {
+		probs[i] = p.String()
+	}
+	return out, probs
+}
+
+func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
+	path := filepath.Join(s.indexDir, cacheFile)
+	s.cacheOnce.Do(func() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		if err := s.store.ImportCache(data); err != nil {
+			s.logger.Debug("node cache dropped", "error", err)
+		}
+	})
+	nodes, problems := s.store.Nodes()
+	if s.store.CacheBehind() < behind {
+		return nodes, problems
+	}
+	if data, changed, err := s.store.ExportCache(); err == nil && changed {
+		// A cache: lost or cut short (its checksum tells), the next run
+		// parses the notes again. No wait for the disk.
+		if err := store.WriteDerived(path, data, 0o644); err != nil {
+			s.logger.Warn("could not save the node cache", "error", err)
+		} else {
+			os.Remove(filepath.Join(s.indexDir, legacyCache))
+		}
+	}
+	return nodes, problems
+}
+
+// File reads the node of one node file again, as it is now; false when
+// it holds none or cannot be read.
+func (s *Nodes) File(path string) (*Note, bool) {
+	n, _ := s.store.NodeFile(path)
+	if n == nil {
+		return nil, false
+	}
+	return s.note(n), true
+}
+
+// Scan lists the node files with their versions, a stat each.
+func (s *Nodes) Scan() ([]FileVersion, error) { return s.store.Scan() }
+
+// Versions are the node files with their versions as the last read of
+// the nodes found them.
+func (s *Nodes) Versions() []FileVersion { return s.store.Versions() }
+
+// Dirs are the folders the nodes are read from: the project's knowledge
+// folders, then the vault's.
+func (s *Nodes) Dirs() []string { return s.store.Dirs() }
+
+// note makes a node's note.
+func (s *Nodes) note(n *knowledge.Node) *Note {
+	active := n.Status == "" || n.Status == knowledge.StatusActive
+	nt := &Note{
+		ID: docID(n), Key: n.ID, Path: n.Path, Stamp: stamp(n), Created: n.Created,
+		Active: active, Critical: active && n.Importance == knowledge.ImportanceCritical,
+		node: n,
+	}
+	nt.Doc = document(relPath(s.root, n.Path), nt.ID, n)
+	// What a node is about: its files and its file: links, in the order
+	// named; what it links to: the nodes its links name, then those it
+	// supersedes.
+	nt.About = slices.Clone(n.Files)
+	for _, l := range n.Links {
+		if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
+			nt.About = append(nt.About, f)
+		} else {
+			nt.Links = append(nt.Links, l.Target)
+		}
+	}
+	nt.Links = append(nt.Links, n.Supersedes...)
+	return nt
+}
+
+// document is a node's document.
+func document(path, id string, n *knowledge.Node) core.Document {
+	d := core.Document{ID: id, Kind: core.DocNode, Title: n.Title, Path: path}
+	// The files a note is about name it too: a question that names the
+	// file finds its notes.
+	d.Names = append(append(append(append(make([]string, 0, 1+len(n.Symbols)+len(n.Tags)+len(n.Files)), n.ID), n.Symbols...), n.Tags...), n.Files...)
+	d.Body = n.Type + " " + n.Importance + "\n" + n.Body
+	if !n.Updated.IsZero() {
+		d.ModTime = n.Updated.Unix()
+	}
+	return d
+}
+
+// stamp identifies what a node's document holds, so that an edit that
+// leaves its time alone (a hand edit of the text, a git checkout of
+// another version) is indexed again: its status and time, and a hash of
+// its document's title, names and text, and its links. It hashes the
+// pieces as document joins them, without joining them.
+func stamp(n *knowledge.Node) string {
+	h := sha256.New()
+	for _, piece := range [...]string{n.Title, "\x00", n.Type, " ", n.Importance, "\n", n.Body, "\x00", n.ID, "\x00"} {
+		io.WriteString(h, piece)
+	}
+	for _, names := range [...][]string{n.Symbols, n.Tags, n.Files} {
+		for _, name := range names {
+			io.WriteString(h, name)
+			io.WriteString(h, "\x00")
+		}
+	}
+	for _, l := range n.Links {
+		io.WriteString(h, l.Target)
+		io.WriteString(h, "\x00")
+	}
+	for _, old := range n.Supersedes {
+		io.WriteString(h, old)
+		io.WriteString(h, "\x00")
+	}
+	return fmt.Sprintf("%s/%d/%x", n.Status, n.Updated.UnixNano(), h.Sum(nil)[:12])
+}
+
+// docID is a node's document id; personal nodes are told apart from
+// project nodes of the same id.
+func docID(n *knowledge.Node) string {
+	if n.Personal {
+		return core.DocID(core.DocNode, "personal:"+n.ID)
+	}
+	return core.DocID(core.DocNode, n.ID)
+}
+
+// relPath shows a path relative to the project root when it is inside.
+func relPath(root, p string) string {
+	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// Show finds the node of a document's key as its file is now and applies
+// the filter: false when it is gone or filtered out. With render unset
+// only that is decided; with it, the node is rendered with what changed
+// in the code it is about since it was written.
+func (s *Nodes) Show(key string, f Filter, render bool) (Shown, bool) {
+	n, err := s.store.Get(key)
+	if err != nil || !accepts(n, f) {
+		return Shown{}, false
+	}
+	if !render {
+		return Shown{}, true
+	}
+	stale := s.store.Stale(n)
+	return Shown{Path: relPath(s.root, n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}, true
+}
+
+// accepts applies the filter to a node: status (active unless asked),
+// type, time window, and path or module through the files it is about.
+func accepts(n *knowledge.Node, f Filter) bool {
+	status := cmp.Or(n.Status, "active")
+	if len(f.Statuses) == 0 && status != "active" || len(f.Statuses) > 0 && !slices.Contains(f.Statuses, status) {
+		return false
+	}
+	if len(f.Types) > 0 && !slices.Contains(f.Types, n.Type) || !f.inWindow(n.Updated) {
+		return false
+	}
+	return f.InScope == nil || slices.ContainsFunc(n.Files, f.InScope)
+}
+
+// Time is when the node of a document's key was written.
+func (s *Nodes) Time(key string) (time.Time, bool) {
+	n, err := s.store.Get(key)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return n.Created, true
+}
+
+// renderNode is a node as the agent reads it in a result: its type and
+// title, its importance when it is not medium, staleness warnings, and the
+// start of its text.
+func renderNode(n *knowledge.Node, stale []string) string {
+	var b strings.Builder
+	kind := n.Type
+	if n.Personal {
+		kind = "personal " + kind
+	}
+	fmt.Fprintf(&b, "%s: %s", kind, n.Title)
+	if n.Importance != "" && n.Importance != "medium" {
+		fmt.Fprintf(&b, " (%s)", n.Importance)
+	}
+	for _, s := range stale {
+		b.WriteString("\n  ⚠ " + s)
+	}
+	body := strings.TrimSpace(n.Body)
+	if len([]rune(body)) > 400 {
+		body = string([]rune(body)[:400]) + "…"
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			b.WriteString("\n  " + line)
+		}
+	}
+	if len(n.Files) > 0 {
+		fmt.Fprintf(&b, "\n  files: %s", strings.Join(n.Files, ", "))
+	}
+	return b.String()
+}
+
+// criticalFile lists the active critical notes, written by every index
+// run that changes them, so that a session start reads one small file
+// instead of every note.
+const criticalFile = "critical.json"
+
+// WriteCritical saves the active notes of importance critical among all,
+// newest first (when they changed).
+func (s *Nodes) WriteCritical(all []*Note) error {
+	nodes := make([]*knowledge.Node, 0, len(all))
+	for _, n := range all {
+		if n.node != nil {
+			nodes = append(nodes, n.node)
+		}
+	}
+	return s.writeCritical(nodes)
+}
+
+func (s *Nodes) writeCritical(nodes []*knowledge.Node) error {
+	crit := critical(nodes)
+	for i, n := range crit {
+		c := *n
+		c.Anchors, c.Links = nil, nil // what a session start shows needs neither
+		crit[i] = &c
+	}
+	data, err := json.Marshal(crit)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(s.indexDir, criticalFile)
+	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+		return nil
+	}
+	if err := store.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("write the critical notes: %w", err)
+	}
+	return nil
+}
+
+// RewriteCritical brings the critical notes' file up to date with the
+// edited notes (by document id), from the file as the last run wrote it.
+func (s *Nodes) RewriteCritical(edited map[string]*Note) error {
+	crit, err := s.Critical()
+	if err != nil {
+		return err
+	}
+	kept := make([]*knowledge.Node, 0, len(crit)+len(edited))
+	for _, n := range crit {
+		if _, ok := edited[docID(n)]; !ok {
+			kept = append(kept, n)
+		}
+	}
+	for _, n := range edited {
+		kept = append(kept, n.node)
+	}
+	return s.writeCritical(kept)
+}
+
+// Critical returns the active notes of importance critical as of the
+// last index, newest first, reading one small file; before any index has
+// written it, the notes themselves.
+func (s *Nodes) Critical() ([]*knowledge.Node, error) {
+	data, err := os.ReadFile(filepath.Join(s.indexDir, criticalFile))
+	if errors.Is(err, os.ErrNotExist) {
+		nodes, _ := s.store.Nodes()
+		return critical(nodes), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var crit []*knowledge.Node
+	if err := json.Unmarshal(data, &crit); err != nil {
+		return nil, fmt.Errorf("%s: %w (run rubi index to rewrite it)", criticalFile, err)
+	}
+	for i, n := range crit {
+		// The file is the index's, as the repository holds it: a null
+		// would crash what lists the notes.
+		if n == nil || n.ID == "" || n.Title == "" {
+			return nil, fmt.Errorf("%s: entry %d is not a note (run rubi index to rewrite it)", criticalFile, i)
+		}
+	}
+	return crit, nil
+}
+
+// critical keeps the active notes of importance critical, newest first.
+func critical(nodes []*knowledge.Node) []*knowledge.Node {
+	crit := []*knowledge.Node{}
+	for _, n := range nodes {
+		if n.Importance == knowledge.ImportanceCritical && (n.Status == "" || n.Status == knowledge.StatusActive) {
+			crit = append(crit, n)
+		}
+	}
+	sort.Slice(crit, func(i, j int) bool {
+		if !crit[i].Updated.Equal(crit[j].Updated) {
+			return crit[i].Updated.After(crit[j].Updated)
+		}
+		return crit[i].ID < crit[j].ID
+	})
+	return crit
+}

@@ -1,0 +1,107 @@
+// Package notes is the source of the index's notes: the knowledge nodes
+// (core/knowledge, project and personal) and the conversation memory's
+// chunks (core/memory), each made into a document with its stamp, what it
+// is about and what it links to, and shown in a result as an agent reads
+// it. The pipeline sees them as Notes and nothing more: it relates them,
+// keeps their state and sends their deltas, and never reads a node's or a
+// chunk's fields itself.
+package notes
+
+import (
+	"time"
+	"unicode/utf8"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
+)
+
+// Note is a knowledge node or a conversation chunk as the index holds it.
+type Note struct {
+	// ID is its document id: node:ID, node:personal:ID or chunk:ID.
+	ID string
+	// Key is a node's own id, what other nodes' links name; "" for a
+	// chunk.
+	Key string
+	// Path is its file (absolute).
+	Path string
+	// Doc is its document, body included (its Path relative to the
+	// project when the file is inside).
+	Doc core.Document
+	// Stamp changes whenever its document, its links or its time do.
+	Stamp string
+	// Created is when it was written.
+	Created time.Time
+	// Active says it is in recall: a node neither superseded nor
+	// retracted, and every chunk the memory holds active.
+	Active bool
+	// Critical marks an active node of importance critical.
+	Critical bool
+	// Session is a chunk's session; "" for a node.
+	Session string
+	// About are the project's files it names, in order, each once: the
+	// index links it to those it holds.
+	About []string
+	// Links are the keys of the nodes it links to or supersedes, in order.
+	Links []string
+
+	// node is the knowledge node it was made from; text and names are
+	// what relate reads of a chunk.
+	node  *knowledge.Node
+	text  string
+	names []string
+}
+
+// Mentions returns the names a note declares (a node's files, symbols
+// and tags; a chunk's tags, entities and ticket) and the text in which
+// more names are looked for (title and body).
+func (n *Note) Mentions() (names []string, text string) {
+	if k := n.node; k != nil {
+		return append(append(append([]string(nil), k.Files...), k.Symbols...), k.Tags...), k.Title + "\n" + k.Body
+	}
+	return n.names, n.text
+}
+
+// FileVersion is a note's file and its version (size, time, identity):
+// what a scan of the notes' folders finds.
+type FileVersion = knowledge.FileVersion
+
+// Filter is what a query keeps of the notes.
+type Filter struct {
+	// Statuses keeps nodes of these statuses (only active ones when
+	// empty); Types keeps nodes of these types. Either one leaves chunks
+	// out.
+	Statuses, Types []string
+	// Since and Until bound when a note was written (a node's last
+	// update); zero is unbounded.
+	Since, Until time.Time
+	// InScope, when set, keeps only the notes about a file it accepts
+	// (a path or module filter: a chunk is kept by its files only for a
+	// path, never for a module, which is code).
+	InScope func(file string) bool
+	// Module says the scope is a module's.
+	Module bool
+}
+
+func (f Filter) inWindow(t time.Time) bool {
+	return (f.Since.IsZero() || !t.Before(f.Since)) && (f.Until.IsZero() || !t.After(f.Until))
+}
+
+// Shown is a note as a result shows it.
+type Shown struct {
+	// Path is the note's file, relative to the project when inside.
+	Path, Title, Text string
+	// Stale lists, for a node, what changed in the code it is about since
+	// it was written.
+	Stale []string
+}
+
+// cutUTF8 cuts s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
