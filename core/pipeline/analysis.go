@@ -8,6 +8,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/query"
 )
 
@@ -32,7 +33,7 @@ const maxPathMentions = 60
 // path (an absolute path in a traceback, a path from another checkout),
 // else, for a bare name, the files of that name. A mention that matches
 // several files splits its weight among them.
-func mentionedPaths(m *manifest, an *query.Analysis) []core.Hit {
+func mentionedPaths(m *manifest.Manifest, an *query.Analysis) []core.Hit {
 	if m == nil {
 		return nil
 	}
@@ -69,7 +70,7 @@ func mentionedPaths(m *manifest, an *query.Analysis) []core.Hit {
 		}
 		resolved := false
 		for tail := p; tail != ""; {
-			if _, ok := m.file(tail); ok {
+			if _, ok := m.File(tail); ok {
 				credit(tail, mt.Weight, mt)
 				resolved = true
 				break
@@ -92,7 +93,7 @@ func mentionedPaths(m *manifest, an *query.Analysis) []core.Hit {
 			suffixes[i] = "/" + cleanPath(mt.Text)
 		}
 		matches := make([][]string, len(bare))
-		m.eachPath(func(p string) bool {
+		m.EachPath(func(p string) bool {
 			for i, suf := range suffixes {
 				if len(matches[i]) <= maxPathMatches && (p == suf[1:] || strings.HasSuffix(p, suf)) {
 					matches[i] = append(matches[i], p)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/memory"
 )
 
@@ -32,7 +33,7 @@ const maxChunkContext = 2 << 10
 //
 // Files of the folder that are not chunks are skipped, each named in
 // problems.
-func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, items []memItem, problems []string, err error) {
+func (e *Engine) chunkDocs(m *manifest.Manifest) (docs []core.Document, edges []core.Edge, stamps map[string]string, items []memItem, problems []string, err error) {
 	chunks, problems, err := memory.Open(e.cfg.Root).ActiveChecked()
 	if err != nil {
 		return nil, nil, nil, nil, nil, err
@@ -61,7 +62,7 @@ func (e *Engine) chunkDocs(m *manifest) (docs []core.Document, edges []core.Edge
 		docs = append(docs, d)
 		items = append(items, memItem{id: id, session: c.Session, at: c.Created, text: c.Summary + "\n" + body, names: d.Names})
 		for _, f := range c.Entities.Files {
-			if m.has(f) {
+			if m.Has(f) {
 				edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 			}
 		}

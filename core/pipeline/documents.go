@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
 )
 
 // maxBody bounds how much of a file's content goes into its document.
@@ -17,7 +18,7 @@ const maxBody = 128 << 10
 // file that was not re-read (an incremental index); the document then has
 // no Body, and no Names unless its symbols are loaded, which rankers were
 // told to expect.
-func fileDocument(rec *fileRecord, content []byte) core.Document {
+func fileDocument(rec *manifest.Record, content []byte) core.Document {
 	d := core.Document{
 		ID:       core.DocID(core.DocFile, rec.Path),
 		Kind:     core.DocFile,
@@ -28,7 +29,7 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 		Size:     rec.Size,
 	}
 	seen := map[string]bool{}
-	for _, s := range rec.syms {
+	for _, s := range rec.Syms {
 		if !seen[s.Name] {
 			seen[s.Name] = true
 			d.Names = append(d.Names, s.Name)
@@ -42,7 +43,7 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 		body = body[:maxBody]
 	}
 	size := len(rec.Package) + 1 + len(body)
-	for _, s := range rec.syms {
+	for _, s := range rec.Syms {
 		size += len(s.Doc) + 1
 	}
 	var b strings.Builder
@@ -51,7 +52,7 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 		b.WriteString(rec.Package)
 		b.WriteByte('\n')
 	}
-	for _, s := range rec.syms {
+	for _, s := range rec.Syms {
 		if s.Doc != "" {
 			b.WriteString(s.Doc)
 			b.WriteByte('\n')
@@ -66,10 +67,10 @@ func fileDocument(rec *fileRecord, content []byte) core.Document {
 // and, for the modules withBody says, their exported symbols (whose files
 // must have their symbols loaded); and the contains edges module → file.
 // Files hidden by their role are left out.
-func moduleDocuments(m *manifest, withBody func(mod string) bool, hidden func(*fileRecord) bool) ([]core.Document, []core.Edge) {
-	files := map[string][]*fileRecord{}
-	for _, p := range m.sortedPaths() {
-		rec := m.records()[p]
+func moduleDocuments(m *manifest.Manifest, withBody func(mod string) bool, hidden func(*manifest.Record) bool) ([]core.Document, []core.Edge) {
+	files := map[string][]*manifest.Record{}
+	for _, p := range m.SortedPaths() {
+		rec := m.Records()[p]
 		if hidden(rec) {
 			continue // a module of vendored files only has no document
 		}
@@ -93,7 +94,7 @@ func moduleDocuments(m *manifest, withBody func(mod string) bool, hidden func(*f
 		body.WriteByte('\n')
 		for _, rec := range files[mod] {
 			d.Names = append(d.Names, path.Base(rec.Path))
-			for _, s := range rec.syms {
+			for _, s := range rec.Syms {
 				if s.Exported && s.Parent == "" {
 					body.WriteString(s.Name)
 					body.WriteByte(' ')

@@ -24,6 +24,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -49,7 +50,7 @@ type Engine struct {
 	// manifest is the index as this engine last wrote or read it, so a
 	// refresh followed by a query decodes it once; stamp is the file's
 	// size and mtime then, to notice another process re-indexing.
-	manifest *manifest
+	manifest *manifest.Manifest
 	stamp    string
 	// symMu serializes reading symbols into the cached manifest's records.
 	symMu sync.Mutex
@@ -139,7 +140,7 @@ func (e *Engine) OpenAll(ctx context.Context) error {
 	return nil
 }
 
-func (e *Engine) setManifest(m *manifest) {
+func (e *Engine) setManifest(m *manifest.Manifest) {
 	stamp := e.manifestStamp()
 	e.mu.Lock()
 	e.manifest, e.stamp = m, stamp
@@ -147,7 +148,7 @@ func (e *Engine) setManifest(m *manifest) {
 }
 
 func (e *Engine) manifestStamp() string {
-	fi, err := os.Stat(filepath.Join(e.indexDir(), manifestFile))
+	fi, err := os.Stat(filepath.Join(e.indexDir(), manifest.FileName))
 	if err != nil {
 		return ""
 	}
@@ -156,14 +157,14 @@ func (e *Engine) manifestStamp() string {
 
 // currentManifest returns the engine's manifest, reading it from disk the
 // first time and whenever another process has rewritten it since.
-func (e *Engine) currentManifest() (*manifest, error) {
+func (e *Engine) currentManifest() (*manifest.Manifest, error) {
 	e.mu.Lock()
 	m, stamp := e.manifest, e.stamp
 	e.mu.Unlock()
 	if m != nil && stamp != "" && stamp == e.manifestStamp() {
 		return m, nil
 	}
-	m, err := loadManifest(e.indexDir(), false)
+	m, err := manifest.Load(e.indexDir(), false)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
 )
@@ -63,19 +64,19 @@ func (e *Engine) Graph() (*Graph, error) {
 	if err := e.loadSymbols(m, m, func(string) bool { return true }); err != nil {
 		return nil, err
 	}
-	project, err := resolve.NewProject(e.cfg.Root, m.sortedPaths())
+	project, err := resolve.NewProject(e.cfg.Root, m.SortedPaths())
 	if err != nil {
 		return nil, err
 	}
-	edges, rs := resolve.Analyze(project, m.allFacts())
+	edges, rs := resolve.Analyze(project, m.AllFacts())
 	g := &Graph{Files: []GraphFile{}, Edges: []GraphEdge{}, Modules: []GraphModule{}, Unresolved: rs.Unresolved}
 	if g.Unresolved == nil {
 		g.Unresolved = map[string]int{}
 	}
-	for _, p := range m.sortedPaths() {
-		rec := m.records()[p]
+	for _, p := range m.SortedPaths() {
+		rec := m.Records()[p]
 		f := GraphFile{Path: p, Lang: rec.Language, Module: rec.Module, PageRank: rec.Rank, Symbols: []GraphSymbol{}}
-		for _, s := range rec.syms {
+		for _, s := range rec.Syms {
 			f.Symbols = append(f.Symbols, GraphSymbol{Name: s.Name, Kind: s.Kind, Line: s.Line})
 		}
 		g.Files = append(g.Files, f)
@@ -104,9 +105,9 @@ func nonNil(s []string) []string {
 }
 
 // indexed returns the manifest, or ErrNoIndex.
-func (e *Engine) indexed() (*manifest, error) {
+func (e *Engine) indexed() (*manifest.Manifest, error) {
 	m, err := e.currentManifest()
-	if errors.Is(err, errNoIndex) {
+	if errors.Is(err, manifest.ErrNoIndex) {
 		return nil, ErrNoIndex
 	}
 	return m, err
@@ -172,7 +173,7 @@ func (e *Engine) mapPage(module string) (string, string, error) {
 // HasIndex reports whether the project was indexed at least once (its
 // manifest exists), without reading the index.
 func (e *Engine) HasIndex() bool {
-	_, err := os.Stat(filepath.Join(e.indexDir(), manifestFile))
+	_, err := os.Stat(filepath.Join(e.indexDir(), manifest.FileName))
 	return err == nil
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/graph"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/resolve"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/walk"
@@ -93,17 +94,13 @@ type IndexStats struct {
 	DurationMS float64           `json:"duration_ms"`
 }
 
-// Resolution is IndexStats.Resolution.
-type Resolution struct {
-	Resolved   map[string]int `json:"resolved"`
-	Unresolved map[string]int `json:"unresolved"`
-	External   map[string]int `json:"external"`
-}
+// Resolution is IndexStats.Resolution, which the manifest keeps too.
+type Resolution = manifest.Resolution
 
 // scanned is one file of the walk and what this run learned about it.
 type scanned struct {
 	file walk.File
-	rec  *fileRecord
+	rec  *manifest.Record
 	// content is set when the file was read in this run.
 	content []byte
 	changed bool
@@ -118,7 +115,7 @@ type scanned struct {
 // by a full run.
 func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
 	stats, err := e.index(ctx, opts)
-	if err != nil && !opts.Full && errors.Is(err, errSymbolsDamaged) {
+	if err != nil && !opts.Full && errors.Is(err, manifest.ErrSymbolsDamaged) {
 		opts.Full = true
 		if stats, err = e.index(ctx, opts); err == nil {
 			stats.Warnings = append(stats.Warnings, "the symbols file was damaged, so every file was parsed again")
@@ -197,12 +194,12 @@ func (e *Engine) verifyRanker(ctx context.Context, st *config.Stage) error {
 // keep finishes a run that changed no content: the previous graph and
 // rankers stand, and the manifest is rewritten only if some file was
 // touched (new mtime, same content), so the next run need not read it.
-func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
+func (e *Engine) keep(prev, next *manifest.Manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
 	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
 	next.Roles = prev.Roles
 	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
 	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
-	for _, rec := range next.records() {
+	for _, rec := range next.Records() {
 		stats.Edges += rec.Importers
 	}
 	stats.Modules = len(e.mapModules(next))
@@ -211,21 +208,21 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 			stats.Rankers[name] = "up to date"
 		}
 	}
-	next.edgesRaw, next.hasEdges = prev.edgesRaw, prev.hasEdges
+	next.CarryEdges(prev)
 	if e.mapsStale(next) {
-		edges, err := prev.importEdges()
-		if err != nil || !prev.hasEdges {
-			project, err := resolve.NewProject(e.cfg.Root, next.sortedPaths())
+		edges, err := prev.ImportEdges()
+		if err != nil || !prev.HasEdges() {
+			project, err := resolve.NewProject(e.cfg.Root, next.SortedPaths())
 			if err != nil {
 				return nil, err
 			}
-			edges = resolve.Edges(project, next.allFacts())
-			next.edges = edges
+			edges = resolve.Edges(project, next.AllFacts())
+			next.SetEdges(edges)
 		}
 		if err := e.writeMaps(prev, next, edges, nil, true); err != nil {
 			return nil, err
 		}
-		if err := next.save(e.indexDir(), prev); err != nil {
+		if err := next.Save(e.indexDir(), prev); err != nil {
 			return nil, err
 		}
 		e.setManifest(next)
@@ -233,7 +230,7 @@ func (e *Engine) keep(prev, next *manifest, files []*scanned, stats *IndexStats,
 	}
 	for _, s := range files {
 		if s.content != nil {
-			if err := next.save(e.indexDir(), prev); err != nil {
+			if err := next.Save(e.indexDir(), prev); err != nil {
 				return nil, err
 			}
 			break
@@ -325,11 +322,11 @@ func (e *Engine) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 // scan decides for every file whether the previous index still holds for
 // it, and reads and parses those for which it does not. A file whose size
 // and modification time are unchanged is not even opened.
-func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, next *manifest, opts IndexOptions) error {
+func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest.Manifest, next *manifest.Manifest, opts IndexOptions) error {
 	full := opts.Full
 	var todo []*scanned
 	for _, s := range files {
-		old := prev.records()[s.file.Path]
+		old := prev.Records()[s.file.Path]
 		// A file is reused only if the parser of its language is the
 		// one that parsed it: a new parser, setting or rubi version
 		// re-parses the language.
@@ -372,7 +369,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, nex
 			if gctx.Err() != nil {
 				return gctx.Err()
 			}
-			old := prev.records()[s.file.Path]
+			old := prev.Records()[s.file.Path]
 			if s.reparse {
 				old = nil
 			}
@@ -393,7 +390,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest, nex
 }
 
 // read loads one file and compares it with its previous record.
-func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
+func (e *Engine) read(s *scanned, old *manifest.Record, full bool) {
 	content, err := e.readFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
 	if err != nil {
 		s.skip = walk.ReasonUnreadable
@@ -418,7 +415,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 		return
 	}
 	s.changed = true
-	s.rec = &fileRecord{
+	s.rec = &manifest.Record{
 		Path:      s.file.Path,
 		Language:  core.DetectLanguage(s.file.Path),
 		Size:      s.file.Size,
@@ -426,7 +423,7 @@ func (e *Engine) read(s *scanned, old *fileRecord, full bool) {
 		Hash:      hash,
 		Generated: generated,
 	}
-	s.rec.loaded, s.rec.fresh = true, true // no symbols until a parser finds some
+	s.rec.Loaded, s.rec.Fresh = true, true // no symbols until a parser finds some
 }
 
 // readFile reads a file of the expected size into the run's arena, or
@@ -537,7 +534,7 @@ func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done
 			for i, s := range b.files {
 				f := facts[i]
 				s.rec.Package, s.rec.Imports, s.rec.ParseError = f.Package, f.Imports, f.Error
-				s.rec.syms, s.rec.Symbols = f.Symbols, len(f.Symbols)
+				s.rec.Syms, s.rec.Symbols = f.Symbols, len(f.Symbols)
 				s.rec.Doc = fileDoc(f)
 			}
 			return nil
@@ -548,12 +545,12 @@ func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done
 
 // rankFiles stores each file's PageRank in the import graph and how many
 // files import it.
-func rankFiles(m *manifest, edges []core.Edge) {
+func rankFiles(m *manifest.Manifest, edges []core.Edge) {
 	b := graph.NewBuilder()
-	paths := m.sortedPaths()
+	paths := m.SortedPaths()
 	for _, p := range paths {
 		b.Node(core.DocID(core.DocFile, p))
-		m.records()[p].Importers = 0
+		m.Records()[p].Importers = 0
 	}
 	for _, e := range edges {
 		b.AddEdge(e.From, e.To, e.Weight)
@@ -561,8 +558,8 @@ func rankFiles(m *manifest, edges []core.Edge) {
 	g := b.Build()
 	ranks := g.PageRank(graph.Options{})
 	for i, p := range paths {
-		m.records()[p].Rank = ranks[i]
-		m.records()[p].Importers = g.InDegree(i)
+		m.Records()[p].Rank = ranks[i]
+		m.Records()[p].Importers = g.InDegree(i)
 	}
 }
 
@@ -572,33 +569,33 @@ func rankFiles(m *manifest, edges []core.Edge) {
 // the like, which steer resolution) whose language, package and imports
 // are what they were. Ranks and importer counts then carry over too. A
 // one-file edit inside a function body costs no resolution at all.
-func (e *Engine) reuseResolution(prev, next *manifest, files []*scanned, full bool) ([]core.Edge, bool) {
-	if full || !prev.hasEdges || len(prev.records()) != len(next.records()) {
+func (e *Engine) reuseResolution(prev, next *manifest.Manifest, files []*scanned, full bool) ([]core.Edge, bool) {
+	if full || !prev.HasEdges() || len(prev.Records()) != len(next.Records()) {
 		return nil, false
 	}
-	for p := range next.records() {
-		if _, ok := prev.file(p); !ok {
+	for p := range next.Records() {
+		if _, ok := prev.File(p); !ok {
 			return nil, false
 		}
 	}
-	var changed []*fileRecord
+	var changed []*manifest.Record
 	for _, s := range files {
 		if s.skip != "" || !s.changed {
 			continue
 		}
-		old, rec := prev.records()[s.rec.Path], next.records()[s.rec.Path]
+		old, rec := prev.Records()[s.rec.Path], next.Records()[s.rec.Path]
 		if rec.Language == "" || next.Parsers[rec.Language] == "" || old.Language != rec.Language ||
-			old.Package != rec.Package || !slices.EqualFunc(old.imports(), rec.imports(), sameImport) {
+			old.Package != rec.Package || !slices.EqualFunc(old.DecodedImports(), rec.DecodedImports(), sameImport) {
 			return nil, false
 		}
 		changed = append(changed, rec)
 	}
-	edges, err := prev.importEdges()
+	edges, err := prev.ImportEdges()
 	if err != nil {
 		return nil, false
 	}
 	for _, rec := range changed {
-		old := prev.records()[rec.Path]
+		old := prev.Records()[rec.Path]
 		rec.Rank, rec.Importers = old.Rank, old.Importers
 	}
 	return edges, true
@@ -610,24 +607,24 @@ func sameImport(a, b core.Import) bool {
 
 // loadSymbols reads back the symbols of the unchanged files want selects,
 // from the previous generation's symbols file.
-func (e *Engine) loadSymbols(prev, next *manifest, want func(path string) bool) error {
-	var need []*fileRecord
-	for p, rec := range next.records() {
-		if !rec.loaded && rec.SymLen > 0 && want(p) {
+func (e *Engine) loadSymbols(prev, next *manifest.Manifest, want func(path string) bool) error {
+	var need []*manifest.Record
+	for p, rec := range next.Records() {
+		if !rec.Loaded && rec.SymLen > 0 && want(p) {
 			need = append(need, rec)
 		}
 	}
 	if len(need) == 0 {
 		return nil
 	}
-	f, err := prev.openSymbols(e.indexDir())
+	f, err := prev.OpenSymbols(e.indexDir())
 	if err != nil {
 		return fmt.Errorf("read symbols: %w", err)
 	}
 	defer f.Close()
-	r := &symbolReader{f: f}
+	r := manifest.NewSymbolReader(f)
 	for _, rec := range need {
-		if err := r.read(rec); err != nil {
+		if err := r.Read(rec); err != nil {
 			return err
 		}
 	}
@@ -636,18 +633,18 @@ func (e *Engine) loadSymbols(prev, next *manifest, want func(path string) bool) 
 
 // dirtyModules are the modules whose set of files or whose files changed
 // (on both sides, when a file moved from one module to another).
-func dirtyModules(prev, next *manifest) map[string]bool {
+func dirtyModules(prev, next *manifest.Manifest) map[string]bool {
 	dirty := map[string]bool{}
-	for p, rec := range next.records() {
-		if old, ok := prev.file(p); !ok || old.Hash != rec.Hash || old.Module != rec.Module {
+	for p, rec := range next.Records() {
+		if old, ok := prev.File(p); !ok || old.Hash != rec.Hash || old.Module != rec.Module {
 			dirty[rec.Module] = true
 			if ok {
 				dirty[old.Module] = true
 			}
 		}
 	}
-	for p, old := range prev.records() {
-		if _, ok := next.file(p); !ok {
+	for p, old := range prev.Records() {
+		if _, ok := next.File(p); !ok {
 			dirty[old.Module] = true
 		}
 	}
@@ -655,13 +652,13 @@ func dirtyModules(prev, next *manifest) map[string]bool {
 }
 
 // removedModules lists the modules that no longer have any file.
-func removedModules(prev, next *manifest) []string {
+func removedModules(prev, next *manifest.Manifest) []string {
 	have := map[string]bool{}
-	for _, rec := range next.records() {
+	for _, rec := range next.Records() {
 		have[rec.Module] = true
 	}
 	gone := map[string]bool{}
-	for _, rec := range prev.records() {
+	for _, rec := range prev.Records() {
 		if !have[rec.Module] {
 			gone[rec.Module] = true
 		}
@@ -680,7 +677,7 @@ func removedModules(prev, next *manifest) []string {
 //
 // alongside runs at the same time as the rankers index, once the corpora
 // are built; its error is returned.
-func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, corpus func(full bool) (*core.Corpus, error), alongside func() error) error {
+func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest.Manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, corpus func(full bool) (*core.Corpus, error), alongside func() error) error {
 	var incremental, full *core.Corpus
 	get := func(wantFull bool) (*core.Corpus, error) {
 		var err error

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/resolve"
 	"github.com/rubi-dev/rubi/core/walk"
 )
@@ -42,7 +43,7 @@ type indexRun struct {
 	attrs *codemap.Attributes
 	// prev is the last run's manifest (an empty one for a full run), next
 	// this run's.
-	prev, next *manifest
+	prev, next *manifest.Manifest
 	// changedIDs and removedIDs are the documents the rankers must take
 	// again and drop.
 	changedIDs, removedIDs []string
@@ -93,12 +94,12 @@ func (e *Engine) newIndexRun(opts IndexOptions, start time.Time) *indexRun {
 func (r *indexRun) previous(ctx context.Context) error {
 	e, opts := r.e, &r.opts
 	type loaded struct {
-		m   *manifest
+		m   *manifest.Manifest
 		err error
 	}
 	previous := make(chan loaded, 1)
 	go func() {
-		m, err := loadManifest(e.indexDir(), true)
+		m, err := manifest.Load(e.indexDir(), true)
 		previous <- loaded{m, err}
 	}()
 	var (
@@ -117,20 +118,20 @@ func (r *indexRun) previous(ctx context.Context) error {
 		// The code stays as the last index left it: its records are this
 		// run's files, unchanged.
 		switch {
-		case errors.Is(last.err, errNoIndex):
+		case errors.Is(last.err, manifest.ErrNoIndex):
 			return ErrNoIndex
 		case last.err != nil:
 			return fmt.Errorf("%w: %v", ErrIndexOutdated, last.err)
 		}
 		opts.Full = false
 		wstats.Skipped = map[string]int{}
-		for _, p := range prev.sortedPaths() {
-			rec := prev.records()[p]
+		for _, p := range prev.SortedPaths() {
+			rec := prev.Records()[p]
 			r.files = append(r.files, &scanned{file: walk.File{Path: p, Size: rec.Size}, rec: rec})
 		}
 		wstats.Seen = len(r.files)
 	}
-	if last.err != nil && !errors.Is(last.err, errNoIndex) {
+	if last.err != nil && !errors.Is(last.err, manifest.ErrNoIndex) {
 		r.stats.Warnings = append(r.stats.Warnings, last.err.Error())
 	}
 	// Roles follow the .gitattributes files and index.hidden_roles: when
@@ -144,18 +145,18 @@ func (r *indexRun) previous(ctx context.Context) error {
 	if prev != nil && prev.Roles != rolesSig {
 		opts.Full = true
 	}
-	if prev != nil && !opts.Full && !opts.notesOnly && !prev.symbolsIntact(e.indexDir()) {
+	if prev != nil && !opts.Full && !opts.notesOnly && !prev.SymbolsIntact(e.indexDir()) {
 		// Truncated or gone: the unchanged files' symbols cannot be
 		// copied from it, so every file is parsed again.
-		r.stats.Warnings = append(r.stats.Warnings, "the symbols file "+symbolsFile(e.indexDir(), prev.Generation)+" is damaged: every file is parsed again")
+		r.stats.Warnings = append(r.stats.Warnings, "the symbols file "+manifest.SymbolsFile(e.indexDir(), prev.Generation)+" is damaged: every file is parsed again")
 		opts.Full = true
 	}
 	if prev == nil || opts.Full {
-		prev = newManifest()
+		prev = manifest.New()
 		opts.Full = true
 	}
 	r.prev = prev
-	r.next = newManifest()
+	r.next = manifest.New()
 	r.next.Roles = rolesSig
 	r.lap("manifest and walk")
 	r.stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
@@ -180,7 +181,7 @@ func (r *indexRun) readAndParse(ctx context.Context) error {
 			stats.Files.Skipped[s.skip]++
 			continue
 		}
-		next.records()[s.rec.Path] = s.rec
+		next.Records()[s.rec.Path] = s.rec
 		if s.changed {
 			stats.Parsed++
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
@@ -195,16 +196,16 @@ func (r *indexRun) readAndParse(ctx context.Context) error {
 		}
 		stats.Languages[langOrOther(s.rec.Language)]++
 		stats.Symbols += s.rec.Symbols
-		stats.Imports += s.rec.importCount()
+		stats.Imports += s.rec.ImportCount()
 	}
-	for p := range prev.records() {
-		if _, ok := next.file(p); !ok {
+	for p := range prev.Records() {
+		if _, ok := next.File(p); !ok {
 			stats.Removed++
 			r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
 		}
 	}
 	sort.Strings(r.removedIDs)
-	stats.Files.Indexed = len(next.records())
+	stats.Files.Indexed = len(next.Records())
 	return nil
 }
 
@@ -330,21 +331,21 @@ func (r *indexRun) keep() (*IndexStats, error) {
 // changed) and ranks the files by centrality.
 func (r *indexRun) buildGraph() error {
 	e, prev, next, stats := r.e, r.prev, r.next, r.stats
-	r.paths = next.sortedPaths()
+	r.paths = next.SortedPaths()
 	roots := codemap.Roots(r.paths, e.cfg.Index.ModuleRoots...)
 	for _, p := range r.paths {
-		if rec := next.records()[p]; rec.Module != codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth) {
+		if rec := next.Records()[p]; rec.Module != codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth) {
 			// Copy: an unchanged record is shared with prev, which must
 			// keep the old module for dirtyModules to see the move.
 			moved := *rec
 			moved.Module = codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth)
-			next.records()[p] = &moved
+			next.Records()[p] = &moved
 		}
 	}
 	edges, reused := e.reuseResolution(prev, next, r.files, r.opts.Full)
 	if reused {
 		stats.Resolution, next.Resolution = prev.Resolution, prev.Resolution
-		next.edgesRaw, next.edgesKept = prev.edgesRaw, true
+		next.ReuseEdges(prev)
 		r.lap("resolution reused")
 	} else {
 		project, err := resolve.NewProject(e.cfg.Root, r.paths)
@@ -355,13 +356,14 @@ func (r *indexRun) buildGraph() error {
 			stats.Warnings = append(stats.Warnings, w.String())
 		}
 		var rs resolve.Stats
-		edges, rs = resolve.Analyze(project, next.allFacts())
+		edges, rs = resolve.Analyze(project, next.AllFacts())
 		stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
 		next.Resolution = stats.Resolution
 		rankFiles(next, e.visibleEdges(next, edges))
 		r.lap("resolve and rank")
 	}
-	next.edges, r.edges = edges, edges
+	next.SetEdges(edges)
+	r.edges = edges
 	stats.Edges = len(edges)
 	r.dirty = dirtyModules(prev, next)
 	stats.Modules = len(e.mapModules(next))
@@ -376,7 +378,7 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	if full && r.opts.notesOnly {
 		return nil, ErrIndexOutdated
 	}
-	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.records()[p].Module] }); err != nil {
+	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return nil, err
 	}
 	if full {
@@ -396,7 +398,7 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	// Sized once: documents are large and a project has thousands.
 	c.Documents = make([]core.Document, 0, len(r.paths)+len(modDocs)+len(nodeDocs)+len(srcDocs))
 	for _, p := range r.paths {
-		if rec := next.records()[p]; !e.hidden(rec) {
+		if rec := next.Records()[p]; !e.hidden(rec) {
 			c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
 		}
 	}
@@ -424,7 +426,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 			return nil
 		}
 	} else if err := e.loadSymbols(prev, next, func(p string) bool {
-		return opts.Full || prev.MapsFormat != mapsFormat || r.dirty[next.records()[p].Module]
+		return opts.Full || prev.MapsFormat != mapsFormat || r.dirty[next.Records()[p].Module]
 	}); err != nil {
 		return err
 	}
@@ -441,7 +443,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 func (r *indexRun) save() (*IndexStats, error) {
 	e, n := r.e, r.notes
 	r.next.IndexedAt = time.Now().UTC()
-	if err := r.next.save(e.indexDir(), r.prev); err != nil {
+	if err := r.next.Save(e.indexDir(), r.prev); err != nil {
 		return nil, err
 	}
 	r.lap("manifest")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -92,7 +93,7 @@ type indexCodeMap struct {
 	// For the manifest m: its symbols file, read on first use, and the
 	// answers found so far. (A manifest, not a generation: an update
 	// appends to its generation's file.)
-	m     *manifest
+	m     *manifest.Manifest
 	data  []byte
 	found map[string]symbolAt
 }
@@ -112,7 +113,7 @@ func (c *indexCodeMap) FileHash(p string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	if rec, ok := m.file(p); ok {
+	if rec, ok := m.File(p); ok {
 		return hex.EncodeToString(rec.Hash[:]), true
 	}
 	return "", false
@@ -140,9 +141,9 @@ func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
 	return r.file, r.signature, r.ok
 }
 
-func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
+func (c *indexCodeMap) lookup(m *manifest.Manifest, name string) symbolAt {
 	if c.data == nil {
-		data, err := os.ReadFile(symbolsFile(c.e.indexDir(), m.Generation))
+		data, err := os.ReadFile(manifest.SymbolsFile(c.e.indexDir(), m.Generation))
 		if err != nil {
 			return symbolAt{}
 		}
@@ -165,11 +166,11 @@ func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
 			end = i + k
 		}
 		from = end + 1
-		var line symbolsLine
+		var line manifest.SymbolsLine
 		if json.Unmarshal(c.data[start:end], &line) != nil {
 			continue
 		}
-		rec, ok := m.file(line.Path)
+		rec, ok := m.File(line.Path)
 		if !ok || rec.SymOff != int64(start) {
 			continue // a file no longer indexed, or an older line of it
 		}
@@ -190,7 +191,7 @@ func (c *indexCodeMap) lookup(m *manifest, name string) symbolAt {
 // made only for the nodes want accepts (all of them when want is nil): a
 // notes' delta sends only the changed ones, and a document copies its
 // node's text.
-func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node, want func(id, stamp string) bool) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
+func (e *Engine) nodeDocs(m *manifest.Manifest, nodes []*knowledge.Node, want func(id, stamp string) bool) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
 	stamps = make(map[string]string, len(nodes))
 	docs = make([]core.Document, 0, len(nodes))
 	// Every node is a document, superseded and retracted ones too: the
@@ -216,17 +217,17 @@ func (e *Engine) nodeDocs(m *manifest, nodes []*knowledge.Node, want func(id, st
 // about (by its files and its file: links, each file once, in the order
 // named) that the index holds, and to the nodes it links to or
 // supersedes (active maps node ids to their documents).
-func nodeEdges(m *manifest, n *knowledge.Node, id string, active map[string]string) []core.Edge {
+func nodeEdges(m *manifest.Manifest, n *knowledge.Node, id string, active map[string]string) []core.Edge {
 	var edges []core.Edge
 	var about []string // a note names a few files: a slice, not a map
 	for _, f := range n.Files {
-		if !slices.Contains(about, f) && m.has(f) {
+		if !slices.Contains(about, f) && m.Has(f) {
 			about = append(about, f)
 		}
 	}
 	for _, l := range n.Links {
 		if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
-			if !slices.Contains(about, f) && m.has(f) {
+			if !slices.Contains(about, f) && m.Has(f) {
 				about = append(about, f)
 			}
 		} else if to, ok := active[l.Target]; ok {
@@ -414,7 +415,7 @@ func critical(nodes []*knowledge.Node) []*knowledge.Node {
 // acceptsNode applies the node filters: status (active unless asked),
 // type, time window, and path or module through the files the node is
 // about.
-func (q Query) acceptsNode(n *knowledge.Node, m *manifest) bool {
+func (q Query) acceptsNode(n *knowledge.Node, m *manifest.Manifest) bool {
 	status := cmp.Or(n.Status, "active")
 	if len(q.Statuses) == 0 && status != "active" || len(q.Statuses) > 0 && !slices.Contains(q.Statuses, status) {
 		return false
@@ -426,7 +427,7 @@ func (q Query) acceptsNode(n *knowledge.Node, m *manifest) bool {
 		return true
 	}
 	for _, f := range n.Files {
-		rec, ok := m.file(f)
+		rec, ok := m.File(f)
 		if q.underPath(f) && (q.Module == "" || ok && rec.Module == q.Module) {
 			return true
 		}

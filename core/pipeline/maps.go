@@ -15,6 +15,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -34,14 +35,14 @@ const mapsFormat = 3 // 3: modules of hidden files only are left out
 // buildMap assembles the code map from the manifest and the file edges.
 // Files of index.hidden_roles are marked hidden: a module of only those
 // (a vendored folder) is not on the map.
-func (e *Engine) buildMap(m *manifest, edges []core.Edge) *codemap.Map {
-	files := make([]*codemap.File, 0, len(m.records()))
-	for _, p := range m.sortedPaths() {
-		rec := m.records()[p]
+func (e *Engine) buildMap(m *manifest.Manifest, edges []core.Edge) *codemap.Map {
+	files := make([]*codemap.File, 0, len(m.Records()))
+	for _, p := range m.SortedPaths() {
+		rec := m.Records()[p]
 		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols, Hidden: e.hidden(rec)}
-		if rec.loaded {
+		if rec.Loaded {
 			f.Exported = []string{}
-			for _, s := range rec.syms {
+			for _, s := range rec.Syms {
 				if s.Exported && s.Parent == "" {
 					f.Exported = append(f.Exported, s.Name)
 				}
@@ -55,9 +56,9 @@ func (e *Engine) buildMap(m *manifest, edges []core.Edge) *codemap.Map {
 // writeMaps writes .rubi/map.md and the pages of the modules in dirty (all
 // of them when full), and removes the pages of modules that are gone.
 // Files are only rewritten when their content changes.
-func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
+func (e *Engine) writeMaps(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
 	full = full || prev.MapsFormat != mapsFormat
-	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.records()[p].Module] }); err != nil {
+	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return err
 	}
 	cm := e.buildMap(next, edges)
@@ -92,10 +93,10 @@ func (e *Engine) writeMaps(prev, next *manifest, edges []core.Edge, dirty map[st
 
 // mapModules are the modules on the map, with their files: those with
 // at least one file of a role not hidden (index.hidden_roles).
-func (e *Engine) mapModules(m *manifest) map[string][]*fileRecord {
+func (e *Engine) mapModules(m *manifest.Manifest) map[string][]*manifest.Record {
 	mods := moduleIndex(m)
 	for name, recs := range mods {
-		if !slices.ContainsFunc(recs, func(rec *fileRecord) bool { return !e.hidden(rec) }) {
+		if !slices.ContainsFunc(recs, func(rec *manifest.Record) bool { return !e.hidden(rec) }) {
 			delete(mods, name)
 		}
 	}
@@ -105,7 +106,7 @@ func (e *Engine) mapModules(m *manifest) map[string][]*fileRecord {
 // mapsStale reports whether the maps must be rewritten although no code
 // changed: map.md is missing, was rendered by an older rubi, or a curated
 // summary is newer than it.
-func (e *Engine) mapsStale(m *manifest) bool {
+func (e *Engine) mapsStale(m *manifest.Manifest) bool {
 	st, err := os.Stat(filepath.Join(e.dataDir(), mapFile))
 	if err != nil || m.MapsFormat != mapsFormat {
 		return true
@@ -162,9 +163,9 @@ func writeIfChanged(path, content string) error {
 	return nil
 }
 
-func moduleIndex(m *manifest) map[string][]*fileRecord {
-	out := map[string][]*fileRecord{}
-	for _, rec := range m.records() {
+func moduleIndex(m *manifest.Manifest) map[string][]*manifest.Record {
+	out := map[string][]*manifest.Record{}
+	for _, rec := range m.Records() {
 		out[rec.Module] = append(out[rec.Module], rec)
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -68,7 +69,7 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	// delta leaves it as it is.
 	m, err := e.currentManifest()
 	switch {
-	case errors.Is(err, errNoIndex):
+	case errors.Is(err, manifest.ErrNoIndex):
 		return nil, ErrNoIndex
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/memory"
 )
 
@@ -51,7 +52,7 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 	}
 	index(t, e)
 
-	manifest := filepath.Join(root, ".rubi", "index", manifestFile)
+	mfPath := filepath.Join(root, ".rubi", "index", manifest.FileName)
 	type round struct {
 		change func()
 		edits  bool // only notes edited: the delta reads only them
@@ -101,7 +102,7 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 		}},
 	}
 	for round, r := range rounds {
-		before, err := os.ReadFile(manifest)
+		before, err := os.ReadFile(mfPath)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +117,7 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 				t.Errorf("round %d: %s was indexed %q, not as a delta", round, name, how)
 			}
 		}
-		if after, _ := os.ReadFile(manifest); !bytes.Equal(before, after) {
+		if after, _ := os.ReadFile(mfPath); !bytes.Equal(before, after) {
 			t.Errorf("round %d: the notes' delta rewrote the code's manifest", round)
 		}
 		if got := e.editedDeltas.Load() > edited; got != r.edits {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -123,7 +124,7 @@ func groupEdges(edges []core.Edge) map[string][]core.Edge {
 // saw them, each changed file still a node of the same id, and no more
 // than maxEdited of them. It reports whether it applied; when it did
 // not, nothing was written and the caller reads every note.
-func (e *Engine) notesEdited(ctx context.Context, m *manifest, prev *notesState, found func() notesScan, rankers []core.Ranker, names []string, stats *IndexStats) (bool, error) {
+func (e *Engine) notesEdited(ctx context.Context, m *manifest.Manifest, prev *notesState, found func() notesScan, rankers []core.Ranker, names []string, stats *IndexStats) (bool, error) {
 	sn := prev.snap
 	if sn == nil || sn.manifest != e.manifestStamp() {
 		return false, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/query"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
@@ -25,7 +26,7 @@ const maxMisses = 3
 //
 // tolerant answers without the symbols of a file that cannot be read
 // (their file is damaged) instead of failing.
-func (e *Engine) pack(m *manifest, q Query, an *query.Analysis, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit, tolerant bool) (*Result, error) {
+func (e *Engine) pack(m *manifest.Manifest, q Query, an *query.Analysis, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit, tolerant bool) (*Result, error) {
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	reserve := footerReserve(q)
 	misses := 0
@@ -96,12 +97,12 @@ const (
 // sources.go).
 type packer struct {
 	e        *Engine
-	m        *manifest
+	m        *manifest.Manifest
 	q        Query
 	qtokens  map[string]bool
 	tolerant bool
 	// symbols reads the symbols of the files shown, opened at the first.
-	symbols *symbolReader
+	symbols *manifest.SymbolReader
 	// prof and ranked are the query's profile and the units of the files
 	// it ranked, when results show units.
 	prof   *profile
@@ -127,14 +128,14 @@ func (p *packer) show(kind, key string, full bool) (Item, verdict, error) {
 }
 
 // loadSymbols reads a file's symbols into its record, once.
-func (p *packer) loadSymbols(rec *fileRecord) error {
+func (p *packer) loadSymbols(rec *manifest.Record) error {
 	e := p.e
-	if !rec.loaded && p.symbols == nil {
-		f, err := p.m.openSymbols(e.indexDir())
+	if !rec.Loaded && p.symbols == nil {
+		f, err := p.m.OpenSymbols(e.indexDir())
 		if err != nil {
 			return err
 		}
-		p.symbols = &symbolReader{f: f}
+		p.symbols = manifest.NewSymbolReader(f)
 	}
 	if p.symbols == nil {
 		return nil
@@ -143,7 +144,7 @@ func (p *packer) loadSymbols(rec *fileRecord) error {
 	// concurrently.
 	e.symMu.Lock()
 	defer e.symMu.Unlock()
-	if err := p.symbols.read(rec); err != nil && !(p.tolerant && errors.Is(err, errSymbolsDamaged)) {
+	if err := p.symbols.Read(rec); err != nil && !(p.tolerant && errors.Is(err, manifest.ErrSymbolsDamaged)) {
 		return err
 	}
 	return nil
@@ -151,7 +152,7 @@ func (p *packer) loadSymbols(rec *fileRecord) error {
 
 func (p *packer) close() {
 	if p.symbols != nil {
-		p.symbols.f.Close()
+		p.symbols.Close()
 	}
 }
 
@@ -167,7 +168,7 @@ func (p *packer) file(key string, full bool) (Item, verdict, error) {
 		}
 		return Item{}, left, nil
 	}
-	rec, ok := p.m.file(key)
+	rec, ok := p.m.File(key)
 	if !ok {
 		return Item{}, left, nil // a ranker remembered a file that is gone
 	}
@@ -190,10 +191,10 @@ func (p *packer) file(key string, full bool) (Item, verdict, error) {
 // module shows a module: its summary.
 func (p *packer) module(key string, full bool) (Item, verdict, error) {
 	q := p.q
-	var sum moduleSummary
+	var sum manifest.ModuleSummary
 	ok := p.m != nil
 	if ok {
-		sum, ok = p.m.moduleSummaries()[key]
+		sum, ok = p.m.ModuleSummaries()[key]
 	}
 	if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || !q.Since.IsZero() || !q.Until.IsZero() {
 		return Item{}, left, nil
@@ -206,9 +207,9 @@ func (p *packer) module(key string, full bool) (Item, verdict, error) {
 
 // fallbackReason says why an item is there when no ranker gave a reason:
 // a central file, or the rankers that found it.
-func fallbackReason(it *Item, m *manifest, scores map[string]float64) string {
+func fallbackReason(it *Item, m *manifest.Manifest, scores map[string]float64) string {
 	if m != nil && it.Kind == core.DocFile {
-		if rec, ok := m.file(it.Path); ok && rec.Importers >= 5 {
+		if rec, ok := m.File(it.Path); ok && rec.Importers >= 5 {
 			return "central file, imported by " + plural(rec.Importers, "file")
 		}
 	}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -20,6 +19,7 @@ import (
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
@@ -629,15 +629,15 @@ func TestSymbolsAppended(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	before, err := loadManifest(e.indexDir(), false)
+	before, err := manifest.Load(e.indexDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := symbolsFile(e.indexDir(), before.Generation)
+	file := manifest.SymbolsFile(e.indexDir(), before.Generation)
 	old, _ := os.Stat(file)
 	edit(t, root, "internal/checkout/checkout.go", "", "\nfunc Refund(c Cart) int { return 0 }\n")
 	index(t, e)
-	after, err := loadManifest(e.indexDir(), true)
+	after, err := manifest.Load(e.indexDir(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -650,14 +650,14 @@ func TestSymbolsAppended(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	names := func(m *manifest) []string {
-		rec := m.records()["internal/checkout/checkout.go"]
-		rec.loaded, rec.syms = false, nil
-		if err := (&symbolReader{f: f}).read(rec); err != nil {
+	names := func(m *manifest.Manifest) []string {
+		rec := m.Records()["internal/checkout/checkout.go"]
+		rec.Loaded, rec.Syms = false, nil
+		if err := manifest.NewSymbolReader(f).Read(rec); err != nil {
 			t.Fatal(err)
 		}
 		var out []string
-		for _, s := range rec.syms {
+		for _, s := range rec.Syms {
 			out = append(out, s.Name)
 		}
 		return out
@@ -798,49 +798,6 @@ func TestBudgetAndReasons(t *testing.T) {
 			if budget == 1500 && len(res.Items) == 0 {
 				t.Errorf("%q: nothing found", query)
 			}
-		}
-	}
-}
-
-// The manifest reads back to the same bytes it was written as, whether
-// its records were decoded at once or one by one, with the imports
-// (decoded only on demand) and edges intact.
-func TestManifestRoundTrip(t *testing.T) {
-	root := shop(t)
-	e := engine(t, root)
-	index(t, e)
-	data, err := os.ReadFile(filepath.Join(e.indexDir(), manifestFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, whole := range []bool{true, false} {
-		m, err := decodeManifest(data, whole)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, err := m.encode()
-		if err != nil || !bytes.Equal(again, data) {
-			t.Fatalf("re-encoded manifest (whole %v) differs (%v)", whole, err)
-		}
-	}
-	m, err := decodeManifest(data, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	imps := m.records()["cmd/shop/main.go"].imports()
-	var specs []string
-	for _, im := range imps {
-		specs = append(specs, im.Spec)
-	}
-	if !slices.Contains(specs, "example.com/shop/internal/config") || !slices.Contains(specs, "log") {
-		t.Errorf("imports of main.go = %v", specs)
-	}
-	if edges, err := m.importEdges(); err != nil || len(edges) == 0 {
-		t.Errorf("edges = %v, %v", edges, err)
-	}
-	for _, bad := range [][]byte{data[:len(data)/2], append([]byte("rubi-manifest\n\x09"), data[15:]...)} {
-		if _, err := decodeManifest(bad, false); err == nil {
-			t.Error("a damaged manifest decoded")
 		}
 	}
 }

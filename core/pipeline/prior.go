@@ -5,6 +5,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/query"
 )
 
@@ -17,7 +18,7 @@ import (
 //     files down (roleWeight); one about using the project does not.
 //
 // The list is re-sorted; ties keep the fuser's order.
-func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
+func (e *Engine) applyPriors(hits []core.Hit, m *manifest.Manifest, an *query.Analysis) {
 	tw := e.cfg.Retrieve.TestWeight
 	if an.Intent == query.IntentTests {
 		tw = 1
@@ -31,9 +32,9 @@ func (e *Engine) applyPriors(hits []core.Hit, m *manifest, an *query.Analysis) {
 		w := 1.0
 		switch kind {
 		case core.DocFile:
-			var rec *fileRecord
+			var rec *manifest.Record
 			if m != nil {
-				rec, _ = m.file(key)
+				rec, _ = m.File(key)
 			}
 			switch {
 			case codemap.IsTestCase(key) || rec != nil && rec.Role == codemap.RoleTest && rec.Language == "":

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
@@ -98,7 +99,7 @@ const maxSymbolLines = 4
 //
 // The units, when the file has any, are those lines: each with its line
 // range and why it is there.
-func renderFile(rec *fileRecord, units []Unit, qtokens map[string]bool) string {
+func renderFile(rec *manifest.Record, units []Unit, qtokens map[string]bool) string {
 	var b strings.Builder
 	b.WriteString(rec.Path)
 	var info []string
@@ -138,7 +139,7 @@ func renderFile(rec *fileRecord, units []Unit, qtokens map[string]bool) string {
 		}
 		return b.String()
 	}
-	for _, s := range pickSymbols(rec.syms, qtokens) {
+	for _, s := range pickSymbols(rec.Syms, qtokens) {
 		// An opening brace says nothing the agent needs.
 		line := strings.TrimSpace(strings.TrimSuffix(s.Signature, "{"))
 		if line == "" {
@@ -153,9 +154,9 @@ func renderFile(rec *fileRecord, units []Unit, qtokens map[string]bool) string {
 }
 
 // unitSymbol is the symbol a unit stands for.
-func unitSymbol(rec *fileRecord, u Unit) *core.Symbol {
-	for i := range rec.syms {
-		s := &rec.syms[i]
+func unitSymbol(rec *manifest.Record, u Unit) *core.Symbol {
+	for i := range rec.Syms {
+		s := &rec.Syms[i]
 		if s.Line == u.Line && (s.Name == u.Name || strings.HasSuffix(u.Name, "."+s.Name)) {
 			return s
 		}
@@ -199,7 +200,7 @@ func pickSymbols(syms []core.Symbol, qtokens map[string]bool) []core.Symbol {
 	return out
 }
 
-func renderModule(mod string, s moduleSummary) string {
+func renderModule(mod string, s manifest.ModuleSummary) string {
 	names := s.Central
 	if s.Files > len(names) {
 		names = append(slices.Clip(names), "…")

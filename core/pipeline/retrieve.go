@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/query"
 )
 
@@ -166,7 +167,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	// The manifest is read while the rankers rank. A query for notes
 	// alone does without it.
 	var (
-		m       *manifest
+		m       *manifest.Manifest
 		mErr    error
 		mLoaded = make(chan struct{})
 	)
@@ -209,7 +210,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	}
 	lists, nDirect, left, err := e.rank(ctx, core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, an.Report, named)
 	<-mLoaded
-	if errors.Is(mErr, errNoIndex) {
+	if errors.Is(mErr, manifest.ErrNoIndex) {
 		return nil, ErrNoIndex
 	}
 	if mErr != nil {
@@ -220,7 +221,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	}
 	if e.cfg.Retrieve.NoteFiles && m != nil && q.acceptsKind(core.DocFile) && q.acceptsKind(core.DocNode) {
 		hits := noteFiles(lists[:nDirect], func(p string) bool {
-			_, ok := m.file(p)
+			_, ok := m.File(p)
 			return ok
 		}, func(key string) (string, []string, bool) {
 			n, err := e.project.Knowledge().Get(key)
@@ -248,7 +249,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 		liftNotes(fused, lists[:nDirect])
 	}
 	res, err := e.pack(m, q, &an, qtokens, lists, fused, false)
-	if isGenerationGone(err) && m != nil {
+	if manifest.IsGenerationGone(err) && m != nil {
 		// Another process re-indexed between our manifest and its
 		// symbols: read the new index and pack again.
 		e.setManifest(nil)
@@ -257,7 +258,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 		}
 	}
 	var damaged string
-	if err != nil && m != nil && errors.Is(err, errSymbolsDamaged) {
+	if err != nil && m != nil && errors.Is(err, manifest.ErrSymbolsDamaged) {
 		// The symbols file is damaged (truncated, overwritten): answer
 		// without the symbols that cannot be read, and say so. The next
 		// index repairs it.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 )
 
 // rolesFormat changes with the rules of codemap.RoleOf and of the
@@ -61,12 +62,12 @@ func (e *Engine) attributes(files []*scanned) (*codemap.Attributes, string) {
 
 // hidden reports whether a file's role keeps it out of search and
 // centrality (index.hidden_roles).
-func (e *Engine) hidden(rec *fileRecord) bool {
+func (e *Engine) hidden(rec *manifest.Record) bool {
 	return rec != nil && rec.Role != "" && slices.Contains(e.cfg.Index.HiddenRoles, rec.Role)
 }
 
 // visibleEdges leaves out the edges that touch a hidden file.
-func (e *Engine) visibleEdges(m *manifest, edges []core.Edge) []core.Edge {
+func (e *Engine) visibleEdges(m *manifest.Manifest, edges []core.Edge) []core.Edge {
 	if len(e.cfg.Index.HiddenRoles) == 0 {
 		return edges
 	}
@@ -80,27 +81,12 @@ func (e *Engine) visibleEdges(m *manifest, edges []core.Edge) []core.Edge {
 	return out
 }
 
-func (e *Engine) hiddenID(m *manifest, id string) bool {
+func (e *Engine) hiddenID(m *manifest.Manifest, id string) bool {
 	kind, key, err := core.SplitDocID(id)
 	if err != nil || kind != core.DocFile {
 		return false
 	}
-	if m.table == nil {
-		rec, ok := m.file(key)
-		return ok && e.hidden(rec)
-	}
-	// A manifest read for queries: the role alone, not the record.
-	i := m.table.index(key)
-	if i < 0 {
-		return false
-	}
-	role := m.table.roleAt(i)
-	for _, h := range e.cfg.Index.HiddenRoles {
-		if len(role) > 0 && string(role) == h {
-			return true
-		}
-	}
-	return false
+	return m.RoleIn(key, e.cfg.Index.HiddenRoles)
 }
 
 // graphEdges are the import edges the rankers' graph gets: those of test

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/manifest"
 )
 
 // pyProject is a small Python tree with what real ones carry beside the
@@ -210,7 +211,7 @@ func TestRoleSignatureInManifest(t *testing.T) {
 	root := pyProject(t)
 	e := engine(t, root)
 	index(t, e)
-	m, err := loadManifest(filepath.Join(root, ".rubi", "index"), true)
+	m, err := manifest.Load(filepath.Join(root, ".rubi", "index"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,12 +219,12 @@ func TestRoleSignatureInManifest(t *testing.T) {
 		"pkg/session.py": "code", "pkg/_vendor/urllib3/util/retry.py": "vendored", "docs/retries.rst": "docs",
 		"CHANGELOG.rst": "docs", "tests/test_sess.py": "test", "setup.py": "build",
 	} {
-		rec, ok := m.file(p)
+		rec, ok := m.File(p)
 		if !ok || rec.Role != want {
 			t.Errorf("%s: role %q, want %q", p, rec.Role, want)
 		}
 	}
-	if rec, _ := m.file("pkg/_vendor/urllib3/util/retry.py"); rec.Rank != 0 && rec.Importers != 0 {
+	if rec, _ := m.File("pkg/_vendor/urllib3/util/retry.py"); rec.Rank != 0 && rec.Importers != 0 {
 		t.Errorf("a vendored file has centrality: rank %v, importers %d", rec.Rank, rec.Importers)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".rubi", "index")); err != nil {

@@ -270,7 +270,7 @@ func (r *indexRun) sourceDocuments() ([]core.Document, []core.Edge) {
 			docs = append(docs, core.Document{ID: id, Kind: st.Kind, Title: it.Title, Names: it.Names, Body: it.Body, ModTime: it.Time})
 			var about []string
 			for _, f := range it.Files {
-				if rec, ok := r.next.file(f); ok && !r.e.hidden(rec) && !slices.Contains(about, f) {
+				if rec, ok := r.next.File(f); ok && !r.e.hidden(rec) && !slices.Contains(about, f) {
 					about = append(about, f)
 					edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
 )
@@ -204,7 +205,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if !e.HasIndex() {
 		return is
 	}
-	m, err := loadManifest(e.indexDir(), true)
+	m, err := manifest.Load(e.indexDir(), true)
 	if err != nil {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "manifest", State: IndexDamaged, Error: err.Error()})
@@ -212,7 +213,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	}
 	is.State, is.IndexedAt = IndexOK, m.IndexedAt
 	is.AgeSeconds = max(0, int64(now.Sub(m.IndexedAt)/time.Second))
-	is.Files = len(m.records())
+	is.Files = len(m.Records())
 	if ns := loadNotesState(e.indexDir()); ns != nil {
 		is.Nodes = len(ns.stamps)
 	}
@@ -224,7 +225,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if is.NotesChanged {
 		is.State = IndexOutdated
 	}
-	if !m.symbolsIntact(e.indexDir()) {
+	if !m.SymbolsIntact(e.indexDir()) {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "symbols", State: IndexDamaged, Error: "the symbols file is missing or shorter than the manifest says"})
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/query"
 	"github.com/rubi-dev/rubi/core/text"
 )
@@ -257,8 +258,8 @@ const (
 // fused list that the query admits (those the answer will most likely
 // show), by name and text; the answer's other files rank theirs by name
 // alone. load reads a record's symbols.
-func (e *Engine) rankFileUnits(m *manifest, q Query, fused []core.Hit, p *profile, load func(*fileRecord) error) (map[string][]Unit, error) {
-	var recs []*fileRecord
+func (e *Engine) rankFileUnits(m *manifest.Manifest, q Query, fused []core.Hit, p *profile, load func(*manifest.Record) error) (map[string][]Unit, error) {
+	var recs []*manifest.Record
 	budget := int64(unitBytes)
 	for _, h := range fused {
 		if len(recs) == min(maxUnitFiles, q.Limit) {
@@ -268,7 +269,7 @@ func (e *Engine) rankFileUnits(m *manifest, q Query, fused []core.Hit, p *profil
 		if err != nil || kind != core.DocFile {
 			continue
 		}
-		rec, ok := m.file(key)
+		rec, ok := m.File(key)
 		if !ok || !q.underPath(key) || q.Module != "" && rec.Module != q.Module || !q.inWindow(time.Unix(0, rec.ModTime)) {
 			continue
 		}
@@ -316,10 +317,10 @@ type unitScratch struct {
 // most maxUnits. With sc, the file is read and its units ranked by their
 // lines too (a file that cannot be read ranks by names alone); without,
 // only units the question names are listed.
-func (e *Engine) fileUnits(rec *fileRecord, p *profile, sc *unitScratch) []Unit {
+func (e *Engine) fileUnits(rec *manifest.Record, p *profile, sc *unitScratch) []Unit {
 	read := sc != nil
 	var spans []*unitSpan
-	for _, s := range rec.syms {
+	for _, s := range rec.Syms {
 		// Lines count from 1; a unit without a line (from a parser
 		// that gives none) has no span to rank.
 		if !unitKinds[s.Kind] || s.Line < 1 {

@@ -1,4 +1,4 @@
-package pipeline
+package manifest
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ import (
 // reflection here. Layout:
 //
 //	magic "rubi-manifest\n"
-//	uvarint manifestVersion
+//	uvarint Version
 //	varint  IndexedAt (Unix nanoseconds), string Generation,
 //	        uvarint MapsFormat, string Roles
 //	maps    Rankers, Parsers, a third one empty (string → string: the
@@ -57,22 +57,27 @@ import (
 // The head's own checksum and the offsets let a query check and read the
 // head and then only the records it shows, by binary search on the path;
 // an index run checks the whole file.
-const manifestMagic = "rubi-manifest\n"
 
+// Magic opens every manifest file.
+const Magic = "rubi-manifest\n"
+
+// errManifestCorrupt is the error of a manifest that does not decode;
+// Load's message names the file before it.
 var errManifestCorrupt = errors.New("is damaged")
 
-func (m *manifest) encode() ([]byte, error) {
+// encode returns the manifest in its binary form (the layout above).
+func (m *Manifest) encode() ([]byte, error) {
 	// Size the buffer once: growing a buffer of megabytes copies it.
 	size := 0 // of the records
-	for _, r := range m.records() {
+	for _, r := range m.Records() {
 		size += 104 + len(r.Path) + len(r.Doc) + len(r.Module) + len(r.importsRaw)
 		for _, im := range r.Imports {
 			size += 8 + len(im.Spec)
 		}
 	}
-	b := make([]byte, 0, 1024+4*len(m.records())+size+len(m.edgesRaw)+12*len(m.edges))
-	b = append(b, manifestMagic...)
-	b = binary.AppendUvarint(b, manifestVersion)
+	b := make([]byte, 0, 1024+4*len(m.Records())+size+len(m.edgesRaw)+12*len(m.edges))
+	b = append(b, Magic...)
+	b = binary.AppendUvarint(b, Version)
 	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
 	b = codec.AppendString(b, m.Generation)
 	b = binary.AppendUvarint(b, uint64(m.MapsFormat))
@@ -84,7 +89,8 @@ func (m *manifest) encode() ([]byte, error) {
 		}
 	}
 	// The map of the notes' stamps that manifests of this version held
-	// before the notes' state had its own file (notestate.go): empty.
+	// before the notes' state had its own file (core/pipeline's
+	// notestate.go): empty.
 	b = binary.AppendUvarint(b, 0)
 	var stateful []string
 	for k, v := range m.Stateful {
@@ -103,8 +109,8 @@ func (m *manifest) encode() ([]byte, error) {
 			b = binary.AppendUvarint(codec.AppendString(b, k), uint64(max(im[k], 0)))
 		}
 	}
-	paths := m.sortedPaths()
-	files := m.records()
+	paths := m.SortedPaths()
+	files := m.Records()
 	sums := summarizeModules(files)
 	b = binary.AppendUvarint(b, uint64(len(sums)))
 	for _, name := range slices.Sorted(maps.Keys(sums)) {
@@ -143,7 +149,7 @@ func (m *manifest) encode() ([]byte, error) {
 
 // appendRecord appends the encoded record r to b; scratch is a buffer
 // for measuring its imports, returned for reuse.
-func appendRecord(b, scratch []byte, r *fileRecord) ([]byte, []byte) {
+func appendRecord(b, scratch []byte, r *Record) ([]byte, []byte) {
 	for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError, r.Role} {
 		b = codec.AppendString(b, s)
 	}
@@ -195,9 +201,10 @@ func encodeEdges(paths []string, edges []core.Edge) ([]byte, error) {
 	return b, nil
 }
 
-// importEdges decodes the import edges the manifest stores.
-func (m *manifest) importEdges() ([]core.Edge, error) {
-	paths := m.sortedPaths()
+// ImportEdges decodes the import edges the manifest was read with (see
+// HasEdges), file to file by document id.
+func (m *Manifest) ImportEdges() ([]core.Edge, error) {
+	paths := m.SortedPaths()
 	ids := make([]string, len(paths))
 	for i, p := range paths {
 		ids[i] = core.DocID(core.DocFile, p)
@@ -225,10 +232,10 @@ func appendImport(b []byte, im core.Import) []byte {
 	return b
 }
 
-// imports returns the record's imports, decoding them from the manifest's
-// bytes when this run has not set them: a query never needs them, so
-// loading the manifest only measures them.
-func (rec *fileRecord) imports() []core.Import {
+// DecodedImports returns the record's imports: Imports when this run set
+// them, or else those decoded from the manifest's bytes. A query never
+// needs them, so loading the manifest only measures them.
+func (rec *Record) DecodedImports() []core.Import {
 	if rec.Imports != nil || rec.importsRaw == nil {
 		return rec.Imports
 	}
@@ -240,8 +247,8 @@ func (rec *fileRecord) imports() []core.Import {
 	return out
 }
 
-// importCount is the number of imports without decoding them.
-func (rec *fileRecord) importCount() int {
+// ImportCount is the number of imports without decoding them.
+func (rec *Record) ImportCount() int {
 	if rec.Imports == nil && rec.importsRaw != nil {
 		return rec.importsN
 	}
@@ -260,7 +267,7 @@ func (d *mdecoder) importEntry() core.Import {
 	return im
 }
 
-// decodeManifest reads the binary form, checking its version before
+// decode reads the binary form, checking its version before
 // anything else. With whole, it checks the checksum of the whole file and
 // decodes every record, as an index run needs. Otherwise it checks and
 // decodes the head alone (the header and the table of record offsets),
@@ -268,20 +275,20 @@ func (d *mdecoder) importEntry() core.Import {
 // records of thousands. A damaged record is then caught by the next index
 // run, which reads the whole file; until then the bounds-checked decoding
 // leaves it out (see recordTable.get).
-func decodeManifest(data []byte, whole bool) (*manifest, error) {
-	if len(data) < len(manifestMagic) || string(data[:len(manifestMagic)]) != manifestMagic {
+func decode(data []byte, whole bool) (*Manifest, error) {
+	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
 		return nil, fmt.Errorf("%w: not a rubi manifest", errManifestCorrupt)
 	}
-	d := newMDecoder(data[len(manifestMagic):])
-	if v := d.Uvarint(); d.Err != nil || v != manifestVersion {
-		return nil, fmt.Errorf("has format %d, this rubi writes %d", v, manifestVersion)
+	d := newMDecoder(data[len(Magic):])
+	if v := d.Uvarint(); d.Err != nil || v != Version {
+		return nil, fmt.Errorf("has format %d, this rubi writes %d", v, Version)
 	}
 	if whole {
 		if _, ok := codec.Unseal(data); !ok {
 			return nil, fmt.Errorf("%w: checksum mismatch", errManifestCorrupt)
 		}
 	}
-	m := newManifest()
+	m := New()
 	m.IndexedAt = time.Unix(0, d.Varint()).UTC()
 	m.Generation = d.String()
 	if !validGeneration(m.Generation) {
@@ -299,7 +306,7 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 		}
 	}
 	// The notes' stamps of an older manifest: the notes' state has them
-	// now (notestate.go).
+	// now (core/pipeline's notestate.go).
 	for range d.Count(2) {
 		d.Bytes()
 		d.Bytes()
@@ -317,10 +324,10 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	}
 	m.Resolution = Resolution{Resolved: res[0], Unresolved: res[1], External: res[2]}
 	nm := d.Count(3)
-	m.modules = make(map[string]moduleSummary, nm)
+	m.modules = make(map[string]ModuleSummary, nm)
 	for range nm {
 		name := d.String()
-		s := moduleSummary{Files: int(d.Uvarint())}
+		s := ModuleSummary{Files: int(d.Uvarint())}
 		s.Central = make([]string, d.Count(1))
 		for i := range s.Central {
 			s.Central[i] = d.String()
@@ -340,12 +347,12 @@ func decodeManifest(data []byte, whole bool) (*manifest, error) {
 	}
 	m.hasEdges = true
 	if !whole {
-		t.recs = make([]atomic.Pointer[fileRecord], n)
+		t.recs = make([]atomic.Pointer[Record], n)
 		m.files, m.table = nil, t
 		return m, nil
 	}
-	m.files = make(map[string]*fileRecord, n)
-	recs := make([]fileRecord, n)
+	m.files = make(map[string]*Record, n)
+	recs := make([]Record, n)
 	rd := newMDecoder(t.data)
 	for i := range recs {
 		if len(t.data)-len(rd.B) != t.offset(i) {
@@ -381,7 +388,7 @@ func validGeneration(g string) bool {
 // record decodes one file record. Its imports are stepped over by their
 // length, not decoded: the record keeps their bytes for the runs that
 // resolve.
-func (d *mdecoder) record(r *fileRecord) {
+func (d *mdecoder) record(r *Record) {
 	r.Path, r.Language, r.Package = d.String(), d.interned(), d.interned()
 	r.Module, r.Doc, r.ParseError, r.Role = d.interned(), d.String(), d.String(), d.interned()
 	r.Generated = d.Uvarint()&1 != 0
@@ -417,7 +424,7 @@ type recordTable struct {
 	data []byte // the records
 	offs []byte // n little-endian uint32 offsets into data
 	n    int
-	recs []atomic.Pointer[fileRecord]
+	recs []atomic.Pointer[Record]
 }
 
 func (t *recordTable) offset(i int) int {
@@ -481,11 +488,11 @@ func (t *recordTable) index(p string) int {
 
 // get returns record i, decoding it the first time; nil if it does not
 // decode. Its strings and imports are its own, not the file's bytes.
-func (t *recordTable) get(i int) *fileRecord {
+func (t *recordTable) get(i int) *Record {
 	if r := t.recs[i].Load(); r != nil {
 		return r
 	}
-	r := &fileRecord{}
+	r := &Record{}
 	d := &mdecoder{Decoder: codec.Decoder{B: t.record(i), Corrupt: errManifestCorrupt}}
 	d.record(r)
 	if d.Err != nil || len(d.B) != 0 {
@@ -501,7 +508,7 @@ func (t *recordTable) get(i int) *fileRecord {
 }
 
 // find returns the record of path p.
-func (t *recordTable) find(p string) (*fileRecord, bool) {
+func (t *recordTable) find(p string) (*Record, bool) {
 	i := t.index(p)
 	if i < 0 {
 		return nil, false

@@ -1,0 +1,681 @@
+// Package manifest is the on-disk format of a project's derived index:
+// the manifest, which records what the index knows of each file, and the
+// symbols file it points into. It reads and writes them; building the
+// index and searching it are the pipeline's (core/pipeline).
+//
+// The derived index of a project is two files under .rubi/index/:
+//
+//   - manifest.bin: per file what a refresh needs to decide nothing
+//     changed (size, mtime, hash), what resolving imports needs (package,
+//     imports), and the file's centrality. It stays small, so a refresh
+//     and a query decode it quickly.
+//   - symbols-<generation>.jsonl: each file's symbols, one JSON line per
+//     file at an offset the manifest records, so a query reads the symbols
+//     of the files it shows and nothing else.
+//
+// A new symbols file is written before the manifest that points at it;
+// older generations are removed after. A reader holding an older manifest
+// finds its generation gone and reloads.
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// Version is the manifest's format. It changes whenever the layout or
+// the meaning of the facts changes; an older index is then rebuilt, not
+// misread.
+const Version = 6
+
+// FileName is the manifest's name in the index directory.
+const FileName = "manifest.bin"
+
+// legacyFile is the gob file of versions 1 and 2, removed once a new
+// manifest is written.
+const legacyFile = "manifest.gob"
+
+// Record is what the index remembers of one file.
+type Record struct {
+	Path     string
+	Language string
+	Size     int64
+	// ModTime in Unix nanoseconds: with Size, it lets a refresh skip
+	// reading files that did not change.
+	ModTime int64
+	// Hash of the content (SHA-256): tells a touched file from a changed
+	// one, and anchors knowledge to a version of the file (in hex, see
+	// the pipeline's FileHash).
+	Hash    [32]byte
+	Package string
+	Imports []core.Import
+	// Module is the code-map module the file belongs to.
+	Module string
+	// Doc describes the file in one line: its doc comment, or else the doc
+	// of its first documented exported symbol.
+	Doc string
+	// Symbols counts the file's symbols; their details are in the symbols
+	// file at SymOff, SymLen bytes.
+	Symbols int
+	SymOff  int64
+	SymLen  int
+	// ParseError says why the parser gave up on the file, if it did.
+	ParseError string
+	// Role is what the file is for (codemap.RoleOf): code, test, docs,
+	// config, build, data, vendored or generated. Generated says its head
+	// reads as generated code, which the role follows unless the
+	// project's .gitattributes says otherwise.
+	Role      string
+	Generated bool
+	// Rank is the file's PageRank in the import graph; Importers counts
+	// the files that import it.
+	Rank      float64
+	Importers int
+
+	// Syms holds the file's symbols while this process has them: parsed
+	// in this run (Fresh), or read back by a SymbolReader for documents
+	// or rendering. They are not in the manifest: Save writes the symbols
+	// of fresh records to the symbols file.
+	Syms []core.Symbol
+	// Loaded says Syms holds the file's symbols (possibly none); Fresh,
+	// that this run parsed the file, so Save writes its symbols line.
+	Loaded bool
+	Fresh  bool
+	// importsRaw holds the encoded imports (importsN of them) as read from
+	// the manifest, until DecodedImports decodes them.
+	importsRaw []byte
+	importsN   int
+}
+
+// Manifest is the derived index of one project: a record per file and
+// what the index run that wrote it knew of the project as a whole. A
+// manifest from Load is read-only but for the records an index run
+// carries into a New one; queries may read it at once.
+type Manifest struct {
+	// Version is the format the manifest was written in (see Version).
+	Version   int
+	IndexedAt time.Time
+	// Generation names the symbols file.
+	Generation string
+	// files holds the records by path: all of them, except in a manifest
+	// read for queries, which decodes from table the records File asks
+	// for and fills files when Records is first called.
+	files map[string]*Record
+	table *recordTable
+	fill  sync.Once
+	// modules summarizes each module for queries: read with a manifest,
+	// computed from the records of a new one when first asked for.
+	modules    map[string]ModuleSummary
+	modulesSet sync.Once
+	// Rankers maps each ranker to the fingerprint of the configuration it
+	// last indexed with; a different one calls for a full index.
+	Rankers map[string]string
+	// Parsers maps each language to the fingerprint of the parser that
+	// parsed its files.
+	Parsers map[string]string
+	// Resolution is how the last resolution of imports went.
+	Resolution Resolution
+	// MapsFormat is the format the code maps on disk were rendered with
+	// (the pipeline's own numbering).
+	MapsFormat int
+	// Roles is the signature of what decided the files' roles
+	// (the pipeline's Engine.attributes): the .gitattributes files,
+	// hidden_roles and the rules' format.
+	Roles string
+	// Stateful lists the rankers that left files in their state directory;
+	// if those disappear, the ranker is indexed again.
+	Stateful map[string]bool
+
+	// edges are the resolved import edges when this run resolved or
+	// reused them; edgesRaw, their stored form as read, decoded by
+	// ImportEdges only when a run reuses them (hasEdges: it was read).
+	edges    []core.Edge
+	edgesRaw []byte
+	hasEdges bool
+	// edgesKept says edges were decoded from edgesRaw unchanged, so the
+	// manifest writes the bytes back instead of encoding them again.
+	edgesKept bool
+	// sorted caches SortedPaths for queries running at once.
+	sortMu sync.Mutex
+	sorted []string
+}
+
+// Resolution is how a resolution of imports went: by language, how many
+// imports resolved to a file of the project, how many did not, and how
+// many name packages outside it.
+type Resolution struct {
+	Resolved   map[string]int `json:"resolved"`
+	Unresolved map[string]int `json:"unresolved"`
+	External   map[string]int `json:"external"`
+}
+
+// New returns an empty manifest of the current format, for an index run
+// to fill through Records.
+func New() *Manifest {
+	return &Manifest{Version: Version, files: map[string]*Record{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Parsers: map[string]string{}}
+}
+
+// ErrNoIndex says the project has not been indexed yet.
+var ErrNoIndex = errors.New("no index yet")
+
+// Load reads the manifest of the index directory dir. A missing one is
+// ErrNoIndex; an unreadable or outdated one is an error the caller reports
+// before rebuilding. whole is for index runs: the whole file is checked
+// and every record decoded at once. Otherwise records are decoded as they
+// are asked for (see decode): what a query needs.
+func Load(dir string, whole bool) (*Manifest, error) {
+	path := filepath.Join(dir, FileName)
+	// Populated whole even for a query, which reads a few records: one
+	// call that maps every page costs less than the page faults of a
+	// binary search.
+	mapped, err := store.Map(path)
+	if os.IsNotExist(err) {
+		return nil, ErrNoIndex
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", path, err)
+	}
+	m, err := decode(mapped.Data, whole)
+	if err != nil {
+		mapped.Close()
+		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
+	}
+	if store.OneShot() {
+		// The records keep slicing the mapping, which is never
+		// released: see store.SetOneShot.
+		return m, nil
+	}
+	if !whole {
+		// The table decodes from the mapping for as long as the
+		// manifest lives; what it decodes is copied out of it.
+		m.edgesRaw = bytes.Clone(m.edgesRaw)
+		store.CloseWith(m, mapped)
+		return m, nil
+	}
+	m.detach()
+	mapped.Close()
+	return m, nil
+}
+
+// Records returns every record by path, decoding those a manifest read
+// for queries has not decoded yet. The map is the manifest's own: an
+// index run fills a New manifest through it, and may replace a record
+// (never add or remove one) after it first asks for SortedPaths.
+func (m *Manifest) Records() map[string]*Record {
+	if m.table != nil {
+		m.fill.Do(func() {
+			files := make(map[string]*Record, m.table.n)
+			for i := range m.table.n {
+				if r := m.table.get(i); r != nil {
+					files[r.Path] = r
+				}
+			}
+			m.files = files
+		})
+	}
+	return m.files
+}
+
+// ModuleSummary is what a query shows of a module: how many files it
+// has and the names of its most central ones.
+type ModuleSummary struct {
+	Files   int
+	Central []string // base names, most central first, at most moduleCentral
+}
+
+// moduleCentral is how many central files a module's summary names.
+const moduleCentral = 6
+
+// summarizeModules computes the module summaries of the records.
+func summarizeModules(files map[string]*Record) map[string]ModuleSummary {
+	mods := map[string][]*Record{}
+	for _, r := range files {
+		mods[r.Module] = append(mods[r.Module], r)
+	}
+	out := make(map[string]ModuleSummary, len(mods))
+	for name, fs := range mods {
+		sort.Slice(fs, func(i, j int) bool {
+			if fs[i].Rank != fs[j].Rank {
+				return fs[i].Rank > fs[j].Rank
+			}
+			return fs[i].Path < fs[j].Path
+		})
+		s := ModuleSummary{Files: len(fs), Central: make([]string, 0, min(len(fs), moduleCentral))}
+		for _, f := range fs[:min(len(fs), moduleCentral)] {
+			s.Central = append(s.Central, path.Base(f.Path))
+		}
+		out[name] = s
+	}
+	return out
+}
+
+// ModuleSummaries returns the summary of every module by name: as the
+// manifest was read with, or computed from the records of a New one when
+// first asked for. The map is shared: callers must not change it.
+func (m *Manifest) ModuleSummaries() map[string]ModuleSummary {
+	m.modulesSet.Do(func() {
+		if m.modules == nil {
+			m.modules = summarizeModules(m.Records())
+		}
+	})
+	return m.modules
+}
+
+// Has reports whether the index holds the file p, without decoding its
+// record.
+func (m *Manifest) Has(p string) bool {
+	if m.table != nil {
+		return m.table.index(p) >= 0
+	}
+	_, ok := m.files[p]
+	return ok
+}
+
+// File returns the record of path p, decoding only it in a manifest read
+// for queries.
+func (m *Manifest) File(p string) (*Record, bool) {
+	if m.table != nil {
+		return m.table.find(p)
+	}
+	r, ok := m.files[p]
+	return r, ok
+}
+
+// RoleIn reports whether the index holds the file p with a role among
+// roles (none is never among them). A manifest read for queries decodes
+// the role alone, not the record.
+func (m *Manifest) RoleIn(p string, roles []string) bool {
+	if m.table == nil {
+		rec, ok := m.files[p]
+		return ok && rec != nil && rec.Role != "" && slices.Contains(roles, rec.Role)
+	}
+	i := m.table.index(p)
+	if i < 0 {
+		return false
+	}
+	role := m.table.roleAt(i)
+	for _, h := range roles {
+		if len(role) > 0 && string(role) == h {
+			return true
+		}
+	}
+	return false
+}
+
+// detach copies the bytes the decoded manifest still slices from its file
+// (imports and edges kept encoded) into one buffer of its own, so the file
+// can be released: records outlive the manifest they were read with (an
+// index run carries unchanged records into the next manifest, and a
+// long-running process loads many manifests), so tying the mapping to the
+// manifest's life would not be safe. A one-shot process skips the copy
+// and keeps the mapping until it exits instead.
+func (m *Manifest) detach() {
+	size := len(m.edgesRaw)
+	for _, r := range m.files {
+		size += len(r.importsRaw)
+	}
+	buf := make([]byte, 0, size)
+	keep := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, b...)
+		return buf[start:len(buf):len(buf)]
+	}
+	m.edgesRaw = keep(m.edgesRaw)
+	for _, r := range m.files {
+		r.importsRaw = keep(r.importsRaw)
+	}
+}
+
+// SymbolsFile is the path of the symbols file of a generation in the
+// index directory dir.
+func SymbolsFile(dir, generation string) string {
+	return filepath.Join(dir, "symbols-"+generation+".jsonl")
+}
+
+// SymbolsLine is one line of the symbols file: a file's symbols, in JSON.
+type SymbolsLine struct {
+	Path    string        `json:"path"`
+	Symbols []core.Symbol `json:"symbols"`
+}
+
+// Save writes the manifest to the index directory dir, with the symbols
+// of the records parsed in this run (Fresh); prev is the manifest it
+// replaces, nil for none. The symbols are written first, then the
+// manifest, which is the commit point. Symbols are appended to the
+// current generation's file: lines already there stay valid for readers
+// holding an older manifest, and a one-file change writes one line
+// instead of the whole file. A full index, a missing file or one that is
+// mostly lines no record points at any more starts a new generation,
+// written whole (unchanged records are copied from the old file as they
+// are), and the files of older generations are removed.
+func (m *Manifest) Save(dir string, prev *Manifest) error {
+	var old []byte
+	var oldSize int64 = -1
+	if prev != nil && prev.Generation != "" {
+		if fi, err := os.Stat(SymbolsFile(dir, prev.Generation)); err == nil {
+			oldSize = fi.Size()
+		}
+	}
+	var live, fresh int64
+	for _, rec := range m.Records() {
+		switch {
+		case rec.Fresh:
+			fresh += int64(len(rec.Syms)) * 64 // an estimate: lines are not encoded yet
+		case rec.SymLen > 0:
+			live += int64(rec.SymLen)
+		}
+	}
+	appendable := oldSize >= 0 && live > 0 && oldSize+fresh <= 2*(live+fresh)+1<<20
+	if appendable {
+		if err := m.appendSymbols(dir, prev.Generation, oldSize); err != nil {
+			return err
+		}
+	} else {
+		if oldSize >= 0 {
+			var err error
+			if old, err = os.ReadFile(SymbolsFile(dir, prev.Generation)); err != nil {
+				return fmt.Errorf("read symbols: %w", err)
+			}
+		}
+		if err := m.rewriteSymbols(dir, old); err != nil {
+			return err
+		}
+	}
+	data, err := m.encode()
+	if err != nil {
+		return fmt.Errorf("encode index: %w", err)
+	}
+	if err := store.WriteFile(filepath.Join(dir, FileName), data, 0o644); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, legacyFile))
+	stale, _ := filepath.Glob(filepath.Join(dir, "symbols-*.jsonl"))
+	for _, f := range stale {
+		if f != SymbolsFile(dir, m.Generation) {
+			os.Remove(f)
+		}
+	}
+	return nil
+}
+
+// symbolLine encodes the symbols line of a record.
+func symbolLine(rec *Record) ([]byte, error) {
+	line, err := json.Marshal(SymbolsLine{Path: rec.Path, Symbols: rec.Syms})
+	if err != nil {
+		return nil, fmt.Errorf("encode symbols of %s: %w", rec.Path, err)
+	}
+	return append(line, '\n'), nil
+}
+
+// appendSymbols appends the lines of the records parsed in this run to
+// the generation's file, which holds size bytes, and syncs it.
+func (m *Manifest) appendSymbols(dir, generation string, size int64) error {
+	var buf bytes.Buffer
+	for _, p := range m.SortedPaths() {
+		rec := m.Records()[p]
+		if !rec.Fresh {
+			continue
+		}
+		rec.SymOff, rec.SymLen = 0, 0
+		if len(rec.Syms) == 0 {
+			continue
+		}
+		line, err := symbolLine(rec)
+		if err != nil {
+			return err
+		}
+		rec.SymOff, rec.SymLen = size+int64(buf.Len()), len(line)
+		buf.Write(line)
+	}
+	m.Generation = generation
+	if buf.Len() == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(SymbolsFile(dir, generation), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("append symbols: %w", err)
+	}
+	// Write at the size this run saw rather than O_APPEND: a crash after
+	// an earlier partial append leaves bytes no manifest points at, which
+	// this write simply covers.
+	_, err = f.WriteAt(buf.Bytes(), size)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append symbols: %w", err)
+	}
+	return nil
+}
+
+// rewriteSymbols writes a new generation holding every record's symbols:
+// records with symbols in hand are encoded, the others copied from old.
+func (m *Manifest) rewriteSymbols(dir string, old []byte) error {
+	// The lines first, then one buffer of their size: growing it by
+	// doubling would copy a large project's file several times over.
+	paths := m.SortedPaths()
+	lines := make([][]byte, len(paths))
+	size := 0
+	for i, p := range paths {
+		rec := m.Records()[p]
+		switch {
+		case rec.Loaded && len(rec.Syms) > 0:
+			line, err := symbolLine(rec)
+			if err != nil {
+				return err
+			}
+			lines[i] = line
+		case !rec.Loaded && rec.SymLen > 0 && rec.SymOff >= 0 && rec.SymOff <= int64(len(old)) && int64(rec.SymLen) <= int64(len(old))-rec.SymOff:
+			lines[i] = old[rec.SymOff : rec.SymOff+int64(rec.SymLen)]
+		default:
+			// No symbols, or their file vanished: the record keeps none.
+			rec.SymOff, rec.SymLen = 0, 0
+			continue
+		}
+		size += len(lines[i])
+	}
+	buf := make([]byte, 0, size)
+	for i, p := range paths {
+		if lines[i] == nil {
+			continue
+		}
+		rec := m.Records()[p]
+		rec.SymOff, rec.SymLen = int64(len(buf)), len(lines[i])
+		buf = append(buf, lines[i]...)
+	}
+	m.Generation = fmt.Sprintf("%x", time.Now().UnixNano())
+	return store.WriteFile(SymbolsFile(dir, m.Generation), buf, 0o644)
+}
+
+// OpenSymbols opens the symbols file of m's generation in the index
+// directory dir, for a SymbolReader. A nil manifest, or one without a
+// generation, has none: os.ErrNotExist.
+func (m *Manifest) OpenSymbols(dir string) (*os.File, error) {
+	if m == nil || m.Generation == "" {
+		return nil, os.ErrNotExist
+	}
+	return os.Open(SymbolsFile(dir, m.Generation))
+}
+
+// ErrSymbolsDamaged marks a symbols file that does not hold what the
+// manifest says: truncated, or overwritten by something else.
+var ErrSymbolsDamaged = errors.New("the symbols file is damaged")
+
+// SymbolsIntact reports whether m's symbols file holds every record's
+// line, by its size: a cheap check an index run makes, which catches a
+// truncated or missing file (a line that does not decode is caught when
+// it is read).
+func (m *Manifest) SymbolsIntact(dir string) bool {
+	var need int64
+	for _, rec := range m.Records() {
+		need = max(need, rec.SymOff+int64(rec.SymLen))
+	}
+	if need == 0 {
+		return true
+	}
+	fi, err := os.Stat(SymbolsFile(dir, m.Generation))
+	return err == nil && fi.Mode().IsRegular() && fi.Size() >= need
+}
+
+// SymbolReader loads records' symbols from one generation's file. It is
+// not safe for concurrent use.
+type SymbolReader struct {
+	f *os.File
+	// size is the file's, once sized.
+	size  int64
+	sized bool
+}
+
+// NewSymbolReader returns a reader of the symbols file f (see
+// OpenSymbols). Close closes f.
+func NewSymbolReader(f *os.File) *SymbolReader { return &SymbolReader{f: f} }
+
+// Close closes the reader's file.
+func (r *SymbolReader) Close() error { return r.f.Close() }
+
+// Read fills rec.Syms and sets rec.Loaded, unless rec is loaded already.
+// A line that is out of the file's bounds, does not decode, or is another
+// file's is ErrSymbolsDamaged; one of another file, also what
+// IsGenerationGone reports.
+func (r *SymbolReader) Read(rec *Record) error {
+	if rec.Loaded {
+		return nil
+	}
+	if rec.SymLen == 0 {
+		rec.Loaded = true
+		return nil
+	}
+	if !r.sized {
+		fi, err := r.f.Stat()
+		if err != nil {
+			return fmt.Errorf("read symbols of %s: %w (%w)", rec.Path, ErrSymbolsDamaged, err)
+		}
+		r.size, r.sized = fi.Size(), true
+	}
+	if rec.SymOff < 0 || rec.SymLen < 0 || rec.SymOff > r.size || int64(rec.SymLen) > r.size-rec.SymOff {
+		// The line is sized before it is read: a manifest someone wrote
+		// could claim a terabyte.
+		return fmt.Errorf("read symbols of %s: %w (bytes %d to %d of a file of %d)", rec.Path, ErrSymbolsDamaged, rec.SymOff, rec.SymOff+int64(rec.SymLen), r.size)
+	}
+	data := make([]byte, rec.SymLen)
+	if _, err := r.f.ReadAt(data, rec.SymOff); err != nil {
+		return fmt.Errorf("read symbols of %s: %w (%w)", rec.Path, ErrSymbolsDamaged, err)
+	}
+	var line SymbolsLine
+	if err := json.Unmarshal(data, &line); err != nil || line.Path != rec.Path {
+		return fmt.Errorf("symbols of %s do not match the index (%v): %w", rec.Path, err, ErrSymbolsDamaged)
+	}
+	for _, s := range line.Symbols {
+		// Lines count from 1, as every parser gives them: the units of a
+		// file are ranked by indexing its lines with them.
+		if s.Line < 1 || s.EndLine < 0 {
+			return fmt.Errorf("symbols of %s: %q is at line %d to %d: %w", rec.Path, s.Name, s.Line, s.EndLine, ErrSymbolsDamaged)
+		}
+	}
+	rec.Syms, rec.Loaded = line.Symbols, true
+	return nil
+}
+
+// SortedPaths returns the indexed paths in order.
+//
+// The list is computed once and shared: callers must not change it. A run
+// fills the records before it first asks, and only replaces records after.
+func (m *Manifest) SortedPaths() []string {
+	files := m.Records()
+	m.sortMu.Lock()
+	defer m.sortMu.Unlock()
+	if m.sorted != nil && len(m.sorted) == len(files) {
+		return m.sorted
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	m.sorted = paths
+	return paths
+}
+
+// Facts rebuilds the FileFacts the resolver needs (no symbols).
+func (rec *Record) Facts() core.FileFacts {
+	return core.FileFacts{Path: rec.Path, Language: rec.Language, Package: rec.Package, Imports: rec.DecodedImports()}
+}
+
+// AllFacts returns every file's facts (no symbols), in path order.
+func (m *Manifest) AllFacts() []core.FileFacts {
+	paths := m.SortedPaths()
+	facts := make([]core.FileFacts, len(paths))
+	for i, p := range paths {
+		facts[i] = m.Records()[p].Facts()
+	}
+	return facts
+}
+
+// IsGenerationGone reports an error from reading a symbols file that
+// another process replaced meanwhile (see OpenSymbols and
+// SymbolReader.Read): the manifest in hand is stale, and a reload reads
+// the new one.
+func IsGenerationGone(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || err != nil && strings.Contains(err.Error(), "do not match the index")
+}
+
+// EachPath calls fn with every file's path, in path order, without
+// decoding the records of a manifest read for queries; fn returns false
+// to stop.
+func (m *Manifest) EachPath(fn func(p string) bool) {
+	if m.table != nil {
+		for i := range m.table.n {
+			if !fn(string(m.table.pathAt(i))) {
+				return
+			}
+		}
+		return
+	}
+	for _, p := range m.SortedPaths() {
+		if !fn(p) {
+			return
+		}
+	}
+}
+
+// HasEdges reports whether the manifest holds stored import edges for
+// ImportEdges to decode: it was read from disk, or took them over from
+// one that was (CarryEdges).
+func (m *Manifest) HasEdges() bool { return m.hasEdges }
+
+// SetEdges sets the file import edges Save writes: those this run
+// resolved.
+func (m *Manifest) SetEdges(edges []core.Edge) { m.edges = edges }
+
+// CarryEdges takes over prev's stored import edges as they are, for a
+// run that did not resolve imports: Save writes them back, unless
+// SetEdges gives others, and HasEdges and ImportEdges answer as for prev.
+func (m *Manifest) CarryEdges(prev *Manifest) {
+	m.edgesRaw, m.hasEdges = prev.edgesRaw, prev.hasEdges
+}
+
+// ReuseEdges keeps prev's stored import edges, which still hold: Save
+// writes their bytes back instead of encoding the edges SetEdges gives,
+// which must be the same ones (decoded by prev.ImportEdges).
+func (m *Manifest) ReuseEdges(prev *Manifest) {
+	m.edgesRaw, m.edgesKept = prev.edgesRaw, true
+}

@@ -1,0 +1,416 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codec"
+	"github.com/rubi-dev/rubi/core/manifest/manifesttest"
+)
+
+// fixture is the index of the pipeline's shop project (core/pipeline's
+// testdata/shop) as an index run wrote it: a manifest and its symbols
+// file. Tests read it and never write it.
+const fixture = "testdata/index"
+
+// fixtureData returns the bytes of the fixture's manifest.
+func fixtureData(t testing.TB) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixture, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// The manifest reads back to the same bytes it was written as, whether
+// its records were decoded at once or one by one, with the imports
+// (decoded only on demand) and edges intact. The fixture was written by
+// an earlier rubi of this format: the bytes are the format.
+func TestManifestRoundTrip(t *testing.T) {
+	data := fixtureData(t)
+	for _, whole := range []bool{true, false} {
+		m, err := decode(data, whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := m.encode()
+		if err != nil || !bytes.Equal(again, data) {
+			t.Fatalf("re-encoded manifest (whole %v) differs (%v)", whole, err)
+		}
+	}
+	m, err := decode(data, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imps := m.Records()["cmd/shop/main.go"].DecodedImports()
+	var specs []string
+	for _, im := range imps {
+		specs = append(specs, im.Spec)
+	}
+	if !slices.Contains(specs, "example.com/shop/internal/config") || !slices.Contains(specs, "log") {
+		t.Errorf("imports of main.go = %v", specs)
+	}
+	if edges, err := m.ImportEdges(); err != nil || len(edges) == 0 || !m.HasEdges() {
+		t.Errorf("edges = %v, %v", edges, err)
+	}
+	for _, bad := range [][]byte{data[:len(data)/2], append([]byte("rubi-manifest\n\x09"), data[15:]...)} {
+		if _, err := decode(bad, false); err == nil {
+			t.Error("a damaged manifest decoded")
+		}
+	}
+}
+
+// headEnd is where the head of a manifest ends: the offset of its
+// checksum.
+func headEnd(data []byte) int {
+	end := len(Magic) + 1
+	for ; end < len(data); end++ {
+		if codec.Sum(data[:end]) == binary.LittleEndian.Uint32(data[end:]) {
+			break
+		}
+	}
+	return end
+}
+
+// manifesttest.Reseal follows the layout: it mends both checksums of a
+// manifest.
+func TestReseal(t *testing.T) {
+	data := fixtureData(t)
+	bad := bytes.Clone(data)
+	at := headEnd(data)
+	bad[at] ^= 1
+	bad[len(bad)-1] ^= 1
+	if _, err := decode(bad, false); err == nil {
+		t.Fatal("a damaged head checksum went unnoticed")
+	}
+	if !bytes.Equal(manifesttest.Reseal(bad), data) {
+		t.Error("Reseal does not mend the checksums")
+	}
+}
+
+// A manifest of another format, intact otherwise, is refused with its
+// format named, so that the index is rebuilt rather than misread.
+func TestOldManifestRefused(t *testing.T) {
+	data := fixtureData(t)
+	body := data[len(Magic) : len(data)-4]
+	_, n := binary.Uvarint(body)
+	old := binary.AppendUvarint([]byte(Magic), Version-1)
+	old = codec.Seal(append(old, body[n:]...))
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, whole := range []bool{true, false} {
+		if _, err := Load(dir, whole); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has format %d", Version-1)) {
+			t.Errorf("whole %v: %v", whole, err)
+		}
+	}
+	if _, err := Load(t.TempDir(), false); err != ErrNoIndex {
+		t.Errorf("no manifest: %v, want ErrNoIndex", err)
+	}
+}
+
+// A byte changed inside a record's imports, which a load steps over
+// without reading, is still caught by the checksum.
+func TestManifestImportsDamageDetected(t *testing.T) {
+	data := fixtureData(t)
+	at := bytes.Index(data, []byte("example.com/shop/internal/config"))
+	if at < 0 {
+		t.Fatal("no import spec in the manifest")
+	}
+	bad := bytes.Clone(data)
+	bad[at] ^= 0x20
+	if _, err := decode(bad, true); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("damaged imports: %v", err)
+	}
+}
+
+// A manifest read for queries decodes records one at a time; they are the
+// records an index run decodes all at once, and each path has one record
+// however it is asked for, by many queries at once.
+func TestLazyManifestMatchesWhole(t *testing.T) {
+	whole, err := Load(fixture, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := Load(fixture, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := whole.SortedPaths()
+	var wg sync.WaitGroup
+	got := make([][]*Record, 4)
+	for g := range got {
+		wg.Go(func() {
+			for _, p := range paths {
+				r, ok := lazy.File(p)
+				if !ok {
+					t.Errorf("lazy manifest: %s not found", p)
+				}
+				if !lazy.Has(p) {
+					t.Errorf("lazy manifest: has no %s", p)
+				}
+				got[g] = append(got[g], r)
+			}
+			if g == 0 {
+				lazy.Records()
+			}
+		})
+	}
+	wg.Wait()
+	all := lazy.Records()
+	if len(all) != len(paths) {
+		t.Fatalf("lazy manifest has %d records, want %d", len(all), len(paths))
+	}
+	for i, p := range paths {
+		want := *whole.Records()[p]
+		r := all[p]
+		for g := range got {
+			if got[g][i] != r {
+				t.Fatalf("%s: two records for one path", p)
+			}
+		}
+		w, l := want, *r
+		if !reflect.DeepEqual(w.Facts(), l.Facts()) {
+			t.Errorf("%s: imports differ", p)
+		}
+		w.importsRaw, l.importsRaw = nil, nil
+		if !reflect.DeepEqual(w, l) {
+			t.Errorf("%s: lazy record %+v, whole %+v", p, l, w)
+		}
+		for _, roles := range [][]string{{w.Role}, {"vendored", w.Role}, {"nothing"}, nil} {
+			if a, b := whole.RoleIn(p, roles), lazy.RoleIn(p, roles); a != b || a != (w.Role != "" && slices.Contains(roles, w.Role)) {
+				t.Errorf("%s: role %q in %q: whole %v, lazy %v", p, w.Role, roles, a, b)
+			}
+		}
+	}
+	var each []string
+	lazy.EachPath(func(p string) bool { each = append(each, p); return true })
+	if !slices.Equal(each, paths) {
+		t.Errorf("EachPath gave %q, want %q", each, paths)
+	}
+	for _, p := range []string{"", "a", "zzz", paths[0] + "x", "internal"} {
+		if _, ok := lazy.File(p); ok || lazy.Has(p) || lazy.RoleIn(p, []string{"code"}) {
+			t.Errorf("lazy manifest found %q", p)
+		}
+	}
+}
+
+// Damage in the head is caught by a query's load too; damage in a record,
+// which a query does not check, never makes it fail or panic: the record
+// decodes, or is left out. An index run's load catches every byte.
+func TestLazyManifestDamage(t *testing.T) {
+	data := fixtureData(t)
+	good, err := decode(data, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := good.SortedPaths()
+	headEnd := headEnd(data)
+	for at := len(Magic) + 1; at < len(data)-4; at++ {
+		bad := bytes.Clone(data)
+		bad[at] ^= 0x41
+		if _, err := decode(bad, true); err == nil {
+			t.Fatalf("byte %d damaged: the whole load did not notice", at)
+		}
+		m, err := decode(bad, false)
+		if at < headEnd+4 {
+			if err == nil {
+				t.Fatalf("byte %d of the head damaged: the query load did not notice", at)
+			}
+			continue
+		}
+		if err != nil {
+			continue // a length or the end: the sections do not add up
+		}
+		for _, p := range paths {
+			m.File(p)
+		}
+		m.Records()
+	}
+}
+
+// A module's summary names its six most central files; the summary read
+// back from a manifest is the one computed from its records.
+func TestModuleSummary(t *testing.T) {
+	m := New()
+	files := m.Records()
+	for i := range 8 {
+		p := fmt.Sprintf("pkg/f%d.go", i)
+		files[p] = &Record{Path: p, Module: "pkg", Rank: float64(i % 3)}
+	}
+	files["lib/a.go"] = &Record{Path: "lib/a.go", Module: "lib"}
+	sums := summarizeModules(files)
+	want := map[string]ModuleSummary{
+		"pkg": {Files: 8, Central: []string{"f2.go", "f5.go", "f1.go", "f4.go", "f7.go", "f0.go"}},
+		"lib": {Files: 1, Central: []string{"a.go"}},
+	}
+	if !reflect.DeepEqual(sums, want) {
+		t.Errorf("got %v, want %v", sums, want)
+	}
+	data, err := m.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := decode(data, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.ModuleSummaries(), sums) {
+		t.Errorf("read back %v, want %v", back.ModuleSummaries(), sums)
+	}
+	if !reflect.DeepEqual(m.ModuleSummaries(), sums) {
+		t.Errorf("a new manifest's summaries: %v, want %v", m.ModuleSummaries(), sums)
+	}
+}
+
+// synthetic returns a New manifest of n files, each with imports and two
+// symbols, parsed in this run, and import edges between them.
+func synthetic(n int) *Manifest {
+	m := New()
+	var edges []core.Edge
+	name := func(i int) string { return fmt.Sprintf("pkg%02d/sub%d/file%05d.go", i%40, i%7, i) }
+	for i := range n {
+		p := name(i)
+		rec := &Record{
+			Path: p, Language: "go", Size: int64(1000 + i), ModTime: int64(i) * 1e9,
+			Package: fmt.Sprintf("pkg%02d", i%40), Module: fmt.Sprintf("pkg%02d", i%40),
+			Doc: "Package does one thing well.", Role: "code", Rank: float64(i%97) / 97, Importers: i % 13,
+			Imports: []core.Import{
+				{Spec: fmt.Sprintf("example.com/x/pkg%02d", (i+1)%40), Kind: "import", Line: 3},
+				{Spec: "fmt", Kind: "import", Line: 4, Names: []string{"Sprintf"}},
+			},
+			Syms: []core.Symbol{
+				{Name: fmt.Sprintf("F%d", i), Kind: core.SymbolFunction, Line: 10, EndLine: 20, Exported: true, Signature: "func F() error"},
+				{Name: fmt.Sprintf("t%d", i), Kind: core.SymbolType, Line: 22, EndLine: 30},
+			},
+			Loaded: true, Fresh: true,
+		}
+		rec.Symbols = len(rec.Syms)
+		m.Records()[p] = rec
+		if i > 0 {
+			edges = append(edges, core.Edge{From: core.DocID(core.DocFile, p), To: core.DocID(core.DocFile, name(i-1)), Kind: core.EdgeImports, Weight: 1})
+		}
+	}
+	m.SetEdges(edges)
+	return m
+}
+
+// What Save writes, Load reads back: the records, their imports and
+// edges, and each record's symbols through a SymbolReader. A save that
+// changes one file appends its symbols to the generation's file, which
+// the previous manifest still reads.
+func TestSaveLoad(t *testing.T) {
+	dir := t.TempDir()
+	m := synthetic(50)
+	if err := m.Save(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, whole := range []bool{true, false} {
+		back, err := Load(dir, whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !back.SymbolsIntact(dir) || back.Generation != m.Generation || back.Version != Version {
+			t.Fatalf("whole %v: generation %q, want %q", whole, back.Generation, m.Generation)
+		}
+		if !reflect.DeepEqual(back.AllFacts(), m.AllFacts()) {
+			t.Errorf("whole %v: facts differ", whole)
+		}
+		edges, err := back.ImportEdges()
+		if err != nil || !reflect.DeepEqual(edges, m.edges) {
+			t.Errorf("whole %v: edges %v, %v", whole, len(edges), err)
+		}
+		f, err := back.OpenSymbols(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewSymbolReader(f)
+		for _, p := range back.SortedPaths() {
+			rec, _ := back.File(p)
+			if err := r.Read(rec); err != nil || !rec.Loaded || !reflect.DeepEqual(rec.Syms, m.Records()[p].Syms) {
+				t.Fatalf("whole %v: symbols of %s: %v, %v", whole, p, rec.Syms, err)
+			}
+		}
+		r.Close()
+	}
+
+	prev, err := Load(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := New()
+	for p, rec := range prev.Records() {
+		next.Records()[p] = rec
+	}
+	changed := *prev.Records()["pkg01/sub1/file00001.go"]
+	changed.Syms, changed.Symbols, changed.Loaded, changed.Fresh = []core.Symbol{{Name: "Refund", Kind: core.SymbolFunction, Line: 3}}, 1, true, true
+	next.Records()[changed.Path] = &changed
+	next.CarryEdges(prev)
+	if err := next.Save(dir, prev); err != nil {
+		t.Fatal(err)
+	}
+	if next.Generation != prev.Generation {
+		t.Errorf("a one-file change started generation %s (was %s)", next.Generation, prev.Generation)
+	}
+	after, err := Load(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edges, err := after.ImportEdges(); err != nil || !reflect.DeepEqual(edges, m.edges) {
+		t.Errorf("carried edges: %d, %v", len(edges), err)
+	}
+	f, err := after.OpenSymbols(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, mf := range []*Manifest{after, prev} {
+		rec := *mf.Records()[changed.Path]
+		rec.Loaded, rec.Syms = false, nil
+		if err := NewSymbolReader(f).Read(&rec); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Syms[0].Name; (got == "Refund") != (mf == after) {
+			t.Errorf("the symbols read back are %s's", got)
+		}
+	}
+}
+
+// A symbols line that is not the record's is damaged, and says the
+// generation may be gone; one out of the file's bounds is damaged.
+func TestSymbolsDamaged(t *testing.T) {
+	m, err := Load(fixture, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.OpenSymbols(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec := *m.Records()["cmd/shop/main.go"]
+	other := *m.Records()["internal/checkout/checkout.go"]
+	rec.SymOff, rec.SymLen = other.SymOff, other.SymLen
+	if err := NewSymbolReader(f).Read(&rec); !errors.Is(err, ErrSymbolsDamaged) || !IsGenerationGone(err) {
+		t.Errorf("another file's line: %v", err)
+	}
+	rec.SymOff, rec.SymLen = 1<<40, 10
+	if err := NewSymbolReader(f).Read(&rec); !errors.Is(err, ErrSymbolsDamaged) || IsGenerationGone(err) {
+		t.Errorf("a line past the end: %v", err)
+	}
+	if _, err := (*Manifest)(nil).OpenSymbols(fixture); !IsGenerationGone(err) {
+		t.Errorf("no manifest: %v", err)
+	}
+}

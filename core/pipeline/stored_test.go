@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codec"
+	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// A manifest of an older format, intact otherwise, is reported and
+// rebuilt rather than misread.
+func TestOldManifestIsRebuilt(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	path := filepath.Join(e.indexDir(), manifest.FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := data[len(manifest.Magic) : len(data)-4]
+	_, n := binary.Uvarint(body)
+	old := binary.AppendUvarint([]byte(manifest.Magic), manifest.Version-1)
+	old = codec.Seal(append(old, body[n:]...))
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := index(t, engine(t, root))
+	if st.Parsed != 14 || len(st.Warnings) == 0 || !strings.Contains(st.Warnings[0], fmt.Sprintf("has format %d", manifest.Version-1)) {
+		t.Errorf("parsed %d, warnings %q", st.Parsed, st.Warnings)
+	}
+}
+
+// In a one-shot process the records slice the mapped manifest: an update
+// that carries them into the next manifest writes the same imports and
+// edges as one that copied them.
+func TestOneShotManifestCarriesRecords(t *testing.T) {
+	defer store.SetOneShot(false)
+	var want []core.FileFacts
+	var wantEdges []core.Edge
+	for _, oneShot := range []bool{false, true} {
+		store.SetOneShot(oneShot)
+		root := shop(t)
+		e := engine(t, root)
+		index(t, e)
+		if _, err := e.Retrieve(context.Background(), Query{Text: "coupon"}); err != nil {
+			t.Fatal(err)
+		}
+		edit(t, root, "README.md", "", "\nmore words\n")
+		if st := index(t, e); st.Parsed != 1 {
+			t.Fatalf("one-shot %v: parsed %d", oneShot, st.Parsed)
+		}
+		m, err := manifest.Load(e.indexDir(), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edges, err := m.ImportEdges()
+		if err != nil || len(edges) == 0 {
+			t.Fatalf("one-shot %v: edges %v, %v", oneShot, edges, err)
+		}
+		if want == nil {
+			want, wantEdges = m.AllFacts(), edges
+			continue
+		}
+		if got := m.AllFacts(); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(edges, wantEdges) {
+			t.Error("the one-shot update wrote other imports or edges")
+		}
+	}
+}
+
+// A module's summary names its six most central files, then "…".
+func TestModuleSummary(t *testing.T) {
+	m := manifest.New()
+	files := m.Records()
+	for i := range 8 {
+		p := fmt.Sprintf("pkg/f%d.go", i)
+		files[p] = &manifest.Record{Path: p, Module: "pkg", Rank: float64(i % 3)}
+	}
+	files["lib/a.go"] = &manifest.Record{Path: "lib/a.go", Module: "lib"}
+	sums := m.ModuleSummaries()
+	if got, want := renderModule("pkg", sums["pkg"]), "module pkg (8 files): f2.go, f5.go, f1.go, f4.go, f7.go, f0.go, …"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := renderModule("lib", sums["lib"]), "module lib (1 file): a.go"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
