@@ -2,6 +2,7 @@ package rubi_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -94,6 +95,30 @@ func TestRubiHookLinksLittle(t *testing.T) {
 			d == module+"/agent/mcpserver", d == module+"/agent/connect", d == module+"/internal/flags",
 			strings.HasPrefix(d, "github.com/mark3labs/mcp-go"), strings.HasPrefix(d, "github.com/hashicorp/go-plugin"):
 			t.Errorf("rubi-hook links %s", d)
+		}
+	}
+}
+
+// The pipeline reads documents through their sources: the notes through
+// core/notes, third-party items through core.Source. It does not import
+// the knowledge store or the conversation memory itself, so neither's
+// fields are wired into indexing or searching.
+func TestPipelineReadsNotesThroughTheirSource(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("this test needs the go command on PATH: %v", err)
+	}
+	out, err := exec.Command(goCmd, "list", "-f", `{{join .Imports "\n"}}`, "./core/pipeline").Output()
+	if err != nil {
+		t.Fatalf("go list ./core/pipeline: %v", err)
+	}
+	imports := strings.Fields(string(out))
+	if !slices.Contains(imports, module+"/core/notes") {
+		t.Fatalf("core/pipeline imports %q, not core/notes", imports)
+	}
+	for _, p := range imports {
+		if p == module+"/core/knowledge" || p == module+"/core/memory" {
+			t.Errorf("core/pipeline imports %s", p)
 		}
 	}
 }

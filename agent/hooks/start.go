@@ -154,7 +154,7 @@ func quoteAll(ss []string) string {
 // last index (the refresh this session start began has written them when
 // it finished within the wait).
 func (h *handler) criticalText() string {
-	crit, err := h.engine().CriticalNodes()
+	crit, err := h.engine().Notes().Critical()
 	if err != nil {
 		logError(h.dataDir(), h.event, err)
 		return ""

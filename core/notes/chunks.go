@@ -29,14 +29,11 @@ const maxChunkContext = 2 << 10
 // Chunks are the conversation memory's chunks as the index reads them.
 type Chunks struct {
 	root string
-	// sessionContext gives each chunk's document the start of the chunk
-	// before it in its session (index.session_context).
-	sessionContext bool
 }
 
 // NewChunks returns the chunks of the project at root.
-func NewChunks(root string, sessionContext bool) *Chunks {
-	return &Chunks{root: root, sessionContext: sessionContext}
+func NewChunks(root string) *Chunks {
+	return &Chunks{root: root}
 }
 
 // Dir is the folder the chunks are kept in.
@@ -64,13 +61,15 @@ func (c *Chunks) Scan() ([]ScanFile, bool) {
 // memory, by summary and tags): title the summary, names the tags, ticket
 // and entities, body the text's start, about the files it names. Files of
 // the folder that are not chunks are skipped, each named in problems.
-func (c *Chunks) All() ([]*Note, []string, error) {
+// With sessionContext (index.session_context), each chunk's document
+// carries the start of the chunk before it in its session.
+func (c *Chunks) All(sessionContext bool) ([]*Note, []string, error) {
 	chunks, problems, err := memory.Open(c.root).ActiveChecked()
 	if err != nil {
 		return nil, nil, err
 	}
 	var before map[*memory.Chunk]*memory.Chunk
-	if c.sessionContext {
+	if sessionContext {
 		before = previousInSession(chunks)
 	}
 	out := make([]*Note, 0, len(chunks))
@@ -81,16 +80,16 @@ func (c *Chunks) All() ([]*Note, []string, error) {
 			body = body[:maxChunkBody]
 		}
 		n := &Note{ID: id, Path: ch.Path, Stamp: ch.Hash, Created: ch.Created, Active: true, Session: ch.Session, About: ch.Entities.Files}
-		n.Doc = core.Document{ID: id, Kind: core.DocChunk, Title: ch.Summary, Path: relPath(c.root, ch.Path), Body: ch.Type + "\n" + body, ModTime: ch.Created.Unix()}
+		n.doc = core.Document{ID: id, Kind: core.DocChunk, Title: ch.Summary, Path: relPath(c.root, ch.Path), Body: ch.Type + "\n" + body, ModTime: ch.Created.Unix()}
 		if p := before[ch]; p != nil {
-			n.Doc.Body += "\n\n" + cutUTF8(p.Content, maxChunkContext)
+			n.doc.Body += "\n\n" + cutUTF8(p.Content, maxChunkContext)
 			n.Stamp += "+" + p.Hash
 		}
-		n.Doc.Names = append(append(n.Doc.Names, ch.Tags...), ch.Entities.All()...)
+		n.doc.Names = append(append(n.doc.Names, ch.Tags...), ch.Entities.All()...)
 		if ch.Ticket != "" {
-			n.Doc.Names = append(n.Doc.Names, ch.Ticket)
+			n.doc.Names = append(n.doc.Names, ch.Ticket)
 		}
-		n.names, n.text = n.Doc.Names, ch.Summary+"\n"+body
+		n.names, n.text = n.doc.Names, ch.Summary+"\n"+body
 		out = append(out, n)
 	}
 	return out, problems, nil

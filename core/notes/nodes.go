@@ -25,7 +25,9 @@ import (
 // Nodes are the knowledge nodes as the index reads them, from the store
 // the project keeps (project and personal nodes alike).
 type Nodes struct {
-	store    *knowledge.Store
+	// store returns the project's knowledge store, opened on first use
+	// (after a vault is set).
+	store    func() *knowledge.Store
 	root     string // the project's root, which documents' paths are relative to
 	indexDir string // where the node cache and the critical notes' file live
 	logger   hclog.Logger
@@ -33,9 +35,10 @@ type Nodes struct {
 	cacheOnce sync.Once
 }
 
-// NewNodes returns the nodes of st, for the project at root whose index
-// folder is indexDir.
-func NewNodes(st *knowledge.Store, root, indexDir string, logger hclog.Logger) *Nodes {
+// NewNodes returns the nodes of the store st returns, for the project at
+// root whose index folder is indexDir. st is called at each use, so that
+// the store may be opened after the engine.
+func NewNodes(st func() *knowledge.Store, root, indexDir string, logger hclog.Logger) *Nodes {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
@@ -59,9 +62,13 @@ const (
 // held.
 func (s *Nodes) All(behind int) ([]*Note, []string) {
 	nodes, problems := s.load(behind)
+	// One allocation for the notes: a delta in a fresh hook pays for
+	// every new page.
+	all := make([]Note, len(nodes))
 	out := make([]*Note, len(nodes))
 	for i, n := range nodes {
-		out[i] = s.note(n)
+		s.fill(&all[i], n)
+		out[i] = &all[i]
 	}
 	probs := make([]string, len(problems))
 	for i, p := range problems {
@@ -77,15 +84,15 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 		if err != nil {
 			return
 		}
-		if err := s.store.ImportCache(data); err != nil {
+		if err := s.store().ImportCache(data); err != nil {
 			s.logger.Debug("node cache dropped", "error", err)
 		}
 	})
-	nodes, problems := s.store.Nodes()
-	if s.store.CacheBehind() < behind {
+	nodes, problems := s.store().Nodes()
+	if s.store().CacheBehind() < behind {
 		return nodes, problems
 	}
-	if data, changed, err := s.store.ExportCache(); err == nil && changed {
+	if data, changed, err := s.store().ExportCache(); err == nil && changed {
 		// A cache: lost or cut short (its checksum tells), the next run
 		// parses the notes again. No wait for the disk.
 		if err := store.WriteDerived(path, data, 0o644); err != nil {
@@ -100,46 +107,50 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 // File reads the node of one node file again, as it is now; false when
 // it holds none or cannot be read.
 func (s *Nodes) File(path string) (*Note, bool) {
-	n, _ := s.store.NodeFile(path)
+	n, _ := s.store().NodeFile(path)
 	if n == nil {
 		return nil, false
 	}
-	return s.note(n), true
+	nt := &Note{}
+	s.fill(nt, n)
+	return nt, true
 }
 
 // Scan lists the node files with their versions, a stat each.
-func (s *Nodes) Scan() ([]FileVersion, error) { return s.store.Scan() }
+func (s *Nodes) Scan() ([]FileVersion, error) { return s.store().Scan() }
 
 // Versions are the node files with their versions as the last read of
 // the nodes found them.
-func (s *Nodes) Versions() []FileVersion { return s.store.Versions() }
+func (s *Nodes) Versions() []FileVersion { return s.store().Versions() }
 
 // Dirs are the folders the nodes are read from: the project's knowledge
 // folders, then the vault's.
-func (s *Nodes) Dirs() []string { return s.store.Dirs() }
+func (s *Nodes) Dirs() []string { return s.store().Dirs() }
 
-// note makes a node's note.
-func (s *Nodes) note(n *knowledge.Node) *Note {
+// fill makes nt a node's note.
+func (s *Nodes) fill(nt *Note, n *knowledge.Node) {
 	active := n.Status == "" || n.Status == knowledge.StatusActive
-	nt := &Note{
+	*nt = Note{
 		ID: docID(n), Key: n.ID, Path: n.Path, Stamp: stamp(n), Created: n.Created,
 		Active: active, Critical: active && n.Importance == knowledge.ImportanceCritical,
-		node: n,
+		node: n, root: s.root, About: n.Files,
 	}
-	nt.Doc = document(relPath(s.root, n.Path), nt.ID, n)
 	// What a node is about: its files and its file: links, in the order
 	// named; what it links to: the nodes its links name, then those it
-	// supersedes.
-	nt.About = slices.Clone(n.Files)
+	// supersedes. Most nodes have no links: their files are shared.
 	for _, l := range n.Links {
 		if f, ok := strings.CutPrefix(l.Target, "file:"); ok {
+			if len(nt.About) == len(n.Files) {
+				nt.About = slices.Clip(nt.About)
+			}
 			nt.About = append(nt.About, f)
 		} else {
 			nt.Links = append(nt.Links, l.Target)
 		}
 	}
-	nt.Links = append(nt.Links, n.Supersedes...)
-	return nt
+	if len(n.Supersedes) > 0 {
+		nt.Links = append(nt.Links, n.Supersedes...)
+	}
 }
 
 // document is a node's document.
@@ -204,14 +215,14 @@ func relPath(root, p string) string {
 // only that is decided; with it, the node is rendered with what changed
 // in the code it is about since it was written.
 func (s *Nodes) Show(key string, f Filter, render bool) (Shown, bool) {
-	n, err := s.store.Get(key)
+	n, err := s.store().Get(key)
 	if err != nil || !accepts(n, f) {
 		return Shown{}, false
 	}
 	if !render {
 		return Shown{}, true
 	}
-	stale := s.store.Stale(n)
+	stale := s.store().Stale(n)
 	return Shown{Path: relPath(s.root, n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}, true
 }
 
@@ -230,7 +241,7 @@ func accepts(n *knowledge.Node, f Filter) bool {
 
 // Time is when the node of a document's key was written.
 func (s *Nodes) Time(key string) (time.Time, bool) {
-	n, err := s.store.Get(key)
+	n, err := s.store().Get(key)
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -331,7 +342,7 @@ func (s *Nodes) RewriteCritical(edited map[string]*Note) error {
 func (s *Nodes) Critical() ([]*knowledge.Node, error) {
 	data, err := os.ReadFile(filepath.Join(s.indexDir, criticalFile))
 	if errors.Is(err, os.ErrNotExist) {
-		nodes, _ := s.store.Nodes()
+		nodes, _ := s.store().Nodes()
 		return critical(nodes), nil
 	}
 	if err != nil {
@@ -366,4 +377,14 @@ func critical(nodes []*knowledge.Node) []*knowledge.Node {
 		return crit[i].ID < crit[j].ID
 	})
 	return crit
+}
+
+// Named returns the title and files of the node of a document's key when
+// the filter keeps it.
+func (s *Nodes) Named(key string, f Filter) (title string, files []string, ok bool) {
+	n, err := s.store().Get(key)
+	if err != nil || !accepts(n, f) {
+		return "", nil, false
+	}
+	return n.Title, n.Files, true
 }

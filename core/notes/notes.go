@@ -24,9 +24,6 @@ type Note struct {
 	Key string
 	// Path is its file (absolute).
 	Path string
-	// Doc is its document, body included (its Path relative to the
-	// project when the file is inside).
-	Doc core.Document
 	// Stamp changes whenever its document, its links or its time do.
 	Stamp string
 	// Created is when it was written.
@@ -44,11 +41,24 @@ type Note struct {
 	// Links are the keys of the nodes it links to or supersedes, in order.
 	Links []string
 
-	// node is the knowledge node it was made from; text and names are
-	// what relate reads of a chunk.
+	// node is the knowledge node it was made from, and root the
+	// project's; doc is a chunk's document, and text and names what
+	// relate reads of it.
 	node  *knowledge.Node
+	root  string
+	doc   core.Document
 	text  string
 	names []string
+}
+
+// Document is the note's document, body included (its Path relative to
+// the project when the file is inside). A node's is made on each call: a
+// delta makes those of the changed notes alone.
+func (n *Note) Document() core.Document {
+	if n.node != nil {
+		return document(relPath(n.root, n.node.Path), n.ID, n.node)
+	}
+	return n.doc
 }
 
 // Mentions returns the names a note declares (a node's files, symbols

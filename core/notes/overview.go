@@ -43,7 +43,7 @@ type NodesOverview struct {
 
 // Overview counts the nodes as their files are now.
 func (s *Nodes) Overview() NodesOverview {
-	nodes, probs := s.store.Nodes()
+	nodes, probs := s.store().Nodes()
 	o := NodesOverview{Project: countNodes(nodes, false), Personal: countNodes(nodes, true)}
 	for _, p := range probs {
 		o.Problems = append(o.Problems, p.String())

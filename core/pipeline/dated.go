@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/when"
 )
 
@@ -64,15 +63,12 @@ func (e *Engine) docTime(id string) time.Time {
 	if err != nil {
 		return time.Time{}
 	}
+	var at time.Time
 	switch kind {
 	case core.DocNode:
-		if n, err := e.project.Knowledge().Get(key); err == nil {
-			return n.Created
-		}
+		at, _ = e.nodes.Time(key)
 	case core.DocChunk:
-		if c, err := memory.Open(e.cfg.Root).Get(key); err == nil {
-			return c.Created
-		}
+		at, _ = e.chunks.Time(key)
 	}
-	return time.Time{}
+	return at
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -56,8 +57,10 @@ type Engine struct {
 	symMu sync.Mutex
 	// project is the project's knowledge, memory and handoffs.
 	project *project.Project
-	// nodeCacheOnce reads the persisted node cache into it once.
-	nodeCacheOnce sync.Once
+	// nodes and chunks are the project's notes as the index reads them
+	// (core/notes).
+	nodes  *notes.Nodes
+	chunks *notes.Chunks
 	// editedDeltas counts the notes' deltas that read only the edited
 	// notes (notesEdited), for tests and debugging.
 	editedDeltas atomic.Int64
@@ -79,6 +82,8 @@ func New(cfg *config.Config, logger hclog.Logger) *Engine {
 	}
 	e := &Engine{cfg: cfg, host: host.New(cfg, logger), logger: logger, stages: map[*config.Stage]core.Stage{}}
 	e.project = project.New(cfg, &indexCodeMap{e: e})
+	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.indexDir(), logger)
+	e.chunks = notes.NewChunks(cfg.Root)
 	return e
 }
 

@@ -50,7 +50,7 @@ var ErrIndexOutdated = errors.New("the index must be refreshed in full first (ru
 // notesDirs are the folders the notes' documents are made from: the
 // project's knowledge folders, the vault's, and the conversation memory.
 func (e *Engine) notesDirs() []string {
-	return append(e.project.Knowledge().Dirs(), e.sessionsDir())
+	return append(e.nodes.Dirs(), e.chunks.Dir())
 }
 
 // notesStamp identifies the notes' folders as they are: each one's

@@ -130,7 +130,7 @@ func FuzzCriticalNodes(f *testing.F) {
 		f.Fatal(err)
 	}
 	index(f, e)
-	path := filepath.Join(e.indexDir(), criticalFile)
+	path := filepath.Join(e.indexDir(), "critical.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		f.Fatal(err)
@@ -142,7 +142,7 @@ func FuzzCriticalNodes(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		crit, err := e.CriticalNodes()
+		crit, err := e.Notes().Critical()
 		if err != nil {
 			return
 		}

@@ -218,12 +218,10 @@ func (r *indexRun) readNotes() error {
 	e, n := r.e, &r.notes
 	n.stamp, _ = e.notesStamp()
 	n.stampedAt = time.Now()
-	nodes, problems := e.nodes()
-	for _, p := range problems {
-		r.stats.Warnings = append(r.stats.Warnings, p.String())
-	}
-	nodeDocs, nodeEdges, stamps := e.nodeDocs(r.next, nodes, nil)
-	if err := e.writeCritical(nodes); err != nil {
+	nodes, problems := e.nodes.All(1)
+	r.stats.Warnings = append(r.stats.Warnings, problems...)
+	nodeDocs, nodeEdges, stamps := nodeDocs(r.next, nodes, nil)
+	if err := e.nodes.WriteCritical(nodes); err != nil {
 		return err
 	}
 	chunkFiles, listed := e.scanChunks()

@@ -106,15 +106,13 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 		lap("edited notes")
 		return e.finish(stats, start), nil
 	}
-	nodes, problems := e.nodesSaving(deferredParses)
+	nodes, problems := e.nodes.All(deferredParses)
 	lap("nodes")
-	for _, p := range problems {
-		stats.Warnings = append(stats.Warnings, p.String())
-	}
+	stats.Warnings = append(stats.Warnings, problems...)
 	changedNode := func(id, stamp string) bool { return prevNotes.stamps[id] != stamp }
-	nodeDocs, nodeEdges, stamps := e.nodeDocs(m, nodes, changedNode)
+	nodeDocs, nodeEdges, stamps := nodeDocs(m, nodes, changedNode)
 	stats.Nodes = len(stamps)
-	if err := e.writeCritical(nodes); err != nil {
+	if err := e.nodes.WriteCritical(nodes); err != nil {
 		return nil, err
 	}
 	lap("node documents")

@@ -131,11 +131,11 @@ func TestNotesDeltaAnswersAsAFullIndex(t *testing.T) {
 		if _, err := ef.Index(ctx, IndexOptions{Full: true}); err != nil {
 			t.Fatal(err)
 		}
-		critical, err := e.CriticalNodes()
+		critical, err := e.Notes().Critical()
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantCritical, err := ef.CriticalNodes()
+		wantCritical, err := ef.Notes().Critical()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,16 +3,13 @@ package pipeline
 import (
 	"context"
 	"maps"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
-	"github.com/rubi-dev/rubi/core/memory"
-	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/notes"
 )
 
 // The common change to the notes is an edit: a teammate's pull that
@@ -28,16 +25,12 @@ import (
 // that rewrites more reads them all, through the node cache.
 const maxEdited = 64
 
-func (e *Engine) sessionsDir() string {
-	return filepath.Join(e.cfg.Root, filepath.FromSlash(memory.Dir))
-}
-
 // scanChunks lists the chunks' files with their versions (nil and false
 // when the folder cannot be listed). Taken before the chunks are read, a
 // chunk written meanwhile is new to the next comparison, and read then.
 func (e *Engine) scanChunks() ([]snapFile, bool) {
-	vs, err := store.ScanFolder(e.sessionsDir(), memory.IsChunkName)
-	if err != nil {
+	vs, ok := e.chunks.Scan()
+	if !ok {
 		return nil, false
 	}
 	out := make([]snapFile, len(vs))
@@ -50,7 +43,7 @@ func (e *Engine) scanChunks() ([]snapFile, bool) {
 // notesScan is the notes' files as a delta found them: the node files and
 // the chunks' (ok false when the chunks' folder could not be listed).
 type notesScan struct {
-	nodes    []knowledge.FileVersion
+	nodes    []notes.FileVersion
 	nodesErr error
 	chunks   []snapFile
 	chunksOK bool
@@ -65,7 +58,7 @@ func (e *Engine) startScan() func() notesScan {
 	go func() {
 		var s notesScan
 		s.chunks, s.chunksOK = e.scanChunks()
-		s.nodes, s.nodesErr = e.project.Knowledge().Scan()
+		s.nodes, s.nodesErr = e.nodes.Scan()
 		done <- s
 	}()
 	return sync.OnceValue(func() notesScan { return <-done })
@@ -78,23 +71,22 @@ func (e *Engine) startScan() func() notesScan {
 // before they were read; nil when they could not be, and no snapshot is
 // made). The manifest it was made against is stamped when the state is
 // saved.
-func (e *Engine) snapshot(chunkFiles []snapFile, nodes []*knowledge.Node, nodeEdges []core.Edge, chunkItems []memItem, chunkEdges []core.Edge) *notesSnap {
+func (e *Engine) snapshot(chunkFiles []snapFile, nodes []*notes.Note, nodeEdges []core.Edge, chunkItems []memItem, chunkEdges []core.Edge) *notesSnap {
 	if chunkFiles == nil {
 		return nil
 	}
 	sn := &notesSnap{chunkFiles: chunkFiles}
 	docOf := make(map[string]string, len(nodes))
 	for _, n := range nodes {
-		docOf[n.Path] = nodeDocID(n)
+		docOf[n.Path] = n.ID
 	}
-	for _, v := range e.project.Knowledge().Versions() {
+	for _, v := range e.nodes.Versions() {
 		sn.files = append(sn.files, snapFile{path: v.Path, version: v.Version, doc: docOf[v.Path]})
 	}
 	edgesFrom := groupEdges(nodeEdges)
 	sn.nodes = make([]snapNode, 0, len(nodes))
 	for _, n := range nodes {
-		doc := nodeDocID(n)
-		sn.nodes = append(sn.nodes, snapNodeOf(n, doc, edgesFrom[doc]))
+		sn.nodes = append(sn.nodes, snapNodeOf(n, edgesFrom[n.ID]))
 	}
 	chunkFrom := groupEdges(chunkEdges)
 	for _, it := range chunkItems {
@@ -103,9 +95,8 @@ func (e *Engine) snapshot(chunkFiles []snapFile, nodes []*knowledge.Node, nodeEd
 	return sn
 }
 
-func snapNodeOf(n *knowledge.Node, doc string, edges []core.Edge) snapNode {
-	active := n.Status == "" || n.Status == knowledge.StatusActive
-	return snapNode{doc: doc, id: n.ID, active: active, critical: active && n.Importance == knowledge.ImportanceCritical, created: n.Created.UnixNano(), edges: edges}
+func snapNodeOf(n *notes.Note, edges []core.Edge) snapNode {
+	return snapNode{doc: n.ID, id: n.Key, active: n.Active, critical: n.Critical, created: n.Created.UnixNano(), edges: edges}
 }
 
 // groupEdges groups edges by the document they are from, keeping their
@@ -135,7 +126,6 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest.Manifest, prev *no
 	if !files.chunksOK || !slices.Equal(files.chunks, sn.chunkFiles) {
 		return false, nil // a chunk written, changed or gone: read them all
 	}
-	ks := e.project.Knowledge()
 	scan := files.nodes
 	if files.nodesErr != nil || len(scan) != len(sn.files) {
 		return false, nil
@@ -161,10 +151,10 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest.Manifest, prev *no
 	for i, n := range sn.nodes {
 		at[n.doc] = i
 	}
-	edited := map[string]*knowledge.Node{}
+	edited := map[string]*notes.Note{}
 	for _, i := range changed {
-		n, _ := ks.NodeFile(scan[i].Path)
-		if n == nil || nodeDocID(n) != sn.files[i].doc {
+		n, ok := e.nodes.File(scan[i].Path)
+		if !ok || n.ID != sn.files[i].doc {
 			return false, nil // unreadable now, or another id: the full read says why
 		}
 		if _, ok := at[sn.files[i].doc]; !ok {
@@ -202,21 +192,21 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest.Manifest, prev *no
 	textsOnly := true
 	for _, doc := range slices.Sorted(maps.Keys(edited)) {
 		n := edited[doc]
-		own := nodeEdges(m, n, doc, active)
+		own := nodeEdges(m, n, active)
 		sortEdges(own)
-		old, now := snap.nodes[at[doc]], snapNodeOf(n, doc, own)
-		stamp := nodeStamp(n)
+		old, now := snap.nodes[at[doc]], snapNodeOf(n, own)
+		stamp := n.Stamp
 		if stamp == prev.stamps[doc] && now.created == old.created {
 			continue // touched, not changed (the stamp covers the rest)
 		}
 		snap.nodes[at[doc]] = now
 		next.stamps[doc] = stamp
-		corpus.Documents = append(corpus.Documents, nodeDoc(e.relPath(n.Path), doc, n))
+		corpus.Documents = append(corpus.Documents, n.Document())
 		corpus.Changed = append(corpus.Changed, doc)
 		criticalChanged = criticalChanged || old.critical || now.critical
 		if textsOnly = textsOnly && sameGraph(old, now); textsOnly && now.active && e.cfg.Index.LinkEntities > 1 {
 			had, ok := prev.mentions[doc]
-			names := mentionsOf(memItem{id: doc, node: n})
+			names := mentionsOf(memItem{id: doc, note: n})
 			textsOnly = ok && slices.Equal(had, names)
 			next.mentions[doc] = names
 		}
@@ -249,8 +239,8 @@ func (e *Engine) notesEdited(ctx context.Context, m *manifest.Manifest, prev *no
 		if !n.active {
 			continue
 		}
-		it := memItem{id: n.doc, at: time.Unix(0, n.created), stamp: next.stamps[n.doc], node: edited[n.doc]}
-		if _, ok := prev.mentions[n.doc]; !ok && it.node == nil && e.cfg.Index.LinkEntities > 1 {
+		it := memItem{id: n.doc, at: time.Unix(0, n.created), stamp: next.stamps[n.doc], note: edited[n.doc]}
+		if _, ok := prev.mentions[n.doc]; !ok && it.note == nil && e.cfg.Index.LinkEntities > 1 {
 			return false, nil // its names were never read: only its file has them
 		}
 		items = append(items, it)
@@ -276,9 +266,9 @@ func sameGraph(old, now snapNode) bool {
 
 // finishEdited ends notesEdited: the critical notes rewritten if one of
 // them changed, the corpus given to the rankers and the state saved.
-func (e *Engine) finishEdited(ctx context.Context, prev, next *notesState, edited map[string]*knowledge.Node, criticalChanged bool, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats, lap func(string)) error {
+func (e *Engine) finishEdited(ctx context.Context, prev, next *notesState, edited map[string]*notes.Note, criticalChanged bool, rankers []core.Ranker, names []string, corpus *core.Corpus, stats *IndexStats, lap func(string)) error {
 	if criticalChanged {
-		if err := e.rewriteCritical(edited); err != nil {
+		if err := e.nodes.RewriteCritical(edited); err != nil {
 			return err
 		}
 	}
@@ -291,23 +281,4 @@ func (e *Engine) finishEdited(ctx context.Context, prev, next *notesState, edite
 		e.textDeltas.Add(1)
 	}
 	return nil
-}
-
-// rewriteCritical brings the critical notes' file up to date with the
-// edited nodes (by document id), from the file as the last run wrote it.
-func (e *Engine) rewriteCritical(edited map[string]*knowledge.Node) error {
-	crit, err := e.CriticalNodes()
-	if err != nil {
-		return err
-	}
-	kept := make([]*knowledge.Node, 0, len(crit)+len(edited))
-	for _, n := range crit {
-		if _, ok := edited[nodeDocID(n)]; !ok {
-			kept = append(kept, n)
-		}
-	}
-	for _, n := range edited {
-		kept = append(kept, n)
-	}
-	return e.writeCritical(kept)
 }

@@ -281,7 +281,11 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := loadNotesState(dir); st == nil || st.stamps[nodeDocID(n)] != nodeStamp(n) {
+	note, ok := e.nodes.File(n.Path)
+	if !ok {
+		t.Fatal("the note's file reads as no note")
+	}
+	if st := loadNotesState(dir); st == nil || st.stamps[note.ID] != note.Stamp {
 		t.Fatalf("the state read back is %+v", st)
 	}
 	again := loadNotesState(dir)

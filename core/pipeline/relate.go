@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
@@ -41,9 +41,9 @@ type memItem struct {
 	session string    // the session it was written in; "" for a note
 	at      time.Time // when it was written
 	text    string    // title and body
-	// node, for a note, stands for text and names: they are read from it
+	// note, when set, stands for text and names: they are read from it
 	// only if its names must be read again.
-	node  *knowledge.Node
+	note  *notes.Note
 	names []string // the files, symbols, tags, tickets it declares
 	// stamp is the version of the document (its stamp in the notes'
 	// state); mentions, when set, are the names it holds as mentionsOf
@@ -76,9 +76,8 @@ func mentionsOf(it memItem) []mention {
 		out = append(out, mention{key, display, strong})
 	}
 	names, text := it.names, it.text
-	if n := it.node; n != nil {
-		names = append(append(append([]string(nil), n.Files...), n.Symbols...), n.Tags...)
-		text = n.Title + "\n" + n.Body
+	if it.note != nil {
+		names, text = it.note.Mentions()
 	}
 	for _, n := range names {
 		if k := strings.ToLower(strings.TrimSpace(n)); utf8.RuneCountInString(k) >= minEntityRune {
@@ -108,13 +107,13 @@ const (
 )
 
 // nodeItems are the active notes as relate sees them.
-func nodeItems(nodes []*knowledge.Node) []memItem {
+func nodeItems(nodes []*notes.Note) []memItem {
 	items := make([]memItem, 0, len(nodes))
 	for _, n := range nodes {
-		if n.Status != "" && n.Status != knowledge.StatusActive {
+		if !n.Active {
 			continue
 		}
-		items = append(items, memItem{id: nodeDocID(n), at: n.Created, node: n})
+		items = append(items, memItem{id: n.ID, at: n.Created, note: n})
 	}
 	return items
 }

@@ -224,11 +224,7 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 			_, ok := m.File(p)
 			return ok
 		}, func(key string) (string, []string, bool) {
-			n, err := e.project.Knowledge().Get(key)
-			if err != nil || !q.acceptsNode(n, m) {
-				return "", nil, false
-			}
-			return n.Title, n.Files, true
+			return e.nodes.Named(key, q.noteFilter(m))
 		})
 		if len(hits) > 0 {
 			lists = append(lists, core.RankedList{Stage: notesStage, Weight: notesWeight, Hits: hits})

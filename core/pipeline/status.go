@@ -11,10 +11,9 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
-	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/notes"
 )
 
 // Status is the overview of a project's memory (rubi status, the memory
@@ -25,11 +24,11 @@ import (
 type Status struct {
 	Root string `json:"root"`
 	// At is when the status was taken.
-	At        time.Time        `json:"at"`
-	Knowledge KnowledgeStatus  `json:"knowledge"`
-	Memory    *memory.Overview `json:"memory"`
-	Index     IndexStatus      `json:"index"`
-	Sizes     Sizes            `json:"sizes"`
+	At        time.Time             `json:"at"`
+	Knowledge KnowledgeStatus       `json:"knowledge"`
+	Memory    *notes.MemoryOverview `json:"memory"`
+	Index     IndexStatus           `json:"index"`
+	Sizes     Sizes                 `json:"sizes"`
 	// LastWritten is the node written last (created, merged or edited
 	// through rubi).
 	LastWritten *NodeEvent `json:"last_written"`
@@ -47,22 +46,12 @@ type KnowledgeStatus struct {
 	Vault    string      `json:"vault,omitempty"`
 }
 
-// NodeCounts counts nodes: all of them by status, and the active ones
-// (those recall uses) by type and importance, every type and importance
-// present, 0 included.
-type NodeCounts struct {
-	Total        int            `json:"total"`
-	Active       int            `json:"active"`
-	ByStatus     map[string]int `json:"by_status"`
-	ByType       map[string]int `json:"by_type"`
-	ByImportance map[string]int `json:"by_importance"`
-}
+// NodeCounts counts nodes (core/notes): all of them by status, and the
+// active ones by type and importance.
+type NodeCounts = notes.NodeCounts
 
 // NodeEvent is a node and when it was written.
-type NodeEvent struct {
-	ID string    `json:"id"`
-	At time.Time `json:"at"`
-}
+type NodeEvent = notes.NodeEvent
 
 // IndexStatus is the index's age and health.
 type IndexStatus struct {
@@ -128,19 +117,11 @@ const (
 // refreshed.
 func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	s := &Status{Root: e.cfg.Root, At: now.UTC().Truncate(time.Second), Problems: []string{}}
-	nodes, probs := e.project.Knowledge().Nodes()
-	for _, p := range probs {
-		s.Problems = append(s.Problems, p.String())
-	}
-	s.Knowledge.Project = countNodes(nodes, false)
+	o := e.nodes.Overview()
+	s.Problems = append(s.Problems, o.Problems...)
+	s.Knowledge.Project, s.LastWritten = o.Project, o.Last
 	if v := e.project.VaultDir(); v != "" {
-		personal := countNodes(nodes, true)
-		s.Knowledge.Personal, s.Knowledge.Vault = &personal, v
-	}
-	for _, n := range nodes {
-		if at := n.Updated; s.LastWritten == nil || at.After(s.LastWritten.At) {
-			s.LastWritten = &NodeEvent{ID: n.ID, At: at}
-		}
+		s.Knowledge.Personal, s.Knowledge.Vault = &o.Personal, v
 	}
 
 	st, policy := e.project.Memory()
@@ -160,8 +141,8 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	}
 
 	data := e.dataDir()
-	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.sessionsDir()), Index: dirSize(e.indexDir())}
-	dirs := e.project.Knowledge().Dirs()
+	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.chunks.Dir()), Index: dirSize(e.indexDir())}
+	dirs := e.nodes.Dirs()
 	for i, d := range dirs {
 		if i < 2 {
 			s.Sizes.Knowledge += dirSize(d)
@@ -170,33 +151,6 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 		}
 	}
 	return s
-}
-
-// countNodes counts the project's nodes, or the vault's.
-func countNodes(nodes []*knowledge.Node, personal bool) NodeCounts {
-	c := NodeCounts{ByStatus: map[string]int{}, ByType: map[string]int{}, ByImportance: map[string]int{}}
-	for _, t := range knowledge.Types {
-		c.ByType[t] = 0
-	}
-	for _, imp := range []string{knowledge.ImportanceCritical, knowledge.ImportanceHigh, knowledge.ImportanceMedium, knowledge.ImportanceLow} {
-		c.ByImportance[imp] = 0
-	}
-	for _, st := range []string{knowledge.StatusActive, knowledge.StatusSuperseded, knowledge.StatusRetracted} {
-		c.ByStatus[st] = 0
-	}
-	for _, n := range nodes {
-		if n.Personal != personal {
-			continue
-		}
-		c.Total++
-		c.ByStatus[n.Status]++
-		if n.Status == knowledge.StatusActive {
-			c.Active++
-			c.ByType[n.Type]++
-			c.ByImportance[n.Importance]++
-		}
-	}
-	return c
 }
 
 // indexStatus checks the index as an index run does before it keeps it.
@@ -293,7 +247,7 @@ func (s *Status) Text(l messages.Lang) string {
 		line(messages.StatusNoVault)
 	}
 	if m := s.Memory; m != nil {
-		line(messages.StatusMemory, l.Count(m.Active, messages.NounChunkActive), counts(l, m.ByType, memory.Types), l.Format(messages.StatusArchived, m.Archived), sizeText(s.Sizes.Sessions))
+		line(messages.StatusMemory, l.Count(m.Active, messages.NounChunkActive), counts(l, m.ByType, notes.ChunkTypes), l.Format(messages.StatusArchived, m.Archived), sizeText(s.Sizes.Sessions))
 		line(messages.StatusRetention, retentionLine(l, m, s.At))
 	}
 	line(messages.StatusIndex, indexLine(l, s.Index, s.At))
@@ -340,7 +294,7 @@ func nodesLine(l messages.Lang, c NodeCounts) string {
 	}
 	line := l.Format(messages.StatusNodes, l.Count(c.Total, messages.NounNode), c.Active)
 	if c.Active > 0 {
-		line += l.Format(messages.StatusNodeCounts, counts(l, c.ByType, knowledge.Types), counts(l, c.ByImportance, []string{"critical", "high", "medium", "low"}))
+		line += l.Format(messages.StatusNodeCounts, counts(l, c.ByType, notes.NodeTypes), counts(l, c.ByImportance, notes.Importances))
 	}
 	if n := c.Total - c.Active; n > 0 {
 		line += l.Format(messages.StatusSuperseded, n)
@@ -372,7 +326,7 @@ func counts(l messages.Lang, m map[string]int, keys []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func retentionLine(l messages.Lang, m *memory.Overview, now time.Time) string {
+func retentionLine(l messages.Lang, m *notes.MemoryOverview, now time.Time) string {
 	if m.Policy.ArchiveAfter == 0 && m.Policy.PurgeAfter == 0 {
 		return l.Get(messages.StatusRetentionOff)
 	}
