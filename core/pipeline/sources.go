@@ -47,7 +47,18 @@ type sourceState struct {
 	Kind  string        `json:"kind"`
 	Items []sourceEntry `json:"items"`
 
+	// byKey finds an item by its key; made once, before the state is
+	// shared with queries, which may run at once.
 	byKey map[string]int
+}
+
+// indexKeys makes byKey.
+func (s *sourceState) indexKeys() *sourceState {
+	s.byKey = make(map[string]int, len(s.Items))
+	for i := range s.Items {
+		s.byKey[s.Items[i].Key] = i
+	}
+	return s
 }
 
 // sourceEntry is one item as the source last read it, with its stamp.
@@ -57,12 +68,6 @@ type sourceEntry struct {
 }
 
 func (s *sourceState) entry(key string) (*sourceEntry, bool) {
-	if s.byKey == nil {
-		s.byKey = make(map[string]int, len(s.Items))
-		for i := range s.Items {
-			s.byKey[s.Items[i].Key] = i
-		}
-	}
 	i, ok := s.byKey[key]
 	if !ok {
 		return nil, false
@@ -91,10 +96,9 @@ func loadSourceState(path, name string) *sourceState {
 	if json.Unmarshal(data, &st) != nil || st.Format != sourceFormat || st.Source != name || core.ValidDocKind(st.Kind) != nil {
 		return nil
 	}
-	for _, it := range st.Items {
-		if it.Key == "" {
-			return nil
-		}
+	st.indexKeys()
+	if len(st.byKey) != len(st.Items) || st.byKey[""] != 0 || len(st.Items) > 0 && st.Items[0].Key == "" {
+		return nil // a key repeated or empty: not a state rubi wrote
 	}
 	return &st
 }
@@ -218,7 +222,7 @@ func (r *indexRun) readSource(ctx context.Context, run *sourceRun) error {
 		// Else gone between the scan and the read: left out.
 	}
 	sort.Slice(next.Items, func(i, j int) bool { return next.Items[i].Key < next.Items[j].Key })
-	run.next = next
+	run.next = next.indexKeys()
 	return nil
 }
 

@@ -304,3 +304,34 @@ func TestDamagedSourceStateIsReadAgain(t *testing.T) {
 		t.Errorf("after a damaged state: %q, %v", ids(res), err)
 	}
 }
+
+// Queries of a new process read the sources' state at once (the MCP
+// server answers several at a time): run with -race.
+func TestSourceItemsShownToConcurrentQueries(t *testing.T) {
+	tracker.reset("ticket")
+	tracker.put("a", couponBug)
+	tracker.put("a", darkMode)
+	root := sourced(t)
+	index(t, engine(t, root))
+	e := engine(t, root)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := e.Retrieve(context.Background(), Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
+			if err == nil && (len(res.Items) == 0 || res.Items[0].ID != "ticket:17") {
+				err = errors.New("ticket:17 not first: " + strings.Join(ids(res), ", "))
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
