@@ -23,7 +23,8 @@
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
 #
-# Then it runs go test ./..., the benchmarks' tests (bench/, a module of
+# Then it runs go test ./..., the pipeline's concurrency tests again with
+# the race detector, the benchmarks' tests (bench/, a module of
 # their own, which go test ./... at the root leaves out) and the
 # tree-sitter plugin's tests, with the temporary folder (TMPDIR) a fresh
 # one of its own, and fails if a test left anything in it (a plugin's
@@ -117,6 +118,8 @@ sleep 1 # file times in whole seconds on some file systems
 status=0
 say "go test ./... $*"
 TMPDIR="$tmp" go test "$@" ./... || status=1
+say "the pipeline's concurrency tests (indexes and queries at once), with the race detector"
+TMPDIR="$tmp" CGO_ENABLED=1 go test -race -run 'Concurrent' "$@" ./core/pipeline || status=1
 say "the benchmarks' tests (their own module, bench)"
 (cd bench && TMPDIR="$tmp" go test "$@" ./...) || status=1
 say "the tree-sitter parser plugin's tests (cgo, plugins/lang-treesitter)"
