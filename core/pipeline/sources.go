@@ -292,7 +292,10 @@ func (r *indexRun) saveSources() error {
 	for _, run := range r.sources {
 		path := e.sourceStatePath(run.stage.Name)
 		switch {
-		case run.next == nil && run.prev != nil && e.cfg.Stage(core.KindSource, run.stage.Name) == nil:
+		case run.next == nil:
+			// Its documents were dropped (a source taken out or disabled,
+			// or left out for its kind): so is its state, so that a
+			// source that comes back sends every item again.
 			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
