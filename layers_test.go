@@ -9,23 +9,30 @@ import (
 
 const module = "github.com/rubi-dev/rubi"
 
-// deps maps each of the module's packages to every package it links,
-// as go list reports them.
-func deps(t *testing.T) map[string][]string {
+// goList maps each package of pattern to the packages go list gives in
+// field: Deps (every package it links) or Imports (those it imports).
+func goList(t *testing.T, field, pattern string) map[string][]string {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("this test needs the go command on PATH: %v", err)
 	}
-	out, err := exec.Command(goCmd, "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./...").Output()
+	out, err := exec.Command(goCmd, "list", "-f", "{{.ImportPath}} {{join ."+field+" \" \"}}", pattern).Output()
 	if err != nil {
-		t.Fatalf("go list ./...: %v", err)
+		t.Fatalf("go list %s: %v", pattern, err)
 	}
 	all := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		all[f[0]] = f[1:]
 	}
+	return all
+}
+
+// deps maps each of the module's packages to every package it links.
+func deps(t *testing.T) map[string][]string {
+	t.Helper()
+	all := goList(t, "Deps", "./...")
 	if len(all) < 20 {
 		t.Fatalf("go list found %d packages", len(all))
 	}
@@ -104,15 +111,7 @@ func TestRubiHookLinksLittle(t *testing.T) {
 // the knowledge store or the conversation memory itself, so neither's
 // fields are wired into indexing or searching.
 func TestPipelineReadsNotesThroughTheirSource(t *testing.T) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("this test needs the go command on PATH: %v", err)
-	}
-	out, err := exec.Command(goCmd, "list", "-f", `{{join .Imports "\n"}}`, "./core/pipeline").Output()
-	if err != nil {
-		t.Fatalf("go list ./core/pipeline: %v", err)
-	}
-	imports := strings.Fields(string(out))
+	imports := goList(t, "Imports", "./core/pipeline")[module+"/core/pipeline"]
 	if !slices.Contains(imports, module+"/core/notes") {
 		t.Fatalf("core/pipeline imports %q, not core/notes", imports)
 	}
