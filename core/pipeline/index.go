@@ -149,13 +149,7 @@ func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, err
 	if err := r.previous(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.readAndParse(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readNotes(); err != nil {
-		return nil, err
-	}
-	if err := r.readSources(ctx); err != nil {
+	if err := r.read(ctx); err != nil {
 		return nil, err
 	}
 	current := r.rankersCurrent(ctx)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
@@ -19,17 +17,18 @@ import (
 // indexRun is one index run, in the order its steps take (Engine.index):
 //
 //  1. previous: the last run's manifest, read while the project is walked;
-//  2. readAndParse: the files read and parsed where they changed, each
-//     file's record made, and which documents changed or went;
-//  3. readNotes: the knowledge nodes and conversation chunks, their
-//     documents and edges, against the notes' state; readSources: the
-//     items of the sources (core.Source) that changed, against theirs;
-//  4. rankersCurrent: whether each ranker holds what it was given with
+//  2. read, for each docSource (docsource.go) in turn: the code's files
+//     read and parsed where they changed, each file's record made; the
+//     notes (knowledge nodes and conversation chunks) against their
+//     state; the items of each configured source (core.Source) that
+//     changed, against its state. Each lists which of its documents
+//     changed or went;
+//  3. rankersCurrent: whether each ranker holds what it was given with
 //     this configuration; with nothing changed the run keeps what stands;
-//  5. buildGraph: modules, imports resolved project-wide, centrality;
-//  6. indexRankers: each ranker given its corpus, the maps written beside;
-//  7. save: the manifest, then the sources' states, the notes' state and
-//     stamp.
+//  4. buildGraph: modules, imports resolved project-wide, centrality;
+//  5. indexRankers: each ranker given its corpus, which every docSource
+//     adds its documents to, and the maps written beside;
+//  6. save: the manifest, then each docSource's own state.
 //
 // Each step leaves what it learned in the run for the next.
 type indexRun struct {
@@ -48,10 +47,11 @@ type indexRun struct {
 	// again and drop.
 	changedIDs, removedIDs []string
 
-	notes runNotes
-	// sources are the sources' states, as the last run left them and as
-	// this one reads them.
-	sources []*sourceRun
+	// docs are the origins of the run's documents (docSources).
+	docs []docSource
+	// sourceKinds maps the document kinds the configured sources took so
+	// far to their names: a second source of a kind is left out.
+	sourceKinds map[string]string
 
 	fps   map[string]string // each ranker's fingerprint
 	paths []string          // next's files, sorted
@@ -59,30 +59,14 @@ type indexRun struct {
 	dirty map[string]bool   // the modules whose documents changed
 }
 
-// runNotes is what a run reads of the notes and chunks.
-type runNotes struct {
-	// stamp and stampedAt are the notes' folders' stamp, taken before
-	// they are read.
-	stamp     string
-	stampedAt time.Time
-	nodeDocs  []core.Document
-	nodeEdges []core.Edge
-	// prev is the notes' state the last run left (nil when missing or for
-	// a full run), next this run's.
-	prev, next *notesState
-	// snapshot fills next's snapshot, for a state that is written.
-	snapshot func()
-	// related links the notes and chunks that belong together; made once,
-	// when a corpus is.
-	related func() []core.Edge
-}
-
 // newIndexRun begins a run that started at start (before it waited for
 // the index's lock).
 func (e *Engine) newIndexRun(opts IndexOptions, start time.Time) *indexRun {
 	return &indexRun{
 		e: e, opts: opts, start: start, lap: e.stopwatch("index"),
-		stats: &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}},
+		stats:       &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}},
+		docs:        e.docSources(),
+		sourceKinds: map[string]string{},
 	}
 }
 
@@ -163,123 +147,6 @@ func (r *indexRun) previous(ctx context.Context) error {
 	return nil
 }
 
-// readAndParse reads and parses what changed, makes next's records, and
-// lists the files' documents that changed or went.
-func (r *indexRun) readAndParse(ctx context.Context) error {
-	e, prev, next, stats := r.e, r.prev, r.next, r.stats
-	next.Parsers = e.parserFingerprints()
-	if r.opts.notesOnly {
-		// The files were parsed by the parsers of the last index: a
-		// parser changed since is the next full refresh's to apply.
-		next.Parsers = prev.Parsers
-	} else if err := e.scan(ctx, r.files, prev, next, r.opts); err != nil {
-		return err
-	}
-	r.lap("read and parse")
-	for _, s := range r.files {
-		if s.skip != "" {
-			stats.Files.Skipped[s.skip]++
-			continue
-		}
-		next.Records()[s.rec.Path] = s.rec
-		if s.changed {
-			stats.Parsed++
-			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
-			if e.hidden(s.rec) {
-				// No document: rankers drop the one it may have had.
-				r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, s.rec.Path))
-			} else {
-				r.changedIDs = append(r.changedIDs, core.DocID(core.DocFile, s.rec.Path))
-			}
-		} else {
-			stats.Unchanged++
-		}
-		stats.Languages[langOrOther(s.rec.Language)]++
-		stats.Symbols += s.rec.Symbols
-		stats.Imports += s.rec.ImportCount()
-	}
-	for p := range prev.Records() {
-		if _, ok := next.File(p); !ok {
-			stats.Removed++
-			r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
-		}
-	}
-	sort.Strings(r.removedIDs)
-	stats.Files.Indexed = len(next.Records())
-	return nil
-}
-
-// readNotes makes the documents of the knowledge nodes (a malformed one is
-// reported and skipped) and of the conversation memory's chunks, and lists
-// those that changed or went since the notes' state. The stamp of their
-// folders is taken before they are read: a note that changes while they
-// are read changes the stamp again, and the next check indexes it.
-func (r *indexRun) readNotes() error {
-	e, n := r.e, &r.notes
-	n.stamp, _ = e.notesStamp()
-	n.stampedAt = time.Now()
-	nodes, problems := e.nodes.All(1)
-	r.stats.Warnings = append(r.stats.Warnings, problems...)
-	nodeDocs, nodeEdges, stamps := nodeDocs(r.next, nodes, nil)
-	if err := e.nodes.WriteCritical(nodes); err != nil {
-		return err
-	}
-	chunkFiles, listed := e.scanChunks()
-	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(r.next)
-	if err != nil {
-		return err
-	}
-	r.stats.Warnings = append(r.stats.Warnings, chunkProblems...)
-	n.nodeDocs, n.nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
-	for id, stamp := range chunkStamps {
-		stamps[id] = stamp
-	}
-	// The notes' state says which versions the rankers hold; without it
-	// (a first run, a damaged file) every note is sent again, in a whole
-	// corpus that drops whatever it does not hold.
-	n.prev = loadNotesState(e.indexDir())
-	if r.opts.Full {
-		n.prev = nil
-	}
-	n.next = newNotesState()
-	n.next.stamps = stamps
-	// The snapshot is made only for a state that is written: the common
-	// refresh, which changed nothing, writes none.
-	n.snapshot = func() {
-		if listed {
-			n.next.snap = e.snapshot(chunkFiles, nodes, nodeEdges, chunkItems, chunkEdges)
-		}
-	}
-	// Notes and chunks that belong together are linked (relate.go) when
-	// the rankers get a corpus: a refresh that changed nothing reads no
-	// note's text.
-	n.related = sync.OnceValue(func() []core.Edge {
-		items := append(nodeItems(nodes), chunkItems...)
-		for i := range items {
-			items[i].stamp = stamps[items[i].id]
-		}
-		n.next.withMentions(n.prev, items)
-		return relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
-	})
-	r.lap("knowledge nodes")
-	r.stats.Nodes = len(n.nodeDocs)
-	var prevStamps map[string]string
-	if n.prev != nil {
-		prevStamps = n.prev.stamps
-	}
-	for id, stamp := range stamps {
-		if prevStamps[id] != stamp {
-			r.changedIDs = append(r.changedIDs, id)
-		}
-	}
-	for id := range prevStamps {
-		if _, ok := stamps[id]; !ok {
-			r.removedIDs = append(r.removedIDs, id)
-		}
-	}
-	return nil
-}
-
 // rankersCurrent fingerprints each ranker and reports whether every one
 // holds what this configuration gave it. A ranker whose state was deleted
 // or found damaged is rebuilt in full, without waiting for --full.
@@ -306,22 +173,16 @@ func (r *indexRun) rankersCurrent(ctx context.Context) bool {
 }
 
 // keep ends the common refresh, which changed no content: the graph, the
-// rankers and their state all still hold. A run without a notes' state
-// writes one, so that the next need not send every note again.
+// rankers and their state all still hold.
 func (r *indexRun) keep() (*IndexStats, error) {
-	n := r.notes
 	kept, err := r.e.keep(r.prev, r.next, r.files, r.stats, r.start)
-	if err == nil {
-		err = r.saveSources()
+	if err != nil {
+		return nil, err
 	}
-	if err == nil && n.prev == nil {
-		n.snapshot()
-		err = r.e.saveNotesState(nil, n.next)
+	if err := r.saveSources(true); err != nil {
+		return nil, err
 	}
-	if err == nil {
-		r.e.saveNotesStamp(n.stamp, n.stampedAt)
-	}
-	return kept, err
+	return kept, nil
 }
 
 // buildGraph assigns each file its module, resolves the imports project
@@ -369,45 +230,24 @@ func (r *indexRun) buildGraph() error {
 	return nil
 }
 
-// corpus builds what the rankers index: in full, every document with its
-// body; otherwise bodies (and symbols) only where something changed.
+// corpus builds what the rankers index: every docSource's documents, in
+// full with their bodies; otherwise bodies (and symbols) only where
+// something changed.
 func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
-	e, prev, next, dirty := r.e, r.prev, r.next, r.dirty
 	if full && r.opts.notesOnly {
 		return nil, ErrIndexOutdated
 	}
-	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
-		return nil, err
-	}
-	if full {
-		e.readAll(r.files)
-	}
-	// Each corpus gets its own lists: module ids are appended below.
+	// Each corpus gets its own lists; the documents' is sized once, as
+	// documents are large and a project has thousands.
 	c := &core.Corpus{Full: full, Changed: slices.Clone(r.changedIDs), Removed: slices.Clone(r.removedIDs)}
-	byPath := map[string][]byte{}
-	for _, s := range r.files {
-		if s.content != nil {
-			byPath[s.rec.Path] = s.content
+	st := r.stats
+	c.Documents = make([]core.Document, 0, st.Files.Indexed+st.Modules+st.Nodes+st.Sourced)
+	c.Edges = make([]core.Edge, 0, len(r.edges)+st.Modules)
+	for _, s := range r.docs {
+		if err := s.documents(r, full, c); err != nil {
+			return nil, err
 		}
 	}
-	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.hidden)
-	nodeDocs, nodeEdges, related := r.notes.nodeDocs, r.notes.nodeEdges, r.notes.related()
-	srcDocs, srcEdges := r.sourceDocuments()
-	// Sized once: documents are large and a project has thousands.
-	c.Documents = make([]core.Document, 0, len(r.paths)+len(modDocs)+len(nodeDocs)+len(srcDocs))
-	for _, p := range r.paths {
-		if rec := next.Records()[p]; !e.hidden(rec) {
-			c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
-		}
-	}
-	for _, d := range modDocs {
-		if full || dirty[d.Path] {
-			c.Changed = append(c.Changed, d.ID)
-		}
-	}
-	c.Documents = append(append(append(c.Documents, modDocs...), nodeDocs...), srcDocs...)
-	c.Edges = make([]core.Edge, 0, len(r.edges)+len(modEdges)+len(nodeEdges)+len(related)+len(srcEdges))
-	c.Edges = append(append(append(append(append(c.Edges, graphEdges(e.visibleEdges(next, r.edges))...), modEdges...), e.visibleEdges(next, nodeEdges)...), related...), srcEdges...)
 	return c, nil
 }
 
@@ -436,23 +276,39 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	return nil
 }
 
-// save writes the manifest, then the notes' state and stamp: a state
-// never says the rankers hold what a manifest left unwritten.
+// save writes the manifest, then each docSource's state: a state never
+// says the rankers hold what a manifest left unwritten.
 func (r *indexRun) save() (*IndexStats, error) {
-	e, n := r.e, r.notes
+	e := r.e
 	r.next.IndexedAt = time.Now().UTC()
 	if err := r.next.Save(e.indexDir(), r.prev); err != nil {
 		return nil, err
 	}
 	r.lap("manifest")
 	e.setManifest(r.next)
-	if err := r.saveSources(); err != nil {
+	if err := r.saveSources(false); err != nil {
 		return nil, err
 	}
-	n.snapshot()
-	if err := e.saveNotesState(n.prev, n.next); err != nil {
-		return nil, err
-	}
-	e.saveNotesStamp(n.stamp, n.stampedAt)
 	return e.finish(r.stats, r.start), nil
+}
+
+// read asks each docSource, in turn, what it holds and what changed.
+func (r *indexRun) read(ctx context.Context) error {
+	for _, s := range r.docs {
+		if err := s.read(ctx, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// saveSources has each docSource keep its state, after the manifest.
+// kept: the run changed nothing and left the rankers as they stood.
+func (r *indexRun) saveSources(kept bool) error {
+	for _, s := range r.docs {
+		if err := s.save(r, kept); err != nil {
+			return fmt.Errorf("%s: %w", s.name(), err)
+		}
+	}
+	return nil
 }

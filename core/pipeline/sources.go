@@ -103,69 +103,61 @@ func loadSourceState(path, name string) *sourceState {
 	return &st
 }
 
-// sourceRun is what an index run learned of one source.
+// sourceRun is a configured source (core.Source) as a docSource, or the
+// state of one taken out of the configuration, whose documents go.
 type sourceRun struct {
-	stage *config.Stage
+	stage *config.Stage // nil for a source no longer configured
+	gone  string        // the name of a source no longer configured
 	prev  *sourceState
 	next  *sourceState
 }
 
-// readSources brings each enabled source's documents up to date, or, for
-// a run of the notes alone, takes them as the last run left them. A
-// source that fails, or answers what no source could mean, is reported
-// and keeps what it held: an unreachable tracker does not empty the index
-// of its issues. The states of sources no longer configured are dropped,
-// with their documents.
-func (r *indexRun) readSources(ctx context.Context) error {
-	e := r.e
-	kinds := map[string]string{} // document kind → source
-	for _, st := range e.cfg.Enabled(core.KindSource) {
-		run := &sourceRun{stage: st, prev: loadSourceState(e.sourceStatePath(st.Name), st.Name)}
-		r.sources = append(r.sources, run)
-		if r.opts.notesOnly {
-			run.next = run.prev
-		} else if err := r.readSource(ctx, run); err != nil {
+func (s *sourceRun) name() string {
+	if s.stage == nil {
+		return s.gone
+	}
+	return s.stage.Name
+}
+
+// read brings a source's documents up to date, or, for a run of the
+// notes alone, takes them as the last run left them. A source that
+// fails, or answers what no source could mean, is reported and keeps
+// what it held: an unreachable tracker does not empty the index of its
+// issues. A source whose documents' kind another took already is left
+// out; so are the documents of a source no longer configured.
+func (s *sourceRun) read(ctx context.Context, r *indexRun) error {
+	e, name := r.e, s.name()
+	s.prev = loadSourceState(e.sourceStatePath(name), name)
+	switch {
+	case s.stage == nil:
+	case r.opts.notesOnly:
+		s.next = s.prev
+	default:
+		if err := s.readSource(ctx, r); err != nil {
 			var de *DiagnosticsError
 			if errors.As(err, &de) || ctx.Err() != nil {
 				return err
 			}
-			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: %v; keeping what it held", st.Name, err))
-			run.next = run.prev
-		}
-		if run.next == nil {
-			continue
-		}
-		if other, dup := kinds[run.next.Kind]; dup {
-			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: its documents' kind %q is %s's already; leaving it out", st.Name, run.next.Kind, other))
-			run.next = nil
-			continue
-		}
-		kinds[run.next.Kind] = st.Name
-	}
-	for _, run := range r.sources {
-		r.diffSource(run.prev, run.next)
-	}
-	// A state left by a source taken out of the configuration: its
-	// documents go, and so does the file, when the run saves.
-	for _, name := range e.sourceStateNames() {
-		if !slices.ContainsFunc(r.sources, func(s *sourceRun) bool { return s.stage.Name == name }) {
-			prev := loadSourceState(e.sourceStatePath(name), name)
-			r.sources = append(r.sources, &sourceRun{stage: &config.Stage{Kind: core.KindSource, Name: name}, prev: prev})
-			r.diffSource(prev, nil)
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: %v; keeping what it held", name, err))
+			s.next = s.prev
 		}
 	}
-	r.stats.Sourced = 0
-	for _, run := range r.sources {
-		if run.next != nil {
-			r.stats.Sourced += len(run.next.Items)
+	if s.next != nil {
+		if other, dup := r.sourceKinds[s.next.Kind]; dup {
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: its documents' kind %q is %s's already; leaving it out", name, s.next.Kind, other))
+			s.next = nil
+		} else {
+			r.sourceKinds[s.next.Kind] = name
+			r.stats.Sourced += len(s.next.Items)
 		}
 	}
-	r.lap("sources")
+	r.diffSource(s.prev, s.next)
+	r.lap("source " + name)
 	return nil
 }
 
 // readSource scans one source and reads the items whose stamp changed.
-func (r *indexRun) readSource(ctx context.Context, run *sourceRun) error {
+func (run *sourceRun) readSource(ctx context.Context, r *indexRun) error {
 	s, err := r.e.open(ctx, run.stage)
 	if err != nil {
 		return err
@@ -258,62 +250,54 @@ func (r *indexRun) diffSource(prev, next *sourceState) {
 	}
 }
 
-// sourceDocuments are the sources' documents and their edges to the
-// files the index holds.
-func (r *indexRun) sourceDocuments() ([]core.Document, []core.Edge) {
-	var docs []core.Document
-	var edges []core.Edge
-	for _, run := range r.sources {
-		st := run.next
-		if st == nil {
-			continue
-		}
-		for i := range st.Items {
-			it := &st.Items[i]
-			id := core.DocID(st.Kind, it.Key)
-			docs = append(docs, core.Document{ID: id, Kind: st.Kind, Title: it.Title, Names: it.Names, Body: it.Body, ModTime: it.Time})
-			var about []string
-			for _, f := range it.Files {
-				if rec, ok := r.next.File(f); ok && !r.e.hidden(rec) && !slices.Contains(about, f) {
-					about = append(about, f)
-					edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
-				}
+// documents adds the source's documents, and their edges to the files
+// the index shows.
+func (run *sourceRun) documents(r *indexRun, _ bool, c *core.Corpus) error {
+	st := run.next
+	if st == nil {
+		return nil
+	}
+	for i := range st.Items {
+		it := &st.Items[i]
+		id := core.DocID(st.Kind, it.Key)
+		c.Documents = append(c.Documents, core.Document{ID: id, Kind: st.Kind, Title: it.Title, Names: it.Names, Body: it.Body, ModTime: it.Time})
+		var about []string
+		for _, f := range it.Files {
+			if rec, ok := r.next.File(f); ok && !r.e.hidden(rec) && !slices.Contains(about, f) {
+				about = append(about, f)
+				c.Edges = append(c.Edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 			}
 		}
 	}
-	return docs, edges
+	return nil
 }
 
-// saveSources writes the states that changed and removes those of
-// sources no longer configured. Written after the manifest: a state never
-// says the rankers hold what they were not given.
-func (r *indexRun) saveSources() error {
+// save writes the state when it changed, and removes it when the
+// source's documents were dropped (a source taken out or disabled, or
+// left out for its kind), so that a source that comes back sends every
+// item again.
+func (run *sourceRun) save(r *indexRun, _ bool) error {
 	e := r.e
-	for _, run := range r.sources {
-		path := e.sourceStatePath(run.stage.Name)
-		switch {
-		case run.next == nil:
-			// Its documents were dropped (a source taken out or disabled,
-			// or left out for its kind): so is its state, so that a
-			// source that comes back sends every item again.
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		case run.next != nil && run.next != run.prev:
-			data, err := json.Marshal(run.next)
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return err
-			}
-			// Derived: lost in a power cut, the next run reads the source
-			// whole again.
-			if err := store.WriteDerived(path, data, 0o644); err != nil {
-				return err
-			}
-			e.cacheSource(run.stage.Name, run.next)
+	path := e.sourceStatePath(run.name())
+	switch {
+	case run.next == nil:
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
 		}
+	case run.next != run.prev:
+		data, err := json.Marshal(run.next)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		// Derived: lost in a power cut, the next run reads the source
+		// whole again.
+		if err := store.WriteDerived(path, data, 0o644); err != nil {
+			return err
+		}
+		e.cacheSource(run.name(), run.next)
 	}
 	return nil
 }

@@ -272,8 +272,12 @@ func TestSourceItemsLinkTheFilesTheyName(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &config.Stage{Kind: core.KindSource, Name: "source.fake"}
-	r := &indexRun{e: e, next: m, sources: []*sourceRun{{stage: st, next: loadSourceState(e.sourceStatePath(st.Name), st.Name)}}}
-	docs, edges := r.sourceDocuments()
+	run := &sourceRun{stage: st, next: loadSourceState(e.sourceStatePath(st.Name), st.Name)}
+	var c core.Corpus
+	if err := run.documents(&indexRun{e: e, next: m}, false, &c); err != nil {
+		t.Fatal(err)
+	}
+	docs, edges := c.Documents, c.Edges
 	if len(docs) != 1 || docs[0].ID != "ticket:17" || docs[0].Kind != "ticket" || docs[0].ModTime != couponBug.Time {
 		t.Errorf("docs = %+v", docs)
 	}

@@ -1,0 +1,103 @@
+package pipeline
+
+import (
+	"context"
+	"sort"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
+)
+
+// codeSource is the code as a docSource: the project's files, read and
+// parsed where they changed (each file's document made of its record),
+// and the modules they make. Its state is the manifest, which the run
+// reads before any source (previous) and writes before any source's
+// state (save); the imports between its files are the run's graph
+// (buildGraph), which the other sources' edges point into.
+type codeSource struct{}
+
+func (*codeSource) name() string { return "code" }
+
+// read reads and parses what changed, makes next's records, and lists
+// the files' documents that changed or went. A run of the notes alone
+// takes the records as the last run left them.
+func (*codeSource) read(ctx context.Context, r *indexRun) error {
+	e, prev, next, stats := r.e, r.prev, r.next, r.stats
+	next.Parsers = e.parserFingerprints()
+	if r.opts.notesOnly {
+		// The files were parsed by the parsers of the last index: a
+		// parser changed since is the next full refresh's to apply.
+		next.Parsers = prev.Parsers
+	} else if err := e.scan(ctx, r.files, prev, next, r.opts); err != nil {
+		return err
+	}
+	r.lap("read and parse")
+	for _, s := range r.files {
+		if s.skip != "" {
+			stats.Files.Skipped[s.skip]++
+			continue
+		}
+		next.Records()[s.rec.Path] = s.rec
+		if s.changed {
+			stats.Parsed++
+			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
+			if e.hidden(s.rec) {
+				// No document: rankers drop the one it may have had.
+				r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, s.rec.Path))
+			} else {
+				r.changedIDs = append(r.changedIDs, core.DocID(core.DocFile, s.rec.Path))
+			}
+		} else {
+			stats.Unchanged++
+		}
+		stats.Languages[langOrOther(s.rec.Language)]++
+		stats.Symbols += s.rec.Symbols
+		stats.Imports += s.rec.ImportCount()
+	}
+	for p := range prev.Records() {
+		if _, ok := next.File(p); !ok {
+			stats.Removed++
+			r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
+		}
+	}
+	sort.Strings(r.removedIDs)
+	stats.Files.Indexed = len(next.Records())
+	return nil
+}
+
+// documents adds the files' and modules' documents, with bodies (and
+// symbols) where something changed, or everywhere in full, and the
+// import edges between what is not hidden.
+func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
+	e, prev, next, dirty := r.e, r.prev, r.next, r.dirty
+	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+		return err
+	}
+	if full {
+		e.readAll(r.files)
+	}
+	byPath := map[string][]byte{}
+	for _, s := range r.files {
+		if s.content != nil {
+			byPath[s.rec.Path] = s.content
+		}
+	}
+	for _, p := range r.paths {
+		if rec := next.Records()[p]; !e.hidden(rec) {
+			c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
+		}
+	}
+	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.hidden)
+	for _, d := range modDocs {
+		if full || dirty[d.Path] {
+			c.Changed = append(c.Changed, d.ID)
+		}
+	}
+	c.Documents = append(c.Documents, modDocs...)
+	c.Edges = append(append(c.Edges, graphEdges(e.visibleEdges(next, r.edges))...), modEdges...)
+	return nil
+}
+
+// save has nothing to keep: the code's state is the manifest, which the
+// run has written.
+func (*codeSource) save(*indexRun, bool) error { return nil }
