@@ -20,6 +20,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // Nodes are the knowledge nodes as the index reads them, from the store
@@ -264,15 +265,7 @@ func renderNode(n *knowledge.Node, stale []string) string {
 	for _, s := range stale {
 		b.WriteString("\n  ⚠ " + s)
 	}
-	body := strings.TrimSpace(n.Body)
-	if len([]rune(body)) > 400 {
-		body = string([]rune(body)[:400]) + "…"
-	}
-	for _, line := range strings.Split(body, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			b.WriteString("\n  " + line)
-		}
-	}
+	text.WriteExcerpt(&b, n.Body, 400)
 	if len(n.Files) > 0 {
 		fmt.Fprintf(&b, "\n  files: %s", strings.Join(n.Files, ", "))
 	}

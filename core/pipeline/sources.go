@@ -18,6 +18,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // Sources (core.Source) bring documents from outside the code files. An
@@ -385,15 +386,7 @@ func renderSourceItem(kind string, it *sourceEntry) string {
 	if len(it.Files) > 0 {
 		fmt.Fprintf(&b, "\n  files: %s", strings.Join(it.Files[:min(len(it.Files), 8)], ", "))
 	}
-	body := strings.TrimSpace(it.Body)
-	if len([]rune(body)) > 400 {
-		body = string([]rune(body)[:400]) + "…"
-	}
-	for _, line := range strings.Split(body, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			b.WriteString("\n  " + line)
-		}
-	}
+	text.WriteExcerpt(&b, it.Body, 400)
 	return b.String()
 }
 
