@@ -18,8 +18,9 @@ type noteSource struct {
 	// they are read.
 	stamp     string
 	stampedAt time.Time
-	nodeDocs  []core.Document
-	nodeEdges []core.Edge
+	// docs and edges are the nodes' and chunks' documents and edges.
+	docs  []core.Document
+	edges []core.Edge
 	// prev is the notes' state the last run left (nil when missing or for
 	// a full run), next this run's.
 	prev, next *notesState
@@ -53,7 +54,7 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 		return err
 	}
 	r.stats.Warnings = append(r.stats.Warnings, chunkProblems...)
-	n.nodeDocs, n.nodeEdges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
+	n.docs, n.edges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
 	for id, stamp := range chunkStamps {
 		stamps[id] = stamp
 	}
@@ -85,7 +86,7 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 		return relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
 	})
 	r.lap("knowledge nodes")
-	r.stats.Nodes = len(n.nodeDocs)
+	r.stats.Nodes = len(n.docs)
 	var prevStamps map[string]string
 	if n.prev != nil {
 		prevStamps = n.prev.stamps
@@ -107,8 +108,8 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 // files the index shows, and the links between notes that belong
 // together.
 func (n *noteSource) documents(r *indexRun, _ bool, c *core.Corpus) error {
-	c.Documents = append(c.Documents, n.nodeDocs...)
-	c.Edges = append(append(c.Edges, r.e.visibleEdges(r.next, n.nodeEdges)...), n.related()...)
+	c.Documents = append(c.Documents, n.docs...)
+	c.Edges = append(append(c.Edges, r.e.visibleEdges(r.next, n.edges)...), n.related()...)
 	return nil
 }
 
