@@ -242,7 +242,9 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	c := &core.Corpus{Full: full, Changed: slices.Clone(r.changedIDs), Removed: slices.Clone(r.removedIDs)}
 	st := r.stats
 	c.Documents = make([]core.Document, 0, st.Files.Indexed+st.Modules+st.Nodes+st.Sourced)
-	c.Edges = make([]core.Edge, 0, len(r.edges)+st.Modules)
+	// The imports, and about one edge for each file (its module's), note
+	// and item besides.
+	c.Edges = make([]core.Edge, 0, len(r.edges)+st.Files.Indexed+st.Nodes+st.Sourced)
 	for _, s := range r.docs {
 		if err := s.documents(r, full, c); err != nil {
 			return nil, err
