@@ -28,8 +28,8 @@ import (
 // code's is the manifest, the notes' carries the mentions that relate
 // them and the delta a hook applies after an edit (notesdelta.go).
 type docSource interface {
-	// name is the source's name in the run's log: "code", "notes", a
-	// source stage's name.
+	// name names the source in the run's timings and errors: "code",
+	// "notes", a source stage's name.
 	name() string
 	read(ctx context.Context, r *indexRun) error
 	// documents adds the source's documents and edges to a corpus, and
