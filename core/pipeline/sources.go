@@ -113,11 +113,11 @@ type sourceRun struct {
 	next  *sourceState
 }
 
-func (s *sourceRun) name() string {
-	if s.stage == nil {
-		return s.gone
+func (run *sourceRun) name() string {
+	if run.stage == nil {
+		return run.gone
 	}
-	return s.stage.Name
+	return run.stage.Name
 }
 
 // read brings a source's documents up to date, or, for a run of the
@@ -126,33 +126,34 @@ func (s *sourceRun) name() string {
 // what it held: an unreachable tracker does not empty the index of its
 // issues. A source whose documents' kind another took already is left
 // out; so are the documents of a source no longer configured.
-func (s *sourceRun) read(ctx context.Context, r *indexRun) error {
-	e, name := r.e, s.name()
-	s.prev = loadSourceState(e.sourceStatePath(name), name)
+func (run *sourceRun) read(ctx context.Context, r *indexRun) error {
+	e, name := r.e, run.name()
+	run.prev = loadSourceState(e.sourceStatePath(name), name)
 	switch {
-	case s.stage == nil:
+	case run.stage == nil:
+		// Taken out of the configuration: no next, so its documents go.
 	case r.opts.notesOnly:
-		s.next = s.prev
+		run.next = run.prev
 	default:
-		if err := s.readSource(ctx, r); err != nil {
+		if err := run.readSource(ctx, r); err != nil {
 			var de *DiagnosticsError
 			if errors.As(err, &de) || ctx.Err() != nil {
 				return err
 			}
 			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: %v; keeping what it held", name, err))
-			s.next = s.prev
+			run.next = run.prev
 		}
 	}
-	if s.next != nil {
-		if other, dup := r.sourceKinds[s.next.Kind]; dup {
-			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: its documents' kind %q is %s's already; leaving it out", name, s.next.Kind, other))
-			s.next = nil
+	if run.next != nil {
+		if other, dup := r.sourceKinds[run.next.Kind]; dup {
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("source %s: its documents' kind %q is %s's already; leaving it out", name, run.next.Kind, other))
+			run.next = nil
 		} else {
-			r.sourceKinds[s.next.Kind] = name
-			r.stats.Sourced += len(s.next.Items)
+			r.sourceKinds[run.next.Kind] = name
+			r.stats.Sourced += len(run.next.Items)
 		}
 	}
-	r.diffSource(s.prev, s.next)
+	r.diffSource(run.prev, run.next)
 	r.lap("source " + name)
 	return nil
 }
