@@ -23,10 +23,11 @@ import (
 // parsers, and the modules they make), the notes (knowledge nodes and
 // conversation chunks, core/notes) and every configured core.Source are
 // docSources (docSources lists them). Adding an origin of documents to
-// rubi is writing a core.Source; the three built in are docSources of
-// their own because their state is more than items and stamps: the
-// code's is the manifest, the notes' carries the mentions that relate
-// them and the delta a hook applies after an edit (notesdelta.go).
+// rubi is writing a core.Source, which sourceRun adapts; the code and
+// the notes are docSources of their own because their state is more
+// than items and stamps: the code's is the manifest, the notes' carries
+// the mentions that relate them and the snapshot a hook's delta edits
+// after a note changes (notesdelta.go).
 type docSource interface {
 	// name names the source in the run's timings and errors: "code",
 	// "notes", a source stage's name.
