@@ -17,3 +17,6 @@ func openRead(path string) (*os.File, error) { return os.Open(path) }
 
 // noFollow is 0 where the open flag does not exist.
 const noFollow = 0
+
+// nonBlock is 0 where the open flag does not exist.
+const nonBlock = 0

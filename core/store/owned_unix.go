@@ -28,3 +28,6 @@ func openRead(path string) (*os.File, error) {
 
 // noFollow keeps an open from following a final symbolic link.
 const noFollow = syscall.O_NOFOLLOW
+
+// nonBlock keeps an open from waiting on a FIFO.
+const nonBlock = syscall.O_NONBLOCK

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// ErrTooLarge is returned by ReadWithin and ReadRegular for a file past
+// the cap its caller states.
+var ErrTooLarge = errors.New("larger than rubi reads")
+
+// ReadWithin reads the file at path, which must lie inside base (a
+// project root, .rubi/, the vault), the way rubi reads every file a
+// repository supplies: no link on the way may lead out of base, the file
+// itself is opened without following a link (a committed .rubi/map.md ->
+// ~/.aws/credentials is refused, not read), it must be a regular file
+// (a FIFO or /dev/zero is refused at once, without blocking), and at most
+// limit bytes are read: a larger file is ErrTooLarge, naming the path and
+// the cap. A missing file is an error that satisfies os.IsNotExist.
+func ReadWithin(base, path string, limit int64) ([]byte, error) {
+	if !Inside(base, filepath.Dir(path)) {
+		return nil, fmt.Errorf("refusing to read %s: it leads out of %s through a symbolic link: %w", path, base, ErrNotOwned)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
+	if err != nil {
+		if isLoop(err) {
+			return nil, fmt.Errorf("refusing to read %s: it is a symbolic link: %w", path, ErrNotOwned)
+		}
+		return nil, err
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		f.Close() // where O_NOFOLLOW does not exist
+		return nil, fmt.Errorf("refusing to read %s: it is a symbolic link: %w", path, ErrNotOwned)
+	}
+	f, err = regularOnly(f, path, notRegular)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCapped(f, path, limit)
+}
+
+// ReadRegular reads at most limit bytes of the regular file at path,
+// following a link as a reader may (the user's own files: a transcript,
+// the user's config): a FIFO or a device is refused without blocking, a
+// larger file is ErrTooLarge.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCapped(f, path, limit)
+}
+
+// readCapped reads f whole when it holds at most limit bytes.
+func readCapped(f *os.File, path string, limit int64) ([]byte, error) {
+	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
+		return nil, tooLarge(path, limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, tooLarge(path, limit) // it grew while read
+	}
+	return data, nil
+}
+
+func tooLarge(path string, limit int64) error {
+	return fmt.Errorf("refusing to read %s: it is over %d bytes: %w", path, limit, ErrTooLarge)
+}
