@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/store"
@@ -149,5 +150,37 @@ func BenchmarkFileFloor2000(b *testing.B) {
 		b.StopTimer()
 		os.RemoveAll(dir)
 		b.StartTimer()
+	}
+}
+
+// longListNode is a node file whose frontmatter lists n files and whose
+// links section lists them again, as rubi writes them.
+func longListNode(n int) []byte {
+	var b strings.Builder
+	b.WriteString("---\nid: long\ntype: note\ntitle: Long\nfiles: [")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "src/f%d.go", i)
+	}
+	b.WriteString("]\ncreated: 2026-01-01T00:00:00Z\n---\n# Long\n\nbody\n\n## Links\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- file [[src/f%d.go]]\n", i)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkDecodeLongList reads a node listing 100,000 files (twice: the
+// frontmatter and the links section). Each value used to be checked
+// against the list it was growing, 8 s for this one file.
+func BenchmarkDecodeLongList(b *testing.B) {
+	data := longListNode(100000)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		if _, _, err := decodeNode("long.md", data); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

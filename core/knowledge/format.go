@@ -280,7 +280,11 @@ func decodeNode(path string, data []byte) (*Node, []Problem, error) {
 	// space once the title is written there), and a byte that is no
 	// UTF-8 would go into the frontmatter as !!binary, and the node come
 	// back titled in base64.
-	title = oneLine(strings.ToValidUTF8(parseBody(n, title, lines[end+1:]), "\uFFFD"))
+	title, linksAt, dropped := parseBody(n, title, lines[end+1:])
+	if dropped > 0 {
+		d.warn(end+2+linksAt, fmt.Sprintf("the links section lists more than %d files, supersedes or links; %d are left out", MaxReadList, dropped))
+	}
+	title = oneLine(strings.ToValidUTF8(title, "\uFFFD"))
 	if title == "" {
 		title = n.ID
 	}
@@ -324,20 +328,26 @@ func plain(v *yaml.Node, budget *int) (*yaml.Node, bool) {
 // parseBody sets n.Body from the lines after the frontmatter, leaving out
 // the title heading and the generated links section, whose hand-added
 // entries it reads back. It returns the title, taken from the heading when
-// the frontmatter has none.
-func parseBody(n *Node, title string, lines []string) string {
+// the frontmatter has none, and, when entries of the links section were
+// left out past MaxReadList, how many and the index in lines of its heading.
+func parseBody(n *Node, title string, lines []string) (string, int, int) {
+	cut := 0 // lines taken off the front
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
 		lines = lines[1:]
+		cut++
 	}
 	if len(lines) > 0 && strings.HasPrefix(lines[0], "# ") {
 		h := strings.TrimSpace(lines[0][2:])
 		if title == "" {
 			title = h
 			lines = lines[1:]
+			cut++
 		} else if normTitle(h) == normTitle(title) {
 			lines = lines[1:]
+			cut++
 		}
 	}
+	linksAt, dropped := 0, 0
 	// The links section is the last heading when every line after it is
 	// a wiki-link bullet.
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -361,7 +371,9 @@ func parseBody(n *Node, title string, lines []string) string {
 				entries = append(entries, [2]string{m[1], strings.TrimSpace(target)})
 			}
 			if ok {
-				readLinkLines(n, entries)
+				if dropped = readLinkLines(n, entries); dropped > 0 {
+					linksAt = cut + i
+				}
 				lines = lines[:i]
 			}
 			break
@@ -371,7 +383,7 @@ func parseBody(n *Node, title string, lines []string) string {
 		}
 	}
 	n.Body = strings.TrimSpace(strings.Join(lines, "\n"))
-	return title
+	return title, linksAt, dropped
 }
 
 var wikiLineRE = lazyRegexp(`^[-*] +([^\s\[]+) +\[\[([^\]]+)\]\]$`)
@@ -398,8 +410,19 @@ func relAlias(rel string) string {
 }
 
 // readLinkLines adds the links section's entries that the frontmatter
-// does not already hold: someone added them by hand.
-func readLinkLines(n *Node, entries [][2]string) {
+// does not already hold: someone added them by hand. It returns how many
+// new entries it left out past MaxReadList.
+func readLinkLines(n *Node, entries [][2]string) int {
+	dropped := 0
+	// Sets of what the node holds, so that reading the section is linear
+	// in its length: a section of 100,000 lines checked each against
+	// the list it grows took seconds.
+	files := setOf(n.Files)
+	supersedes := setOf(n.Supersedes)
+	links := make(map[[2]string]bool, len(n.Links))
+	for _, l := range n.Links {
+		links[[2]string{l.Rel, wikiTarget(l.Target)}] = true
+	}
 	for _, e := range entries {
 		rel, target := relAlias(e[0]), e[1]
 		if _, err := cleanRef("target", target); err != nil {
@@ -407,27 +430,52 @@ func readLinkLines(n *Node, entries [][2]string) {
 		}
 		switch rel {
 		case "file":
-			n.Files = addUnique(n.Files, target)
+			if files[target] {
+				continue
+			}
+			if len(n.Files) == MaxReadList {
+				dropped++
+				continue
+			}
+			files[target] = true
+			n.Files = append(n.Files, target)
 		case "supersedes":
-			n.Supersedes = addUnique(n.Supersedes, target)
+			if supersedes[target] {
+				continue
+			}
+			if len(n.Supersedes) == MaxReadList {
+				dropped++
+				continue
+			}
+			supersedes[target] = true
+			n.Supersedes = append(n.Supersedes, target)
 		case "superseded-by", "superseded_by", "substituido-por":
 		default:
 			r, err := cleanRel(rel)
 			if err != nil {
 				continue
 			}
-			known := false
-			for _, l := range n.Links {
-				if l.Rel == r && wikiTarget(l.Target) == target {
-					known = true
-					break
-				}
+			key := [2]string{r, target}
+			if links[key] {
+				continue
 			}
-			if !known {
-				n.Links = append(n.Links, Link{Rel: r, Target: target})
+			if len(n.Links) == MaxReadList {
+				dropped++
+				continue
 			}
+			links[key] = true
+			n.Links = append(n.Links, Link{Rel: r, Target: target})
 		}
 	}
+	return dropped
+}
+
+func setOf(list []string) map[string]bool {
+	set := make(map[string]bool, len(list))
+	for _, s := range list {
+		set[s] = true
+	}
+	return set
 }
 
 // decoder reads frontmatter values, remembering the first error.
@@ -489,14 +537,22 @@ func (d *decoder) list(k, v *yaml.Node) []string {
 		return nil
 	case yaml.SequenceNode:
 		var out []string
+		seen := make(map[string]bool, min(len(v.Content), MaxReadList))
 		for _, it := range v.Content {
 			if it.Kind != yaml.ScalarNode {
 				d.fail(it, "%s must be a list of values", k.Value)
 				return nil
 			}
-			if s := strings.TrimSpace(it.Value); s != "" && !isNull(it) {
-				out = addUnique(out, s)
+			s := strings.TrimSpace(it.Value)
+			if s == "" || isNull(it) || seen[s] {
+				continue
 			}
+			if len(out) == MaxReadList {
+				d.capped(k, it)
+				break
+			}
+			seen[s] = true
+			out = append(out, s)
 		}
 		return out
 	}
@@ -514,6 +570,7 @@ func (d *decoder) links(k, v *yaml.Node) []Link {
 		items = v.Content
 	}
 	var out []Link
+	seen := make(map[Link]bool, min(len(items), MaxReadList))
 	for _, it := range items {
 		var l Link
 		switch it.Kind {
@@ -545,7 +602,15 @@ func (d *decoder) links(k, v *yaml.Node) []Link {
 		if l.Rel == "" {
 			l.Rel = "related"
 		}
-		out = addUnique(out, l)
+		if seen[l] {
+			continue
+		}
+		if len(out) == MaxReadList {
+			d.capped(k, it)
+			break
+		}
+		seen[l] = true
+		out = append(out, l)
 	}
 	return out
 }
@@ -580,16 +645,26 @@ func (d *decoder) anchors(k, v *yaml.Node) map[string]string {
 		d.fail(v, "%s must map files and symbols to hashes", k.Value)
 		return nil
 	}
-	out := make(map[string]string, len(v.Content)/2)
+	out := make(map[string]string, min(len(v.Content)/2, MaxReadList))
 	for j := 0; j+1 < len(v.Content); j += 2 {
 		kk, vv := v.Content[j], v.Content[j+1]
 		if kk.Kind != yaml.ScalarNode || vv.Kind != yaml.ScalarNode {
 			d.fail(vv, "%s must map files and symbols to hashes", k.Value)
 			return nil
 		}
+		if _, ok := out[kk.Value]; !ok && len(out) == MaxReadList {
+			d.capped(k, kk)
+			break
+		}
 		out[kk.Value] = vv.Value
 	}
 	return out
+}
+
+// capped warns that the list of k holds more than MaxReadList values, from
+// the first one left out (at) on.
+func (d *decoder) capped(k, at *yaml.Node) {
+	d.warn(at.Line+d.offset, fmt.Sprintf("%s lists more than %d values; the rest are left out", k.Value, MaxReadList))
 }
 
 // errProblem extracts the line and message of a decode failure.

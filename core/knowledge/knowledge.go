@@ -136,6 +136,12 @@ const (
 	// MaxListLen is the most files, symbols, tags, links or supersedes
 	// one input may carry.
 	MaxListLen = 200
+	// MaxReadList is the most values a node file's list field (files,
+	// symbols, links, supersedes, tags, anchors) is read with; the rest
+	// are left out with a warning naming the file and line. Merges grow
+	// a node's lists past MaxListLen, never near this; a list past it was
+	// written to slow every reader down.
+	MaxReadList = 10000
 )
 
 // ErrNotFound is returned by Get and Forget when no node matches.
