@@ -235,11 +235,22 @@ func (s *Store) prepare(in Input) (*Chunk, error) {
 	return c, nil
 }
 
-// lock takes the store's lock, creating its folder.
+// lock takes the store's lock, creating its folder, and keeps rubi's
+// lines in .rubi/.gitignore.
 func (s *Store) lock(ctx context.Context) (*store.Lock, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return store.LockWithin(ctx, s.root, s.dir)
+	lock, err := store.LockWithin(ctx, s.root, s.dir)
+	if err != nil {
+		return nil, err
+	}
+	// The records are one person's: rubi's lines in .rubi/.gitignore keep
+	// them out of `git add -A`, whatever a committed .gitignore says.
+	if err := store.KeepIgnored(s.root, filepath.Dir(s.dir)); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	return lock, nil
 }
 
 // Get reads a chunk, content included, without counting a read: an

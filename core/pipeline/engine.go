@@ -30,16 +30,6 @@ import (
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// dataGitignore keeps derived and private data out of the team's commits.
-const dataGitignore = `# Written by rubi. The knowledge in this folder is meant to be committed;
-# the derived index, automatic session records, the hooks' log and the
-# lock are not.
-index/
-sessions/
-hooks.log*
-.lock
-`
-
 // Engine runs the pipelines of one project.
 type Engine struct {
 	cfg    *config.Config
@@ -180,7 +170,7 @@ func (e *Engine) currentManifest() (*manifest.Manifest, error) {
 func (e *Engine) dataDir() string  { return e.project.Dir() }
 func (e *Engine) indexDir() string { return filepath.Join(e.cfg.Root, host.StateDir) }
 
-// ensureDataDir creates .rubi/ and its .gitignore.
+// ensureDataDir creates .rubi/ and keeps its .gitignore.
 func (e *Engine) ensureDataDir() error {
 	if err := store.Confined(e.cfg.Root, e.indexDir()); err != nil {
 		return err
@@ -188,11 +178,7 @@ func (e *Engine) ensureDataDir() error {
 	if err := os.MkdirAll(e.indexDir(), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", e.indexDir(), err)
 	}
-	gi := filepath.Join(e.dataDir(), ".gitignore")
-	if _, err := os.Stat(gi); os.IsNotExist(err) {
-		if err := os.WriteFile(gi, []byte(dataGitignore), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", gi, err)
-		}
-	}
-	return nil
+	// Every run puts rubi's lines back at the end of .rubi/.gitignore: a
+	// committed one may have dropped them or undone them with "!*".
+	return store.KeepIgnored(e.cfg.Root, e.dataDir())
 }
