@@ -54,14 +54,18 @@ func TestLockWithinCreatesNothingOutside(t *testing.T) {
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 		t.Errorf("the outside folder got %v", entries)
 	}
-	// A .lock that is a link is not followed.
+	// A .lock that is a link is not followed: it is replaced by a file.
 	dir := filepath.Join(root, "d")
 	os.MkdirAll(dir, 0o755)
 	target := filepath.Join(outside, "created")
 	os.Symlink(target, filepath.Join(dir, ".lock"))
-	if l, err := LockDir(context.Background(), dir); err == nil {
+	if l, err := LockDir(context.Background(), dir); err != nil {
+		t.Error(err)
+	} else {
 		l.Unlock()
-		t.Error("locked through a .lock link")
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, ".lock")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the .lock link was not replaced by a file: %v", err)
 	}
 	if _, err := os.Lstat(target); err == nil {
 		t.Error("the .lock link's target was created")

@@ -82,13 +82,27 @@ type Lock struct {
 
 // LockDir takes the exclusive lock of dir (a file named .lock inside it),
 // waiting until ctx is done. The caller must Unlock. A .lock that is a
-// link is not followed (it could create a file wherever it points).
+// link is not followed (it could create a file wherever it points), and
+// neither it nor a FIFO or a device there is a lock rubi made: a committed
+// one would stop rubi writing in dir for good, so it is removed and a
+// regular file takes its place (repairLock).
 func LockDir(ctx context.Context, dir string) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
-	fl := flock.New(filepath.Join(dir, ".lock"), flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow))
+	path := filepath.Join(dir, ".lock")
+	if err := repairLock(dir, path); err != nil {
+		return nil, err
+	}
+	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow|nonBlock))
 	ok, err := fl.TryLockContext(ctx, 25*time.Millisecond)
+	if err != nil && isLoop(err) {
+		// It became a link since repairLock looked.
+		if err := repairLock(dir, path); err != nil {
+			return nil, err
+		}
+		ok, err = fl.TryLockContext(ctx, 25*time.Millisecond)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}

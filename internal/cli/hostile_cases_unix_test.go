@@ -105,3 +105,29 @@ func sameFiles(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// A .rubi/index/.lock committed as a link (here to a file outside) stopped
+// every index run; it is no lock rubi made, so the run replaces it with
+// one and indexes, and the link's target is untouched.
+func TestCommittedLockLinkIsRepaired(t *testing.T) {
+	root := rubitest.Project(t, goProject)
+	outside := t.TempDir()
+	plantFile(t, filepath.Join(outside, "secret"), "key")
+	lock := filepath.Join(root, ".rubi", "index", ".lock")
+	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret"), lock); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, outside)
+	if code, out, errOut := runWithin(t, time.Minute, "", "index", "--root", root); code != 0 || !strings.HasPrefix(out, "indexed 6 files") {
+		t.Fatalf("rubi index: exit %d\n%s%s", code, out, errOut)
+	}
+	if fi, err := os.Lstat(lock); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf(".lock is not a regular file now: %v", err)
+	}
+	if after := snapshot(t, outside); !sameFiles(before, after) {
+		t.Errorf("a file outside the project changed: %v -> %v", before, after)
+	}
+}
