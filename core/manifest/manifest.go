@@ -416,7 +416,7 @@ func (m *Manifest) Save(dir string, prev *Manifest) error {
 
 // symbolLine encodes the symbols line of a record.
 func symbolLine(rec *Record) ([]byte, error) {
-	line, err := json.Marshal(SymbolsLine{Path: rec.Path, Symbols: rec.Syms})
+	line, err := json.Marshal(SymbolsLine{Path: core.EscapePath(rec.Path), Symbols: rec.Syms})
 	if err != nil {
 		return nil, fmt.Errorf("encode symbols of %s: %w", rec.Path, err)
 	}
@@ -523,17 +523,44 @@ var ErrSymbolsDamaged = errors.New("the symbols file is damaged")
 // SymbolsIntact reports whether m's symbols file holds every record's
 // line, by its size: a cheap check an index run makes, which catches a
 // truncated or missing file (a line that does not decode is caught when
-// it is read).
+// it is read). The lines of the files whose paths are escaped in it (not
+// UTF-8, or with a backslash) are read too: an index written before paths
+// were escaped holds U+FFFD there, which no query matches again.
 func (m *Manifest) SymbolsIntact(dir string) bool {
 	var need int64
+	var escaped []*Record
 	for _, rec := range m.Records() {
 		need = max(need, rec.SymOff+int64(rec.SymLen))
+		if rec.SymLen > 0 && core.EscapePath(rec.Path) != rec.Path {
+			escaped = append(escaped, rec)
+		}
 	}
 	if need == 0 {
 		return true
 	}
-	fi, err := os.Stat(SymbolsFile(dir, m.Generation))
-	return err == nil && fi.Mode().IsRegular() && fi.Size() >= need
+	path := SymbolsFile(dir, m.Generation)
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() < need {
+		return false
+	}
+	if len(escaped) == 0 {
+		return true
+	}
+	f, err := store.OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for _, rec := range escaped {
+		data := make([]byte, rec.SymLen)
+		var line struct {
+			Path string `json:"path"`
+		}
+		if _, err := f.ReadAt(data, rec.SymOff); err != nil || json.Unmarshal(data, &line) != nil || line.Path != core.EscapePath(rec.Path) {
+			return false
+		}
+	}
+	return true
 }
 
 // SymbolReader loads records' symbols from one generation's file. It is
@@ -581,7 +608,9 @@ func (r *SymbolReader) Read(rec *Record) error {
 		return fmt.Errorf("read symbols of %s: %w (%w)", rec.Path, ErrSymbolsDamaged, err)
 	}
 	var line SymbolsLine
-	if err := json.Unmarshal(data, &line); err != nil || line.Path != rec.Path {
+	// The path is written escaped: JSON would turn a file name that is
+	// not UTF-8 into U+FFFD, and the line never match its record again.
+	if err := json.Unmarshal(data, &line); err != nil || line.Path != core.EscapePath(rec.Path) {
 		return fmt.Errorf("symbols of %s do not match the index (%v): %w", rec.Path, err, ErrSymbolsDamaged)
 	}
 	for _, s := range line.Symbols {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
@@ -48,6 +49,8 @@ type GraphModule struct {
 }
 
 // Graph is the project graph as other tools read it (`rubi graph --json`).
+// Its paths and module names are escaped (core.EscapePath): a file name
+// that is not UTF-8 is written \xHH, reversibly, and the JSON stays valid.
 type Graph struct {
 	Files      []GraphFile    `json:"files"`
 	Edges      []GraphEdge    `json:"edges"`
@@ -75,33 +78,36 @@ func (e *Engine) Graph() (*Graph, error) {
 	}
 	for _, p := range m.SortedPaths() {
 		rec := m.Records()[p]
-		f := GraphFile{Path: p, Lang: rec.Language, Module: rec.Module, PageRank: rec.Rank, Symbols: []GraphSymbol{}}
+		f := GraphFile{Path: core.EscapePath(p), Lang: rec.Language, Module: rec.Module, PageRank: rec.Rank, Symbols: []GraphSymbol{}}
 		for _, s := range rec.Syms {
 			f.Symbols = append(f.Symbols, GraphSymbol{Name: s.Name, Kind: s.Kind, Line: s.Line})
 		}
 		g.Files = append(g.Files, f)
 	}
 	for _, ed := range edges {
-		g.Edges = append(g.Edges, GraphEdge{From: strings.TrimPrefix(ed.From, "file:"), To: strings.TrimPrefix(ed.To, "file:"), Kind: ed.Kind})
+		g.Edges = append(g.Edges, GraphEdge{From: core.EscapePath(strings.TrimPrefix(ed.From, "file:")), To: core.EscapePath(strings.TrimPrefix(ed.To, "file:")), Kind: ed.Kind})
 	}
 	for _, mod := range e.buildMap(m, edges).Modules {
-		gm := GraphModule{Name: mod.Name, Files: len(mod.Files), PageRank: mod.Rank, Central: []string{}, DependsOn: nonNil(mod.DependsOn), UsedBy: nonNil(mod.UsedBy)}
+		gm := GraphModule{Name: core.EscapePath(mod.Name), Files: len(mod.Files), PageRank: mod.Rank, Central: []string{}, DependsOn: escaped(mod.DependsOn), UsedBy: escaped(mod.UsedBy)}
 		for i, f := range mod.Files {
 			if i == 3 {
 				break
 			}
-			gm.Central = append(gm.Central, f.Path)
+			gm.Central = append(gm.Central, core.EscapePath(f.Path))
 		}
 		g.Modules = append(g.Modules, gm)
 	}
 	return g, nil
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+// escaped returns the paths or module names escaped (core.EscapePath),
+// never nil.
+func escaped(s []string) []string {
+	out := make([]string, len(s))
+	for i, p := range s {
+		out[i] = core.EscapePath(p)
 	}
-	return s
+	return out
 }
 
 // indexed returns the manifest, or ErrNoIndex.

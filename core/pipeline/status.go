@@ -181,7 +181,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	}
 	if !m.SymbolsIntact(e.indexDir()) {
 		is.State = IndexDamaged
-		is.Rankers = append(is.Rankers, RankerStatus{Name: "symbols", State: IndexDamaged, Error: "the symbols file is missing or shorter than the manifest says"})
+		is.Rankers = append(is.Rankers, RankerStatus{Name: "symbols", State: IndexDamaged, Error: "the symbols file is missing, shorter than the manifest says, or holds a line of another file"})
 	}
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
 		r := RankerStatus{Name: st.Name, State: IndexOK}

@@ -3,13 +3,17 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
@@ -130,4 +134,74 @@ func TestCommittedLockLinkIsRepaired(t *testing.T) {
 	if after := snapshot(t, outside); !sameFiles(before, after) {
 		t.Errorf("a file outside the project changed: %v -> %v", before, after)
 	}
+}
+
+// A file whose name is not UTF-8 (byte 0xff) broke `rubi graph` for good
+// (its symbols line came back with U+FFFD and matched no record), while
+// `rubi status` said ok. Its path is escaped reversibly where output must be
+// UTF-8, and a symbols file that does not match is damaged for status and
+// repaired by the next index run.
+func TestNonUTF8FileName(t *testing.T) {
+	files := map[string]string{"bad\xff.go": "package main\n\n// Foo does.\nfunc Foo() {}\n"}
+	for p, c := range goProject {
+		files[p] = c
+	}
+	root := rubitest.Project(t, files)
+	if code, _, errOut := runWithin(t, time.Minute, "", "index", "--root", root); code != 0 {
+		t.Fatalf("rubi index: exit %d: %s", code, errOut)
+	}
+	graphHas := func() {
+		t.Helper()
+		code, out, errOut := runWithin(t, time.Minute, "", "graph", "--root", root, "--json")
+		if code != 0 || !utf8.ValidString(out) {
+			t.Fatalf("rubi graph --json: exit %d, UTF-8 %v: %s", code, utf8.ValidString(out), errOut)
+		}
+		var g struct {
+			Files []struct {
+				Path    string `json:"path"`
+				Symbols []struct {
+					Name string `json:"name"`
+				} `json:"symbols"`
+			} `json:"files"`
+		}
+		if err := json.Unmarshal([]byte(out), &g); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range g.Files {
+			if f.Path != `bad\xff.go` {
+				continue
+			}
+			p, ok := core.UnescapePath(f.Path)
+			if _, err := os.Stat(filepath.Join(root, p)); !ok || err != nil {
+				t.Fatalf("the escaped path %q names no file: %v", f.Path, err)
+			}
+			if len(f.Symbols) != 1 || f.Symbols[0].Name != "Foo" {
+				t.Fatalf("symbols of %s: %+v", f.Path, f.Symbols)
+			}
+			return
+		}
+		t.Fatalf("no file bad\\xff.go in the graph:\n%s", out)
+	}
+	graphHas()
+
+	// A symbols line that is another file's: status says so, and the
+	// next index run repairs it.
+	syms, _ := filepath.Glob(filepath.Join(root, ".rubi", "index", "symbols-*.jsonl"))
+	if len(syms) != 1 {
+		t.Fatalf("symbols files: %v", syms)
+	}
+	data, err := os.ReadFile(syms[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(syms[0], bytes.Replace(data, []byte(`"bad\\xff.go"`), []byte(`"bad\\xfe.go"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runWithin(t, time.Minute, "", "status", "--root", root); code != 0 || strings.Contains(out, "index: ok") || !strings.Contains(out, "index: damaged") {
+		t.Errorf("rubi status with a broken symbols file: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := runWithin(t, time.Minute, "", "index", "--root", root); code != 0 {
+		t.Fatalf("rubi index: exit %d: %s", code, errOut)
+	}
+	graphHas()
 }
