@@ -22,6 +22,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -89,6 +90,21 @@ func (p *project) refresh(ctx context.Context) (*pipeline.Engine, error) {
 	}
 	p.last, p.indexed = time.Now(), writes
 	return eng, nil
+}
+
+// refreshQuery is refresh for a query: when the file system refuses the
+// refresh (a read-only .rubi/, a full disk) and there is an index, the query
+// answers from it, and note says so in one line for the result's text.
+func (p *project) refreshQuery(ctx context.Context, l messages.Lang) (eng *pipeline.Engine, note string, err error) {
+	eng, err = p.refresh(ctx)
+	if err == nil || !store.CannotWrite(err) {
+		return eng, "", err
+	}
+	stale, e := p.engine()
+	if e != nil || !stale.HasIndex() {
+		return nil, "", err
+	}
+	return stale, l.Format(messages.StaleIndexAnswer, store.EscapeLine(err.Error())), nil
 }
 
 // wrote records a write through the server, so the next query refreshes.

@@ -277,7 +277,7 @@ func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*m
 	if a.Budget < 0 {
 		return nil, fmt.Errorf("budget %d: give a positive number of tokens, or leave it out for the default", a.Budget)
 	}
-	eng, err := p.refresh(ctx)
+	eng, note, err := p.refreshQuery(ctx, s.opts.Language)
 	if err != nil {
 		return nil, err
 	}
@@ -289,6 +289,9 @@ func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*m
 	if s.opts.VaultOnly {
 		// The vault has no map tool to point to.
 		text = strings.Replace(text, pipeline.MapHint, "", 1)
+	}
+	if note != "" {
+		text += "\n" + note + "\n"
 	}
 	return mcp.NewToolResultStructured(res, text), nil
 }
@@ -438,13 +441,16 @@ type textOutput struct {
 }
 
 func (s *Server) mapTool(ctx context.Context, p *project, a mapArgs) (*mcp.CallToolResult, error) {
-	eng, err := p.refresh(ctx)
+	eng, note, err := p.refreshQuery(ctx, s.opts.Language)
 	if err != nil {
 		return nil, err
 	}
 	text, err := eng.MapText(strings.TrimSpace(a.Module))
 	if err != nil {
 		return nil, err
+	}
+	if note != "" {
+		text += "\n" + note + "\n"
 	}
 	return mcp.NewToolResultStructured(textOutput{Module: a.Module, Text: text}, text), nil
 }

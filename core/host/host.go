@@ -24,6 +24,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // StateDir is where stages keep their state, relative to the project root.
@@ -176,7 +177,10 @@ func (h *Host) configure(ctx context.Context, stage core.Stage, info core.Info, 
 		return diags
 	}
 	stateDir := filepath.Join(h.cfg.Root, StateDir, info.Name)
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+	// A read-only .rubi/ or a full disk still answers queries: a stage
+	// whose folder cannot be made has no state there to read, and what it
+	// would write fails at the index run, which says so.
+	if err := os.MkdirAll(stateDir, 0o755); err != nil && !store.CannotWrite(err) {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot create stage state directory", Detail: err.Error()}}
 	}
 	err := stage.Configure(ctx, core.Setup{Root: h.cfg.Root, StateDir: stateDir, Settings: settings})

@@ -328,6 +328,10 @@ const (
 	CostOver
 	CostOverXray
 
+	// cases (E): a query answered from the index as it stands when it
+	// cannot be updated (a read-only .rubi/, a full disk).
+	StaleIndexAnswer
+
 	numKeys
 )
 
@@ -2132,6 +2136,14 @@ var catalog = [numKeys]text{
 		pt: "; a ferramenta xray soma %d deles: deixe --xray de fora para economizá-los",
 		fr: " ; l'outil xray en ajoute %d : retirez --xray pour les économiser",
 		ja: "。うち%dはxrayツールの分です: --xrayを外すと節約できます",
+	},
+
+	// cases (E).
+	StaleIndexAnswer: {
+		en: "rubi: the index could not be updated (%s); this answer is from the index as it stands",
+		pt: "rubi: o índice não pôde ser atualizado (%s); esta resposta vem do índice como está",
+		fr: "rubi : l'index n'a pas pu être mis à jour (%s) ; cette réponse vient de l'index tel qu'il est",
+		ja: "rubi: インデックスを更新できませんでした(%s)。この回答は現在のインデックスからのものです",
 	},
 }
 

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -204,4 +205,151 @@ func TestNonUTF8FileName(t *testing.T) {
 		t.Fatalf("rubi index: exit %d: %s", code, errOut)
 	}
 	graphHas()
+}
+
+// sharedProject lays goProject out in a folder any user can reach (a test's
+// temporary folders are 0700) and copies rubi's programs beside it, for
+// rubi run as another user.
+func sharedProject(t *testing.T) (root, bin string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "rubi-cases-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(dir, "bin")
+	for _, name := range []string{"rubi", "rubi-full"} {
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(rubitest.Binary(t)), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bin, name), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root = filepath.Join(dir, "project")
+	for p, c := range goProject {
+		plantFile(t, filepath.Join(root, filepath.FromSlash(p)), c)
+	}
+	plantFile(t, filepath.Join(dir, "home", ".keep"), "")
+	return root, bin
+}
+
+// rubiAs runs the rubi program at bin with args, as uid (0: this process's)
+// and under shell, a prefix such as "ulimit -f 1;", and returns its exit
+// status and output.
+func rubiAs(t *testing.T, bin string, uid uint32, shell string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	home := filepath.Join(filepath.Dir(bin), "home")
+	cmd := exec.Command("/bin/sh", append([]string{"-c", shell + ` exec "$0" "$@"`, filepath.Join(bin, "rubi")}, args...)...)
+	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + home, "XDG_CONFIG_HOME=" + home, "RUBI_VAULT=" + filepath.Join(home, "vault"), "LANG=C"}
+	if uid != 0 {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("rubi %s did not end within a minute", strings.Join(args, " "))
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
+
+// chownAll gives every file under dir to uid.
+func chownAll(t *testing.T, dir string, uid int) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, uid)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A .rubi/ the user cannot write (mode 0555, rubi run as uid 65534 so the
+// mode holds: root ignores it) failed every query, --no-refresh too. A
+// query answers from the index as it stands: with one warning line on
+// stderr when it needed a refresh, without any under --no-refresh, and the
+// index is as it was.
+func TestReadOnlyDataDirAnswers(t *testing.T) {
+	const nobody = 65534
+	root, bin := sharedProject(t)
+	chownAll(t, filepath.Dir(bin), nobody)
+	if code, _, errOut := rubiAs(t, bin, nobody, "", "index", "--root", root); code != 0 {
+		t.Fatalf("rubi index: exit %d: %s", code, errOut)
+	}
+	// A change, so that the query's refresh has something to write.
+	plantFile(t, filepath.Join(root, "store", "cache.go"), "package store\n\n// Cache keeps orders.\nfunc Cache() {}\n")
+	chownAll(t, root, nobody)
+	err := filepath.WalkDir(filepath.Join(root, ".rubi"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		return os.Chmod(p, 0o555)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, filepath.Join(root, ".rubi"))
+	if code, _, _ := rubiAs(t, bin, nobody, "", "index", "--root", root); code == 0 {
+		t.Fatal("rubi index wrote in a read-only .rubi/: the test runs as a user the mode does not hold")
+	}
+	code, out, errOut := rubiAs(t, bin, nobody, "", "context", "open the database", "--root", root)
+	if code != 0 || !strings.Contains(out, "store/store.go") {
+		t.Errorf("rubi context: exit %d\n%s%s", code, out, errOut)
+	}
+	if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "the index could not be updated") || !strings.Contains(lines[0], "permission denied") {
+		t.Errorf("rubi context: want one warning line on stderr, got:\n%s", errOut)
+	}
+	code, out, errOut = rubiAs(t, bin, nobody, "", "context", "open the database", "--root", root, "--no-refresh")
+	if code != 0 || !strings.Contains(out, "store/store.go") || errOut != "" {
+		t.Errorf("rubi context --no-refresh: exit %d\n%s%s", code, out, errOut)
+	}
+	if after := snapshot(t, filepath.Join(root, ".rubi")); !sameFiles(before, after) {
+		t.Error("the read-only .rubi/ changed")
+	}
+}
+
+// A full disk, simulated by a file-size limit (RLIMIT_FSIZE, through the
+// shell's ulimit: every write past 512 bytes fails with EFBIG, as a write
+// to a full disk fails with ENOSPC, and Go ignores SIGXFSZ), left `rubi
+// context` with no answer. It answers from the index as it stands, with
+// one warning line, and the index is unharmed.
+func TestFullDiskAnswers(t *testing.T) {
+	root, bin := sharedProject(t)
+	if code, _, errOut := rubiAs(t, bin, 0, "", "index", "--root", root); code != 0 {
+		t.Fatalf("rubi index: exit %d: %s", code, errOut)
+	}
+	plantFile(t, filepath.Join(root, "store", "cache.go"), "package store\n\n// Cache keeps orders.\nfunc Cache() {}\n")
+	if code, _, _ := rubiAs(t, bin, 0, "ulimit -f 1;", "index", "--root", root); code == 0 {
+		t.Fatal("rubi index wrote past the file-size limit: the limit does not hold")
+	}
+	code, out, errOut := rubiAs(t, bin, 0, "ulimit -f 1;", "context", "open the database", "--root", root)
+	if code != 0 || !strings.Contains(out, "store/store.go") {
+		t.Errorf("rubi context: exit %d\n%s%s", code, out, errOut)
+	}
+	if lines := strings.Split(strings.TrimSpace(errOut), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "the index could not be updated") || !strings.Contains(lines[0], "file too large") {
+		t.Errorf("rubi context: want one warning line on stderr, got:\n%s", errOut)
+	}
+	// Without the limit the index is whole: a refresh brings the change in.
+	code, out, errOut = rubiAs(t, bin, 0, "", "context", "order cache", "--root", root)
+	if code != 0 || !strings.Contains(out, "store/cache.go") || errOut != "" {
+		t.Errorf("rubi context after the disk has room: exit %d\n%s%s", code, out, errOut)
+	}
 }

@@ -15,11 +15,20 @@ import (
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // refresh brings the index up to date before a command reads it.
+//
+// A refresh the file system refuses (a read-only .rubi/, a full disk) is no
+// reason to leave the question unanswered: with an index to answer from, it
+// says so in one line on stderr and the query goes on.
 func (g *globals) refresh(ctx context.Context, eng *pipeline.Engine) error {
 	if _, err := g.index(ctx, eng, false); err != nil {
+		if store.CannotWrite(err) && eng.HasIndex() {
+			fmt.Fprintln(g.stderr, g.lang().Format(messages.StaleIndexAnswer, store.EscapeLine(err.Error())))
+			return nil
+		}
 		return g.reportError(err)
 	}
 	return nil
