@@ -5,6 +5,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -351,5 +352,91 @@ func TestFullDiskAnswers(t *testing.T) {
 	code, out, errOut = rubiAs(t, bin, 0, "", "context", "order cache", "--root", root)
 	if code != 0 || !strings.Contains(out, "store/cache.go") || errOut != "" {
 		t.Errorf("rubi context after the disk has room: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// The MCP server's context tool, over a read-only .rubi/ (the server run as
+// uid 65534): it answers from the index as it stands, the warning a line
+// of the result's text.
+func TestReadOnlyDataDirAnswersMCP(t *testing.T) {
+	const nobody = 65534
+	root, bin := sharedProject(t)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(rubitest.Binary(t)), "rubi-mcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "rubi-mcp"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chownAll(t, filepath.Dir(bin), nobody)
+	if code, _, errOut := rubiAs(t, bin, nobody, "", "index", "--root", root); code != 0 {
+		t.Fatalf("rubi index: exit %d: %s", code, errOut)
+	}
+	plantFile(t, filepath.Join(root, "store", "cache.go"), "package store\n\n// Cache keeps orders.\nfunc Cache() {}\n")
+	chownAll(t, root, nobody)
+	if err := os.Chmod(filepath.Join(root, ".rubi"), 0o555); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(root, ".rubi", "index"), 0o555); err != nil {
+		t.Fatal(err)
+	}
+
+	home := filepath.Join(filepath.Dir(bin), "home")
+	cmd := exec.Command(filepath.Join(bin, "rubi-mcp"), "--root", root)
+	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + home, "XDG_CONFIG_HOME=" + home, "RUBI_VAULT=" + filepath.Join(home, "vault"), "LANG=C"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		in.Close()
+		cmd.Wait()
+	}()
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"context","arguments":{"query":"open the database"}}}`)
+	type reply struct {
+		ID     int `json:"id"`
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	got := make(chan reply, 1)
+	go func() {
+		dec := json.NewDecoder(out)
+		for {
+			var r reply
+			if dec.Decode(&r) != nil {
+				close(got)
+				return
+			}
+			if r.ID == 2 {
+				got <- r
+				return
+			}
+		}
+	}()
+	select {
+	case r, ok := <-got:
+		if !ok || r.Result.IsError || len(r.Result.Content) == 0 {
+			t.Fatalf("context tool: %+v", r)
+		}
+		text := r.Result.Content[0].Text
+		if !strings.Contains(text, "store/store.go") || !strings.Contains(text, "the index could not be updated") {
+			t.Errorf("context tool's text:\n%s", text)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the context tool did not answer within a minute")
 	}
 }
