@@ -100,6 +100,12 @@ func (h *handler) updateState(ctx context.Context, fn func(*sessionState)) (*ses
 		return nil, err
 	}
 	defer lock.Unlock()
+	// The state and its lock live in .rubi/sessions/: a hook may make them
+	// before any index or save has, and rubi's lines in .rubi/.gitignore
+	// keep them out of `git add -A`.
+	if err := store.KeepIgnored(h.root, h.dataDir()); err != nil {
+		return nil, err
+	}
 	st, err := h.readState()
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -438,5 +439,25 @@ func TestReadOnlyDataDirAnswersMCP(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("the context tool did not answer within a minute")
+	}
+}
+
+// A hook that runs before any index or save (the first prompt of a session
+// in a fresh clone) makes .rubi/sessions/state: rubi's lines keep it out
+// of `git add -A` too, whatever the committed .rubi/.gitignore says.
+func TestCommittedGitignoreKeepsHookStateOut(t *testing.T) {
+	root := rubitest.Project(t, map[string]string{"main.go": "package main\n", ".rubi/.gitignore": "!*\n"})
+	t.Setenv("CLAUDE_PROJECT_DIR", root)
+	runGit(t, root, "init", "-q")
+	payload := `{"session_id":"s1","transcript_path":"","cwd":` + strconv.Quote(root) + `,"hook_event_name":"UserPromptSubmit","prompt":"how do the coupon rules apply"}`
+	if code, _, errOut := runWithin(t, time.Minute, payload, "hook", "UserPromptSubmit"); code != 0 {
+		t.Fatalf("rubi hook: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".rubi", "sessions", "state")); err != nil {
+		t.Fatalf("the hook kept no state: %v", err)
+	}
+	runGit(t, root, "add", "-A")
+	if status := runGit(t, root, "status", "--porcelain"); strings.Contains(status, ".rubi/sessions/") {
+		t.Errorf("git stages the hooks' state:\n%s", status)
 	}
 }
