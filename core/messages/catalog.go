@@ -328,6 +328,13 @@ const (
 	CostOver
 	CostOverXray
 
+	// owner (B): folders and files of other users, and the HTTP token.
+	OwnerIgnored
+	OwnerSharedIgnored
+	OwnerRefused
+	OwnerSharedRefused
+	HTTPTokenFile
+
 	numKeys
 )
 
@@ -2132,6 +2139,37 @@ var catalog = [numKeys]text{
 		pt: "; a ferramenta xray soma %d deles: deixe --xray de fora para economizá-los",
 		fr: " ; l'outil xray en ajoute %d : retirez --xray pour les économiser",
 		ja: "。うち%dはxrayツールの分です: --xrayを外すと節約できます",
+	},
+	// owner (B): folders and files of other users, and the HTTP token.
+	OwnerIgnored: {
+		en: "rubi: ignored %s: it belongs to %s, not to you; if you use it, add %q to safe_directories in %s",
+		pt: "rubi: %s ignorado: pertence a %s, não a você; se você o usa, adicione %q a safe_directories em %s",
+		fr: "rubi : %s ignoré : il appartient à %s, pas à vous ; si vous l'utilisez, ajoutez %q à safe_directories dans %s",
+		ja: "rubi: %[1]sを無視しました: 所有者はあなたではなく%[2]sです。使う場合は%[4]sのsafe_directoriesに%[3]qを追加してください",
+	},
+	OwnerSharedIgnored: {
+		en: "rubi: ignored %s: %s is writable by every user; if you use it, add %q to safe_directories in %s",
+		pt: "rubi: %s ignorado: qualquer usuário pode escrever em %s; se você o usa, adicione %q a safe_directories em %s",
+		fr: "rubi : %s ignoré : tout utilisateur peut écrire dans %s ; si vous l'utilisez, ajoutez %q à safe_directories dans %s",
+		ja: "rubi: %[1]sを無視しました: %[2]sは全ユーザーが書き込めます。使う場合は%[4]sのsafe_directoriesに%[3]qを追加してください",
+	},
+	OwnerRefused: {
+		en: "rubi: %s belongs to %s, not to you: rubi does not take it for a project; if you use it, add %q to safe_directories in %s",
+		pt: "rubi: %s pertence a %s, não a você: o rubi não o toma como projeto; se você o usa, adicione %q a safe_directories em %s",
+		fr: "rubi : %s appartient à %s, pas à vous : rubi ne le prend pas pour un projet ; si vous l'utilisez, ajoutez %q à safe_directories dans %s",
+		ja: "rubi: %[1]sの所有者はあなたではなく%[2]sです: プロジェクトとして扱いません。使う場合は%[4]sのsafe_directoriesに%[3]qを追加してください",
+	},
+	OwnerSharedRefused: {
+		en: "rubi: %s is writable by every user: rubi does not take it for a project; if you use it, add %q to safe_directories in %s",
+		pt: "rubi: qualquer usuário pode escrever em %s: o rubi não o toma como projeto; se você o usa, adicione %q a safe_directories em %s",
+		fr: "rubi : tout utilisateur peut écrire dans %s : rubi ne le prend pas pour un projet ; si vous l'utilisez, ajoutez %q à safe_directories dans %s",
+		ja: "rubi: %[1]sは全ユーザーが書き込めます: プロジェクトとして扱いません。使う場合は%[3]sのsafe_directoriesに%[2]qを追加してください",
+	},
+	HTTPTokenFile: {
+		en: "rubi mcp: clients send \"Authorization: Bearer TOKEN\"; the token is in %s (readable by you alone)",
+		pt: "rubi mcp: os clientes enviam \"Authorization: Bearer TOKEN\"; o token está em %s (só você pode lê-lo)",
+		fr: "rubi mcp : les clients envoient « Authorization: Bearer TOKEN » ; le jeton est dans %s (lisible par vous seul)",
+		ja: "rubi mcp: クライアントは「Authorization: Bearer TOKEN」を送ります。トークンは%sにあります(あなただけが読めます)",
 	},
 }
 

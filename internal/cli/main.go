@@ -41,6 +41,9 @@ type globals struct {
 	cfg *config.Config
 	// language is lang's answer, once chosen.
 	language *messages.Lang
+	// found is the search for the project around the working directory,
+	// once made (its warnings printed then).
+	found *project.Found
 }
 
 // Main runs rubi's command line on the process's arguments and standard
@@ -108,11 +111,23 @@ func (g *globals) projectRoot() (string, error) {
 		}
 		return abs, nil
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
+	if g.found == nil {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		found := project.Find(wd)
+		g.found = &found
+		for _, w := range found.Warnings() {
+			fmt.Fprintln(g.stderr, w)
+		}
 	}
-	return project.FindRoot(wd), nil
+	if g.found.Refused != nil {
+		// Another user's folder, or /tmp: its rubi.hcl, plugins and notes
+		// are not this user's to run and read (the line above says why).
+		return "", &programs.ExitError{Code: 1}
+	}
+	return g.found.Root, nil
 }
 
 // loadConfig loads the layers for the project, printing diagnostics.
