@@ -2166,10 +2166,10 @@ var catalog = [numKeys]text{
 		ja: "rubi: %[1]sは全ユーザーが書き込めます: プロジェクトとして扱いません。使う場合は%[3]sのsafe_directoriesに%[2]qを追加してください",
 	},
 	HTTPTokenFile: {
-		en: "rubi mcp: clients send \"Authorization: Bearer TOKEN\"; the token is in %s (readable by you alone)",
-		pt: "rubi mcp: os clientes enviam \"Authorization: Bearer TOKEN\"; o token está em %s (só você pode lê-lo)",
-		fr: "rubi mcp : les clients envoient « Authorization: Bearer TOKEN » ; le jeton est dans %s (lisible par vous seul)",
-		ja: "rubi mcp: クライアントは「Authorization: Bearer TOKEN」を送ります。トークンは%sにあります(あなただけが読めます)",
+		en: "rubi mcp: clients send \"Authorization: Bearer %s\" (a token made for this run, also in %s, readable by you alone)",
+		pt: "rubi mcp: os clientes enviam \"Authorization: Bearer %s\" (um token feito para esta execução, também em %s, que só você pode ler)",
+		fr: "rubi mcp : les clients envoient « Authorization: Bearer %s » (un jeton fait pour cette exécution, aussi dans %s, lisible par vous seul)",
+		ja: "rubi mcp: クライアントは「Authorization: Bearer %s」を送ります(今回の起動用に作ったトークンで、あなただけが読める%sにもあります)",
 	},
 }
 
