@@ -86,7 +86,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 		PersistentPostRun: func(*cobra.Command, []string) { g.StopProfile() },
 	}
 	g.Define(cmd.PersistentFlags(), flags.Help{
-		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git",
+		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git, among the folders you own",
 		JSON:   "print machine-readable JSON",
 		Config: "the project's rubi.hcl",
 	})
