@@ -333,8 +333,10 @@ func (s *Server) allowedRoots(ctx context.Context) []string {
 		dirs = append(dirs, s.opts.ProjectDir)
 	}
 	if s.opts.WorkDir != "" {
-		if root, err := s.findRoot(s.opts.WorkDir); err == nil {
-			dirs = append(dirs, root)
+		// Quietly: findRoot logs its warnings when the working
+		// directory's project is opened.
+		if found := proj.Find(s.opts.WorkDir); found.Refused == nil {
+			dirs = append(dirs, found.Root)
 		}
 	}
 	if id := sessionID(ctx); id != "" {
