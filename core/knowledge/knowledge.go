@@ -273,6 +273,10 @@ type Options struct {
 	// MaxBody is the largest body, in bytes, that a node may have; 0 means
 	// DefaultMaxBody.
 	MaxBody int
+	// OwnDir is the folder, outside the project, of the record of the
+	// files rubi wrote for this user (own.go); "" keeps none, and every
+	// note of the project is the repository's.
+	OwnDir string
 }
 
 // Store reads and writes the knowledge graph of one project (and the
