@@ -164,6 +164,9 @@ type Config struct {
 	Retrieve Retrieve `json:"retrieve"`
 	Hooks    Hooks    `json:"hooks"`
 	Memory   Memory   `json:"memory"`
+	// Trusted says the user trusted this project with rubi trust, and
+	// nothing the trust covers changed since.
+	Trusted bool `json:"trusted"`
 	// Stages in declaration order (layer by layer), enabled or not.
 	Stages []*Stage `json:"stages"`
 	// Layers lists the files read, first to last.

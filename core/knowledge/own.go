@@ -57,12 +57,28 @@ func hashOf(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// readOwn reads the record; a missing one is empty.
+// readOwn reads the record; a missing one is empty. The last one read is
+// kept while its file's version stays the same: a result checks each of
+// its notes.
 func (s *Store) readOwn() (*ownRecord, error) {
 	rec := &ownRecord{Root: s.root, Files: map[string]string{}}
 	p := s.ownPath()
 	if p == "" {
 		return rec, nil
+	}
+	fi, err := os.Stat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return rec, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	version := store.VersionOf(fi)
+	s.mu.Lock()
+	cached, cachedVersion := s.own, s.ownVersion
+	s.mu.Unlock()
+	if cached != nil && cachedVersion == version {
+		return cached, nil
 	}
 	data, err := store.ReadRegular(p, maxOwnRecord)
 	if errors.Is(err, os.ErrNotExist) {
@@ -71,6 +87,11 @@ func (s *Store) readOwn() (*ownRecord, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		s.mu.Lock()
+		s.own, s.ownVersion = rec, version
+		s.mu.Unlock()
+	}()
 	if err := json.Unmarshal(data, rec); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
@@ -111,9 +132,13 @@ func (s *Store) recordOwn(wrote map[string][]byte, removed ...string) error {
 		return fmt.Errorf("record what you wrote: %w", err)
 	}
 	defer lock.Unlock()
-	rec, err := s.readOwn()
+	cur, err := s.readOwn()
 	if err != nil {
 		return fmt.Errorf("record what you wrote: %w", err)
+	}
+	rec := &ownRecord{Root: s.root, Files: make(map[string]string, len(cur.Files)+len(wrote))}
+	for k, v := range cur.Files {
+		rec.Files[k] = v
 	}
 	for path, data := range wrote {
 		if k, ok := s.ownKey(path); ok {
@@ -137,16 +162,18 @@ func (s *Store) recordOwn(wrote map[string][]byte, removed ...string) error {
 
 // ownedData reads the file at path (inside .rubi/, never through a link)
 // and reports whether it is as rubi wrote it for this user.
+// In a project the user trusted (Options.Trusted) every file is taken as
+// the user's.
 func (s *Store) ownedData(rec *ownRecord, path string) ([]byte, bool) {
 	k, ok := s.ownKey(path)
-	if !ok || rec.Files[k] == "" {
+	if !ok || rec.Files[k] == "" && !s.opts.Trusted {
 		return nil, false
 	}
 	data, err := store.ReadWithin(s.root, path, maxOwnFile)
 	if err != nil {
 		return nil, false
 	}
-	return data, hashOf(data) == rec.Files[k]
+	return data, s.opts.Trusted || hashOf(data) == rec.Files[k]
 }
 
 // Owned reports whether the file at path, under .rubi/, is as rubi wrote

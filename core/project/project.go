@@ -99,7 +99,7 @@ func (p *Project) Knowledge() *knowledge.Store {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.knowledge == nil {
-		p.knowledge = knowledge.Open(knowledge.Options{Root: p.cfg.Root, Vault: p.vaultDirLocked(), Code: p.code, OwnDir: OwnDir()})
+		p.knowledge = knowledge.Open(knowledge.Options{Root: p.cfg.Root, Vault: p.vaultDirLocked(), Code: p.code, OwnDir: OwnDir(), Trusted: p.cfg.Trusted})
 	}
 	return p.knowledge
 }
