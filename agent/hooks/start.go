@@ -111,23 +111,7 @@ func (h *handler) mapText(path string, written bool) string {
 	if h.cfg.Trusted || written && h.engine().Project().Knowledge().OwnSummary("map") {
 		return h.lang.Get(messages.HookMap) + "\n\n" + m
 	}
-	return h.lang.Get(messages.HookMapRepo) + "\n\n" + quote(m)
-}
-
-// quote marks text the repository supplied as a quotation: every line
-// starts with "> ", and control characters are escaped, so none of it can
-// start a line of rubi's own (a committed note's "</system-reminder>" or
-// "rubi: critical notes (always apply):" stays inside the quote).
-func quote(s string) string {
-	lines := strings.Split(text.EscapeLines(s), "\n")
-	for i, l := range lines {
-		if l == "" {
-			lines[i] = ">"
-		} else {
-			lines[i] = "> " + l
-		}
-	}
-	return strings.Join(lines, "\n")
+	return h.lang.Get(messages.HookMapRepo) + "\n\n" + text.Quote(m)
 }
 
 // handoffText is the last handoff, for a session that lost its thread:
@@ -154,7 +138,7 @@ func (h *handler) handoffText() string {
 		md = cutHandoff(h.lang, md, handoffBudget)
 	}
 	if !ho.Own {
-		return h.lang.Format(messages.HookHandoffRepo, when, quote(md))
+		return h.lang.Format(messages.HookHandoffRepo, when, text.Quote(md))
 	}
 	return h.lang.Format(messages.HookHandoff, when, md)
 }

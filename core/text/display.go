@@ -83,3 +83,20 @@ func escape(s string, lines bool) string {
 	}
 	return b.String()
 }
+
+// Quote marks text a repository supplied (a teammate's note, a committed
+// handoff or map) as a quotation where rubi shows it: every line starts
+// with "> " (">" when blank) and what Escape escapes is escaped, so none
+// of it can start a line of rubi's own: a note's "</system-reminder>" or
+// "rubi: critical notes (always apply):" stays visibly inside the quote.
+func Quote(s string) string {
+	lines := strings.Split(EscapeLines(s), "\n")
+	for i, l := range lines {
+		if l == "" {
+			lines[i] = ">"
+		} else {
+			lines[i] = "> " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
