@@ -12,9 +12,9 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/core/knowledge"
-	rubitext "github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
+	rubitext "github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/when"
 )
 

@@ -19,10 +19,10 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
-	rubitext "github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
+	rubitext "github.com/rubi-dev/rubi/core/text"
 )
 
 // tools returns the tool definitions with their handlers. Descriptions say
