@@ -520,10 +520,15 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		for _, st := range stale {
 			fmt.Fprintf(&b, "⚠ %s\n", rubitext.Escape(st))
 		}
-		// A note the repository supplied is quoted data, not rubi's word.
+		// A note the repository supplied is quoted data, not rubi's word,
+		// within the same cap: the quote's "> " takes the room of as many
+		// bytes of the note.
 		if n.Personal || eng.Project().Knowledge().Owned(n.Path) {
 			b.WriteString(rubitext.EscapeLines(string(data)))
 		} else {
+			if over := len(data) + 2*(bytes.Count(data, []byte("\n"))+1) - maxNodeRead; over > 0 {
+				data = data[:bytes.LastIndexByte(data[:len(data)-over], '\n')+1]
+			}
 			b.WriteString(s.msg(messages.ReadRepo) + "\n" + rubitext.Quote(strings.TrimRight(string(data), "\n")) + "\n")
 		}
 		c := n.Clone()

@@ -11,8 +11,8 @@ import (
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
-	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/resolve"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // GraphSymbol is a symbol as `rubi graph` lists it.
