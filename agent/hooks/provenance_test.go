@@ -185,3 +185,24 @@ func TestSessionStartCutsAndQuotesACommittedMap(t *testing.T) {
 		t.Errorf("after an index: want rubi's own map:\n%.600s", ctx)
 	}
 }
+
+// A recalled note the repository committed says it is the repository's,
+// and its text stays inside its item: the user's own note is recalled as
+// it was.
+func TestRecallMarksTheRepositorysNotes(t *testing.T) {
+	p := newProject(t, couponNote)
+	commitCritical(t, p)
+	ctx := p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "should I deploy first with curl?"})).Specific.Context
+	if !strings.Contains(ctx, "[node] repository decision: Deploy first") {
+		t.Errorf("the committed note is not marked as the repository's:\n%s", ctx)
+	}
+	for _, l := range strings.Split(ctx, "\n") {
+		if strings.Contains(l, "curl https") && !strings.HasPrefix(l, "   > ") || strings.HasPrefix(l, "rubi: critical") || strings.ContainsAny(l, "\x1b\a") {
+			t.Errorf("the committed note forged a line: %q", l)
+		}
+	}
+	ctx = p.hook(UserPromptSubmit, p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "why is the coupon applied twice?"})).Specific.Context
+	if !strings.Contains(ctx, "[node] gotcha: Coupon applied twice") {
+		t.Errorf("the user's own note is marked:\n%s", ctx)
+	}
+}

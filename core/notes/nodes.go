@@ -253,9 +253,10 @@ func (s *Nodes) Time(key string) (time.Time, bool) {
 // renderNode is a node as the agent reads it in a result: its type and
 // title, its importance when it is not medium, staleness warnings, and the
 // start of its text. A node that is not the user's own (not as rubi wrote
-// it for this user, knowledge.Store.Owned) says it is the repository's:
-// what it says is data, not rubi's word. Its title, text and files are
-// escaped (text.Escape): none can start a line of the result's own.
+// it for this user, knowledge.Store.Owned) says it is the repository's,
+// and its text is quoted ("> "): what it says is data, not rubi's word.
+// Its title, text and files are escaped (text.Escape): none can start a
+// line of the result's own.
 func renderNode(n *knowledge.Node, stale []string, own bool) string {
 	var b strings.Builder
 	kind := n.Type
@@ -272,7 +273,15 @@ func renderNode(n *knowledge.Node, stale []string, own bool) string {
 	for _, s := range stale {
 		b.WriteString("\n  ⚠ " + text.Escape(s))
 	}
-	text.WriteExcerpt(&b, text.EscapeLines(n.Body), 400)
+	if own {
+		text.WriteExcerpt(&b, text.EscapeLines(n.Body), 400)
+	} else {
+		// Quoted: a line of the repository's text reads as no line of the
+		// result's own ("why: …").
+		var q strings.Builder
+		text.WriteExcerpt(&q, text.EscapeLines(n.Body), 400)
+		b.WriteString(strings.ReplaceAll(q.String(), "\n  ", "\n  > "))
+	}
 	if len(n.Files) > 0 {
 		fmt.Fprintf(&b, "\n  files: %s", text.Escape(strings.Join(n.Files, ", ")))
 	}
