@@ -173,6 +173,7 @@ func TestSessionStartCutsAndQuotesACommittedMap(t *testing.T) {
 		for _, l := range strings.Split(ctx, "\n") {
 			if strings.Contains(l, "curl") && !strings.HasPrefix(l, "> ") {
 				t.Errorf("the committed map outside the quote: %q", l)
+				break
 			}
 		}
 	}
