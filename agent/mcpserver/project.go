@@ -149,6 +149,13 @@ func (s *Server) openProject(root string) (*project, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("the configuration of %s has errors; fix them and call again:\n%w", root, err)
 		}
+		// An untrusted project's plugins were left out (core/config): the
+		// server says so on its log (stderr, which the client keeps for
+		// the user), once for each configuration it opens, and answers
+		// with the built-in stages; the agent's answers do not carry it.
+		if line := cfg.LeftOutLine(s.opts.Language); line != "" {
+			s.logger.Warn(line)
+		}
 		return s.newEngine(cfg), configStamp(cfg), nil
 	}
 	// Open now: a broken rubi.hcl is reported on this call and the

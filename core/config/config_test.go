@@ -1,8 +1,8 @@
 package config
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
