@@ -211,11 +211,19 @@ func (l *loader) projectSetting(st *Stage) string {
 	return ""
 }
 
+// where is r's file (relative to the project root when inside it, as the
+// user would name it there) and line.
 func (l *loader) where(r *hcl.Range, decl hcl.Range) string {
 	if r == nil {
 		r = &decl
 	}
-	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+	name := r.Filename
+	if abs, err := filepath.Abs(name); err == nil {
+		if rel, err := filepath.Rel(l.root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			name = rel
+		}
+	}
+	return fmt.Sprintf("%s:%d", name, r.Start.Line)
 }
 
 // TrustEntry is what `rubi trust` records of this project as it is now:
