@@ -184,12 +184,7 @@ func (l *loader) matches(record string) bool {
 			continue
 		}
 		want, ok := entry.Plugin(trust.Root(p.Path))
-		if !ok {
-			t.Stale = true
-			return false
-		}
-		got, err := trust.SumFile(p.Path)
-		if err != nil || got != want {
+		if !ok || !want.Matches(p.Path) {
 			t.Stale = true
 			return false
 		}
@@ -235,11 +230,12 @@ func (c *Config) TrustEntry() (trust.Project, error) {
 		if !pl.Inside {
 			continue
 		}
-		sum, err := trust.SumFile(pl.Path)
+		f, err := trust.PluginFile(pl.Path)
 		if err != nil {
 			return trust.Project{}, err
 		}
-		p.Plugins = append(p.Plugins, trust.File{Path: trust.Root(pl.Path), SHA256: sum})
+		f.Path = trust.Root(pl.Path)
+		p.Plugins = append(p.Plugins, f)
 	}
 	return p, nil
 }

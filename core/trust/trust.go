@@ -39,6 +39,10 @@ const version = 1
 // is tens of thousands of projects, and a record past it is damage.
 const MaxSize = 4 << 20
 
+// racyWindow is how recent a change leaves a file without a stamp
+// (stampOf).
+var racyWindow = 2 * time.Second
+
 // lockTimeout bounds the wait for another rubi writing the record.
 const lockTimeout = 10 * time.Second
 
@@ -67,6 +71,10 @@ type Project struct {
 type File struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+	// Stamp identifies the version hashed without reading it (stampOf):
+	// a plugin executable is tens of megabytes, and every prompt's hook
+	// checks it. "" means hash it every time.
+	Stamp string `json:"stamp,omitempty"`
 }
 
 // Read reads the record at path. A missing record is an empty one; a
@@ -158,8 +166,15 @@ func (r *Record) Remove(root string) bool {
 // Config returns the recorded hash of the configuration file at path.
 func (p *Project) Config(path string) (string, bool) { return lookup(p.Configs, path) }
 
-// Plugin returns the recorded hash of the plugin executable at path.
-func (p *Project) Plugin(path string) (string, bool) { return lookup(p.Plugins, path) }
+// Plugin returns the record of the plugin executable at path.
+func (p *Project) Plugin(path string) (File, bool) {
+	for _, f := range p.Plugins {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return File{}, false
+}
 
 func lookup(files []File, path string) (string, bool) {
 	for _, f := range files {
@@ -187,6 +202,30 @@ func Root(root string) string {
 func Sum(data []byte) string {
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])
+}
+
+// PluginFile returns the File of the plugin executable at path as it is now:
+// its hash and stamp.
+func PluginFile(path string) (File, error) {
+	stamp := stampOf(path, time.Now())
+	sum, err := SumFile(path)
+	if err != nil {
+		return File{}, err
+	}
+	if sum == "" || stamp != stampOf(path, time.Now()) {
+		stamp = "" // missing, or it changed while hashed
+	}
+	return File{Path: path, SHA256: sum, Stamp: stamp}, nil
+}
+
+// Matches reports whether the file at path is still the version f
+// recorded: the same stamp, or else the same hash.
+func (f File) Matches(path string) bool {
+	if f.Stamp != "" && stampOf(path, time.Now()) == f.Stamp {
+		return true
+	}
+	sum, err := SumFile(path)
+	return err == nil && sum == f.SHA256
 }
 
 // SumFile hashes the regular file at path as exec would run it (a link
