@@ -85,7 +85,8 @@ func newDoctorCmd(g *globals) *cobra.Command {
 		Long: `doctor checks that rubi works here, and changes nothing:
   programs   rubi-hook, rubi-mcp and rubi-full beside rubi or on PATH, and
              the rubi on PATH, each answering with rubi's version;
-  config     the project's rubi.hcl loads;
+  config     the project's rubi.hcl loads, and the plugins it names run:
+             you trusted the project (rubi trust) and nothing changed since;
   index      the index is built and sound (as rubi status checks it);
   agents     every agent file that starts rubi (MCP entries, hooks; the
              project's and the user's) names programs that exist, and
