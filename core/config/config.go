@@ -257,14 +257,14 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 		user = UserConfigPath()
 	}
 	if user != "-" && user != "" {
-		l.layerFile(user, false, false)
+		l.layerFile(user, false, layerUser)
 	}
 	if !opts.NoProject {
 		l.project = displayName(filepath.Join(root, FileName))
-		l.layerFile(filepath.Join(root, FileName), false, true)
+		l.layerFile(filepath.Join(root, FileName), false, layerProject)
 	}
 	for _, extra := range opts.Extra {
-		l.layerFile(extra, true, false)
+		l.layerFile(extra, true, layerExtra)
 	}
 	// Decoding still runs after errors in the skeleton so that one run
 	// reports every mistake it can.
@@ -310,9 +310,16 @@ func displayName(path string) string {
 	return path
 }
 
-// layerFile reads the layer at path; project says it is the project's
-// own rubi.hcl.
-func (l *loader) layerFile(path string, mustExist, project bool) {
+// The layers read from files: whose they are decides what needs the
+// user's trust (trust.go).
+const (
+	layerUser    = iota // the personal config: the user's own, wherever it is
+	layerProject        // the project's rubi.hcl
+	layerExtra          // a --config file: the project's when inside it
+)
+
+// layerFile reads the layer at path, of the given kind.
+func (l *loader) layerFile(path string, mustExist bool, kind int) {
 	src, err := os.ReadFile(path)
 	if os.IsNotExist(err) && !mustExist {
 		return
@@ -326,8 +333,8 @@ func (l *loader) layerFile(path string, mustExist, project bool) {
 		return
 	}
 	name := displayName(path)
-	if abs, err := filepath.Abs(path); err == nil && l.layer(name, filepath.Dir(path), src) {
-		l.noteLayer(abs, name, src, project)
+	if abs, err := filepath.Abs(path); err == nil && l.layer(name, filepath.Dir(path), src) && kind != layerUser {
+		l.noteLayer(abs, name, src, kind == layerProject)
 	}
 }
 

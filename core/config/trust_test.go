@@ -185,3 +185,16 @@ func TestCorruptRecordTrustsNothing(t *testing.T) {
 		t.Fatalf("trust over a damaged record: %v", err)
 	}
 }
+
+// The personal config is the user's own even inside the project (a
+// project at the home folder holds ~/.config): its plugins need no trust.
+func TestUserConfigInsideTheProject(t *testing.T) {
+	home := projectWith(t, []byte("budgets {\n  context = 900\n}\n"))
+	user := filepath.Join(home, ".config", "rubi", "config.hcl")
+	os.MkdirAll(filepath.Dir(user), 0o755)
+	os.WriteFile(user, []byte("ranker \"rank.mine\" {\n  plugin = \"rubi-rank-mine\"\n  level = 2\n}\n"), 0o644)
+	cfg := load(t, Options{Root: home, UserConfig: user, TrustFile: filepath.Join(t.TempDir(), "trust.json")})
+	if cfg.Stage(core.KindRanker, "rank.mine") == nil || len(cfg.Trust.LeftOut) != 0 {
+		t.Fatalf("the user's own plugin was left out: %+v", cfg.Trust.LeftOut)
+	}
+}
