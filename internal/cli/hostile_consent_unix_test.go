@@ -250,3 +250,28 @@ func (w *syncWriter) String() string {
 	defer w.mu.Unlock()
 	return w.b.String()
 }
+
+// rubi hands no command to rubi-full for a plugin trust left out: the
+// handover would start it.
+func TestUntrustedPluginsAreNotHandedOver(t *testing.T) {
+	full := fakeProgram(t, "rubi-full")
+	var ran []string
+	execProgram = func(argv0 string, argv, env []string) error {
+		ran = argv
+		return nil
+	}
+	t.Cleanup(func() { execProgram = syscallExec })
+	root, marker := consentRepo(t)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("PATH", filepath.Dir(full))
+	for _, args := range [][]string{{"index"}, {"context", "open the order database"}, {"map"}, {"graph"}, {"config", "check"}, {"plugins"}} {
+		ran = nil
+		code, _, stderr := runRubi(t, append(args, "--root", root)...)
+		if code != 0 || ran != nil || !strings.Contains(stderr, "rubi trust "+root) {
+			t.Errorf("rubi %s: exit %d, handed over %q\n%s", args[0], code, ran, stderr)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("bin/x ran")
+	}
+}
