@@ -346,6 +346,7 @@ const (
 	DoctorNoPluginsToTrust
 	DoctorUntrusted
 	DoctorTrustStale
+	TrustListPlugin
 
 	numKeys
 )
@@ -2254,6 +2255,12 @@ var catalog = [numKeys]text{
 		pt: "mudou desde que você confiou nele: %s não rodou",
 		fr: "modifié depuis votre approbation : %s n'a pas tourné",
 		ja: "信頼後に変更あり: %sは実行されません",
+	},
+	TrustListPlugin: {
+		en: "  plugin  %s",
+		pt: "  extensão (plugin)  %s",
+		fr: "  greffon (plugin)  %s",
+		ja: "  プラグイン  %s",
 	},
 }
 

@@ -115,7 +115,7 @@ func (g *globals) trustList() error {
 			fmt.Fprintln(g.stdout, l.Format(messages.TrustConfig, store.EscapeLine(f.Path)))
 		}
 		for _, f := range p.Plugins {
-			fmt.Fprintln(g.stdout, l.Format(messages.TrustPlugin, "", filepath.Base(f.Path), store.EscapeLine(f.Path)))
+			fmt.Fprintln(g.stdout, l.Format(messages.TrustListPlugin, store.EscapeLine(f.Path)))
 		}
 	}
 	return nil
