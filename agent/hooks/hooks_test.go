@@ -44,7 +44,7 @@ func newProject(t testing.TB, notes ...knowledge.Input) *project {
 	p.env = Env{
 		Getenv: func(k string) string { return p.vars[k] },
 		Config: func(root string) (*config.Config, error) {
-			cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+			cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", TrustFile: root + ".trust.json"})
 			if diags.HasErrors() {
 				return nil, diags
 			}
