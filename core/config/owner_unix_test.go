@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/rubi-dev/rubi/core"
 )
 
 // A rubi.hcl another user owns is not read: its plugins would run as the
@@ -19,7 +18,7 @@ func TestAnotherUsersRubiHCLIsIgnored(t *testing.T) {
 	t.Setenv("LC_ALL", "en_US.UTF-8")
 	root := t.TempDir()
 	path := filepath.Join(root, FileName)
-	if err := os.WriteFile(path, []byte("ranker \"rank.evil\" {\n  plugin = \"bin/x\"\n}\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("budgets {\n  context = 900\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chown(path, 65534, 65534); err != nil {
@@ -29,8 +28,8 @@ func TestAnotherUsersRubiHCLIsIgnored(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if cfg.Stage(core.KindRanker, "rank.evil") != nil {
-		t.Error("another user's rubi.hcl was read: its ranker plugin is configured")
+	if cfg.Budgets.Context == 900 {
+		t.Error("another user's rubi.hcl was read: its budget is configured")
 	}
 	if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Summary, path) || !strings.Contains(diags[0].Summary, "uid 65534") || !strings.Contains(diags[0].Summary, "safe_directories") {
 		t.Errorf("want one warning naming %s, its owner and safe_directories; got %v", path, diags)
@@ -44,7 +43,7 @@ func TestAnotherUsersRubiHCLIsIgnored(t *testing.T) {
 	if diags.HasErrors() || len(diags) != 0 {
 		t.Fatal(diags)
 	}
-	if cfg.Stage(core.KindRanker, "rank.evil") == nil {
+	if cfg.Budgets.Context != 900 {
 		t.Error("the rubi.hcl of a folder in the user's safe_directories was not read")
 	}
 }
