@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -73,15 +72,9 @@ const (
 	DefaultSessionIdle   = time.Hour
 )
 
-// NewToken returns a random bearer token of 32 hexadecimal characters,
-// for a server started without one.
-func NewToken() (string, error) {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
-}
+// NewToken returns a random bearer token (26 base32 characters, 128
+// bits), for a server started without one.
+func NewToken() string { return rand.Text() }
 
 // TokenPath is the file rubi mcp --http writes the token it made to when
 // given none, for the server listening on port: in the user's state folder
@@ -200,12 +193,7 @@ type sessions struct {
 const sessionPrefix = "mcp-session-"
 
 func (m *sessions) Generate() string {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		// crypto/rand does not fail on the systems Go supports.
-		panic(err)
-	}
-	id := sessionPrefix + hex.EncodeToString(b)
+	id := sessionPrefix + rand.Text()
 	m.live.Store(id, true)
 	return id
 }

@@ -214,10 +214,7 @@ clients send them with every message.`,
 // configuration can read it, and prints it. remove deletes the file when
 // the server stops, unless another server wrote its own there since.
 func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
-	token, err := mcpserver.NewToken()
-	if err != nil {
-		return nil, err
-	}
+	token := mcpserver.NewToken()
 	_, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
 		return nil, err
