@@ -140,6 +140,17 @@ func (p *project) close() {
 // layer and the project's rubi.hcl, present or not) by size and time.
 func configStamp(cfg *config.Config) string {
 	paths := append([]string{config.UserConfigPath(), filepath.Join(cfg.Root, config.FileName)}, cfg.Layers...)
+	// rubi trust (or --revoke) takes effect on the next call, and so does
+	// a change to a plugin executable inside the project: it is no longer
+	// trusted, and its process stops with the engine.
+	if cfg.Trust.Record != "" {
+		paths = append(paths, cfg.Trust.Record)
+	}
+	for _, p := range cfg.Trust.Plugins {
+		if p.Inside {
+			paths = append(paths, p.Path)
+		}
+	}
 	var b strings.Builder
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil {
@@ -164,6 +175,13 @@ func (s *Server) openProject(root string) (*project, error) {
 		cfg, err := config.LoadChecked(config.Options{Root: root, Extra: s.opts.Configs})
 		if err != nil {
 			return nil, "", fmt.Errorf("the configuration of %s has errors; fix them and call again:\n%w", root, err)
+		}
+		// An untrusted project's plugins were left out (core/config): the
+		// server says so on its log (stderr, which the client keeps for
+		// the user), once for each configuration it opens, and answers
+		// with the built-in stages; the agent's answers do not carry it.
+		if line := cfg.LeftOutLine(s.opts.Language); line != "" {
+			s.logger.Warn(line)
 		}
 		return s.newEngine(cfg), configStamp(cfg), nil
 	}
@@ -197,26 +215,36 @@ func (s *Server) resolve(ctx context.Context, req mcp.CallToolRequest, named str
 		p, err := s.openProject(s.opts.ProjectDir)
 		return p, nil, err
 	}
-	dir, ask := s.clientRoot(ctx, req)
-	if ask != nil {
-		return nil, ask, nil
+	dir, ask, err := s.clientRoot(ctx, req)
+	if err != nil || ask != nil {
+		return nil, ask, err
 	}
 	if dir == "" {
-		dir = proj.FindRoot(s.opts.WorkDir)
+		if dir, err = s.findRoot(s.opts.WorkDir); err != nil {
+			return nil, nil, err
+		}
 	}
 	p, err := s.openProject(dir)
 	return p, nil, err
 }
 
 // clientRoot returns the project named by the client's roots ("" if none
-// is usable or the client has no roots), or the result asking for them.
-func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (string, *mcp.CallToolResult) {
+// is usable or the client has no roots), or the result asking for them,
+// or the error saying the project there is not the user's (findRoot).
+func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (string, *mcp.CallToolResult, error) {
 	if !clientHasRoots(ctx) {
-		return "", nil
+		return "", nil, nil
 	}
 	id := sessionID(ctx)
 	if answer := mcpgo.RootsResponse(req.Params.InputResponses, rootsKey); answer != nil {
 		dir := rootDir(answer.Roots)
+		if dir != "" {
+			root, err := s.findRoot(dir)
+			if err != nil {
+				return "", nil, err
+			}
+			dir = root
+		}
 		if id != "" {
 			s.mu.Lock()
 			s.roots[id] = dir
@@ -225,17 +253,32 @@ func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (strin
 		if dir == "" {
 			s.logger.Debug("the client's roots name no local directory; using the working directory", "roots", answer.Roots)
 		}
-		return dir, nil
+		return dir, nil, nil
 	}
 	if id != "" {
 		s.mu.Lock()
 		dir, ok := s.roots[id]
 		s.mu.Unlock()
 		if ok {
-			return dir, nil
+			return dir, nil, nil
 		}
 	}
-	return "", mcpgo.NewInputRequestBuilder("").Roots(rootsKey).ToolResult()
+	return "", mcpgo.NewInputRequestBuilder("").Roots(rootsKey).ToolResult(), nil
+}
+
+// findRoot is the project around dir (proj.Find), its warnings logged; an
+// error, naming the folder and the way out, when that is another user's
+// folder or one every user may write: its rubi.hcl, plugins and notes are
+// not the user's to run and read.
+func (s *Server) findRoot(dir string) (string, error) {
+	found := proj.Find(dir)
+	for _, w := range found.Warnings() {
+		s.logger.Warn(w)
+	}
+	if found.Refused != nil {
+		return "", errors.New(config.OwnerRefusal(found.Refused))
+	}
+	return found.Root, nil
 }
 
 // clientHasRoots reports whether the client declared the roots capability:
@@ -250,7 +293,7 @@ func clientHasRoots(ctx context.Context) bool {
 	return false
 }
 
-// rootDir is the project around the first root that is a local directory.
+// rootDir is the first root that is a local directory.
 func rootDir(roots []mcp.Root) string {
 	for _, r := range roots {
 		u, err := url.Parse(r.URI)
@@ -263,7 +306,7 @@ func rootDir(roots []mcp.Root) string {
 		}
 		p = filepath.Clean(filepath.FromSlash(p))
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() && filepath.IsAbs(p) {
-			return proj.FindRoot(p)
+			return p
 		}
 	}
 	return ""
@@ -298,7 +341,10 @@ func (s *Server) namedProject(ctx context.Context, name string) (*project, error
 		if err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("project %q is not a directory on the server's machine; pass the absolute path of a project directory", name)
 		}
-		root := proj.FindRoot(filepath.Clean(name))
+		root, err := s.findRoot(filepath.Clean(name))
+		if err != nil {
+			return nil, err
+		}
 		allowed := s.allowedRoots(ctx)
 		if !slices.ContainsFunc(allowed, func(base string) bool { return store.Inside(base, root) }) {
 			return nil, fmt.Errorf("project %q is outside the folders this server may open (%s); start it with --allow DIR to serve projects there", name, strings.Join(allowed, ", "))
@@ -321,7 +367,11 @@ func (s *Server) allowedRoots(ctx context.Context) []string {
 		dirs = append(dirs, s.opts.ProjectDir)
 	}
 	if s.opts.WorkDir != "" {
-		dirs = append(dirs, proj.FindRoot(s.opts.WorkDir))
+		// Quietly: findRoot logs its warnings when the working
+		// directory's project is opened.
+		if found := proj.Find(s.opts.WorkDir); found.Refused == nil {
+			dirs = append(dirs, found.Root)
+		}
 	}
 	if id := sessionID(ctx); id != "" {
 		s.mu.Lock()

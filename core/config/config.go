@@ -35,6 +35,7 @@ import (
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/owner"
 )
 
 // FileName is the project configuration file, at the project root.
@@ -164,12 +165,18 @@ type Config struct {
 	Retrieve Retrieve `json:"retrieve"`
 	Hooks    Hooks    `json:"hooks"`
 	Memory   Memory   `json:"memory"`
+	// Trusted says the user trusted this project with rubi trust, and
+	// nothing the trust covers changed since.
+	Trusted bool `json:"trusted"`
 	// Stages in declaration order (layer by layer), enabled or not.
 	Stages []*Stage `json:"stages"`
 	// Layers lists the files read, first to last.
 	Layers []string `json:"layers"`
 	// Files holds the parsed sources, for rendering diagnostics.
 	Files map[string]*hcl.File `json:"-"`
+	// Trust is what the project's trust covers and, untrusted, the
+	// stages that ran without their plugin (trust.go).
+	Trust Trust `json:"trust"`
 }
 
 // Stage is one stage block after layering.
@@ -216,6 +223,9 @@ type Options struct {
 	// NoProject leaves out the project layer: the settings that hold
 	// before there is a project (the personal vault of rubi mcp --vault).
 	NoProject bool
+	// TrustFile is the trust record (core/trust). Empty means the
+	// default, TrustPath(); "-" reads none: nothing is trusted.
+	TrustFile string
 }
 
 // UserConfigPath returns the default personal config path.
@@ -239,7 +249,8 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid project root", Detail: err.Error()}}
 	}
-	l := &loader{cfg: &Config{Root: root, Files: map[string]*hcl.File{}}, stages: map[string]*Stage{}, sections: map[string]map[string]*hcl.Attribute{}}
+	l := &loader{cfg: &Config{Root: root, Files: map[string]*hcl.File{}}, stages: map[string]*Stage{}, sections: map[string]map[string]*hcl.Attribute{},
+		root: root, projectLayers: map[string]bool{}}
 
 	l.layer("(built-in defaults)/"+FileName, "", rubi.DefaultConfig)
 	user := opts.UserConfig
@@ -247,14 +258,22 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 		user = UserConfigPath()
 	}
 	if user != "-" && user != "" {
-		l.layerFile(user, false)
+		l.user = displayName(user)
+		l.layerFile(user, false, layerUser)
 	}
 	if !opts.NoProject {
-		l.project = displayName(filepath.Join(root, FileName))
-		l.layerFile(filepath.Join(root, FileName), false)
+		path := filepath.Join(root, FileName)
+		l.project = displayName(path)
+		if p := owner.File(path, l.safe); p != nil {
+			// Another user's rubi.hcl (a shared folder, a checkout of
+			// theirs) would choose the plugins rubi runs as this user.
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: OwnerWarning(p)})
+		} else {
+			l.layerFile(path, false, layerProject)
+		}
 	}
 	for _, extra := range opts.Extra {
-		l.layerFile(extra, true)
+		l.layerFile(extra, true, layerExtra)
 	}
 	// Decoding still runs after errors in the skeleton so that one run
 	// reports every mistake it can.
@@ -262,6 +281,11 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
+	record := opts.TrustFile
+	if record == "" {
+		record = TrustPath()
+	}
+	l.applyTrust(record)
 	return l.cfg, l.diags
 }
 
@@ -273,9 +297,18 @@ type loader struct {
 	vault    *hcl.Attribute
 	language *hcl.Attribute // the last layer's
 	project  string         // the project's rubi.hcl, as diagnostics name it
+	user     string         // the user's own config, as diagnostics name it
+	// safe is the user's safe_directories: folders of others the user
+	// uses, whose rubi.hcl is read.
+	safe owner.Safe
 	// defaultVault is the built-in defaults' vault expression, as
 	// written: a project's rubi.hcl that repeats it chooses nothing.
 	defaultVault string
+	// root is the project root; projectLayers names the configuration
+	// files inside it (as diagnostics name them): what they set up needs
+	// the user's trust (trust.go).
+	root          string
+	projectLayers map[string]bool
 }
 
 // displayName is how a config file is named in diagnostics: relative to
@@ -290,7 +323,16 @@ func displayName(path string) string {
 	return path
 }
 
-func (l *loader) layerFile(path string, mustExist bool) {
+// The layers read from files: whose they are decides what needs the
+// user's trust (trust.go).
+const (
+	layerUser    = iota // the personal config: the user's own, wherever it is
+	layerProject        // the project's rubi.hcl
+	layerExtra          // a --config file: the project's when inside it
+)
+
+// layerFile reads the layer at path, of the given kind.
+func (l *loader) layerFile(path string, mustExist bool, kind int) {
 	src, err := os.ReadFile(path)
 	if os.IsNotExist(err) && !mustExist {
 		return
@@ -303,11 +345,14 @@ func (l *loader) layerFile(path string, mustExist bool) {
 		})
 		return
 	}
-	l.layer(displayName(path), filepath.Dir(path), src)
+	name := displayName(path)
+	if abs, err := filepath.Abs(path); err == nil && l.layer(name, filepath.Dir(path), src) && kind != layerUser {
+		l.noteLayer(abs, name, src, kind == layerProject)
+	}
 }
 
 var rootSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "vault"}, {Name: "language"}},
+	Attributes: []hcl.AttributeSchema{{Name: "vault"}, {Name: "language"}, {Name: SafeDirectoriesName}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"}, {Type: "memory"},
 		{Type: string(core.KindSource), LabelNames: []string{"name"}},
@@ -322,17 +367,18 @@ func (l *loader) sectionTargets() map[string]any {
 	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "retrieve": &l.cfg.Retrieve, "hooks": &l.cfg.Hooks, "memory": &l.cfg.Memory}
 }
 
-// layer reads one file's skeleton and merges it over the earlier layers.
-// dir resolves relative plugin paths ("" for the built-in defaults).
-func (l *loader) layer(name, dir string, src []byte) {
+// layer reads one file's skeleton and merges it over the earlier layers,
+// and reports whether it parsed. dir resolves relative plugin paths (""
+// for the built-in defaults).
+func (l *loader) layer(name, dir string, src []byte) bool {
 	if diags := CheckShape(name, src); diags.HasErrors() {
 		l.diags = append(l.diags, diags...)
-		return
+		return false
 	}
 	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
-		return
+		return false
 	}
 	l.cfg.Files[name] = f
 	l.cfg.Layers = append(l.cfg.Layers, name)
@@ -363,6 +409,22 @@ func (l *loader) layer(name, dir string, src []byte) {
 	if a, ok := content.Attributes["language"]; ok {
 		l.language = a
 	}
+	if a, ok := content.Attributes[SafeDirectoriesName]; ok {
+		if name == l.user {
+			var dirs []string
+			l.diags = append(l.diags, decodeExpr(a.Expr, &dirs)...)
+			l.safe = dirs
+		} else {
+			// Which folders of others rubi may use is the user's own
+			// choice: a repository cannot vouch for itself.
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  SafeDirectoriesName + " ignored",
+				Detail:   "Only your own " + UserConfigPath() + " can name safe_directories.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
+	}
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
 		key := b.Type
@@ -390,6 +452,7 @@ func (l *loader) layer(name, dir string, src []byte) {
 			l.stage(core.Kind(b.Type), b, attrs, dir)
 		}
 	}
+	return true
 }
 
 func describeBlock(b *hcl.Block) string {

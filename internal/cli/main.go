@@ -41,6 +41,9 @@ type globals struct {
 	cfg *config.Config
 	// language is lang's answer, once chosen.
 	language *messages.Lang
+	// found is the search for the project around the working directory,
+	// once made (its warnings printed then).
+	found *project.Found
 }
 
 // Main runs rubi's command line on the process's arguments and standard
@@ -83,13 +86,13 @@ within a token budget, so an agent reads less and re-reads less.`,
 		PersistentPostRun: func(*cobra.Command, []string) { g.StopProfile() },
 	}
 	g.Define(cmd.PersistentFlags(), flags.Help{
-		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git",
+		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git, among the folders you own",
 		JSON:   "print machine-readable JSON",
 		Config: "the project's rubi.hcl",
 	})
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
 		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
-		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g))
+		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g), newTrustCmd(g))
 	return cmd
 }
 
@@ -108,11 +111,23 @@ func (g *globals) projectRoot() (string, error) {
 		}
 		return abs, nil
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
+	if g.found == nil {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		found := project.Find(wd)
+		g.found = &found
+		for _, w := range found.Warnings() {
+			fmt.Fprintln(g.stderr, w)
+		}
 	}
-	return project.FindRoot(wd), nil
+	if g.found.Refused != nil {
+		// Another user's folder, or /tmp: its rubi.hcl, plugins and notes
+		// are not this user's to run and read (the line above says why).
+		return "", &programs.ExitError{Code: 1}
+	}
+	return g.found.Root, nil
 }
 
 // loadConfig loads the layers for the project, printing diagnostics.
@@ -194,6 +209,12 @@ func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
 		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLINoFull, programs.Full))
 	case errors.As(err, &he):
 		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLIRunningFull, he.Path, he.Err))
+	}
+	// An untrusted project's plugins did not make it into cfg: say so
+	// once, here, where the stages open (a rubi-full handed the command
+	// says it itself).
+	if line := cfg.LeftOutLine(g.lang()); line != "" {
+		fmt.Fprintln(g.stderr, line)
 	}
 	return pipeline.New(cfg, g.logger), nil
 }
