@@ -120,7 +120,7 @@ func TestAHostileRepositoryHurtsNothingOverMCP(t *testing.T) {
 		}
 		json.Unmarshal(a, &res)
 		for _, c := range res.Content {
-			if strings.ContainsAny(c.Text, "\x1b\x07\x9b") {
+			if strings.ContainsAny(c.Text, "\x1b\x07\u009b") {
 				t.Errorf("the answer to %s carries a raw terminal escape: %q", calls[id-1], c.Text)
 			}
 			if strings.Contains(c.Text, "evil\n") {
