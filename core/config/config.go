@@ -35,6 +35,7 @@ import (
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // FileName is the project configuration file, at the project root.
@@ -290,8 +291,18 @@ func displayName(path string) string {
 	return path
 }
 
+// layerFile reads a configuration file up to MaxFileSize, without
+// blocking on a FIFO; the project's rubi.hcl as every file a repository
+// supplies (store.ReadWithin: never a link, nothing out of the project),
+// the user's and --config's following their links as the user made them.
 func (l *loader) layerFile(path string, mustExist bool) {
-	src, err := os.ReadFile(path)
+	var src []byte
+	var err error
+	if path == filepath.Join(l.cfg.Root, FileName) {
+		src, err = store.ReadWithin(l.cfg.Root, path, MaxFileSize)
+	} else {
+		src, err = store.ReadRegular(path, MaxFileSize)
+	}
 	if os.IsNotExist(err) && !mustExist {
 		return
 	}

@@ -134,7 +134,7 @@ func (s *Store) LastHandoff() (*Handoff, error) {
 		return cs[i].n < cs[j].n
 	})
 	p := filepath.Join(dir, cs[len(cs)-1].name)
-	data, err := os.ReadFile(p)
+	data, err := store.ReadWithin(s.root, p, maxHandoffFile)
 	if err != nil {
 		return nil, err
 	}

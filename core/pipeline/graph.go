@@ -12,6 +12,7 @@ import (
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // GraphSymbol is a symbol as `rubi graph` lists it.
@@ -140,7 +141,7 @@ func (e *Engine) mapPage(module string) (string, string, error) {
 		return "", "", err
 	}
 	if module == "" {
-		data, err := os.ReadFile(filepath.Join(e.dataDir(), mapFile))
+		data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), mapFile), maxMapFile)
 		return string(data), "map", err
 	}
 	mods := e.mapModules(m)
@@ -166,7 +167,7 @@ func (e *Engine) mapPage(module string) (string, string, error) {
 	default:
 		return "", "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
 	}
-	data, err := os.ReadFile(filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"))
+	data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"), maxModulePage)
 	return string(data), "module:" + found[0], err
 }
 
