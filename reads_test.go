@@ -20,18 +20,18 @@ import (
 // only, opened without blocking, a stated cap.
 var rawReads = map[string]string{
 	// The primitives themselves, and what they build on.
-	"core/store/within.go OpenLeaf":          "the open every confined read makes: O_NOFOLLOW|O_NONBLOCK, then a regular file only",
-	"core/store/owned_unix.go openRead":      "OpenRegular's open: O_NONBLOCK, then a regular file only",
-	"core/store/owned_other.go openRead":     "OpenRegular's open where O_NONBLOCK does not exist",
-	"core/store/read_other.go ReadInto":      "ReadInto where plain system calls are not used (the unix one opens with O_NOFOLLOW|O_NONBLOCK)",
+	"core/store/within.go OpenLeaf":           "the open every confined read makes: O_NOFOLLOW|O_NONBLOCK, then a regular file only",
+	"core/store/owned_unix.go openRead":       "OpenRegular's open: O_NONBLOCK, then a regular file only",
+	"core/store/owned_other.go openRead":      "OpenRegular's open where O_NONBLOCK does not exist",
+	"core/store/read_other.go ReadInto":       "ReadInto where plain system calls are not used (the unix one opens with O_NOFOLLOW|O_NONBLOCK)",
 	"core/store/heap_linux.go adviseHugeHeap": "/sys and /proc, the kernel's files",
-	"core/store/sync_other.go":               "a file rubi just wrote, opened to flush it",
+	"core/store/sync_other.go":                "a file rubi just wrote, opened to flush it",
 	// Folders, opened to list their names: no file's content is read.
-	"core/store/batch.go syncDir":           "a folder opened to flush it",
-	"core/store/sync_linux.go":              "a folder opened to flush it",
-	"core/store/versions_unix.go":           "a folder listed",
-	"core/walk/dir_other.go readDir":        "a folder listed",
-	"core/pipeline/index.go hasState":       "a folder listed (is there a first name)",
+	"core/store/batch.go syncDir":     "a folder opened to flush it",
+	"core/store/sync_linux.go":        "a folder opened to flush it",
+	"core/store/versions_unix.go":     "a folder listed",
+	"core/walk/dir_other.go readDir":  "a folder listed",
+	"core/pipeline/index.go hasState": "a folder listed (is there a first name)",
 	// Another part's file: the provenance part reads map.md through
 	// store.ReadWithin; its merge removes this entry.
 	"agent/hooks/start.go": "the provenance part (issue 37, item 4) owns this file",
