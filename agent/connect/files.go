@@ -277,12 +277,18 @@ func linkedOut(project, path string) error {
 			target, _ = os.Readlink(p)
 		}
 		if p == path {
-			return fmt.Errorf("refusing to change %s: it is a symbolic link to %s, out of the project: %w", path, target, store.ErrNotOwned)
+			return linkedOutError(fmt.Sprintf("refusing to change %s: it is a symbolic link to %s, out of the project", path, target))
 		}
-		return fmt.Errorf("refusing to change %s: %s is a symbolic link to %s, out of the project: %w", path, p, target, store.ErrNotOwned)
+		return linkedOutError(fmt.Sprintf("refusing to change %s: %s is a symbolic link to %s, out of the project", path, p, target))
 	}
 	return nil
 }
+
+// linkedOutError is linkedOut's refusal; it is a store.ErrNotOwned.
+type linkedOutError string
+
+func (e linkedOutError) Error() string        { return string(e) }
+func (e linkedOutError) Is(target error) bool { return target == store.ErrNotOwned }
 
 // writeBackup keeps the file as it is before rubi's first change, or an
 // empty backup when there is no file yet, readable by the user alone (a

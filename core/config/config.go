@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -304,6 +305,17 @@ func (l *loader) layerFile(path string, mustExist bool) {
 		src, err = store.ReadRegular(path, MaxFileSize)
 	}
 	if os.IsNotExist(err) && !mustExist {
+		return
+	}
+	if errors.Is(err, store.ErrTooLarge) {
+		// As CheckShape says it of a file read whole.
+		name := displayName(path)
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Configuration file too large",
+			Detail:   fmt.Sprintf("%s is over %d bytes, the most rubi reads of a configuration file. A rubi.hcl needs a few hundred bytes: check what it holds.", name, MaxFileSize),
+			Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
+		})
 		return
 	}
 	if err != nil {
