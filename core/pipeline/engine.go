@@ -189,8 +189,10 @@ func (e *Engine) ensureDataDir() error {
 		return fmt.Errorf("create %s: %w", e.indexDir(), err)
 	}
 	gi := filepath.Join(e.dataDir(), ".gitignore")
-	if _, err := os.Stat(gi); os.IsNotExist(err) {
-		if err := os.WriteFile(gi, []byte(dataGitignore), 0o644); err != nil {
+	// Lstat and an atomic write: a dangling link committed there would
+	// have the write create the file it names, out of the project.
+	if _, err := os.Lstat(gi); os.IsNotExist(err) {
+		if err := store.WriteFile(gi, []byte(dataGitignore), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", gi, err)
 		}
 	}

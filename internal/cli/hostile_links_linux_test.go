@@ -135,6 +135,7 @@ func TestLinksAtFilesRubiReadsWhole(t *testing.T) {
 	}
 	linkedEnv(t)
 	template := linkedProject(t)
+	module := strings.TrimSuffix(filepath.Base(one(t, filepath.Join(template, ".rubi", "modules"), ".md")), ".md")
 	for name, place := range places {
 		for _, target := range []string{"/dev/zero", secret} {
 			t.Run(name+" -> "+filepath.Base(target), func(t *testing.T) {
@@ -152,7 +153,7 @@ func TestLinksAtFilesRubiReadsWhole(t *testing.T) {
 				check := func(what string, r ranLinked) {
 					t.Helper()
 					if r.code != 0 {
-						t.Errorf("%s: exit %d\nstderr %q", what, r.code, r.stderr)
+						t.Errorf("%s: exit %d\nstderr %.600q", what, r.code, r.stderr)
 					}
 					if r.peak > memoryCeiling {
 						t.Errorf("%s: peak memory %d MB", what, r.peak>>20)
@@ -166,6 +167,7 @@ func TestLinksAtFilesRubiReadsWhole(t *testing.T) {
 				check("rubi context --no-refresh", runBuilt(t, root, "", "context", "--no-refresh", "coupon applied twice", "--root", root))
 				check("rubi context", runBuilt(t, root, "", "context", "coupon applied twice", "--root", root))
 				check("rubi map", runBuilt(t, root, "", "map", "--root", root))
+				check("rubi map "+module, runBuilt(t, root, "", "map", module, "--root", root))
 				for _, event := range []string{"SessionStart", "UserPromptSubmit"} {
 					payload := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"s1","cwd":%q,"source":"compact","prompt":"why is the coupon applied twice"}`, event, root)
 					r := runBuilt(t, root, payload, "hook", event)
@@ -177,6 +179,13 @@ func TestLinksAtFilesRubiReadsWhole(t *testing.T) {
 				check("rubi mcp", runMCP(t, root))
 				check("rubi audit", runBuilt(t, root, "", "audit", "--root", root))
 				check("rubi index", runBuilt(t, root, "", "index", "--root", root))
+				// The index's own files are written again, the link
+				// replaced, not followed.
+				if rel, _ := filepath.Rel(root, path); strings.HasPrefix(rel, ".rubi"+string(filepath.Separator)+"map") || strings.HasPrefix(rel, filepath.Join(".rubi", "modules")) || strings.HasPrefix(rel, filepath.Join(".rubi", "index")) {
+					if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+						t.Errorf("rubi index left %s as it was: %v", rel, err)
+					}
+				}
 				// Nothing of the secret's was copied into the project.
 				filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 					if err == nil && d.Type().IsRegular() {
