@@ -349,10 +349,15 @@ func (s *Store) scanReport(bad func(path string, err error)) ([]*Chunk, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The folder is checked once; each chunk is opened without following
-	// a link (store.ReadLeaf).
+	// The folder is checked once, and one linked out of the project (a
+	// repository's .rubi/sessions -> elsewhere) holds no chunk of this
+	// store's; each chunk is opened without following a link
+	// (store.ReadLeaf).
 	if !store.Inside(s.root, s.dir) {
-		return nil, fmt.Errorf("refusing to read %s: it leads out of %s through a symbolic link: %w", s.dir, s.root, store.ErrNotOwned)
+		if bad != nil {
+			bad(s.dir, fmt.Errorf("refusing to read %s: it leads out of %s through a symbolic link: %w", s.dir, s.root, store.ErrNotOwned))
+		}
+		return nil, nil
 	}
 	var out []*Chunk
 	for _, e := range entries {
