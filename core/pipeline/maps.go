@@ -124,11 +124,11 @@ func (e *Engine) mapModules(m *manifest.Manifest) map[string][]*manifest.Record 
 // mapsStale reports whether the maps must be rewritten although no code
 // changed: map.md is missing, was rendered by an older rubi, or a curated
 // summary is newer than it; or map.md or a module's page is not a regular
-// file (a link the repository committed, a FIFO), which the rewrite
-// replaces.
+// file (a link the repository committed, a FIFO), or map.md is larger
+// than rubi reads of it, which the rewrite replaces.
 func (e *Engine) mapsStale(m *manifest.Manifest) bool {
 	st, err := os.Lstat(filepath.Join(e.dataDir(), mapFile))
-	if err != nil || !st.Mode().IsRegular() || m.MapsFormat != mapsFormat {
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxMapFile || m.MapsFormat != mapsFormat {
 		return true
 	}
 	pages, _ := os.ReadDir(filepath.Join(e.dataDir(), modulesDir))

@@ -258,3 +258,23 @@ func runMCP(t *testing.T, root string) ranLinked {
 	}
 	return r
 }
+
+// A committed map.md larger than rubi reads of it (20 MB) is written again
+// by the refresh before rubi map prints it: it was printed, and injected,
+// whole.
+func TestAHugeCommittedMapIsRewritten(t *testing.T) {
+	linkedEnv(t)
+	root := rubitest.Project(t, goProject)
+	if r := runBuilt(t, root, "", "index", "--root", root); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	mapFile := filepath.Join(root, ".rubi", "map.md")
+	os.WriteFile(mapFile, bytes.Repeat([]byte("# a map a stranger committed\n"), 20<<20/29), 0o644)
+	r := runBuilt(t, root, "", "map", "--root", root)
+	if r.code != 0 || len(r.stdout) > 1<<20 || strings.Contains(r.stdout, "a stranger committed") {
+		t.Errorf("rubi map: exit %d, %d bytes printed\n%.300s", r.code, len(r.stdout), r.stderr)
+	}
+	if fi, err := os.Stat(mapFile); err != nil || fi.Size() > 1<<20 {
+		t.Errorf("map.md was not written again: %v", err)
+	}
+}
