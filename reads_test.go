@@ -32,9 +32,6 @@ var rawReads = map[string]string{
 	"core/store/versions_unix.go":     "a folder listed",
 	"core/walk/dir_other.go readDir":  "a folder listed",
 	"core/pipeline/index.go hasState": "a folder listed (is there a first name)",
-	// Another part's file: the provenance part reads map.md through
-	// store.ReadWithin; its merge removes this entry.
-	"agent/hooks/start.go": "the provenance part (issue 37, item 4) owns this file",
 }
 
 // No package of core/, agent/ or plugins/ (tests and bench aside) opens a

@@ -54,9 +54,10 @@ func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }
 // run, to be put first on PATH.
 func rubiBinDir(t *testing.T) string { return filepath.Dir(rubitest.Binary(t)) }
 
-// rubiEnv keeps the user's rubi configuration and vault out of a run.
+// rubiEnv keeps the user's rubi configuration, vault and state (the
+// record of the notes the user wrote) out of a run.
 func rubiEnv(t *testing.T) []string {
-	return []string{"XDG_CONFIG_HOME=" + t.TempDir(), "RUBI_VAULT=" + t.TempDir(), "RUBI_PROJECT_DIR="}
+	return []string{"XDG_CONFIG_HOME=" + t.TempDir(), "RUBI_VAULT=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "RUBI_PROJECT_DIR="}
 }
 
 // runRubi runs the built rubi in dir and returns its standard output.

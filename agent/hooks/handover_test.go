@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 )
 
@@ -44,6 +46,10 @@ func TestRecallHandedOverForPluginRankers(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(p.root, "rubi.hcl"), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// The user trusts the project's plugins, as rubi trust does.
+		if _, err := config.TrustProject(context.Background(), config.Options{Root: p.root, UserConfig: "-", TrustFile: p.root + ".trust.json"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	h := &handOvers{ran: true}
 	p.env.HandOver = h.handOver
@@ -77,5 +83,37 @@ func TestRecallHandedOverForPluginRankers(t *testing.T) {
 	writeConfig("parser \"lang.mine\" {\n  plugin = \"" + plugin + "\"\n  languages = [\"go\"]\n}\n")
 	if a := p.hook(UserPromptSubmit, prompt); !strings.Contains(a.Specific.Context, "Coupon applied twice") || len(h.calls) != 0 {
 		t.Errorf("answer %q, hand-overs %q", a.raw, h.calls)
+	}
+}
+
+// An untrusted project's plugin never starts: recall is answered here by
+// the built-ins and handed to no program that would start it, and the
+// session's first hook tells the user (its systemMessage and hooks.log),
+// not the model.
+func TestUntrustedPluginsLeftOut(t *testing.T) {
+	p := newProject(t, knowledge.Input{Type: "gotcha", Title: "Coupon applied twice", Body: "The coupon discount ran twice at checkout.", Files: []string{"internal/discount/coupon.go"}})
+	os.MkdirAll(filepath.Join(p.root, "bin"), 0o755)
+	os.WriteFile(filepath.Join(p.root, "bin", "x"), []byte("#!/bin/sh\nexit 1\n"), 0o755)
+	os.WriteFile(filepath.Join(p.root, "rubi.hcl"), []byte("ranker \"rank.evil\" {\n  plugin = \"bin/x\"\n}\n"), 0o644)
+	h := &handOvers{ran: true}
+	p.env.HandOver = h.handOver
+
+	prompt := p.payload("claude-code/UserPromptSubmit.json", map[string]any{"prompt": "why is the coupon applied twice at checkout?"})
+	if a := p.hook(UserPromptSubmit, prompt); !strings.Contains(a.Specific.Context, "Coupon applied twice") || len(h.calls) != 0 {
+		t.Errorf("answer %q, hand-overs %q", a.raw, h.calls)
+	}
+	a := p.hook(SessionStart, p.payload("claude-code/SessionStart.json", nil))
+	var notice struct {
+		SystemMessage string `json:"systemMessage"`
+	}
+	json.Unmarshal([]byte(a.raw), &notice)
+	if !strings.HasPrefix(notice.SystemMessage, "rubi: ranker rank.evil (rubi.hcl:2) did not run") || !strings.Contains(notice.SystemMessage, "rubi trust "+p.root) {
+		t.Errorf("SessionStart: %s", a.raw)
+	}
+	if strings.Contains(a.Specific.Context, "rubi trust") {
+		t.Errorf("the notice reached the model: %s", a.Specific.Context)
+	}
+	if log := p.logText(); strings.Count(log, "rubi trust "+p.root) != 1 {
+		t.Errorf("hooks.log:\n%s", log)
 	}
 }

@@ -106,6 +106,11 @@ type Output struct {
 	// Block, for Stop, keeps the agent going with this reason as its next
 	// instruction.
 	Block string
+	// Notice is for the user, not the model: the agents show a hook's
+	// top-level systemMessage to the user and do not put it in the
+	// model's context (Claude Code, Gemini CLI; Codex reads the same
+	// format). rubi says there what an untrusted project left out.
+	Notice string
 }
 
 // IsZero reports an Output that says nothing.
@@ -131,11 +136,16 @@ func (o Output) Encode(w io.Writer, event string) error {
 			"permissionDecision":       "deny",
 			"permissionDecisionReason": o.Deny,
 		}}
-	default:
+	case o.Context != "":
 		doc = map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName":     event,
 			"additionalContext": o.Context,
 		}}
+	default:
+		doc = map[string]any{}
+	}
+	if o.Notice != "" {
+		doc["systemMessage"] = o.Notice
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

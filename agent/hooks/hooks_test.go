@@ -39,11 +39,12 @@ func newProject(t testing.TB, notes ...knowledge.Input) *project {
 		t.Fatal(err)
 	}
 	t.Setenv("RUBI_VAULT", filepath.Join(t.TempDir(), "vault"))
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // the record of the user's notes (project.OwnDir)
 	p := &project{t: t, root: root, vars: map[string]string{"HOME": t.TempDir()}}
 	p.env = Env{
 		Getenv: func(k string) string { return p.vars[k] },
 		Config: func(root string) (*config.Config, error) {
-			cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+			cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", TrustFile: root + ".trust.json"})
 			if diags.HasErrors() {
 				return nil, diags
 			}

@@ -193,7 +193,16 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 	h.lang = messages.Choose(cfg.Language, h.env.getenv)
 	switch h.event {
 	case SessionStart:
-		return h.sessionStart(ctx)
+		out, err := h.sessionStart(ctx)
+		// An untrusted project's plugins were left out (core/config):
+		// the session's first hook says so once, to the user (hooks.log
+		// and the answer's systemMessage), never to the model, and never
+		// blocks. The prompts after it fall back the same way in silence.
+		if line := cfg.LeftOutLine(h.lang); line != "" && err == nil {
+			logError(h.dataDir(), h.event, errors.New(line))
+			out.Notice = line
+		}
+		return out, err
 	case UserPromptSubmit:
 		return h.userPrompt(ctx)
 	case PostToolUse:

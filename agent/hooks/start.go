@@ -11,6 +11,8 @@ import (
 
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
@@ -30,8 +32,8 @@ func (h *handler) sessionStart(ctx context.Context) (Output, error) {
 			parts = append(parts, s)
 		}
 	}
-	if data, err := os.ReadFile(eng.MapPath()); err == nil && len(strings.TrimSpace(string(data))) > 0 {
-		parts = append(parts, h.lang.Get(messages.HookMap)+"\n\n"+strings.TrimSpace(string(data)))
+	if m := h.mapText(eng.MapPath(), eng.MapWritten()); m != "" {
+		parts = append(parts, m)
 	} else if !eng.HasIndex() {
 		parts = append(parts, h.lang.Get(messages.HookIndexing))
 	}
@@ -81,9 +83,46 @@ const handoffBudget = 2000
 // is only pointed to; it may be about another task.
 const handoffMaxAge = 24 * time.Hour
 
-// handoffText is the last handoff, for a session that lost its thread.
+// mapBytes caps the read of .rubi/map.md: rubi writes it within
+// budgets.map tokens (at most 1 MiB of them), a few bytes each. A larger
+// file is not rubi's, and is not read.
+func mapBytes(budget int) int64 { return max(256<<10, 8*int64(budget)) }
+
+// mapText is the level-0 map to inject, cut to budgets.map tokens whoever
+// wrote it, "" when there is none. A map that is not the very file the
+// index wrote (written: not committed, edited, replaced), or one that
+// holds a curated summary the repository supplied, is the repository's:
+// said so, and quoted, unless the user trusted the project.
+func (h *handler) mapText(path string, written bool) string {
+	data, err := store.ReadWithin(h.root, path, mapBytes(h.cfg.Budgets.Map))
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			logError(h.dataDir(), h.event, err)
+		}
+		return ""
+	}
+	m := strings.TrimSpace(text.EscapeLines(string(data)))
+	if m == "" {
+		return ""
+	}
+	if cut := cutToTokens(m, h.cfg.Budgets.Map); len(cut) < len(m) {
+		m = cut + "\n" + h.lang.Format(messages.HookMapCut, h.cfg.Budgets.Map)
+	}
+	if h.cfg.Trusted || written && h.engine().Project().Knowledge().OwnSummary("map") {
+		return h.lang.Get(messages.HookMap) + "\n\n" + m
+	}
+	return h.lang.Get(messages.HookMapRepo) + "\n\n" + text.Quote(m)
+}
+
+// handoffText is the last handoff, for a session that lost its thread:
+// the last the user saved, else the repository's last, said to be the
+// repository's and quoted.
 func (h *handler) handoffText() string {
-	ho, err := h.engine().Project().Knowledge().LastHandoff()
+	k := h.engine().Project().Knowledge()
+	ho, err := k.LastOwnHandoff()
+	if errors.Is(err, knowledge.ErrNotFound) {
+		ho, err = k.LastHandoff()
+	}
 	if err != nil {
 		if !errors.Is(err, knowledge.ErrNotFound) {
 			logError(h.dataDir(), h.event, err)
@@ -94,11 +133,14 @@ func (h *handler) handoffText() string {
 	if age := h.env.now().Sub(ho.Created); age > handoffMaxAge {
 		return h.lang.Format(messages.HookHandoffOld, when, roundAge(h.lang, age))
 	}
-	text := strings.TrimSpace(ho.Markdown())
-	if tokens.Estimate(text) > handoffBudget {
-		text = cutHandoff(h.lang, text, handoffBudget)
+	md := strings.TrimSpace(text.EscapeLines(ho.Markdown()))
+	if tokens.Estimate(md) > handoffBudget {
+		md = cutHandoff(h.lang, md, handoffBudget)
 	}
-	return h.lang.Format(messages.HookHandoff, when, text)
+	if !ho.Own {
+		return h.lang.Format(messages.HookHandoffRepo, when, text.Quote(md))
+	}
+	return h.lang.Format(messages.HookHandoff, when, md)
 }
 
 // cutHandoff cuts a handoff's markdown at a line to about n tokens, and
@@ -152,7 +194,10 @@ func quoteAll(ss []string) string {
 // criticalText lists the active notes marked critical, which every
 // session must know, within the recall budget: newest first, as of the
 // last index (the refresh this session start began has written them when
-// it finished within the wait).
+// it finished within the wait). Only the user's own notes (as rubi wrote
+// them for this user, knowledge.Store.OwnNode), or every note of a project
+// the user trusted, come under "always apply"; the repository's follow
+// under a heading that says whose they are, each line quoted.
 func (h *handler) criticalText() string {
 	crit, err := h.engine().Notes().Critical()
 	if err != nil {
@@ -162,27 +207,50 @@ func (h *handler) criticalText() string {
 	if len(crit) == 0 {
 		return ""
 	}
+	k := h.engine().Project().Knowledge()
+	var own, repo []*knowledge.Node
+	for _, n := range crit {
+		if mine, ok := k.OwnNode(n); ok {
+			// The note as its file says, not as the index's copy does.
+			if mine.Importance == knowledge.ImportanceCritical && (mine.Status == "" || mine.Status == knowledge.StatusActive) {
+				own = append(own, mine)
+			}
+		} else {
+			repo = append(repo, n)
+		}
+	}
 	var b strings.Builder
-	b.WriteString(h.lang.Get(messages.HookCritical) + "\n")
 	budget := h.cfg.Budgets.Recall
 	shown := 0
-	for _, n := range crit {
-		line := "- " + n.Type + ": " + n.Title
-		if body := firstLine(n.Body); body != "" {
-			line += " — " + body
+	list := func(heading string, nodes []*knowledge.Node, prefix string) {
+		if len(nodes) == 0 {
+			return
 		}
-		if len(n.Files) > 0 {
-			line += " (" + strings.Join(n.Files, ", ") + ")"
+		head := heading + "\n"
+		if tokens.Estimate(b.String()+head) > budget {
+			return
 		}
-		line += "\n"
-		if tokens.Estimate(b.String()+line) > budget {
-			break
+		b.WriteString(head)
+		for _, n := range nodes {
+			line := prefix + "- " + text.Escape(n.Type) + ": " + text.Escape(n.Title)
+			if body := firstLine(n.Body); body != "" {
+				line += " — " + text.Escape(body)
+			}
+			if len(n.Files) > 0 {
+				line += " (" + text.Escape(strings.Join(n.Files, ", ")) + ")"
+			}
+			line += "\n"
+			if tokens.Estimate(b.String()+line) > budget {
+				return
+			}
+			b.WriteString(line)
+			shown++
 		}
-		b.WriteString(line)
-		shown++
 	}
-	if shown < len(crit) {
-		b.WriteString(h.lang.Format(messages.HookCriticalMore, len(crit)-shown) + "\n")
+	list(h.lang.Get(messages.HookCritical), own, "")
+	list(h.lang.Get(messages.HookCriticalRepo), repo, "> ")
+	if shown < len(own)+len(repo) {
+		b.WriteString(h.lang.Format(messages.HookCriticalMore, len(own)+len(repo)-shown) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -200,17 +268,19 @@ func firstLine(s string) string {
 	return ""
 }
 
-// cutToTokens cuts s at a line boundary so that it fits n tokens.
+// cutToTokens cuts s at a line boundary so that it fits n tokens,
+// counting line by line (a line's estimate is rounded up, so the sum never
+// falls short of the whole's): linear in s, however long.
 func cutToTokens(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	var b strings.Builder
-	for _, l := range lines {
-		if tokens.Estimate(b.String()+l+"\n") > n {
+	used, end := 0, 0
+	for end < len(s) {
+		l, _, _ := strings.Cut(s[end:], "\n")
+		if used += tokens.Estimate(l + "\n"); used > n {
 			break
 		}
-		b.WriteString(l + "\n")
+		end += len(l) + 1
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return strings.TrimRight(s[:min(end, len(s))], "\n")
 }
 
 // roundAge writes an age in l, in days, or hours under two days.

@@ -14,6 +14,7 @@ import (
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/store"
+	rubitext "github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/when"
 )
 
@@ -163,7 +164,11 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 		h.Path = p.rel(path)
 		return mcp.NewToolResultStructured(handoffOutput{Handoff: &h, Chunk: chunk.ID}, fmt.Sprintf("saved: %s (chunk %s)\n", h.Path, chunk.ID)), nil
 	case "last":
-		h, err := eng.Project().Knowledge().LastHandoff()
+		// The user's own last handoff, else the repository's, quoted.
+		h, err := eng.Project().Knowledge().LastOwnHandoff()
+		if errors.Is(err, knowledge.ErrNotFound) {
+			h, err = eng.Project().Knowledge().LastHandoff()
+		}
 		if errors.Is(err, knowledge.ErrNotFound) {
 			return mcp.NewToolResultStructured(handoffOutput{}, "no handoff has been saved in this project yet\n"), nil
 		}
@@ -177,7 +182,11 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 			return nil, err
 		}
 		h.Path = p.rel(h.Path)
-		return mcp.NewToolResultStructured(handoffOutput{Handoff: h}, string(data)), nil
+		out := rubitext.EscapeLines(string(data))
+		if !h.Own {
+			out = s.msg(messages.ReadRepo) + "\n" + rubitext.Quote(strings.TrimRight(string(data), "\n")) + "\n"
+		}
+		return mcp.NewToolResultStructured(handoffOutput{Handoff: h}, out), nil
 	case "retention", "retain":
 		run := a.Action == "retain"
 		var plan *memory.Plan

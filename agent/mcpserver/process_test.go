@@ -54,7 +54,7 @@ func procClient(t *testing.T, dir string, env []string, opts ...client.ClientOpt
 // testEnv keeps the user's configuration and vault out of a subprocess,
 // and its temporary files (Node's compile cache) in the test's folder.
 func testEnv(t *testing.T) []string {
-	return []string{"XDG_CONFIG_HOME=" + t.TempDir(), "RUBI_VAULT=" + t.TempDir(), "RUBI_PROJECT_DIR=", "TMPDIR=" + t.TempDir()}
+	return []string{"XDG_CONFIG_HOME=" + t.TempDir(), "RUBI_VAULT=" + t.TempDir(), "XDG_STATE_HOME=" + t.TempDir(), "RUBI_PROJECT_DIR=", "TMPDIR=" + t.TempDir()}
 }
 
 // rubi mcp as a real subprocess, in both protocol eras: everything on

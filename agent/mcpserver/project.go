@@ -124,6 +124,17 @@ func (p *project) close() {
 // layer and the project's rubi.hcl, present or not) by size and time.
 func configStamp(cfg *config.Config) string {
 	paths := append([]string{config.UserConfigPath(), filepath.Join(cfg.Root, config.FileName)}, cfg.Layers...)
+	// rubi trust (or --revoke) takes effect on the next call, and so does
+	// a change to a plugin executable inside the project: it is no longer
+	// trusted, and its process stops with the engine.
+	if cfg.Trust.Record != "" {
+		paths = append(paths, cfg.Trust.Record)
+	}
+	for _, p := range cfg.Trust.Plugins {
+		if p.Inside {
+			paths = append(paths, p.Path)
+		}
+	}
 	var b strings.Builder
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil {
@@ -148,6 +159,13 @@ func (s *Server) openProject(root string) (*project, error) {
 		cfg, err := config.LoadChecked(config.Options{Root: root, Extra: s.opts.Configs})
 		if err != nil {
 			return nil, "", fmt.Errorf("the configuration of %s has errors; fix them and call again:\n%w", root, err)
+		}
+		// An untrusted project's plugins were left out (core/config): the
+		// server says so on its log (stderr, which the client keeps for
+		// the user), once for each configuration it opens, and answers
+		// with the built-in stages; the agent's answers do not carry it.
+		if line := cfg.LeftOutLine(s.opts.Language); line != "" {
+			s.logger.Warn(line)
 		}
 		return s.newEngine(cfg), configStamp(cfg), nil
 	}

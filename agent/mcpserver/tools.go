@@ -22,6 +22,7 @@ import (
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
+	rubitext "github.com/rubi-dev/rubi/core/text"
 )
 
 // tools returns the tool definitions with their handlers. Descriptions say
@@ -517,9 +518,19 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		}
 		var b strings.Builder
 		for _, st := range stale {
-			fmt.Fprintf(&b, "⚠ %s\n", st)
+			fmt.Fprintf(&b, "⚠ %s\n", rubitext.Escape(st))
 		}
-		b.Write(data)
+		// A note the repository supplied is quoted data, not rubi's word,
+		// within the same cap: the quote's "> " takes the room of as many
+		// bytes of the note.
+		if n.Personal || eng.Project().Knowledge().Owned(n.Path) {
+			b.WriteString(rubitext.EscapeLines(string(data)))
+		} else {
+			if over := len(data) + 2*(bytes.Count(data, []byte("\n"))+1) - maxNodeRead; over > 0 {
+				data = data[:bytes.LastIndexByte(data[:len(data)-over], '\n')+1]
+			}
+			b.WriteString(s.msg(messages.ReadRepo) + "\n" + rubitext.Quote(strings.TrimRight(string(data), "\n")) + "\n")
+		}
 		c := n.Clone()
 		c.Path = p.rel(c.Path)
 		if size > int64(len(data)) {
@@ -535,14 +546,14 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 	if !errors.Is(nodeErr, knowledge.ErrNotFound) {
 		return nil, nodeErr
 	}
-	text, err := knowledge.ReadRegion(p.root, target)
+	region, err := knowledge.ReadRegion(p.root, target)
 	if err != nil {
 		return nil, fmt.Errorf("%q is neither a stored node nor a readable file region (%v); give a node id or title from a context result, or a project file as path, path:LINE or path:START-END", target, err)
 	}
-	if text == "" {
-		text = "(empty file)\n"
+	if region == "" {
+		region = "(empty file)\n"
 	}
-	return mcp.NewToolResultStructured(textOutput{Target: target, Text: text}, text), nil
+	return mcp.NewToolResultStructured(textOutput{Target: target, Text: region}, region), nil
 }
 
 // readChunk reads a chunk of the conversation memory, whole or a line

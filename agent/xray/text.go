@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // TextOptions shape the terminal report.
@@ -78,7 +79,7 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) {
 				fmt.Fprintln(w, l.Format(messages.XrayMoreTools, len(rep.Tools)-8))
 				break
 			}
-			fmt.Fprintf(w, "  %-16s %s %6s  %s, %s\n", clip(t.Tool, 16), Bar(t.Share/math.Max(top, 1e-12), 20), Percent(t.Share), l.Count(t.Outputs, messages.NounOutput), l.Format(messages.CountTokens, FormatTokens(t.Tokens)))
+			fmt.Fprintf(w, "  %-16s %s %6s  %s, %s\n", clip(text.Escape(t.Tool), 16), Bar(t.Share/math.Max(top, 1e-12), 20), Percent(t.Share), l.Count(t.Outputs, messages.NounOutput), l.Format(messages.CountTokens, FormatTokens(t.Tokens)))
 		}
 	}
 
@@ -97,7 +98,7 @@ func WriteText(w io.Writer, rep *Report, o TextOptions) {
 			}
 		}
 		fmt.Fprintf(tw, "  %s\t%s%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", FormatTokens(int64(s.Cost.Total)), Percent(s.Share), usd, day(s.Start),
-			s.Project, FormatTokens(s.Peak), Sparkline(s.Curve, 24), s.Calls, s.Compactions, shortID(s.ID))
+			text.Escape(s.Project), FormatTokens(s.Peak), Sparkline(s.Curve, 24), s.Calls, s.Compactions, text.Escape(shortID(s.ID)))
 	}
 	tw.Flush()
 
@@ -113,7 +114,7 @@ func writeHeader(w io.Writer, rep *Report, o TextOptions) {
 		span = l.Format(messages.XrayLastDays, o.Days)
 	}
 	if rep.Project != "" {
-		span += l.Format(messages.XrayProject, rep.Project)
+		span += l.Format(messages.XrayProject, text.Escape(rep.Project))
 	}
 	var agents []string
 	for _, a := range []string{"claude-code", "codex"} {
@@ -163,7 +164,7 @@ func WriteSimulation(w io.Writer, rep *Report, o TextOptions) {
 	}
 	fmt.Fprintln(tw)
 	for _, s := range rep.Top {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s", shortID(s.ID), s.Project, FormatTokens(s.Peak), FormatTokens(int64(s.Cost.Total)))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s", text.Escape(shortID(s.ID)), text.Escape(s.Project), FormatTokens(s.Peak), FormatTokens(int64(s.Cost.Total)))
 		for _, sim := range s.Sims {
 			fmt.Fprintf(tw, "\t%s (%s)", signedPercent(ratio(s.Cost.Total-sim.Cost, s.Cost.Total)), l.Count(sim.Switches, messages.NounSwitch))
 		}

@@ -53,6 +53,7 @@ func project(t *testing.T) string {
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("RUBI_VAULT", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	t.Setenv("CLAUDE_PROJECT_DIR", "")
 	return root
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/core/messages"
+	rubitext "github.com/rubi-dev/rubi/core/text"
 )
 
 // The fixed phrases of Level0 and Level1, as they render them.
@@ -25,6 +26,7 @@ var (
 // follows the heading). The stored maps (.rubi/map.md, .rubi/modules/)
 // are English; `rubi map` prints them in the user's language.
 func Localize(text, summary string, l messages.Lang) string {
+	summary = rubitext.EscapeLines(summary) // as Level0 and Level1 wrote it
 	if l == messages.English || text == "" {
 		return text
 	}

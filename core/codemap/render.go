@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
@@ -16,14 +17,14 @@ import (
 func (m *Map) Level0(project string, budget int, summary string) string {
 	var head strings.Builder
 	fmt.Fprintf(&head, "# Map of %s\n\n", project)
-	if s := strings.TrimSpace(summary); s != "" {
+	if s := strings.TrimSpace(text.EscapeLines(summary)); s != "" {
 		head.WriteString(s + "\n\n")
 	}
 	fmt.Fprintf(&head, "%s in %s. %s\n", count(len(m.Files), "file"), count(len(m.Modules), "module"), m.languages())
 	if central := m.centralCode(5); len(central) > 0 && central[0].Rank > 0 {
 		names := make([]string, len(central))
 		for i, f := range central {
-			names[i] = "`" + f.Path + "`"
+			names[i] = "`" + text.Escape(f.Path) + "`"
 		}
 		fmt.Fprintf(&head, "Central files: %s.\n", strings.Join(names, ", "))
 	}
@@ -56,14 +57,14 @@ func moduleLine(mod *Module) string {
 	if name == "." {
 		name = ". (root)"
 	}
-	fmt.Fprintf(&b, "- `%s` (%d)", name, len(mod.Files))
+	fmt.Fprintf(&b, "- `%s` (%d)", text.Escape(name), len(mod.Files))
 	var central []string
 	for _, f := range mod.Files {
 		if len(central) == 3 {
 			break
 		}
 		if !IsTest(f.Path) {
-			central = append(central, path.Base(f.Path))
+			central = append(central, text.Escape(path.Base(f.Path)))
 		}
 	}
 	if len(central) > 0 {
@@ -80,8 +81,8 @@ func moduleLine(mod *Module) string {
 // every file with its description, exports and imports in and out.
 func (m *Map) Level1(mod *Module, summary string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Module %s\n\n", mod.Name)
-	if s := strings.TrimSpace(summary); s != "" {
+	fmt.Fprintf(&b, "# Module %s\n\n", text.Escape(mod.Name))
+	if s := strings.TrimSpace(text.EscapeLines(summary)); s != "" {
 		b.WriteString(s + "\n\n")
 	}
 	fmt.Fprintf(&b, "%s", count(len(mod.Files), "file"))
@@ -95,12 +96,12 @@ func (m *Map) Level1(mod *Module, summary string) string {
 	var tests []string
 	for _, f := range mod.Files {
 		if IsTest(f.Path) {
-			tests = append(tests, "`"+path.Base(f.Path)+"`")
+			tests = append(tests, "`"+text.Escape(path.Base(f.Path))+"`")
 			continue
 		}
-		fmt.Fprintf(&b, "- `%s`", f.Path)
+		fmt.Fprintf(&b, "- `%s`", text.Escape(f.Path))
 		if f.Doc != "" {
-			b.WriteString(" — " + f.Doc)
+			b.WriteString(" — " + text.Escape(f.Doc))
 		}
 		b.WriteByte('\n')
 		if len(f.Exported) > 0 {
@@ -205,10 +206,12 @@ func count(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// list joins up to max items and says how many more there are.
+// list joins up to max items and says how many more there are. The items
+// are names the repository chose (files, modules, symbols): escaped, none
+// can start a line of the map's own.
 func list(items []string, max int) string {
 	if len(items) <= max {
-		return strings.Join(items, ", ")
+		return text.Escape(strings.Join(items, ", "))
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(items[:max], ", "), len(items)-max)
+	return fmt.Sprintf("%s and %d more", text.Escape(strings.Join(items[:max], ", ")), len(items)-max)
 }

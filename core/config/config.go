@@ -166,12 +166,18 @@ type Config struct {
 	Retrieve Retrieve `json:"retrieve"`
 	Hooks    Hooks    `json:"hooks"`
 	Memory   Memory   `json:"memory"`
+	// Trusted says the user trusted this project with rubi trust, and
+	// nothing the trust covers changed since.
+	Trusted bool `json:"trusted"`
 	// Stages in declaration order (layer by layer), enabled or not.
 	Stages []*Stage `json:"stages"`
 	// Layers lists the files read, first to last.
 	Layers []string `json:"layers"`
 	// Files holds the parsed sources, for rendering diagnostics.
 	Files map[string]*hcl.File `json:"-"`
+	// Trust is what the project's trust covers and, untrusted, the
+	// stages that ran without their plugin (trust.go).
+	Trust Trust `json:"trust"`
 }
 
 // Stage is one stage block after layering.
@@ -218,6 +224,9 @@ type Options struct {
 	// NoProject leaves out the project layer: the settings that hold
 	// before there is a project (the personal vault of rubi mcp --vault).
 	NoProject bool
+	// TrustFile is the trust record (core/trust). Empty means the
+	// default, TrustPath(); "-" reads none: nothing is trusted.
+	TrustFile string
 }
 
 // UserConfigPath returns the default personal config path.
@@ -241,7 +250,8 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid project root", Detail: err.Error()}}
 	}
-	l := &loader{cfg: &Config{Root: root, Files: map[string]*hcl.File{}}, stages: map[string]*Stage{}, sections: map[string]map[string]*hcl.Attribute{}}
+	l := &loader{cfg: &Config{Root: root, Files: map[string]*hcl.File{}}, stages: map[string]*Stage{}, sections: map[string]map[string]*hcl.Attribute{},
+		root: root, projectLayers: map[string]bool{}}
 
 	l.layer("(built-in defaults)/"+FileName, "", rubi.DefaultConfig)
 	user := opts.UserConfig
@@ -249,14 +259,14 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 		user = UserConfigPath()
 	}
 	if user != "-" && user != "" {
-		l.layerFile(user, false)
+		l.layerFile(user, false, layerUser)
 	}
 	if !opts.NoProject {
 		l.project = displayName(filepath.Join(root, FileName))
-		l.layerFile(filepath.Join(root, FileName), false)
+		l.layerFile(filepath.Join(root, FileName), false, layerProject)
 	}
 	for _, extra := range opts.Extra {
-		l.layerFile(extra, true)
+		l.layerFile(extra, true, layerExtra)
 	}
 	// Decoding still runs after errors in the skeleton so that one run
 	// reports every mistake it can.
@@ -264,6 +274,11 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
+	record := opts.TrustFile
+	if record == "" {
+		record = TrustPath()
+	}
+	l.applyTrust(record)
 	return l.cfg, l.diags
 }
 
@@ -278,6 +293,11 @@ type loader struct {
 	// defaultVault is the built-in defaults' vault expression, as
 	// written: a project's rubi.hcl that repeats it chooses nothing.
 	defaultVault string
+	// root is the project root; projectLayers names the configuration
+	// files inside it (as diagnostics name them): what they set up needs
+	// the user's trust (trust.go).
+	root          string
+	projectLayers map[string]bool
 }
 
 // displayName is how a config file is named in diagnostics: relative to
@@ -292,11 +312,20 @@ func displayName(path string) string {
 	return path
 }
 
-// layerFile reads a configuration file up to MaxFileSize, without
-// blocking on a FIFO; the project's rubi.hcl as every file a repository
-// supplies (store.ReadWithin: never a link, nothing out of the project),
-// the user's and --config's following their links as the user made them.
-func (l *loader) layerFile(path string, mustExist bool) {
+// The layers read from files: whose they are decides what needs the
+// user's trust (trust.go).
+const (
+	layerUser    = iota // the personal config: the user's own, wherever it is
+	layerProject        // the project's rubi.hcl
+	layerExtra          // a --config file: the project's when inside it
+)
+
+// layerFile reads the layer at path, of the given kind, up to MaxFileSize
+// and without blocking on a FIFO: the project's rubi.hcl as every file a
+// repository supplies (store.ReadWithin: never a link, nothing out of the
+// project), the user's and --config's following their links as the user
+// made them.
+func (l *loader) layerFile(path string, mustExist bool, kind int) {
 	var src []byte
 	var err error
 	if path == filepath.Join(l.cfg.Root, FileName) {
@@ -326,7 +355,10 @@ func (l *loader) layerFile(path string, mustExist bool) {
 		})
 		return
 	}
-	l.layer(displayName(path), filepath.Dir(path), src)
+	name := displayName(path)
+	if abs, err := filepath.Abs(path); err == nil && l.layer(name, filepath.Dir(path), src) && kind != layerUser {
+		l.noteLayer(abs, name, src, kind == layerProject)
+	}
 }
 
 var rootSchema = &hcl.BodySchema{
@@ -345,17 +377,18 @@ func (l *loader) sectionTargets() map[string]any {
 	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "retrieve": &l.cfg.Retrieve, "hooks": &l.cfg.Hooks, "memory": &l.cfg.Memory}
 }
 
-// layer reads one file's skeleton and merges it over the earlier layers.
-// dir resolves relative plugin paths ("" for the built-in defaults).
-func (l *loader) layer(name, dir string, src []byte) {
+// layer reads one file's skeleton and merges it over the earlier layers,
+// and reports whether it parsed. dir resolves relative plugin paths (""
+// for the built-in defaults).
+func (l *loader) layer(name, dir string, src []byte) bool {
 	if diags := CheckShape(name, src); diags.HasErrors() {
 		l.diags = append(l.diags, diags...)
-		return
+		return false
 	}
 	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
-		return
+		return false
 	}
 	l.cfg.Files[name] = f
 	l.cfg.Layers = append(l.cfg.Layers, name)
@@ -413,6 +446,7 @@ func (l *loader) layer(name, dir string, src []byte) {
 			l.stage(core.Kind(b.Type), b, attrs, dir)
 		}
 	}
+	return true
 }
 
 func describeBlock(b *hcl.Block) string {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -137,7 +138,13 @@ func TestLayering(t *testing.T) {
 	extra := filepath.Join(home, "extra.hcl")
 	os.WriteFile(extra, []byte("budgets {\n  recall = 100\n}\n"), 0o644)
 
-	cfg, diags := Load(Options{Root: root, UserConfig: user, Extra: []string{extra}})
+	opts := Options{Root: root, UserConfig: user, Extra: []string{extra}, TrustFile: filepath.Join(home, "trust.json")}
+	// The project's rubi.hcl names a plugin: it runs once the user
+	// trusts the project.
+	if _, err := TrustProject(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := Load(opts)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

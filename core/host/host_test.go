@@ -21,7 +21,12 @@ func load(t *testing.T, src string) *config.Config {
 	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+	// The project names a plugin: the user trusts it, as rubi trust does.
+	opts := config.Options{Root: root, UserConfig: "-", TrustFile: root + ".trust.json"}
+	if _, err := config.TrustProject(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(opts)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -41,6 +41,9 @@ type Handoff struct {
 	// Path is the handoff's file (absolute); set by SaveHandoff and
 	// LastHandoff.
 	Path string `json:"path,omitempty"`
+	// Own says LastHandoff found it as rubi saved it for this user; a
+	// handoff the repository supplied is not.
+	Own bool `json:"-"`
 }
 
 // handoffSections are the list sections of a handoff file, in order.
@@ -96,21 +99,40 @@ func (s *Store) SaveHandoff(h Handoff) (string, error) {
 	if err := store.WriteFile(p, data, 0o644); err != nil {
 		return "", err
 	}
+	if err := s.recordOwn(map[string][]byte{p: data}); err != nil {
+		return p, fmt.Errorf("the handoff is saved in %s, but shows as the repository's: %w", p, err)
+	}
 	return p, nil
 }
 
 // LastHandoff returns the most recent handoff: latest minute, then highest
-// suffix. ErrNotFound when there is none.
+// suffix. ErrNotFound when there is none. A handoff named or dated in the
+// future (a committed 2099-01-01-0000.md) is never the last while there
+// is another: it ranks below every other, and its date is clamped to its
+// file's time, or now.
 func (s *Store) LastHandoff() (*Handoff, error) {
+	return s.lastHandoff(false)
+}
+
+// LastOwnHandoff is LastHandoff among the handoffs rubi saved for this
+// user (own.go): what a session of the user's resumes from, whatever the
+// repository holds. ErrNotFound when there is none.
+func (s *Store) LastOwnHandoff() (*Handoff, error) {
+	return s.lastHandoff(true)
+}
+
+func (s *Store) lastHandoff(own bool) (*Handoff, error) {
 	dir := filepath.Join(s.rubiDir, "handoffs")
 	des, err := os.ReadDir(dir)
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}
+	now := s.now()
 	type cand struct {
-		stamp string
-		n     int
-		name  string
+		future bool
+		stamp  string
+		n      int
+		name   string
 	}
 	var cs []cand
 	for _, de := range des {
@@ -122,28 +144,51 @@ func (s *Store) LastHandoff() (*Handoff, error) {
 		if m[2] != "" {
 			n, _ = strconv.Atoi(m[2])
 		}
-		cs = append(cs, cand{m[1], n, de.Name()})
-	}
-	if len(cs) == 0 {
-		return nil, fmt.Errorf("no handoff in %s: %w", dir, ErrNotFound)
+		t, err := time.Parse("2006-01-02-1504", m[1])
+		cs = append(cs, cand{err != nil || t.After(now), m[1], n, de.Name()})
 	}
 	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].future != cs[j].future {
+			return cs[i].future
+		}
 		if cs[i].stamp != cs[j].stamp {
 			return cs[i].stamp < cs[j].stamp
 		}
 		return cs[i].n < cs[j].n
 	})
-	p := filepath.Join(dir, cs[len(cs)-1].name)
-	data, err := store.ReadWithin(s.root, p, maxHandoffFile)
-	if err != nil {
-		return nil, err
+	var rec *ownRecord
+	if own {
+		if rec, err = s.readOwn(); err != nil {
+			return nil, err
+		}
 	}
-	h, err := decodeHandoff(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	for k := len(cs) - 1; k >= 0; k-- {
+		p := filepath.Join(dir, cs[k].name)
+		var data []byte
+		mine := false
+		if own {
+			if data, mine = s.ownedData(rec, p); !mine {
+				continue
+			}
+		} else if data, err = store.ReadWithin(s.root, p, maxOwnFile); err != nil {
+			return nil, err
+		} else {
+			mine = s.Owned(p)
+		}
+		h, err := decodeHandoff(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		h.Path, h.Own = p, mine
+		if h.Created.After(now) {
+			h.Created = now
+			if fi, err := os.Lstat(p); err == nil && fi.ModTime().Before(now) {
+				h.Created = fi.ModTime().UTC().Truncate(time.Second)
+			}
+		}
+		return h, nil
 	}
-	h.Path = p
-	return h, nil
+	return nil, fmt.Errorf("no handoff in %s: %w", dir, ErrNotFound)
 }
 
 func encodeHandoff(h *Handoff) ([]byte, error) {

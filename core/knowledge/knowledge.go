@@ -284,6 +284,13 @@ type Options struct {
 	// MaxBody is the largest body, in bytes, that a node may have; 0 means
 	// DefaultMaxBody.
 	MaxBody int
+	// OwnDir is the folder, outside the project, of the record of the
+	// files rubi wrote for this user (own.go); "" keeps none, and every
+	// note of the project is the repository's.
+	OwnDir string
+	// Trusted takes every note, handoff and summary of the project as the
+	// user's: the user trusted the project (config.Config.Trusted).
+	Trusted bool
 }
 
 // Store reads and writes the knowledge graph of one project (and the
@@ -309,6 +316,11 @@ type Store struct {
 
 	hashMu sync.Mutex
 	hashes map[string]hashEntry
+
+	// own is the record of the user's files last read (own.go), at
+	// ownVersion of its file; s.mu guards both.
+	own        *ownRecord
+	ownVersion string
 }
 
 // scope is one place nodes live: the project or the vault.

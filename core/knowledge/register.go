@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -197,10 +198,12 @@ func (s *Store) Register(ctx context.Context, in []Input) ([]Result, error) {
 	// Write every changed node; a failed write fails the inputs that
 	// landed on it.
 	writeErr := map[string]error{}
+	var recordErr error
 	for _, b := range batches {
 		for id, err := range b.write() {
 			writeErr[id] = err
 		}
+		recordErr = cmp.Or(recordErr, b.recordErr)
 	}
 	for i, n := range nodes {
 		if n == nil || preps[i] == nil {
@@ -215,6 +218,9 @@ func (s *Store) Register(ctx context.Context, in []Input) ([]Result, error) {
 			if id, ok := strings.CutPrefix(note, "superseded: "); ok && writeErr[id] != nil {
 				res.Notes[j] = fmt.Sprintf("could not supersede %s: %v", id, writeErr[id])
 			}
+		}
+		if recordErr != nil {
+			res.Notes = append(res.Notes, "saved, but shown as the repository's: "+recordErr.Error())
 		}
 	}
 	return results, ctxErr
@@ -343,6 +349,10 @@ type batch struct {
 	sim     *simIndex
 	working map[string]bool // ids already cloned (or created) in this batch
 	dirty   []*Node
+	// recordErr is why the record of the user's own notes could not be
+	// updated after the write (own.go): the notes are saved, and show
+	// as the repository's.
+	recordErr error
 }
 
 func titleKey(typ, norm string) string { return typ + "\x00" + norm }
@@ -664,12 +674,21 @@ func (b *batch) write() map[string]error {
 		files = append(files, store.File{Path: n.Path, Data: data, Perm: 0o644})
 		nodes = append(nodes, n)
 	}
+	var own map[string]bool
+	if !b.sc.personal {
+		own = b.s.ownBefore(nodes)
+	}
+	wrote := map[string][]byte{}
 	for i, err := range store.WriteFiles(files) {
 		if err != nil {
 			errs[nodes[i].ID] = err
 			continue
 		}
 		b.s.remember(nodes[i])
+		if own[nodes[i].Path] {
+			wrote[nodes[i].Path] = files[i].Data
+		}
 	}
+	b.recordErr = b.s.recordOwn(wrote)
 	return errs
 }

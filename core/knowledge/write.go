@@ -50,7 +50,7 @@ func (s *Store) Forget(id string, hard bool) error {
 				delete(s.cache, p)
 				s.mu.Unlock()
 			}
-			return nil, nil
+			return nil, s.recordOwn(nil, l.paths[id]...)
 		}
 		if n.Status == StatusRetracted {
 			return nil, nil
@@ -90,10 +90,14 @@ func (s *Store) update(sc *scope, id string, fn func(l *loaded, n *Node) (*Node,
 	if err != nil {
 		return err
 	}
+	own := sc.personal || s.ownBefore([]*Node{c})[c.Path]
 	if err := store.WriteFile(c.Path, data, 0o644); err != nil {
 		return err
 	}
 	s.remember(c)
+	if own && !sc.personal {
+		return s.recordOwn(map[string][]byte{c.Path: data})
+	}
 	return nil
 }
 
@@ -141,9 +145,27 @@ func (s *Store) WriteSummary(target, text string) error {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
-		return nil
+		return s.recordOwn(nil, p)
 	}
-	return store.WriteFile(p, []byte(text+"\n"), 0o644)
+	data := []byte(text + "\n")
+	if err := store.WriteFile(p, data, 0o644); err != nil {
+		return err
+	}
+	return s.recordOwn(map[string][]byte{p: data})
+}
+
+// OwnSummary reports whether the curated summary of target is the user's:
+// there is none, or its file is as rubi wrote it for this user. A
+// summary the repository supplied is shown as the repository's.
+func (s *Store) OwnSummary(target string) bool {
+	p, err := s.summaryPath(target)
+	if err != nil {
+		return false
+	}
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+		return true
+	}
+	return s.Owned(p)
 }
 
 // Summary returns the curated summary of target, if there is one.

@@ -11,6 +11,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // maxChunkBody is the most of a chunk's text the rankers index: its start
@@ -144,9 +145,9 @@ func (c *Chunks) Time(key string) (time.Time, bool) {
 // the files it names, and its first lines.
 func renderChunk(c *memory.Chunk) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s (%s, %s)", c.Type, c.Summary, c.Created.Local().Format("2006-01-02 15:04"), plural(c.Lines, "line"))
+	fmt.Fprintf(&b, "%s: %s (%s, %s)", text.Escape(c.Type), text.Escape(c.Summary), c.Created.Local().Format("2006-01-02 15:04"), plural(c.Lines, "line"))
 	if len(c.Entities.Files) > 0 {
-		fmt.Fprintf(&b, "\n  files: %s", strings.Join(c.Entities.Files[:min(len(c.Entities.Files), 8)], ", "))
+		fmt.Fprintf(&b, "\n  files: %s", text.Escape(strings.Join(c.Entities.Files[:min(len(c.Entities.Files), 8)], ", ")))
 	}
 	shown := 0
 	for _, l := range strings.Split(c.Content, "\n") {
@@ -156,7 +157,7 @@ func renderChunk(c *memory.Chunk) string {
 		if r := []rune(l); len(r) > 160 {
 			l = string(r[:159]) + "…"
 		}
-		b.WriteString("\n  " + l)
+		b.WriteString("\n  " + text.Escape(l))
 		if shown++; shown == 3 {
 			break
 		}

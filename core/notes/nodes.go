@@ -227,7 +227,8 @@ func (s *Nodes) Show(key string, f Filter, render bool) (Shown, bool) {
 		return Shown{}, true
 	}
 	stale := s.store().Stale(n)
-	return Shown{Path: relPath(s.root, n.Path), Title: n.Title, Text: renderNode(n, stale), Stale: stale}, true
+	own := n.Personal || s.store().Owned(n.Path)
+	return Shown{Path: relPath(s.root, n.Path), Title: n.Title, Text: renderNode(n, stale, own), Stale: stale}, true
 }
 
 // accepts applies the filter to a node: status (active unless asked),
@@ -254,23 +255,38 @@ func (s *Nodes) Time(key string) (time.Time, bool) {
 
 // renderNode is a node as the agent reads it in a result: its type and
 // title, its importance when it is not medium, staleness warnings, and the
-// start of its text.
-func renderNode(n *knowledge.Node, stale []string) string {
+// start of its text. A node that is not the user's own (not as rubi wrote
+// it for this user, knowledge.Store.Owned) says it is the repository's,
+// and its text is quoted ("> "): what it says is data, not rubi's word.
+// Its title, text and files are escaped (text.Escape): none can start a
+// line of the result's own.
+func renderNode(n *knowledge.Node, stale []string, own bool) string {
 	var b strings.Builder
 	kind := n.Type
 	if n.Personal {
 		kind = "personal " + kind
 	}
-	fmt.Fprintf(&b, "%s: %s", kind, n.Title)
+	if !own {
+		kind = "repository " + kind
+	}
+	fmt.Fprintf(&b, "%s: %s", text.Escape(kind), text.Escape(n.Title))
 	if n.Importance != "" && n.Importance != "medium" {
-		fmt.Fprintf(&b, " (%s)", n.Importance)
+		fmt.Fprintf(&b, " (%s)", text.Escape(n.Importance))
 	}
 	for _, s := range stale {
-		b.WriteString("\n  ⚠ " + s)
+		b.WriteString("\n  ⚠ " + text.Escape(s))
 	}
-	text.WriteExcerpt(&b, n.Body, 400)
+	if own {
+		text.WriteExcerpt(&b, text.EscapeLines(n.Body), 400)
+	} else {
+		// Quoted: a line of the repository's text reads as no line of the
+		// result's own ("why: …").
+		var q strings.Builder
+		text.WriteExcerpt(&q, text.EscapeLines(n.Body), 400)
+		b.WriteString(strings.ReplaceAll(q.String(), "\n  ", "\n  > "))
+	}
 	if len(n.Files) > 0 {
-		fmt.Fprintf(&b, "\n  files: %s", strings.Join(n.Files, ", "))
+		fmt.Fprintf(&b, "\n  files: %s", text.Escape(strings.Join(n.Files, ", ")))
 	}
 	return b.String()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
 	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // GraphSymbol is a symbol as `rubi graph` lists it.
@@ -141,8 +142,10 @@ func (e *Engine) mapPage(module string) (string, string, error) {
 		return "", "", err
 	}
 	if module == "" {
+		// The map files may be the repository's: nothing in them reaches
+		// the terminal or the agent raw.
 		data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), mapFile), maxMapFile)
-		return string(data), "map", err
+		return text.EscapeLines(string(data)), "map", err
 	}
 	mods := e.mapModules(m)
 	names := make([]string, 0, len(mods))
@@ -168,7 +171,7 @@ func (e *Engine) mapPage(module string) (string, string, error) {
 		return "", "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
 	}
 	data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"), maxModulePage)
-	return string(data), "module:" + found[0], err
+	return text.EscapeLines(string(data)), "module:" + found[0], err
 }
 
 // HasIndex reports whether the project was indexed at least once (its

@@ -48,7 +48,7 @@ const maxManifestFile = 4 << 20
 
 // mapsFormat changes whenever the rendering of the maps changes, so that
 // maps written by an older rubi are rewritten even if no code changed.
-const mapsFormat = 3 // 3: modules of hidden files only are left out
+const mapsFormat = 4 // 3: modules of hidden files only are left out; 4: names escaped
 
 // buildMap assembles the code map from the manifest and the file edges.
 // Files of index.hidden_roles are marked hidden: a module of only those
@@ -81,7 +81,7 @@ func (e *Engine) writeMaps(prev, next *manifest.Manifest, edges []core.Edge, dir
 	}
 	cm := e.buildMap(next, edges)
 	next.MapsFormat = mapsFormat
-	if err := e.writeIfChanged(filepath.Join(e.dataDir(), mapFile), cm.Level0(e.projectName(), e.cfg.Budgets.Map, e.summary("map"))); err != nil {
+	if err := e.writeMap(cm.Level0(e.projectName(), e.cfg.Budgets.Map, e.summary("map"))); err != nil {
 		return err
 	}
 	dir := filepath.Join(e.dataDir(), modulesDir)
@@ -122,13 +122,14 @@ func (e *Engine) mapModules(m *manifest.Manifest) map[string][]*manifest.Record 
 }
 
 // mapsStale reports whether the maps must be rewritten although no code
-// changed: map.md is missing, was rendered by an older rubi, or a curated
-// summary is newer than it; or map.md or a module's page is not a regular
-// file (a link the repository committed, a FIFO), or map.md is larger
-// than rubi reads of it, which the rewrite replaces.
+// changed: map.md is missing, was rendered by an older rubi, is not the
+// file an index wrote (committed, pulled, edited), or a curated summary is
+// newer than it; or map.md or a module's page is not a regular file (a
+// link the repository committed, a FIFO), or map.md is larger than rubi
+// reads of it, which the rewrite replaces.
 func (e *Engine) mapsStale(m *manifest.Manifest) bool {
 	st, err := os.Lstat(filepath.Join(e.dataDir(), mapFile))
-	if err != nil || !st.Mode().IsRegular() || st.Size() > maxMapFile || m.MapsFormat != mapsFormat {
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxMapFile || m.MapsFormat != mapsFormat || !e.MapWritten() {
 		return true
 	}
 	pages, _ := os.ReadDir(filepath.Join(e.dataDir(), modulesDir))
@@ -179,6 +180,26 @@ func (e *Engine) projectName() string {
 	}
 	return filepath.Base(e.cfg.Root)
 }
+
+// writeMap is writeIfChanged for .rubi/map.md, which a session start
+// injects as rubi's own only while it is the very file an index wrote, or
+// found equal to what it would write (MapWritten): the record of that
+// version is kept in the index's folder.
+func (e *Engine) writeMap(content string) error {
+	path := e.MapPath()
+	if err := e.writeIfChanged(path, content); err != nil {
+		return err
+	}
+	store.RecordWrittenAt(path, e.mapRecord())
+	return nil
+}
+
+// mapRecord is the record of the version of .rubi/map.md an index wrote.
+func (e *Engine) mapRecord() string { return filepath.Join(e.indexDir(), mapFile+store.WrittenSuffix) }
+
+// MapWritten reports whether .rubi/map.md is the very file an index of
+// this machine wrote: not committed, edited or replaced since.
+func (e *Engine) MapWritten() bool { return store.UnchangedAt(e.MapPath(), e.mapRecord()) }
 
 // writeIfChanged writes content at path unless the file holds it already.
 // The compare reads at most len(content) bytes, never through a link: a

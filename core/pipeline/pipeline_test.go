@@ -103,11 +103,13 @@ var edits atomic.Int64
 
 func engine(t testing.TB, root string) *Engine {
 	t.Helper()
-	// Never touch the user's personal vault.
+	// Never touch the user's personal vault, nor the record of the
+	// user's notes (project.OwnDir).
 	if os.Getenv("RUBI_TEST_VAULT") == "" {
 		vault := t.TempDir()
 		t.Setenv("RUBI_VAULT", vault)
 		t.Setenv("RUBI_TEST_VAULT", vault)
+		t.Setenv("XDG_STATE_HOME", t.TempDir())
 	}
 	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
 	if diags.HasErrors() {

@@ -37,7 +37,7 @@ func renderItem(n int, it *Item, explain bool) string {
 	lines := strings.SplitN(it.Text, "\n", 2)
 	fmt.Fprintf(&b, "%d. [%s] %s\n", n, it.Kind, lines[0])
 	if len(it.Reasons) > 0 {
-		fmt.Fprintf(&b, "   why: %s\n", strings.Join(it.Reasons, "; "))
+		fmt.Fprintf(&b, "   why: %s\n", text.Escape(strings.Join(it.Reasons, "; ")))
 	}
 	if explain {
 		fmt.Fprintf(&b, "   score %.5f = %s\n", it.Score, scoresLine(it.Scores))
@@ -99,9 +99,13 @@ const maxSymbolLines = 4
 //
 // The units, when the file has any, are those lines: each with its line
 // range and why it is there.
+//
+// The repository names its files and symbols: each is escaped
+// (text.Escape), so that a file named "a.go\n   why: …" cannot start a
+// line of the result's own.
 func renderFile(rec *manifest.Record, units []Unit, qtokens map[string]bool) string {
 	var b strings.Builder
-	b.WriteString(rec.Path)
+	b.WriteString(text.Escape(rec.Path))
 	var info []string
 	if rec.Language != "" {
 		info = append(info, rec.Language)
@@ -126,15 +130,15 @@ func renderFile(rec *manifest.Record, units []Unit, qtokens map[string]bool) str
 				line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sym.Signature), "{"))
 			}
 			if u.EndLine > u.Line {
-				fmt.Fprintf(&b, "\n  L%d-%d %s", u.Line, u.EndLine, line)
+				fmt.Fprintf(&b, "\n  L%d-%d %s", u.Line, u.EndLine, text.Escape(line))
 			} else {
-				fmt.Fprintf(&b, "\n  L%d %s", u.Line, line)
+				fmt.Fprintf(&b, "\n  L%d %s", u.Line, text.Escape(line))
 			}
 			if sym != nil && sym.Doc != "" {
-				b.WriteString(" — " + sym.Doc)
+				b.WriteString(" — " + text.Escape(sym.Doc))
 			}
 			if u.Why != "" && !strings.HasPrefix(u.Why, "matches ") {
-				b.WriteString(" [" + u.Why + "]")
+				b.WriteString(" [" + text.Escape(u.Why) + "]")
 			}
 		}
 		return b.String()
@@ -145,9 +149,9 @@ func renderFile(rec *manifest.Record, units []Unit, qtokens map[string]bool) str
 		if line == "" {
 			line = s.Kind + " " + s.Name
 		}
-		fmt.Fprintf(&b, "\n  L%d %s", s.Line, line)
+		fmt.Fprintf(&b, "\n  L%d %s", s.Line, text.Escape(line))
 		if s.Doc != "" {
-			b.WriteString(" — " + s.Doc)
+			b.WriteString(" — " + text.Escape(s.Doc))
 		}
 	}
 	return b.String()
@@ -205,7 +209,7 @@ func renderModule(mod string, s manifest.ModuleSummary) string {
 	if s.Files > len(names) {
 		names = append(slices.Clip(names), "…")
 	}
-	return fmt.Sprintf("module %s (%s): %s", mod, plural(s.Files, "file"), strings.Join(names, ", "))
+	return fmt.Sprintf("module %s (%s): %s", text.Escape(mod), plural(s.Files, "file"), text.Escape(strings.Join(names, ", ")))
 }
 
 func plural(n int, word string) string {

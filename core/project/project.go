@@ -54,6 +54,23 @@ func VaultPath(configured string) string {
 	return v
 }
 
+// OwnDir is the folder of the records of what rubi wrote for this user,
+// one file per project (knowledge.Options.OwnDir): projects/ in the
+// user's state folder, $XDG_STATE_HOME/rubi, else ~/.local/state/rubi.
+// It is outside every project, so no repository can write it. "" when
+// there is no home to put it in: every note is then the repository's.
+func OwnDir() string {
+	dir := os.Getenv("XDG_STATE_HOME")
+	if dir == "" || !filepath.IsAbs(dir) {
+		home, err := os.UserHomeDir()
+		if err != nil || home == "" {
+			return ""
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "rubi", "projects")
+}
+
 // Project is one project, as its configuration describes it.
 type Project struct {
 	cfg  *config.Config
@@ -82,7 +99,7 @@ func (p *Project) Knowledge() *knowledge.Store {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.knowledge == nil {
-		p.knowledge = knowledge.Open(knowledge.Options{Root: p.cfg.Root, Vault: p.vaultDirLocked(), Code: p.code})
+		p.knowledge = knowledge.Open(knowledge.Options{Root: p.cfg.Root, Vault: p.vaultDirLocked(), Code: p.code, OwnDir: OwnDir(), Trusted: p.cfg.Trusted})
 	}
 	return p.knowledge
 }

@@ -65,6 +65,7 @@ func TestVault(t *testing.T) {
 // conversation memory, tagged handoff; saving it again finds the chunk.
 func TestSaveHandoff(t *testing.T) {
 	t.Setenv("RUBI_VAULT", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	root := t.TempDir()
 	p := New(&config.Config{Root: root}, nil)
 	if p.Dir() != filepath.Join(root, DataDir) {

@@ -82,3 +82,30 @@ func Unchanged(path string) bool {
 func describe(dev, ino uint64, size, mtime, ctime int64) string {
 	return fmt.Sprintf("%d %d %d %d %d\n", dev, ino, size, mtime, ctime)
 }
+
+// RecordWrittenAt is RecordVerified with the record kept in the file rec
+// rather than beside path: for a file a repository may commit
+// (.rubi/map.md), whose record belongs in a folder git ignores
+// (.rubi/index/), where no clone brings one and none shows as a change.
+func RecordWrittenAt(path, rec string) {
+	v, ok := versionOf(path)
+	if !ok || UnchangedAt(path, rec) {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(rec), 0o755); err != nil {
+		return
+	}
+	WriteDerived(rec, []byte(v), 0o644)
+}
+
+// UnchangedAt is Unchanged with the record in the file rec: whether the
+// file at path is the very version RecordWrittenAt recorded. A record
+// that is not a small regular file is no record.
+func UnchangedAt(path, rec string) bool {
+	v, ok := versionOf(path)
+	if !ok {
+		return false
+	}
+	data, err := ReadRegular(rec, 256)
+	return err == nil && string(data) == v
+}

@@ -49,7 +49,9 @@ func (Launcher) Launch(_ context.Context, kind core.Kind, path string, startTime
 	}
 	socketDirs.add(dir)
 	cmd := exec.Command(path)
-	cmd.Env = []string{goplugin.EnvUnixSocketDir + "=" + dir, pluginsdk.SocketDirEnv + "=" + dir}
+	// A minimal environment (env.go): go-plugin would pass the whole of
+	// rubi's, every secret of the user's shell with it.
+	cmd.Env = append(pluginEnv(os.Environ()), goplugin.EnvUnixSocketDir+"="+dir, pluginsdk.SocketDirEnv+"="+dir)
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  pluginsdk.Handshake,
 		VersionedPlugins: pluginsdk.ClientPlugins(),
@@ -57,6 +59,7 @@ func (Launcher) Launch(_ context.Context, kind core.Kind, path string, startTime
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Managed:          true,
+		SkipHostEnv:      true,
 		StartTimeout:     startTimeout,
 		Logger:           logger,
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -171,7 +172,12 @@ func loadConfigB(t testing.TB, root, src string) *config.Config {
 	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+	// The project names a plugin: the user trusts it, as rubi trust does.
+	opts := config.Options{Root: root, UserConfig: "-", TrustFile: root + ".trust.json"}
+	if _, err := config.TrustProject(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(opts)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -515,7 +521,7 @@ func TestPluginSettingErrorsPointAtRubiHCL(t *testing.T) {
 // runHost is the body of a rubi process for TestPluginExitsWithParent: it
 // opens the plugin, prints its pid and waits to be killed.
 func runHost(root string) {
-	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", TrustFile: root + ".trust.json"})
 	if diags.HasErrors() {
 		fmt.Println("error", diags.Error())
 		os.Exit(1)
@@ -562,4 +568,14 @@ func TestPluginExitsWithParent(t *testing.T) {
 	cmd.Wait()
 	assertGone(t, pid)
 	assertNoSocketLeft(t, tmp)
+}
+
+// A plugin gets where it runs and how it speaks, not the secrets of the
+// user's shell.
+func TestPluginEnvIsMinimal(t *testing.T) {
+	got := pluginEnv([]string{"PATH=/usr/bin", "HOME=/home/u", "LC_ALL=fr_FR.UTF-8", "TMPDIR=/tmp/u", "AWS_SECRET_ACCESS_KEY=k", "GITHUB_TOKEN=t", "SSH_AUTH_SOCK=/s", "RUBI_VAULT=/v", "PATHOLOGY=1"})
+	want := []string{"PATH=/usr/bin", "HOME=/home/u", "LC_ALL=fr_FR.UTF-8", "TMPDIR=/tmp/u"}
+	if !slices.Equal(got, want) {
+		t.Errorf("pluginEnv = %q, want %q", got, want)
+	}
 }

@@ -115,6 +115,11 @@ func TestIndexedAsSubprocess(t *testing.T) {
 		"rubi.hcl":        "source \"source.issues\" {\n  plugin = \"" + bin + "\"\n}\n",
 	})
 
+	// The user trusts the project's plugin, as rubi trust does (in the
+	// empty configuration folder rubitest.Project gives the test).
+	if _, err := config.TrustProject(context.Background(), config.Options{Root: root, UserConfig: "-"}); err != nil {
+		t.Fatal(err)
+	}
 	run := func() (*pipeline.Engine, *pipeline.IndexStats) {
 		cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
 		if diags.HasErrors() {

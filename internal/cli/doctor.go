@@ -85,7 +85,8 @@ func newDoctorCmd(g *globals) *cobra.Command {
 		Long: `doctor checks that rubi works here, and changes nothing:
   programs   rubi-hook, rubi-mcp and rubi-full beside rubi or on PATH, and
              the rubi on PATH, each answering with rubi's version;
-  config     the project's rubi.hcl loads;
+  config     the project's rubi.hcl loads, and the plugins it names run:
+             you trusted the project (rubi trust) and nothing changed since;
   index      the index is built and sound (as rubi status checks it);
   agents     every agent file that starts rubi (MCP entries, hooks; the
              project's and the user's) names programs that exist, and
@@ -282,6 +283,7 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 	}
 	g.cfg = cfg
 	r.ok("config", "rubi.hcl", say(messages.DoctorLoads))
+	doctorTrust(r, cfg)
 	eng := pipeline.New(cfg, g.logger)
 	defer eng.Close()
 	fix := "rubi index"
@@ -501,4 +503,34 @@ func doctorCost(ctx context.Context, r *doctorReport, root, mcp string) {
 		return
 	}
 	r.ok(check, "MCP tools", detail)
+}
+
+// doctorTrust reports a project whose plugins did not run for want of
+// the user's trust (never given, or gone stale as a file changed), with
+// the command that trusts it; a record that cannot be read, with its
+// error.
+func doctorTrust(r *doctorReport, cfg *config.Config) {
+	const check, name = "config", "trust"
+	fix := raw(config.TrustCommand(cfg.Root))
+	if cfg.Trust.Error != "" {
+		r.problem(check, name, raw(store.EscapeLine(cfg.Trust.Error)), fix)
+		return
+	}
+	if len(cfg.Trust.LeftOut) > 0 {
+		items := make([]string, len(cfg.Trust.LeftOut))
+		for i, lo := range cfg.Trust.LeftOut {
+			items[i] = fmt.Sprintf("%s %s (%s)", lo.Kind, lo.Name, lo.Where)
+		}
+		key := messages.DoctorUntrusted
+		if cfg.Trust.Stale {
+			key = messages.DoctorTrustStale
+		}
+		r.problem(check, name, say(key, store.EscapeLine(strings.Join(items, ", "))), fix)
+		return
+	}
+	if len(cfg.Trust.Plugins) > 0 {
+		r.ok(check, name, say(messages.DoctorTrusted))
+		return
+	}
+	r.ok(check, name, say(messages.DoctorNoPluginsToTrust))
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
@@ -34,7 +36,15 @@ func withPlugins(t *testing.T, blocks string) string {
 	for k, v := range goProject {
 		files[k] = v
 	}
-	return rubitest.Project(t, files)
+	root := rubitest.Project(t, files)
+	// The user trusts the project's plugins, as rubi trust does, in a
+	// configuration folder of the test's own, one for all its projects
+	// (rubitest.Project gives each an empty one).
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(filepath.Dir(t.TempDir()), "config"))
+	if _, err := config.TrustProject(context.Background(), config.Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // rubi, which starts no plugin (its tests link no Launcher, as the program

@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 
@@ -184,12 +185,18 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 					return err
 				}
 				for _, s := range stale {
-					fmt.Fprintf(g.stdout, "⚠ %s\n", s)
+					fmt.Fprintf(g.stdout, "⚠ %s\n", text.Escape(s))
 				}
-				_, err = g.stdout.Write(data)
+				// A note the repository supplied is quoted data, not
+				// rubi's word; none reaches the terminal raw.
+				if n.Personal || eng.Project().Knowledge().Owned(n.Path) {
+					_, err = io.WriteString(g.stdout, text.EscapeLines(string(data)))
+				} else {
+					_, err = fmt.Fprintf(g.stdout, "%s\n%s\n", g.lang().Get(messages.ReadRepo), text.Quote(strings.TrimRight(string(data), "\n")))
+				}
 				return err
 			}
-			text, err := knowledge.ReadRegion(eng.Config().Root, target)
+			region, err := knowledge.ReadRegion(eng.Config().Root, target)
 			if err != nil {
 				if errors.Is(nodeErr, knowledge.ErrNotFound) {
 					return fmt.Errorf("%q is neither a knowledge node nor a readable file region: %v", target, err)
@@ -200,9 +207,9 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 				return writeJSON(g.stdout, struct {
 					Target string `json:"target"`
 					Text   string `json:"text"`
-				}{target, text})
+				}{target, region})
 			}
-			fmt.Fprint(g.stdout, text)
+			fmt.Fprint(g.stdout, region)
 			return nil
 		},
 	}
@@ -281,7 +288,7 @@ medium, low), the most recently updated first within a level. A list cut by
 				if n.Personal {
 					label = "personal " + label
 				}
-				fmt.Fprintf(g.stdout, "%-40s %-18s %s", n.ID, label, n.Title)
+				fmt.Fprintf(g.stdout, "%-40s %-18s %s", text.Escape(n.ID), label, text.Escape(n.Title))
 				if n.Status != "active" {
 					fmt.Fprintf(g.stdout, " [%s]", n.Status)
 				}
@@ -366,7 +373,11 @@ order (the fields are then read from it; given beside it, they must agree).`,
 				return err
 			}
 			defer eng.Close()
-			h, err := eng.Project().Knowledge().LastHandoff()
+			// The user's own last handoff, else the repository's, quoted.
+			h, err := eng.Project().Knowledge().LastOwnHandoff()
+			if errors.Is(err, knowledge.ErrNotFound) {
+				h, err = eng.Project().Knowledge().LastHandoff()
+			}
 			if err != nil {
 				return err
 			}
@@ -377,7 +388,11 @@ order (the fields are then read from it; given beside it, they must agree).`,
 			if err != nil {
 				return err
 			}
-			_, err = g.stdout.Write(data)
+			if h.Own {
+				_, err = io.WriteString(g.stdout, text.EscapeLines(string(data)))
+			} else {
+				_, err = fmt.Fprintf(g.stdout, "%s\n%s\n", g.lang().Get(messages.ReadRepo), text.Quote(strings.TrimRight(string(data), "\n")))
+			}
 			return err
 		},
 	}

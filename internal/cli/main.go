@@ -89,7 +89,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 	})
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
 		newRegisterCmd(g), newReadCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
-		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g))
+		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g), newTrustCmd(g))
 	return cmd
 }
 
@@ -194,6 +194,12 @@ func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
 		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLINoFull, programs.Full))
 	case errors.As(err, &he):
 		fmt.Fprintln(g.stderr, g.lang().Format(messages.CLIRunningFull, he.Path, he.Err))
+	}
+	// An untrusted project's plugins did not make it into cfg: say so
+	// once, here, where the stages open (a rubi-full handed the command
+	// says it itself).
+	if line := cfg.LeftOutLine(g.lang()); line != "" {
+		fmt.Fprintln(g.stderr, line)
 	}
 	return pipeline.New(cfg, g.logger), nil
 }

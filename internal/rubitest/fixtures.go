@@ -8,8 +8,9 @@ import (
 )
 
 // Project writes files (slash paths to contents) into a new directory and
-// returns it. The user's personal configuration and vault are kept out of
-// the test ($XDG_CONFIG_HOME and $RUBI_VAULT point at empty directories).
+// returns it. The user's personal configuration, vault and state are kept
+// out of the test ($XDG_CONFIG_HOME, $RUBI_VAULT and $XDG_STATE_HOME point
+// at empty directories).
 func Project(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
@@ -24,6 +25,7 @@ func Project(t testing.TB, files map[string]string) string {
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("RUBI_VAULT", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	return root
 }
 

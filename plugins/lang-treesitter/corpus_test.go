@@ -115,7 +115,11 @@ func TestCorpusThroughput(t *testing.T) {
 	open := func(name, bin string) (core.Parser, *host.Host) {
 		root := t.TempDir()
 		os.WriteFile(filepath.Join(root, "rubi.hcl"), []byte(fmt.Sprintf("parser %q {\n  plugin = %q\n  timeout = \"120s\"\n}\n", name, bin)), 0o644)
-		cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+		opts := config.Options{Root: root, UserConfig: "-", TrustFile: root + ".trust.json"}
+		if _, err := config.TrustProject(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		cfg, diags := config.Load(opts)
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}

@@ -38,7 +38,12 @@ func project(t *testing.T) string {
 }
 
 func index(t *testing.T, root string) (*pipeline.Engine, *pipeline.IndexStats) {
-	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-"})
+	// The user trusts the project's plugin as it is, as rubi trust does.
+	opts := config.Options{Root: root, UserConfig: "-", TrustFile: root + ".trust.json"}
+	if _, err := config.TrustProject(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.Load(opts)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
