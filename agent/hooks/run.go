@@ -114,7 +114,9 @@ func Run(ctx context.Context, env Env, arg string, stdin io.Reader, stdout io.Wr
 		// No payload, no project to log into: the working directory's
 		// project, if it has .rubi/, gets the line.
 		if wd, werr := os.Getwd(); werr == nil {
-			logError(filepath.Join(proj.FindRoot(wd), proj.DataDir), arg, err)
+			if found := proj.Find(wd); found.Refused == nil {
+				logError(filepath.Join(found.Root, proj.DataDir), arg, err)
+			}
 		}
 		return
 	}
@@ -218,20 +220,22 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 }
 
 // projectRoot finds the project around dir. Hooks act only inside a
-// project: a directory marked by .rubi/, rubi.hcl or .git. The home
-// directory counts only with .rubi/ or rubi.hcl (a dotfiles repository
-// is not a project to index).
+// project: a directory marked by .rubi/, rubi.hcl or .git of the user's
+// (proj.Find: never another user's folder, nor one every user may write,
+// as /tmp). The home directory counts only with .rubi/ or rubi.hcl (a
+// dotfiles repository is not a project to index). What the search passed
+// over is logged to the project's hooks.log.
 func projectRoot(dir string, getenv func(string) string) (string, bool) {
-	root := proj.FindRoot(dir)
-	has := func(name string) bool {
-		_, err := os.Stat(filepath.Join(root, name))
-		return err == nil
-	}
-	if has(proj.DataDir) || has(config.FileName) {
-		return root, true
-	}
-	if !has(".git") {
+	found := proj.Find(dir)
+	if found.Refused != nil || found.Marker == "" {
 		return "", false
+	}
+	root := found.Root
+	for _, w := range found.Warnings() {
+		logError(filepath.Join(root, proj.DataDir), "project", errors.New(w))
+	}
+	if found.Marker != ".git" {
+		return root, true // .git is the marker only where the others are not
 	}
 	if home := getenv("HOME"); home != "" && filepath.Clean(home) == root {
 		return "", false

@@ -38,8 +38,12 @@ func TestListenAddr(t *testing.T) {
 
 func TestCheckHTTP(t *testing.T) {
 	for _, addr := range []string{"127.0.0.1:1", "localhost:1", "[::1]:1"} {
-		if err := CheckHTTP(addr, HTTPOptions{}); err != nil {
+		// Any local user reaches a loopback port.
+		if err := CheckHTTP(addr, HTTPOptions{}); err == nil || !strings.Contains(err.Error(), "any local user") {
 			t.Errorf("%s without a token: %v", addr, err)
+		}
+		if err := CheckHTTP(addr, HTTPOptions{Token: testToken}); err != nil {
+			t.Errorf("%s with a token: %v", addr, err)
 		}
 	}
 	for _, addr := range []string{"0.0.0.0:1", "[::]:1", "192.168.1.4:1", "example.com:1"} {
@@ -56,6 +60,20 @@ func TestCheckHTTP(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testToken is the bearer token of the tests' servers; auth sends it.
+const testToken = "s3cret-s3cret-s3"
+
+var auth = map[string]string{"Authorization": "Bearer " + testToken}
+
+// withAuth is headers and auth's.
+func withAuth(headers map[string]string) map[string]string {
+	out := map[string]string{"Authorization": auth["Authorization"]}
+	for k, v := range headers {
+		out[k] = v
+	}
+	return out
 }
 
 // serveHTTP serves s on a listener at addr until the test ends, and
@@ -133,9 +151,9 @@ func TestHTTPLoopback(t *testing.T) {
 	b := writeProject(t, map[string]string{"billing/invoice.go": "package billing\n\n// RenderInvoicePDF draws an invoice.\nfunc RenderInvoicePDF() {}\n"})
 	other := writeProject(t, goProject) // not allowed: neither the working directory's nor under --allow
 	s, _ := newServer(t, Options{WorkDir: a, Multi: true, Allow: []string{b}})
-	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Origins: []string{"https://app.example.com"}})
+	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Token: testToken, Origins: []string{"https://app.example.com"}})
 
-	c, err := httpClient(t, url, nil)
+	c, err := httpClient(t, url, auth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,15 +183,15 @@ func TestHTTPLoopback(t *testing.T) {
 		"http://localhost:3000":    http.StatusOK,
 		"https://app.example.com":  http.StatusOK,
 	} {
-		if got := post(t, url, map[string]string{"Origin": origin}); got != want {
+		if got := post(t, url, withAuth(map[string]string{"Origin": origin})); got != want {
 			t.Errorf("Origin %s: status %d, want %d", origin, got, want)
 		}
 	}
-	if got := post(t, url, nil); got != http.StatusOK {
+	if got := post(t, url, auth); got != http.StatusOK {
 		t.Errorf("no Origin (not a browser): status %d", got)
 	}
 	// DNS rebinding: a loopback connection naming another host.
-	if got := post(t, url, map[string]string{"Host": "evil.example.com"}); got != http.StatusForbidden {
+	if got := post(t, url, withAuth(map[string]string{"Host": "evil.example.com"})); got != http.StatusForbidden {
 		t.Errorf("rebound Host: status %d", got)
 	}
 	if err := stop(); err != nil {
@@ -201,7 +219,7 @@ func TestHTTPTokenRequiredOffLoopback(t *testing.T) {
 		t.Error("the refused listener still accepts connections")
 	}
 
-	const token = "s3cret-s3cret-s3"
+	const token = testToken
 	url, stop := serveHTTP(t, s, "0.0.0.0:0", HTTPOptions{Token: token})
 	for _, h := range []map[string]string{nil, {"Authorization": "Bearer wrong"}, {"Authorization": token}, {"Authorization": "Basic " + token}, {"Authorization": "Bearer" + token}} {
 		if got := post(t, url, h); got != http.StatusUnauthorized {
@@ -234,7 +252,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 	isolate(t)
 	root := writeProject(t, goProject)
 	s, _ := newServer(t, Options{ProjectDir: root, Multi: true})
-	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{})
+	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Token: testToken})
 	huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","arguments":{"query":"` + strings.Repeat("order ", MaxBody/6+1) + `"}}}`
 	for _, chunked := range []bool{false, true} {
 		var body io.Reader = strings.NewReader(huge)
@@ -244,6 +262,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, url, body)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", auth["Authorization"])
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -257,7 +276,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 			t.Errorf("a %d-byte body with its length: status %d, want 413", len(huge), resp.StatusCode)
 		}
 	}
-	if got := post(t, url, nil); got != http.StatusOK {
+	if got := post(t, url, auth); got != http.StatusOK {
 		t.Errorf("after the refusals: status %d", got)
 	}
 	if err := stop(); err != nil {
@@ -275,8 +294,8 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		return mcp.NewToolResultText("finished"), nil
 	})
-	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{})
-	c, err := httpClient(t, url, nil)
+	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Token: testToken})
+	c, err := httpClient(t, url, auth)
 	if err != nil {
 		t.Fatal(err)
 	}

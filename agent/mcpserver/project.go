@@ -199,26 +199,36 @@ func (s *Server) resolve(ctx context.Context, req mcp.CallToolRequest, named str
 		p, err := s.openProject(s.opts.ProjectDir)
 		return p, nil, err
 	}
-	dir, ask := s.clientRoot(ctx, req)
-	if ask != nil {
-		return nil, ask, nil
+	dir, ask, err := s.clientRoot(ctx, req)
+	if err != nil || ask != nil {
+		return nil, ask, err
 	}
 	if dir == "" {
-		dir = proj.FindRoot(s.opts.WorkDir)
+		if dir, err = s.findRoot(s.opts.WorkDir); err != nil {
+			return nil, nil, err
+		}
 	}
 	p, err := s.openProject(dir)
 	return p, nil, err
 }
 
 // clientRoot returns the project named by the client's roots ("" if none
-// is usable or the client has no roots), or the result asking for them.
-func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (string, *mcp.CallToolResult) {
+// is usable or the client has no roots), or the result asking for them,
+// or the error saying the project there is not the user's (findRoot).
+func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (string, *mcp.CallToolResult, error) {
 	if !clientHasRoots(ctx) {
-		return "", nil
+		return "", nil, nil
 	}
 	id := sessionID(ctx)
 	if answer := mcpgo.RootsResponse(req.Params.InputResponses, rootsKey); answer != nil {
 		dir := rootDir(answer.Roots)
+		if dir != "" {
+			root, err := s.findRoot(dir)
+			if err != nil {
+				return "", nil, err
+			}
+			dir = root
+		}
 		if id != "" {
 			s.mu.Lock()
 			s.roots[id] = dir
@@ -227,17 +237,32 @@ func (s *Server) clientRoot(ctx context.Context, req mcp.CallToolRequest) (strin
 		if dir == "" {
 			s.logger.Debug("the client's roots name no local directory; using the working directory", "roots", answer.Roots)
 		}
-		return dir, nil
+		return dir, nil, nil
 	}
 	if id != "" {
 		s.mu.Lock()
 		dir, ok := s.roots[id]
 		s.mu.Unlock()
 		if ok {
-			return dir, nil
+			return dir, nil, nil
 		}
 	}
-	return "", mcpgo.NewInputRequestBuilder("").Roots(rootsKey).ToolResult()
+	return "", mcpgo.NewInputRequestBuilder("").Roots(rootsKey).ToolResult(), nil
+}
+
+// findRoot is the project around dir (proj.Find), its warnings logged; an
+// error, naming the folder and the way out, when that is another user's
+// folder or one every user may write: its rubi.hcl, plugins and notes are
+// not the user's to run and read.
+func (s *Server) findRoot(dir string) (string, error) {
+	found := proj.Find(dir)
+	for _, w := range found.Warnings() {
+		s.logger.Warn(w)
+	}
+	if found.Refused != nil {
+		return "", errors.New(config.OwnerRefusal(found.Refused))
+	}
+	return found.Root, nil
 }
 
 // clientHasRoots reports whether the client declared the roots capability:
@@ -252,7 +277,7 @@ func clientHasRoots(ctx context.Context) bool {
 	return false
 }
 
-// rootDir is the project around the first root that is a local directory.
+// rootDir is the first root that is a local directory.
 func rootDir(roots []mcp.Root) string {
 	for _, r := range roots {
 		u, err := url.Parse(r.URI)
@@ -265,7 +290,7 @@ func rootDir(roots []mcp.Root) string {
 		}
 		p = filepath.Clean(filepath.FromSlash(p))
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() && filepath.IsAbs(p) {
-			return proj.FindRoot(p)
+			return p
 		}
 	}
 	return ""
@@ -300,7 +325,10 @@ func (s *Server) namedProject(ctx context.Context, name string) (*project, error
 		if err != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("project %q is not a directory on the server's machine; pass the absolute path of a project directory", name)
 		}
-		root := proj.FindRoot(filepath.Clean(name))
+		root, err := s.findRoot(filepath.Clean(name))
+		if err != nil {
+			return nil, err
+		}
 		allowed := s.allowedRoots(ctx)
 		if !slices.ContainsFunc(allowed, func(base string) bool { return store.Inside(base, root) }) {
 			return nil, fmt.Errorf("project %q is outside the folders this server may open (%s); start it with --allow DIR to serve projects there", name, strings.Join(allowed, ", "))
@@ -323,7 +351,11 @@ func (s *Server) allowedRoots(ctx context.Context) []string {
 		dirs = append(dirs, s.opts.ProjectDir)
 	}
 	if s.opts.WorkDir != "" {
-		dirs = append(dirs, proj.FindRoot(s.opts.WorkDir))
+		// Quietly: findRoot logs its warnings when the working
+		// directory's project is opened.
+		if found := proj.Find(s.opts.WorkDir); found.Refused == nil {
+			dirs = append(dirs, found.Root)
+		}
 	}
 	if id := sessionID(ctx); id != "" {
 		s.mu.Lock()

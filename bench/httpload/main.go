@@ -5,9 +5,14 @@
 // loopback, then the notes on disk are counted against the registrations
 // that succeeded.
 //
-//	go run -C bench ./httpload [-clients 20] [-calls 50] [-root DIR]
+//	go run -C bench ./httpload [-clients 20] [-calls 50] [-root DIR] [-slow N]
 //
-// It builds rubi-mcp, starts it with --http 127.0.0.1:0 on a copy of
+// With -slow N it first opens N connections that send the start of a
+// request and nothing more (as a local process that means harm would) and
+// reports how long a request with the token then waits for its answer.
+//
+// It builds rubi-mcp, starts it with --http 127.0.0.1:0 and a token made
+// for the run (RUBI_MCP_TOKEN, sent by every client) on a copy of
 // -root (default: the rubi checkout it runs in) and reads the peak resident set
 // (VmHWM, Linux) when the load is done. Exit status 1 when a write was
 // lost, a call failed at the protocol level, or the peak is over -max-rss.
@@ -19,8 +24,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +39,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/rubi-dev/rubi/bench/internal/perf"
@@ -42,8 +50,9 @@ func main() {
 	calls := flag.Int("calls", 50, "tool calls per client")
 	root := flag.String("root", "", "the project to copy and serve (default: the rubi checkout it runs in)")
 	maxRSS := flag.Int("max-rss", 300, "peak resident memory of the server, in MB, over which the run fails")
+	slow := flag.Int("slow", 0, "connections to open first that never finish their request; reports how long a request with the token then waits")
 	flag.Parse()
-	if err := run(*clients, *calls, *root, *maxRSS); err != nil {
+	if err := run(*clients, *calls, *root, *maxRSS, *slow); err != nil {
 		fmt.Fprintln(os.Stderr, "httpload:", err)
 		os.Exit(1)
 	}
@@ -58,7 +67,7 @@ const (
 	bigBatch = 50        // notes of bigNote in one register call: a 3 MB body, under the 4 MiB limit
 )
 
-func run(clients, calls int, root string, maxRSS int) error {
+func run(clients, calls int, root string, maxRSS, slow int) error {
 	work, err := os.MkdirTemp("", "rubi-httpload-*")
 	if err != nil {
 		return err
@@ -88,7 +97,9 @@ func run(clients, calls int, root string, maxRSS int) error {
 
 	cmd := exec.Command(filepath.Join(bin, "rubi-mcp"), "--http", "127.0.0.1:0", "--root", project)
 	cmd.Dir = project
-	cmd.Env = append(os.Environ(), "HOME="+home, "RUBI_VAULT="+filepath.Join(home, "vault"))
+	token := fmt.Sprintf("httpload-%016x%016x", rand.Uint64(), rand.Uint64())
+	headers := transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})
+	cmd.Env = append(os.Environ(), "HOME="+home, "RUBI_VAULT="+filepath.Join(home, "vault"), "RUBI_MCP_TOKEN="+token)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return err
@@ -103,6 +114,13 @@ func run(clients, calls int, root string, maxRSS int) error {
 	url, err := serverURL(stderr)
 	if err != nil {
 		return err
+	}
+	if slow > 0 {
+		closeSlow, err := slowLoad(url, slow, headers)
+		defer closeSlow()
+		if err != nil {
+			return err
+		}
 	}
 
 	var registered, saved, protocolErrors, toolErrors atomic.Int64
@@ -119,7 +137,7 @@ func run(clients, calls int, root string, maxRSS int) error {
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
-			cl, err := client.NewStreamableHttpClient(url)
+			cl, err := client.NewStreamableHttpClient(url, headers)
 			if err != nil {
 				protocolErrors.Add(int64(calls))
 				note(err.Error())
@@ -340,4 +358,49 @@ func copyCode(src, dst string) error {
 		}
 		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
+}
+
+// slowLoad opens n connections to the server at url that send the start
+// of a request and nothing more, then times one request with the token
+// (initialize and a tools/list) and prints it. closeAll closes the
+// connections still open.
+func slowLoad(url string, n int, headers transport.StreamableHTTPCOption) (closeAll func(), err error) {
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	var conns []net.Conn
+	closeAll = func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+	failed := 0
+	for range n {
+		c, err := net.DialTimeout("tcp", host, 5*time.Second)
+		if err != nil {
+			failed++
+			continue
+		}
+		conns = append(conns, c)
+		io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+host+"\r\n")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	cl, err := client.NewStreamableHttpClient(url, headers)
+	if err != nil {
+		return closeAll, err
+	}
+	defer cl.Close()
+	if err := cl.Start(ctx); err != nil {
+		return closeAll, err
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "httpload", Version: "1"}
+	if _, err := cl.Initialize(ctx, init); err != nil {
+		return closeAll, fmt.Errorf("a request with the token among %d slow connections: %w", len(conns), err)
+	}
+	if _, err := cl.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+		return closeAll, fmt.Errorf("a request with the token among %d slow connections: %w", len(conns), err)
+	}
+	fmt.Printf("%d slow connections opened (%d failed to connect): a request with the token answered in %.2f s\n", len(conns), failed, time.Since(start).Seconds())
+	return closeAll, nil
 }

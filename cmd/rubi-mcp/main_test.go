@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rubi-dev/rubi/agent/mcpserver"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
@@ -235,9 +236,16 @@ func (b *lockedBuffer) String() string {
 }
 
 // rubi-mcp --http serves until its context ends (SIGINT or SIGTERM in
-// main), then stops cleanly.
+// main), then stops cleanly. Started without a token, it makes one for the
+// run, prints it and keeps it in a file of the user's alone (outside the
+// project), which it removes when it stops: any local user reaches a
+// loopback port, and a request without the token is refused.
 func TestMCPHTTPStopsOnSignal(t *testing.T) {
 	root := rubitest.Project(t, goProject)
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	t.Setenv("RUBI_MCP_TOKEN", "")
+	t.Setenv("LC_ALL", "en_US.UTF-8")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out, errOut lockedBuffer
@@ -246,25 +254,49 @@ func TestMCPHTTPStopsOnSignal(t *testing.T) {
 		done <- run(ctx, []string{"--http", "127.0.0.1:0", "--root", root}, strings.NewReader(""), &out, &errOut)
 	}()
 
-	addr := regexp.MustCompile(`serving (http://\S+/mcp)`)
-	var url string
+	addr := regexp.MustCompile(`serving (http://\S+:(\d+)/mcp)`)
+	var url, port string
 	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(errOut.String()); m != nil {
-			url = m[1]
+			url, port = m[1], m[2]
 		}
 	}
 	if url == "" {
 		t.Fatalf("no address printed:\n%s", errOut.String())
 	}
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize over HTTP: %v %v", resp, err)
+	tokenFile := filepath.Join(state, "rubi", "mcp-"+port+".token")
+	data, err := os.ReadFile(tokenFile)
+	if err != nil {
+		t.Fatalf("no token file: %v\n%s", err, errOut.String())
 	}
-	resp.Body.Close()
+	token := strings.TrimSpace(string(data))
+	if fi, err := os.Stat(tokenFile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the token file's mode: %v %v, want 0600", fi.Mode(), err)
+	}
+	if len(token) < mcpserver.MinTokenLength || !strings.Contains(errOut.String(), "Authorization: Bearer "+token) || !strings.Contains(errOut.String(), tokenFile) {
+		t.Errorf("the token %q is not printed with its file %s:\n%s", token, tokenFile, errOut.String())
+	}
+	initialize := func(token string) int {
+		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := initialize(""); got != http.StatusUnauthorized {
+		t.Errorf("initialize over loopback without the token: status %d, want 401", got)
+	}
+	if got := initialize(token); got != http.StatusOK {
+		t.Fatalf("initialize with the token: status %d", got)
+	}
 
 	cancel()
 	select {
@@ -274,6 +306,9 @@ func TestMCPHTTPStopsOnSignal(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("rubi mcp --http did not stop")
+	}
+	if _, err := os.Stat(tokenFile); !os.IsNotExist(err) {
+		t.Errorf("the token file outlived the server: %v", err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
@@ -20,6 +21,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/project"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
@@ -84,10 +86,18 @@ queries, so answers reflect edits made while the server runs.
 clients and projects at once (the projects tool lists them; every tool takes
 a project argument: an open project's name, or the absolute path of a project
 inside --root, the working directory's project or an --allow folder). A
-bare port or ":PORT" listens on 127.0.0.1; any other
-address needs a bearer token (--token or ` + mcpserver.TokenEnv + `), which
-clients send as "Authorization: Bearer TOKEN". Browser origins other than
-loopback ones are refused unless named with --allow-origin.
+bare port or ":PORT" listens on 127.0.0.1. Every request must carry a bearer
+token, "Authorization: Bearer TOKEN", on loopback too (any local user can
+reach a loopback port): --token or ` + mcpserver.TokenEnv + `; on loopback
+without one, rubi makes one for the run, prints it, and keeps it while it
+runs in $XDG_STATE_HOME/rubi/mcp-PORT.token (else
+~/.local/state/rubi/mcp-PORT.token), a file only you can read. Any other
+address needs a token you choose. Browser origins other than loopback ones
+are refused unless named with --allow-origin. Connections that hang are cut
+(10 s for a request's headers, 30 s for the whole request, 2 minutes idle),
+at most 256 are open at once (the oldest not serving a request with the
+token is closed to make room), and a client session idle for an hour
+ends (the client starts a new one).
 
 --vault DIR serves the personal vault alone, for apps that give the server
 no project folder (the Claude Desktop extension, rubi.mcpb): the vault is the
@@ -155,12 +165,24 @@ clients send them with every message.`,
 			if o.http.Token == "" {
 				o.http.Token = os.Getenv(mcpserver.TokenEnv)
 			}
-			if err := mcpserver.CheckHTTP(addr, o.http); err != nil {
-				return err
+			// On loopback a token is made when none is given; off it the
+			// user chooses one.
+			if o.http.Token != "" || !mcpserver.IsLoopback(addr) {
+				if err := mcpserver.CheckHTTP(addr, o.http); err != nil {
+					return err
+				}
 			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
+			}
+			if o.http.Token == "" {
+				remove, err := o.makeToken(ln.Addr())
+				if err != nil {
+					ln.Close()
+					return err
+				}
+				defer remove()
 			}
 			fmt.Fprintf(o.stderr, "rubi mcp: serving http://%s%s (Ctrl-C stops)\n", ln.Addr(), mcpserver.Path)
 			return srv.ServeHTTP(cmd.Context(), ln, o.http)
@@ -176,7 +198,7 @@ clients send them with every message.`,
 	f.BoolP("help", "h", false, "help for rubi mcp")
 	// The server's.
 	f.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on ADDR (host:port or a port; loopback unless a host is named)")
-	f.StringVar(&o.http.Token, "token", "", "bearer token clients must send over HTTP (default $"+mcpserver.TokenEnv+")")
+	f.StringVar(&o.http.Token, "token", "", "bearer token clients must send over HTTP (default $"+mcpserver.TokenEnv+", else one made for the run on loopback)")
 	f.StringArrayVar(&o.allow, "allow", nil, "a folder inside which the project argument may open projects over HTTP, besides --root and the working directory's project (repeatable)")
 	f.StringArrayVar(&o.http.Origins, "allow-origin", nil, "a browser origin allowed over HTTP besides loopback ones (repeatable)")
 	f.BoolVar(&o.cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
@@ -184,6 +206,36 @@ clients send them with every message.`,
 	f.BoolVar(&o.version, "version", false, "print rubi-mcp's version and exit")
 	f.BoolVar(&o.xray, "xray", false, "also offer the xray tool (adds ~"+strconv.Itoa(xrayToolTokens)+" tokens to every message)")
 	return cmd
+}
+
+// makeToken makes the bearer token of a server started without one on
+// loopback (any local user can reach a loopback port), writes it to
+// mcpserver.TokenPath for the port, 0600 in a 0700 folder, so a client's
+// configuration can read it, and prints it. remove deletes the file when
+// the server stops, unless another server wrote its own there since.
+func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
+	token := mcpserver.NewToken()
+	_, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return nil, err
+	}
+	path, err := mcpserver.TokenPath(port)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("keeping the token: %w; give one with --token or %s", err, mcpserver.TokenEnv)
+	}
+	if err := store.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("keeping the token: %w; give one with --token or %s", err, mcpserver.TokenEnv)
+	}
+	o.http.Token = token
+	fmt.Fprintln(o.stderr, o.lang.Format(messages.HTTPTokenFile, token, path))
+	return func() {
+		if data, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(data)) == token {
+			os.Remove(path)
+		}
+	}, nil
 }
 
 // serverOptions resolves where the server finds its projects.

@@ -36,6 +36,7 @@ import (
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/owner"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -259,11 +260,19 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 		user = UserConfigPath()
 	}
 	if user != "-" && user != "" {
+		l.user = displayName(user)
 		l.layerFile(user, false, layerUser)
 	}
 	if !opts.NoProject {
-		l.project = displayName(filepath.Join(root, FileName))
-		l.layerFile(filepath.Join(root, FileName), false, layerProject)
+		path := filepath.Join(root, FileName)
+		l.project = displayName(path)
+		if p := owner.File(path, l.safe); p != nil {
+			// Another user's rubi.hcl (a shared folder, a checkout of
+			// theirs) would choose the plugins rubi runs as this user.
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: OwnerWarning(p)})
+		} else {
+			l.layerFile(path, false, layerProject)
+		}
 	}
 	for _, extra := range opts.Extra {
 		l.layerFile(extra, true, layerExtra)
@@ -290,6 +299,10 @@ type loader struct {
 	vault    *hcl.Attribute
 	language *hcl.Attribute // the last layer's
 	project  string         // the project's rubi.hcl, as diagnostics name it
+	user     string         // the user's own config, as diagnostics name it
+	// safe is the user's safe_directories: folders of others the user
+	// uses, whose rubi.hcl is read.
+	safe owner.Safe
 	// defaultVault is the built-in defaults' vault expression, as
 	// written: a project's rubi.hcl that repeats it chooses nothing.
 	defaultVault string
@@ -362,7 +375,7 @@ func (l *loader) layerFile(path string, mustExist bool, kind int) {
 }
 
 var rootSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "vault"}, {Name: "language"}},
+	Attributes: []hcl.AttributeSchema{{Name: "vault"}, {Name: "language"}, {Name: SafeDirectoriesName}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "index"}, {Type: "budgets"}, {Type: "retrieve"}, {Type: "hooks"}, {Type: "memory"},
 		{Type: string(core.KindSource), LabelNames: []string{"name"}},
@@ -418,6 +431,22 @@ func (l *loader) layer(name, dir string, src []byte) bool {
 	}
 	if a, ok := content.Attributes["language"]; ok {
 		l.language = a
+	}
+	if a, ok := content.Attributes[SafeDirectoriesName]; ok {
+		if name == l.user {
+			var dirs []string
+			l.diags = append(l.diags, decodeExpr(a.Expr, &dirs)...)
+			l.safe = dirs
+		} else {
+			// Which folders of others rubi may use is the user's own
+			// choice: a repository cannot vouch for itself.
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  SafeDirectoriesName + " ignored",
+				Detail:   "Only your own " + UserConfigPath() + " can name safe_directories.",
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
 	}
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {

@@ -18,6 +18,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/owner"
 )
 
 // DataDir is rubi's folder in a project.
@@ -25,18 +26,110 @@ const DataDir = ".rubi"
 
 // FindRoot returns the project around dir the way git finds its
 // repository: the nearest directory from dir up holding .rubi/, rubi.hcl
-// or .git, else dir itself. dir should be absolute.
-func FindRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		for _, marker := range []string{DataDir, config.FileName, ".git"} {
-			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
-				return d
+// or .git of the user's, else dir itself (Find says what it passed over).
+// dir should be absolute.
+func FindRoot(dir string) string { return Find(dir).Root }
+
+// Found is the outcome of the search for a project.
+type Found struct {
+	// Root is the project: the nearest folder from the search's start up
+	// holding a marker (.rubi/, rubi.hcl, .git) of the user's, else the
+	// start itself.
+	Root string
+	// Marker is the marker that made Root the project ("" when none did).
+	Marker string
+	// Refused says why Root is not the user's to use (nil when it is): the
+	// start is another user's folder, or one every user may write, with no
+	// project of the user's found; or Root's .rubi/ is another user's. Its
+	// rubi.hcl, plugins and notes must not be used.
+	Refused *owner.Problem
+	// Ignored are the markers of other users passed over on the way up,
+	// and those in the folder the search stopped at. Root's own rubi.hcl
+	// is not among them: config.Load reports it.
+	Ignored []*owner.Problem
+}
+
+// Warnings are the lines to show the user about what the search passed
+// over and refused (config.OwnerWarning's, config.OwnerRefusal's).
+func (f Found) Warnings() []string {
+	var out []string
+	for _, p := range f.Ignored {
+		out = append(out, config.OwnerWarning(p))
+	}
+	if f.Refused != nil {
+		out = append(out, config.OwnerRefusal(f.Refused))
+	}
+	return out
+}
+
+// markers make a folder a project, nearest first.
+var markers = []string{DataDir, config.FileName, ".git"}
+
+// Find searches for the project around dir (absolute) the way git finds
+// its repository, and as git's safe.directory does, only among what the
+// user owns: the search never goes up into a folder another user owns, nor
+// into one every user may write (world-writable or sticky, as /tmp); a
+// marker another user owns is passed over. Otherwise another local user
+// who puts rubi.hcl, a plugin and a critical note in /tmp would have the
+// plugin run, and the note injected, as whoever opens an agent in a
+// folder below it. The user's safe_directories (config.SafeDirectories,
+// read only when something is refused) names the folders of others they
+// use. On Windows nothing is refused (package owner).
+func Find(dir string) Found {
+	var safe owner.Safe
+	loaded := false
+	check := func(f func(string, owner.Safe) *owner.Problem, path string) *owner.Problem {
+		if f(path, nil) == nil {
+			return nil
+		}
+		if !loaded {
+			safe, loaded = config.SafeDirectories(), true
+		}
+		return f(path, safe)
+	}
+	found := Found{Root: dir}
+	var ignored []*owner.Problem
+	for d := dir; found.Marker == ""; d = filepath.Dir(d) {
+		if p := check(owner.Folder, d); p != nil {
+			// Whatever marks d was put there by its owner, or by anyone.
+			for _, m := range markers[:2] {
+				if _, err := os.Stat(filepath.Join(d, m)); err == nil {
+					ignored = append(ignored, &owner.Problem{Path: filepath.Join(d, m), UID: p.UID, Shared: p.Shared, Dir: d})
+				}
 			}
+			if d == dir {
+				found.Refused = p
+			}
+			break
+		}
+		for _, m := range markers {
+			path := filepath.Join(d, m)
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			if p := check(owner.File, path); p != nil {
+				ignored = append(ignored, p)
+				continue
+			}
+			found.Root, found.Marker = d, m
+			break
 		}
 		if filepath.Dir(d) == d {
-			return dir
+			break
 		}
 	}
+	// The project keeps its index, notes and sessions in .rubi/: another
+	// user's cannot be passed over, as rubi would use it.
+	if found.Refused == nil {
+		found.Refused = check(owner.File, filepath.Join(found.Root, DataDir))
+	}
+	for _, p := range ignored {
+		// Root's rubi.hcl is config.Load's to report, its .rubi/ Refused's.
+		if p.Path != filepath.Join(found.Root, config.FileName) && p.Path != filepath.Join(found.Root, DataDir) {
+			found.Ignored = append(found.Ignored, p)
+		}
+	}
+	return found
 }
 
 // VaultPath is the personal vault when the configuration names

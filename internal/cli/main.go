@@ -41,6 +41,9 @@ type globals struct {
 	cfg *config.Config
 	// language is lang's answer, once chosen.
 	language *messages.Lang
+	// found is the search for the project around the working directory,
+	// once made (its warnings printed then).
+	found *project.Found
 }
 
 // Main runs rubi's command line on the process's arguments and standard
@@ -83,7 +86,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 		PersistentPostRun: func(*cobra.Command, []string) { g.StopProfile() },
 	}
 	g.Define(cmd.PersistentFlags(), flags.Help{
-		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git",
+		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git, among the folders you own",
 		JSON:   "print machine-readable JSON",
 		Config: "the project's rubi.hcl",
 	})
@@ -108,11 +111,23 @@ func (g *globals) projectRoot() (string, error) {
 		}
 		return abs, nil
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
+	if g.found == nil {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		found := project.Find(wd)
+		g.found = &found
+		for _, w := range found.Warnings() {
+			fmt.Fprintln(g.stderr, w)
+		}
 	}
-	return project.FindRoot(wd), nil
+	if g.found.Refused != nil {
+		// Another user's folder, or /tmp: its rubi.hcl, plugins and notes
+		// are not this user's to run and read (the line above says why).
+		return "", &programs.ExitError{Code: 1}
+	}
+	return g.found.Root, nil
 }
 
 // loadConfig loads the layers for the project, printing diagnostics.
