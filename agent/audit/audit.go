@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
@@ -173,6 +174,30 @@ type auditor struct {
 	depth  int
 }
 
+// maxInstructionFile bounds what is read of one instruction file
+// (CLAUDE.md, AGENTS.md, GEMINI.md, an @import, a settings file): the
+// agents load some KB, the largest real ones are a few hundred; 4 MiB is
+// room to spare, and a larger one is left out.
+const maxInstructionFile = 4 << 20
+
+// read reads a file the agents load: one inside the project as every file
+// a repository supplies (store.ReadWithin: a committed CLAUDE.md ->
+// ~/.ssh/id_ed25519 is not read), the user's own (~/.claude/CLAUDE.md,
+// which dotfile managers link) following its links; capped, a FIFO
+// refused without blocking.
+func (a *auditor) read(path string) ([]byte, error) {
+	if a.inside(path) {
+		return store.ReadWithin(a.dir, path, maxInstructionFile)
+	}
+	return store.ReadRegular(path, maxInstructionFile)
+}
+
+// inside reports whether path is under the project's folder, as written.
+func (a *auditor) inside(path string) bool {
+	rel, err := filepath.Rel(a.dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
 // file records a loaded file; it returns false when there is none.
 func (a *auditor) file(path string, ag Agent, kind string) bool {
 	path = filepath.Clean(path)
@@ -185,7 +210,7 @@ func (a *auditor) file(path string, ag Agent, kind string) bool {
 		s.Agents = append(s.Agents, ag)
 		return true
 	}
-	b, err := os.ReadFile(path)
+	b, err := a.read(path)
 	if err != nil {
 		return false
 	}
@@ -213,7 +238,7 @@ func (a *auditor) instructions(path string, ag Agent, kind string) bool {
 	if seen {
 		return true
 	}
-	b, _ := os.ReadFile(path)
+	b, _ := a.read(path)
 	a.sections(path, string(b))
 	if ag == ClaudeCode && a.depth < 5 {
 		a.depth++

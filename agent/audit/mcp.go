@@ -2,7 +2,6 @@ package audit
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 
 	"github.com/BurntSushi/toml"
@@ -52,7 +51,7 @@ func (a *auditor) mcpTools(chain []string) {
 // jsonHasRubi reports an "mcpServers" object naming "rubi" at the top of
 // a JSON configuration, or, in ~/.claude.json, under this project's entry.
 func (a *auditor) jsonHasRubi(path string) bool {
-	b, err := os.ReadFile(path)
+	b, err := a.read(path)
 	if err != nil {
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/agent/connect/jsonedit"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Claude Code keeps its user configuration in two files (checked against
@@ -522,7 +523,7 @@ func claudeStatus(o ConnectOptions) AgentStatus {
 		return s
 	}
 	read := func(path string) (*jsonedit.Doc, string) {
-		data, err := os.ReadFile(path)
+		data, err := store.ReadRegular(path, maxAgentFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ""
 		}

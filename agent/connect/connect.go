@@ -2,6 +2,8 @@ package connect
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -137,7 +139,7 @@ func Connect(ctx context.Context, name string, o ConnectOptions) (*Report, error
 	if o.Rubi == "" {
 		return nil, errors.New("connecting an agent needs the rubi executable it will start")
 	}
-	parts, err := a.parts(o)
+	parts, err := o.partsOf(a)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +147,7 @@ func Connect(ctx context.Context, name string, o ConnectOptions) (*Report, error
 	var edits []fileEdit
 	for _, p := range parts {
 		if p.paste != "" {
-			if st, err := readState(p.file.path); err == nil && p.connected(st) {
+			if st, err := readState(p.file); err == nil && p.connected(st) {
 				continue
 			}
 			rep.Paste = append(rep.Paste, Snippet{Path: p.file.path, Text: p.paste})
@@ -168,7 +170,7 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 	if o.Rubi == "" {
 		o.Rubi = "rubi"
 	}
-	parts, err := a.parts(o)
+	parts, err := o.partsOf(a)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +178,7 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 	var edits []fileEdit
 	for _, p := range parts {
 		if p.paste != "" {
-			if st, err := readState(p.file.path); err == nil && p.connected(st) {
+			if st, err := readState(p.file); err == nil && p.connected(st) {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: rubi does not rewrite this file; remove %s from it by hand", p.file.path, p.what))
 			}
 			continue
@@ -187,7 +189,7 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 				continue
 			}
 		}
-		edits = append(edits, fileEdit{path: p.file.path, edit: p.undo, noBackup: p.file.noBackup})
+		edits = append(edits, fileEdit{path: p.file.path, edit: p.undo, noBackup: p.file.noBackup, project: p.file.project, backup: p.file.backup})
 	}
 	rep.Files, err = applyEdits(ctx, edits, o.DryRun)
 	if err != nil {
@@ -201,15 +203,18 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 		if o.DryRun {
 			continue
 		}
-		fi, err := os.Stat(e.path + BackupSuffix)
-		_, gone := os.Stat(e.path)
+		fi, err := os.Stat(e.backupPath())
+		_, gone := os.Lstat(e.path)
 		if os.IsNotExist(gone) && (err != nil || fi.Size() == 0) {
-			os.Remove(e.path + BackupSuffix)
+			os.Remove(e.backupPath())
 			removeEmptyDirs(filepath.Dir(e.path), o.Project, o.Home)
+			if e.backup != "" {
+				removeEmptyDirs(filepath.Dir(e.backup), o.Home, o.backupsDir())
+			}
 			continue
 		}
 		if err == nil {
-			kept = append(kept, e.path+BackupSuffix)
+			kept = append(kept, e.backupPath())
 		}
 	}
 	if len(kept) > 0 && rep.Changed() {
@@ -266,7 +271,7 @@ func List(o ConnectOptions) []AgentStatus {
 	out := []AgentStatus{claudeStatus(o)}
 	for _, a := range agentList {
 		s := AgentStatus{Agent: a.name, Title: a.title, Automatic: a.automatic, Instructions: a.instructions}
-		parts, err := a.parts(o)
+		parts, err := o.partsOf(&a)
 		if err != nil {
 			s.Err = err.Error()
 			out = append(out, s)
@@ -275,7 +280,7 @@ func List(o ConnectOptions) []AgentStatus {
 		s.Connected = true
 		for _, p := range parts {
 			fs := FileStatus{Path: p.file.path, What: p.what, Manual: p.paste != ""}
-			st, err := readState(p.file.path)
+			st, err := readState(p.file)
 			if err == nil {
 				if _, perr := p.file.edit(st); perr != nil && p.paste == "" {
 					fs.Problem = strings.SplitN(perr.Error(), "\n", 2)[0]
@@ -290,6 +295,46 @@ func List(o ConnectOptions) []AgentStatus {
 		out = append(out, s)
 	}
 	return out
+}
+
+// partsOf returns a's parts in o's scope, each file under the project
+// marked as the project's: no link on its way may lead out of the
+// project, and its backup is kept out of the repository.
+func (o ConnectOptions) partsOf(a *agent) ([]part, error) {
+	parts, err := a.parts(o)
+	if err != nil {
+		return nil, err
+	}
+	for i := range parts {
+		f := &parts[i].file
+		if o.Project == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(o.Project, f.path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			f.project, f.backup = o.Project, o.projectBackup(rel)
+		}
+	}
+	return parts, nil
+}
+
+// projectBackup is where the backup of the project's file at rel is
+// kept: in the user's state folder ($XDG_STATE_HOME, else
+// ~/.local/state), under rubi/backups/, in a folder named for the project
+// (its folder's name and a hash of its path), so that rubi connect
+// --undo finds it again.
+func (o ConnectOptions) projectBackup(rel string) string {
+	sum := sha256.Sum256([]byte(o.Project))
+	key := filepath.Base(o.Project) + "-" + hex.EncodeToString(sum[:6])
+	return filepath.Join(o.backupsDir(), key, rel+BackupSuffix)
+}
+
+// backupsDir is the folder of the projects' backups.
+func (o ConnectOptions) backupsDir() string {
+	state := o.env("XDG_STATE_HOME")
+	if state == "" || !filepath.IsAbs(state) {
+		state = filepath.Join(o.Home, ".local", "state")
+	}
+	return filepath.Join(state, "rubi", "backups")
 }
 
 // removeEmptyDirs removes dir and its parents while they are empty,
@@ -316,13 +361,13 @@ func sharedWith(name, path string, o ConnectOptions) string {
 		if b.name == name {
 			continue
 		}
-		parts, err := b.parts(o)
+		parts, err := o.partsOf(&b)
 		if err != nil {
 			continue
 		}
 		uses, connected := false, true
 		for _, p := range parts {
-			st, err := readState(p.file.path)
+			st, err := readState(p.file)
 			if p.file.path == path {
 				uses = true
 			} else if err != nil || !p.connected(st) {

@@ -67,7 +67,7 @@ func jsonServer(path string, jsonc bool, servers jsonedit.Path, entry any) part 
 		if err != nil {
 			return fileChange{}, err
 		}
-		backup, err := jsonedit.Parse(st.path+BackupSuffix, st.backup, jsonc)
+		backup, err := jsonedit.Parse(st.backupPath, st.backup, jsonc)
 		if err != nil {
 			return fileChange{}, fmt.Errorf("%w\n(the backup is unreadable: remove %s from %s by hand)", err, at, st.path)
 		}

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -72,9 +75,13 @@ func TestConnectGolden(t *testing.T) {
 				fmt.Fprintf(&out, "$ rubi %s\n", line)
 				runConnect(t, &out, line, home, project)
 			}
+			// A project's backups are in a folder named for the project
+			// and a hash of its path, which differs from run to run.
 			stdout := strings.ReplaceAll(strings.ReplaceAll(out.String(), project, "$PROJECT"), home, "~")
+			stdout = backupKey.ReplaceAllString(stdout, "${1}KEY")
 			got := map[string][]byte{"want/stdout": []byte(stdout)}
 			for path, data := range snapshot(t, root) {
+				path = backupKey.ReplaceAllString(path, "${1}KEY")
 				if strings.HasSuffix(path, ".lock/") {
 					t.Errorf("a lock was left behind: %s", path)
 				}
@@ -87,6 +94,9 @@ func TestConnectGolden(t *testing.T) {
 		})
 	}
 }
+
+// backupKey finds the hash in a project's backup folder's name.
+var backupKey = regexp.MustCompile(`(rubi/backups/[^/]*-)[0-9a-f]{12}`)
 
 // compareGolden checks got against the archive's want sections, or
 // rewrites them with -update.
@@ -202,7 +212,7 @@ func TestConnectRoundTrip(t *testing.T) {
 				}
 				once := snapshot(t, root)
 				for _, p := range parts {
-					st, _ := readState(p.file.path)
+					st, _ := readState(p.file)
 					if p.paste == "" && !p.connected(st) {
 						t.Errorf("%s: not connected after connect:\n%s", p.file.path, st.data)
 					}
@@ -218,13 +228,34 @@ func TestConnectRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				after := snapshot(t, root)
+				// A project's backups are kept in the user's state folder,
+				// never in the project.
+				original := map[string]string{}
+				placed, _ := o.partsOf(a)
+				for _, p := range placed {
+					if rel, err := filepath.Rel(root, p.file.backupPath()); err == nil {
+						path, _ := filepath.Rel(root, p.file.path)
+						original[filepath.ToSlash(rel)] = filepath.ToSlash(path)
+					}
+				}
 				for path, data := range after {
 					if strings.HasSuffix(path, BackupSuffix) {
 						delete(after, path)
-						if want, ok := before[strings.TrimSuffix(path, BackupSuffix)]; !ok || !bytes.Equal(data, want) {
+						if want, ok := before[original[path]]; !ok || !bytes.Equal(data, want) {
 							t.Errorf("backup %s is not the file before rubi", path)
 						}
+						if scope == ScopeProject && strings.HasPrefix(path, "project/") {
+							t.Errorf("backup %s left in the project", path)
+						}
 					}
+				}
+				for path := range after {
+					if strings.HasPrefix(path, "home/.local/state/rubi/backups/") {
+						delete(after, path)
+					}
+				}
+				if _, ok := before["home/"]; ok && !slices.ContainsFunc(slices.Collect(maps.Keys(after)), func(p string) bool { return strings.HasPrefix(p, "home/") }) {
+					after["home/"] = nil // it holds only the backups' folder
 				}
 				if !equalSnapshots(before, after) {
 					t.Errorf("after the undo:\n%v\nbefore:\n%v", keys(after), keys(before))

@@ -3,12 +3,12 @@ package connect
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/rubi-dev/rubi/agent/connect/jsonedit"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Entry is a file of an agent's that starts rubi (its MCP server, its
@@ -40,7 +40,7 @@ func Entries(o ConnectOptions) []Entry {
 		o.Rubi = "rubi"
 	}
 	for _, a := range agentList {
-		parts, err := a.parts(o)
+		parts, err := o.partsOf(&a)
 		if err != nil {
 			continue // a scope the agent does not have
 		}
@@ -49,7 +49,7 @@ func Entries(o ConnectOptions) []Entry {
 				continue
 			}
 			e := Entry{Agent: a.name, Title: a.title, Scope: o.Scope, Path: p.file.path}
-			st, err := readState(p.file.path)
+			st, err := readState(p.file)
 			if err == nil && !st.exists {
 				continue
 			}
@@ -79,7 +79,7 @@ func claudeEntries(o ConnectOptions) []Entry {
 	var out []Entry
 	read := func(path string, cmds func(d *jsonedit.Doc) []string) {
 		e := Entry{Agent: "claude-code", Title: "Claude Code", Scope: ScopeGlobal, Path: path}
-		data, err := os.ReadFile(path)
+		data, err := store.ReadRegular(path, maxAgentFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}
@@ -143,7 +143,7 @@ func CodexTrusted(o ConnectOptions) (bool, string, error) {
 		home = filepath.Join(o.Home, ".codex")
 	}
 	path := filepath.Join(home, "config.toml")
-	data, err := os.ReadFile(path)
+	data, err := store.ReadRegular(path, maxAgentFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, path, nil
 	}

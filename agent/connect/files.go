@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 
@@ -20,7 +21,19 @@ import (
 // rubi however often rubi installs; only when none of rubi's values are
 // left (after an undo) does the next change take a fresh copy. An empty
 // backup records that the file did not exist.
+//
+// A project's file is backed up out of the repository, in the user's
+// state folder (projectBackup): a backup beside it would be a file of the
+// repository, which a committed .gitignore (or git add -f, a zip, a
+// container's build context) could share; kept apart, it is the user's, as
+// the file before rubi was. Backups are written 0600.
 const BackupSuffix = ".bak-rubi"
+
+// maxAgentFile bounds what is read of an agent's file: instructions and
+// settings are KB, but Claude Code's ~/.claude.json keeps every project's
+// history and reaches tens of MB; 256 MiB is room to spare. A larger file
+// is refused, naming it, and nothing is changed.
+const maxAgentFile = 256 << 20
 
 // FileReport is what happened, or would happen, to one file.
 type FileReport struct {
@@ -45,6 +58,8 @@ type fileState struct {
 	// when there is none, and an empty backup means there was no file.
 	backup    []byte
 	hasBackup bool
+	// backupPath is where the backup is (fileEdit.backupPath).
+	backupPath string
 }
 
 // fileChange is what an edit decided for one file.
@@ -67,6 +82,22 @@ type fileEdit struct {
 	// noBackup is a file rubi owns whole (rubi connect's rule files): it
 	// gets no backup.
 	noBackup bool
+	// project is the project's root when the file is the project's (it
+	// lies under it): then no link on its way may lead out of the
+	// project. "" for the user's files, which are followed through their
+	// links as dotfile managers make them.
+	project string
+	// backup is where the file's backup is; "" is beside it
+	// (FILE.bak-rubi), as for the user's files.
+	backup string
+}
+
+// backupPath is where e's backup is.
+func (e fileEdit) backupPath() string {
+	if e.backup != "" {
+		return e.backup
+	}
+	return e.path + BackupSuffix
 }
 
 // applyEdits runs edits as one transaction: every file is locked and
@@ -115,10 +146,10 @@ func applyEdits(ctx context.Context, edits []fileEdit, dryRun bool) ([]FileRepor
 			continue
 		}
 		if !e.noBackup && (!st.hasBackup || e.pristine != nil && e.pristine(st)) {
-			if err := writeBackup(st, e.perm); err != nil {
+			if err := writeBackup(st); err != nil {
 				return reports, err
 			}
-			r.Backup = e.path + BackupSuffix
+			r.Backup = e.backupPath()
 		}
 		if err := writeChange(e, st, ch); err != nil {
 			return reports, err
@@ -134,8 +165,15 @@ func applyEdits(ctx context.Context, edits []fileEdit, dryRun bool) ([]FileRepor
 // no file to guard, and the directory is made (and the lock taken) only
 // if the file is to be written. It returns the directories it made.
 func prepare(ctx context.Context, e fileEdit, dryRun bool) (fileState, fileChange, *fileLock, []string, error) {
+	// Before the lock or a folder is made: either would be made
+	// through a link out of the project.
+	if e.project != "" {
+		if err := linkedOut(e.project, e.path); err != nil {
+			return fileState{}, fileChange{}, nil, nil, fmt.Errorf("%w\nnothing was changed", err)
+		}
+	}
 	compute := func() (fileState, fileChange, error) {
-		st, err := readState(e.path)
+		st, err := readState(e)
 		if err != nil {
 			return st, fileChange{}, fmt.Errorf("%w\nnothing was changed", err)
 		}
@@ -186,17 +224,25 @@ func missingDirs(dir string) []string {
 	return missing
 }
 
-// readState reads a file and its backup.
-func readState(path string) (fileState, error) {
-	st := fileState{path: path}
-	data, err := os.ReadFile(path)
+// readState reads a file and its backup: a project's file only when no
+// link on its way leads out of the project; every file up to maxAgentFile,
+// and anything but a regular file (a FIFO settings.json) refused at once,
+// without blocking.
+func readState(e fileEdit) (fileState, error) {
+	st := fileState{path: e.path, backupPath: e.backupPath()}
+	if e.project != "" {
+		if err := linkedOut(e.project, e.path); err != nil {
+			return st, err
+		}
+	}
+	data, err := store.ReadRegular(e.path, maxAgentFile)
 	switch {
 	case err == nil:
 		st.data, st.exists = data, true
 	case !errors.Is(err, fs.ErrNotExist):
 		return st, err
 	}
-	backup, err := os.ReadFile(path + BackupSuffix)
+	backup, err := store.ReadRegular(st.backupPath, maxAgentFile)
 	switch {
 	case err == nil:
 		st.backup, st.hasBackup = backup, true
@@ -206,15 +252,52 @@ func readState(path string) (fileState, error) {
 	return st, nil
 }
 
-// writeBackup keeps the file as it is before rubi's first change, or an
-// empty backup when there is no file yet.
-func writeBackup(st fileState, perm os.FileMode) error {
-	if st.exists {
-		if fi, err := os.Stat(st.path); err == nil {
-			perm = fi.Mode().Perm()
-		}
+// linkedOut returns an error naming path and the link when a folder on
+// path's way from the project's root, or path itself, is a symbolic link
+// that leads out of the project (a committed AGENTS.md -> ~/.bashrc, or
+// .gemini -> ~/.gemini): rubi would write the user's files through it. A
+// link that stays inside the project is followed.
+func linkedOut(project, path string) error {
+	rel, err := filepath.Rel(project, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil // not the project's file
 	}
-	if err := store.WriteFile(st.path+BackupSuffix, st.data, perm); err != nil {
+	p := project
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, name)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return nil // what is missing is made inside the project
+		}
+		if fi.Mode()&os.ModeSymlink == 0 || store.Inside(project, p) {
+			continue
+		}
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			target, _ = os.Readlink(p)
+		}
+		if p == path {
+			return linkedOutError(fmt.Sprintf("refusing to change %s: it is a symbolic link to %s, out of the project", path, target))
+		}
+		return linkedOutError(fmt.Sprintf("refusing to change %s: %s is a symbolic link to %s, out of the project", path, p, target))
+	}
+	return nil
+}
+
+// linkedOutError is linkedOut's refusal; it is a store.ErrNotOwned.
+type linkedOutError string
+
+func (e linkedOutError) Error() string        { return string(e) }
+func (e linkedOutError) Is(target error) bool { return target == store.ErrNotOwned }
+
+// writeBackup keeps the file as it is before rubi's first change, or an
+// empty backup when there is no file yet, readable by the user alone (a
+// file rubi changes may hold a token).
+func writeBackup(st fileState) error {
+	if err := os.MkdirAll(filepath.Dir(st.backupPath), 0o700); err != nil {
+		return fmt.Errorf("back up %s: %w", st.path, err)
+	}
+	if err := store.WriteFile(st.backupPath, st.data, 0o600); err != nil {
 		return fmt.Errorf("back up %s: %w", st.path, err)
 	}
 	return nil

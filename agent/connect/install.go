@@ -29,6 +29,7 @@ import (
 
 	"github.com/rubi-dev/rubi/agent/connect/jsonedit"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Options say what to install and where.
@@ -160,7 +161,7 @@ func Uninstall(ctx context.Context, o Options) (*Report, error) {
 			if err != nil {
 				return fileChange{}, err
 			}
-			backup, err := jsonedit.Parse(st.path+BackupSuffix, st.backup, false)
+			backup, err := jsonedit.Parse(st.backupPath, st.backup, false)
 			if err != nil {
 				return fileChange{}, fmt.Errorf("%w\n(the backup is unreadable: remove rubi's settings from %s by hand)", err, st.path)
 			}
@@ -187,8 +188,8 @@ func Uninstall(ctx context.Context, o Options) (*Report, error) {
 	}
 	var kept []string
 	for _, e := range edits {
-		if _, err := os.Stat(e.path + BackupSuffix); err == nil {
-			kept = append(kept, e.path+BackupSuffix)
+		if _, err := os.Stat(e.backupPath()); err == nil {
+			kept = append(kept, e.backupPath())
 		}
 	}
 	if len(kept) > 0 && rep.Changed() {
@@ -275,7 +276,7 @@ func Defaults(claude ClaudePaths, userConfig string) (vault string, window int, 
 
 // currentWindow returns the compaction window settings.json sets, or 0.
 func currentWindow(p ClaudePaths) int {
-	data, err := os.ReadFile(p.Settings())
+	data, err := store.ReadRegular(p.Settings(), maxAgentFile)
 	if err != nil {
 		return 0
 	}

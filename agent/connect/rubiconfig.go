@@ -16,6 +16,7 @@ import (
 
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // rubi's personal configuration (core/config.UserConfigPath) records the
@@ -40,7 +41,7 @@ func DefaultVault() string {
 // ConfiguredVault returns the vault the personal configuration at path
 // sets, or "" when it sets none (or does not exist).
 func ConfiguredVault(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := store.ReadRegular(path, maxAgentFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
@@ -252,7 +253,7 @@ func unsetVault(st fileState) (fileChange, error) {
 	if err != nil {
 		return fileChange{}, err
 	}
-	backup, err := parseHCL(st.backup, st.path+BackupSuffix)
+	backup, err := parseHCL(st.backup, st.backupPath)
 	if err != nil {
 		return fileChange{}, fmt.Errorf("%w\n(the backup is unreadable: remove rubi's vault from %s by hand)", err, st.path)
 	}

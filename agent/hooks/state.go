@@ -69,6 +69,11 @@ func (h *handler) statePath() (string, error) {
 	return filepath.Join(h.dataDir(), stateDir, id+".json"), nil
 }
 
+// maxSessionState bounds what is read of a session's state, a few
+// counters and the paths read (some KB); 1 MiB is room to spare, and a
+// larger file, a link or a FIFO the repository committed is a fresh state.
+const maxSessionState = 1 << 20
+
 // readState returns the session's state; a missing or unreadable file is
 // a fresh state (losing a counter must not stop the hook).
 func (h *handler) readState() (*sessionState, error) {
@@ -77,7 +82,7 @@ func (h *handler) readState() (*sessionState, error) {
 		return nil, err
 	}
 	st := &sessionState{}
-	if data, err := os.ReadFile(path); err == nil {
+	if data, err := store.ReadWithin(h.root, path, maxSessionState); err == nil {
 		if err := json.Unmarshal(data, st); err != nil {
 			logError(h.dataDir(), h.event, fmt.Errorf("%s: %w (starting over)", path, err))
 			st = &sessionState{}

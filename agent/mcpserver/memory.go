@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/store"
 	rubitext "github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/when"
 )
@@ -71,6 +71,11 @@ const (
 	mcpGrepLimit = 40
 	mcpListLimit = 30
 )
+
+// maxHandoffText bounds what the handoff tool returns of the last
+// handoff's file: a few paragraphs and lists; 4 MiB is what
+// knowledge.LastHandoff reads of it.
+const maxHandoffText = 4 << 20
 
 func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp.CallToolResult, error) {
 	eng, err := p.engine()
@@ -170,7 +175,9 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 		if err != nil {
 			return nil, err
 		}
-		data, err := os.ReadFile(h.Path)
+		// The file LastHandoff read, as it read it (never through a
+		// link, capped): the repository may have put a link there.
+		data, err := store.ReadWithin(p.root, h.Path, maxHandoffText)
 		if err != nil {
 			return nil, err
 		}

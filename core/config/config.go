@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,6 +37,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/owner"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // FileName is the project configuration file, at the project root.
@@ -331,10 +333,31 @@ const (
 	layerExtra          // a --config file: the project's when inside it
 )
 
-// layerFile reads the layer at path, of the given kind.
+// layerFile reads the layer at path, of the given kind, up to MaxFileSize
+// and without blocking on a FIFO: the project's rubi.hcl as every file a
+// repository supplies (store.ReadWithin: never a link, nothing out of the
+// project), the user's and --config's following their links as the user
+// made them.
 func (l *loader) layerFile(path string, mustExist bool, kind int) {
-	src, err := os.ReadFile(path)
+	var src []byte
+	var err error
+	if path == filepath.Join(l.cfg.Root, FileName) {
+		src, err = store.ReadWithin(l.cfg.Root, path, MaxFileSize)
+	} else {
+		src, err = store.ReadRegular(path, MaxFileSize)
+	}
 	if os.IsNotExist(err) && !mustExist {
+		return
+	}
+	if errors.Is(err, store.ErrTooLarge) {
+		// As CheckShape says it of a file read whole.
+		name := displayName(path)
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Configuration file too large",
+			Detail:   fmt.Sprintf("%s is over %d bytes, the most rubi reads of a configuration file. A rubi.hcl needs a few hundred bytes: check what it holds.", name, MaxFileSize),
+			Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
+		})
 		return
 	}
 	if err != nil {

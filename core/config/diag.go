@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // suggest returns the name in candidates the user most likely meant: one
@@ -67,7 +68,7 @@ func WriteDiagnostics(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnos
 		if f, ok := files[d.Subject.Filename]; ok {
 			src = f.Bytes
 		} else {
-			src, _ = os.ReadFile(d.Subject.Filename)
+			src, _ = store.ReadRegular(d.Subject.Filename, MaxFileSize)
 		}
 		if line := sourceLine(src, d.Subject.Start.Line); line != "" {
 			fmt.Fprintf(w, "  %d | %s\n", d.Subject.Start.Line, line)

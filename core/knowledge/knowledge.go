@@ -129,6 +129,17 @@ const (
 	// DefaultMaxBody is Options.MaxBody when it is 0: 64 KiB of body text,
 	// far more than a note needs and small enough to inject in part.
 	DefaultMaxBody = 64 << 10
+
+	// What is read of each file the store reads, every one of which the
+	// repository may supply (store.ReadWithin: never through a link out
+	// of the project or the vault, regular files only). A note's body is
+	// at most MaxBody, but its front matter lists files and links: a
+	// refactor's note listing 20,000 files is about 1 MiB, and 16 MiB is
+	// room to spare. A handoff is a few paragraphs and lists; a curated
+	// summary is a page. A file past its cap is a problem naming it.
+	maxNoteFile    = 16 << 20
+	maxHandoffFile = 4 << 20
+	maxSummaryFile = 4 << 20
 	// MaxIDLen is the longest id, in bytes.
 	MaxIDLen = 80
 	// MaxTitleLen is the longest title, in bytes.

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // ImportLegacy migrates the nodes of rubi's Node.js version into s: the
@@ -53,7 +55,7 @@ func ImportLegacy(dir string, s *Store) ([]Result, error) {
 				continue
 			}
 			p := filepath.Join(src.dir, name)
-			data, err := os.ReadFile(p)
+			data, err := store.ReadWithin(dir, p, maxNoteFile)
 			if err != nil {
 				results = append(results, Result{Action: ActionError, Path: p, Error: err.Error()})
 				continue

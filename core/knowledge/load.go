@@ -251,7 +251,7 @@ func (s *Store) readEntry(sc *scope, path string, st statResult) *entry {
 	}
 	e := &entry{key: key}
 	s.cacheBehind++
-	data, err := os.ReadFile(path)
+	data, err := store.ReadWithin(sc.base, path, maxNoteFile)
 	if err != nil {
 		e.problems = []Problem{{Path: path, Message: err.Error()}}
 		return e

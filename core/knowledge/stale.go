@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // hashEntry caches the hash of a file on disk by its version.
@@ -32,7 +34,7 @@ func (s *Store) fileHash(rel string) (hash string, ok bool) {
 		}
 	}
 	p := filepath.Join(s.root, filepath.FromSlash(rel))
-	fi, err := os.Stat(p)
+	fi, err := os.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return "", false
 	}
@@ -43,7 +45,7 @@ func (s *Store) fileHash(rel string) (hash string, ok bool) {
 	if hit && he.key == key {
 		return he.hash, true
 	}
-	f, err := os.Open(p)
+	f, err := store.OpenWithin(s.root, p)
 	if err != nil {
 		return "", false
 	}
@@ -113,6 +115,15 @@ func (s *Store) Stale(n *Node) []string {
 	return out
 }
 
+// git's files are git's, written by the user's git, and followed as git
+// follows them (a worktree's .git names its folder elsewhere); still they
+// are read without blocking and capped: .git, HEAD, commondir and a loose
+// ref are a line, packed-refs a line a ref (100,000 refs are 6 MiB).
+const (
+	maxGitFile    = 64 << 10
+	maxPackedRefs = 64 << 20
+)
+
 // headCommit returns the short hash of the project's git HEAD, read from
 // .git directly (no git process, no network); "" outside a repository.
 func headCommit(root string) string {
@@ -122,7 +133,7 @@ func headCommit(root string) string {
 		if fi, err := os.Stat(p); err == nil {
 			if fi.IsDir() {
 				gitDir = p
-			} else if data, err := os.ReadFile(p); err == nil {
+			} else if data, err := store.ReadRegular(p, maxGitFile); err == nil {
 				// A worktree or submodule: ".git" is a file "gitdir: <path>".
 				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
 					g = strings.TrimSpace(g)
@@ -143,7 +154,7 @@ func headCommit(root string) string {
 	if gitDir == "" {
 		return ""
 	}
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := store.ReadRegular(filepath.Join(gitDir, "HEAD"), maxGitFile)
 	if err != nil {
 		return ""
 	}
@@ -164,7 +175,7 @@ func resolveRef(gitDir, ref string) string {
 		return ""
 	}
 	dirs := []string{gitDir}
-	if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if c, err := store.ReadRegular(filepath.Join(gitDir, "commondir"), maxGitFile); err == nil {
 		cd := strings.TrimSpace(string(c))
 		if !filepath.IsAbs(cd) {
 			cd = filepath.Join(gitDir, cd)
@@ -172,16 +183,16 @@ func resolveRef(gitDir, ref string) string {
 		dirs = append(dirs, cd)
 	}
 	for _, d := range dirs {
-		if data, err := os.ReadFile(filepath.Join(d, filepath.FromSlash(ref))); err == nil {
+		if data, err := store.ReadRegular(filepath.Join(d, filepath.FromSlash(ref)), maxGitFile); err == nil {
 			return strings.TrimSpace(string(data))
 		}
 	}
 	for _, d := range dirs {
-		f, err := os.Open(filepath.Join(d, "packed-refs"))
+		f, err := store.OpenRegular(filepath.Join(d, "packed-refs"))
 		if err != nil {
 			continue
 		}
-		sc := bufio.NewScanner(f)
+		sc := bufio.NewScanner(io.LimitReader(f, maxPackedRefs))
 		for sc.Scan() {
 			if hash, name, ok := strings.Cut(sc.Text(), " "); ok && name == ref {
 				f.Close()

@@ -174,7 +174,7 @@ func (s *Store) Summary(target string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	data, err := os.ReadFile(p)
+	data, err := store.ReadWithin(s.root, p, maxSummaryFile)
 	if err != nil {
 		return "", false
 	}

@@ -368,7 +368,9 @@ func (m *Manifest) Save(dir string, prev *Manifest) error {
 	var old []byte
 	var oldSize int64 = -1
 	if prev != nil && prev.Generation != "" {
-		if fi, err := os.Stat(SymbolsFile(dir, prev.Generation)); err == nil {
+		// A link or anything but a regular file is not the index's own:
+		// a new generation replaces it.
+		if fi, err := os.Lstat(SymbolsFile(dir, prev.Generation)); err == nil && fi.Mode().IsRegular() {
 			oldSize = fi.Size()
 		}
 	}
@@ -389,7 +391,7 @@ func (m *Manifest) Save(dir string, prev *Manifest) error {
 	} else {
 		if oldSize >= 0 {
 			var err error
-			if old, err = os.ReadFile(SymbolsFile(dir, prev.Generation)); err != nil {
+			if old, err = store.ReadLeaf(SymbolsFile(dir, prev.Generation), oldSize); err != nil {
 				return fmt.Errorf("read symbols: %w", err)
 			}
 		}
@@ -513,7 +515,7 @@ func (m *Manifest) OpenSymbols(dir string) (*os.File, error) {
 	if m == nil || m.Generation == "" {
 		return nil, os.ErrNotExist
 	}
-	return os.Open(SymbolsFile(dir, m.Generation))
+	return store.OpenLeaf(SymbolsFile(dir, m.Generation))
 }
 
 // ErrSymbolsDamaged marks a symbols file that does not hold what the

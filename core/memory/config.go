@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Configured opens the store of the project at root with rubi.hcl's memory
@@ -34,6 +36,11 @@ func DetectProject(root string) string {
 	return filepath.Base(root)
 }
 
+// maxGitFile bounds what is read of git's own files (.git, commondir,
+// config), which git writes and the user's git follows as it does; read
+// without blocking, up to 1 MiB (a config is some KB).
+const maxGitFile = 1 << 20
+
 // originName is the last path element of the origin remote's URL, without
 // .git, or "" when there is none.
 func originName(root string) string {
@@ -45,7 +52,7 @@ func originName(root string) string {
 	if !info.IsDir() {
 		// A worktree or submodule: .git is a file "gitdir: DIR", and a
 		// worktree's DIR names the shared one in its commondir file.
-		data, err := os.ReadFile(gitDir)
+		data, err := store.ReadRegular(gitDir, maxGitFile)
 		if err != nil {
 			return ""
 		}
@@ -57,7 +64,7 @@ func originName(root string) string {
 		if !filepath.IsAbs(gitDir) {
 			gitDir = filepath.Join(root, gitDir)
 		}
-		if common, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		if common, err := store.ReadRegular(filepath.Join(gitDir, "commondir"), maxGitFile); err == nil {
 			c := strings.TrimSpace(string(common))
 			if !filepath.IsAbs(c) {
 				c = filepath.Join(gitDir, c)
@@ -65,13 +72,13 @@ func originName(root string) string {
 			gitDir = c
 		}
 	}
-	f, err := os.Open(filepath.Join(gitDir, "config"))
+	f, err := store.OpenRegular(filepath.Join(gitDir, "config"))
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
 	in := false
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxGitFile))
 	for sc.Scan() {
 		l := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(l, "[") {

@@ -52,6 +52,14 @@ const Dir = ".rubi/sessions"
 // says otherwise: a long session log, not a dump.
 const DefaultMaxSize = 512 << 10
 
+// maxChunkFile bounds what is read of one chunk file (or, unpacked, one
+// archived chunk), which the repository may supply as a link to /dev/zero
+// or to a secret: a chunk is at most its store's MaxSize of text
+// (DefaultMaxSize unless memory.max_chunk_size says more) and a front
+// matter of a few lines; 64 MiB is room for a store set a hundred times
+// larger. A chunk past it is a problem naming its file.
+const maxChunkFile = 64 << 20
+
 // ErrNotFound is returned for an id no chunk has.
 var ErrNotFound = errors.New("no such chunk")
 
@@ -260,7 +268,7 @@ func (s *Store) Get(id string) (*Chunk, error) {
 		return nil, err
 	}
 	path := s.activePath(id)
-	data, err := os.ReadFile(path)
+	data, err := store.ReadWithin(s.root, path, maxChunkFile)
 	if errors.Is(err, os.ErrNotExist) {
 		if data, aerr := readGzip(s.archivePath(id)); aerr == nil {
 			c, err := decode(s.archivePath(id), data)
@@ -352,13 +360,23 @@ func (s *Store) scanReport(bad func(path string, err error)) ([]*Chunk, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The folder is checked once, and one linked out of the project (a
+	// repository's .rubi/sessions -> elsewhere) holds no chunk of this
+	// store's; each chunk is opened without following a link
+	// (store.ReadLeaf).
+	if !store.Inside(s.root, s.dir) {
+		if bad != nil {
+			bad(s.dir, fmt.Errorf("refusing to read %s: it leads out of %s through a symbolic link: %w", s.dir, s.root, store.ErrNotOwned))
+		}
+		return nil, nil
+	}
 	var out []*Chunk
 	for _, e := range entries {
 		if e.IsDir() || !IsChunkName(e.Name()) {
 			continue
 		}
 		path := filepath.Join(s.dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := store.ReadLeaf(path, maxChunkFile)
 		if err != nil {
 			if bad != nil {
 				bad(path, err)

@@ -231,7 +231,7 @@ func (s *Store) immune(p Policy, c *Chunk, u usage) string {
 
 // archive gzips a chunk into the archive, then removes it.
 func (s *Store) archive(id string) error {
-	data, err := os.ReadFile(s.activePath(id))
+	data, err := store.ReadWithin(s.root, s.activePath(id), maxChunkFile)
 	if err != nil {
 		return err
 	}
@@ -360,8 +360,14 @@ func readArchive(path string) (*Chunk, error) {
 	return c, nil
 }
 
+// maxUsageFile bounds what is read of the chunks' read counts: a line a
+// chunk, 100,000 chunks are some MB.
+const maxUsageFile = 64 << 20
+
+// readGzip unpacks an archived chunk, opened without following a link
+// (the archive is the store's own folder), up to maxChunkFile bytes.
 func readGzip(path string) ([]byte, error) {
-	f, err := store.OpenRegular(path)
+	f, err := store.OpenLeaf(path)
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +376,11 @@ func readGzip(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return io.ReadAll(io.LimitReader(zr, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(zr, maxChunkFile+1))
+	if err == nil && len(data) > maxChunkFile {
+		return nil, fmt.Errorf("%s unpacks to more than %d bytes: %w", path, maxChunkFile, store.ErrTooLarge)
+	}
+	return data, err
 }
 
 // readRegular reads a regular file whole, up to the largest chunk a store
@@ -387,7 +397,7 @@ func readRegular(path string) ([]byte, error) {
 
 func (s *Store) readUsage() (map[string]usage, error) {
 	use := map[string]usage{}
-	data, err := os.ReadFile(filepath.Join(s.dir, usageFile))
+	data, err := store.ReadWithin(s.root, filepath.Join(s.dir, usageFile), maxUsageFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return use, nil
 	}

@@ -62,11 +62,16 @@ type Skipped struct {
 	Why  string `json:"why"`
 }
 
+// maxRLMFile bounds what is read of the reference system's index.json and
+// session_memory.json, the user's own files in the folder they name: a
+// line or two a chunk or insight, some MB for the largest stores.
+const maxRLMFile = 256 << 20
+
 // ReadRLMInsights reads the reference system's insights; a folder without
 // session_memory.json has none.
 func ReadRLMInsights(dir string) ([]RLMInsight, error) {
 	path := filepath.Join(dir, "session_memory.json")
-	data, err := os.ReadFile(path)
+	data, err := store.ReadRegular(path, maxRLMFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -89,7 +94,7 @@ func ReadRLMInsights(dir string) ([]RLMInsight, error) {
 // reason. Running it twice saves nothing new (the duplicates are counted).
 func (s *Store) ImportRLM(ctx context.Context, dir string) (*Imported, error) {
 	path := filepath.Join(dir, "index.json")
-	data, err := os.ReadFile(path)
+	data, err := store.ReadRegular(path, maxRLMFile)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s has no index.json: give the reference system's context folder (~/.claude/rlm/context)", dir)

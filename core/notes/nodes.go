@@ -81,8 +81,11 @@ func (s *Nodes) All(behind int) ([]*Note, []string) {
 func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 	path := filepath.Join(s.indexDir, cacheFile)
 	s.cacheOnce.Do(func() {
-		data, err := os.ReadFile(path)
+		data, err := store.ReadWithin(s.root, path, maxNodeCache)
 		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				s.logger.Debug("node cache dropped", "error", err)
+			}
 			return
 		}
 		if err := s.store().ImportCache(data); err != nil {
@@ -293,6 +296,18 @@ func renderNode(n *knowledge.Node, stale []string, own bool) string {
 // instead of every note.
 const criticalFile = "critical.json"
 
+// What is read of the index's side files, which the repository may have
+// replaced (a committed critical.json -> /dev/zero or -> a secret): a
+// refused file is read as missing, and the next index rewrites it. A
+// critical note shown at session start is a title and a body of at most
+// 64 KiB (knowledge.DefaultMaxBody); a thousand of them are 64 MiB, and no
+// project has that many. The node cache holds every note parsed: 10,000
+// notes of 8 KiB are 80 MiB; 512 MiB is room to spare.
+const (
+	maxCriticalFile = 64 << 20
+	maxNodeCache    = 512 << 20
+)
+
 // WriteCritical saves the active notes of importance critical among all,
 // newest first (when they changed).
 func (s *Nodes) WriteCritical(all []*Note) error {
@@ -317,7 +332,9 @@ func (s *Nodes) writeCritical(nodes []*knowledge.Node) error {
 		return err
 	}
 	path := filepath.Join(s.indexDir, criticalFile)
-	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+	// Compared without following a link, and only up to the new
+	// content's size: a larger file differs, a link is replaced.
+	if old, err := store.ReadWithin(s.root, path, int64(len(data))); err == nil && string(old) == string(data) {
 		return nil
 	}
 	if err := store.WriteFile(path, data, 0o644); err != nil {
@@ -347,10 +364,15 @@ func (s *Nodes) RewriteCritical(edited map[string]*Note) error {
 
 // Critical returns the active notes of importance critical as of the
 // last index, newest first, reading one small file; before any index has
-// written it, the notes themselves.
+// written it, or when it is not one rubi could have written (a link, a
+// FIFO, a file past maxCriticalFile), the notes themselves: the next
+// index rewrites it.
 func (s *Nodes) Critical() ([]*knowledge.Node, error) {
-	data, err := os.ReadFile(filepath.Join(s.indexDir, criticalFile))
-	if errors.Is(err, os.ErrNotExist) {
+	data, err := store.ReadWithin(s.root, filepath.Join(s.indexDir, criticalFile), maxCriticalFile)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, store.ErrNotOwned) || errors.Is(err, store.ErrTooLarge) {
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.logger.Warn("critical notes read from the notes", "error", err)
+		}
 		nodes, _ := s.store().Nodes()
 		return critical(nodes), nil
 	}

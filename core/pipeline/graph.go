@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
@@ -149,7 +150,7 @@ func (e *Engine) mapPage(module string) (string, string, error) {
 	if module == "" {
 		// The map files may be the repository's: nothing in them reaches
 		// the terminal or the agent raw.
-		data, err := os.ReadFile(filepath.Join(e.dataDir(), mapFile))
+		data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), mapFile), maxMapFile)
 		return text.EscapeLines(string(data)), "map", err
 	}
 	mods := e.mapModules(m)
@@ -175,7 +176,7 @@ func (e *Engine) mapPage(module string) (string, string, error) {
 	default:
 		return "", "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
 	}
-	data, err := os.ReadFile(filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"))
+	data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"), maxModulePage)
 	return text.EscapeLines(string(data)), "module:" + found[0], err
 }
 

@@ -420,15 +420,27 @@ func (e *Engine) read(s *scanned, old *manifest.Record, full bool) {
 	s.rec.Loaded, s.rec.Fresh = true, true // no symbols until a parser finds some
 }
 
+// maxSourceRead bounds what is read of one file of the project the walk
+// listed (index.max_file_size, when set, is smaller): the largest
+// generated sources seen in real repositories are tens of MB, and a file
+// that became a link, a device or a FIFO since the walk is refused
+// (store.ReadLeaf), not read without end.
+const maxSourceRead = 256 << 20
+
+// maxSymbolsFile bounds what is read of the index's symbols file at once:
+// a line a file, a 100,000-file repository's is about 100 MB.
+const maxSymbolsFile = 1 << 30
+
 // readFile reads a file of the expected size into the run's arena, or
 // from the heap when the arena is full or the file grew since the walk.
+// The walk listed it without following links; it is opened so again.
 func (e *Engine) readFile(path string, size int64) ([]byte, error) {
 	if e.arena == nil {
-		return os.ReadFile(path)
+		return store.ReadLeaf(path, maxSourceRead)
 	}
 	buf := e.arena.Alloc(int(size) + 1)
 	if buf == nil {
-		return os.ReadFile(path)
+		return store.ReadLeaf(path, maxSourceRead)
 	}
 	n, err := store.ReadInto(path, buf)
 	switch {
@@ -438,7 +450,7 @@ func (e *Engine) readFile(path string, size int64) ([]byte, error) {
 		return buf[:n:n], nil // the whole file: it is no longer than the walk saw
 	}
 	// One byte more than the walk saw: the file grew; read it whole.
-	return os.ReadFile(path)
+	return store.ReadLeaf(path, maxSourceRead)
 }
 
 // parse sends the changed files to the parser of their language, in
@@ -790,7 +802,7 @@ func (e *Engine) readAll(files []*scanned) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			content, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.rec.Path)))
+			content, err := store.ReadLeaf(filepath.Join(e.cfg.Root, filepath.FromSlash(s.rec.Path)), maxSourceRead)
 			if err == nil {
 				s.content = content
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"slices"
 	"sort"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/project"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Edge kinds between knowledge nodes and the code.
@@ -91,7 +91,7 @@ func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
 
 func (c *indexCodeMap) lookup(m *manifest.Manifest, name string) symbolAt {
 	if c.data == nil {
-		data, err := os.ReadFile(manifest.SymbolsFile(c.e.indexDir(), m.Generation))
+		data, err := store.ReadLeaf(manifest.SymbolsFile(c.e.indexDir(), m.Generation), maxSymbolsFile)
 		if err != nil {
 			return symbolAt{}
 		}

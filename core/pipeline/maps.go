@@ -28,6 +28,24 @@ const (
 	summaryDir = "summaries"
 )
 
+// What is read of the maps, which the repository may have replaced (a
+// committed .rubi/map.md -> /dev/zero, or -> ~/.aws/credentials). rubi
+// writes the level-0 map within budgets.map, at most 1 Mi tokens (about
+// 4 MiB of text): 16 MiB is four times that. A module's page lists its
+// files and their exported names without a budget: 10,000 files of 200
+// bytes each are 2 MiB, and 32 MiB leaves room for the largest monorepo
+// module. A file past its cap is refused and, by rubi index, rewritten.
+const (
+	maxMapFile    = 16 << 20
+	maxModulePage = 32 << 20
+)
+
+// maxManifestFile bounds what is read of go.mod and package.json to name
+// the project: real ones are kilobytes, the largest workspace roots some
+// hundred; 4 MiB is room to spare, and a larger one (or one that is a link
+// or a FIFO) leaves the project named by its folder.
+const maxManifestFile = 4 << 20
+
 // mapsFormat changes whenever the rendering of the maps changes, so that
 // maps written by an older rubi are rewritten even if no code changed.
 const mapsFormat = 4 // 3: modules of hidden files only are left out; 4: names escaped
@@ -71,11 +89,11 @@ func (e *Engine) writeMaps(prev, next *manifest.Manifest, edges []core.Edge, dir
 	for _, mod := range cm.Modules {
 		name := codemap.Slug(mod.Name) + ".md"
 		want[name] = true
-		if !full && !dirty[mod.Name] && e.exists(filepath.Join(dir, name)) {
+		if !full && !dirty[mod.Name] && isRegular(filepath.Join(dir, name)) {
 			continue
 		}
 		page := cm.Level1(mod, e.summary("module:"+mod.Name))
-		if err := writeIfChanged(filepath.Join(dir, name), page); err != nil {
+		if err := e.writeIfChanged(filepath.Join(dir, name), page); err != nil {
 			return err
 		}
 	}
@@ -106,11 +124,19 @@ func (e *Engine) mapModules(m *manifest.Manifest) map[string][]*manifest.Record 
 // mapsStale reports whether the maps must be rewritten although no code
 // changed: map.md is missing, was rendered by an older rubi, is not the
 // file an index wrote (committed, pulled, edited), or a curated summary is
-// newer than it.
+// newer than it; or map.md or a module's page is not a regular file (a
+// link the repository committed, a FIFO), or map.md is larger than rubi
+// reads of it, which the rewrite replaces.
 func (e *Engine) mapsStale(m *manifest.Manifest) bool {
-	st, err := os.Stat(filepath.Join(e.dataDir(), mapFile))
-	if err != nil || m.MapsFormat != mapsFormat || !e.MapWritten() {
+	st, err := os.Lstat(filepath.Join(e.dataDir(), mapFile))
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxMapFile || m.MapsFormat != mapsFormat || !e.MapWritten() {
 		return true
+	}
+	pages, _ := os.ReadDir(filepath.Join(e.dataDir(), modulesDir))
+	for _, de := range pages {
+		if strings.HasSuffix(de.Name(), ".md") && !de.Type().IsRegular() {
+			return true
+		}
 	}
 	stale := false
 	filepath.WalkDir(filepath.Join(e.dataDir(), summaryDir), func(_ string, d os.DirEntry, err error) error {
@@ -132,20 +158,21 @@ func (e *Engine) summary(target string) string {
 	return text
 }
 
-func (e *Engine) exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
+// isRegular reports whether p is a regular file, not a link to one.
+func isRegular(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // projectName names the project in the map: the last element of its Go
 // module path or its package.json name, else the root directory's name.
 func (e *Engine) projectName() string {
-	if data, err := os.ReadFile(filepath.Join(e.cfg.Root, "go.mod")); err == nil {
+	if data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.cfg.Root, "go.mod"), maxManifestFile); err == nil {
 		if mod := modfile.ModulePath(data); mod != "" {
 			return path.Base(mod)
 		}
 	}
-	if data, err := os.ReadFile(filepath.Join(e.cfg.Root, "package.json")); err == nil {
+	if data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.cfg.Root, "package.json"), maxManifestFile); err == nil {
 		var pkg struct{ Name string }
 		if json.Unmarshal(data, &pkg) == nil && pkg.Name != "" {
 			return pkg.Name
@@ -160,7 +187,7 @@ func (e *Engine) projectName() string {
 // version is kept in the index's folder.
 func (e *Engine) writeMap(content string) error {
 	path := e.MapPath()
-	if err := writeIfChanged(path, content); err != nil {
+	if err := e.writeIfChanged(path, content); err != nil {
 		return err
 	}
 	store.RecordWrittenAt(path, e.mapRecord())
@@ -174,8 +201,11 @@ func (e *Engine) mapRecord() string { return filepath.Join(e.indexDir(), mapFile
 // this machine wrote: not committed, edited or replaced since.
 func (e *Engine) MapWritten() bool { return store.UnchangedAt(e.MapPath(), e.mapRecord()) }
 
-func writeIfChanged(path, content string) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, []byte(content)) {
+// writeIfChanged writes content at path unless the file holds it already.
+// The compare reads at most len(content) bytes, never through a link: a
+// larger file differs, and a link (or a FIFO) is replaced by the write.
+func (e *Engine) writeIfChanged(path, content string) error {
+	if old, err := store.ReadWithin(e.cfg.Root, path, int64(len(content))); err == nil && bytes.Equal(old, []byte(content)) {
 		return nil
 	}
 	if err := store.WriteFile(path, []byte(content), 0o644); err != nil {

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // rolesFormat changes with the rules of codemap.RoleOf and of the
@@ -48,8 +48,8 @@ func (e *Engine) attributes(files []*scanned) (*codemap.Attributes, string) {
 	fmt.Fprintf(h, "modules %q %d\x00", e.cfg.Index.ModuleRoots, e.cfg.Index.ModuleDepth)
 	attrs := &codemap.Attributes{}
 	for _, p := range found {
-		data, err := os.ReadFile(filepath.Join(e.cfg.Root, filepath.FromSlash(p)))
-		if err != nil || len(data) > maxAttributesFile {
+		data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.cfg.Root, filepath.FromSlash(p)), maxAttributesFile)
+		if err != nil {
 			continue
 		}
 		attrs.Add(p, data)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/query"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
@@ -558,15 +558,15 @@ func (u *unitSpan) nameBonus(p *profile) float64 {
 // the user's and may have changed since the index: a FIFO would block
 // the query, a link could lead out of the project).
 func readHead(name string, limit int64) []byte {
-	fi, err := os.Lstat(name)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	f, err := os.Open(name)
+	f, err := store.OpenLeaf(name)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
 	// Sized as the file was a moment ago, and one byte more to see it
 	// end in one read: a file that grew since is read on, up to the
 	// limit.

@@ -20,10 +20,12 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Warning is a problem with one configuration file. Resolution goes on
@@ -101,7 +103,55 @@ func NewProject(root string, files []string) (*Project, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("project root %s is not a directory", root)
 	}
-	return NewProjectFS(os.DirFS(root), files), nil
+	return NewProjectFS(projectFS{root}, files), nil
+}
+
+// maxConfigFile bounds what is read of one configuration file (go.mod,
+// package.json, tsconfig.json, Cargo.toml...): real ones are kilobytes,
+// the largest workspace roots some hundred; 4 MiB is room to spare. A
+// larger one is a warning naming it, as a malformed one is.
+const maxConfigFile = 4 << 20
+
+// projectFS reads the configuration files under root as rubi reads every
+// file a repository supplies (store.ReadWithin): never through a link out
+// of the project nor a link at the file itself, regular files only (a FIFO
+// would block the index, a link to /dev/zero feed it without end), at most
+// maxConfigFile bytes.
+type projectFS struct{ root string }
+
+func (p projectFS) path(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(p.root, filepath.FromSlash(name)), nil
+}
+
+// Open opens a regular file; folders are listed with ReadDir.
+func (p projectFS) Open(name string) (fs.File, error) {
+	full, err := p.path("open", name)
+	if err != nil {
+		return nil, err
+	}
+	return store.OpenWithin(p.root, full)
+}
+
+func (p projectFS) ReadFile(name string) ([]byte, error) {
+	full, err := p.path("read", name)
+	if err != nil {
+		return nil, err
+	}
+	return store.ReadWithin(p.root, full, maxConfigFile)
+}
+
+func (p projectFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	full, err := p.path("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	if !store.Inside(p.root, full) {
+		return nil, &fs.PathError{Op: "readdir", Path: full, Err: store.ErrNotOwned}
+	}
+	return os.ReadDir(full)
 }
 
 // NewProjectFS is NewProject reading configuration files from fsys, whose

@@ -26,9 +26,11 @@ type Mapped struct {
 // process (a hook, rubi context; SetOneShot) the pages are not populated
 // ahead: its one query reads a fraction of indexes of megabytes, and
 // populating them cost a hook's recall 2-3 ms and rubi context 2-6 % more
-// CPU on kubernetes.
+// CPU on kubernetes. The file is an index's, in a folder a repository
+// supplies: a link at path is refused, and so is anything but a regular
+// file (OpenLeaf), so a committed link cannot map a secret or a device.
 func Map(path string) (*Mapped, error) {
-	f, err := os.Open(path)
+	f, err := OpenLeaf(path)
 	if err != nil {
 		return nil, err
 	}

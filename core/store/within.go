@@ -21,9 +21,30 @@ var ErrTooLarge = errors.New("larger than rubi reads")
 // limit bytes are read: a larger file is ErrTooLarge, naming the path and
 // the cap. A missing file is an error that satisfies os.IsNotExist.
 func ReadWithin(base, path string, limit int64) ([]byte, error) {
+	f, err := OpenWithin(base, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readCapped(f, path, limit)
+}
+
+// OpenWithin opens the file at path as ReadWithin reads it (inside base,
+// never through a link, a regular file, opened without blocking), for a
+// reader that streams it and bounds what it reads itself.
+func OpenWithin(base, path string) (*os.File, error) {
 	if !Inside(base, filepath.Dir(path)) {
 		return nil, fmt.Errorf("refusing to read %s: it leads out of %s through a symbolic link: %w", path, base, ErrNotOwned)
 	}
+	return OpenLeaf(path)
+}
+
+// OpenLeaf opens path for reading without following a link at its last
+// element, without blocking, and refuses anything but a regular file: what
+// a reader of a folder it has already checked (with Inside, or by walking
+// it without following links) opens, one file after another, without
+// resolving the folders again for each.
+func OpenLeaf(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
 	if err != nil {
 		if isLoop(err) {
@@ -35,7 +56,12 @@ func ReadWithin(base, path string, limit int64) ([]byte, error) {
 		f.Close() // where O_NOFOLLOW does not exist
 		return nil, fmt.Errorf("refusing to read %s: it is a symbolic link: %w", path, ErrNotOwned)
 	}
-	f, err = regularOnly(f, path, notRegular)
+	return regularOnly(f, path, notRegular)
+}
+
+// ReadLeaf reads at most limit bytes of the file OpenLeaf opens.
+func ReadLeaf(path string, limit int64) ([]byte, error) {
+	f, err := OpenLeaf(path)
 	if err != nil {
 		return nil, err
 	}

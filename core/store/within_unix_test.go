@@ -55,3 +55,46 @@ func TestReadWithinRefusesWhatARepositoryCouldPlant(t *testing.T) {
 		t.Errorf("ReadRegular follows a link to a regular file: %q, %v", data, err)
 	}
 }
+
+// What a reader of a folder it checked opens file after file (ReadLeaf,
+// OpenLeaf), maps (Map) or reads into a buffer (ReadInto) is refused when
+// it is a link, a FIFO or a device, at once: a committed
+// .rubi/index/manifest.bin -> /dev/zero, or a source file that became a
+// link since the walk.
+func TestLeafReadsRefuseLinksAndDevices(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(t.TempDir(), "credentials")
+	os.WriteFile(secret, []byte("aws_secret_access_key = KEY\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "ok"), []byte("fine\n"), 0o644)
+	os.Symlink(secret, filepath.Join(dir, "secret"))
+	os.Symlink("/dev/zero", filepath.Join(dir, "zero"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadLeaf(filepath.Join(dir, "ok"), 64); err != nil || string(data) != "fine\n" {
+		t.Fatalf("a regular file: %q, %v", data, err)
+	}
+	if _, err := ReadLeaf(filepath.Join(dir, "ok"), 2); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the cap: %v, want ErrTooLarge", err)
+	}
+	for _, name := range []string{"secret", "zero", "pipe"} {
+		p := filepath.Join(dir, name)
+		if data, err := ReadLeaf(p, 1<<20); !errors.Is(err, ErrNotOwned) || len(data) > 0 {
+			t.Errorf("ReadLeaf %s: %d bytes, %v", name, len(data), err)
+		}
+		if m, err := Map(p); !errors.Is(err, ErrNotOwned) {
+			t.Errorf("Map %s: %v", name, err)
+			if m != nil {
+				m.Close()
+			}
+		}
+		if name != "pipe" { // a FIFO opens without blocking and reads as empty
+			if n, err := ReadInto(p, make([]byte, 64)); err == nil {
+				t.Errorf("ReadInto %s: read %d bytes through a link", name, n)
+			}
+		}
+	}
+	if n, err := ReadInto(filepath.Join(dir, "pipe"), make([]byte, 64)); err != nil || n != 0 {
+		t.Errorf("ReadInto of a FIFO: %d, %v; want 0 at once", n, err)
+	}
+}

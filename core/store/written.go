@@ -9,6 +9,11 @@ import (
 // WrittenSuffix names the record WriteVerified keeps beside a file.
 const WrittenSuffix = ".written"
 
+// maxWrittenRecord bounds what is read of a record: five numbers on a
+// line (describe), under 120 bytes. The record lives in the repository's
+// .rubi/index/: a link there (to /dev/zero) is refused, not read.
+const maxWrittenRecord = 256
+
 // WriteVerified is WriteFile for an index file whose readers check a
 // checksum of the whole file: it also records the version it wrote (its
 // identity, size and times) beside it, so that a reader finding that same
@@ -44,7 +49,7 @@ func RecordVerified(path string) {
 	if !ok {
 		return
 	}
-	if rec, err := os.ReadFile(path + WrittenSuffix); err == nil && string(rec) == v {
+	if rec, err := ReadLeaf(path+WrittenSuffix, maxWrittenRecord); err == nil && string(rec) == v {
 		return
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+WrittenSuffix+".tmp-*")
@@ -68,7 +73,7 @@ func Unchanged(path string) bool {
 	if !ok {
 		return false
 	}
-	rec, err := os.ReadFile(path + WrittenSuffix)
+	rec, err := ReadLeaf(path+WrittenSuffix, maxWrittenRecord)
 	return err == nil && string(rec) == v
 }
 

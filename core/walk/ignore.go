@@ -2,10 +2,12 @@ package walk
 
 import (
 	"bufio"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Ignore files are parsed here and matched with doublestar rather than with
@@ -58,16 +60,22 @@ func ignored(frames []ignoreFrame, rel, name string, isDir bool) bool {
 	return false
 }
 
+// maxIgnoreFile bounds what is read of one ignore file: the largest real
+// .gitignore files are some KB; the rules past 4 MiB are not read.
+const maxIgnoreFile = 4 << 20
+
 // readIgnoreFile parses a gitignore-syntax file. A missing or unreadable
-// file has no rules: an ignore file must never make a walk fail.
+// file has no rules: an ignore file must never make a walk fail. It is
+// opened without following a link and without blocking (a FIFO the
+// walk listed as a file a moment ago has no rules, it does not hang).
 func readIgnoreFile(name string) []rule {
-	f, err := os.Open(name)
+	f, err := store.OpenLeaf(name)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
 	var rules []rule
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxIgnoreFile))
 	for sc.Scan() {
 		if r, ok := parseRule(sc.Text()); ok {
 			rules = append(rules, r)

@@ -29,7 +29,11 @@ use rubi install --hooks or rubi's plugin.
 
 --project (the default) changes the project's files, --global the user's.
 Only rubi's entries change; every other key, comment and the layout stay.
-Each file is copied to FILE.bak-rubi before rubi's first change to it.
+Each file is copied before rubi's first change to it (mode 0600): a
+user's file to FILE.bak-rubi beside it, a project's file out of the
+repository, under ~/.local/state/rubi/backups/ ($XDG_STATE_HOME). A
+project's file, or a folder on its way, that is a symbolic link out of
+the project is refused, and nothing is changed.
 Running connect again changes nothing. A file that does not parse is left
 untouched and the error names its line and column. YAML files with the
 user's settings (Goose, Continue's config.yaml) are not rewritten: connect

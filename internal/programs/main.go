@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/rubi-dev/rubi/core/host"
 )
@@ -22,13 +23,48 @@ type Run func(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // process outlives it, whatever way run ends: a program that starts
 // plugins (core/subprocess) has them stopped after run returns, and when
 // it panics.
+//
+// Ctrl-C and SIGTERM cancel run's context, and the process ends even when
+// run does not: past signalGrace (or at a second signal), with the
+// shell's status for the signal (130, 143). Catching the signals took
+// their default action away, so a command blocked in a call that does
+// not watch the context (a read of a FIFO or of a terminal, a system
+// call of the kernel's) would otherwise ignore SIGTERM for ever.
 func Main(run Run) {
 	defer host.Cleanup()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-signals
+		cancel()
+		select {
+		case <-signals:
+		case <-time.After(signalGrace):
+		}
+		host.Cleanup()
+		os.Exit(signalStatus(sig))
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(signals)
+	cancel()
 	host.Cleanup()
 	os.Exit(code)
+}
+
+// signalGrace is how long a command may take to end once its context is
+// cancelled by a signal: what a command does then (unlock, stop its
+// plugins, finish an atomic write) takes milliseconds; one still running
+// after 2 s is blocked where it does not watch the context.
+const signalGrace = 2 * time.Second
+
+// signalStatus is the exit status a shell gives a process the signal
+// ended: 128 and the signal's number.
+func signalStatus(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130 // os.Interrupt where it is not a syscall.Signal
 }
 
 // ExitError ends a command with an exit status, its error already told

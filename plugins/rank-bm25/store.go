@@ -473,10 +473,15 @@ func (s *segment) forward(live func(doc int) bool) (docs []doc, terms []string, 
 	return docs, terms, nil
 }
 
+// maxListFile bounds what is read of the list of segments, a line a
+// segment (a few dozen at most): 1 MiB is room to spare. A larger one, a
+// link or a device is not an index of rubi's: it is rebuilt.
+const maxListFile = 1 << 20
+
 // readList returns the segment names of the index in dir, oldest first,
 // and the list's stamp.
 func readList(dir string) ([]string, listStamp, error) {
-	data, err := os.ReadFile(filepath.Join(dir, listFile))
+	data, err := store.ReadLeaf(filepath.Join(dir, listFile), maxListFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", ErrNoIndex
 	}
@@ -591,7 +596,7 @@ type listStamp string
 
 // currentList reads the stamp of the index in dir; "" when it has none.
 func currentList(dir string) listStamp {
-	data, err := os.ReadFile(filepath.Join(dir, listFile))
+	data, err := store.ReadLeaf(filepath.Join(dir, listFile), maxListFile)
 	if err != nil {
 		return ""
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -359,7 +358,7 @@ func readMapped(file string, data []byte) ([]doc, []string, error) {
 // checkHeader reads the start of an index file: it is an index of this
 // format, or the error says why not.
 func checkHeader(file string) error {
-	f, err := os.Open(file)
+	f, err := store.OpenLeaf(file) // the index's own file: never a link, a FIFO or a device
 	if err != nil {
 		return err
 	}

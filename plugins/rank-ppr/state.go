@@ -541,7 +541,7 @@ func (st *state) save(dir string, durable bool) (store.Stamp, error) {
 // its head.
 func storedInputs(dir string) (inputs, bool) {
 	var out inputs
-	f, err := os.Open(filepath.Join(dir, stateFile))
+	f, err := store.OpenLeaf(filepath.Join(dir, stateFile)) // never a link, a FIFO or a device
 	if err != nil {
 		return out, false
 	}
@@ -558,13 +558,19 @@ func storedInputs(dir string) (inputs, bool) {
 
 var errCorrupt = errors.New("corrupt")
 
+// maxStateFile bounds what keepable reads of the state file, which lives
+// in the repository's .rubi/index/: a graph of a million files and their
+// edges is some hundred MB, and 2 GiB is room to spare. A larger file, a
+// link or a device is rebuilt.
+const maxStateFile = 2 << 30
+
 // keepable says the state file in dir, which describes the corpus being
 // indexed, may stand: its whole checksum is good. A damaged one is
 // rebuilt; a good one is recorded as checked, so queries skip the check
 // (store.Unchanged).
 func keepable(dir string) bool {
 	path := filepath.Join(dir, stateFile)
-	data, err := os.ReadFile(path)
+	data, err := store.ReadLeaf(path, maxStateFile)
 	if err != nil {
 		return false
 	}
