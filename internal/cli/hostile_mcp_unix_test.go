@@ -17,13 +17,16 @@ import (
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
-// Every MCP tool, called by a client of the real rubi-mcp over stdio in a
-// hostile repository: each call gets an answer (a result or a tool
-// error, never a crash or silence), the server exits 0 when its client
-// closes stdin, and nothing outside the project changes.
+// Every MCP tool, called by a client of the real rubi-mcp over stdio in
+// the hostile repository with every case (hostileEverything, its rubi.hcl
+// naming the plugin it commits): each call gets an answer (a result or a
+// tool error, never a crash or silence) that shows no secret, no raw
+// terminal escape, no forged line and the repository's instructions only
+// quoted; the plugin never runs; the server exits 0 when its client
+// closes stdin; and nothing outside the project changes.
 func TestAHostileRepositoryHurtsNothingOverMCP(t *testing.T) {
 	bin := filepath.Join(filepath.Dir(rubitest.Binary(t)), "rubi-mcp")
-	root, outside := hostileRepo(t, "")
+	root, outside := hostileEverything(t, evilPlugin)
 	home := t.TempDir()
 	before := snapshot(t, outside)
 
@@ -34,6 +37,9 @@ func TestAHostileRepositoryHurtsNothingOverMCP(t *testing.T) {
 		`{"name":"read","arguments":{"target":"store/pipe.go"}}`,
 		`{"name":"read","arguments":{"target":"store/store.go:1-3"}}`,
 		`{"name":"read","arguments":{"target":"huge.go"}}`,
+		`{"name":"read","arguments":{"target":"gotcha-run-this"}}`,
+		`{"name":"read","arguments":{"target":"linked"}}`,
+		`{"name":"context","arguments":{"query":"setup first: what must run before any task"}}`,
 		`{"name":"register","arguments":{"nodes":[{"type":"gotcha","title":"Coupon applied twice","body":"The discount runs in two places.","files":["store/store.go"]}]}}`,
 		`{"name":"register","arguments":{"retract":["gotcha-coupon-applied-twice"]}}`,
 		`{"name":"memory","arguments":{"action":"save","text":"the coupon runs twice"}}`,
@@ -123,10 +129,21 @@ func TestAHostileRepositoryHurtsNothingOverMCP(t *testing.T) {
 			if strings.ContainsAny(c.Text, "\x1b\x07\u009b") {
 				t.Errorf("the answer to %s carries a raw terminal escape: %q", calls[id-1], c.Text)
 			}
+			if strings.Contains(c.Text, secret) {
+				t.Errorf("the answer to %s shows a secret from outside the project: %q", calls[id-1], c.Text)
+			}
+			for _, l := range strings.Split(c.Text, "\n") {
+				if l = strings.TrimSpace(l); strings.Contains(l, "evil.example") && !strings.HasPrefix(l, ">") {
+					t.Errorf("the answer to %s does not quote the repository's text: %q", calls[id-1], l)
+				}
+			}
 			if strings.Contains(c.Text, "evil\n") {
 				t.Errorf("a file name's newline starts a line of its own in the answer to %s: %q", calls[id-1], c.Text)
 			}
 		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "ran")); err == nil {
+		t.Errorf("the repository's plugin ran")
 	}
 	after := snapshot(t, outside)
 	for p, h := range after {
