@@ -90,6 +90,7 @@ func withIgnored(data []byte) []byte {
 		"# Written by rubi. The knowledge in this folder is meant to be committed;",
 		"# the derived index, automatic session records, the hooks' log and the",
 		"# lock are not.",
+		"# the derived index, automatic session records and the lock are not.",
 	} {
 		ours[l] = true
 	}

@@ -28,6 +28,17 @@ func TestKeepIgnored(t *testing.T) {
 			t.Fatalf("got:\n%s", got)
 		}
 	}
+	// The first rubi's header, as repositories have it committed.
+	oldest := "# Written by rubi. The knowledge in this folder is meant to be committed;\n# the derived index, automatic session records and the lock are not.\nindex/\nsessions/\n.lock\n"
+	if err := os.WriteFile(gi, []byte(oldest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := KeepIgnored(root, dir); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(gi); string(got) != Ignored {
+		t.Fatalf("the first rubi's file became:\n%s", got)
+	}
 
 	big := strings.Repeat("# padding\n", maxIgnoreFile/10+1) + "!*\n"
 	if err := os.WriteFile(gi, []byte(big), 0o644); err != nil {
