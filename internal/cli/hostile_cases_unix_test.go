@@ -5,7 +5,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -386,59 +385,14 @@ func TestReadOnlyDataDirAnswersMCP(t *testing.T) {
 	cmd := exec.Command(filepath.Join(bin, "rubi-mcp"), "--root", root)
 	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + home, "XDG_CONFIG_HOME=" + home, "RUBI_VAULT=" + filepath.Join(home, "vault"), "LANG=C"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
+	mcp := startMCP(t, cmd)
+	defer mcp.close()
+	a, ok := mcp.call("context", `{"query":"open the database"}`)
+	if !ok || a.isError() || a.text() == "" {
+		t.Fatalf("context tool: %s%s\nstderr: %s", a.Result, a.Error, mcp.stderr.String())
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		in.Close()
-		cmd.Wait()
-	}()
-	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"context","arguments":{"query":"open the database"}}}`)
-	type reply struct {
-		ID     int `json:"id"`
-		Result struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"result"`
-	}
-	got := make(chan reply, 1)
-	go func() {
-		dec := json.NewDecoder(out)
-		for {
-			var r reply
-			if dec.Decode(&r) != nil {
-				close(got)
-				return
-			}
-			if r.ID == 2 {
-				got <- r
-				return
-			}
-		}
-	}()
-	select {
-	case r, ok := <-got:
-		if !ok || r.Result.IsError || len(r.Result.Content) == 0 {
-			t.Fatalf("context tool: %+v", r)
-		}
-		text := r.Result.Content[0].Text
-		if !strings.Contains(text, "store/store.go") || !strings.Contains(text, "the index could not be updated") {
-			t.Errorf("context tool's text:\n%s", text)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the context tool did not answer within a minute")
+	if text := a.text(); !strings.Contains(text, "store/store.go") || !strings.Contains(text, "the index could not be updated") {
+		t.Errorf("context tool's text:\n%s", text)
 	}
 }
 

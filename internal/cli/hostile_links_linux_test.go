@@ -3,11 +3,9 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -209,47 +207,16 @@ func runMCP(t *testing.T, root string) ranLinked {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", `ulimit -v 4000000; exec "$0" "$@"`, bin, "mcp", "--root", root)
 	cmd.Dir = root
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	calls := []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"context","arguments":{"query":"coupon applied twice"}}}`,
-		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"map","arguments":{}}}`,
-		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory","arguments":{"action":"last"}}}`,
-		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"memory","arguments":{"action":"list"}}}`,
-	}
-	var stdout strings.Builder
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, 64<<20)
-		answered := 0
-		for sc.Scan() {
-			stdout.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), `"id":`) {
-				if answered++; answered == 5 {
-					in.Close()
-				}
-			}
-		}
-		io.Copy(io.Discard, out)
-	}()
-	for _, c := range calls {
-		io.WriteString(in, c+"\n")
-	}
-	<-done
-	err := cmd.Wait()
+	mcp := startMCP(t, cmd)
+	mcp.call("context", `{"query":"coupon applied twice"}`)
+	mcp.call("map", `{}`)
+	mcp.call("memory", `{"action":"last"}`)
+	mcp.call("memory", `{"action":"list"}`)
+	err := mcp.close()
 	if ctx.Err() != nil {
-		t.Fatalf("rubi mcp did not end within a minute\n%s", errb.String())
+		t.Fatalf("rubi mcp did not end within a minute\n%s", mcp.stderr.String())
 	}
-	r := ranLinked{code: cmd.ProcessState.ExitCode(), stdout: stdout.String(), stderr: errb.String()}
+	r := ranLinked{code: cmd.ProcessState.ExitCode(), stdout: mcp.stdout.String(), stderr: mcp.stderr.String()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.peak = ru.Maxrss << 10
 	}
