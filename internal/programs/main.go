@@ -53,10 +53,12 @@ func Main(run Run) {
 }
 
 // signalGrace is how long a command may take to end once its context is
-// cancelled by a signal: what a command does then (unlock, stop its
-// plugins, finish an atomic write) takes milliseconds; one still running
-// after 2 s is blocked where it does not watch the context.
-const signalGrace = 2 * time.Second
+// cancelled by a signal. What most commands do then (unlock, stop their
+// plugins, finish an atomic write) takes milliseconds; the longest orderly
+// end is `rubi mcp --http`'s, which lets calls under way finish for up to
+// 5 s (mcpserver's default ShutdownTimeout) and then exits 0. A command
+// still running past 8 s is blocked where it does not watch the context.
+const signalGrace = 8 * time.Second
 
 // signalStatus is the exit status a shell gives a process the signal
 // ended: 128 and the signal's number.
