@@ -45,10 +45,7 @@ func KeepIgnored(base, dir string) error {
 		// and never writes through it.
 		return WriteFile(path, []byte(Ignored), 0o644)
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
-	if err == nil {
-		f, err = regularOnly(f, path, notRegular)
-	}
+	f, err := OpenLeaf(path)
 	if err != nil {
 		if errors.Is(err, ErrNotOwned) || isLoop(err) {
 			// It became a link or a FIFO since the look above.

@@ -209,11 +209,11 @@ func TestNonUTF8FileName(t *testing.T) {
 }
 
 // sharedProject lays goProject out in a folder any user can reach (a test's
-// temporary folders are 0700) and copies rubi's programs beside it, for
-// rubi run as another user.
+// temporary folders are 0700, and so may be TMPDIR itself: make test's is)
+// and copies rubi's programs beside it, for rubi run as another user.
 func sharedProject(t *testing.T) (root, bin string) {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "rubi-cases-")
+	dir, err := os.MkdirTemp(reachableTemp(), "rubi-cases-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +245,20 @@ func sharedProject(t *testing.T) (root, bin string) {
 // rubiAs runs the rubi program at bin with args, as uid (0: this process's)
 // and under shell, a prefix such as "ulimit -f 1;", and returns its exit
 // status and output.
+// reachableTemp is the temporary folder, or /tmp when another user could
+// not reach into it (a folder on its way is not searchable by others).
+func reachableTemp() string {
+	dir := os.TempDir()
+	for d := dir; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return "/tmp"
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
 func rubiAs(t *testing.T, bin string, uid uint32, shell string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	home := filepath.Join(filepath.Dir(bin), "home")
