@@ -232,7 +232,9 @@ func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
 	o.http.Token = token
 	fmt.Fprintln(o.stderr, o.lang.Format(messages.HTTPTokenFile, token, path))
 	return func() {
-		if data, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(data)) == token {
+		// Read as any file rubi reads: no link followed, a regular file,
+		// capped (the token is one short line).
+		if data, err := store.ReadLeaf(path, 4<<10); err == nil && strings.TrimSpace(string(data)) == token {
 			os.Remove(path)
 		}
 	}, nil
