@@ -359,34 +359,16 @@ func excerpt(text, near string, n int) string {
 func TestClaudeCodeUntrustedPlugin(t *testing.T) {
 	claude := claudeCLI(t)
 	env := rubiEnv(t)
-	project := shopProject(t, env)
-	ran := filepath.Join(t.TempDir(), "ran")
-	writeFiles(t, project, map[string]string{
-		"rubi.hcl": "ranker \"rank.evil\" {\n  plugin = \"bin/x\"\n}\n",
-		"bin/x":    "#!/bin/sh\ntouch " + ran + "\nexit 1\n",
-	})
-	if err := os.Chmod(filepath.Join(project, "bin", "x"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	project, ran := untrustedPluginProject(t, env)
 	api := newMockAPI(t, shopScript(project))
 	s := newClaudeSession(t, claude, api, project, env, "--plugin-dir", repoRoot)
 	r := s.run(t, "Why is the coupon discount applied twice when the cart total is recomputed?")
 
-	if _, err := os.Stat(ran); err == nil {
-		t.Error("the project's plugin ran from Claude Code's hooks")
+	sent := make([]string, len(r.requests))
+	for i, req := range r.requests {
+		sent[i] = req.Text()
 	}
-	if got := hookContext(r.first(t).Text(), "SessionStart"); !strings.Contains(got, "rubi: the project map") || !strings.Contains(got, "cart/cart.go") {
-		t.Errorf("the session start did not go on with the built-in stages; its context as the model got it:\n%s", excerpt(got, "rubi", 1500))
-	}
-	for _, req := range r.requests {
-		if text := req.Text(); strings.Contains(text, "rank.evil") || strings.Contains(text, "rubi trust") {
-			t.Errorf("the model was sent rubi's notice about the plugin it left out:\n%s", excerpt(text, "rank.evil", 800))
-		}
-	}
-	log, _ := os.ReadFile(filepath.Join(project, ".rubi", "hooks.log"))
-	if !strings.Contains(string(log), "rank.evil") || !strings.Contains(string(log), "rubi trust") {
-		t.Errorf("hooks.log does not say what was left out and how to trust it:\n%s", log)
-	}
+	checkUntrusted(t, project, ran, hookContext(r.first(t).Text(), "SessionStart"), sent)
 	if other := api.Other(); len(other) > 0 {
 		t.Errorf("Claude Code tried to reach beyond the mock API: %v", other)
 	}

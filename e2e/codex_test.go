@@ -261,34 +261,16 @@ func TestCodexConnectedProject(t *testing.T) {
 func TestCodexUntrustedPlugin(t *testing.T) {
 	codex := codexCLI(t)
 	env := rubiEnv(t)
-	project := shopProject(t, env)
-	ran := filepath.Join(t.TempDir(), "ran")
-	writeFiles(t, project, map[string]string{
-		"rubi.hcl": "ranker \"rank.evil\" {\n  plugin = \"bin/x\"\n}\n",
-		"bin/x":    "#!/bin/sh\ntouch " + ran + "\nexit 1\n",
-	})
-	if err := os.Chmod(filepath.Join(project, "bin", "x"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	project, ran := untrustedPluginProject(t, env)
 	api := newMockResponses(t, codexScript)
 	s := newCodexSession(t, codex, api, project, env)
 	r := s.run(t, "Why is the coupon discount applied twice when the cart total is recomputed?")
 
-	if _, err := os.Stat(ran); err == nil {
-		t.Error("the project's plugin ran from Codex's hooks")
+	sent := make([]string, len(r.requests))
+	for i, req := range r.requests {
+		sent[i] = string(req.Raw)
 	}
-	if got := r.developer(); !strings.Contains(got, "rubi: the project map") || !strings.Contains(got, "cart/cart.go") {
-		t.Errorf("the session start did not go on with the built-in stages; the model's developer messages:\n%s", excerpt(got, "rubi", 1500))
-	}
-	for _, req := range r.requests {
-		if raw := string(req.Raw); strings.Contains(raw, "rank.evil") || strings.Contains(raw, "rubi trust") {
-			t.Errorf("the model was sent rubi's notice about the plugin it left out:\n%s", excerpt(raw, "rank.evil", 800))
-		}
-	}
-	log, _ := os.ReadFile(filepath.Join(project, ".rubi", "hooks.log"))
-	if !strings.Contains(string(log), "rank.evil") || !strings.Contains(string(log), "rubi trust") {
-		t.Errorf("hooks.log does not say what was left out and how to trust it:\n%s", log)
-	}
+	checkUntrusted(t, project, ran, r.developer(), sent)
 	if other := api.Other(); len(other) > 0 {
 		t.Errorf("Codex tried to reach beyond the mock API: %v", other)
 	}

@@ -195,3 +195,44 @@ func runAgent(t *testing.T, dir string, env []string, marker, bin string, args .
 	awaitNoSurvivors(t, marker, 3*time.Second)
 	return out.String(), errb.String()
 }
+
+// untrustedPluginProject is shopProject with a rubi.hcl naming a plugin
+// the project itself holds (bin/x), never trusted with rubi trust; ran is
+// the file bin/x leaves when it runs.
+func untrustedPluginProject(t *testing.T, env []string) (project, ran string) {
+	t.Helper()
+	project = shopProject(t, env)
+	ran = filepath.Join(t.TempDir(), "ran")
+	writeFiles(t, project, map[string]string{
+		"rubi.hcl": "ranker \"rank.evil\" {\n  plugin = \"bin/x\"\n}\n",
+		"bin/x":    "#!/bin/sh\ntouch " + ran + "\nexit 1\n",
+	})
+	if err := os.Chmod(filepath.Join(project, "bin", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return project, ran
+}
+
+// checkUntrusted checks an agent's session in untrustedPluginProject:
+// the plugin ran from no hook, the session start went on with the
+// built-in stages (start, its context as the model got it, holds the
+// map), and what rubi says of the plugin it left out is in hooks.log, for
+// the user, and in none of the requests the model was sent.
+func checkUntrusted(t *testing.T, project, ran, start string, sent []string) {
+	t.Helper()
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the project's plugin ran from the agent's hooks")
+	}
+	if !strings.Contains(start, "rubi: the project map") || !strings.Contains(start, "cart/cart.go") {
+		t.Errorf("the session start did not go on with the built-in stages; its context as the model got it:\n%s", excerpt(start, "rubi", 1500))
+	}
+	for _, text := range sent {
+		if strings.Contains(text, "rank.evil") || strings.Contains(text, "rubi trust") {
+			t.Errorf("the model was sent rubi's notice about the plugin it left out:\n%s", excerpt(text, "rank.evil", 800))
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(project, ".rubi", "hooks.log"))
+	if !strings.Contains(string(log), "rank.evil") || !strings.Contains(string(log), "rubi trust") {
+		t.Errorf("hooks.log does not say what was left out and how to trust it:\n%s", log)
+	}
+}
