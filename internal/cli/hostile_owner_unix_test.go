@@ -4,7 +4,6 @@ package cli
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,14 +54,7 @@ func TestAnotherUsersFolderIsNotTheProject(t *testing.T) {
 	if out, err := reg.CombinedOutput(); err != nil {
 		t.Fatalf("rubi register: %v\n%s", err, out)
 	}
-	if err := filepath.WalkDir(shared, func(p string, _ fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Lchown(p, 65534, 65534)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	chownAll(t, shared, 65534)
 	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
