@@ -1,33 +1,25 @@
 package main
 
 import (
-	"archive/tar"
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
-// The self set: questions about rubi's own code, each with the files a
-// maintainer would open first to answer it, written by reading the code
-// and reviewed like a golden file. Unlike the code part's queries, which
-// are doc comments with the name masked, these are questions as people
-// and agents ask them ("how are plugins loaded").
+// The self set (package sets): questions about rubi's own code as people
+// and agents ask them ("how are plugins loaded"), each with the files a
+// maintainer would open first to answer it.
 const (
-	// selfSetFile is the set, relative to the repository root.
-	selfSetFile = "bench/quality/testdata/rubi-questions.txt"
 	// readmeQuestion is the README's example, whose answer the report
 	// follows by name.
 	readmeQuestion = "how are plugins loaded"
@@ -35,207 +27,7 @@ const (
 	// selfLimit is how many items a question asks for; a gold file
 	// beyond it counts as not found.
 	selfLimit = 50
-	// leakQuestions is how many of the set's questions a file of the
-	// tree may hold verbatim before it counts as a copy of the set (a
-	// report of this benchmark) and is left out of the index.
-	leakQuestions = 3
 )
-
-// selfQuestion is one question of the set.
-type selfQuestion struct {
-	Text string   `json:"question"`
-	Gold []string `json:"gold"`
-	// Why is the comment saying why these files answer it.
-	Why  string `json:"why"`
-	Line int    `json:"line"`
-}
-
-// parseSelfSet reads the set's format: blocks separated by blank lines;
-// in a block, comment lines (#) first, then the question (not indented),
-// then its gold files (indented, slash paths relative to the repository
-// root). A block of comments alone is a note.
-func parseSelfSet(r io.Reader) ([]selfQuestion, error) {
-	var out []selfQuestion
-	var why []string
-	var cur *selfQuestion
-	end := func() error {
-		if cur != nil && len(cur.Gold) == 0 {
-			return fmt.Errorf("line %d: question %q has no gold file", cur.Line, cur.Text)
-		}
-		if cur != nil {
-			out = append(out, *cur)
-		}
-		cur, why = nil, nil
-		return nil
-	}
-	sc := bufio.NewScanner(r)
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := strings.TrimRight(sc.Text(), " \t\r")
-		line := strings.TrimSpace(raw)
-		indented := line != "" && raw != line
-		switch {
-		case line == "":
-			if err := end(); err != nil {
-				return nil, err
-			}
-		case strings.HasPrefix(line, "#"):
-			if cur != nil {
-				return nil, fmt.Errorf("line %d: a comment after the question; comments go above it", n)
-			}
-			why = append(why, strings.TrimSpace(strings.TrimPrefix(line, "#")))
-		case !indented:
-			if cur != nil {
-				return nil, fmt.Errorf("line %d: a second question in one block (gold files are indented; blocks are separated by a blank line)", n)
-			}
-			if len(why) == 0 {
-				return nil, fmt.Errorf("line %d: question %q has no comment saying why its files answer it", n, line)
-			}
-			cur = &selfQuestion{Text: line, Why: strings.Join(why, " "), Line: n}
-		default:
-			if cur == nil {
-				return nil, fmt.Errorf("line %d: gold file %q before any question", n, line)
-			}
-			if !validGoldPath(line) {
-				return nil, fmt.Errorf("line %d: %q is not a clean slash path relative to the repository root", n, line)
-			}
-			if slices.Contains(cur.Gold, line) {
-				return nil, fmt.Errorf("line %d: %s is listed twice", n, line)
-			}
-			cur.Gold = append(cur.Gold, line)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if err := end(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func validGoldPath(p string) bool {
-	return p == path.Clean(p) && !path.IsAbs(p) && p != "." && !strings.HasPrefix(p, "../") &&
-		!strings.ContainsAny(p, " \t\\")
-}
-
-// readSelfSet reads the set of the repository at root.
-func readSelfSet(root string) ([]selfQuestion, error) {
-	f, err := os.Open(filepath.Join(root, filepath.FromSlash(selfSetFile)))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	qs, err := parseSelfSet(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", selfSetFile, err)
-	}
-	return qs, nil
-}
-
-// selfLeftOut says why a file of the tree is not indexed ("" when it is):
-// the set itself and this benchmark's reports hold the questions, and
-// the gold files next to them, verbatim.
-func selfLeftOut(rel string) string {
-	switch {
-	case rel == selfSetFile:
-		return "the question set itself"
-	case strings.HasPrefix(rel, "bench/results/quality-"):
-		return "a report of this benchmark"
-	}
-	return ""
-}
-
-// verbatim counts the questions whose text data holds, case aside.
-func verbatim(data []byte, qs []selfQuestion) int {
-	low := bytes.ToLower(data)
-	n := 0
-	for _, q := range qs {
-		if bytes.Contains(low, []byte(strings.ToLower(q.Text))) {
-			n++
-		}
-	}
-	return n
-}
-
-// exportTree writes the committed tree of the repository at root (HEAD,
-// through git archive: no working-tree edits, no .rubi/index) into dst,
-// leaving out what selfLeftOut names and any file holding leakQuestions
-// or more of the questions verbatim. It returns the commit and what was
-// left out, with the reason.
-func exportTree(ctx context.Context, root, dst string, qs []selfQuestion) (commit string, leftOut []string, err error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "", nil, fmt.Errorf("git rev-parse HEAD in %s: %w", root, err)
-	}
-	commit = strings.TrimSpace(string(out))
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "archive", "--format=tar", "HEAD")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return "", nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return "", nil, err
-	}
-	extractErr := func() error {
-		tr := tar.NewReader(pipe)
-		for {
-			hdr, err := tr.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			name := strings.TrimSuffix(hdr.Name, "/")
-			if hdr.Typeflag != tar.TypeReg && hdr.Typeflag != tar.TypeDir {
-				continue // pax headers, symlinks (never followed by the walk), submodules
-			}
-			if !filepath.IsLocal(filepath.FromSlash(name)) {
-				return fmt.Errorf("git archive: unexpected path %q", hdr.Name)
-			}
-			target := filepath.Join(dst, filepath.FromSlash(name))
-			if hdr.Typeflag == tar.TypeDir {
-				if err := os.MkdirAll(target, 0o755); err != nil {
-					return err
-				}
-				continue
-			}
-			if why := selfLeftOut(name); why != "" {
-				leftOut = append(leftOut, name+": "+why)
-				continue
-			}
-			data, err := io.ReadAll(tr)
-			if err != nil {
-				return err
-			}
-			if n := verbatim(data, qs); n >= leakQuestions {
-				leftOut = append(leftOut, fmt.Sprintf("%s: holds %d of the questions verbatim", name, n))
-				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(target, data, 0o644); err != nil {
-				return err
-			}
-		}
-	}()
-	if extractErr != nil {
-		_, _ = io.Copy(io.Discard, pipe)
-	}
-	waitErr := cmd.Wait()
-	switch {
-	case extractErr != nil:
-		return "", nil, fmt.Errorf("extract the committed tree: %w", extractErr)
-	case waitErr != nil:
-		return "", nil, fmt.Errorf("git archive HEAD in %s: %v: %s", root, waitErr, strings.TrimSpace(stderr.String()))
-	}
-	return commit, leftOut, nil
-}
 
 // firstGold is the 1-based rank of the first gold file in ranked, 0 when
 // none is there.
@@ -251,7 +43,7 @@ func firstGold(ranked, gold []string) int {
 // scoreSelf scores one system's rankings (one per question, in the set's
 // order): the shares with a gold file in the top 1, 3 and 5 and the MRR
 // of the first gold file, and that rank per question.
-func scoreSelf(qs []selfQuestion, ranked [][]string) (locSum, []int) {
+func scoreSelf(qs []sets.SelfQuestion, ranked [][]string) (locSum, []int) {
 	var sum locSum
 	ranks := make([]int, len(qs))
 	for i, q := range qs {
@@ -331,19 +123,19 @@ const (
 // cuts) for every variant, with the default kinds and with files only,
 // and through the baseline over each indexed file's path and text.
 func runSelf(ctx context.Context, h *harness, work, root string, vs []variant, progress func(string)) (*selfReport, error) {
-	qs, err := readSelfSet(root)
+	qs, err := sets.ReadSelfSet(root)
 	if err != nil {
 		return nil, err
 	}
 	if len(qs) == 0 {
-		return nil, fmt.Errorf("%s holds no question", selfSetFile)
+		return nil, fmt.Errorf("%s holds no question", sets.SelfSetFile)
 	}
 	dir := filepath.Join(work, "self")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	rep := &selfReport{Set: selfSetFile}
-	if rep.Commit, rep.LeftOut, err = exportTree(ctx, root, dir, qs); err != nil {
+	rep := &selfReport{Set: sets.SelfSetFile}
+	if rep.Commit, rep.LeftOut, err = sets.ExportTree(ctx, root, "HEAD", dir, qs); err != nil {
 		return nil, err
 	}
 	progress(fmt.Sprintf("self: the tree at %s copied, indexing", rep.Commit))

@@ -5,26 +5,25 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rubi-dev/rubi/bench/internal/perf"
+	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core/codemap"
 )
 
 // selfSet reads the repository's set, failing the test when it cannot.
-func selfSet(t *testing.T) (string, []selfQuestion) {
+func selfSet(t *testing.T) (string, []sets.SelfQuestion) {
 	t.Helper()
 	root, err := perf.Checkout()
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs, err := readSelfSet(root)
+	qs, err := sets.ReadSelfSet(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +58,7 @@ func TestSelfSetGoldFilesExist(t *testing.T) {
 			case !fi.Mode().IsRegular():
 				t.Errorf("line %d: gold file %s of %q is not a regular file", q.Line, g, q.Text)
 			}
-			if why := selfLeftOut(g); why != "" {
+			if why := sets.SelfLeftOut(g); why != "" {
 				t.Errorf("line %d: gold file %s is left out of the index (%s)", q.Line, g, why)
 			}
 			// Tests answer questions about tests only.
@@ -98,12 +97,12 @@ func TestSelfSetCallersAreCurrent(t *testing.T) {
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
 			if d.IsDir() {
-				if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || selfLeftOut(rel) != "") {
+				if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || sets.SelfLeftOut(rel) != "") {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || selfLeftOut(rel) != "" {
+			if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || sets.SelfLeftOut(rel) != "" {
 				return nil
 			}
 			data, err := os.ReadFile(p)
@@ -143,7 +142,7 @@ func TestSelfSetHasNoDuplicates(t *testing.T) {
 // The README's example is in the set with the file the report follows.
 func TestSelfSetHoldsTheReadmeExample(t *testing.T) {
 	_, qs := selfSet(t)
-	i := slices.IndexFunc(qs, func(q selfQuestion) bool { return q.Text == readmeQuestion })
+	i := slices.IndexFunc(qs, func(q sets.SelfQuestion) bool { return q.Text == readmeQuestion })
 	if i < 0 {
 		t.Fatalf("no question %q", readmeQuestion)
 	}
@@ -156,75 +155,24 @@ func TestSelfSetHoldsTheReadmeExample(t *testing.T) {
 // and so is any copy of it.
 func TestSelfSetStaysOutOfTheIndex(t *testing.T) {
 	root, qs := selfSet(t)
-	if selfLeftOut(selfSetFile) == "" {
-		t.Errorf("%s would be indexed", selfSetFile)
+	if sets.SelfLeftOut(sets.SelfSetFile) == "" {
+		t.Errorf("%s would be indexed", sets.SelfSetFile)
 	}
-	if selfLeftOut("bench/results/quality-2027-01-01.md") == "" {
+	if sets.SelfLeftOut("bench/results/quality-2027-01-01.md") == "" {
 		t.Error("a quality report would be indexed")
 	}
-	if selfLeftOut("bench/quality/selfset.go") != "" || selfLeftOut("core/host/host.go") != "" {
+	if sets.SelfLeftOut("bench/quality/selfset.go") != "" || sets.SelfLeftOut("core/host/host.go") != "" {
 		t.Error("code is left out")
 	}
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(selfSetFile)))
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(sets.SelfSetFile)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := verbatim(data, qs); n != len(qs) {
+	if n := sets.Verbatim(data, qs); n != len(qs) {
 		t.Errorf("the set holds %d of its %d questions verbatim", n, len(qs))
 	}
-	if n := verbatim([]byte("nothing asked here"), qs); n != 0 {
+	if n := sets.Verbatim([]byte("nothing asked here"), qs); n != 0 {
 		t.Errorf("verbatim = %d on unrelated text", n)
-	}
-}
-
-func TestParseSelfSet(t *testing.T) {
-	good := `# A note about the set.
-# It has no question.
-
-# Why: the frobnicator lives there.
-Where is the frobnicator configured?
-  pkg/frob/frob.go
-  pkg/frob/config.go
-
-# Two comment lines,
-# joined.
-what calls Frobnicate
-	cmd/frob/main.go
-`
-	qs, err := parseSelfSet(strings.NewReader(good))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []selfQuestion{
-		{Text: "Where is the frobnicator configured?", Gold: []string{"pkg/frob/frob.go", "pkg/frob/config.go"}, Why: "Why: the frobnicator lives there.", Line: 5},
-		{Text: "what calls Frobnicate", Gold: []string{"cmd/frob/main.go"}, Why: "Two comment lines, joined.", Line: 11},
-	}
-	if !reflect.DeepEqual(qs, want) {
-		t.Errorf("parsed\n%+v\nwant\n%+v", qs, want)
-	}
-
-	bad := map[string]string{
-		"no comment":       "a question\n  a.go\n",
-		"no gold":          "# why\na question\n\n# why\nanother\n  a.go\n",
-		"no gold at end":   "# why\na question\n",
-		"gold first":       "# why\n  a.go\na question\n",
-		"two questions":    "# why\na question\n  a.go\nanother question\n  b.go\n",
-		"comment after":    "# why\na question\n  a.go\n# late\n",
-		"absolute path":    "# why\na question\n  /etc/passwd\n",
-		"parent path":      "# why\na question\n  ../other/a.go\n",
-		"unclean path":     "# why\na question\n  core/./a.go\n",
-		"two on a line":    "# why\na question\n  a.go b.go\n",
-		"listed twice":     "# why\na question\n  a.go\n  a.go\n",
-		"backslash path":   "# why\na question\n  core\\a.go\n",
-		"the root as gold": "# why\na question\n  .\n",
-	}
-	for name, src := range bad {
-		if qs, err := parseSelfSet(strings.NewReader(src)); err == nil {
-			t.Errorf("%s: parsed %+v, want an error", name, qs)
-		}
-	}
-	if qs, err := parseSelfSet(strings.NewReader("")); err != nil || len(qs) != 0 {
-		t.Errorf("empty set: %v, %v", qs, err)
 	}
 }
 
@@ -253,7 +201,7 @@ func TestFirstGold(t *testing.T) {
 // The scorer on hand-made rankings: a question is right at k when any of
 // its gold files is among the first k, and MRR takes the first of them.
 func TestScoreSelf(t *testing.T) {
-	qs := []selfQuestion{
+	qs := []sets.SelfQuestion{
 		{Text: "q1", Gold: []string{"a.go"}},
 		{Text: "q2", Gold: []string{"x.go", "b.go"}},
 		{Text: "q3", Gold: []string{"c.go"}},
@@ -313,72 +261,5 @@ func TestPartFlags(t *testing.T) {
 	}
 	if _, err := parseFlags([]string{"-memory=false", "-code=false", "-self=false", "-swebench=false"}, io.Discard); err == nil {
 		t.Error("every part off: want an error")
-	}
-}
-
-// exportTree copies what HEAD holds: not an uncommitted file, not the
-// set, not a file that repeats the questions.
-func TestExportTree(t *testing.T) {
-	src, dst := t.TempDir(), t.TempDir()
-	qs := []selfQuestion{{Text: "where is the frobnicator"}, {Text: "what calls Frob"}, {Text: "how is the widget built"}}
-	files := map[string]string{
-		"a/code.go":     "package a // where is the frobnicator? here\n",
-		selfSetFile:     "the set",
-		"docs/copy.md":  "where is the frobnicator / what calls Frob / how is the widget built\n",
-		"docs/guide.md": "a guide\n",
-	}
-	for p, s := range files {
-		full := filepath.Join(src, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", src, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "tree")
-	if err := os.WriteFile(filepath.Join(src, "uncommitted.go"), []byte("package x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(src, "docs/guide.md"), []byte("edited, not committed\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	commit, leftOut, err := exportTree(t.Context(), src, dst, qs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if commit == "" {
-		t.Error("no commit")
-	}
-	var got []string
-	err = filepath.WalkDir(dst, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			rel, _ := filepath.Rel(dst, p)
-			got = append(got, filepath.ToSlash(rel))
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(got)
-	if want := []string{"a/code.go", "docs/guide.md"}; !slices.Equal(got, want) {
-		t.Errorf("copied %v, want %v", got, want)
-	}
-	if data, _ := os.ReadFile(filepath.Join(dst, "docs/guide.md")); string(data) != "a guide\n" {
-		t.Errorf("docs/guide.md = %q: the committed content is wanted", data)
-	}
-	if len(leftOut) != 2 || !strings.HasPrefix(leftOut[0], selfSetFile) && !strings.HasPrefix(leftOut[1], selfSetFile) {
-		t.Errorf("left out %q", leftOut)
 	}
 }

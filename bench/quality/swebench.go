@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
@@ -25,11 +24,6 @@ import (
 // in its repository's tree at the issue's base commit.
 
 const (
-	// swebenchPath is where the data lives, relative to the repository
-	// root.
-	swebenchPath = "../shared/data/swebench-dev.jsonl"
-	// mirrorsEnv names the mirrors' folder when -mirrors does not.
-	mirrorsEnv       = "RUBI_MIRRORS"
 	defaultCLISample = 20
 	quickCLISample   = 5
 	// sweLimit is how many files a query asks for (MRR counts within it).
@@ -58,8 +52,8 @@ type sweOptions struct {
 // sweFlags declares the SWE-bench part's flags on fs; the function it
 // returns completes o after parsing.
 func sweFlags(fs *flag.FlagSet, o *sweOptions) func(quick bool) {
-	fs.StringVar(&o.data, "swebench-data", "", "SWE-bench data file (default "+swebenchPath+" from the repository root)")
-	fs.StringVar(&o.mirrors, "mirrors", os.Getenv(mirrorsEnv), "folder of the projects' bare git mirrors, OWNER+NAME/repo each (default $"+mirrorsEnv+")")
+	fs.StringVar(&o.data, "swebench-data", "", "SWE-bench data file (default "+sets.SWEPath+" from the repository root)")
+	fs.StringVar(&o.mirrors, "mirrors", os.Getenv(sets.MirrorsEnv), "folder of the projects' bare git mirrors, OWNER+NAME/repo each (default $"+sets.MirrorsEnv+")")
 	fs.StringVar(&o.dump, "swebench-dump", "", "write one JSON line per SWE-bench instance to this file: the full pipeline's files and units beside the gold ones")
 	fs.IntVar(&o.instances, "instances", 0, "SWE-bench instances to measure: a sample of this many, proportional to each project's share, seeded by -seed (0 = all)")
 	projects := fs.String("projects", "", "comma-separated SWE-bench projects to measure, e.g. psf/requests,pallets/flask (default all; with -quick, "+strings.Join(quickSWEProjects, ",")+")")
@@ -77,109 +71,6 @@ func sweFlags(fs *flag.FlagSet, o *sweOptions) func(quick bool) {
 			}
 		}
 	}
-}
-
-// sweInstance is one row of the data.
-type sweInstance struct {
-	ID        string              `json:"instance_id"`
-	Repo      string              `json:"repo"`
-	Commit    string              `json:"base_commit"`
-	Problem   string              `json:"problem_statement"`
-	GoldFiles []string            `json:"gold_files"`
-	Spans     map[string][]string `json:"expected_spans"`
-}
-
-// loadSWE reads the data: one JSON object a line.
-func loadSWE(r io.Reader) ([]sweInstance, error) {
-	dec := json.NewDecoder(r)
-	var out []sweInstance
-	for {
-		var in sweInstance
-		err := dec.Decode(&in)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("row %d: %w", len(out)+1, err)
-		}
-		if in.ID == "" || in.Repo == "" || in.Commit == "" {
-			return nil, fmt.Errorf("row %d: instance_id, repo and base_commit are required", len(out)+1)
-		}
-		out = append(out, in)
-	}
-}
-
-func readSWE(path string) ([]sweInstance, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return loadSWE(f)
-}
-
-// sampleSWE keeps n instances (all when n ≤ 0 or n ≥ len(in)): each
-// project gets its share of n (largest remainders, ties to the project
-// seen first), its instances drawn with a generator seeded by seed; the
-// sample keeps the data's order.
-func sampleSWE(in []sweInstance, n int, seed uint64) []sweInstance {
-	if n <= 0 || n >= len(in) {
-		return in
-	}
-	var projects []string
-	byProject := map[string][]int{}
-	for i, x := range in {
-		if _, ok := byProject[x.Repo]; !ok {
-			projects = append(projects, x.Repo)
-		}
-		byProject[x.Repo] = append(byProject[x.Repo], i)
-	}
-	quota := make([]int, len(projects))
-	rest := make([]float64, len(projects))
-	given := 0
-	for i, p := range projects {
-		exact := float64(n) * float64(len(byProject[p])) / float64(len(in))
-		quota[i] = int(exact)
-		rest[i] = exact - float64(quota[i])
-		given += quota[i]
-	}
-	order := make([]int, len(projects))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return rest[order[a]] > rest[order[b]] })
-	for _, i := range order[:n-given] {
-		quota[i]++
-	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	keep := map[int]bool{}
-	for i, p := range projects {
-		idx := slices.Clone(byProject[p])
-		rng.Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
-		for _, j := range idx[:quota[i]] {
-			keep[j] = true
-		}
-	}
-	var out []sweInstance
-	for i, x := range in {
-		if keep[i] {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// spread picks k of n positions evenly spaced, the first one included.
-func spread(n, k int) []int {
-	if k <= 0 || n <= 0 {
-		return nil
-	}
-	k = min(k, n)
-	out := make([]int, k)
-	for j := range out {
-		out[j] = j * n / k
-	}
-	return out
 }
 
 // sweReport is the SWE-bench part of the report.
@@ -227,9 +118,9 @@ type sweProject struct {
 	Instances int    `json:"instances"`
 	// Files, PyFiles and Left are the first tree's: files written, Python
 	// files among them, and what the listing left out.
-	Files   int       `json:"files"`
-	PyFiles int       `json:"py_files"`
-	Left    treeSkips `json:"left_out"`
+	Files   int            `json:"files"`
+	PyFiles int            `json:"py_files"`
+	Left    sets.TreeSkips `json:"left_out"`
 	// ColdIndexSeconds is the first tree's index; the incremental ones
 	// follow each move to the next commit (instances in commit order).
 	ColdIndexSeconds   float64     `json:"cold_index_seconds"`
@@ -313,9 +204,9 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 	started := time.Now()
 	path := o.data
 	if path == "" {
-		path = filepath.Join(root, swebenchPath)
+		path = filepath.Join(root, sets.SWEPath)
 	}
-	all, err := readSWE(path)
+	all, err := sets.ReadSWE(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Sprintf("the SWE-bench part needs its data at %s, which is not there (see bench/README.md).", path), nil
 	}
@@ -323,7 +214,7 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
 	if o.mirrors == "" {
-		return nil, "the SWE-bench part needs the projects' bare git mirrors: give their folder with -mirrors DIR or $" + mirrorsEnv + " (see bench/README.md).", nil
+		return nil, "the SWE-bench part needs the projects' bare git mirrors: give their folder with -mirrors DIR or $" + sets.MirrorsEnv + " (see bench/README.md).", nil
 	}
 	if fi, err := os.Stat(o.mirrors); err != nil || !fi.IsDir() {
 		return nil, fmt.Sprintf("the SWE-bench part needs the projects' bare git mirrors in %s, which is not a folder (see bench/README.md).", o.mirrors), nil
@@ -332,7 +223,7 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 	if len(o.projects) > 0 {
 		set = nil
 		for _, p := range o.projects {
-			if !slices.ContainsFunc(all, func(x sweInstance) bool { return x.Repo == p }) {
+			if !slices.ContainsFunc(all, func(x sets.Instance) bool { return x.Repo == p }) {
 				return nil, "", fmt.Errorf("-projects: no instance of %q in %s", p, path)
 			}
 		}
@@ -342,7 +233,7 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 			}
 		}
 	}
-	set = sampleSWE(set, o.instances, seed)
+	set = sets.SampleSWE(set, o.instances, seed)
 	rep = &sweReport{Data: filepath.Base(path), InFile: len(all), Selected: len(set)}
 	switch {
 	case len(set) == len(all):
@@ -356,7 +247,7 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 		rep.Selection += " of " + strings.Join(o.projects, ", ")
 	}
 	cliIDs := map[string]bool{}
-	for _, i := range spread(len(set), o.cliSample) {
+	for _, i := range sets.Spread(len(set), o.cliSample) {
 		cliIDs[set[i].ID] = true
 	}
 	var bin string
@@ -399,7 +290,7 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 	}
 
 	var repos []string
-	groups := map[string][]sweInstance{}
+	groups := map[string][]sets.Instance{}
 	for _, x := range set {
 		if _, ok := groups[x.Repo]; !ok {
 			repos = append(repos, x.Repo)
@@ -445,14 +336,14 @@ func (a *sweAcc) system() sweSystem {
 // runSWEProject measures one repository's instances in one project
 // directory that follows them from commit to commit. It returns nil when
 // none could be measured (each skip is in rep).
-func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, insts []sweInstance, vs []variant, pooled []*sweAcc, full, pyOnly int, cli *cliCheck, cliIDs map[string]bool, rep *sweReport, progress func(string)) (*sweProject, error) {
-	skip := func(x sweInstance, why string) {
+func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, insts []sets.Instance, vs []variant, pooled []*sweAcc, full, pyOnly int, cli *cliCheck, cliIDs map[string]bool, rep *sweReport, progress func(string)) (*sweProject, error) {
+	skip := func(x sets.Instance, why string) {
 		rep.Skipped = append(rep.Skipped, sweSkip{x.ID, why})
 	}
-	git := findMirror(mirrors, repo)
+	git := sets.FindMirror(mirrors, repo)
 	if git == "" {
 		why := "no mirror of " + repo
-		if f, ok := mirrorForks[repo]; ok {
+		if f, ok := sets.MirrorForks[repo]; ok {
 			why += " nor of its fork " + f
 		}
 		why += " in the mirrors' folder"
@@ -463,18 +354,18 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 		return nil, nil
 	}
 	dir := filepath.Join(work, "swe-"+strings.ReplaceAll(repo, "/", "_"))
-	tree, err := newProjectTree(ctx, git, dir)
+	tree, err := sets.NewTree(ctx, git, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	defer tree.close()
+	defer tree.Close()
 
 	// The instances that can run, in commit order, so each move to the
 	// next tree is as small as it gets.
-	var ok []sweInstance
+	var ok []sets.Instance
 	for _, x := range insts {
-		has, err := tree.cat.has(x.Commit + "^{commit}")
+		has, err := tree.Has(x.Commit)
 		switch {
 		case err != nil:
 			return nil, err
@@ -491,7 +382,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 	if len(ok) == 0 {
 		return nil, nil
 	}
-	times, err := commitTimes(ctx, git, ok)
+	times, err := sets.CommitTimes(ctx, git, ok)
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +413,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 	var bagTime time.Duration
 	for n, x := range ok {
 		start := time.Now()
-		st, err := tree.sync(ctx, x.Commit)
+		st, err := tree.Sync(ctx, x.Commit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", x.ID, err)
 		}
@@ -534,7 +425,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 		indexed := time.Since(start)
 		if n == 0 {
 			p.ColdIndexSeconds = indexed.Seconds()
-			p.Files, p.Left = st.Files, st.treeSkips
+			p.Files, p.Left = st.Files, st.TreeSkips
 		} else {
 			incr = append(incr, indexed)
 			syncs = append(syncs, synced)
@@ -544,14 +435,14 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 		// The baselines' documents: every Python file of the tree.
 		start = time.Now()
 		var pyPaths []string
-		for f, blob := range tree.files {
+		for f, blob := range tree.Files {
 			if strings.HasSuffix(f, ".py") {
 				pyPaths = append(pyPaths, f)
 				k := blobKey{f, blob}
 				if docs[k] != nil {
 					continue
 				}
-				src, err := os.ReadFile(tree.abs(f))
+				src, err := os.ReadFile(tree.Abs(f))
 				if err != nil {
 					return nil, err
 				}
@@ -559,7 +450,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 			}
 		}
 		for k := range docs {
-			if tree.files[k.path] != k.blob {
+			if tree.Files[k.path] != k.blob {
 				delete(docs, k)
 			}
 		}
@@ -575,7 +466,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 			rep.FnLeftOut++
 		}
 		for _, g := range gold {
-			if _, ok := tree.files[g]; !ok {
+			if _, ok := tree.Files[g]; !ok {
 				rep.GoldAbsent++
 				break
 			}
@@ -601,7 +492,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 		var unitBags []*termBag
 		var unitKeys []string
 		for i, f := range pyPaths {
-			d := docs[blobKey{f, tree.files[f]}]
+			d := docs[blobKey{f, tree.Files[f]}]
 			fileBags[i] = d.file
 			for _, u := range d.units {
 				unitBags = append(unitBags, u.bag)
@@ -731,40 +622,6 @@ func tokenizePy(dict *termDict, path, src string) *pyDoc {
 	return d
 }
 
-// commitTimes returns the committer time of each instance's base commit.
-func commitTimes(ctx context.Context, git string, insts []sweInstance) (map[string]int64, error) {
-	args := []string{"-C", git, "log", "--no-walk=unsorted", "--format=%H %ct"}
-	seen := map[string]bool{}
-	for _, x := range insts {
-		if !seen[x.Commit] {
-			seen[x.Commit] = true
-			args = append(args, x.Commit)
-		}
-	}
-	out, err := exec.CommandContext(ctx, "git", args...).Output()
-	if err != nil {
-		return nil, fmt.Errorf("git log: %w%s", err, stderrOf(err))
-	}
-	times := map[string]int64{}
-	for l := range strings.Lines(string(out)) {
-		h, t, ok := strings.Cut(strings.TrimSpace(l), " ")
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseInt(t, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("git log: %q", l)
-		}
-		times[h] = v
-	}
-	for _, x := range insts {
-		if _, ok := times[x.Commit]; !ok {
-			return nil, fmt.Errorf("git log: no time for %s", x.Commit)
-		}
-	}
-	return times, nil
-}
-
 // cliCheck runs the rubi binary as an agent calls it, on the project as
 // the engine left it, and compares its top 10 with the engine's.
 type cliCheck struct {
@@ -790,7 +647,7 @@ func cliEnv(work string) ([]string, error) {
 	return append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "RUBI_VAULT="+vault), nil
 }
 
-func (c *cliCheck) check(ctx context.Context, dir string, x sweInstance, engineTop []string) (bool, error) {
+func (c *cliCheck) check(ctx context.Context, dir string, x sets.Instance, engineTop []string) (bool, error) {
 	args := []string{"context", "--json", "--kinds", "file", "--limit", strconv.Itoa(sweLimit), "--budget", "1000000000", "--no-refresh", "--root", dir}
 	for _, e := range c.extra {
 		args = append(args, "--config", e)
@@ -802,7 +659,7 @@ func (c *cliCheck) check(ctx context.Context, dir string, x sweInstance, engineT
 	out, err := cmd.Output()
 	d := time.Since(start)
 	if err != nil {
-		return false, fmt.Errorf("%w%s", err, stderrOf(err))
+		return false, fmt.Errorf("%w%s", err, sets.StderrOf(err))
 	}
 	var res pipeline.Result
 	if err := json.Unmarshal(out, &res); err != nil {

@@ -6,85 +6,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/rubi-dev/rubi/bench/internal/sets"
+	"github.com/rubi-dev/rubi/bench/internal/sets/setstest"
 )
-
-func TestSampleSWE(t *testing.T) {
-	var in []sweInstance
-	for i := range 60 {
-		repo := "big/big"
-		switch {
-		case i%6 == 1:
-			repo = "mid/mid"
-		case i == 8 || i == 32:
-			repo = "small/small"
-		}
-		in = append(in, sweInstance{ID: fmt.Sprint(i), Repo: repo})
-	}
-	count := func(xs []sweInstance) map[string]int {
-		c := map[string]int{}
-		for _, x := range xs {
-			c[x.Repo]++
-		}
-		return c
-	}
-	all := count(in) // big 48, mid 10, small 2
-	if all["big/big"] != 48 || all["mid/mid"] != 10 || all["small/small"] != 2 {
-		t.Fatalf("fixture counts %v", all)
-	}
-	got := sampleSWE(in, 30, 1)
-	if c := count(got); len(got) != 30 || c["big/big"] != 24 || c["mid/mid"] != 5 || c["small/small"] != 1 {
-		t.Errorf("sample of 30: %d, %v", len(got), c)
-	}
-	if !slices.IsSortedFunc(got, func(a, b sweInstance) int {
-		return strings.Compare(fmt.Sprintf("%03s", a.ID), fmt.Sprintf("%03s", b.ID))
-	}) {
-		t.Error("the sample is not in the data's order")
-	}
-	if again := sampleSWE(in, 30, 1); !reflect.DeepEqual(again, got) {
-		t.Error("the same seed drew another sample")
-	}
-	if other := sampleSWE(in, 30, 2); reflect.DeepEqual(other, got) {
-		t.Error("another seed drew the same sample")
-	}
-	if c := count(sampleSWE(in, 7, 1)); c["big/big"]+c["mid/mid"]+c["small/small"] != 7 {
-		t.Errorf("sample of 7: %v", c)
-	}
-	if len(sampleSWE(in, 0, 1)) != 60 || len(sampleSWE(in, 100, 1)) != 60 {
-		t.Error("0 or more than there are should keep all")
-	}
-	if got := spread(10, 3); !slices.Equal(got, []int{0, 3, 6}) {
-		t.Errorf("spread(10, 3) = %v", got)
-	}
-	if got := spread(2, 5); !slices.Equal(got, []int{0, 1}) {
-		t.Errorf("spread(2, 5) = %v", got)
-	}
-}
-
-func TestLoadSWE(t *testing.T) {
-	data := `{"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "problem_statement": "it breaks", "gold_files": ["a.py"], "expected_spans": {"a.py": ["f", "imports"]}, "golden_patch": "diff"}
-{"instance_id": "o__r-2", "repo": "o/r", "base_commit": "def", "problem_statement": "also", "gold_files": ["b.py", "c.py"], "expected_spans": {"b.py": ["C.m"]}, "golden_patch": ""}
-`
-	got, err := loadSWE(strings.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []sweInstance{
-		{ID: "o__r-1", Repo: "o/r", Commit: "abc", Problem: "it breaks", GoldFiles: []string{"a.py"}, Spans: map[string][]string{"a.py": {"f", "imports"}}},
-		{ID: "o__r-2", Repo: "o/r", Commit: "def", Problem: "also", GoldFiles: []string{"b.py", "c.py"}, Spans: map[string][]string{"b.py": {"C.m"}}},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("loadSWE:\n got %+v\nwant %+v", got, want)
-	}
-	if _, err := loadSWE(strings.NewReader(`{"instance_id": "x"}`)); err == nil {
-		t.Error("a row without repo and commit was accepted")
-	}
-}
 
 func TestSelectParts(t *testing.T) {
 	tests := []struct {
@@ -121,7 +50,7 @@ func TestSelectParts(t *testing.T) {
 }
 
 func TestSWEFlags(t *testing.T) {
-	t.Setenv(mirrorsEnv, "/from/env")
+	t.Setenv(sets.MirrorsEnv, "/from/env")
 	o, err := parseFlags([]string{"-swebench"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +78,7 @@ func TestSWEFlags(t *testing.T) {
 // whose mirror is the fixture repository, and one of a project with no
 // mirror.
 func TestRunSWE(t *testing.T) {
-	repo, commits := gitFixture(t)
+	repo, commits := setstest.GitFixture(t)
 	mirrors := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(mirrors, "o+r"), 0o755); err != nil {
 		t.Fatal(err)

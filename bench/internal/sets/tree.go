@@ -1,4 +1,4 @@
-package main
+package sets
 
 import (
 	"bufio"
@@ -17,25 +17,25 @@ import (
 	"time"
 )
 
-// maxBlob is the size from which a blob is left out of a tree: the
+// MaxBlob is the size from which a blob is left out of a tree: the
 // mirrors' snapshots lack them (data, never the gold).
-const maxBlob = 4 << 20
+const MaxBlob = 4 << 20
 
-// mirrorForks are the repositories whose mirror is a fork holding the
+// MirrorForks are the repositories whose mirror is a fork holding the
 // same commits in a smaller snapshot.
-var mirrorForks = map[string]string{
+var MirrorForks = map[string]string{
 	"django/django":             "JaeHyuckSa/django",
 	"scikit-learn/scikit-learn": "betatim/scikit-learn",
 	"matplotlib/matplotlib":     "rcomer/matplotlib",
 }
 
-// findMirror returns the bare git directory of repo ("owner/name") under
+// FindMirror returns the bare git directory of repo ("owner/name") under
 // dir, as the fetch tool lays them out (DIR/OWNER+NAME/repo, or
 // DIR/OWNER+NAME itself), trying the repository and then its fork; ""
 // when there is none.
-func findMirror(dir, repo string) string {
+func FindMirror(dir, repo string) string {
 	names := []string{repo}
-	if f, ok := mirrorForks[repo]; ok {
+	if f, ok := MirrorForks[repo]; ok {
 		names = append(names, f)
 	}
 	for _, n := range names {
@@ -58,31 +58,31 @@ func isGitDir(p string) bool {
 	return true
 }
 
-// treeEntry is a regular file of a commit's tree.
-type treeEntry struct {
+// TreeEntry is a regular file of a commit's tree.
+type TreeEntry struct {
 	Path string
 	Blob string
 	Size int64
 }
 
-// treeSkips counts what a tree listing left out.
-type treeSkips struct {
-	// Large are blobs of maxBlob bytes or more; Missing are blobs the
+// TreeSkips counts what a tree listing left out.
+type TreeSkips struct {
+	// Large are blobs of MaxBlob bytes or more; Missing are blobs the
 	// snapshot lacks; Links are symbolic links and submodules; Unsafe are
 	// paths that would land outside the project or in its .rubi/.
 	Large, Missing, Links, Unsafe int
 }
 
-// listTree lists the regular files of commit in the bare repository git,
-// without the ones of maxBlob bytes or more, symbolic links and
+// ListTree lists the regular files of commit in the bare repository git,
+// without the ones of MaxBlob bytes or more, symbolic links and
 // submodules.
-func listTree(ctx context.Context, git, commit string) ([]treeEntry, treeSkips, error) {
-	var sk treeSkips
+func ListTree(ctx context.Context, git, commit string) ([]TreeEntry, TreeSkips, error) {
+	var sk TreeSkips
 	out, err := exec.CommandContext(ctx, "git", "-C", git, "ls-tree", "-r", "-l", "-z", commit).Output()
 	if err != nil {
-		return nil, sk, fmt.Errorf("git ls-tree %s: %w%s", commit, err, stderrOf(err))
+		return nil, sk, fmt.Errorf("git ls-tree %s: %w%s", commit, err, StderrOf(err))
 	}
-	var files []treeEntry
+	var files []TreeEntry
 	for rec := range bytes.SplitSeq(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
@@ -107,7 +107,7 @@ func listTree(ctx context.Context, git, commit string) ([]treeEntry, treeSkips, 
 			sk.Missing++
 			continue
 		}
-		if size >= maxBlob {
+		if size >= MaxBlob {
 			sk.Large++
 			continue
 		}
@@ -115,7 +115,7 @@ func listTree(ctx context.Context, git, commit string) ([]treeEntry, treeSkips, 
 			sk.Unsafe++
 			continue
 		}
-		files = append(files, treeEntry{Path: string(p), Blob: oid, Size: size})
+		files = append(files, TreeEntry{Path: string(p), Blob: oid, Size: size})
 	}
 	return files, sk, nil
 }
@@ -130,7 +130,7 @@ func safePath(p string) bool {
 	return first != ".rubi" && first != ".git"
 }
 
-func stderrOf(err error) string {
+func StderrOf(err error) string {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && len(ee.Stderr) > 0 {
 		return ": " + strings.TrimSpace(string(ee.Stderr))
@@ -207,15 +207,15 @@ func (c *catFile) close() error {
 	return c.cmd.Wait()
 }
 
-// projectTree is one project directory that follows a repository from
+// Tree is one project directory that follows a repository from
 // commit to commit: each sync deletes the files gone and rewrites the
 // files whose blob changed, so rubi's incremental index sees just the
 // difference.
-type projectTree struct {
+type Tree struct {
 	git, dir string
 	cat      *catFile
-	// files are the files on disk, path to blob id.
-	files map[string]string
+	// Files are the files on disk, path to blob id.
+	Files map[string]string
 	// stamp is the modification time given to the files of the last
 	// sync; each sync's is a second later at least, so a rewritten file
 	// never keeps the size and time rubi recorded for its previous
@@ -223,7 +223,7 @@ type projectTree struct {
 	stamp time.Time
 }
 
-func newProjectTree(ctx context.Context, git, dir string) (*projectTree, error) {
+func NewTree(ctx context.Context, git, dir string) (*Tree, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -231,37 +231,44 @@ func newProjectTree(ctx context.Context, git, dir string) (*projectTree, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &projectTree{git: git, dir: dir, cat: cat, files: map[string]string{}}, nil
+	return &Tree{git: git, dir: dir, cat: cat, Files: map[string]string{}}, nil
 }
 
-func (t *projectTree) close() error { return t.cat.close() }
+// Close ends the tree's git process.
+func (t *Tree) Close() error { return t.cat.close() }
 
-// syncStats says what a sync did.
-type syncStats struct {
-	treeSkips
+// Has reports whether the repository holds commit.
+func (t *Tree) Has(commit string) (bool, error) { return t.cat.has(commit + "^{commit}") }
+
+// Dir is the project directory the tree keeps.
+func (t *Tree) Dir() string { return t.dir }
+
+// SyncStats says what a sync did.
+type SyncStats struct {
+	TreeSkips
 	Files, Written, Deleted int
 }
 
-// sync brings the directory to commit.
-func (t *projectTree) sync(ctx context.Context, commit string) (syncStats, error) {
-	var st syncStats
-	entries, sk, err := listTree(ctx, t.git, commit)
+// Sync brings the directory to commit.
+func (t *Tree) Sync(ctx context.Context, commit string) (SyncStats, error) {
+	var st SyncStats
+	entries, sk, err := ListTree(ctx, t.git, commit)
 	if err != nil {
 		return st, err
 	}
-	st.treeSkips = sk
+	st.TreeSkips = sk
 	want := make(map[string]string, len(entries))
 	for _, e := range entries {
 		want[e.Path] = e.Blob
 	}
-	for p, blob := range t.files {
+	for p, blob := range t.Files {
 		if w, ok := want[p]; ok && w == blob {
 			continue
 		}
-		if err := os.Remove(t.abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(t.Abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return st, err
 		}
-		delete(t.files, p)
+		delete(t.Files, p)
 		if _, ok := want[p]; !ok {
 			st.Deleted++
 		}
@@ -273,7 +280,7 @@ func (t *projectTree) sync(ctx context.Context, commit string) (syncStats, error
 		t.stamp = prev.Add(time.Second)
 	}
 	for _, e := range entries {
-		if _, ok := t.files[e.Path]; ok {
+		if _, ok := t.Files[e.Path]; ok {
 			continue
 		}
 		data, err := t.cat.read(e.Blob)
@@ -287,20 +294,20 @@ func (t *projectTree) sync(ctx context.Context, commit string) (syncStats, error
 		if err := t.write(e.Path, data); err != nil {
 			return st, err
 		}
-		t.files[e.Path] = e.Blob
+		t.Files[e.Path] = e.Blob
 		st.Written++
 	}
-	st.Files = len(t.files)
+	st.Files = len(t.Files)
 	return st, ctx.Err()
 }
 
-func (t *projectTree) abs(p string) string { return filepath.Join(t.dir, filepath.FromSlash(p)) }
+func (t *Tree) Abs(p string) string { return filepath.Join(t.dir, filepath.FromSlash(p)) }
 
 // write writes a file with the sync's modification time. A directory
 // where the file goes is what is left of files deleted before (a tree
 // never holds both), so it goes.
-func (t *projectTree) write(p string, data []byte) error {
-	name := t.abs(p)
+func (t *Tree) write(p string, data []byte) error {
+	name := t.Abs(p)
 	if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
 		if err := os.RemoveAll(name); err != nil {
 			return err
