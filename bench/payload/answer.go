@@ -200,7 +200,7 @@ type delivery struct {
 	// Tokens are the whole answer's, as the model reads it.
 	Tokens int `json:"tokens"`
 	// Budget is the budget the answer says it was packed to.
-	Budget int    `json:"budget"`
+	Budget int    `json:"packed_budget"`
 	Items  []item `json:"items"`
 	// GoldTokens are the gold items' tokens.
 	GoldTokens int `json:"gold_tokens"`
