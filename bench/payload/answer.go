@@ -172,8 +172,6 @@ type gold struct {
 	Titles []string
 }
 
-func (g gold) empty() bool { return len(g.Files) == 0 && len(g.Titles) == 0 }
-
 // is reports whether it is on gold.
 func (g gold) is(it item) bool {
 	switch {

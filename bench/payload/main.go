@@ -386,7 +386,7 @@ func sweProject(ctx context.Context, b *bins, work, mirrors, repo string, insts 
 		rows = append(rows, rs...)
 		sr.Questions++
 	}
-	progress(fmt.Sprintf("swebench: %s: %d instances", repo, len(ok)))
+	progress(fmt.Sprintf("swebench: %s: %d of %d instances", repo, len(ok), len(insts)))
 	return rows, nil
 }
 

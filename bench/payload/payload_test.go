@@ -249,6 +249,7 @@ func TestSummarize(t *testing.T) {
 	cli := ss[0]
 	want := summary{Set: "s", Budget: "600", Transport: transportCLI, N: 3, Budgets: []int{600},
 		TokensP50: 400, TokensP90: 500, RatioP50: 400.0 / 600, RatioP90: 500.0 / 600, RatioMax: 500.0 / 600,
+		OutsideP50: 370, OutsideMax: 450, // 500-50, 300, 400-30
 		GoldShare: 100 * 300.0 / 1200, GoldShareP50: 20, OffGoldNotes: 100 * 50.0 / 1200,
 		GoldPresent: 200.0 / 3, GoldRankP50: 1}
 	if !reflect.DeepEqual(cli, want) {

@@ -14,7 +14,8 @@ func (r *report) markdown(w io.Writer) {
 		" text content and structured content are counted apart, the structured content as the JSON the server sent."+
 		" Tokens are rubi's own estimate (`core/tokens.Estimate`). An item is on gold when it is a gold file, or a"+
 		" note about one (the recall set: the named note); its tokens are those of its lines (of its JSON object, structured)."+
-		" Ratio is tokens delivered over the budget the answer names. On gold: the gold items' share of all tokens"+
+		" Ratio is tokens delivered over the budget the answer names. Outside items: the tokens of no item (header, footer; in the"+
+		" structured content the query and the result's other fields). On gold: the gold items' share of all tokens"+
 		" delivered (pooled), and the median answer's own share; notes off gold: the share of notes about no gold file. Rank: the first gold item's place among the answer's"+
 		" items, median over the answers that hold one.")
 	fmt.Fprintln(w)
@@ -38,8 +39,8 @@ func (r *report) markdown(w io.Writer) {
 }
 
 func summaryTable(w io.Writer, ss []summary, set string) {
-	fmt.Fprintln(w, "| Budget | Transport | N | Tokens p50 / p90 | Ratio p50 / p90 / max | On gold pooled / p50 | Notes off gold | Gold present | Gold rank p50 |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| Budget | Transport | N | Tokens p50 / p90 | Ratio p50 / p90 / max | Outside items p50 / max | On gold pooled / p50 | Notes off gold | Gold present | Gold rank p50 |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, s := range ss {
 		if s.Set != set {
 			continue
@@ -48,8 +49,8 @@ func summaryTable(w io.Writer, ss []summary, set string) {
 		if s.Budget == "default" && len(s.Budgets) == 1 {
 			budget = fmt.Sprintf("default (%d)", s.Budgets[0])
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %.0f / %.0f | %.2f / %.2f / %.2f | %.1f %% / %.1f %% | %.1f %% | %.1f %% | %s |\n",
-			budget, s.Transport, s.N, s.TokensP50, s.TokensP90, s.RatioP50, s.RatioP90, s.RatioMax,
+		fmt.Fprintf(w, "| %s | %s | %d | %.0f / %.0f | %.2f / %.2f / %.2f | %.0f / %.0f | %.1f %% / %.1f %% | %.1f %% | %.1f %% | %s |\n",
+			budget, s.Transport, s.N, s.TokensP50, s.TokensP90, s.RatioP50, s.RatioP90, s.RatioMax, s.OutsideP50, s.OutsideMax,
 			s.GoldShare, s.GoldShareP50, s.OffGoldNotes, s.GoldPresent, rankCell(s.GoldRankP50))
 	}
 	fmt.Fprintln(w)

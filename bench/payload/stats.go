@@ -40,6 +40,10 @@ type summary struct {
 	RatioP50 float64 `json:"ratio_p50"`
 	RatioP90 float64 `json:"ratio_p90"`
 	RatioMax float64 `json:"ratio_max"`
+	// Outside are the tokens of no item (header, footer, the query and
+	// the fields the structured content repeats): median and largest.
+	OutsideP50 float64 `json:"outside_p50"`
+	OutsideMax float64 `json:"outside_max"`
 	// GoldShare is the share of all the tokens delivered that are on gold
 	// items (pooled over the answers), in percent.
 	GoldShare float64 `json:"gold_share"`
@@ -90,7 +94,7 @@ func summarize(rows []row) []summary {
 			continue
 		}
 		s := summary{Set: k.set, Budget: k.budget, Transport: k.transport, N: len(rs)}
-		var toks, ratios, shares, ranks []float64
+		var toks, ratios, shares, ranks, outside []float64
 		var all, gold, offNotes, present int
 		for _, r := range rs {
 			toks = append(toks, float64(r.Tokens))
@@ -101,11 +105,14 @@ func summarize(rows []row) []summary {
 				}
 			}
 			all += r.Tokens
+			in := 0
 			for _, it := range r.Items {
+				in += it.Tokens
 				if isNote(it.Kind) && !it.Gold {
 					offNotes += it.Tokens
 				}
 			}
+			outside = append(outside, float64(max(0, r.Tokens-in)))
 			gold += r.GoldTokens
 			if r.Tokens > 0 {
 				shares = append(shares, 100*float64(r.GoldTokens)/float64(r.Tokens))
@@ -123,6 +130,7 @@ func summarize(rows []row) []summary {
 			s.OffGoldNotes = 100 * float64(offNotes) / float64(all)
 		}
 		s.GoldShareP50 = pct(shares, 50)
+		s.OutsideP50, s.OutsideMax = pct(outside, 50), pct(outside, 100)
 		s.GoldPresent = 100 * float64(present) / float64(len(rs))
 		s.GoldRankP50 = pct(ranks, 50)
 		out = append(out, s)

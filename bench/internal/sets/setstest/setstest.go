@@ -84,6 +84,7 @@ func GitFixture(t testing.TB) (string, [2]string) {
 	return filepath.Join(dir, ".git"), [2]string{c1, git("rev-parse", "HEAD")}
 }
 
+// ReadTree reads the files under dir, path to content, without .rubi/.
 func ReadTree(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	got := map[string]string{}
