@@ -85,9 +85,9 @@ func (r *report) recallMarkdown(w io.Writer) {
 		case row.Note != "" && !row.Hit:
 			miss = append(miss, fmt.Sprintf("line %d (%s): not recalled", row.Line, row.Note))
 		case row.Note != "" && row.Others > 0:
-			miss = append(miss, fmt.Sprintf("line %d (%s): %d other notes alongside", row.Line, row.Note, row.Others))
+			miss = append(miss, fmt.Sprintf("line %d (%s): %s alongside", row.Line, row.Note, plural(row.Others, "other note")))
 		case row.Note == "" && row.Tokens > 0:
-			miss = append(miss, fmt.Sprintf("line %d (none): %d notes injected", row.Line, len(row.Injected)))
+			miss = append(miss, fmt.Sprintf("line %d (none): %s injected", row.Line, plural(len(row.Injected), "note")))
 		}
 	}
 	if len(miss) > 0 {
@@ -101,4 +101,11 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
