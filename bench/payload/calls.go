@@ -142,9 +142,10 @@ func (b *bins) prompt(ctx context.Context, dir, session, prompt string) (string,
 // keeps the bytes the server sent so the structured content is counted
 // as sent, not as decoded and encoded again.
 type mcpSession struct {
-	cmd *exec.Cmd
-	cl  *client.Client
-	rec *recorder
+	cmd    *exec.Cmd
+	cl     *client.Client
+	rec    *recorder
+	stderr *tail
 }
 
 // recorder keeps the lines read from the server since the last reset.
@@ -183,15 +184,14 @@ func (b *bins) startMCP(ctx context.Context, dir string) (*mcpSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
+	// The transport drains no stderr of a process it did not start: the
+	// server's goes to a buffer that keeps its end, for errors.
+	s := &mcpSession{cmd: cmd, rec: &recorder{r: stdout}, stderr: &tail{}}
+	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	s := &mcpSession{cmd: cmd, rec: &recorder{r: stdout}}
-	s.cl = client.NewClient(transport.NewIO(s.rec, stdin, stderr))
+	s.cl = client.NewClient(transport.NewIO(s.rec, stdin, nil))
 	if err := s.cl.Start(ctx); err != nil {
 		s.close()
 		return nil, err
@@ -201,9 +201,37 @@ func (b *bins) startMCP(ctx context.Context, dir string) (*mcpSession, error) {
 	init.Params.ClientInfo = mcp.Implementation{Name: "rubi-bench-payload", Version: "1"}
 	if _, err := s.cl.Initialize(ctx, init); err != nil {
 		s.close()
-		return nil, fmt.Errorf("rubi-mcp: initialize: %w", err)
+		return nil, fmt.Errorf("rubi-mcp: initialize: %w%s", err, s.stderr.say())
 	}
 	return s, nil
+}
+
+// tail keeps the last tailSize bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 8 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailSize {
+		t.buf = t.buf[len(t.buf)-tailSize:]
+	}
+	return len(p), nil
+}
+
+// say is what the server last wrote on stderr, for an error message.
+func (t *tail) say() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := strings.TrimSpace(string(t.buf)); s != "" {
+		return " (its stderr: " + s + ")"
+	}
+	return ""
 }
 
 // context calls the context tool at budget (0 = the default, no budget
@@ -220,7 +248,7 @@ func (s *mcpSession) context(ctx context.Context, query string, budget int) (str
 	s.rec.take()
 	res, err := s.cl.CallTool(ctx, req)
 	if err != nil {
-		return "", nil, fmt.Errorf("rubi-mcp: context: %w", err)
+		return "", nil, fmt.Errorf("rubi-mcp: context: %w%s", err, s.stderr.say())
 	}
 	var text strings.Builder
 	for _, c := range res.Content {

@@ -414,13 +414,13 @@ func runRecall(ctx context.Context, b *bins, root, work string, o *options, rep 
 	if err != nil {
 		return nil, "", err
 	}
-	titles, err := registered(set.Notes, answer)
+	titles, err := registered(set.NotesFile, set.Notes, answer)
 	if err != nil {
 		return nil, "", err
 	}
 	for _, p := range set.Prompts {
 		if p.Note != "" && titles[p.Note] == "" {
-			return nil, "", fmt.Errorf("%s:%d: no note %q in notes.json", filepath.Join(dir, "prompts.txt"), p.Line, p.Note)
+			return nil, "", fmt.Errorf("%s:%d: no note %q in %s", filepath.Join(dir, "prompts.txt"), p.Line, p.Note, set.NotesFile)
 		}
 	}
 	if err := b.index(ctx, proj); err != nil {

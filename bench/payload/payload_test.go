@@ -164,17 +164,23 @@ func TestParsePrompts(t *testing.T) {
 
 func TestRegistered(t *testing.T) {
 	notes := []byte(`[{"type":"gotcha","title":"A"},{"type":"decision","title":"B","id":"b"}]`)
-	titles, err := registered(notes, []byte(`[{"action":"created","id":"gotcha-a"},{"action":"created","id":"b"}]`))
+	titles, err := registered("notes.json", notes, []byte(`[{"action":"created","id":"gotcha-a"},{"action":"created","id":"b"}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(titles, map[string]string{"gotcha-a": "A", "b": "B"}) {
 		t.Errorf("titles %v", titles)
 	}
-	if _, err := registered(notes, []byte(`[{"action":"created","id":"gotcha-a"}]`)); err == nil {
+	if _, err := registered("notes.json", []byte("[\n {\"type\": \"gotcha\",\n  \"title\": 3}\n]"), nil); err == nil || !strings.HasPrefix(err.Error(), "notes.json:3: ") {
+		t.Errorf("a title that is no string: %v, want notes.json:3", err)
+	}
+	if _, err := registered("notes.json", []byte("[{}\n{}]"), nil); err == nil || !strings.HasPrefix(err.Error(), "notes.json:2: ") {
+		t.Errorf("a missing comma: %v, want notes.json:2", err)
+	}
+	if _, err := registered("notes.json", notes, []byte(`[{"action":"created","id":"gotcha-a"}]`)); err == nil {
 		t.Error("one result for two notes: want an error")
 	}
-	if _, err := registered(notes, []byte(`[{"action":"created","id":"gotcha-a"},{"action":"error","error":"bad type"}]`)); err == nil || !strings.Contains(err.Error(), "bad type") {
+	if _, err := registered("notes.json", notes, []byte(`[{"action":"created","id":"gotcha-a"},{"action":"error","error":"bad type"}]`)); err == nil || !strings.Contains(err.Error(), "bad type") {
 		t.Errorf("a note refused: %v", err)
 	}
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -72,7 +74,9 @@ type recallNote struct {
 type recallSet struct {
 	Project string
 	Notes   []byte
-	Prompts []recallPrompt
+	// NotesFile is where Notes come from.
+	NotesFile string
+	Prompts   []recallPrompt
 }
 
 // readRecallSet reads the set in dir; it returns nil without error when
@@ -89,6 +93,7 @@ func readRecallSet(dir string) (*recallSet, error) {
 	var err error
 	for _, p := range []string{filepath.Join(dir, "notes.json"), filepath.Join(s.Project, "notes.json")} {
 		if s.Notes, err = os.ReadFile(p); err == nil || !os.IsNotExist(err) {
+			s.NotesFile = p
 			break
 		}
 	}
@@ -109,10 +114,10 @@ func readRecallSet(dir string) (*recallSet, error) {
 // registered pairs the notes given to `rubi register --json` with what
 // it answered (one result per note, in order): the id of each note and
 // its title.
-func registered(notes, answer []byte) (map[string]string, error) {
+func registered(name string, notes, answer []byte) (map[string]string, error) {
 	var in []recallNote
 	if err := json.Unmarshal(notes, &in); err != nil {
-		return nil, fmt.Errorf("notes.json: %w", err)
+		return nil, fmt.Errorf("%s:%d: %w", name, jsonLine(notes, err), err)
 	}
 	var out []struct {
 		Action string `json:"action"`
@@ -128,11 +133,27 @@ func registered(notes, answer []byte) (map[string]string, error) {
 	titles := map[string]string{}
 	for i, r := range out {
 		if r.ID == "" || r.Error != "" || r.Action == "error" {
-			return nil, fmt.Errorf("notes.json, note %d (%q): %s %s", i+1, in[i].Title, r.Action, r.Error)
+			return nil, fmt.Errorf("%s, note %d (%q): %s %s", name, i+1, in[i].Title, r.Action, r.Error)
 		}
 		titles[r.ID] = in[i].Title
 	}
 	return titles, nil
+}
+
+// jsonLine is the line of data where a JSON decoding error is (1 when
+// the error says no place).
+func jsonLine(data []byte, err error) int {
+	var off int64
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	}
+	off = min(max(off, 0), int64(len(data)))
+	return 1 + bytes.Count(data[:off], []byte("\n"))
 }
 
 // hookContext reads what a hook's answer injects: its
