@@ -124,9 +124,14 @@ func textBudget(s string) int {
 	return n
 }
 
-// structured is the part of pipeline.Result's JSON the benchmark reads.
+// structured is the part of a structured answer the benchmark reads:
+// pipeline.Result's JSON (kind, path, title and text per item, the
+// budget), or the compact answer (a file by its path, anything else by
+// its id, "module:…" for a module, a note by its bare id; the text; the
+// footer naming the budget).
 type structured struct {
 	Budget int               `json:"budget"`
+	Footer string            `json:"footer"`
 	Items  []json.RawMessage `json:"items"`
 }
 
@@ -137,10 +142,18 @@ func parseStructured(raw []byte) (items []item, budget int, err error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, 0, fmt.Errorf("structured content: %w", err)
 	}
+	if s.Items == nil {
+		return nil, 0, fmt.Errorf("structured content without items: %.200s", raw)
+	}
+	budget = s.Budget
+	if budget == 0 {
+		budget = textBudget(s.Footer)
+	}
 	for i, r := range s.Items {
 		var it struct {
 			Kind  string `json:"kind"`
 			Path  string `json:"path"`
+			ID    string `json:"id"`
 			Title string `json:"title"`
 			Text  string `json:"text"`
 		}
@@ -148,17 +161,45 @@ func parseStructured(raw []byte) (items []item, budget int, err error) {
 			return nil, 0, fmt.Errorf("structured content, item %d: %w", i+1, err)
 		}
 		x := item{Kind: it.Kind, Key: it.Path, Tokens: tokens.Estimate(string(bytes.TrimSpace(r)))}
-		if isNote(it.Kind) {
+		if x.Kind == "" {
+			x.Kind = compactKind(it.Path, it.ID)
+		}
+		first, _, _ := strings.Cut(it.Text, "\n")
+		switch {
+		case isNote(x.Kind):
 			x.Key = it.Title
+			if x.Key == "" {
+				x.Key = itemKey(x.Kind, first)
+			}
 			for l := range strings.Lines(it.Text) {
 				if f, ok := strings.CutPrefix(strings.TrimSpace(l), "files: "); ok {
 					x.Files = splitFiles(f)
 				}
 			}
+		case x.Key == "" && x.Kind == "module":
+			x.Key = strings.TrimPrefix(it.ID, "module:")
+		case x.Key == "":
+			x.Key = it.ID
 		}
 		items = append(items, x)
 	}
-	return items, s.Budget, nil
+	return items, budget, nil
+}
+
+// compactKind is the kind of an item of the compact answer, which names
+// none: a file has a path; "kind:key" ids are other documents'; a bare
+// id is a note's.
+func compactKind(path, id string) string {
+	switch {
+	case path != "":
+		return "file"
+	case id == "":
+		return ""
+	}
+	if kind, _, ok := strings.Cut(id, ":"); ok {
+		return kind
+	}
+	return "node"
 }
 
 // gold says which items of an answer are about the answer to the

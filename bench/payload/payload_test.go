@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
@@ -118,8 +119,35 @@ func TestParseStructured(t *testing.T) {
 	if d.GoldRank != 2 || d.GoldTokens != d.Items[1].Tokens {
 		t.Errorf("rank %d, gold tokens %d", d.GoldRank, d.GoldTokens)
 	}
-	if _, err := structuredDelivery([]byte(`{"items": 3}`), gold{}); err == nil {
-		t.Error("items that are not a list: want an error")
+	for _, bad := range []string{`{"items": 3}`, `{"text": "no items"}`, `[]`} {
+		if _, err := structuredDelivery([]byte(bad), gold{}); err == nil {
+			t.Errorf("%s: want an error", bad)
+		}
+	}
+}
+
+// The compact structured answer names no kind and no budget: a file by
+// its path, a note by its id (its title in its text), a module by
+// "module:…"; the budget is the footer's.
+func TestParseStructuredCompact(t *testing.T) {
+	fileItem := `{"path":"a.go","lines":["3-9"],"why":"matches \"x\"","text":"a.go (go)\n  L3-9 func A()"}`
+	noteItem := `{"id":"gotcha-n","why":"matches \"x\"","text":"repository gotcha: Note one (high)\n  > body\n  files: b.go, c.go"}`
+	modItem := `{"id":"module:pkg","text":"module pkg (2 files): a.go, b.go"}`
+	raw := []byte(`{"items":[` + fileItem + `,` + noteItem + `,` + modItem + `],"footer":"3 items, ~40 tokens (budget 600). Open one with read."}`)
+	d, err := structuredDelivery(raw, gold{Titles: []string{"Note one"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range d.Items {
+		got = append(got, fmt.Sprintf("%s %s %v %v", it.Kind, it.Key, it.Files, it.Gold))
+	}
+	want := []string{"file a.go [] false", "node Note one (high) [b.go c.go] true", "module pkg [] false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("items\n got %q\nwant %q", got, want)
+	}
+	if d.Budget != 600 || d.GoldRank != 2 || d.Items[1].Tokens != tokens.Estimate(noteItem) {
+		t.Errorf("budget %d, rank %d, note tokens %d", d.Budget, d.GoldRank, d.Items[1].Tokens)
 	}
 }
 
