@@ -161,6 +161,9 @@ func TestSelfSetStaysOutOfTheIndex(t *testing.T) {
 	if sets.SelfLeftOut("bench/results/quality-2027-01-01.md") == "" {
 		t.Error("a quality report would be indexed")
 	}
+	if sets.SelfLeftOut("bench/results/payload-2027-01-01-before.json") == "" {
+		t.Error("a payload report would be indexed")
+	}
 	if sets.SelfLeftOut("bench/quality/selfset.go") != "" || sets.SelfLeftOut("core/host/host.go") != "" {
 		t.Error("code is left out")
 	}
