@@ -434,6 +434,11 @@ func runRecall(ctx context.Context, b *bins, root, work string, o *options, rep 
 		}
 		rep.RecallRows = append(rep.RecallRows, recallRowOf(p, injected, titles))
 	}
+	// A hook never fails the agent: its errors go to .rubi/hooks.log, and
+	// an error would read here as nothing injected.
+	if data, err := os.ReadFile(filepath.Join(proj, ".rubi", "hooks.log")); err == nil && len(strings.TrimSpace(string(data))) > 0 {
+		return nil, "", fmt.Errorf("the recall hook logged errors: %.2000s", data)
+	}
 	s := summarizeRecall(rep.RecallRows)
 	rep.Recall = &s
 	rel, err := filepath.Rel(root, dir)
