@@ -322,6 +322,7 @@ type Store struct {
 
 	hashMu sync.Mutex
 	hashes map[string]hashEntry
+	codes  map[string]codeEntry
 
 	// own is the record of the user's files last read (own.go), at
 	// ownVersion of its file; s.mu guards both.
@@ -357,6 +358,7 @@ func Open(opts Options) *Store {
 		project: scope{base: root, dir: filepath.Join(rubi, "knowledge"), legacy: filepath.Join(rubi, "conhecimento")},
 		cache:   map[string]*entry{},
 		hashes:  map[string]hashEntry{},
+		codes:   map[string]codeEntry{},
 	}
 	if opts.Vault != "" {
 		v := opts.Vault
