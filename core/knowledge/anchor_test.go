@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,5 +186,106 @@ func TestMergeKeepsOtherAnchors(t *testing.T) {
 	registerOne(t, s, Input{ID: id, Body: "More.", Files: []string{"g.go"}})
 	if got := s.Stale(get(t, s, id)); !reflect.DeepEqual(got, []string{"f.go: code changed"}) {
 		t.Errorf("stale %q", got)
+	}
+}
+
+// legacyNote registers a note and rewrites its file with anchors of the
+// old kind: the SHA-256 of each whole file as it was (content), written
+// at commit.
+func legacyNote(t *testing.T, s *Store, in Input, commit string, content map[string]string) string {
+	t.Helper()
+	id := registerOne(t, s, in).ID
+	n := get(t, s, id).Clone()
+	n.Anchors, n.Commit = map[string]string{}, commit
+	for f, c := range content {
+		n.Anchors[f] = hashString(c)
+	}
+	data, err := encodeNode(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(n.Path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestMigrate(t *testing.T) {
+	s := newStore(t, func(o *Options) { o.Code = &codeMap{} })
+	writeFile(t, s.root, "f.go", fGo)
+	writeFile(t, s.root, "g.go", "package a\n\nvar G = 1\n")
+	v2 := strings.NewReplacer("// A adds.", "// A adds one.", "return x - 1", "return x - 2").Replace(fGo)
+	ids := map[string]string{
+		"a":    legacyNote(t, s, Input{Title: "A is one more", Body: "A(x) returns x plus one.", Files: []string{"f.go"}}, "1111111", map[string]string{"f.go": fGo}),
+		"b":    legacyNote(t, s, Input{Title: "B is one less", Body: "B(x) returns x minus one.", Files: []string{"f.go"}}, "1111111", map[string]string{"f.go": fGo}),
+		"file": legacyNote(t, s, Input{Title: "The arithmetic package", Body: "Small helpers.", Files: []string{"f.go"}}, "1111111", map[string]string{"f.go": fGo}),
+		"lost": legacyNote(t, s, Input{Title: "Lost", Body: "A(x).", Files: []string{"f.go"}}, "2222222", map[string]string{"f.go": fGo + "// gone\nvar Z = 0\n"}),
+		"g":    legacyNote(t, s, Input{Title: "G is one", Body: "Of G.", Files: []string{"g.go"}}, "1111111", map[string]string{"g.go": "package a\n\nvar G = 1\n"}),
+	}
+	time.Sleep(5 * time.Millisecond)
+	writeFile(t, s.root, "f.go", v2)
+	// Before: every note of f.go is stale, whatever changed.
+	for _, k := range []string{"a", "b", "file", "lost"} {
+		if st := s.Stale(get(t, s, ids[k])); !reflect.DeepEqual(st, []string{"f.go changed since this note"}) {
+			t.Errorf("before: %s stale %q", k, st)
+		}
+	}
+	var asked []string
+	old := func(rel, hash, commit string) ([]byte, bool) {
+		asked = append(asked, rel+"@"+commit)
+		if commit == "1111111" && rel == "f.go" {
+			return []byte(fGo), true
+		}
+		return []byte("not it"), true // a wrong answer is checked and refused
+	}
+	res, err := s.Migrate(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 5 {
+		t.Errorf("migrated %+v", res)
+	}
+	for _, m := range res {
+		switch m.ID {
+		case ids["lost"]:
+			if !reflect.DeepEqual(m.Kept, []string{"f.go"}) || len(m.Files) != 0 || !strings.Contains(m.String(), "kept the whole-file anchor of f.go") {
+				t.Errorf("lost: %+v", m)
+			}
+		default:
+			if len(m.Kept) != 0 || len(m.Files) != 1 {
+				t.Errorf("%+v", m)
+			}
+		}
+	}
+	// g.go did not change: its content is today's, git is not asked.
+	slices.Sort(asked)
+	if !reflect.DeepEqual(asked, []string{"f.go@1111111", "f.go@1111111", "f.go@1111111", "f.go@2222222"}) {
+		t.Errorf("asked %v", asked)
+	}
+	want := map[string][]string{
+		"b":    {"B changed (f.go L9-11)"},
+		"file": {"f.go: code changed"},
+		"lost": {"f.go changed since this note"},
+	}
+	for k, id := range ids {
+		n := get(t, s, id)
+		if got := s.Stale(n); !reflect.DeepEqual(got, want[k]) {
+			t.Errorf("after: %s stale %q, want %q", k, got, want[k])
+		}
+		if n.Commit == "" || n.Body == "" {
+			t.Errorf("migration changed more than anchors: %+v", n)
+		}
+	}
+	if a := get(t, s, ids["a"]).Anchors; len(a) != 1 || a["f.go#A"] == "" {
+		t.Errorf("a anchors %v", a)
+	}
+	// Again: only the lost note is tried, and nothing changes.
+	before, _ := os.ReadFile(get(t, s, ids["b"]).Path)
+	res, _ = s.Migrate(old)
+	if len(res) != 1 || res[0].ID != ids["lost"] {
+		t.Errorf("second run %+v", res)
+	}
+	if after, _ := os.ReadFile(get(t, s, ids["b"]).Path); string(after) != string(before) {
+		t.Error("second run rewrote a migrated note")
 	}
 }
