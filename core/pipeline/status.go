@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/notes"
@@ -41,6 +43,11 @@ type Status struct {
 // personal vault.
 type KnowledgeStatus struct {
 	Project NodeCounts `json:"project"`
+	// Stale counts the active project notes the code they are about
+	// changed since (knowledge.Store.Stale); WholeFile, those anchored the
+	// old way, to whole files (rubi index migrates them).
+	Stale     int `json:"stale"`
+	WholeFile int `json:"whole_file_anchors"`
 	// Personal is nil without a personal vault; Vault is its folder.
 	Personal *NodeCounts `json:"personal"`
 	Vault    string      `json:"vault,omitempty"`
@@ -120,6 +127,7 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	o := e.nodes.Overview()
 	s.Problems = append(s.Problems, o.Problems...)
 	s.Knowledge.Project, s.LastWritten = o.Project, o.Last
+	s.Knowledge.Stale, s.Knowledge.WholeFile = e.staleNotes()
 	if v := e.project.VaultDir(); v != "" {
 		s.Knowledge.Personal, s.Knowledge.Vault = &o.Personal, v
 	}
@@ -240,7 +248,14 @@ func (s *Status) Text(l messages.Lang) string {
 	line := func(k messages.Key, args ...any) { b.WriteString(l.Format(k, args...) + "\n") }
 	line(messages.StatusHeader, s.Root)
 	k := s.Knowledge
-	line(messages.StatusKnowledge, nodesLine(l, k.Project))
+	kl := nodesLine(l, k.Project)
+	if k.Stale > 0 {
+		kl += l.Format(messages.StatusStale, k.Stale)
+	}
+	if k.WholeFile > 0 {
+		kl += l.Format(messages.StatusWholeFile, k.WholeFile)
+	}
+	line(messages.StatusKnowledge, kl)
 	if k.Personal != nil {
 		line(messages.StatusVault, k.Vault, nodesLine(l, *k.Personal))
 	} else {
@@ -425,4 +440,23 @@ func sizeText(n int64) string {
 	default:
 		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
 	}
+}
+
+// staleNotes counts the active project notes that are stale, and those
+// still anchored to whole files.
+func (e *Engine) staleNotes() (stale, wholeFile int) {
+	ks := e.project.Knowledge()
+	nodes, _ := ks.Nodes()
+	for _, n := range nodes {
+		if n.Personal || cmp.Or(n.Status, knowledge.StatusActive) != knowledge.StatusActive {
+			continue
+		}
+		if len(ks.Stale(n)) > 0 {
+			stale++
+		}
+		if knowledge.Legacy(n) {
+			wholeFile++
+		}
+	}
+	return stale, wholeFile
 }
