@@ -3,7 +3,8 @@
 // repository's git config names is executed, and no network is used). It
 // backs the migration of the knowledge graph's whole-file anchors
 // (knowledge.Store.Migrate), which needs a file as it was when a note was
-// written. It is linked by the rubi command only: the hooks never migrate.
+// written. It is linked by the rubi command only (about 3 MB): the hooks
+// and the MCP server never migrate.
 package githistory
 
 import (
@@ -11,16 +12,22 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Bounds of a search: a note's file is looked for at the note's commit,
@@ -31,13 +38,16 @@ const (
 	maxCommits = 5000
 	maxBlobs   = 500
 	maxBlob    = 8 << 20
+	maxGitFile = 64 << 10
 )
 
-// History finds old file contents in one project's repository.
+// History finds old file contents in one project's repository. Only
+// go-git's storage and object packages are linked (not its porcelain,
+// which brings the network transports).
 type History struct {
 	root string
 	once sync.Once
-	repo *git.Repository
+	st   *filesystem.Storage
 	pre  string // the project's folder inside the work tree, "" or "dir/"
 	err  error
 	// seen remembers, per file, the versions already hashed.
@@ -51,18 +61,55 @@ func Open(root string) *History {
 	return &History{root: root, seen: map[string]map[plumbing.Hash]string{}}
 }
 
+// gitDirs finds the repository of the project at root as git does: the
+// nearest .git up from it, a folder or a file "gitdir: PATH" (a linked
+// worktree or a submodule), with its common folder (commondir).
+func gitDirs(root string) (work, gitDir, common string, err error) {
+	for dir := root; ; {
+		p := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(p); err == nil {
+			work = dir
+			if fi.IsDir() {
+				gitDir = p
+			} else if data, err := store.ReadRegular(p, maxGitFile); err == nil {
+				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
+					gitDir = strings.TrimSpace(g)
+					if !filepath.IsAbs(gitDir) {
+						gitDir = filepath.Join(dir, gitDir)
+					}
+				}
+			}
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", "", "", errors.New("not in a git repository")
+		}
+		dir = parent
+	}
+	if gitDir == "" {
+		return "", "", "", errors.New("unreadable .git")
+	}
+	common = gitDir
+	if c, err := store.ReadRegular(filepath.Join(gitDir, "commondir"), maxGitFile); err == nil {
+		common = strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+	}
+	return work, gitDir, common, nil
+}
+
 func (h *History) open() error {
 	h.once.Do(func() {
-		h.repo, h.err = git.PlainOpenWithOptions(h.root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-		if h.err != nil {
-			return
-		}
-		wt, err := h.repo.Worktree()
+		work, gitDir, common, err := gitDirs(h.root)
 		if err != nil {
 			h.err = err
 			return
 		}
-		rel, err := filepath.Rel(wt.Filesystem.Root(), h.root)
+		fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(common))
+		h.st = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+		rel, err := filepath.Rel(work, h.root)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			h.err = errors.New("the project is not inside its repository's work tree")
 			return
@@ -74,6 +121,28 @@ func (h *History) open() error {
 	return h.err
 }
 
+// commit resolves a short hash to a commit.
+func (h *History) commit(short string) (*object.Commit, bool) {
+	even := short[:len(short)&^1]
+	prefix, err := hex.DecodeString(even)
+	if err != nil {
+		return nil, false
+	}
+	ids, err := h.st.HashesWithPrefix(prefix)
+	if err != nil {
+		return nil, false
+	}
+	for _, id := range ids {
+		if !strings.HasPrefix(id.String(), short) {
+			continue
+		}
+		if c, err := object.GetCommit(h.st, id); err == nil {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
 // Content is a knowledge.OldContent: the content of the project file rel
 // whose SHA-256 is hash, at the note's commit (a short hash) or else in
 // the history reachable from HEAD.
@@ -83,22 +152,21 @@ func (h *History) Content(rel, hash, commit string) ([]byte, bool) {
 	}
 	p := h.pre + path.Clean(rel)
 	if isHex(commit) {
-		if id, err := h.repo.ResolveRevision(plumbing.Revision(commit)); err == nil {
-			if c, err := h.repo.CommitObject(*id); err == nil {
-				if data, ok := h.at(c, p, hash); ok {
-					return data, true
-				}
+		if c, ok := h.commit(commit); ok {
+			if data, ok := h.at(c, p, hash); ok {
+				return data, true
 			}
 		}
 	}
-	head, err := h.repo.Head()
+	head, err := storer.ResolveReference(h.st, plumbing.HEAD)
 	if err != nil {
 		return nil, false
 	}
-	iter, err := h.repo.Log(&git.LogOptions{From: head.Hash(), Order: git.LogOrderCommitterTime})
+	c, err := object.GetCommit(h.st, head.Hash())
 	if err != nil {
 		return nil, false
 	}
+	iter := object.NewCommitIterCTime(c, nil, nil)
 	defer iter.Close()
 	var found []byte
 	commits := 0
@@ -139,7 +207,7 @@ func (h *History) at(c *object.Commit, p, hash string) ([]byte, bool) {
 	if done && sum != hash {
 		return nil, false
 	}
-	blob, err := h.repo.BlobObject(e.Hash)
+	blob, err := object.GetBlob(h.st, e.Hash)
 	if err != nil || blob.Size > maxBlob {
 		h.remember(p, e.Hash, "")
 		return nil, false
