@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rubi-dev/rubi/core"
@@ -26,9 +27,10 @@ import (
 //     about those of its files' symbols that its title or body names: a
 //     qualified name (Engine.NotesChanged), a name written as code
 //     (`parse` or parse(), or one that looks like an identifier:
-//     headCommit, MAX_SIZE). A bare name declared more than once in the
+//     headCommit, MAX_SIZE), or a capitalized name (Handoff) that does
+//     not start a sentence. A bare name declared more than once in the
 //     file (two types' Close methods, a redefinition) anchors all of
-//     those declarations together.
+//     those declarations together; at most 16 names a file.
 //   - "<path>": "code:<sha256>", for a file of which the note names no
 //     symbol: the file's code without comments and whitespace.
 //   - The anchors of rubi before 0.x: "<path>": the SHA-256 of the whole
@@ -275,9 +277,10 @@ var codeIdent = sync.OnceValue(func() *regexp.Regexp {
 
 // textNames returns the names a note's title and body give to code: for
 // a chain a.B.C, "B.C" (qualified) and "C"; a bare name only when it reads
-// as code: written `x` or x(, or shaped like an identifier (a capital
-// after the first letter, an underscore or a digit: headCommit, MAX_SIZE,
-// utf8), so that "Open the file" does not name func Open.
+// as code: written `x` or x(, shaped like an identifier (a capital after
+// the first letter, an underscore or a digit: headCommit, MAX_SIZE, utf8)
+// or capitalized inside a sentence (Handoff), so that "Open the file" and
+// "check the index" name neither func Open nor func check.
 //
 // chained holds the last names of chains (e.NotesChanged): such a name
 // names its bare declarations only when no declaration of the file has
@@ -285,19 +288,43 @@ var codeIdent = sync.OnceValue(func() *regexp.Regexp {
 func textNames(title, body string) (qualified, bare map[string]bool, chained map[string][]string) {
 	qualified, bare, chained = map[string]bool{}, map[string]bool{}, map[string][]string{}
 	for _, t := range []string{title, body} {
-		for _, m := range codeIdent().FindAllStringSubmatch(t, -1) {
-			parts := strings.Split(m[2], ".")
+		for _, ix := range codeIdent().FindAllStringSubmatchIndex(t, -1) {
+			tick, name, after := t[ix[2]:ix[3]], t[ix[4]:ix[5]], ""
+			if ix[6] >= 0 {
+				after = t[ix[6]:ix[7]]
+			}
+			parts := strings.Split(name, ".")
 			last := parts[len(parts)-1]
 			if len(parts) >= 2 {
 				q := parts[len(parts)-2] + "." + last
 				qualified[q] = true
 				chained[last] = append(chained[last], q)
-			} else if m[1] == "`" || m[3] == "(" || identShaped(last) {
+			} else if tick == "`" || after == "(" || identShaped(last) || capitalized(last) && !sentenceStart(t[:ix[0]]) {
 				bare[last] = true
 			}
 		}
 	}
 	return qualified, bare, chained
+}
+
+// capitalized: an exported Go name, a class (Handoff, Corpus).
+func capitalized(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r) && len(s) > 1
+}
+
+// sentenceStart reports whether a word after before starts a sentence, a
+// line or a list item, where any word is capitalized.
+func sentenceStart(before string) bool {
+	before = strings.TrimRight(before, " \t")
+	if before == "" {
+		return true
+	}
+	switch before[len(before)-1] {
+	case '.', '!', '?', ':', ';', '\n', '-', '*', '#', '>', '(', '"', '\'':
+		return true
+	}
+	return false
 }
 
 func identShaped(s string) bool {

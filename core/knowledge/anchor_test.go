@@ -289,3 +289,21 @@ func TestMigrate(t *testing.T) {
 		t.Error("second run rewrote a migrated note")
 	}
 }
+
+// Which names of a note's text name code: qualified ones, names written
+// as code, identifier-shaped ones and capitalized ones inside a sentence;
+// not a capitalized word starting a sentence, nor a plain lowercase word.
+func TestTextNames(t *testing.T) {
+	q, bare, chained := textNames("Open the file", "Then check the Handoff. Index it with `parse` or build(x); headCommit reads MAX_SIZE.\n- Settle it; e.NotesChanged and U.Close.")
+	var names []string
+	for n := range bare {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if want := []string{"Handoff", "MAX_SIZE", "build", "headCommit", "parse"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("bare names %v, want %v", names, want)
+	}
+	if !q["e.NotesChanged"] || !q["U.Close"] || !reflect.DeepEqual(chained["Close"], []string{"U.Close"}) {
+		t.Errorf("qualified %v, chained %v", q, chained)
+	}
+}
