@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/notes"
@@ -127,7 +125,7 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	o := e.nodes.Overview()
 	s.Problems = append(s.Problems, o.Problems...)
 	s.Knowledge.Project, s.LastWritten = o.Project, o.Last
-	s.Knowledge.Stale, s.Knowledge.WholeFile = e.staleNotes()
+	s.Knowledge.Stale, s.Knowledge.WholeFile = e.nodes.StaleCounts()
 	if v := e.project.VaultDir(); v != "" {
 		s.Knowledge.Personal, s.Knowledge.Vault = &o.Personal, v
 	}
@@ -440,23 +438,4 @@ func sizeText(n int64) string {
 	default:
 		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
 	}
-}
-
-// staleNotes counts the active project notes that are stale, and those
-// still anchored to whole files.
-func (e *Engine) staleNotes() (stale, wholeFile int) {
-	ks := e.project.Knowledge()
-	nodes, _ := ks.Nodes()
-	for _, n := range nodes {
-		if n.Personal || cmp.Or(n.Status, knowledge.StatusActive) != knowledge.StatusActive {
-			continue
-		}
-		if len(ks.Stale(n)) > 0 {
-			stale++
-		}
-		if knowledge.Legacy(n) {
-			wholeFile++
-		}
-	}
-	return stale, wholeFile
 }
