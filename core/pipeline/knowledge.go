@@ -108,29 +108,26 @@ func (c *indexCodeMap) Symbols(p string, content []byte) ([]core.Symbol, bool) {
 	return c.e.parseOne(p, content)
 }
 
-// stored decodes a record's line of the symbols file.
+// stored decodes a record's line of the symbols file, read alone: a
+// note's staleness must not read the symbols of a whole large project.
 func (c *indexCodeMap) stored(m *manifest.Manifest, rec *manifest.Record) ([]core.Symbol, bool) {
 	if rec.SymLen == 0 {
 		return nil, true
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m != m || c.found == nil {
-		c.m, c.data, c.found = m, nil, map[string]symbolAt{}
+	if rec.SymOff < 0 || rec.SymLen < 0 || rec.SymLen > maxSymbolsFile {
+		return nil, false
 	}
-	if c.data == nil {
-		data, err := store.ReadLeaf(manifest.SymbolsFile(c.e.indexDir(), m.Generation), maxSymbolsFile)
-		if err != nil {
-			return nil, false
-		}
-		c.data = data
+	f, err := m.OpenSymbols(c.e.indexDir())
+	if err != nil {
+		return nil, false
 	}
-	end := rec.SymOff + int64(rec.SymLen)
-	if rec.SymOff < 0 || rec.SymLen < 0 || end > int64(len(c.data)) {
+	defer f.Close()
+	data := make([]byte, rec.SymLen)
+	if _, err := f.ReadAt(data, rec.SymOff); err != nil {
 		return nil, false
 	}
 	var line manifest.SymbolsLine
-	if json.Unmarshal(c.data[rec.SymOff:end], &line) != nil || line.Path != core.EscapePath(rec.Path) {
+	if json.Unmarshal(data, &line) != nil || line.Path != core.EscapePath(rec.Path) {
 		return nil, false
 	}
 	return line.Symbols, true
