@@ -36,10 +36,13 @@ import (
 //   - The anchors of rubi before 0.x: "<path>": the SHA-256 of the whole
 //     file, and "symbol:<Name>": that of the symbol's signature line. They
 //     are still checked as they were, and migrated (Migrate) to the
-//     anchors above.
+//     anchors above. A whole-file anchor whose file as it was could not
+//     be found is kept as "<path>": "whole:<sha256>", checked as before
+//     and not looked for again.
 const (
-	codePrefix = "code:"
-	bodyPrefix = "body:"
+	codePrefix  = "code:"
+	bodyPrefix  = "body:"
+	wholePrefix = "whole:"
 )
 
 // maxAnchorFile caps what is read of a file to anchor or check a note: a
@@ -464,16 +467,27 @@ func anchorFile(k, v string) string {
 }
 
 // legacy reports whether an anchor is of the old kind: a whole file's or
-// a signature's hash.
+// a signature's hash, not yet migrated.
 func legacy(v string) bool {
-	return !strings.HasPrefix(v, codePrefix) && !strings.HasPrefix(v, bodyPrefix)
+	return !strings.HasPrefix(v, codePrefix) && !strings.HasPrefix(v, bodyPrefix) && !strings.HasPrefix(v, wholePrefix)
 }
 
-// Legacy reports whether n has anchors of the old kind, which Migrate
-// turns into anchors on its code.
+// Legacy reports whether n has whole-file anchors of the old kind that
+// Migrate has not tried yet.
 func Legacy(n *Node) bool {
-	for _, v := range n.Anchors {
-		if legacy(v) {
+	for k, v := range n.Anchors {
+		if legacy(v) && !strings.HasPrefix(k, "symbol:") {
+			return true
+		}
+	}
+	return false
+}
+
+// WholeFile reports whether n is still anchored to a whole file: an old
+// anchor not migrated yet, or one whose content then was found nowhere.
+func WholeFile(n *Node) bool {
+	for k, v := range n.Anchors {
+		if (legacy(v) || strings.HasPrefix(v, wholePrefix)) && !strings.HasPrefix(k, "symbol:") {
 			return true
 		}
 	}

@@ -94,10 +94,11 @@ type Migrated struct {
 // content is found nowhere keeps its old anchor, and is reported. A
 // listed symbol's signature anchor ("symbol:Name") is replaced by the
 // symbol's body anchor when one of the note's migrated files declares it,
-// else kept. Each note is rewritten (its anchors only) atomically under
-// the directory's lock, and read again under it, so that concurrent rubi
-// processes neither lose a write nor migrate twice. Running it again
-// changes nothing but retrying the kept files. Personal notes have no
+// else kept. A kept file's anchor becomes "whole:<hash>": checked as
+// before, and not looked for again. Each note is rewritten (its anchors
+// only) atomically under the directory's lock, and read again under it,
+// so that concurrent rubi processes neither lose a write nor migrate
+// twice. Running it again changes nothing. Personal notes have no
 // anchors.
 func (s *Store) Migrate(old OldContent) ([]Migrated, error) {
 	nodes, _ := s.Nodes()
@@ -142,10 +143,10 @@ func (s *Store) migrate(n *Node, old OldContent, m *Migrated) *Node {
 		} else if data, ok := old(rel, v, n.Commit); ok && sha(data) == v {
 			found[rel] = data
 		} else {
-			m.Kept = append(m.Kept, rel)
+			m.Kept = append(m.Kept, k)
 		}
 	}
-	if len(found) == 0 {
+	if len(found) == 0 && len(m.Kept) == 0 {
 		return nil
 	}
 	// The note as it was, limited to the files found: its listed symbols
@@ -172,6 +173,11 @@ func (s *Store) migrate(n *Node, old OldContent, m *Migrated) *Node {
 	anchors := map[string]string{}
 	for k, v := range n.Anchors {
 		if _, migrated := found[k]; migrated && legacy(v) {
+			continue
+		}
+		if slices.Contains(m.Kept, k) && legacy(v) {
+			// Found nowhere: still the whole file, not looked for again.
+			anchors[k] = wholePrefix + v
 			continue
 		}
 		if name, ok := strings.CutPrefix(k, "symbol:"); ok && legacy(v) {

@@ -71,7 +71,8 @@
 // what changed in a line each; Confirm re-anchors. Anchors of the old kind
 // ("PATH: <sha256 of the whole file>", "symbol:Name: <sha256 of its
 // signature line>") are still read and checked, and Migrate turns them
-// into the new kind from the files as they were then.
+// into the new kind from the files as they were then ("PATH: whole:
+// <sha256>" when a file as it was is found nowhere).
 //
 // # Concurrency and safety
 //

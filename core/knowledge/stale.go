@@ -200,6 +200,7 @@ func (s *Store) Stale(n *Node) []string {
 		if err != nil {
 			continue
 		}
+		want = strings.TrimPrefix(want, wholePrefix)
 		if h, ok := s.fileHash(rel); !ok {
 			missing(rel)
 		} else if h != want {

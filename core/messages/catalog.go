@@ -767,10 +767,10 @@ var catalog = [numKeys]text{
 		ja: "、古い%d件(rubi read IDで変更点を表示)",
 	},
 	StatusWholeFile: {
-		en: ", %d on whole-file anchors (rubi index migrates them)",
-		pt: ", com âncoras de arquivo inteiro: %d (rubi index as migra)",
-		fr: ", ancrés sur des fichiers entiers : %d (rubi index les migre)",
-		ja: "、ファイル全体アンカー%d件(rubi indexで移行)",
+		en: ", %d still on whole-file anchors",
+		pt: ", ainda com âncoras de arquivo inteiro: %d",
+		fr: ", encore ancrés sur des fichiers entiers : %d",
+		ja: "、ファイル全体アンカーのまま%d件",
 	},
 	StatusNodeCounts: {
 		en: " (%s; %s)",

@@ -88,8 +88,8 @@ func countNodes(nodes []*knowledge.Node, personal bool) NodeCounts {
 type MemoryOverview = memory.Overview
 
 // StaleCounts counts the active project notes that are stale (the code
-// they are about changed: knowledge.Store.Stale) and those still on the
-// whole-file anchors of an older rubi.
+// they are about changed: knowledge.Store.Stale) and those still on
+// whole-file anchors (an older rubi's, not migrated or not found then).
 func (s *Nodes) StaleCounts() (stale, wholeFile int) {
 	ks := s.store()
 	nodes, _ := ks.Nodes()
@@ -100,7 +100,7 @@ func (s *Nodes) StaleCounts() (stale, wholeFile int) {
 		if len(ks.Stale(n)) > 0 {
 			stale++
 		}
-		if knowledge.Legacy(n) {
+		if knowledge.WholeFile(n) {
 			wholeFile++
 		}
 	}

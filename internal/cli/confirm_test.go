@@ -121,7 +121,7 @@ func TestIndexMigratesAnchors(t *testing.T) {
 	}
 	writeCalc(t, root, strings.NewReplacer("// Add adds.", "// Add adds a and b.", "return a - b", "return b - a").Replace(calcGo))
 	commit()
-	if _, out, _ := runRubi(t, "status", "--root", root); !strings.Contains(out, "2 stale") || !strings.Contains(out, "2 on whole-file anchors") {
+	if _, out, _ := runRubi(t, "status", "--root", root); !strings.Contains(out, "2 stale") || !strings.Contains(out, "2 still on whole-file anchors") {
 		t.Errorf("before the migration:\n%s", out)
 	}
 	code, out, errOut := runRubi(t, "index", "--root", root)
