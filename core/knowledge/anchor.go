@@ -310,7 +310,8 @@ func textNames(title, body string) (qualified, bare map[string]bool, chained map
 	return qualified, bare, chained
 }
 
-// capitalized: an exported Go name, a class (Handoff, Corpus).
+// capitalized reports whether s starts with a capital: an exported Go
+// name, a class (Handoff, Corpus).
 func capitalized(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r) && len(s) > 1
@@ -330,6 +331,8 @@ func sentenceStart(before string) bool {
 	return false
 }
 
+// identShaped reports whether s reads as an identifier, not a word: a
+// capital after its first letter, an underscore or a digit.
 func identShaped(s string) bool {
 	for i, r := range s {
 		if r == '_' || r >= '0' && r <= '9' || i > 0 && r >= 'A' && r <= 'Z' {
@@ -339,10 +342,9 @@ func identShaped(s string) bool {
 	return false
 }
 
-// anchorSet computes the anchors of n from the code read returns (the
-// content of a project file, false when it is missing), with symbols from
-// syms (nil: no symbol anchors). notes name the files and symbols of n
-// that could not be anchored.
+// anchorInput is the code anchors are computed from: read returns the
+// content of a project file (false when it is missing: now, or as it was
+// for a migration), syms its symbols (nil: no symbol anchors).
 type anchorInput struct {
 	read func(rel string) ([]byte, bool)
 	syms func(rel string, content []byte) ([]core.Symbol, bool)
