@@ -58,6 +58,7 @@ func (s *Server) tools() []mcpgo.ServerTool {
 				"properties": map[string]any{"target": str, "text": str}})),
 			mcp.WithArray("retract", mcp.WithStringItems()),
 			mcp.WithBoolean("hard"),
+			mcp.WithArray("confirm", mcp.WithStringItems()),
 		), Handler: handle(s, s.registerTool)},
 		{Tool: s.newTool("read",
 			s.msg(messages.ToolRead),
@@ -203,6 +204,9 @@ func (a registerArgs) limits() error {
 	if len(a.Nodes) > maxBatch || len(a.Summaries) > maxBatch {
 		return tooLong("the batch", max(len(a.Nodes), len(a.Summaries)), maxBatch, "items")
 	}
+	if err := checkWords("confirm", a.Confirm, maxBatch); err != nil {
+		return err
+	}
 	return checkWords("retract", a.Retract, maxBatch)
 }
 
@@ -316,6 +320,8 @@ type registerArgs struct {
 	Summaries []summaryArg `json:"summaries,omitempty"`
 	Retract   []string     `json:"retract,omitempty"`
 	Hard      bool         `json:"hard,omitempty"`
+	// Confirm re-anchors notes (ids or titles) to the code as it is now.
+	Confirm []string `json:"confirm,omitempty"`
 }
 
 type summaryArg struct {
@@ -330,6 +336,7 @@ type registerOutput struct {
 	Results   []knowledge.Result `json:"results"`
 	Summaries []summaryOutput    `json:"summaries,omitempty"`
 	Retracted []forgetOutput     `json:"retracted,omitempty"`
+	Confirmed []string           `json:"confirmed,omitempty"`
 }
 
 // summaryOutput is one curated summary written by register.
@@ -342,7 +349,7 @@ type summaryOutput struct {
 // nodes: each part optional, each failure reported without undoing the
 // rest.
 func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (*mcp.CallToolResult, error) {
-	if len(a.Nodes)+len(a.Summaries)+len(a.Retract) == 0 {
+	if len(a.Nodes)+len(a.Summaries)+len(a.Retract)+len(a.Confirm) == 0 {
 		return nil, errors.New(`nothing to do: send nodes ({"type", "title", "body", "files"}), summaries ({"target", "text"}) or ids to retract`)
 	}
 	in := make([]knowledge.Input, len(a.Nodes))
@@ -419,6 +426,22 @@ func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (
 		if err != nil {
 			failed = true
 			fmt.Fprintf(&b, "error: retract: %v\n", err)
+		}
+	}
+	if len(a.Confirm) > 0 {
+		eng, err := p.engine()
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range eng.Project().Knowledge().Confirm(a.Confirm) {
+			if c.Error != "" {
+				failed = true
+				fmt.Fprintf(&b, "error: confirm %s: %s\n", rubitext.Escape(c.Ref), rubitext.Escape(c.Error))
+				continue
+			}
+			p.wrote()
+			out.Confirmed = append(out.Confirmed, c.ID)
+			fmt.Fprintf(&b, "confirmed: %s\n", c.ID)
 		}
 	}
 	if failed {

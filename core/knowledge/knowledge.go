@@ -34,8 +34,8 @@
 //	updated: 2026-10-17T15:30:00Z
 //	commit: a1b2c3d
 //	anchors:
-//	    src/auth/login.ts: 9f86d08…
-//	    symbol:Login: 60303ae…
+//	    src/auth/login.ts#Login: body:60303ae…
+//	    src/auth/session.ts: code:9f86d08…
 //	---
 //	# Use JWT instead of session
 //
@@ -62,9 +62,17 @@
 // symbols appear bare ([[src/auth/login.ts]]), which Obsidian shows as
 // unresolved notes named after the file: still an edge in the graph.
 //
-// Anchors record what the note was written against: the SHA-256 of each
-// named file's content and of each named symbol's signature line. Stale
-// compares them with the code as it is now.
+// Anchors record the code the note is about as it was when the note was
+// written or last confirmed (anchor.go): "PATH#Name: body:<sha256>" for a
+// symbol it names (its declarations' lines, as the code map spans them,
+// without comments and whitespace), "PATH: code:<sha256>" for a file of
+// which it names no symbol (the file's code without comments and
+// whitespace). Stale compares them with the code as it is now and says
+// what changed in a line each; Confirm re-anchors. Anchors of the old kind
+// ("PATH: <sha256 of the whole file>", "symbol:Name: <sha256 of its
+// signature line>") are still read and checked, and Migrate turns them
+// into the new kind from the files as they were then ("PATH: whole:
+// <sha256>" when a file as it was is found nowhere).
 //
 // # Concurrency and safety
 //
@@ -182,9 +190,11 @@ type Node struct {
 	// Commit is the short git HEAD hash of the project at the last write,
 	// when the project is a git repository.
 	Commit string `json:"commit,omitempty"`
-	// Anchors maps a file path, or "symbol:<Name>", to the SHA-256 (hex) of
-	// the file's content, or of the symbol's signature, when the node last
-	// named it.
+	// Anchors maps "<path>#<Name>" to "body:" and the hash of the symbol's
+	// code, and a file path to "code:" and the hash of the file's code
+	// (see anchor.go), as they were when the node was last anchored.
+	// Anchors of older versions (a path to the whole file's SHA-256,
+	// "symbol:<Name>" to its signature's) are kept until migrated.
 	Anchors map[string]string `json:"anchors,omitempty"`
 	// Body is the note's text, without the title heading and the generated
 	// links section.
@@ -273,6 +283,8 @@ type CodeMap interface {
 	// Symbol returns the file defining the symbol name and its
 	// signature (the definition's first line), and whether it is known.
 	Symbol(name string) (file, signature string, ok bool)
+	// A CodeMap that is also a SymbolSource anchors notes to the
+	// symbols they name; without, to their files' code.
 }
 
 // Options configure a Store.
@@ -322,6 +334,7 @@ type Store struct {
 
 	hashMu sync.Mutex
 	hashes map[string]hashEntry
+	codes  map[string]codeEntry
 
 	// own is the record of the user's files last read (own.go), at
 	// ownVersion of its file; s.mu guards both.
@@ -357,6 +370,7 @@ func Open(opts Options) *Store {
 		project: scope{base: root, dir: filepath.Join(rubi, "knowledge"), legacy: filepath.Join(rubi, "conhecimento")},
 		cache:   map[string]*entry{},
 		hashes:  map[string]hashEntry{},
+		codes:   map[string]codeEntry{},
 	}
 	if opts.Vault != "" {
 		v := opts.Vault

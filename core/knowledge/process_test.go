@@ -281,7 +281,7 @@ print(json.dumps({"fm": yaml.safe_load(head), "body": body}, default=str))
 		},
 		"tags":    []any{"on", "null", "123"},
 		"created": stamp, "updated": n.Updated.Format("2006-01-02 15:04:05+00:00"),
-		"anchors": map[string]any{"docs/my file.md": hashString("x")},
+		"anchors": map[string]any{"docs/my file.md": "code:" + hashString("x")},
 	}
 	if !reflect.DeepEqual(got.FM, want) {
 		t.Errorf("PyYAML read\n%v\nwant\n%v", got.FM, want)

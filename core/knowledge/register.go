@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -565,8 +566,11 @@ func (b *batch) merge(target *Node, p *prep) (*Node, Result, []string) {
 	return n, res, nil
 }
 
-// anchor adds the input's files and symbols to n, recording what they
-// are now, and returns notes about the unknown ones.
+// anchor adds the input's files and symbols to n and anchors n to the
+// code it is about as that code is now (anchor.go), returning notes about
+// the unknown files and symbols. The anchors of the files the input does
+// not name (nor the files of the symbols it lists) are kept as they were:
+// merging into a note does not confirm what it said of other code.
 func (b *batch) anchor(n *Node, p *prep) []string {
 	var notes []string
 	n.Files = addUnique(n.Files, p.files...)
@@ -577,29 +581,60 @@ func (b *batch) anchor(n *Node, p *prep) []string {
 		return nil
 	}
 	n.Commit = b.commit
+	fresh, unknownFiles, unknownSymbols := anchorsOf(n, b.s.codeNow())
 	for _, f := range p.files {
-		if h, ok := b.s.fileHash(f); ok {
-			if n.Anchors == nil {
-				n.Anchors = map[string]string{}
-			}
-			n.Anchors[f] = h
-		} else {
+		if slices.Contains(unknownFiles, f) {
 			notes = append(notes, "unknown file: "+f)
 		}
 	}
-	if b.s.opts.Code != nil {
-		for _, sym := range p.symbols {
-			if h, ok := b.s.symbolHash(sym); ok {
-				if n.Anchors == nil {
-					n.Anchors = map[string]string{}
-				}
-				n.Anchors["symbol:"+sym] = h
-			} else {
-				notes = append(notes, "unknown symbol: "+sym)
-			}
+	for _, sym := range p.symbols {
+		if slices.Contains(unknownSymbols, sym) {
+			notes = append(notes, "unknown symbol: "+sym)
 		}
 	}
+	n.Anchors = mergeAnchors(n.Anchors, fresh, p.files, p.symbols)
 	return notes
+}
+
+// mergeAnchors keeps the old anchors of the files not touched (named by
+// files, or holding a symbol of symbols) and takes the fresh ones of the
+// rest. nil when none is left.
+func mergeAnchors(old, fresh map[string]string, files, symbols []string) map[string]string {
+	touched := map[string]bool{}
+	for _, f := range files {
+		touched[f] = true
+	}
+	for k, v := range fresh {
+		if i := strings.LastIndexByte(k, '#'); i > 0 && strings.HasPrefix(v, bodyPrefix) && slices.Contains(symbols, k[i+1:]) {
+			touched[k[:i]] = true
+		}
+	}
+	kept := map[string]bool{} // files of which old anchors are kept
+	out := map[string]string{}
+	for k, v := range old {
+		f := anchorFile(k, v)
+		if f == "" {
+			// A signature anchor of the old kind: replaced when its symbol
+			// is listed again, else kept.
+			if !slices.Contains(symbols, strings.TrimPrefix(k, "symbol:")) {
+				out[k] = v
+			}
+			continue
+		}
+		if !touched[f] {
+			out[k] = v
+			kept[f] = true
+		}
+	}
+	for k, v := range fresh {
+		if !kept[anchorFile(k, v)] {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // find resolves a reference to a node of the scope: by id, else by title.

@@ -73,12 +73,65 @@ func (s *Store) symbolHash(name string) (string, bool) {
 	return hashString(strings.TrimSpace(sig)), true
 }
 
-// Stale says, in words, what changed in the code since n was written:
-// "src/a.go changed since this note", "src/b.go no longer exists",
-// "symbol Login changed", "symbol Login no longer exists". It is empty for
-// a node that is current or has no anchors. Personal nodes, which are not
-// tied to one project, are never stale; symbols are only checked with a
-// code map.
+// readNow reads a project file as it is now, as ReadWithin reads what the
+// repository supplies (inside the project, no link, capped).
+func (s *Store) readNow(rel string) ([]byte, bool) {
+	data, err := store.ReadWithin(s.root, filepath.Join(s.root, filepath.FromSlash(rel)), maxAnchorFile)
+	return data, err == nil
+}
+
+// now is the code as it is now, for anchors and their checks.
+func (s *Store) codeNow() anchorInput {
+	in := anchorInput{read: s.readNow}
+	if s.opts.Code != nil {
+		if src, ok := s.opts.Code.(SymbolSource); ok {
+			in.syms = src.Symbols
+		}
+		in.where = func(name string) (string, bool) {
+			f, _, ok := s.opts.Code.Symbol(name)
+			return f, ok
+		}
+	}
+	return in
+}
+
+// codeEntry caches a file's code, read now, by the file's version.
+type codeEntry struct {
+	key fileKey
+	fc  *fileCode
+}
+
+// fileNow returns a project file's code and symbols as they are now,
+// cached by its version on disk.
+func (s *Store) fileNow(rel string) *fileCode {
+	p := filepath.Join(s.root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return &fileCode{}
+	}
+	key := keyOf(fi)
+	s.hashMu.Lock()
+	ce, hit := s.codes[p]
+	s.hashMu.Unlock()
+	if hit && ce.key == key {
+		return ce.fc
+	}
+	fc := s.codeNow().file(map[string]*fileCode{}, rel)
+	s.hashMu.Lock()
+	s.codes[p] = codeEntry{key: key, fc: fc}
+	s.hashMu.Unlock()
+	return fc
+}
+
+// Stale says, in one short line each, what changed in the code n is about
+// since it was anchored: "Engine.Load changed (core/x.go L40-62)",
+// "Engine.Load no longer in core/x.go", "core/x.go: code changed" (a
+// file-level note: its code, not a comment or whitespace), "core/x.go no
+// longer exists". Anchors of the old kind (whole files, signatures; see
+// anchor.go) say "core/x.go changed since this note" and "symbol Login
+// changed". It is empty for a node that is current or has no anchors.
+// Personal nodes, which are not tied to one project, are never stale;
+// symbols are only checked with a code map.
 func (s *Store) Stale(n *Node) []string {
 	if n == nil || n.Personal || len(n.Anchors) == 0 {
 		return nil
@@ -89,8 +142,49 @@ func (s *Store) Stale(n *Node) []string {
 	}
 	sort.Strings(keys)
 	var out []string
+	gone := map[string]bool{}
+	missing := func(rel string) {
+		if !gone[rel] {
+			gone[rel] = true
+			out = append(out, rel+" no longer exists")
+		}
+	}
 	for _, k := range keys {
 		want := n.Anchors[k]
+		if h, ok := strings.CutPrefix(want, bodyPrefix); ok {
+			i := strings.LastIndexByte(k, '#')
+			if i <= 0 || s.opts.Code == nil {
+				continue
+			}
+			rel, name := k[:i], k[i+1:]
+			if _, err := cleanFile(s.root, rel); err != nil {
+				continue
+			}
+			fc := s.fileNow(rel)
+			switch decls := declsOf(fc.spans, name); {
+			case !fc.ok:
+				missing(rel)
+			case !fc.syms:
+				// The code map cannot say where the symbol is: unchecked.
+			case len(decls) == 0:
+				out = append(out, name+" no longer in "+rel)
+			case bodyHash(fc.code, decls) != h:
+				out = append(out, name+" changed ("+rel+" "+linesOf(decls)+")")
+			}
+			continue
+		}
+		if h, ok := strings.CutPrefix(want, codePrefix); ok {
+			rel, err := cleanFile(s.root, k)
+			if err != nil {
+				continue
+			}
+			if fc := s.fileNow(rel); !fc.ok {
+				missing(rel)
+			} else if fc.code.hash(1, len(fc.code.lines)) != h {
+				out = append(out, rel+": code changed")
+			}
+			continue
+		}
 		if name, ok := strings.CutPrefix(k, "symbol:"); ok {
 			if s.opts.Code == nil {
 				continue
@@ -106,8 +200,9 @@ func (s *Store) Stale(n *Node) []string {
 		if err != nil {
 			continue
 		}
+		want = strings.TrimPrefix(want, wholePrefix)
 		if h, ok := s.fileHash(rel); !ok {
-			out = append(out, rel+" no longer exists")
+			missing(rel)
 		} else if h != want {
 			out = append(out, rel+" changed since this note")
 		}

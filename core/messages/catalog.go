@@ -72,6 +72,8 @@ const (
 	StatusNoNodes
 	StatusNodes
 	StatusSuperseded
+	StatusStale
+	StatusWholeFile
 	StatusNodeCounts
 	StatusNone
 	StatusRetentionOff
@@ -164,6 +166,11 @@ const (
 	CLIError
 	CLIRetracted
 	CLIDeleted
+	CLIConfirmed
+	CLIConfirmUnknown
+	CLIConfirmFailed
+	CLIMigrated
+	CLIMigrateKept
 	CLIHandoffSaved
 	CLISummarySaved
 	CLIMoreOf
@@ -753,6 +760,18 @@ var catalog = [numKeys]text{
 		fr: ", remplacés ou retirés : %d",
 		ja: "、置き換え・取り下げ%d件",
 	},
+	StatusStale: {
+		en: ", %d stale (rubi read ID says what changed)",
+		pt: ", desatualizados: %d (rubi read ID diz o que mudou)",
+		fr: ", périmés : %d (rubi read ID dit ce qui a changé)",
+		ja: "、古い%d件(rubi read IDで変更点を表示)",
+	},
+	StatusWholeFile: {
+		en: ", %d still on whole-file anchors",
+		pt: ", ainda com âncoras de arquivo inteiro: %d",
+		fr: ", encore ancrés sur des fichiers entiers : %d",
+		ja: "、ファイル全体アンカーのまま%d件",
+	},
 	StatusNodeCounts: {
 		en: " (%s; %s)",
 		pt: " (%s; %s)",
@@ -1264,6 +1283,36 @@ var catalog = [numKeys]text{
 		pt: "retirado: %s",
 		fr: "retiré : %s",
 		ja: "取り下げ: %s",
+	},
+	CLIConfirmed: {
+		en: "confirmed: %s (anchored to %s)",
+		pt: "confirmado: %s (ancorado em %s)",
+		fr: "confirmé : %s (ancré sur %s)",
+		ja: "確認済み: %s(アンカー: %s)",
+	},
+	CLIConfirmUnknown: {
+		en: "  not found now, so not anchored: %s",
+		pt: "  não encontrados agora, sem âncora: %s",
+		fr: "  introuvables à présent, non ancrés : %s",
+		ja: "  現在見つからないためアンカーなし: %s",
+	},
+	CLIConfirmFailed: {
+		en: "%d of %d notes could not be confirmed",
+		pt: "%d de %d notas não puderam ser confirmadas",
+		fr: "%d notes sur %d n'ont pas pu être confirmées",
+		ja: "%[2]d件中%[1]d件のノートを確認できませんでした",
+	},
+	CLIMigrated: {
+		en: "anchors migrated: %s, to the code of %s",
+		pt: "âncoras migradas: %s, para o código de %s",
+		fr: "ancres migrées : %s, sur le code de %s",
+		ja: "アンカー移行: %s(%sのコードへ)",
+	},
+	CLIMigrateKept: {
+		en: "whole-file anchor kept: %s, of %s (its content then was found neither on disk nor in git)",
+		pt: "âncora de arquivo inteiro mantida: %s, de %s (o conteúdo de então não está no disco nem no git)",
+		fr: "ancre de fichier entier gardée : %s, de %s (son contenu d'alors n'est ni sur le disque ni dans git)",
+		ja: "ファイル全体アンカーを維持: %s(%s。当時の内容がディスクにもgitにもない)",
 	},
 	CLIDeleted: {
 		en: "deleted: %s",

@@ -253,6 +253,10 @@ func (s *Nodes) Time(key string) (time.Time, bool) {
 	return n.Created, true
 }
 
+// maxStaleLines is how many of a node's staleness warnings a result shows
+// (rubi read shows them all): past it, one line counts the rest.
+const maxStaleLines = 3
+
 // renderNode is a node as the agent reads it in a result: its type and
 // title, its importance when it is not medium, staleness warnings, and the
 // start of its text. A node that is not the user's own (not as rubi wrote
@@ -273,7 +277,11 @@ func renderNode(n *knowledge.Node, stale []string, own bool) string {
 	if n.Importance != "" && n.Importance != "medium" {
 		fmt.Fprintf(&b, " (%s)", text.Escape(n.Importance))
 	}
-	for _, s := range stale {
+	for i, s := range stale {
+		if i == maxStaleLines && len(stale) > maxStaleLines+1 {
+			fmt.Fprintf(&b, "\n  ⚠ %d more changes", len(stale)-i)
+			break
+		}
 		b.WriteString("\n  ⚠ " + text.Escape(s))
 	}
 	if own {

@@ -86,3 +86,23 @@ func countNodes(nodes []*knowledge.Node, personal bool) NodeCounts {
 // MemoryOverview is the conversation memory's overview (core/memory):
 // the chunks by zone and type, with retention due now and next.
 type MemoryOverview = memory.Overview
+
+// StaleCounts counts the active project notes that are stale (the code
+// they are about changed: knowledge.Store.Stale) and those still on
+// whole-file anchors (an older rubi's, not migrated or not found then).
+func (s *Nodes) StaleCounts() (stale, wholeFile int) {
+	ks := s.store()
+	nodes, _ := ks.Nodes()
+	for _, n := range nodes {
+		if n.Personal || n.Status != "" && n.Status != knowledge.StatusActive {
+			continue
+		}
+		if len(ks.Stale(n)) > 0 {
+			stale++
+		}
+		if knowledge.WholeFile(n) {
+			wholeFile++
+		}
+	}
+	return stale, wholeFile
+}

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/project"
@@ -87,6 +90,84 @@ func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
 		c.found[name] = r
 	}
 	return r.file, r.signature, r.ok
+}
+
+// Symbols returns the symbols of the project file p as parsed from
+// content: the index's when the file it parsed had that content, else
+// those the parser of p's language finds in it now (a file changed since
+// the last index, or an older version of it whose anchors are migrated).
+// ok is false when no parser handles the file's language.
+func (c *indexCodeMap) Symbols(p string, content []byte) ([]core.Symbol, bool) {
+	if m, err := c.e.currentManifest(); err == nil {
+		if rec, ok := m.File(p); ok && rec.Hash == sha256.Sum256(content) {
+			if syms, ok := c.stored(m, rec); ok {
+				return syms, true
+			}
+		}
+	}
+	return c.e.parseOne(p, content)
+}
+
+// stored decodes a record's line of the symbols file, read alone: a
+// note's staleness must not read the symbols of a whole large project.
+func (c *indexCodeMap) stored(m *manifest.Manifest, rec *manifest.Record) ([]core.Symbol, bool) {
+	if rec.SymLen == 0 {
+		return nil, true
+	}
+	if rec.SymOff < 0 || rec.SymLen < 0 || rec.SymLen > maxSymbolsFile {
+		return nil, false
+	}
+	f, err := m.OpenSymbols(c.e.indexDir())
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	data := make([]byte, rec.SymLen)
+	if _, err := f.ReadAt(data, rec.SymOff); err != nil {
+		return nil, false
+	}
+	var line manifest.SymbolsLine
+	if json.Unmarshal(data, &line) != nil || line.Path != core.EscapePath(rec.Path) {
+		return nil, false
+	}
+	return line.Symbols, true
+}
+
+// parseOne parses one file's content with the parser of its language (the
+// last enabled parser naming it, as an index run routes it).
+func (e *Engine) parseOne(p string, content []byte) ([]core.Symbol, bool) {
+	ctx := context.Background()
+	lang := core.DetectLanguage(p)
+	var route *config.Stage
+	for _, st := range e.cfg.Enabled(core.KindParser) {
+		langs := st.Languages
+		if len(langs) == 0 {
+			s, err := e.open(ctx, st)
+			if err != nil || s == nil {
+				continue
+			}
+			langs = s.Info().Languages
+		}
+		if slices.Contains(langs, lang) {
+			route = st
+		}
+	}
+	if route == nil {
+		return nil, false
+	}
+	stage, err := e.open(ctx, route)
+	if err != nil {
+		return nil, false
+	}
+	parser, ok := stage.(core.Parser)
+	if !ok {
+		return nil, false
+	}
+	facts, err := parser.Parse(ctx, []core.SourceFile{{Path: p, Language: lang, Content: content}})
+	if err != nil || len(facts) != 1 {
+		return nil, false
+	}
+	return facts[0].Symbols, true
 }
 
 func (c *indexCodeMap) lookup(m *manifest.Manifest, name string) symbolAt {

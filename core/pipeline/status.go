@@ -41,6 +41,11 @@ type Status struct {
 // personal vault.
 type KnowledgeStatus struct {
 	Project NodeCounts `json:"project"`
+	// Stale counts the active project notes the code they are about
+	// changed since (knowledge.Store.Stale); WholeFile, those anchored the
+	// old way, to whole files (rubi index migrates them).
+	Stale     int `json:"stale"`
+	WholeFile int `json:"whole_file_anchors"`
 	// Personal is nil without a personal vault; Vault is its folder.
 	Personal *NodeCounts `json:"personal"`
 	Vault    string      `json:"vault,omitempty"`
@@ -120,6 +125,7 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	o := e.nodes.Overview()
 	s.Problems = append(s.Problems, o.Problems...)
 	s.Knowledge.Project, s.LastWritten = o.Project, o.Last
+	s.Knowledge.Stale, s.Knowledge.WholeFile = e.nodes.StaleCounts()
 	if v := e.project.VaultDir(); v != "" {
 		s.Knowledge.Personal, s.Knowledge.Vault = &o.Personal, v
 	}
@@ -240,7 +246,14 @@ func (s *Status) Text(l messages.Lang) string {
 	line := func(k messages.Key, args ...any) { b.WriteString(l.Format(k, args...) + "\n") }
 	line(messages.StatusHeader, s.Root)
 	k := s.Knowledge
-	line(messages.StatusKnowledge, nodesLine(l, k.Project))
+	kl := nodesLine(l, k.Project)
+	if k.Stale > 0 {
+		kl += l.Format(messages.StatusStale, k.Stale)
+	}
+	if k.WholeFile > 0 {
+		kl += l.Format(messages.StatusWholeFile, k.WholeFile)
+	}
+	line(messages.StatusKnowledge, kl)
 	if k.Personal != nil {
 		line(messages.StatusVault, k.Vault, nodesLine(l, *k.Personal))
 	} else {

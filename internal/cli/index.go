@@ -19,7 +19,9 @@ func newIndexCmd(g *globals) *cobra.Command {
 		Short: "Build or update the project's index (.rubi/index/)",
 		Long: `index walks the project, parses what changed since the last run, resolves
 imports, computes centrality and updates every ranker. Unchanged files are
-not even opened, so a re-index costs about one directory walk.`,
+not even opened, so a re-index costs about one directory walk. Notes still
+anchored to whole files by an older rubi are then anchored to their code
+as it was when they were written (see rubi confirm --migrate).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			eng, err := g.stageEngine()
@@ -31,10 +33,19 @@ not even opened, so a re-index costs about one directory walk.`,
 			if err != nil {
 				return g.reportError(err)
 			}
+			// Notes anchored to whole files by an older rubi are anchored to
+			// their code, as it was then (rubi confirm --migrate): once, as
+			// the index now has the symbols of today's files.
+			migrated, err := g.migrateAnchors(cmd.Context(), eng)
+			if err != nil {
+				fmt.Fprintln(g.stderr, err)
+			}
 			if g.JSON {
+				g.printMigrated(g.stderr, migrated)
 				return writeJSON(g.stdout, stats)
 			}
 			printIndexStats(g.stdout, g.lang(), stats)
+			g.printMigrated(g.stdout, migrated)
 			return nil
 		},
 	}

@@ -16,7 +16,7 @@ import (
 // docs/cli.md documents and scripts may rely on.
 var statusKeys = []string{
 	"at", "index", "index.age_seconds", "index.files", "index.indexed_at", "index.nodes", "index.notes_changed", "index.rankers", "index.state",
-	"knowledge", "knowledge.personal", "knowledge.project", "knowledge.vault", "last_written",
+	"knowledge", "knowledge.personal", "knowledge.project", "knowledge.stale", "knowledge.vault", "knowledge.whole_file_anchors", "last_written",
 	"memory", "memory.active", "memory.archived", "memory.by_type", "memory.due", "memory.last_read", "memory.last_saved",
 	"memory.next_archive", "memory.next_purge", "memory.policy", "memory.problems", "memory.reads",
 	"problems", "root", "sizes", "sizes.index", "sizes.knowledge", "sizes.rubi", "sizes.sessions", "sizes.vault",
