@@ -280,17 +280,60 @@ func TestContext(t *testing.T) {
 	if !strings.HasPrefix(out, "1. [file] store/store.go") || !strings.Contains(out, "why: ") || !strings.Contains(out, "budget 400") {
 		t.Errorf("text:\n%s", out)
 	}
-	var got struct {
+	// The structured content is the same compact answer as the text: a
+	// file by its path, its line ranges, one reason, its text, the
+	// footer; no scores, no second list of reasons.
+	var got contextOutput
+	structured(t, res, &got)
+	if len(got.Items) == 0 || got.Items[0].Path != "store/store.go" || got.Items[0].ID != "" || got.Items[0].Why == "" ||
+		!strings.HasPrefix(got.Items[0].Text, "store/store.go") || len(got.Items[0].Lines) == 0 || !strings.Contains(got.Footer, "budget 400") {
+		t.Errorf("structured: %+v", got)
+	}
+	for i, it := range got.Items {
+		if !strings.Contains(out, it.Text[:strings.IndexByte(it.Text+"\n", '\n')]) || !strings.Contains(out, "why: "+it.Why+"\n") {
+			t.Errorf("item %d of the structured content is not the text's: %+v\ntext:\n%s", i, it, out)
+		}
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	for _, leak := range []string{`"scores"`, `"reasons"`, `"score"`, `"units"`} {
+		if strings.Contains(string(raw), leak) {
+			t.Errorf("the structured content without explain holds %s: %s", leak, raw)
+		}
+	}
+	// Each copy, as a client sends it, fits the budget.
+	text, _ := json.Marshal(out)
+	if n, m := tokens.Estimate(string(text)), tokens.Estimate(string(raw)); n > 400 || m > 400 {
+		t.Errorf("budget 400: the text costs %d tokens, the structured content %d", n, m)
+	}
+
+	// Whatever the budget, neither copy is over it, with or without
+	// explain: items that would take it past are left out and counted.
+	for _, budget := range []int{120, 200, 300, 600, 1500} {
+		for _, explain := range []bool{false, true} {
+			out, res := ok(t, c, "context", map[string]any{"query": "open the database orders store", "terms": []string{"dsn", "connect", "order"}, "budget": budget, "explain": explain})
+			text, _ := json.Marshal(out)
+			raw, _ := json.Marshal(res.StructuredContent)
+			if n, m := tokens.Estimate(string(text)), tokens.Estimate(string(raw)); n > budget || m > budget {
+				t.Errorf("budget %d, explain %v: the text costs %d tokens, the structured content %d", budget, explain, n, m)
+			}
+		}
+	}
+
+	// explain adds every ranker's score and every reason, in both copies.
+	out, res = ok(t, c, "context", map[string]any{"query": "open the database", "terms": []string{"dsn", "connect"}, "budget": 400, "explain": true})
+	var ex struct {
 		Query string `json:"query"`
 		Items []struct {
-			ID      string   `json:"id"`
-			Reasons []string `json:"reasons"`
+			ID      string             `json:"id"`
+			Reasons []string           `json:"reasons"`
+			Scores  map[string]float64 `json:"scores"`
 		} `json:"items"`
 		Budget int `json:"budget"`
 	}
-	structured(t, res, &got)
-	if got.Query != "open the database" || got.Budget != 400 || len(got.Items) == 0 || got.Items[0].ID != "file:store/store.go" || len(got.Items[0].Reasons) == 0 {
-		t.Errorf("structured: %+v", got)
+	structured(t, res, &ex)
+	if ex.Query != "open the database" || ex.Budget != 400 || len(ex.Items) == 0 || ex.Items[0].ID != "file:store/store.go" ||
+		len(ex.Items[0].Reasons) == 0 || len(ex.Items[0].Scores) == 0 || !strings.Contains(out, "score ") {
+		t.Errorf("explain: structured %+v\ntext:\n%s", ex, out)
 	}
 
 	fails(t, c, "context", map[string]any{}, "query is empty", "say what you are looking for")

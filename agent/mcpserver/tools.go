@@ -269,6 +269,8 @@ type contextArgs struct {
 	Query  string   `json:"query"`
 	Terms  []string `json:"terms,omitempty"`
 	Budget int      `json:"budget,omitempty"`
+	// Explain adds every ranker's score and every reason to the answer.
+	Explain bool `json:"explain,omitempty"`
 }
 
 func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*mcp.CallToolResult, error) {
@@ -286,15 +288,7 @@ func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*m
 	if err != nil {
 		return nil, err
 	}
-	text := res.Text(false)
-	if s.opts.VaultOnly {
-		// The vault has no map tool to point to.
-		text = strings.Replace(text, pipeline.MapHint, "", 1)
-	}
-	if note != "" {
-		text += "\n" + note + "\n"
-	}
-	return mcp.NewToolResultStructured(res, text), nil
+	return s.contextResult(res, a.Explain, note), nil
 }
 
 type nodeArg struct {
