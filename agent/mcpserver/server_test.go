@@ -443,9 +443,10 @@ func TestRead(t *testing.T) {
 	if !strings.Contains(out, "id: gotcha-open-never-fails") || !strings.Contains(out, "It returns nil even for a bad DSN.") || strings.Contains(out, "⚠") {
 		t.Errorf("node:\n%s", out)
 	}
-	var node nodeOutput
+	// The structured content is the text again, under the node's id.
+	var node textOutput
 	structured(t, res, &node)
-	if node.Node == nil || node.Node.ID != "gotcha-open-never-fails" || node.Node.Path != ".rubi/knowledge/gotcha-open-never-fails.md" {
+	if node.Target != "gotcha-open-never-fails" || node.Text != out {
 		t.Errorf("structured: %+v", node)
 	}
 	// The file it is about changes: the node is flagged stale.

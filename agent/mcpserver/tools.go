@@ -487,12 +487,6 @@ func readCapped(path string, limit int) ([]byte, int64, error) {
 	return data, fi.Size(), nil
 }
 
-// nodeOutput is read's structured content for a node.
-type nodeOutput struct {
-	Node  *knowledge.Node `json:"node"`
-	Stale []string        `json:"stale,omitempty"`
-}
-
 func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.CallToolResult, error) {
 	target := strings.TrimSpace(a.Target)
 	if target == "" {
@@ -531,17 +525,14 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 			}
 			b.WriteString(s.msg(messages.ReadRepo) + "\n" + rubitext.Quote(strings.TrimRight(string(data), "\n")) + "\n")
 		}
-		c := n.Clone()
-		c.Path = p.rel(c.Path)
 		if size > int64(len(data)) {
 			// A node is the user's, or a cloned repository's: one call
 			// cannot flood the agent's context with it.
-			fmt.Fprintf(&b, "\n… the node is %d bytes; the first %d are shown. Open %s for the rest.\n", size, len(data), c.Path)
-			if len(c.Body) > maxNodeRead {
-				c.Body = strings.ToValidUTF8(c.Body[:maxNodeRead], "")
-			}
+			fmt.Fprintf(&b, "\n… the node is %d bytes; the first %d are shown. Open %s for the rest.\n", size, len(data), p.rel(n.Path))
 		}
-		return mcp.NewToolResultStructured(nodeOutput{Node: c, Stale: stale}, b.String()), nil
+		// The structured content is the text, not the node's fields again:
+		// Claude Code and Codex give the model that copy.
+		return mcp.NewToolResultStructured(textOutput{Target: n.ID, Text: b.String()}, b.String()), nil
 	}
 	if !errors.Is(nodeErr, knowledge.ErrNotFound) {
 		return nil, nodeErr
