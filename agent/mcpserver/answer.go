@@ -89,10 +89,12 @@ func (s *Server) renderContext(r *pipeline.Result, explain bool, note string) (s
 	body, footer := splitFooter(text)
 	r.Tokens = tokens.Estimate(body)
 	text = r.Text(explain)
+	// The map is read's: point to it (the vault has none).
+	hint := "; read module:NAME zooms into a module"
 	if s.opts.VaultOnly {
-		// The vault has no map tool to point to.
-		text = strings.Replace(text, pipeline.MapHint, "", 1)
+		hint = ""
 	}
+	text = strings.Replace(text, pipeline.MapHint, hint, 1)
 	_, footer = splitFooter(text)
 	if note != "" {
 		text += "\n" + note + "\n"

@@ -191,14 +191,7 @@ func TestToolDefinitions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"context", "register", "map", "read", "memory"}
-		if o.VaultOnly {
-			// A vault has no code map.
-			want = slices.DeleteFunc(want, func(n string) bool { return n == "map" })
-		}
-		if multi {
-			want = append(want, "projects")
-		}
+		want := []string{"context", "register", "read", "memory"}
 		if o.Xray {
 			want = append(want, "xray")
 		}
@@ -206,15 +199,23 @@ func TestToolDefinitions(t *testing.T) {
 		sent := 0
 		for _, tool := range list.Tools {
 			names = append(names, tool.Name)
+			// The annotations as a client reads them, a missing one by
+			// MCP's default (not read-only, destructive, not idempotent,
+			// open world): only what differs is sent.
 			a := tool.Annotations
-			if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
-				t.Errorf("%s: every annotation must be set: %+v", tool.Name, a)
+			hint := func(p *bool, def bool) bool {
+				if p == nil {
+					return def
+				}
+				return *p
 			}
-			if a.OpenWorldHint != nil && *a.OpenWorldHint {
-				t.Errorf("%s reaches outside the project", tool.Name)
-			}
-			if a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
-				t.Errorf("%s is both read-only and destructive", tool.Name)
+			got := [4]bool{hint(a.ReadOnlyHint, false), hint(a.DestructiveHint, true), hint(a.IdempotentHint, false), hint(a.OpenWorldHint, true)}
+			wantHints := map[string][4]bool{
+				"context": {true, true, false, false}, "read": {true, true, false, false}, "xray": {true, true, false, false},
+				"register": {false, true, true, false}, "memory": {false, true, false, false},
+			}[tool.Name]
+			if got[0] != wantHints[0] || got[3] || !got[0] && (got[1] != wantHints[1] || got[2] != wantHints[2]) {
+				t.Errorf("%s: annotations %+v read as (read-only, destructive, idempotent, open world) %v, want %v", tool.Name, a, got, wantHints)
 			}
 			if len(tool.Description) < 30 {
 				t.Errorf("%s: description %q does not say when to use it", tool.Name, tool.Description)
@@ -222,7 +223,7 @@ func TestToolDefinitions(t *testing.T) {
 			// xray's project argument filters the sessions, memory's its
 			// chunks, in both modes.
 			_, hasProject := tool.InputSchema.Properties["project"]
-			if hasProject != (multi && tool.Name != "projects" || tool.Name == "xray" || tool.Name == "memory") {
+			if hasProject != (multi || tool.Name == "xray" || tool.Name == "memory") {
 				t.Errorf("%+v: %s has project argument = %v", o, tool.Name, hasProject)
 			}
 			data, _ := json.Marshal(tool)
@@ -241,10 +242,13 @@ func TestToolDefinitions(t *testing.T) {
 		if got := sent + tokens.Estimate(s.instructions()); cost.Total != got {
 			t.Errorf("%+v: FixedCost says %d tokens, the client received %d", o, cost.Total, got)
 		}
-		// Over HTTP, the opt-in xray tool takes the cost past the limit.
 		t.Logf("%+v: fixed cost %d tokens", o, cost.Total)
-		if cost.Total > CostLimit && !(multi && o.Xray) {
-			t.Errorf("%+v: fixed cost %d tokens is over the limit of %d", o, cost.Total, CostLimit)
+		limit := CostLimit
+		if o.Xray {
+			limit = XrayCostLimit
+		}
+		if cost.Total > limit {
+			t.Errorf("%+v: fixed cost %d tokens is over the limit of %d", o, cost.Total, limit)
 		}
 	}
 }
@@ -415,7 +419,7 @@ func TestMap(t *testing.T) {
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
-	out, res := ok(t, c, "map", nil)
+	out, res := ok(t, c, "read", map[string]any{"target": "map"})
 	if !strings.Contains(out, "store") || !strings.Contains(out, "web") {
 		t.Errorf("map:\n%s", out)
 	}
@@ -424,11 +428,11 @@ func TestMap(t *testing.T) {
 	if got.Text != out {
 		t.Errorf("structured text differs from the text")
 	}
-	out, _ = ok(t, c, "map", map[string]any{"module": "store"})
+	out, _ = ok(t, c, "read", map[string]any{"target": "module:store"})
 	if !strings.Contains(out, "store/store.go") || !strings.Contains(out, "Open") {
 		t.Errorf("module page:\n%s", out)
 	}
-	fails(t, c, "map", map[string]any{"module": "billing"}, `no module "billing"`, "modules are")
+	fails(t, c, "read", map[string]any{"target": "module:billing"}, `no module "billing"`, "modules are")
 }
 
 func TestRead(t *testing.T) {
@@ -506,7 +510,7 @@ func TestRegisterSummaries(t *testing.T) {
 	root := writeProject(t, goProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: time.Hour})
 	c := connect(t, s)
-	ok(t, c, "map", nil)
+	ok(t, c, "read", map[string]any{"target": "map"})
 
 	sum := func(target string, text any) map[string]any {
 		m := map[string]any{"target": target}
@@ -519,8 +523,16 @@ func TestRegisterSummaries(t *testing.T) {
 	if out != "summary of map saved; the maps show it from now on\n" {
 		t.Errorf("text: %q", out)
 	}
-	if out, _ = ok(t, c, "map", nil); !strings.Contains(out, "An order service: store keeps orders, web shows them.") {
+	if out, _ = ok(t, c, "read", map[string]any{"target": "map"}); !strings.Contains(out, "An order service: store keeps orders, web shows them.") {
 		t.Errorf("the map does not show the summary:\n%s", out)
+	}
+	// The schema offers a summary as a node of type summary.
+	out, _ = ok(t, c, "register", map[string]any{"nodes": []any{map[string]any{"type": "summary", "title": "module:store", "body": "Keeps the orders, by summary node."}}})
+	if !strings.Contains(out, "summary of module:store saved") {
+		t.Errorf("a summary node:\n%s", out)
+	}
+	if out, _ = ok(t, c, "read", map[string]any{"target": "module:store"}); !strings.Contains(out, "Keeps the orders, by summary node.") {
+		t.Errorf("the module's page lacks the summary registered as a node:\n%s", out)
 	}
 	out, res := ok(t, c, "register", sum("map", ""))
 	var got registerOutput
@@ -638,20 +650,22 @@ func TestProjects(t *testing.T) {
 	if !strings.Contains(out, "store/store.go") {
 		t.Errorf("default project a:\n%s", out)
 	}
-	out, res := ok(t, c, "projects", nil)
-	var got struct {
-		Projects []projectInfo `json:"projects"`
+	// map's overview lists the open projects first, the default one
+	// marked; a module's page does not.
+	out, _ = ok(t, c, "read", map[string]any{"target": "map"})
+	head, _, _ := strings.Cut(out, "\n\n")
+	if !strings.HasPrefix(head, "open projects") || !strings.Contains(head, "\n* "+filepath.Base(a)+"  "+a) || !strings.Contains(head, "\n  "+filepath.Base(b)+"  "+b) {
+		t.Errorf("map does not list the open projects:\n%s", out)
 	}
-	structured(t, res, &got)
-	if len(got.Projects) != 2 || !strings.Contains(out, "* "+filepath.Base(a)) || !strings.Contains(out, "  "+filepath.Base(b)) {
-		t.Errorf("projects:\n%s%+v", out, got)
+	if out, _ = ok(t, c, "read", map[string]any{"target": "module:store"}); strings.Contains(out, "open projects") {
+		t.Errorf("a module's page lists the projects:\n%s", out)
 	}
 	// By name, once open.
-	if out, _ = ok(t, c, "map", map[string]any{"project": filepath.Base(b)}); !strings.Contains(out, "billing") {
+	if out, _ = ok(t, c, "read", map[string]any{"target": "map", "project": filepath.Base(b)}); !strings.Contains(out, "billing") {
 		t.Errorf("by name:\n%s", out)
 	}
-	fails(t, c, "map", map[string]any{"project": "nowhere"}, `no open project is called "nowhere"`, filepath.Base(a))
-	fails(t, c, "map", map[string]any{"project": filepath.Join(b, "missing")}, "not a directory")
+	fails(t, c, "read", map[string]any{"target": "map", "project": "nowhere"}, `no open project is called "nowhere"`, filepath.Base(a))
+	fails(t, c, "read", map[string]any{"target": "map", "project": filepath.Join(b, "missing")}, "not a directory")
 }
 
 // rootsClient answers roots/list with one directory and counts the
@@ -760,16 +774,16 @@ func TestPanicIsRecovered(t *testing.T) {
 	if !strings.Contains(logs.String(), "tool panicked") || !strings.Contains(logs.String(), "index out of range") {
 		t.Errorf("the panic is not logged:\n%s", logs)
 	}
-	ok(t, c, "map", nil)
+	ok(t, c, "read", map[string]any{"target": "map"})
 }
 
 func TestClosedServerRefusesCalls(t *testing.T) {
 	isolate(t)
 	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject)})
 	c := connect(t, s)
-	ok(t, c, "map", nil)
+	ok(t, c, "read", map[string]any{"target": "map"})
 	s.Close()
-	fails(t, c, "map", nil, "shutting down")
+	fails(t, c, "read", map[string]any{"target": "map"}, "shutting down")
 }
 
 // Arguments past their limits are refused with a tool error naming the

@@ -87,8 +87,8 @@ func TestXrayIsOptIn(t *testing.T) {
 		if last.Tokens > 120 {
 			t.Errorf("the xray tool's definition costs %d tokens; keep it under 120", last.Tokens)
 		}
-		if !multi && c1.Total > CostLimit {
-			t.Errorf("over stdio, the fixed cost with xray is %d tokens, over the limit of %d", c1.Total, CostLimit)
+		if c1.Total > XrayCostLimit {
+			t.Errorf("multi=%v: the fixed cost with xray is %d tokens, over the limit of %d", multi, c1.Total, XrayCostLimit)
 		}
 	}
 }

@@ -16,10 +16,12 @@ const (
 	ToolVaultInstructions
 	ToolContext
 	ToolContextTerms
+	ToolContextBudget
+	ToolContextExplain
+	ToolProject
 	ToolRegister
-	ToolMap
 	ToolRead
-	ToolProjects
+	ToolVaultRead
 	ToolMemory
 	ToolMemoryText
 	ToolMemoryEntity
@@ -373,19 +375,19 @@ const (
 var catalog = [numKeys]text{
 	ToolInstructions: {
 		en: `rubi holds this project's code map and what past sessions learned.
-- Start with map; call context with terms before exploring files.
+- Start with read map; call context with terms before exploring files.
 - register what you learn, with its files.
 - Before the context fills, save a memory handoff; after a reset, read the last.`,
 		pt: `rubi guarda o mapa do código do projeto e o que sessões passadas aprenderam.
-- Comece com map; chame context com terms antes de explorar arquivos.
+- Comece com read map; chame context com terms antes de explorar arquivos.
 - Salve o que aprender com register, com seus arquivos.
 - Antes que o contexto encha, salve um handoff com memory; após um reset, leia o último.`,
 		fr: `rubi garde la carte du code du projet et les acquis des sessions passées.
-- Commencez par map ; appelez context avec terms avant d'explorer les fichiers.
+- Commencez par read map ; appelez context avec terms avant d'explorer les fichiers.
 - Enregistrez vos acquis et leurs fichiers avec register.
 - Avant saturation du contexte, sauvegardez un handoff (memory) ; après un reset, lisez le dernier.`,
 		ja: `rubiはコードマップと過去の知見を持ちます。
-- 最初にmap、探索の前にterms付きでcontext。
+- 最初にread map、探索の前にterms付きでcontext。
 - 知見はファイル付きでregister。
 - コンテキストが埋まる前にmemoryでhandoff、リセット後はlastを読む。`,
 	},
@@ -419,35 +421,47 @@ var catalog = [numKeys]text{
 		fr: "synonymes, mots liés, identifiants probables",
 		ja: "同義語、関連語、識別子の候補",
 	},
+	ToolContextBudget: {
+		en: "max tokens of the answer",
+		pt: "máximo de tokens da resposta",
+		fr: "tokens max. de la réponse",
+		ja: "最大トークン数",
+	},
+	ToolContextExplain: {
+		en: "add rankers' scores and every reason",
+		pt: "inclui notas dos rankers e todos os motivos",
+		fr: "ajoute scores des rankers et toutes les raisons",
+		ja: "スコアと全理由も",
+	},
+	ToolProject: {
+		en: "name or path",
+		pt: "nome ou caminho",
+		fr: "nom ou chemin",
+		ja: "名前かパス",
+	},
 	ToolRegister: {
-		en: `Save what you learned, with its files; same title merges. summaries: of "map" or "module:NAME" ("" removes). retract: hide wrong nodes (hard: delete).`,
-		pt: `Salva o que aprendeu, com seus arquivos; mesmo título mescla. summaries: de "map" ou "module:NAME" ("" remove). retract: oculta nós errados (hard: apaga).`,
-		fr: `Enregistre vos acquis avec leurs fichiers ; même titre : fusion. summaries : de "map" ou "module:NAME" ("" supprime). retract : masque les nœuds erronés (hard : supprime).`,
-		ja: `知見をファイル付きで保存、同題名は統合。summaries: "map"か"module:NAME"の要約(""で削除)。retract: 誤ったノードを隠す(hard: 削除)。`,
+		en: `Save what you learned, with its files; same title merges. Type summary: title "map" or "module:NAME", body ("" removes). retract: hide wrong nodes (hard: delete).`,
+		pt: `Salva o que aprendeu, com seus arquivos; mesmo título mescla. Tipo summary: title "map" ou "module:NAME", body ("" remove). retract: oculta nós errados (hard: apaga).`,
+		fr: `Enregistre vos acquis avec leurs fichiers ; même titre : fusion. Type summary : title "map" ou "module:NAME", body ("" supprime). retract : masque les nœuds erronés (hard : supprime).`,
+		ja: `知見をファイル付きで保存、同題名は統合。type summary: title "map"か"module:NAME"、body(""で削除)。retract: 誤ったノードを隠す(hard: 削除)。`,
 	},
-	ToolMap: {
-		en: "Project map: modules, central files, dependencies; with module: its files, exports, imports.",
-		pt: "Mapa do projeto: módulos, arquivos centrais, dependências; com module: seus arquivos, exports, imports.",
-		fr: "Carte du projet : modules, fichiers centraux, dépendances ; avec module : ses fichiers, exports, imports.",
-		ja: "マップ: モジュール、中心ファイル、依存関係。moduleでそのファイル、export、import。",
-	},
-	ToolRead: {
+	ToolVaultRead: {
 		en: "Read a node (id or title), chunk:ID[:START-END], or path[:LINE or :START-END].",
 		pt: "Lê um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].",
 		fr: "Lit un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].",
 		ja: "ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。",
 	},
-	ToolProjects: {
-		en: "List the open projects; pass one as project to other tools.",
-		pt: "Lista os projetos abertos; passe um como project às outras ferramentas.",
-		fr: "Liste les projets ouverts ; passez-en un comme project aux autres outils.",
-		ja: "開いたプロジェクト一覧(projectに渡す)。",
+	ToolRead: {
+		en: `Read "map" (modules, central files, dependencies), "module:NAME" (its files, exports, imports), a node (id or title), chunk:ID[:START-END] or path[:LINE or :START-END].`,
+		pt: `Lê "map" (módulos, arquivos centrais, dependências), "module:NAME" (seus arquivos, exports, imports), um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
+		fr: `Lit "map" (modules, fichiers centraux, dépendances), "module:NAME" (ses fichiers, exports, imports), un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
+		ja: `"map"(モジュール、中心ファイル、依存関係)、"module:NAME"(ファイル、export、import)、ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。`,
 	},
 	ToolMemory: {
-		en: "Conversation memory: save, grep, list chunks; handoff: where work stands (last reads it); retention previews archiving, retain runs it; status: overview.",
-		pt: "Memória das conversas: save, grep, list de trechos; handoff: onde o trabalho está (last o lê); retention prevê o arquivamento, retain o faz; status: visão geral.",
-		fr: "Mémoire des conversations : save, grep, list de fragments ; handoff : l'état du travail (last le lit) ; retention : aperçu de l'archivage, retain le fait ; status : bilan.",
-		ja: "会話の記憶: save・grep・list、handoff(作業の現状、lastで読む)、retention(アーカイブ予告)、retain(実行)、status(概要)。",
+		en: "Conversation memory: save, grep, list chunks; handoff saves where work stands, last reads it; retention previews archiving, retain runs it; status.",
+		pt: "Memória das conversas: save, grep, list de trechos; handoff salva onde o trabalho está, last o lê; retention prevê o arquivamento, retain o faz; status.",
+		fr: "Mémoire des conversations : save, grep, list de fragments ; handoff sauve l'état du travail, last le lit ; retention prévoit l'archivage, retain le fait ; status.",
+		ja: "会話の記憶: save・grep・list、handoff(現状を保存、lastで読む)、retention(予告)、retain(アーカイブ)、status。",
 	},
 	ToolMemoryText: {
 		en: "save: the chunk; grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files",
