@@ -8,15 +8,11 @@ import (
 )
 
 // CostLimit is the most the tool definitions and instructions may cost,
-// in tokens, in every language, over stdio and HTTP and for the vault:
-// they are sent with every message an agent makes. About 15 of the room
-// left under it in the dearest language (French over HTTP) is kept for
-// register's confirm argument.
+// in tokens, in every language, over stdio and HTTP, with or without
+// xray, and for the vault: they are sent with every message an agent
+// makes. About 15 of the room left under it in the dearest mode (HTTP
+// with xray, French and Japanese) is kept for register's confirm argument.
 const CostLimit = 1000
-
-// XrayCostLimit is the same limit with the opt-in xray tool, whose
-// definition (about 100 tokens) does not fit under CostLimit yet.
-const XrayCostLimit = 1100
 
 // Cost is the fixed cost of the server: what a client sends the model with
 // every message, estimated with rubi's one token estimator.

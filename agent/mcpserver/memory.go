@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"slices"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/server"
 
@@ -22,17 +24,22 @@ import (
 // the definitions every message pays for small.
 var memoryActions = []string{"save", "grep", "list", "handoff", "last", "retention", "retain", "restore", "status"}
 
-// memoryTool is the conversation memory (core/memory) and the handoffs.
+// memoryTool is the conversation memory (core/memory) and the handoffs,
+// and with Options.Xray the xray report (action xray).
 func (s *Server) memoryTool() mcpgo.ServerTool {
+	actions, description := memoryActions, s.msg(messages.ToolMemory)
+	if s.opts.Xray {
+		actions = append(slices.Clip(actions), "xray")
+		description += " " + s.msg(messages.ToolMemoryXray)
+	}
 	opts := []mcp.ToolOption{
 		hints(false, true, false),
-		mcp.WithString("action", mcp.Required(), mcp.Enum(memoryActions...)),
+		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...)),
 		mcp.WithString("text", mcp.Description(s.msg(messages.ToolMemoryText))),
 		mcp.WithString("type", mcp.Enum(memory.Types...)),
 		mcp.WithString("summary"),
 		mcp.WithArray("tags", mcp.WithStringItems()),
 		mcp.WithString("domain"),
-		mcp.WithString("ticket"),
 		mcp.WithString("entity", mcp.Description(s.msg(messages.ToolMemoryEntity))),
 		mcp.WithString("since", mcp.Description(s.msg(messages.ToolMemorySince))),
 		mcp.WithString("until"),
@@ -44,7 +51,7 @@ func (s *Server) memoryTool() mcpgo.ServerTool {
 		opts = append(opts, mcp.WithString("project"))
 	}
 	return mcpgo.ServerTool{Tool: s.newTool("memory",
-		s.msg(messages.ToolMemory),
+		description,
 		opts...,
 	), Handler: handle(s, s.memoryCall)}
 }
@@ -77,7 +84,21 @@ const (
 // knowledge.LastHandoff reads of it.
 const maxHandoffText = 4 << 20
 
+// projectFree says the call needs no project: xray reads the agents'
+// logs, and its project argument filters their sessions.
+func (a memoryArgs) projectFree() bool { return a.Action == "xray" }
+
 func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp.CallToolResult, error) {
+	if a.Action == "xray" {
+		if !s.opts.Xray {
+			return nil, errors.New("action xray is off: the user starts rubi mcp with --xray to offer it")
+		}
+		days, err := xraySince(a.Since)
+		if err != nil {
+			return nil, err
+		}
+		return s.runXray(ctx, xrayArgs{Days: days, Project: a.Project})
+	}
 	eng, err := p.engine()
 	if err != nil {
 		return nil, err

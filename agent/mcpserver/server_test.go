@@ -192,9 +192,6 @@ func TestToolDefinitions(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []string{"context", "register", "read", "memory"}
-		if o.Xray {
-			want = append(want, "xray")
-		}
 		var names []string
 		sent := 0
 		for _, tool := range list.Tools {
@@ -211,7 +208,7 @@ func TestToolDefinitions(t *testing.T) {
 			}
 			got := [4]bool{hint(a.ReadOnlyHint, false), hint(a.DestructiveHint, true), hint(a.IdempotentHint, false), hint(a.OpenWorldHint, true)}
 			wantHints := map[string][4]bool{
-				"context": {true, true, false, false}, "read": {true, true, false, false}, "xray": {true, true, false, false},
+				"context": {true, true, false, false}, "read": {true, true, false, false},
 				"register": {false, true, true, false}, "memory": {false, true, false, false},
 			}[tool.Name]
 			if got[0] != wantHints[0] || got[3] || !got[0] && (got[1] != wantHints[1] || got[2] != wantHints[2]) {
@@ -223,7 +220,7 @@ func TestToolDefinitions(t *testing.T) {
 			// xray's project argument filters the sessions, memory's its
 			// chunks, in both modes.
 			_, hasProject := tool.InputSchema.Properties["project"]
-			if hasProject != (multi || tool.Name == "xray" || tool.Name == "memory") {
+			if hasProject != (multi || tool.Name == "memory") {
 				t.Errorf("%+v: %s has project argument = %v", o, tool.Name, hasProject)
 			}
 			data, _ := json.Marshal(tool)
@@ -243,12 +240,8 @@ func TestToolDefinitions(t *testing.T) {
 			t.Errorf("%+v: FixedCost says %d tokens, the client received %d", o, cost.Total, got)
 		}
 		t.Logf("%+v: fixed cost %d tokens", o, cost.Total)
-		limit := CostLimit
-		if o.Xray {
-			limit = XrayCostLimit
-		}
-		if cost.Total > limit {
-			t.Errorf("%+v: fixed cost %d tokens is over the limit of %d", o, cost.Total, limit)
+		if cost.Total > CostLimit {
+			t.Errorf("%+v: fixed cost %d tokens is over the limit of %d", o, cost.Total, CostLimit)
 		}
 	}
 }

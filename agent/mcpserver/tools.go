@@ -50,7 +50,8 @@ func (s *Server) tools() []mcpgo.ServerTool {
 					"files":      strs,
 					"symbols":    strs,
 					"links":      map[string]any{"type": "array", "items": str, "description": "rel:target, supersedes:ID"},
-					"importance": map[string]any{"type": "string", "enum": []string{"critical", "high", "medium", "low"}},
+					// medium is the default: not worth its tokens.
+					"importance": map[string]any{"type": "string", "enum": []string{"critical", "high", "low"}},
 					"personal":   map[string]any{"type": "boolean"},
 				},
 			})),
@@ -63,9 +64,6 @@ func (s *Server) tools() []mcpgo.ServerTool {
 			mcp.WithString("target", mcp.Required()),
 		), Handler: handle(s, s.readTool)},
 		s.memoryTool(),
-	}
-	if s.opts.Xray {
-		ts = append(ts, s.xrayTool())
 	}
 	return ts
 }
@@ -149,6 +147,14 @@ func handle[A interface{ projectName() string }](s *Server, fn func(context.Cont
 			if err := l.limits(); err != nil {
 				return mcp.NewToolResultError(req.Params.Name + ": " + err.Error()), nil
 			}
+		}
+		if f, ok := any(args).(interface{ projectFree() bool }); ok && f.projectFree() {
+			res, err := fn(ctx, nil, args)
+			if err != nil {
+				s.logger.Debug("tool error", "tool", req.Params.Name, "error", err)
+				return mcp.NewToolResultError(errorText(err)), nil
+			}
+			return res, nil
 		}
 		p, ask, err := s.resolve(ctx, req, args.projectName())
 		if ask != nil {

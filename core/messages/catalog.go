@@ -27,8 +27,7 @@ const (
 	ToolMemoryEntity
 	ToolMemorySince
 	ToolMemoryTypos
-	ToolXray
-	ToolXrayDays
+	ToolMemoryXray
 
 	// The hooks: what they inject into the agent's context.
 	HookMap
@@ -377,19 +376,19 @@ var catalog = [numKeys]text{
 		en: `rubi holds this project's code map and what past sessions learned.
 - Start with read map; call context with terms before exploring files.
 - register what you learn, with its files.
-- Before the context fills, save a memory handoff; after a reset, read the last.`,
+- Before the context fills, save a memory handoff; after a reset, read last.`,
 		pt: `rubi guarda o mapa do código do projeto e o que sessões passadas aprenderam.
 - Comece com read map; chame context com terms antes de explorar arquivos.
 - Salve o que aprender com register, com seus arquivos.
-- Antes que o contexto encha, salve um handoff com memory; após um reset, leia o último.`,
-		fr: `rubi garde la carte du code du projet et les acquis des sessions passées.
+- Antes que o contexto encha, salve um handoff com memory; após um reset, leia last.`,
+		fr: `rubi garde la carte du code et les acquis des sessions passées.
 - Commencez par read map ; appelez context avec terms avant d'explorer les fichiers.
 - Enregistrez vos acquis et leurs fichiers avec register.
-- Avant saturation du contexte, sauvegardez un handoff (memory) ; après un reset, lisez le dernier.`,
+- Avant que le contexte sature, sauvez un handoff (memory) ; après un reset, lisez last.`,
 		ja: `rubiはコードマップと過去の知見を持ちます。
 - 最初にread map、探索の前にterms付きでcontext。
 - 知見はファイル付きでregister。
-- コンテキストが埋まる前にmemoryでhandoff、リセット後はlastを読む。`,
+- コンテキスト満杯前にmemoryでhandoff、リセット後はlastを読む。`,
 	},
 	ToolVaultInstructions: {
 		en: `rubi is the user's personal memory: preferences, decisions and notes kept across conversations.
@@ -412,8 +411,8 @@ var catalog = [numKeys]text{
 	ToolContext: {
 		en: "Search the project's code and stored knowledge within a token budget; each item says why.",
 		pt: "Busca no código e no conhecimento do projeto, num orçamento de tokens; cada item diz por quê.",
-		fr: "Recherche le code et les connaissances du projet dans un budget de tokens ; chaque élément dit pourquoi.",
-		ja: "コードと知識をトークン予算内で検索、各項目に理由付き。",
+		fr: "Recherche code et connaissances du projet dans un budget de tokens ; chaque élément dit pourquoi.",
+		ja: "コードと知識を予算内で検索、各項目に理由付き。",
 	},
 	ToolContextTerms: {
 		en: "synonyms, related words, likely identifiers",
@@ -428,9 +427,9 @@ var catalog = [numKeys]text{
 		ja: "最大トークン数",
 	},
 	ToolContextExplain: {
-		en: "add rankers' scores and every reason",
-		pt: "inclui notas dos rankers e todos os motivos",
-		fr: "ajoute scores des rankers et toutes les raisons",
+		en: "rankers' scores and every reason",
+		pt: "notas dos rankers e todos os motivos",
+		fr: "scores des rankers et toutes les raisons",
 		ja: "スコアと全理由も",
 	},
 	ToolProject: {
@@ -442,8 +441,8 @@ var catalog = [numKeys]text{
 	ToolRegister: {
 		en: `Save what you learned, with its files; same title merges. Type summary: title "map" or "module:NAME", body ("" removes). retract: hide wrong nodes (hard: delete).`,
 		pt: `Salva o que aprendeu, com seus arquivos; mesmo título mescla. Tipo summary: title "map" ou "module:NAME", body ("" remove). retract: oculta nós errados (hard: apaga).`,
-		fr: `Enregistre vos acquis avec leurs fichiers ; même titre : fusion. Type summary : title "map" ou "module:NAME", body ("" supprime). retract : masque les nœuds erronés (hard : supprime).`,
-		ja: `知見をファイル付きで保存、同題名は統合。type summary: title "map"か"module:NAME"、body(""で削除)。retract: 誤ったノードを隠す(hard: 削除)。`,
+		fr: `Enregistre vos acquis et leurs fichiers ; même titre : fusion. Type summary : title "map" ou "module:NAME", body ("" supprime). retract : masque les nœuds faux (hard : supprime).`,
+		ja: `知見をファイル付きで保存、同題名は統合。type summary: title "map"か"module:NAME"、body(""で削除)。retract: 誤りを隠す(hardで削除)。`,
 	},
 	ToolVaultRead: {
 		en: "Read a node (id or title), chunk:ID[:START-END], or path[:LINE or :START-END].",
@@ -452,21 +451,21 @@ var catalog = [numKeys]text{
 		ja: "ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。",
 	},
 	ToolRead: {
-		en: `Read "map" (modules, central files, dependencies), "module:NAME" (its files, exports, imports), a node (id or title), chunk:ID[:START-END] or path[:LINE or :START-END].`,
-		pt: `Lê "map" (módulos, arquivos centrais, dependências), "module:NAME" (seus arquivos, exports, imports), um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
-		fr: `Lit "map" (modules, fichiers centraux, dépendances), "module:NAME" (ses fichiers, exports, imports), un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
-		ja: `"map"(モジュール、中心ファイル、依存関係)、"module:NAME"(ファイル、export、import)、ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。`,
+		en: `Read "map" (modules, central files), "module:NAME", a node (id or title), chunk:ID[:START-END] or path[:LINE or :START-END].`,
+		pt: `Lê "map" (módulos, arquivos centrais), "module:NAME", um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
+		fr: `Lit "map" (modules, fichiers centraux), "module:NAME", un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
+		ja: `"map"(モジュールと中心ファイル)、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。`,
 	},
 	ToolMemory: {
 		en: "Conversation memory: save, grep, list chunks; handoff saves where work stands, last reads it; retention previews archiving, retain runs it; status.",
 		pt: "Memória das conversas: save, grep, list de trechos; handoff salva onde o trabalho está, last o lê; retention prevê o arquivamento, retain o faz; status.",
-		fr: "Mémoire des conversations : save, grep, list de fragments ; handoff sauve l'état du travail, last le lit ; retention prévoit l'archivage, retain le fait ; status.",
+		fr: "Mémoire des conversations : save, grep, list de fragments ; handoff sauve l'état du travail, last le lit ; retention prévoit l'archivage, retain l'exécute ; status.",
 		ja: "会話の記憶: save・grep・list、handoff(現状を保存、lastで読む)、retention(予告)、retain(アーカイブ)、status。",
 	},
 	ToolMemoryText: {
 		en: "save: the chunk; grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files",
 		pt: "save: o trecho; grep: uma regexp; handoff: ## Goal, Done, In progress, Next, Files",
-		fr: "save : le fragment ; grep : une regexp ; handoff : ## Goal, Done, In progress, Next, Files",
+		fr: "save : fragment ; grep : regexp ; handoff : ## Goal, Done, In progress, Next, Files",
 		ja: "save: 本文、grep: 正規表現、handoff: ## Goal, Done, In progress, Next, Files",
 	},
 	ToolMemoryEntity: {
@@ -487,17 +486,11 @@ var catalog = [numKeys]text{
 		fr: "grep : mots, N fautes chacun",
 		ja: "grep: 語ごとの誤字数",
 	},
-	ToolXray: {
-		en: "Where the user's agent sessions spent tokens; the compaction threshold that saves most. Only when asked.",
-		pt: "Onde as sessões de agente do usuário gastaram tokens; o limite de compactação que mais economiza. Só se pedido.",
-		fr: "Où les sessions d'agent ont dépensé leurs tokens, et le seuil de compaction le plus économe. Sur demande.",
-		ja: "セッションのトークン消費先と最も節約する圧縮しきい値。依頼時のみ。",
-	},
-	ToolXrayDays: {
-		en: "default 30, 0 all",
-		pt: "padrão 30, 0 todos",
-		fr: "30 par défaut, 0 tous",
-		ja: "既定30、0で全期間",
+	ToolMemoryXray: {
+		en: "xray, only when asked: where the user's agent sessions spent tokens (since: 30d or all; project).",
+		pt: "xray, só se pedido: onde as sessões de agente do usuário gastaram tokens (since: 30d ou all; project).",
+		fr: "xray, sur demande : où les sessions d'agent dépensent leurs tokens (since : 30d ou all ; project).",
+		ja: "xray(依頼時のみ): セッションのトークン消費先(since: 30dかall、project)。",
 	},
 
 	HookMap: {
