@@ -327,7 +327,6 @@ const (
 	// rubi mcp --cost.
 	CostLine
 	CostOver
-	CostOverXray
 
 	// consent (A): rubi trust, and what an untrusted project leaves out.
 	TrustLeftOut
@@ -2172,12 +2171,6 @@ var catalog = [numKeys]text{
 		pt: "rubi: o custo fixo passa do limite de %d tokens",
 		fr: "rubi : le coût fixe dépasse sa limite de %d tokens",
 		ja: "rubi: 固定コストが上限の%dトークンを超えています",
-	},
-	CostOverXray: {
-		en: "; the xray tool adds %d of them: leave out --xray to save them",
-		pt: "; a ferramenta xray soma %d deles: deixe --xray de fora para economizá-los",
-		fr: " ; l'outil xray en ajoute %d : retirez --xray pour les économiser",
-		ja: "。うち%dはxrayツールの分です: --xrayを外すと節約できます",
 	},
 	// consent (A): rubi trust, and what an untrusted project leaves out.
 	TrustLeftOut: {
