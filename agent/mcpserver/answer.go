@@ -86,7 +86,7 @@ func (s *Server) contextResult(res *pipeline.Result, explain bool, note string) 
 func (s *Server) renderContext(r *pipeline.Result, explain bool, note string) (string, any) {
 	r.Tokens = 0
 	text := r.Text(explain)
-	body, footer := splitFooter(text)
+	body, _ := splitFooter(text)
 	r.Tokens = tokens.Estimate(body)
 	text = r.Text(explain)
 	// The map is read's: point to it (the vault has none).
@@ -95,7 +95,7 @@ func (s *Server) renderContext(r *pipeline.Result, explain bool, note string) (s
 		hint = ""
 	}
 	text = strings.Replace(text, pipeline.MapHint, hint, 1)
-	_, footer = splitFooter(text)
+	_, footer := splitFooter(text)
 	if note != "" {
 		text += "\n" + note + "\n"
 	}

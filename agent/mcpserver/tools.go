@@ -44,12 +44,12 @@ func (s *Server) tools() []mcpgo.ServerTool {
 				"type":     "object",
 				"required": []string{"type", "title"},
 				"properties": map[string]any{
-					"type":       map[string]any{"type": "string", "enum": append(slices.Clip(knowledge.Types), summaryType)},
-					"title":      str,
-					"body":       str,
-					"files":      strs,
-					"symbols":    strs,
-					"links":      map[string]any{"type": "array", "items": str, "description": "rel:target, supersedes:ID"},
+					"type":    map[string]any{"type": "string", "enum": append(slices.Clip(knowledge.Types), summaryType)},
+					"title":   str,
+					"body":    str,
+					"files":   strs,
+					"symbols": strs,
+					"links":   map[string]any{"type": "array", "items": str, "description": "rel:target, supersedes:ID"},
 					// medium is the default: not worth its tokens.
 					"importance": map[string]any{"type": "string", "enum": []string{"critical", "high", "low"}},
 					"personal":   map[string]any{"type": "boolean"},

@@ -499,10 +499,10 @@ var catalog = [numKeys]text{
 		ja: "rubi: プロジェクトのマップ(.rubi/map.md)です。探索の前にrubiのcontextツールでプロジェクトの記憶を検索し、分かったことは登録してください。",
 	},
 	HookIndexing: {
-		en: "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and map tools answer once it is done.",
-		pt: "rubi está criando o índice deste projeto em segundo plano (primeira execução). O mapa estará em .rubi/map.md em instantes; as ferramentas context e map do rubi respondem quando terminar.",
-		fr: "rubi construit l'index de ce projet en arrière-plan (première exécution). La carte sera dans .rubi/map.md dans un instant ; les outils context et map de rubi répondront une fois l'index prêt.",
-		ja: "rubiがこのプロジェクトのインデックスをバックグラウンドで作成しています(初回)。まもなく.rubi/map.mdにマップができます。完了後はrubiのcontextとmapツールが応答します。",
+		en: "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and read tools answer once it is done.",
+		pt: "rubi está criando o índice deste projeto em segundo plano (primeira execução). O mapa estará em .rubi/map.md em instantes; as ferramentas context e read do rubi respondem quando terminar.",
+		fr: "rubi construit l'index de ce projet en arrière-plan (première exécution). La carte sera dans .rubi/map.md dans un instant ; les outils context et read de rubi répondront une fois l'index prêt.",
+		ja: "rubiがこのプロジェクトのインデックスをバックグラウンドで作成しています(初回)。まもなく.rubi/map.mdにマップができます。完了後はrubiのcontextとreadツールが応答します。",
 	},
 	HookHandoffOld: {
 		en: "rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi memory tool (action last).",
