@@ -18,7 +18,7 @@ import (
 // receives is counted with rubi's own estimator. What they forward (seen
 // here): Claude Code 2.1.328 the structured content alone, as its JSON;
 // Codex 0.169.0 the structured content alone, after a "Wall time" line;
-// Gemini CLI the text alone, as {"output": "<untrusted_context>…"}.
+// Gemini CLI 0.61.0 the text alone, as {"output": "<untrusted_context>…"}.
 
 const (
 	// budgetQuery is the question of the scripted context call; its answer
