@@ -20,7 +20,7 @@ import (
 // be paid for in every message. It was a tool of its own; as an action it
 // costs a few words of memory's description.
 
-// xrayDays is the window the xray tool reads by default, like rubi xray.
+// xrayDays is the window the xray action reads by default, like rubi xray.
 const xrayDays = 30
 
 // xrayTop is how many of the most expensive sessions the summary names.
@@ -32,7 +32,7 @@ type xrayArgs struct {
 	Project string `json:"project,omitempty"`
 }
 
-// xrayOutput is the xray tool's structured content: the figures of the
+// xrayOutput is the xray action's structured content: the figures of the
 // summary, with the keys of rubi xray --json where they are the same.
 type xrayOutput struct {
 	Days     int            `json:"days"`
@@ -183,7 +183,7 @@ func noSessions(days int, project string) error {
 	return fmt.Errorf("%s", b.String())
 }
 
-// xraySummary is the compact text of the xray tool: the findings of rubi
+// xraySummary is the compact text of the xray action: the findings of rubi
 // xray in a few lines, a few hundred tokens at most.
 func xraySummary(o *xrayOutput) string {
 	var b strings.Builder
