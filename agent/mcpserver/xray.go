@@ -32,8 +32,8 @@ type xrayArgs struct {
 	Project string `json:"project,omitempty"`
 }
 
-// xrayOutput is the xray action's structured content: the figures of the
-// summary, with the keys of rubi xray --json where they are the same.
+// xrayOutput is the figures of the xray action's summary, with the keys of
+// rubi xray --json where they are the same.
 type xrayOutput struct {
 	Days     int            `json:"days"`
 	Project  string         `json:"project,omitempty"`
@@ -135,7 +135,20 @@ func (s *Server) runXray(ctx context.Context, a xrayArgs) (*mcp.CallToolResult, 
 	for _, t := range rep.Top {
 		out.Top = append(out.Top, xraySession{ID: t.ID, Agent: t.Agent, Project: t.Project, Start: t.Start, Peak: t.Peak, Cost: t.Cost.Total, Share: t.Share})
 	}
-	return mcp.NewToolResultStructured(out, xraySummary(&out)), nil
+	// The structured content is the summary the text is, with the window,
+	// project and count it covers, not the report's figures again
+	// (Claude Code and Codex give the model that copy; rubi xray --json
+	// has them for programs).
+	text := xraySummary(&out)
+	return mcp.NewToolResultStructured(xrayResult{Days: out.Days, Project: out.Project, Sessions: out.Sessions, Text: text}, text), nil
+}
+
+// xrayResult is the xray action's structured content.
+type xrayResult struct {
+	Days     int    `json:"days"`
+	Project  string `json:"project,omitempty"`
+	Sessions int    `json:"sessions"`
+	Text     string `json:"text"`
 }
 
 // xrayProject turns the project argument into an analysis filter: an
