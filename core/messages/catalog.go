@@ -462,10 +462,10 @@ var catalog = [numKeys]text{
 		ja: "会話の記憶: save・grep・list、handoff(現状を保存、lastで読む)、retention(予告)、retain(アーカイブ)、status。",
 	},
 	ToolMemoryText: {
-		en: "save: the chunk; grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files",
-		pt: "save: o trecho; grep: uma regexp; handoff: ## Goal, Done, In progress, Next, Files",
-		fr: "save : fragment ; grep : regexp ; handoff : ## Goal, Done, In progress, Next, Files",
-		ja: "save: 本文、grep: 正規表現、handoff: ## Goal, Done, In progress, Next, Files",
+		en: "grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files",
+		pt: "grep: uma regexp; handoff: ## Goal, Done, In progress, Next, Files",
+		fr: "grep : une regexp ; handoff : ## Goal, Done, In progress, Next, Files",
+		ja: "grep: 正規表現、handoff: ## Goal, Done, In progress, Next, Files",
 	},
 	ToolMemoryEntity: {
 		en: "file, function, ticket…",
