@@ -84,6 +84,9 @@ type mockGemini struct {
 	*httptest.Server
 	mu       sync.Mutex
 	requests []geminiRequest
+	// script, when set, decides the answer's part first; nil from it
+	// leaves the answer to the default above.
+	script func(geminiRequest) map[string]any
 }
 
 func newMockGemini(t *testing.T) *mockGemini {
@@ -101,6 +104,11 @@ func newMockGemini(t *testing.T) *mockGemini {
 		m.mu.Unlock()
 		part := map[string]any{"text": "Done."}
 		prompt := 100
+		if m.script != nil {
+			if p := m.script(req); p != nil {
+				part = p
+			}
+		}
 		if strings.Contains(req.raw, "tariff table") {
 			// A long session: past the meter's share of rubi's window.
 			prompt = 130000
@@ -140,9 +148,15 @@ type geminiSession struct {
 
 func newGeminiSession(t *testing.T, scope string) *geminiSession {
 	t.Helper()
+	return newGeminiSessionIn(t, scope, shopProject)
+}
+
+// newGeminiSessionIn is newGeminiSession in the project fixture makes.
+func newGeminiSessionIn(t *testing.T, scope string, fixture func(*testing.T, []string) string) *geminiSession {
+	t.Helper()
 	s := &geminiSession{gemini: geminiCLI(t), api: newMockGemini(t)}
 	env := rubiEnv(t)
-	s.project = shopProject(t, env)
+	s.project = fixture(t, env)
 	home := t.TempDir()
 	trust, _ := json.Marshal(map[string]string{s.project: "TRUST_FOLDER"})
 	writeFiles(t, filepath.Join(home, ".gemini"), map[string]string{

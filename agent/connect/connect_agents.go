@@ -14,7 +14,7 @@ const Instructions = `## rubi: this project's memory
 rubi's MCP server (` + "`rubi`" + `) knows this project's code map and what past
 sessions learned. Use it before exploring:
 
-- Start a task with the ` + "`map`" + ` tool.
+- Start a task with the ` + "`read`" + ` tool's ` + "`map`" + `.
 - Before reading or searching files, call ` + "`context`" + ` with the question and
   ` + "`terms`" + `: synonyms, related words, likely identifiers.
 - After exploring, ` + "`register`" + ` what you learned, with its files.

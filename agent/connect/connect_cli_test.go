@@ -312,7 +312,7 @@ func TestContinueReadsTheConnect(t *testing.T) {
 	for _, tool := range req.Tools {
 		names = append(names, tool.Function.Name)
 	}
-	for _, want := range []string{"context", "map", "register"} {
+	for _, want := range []string{"context", "read", "register"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("the model is not offered rubi's %s tool: %v", want, names)
 		}

@@ -15,7 +15,7 @@ import (
 )
 
 // fuzzTools are the tools a fuzzed call picks from, by its first input.
-var fuzzTools = []string{"context", "register", "map", "read", "memory"}
+var fuzzTools = []string{"context", "register", "read", "memory"}
 
 // toolSeeds are arguments of each tool as agents send them.
 var toolSeeds = []struct {

@@ -13,10 +13,9 @@ import (
 )
 
 // The fixed cost is measured in each language the server speaks, and in
-// each it stays within CostLimit: over stdio with and without the xray
-// tool, over HTTP (Multi) without it, and for the vault alone. (Over HTTP
-// the opt-in xray tool takes it past the limit in every language, as in
-// English.) The figures are in docs/architecture.md.
+// each it stays within CostLimit: over stdio and over HTTP (Multi), each
+// with and without the opt-in xray action, and for the vault alone. The
+// figures are in docs/architecture.md.
 func TestFixedCostInEveryLanguage(t *testing.T) {
 	modes := []struct {
 		name string
@@ -25,6 +24,7 @@ func TestFixedCostInEveryLanguage(t *testing.T) {
 		{"stdio", Options{}},
 		{"stdio+xray", Options{Xray: true}},
 		{"http", Options{Multi: true}},
+		{"http+xray", Options{Multi: true, Xray: true}},
 		{"vault", Options{VaultOnly: true}},
 	}
 	var table strings.Builder
@@ -46,8 +46,8 @@ func TestFixedCostInEveryLanguage(t *testing.T) {
 			if c.Language != l.String() {
 				t.Errorf("%s %s: the cost says language %q", l, m.name, c.Language)
 			}
-			if c.Total > CostLimit {
-				t.Errorf("%s %s: the fixed cost is %d tokens, over the limit of %d", l, m.name, c.Total, CostLimit)
+			if c.Total > CostLimit || c.Limit != CostLimit {
+				t.Errorf("%s %s: the fixed cost is %d tokens, over the limit of %d (it says %d)", l, m.name, c.Total, CostLimit, c.Limit)
 			}
 			fmt.Fprintf(&table, " %10d", c.Total)
 		}
@@ -84,10 +84,8 @@ func TestToolsInPortuguese(t *testing.T) {
 	want := map[string]string{
 		"context":  "Busca no código e no conhecimento do projeto",
 		"register": "Salva o que aprendeu, com seus arquivos",
-		"map":      "Mapa do projeto: módulos, arquivos centrais",
-		"read":     "Lê um nó (id ou título)",
+		"read":     `Lê "map" (módulos, arquivos centrais), "module:NAME"`,
 		"memory":   "Memória das conversas: save, grep, list",
-		"xray":     "Onde as sessões de agente do usuário gastaram tokens",
 	}
 	for _, tool := range list.Tools {
 		if w, ok := want[tool.Name]; !ok || !strings.HasPrefix(tool.Description, w) {
@@ -105,6 +103,9 @@ func TestToolsInPortuguese(t *testing.T) {
 			}
 			if _, ok := tool.InputSchema.Properties["action"]; !ok {
 				t.Errorf("memory's arguments are renamed: %v", tool.InputSchema.Properties)
+			}
+			if !strings.HasSuffix(tool.Description, " xray, só se pedido: onde as sessões de agente do usuário gastaram tokens (since: 30d ou all; project).") {
+				t.Errorf("memory's description does not offer xray in Portuguese: %q", tool.Description)
 			}
 		}
 	}

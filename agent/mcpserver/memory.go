@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"slices"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/server"
 
@@ -22,17 +24,22 @@ import (
 // the definitions every message pays for small.
 var memoryActions = []string{"save", "grep", "list", "handoff", "last", "retention", "retain", "restore", "status"}
 
-// memoryTool is the conversation memory (core/memory) and the handoffs.
+// memoryTool is the conversation memory (core/memory) and the handoffs,
+// and with Options.Xray the xray report (action xray).
 func (s *Server) memoryTool() mcpgo.ServerTool {
+	actions, description := memoryActions, s.msg(messages.ToolMemory)
+	if s.opts.Xray {
+		actions = append(slices.Clip(actions), "xray")
+		description += " " + s.msg(messages.ToolMemoryXray)
+	}
 	opts := []mcp.ToolOption{
 		hints(false, true, false),
-		mcp.WithString("action", mcp.Required(), mcp.Enum(memoryActions...)),
+		mcp.WithString("action", mcp.Required(), mcp.Enum(actions...)),
 		mcp.WithString("text", mcp.Description(s.msg(messages.ToolMemoryText))),
 		mcp.WithString("type", mcp.Enum(memory.Types...)),
 		mcp.WithString("summary"),
 		mcp.WithArray("tags", mcp.WithStringItems()),
 		mcp.WithString("domain"),
-		mcp.WithString("ticket"),
 		mcp.WithString("entity", mcp.Description(s.msg(messages.ToolMemoryEntity))),
 		mcp.WithString("since", mcp.Description(s.msg(messages.ToolMemorySince))),
 		mcp.WithString("until"),
@@ -44,7 +51,7 @@ func (s *Server) memoryTool() mcpgo.ServerTool {
 		opts = append(opts, mcp.WithString("project"))
 	}
 	return mcpgo.ServerTool{Tool: s.newTool("memory",
-		s.msg(messages.ToolMemory),
+		description,
 		opts...,
 	), Handler: handle(s, s.memoryCall)}
 }
@@ -77,7 +84,32 @@ const (
 // knowledge.LastHandoff reads of it.
 const maxHandoffText = 4 << 20
 
+// listItem is one chunk of list's structured content, as its text line
+// shows it.
+type listItem struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Created  string `json:"created"`
+	Summary  string `json:"summary"`
+	Lines    int    `json:"lines"`
+	Archived bool   `json:"archived,omitempty"`
+}
+
+// projectFree says the call needs no project: xray reads the agents'
+// logs, and its project argument filters their sessions.
+func (a memoryArgs) projectFree() bool { return a.Action == "xray" }
+
 func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp.CallToolResult, error) {
+	if a.Action == "xray" {
+		if !s.opts.Xray {
+			return nil, errors.New("action xray is off: the user starts rubi mcp with --xray to offer it")
+		}
+		days, err := xraySince(a.Since)
+		if err != nil {
+			return nil, err
+		}
+		return s.runXray(ctx, xrayArgs{Days: days, Project: a.Project})
+	}
 	eng, err := p.engine()
 	if err != nil {
 		return nil, err
@@ -132,13 +164,17 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 		}
 		shown := all[:min(len(all), mcpListLimit)]
 		var b strings.Builder
-		for _, c := range shown {
-			c.Path = p.rel(c.Path)
+		// The structured content is the lines of the text, not every
+		// field of each chunk (its hash, entities, path): Claude Code
+		// and Codex give the model that copy.
+		items := make([]listItem, len(shown))
+		for i, c := range shown {
+			items[i] = listItem{ID: c.ID, Type: c.Type, Created: c.Created.Local().Format("2006-01-02 15:04"), Summary: c.Summary, Lines: c.Lines, Archived: c.Archived}
 			state := ""
 			if c.Archived {
 				state = ", archived"
 			}
-			fmt.Fprintf(&b, "%s %s %s: %s (%d lines%s)\n", c.ID, c.Type, c.Created.Local().Format("2006-01-02 15:04"), c.Summary, c.Lines, state)
+			fmt.Fprintf(&b, "%s %s %s: %s (%d lines%s)\n", c.ID, c.Type, items[i].Created, c.Summary, c.Lines, state)
 		}
 		if len(all) > len(shown) {
 			fmt.Fprintf(&b, "… %d more of %d: narrow with filters\n", len(all)-len(shown), len(all))
@@ -147,9 +183,9 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 			b.WriteString("no chunk matches\n")
 		}
 		return mcp.NewToolResultStructured(struct {
-			Chunks []*memory.Chunk `json:"chunks"`
-			Total  int             `json:"total"`
-		}{shown, len(all)}, b.String()), nil
+			Chunks []listItem `json:"chunks"`
+			Total  int        `json:"total"`
+		}{items, len(all)}, b.String()), nil
 	case "handoff":
 		if strings.TrimSpace(a.Text) == "" {
 			return nil, errors.New("the handoff is empty: give text with at least ## Goal and ## Next (what the work is for and what comes next)")

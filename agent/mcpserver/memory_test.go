@@ -66,7 +66,7 @@ func saveChunk(t *testing.T, c *client.Client, args map[string]any) memory.Saved
 }
 
 // listed is the memory tool's list, as structured content.
-func listed(t *testing.T, c *client.Client, args map[string]any) (chunks []*memory.Chunk, total int) {
+func listed(t *testing.T, c *client.Client, args map[string]any) (chunks []listItem, total int) {
 	t.Helper()
 	if args == nil {
 		args = map[string]any{}
@@ -74,8 +74,8 @@ func listed(t *testing.T, c *client.Client, args map[string]any) (chunks []*memo
 	args["action"] = "list"
 	_, res := ok(t, c, "memory", args)
 	var got struct {
-		Chunks []*memory.Chunk `json:"chunks"`
-		Total  int             `json:"total"`
+		Chunks []listItem `json:"chunks"`
+		Total  int        `json:"total"`
 	}
 	structured(t, res, &got)
 	return got.Chunks, got.Total
@@ -146,8 +146,8 @@ func TestMemorySaveThroughMCP(t *testing.T) {
 		}
 	}
 	// A plain project name is kept and filters the list.
-	saveChunk(t, c, map[string]any{"project": "billing", "text": "Invoices are numbered per year."})
-	if chunks, _ := listed(t, c, map[string]any{"project": "billing"}); len(chunks) != 1 || chunks[0].Project != "billing" {
+	billing := saveChunk(t, c, map[string]any{"project": "billing", "text": "Invoices are numbered per year."})
+	if chunks, _ := listed(t, c, map[string]any{"project": "billing"}); len(chunks) != 1 || chunks[0].ID != billing.ID {
 		t.Errorf("project filter: %+v", chunks)
 	}
 }

@@ -70,7 +70,7 @@ func TestStdioSubprocess(t *testing.T) {
 				t.Errorf("negotiated %s", got)
 			}
 			list, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
-			if err != nil || len(list.Tools) != 5 {
+			if err != nil || len(list.Tools) != 4 {
 				t.Fatalf("tools: %v %v", list, err)
 			}
 			out, _ := ok(t, c, "register", map[string]any{"nodes": []any{map[string]any{"type": "gotcha", "title": "Migrate locks the orders table", "body": "Run it off-hours.", "files": []string{"store/migrate.go"}}}})
@@ -241,7 +241,7 @@ func TestOfficialSDKClient(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if seen.Server.Name != Name || seen.Instructions != Instructions || len(seen.Tools) != 5 || seen.RootsAsked != 1 {
+	if seen.Server.Name != Name || seen.Instructions != Instructions || len(seen.Tools) != 4 || seen.RootsAsked != 1 {
 		t.Errorf("the SDK client saw: %+v", seen)
 	}
 	if !strings.Contains(seen.Context, "Open ignores a bad DSN") || !strings.Contains(seen.Outside, "inside the project") {

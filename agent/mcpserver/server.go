@@ -1,14 +1,14 @@
 // Package mcpserver is rubi's MCP server: the tools agents call (context,
-// register, map, read, memory, projects when one server serves several
-// projects, and xray when asked for), the
-// instructions that teach the workflow, and the two transports, stdio and
-// streamable HTTP.
+// register, read, which also reads the map, and memory, with the action
+// xray when asked for), the instructions that teach the workflow, and the
+// two transports, stdio and streamable HTTP.
 //
 // Tool definitions and instructions travel with every message an agent
 // sends, so they are kept short and measured (Cost). Every tool answers
-// with structured content plus the compact text agents read; a bad
-// argument, an unknown id or a path outside the project is a tool result
-// marked as an error that says what to do, never a protocol error.
+// with a compact text and structured content that is the same answer, not
+// a richer copy: clients give the model one or the other (answer.go). A
+// bad argument, an unknown id or a path outside the project is a tool
+// result marked as an error that says what to do, never a protocol error.
 //
 // The server keeps one pipeline.Engine per project, opened on first use,
 // and refreshes its index (incrementally, at most once per RefreshEvery
@@ -60,8 +60,8 @@ type Options struct {
 	// Configs are extra configuration layers, read after each project's
 	// rubi.hcl.
 	Configs []string
-	// Multi serves several projects at once (HTTP): it adds the projects
-	// tool and a project argument to every tool.
+	// Multi serves several projects at once (HTTP): it adds a project
+	// argument to every tool, and the open projects to the map.
 	Multi bool
 	// Allow lists the folders inside which a call's project argument may
 	// open a project it names by path (--allow DIR). ProjectDir, the
@@ -69,7 +69,7 @@ type Options struct {
 	// always allowed; any other directory on the machine is refused, so a
 	// local process cannot make the server read and write .rubi/ there.
 	Allow []string
-	// Xray offers the xray tool, a summary of the user's agent sessions
+	// Xray offers memory's action xray, a summary of the user's agent sessions
 	// (rubi xray). It is off by default: its definition is paid for in
 	// every message, and the report is an occasional one for a person.
 	Xray bool
@@ -83,7 +83,7 @@ type Options struct {
 	// server no project folder (Claude Desktop's extension, rubi mcp
 	// --vault): the vault folder is the project of every call (its index
 	// and handoffs in <vault>/.rubi/), every node registered is personal
-	// (<vault>/personal/knowledge/), the map tool is left out and the
+	// (<vault>/personal/knowledge/), read has no map and the
 	// instructions are VaultInstructions. ProjectDir, WorkDir and the
 	// client's roots are not used. A vault that is not a folder rubi may
 	// write into makes every call an error naming it.

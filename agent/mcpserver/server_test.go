@@ -191,30 +191,28 @@ func TestToolDefinitions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"context", "register", "map", "read", "memory"}
-		if o.VaultOnly {
-			// A vault has no code map.
-			want = slices.DeleteFunc(want, func(n string) bool { return n == "map" })
-		}
-		if multi {
-			want = append(want, "projects")
-		}
-		if o.Xray {
-			want = append(want, "xray")
-		}
+		want := []string{"context", "register", "read", "memory"}
 		var names []string
 		sent := 0
 		for _, tool := range list.Tools {
 			names = append(names, tool.Name)
+			// The annotations as a client reads them, a missing one by
+			// MCP's default (not read-only, destructive, not idempotent,
+			// open world): only what differs is sent.
 			a := tool.Annotations
-			if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
-				t.Errorf("%s: every annotation must be set: %+v", tool.Name, a)
+			hint := func(p *bool, def bool) bool {
+				if p == nil {
+					return def
+				}
+				return *p
 			}
-			if a.OpenWorldHint != nil && *a.OpenWorldHint {
-				t.Errorf("%s reaches outside the project", tool.Name)
-			}
-			if a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
-				t.Errorf("%s is both read-only and destructive", tool.Name)
+			got := [4]bool{hint(a.ReadOnlyHint, false), hint(a.DestructiveHint, true), hint(a.IdempotentHint, false), hint(a.OpenWorldHint, true)}
+			wantHints := map[string][4]bool{
+				"context": {true, true, false, false}, "read": {true, true, false, false},
+				"register": {false, true, true, false}, "memory": {false, true, false, false},
+			}[tool.Name]
+			if got[0] != wantHints[0] || got[3] || !got[0] && (got[1] != wantHints[1] || got[2] != wantHints[2]) {
+				t.Errorf("%s: annotations %+v read as (read-only, destructive, idempotent, open world) %v, want %v", tool.Name, a, got, wantHints)
 			}
 			if len(tool.Description) < 30 {
 				t.Errorf("%s: description %q does not say when to use it", tool.Name, tool.Description)
@@ -222,7 +220,7 @@ func TestToolDefinitions(t *testing.T) {
 			// xray's project argument filters the sessions, memory's its
 			// chunks, in both modes.
 			_, hasProject := tool.InputSchema.Properties["project"]
-			if hasProject != (multi && tool.Name != "projects" || tool.Name == "xray" || tool.Name == "memory") {
+			if hasProject != (multi || tool.Name == "memory") {
 				t.Errorf("%+v: %s has project argument = %v", o, tool.Name, hasProject)
 			}
 			data, _ := json.Marshal(tool)
@@ -241,9 +239,8 @@ func TestToolDefinitions(t *testing.T) {
 		if got := sent + tokens.Estimate(s.instructions()); cost.Total != got {
 			t.Errorf("%+v: FixedCost says %d tokens, the client received %d", o, cost.Total, got)
 		}
-		// Over HTTP, the opt-in xray tool takes the cost past the limit.
 		t.Logf("%+v: fixed cost %d tokens", o, cost.Total)
-		if cost.Total > CostLimit && !(multi && o.Xray) {
+		if cost.Total > CostLimit {
 			t.Errorf("%+v: fixed cost %d tokens is over the limit of %d", o, cost.Total, CostLimit)
 		}
 	}
@@ -280,17 +277,60 @@ func TestContext(t *testing.T) {
 	if !strings.HasPrefix(out, "1. [file] store/store.go") || !strings.Contains(out, "why: ") || !strings.Contains(out, "budget 400") {
 		t.Errorf("text:\n%s", out)
 	}
-	var got struct {
+	// The structured content is the same compact answer as the text: a
+	// file by its path, its line ranges, one reason, its text, the
+	// footer; no scores, no second list of reasons.
+	var got contextOutput
+	structured(t, res, &got)
+	if len(got.Items) == 0 || got.Items[0].Path != "store/store.go" || got.Items[0].ID != "" || got.Items[0].Why == "" ||
+		!strings.HasPrefix(got.Items[0].Text, "store/store.go") || len(got.Items[0].Lines) == 0 || !strings.Contains(got.Footer, "budget 400") {
+		t.Errorf("structured: %+v", got)
+	}
+	for i, it := range got.Items {
+		if !strings.Contains(out, it.Text[:strings.IndexByte(it.Text+"\n", '\n')]) || !strings.Contains(out, "why: "+it.Why+"\n") {
+			t.Errorf("item %d of the structured content is not the text's: %+v\ntext:\n%s", i, it, out)
+		}
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	for _, leak := range []string{`"scores"`, `"reasons"`, `"score"`, `"units"`} {
+		if strings.Contains(string(raw), leak) {
+			t.Errorf("the structured content without explain holds %s: %s", leak, raw)
+		}
+	}
+	// Each copy, as a client sends it, fits the budget.
+	text, _ := json.Marshal(out)
+	if n, m := tokens.Estimate(string(text)), tokens.Estimate(string(raw)); n > 400 || m > 400 {
+		t.Errorf("budget 400: the text costs %d tokens, the structured content %d", n, m)
+	}
+
+	// Whatever the budget, neither copy is over it, with or without
+	// explain: items that would take it past are left out and counted.
+	for _, budget := range []int{120, 200, 300, 600, 1500} {
+		for _, explain := range []bool{false, true} {
+			out, res := ok(t, c, "context", map[string]any{"query": "open the database orders store", "terms": []string{"dsn", "connect", "order"}, "budget": budget, "explain": explain})
+			text, _ := json.Marshal(out)
+			raw, _ := json.Marshal(res.StructuredContent)
+			if n, m := tokens.Estimate(string(text)), tokens.Estimate(string(raw)); n > budget || m > budget {
+				t.Errorf("budget %d, explain %v: the text costs %d tokens, the structured content %d", budget, explain, n, m)
+			}
+		}
+	}
+
+	// explain adds every ranker's score and every reason, in both copies.
+	out, res = ok(t, c, "context", map[string]any{"query": "open the database", "terms": []string{"dsn", "connect"}, "budget": 400, "explain": true})
+	var ex struct {
 		Query string `json:"query"`
 		Items []struct {
-			ID      string   `json:"id"`
-			Reasons []string `json:"reasons"`
+			ID      string             `json:"id"`
+			Reasons []string           `json:"reasons"`
+			Scores  map[string]float64 `json:"scores"`
 		} `json:"items"`
 		Budget int `json:"budget"`
 	}
-	structured(t, res, &got)
-	if got.Query != "open the database" || got.Budget != 400 || len(got.Items) == 0 || got.Items[0].ID != "file:store/store.go" || len(got.Items[0].Reasons) == 0 {
-		t.Errorf("structured: %+v", got)
+	structured(t, res, &ex)
+	if ex.Query != "open the database" || ex.Budget != 400 || len(ex.Items) == 0 || ex.Items[0].ID != "file:store/store.go" ||
+		len(ex.Items[0].Reasons) == 0 || len(ex.Items[0].Scores) == 0 || !strings.Contains(out, "score ") {
+		t.Errorf("explain: structured %+v\ntext:\n%s", ex, out)
 	}
 
 	fails(t, c, "context", map[string]any{}, "query is empty", "say what you are looking for")
@@ -372,7 +412,7 @@ func TestMap(t *testing.T) {
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
-	out, res := ok(t, c, "map", nil)
+	out, res := ok(t, c, "read", map[string]any{"target": "map"})
 	if !strings.Contains(out, "store") || !strings.Contains(out, "web") {
 		t.Errorf("map:\n%s", out)
 	}
@@ -381,11 +421,11 @@ func TestMap(t *testing.T) {
 	if got.Text != out {
 		t.Errorf("structured text differs from the text")
 	}
-	out, _ = ok(t, c, "map", map[string]any{"module": "store"})
+	out, _ = ok(t, c, "read", map[string]any{"target": "module:store"})
 	if !strings.Contains(out, "store/store.go") || !strings.Contains(out, "Open") {
 		t.Errorf("module page:\n%s", out)
 	}
-	fails(t, c, "map", map[string]any{"module": "billing"}, `no module "billing"`, "modules are")
+	fails(t, c, "read", map[string]any{"target": "module:billing"}, `no module "billing"`, "modules are")
 }
 
 func TestRead(t *testing.T) {
@@ -400,9 +440,10 @@ func TestRead(t *testing.T) {
 	if !strings.Contains(out, "id: gotcha-open-never-fails") || !strings.Contains(out, "It returns nil even for a bad DSN.") || strings.Contains(out, "⚠") {
 		t.Errorf("node:\n%s", out)
 	}
-	var node nodeOutput
+	// The structured content is the text again, under the node's id.
+	var node textOutput
 	structured(t, res, &node)
-	if node.Node == nil || node.Node.ID != "gotcha-open-never-fails" || node.Node.Path != ".rubi/knowledge/gotcha-open-never-fails.md" {
+	if node.Target != "gotcha-open-never-fails" || node.Text != out {
 		t.Errorf("structured: %+v", node)
 	}
 	// The file it is about changes: the node is flagged stale.
@@ -462,7 +503,7 @@ func TestRegisterSummaries(t *testing.T) {
 	root := writeProject(t, goProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: time.Hour})
 	c := connect(t, s)
-	ok(t, c, "map", nil)
+	ok(t, c, "read", map[string]any{"target": "map"})
 
 	sum := func(target string, text any) map[string]any {
 		m := map[string]any{"target": target}
@@ -475,8 +516,16 @@ func TestRegisterSummaries(t *testing.T) {
 	if out != "summary of map saved; the maps show it from now on\n" {
 		t.Errorf("text: %q", out)
 	}
-	if out, _ = ok(t, c, "map", nil); !strings.Contains(out, "An order service: store keeps orders, web shows them.") {
+	if out, _ = ok(t, c, "read", map[string]any{"target": "map"}); !strings.Contains(out, "An order service: store keeps orders, web shows them.") {
 		t.Errorf("the map does not show the summary:\n%s", out)
+	}
+	// The schema offers a summary as a node of type summary.
+	out, _ = ok(t, c, "register", map[string]any{"nodes": []any{map[string]any{"type": "summary", "title": "module:store", "body": "Keeps the orders, by summary node."}}})
+	if !strings.Contains(out, "summary of module:store saved") {
+		t.Errorf("a summary node:\n%s", out)
+	}
+	if out, _ = ok(t, c, "read", map[string]any{"target": "module:store"}); !strings.Contains(out, "Keeps the orders, by summary node.") {
+		t.Errorf("the module's page lacks the summary registered as a node:\n%s", out)
 	}
 	out, res := ok(t, c, "register", sum("map", ""))
 	var got registerOutput
@@ -594,20 +643,22 @@ func TestProjects(t *testing.T) {
 	if !strings.Contains(out, "store/store.go") {
 		t.Errorf("default project a:\n%s", out)
 	}
-	out, res := ok(t, c, "projects", nil)
-	var got struct {
-		Projects []projectInfo `json:"projects"`
+	// map's overview lists the open projects first, the default one
+	// marked; a module's page does not.
+	out, _ = ok(t, c, "read", map[string]any{"target": "map"})
+	head, _, _ := strings.Cut(out, "\n\n")
+	if !strings.HasPrefix(head, "open projects") || !strings.Contains(head, "\n* "+filepath.Base(a)+"  "+a) || !strings.Contains(head, "\n  "+filepath.Base(b)+"  "+b) {
+		t.Errorf("map does not list the open projects:\n%s", out)
 	}
-	structured(t, res, &got)
-	if len(got.Projects) != 2 || !strings.Contains(out, "* "+filepath.Base(a)) || !strings.Contains(out, "  "+filepath.Base(b)) {
-		t.Errorf("projects:\n%s%+v", out, got)
+	if out, _ = ok(t, c, "read", map[string]any{"target": "module:store"}); strings.Contains(out, "open projects") {
+		t.Errorf("a module's page lists the projects:\n%s", out)
 	}
 	// By name, once open.
-	if out, _ = ok(t, c, "map", map[string]any{"project": filepath.Base(b)}); !strings.Contains(out, "billing") {
+	if out, _ = ok(t, c, "read", map[string]any{"target": "map", "project": filepath.Base(b)}); !strings.Contains(out, "billing") {
 		t.Errorf("by name:\n%s", out)
 	}
-	fails(t, c, "map", map[string]any{"project": "nowhere"}, `no open project is called "nowhere"`, filepath.Base(a))
-	fails(t, c, "map", map[string]any{"project": filepath.Join(b, "missing")}, "not a directory")
+	fails(t, c, "read", map[string]any{"target": "map", "project": "nowhere"}, `no open project is called "nowhere"`, filepath.Base(a))
+	fails(t, c, "read", map[string]any{"target": "map", "project": filepath.Join(b, "missing")}, "not a directory")
 }
 
 // rootsClient answers roots/list with one directory and counts the
@@ -716,16 +767,16 @@ func TestPanicIsRecovered(t *testing.T) {
 	if !strings.Contains(logs.String(), "tool panicked") || !strings.Contains(logs.String(), "index out of range") {
 		t.Errorf("the panic is not logged:\n%s", logs)
 	}
-	ok(t, c, "map", nil)
+	ok(t, c, "read", map[string]any{"target": "map"})
 }
 
 func TestClosedServerRefusesCalls(t *testing.T) {
 	isolate(t)
 	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject)})
 	c := connect(t, s)
-	ok(t, c, "map", nil)
+	ok(t, c, "read", map[string]any{"target": "map"})
 	s.Close()
-	fails(t, c, "map", nil, "shutting down")
+	fails(t, c, "read", map[string]any{"target": "map"}, "shutting down")
 }
 
 // Arguments past their limits are refused with a tool error naming the

@@ -41,7 +41,7 @@ func TestClosingStdinStopsXrayWithinALog(t *testing.T) {
 	go func() { done <- s.ServeStdio(context.Background(), inR, io.Discard) }()
 	fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	fmt.Fprintln(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"xray","arguments":{"days":0}}}`)
+	fmt.Fprintln(inW, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory","arguments":{"action":"xray","since":"all"}}}`)
 	// Close stdin once the log is being read (a call cancelled before
 	// it starts reading stops anyway).
 	waitOpen(t, log)

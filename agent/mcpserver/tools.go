@@ -34,7 +34,8 @@ func (s *Server) tools() []mcpgo.ServerTool {
 			hints(true, false, true),
 			mcp.WithString("query", mcp.Required()),
 			mcp.WithArray("terms", mcp.WithStringItems(), mcp.Description(s.msg(messages.ToolContextTerms))),
-			mcp.WithInteger("budget"),
+			mcp.WithInteger("budget", mcp.Description(s.msg(messages.ToolContextBudget))),
+			mcp.WithBoolean("explain", mcp.Description(s.msg(messages.ToolContextExplain))),
 		), Handler: handle(s, s.contextTool)},
 		{Tool: s.newTool("register",
 			s.msg(messages.ToolRegister),
@@ -43,48 +44,42 @@ func (s *Server) tools() []mcpgo.ServerTool {
 				"type":     "object",
 				"required": []string{"type", "title"},
 				"properties": map[string]any{
-					"type":       map[string]any{"type": "string", "enum": knowledge.Types},
-					"title":      str,
-					"body":       str,
-					"files":      strs,
-					"symbols":    strs,
-					"links":      map[string]any{"type": "array", "items": str, "description": "rel:target"},
-					"supersedes": strs,
-					"importance": map[string]any{"type": "string", "enum": []string{"critical", "high", "medium", "low"}},
+					"type":    map[string]any{"type": "string", "enum": append(slices.Clip(knowledge.Types), summaryType)},
+					"title":   str,
+					"body":    str,
+					"files":   strs,
+					"symbols": strs,
+					"links":   map[string]any{"type": "array", "items": str, "description": "rel:target, supersedes:ID"},
+					// medium is the default: not worth its tokens.
+					"importance": map[string]any{"type": "string", "enum": []string{"critical", "high", "low"}},
 					"personal":   map[string]any{"type": "boolean"},
 				},
 			})),
-			mcp.WithArray("summaries", mcp.Items(map[string]any{"type": "object", "required": []string{"target", "text"},
-				"properties": map[string]any{"target": str, "text": str}})),
 			mcp.WithArray("retract", mcp.WithStringItems()),
 			mcp.WithBoolean("hard"),
 			mcp.WithArray("confirm", mcp.WithStringItems()),
 		), Handler: handle(s, s.registerTool)},
 		{Tool: s.newTool("read",
-			s.msg(messages.ToolRead),
+			s.readDescription(),
 			hints(true, false, true),
 			mcp.WithString("target", mcp.Required()),
 		), Handler: handle(s, s.readTool)},
 		s.memoryTool(),
 	}
-	if !s.opts.VaultOnly {
-		// A vault has no code to map.
-		ts = slices.Insert(ts, 2, mcpgo.ServerTool{Tool: s.newTool("map",
-			s.msg(messages.ToolMap),
-			hints(true, false, true),
-			mcp.WithString("module"),
-		), Handler: handle(s, s.mapTool)})
-	}
-	if s.opts.Multi {
-		ts = append(ts, mcpgo.ServerTool{Tool: mcp.NewTool("projects",
-			mcp.WithDescription(s.msg(messages.ToolProjects)),
-			hints(true, false, true),
-		), Handler: handle(s, s.projectsTool)})
-	}
-	if s.opts.Xray {
-		ts = append(ts, s.xrayTool())
-	}
 	return ts
+}
+
+// summaryType is register's node type for a curated summary: title
+// "map" or "module:NAME", body the summary. It takes the place of an
+// argument of its own (summaries, still accepted) in every message.
+const summaryType = "summary"
+
+// readDescription is read's description: a vault has no map to read.
+func (s *Server) readDescription() string {
+	if s.opts.VaultOnly {
+		return s.msg(messages.ToolVaultRead)
+	}
+	return s.msg(messages.ToolRead)
 }
 
 // Schema fragments used more than once.
@@ -97,20 +92,37 @@ var (
 func (s *Server) newTool(name, description string, opts ...mcp.ToolOption) mcp.Tool {
 	opts = append([]mcp.ToolOption{mcp.WithDescription(description)}, opts...)
 	if s.opts.Multi {
-		opts = append(opts, mcp.WithString("project"))
+		opts = append(opts, s.projectOption())
 	}
 	return mcp.NewTool(name, opts...)
 }
 
-// hints sets every annotation explicitly; no tool reaches beyond the
-// project, the vault and (xray) the agents' logs on this machine.
+// projectOption is the project argument of every tool with Multi.
+func (s *Server) projectOption() mcp.ToolOption {
+	return mcp.WithString("project", mcp.Description(s.msg(messages.ToolProject)))
+}
+
+// hints sets a tool's annotations where they differ from what MCP
+// assumes when one is missing (not read-only, destructive, not
+// idempotent, open world): every tool says it reaches nothing beyond the
+// project, the vault and (xray) the agents' logs on this machine; a
+// read-only tool says so, and destructive and idempotent, which mean
+// nothing for a read-only tool, are left out; a tool that writes says it
+// is not destructive or is idempotent when it is. Every hint is paid for
+// in every message (Cost).
 func hints(readOnly, destructive, idempotent bool) mcp.ToolOption {
-	return mcp.WithToolAnnotation(mcp.ToolAnnotation{
-		ReadOnlyHint:    mcp.ToBoolPtr(readOnly),
-		DestructiveHint: mcp.ToBoolPtr(destructive),
-		IdempotentHint:  mcp.ToBoolPtr(idempotent),
-		OpenWorldHint:   mcp.ToBoolPtr(false),
-	})
+	a := mcp.ToolAnnotation{OpenWorldHint: mcp.ToBoolPtr(false)}
+	if readOnly {
+		a.ReadOnlyHint = mcp.ToBoolPtr(true)
+	} else {
+		if !destructive {
+			a.DestructiveHint = mcp.ToBoolPtr(false)
+		}
+		if idempotent {
+			a.IdempotentHint = mcp.ToBoolPtr(true)
+		}
+	}
+	return mcp.WithToolAnnotation(a)
 }
 
 // projectArg is the project argument every tool takes with Multi.
@@ -136,6 +148,14 @@ func handle[A interface{ projectName() string }](s *Server, fn func(context.Cont
 			if err := l.limits(); err != nil {
 				return mcp.NewToolResultError(req.Params.Name + ": " + err.Error()), nil
 			}
+		}
+		if f, ok := any(args).(interface{ projectFree() bool }); ok && f.projectFree() {
+			res, err := fn(ctx, nil, args)
+			if err != nil {
+				s.logger.Debug("tool error", "tool", req.Params.Name, "error", err)
+				return mcp.NewToolResultError(errorText(err)), nil
+			}
+			return res, nil
 		}
 		p, ask, err := s.resolve(ctx, req, args.projectName())
 		if ask != nil {
@@ -212,8 +232,6 @@ func (a registerArgs) limits() error {
 
 func (a readArgs) limits() error { return checkWords("target", []string{a.Target}, 1) }
 
-func (a mapArgs) limits() error { return checkWords("module", []string{a.Module}, 1) }
-
 // argumentError explains arguments that do not decode into the tool's
 // input type.
 func argumentError(tool string, err error) string {
@@ -273,6 +291,8 @@ type contextArgs struct {
 	Query  string   `json:"query"`
 	Terms  []string `json:"terms,omitempty"`
 	Budget int      `json:"budget,omitempty"`
+	// Explain adds every ranker's score and every reason to the answer.
+	Explain bool `json:"explain,omitempty"`
 }
 
 func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*mcp.CallToolResult, error) {
@@ -290,15 +310,7 @@ func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*m
 	if err != nil {
 		return nil, err
 	}
-	text := res.Text(false)
-	if s.opts.VaultOnly {
-		// The vault has no map tool to point to.
-		text = strings.Replace(text, pipeline.MapHint, "", 1)
-	}
-	if note != "" {
-		text += "\n" + note + "\n"
-	}
-	return mcp.NewToolResultStructured(res, text), nil
+	return s.contextResult(res, a.Explain, note), nil
 }
 
 type nodeArg struct {
@@ -349,8 +361,18 @@ type summaryOutput struct {
 // nodes: each part optional, each failure reported without undoing the
 // rest.
 func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (*mcp.CallToolResult, error) {
+	nodes := a.Nodes[:0:0]
+	for _, n := range a.Nodes {
+		if n.Type == summaryType {
+			body := n.Body
+			a.Summaries = append(a.Summaries, summaryArg{Target: n.Title, Text: &body})
+			continue
+		}
+		nodes = append(nodes, n)
+	}
+	a.Nodes = nodes
 	if len(a.Nodes)+len(a.Summaries)+len(a.Retract)+len(a.Confirm) == 0 {
-		return nil, errors.New(`nothing to do: send nodes ({"type", "title", "body", "files"}), summaries ({"target", "text"}) or ids to retract`)
+		return nil, errors.New(`nothing to do: send nodes ({"type", "title", "body", "files"}), summaries ({"target", "text"}) ids to retract or ids to confirm`)
 	}
 	in := make([]knowledge.Input, len(a.Nodes))
 	for i, n := range a.Nodes {
@@ -361,6 +383,12 @@ func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (
 			rel, target, ok := strings.Cut(l, ":")
 			if !ok || strings.TrimSpace(rel) == "" || strings.TrimSpace(target) == "" {
 				return nil, fmt.Errorf("nodes[%d].links[%d] %q: write a link as rel:target, e.g. about:concept-checkout", i, j, l)
+			}
+			if strings.TrimSpace(rel) == "supersedes" {
+				// The schema offers supersedes as a link: one argument
+				// less in every message.
+				in[i].Supersedes = append(in[i].Supersedes, strings.TrimSpace(target))
+				continue
 			}
 			in[i].Links = append(in[i].Links, knowledge.Link{Rel: strings.TrimSpace(rel), Target: strings.TrimSpace(target)})
 		}
@@ -452,11 +480,6 @@ func (s *Server) registerTool(ctx context.Context, p *project, a registerArgs) (
 	return res, nil
 }
 
-type mapArgs struct {
-	projectArg
-	Module string `json:"module,omitempty"`
-}
-
 // textOutput is the structured content of the tools that answer a text.
 type textOutput struct {
 	Module string `json:"module,omitempty"`
@@ -464,19 +487,25 @@ type textOutput struct {
 	Text   string `json:"text"`
 }
 
-func (s *Server) mapTool(ctx context.Context, p *project, a mapArgs) (*mcp.CallToolResult, error) {
+// readMap is read's "map" (module "") and "module:NAME": the project map
+// or a module's page. The map was a tool of its own; read takes it, as
+// register's summaries name it, so every message pays for one tool less.
+func (s *Server) readMap(ctx context.Context, p *project, module string) (*mcp.CallToolResult, error) {
 	eng, note, err := p.refreshQuery(ctx, s.opts.Language)
 	if err != nil {
 		return nil, err
 	}
-	text, err := eng.MapText(strings.TrimSpace(a.Module))
+	text, err := eng.MapText(module)
 	if err != nil {
 		return nil, err
+	}
+	if s.opts.Multi && module == "" {
+		text = s.openProjects(p) + "\n" + text
 	}
 	if note != "" {
 		text += "\n" + note + "\n"
 	}
-	return mcp.NewToolResultStructured(textOutput{Module: a.Module, Text: text}, text), nil
+	return mcp.NewToolResultStructured(textOutput{Module: module, Text: text}, text), nil
 }
 
 type readArgs struct {
@@ -516,12 +545,6 @@ func readCapped(path string, limit int) ([]byte, int64, error) {
 	return data, fi.Size(), nil
 }
 
-// nodeOutput is read's structured content for a node.
-type nodeOutput struct {
-	Node  *knowledge.Node `json:"node"`
-	Stale []string        `json:"stale,omitempty"`
-}
-
 func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.CallToolResult, error) {
 	target := strings.TrimSpace(a.Target)
 	if target == "" {
@@ -529,6 +552,15 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 	}
 	if rest, ok := strings.CutPrefix(target, "chunk:"); ok {
 		return s.readChunk(ctx, p, rest)
+	}
+	if !s.opts.VaultOnly {
+		// A vault has no code to map.
+		if target == "map" {
+			return s.readMap(ctx, p, "")
+		}
+		if module, ok := strings.CutPrefix(target, "module:"); ok {
+			return s.readMap(ctx, p, strings.TrimSpace(module))
+		}
 	}
 	eng, err := p.engine()
 	if err != nil {
@@ -560,17 +592,14 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 			}
 			b.WriteString(s.msg(messages.ReadRepo) + "\n" + rubitext.Quote(strings.TrimRight(string(data), "\n")) + "\n")
 		}
-		c := n.Clone()
-		c.Path = p.rel(c.Path)
 		if size > int64(len(data)) {
 			// A node is the user's, or a cloned repository's: one call
 			// cannot flood the agent's context with it.
-			fmt.Fprintf(&b, "\n… the node is %d bytes; the first %d are shown. Open %s for the rest.\n", size, len(data), c.Path)
-			if len(c.Body) > maxNodeRead {
-				c.Body = strings.ToValidUTF8(c.Body[:maxNodeRead], "")
-			}
+			fmt.Fprintf(&b, "\n… the node is %d bytes; the first %d are shown. Open %s for the rest.\n", size, len(data), p.rel(n.Path))
 		}
-		return mcp.NewToolResultStructured(nodeOutput{Node: c, Stale: stale}, b.String()), nil
+		// The structured content is the text, not the node's fields again:
+		// Claude Code and Codex give the model that copy.
+		return mcp.NewToolResultStructured(textOutput{Target: n.ID, Text: b.String()}, b.String()), nil
 	}
 	if !errors.Is(nodeErr, knowledge.ErrNotFound) {
 		return nil, nodeErr
@@ -669,30 +698,21 @@ func (s *Server) retract(p *project, targets []string, hard bool) ([]forgetOutpu
 	return done, nil
 }
 
-// projectInfo is one entry of projects' structured content.
-type projectInfo struct {
-	Root    string `json:"root"`
-	Name    string `json:"name"`
-	Current bool   `json:"current"`
-}
-
-func (s *Server) projectsTool(_ context.Context, p *project, _ projectArg) (*mcp.CallToolResult, error) {
+// openProjects lists, for map's overview with Multi, the projects the
+// server has open, the current one (p) marked: the projects an agent
+// passes as project. It folds what was a tool of its own into map.
+func (s *Server) openProjects(p *project) string {
 	s.mu.Lock()
 	roots := s.openRoots()
 	s.mu.Unlock()
-	out := struct {
-		Projects []projectInfo `json:"projects"`
-	}{Projects: []projectInfo{}}
 	var b strings.Builder
+	b.WriteString("open projects (* is the one calls without project use; pass a name or root as project, or the path of another project):\n")
 	for _, root := range roots {
-		info := projectInfo{Root: root, Name: filepath.Base(root), Current: root == p.root}
-		out.Projects = append(out.Projects, info)
 		mark := " "
-		if info.Current {
+		if root == p.root {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, "%s %s  %s\n", mark, info.Name, info.Root)
+		fmt.Fprintf(&b, "%s %s  %s\n", mark, filepath.Base(root), root)
 	}
-	b.WriteString("* is the project calls without project use; pass a name or root as project, or the absolute path of another project directory\n")
-	return mcp.NewToolResultStructured(out, b.String()), nil
+	return b.String()
 }

@@ -5,35 +5,26 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	mcpgo "github.com/mark3labs/mcp-go/server"
 
 	"github.com/rubi-dev/rubi/agent/transcript"
 	"github.com/rubi-dev/rubi/agent/xray"
-	"github.com/rubi-dev/rubi/core/messages"
 )
 
-// The xray tool is offered only with Options.Xray: it is an occasional
-// report for a person, and its definition would otherwise be paid for in
-// every message.
+// The xray report is memory's action xray, offered only with Options.Xray:
+// it is an occasional report for a person, and its words would otherwise
+// be paid for in every message. It was a tool of its own; as an action it
+// costs a few words of memory's description.
 
-// xrayDays is the window the xray tool reads by default, like rubi xray.
+// xrayDays is the window the xray action reads by default, like rubi xray.
 const xrayDays = 30
 
 // xrayTop is how many of the most expensive sessions the summary names.
 const xrayTop = 3
-
-func (s *Server) xrayTool() mcpgo.ServerTool {
-	return mcpgo.ServerTool{Tool: mcp.NewTool("xray",
-		mcp.WithDescription(s.msg(messages.ToolXray)),
-		hints(true, false, true),
-		mcp.WithInteger("days", mcp.Description(s.msg(messages.ToolXrayDays))),
-		mcp.WithString("project"),
-	), Handler: s.handleXray}
-}
 
 type xrayArgs struct {
 	// Days is a pointer: missing means the default, 0 every log.
@@ -41,8 +32,8 @@ type xrayArgs struct {
 	Project string `json:"project,omitempty"`
 }
 
-// xrayOutput is the xray tool's structured content: the figures of the
-// summary, with the keys of rubi xray --json where they are the same.
+// xrayOutput is the figures of the xray action's summary, with the keys of
+// rubi xray --json where they are the same.
 type xrayOutput struct {
 	Days     int            `json:"days"`
 	Project  string         `json:"project,omitempty"`
@@ -82,17 +73,24 @@ type xraySession struct {
 
 // handleXray answers without a project: the logs are the user's, not a
 // project's. Failures are error results, like every tool's.
-func (s *Server) handleXray(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var a xrayArgs
-	if err := req.BindArguments(&a); err != nil {
-		return mcp.NewToolResultError(argumentError(req.Params.Name, err)), nil
+// xraySince reads memory's since for the xray action: nil (the default,
+// xrayDays) when empty, 0 for every log ("all"), else a number of days
+// back ("7d").
+func xraySince(since string) (*int, error) {
+	since = strings.TrimSpace(since)
+	if since == "" {
+		return nil, nil
 	}
-	res, err := s.runXray(ctx, a)
-	if err != nil {
-		s.logger.Debug("tool error", "tool", req.Params.Name, "error", err)
-		return mcp.NewToolResultError(errorText(err)), nil
+	if since == "all" {
+		n := 0
+		return &n, nil
 	}
-	return res, nil
+	if d, ok := strings.CutSuffix(since, "d"); ok {
+		if n, err := strconv.Atoi(d); err == nil && n > 0 {
+			return &n, nil
+		}
+	}
+	return nil, fmt.Errorf("since %q: give the days back to read (7d), or all for every log", since)
 }
 
 func (s *Server) runXray(ctx context.Context, a xrayArgs) (*mcp.CallToolResult, error) {
@@ -101,7 +99,7 @@ func (s *Server) runXray(ctx context.Context, a xrayArgs) (*mcp.CallToolResult, 
 		days = *a.Days
 	}
 	if days < 0 || days > 36500 {
-		return nil, fmt.Errorf("days %d: give a number of days back to read, or 0 for every log", days)
+		return nil, fmt.Errorf("since %dd: give the days back to read (7d), or all for every log", days)
 	}
 	home, _ := os.UserHomeDir()
 	project, err := xrayProject(a.Project, home)
@@ -137,7 +135,20 @@ func (s *Server) runXray(ctx context.Context, a xrayArgs) (*mcp.CallToolResult, 
 	for _, t := range rep.Top {
 		out.Top = append(out.Top, xraySession{ID: t.ID, Agent: t.Agent, Project: t.Project, Start: t.Start, Peak: t.Peak, Cost: t.Cost.Total, Share: t.Share})
 	}
-	return mcp.NewToolResultStructured(out, xraySummary(&out)), nil
+	// The structured content is the summary the text is, with the window,
+	// project and count it covers, not the report's figures again
+	// (Claude Code and Codex give the model that copy; rubi xray --json
+	// has them for programs).
+	text := xraySummary(&out)
+	return mcp.NewToolResultStructured(xrayResult{Days: out.Days, Project: out.Project, Sessions: out.Sessions, Text: text}, text), nil
+}
+
+// xrayResult is the xray action's structured content.
+type xrayResult struct {
+	Days     int    `json:"days"`
+	Project  string `json:"project,omitempty"`
+	Sessions int    `json:"sessions"`
+	Text     string `json:"text"`
 }
 
 // xrayProject turns the project argument into an analysis filter: an
@@ -177,7 +188,7 @@ func noSessions(days int, project string) error {
 		tries = append(tries, "leave project out to see every project")
 	}
 	if days > 0 {
-		tries = append(tries, "pass days 0 to read every log")
+		tries = append(tries, "pass since all to read every log")
 	}
 	if len(tries) > 0 {
 		fmt.Fprintf(&b, "; %s", strings.Join(tries, ", or "))
@@ -185,7 +196,7 @@ func noSessions(days int, project string) error {
 	return fmt.Errorf("%s", b.String())
 }
 
-// xraySummary is the compact text of the xray tool: the findings of rubi
+// xraySummary is the compact text of the xray action: the findings of rubi
 // xray in a few lines, a few hundred tokens at most.
 func xraySummary(o *xrayOutput) string {
 	var b strings.Builder

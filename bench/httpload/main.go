@@ -261,7 +261,7 @@ func mixedCall(rng *rand.Rand, c, i int) (name string, args map[string]any, writ
 	case r < 18:
 		return "read", map[string]any{"target": "README.md:1-40"}, ""
 	default:
-		return "map", map[string]any{}, ""
+		return "read", map[string]any{"target": "map"}, ""
 	}
 }
 

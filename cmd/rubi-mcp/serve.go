@@ -26,9 +26,9 @@ import (
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 
-// xrayToolTokens is what the xray tool's definition costs, for --xray's
-// help; a test keeps it equal to the measured cost.
-const xrayToolTokens = 112
+// xrayTokens is what memory's action xray adds to the definitions, for
+// --xray's help; a test keeps it equal to the measured cost.
+const xrayTokens = 30
 
 // projectDirEnv names the project an MCP server serves, like --root.
 const projectDirEnv = "RUBI_PROJECT_DIR"
@@ -83,7 +83,7 @@ the project around the working directory. The index is refreshed before
 queries, so answers reflect edits made while the server runs.
 
 --http ADDR serves streamable HTTP at http://ADDR/mcp instead, for several
-clients and projects at once (the projects tool lists them; every tool takes
+clients and projects at once (read "map" lists them; every tool takes
 a project argument: an open project's name, or the absolute path of a project
 inside --root, the working directory's project or an --allow folder). A
 bare port or ":PORT" listens on 127.0.0.1. Every request must carry a bearer
@@ -102,18 +102,17 @@ ends (the client starts a new one).
 --vault DIR serves the personal vault alone, for apps that give the server
 no project folder (the Claude Desktop extension, rubi.mcpb): the vault is the
 project of every call (its index and handoffs in DIR/.rubi/), every note
-registered is personal (DIR/personal/knowledge/), and the map tool is left
-out; the working directory, --root, ` + projectDirEnv + ` and the client's roots are
+registered is personal (DIR/personal/knowledge/), and read has no "map"; the working directory, --root, ` + projectDirEnv + ` and the client's roots are
 not used. DIR is an absolute path (or ~/...), created when missing; "" (or a
 manifest placeholder such as ${user_config.vault} left unreplaced) is
 RUBI_VAULT, else the vault of your configuration (~/rubi-vault by default).
 A vault that is a file, unwritable, the file system's root or your home
 folder makes every tool call an error naming it.
 
---xray also offers the xray tool: a summary of where your agents' tokens
-went (rubi xray) and the compaction threshold that would save most, for
-when you ask your agent. It is off by default because clients send every
-tool definition with every message.
+--xray also offers the memory tool's action xray: a summary of where your
+agents' tokens went (rubi xray) and the compaction threshold that would
+save most, for when you ask your agent. It is off by default because
+clients send every tool definition with every message.
 
 --cost prints what the tool definitions and instructions cost in tokens:
 clients send them with every message.`,
@@ -204,7 +203,7 @@ clients send them with every message.`,
 	f.BoolVar(&o.cost, "cost", false, "print the fixed cost in tokens of the tool definitions and instructions, and exit")
 	f.StringVar(&o.vault, "vault", "", "serve the personal vault DIR alone, with no project (\"\": the configured vault)")
 	f.BoolVar(&o.version, "version", false, "print rubi-mcp's version and exit")
-	f.BoolVar(&o.xray, "xray", false, "also offer the xray tool (adds ~"+strconv.Itoa(xrayToolTokens)+" tokens to every message)")
+	f.BoolVar(&o.xray, "xray", false, "also offer memory's action xray (adds ~"+strconv.Itoa(xrayTokens)+" tokens to every message)")
 	return cmd
 }
 
@@ -335,13 +334,7 @@ func (o *options) printCost(srv *mcpserver.Server) error {
 		}
 	}
 	if c.Total > c.Limit {
-		msg := o.lang.Format(messages.CostOver, c.Limit)
-		for _, t := range c.Tools {
-			if t.Name == "xray" {
-				msg += o.lang.Format(messages.CostOverXray, t.Tokens)
-			}
-		}
-		fmt.Fprintln(o.stderr, msg)
+		fmt.Fprintln(o.stderr, o.lang.Format(messages.CostOver, c.Limit))
 		return &programs.ExitError{Code: 1}
 	}
 	return nil

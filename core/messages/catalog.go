@@ -16,17 +16,18 @@ const (
 	ToolVaultInstructions
 	ToolContext
 	ToolContextTerms
+	ToolContextBudget
+	ToolContextExplain
+	ToolProject
 	ToolRegister
-	ToolMap
 	ToolRead
-	ToolProjects
+	ToolVaultRead
 	ToolMemory
 	ToolMemoryText
 	ToolMemoryEntity
 	ToolMemorySince
 	ToolMemoryTypos
-	ToolXray
-	ToolXrayDays
+	ToolMemoryXray
 
 	// The hooks: what they inject into the agent's context.
 	HookMap
@@ -333,7 +334,6 @@ const (
 	// rubi mcp --cost.
 	CostLine
 	CostOver
-	CostOverXray
 
 	// consent (A): rubi trust, and what an untrusted project leaves out.
 	TrustLeftOut
@@ -380,21 +380,21 @@ const (
 var catalog = [numKeys]text{
 	ToolInstructions: {
 		en: `rubi holds this project's code map and what past sessions learned.
-- Start with map; call context with terms before exploring files.
+- Start with read map; call context with terms before exploring files.
 - register what you learn, with its files.
-- Before the context fills, save a memory handoff; after a reset, read the last.`,
+- Before the context fills, save a memory handoff; after a reset, read last.`,
 		pt: `rubi guarda o mapa do código do projeto e o que sessões passadas aprenderam.
-- Comece com map; chame context com terms antes de explorar arquivos.
+- Comece com read map; chame context com terms antes de explorar arquivos.
 - Salve o que aprender com register, com seus arquivos.
-- Antes que o contexto encha, salve um handoff com memory; após um reset, leia o último.`,
-		fr: `rubi garde la carte du code du projet et les acquis des sessions passées.
-- Commencez par map ; appelez context avec terms avant d'explorer les fichiers.
+- Antes que o contexto encha, salve um handoff com memory; após um reset, leia last.`,
+		fr: `rubi garde la carte du code et les acquis des sessions passées.
+- Commencez par read map ; appelez context avec terms avant d'explorer les fichiers.
 - Enregistrez vos acquis et leurs fichiers avec register.
-- Avant saturation du contexte, sauvegardez un handoff (memory) ; après un reset, lisez le dernier.`,
+- Avant que le contexte sature, sauvez un handoff (memory) ; après un reset, lisez last.`,
 		ja: `rubiはコードマップと過去の知見を持ちます。
-- 最初にmap、探索の前にterms付きでcontext。
+- 最初にread map、探索の前にterms付きでcontext。
 - 知見はファイル付きでregister。
-- コンテキストが埋まる前にmemoryでhandoff、リセット後はlastを読む。`,
+- 文脈満杯前にmemoryでhandoff、リセット後はlastを読む。`,
 	},
 	ToolVaultInstructions: {
 		en: `rubi is the user's personal memory: preferences, decisions and notes kept across conversations.
@@ -417,8 +417,8 @@ var catalog = [numKeys]text{
 	ToolContext: {
 		en: "Search the project's code and stored knowledge within a token budget; each item says why.",
 		pt: "Busca no código e no conhecimento do projeto, num orçamento de tokens; cada item diz por quê.",
-		fr: "Recherche le code et les connaissances du projet dans un budget de tokens ; chaque élément dit pourquoi.",
-		ja: "コードと知識をトークン予算内で検索、各項目に理由付き。",
+		fr: "Cherche code et acquis du projet dans un budget de tokens ; chaque élément dit pourquoi.",
+		ja: "コードと知識を予算内で検索、各項目に理由付き。",
 	},
 	ToolContextTerms: {
 		en: "synonyms, related words, likely identifiers",
@@ -426,41 +426,53 @@ var catalog = [numKeys]text{
 		fr: "synonymes, mots liés, identifiants probables",
 		ja: "同義語、関連語、識別子の候補",
 	},
+	ToolContextBudget: {
+		en: "max tokens of the answer",
+		pt: "máximo de tokens da resposta",
+		fr: "tokens max. de la réponse",
+		ja: "最大トークン数",
+	},
+	ToolContextExplain: {
+		en: "rankers' scores and every reason",
+		pt: "notas dos rankers e todos os motivos",
+		fr: "scores des rankers et toutes les raisons",
+		ja: "スコアと全理由も",
+	},
+	ToolProject: {
+		en: "name or path",
+		pt: "nome ou caminho",
+		fr: "nom ou chemin",
+		ja: "名前かパス",
+	},
 	ToolRegister: {
-		en: `Save what you learned, with its files; same title merges. summaries: of "map" or "module:NAME" ("" removes). retract: hide wrong nodes (hard: delete).`,
-		pt: `Salva o que aprendeu, com seus arquivos; mesmo título mescla. summaries: de "map" ou "module:NAME" ("" remove). retract: oculta nós errados (hard: apaga).`,
-		fr: `Enregistre vos acquis avec leurs fichiers ; même titre : fusion. summaries : de "map" ou "module:NAME" ("" supprime). retract : masque les nœuds erronés (hard : supprime).`,
-		ja: `知見をファイル付きで保存、同題名は統合。summaries: "map"か"module:NAME"の要約(""で削除)。retract: 誤ったノードを隠す(hard: 削除)。`,
+		en: `Save what you learned, with its files; same title merges. Type summary: title "map" or "module:NAME", body ("" removes). retract: hide wrong nodes (hard: delete); confirm: still true.`,
+		pt: `Salva o que aprendeu, com seus arquivos; mesmo título mescla. Tipo summary: title "map" ou "module:NAME", body ("" remove). retract: oculta nós errados (hard: apaga); confirm: ainda vale.`,
+		fr: `Enregistre vos acquis et leurs fichiers ; même titre : fusion. Type summary : title "map" ou "module:NAME", body ("" supprime). retract : masque les nœuds faux (hard : supprime) ; confirm : toujours vrai.`,
+		ja: `知見をファイル付きで保存、同題名は統合。type summary: title "map"か"module:NAME"、body(""で削除)。retract: 誤りを隠す(hardで削除)。confirm: 現在も有効。`,
 	},
-	ToolMap: {
-		en: "Project map: modules, central files, dependencies; with module: its files, exports, imports.",
-		pt: "Mapa do projeto: módulos, arquivos centrais, dependências; com module: seus arquivos, exports, imports.",
-		fr: "Carte du projet : modules, fichiers centraux, dépendances ; avec module : ses fichiers, exports, imports.",
-		ja: "マップ: モジュール、中心ファイル、依存関係。moduleでそのファイル、export、import。",
-	},
-	ToolRead: {
+	ToolVaultRead: {
 		en: "Read a node (id or title), chunk:ID[:START-END], or path[:LINE or :START-END].",
 		pt: "Lê um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].",
 		fr: "Lit un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].",
 		ja: "ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。",
 	},
-	ToolProjects: {
-		en: "List the open projects; pass one as project to other tools.",
-		pt: "Lista os projetos abertos; passe um como project às outras ferramentas.",
-		fr: "Liste les projets ouverts ; passez-en un comme project aux autres outils.",
-		ja: "開いたプロジェクト一覧(projectに渡す)。",
+	ToolRead: {
+		en: `Read "map" (modules, central files), "module:NAME", a node (id or title), chunk:ID[:START-END] or path[:LINE or :START-END].`,
+		pt: `Lê "map" (módulos, arquivos centrais), "module:NAME", um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
+		fr: `Lit "map" (modules, fichiers centraux), "module:NAME", un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
+		ja: `"map"(モジュールと中心ファイル)、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。`,
 	},
 	ToolMemory: {
-		en: "Conversation memory: save, grep, list chunks; handoff: where work stands (last reads it); retention previews archiving, retain runs it; status: overview.",
-		pt: "Memória das conversas: save, grep, list de trechos; handoff: onde o trabalho está (last o lê); retention prevê o arquivamento, retain o faz; status: visão geral.",
-		fr: "Mémoire des conversations : save, grep, list de fragments ; handoff : l'état du travail (last le lit) ; retention : aperçu de l'archivage, retain le fait ; status : bilan.",
-		ja: "会話の記憶: save・grep・list、handoff(作業の現状、lastで読む)、retention(アーカイブ予告)、retain(実行)、status(概要)。",
+		en: "Conversation memory: save, grep, list chunks; handoff saves where work stands, last reads it; retention previews archiving, retain runs it; status.",
+		pt: "Memória das conversas: save, grep, list de trechos; handoff salva onde o trabalho está, last o lê; retention prevê o arquivamento, retain o faz; status.",
+		fr: "Mémoire des conversations : save, grep, list de fragments ; handoff sauve l'état du travail, last le lit ; retention prévoit l'archivage, retain l'exécute ; status.",
+		ja: "会話の記憶: save・grep・list、handoff(現状を保存、lastで読む)、retention(予告)、retain(アーカイブ)、status。",
 	},
 	ToolMemoryText: {
-		en: "save: the chunk; grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files",
-		pt: "save: o trecho; grep: uma regexp; handoff: ## Goal, Done, In progress, Next, Files",
-		fr: "save : le fragment ; grep : une regexp ; handoff : ## Goal, Done, In progress, Next, Files",
-		ja: "save: 本文、grep: 正規表現、handoff: ## Goal, Done, In progress, Next, Files",
+		en: "grep: a regexp; handoff: ## Goal, Done, In progress, Next, Files",
+		pt: "grep: uma regexp; handoff: ## Goal, Done, In progress, Next, Files",
+		fr: "grep : une regexp ; handoff : ## Goal, Done, In progress, Next, Files",
+		ja: "grep: 正規表現、handoff: ## Goal, Done, In progress, Next, Files",
 	},
 	ToolMemoryEntity: {
 		en: "file, function, ticket…",
@@ -480,17 +492,11 @@ var catalog = [numKeys]text{
 		fr: "grep : mots, N fautes chacun",
 		ja: "grep: 語ごとの誤字数",
 	},
-	ToolXray: {
-		en: "Where the user's agent sessions spent tokens; the compaction threshold that saves most. Only when asked.",
-		pt: "Onde as sessões de agente do usuário gastaram tokens; o limite de compactação que mais economiza. Só se pedido.",
-		fr: "Où les sessions d'agent ont dépensé leurs tokens, et le seuil de compaction le plus économe. Sur demande.",
-		ja: "セッションのトークン消費先と最も節約する圧縮しきい値。依頼時のみ。",
-	},
-	ToolXrayDays: {
-		en: "default 30, 0 all",
-		pt: "padrão 30, 0 todos",
-		fr: "30 par défaut, 0 tous",
-		ja: "既定30、0で全期間",
+	ToolMemoryXray: {
+		en: "xray, only when asked: where the user's agent sessions spent tokens (since: 30d or all; project).",
+		pt: "xray, só se pedido: onde as sessões de agente do usuário gastaram tokens (since: 30d ou all; project).",
+		fr: "xray, sur demande : où les sessions d'agent dépensent leurs tokens (since : 30d ou all ; project).",
+		ja: "xray(依頼時のみ): セッションのトークン消費先(since: 30dかall、project)。",
 	},
 
 	HookMap: {
@@ -500,10 +506,10 @@ var catalog = [numKeys]text{
 		ja: "rubi: プロジェクトのマップ(.rubi/map.md)です。探索の前にrubiのcontextツールでプロジェクトの記憶を検索し、分かったことは登録してください。",
 	},
 	HookIndexing: {
-		en: "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and map tools answer once it is done.",
-		pt: "rubi está criando o índice deste projeto em segundo plano (primeira execução). O mapa estará em .rubi/map.md em instantes; as ferramentas context e map do rubi respondem quando terminar.",
-		fr: "rubi construit l'index de ce projet en arrière-plan (première exécution). La carte sera dans .rubi/map.md dans un instant ; les outils context et map de rubi répondront une fois l'index prêt.",
-		ja: "rubiがこのプロジェクトのインデックスをバックグラウンドで作成しています(初回)。まもなく.rubi/map.mdにマップができます。完了後はrubiのcontextとmapツールが応答します。",
+		en: "rubi is building this project's index in the background (first run). The map will be in .rubi/map.md in a moment; the rubi context and read tools answer once it is done.",
+		pt: "rubi está criando o índice deste projeto em segundo plano (primeira execução). O mapa estará em .rubi/map.md em instantes; as ferramentas context e read do rubi respondem quando terminar.",
+		fr: "rubi construit l'index de ce projet en arrière-plan (première exécution). La carte sera dans .rubi/map.md dans un instant ; les outils context et read de rubi répondront une fois l'index prêt.",
+		ja: "rubiがこのプロジェクトのインデックスをバックグラウンドで作成しています(初回)。まもなく.rubi/map.mdにマップができます。完了後はrubiのcontextとreadツールが応答します。",
 	},
 	HookHandoffOld: {
 		en: "rubi: the last handoff is from %s, %s ago; if it is about this work, read it with the rubi memory tool (action last).",
@@ -2214,12 +2220,6 @@ var catalog = [numKeys]text{
 		pt: "rubi: o custo fixo passa do limite de %d tokens",
 		fr: "rubi : le coût fixe dépasse sa limite de %d tokens",
 		ja: "rubi: 固定コストが上限の%dトークンを超えています",
-	},
-	CostOverXray: {
-		en: "; the xray tool adds %d of them: leave out --xray to save them",
-		pt: "; a ferramenta xray soma %d deles: deixe --xray de fora para economizá-los",
-		fr: " ; l'outil xray en ajoute %d : retirez --xray pour les économiser",
-		ja: "。うち%dはxrayツールの分です: --xrayを外すと節約できます",
 	},
 	// consent (A): rubi trust, and what an untrusted project leaves out.
 	TrustLeftOut: {

@@ -257,14 +257,24 @@ func TestLocale(t *testing.T) {
 // arguments as they are, in every language.
 func TestToolTextsKeepNames(t *testing.T) {
 	for _, l := range Langs {
-		for _, w := range []string{"map", "context", "terms", "register", "memory", "handoff"} {
+		for _, w := range []string{"read map", "context", "terms", "register", "memory", "handoff"} {
 			if !strings.Contains(l.Get(ToolInstructions), w) {
 				t.Errorf("%s instructions do not name %s:\n%s", l, w, l.Get(ToolInstructions))
 			}
 		}
-		for _, w := range []string{"summaries", "retract", "hard", `"map"`, "module:NAME"} {
+		for _, w := range []string{"summary", "title", "body", "retract", "hard", `"map"`, "module:NAME"} {
 			if !strings.Contains(l.Get(ToolRegister), w) {
 				t.Errorf("%s register description does not name %s: %s", l, w, l.Get(ToolRegister))
+			}
+		}
+		for _, w := range []string{`"map"`, "module:NAME", "chunk:ID", "path"} {
+			if !strings.Contains(l.Get(ToolRead), w) {
+				t.Errorf("%s read description does not name %s: %s", l, w, l.Get(ToolRead))
+			}
+		}
+		for _, w := range []string{"xray", "since", "30d", "all", "project"} {
+			if !strings.Contains(l.Get(ToolMemoryXray), w) {
+				t.Errorf("%s memory's xray text does not name %s: %s", l, w, l.Get(ToolMemoryXray))
 			}
 		}
 		for _, w := range memoryActionNames {

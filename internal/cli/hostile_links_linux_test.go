@@ -209,7 +209,7 @@ func runMCP(t *testing.T, root string) ranLinked {
 	cmd.Dir = root
 	mcp := startMCP(t, cmd)
 	mcp.call("context", `{"query":"coupon applied twice"}`)
-	mcp.call("map", `{}`)
+	mcp.call("read", `{"target":"map"}`)
 	mcp.call("memory", `{"action":"last"}`)
 	mcp.call("memory", `{"action":"list"}`)
 	err := mcp.close()

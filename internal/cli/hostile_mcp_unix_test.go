@@ -27,8 +27,8 @@ func TestAHostileRepositoryHurtsNothingOverMCP(t *testing.T) {
 	before := snapshot(t, outside)
 
 	calls := []string{
-		`{"name":"map","arguments":{}}`,
-		`{"name":"map","arguments":{"module":"store"}}`,
+		`{"name":"read","arguments":{"target":"map"}}`,
+		`{"name":"read","arguments":{"target":"module:store"}}`,
 		`{"name":"context","arguments":{"query":"open the order database","terms":["orders"]}}`,
 		`{"name":"read","arguments":{"target":"store/pipe.go"}}`,
 		`{"name":"read","arguments":{"target":"store/store.go:1-3"}}`,

@@ -47,10 +47,12 @@ const seen = {
 
 const { tools } = await client.listTools();
 seen.tools = tools.map((t) => t.name).sort();
-check(seen.tools.join(",") === "context,map,memory,read,register", "tools/list", seen.tools);
+check(seen.tools.join(",") === "context,memory,read,register", "tools/list", seen.tools);
 for (const t of tools) {
   const a = t.annotations ?? {};
-  check(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].every((k) => typeof a[k] === "boolean"), `annotations of ${t.name}`, a);
+  // Only what differs from MCP's defaults is sent: every tool stays in
+  // the project, a read-only one says so.
+  check(a.openWorldHint === false && (t.name === "context" || t.name === "read") === (a.readOnlyHint === true), `annotations of ${t.name}`, a);
 }
 
 const registered = await client.callTool({
@@ -76,7 +78,7 @@ const found = await client.callTool({
 seen.context = text(found);
 check(!found.isError && seen.context.includes("Open ignores a bad DSN"), "context finds the node just registered", found);
 const items = found.structuredContent?.items ?? [];
-check(items.some((i) => i.id === "node:gotcha-open-ignores-a-bad-dsn") && items.some((i) => i.path === "store/store.go"), "context structured content", items);
+check(items.some((i) => i.id === "gotcha-open-ignores-a-bad-dsn") && items.some((i) => i.path === "store/store.go"), "context structured content", items);
 
 const outside = await client.callTool({ name: "read", arguments: { target: "../../etc/passwd" } });
 seen.outside = text(outside);
