@@ -237,6 +237,14 @@ type Hit struct {
 	Score float64 `json:"score"`
 	// Reason says in a few words why the document matched.
 	Reason string `json:"reason,omitempty"`
+	// Match is the share, from 0 to 1, of the question's telling weight
+	// that the document matches: for a ranker of words, the inverse
+	// document frequencies of the question's words it contains over
+	// those of all the question's words the index knows, so a document
+	// that matches only frequent words ("read", "hook") scores low
+	// however often it repeats them. 0 when the ranker does not measure
+	// it (a graph walk); the packer's floor reads it (pipeline.MatchFloor).
+	Match float64 `json:"match,omitempty"`
 }
 
 // RankedList is one ranker's answer, as a fuser sees it.

@@ -31,8 +31,14 @@ type project struct {
 
 func newProject(t testing.TB, notes ...knowledge.Input) *project {
 	t.Helper()
+	return newProjectFrom(t, "../../core/pipeline/testdata/shop", notes...)
+}
+
+// newProjectFrom is newProject with a copy of the tree src.
+func newProjectFrom(t testing.TB, src string, notes ...knowledge.Input) *project {
+	t.Helper()
 	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS("../../core/pipeline/testdata/shop")); err != nil {
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
@@ -335,10 +341,17 @@ func TestRecallInjectsOnlyWhenSomethingMatches(t *testing.T) {
 }
 
 func TestRecallStaysInTheBudget(t *testing.T) {
+	// Eight long notes match, more than the budget holds; the words they
+	// share stay rare in the project (the other notes are about other
+	// things), so they are telling (pipeline.MatchFloor).
 	var notes []knowledge.Input
-	for i := range 30 {
+	for i := range 8 {
 		notes = append(notes, knowledge.Input{Type: knowledge.TypeGotcha, Title: fmt.Sprintf("Coupon gotcha number %d", i),
 			Body: strings.Repeat("Coupons and checkout totals interact in surprising ways. ", 8)})
+	}
+	for i := range 30 {
+		notes = append(notes, knowledge.Input{Type: knowledge.TypeNote, Title: fmt.Sprintf("Release step %d", i),
+			Body: fmt.Sprintf("Step %d of the release: tag, build and publish the archive.", i)})
 	}
 	p := newProject(t, notes...)
 	os.WriteFile(filepath.Join(p.root, "rubi.hcl"), []byte("budgets {\n  recall = 300\n}\n"), 0o644)

@@ -31,6 +31,11 @@ func (h *handler) userPrompt(ctx context.Context) (Output, error) {
 	return Output{Context: joinParts(recall, warn)}, nil
 }
 
+// recallFloor is the least share of the prompt's telling weight a note
+// must match (pipeline.MatchFloor); a variable only for the dev set's
+// cross-validation (recallset_test.go), which tries others.
+var recallFloor = pipeline.MatchFloor
+
 // recallLimit caps the items of a recall.
 const recallLimit = 6
 
@@ -41,14 +46,20 @@ const recallLimit = 6
 // strict, since an injection the model does not need costs tokens on
 // every turn. A note qualifies when
 //
-//   - its title and text contain at least two of the prompt's distinct
-//     content words (one, when the prompt has fewer than three), after
-//     stemming; stopwords and the words of any request ("fix", "add",
-//     "please", "thanks", …) are not content words; or
+//   - it holds at least recallFloor (pipeline.MatchFloor) of the telling
+//     weight of the prompt's topic (topicText: the prompt without its
+//     request words), so that sharing frequent words ("hook", "test") is
+//     not enough, and its title and text contain at least two of the
+//     prompt's distinct content words (one, when the prompt has fewer
+//     than three), after stemming; stopwords and the words of any request
+//     ("fix", "add", "read", "please", "thanks", …) are not content
+//     words; or
 //   - it is about a file the prompt names: its path, or its file name
 //     written as such (coupon.ts, internal/discount/coupon.go).
 //
-// Each note comes with the files it is about. Nothing else is injected, so
+// The rule is applied as the notes are packed, so a note that fails it
+// takes none of the budget. Each note comes with the files it is about.
+// Nothing else is injected, so
 // a prompt such as "thanks, looks good" or one about a topic the project's
 // memory does not hold injects nothing. Recall ranks notes by their words
 // and names only (pipeline.Query.Direct): a note that only the graph links
@@ -65,9 +76,15 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 		return "", nil
 	}
 	h.refreshNotes(ctx)
+	// The threshold is applied as the notes are packed, before each is
+	// fitted to the budget: a note left out takes none of it.
 	res, err := h.engine().Retrieve(ctx, pipeline.Query{
-		Text: prompt, Kinds: []string{core.DocNode}, Direct: true,
-		Budget: h.cfg.Budgets.Recall, Limit: recallLimit + 2,
+		Text: topicText(prompt), Kinds: []string{core.DocNode}, Direct: true,
+		Budget: h.cfg.Budgets.Recall, Limit: recallLimit,
+		Admit: func(it *pipeline.Item, match float64) bool {
+			prose, files := splitNote(it.Title + "\n" + it.Text)
+			return aboutNamed(paths, files) || match >= recallFloor && matched(words, prose) >= need(words)
+		},
 	})
 	if errors.Is(err, pipeline.ErrNoIndex) {
 		return "", nil
@@ -75,25 +92,20 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	need := 2
-	if len(words) < 3 {
-		need = 1
-	}
-	kept := &pipeline.Result{Query: res.Query, Budget: res.Budget, Items: []pipeline.Item{}}
-	for _, it := range res.Items {
-		if len(kept.Items) == recallLimit {
-			break
-		}
-		prose, files := splitNote(it.Title + "\n" + it.Text)
-		if matched(words, prose) >= need || aboutNamed(paths, files) {
-			kept.Items = append(kept.Items, it)
-			kept.Tokens += it.Tokens
-		}
-	}
-	if len(kept.Items) == 0 {
+	if len(res.Items) == 0 {
 		return "", nil
 	}
-	return h.lang.Get(messages.HookRecall) + "\n" + kept.Text(false), nil
+	res.Omitted = 0 // notes below the threshold are not matches left out
+	return h.lang.Get(messages.HookRecall) + "\n" + res.Text(false), nil
+}
+
+// need is how many of the prompt's content words a note must contain:
+// two, or one when the prompt has fewer than three.
+func need(words map[string]bool) int {
+	if len(words) < 3 {
+		return 1
+	}
+	return 2
 }
 
 // notesRefreshWait bounds the refresh of the notes' index before a
@@ -121,7 +133,7 @@ func (h *handler) refreshNotes(ctx context.Context) {
 var requestWords = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	for _, t := range text.Tokenize(`fix add make change update use using help please want need can could would should
-		implement write create remove delete look check see try work works working code file files function thing things
+		implement write read create remove delete look check see try work works working code file files function thing things
 		issue problem question explain tell show find why how what where when which okay ok yes thanks thank good great
 		nice sure continue go ahead done now again still also just really lets let run start stop keep get put`) {
 		out[t] = true
@@ -139,6 +151,32 @@ func contentWords(prompt string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// promptWord is a word of a prompt as written, a path or identifier
+// whole.
+var promptWord = lazyRegexp(`[\p{L}\p{N}_][\p{L}\p{N}_./-]*`)
+
+// topicText is the prompt without its request words, as the notes are
+// searched with: the share of the prompt's telling weight a note matches
+// (pipeline.MatchFloor) is a share of its topic, not of "make", "fix" or
+// "read", which a small project's index may find rare (a Makefile makes
+// "make" rare).
+func topicText(prompt string) string {
+	request := requestWords()
+	var keep []string
+	for _, w := range promptWord().FindAllString(prompt, -1) {
+		for _, t := range text.Tokenize(w) {
+			if !request[t] {
+				keep = append(keep, w)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return prompt
+	}
+	return strings.Join(keep, " ")
 }
 
 // matched counts the words that occur in s after the same analysis.

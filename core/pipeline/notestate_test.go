@@ -106,7 +106,7 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 		if _, _, err := e.RefreshNotes(ctx); err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Retrieve(ctx, Query{Text: "zebra importer stalls coupon", Kinds: []string{core.DocNode}})
+		res, err := e.Retrieve(ctx, Query{Text: "coupon applied twice, zebra importer", Kinds: []string{core.DocNode}})
 		if err != nil {
 			t.Fatal(err)
 		}

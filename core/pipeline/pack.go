@@ -39,9 +39,24 @@ func (e *Engine) pack(m *manifest.Manifest, q Query, an *query.Analysis, qtokens
 			return nil, err
 		}
 	}
+	match := matches(lists)
+	floor := q.floor()
+	if len(match) == 0 {
+		// No word of the question is telling (each is in a good part of
+		// the project, as "coupon" is in a shop's): there is no weak
+		// match to tell from a good one, and the ranking alone decides.
+		floor = 0
+	}
+	seen := map[string]bool{} // ids and texts shown: no item twice
 	for _, h := range fused {
 		kind, key, err := core.SplitDocID(h.ID)
-		if err != nil || !q.acceptsKind(kind) {
+		if err != nil || !q.acceptsKind(kind) || seen[h.ID] {
+			continue
+		}
+		// A weak match is no match: it is left out before it is read,
+		// rendered or counted, so it takes none of the budget and does
+		// not push a better item past the limit.
+		if q.Admit == nil && !strongEnough(kind, match[h.ID], floor, fileEvidence(h.ID, lists)) {
 			continue
 		}
 		// Past the limit, or once several items in a row did not fit the
@@ -60,6 +75,14 @@ func (e *Engine) pack(m *manifest.Manifest, q Query, an *query.Analysis, qtokens
 			continue
 		}
 		it.ID, it.Score = h.ID, h.Score
+		if q.Admit != nil && !q.Admit(&it, match[h.ID]) {
+			continue
+		}
+		if text := it.Kind + "\x00" + it.Text; seen[text] {
+			continue // the same text under another id
+		} else {
+			seen[h.ID], seen[text] = true, true
+		}
 		it.Scores, it.Reasons = explain(h, lists)
 		if len(it.Reasons) == 0 {
 			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}

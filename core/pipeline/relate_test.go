@@ -181,7 +181,7 @@ func TestNotesSharingARareNameAreLinked(t *testing.T) {
 		t.Fatal(err)
 	}
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "who should I ask about payment retries", Kinds: []string{core.DocNode}})
+	res, err := e.Retrieve(context.Background(), Query{Text: "who should I ask about the payment retry budget", Kinds: []string{core.DocNode}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,15 @@ type Query struct {
 	// callers that keep direct matches only, such as the recall hook, and
 	// saves loading the graph.
 	Direct bool
+	// Floor is the least share of the question's telling weight a note,
+	// module, chunk or source item must match to enter the answer
+	// (core.Hit.Match); 0 means MatchFloor.
+	Floor float64
+	// Admit, when set, decides in place of the floor which items enter
+	// the answer, given the item as it would be shown and its match; it
+	// runs before the item is fitted to the budget, so an item it leaves
+	// out takes none of it.
+	Admit func(it *Item, match float64) bool `json:"-"`
 }
 
 // nodesOnly reports a query that can be answered from the knowledge

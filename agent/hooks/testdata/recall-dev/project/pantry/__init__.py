@@ -1,0 +1,1 @@
+"""pantry: what is in the kitchen."""
