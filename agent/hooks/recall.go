@@ -128,25 +128,11 @@ func (h *handler) refreshNotes(ctx context.Context) {
 	}
 }
 
-// requestWords are words of requests, not of topics: they never make a
-// note match.
-var requestWords = sync.OnceValue(func() map[string]bool {
-	out := map[string]bool{}
-	for _, t := range text.Tokenize(`fix add make change update use using help please want need can could would should
-		implement write read create remove delete look check see try work works working code file files function thing things
-		issue problem question explain tell show find why how what where when which okay ok yes thanks thank good great
-		nice sure continue go ahead done now again still also just really lets let run start stop keep get put`) {
-		out[t] = true
-	}
-	return out
-})
-
 // contentWords are the prompt's distinct analyzed words that name a topic.
 func contentWords(prompt string) map[string]bool {
 	out := map[string]bool{}
-	request := requestWords()
 	for _, t := range text.Tokenize(prompt) {
-		if !request[t] {
+		if !text.RequestWord(t) {
 			out[t] = true
 		}
 	}
@@ -163,11 +149,10 @@ var promptWord = lazyRegexp(`[\p{L}\p{N}_][\p{L}\p{N}_./-]*`)
 // "read", which a small project's index may find rare (a Makefile makes
 // "make" rare).
 func topicText(prompt string) string {
-	request := requestWords()
 	var keep []string
 	for _, w := range promptWord().FindAllString(prompt, -1) {
 		for _, t := range text.Tokenize(w) {
-			if !request[t] {
+			if !text.RequestWord(t) {
 				keep = append(keep, w)
 				break
 			}

@@ -271,6 +271,9 @@ type queryTerm struct {
 	source      string
 	input, word int
 	joined      bool
+	// request marks a word of requests ("fix", "look", "read"), which
+	// tells nothing of the question's topic (text.RequestWord).
+	request bool
 }
 
 func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, []float64, error) {
@@ -303,14 +306,14 @@ func (v *view) queryTerms(a text.Analyzer, q core.Query) ([]queryTerm, []float64
 			}
 			if len(ps) == 0 {
 				seen[tk.Text] = -1
-				if !tk.Joined && !segmented(tk.Text) {
+				if !tk.Joined && !segmented(tk.Text) && !text.RequestWord(tk.Text) {
 					unknown = append(unknown, weight)
 				}
 				continue
 			}
 			seen[tk.Text] = len(out)
 			out = append(out, queryTerm{postings: ps, weight: weight, base: weight, qtf: 1, idf: v.idf(len(ps)),
-				source: tk.Source, input: input, word: tk.Word, joined: tk.Joined})
+				source: tk.Source, input: input, word: tk.Word, joined: tk.Joined, request: text.RequestWord(tk.Text)})
 		}
 	}
 	add(q.Text, 0, 1)
@@ -387,7 +390,8 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 // third of the idf of a word only one document has. A word in more than
 // about N^(2/3) of the N documents weighs nothing (a 25-file project's
 // "read" in 9 files, a 6,000-file project's "test" in 330), a rarer one
-// by its rarity; an agent's term counts at TermsWeight. A third: of 1/4,
+// by its rarity; an agent's term counts at TermsWeight; a word of
+// requests (text.RequestWord: "look", "fix", "read") weighs nothing. A third: of 1/4,
 // 1/3, 0.4 and 1/2, the one the dev recall set preferred among those
 // that still recall a note on its project's own word ("Fix the coupon",
 // agent/hooks tests).
@@ -395,7 +399,9 @@ func (v *view) telling(qts []queryTerm) []float64 {
 	third := v.idf(1) / 3
 	out := make([]float64, len(qts))
 	for i := range qts {
-		out[i] = qts[i].base * max(qts[i].idf-third, 0)
+		if !qts[i].request {
+			out[i] = qts[i].base * max(qts[i].idf-third, 0)
+		}
 	}
 	return out
 }
