@@ -48,8 +48,8 @@ type Query struct {
 	// saves loading the graph.
 	Direct bool
 	// Floor is the least share of the question's telling weight a note,
-	// module, chunk or source item must match to enter the answer
-	// (core.Hit.Match); 0 means MatchFloor.
+	// module or source item (and a file only its words found) must match
+	// to enter the answer (core.Hit.Match); 0 means MatchFloor.
 	Floor float64
 	// Admit, when set, decides in place of the floor which items enter
 	// the answer, given the item as it would be shown and its match; it
