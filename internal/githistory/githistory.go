@@ -107,7 +107,10 @@ func (h *History) open() error {
 			h.err = err
 			return
 		}
-		fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(common))
+		// Bound (go-billy's recommended file system; its chroot refuses
+		// the same): a link inside the repository's folders never leads
+		// to a file elsewhere (TestNoLinkOutOfTheRepository).
+		fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir, osfs.WithBoundOS()), osfs.New(common, osfs.WithBoundOS()))
 		h.st = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 		rel, err := filepath.Rel(work, h.root)
 		if err != nil || strings.HasPrefix(rel, "..") {

@@ -175,3 +175,39 @@ func TestNoRepository(t *testing.T) {
 		t.Error("found content outside git")
 	}
 }
+
+// A repository whose objects are a link to another repository's (a
+// cloned tarball's .git made to point elsewhere) finds nothing there: no
+// link is followed out of the repository's folders.
+func TestNoLinkOutOfTheRepository(t *testing.T) {
+	elsewhere := t.TempDir()
+	g, err := git.PlainInit(elsewhere, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := g.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &repo{t: t, root: elsewhere, wt: wt}
+	other.write("calc/calc.go", v1)
+	c := other.commit("one")
+	if _, ok := Open(elsewhere).Content("calc/calc.go", sha(v1), c); !ok {
+		t.Fatal("the other repository's own history does not find its file")
+	}
+
+	root := t.TempDir()
+	if _, err := git.PlainInit(root, false); err != nil {
+		t.Fatal(err)
+	}
+	gitDir := filepath.Join(root, ".git")
+	if err := os.RemoveAll(filepath.Join(gitDir, "objects")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, ".git", "objects"), filepath.Join(gitDir, "objects")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Open(root).Content("calc/calc.go", sha(v1), c); ok {
+		t.Error("a file was read through links out of the repository's folder")
+	}
+}
