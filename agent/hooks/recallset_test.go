@@ -172,8 +172,7 @@ func (s *recallSet) figures(outs []outcome, keep func(i int) bool) figures {
 }
 
 // TestRecallSet is the issue's done-when on the reported set: the named
-// note recalled for at least 90% of its prompts (85% here, see below),
-// with at most 0.5 other notes alongside on average, and nothing
+// note recalled for at least 90% of its prompts, with at most 0.5 other notes alongside on average, and nothing
 // injected for at least 90% of the prompts that concern no note.
 func TestRecallSet(t *testing.T) {
 	s := loadRecallSet(t, "testdata/recall")
@@ -187,11 +186,8 @@ func TestRecallSet(t *testing.T) {
 	if f.named < 20 || f.none < 20 {
 		t.Errorf("the set holds %d named and %d unrelated prompts: about half each, at least 20", f.named, f.none)
 	}
-	// The issue asks 90%; the floor the dev set chose (never these
-	// prompts) recalls 21 of 24 (87.5%): the gap is reported, and this
-	// holds the line below it so that a change that loses more fails.
-	if f.hitRate() < 0.85 {
-		t.Errorf("named note recalled for %.0f%% of its prompts, want at least 85%% (the issue's target is 90%%)", 100*f.hitRate())
+	if f.hitRate() < 0.9 {
+		t.Errorf("named note recalled for %.0f%% of its prompts, want at least 90%%", 100*f.hitRate())
 	}
 	if f.otherMean() > 0.5 {
 		t.Errorf("%.2f other notes alongside the named one on average, want at most 0.5", f.otherMean())

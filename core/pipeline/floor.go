@@ -9,8 +9,9 @@ import (
 // MatchFloor is the least share of the question's telling weight
 // (core.Hit.Match, from rank.bm25: the question's words weighed by how
 // much rarer than common they are in this project, a word no document has
-// weighing most) that lets a note, a module or a source's item into an
-// answer, and a note into the recall hook's injection. A note that shares
+// as much as the rarest it holds, a word of requests nothing) that lets a
+// note, a module or a source's item into an answer, and a note into the
+// recall hook's injection. A note that shares
 // only frequent words with the question ("hook", "read", "test") holds
 // little of its weight however often it repeats them, and stays out.
 //

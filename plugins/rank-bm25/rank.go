@@ -374,11 +374,16 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	for _, w := range tells {
 		mass += w
 	}
-	// A word no document has is as telling as words get, and no document
-	// matches it: a question about what the project does not hold
-	// ("pagination") matches no note well.
+	// A word no document has is as telling as the rarest word the index
+	// holds (one document's), and no document matches it: a question
+	// about what the project does not hold ("pagination") matches no note
+	// well. Not more telling: in a small corpus idf(0) is far above
+	// idf(1) (a vault of one note: 6.7 times), and one word the notes do
+	// not use ("look up my preferences": "up") outweighed every word they
+	// share. The dev recall set scores both alike (utility 36 at the
+	// floor it chooses, 0.30, either way).
 	for _, w := range unknown {
-		mass += w * (v.idf(0) - v.idf(1)/3)
+		mass += w * (v.idf(1) - v.idf(1)/3)
 	}
 	for i, d := range top {
 		hits[i] = core.Hit{ID: v.id(d), Score: scores[d], Reason: v.reason(d, qts, norms), Match: match(d, qts, tells, mass)}
