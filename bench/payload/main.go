@@ -18,7 +18,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -336,30 +335,10 @@ func sweProject(ctx context.Context, b *bins, work, mirrors, repo string, insts 
 	}
 	defer os.RemoveAll(dir)
 	defer tree.Close()
-	var ok []sets.Instance
-	for _, x := range insts {
-		has, err := tree.Has(x.Commit)
-		switch {
-		case err != nil:
-			return nil, err
-		case !has:
-			skip(x, "its base commit is not in the mirror")
-		case strings.TrimSpace(x.Problem) == "":
-			skip(x, "no problem statement")
-		case len(x.GoldFiles) == 0:
-			skip(x, "no gold file")
-		default:
-			ok = append(ok, x)
-		}
-	}
-	if len(ok) == 0 {
-		return nil, nil
-	}
-	times, err := sets.CommitTimes(ctx, git, ok)
-	if err != nil {
+	ok, err := sets.Runnable(ctx, git, tree, insts, skip)
+	if err != nil || len(ok) == 0 {
 		return nil, err
 	}
-	sort.SliceStable(ok, func(i, j int) bool { return times[ok[i].Commit] < times[ok[j].Commit] })
 	var rows []row
 	var m *mcpSession
 	defer func() {

@@ -361,32 +361,10 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 	defer os.RemoveAll(dir)
 	defer tree.Close()
 
-	// The instances that can run, in commit order, so each move to the
-	// next tree is as small as it gets.
-	var ok []sets.Instance
-	for _, x := range insts {
-		has, err := tree.Has(x.Commit)
-		switch {
-		case err != nil:
-			return nil, err
-		case !has:
-			skip(x, "its base commit is not in the mirror")
-		case strings.TrimSpace(x.Problem) == "":
-			skip(x, "no problem statement")
-		case len(x.GoldFiles) == 0:
-			skip(x, "no gold file")
-		default:
-			ok = append(ok, x)
-		}
-	}
-	if len(ok) == 0 {
-		return nil, nil
-	}
-	times, err := sets.CommitTimes(ctx, git, ok)
-	if err != nil {
+	ok, err := sets.Runnable(ctx, git, tree, insts, skip)
+	if err != nil || len(ok) == 0 {
 		return nil, err
 	}
-	sort.SliceStable(ok, func(i, j int) bool { return times[ok[i].Commit] < times[ok[j].Commit] })
 
 	p := &sweProject{Repo: repo, Mirror: filepath.Base(strings.TrimSuffix(git, string(filepath.Separator)+"repo")), Instances: len(ok)}
 	accs := make([]*sweAcc, len(pooled))

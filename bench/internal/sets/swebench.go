@@ -159,3 +159,35 @@ func CommitTimes(ctx context.Context, git string, insts []Instance) (map[string]
 	}
 	return times, nil
 }
+
+// Runnable returns the instances tree can run, in the order of their base
+// commits' times, so that each move to the next tree is as small as it
+// gets; skip is told why each other one cannot (its commit is not in the
+// mirror, no problem statement, no gold file).
+func Runnable(ctx context.Context, git string, tree *Tree, insts []Instance, skip func(Instance, string)) ([]Instance, error) {
+	var ok []Instance
+	for _, x := range insts {
+		has, err := tree.Has(x.Commit)
+		switch {
+		case err != nil:
+			return nil, err
+		case !has:
+			skip(x, "its base commit is not in the mirror")
+		case strings.TrimSpace(x.Problem) == "":
+			skip(x, "no problem statement")
+		case len(x.GoldFiles) == 0:
+			skip(x, "no gold file")
+		default:
+			ok = append(ok, x)
+		}
+	}
+	if len(ok) == 0 {
+		return nil, nil
+	}
+	times, err := CommitTimes(ctx, git, ok)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(ok, func(i, j int) bool { return times[ok[i].Commit] < times[ok[j].Commit] })
+	return ok, nil
+}
