@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -429,17 +428,7 @@ func runRecall(ctx context.Context, b *bins, root, work string, o *options, rep 
 
 // writeReport writes the markdown report to path and the JSON beside it.
 func writeReport(rep *report, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	var md strings.Builder
 	rep.markdown(&md)
-	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".json", append(data, '\n'), 0o644)
+	return perf.WriteReport(path, md.String(), rep)
 }

@@ -37,7 +37,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -349,19 +348,9 @@ func readLoCoMo(path string) ([]conversation, error) {
 
 // writeReport writes the markdown report to path and the JSON beside it.
 func writeReport(rep *report, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	var md strings.Builder
 	rep.markdown(&md)
-	if err := os.WriteFile(path, []byte(md.String()), 0o644); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".json", append(data, '\n'), 0o644)
+	return perf.WriteReport(path, md.String(), rep)
 }
 
 // reportName is the default report file of a run: a run of some of the

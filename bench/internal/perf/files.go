@@ -1,10 +1,12 @@
 package perf
 
 import (
+	"encoding/json"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // CopyTree copies the regular files under src into dst, writable (a
@@ -42,4 +44,20 @@ func CopyTree(src, dst string) error {
 		}
 		return out.Close()
 	})
+}
+
+// WriteReport writes a report's markdown to path and its JSON (v) beside
+// it, path's extension replaced by .json, making path's folder if needed.
+func WriteReport(path, markdown string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(markdown), 0o644); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".json", append(data, '\n'), 0o644)
 }
