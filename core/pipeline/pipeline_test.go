@@ -857,3 +857,38 @@ func TestConcurrentIndexOneEngine(t *testing.T) {
 		t.Fatalf("retrieve: %v, %v", res, err)
 	}
 }
+
+// A weak match takes none of the answer: notes that share only a frequent
+// word with the question are neither shown nor counted among the matches
+// the budget left out, and the note that matches its telling words is
+// there.
+func TestWeakMatchesTakeNothing(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	in := []knowledge.Input{{Type: "gotcha", Title: "Coupon applied twice", Body: "The discount ran before the total was recomputed.", Files: []string{"internal/discount/coupon.go"}}}
+	for i := range 20 {
+		in = append(in, knowledge.Input{Type: "note", Title: fmt.Sprintf("Release step %d", i),
+			Body: fmt.Sprintf("Step %d of the release: tag the checkout, build and publish the archive.", i)})
+	}
+	if _, err := e.project.Knowledge().Register(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	got, err := e.Retrieve(context.Background(), Query{Text: "coupon applied twice at checkout", Kinds: []string{"node"}, Budget: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ids(got), []string{"node:gotcha-coupon-applied-twice"}) || got.Omitted != 0 {
+		t.Errorf("items %v, %d left out: want the coupon note alone and nothing counted as left out", ids(got), got.Omitted)
+	}
+	// The same notes all match when a caller admits everything in place
+	// of the floor: the check above is the floor's doing.
+	all, err := e.Retrieve(context.Background(), Query{Text: "coupon applied twice at checkout", Kinds: []string{"node"}, Budget: 200,
+		Admit: func(*Item, float64) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Items)+all.Omitted < 21 {
+		t.Errorf("with no floor, %d items and %d left out: the release notes should match \"checkout\"", len(all.Items), all.Omitted)
+	}
+}
