@@ -320,24 +320,11 @@ func runSWE(ctx context.Context, b *bins, root, work string, o *options, progres
 // follows them in commit order.
 func sweProject(ctx context.Context, b *bins, work, mirrors, repo string, insts []sets.Instance, budgets []int, sr *setRun, progress func(string)) ([]row, error) {
 	skip := func(x sets.Instance, why string) { sr.Skipped = append(sr.Skipped, x.ID+": "+why) }
-	git := sets.FindMirror(mirrors, repo)
-	if git == "" {
-		for _, x := range insts {
-			skip(x, "no mirror of "+repo)
-		}
-		return nil, nil
-	}
-	dir := filepath.Join(work, "swe-"+strings.ReplaceAll(repo, "/", "_"))
-	tree, err := sets.NewTree(ctx, git, dir)
-	if err != nil {
+	tree, ok, err := sets.Follow(ctx, work, mirrors, repo, insts, skip)
+	if err != nil || tree == nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	defer tree.Close()
-	ok, err := sets.Runnable(ctx, git, tree, insts, skip)
-	if err != nil || len(ok) == 0 {
-		return nil, err
-	}
 	var rows []row
 	var m *mcpSession
 	defer func() {
@@ -349,15 +336,15 @@ func sweProject(ctx context.Context, b *bins, work, mirrors, repo string, insts 
 		if _, err := tree.Sync(ctx, x.Commit); err != nil {
 			return nil, fmt.Errorf("%s: %w", x.ID, err)
 		}
-		if err := b.index(ctx, dir); err != nil {
+		if err := b.index(ctx, tree.Dir()); err != nil {
 			return nil, fmt.Errorf("%s: %w", x.ID, err)
 		}
 		if m == nil {
-			if m, err = b.startMCP(ctx, dir); err != nil {
+			if m, err = b.startMCP(ctx, tree.Dir()); err != nil {
 				return nil, err
 			}
 		}
-		rs, err := ask(ctx, b, m, dir, setSWE, x.ID, x.Problem, gold{Files: x.GoldFiles}, budgets)
+		rs, err := ask(ctx, b, m, tree.Dir(), setSWE, x.ID, x.Problem, gold{Files: x.GoldFiles}, budgets)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", x.ID, err)
 		}

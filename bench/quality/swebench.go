@@ -340,33 +340,17 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 	skip := func(x sets.Instance, why string) {
 		rep.Skipped = append(rep.Skipped, sweSkip{x.ID, why})
 	}
-	git := sets.FindMirror(mirrors, repo)
-	if git == "" {
-		why := "no mirror of " + repo
-		if f, ok := sets.MirrorForks[repo]; ok {
-			why += " nor of its fork " + f
+	tree, ok, err := sets.Follow(ctx, work, mirrors, repo, insts, skip)
+	if err != nil || tree == nil {
+		if err == nil && sets.FindMirror(mirrors, repo) == "" {
+			progress("swebench: " + repo + ": no mirror in the mirrors' folder")
 		}
-		why += " in the mirrors' folder"
-		progress("swebench: " + repo + ": " + why)
-		for _, x := range insts {
-			skip(x, why)
-		}
-		return nil, nil
-	}
-	dir := filepath.Join(work, "swe-"+strings.ReplaceAll(repo, "/", "_"))
-	tree, err := sets.NewTree(ctx, git, dir)
-	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
 	defer tree.Close()
+	dir := tree.Dir()
 
-	ok, err := sets.Runnable(ctx, git, tree, insts, skip)
-	if err != nil || len(ok) == 0 {
-		return nil, err
-	}
-
-	p := &sweProject{Repo: repo, Mirror: filepath.Base(strings.TrimSuffix(git, string(filepath.Separator)+"repo")), Instances: len(ok)}
+	p := &sweProject{Repo: repo, Mirror: tree.Mirror(), Instances: len(ok)}
 	accs := make([]*sweAcc, len(pooled))
 	for i, a := range pooled {
 		accs[i] = &sweAcc{name: a.name, role: a.role}

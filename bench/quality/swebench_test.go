@@ -79,13 +79,7 @@ func TestSWEFlags(t *testing.T) {
 // mirror.
 func TestRunSWE(t *testing.T) {
 	repo, commits := setstest.GitFixture(t)
-	mirrors := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(mirrors, "o+r"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(repo, filepath.Join(mirrors, "o+r", "repo")); err != nil {
-		t.Fatal(err)
-	}
+	mirrors := setstest.Mirrors(t, repo, "o/r")
 	data := filepath.Join(t.TempDir(), "swe.jsonl")
 	rows := fmt.Sprintf(`{"instance_id": "o__r-2", "repo": "o/r", "base_commit": %q, "problem_statement": "the porcupine extra is wrong", "gold_files": ["pkg/alpha.py"], "expected_spans": {"pkg/alpha.py": ["extra"]}}
 {"instance_id": "o__r-1", "repo": "o/r", "base_commit": %q, "problem_statement": "beta returns bbbbbbbb", "gold_files": ["pkg/beta.py"], "expected_spans": {"pkg/beta.py": ["imports"]}}

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -160,17 +161,36 @@ func CommitTimes(ctx context.Context, git string, insts []Instance) (map[string]
 	return times, nil
 }
 
-// Runnable returns the instances tree can run, in the order of their base
-// commits' times, so that each move to the next tree is as small as it
-// gets; skip is told why each other one cannot (its commit is not in the
-// mirror, no problem statement, no gold file).
-func Runnable(ctx context.Context, git string, tree *Tree, insts []Instance, skip func(Instance, string)) ([]Instance, error) {
+// Follow opens a project directory under work that follows repo's
+// mirror (in mirrors) from commit to commit, and returns it with the
+// instances it can run, in the order of their base commits' times, so
+// that each move to the next tree is as small as it gets; skip is told
+// why each other one cannot (no mirror, its commit not in the mirror, no
+// problem statement, no gold file). With none to run, the tree is nil;
+// else Close it, which removes the directory.
+func Follow(ctx context.Context, work, mirrors, repo string, insts []Instance, skip func(Instance, string)) (*Tree, []Instance, error) {
+	git := FindMirror(mirrors, repo)
+	if git == "" {
+		why := "no mirror of " + repo
+		if f, ok := MirrorForks[repo]; ok {
+			why += " nor of its fork " + f
+		}
+		for _, x := range insts {
+			skip(x, why+" in the mirrors' folder")
+		}
+		return nil, nil, nil
+	}
+	tree, err := NewTree(ctx, git, filepath.Join(work, "swe-"+strings.ReplaceAll(repo, "/", "_")))
+	if err != nil {
+		return nil, nil, err
+	}
 	var ok []Instance
 	for _, x := range insts {
 		has, err := tree.Has(x.Commit)
 		switch {
 		case err != nil:
-			return nil, err
+			tree.Close()
+			return nil, nil, err
 		case !has:
 			skip(x, "its base commit is not in the mirror")
 		case strings.TrimSpace(x.Problem) == "":
@@ -181,13 +201,14 @@ func Runnable(ctx context.Context, git string, tree *Tree, insts []Instance, ski
 			ok = append(ok, x)
 		}
 	}
-	if len(ok) == 0 {
-		return nil, nil
+	var times map[string]int64
+	if len(ok) > 0 {
+		times, err = CommitTimes(ctx, git, ok)
 	}
-	times, err := CommitTimes(ctx, git, ok)
-	if err != nil {
-		return nil, err
+	if err != nil || len(ok) == 0 {
+		tree.Close()
+		return nil, nil, err
 	}
 	sort.SliceStable(ok, func(i, j int) bool { return times[ok[i].Commit] < times[ok[j].Commit] })
-	return ok, nil
+	return tree, ok, nil
 }

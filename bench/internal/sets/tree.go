@@ -234,8 +234,19 @@ func NewTree(ctx context.Context, git, dir string) (*Tree, error) {
 	return &Tree{git: git, dir: dir, cat: cat, Files: map[string]string{}}, nil
 }
 
-// Close ends the tree's git process.
-func (t *Tree) Close() error { return t.cat.close() }
+// Close ends the tree's git process and removes its directory.
+func (t *Tree) Close() error {
+	err := t.cat.close()
+	if rerr := os.RemoveAll(t.dir); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// Mirror names the mirror the tree follows: OWNER+NAME, its folder.
+func (t *Tree) Mirror() string {
+	return filepath.Base(strings.TrimSuffix(t.git, string(filepath.Separator)+"repo"))
+}
 
 // Has reports whether the repository holds commit.
 func (t *Tree) Has(commit string) (bool, error) { return t.cat.has(commit + "^{commit}") }

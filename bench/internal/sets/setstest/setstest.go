@@ -111,3 +111,18 @@ func ReadTree(t testing.TB, dir string) map[string]string {
 	}
 	return got
 }
+
+// Mirrors is a mirrors' folder in which the repository at git is the
+// mirror of name (OWNER/NAME), as the benchmarks find mirrors.
+func Mirrors(t testing.TB, git, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	folder := filepath.Join(dir, strings.ReplaceAll(name, "/", "+"))
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(git, filepath.Join(folder, "repo")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
