@@ -219,34 +219,53 @@ const (
 	maxPackedRefs = 64 << 20
 )
 
-// headCommit returns the short hash of the project's git HEAD, read from
-// .git directly (no git process, no network); "" outside a repository.
-func headCommit(root string) string {
-	gitDir := ""
+// GitDirs finds the git repository of the project at root as git does:
+// the nearest .git up from it, a folder or a file "gitdir: PATH" (a
+// linked worktree or a submodule), and its common folder (commondir, the
+// main repository's for a linked worktree; else the git folder itself).
+// It returns the work tree, the git folder and the common folder; ok is
+// false outside a repository.
+func GitDirs(root string) (work, gitDir, common string, ok bool) {
 	for dir := root; ; {
 		p := filepath.Join(dir, ".git")
 		if fi, err := os.Stat(p); err == nil {
+			work = dir
 			if fi.IsDir() {
 				gitDir = p
 			} else if data, err := store.ReadRegular(p, maxGitFile); err == nil {
-				// A worktree or submodule: ".git" is a file "gitdir: <path>".
 				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
-					g = strings.TrimSpace(g)
-					if !filepath.IsAbs(g) {
-						g = filepath.Join(dir, g)
+					gitDir = strings.TrimSpace(g)
+					if !filepath.IsAbs(gitDir) {
+						gitDir = filepath.Join(dir, gitDir)
 					}
-					gitDir = g
 				}
 			}
 			break
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return ""
+			return "", "", "", false
 		}
 		dir = parent
 	}
 	if gitDir == "" {
+		return "", "", "", false
+	}
+	common = gitDir
+	if c, err := store.ReadRegular(filepath.Join(gitDir, "commondir"), maxGitFile); err == nil {
+		common = strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+	}
+	return work, gitDir, common, true
+}
+
+// headCommit returns the short hash of the project's git HEAD, read from
+// .git directly (no git process, no network); "" outside a repository.
+func headCommit(root string) string {
+	_, gitDir, common, ok := GitDirs(root)
+	if !ok {
 		return ""
 	}
 	head, err := store.ReadRegular(filepath.Join(gitDir, "HEAD"), maxGitFile)
@@ -255,7 +274,7 @@ func headCommit(root string) string {
 	}
 	h := strings.TrimSpace(string(head))
 	if ref, ok := strings.CutPrefix(h, "ref:"); ok {
-		h = resolveRef(gitDir, strings.TrimSpace(ref))
+		h = resolveRef(gitDir, common, strings.TrimSpace(ref))
 	}
 	if len(h) < 7 || strings.Trim(h, "0123456789abcdef") != "" {
 		return ""
@@ -265,17 +284,13 @@ func headCommit(root string) string {
 
 // resolveRef reads a ref from the loose refs or packed-refs, looking in
 // the common directory of a linked worktree too.
-func resolveRef(gitDir, ref string) string {
+func resolveRef(gitDir, common, ref string) string {
 	if strings.Contains(ref, "..") {
 		return ""
 	}
 	dirs := []string{gitDir}
-	if c, err := store.ReadRegular(filepath.Join(gitDir, "commondir"), maxGitFile); err == nil {
-		cd := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(cd) {
-			cd = filepath.Join(gitDir, cd)
-		}
-		dirs = append(dirs, cd)
+	if common != gitDir {
+		dirs = append(dirs, common)
 	}
 	for _, d := range dirs {
 		if data, err := store.ReadRegular(filepath.Join(d, filepath.FromSlash(ref)), maxGitFile); err == nil {

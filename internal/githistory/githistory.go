@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -27,7 +26,6 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/rubi-dev/rubi/core/knowledge"
-	"github.com/rubi-dev/rubi/core/store"
 )
 
 // Bounds of a search: a note's file is looked for at the note's commit,
@@ -38,7 +36,6 @@ const (
 	maxCommits = 5000
 	maxBlobs   = 500
 	maxBlob    = 8 << 20
-	maxGitFile = 64 << 10
 )
 
 // History finds old file contents in one project's repository. Only
@@ -61,50 +58,11 @@ func Open(root string) *History {
 	return &History{root: root, seen: map[string]map[plumbing.Hash]string{}}
 }
 
-// gitDirs finds the repository of the project at root as git does: the
-// nearest .git up from it, a folder or a file "gitdir: PATH" (a linked
-// worktree or a submodule), with its common folder (commondir).
-func gitDirs(root string) (work, gitDir, common string, err error) {
-	for dir := root; ; {
-		p := filepath.Join(dir, ".git")
-		if fi, err := os.Stat(p); err == nil {
-			work = dir
-			if fi.IsDir() {
-				gitDir = p
-			} else if data, err := store.ReadRegular(p, maxGitFile); err == nil {
-				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
-					gitDir = strings.TrimSpace(g)
-					if !filepath.IsAbs(gitDir) {
-						gitDir = filepath.Join(dir, gitDir)
-					}
-				}
-			}
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", "", "", errors.New("not in a git repository")
-		}
-		dir = parent
-	}
-	if gitDir == "" {
-		return "", "", "", errors.New("unreadable .git")
-	}
-	common = gitDir
-	if c, err := store.ReadRegular(filepath.Join(gitDir, "commondir"), maxGitFile); err == nil {
-		common = strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitDir, common)
-		}
-	}
-	return work, gitDir, common, nil
-}
-
 func (h *History) open() error {
 	h.once.Do(func() {
-		work, gitDir, common, err := gitDirs(h.root)
-		if err != nil {
-			h.err = err
+		work, gitDir, common, ok := knowledge.GitDirs(h.root)
+		if !ok {
+			h.err = errors.New("not in a git repository")
 			return
 		}
 		// Bound (go-billy's recommended file system; its chroot refuses
