@@ -121,3 +121,35 @@ func TestPipelineReadsNotesThroughTheirSource(t *testing.T) {
 		}
 	}
 }
+
+// The notes' part of the index (core/notesindex: the notes' state, its
+// edits, the freshness stamp, relating notes, the deltas) sits between
+// the notes' source and the pipeline. The pipeline runs it; it links
+// neither the pipeline, nor the stage host, nor any stage: it says what
+// to give the rankers and gives them nothing itself. It reads the notes
+// through core/notes alone, as the pipeline does.
+func TestNotesIndexSitsBetweenNotesAndPipeline(t *testing.T) {
+	notesIndex := module + "/core/notesindex"
+	if !slices.Contains(goList(t, "Imports", "./core/pipeline")[module+"/core/pipeline"], notesIndex) {
+		t.Errorf("core/pipeline does not import %s", notesIndex)
+	}
+	ds := deps(t)[notesIndex]
+	if len(ds) == 0 {
+		t.Fatalf("go list lists nothing for %s", notesIndex)
+	}
+	for _, d := range ds {
+		switch {
+		case d == module+"/core/pipeline", d == module+"/core/host", strings.HasPrefix(d, module+"/plugins/"):
+			t.Errorf("%s links %s", notesIndex, d)
+		}
+	}
+	imports := goList(t, "Imports", "./core/notesindex")[notesIndex]
+	if !slices.Contains(imports, module+"/core/notes") {
+		t.Errorf("%s imports %q, not core/notes", notesIndex, imports)
+	}
+	for _, p := range imports {
+		if p == module+"/core/knowledge" || p == module+"/core/memory" {
+			t.Errorf("%s imports %s", notesIndex, p)
+		}
+	}
+}

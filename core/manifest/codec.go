@@ -89,8 +89,8 @@ func (m *Manifest) encode() ([]byte, error) {
 		}
 	}
 	// The map of the notes' stamps that manifests of this version held
-	// before the notes' state had its own file (core/pipeline's
-	// notestate.go): empty.
+	// before the notes' state had its own file (core/notesindex's
+	// notes.bin): empty.
 	b = binary.AppendUvarint(b, 0)
 	var stateful []string
 	for k, v := range m.Stateful {
@@ -306,7 +306,7 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 		}
 	}
 	// The notes' stamps of an older manifest: the notes' state has them
-	// now (core/pipeline's notestate.go).
+	// now (core/notesindex's notes.bin).
 	for range d.Count(2) {
 		d.Bytes()
 		d.Bytes()

@@ -2,8 +2,9 @@
 // (core/knowledge, project and personal) and the conversation memory's
 // chunks (core/memory), each made into a document with its stamp, what it
 // is about and what it links to, and shown in a result as an agent reads
-// it. The pipeline sees them as Notes and nothing more: it relates them,
-// keeps their state and sends their deltas, and never reads a node's or a
+// it. The index sees them as Notes and nothing more: its notes' part
+// (core/notesindex) relates them, keeps their state and computes their
+// deltas, the pipeline shows them, and neither reads a node's or a
 // chunk's fields itself.
 package notes
 

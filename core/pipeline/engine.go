@@ -26,6 +26,7 @@ import (
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/notes"
+	"github.com/rubi-dev/rubi/core/notesindex"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -51,8 +52,11 @@ type Engine struct {
 	// (core/notes).
 	nodes  *notes.Nodes
 	chunks *notes.Chunks
+	// notes is the notes' part of the index: their state, its edits and
+	// stamp, and the deltas a change to the notes gives the rankers.
+	notes *notesindex.Index
 	// editedDeltas counts the notes' deltas that read only the edited
-	// notes (notesEdited), for tests and debugging.
+	// notes (notesindex.Delta.Edited), for tests and debugging.
 	editedDeltas atomic.Int64
 	// textDeltas counts those of them that sent the rankers texts alone
 	// (core.Corpus.TextsOnly).
@@ -74,6 +78,7 @@ func New(cfg *config.Config, logger hclog.Logger) *Engine {
 	e.project = project.New(cfg, &indexCodeMap{e: e})
 	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.indexDir(), logger)
 	e.chunks = notes.NewChunks(cfg.Root)
+	e.notes = notesindex.New(e.indexDir(), e.nodes, e.chunks, &cfg.Index, logger)
 	return e
 }
 

@@ -7,35 +7,25 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/notes"
+	"github.com/rubi-dev/rubi/core/notesindex"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// Edge kinds between knowledge nodes and the code.
-const (
-	edgeAbout = "about" // node → file (or the file of a symbol) it is about
-	edgeLinks = "links" // node → node it links to or supersedes
-)
+// edgeAbout is the kind of an edge from a document to a file it is
+// about: a note's, a chunk's (core/notesindex), a source's item's.
+const edgeAbout = notesindex.EdgeAbout
 
 // Project is the project this engine indexes: its data folder, its
 // knowledge, memory and handoffs, with the code map backed by the index
 // so the notes' anchors and file checks agree with it.
 func (e *Engine) Project() *project.Project { return e.project }
-
-// deferredParses is how many node files a notes' delta may have parsed
-// without saving the node cache: rewriting the cache of every note costs
-// a hook more than the next process parsing those few files again; the
-// next full run, or a delta past it, saves it. Past it, every later
-// process would parse them again: a pull of many notes pays the export
-// once.
-const deferredParses = 8
 
 // indexCodeMap answers the knowledge store from the index manifest.
 type indexCodeMap struct {
@@ -211,65 +201,6 @@ func (c *indexCodeMap) lookup(m *manifest.Manifest, name string) symbolAt {
 		}
 	}
 	return best
-}
-
-// nodeDocs turns the knowledge nodes into documents and edges: each node
-// is about its files (and the files defining its symbols) and links to the
-// nodes it names or supersedes. Stamps identify each node's version for
-// change detection. Every node gets its stamp and edges; a document is
-// made only for the nodes want accepts (all of them when want is nil): a
-// notes' delta sends only the changed ones.
-func nodeDocs(m *manifest.Manifest, nodes []*notes.Note, want func(id, stamp string) bool) (docs []core.Document, edges []core.Edge, stamps map[string]string) {
-	stamps = make(map[string]string, len(nodes))
-	docs = make([]core.Document, 0, len(nodes))
-	// Every node is a document, superseded and retracted ones too: the
-	// packer leaves them out unless a query asks for their status.
-	active := make(map[string]string, len(nodes)) // node key → doc id
-	for _, n := range nodes {
-		active[n.Key] = n.ID
-	}
-	for _, n := range nodes {
-		stamps[n.ID] = n.Stamp
-		if want == nil || want(n.ID, n.Stamp) {
-			docs = append(docs, n.Document())
-		}
-		edges = append(edges, nodeEdges(m, n, active)...)
-	}
-	sortEdges(edges)
-	return docs, edges, stamps
-}
-
-// nodeEdges are the edges from a node's document: to the files it is
-// about (each once, in the order named) that the index holds, and to the
-// nodes it links to or supersedes (active maps node keys to their
-// documents).
-func nodeEdges(m *manifest.Manifest, n *notes.Note, active map[string]string) []core.Edge {
-	var edges []core.Edge
-	var about []string // a note names a few files: a slice, not a map
-	for _, f := range n.About {
-		if !slices.Contains(about, f) && m.Has(f) {
-			about = append(about, f)
-		}
-	}
-	for _, l := range n.Links {
-		if to, ok := active[l]; ok {
-			edges = append(edges, core.Edge{From: n.ID, To: to, Kind: edgeLinks, Weight: 1})
-		}
-	}
-	for _, f := range about {
-		edges = append(edges, core.Edge{From: n.ID, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
-	}
-	return edges
-}
-
-// sortEdges orders edges by their ends, as the rankers are given them.
-func sortEdges(edges []core.Edge) {
-	sort.Slice(edges, func(i, j int) bool {
-		if edges[i].From != edges[j].From {
-			return edges[i].From < edges[j].From
-		}
-		return edges[i].To < edges[j].To
-	})
 }
 
 // Notes are the project's knowledge nodes as the index reads them: its

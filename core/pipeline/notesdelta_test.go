@@ -14,6 +14,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/notesindex"
 )
 
 // deltaQueries are asked of the index a delta left and of one built in
@@ -171,7 +172,7 @@ func TestNotesDeltaKeepsTheStateWhenARankerFails(t *testing.T) {
 	ctx := context.Background()
 	ks := e.project.Knowledge()
 	indexDir := filepath.Join(root, ".rubi", "index")
-	state, err := os.ReadFile(filepath.Join(indexDir, notesStateFile))
+	state, err := os.ReadFile(filepath.Join(indexDir, notesindex.StateFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestNotesDeltaKeepsTheStateWhenARankerFails(t *testing.T) {
 	if _, _, err := e.RefreshNotes(ctx); !errors.Is(err, ErrIndexOutdated) {
 		t.Fatalf("refresh with a damaged ranker: %v, want ErrIndexOutdated", err)
 	}
-	if got, _ := os.ReadFile(filepath.Join(indexDir, notesStateFile)); !bytes.Equal(got, state) {
+	if got, _ := os.ReadFile(filepath.Join(indexDir, notesindex.StateFile)); !bytes.Equal(got, state) {
 		t.Error("the notes' state was rewritten though a ranker did not take the delta")
 	}
 	entries, _ := os.ReadDir(indexDir)

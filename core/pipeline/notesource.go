@@ -2,105 +2,36 @@ package pipeline
 
 import (
 	"context"
-	"sync"
-	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/notesindex"
 )
 
 // noteSource is the notes as a docSource: the knowledge nodes and the
-// conversation memory's chunks, which core/notes reads. Its state (the
-// notes' state, notestate.go) holds each note's stamp and the mentions
-// that relate notes, so that a hook's refresh after an edit takes the
-// edited notes alone (notesdelta.go) instead of a run.
+// conversation memory's chunks, which core/notes reads and whose part of
+// the index (each note's version, the names that relate notes, a snapshot
+// of them) core/notesindex keeps, so that a hook's refresh after an edit
+// takes the edited notes alone (notesDelta) instead of a run.
 type noteSource struct {
-	// stamp and stampedAt are the notes' folders' stamp, taken before
-	// they are read.
-	stamp     string
-	stampedAt time.Time
-	// docs and edges are the nodes' and chunks' documents and edges.
-	docs  []core.Document
-	edges []core.Edge
-	// prev is the notes' state the last run left (nil when missing or for
-	// a full run), next this run's.
-	prev, next *notesState
-	// snapshot fills next's snapshot, for a state that is written.
-	snapshot func()
-	// related links the notes and chunks that belong together; made once,
-	// when a corpus is.
-	related func() []core.Edge
+	reading *notesindex.Reading
 }
 
 func (*noteSource) name() string { return "notes" }
 
-// read makes the documents of the knowledge nodes (a malformed one is
-// reported and skipped) and of the conversation memory's chunks, and lists
-// those that changed or went since the notes' state. The stamp of their
-// folders is taken before they are read: a note that changes while they
-// are read changes the stamp again, and the next check indexes it.
+// read makes the documents of the knowledge nodes and of the
+// conversation memory's chunks, and lists those that changed or went
+// since the notes' state.
 func (n *noteSource) read(_ context.Context, r *indexRun) error {
-	e := r.e
-	n.stamp, _ = e.notesStamp()
-	n.stampedAt = time.Now()
-	nodes, problems := e.nodes.All(1)
-	r.stats.Warnings = append(r.stats.Warnings, problems...)
-	nodeDocs, nodeEdges, stamps := nodeDocs(r.next, nodes, nil)
-	if err := e.nodes.WriteCritical(nodes); err != nil {
-		return err
-	}
-	chunkFiles, listed := e.scanChunks()
-	chunkDocs, chunkEdges, chunkStamps, chunkItems, chunkProblems, err := e.chunkDocs(r.next)
+	rd, err := r.e.notes.Read(r.next, r.opts.Full)
 	if err != nil {
 		return err
 	}
-	r.stats.Warnings = append(r.stats.Warnings, chunkProblems...)
-	n.docs, n.edges = append(nodeDocs, chunkDocs...), append(nodeEdges, chunkEdges...)
-	for id, stamp := range chunkStamps {
-		stamps[id] = stamp
-	}
-	// The notes' state says which versions the rankers hold; without it
-	// (a first run, a damaged file) every note is sent again, in a whole
-	// corpus that drops whatever it does not hold.
-	n.prev = loadNotesState(e.indexDir())
-	if r.opts.Full {
-		n.prev = nil
-	}
-	n.next = newNotesState()
-	n.next.stamps = stamps
-	// The snapshot is made only for a state that is written: the common
-	// refresh, which changed nothing, writes none.
-	n.snapshot = func() {
-		if listed {
-			n.next.snap = e.snapshot(chunkFiles, nodes, nodeEdges, chunkItems, chunkEdges)
-		}
-	}
-	// Notes and chunks that belong together are linked (relate.go) when
-	// the rankers get a corpus: a refresh that changed nothing reads no
-	// note's text.
-	n.related = sync.OnceValue(func() []core.Edge {
-		items := append(nodeItems(nodes), chunkItems...)
-		for i := range items {
-			items[i].stamp = stamps[items[i].id]
-		}
-		n.next.withMentions(n.prev, items)
-		return relatedEdges(items, e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities)
-	})
+	n.reading = rd
+	r.stats.Warnings = append(r.stats.Warnings, rd.Warnings...)
 	r.lap("knowledge nodes")
-	r.stats.Nodes = len(n.docs)
-	var prevStamps map[string]string
-	if n.prev != nil {
-		prevStamps = n.prev.stamps
-	}
-	for id, stamp := range stamps {
-		if prevStamps[id] != stamp {
-			r.changedIDs = append(r.changedIDs, id)
-		}
-	}
-	for id := range prevStamps {
-		if _, ok := stamps[id]; !ok {
-			r.removedIDs = append(r.removedIDs, id)
-		}
-	}
+	r.stats.Nodes = len(rd.Docs)
+	r.changedIDs = append(r.changedIDs, rd.Changed...)
+	r.removedIDs = append(r.removedIDs, rd.Removed...)
 	return nil
 }
 
@@ -108,21 +39,13 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 // files the index shows, and the links between notes that belong
 // together.
 func (n *noteSource) documents(r *indexRun, _ bool, c *core.Corpus) error {
-	c.Documents = append(c.Documents, n.docs...)
-	c.Edges = append(append(c.Edges, r.e.visibleEdges(r.next, n.edges)...), n.related()...)
+	c.Documents = append(c.Documents, n.reading.Docs...)
+	c.Edges = append(append(c.Edges, r.e.visibleEdges(r.next, n.reading.Edges)...), n.reading.Related()...)
 	return nil
 }
 
-// save writes the notes' state and stamp. A run that kept everything as
-// it stood writes a state only when it had none, so that the next need
-// not send every note again.
+// save writes the notes' state and stamp, after the manifest whose stamp
+// the state's snapshot records.
 func (n *noteSource) save(r *indexRun, kept bool) error {
-	if !kept || n.prev == nil {
-		n.snapshot()
-		if err := r.e.saveNotesState(n.prev, n.next); err != nil {
-			return err
-		}
-	}
-	r.e.saveNotesStamp(n.stamp, n.stampedAt)
-	return nil
+	return n.reading.Save(kept, r.e.manifestStamp())
 }

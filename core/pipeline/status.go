@@ -174,14 +174,12 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	is.State, is.IndexedAt = IndexOK, m.IndexedAt
 	is.AgeSeconds = max(0, int64(now.Sub(m.IndexedAt)/time.Second))
 	is.Files = len(m.Records())
-	if ns := loadNotesState(e.indexDir()); ns != nil {
-		is.Nodes = len(ns.stamps)
+	if ns := e.notes.Load(); ns != nil {
+		is.Nodes = ns.Len()
 	}
 	// The stamps differ: unlike NotesChanged, a change in the stamp's own
 	// clock tick is not suspected (that is for a hook deciding to read).
-	stamp, _ := e.notesStamp()
-	stored, _ := e.storedNotesStamp()
-	is.NotesChanged = stamp != stored
+	is.NotesChanged = e.notes.Changed()
 	if is.NotesChanged {
 		is.State = IndexOutdated
 	}

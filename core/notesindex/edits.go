@@ -1,4 +1,4 @@
-package pipeline
+package notesindex
 
 import (
 	"encoding/binary"
@@ -11,14 +11,14 @@ import (
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// The common change to the notes is an edit of a few of them
-// (notesEdited), which changes the notes' state in those notes' entries
-// alone: their files' versions, their stamps and names, their nodes'
-// flags, times and edges. Rewriting the whole state (a megabyte at 2,000
-// notes) for them cost a hook more than the rankers' work, so such
-// changes go to a small file beside it, notesEditsFile, which reading the
-// state applies. Any other save writes the whole state and drops the
-// edits file.
+// EditsFile is the notes' state's edit log. The common change to the
+// notes is an edit of a few of them (Delta.Edited), which changes the
+// state in those notes' entries alone: their files' versions, their
+// stamps and names, their nodes' flags, times and edges. Rewriting the
+// whole state (a megabyte at 2,000 notes) for them cost a hook more than
+// the rankers' work, so such changes go to this small file beside it,
+// which reading the state applies. Any other save writes the whole state
+// and drops the edits file.
 //
 //	magic "rubi-notes-edits\n", uvarint version
 //	uvarint size of the state file the edits apply to, then its CRC-32C
@@ -32,31 +32,31 @@ import (
 //	  count, per name as the state writes them (appendNames)
 //	4 bytes CRC-32C of everything before, little endian
 const (
-	notesEditsFile    = "notes.edits"
-	notesEditsMagic   = "rubi-notes-edits\n"
-	notesEditsVersion = 1
-	// maxNotesEdits is the most node files the edits file holds edits
-	// of; past it the state is written whole.
-	maxNotesEdits = 64
+	EditsFile    = "notes.edits"
+	editsMagic   = "rubi-notes-edits\n"
+	editsVersion = 1
+	// MaxEdits is the most node files the edits file holds edits of;
+	// past it the state is written whole.
+	MaxEdits = 64
 )
 
-// notesBase identifies a state file: its size and checksum trailer.
-type notesBase struct {
+// stateID identifies a state file: its size and checksum trailer.
+type stateID struct {
 	size int64
 	crc  uint32
 }
 
-// baseOf is the notesBase of a state file's bytes.
-func baseOf(data []byte) notesBase {
+// baseOf is the stateID of a state file's bytes.
+func baseOf(data []byte) stateID {
 	if len(data) < 4 {
-		return notesBase{}
+		return stateID{}
 	}
-	return notesBase{size: int64(len(data)), crc: binary.LittleEndian.Uint32(data[len(data)-4:])}
+	return stateID{size: int64(len(data)), crc: binary.LittleEndian.Uint32(data[len(data)-4:])}
 }
 
-// notesEdit is one node file edited: its place among the snapshot's
+// edit is one node file edited: its place among the snapshot's
 // files and nodes, and its entries as the state now holds them.
-type notesEdit struct {
+type edit struct {
 	file, node      int
 	doc, stamp, ver string
 	// n is the node as the snapshot holds it (its id aside).
@@ -68,11 +68,11 @@ type notesEdit struct {
 
 // editsOf returns prev's edits with those that make next of it: one per
 // node file next.editedFiles names, its entries as next holds them.
-func editsOf(prev, next *notesState) []notesEdit {
+func editsOf(prev, next *State) []edit {
 	edits := prev.edits
 	for _, fn := range next.editedFiles {
 		f, n := next.snap.files[fn[0]], next.snap.nodes[fn[1]]
-		ed := notesEdit{file: fn[0], node: fn[1], doc: f.doc, stamp: next.stamps[f.doc], ver: f.version, n: n}
+		ed := edit{file: fn[0], node: fn[1], doc: f.doc, stamp: next.stamps[f.doc], ver: f.version, n: n}
 		ed.mentions, ed.scanned = next.mentions[f.doc]
 		if !ed.scanned && prev.stamps[f.doc] == ed.stamp {
 			ed.mentions, ed.scanned = prev.mentions[f.doc]
@@ -85,7 +85,7 @@ func editsOf(prev, next *notesState) []notesEdit {
 // applyEdits applies edits to st, which was read from the state file
 // they are edits of, and reports whether it did: edits that do not fit
 // the snapshot (damaged past their checksum) change nothing.
-func (st *notesState) applyEdits(edits []notesEdit) bool {
+func (st *State) applyEdits(edits []edit) bool {
 	sn := st.snap
 	if sn == nil {
 		return false
@@ -116,19 +116,19 @@ func (st *notesState) applyEdits(edits []notesEdit) bool {
 
 // withEdit returns edits with ed in place of an earlier edit of the same
 // file.
-func withEdit(edits []notesEdit, ed notesEdit) []notesEdit {
+func withEdit(edits []edit, ed edit) []edit {
 	for i := range edits {
 		if edits[i].file == ed.file {
-			out := append([]notesEdit(nil), edits...)
+			out := append([]edit(nil), edits...)
 			out[i] = ed
 			return out
 		}
 	}
-	return append(append([]notesEdit(nil), edits...), ed)
+	return append(append([]edit(nil), edits...), ed)
 }
 
-func encodeEdits(base notesBase, edits []notesEdit) []byte {
-	b := append([]byte(notesEditsMagic), notesEditsVersion)
+func encodeEdits(base stateID, edits []edit) []byte {
+	b := append([]byte(editsMagic), editsVersion)
 	b = binary.AppendUvarint(b, uint64(base.size))
 	b = binary.LittleEndian.AppendUint32(b, base.crc)
 	b = binary.AppendUvarint(b, uint64(len(edits)))
@@ -147,29 +147,29 @@ func encodeEdits(base notesBase, edits []notesEdit) []byte {
 	return codec.Seal(b)
 }
 
-var errNotesEditsCorrupt = errors.New("the notes' edits are damaged")
+var errEditsCorrupt = errors.New("the notes' edits are damaged")
 
-func decodeEdits(data []byte) (notesBase, []notesEdit, error) {
+func decodeEdits(data []byte) (stateID, []edit, error) {
 	body, ok := codec.Unseal(data)
-	if !ok || len(body) < len(notesEditsMagic) || string(body[:len(notesEditsMagic)]) != notesEditsMagic {
-		return notesBase{}, nil, errNotesEditsCorrupt
+	if !ok || len(body) < len(editsMagic) || string(body[:len(editsMagic)]) != editsMagic {
+		return stateID{}, nil, errEditsCorrupt
 	}
 	// Views of a buffer read for this alone, which nothing changes.
-	d := &sdecoder{codec.ViewDecoder(body[len(notesEditsMagic):], errNotesEditsCorrupt)}
-	if d.Uvarint() != notesEditsVersion {
-		return notesBase{}, nil, errNotesEditsCorrupt
+	d := &sdecoder{codec.ViewDecoder(body[len(editsMagic):], errEditsCorrupt)}
+	if d.Uvarint() != editsVersion {
+		return stateID{}, nil, errEditsCorrupt
 	}
-	base := notesBase{size: int64(d.Uvarint())}
+	base := stateID{size: int64(d.Uvarint())}
 	if raw := d.Raw(4); len(raw) == 4 {
 		base.crc = binary.LittleEndian.Uint32(raw)
 	}
 	n := d.Count(8)
-	if n > maxNotesEdits {
-		return notesBase{}, nil, errNotesEditsCorrupt
+	if n > MaxEdits {
+		return stateID{}, nil, errEditsCorrupt
 	}
-	edits := make([]notesEdit, 0, n)
+	edits := make([]edit, 0, n)
 	for range n {
-		ed := notesEdit{file: int(d.Uvarint()), node: int(d.Uvarint())}
+		ed := edit{file: int(d.Uvarint()), node: int(d.Uvarint())}
 		ed.doc, ed.stamp, ed.ver = d.View(), d.View(), d.View()
 		ed.n.doc = ed.doc
 		ed.scanned = d.node(&ed.n)&4 != 0
@@ -179,7 +179,7 @@ func decodeEdits(data []byte) (notesBase, []notesEdit, error) {
 		edits = append(edits, ed)
 	}
 	if d.Err != nil || len(d.B) != 0 {
-		return notesBase{}, nil, errNotesEditsCorrupt
+		return stateID{}, nil, errEditsCorrupt
 	}
 	return base, edits, nil
 }
@@ -187,9 +187,9 @@ func decodeEdits(data []byte) (notesBase, []notesEdit, error) {
 // readEdits applies the edits file of the index in dir to st, read from
 // the state file base names, when the file is there, whole and of that
 // state file.
-func (st *notesState) readEdits(dir string, base notesBase) {
+func (st *State) readEdits(dir string, base stateID) {
 	st.base = base
-	f, err := store.OpenRegular(filepath.Join(dir, notesEditsFile))
+	f, err := store.OpenRegular(filepath.Join(dir, EditsFile))
 	if err != nil {
 		return
 	}
@@ -203,14 +203,14 @@ func (st *notesState) readEdits(dir string, base notesBase) {
 	}
 }
 
-// maxEditsBytes bounds what readEdits reads: maxNotesEdits edits of ids,
+// maxEditsBytes bounds what readEdits reads: MaxEdits edits of ids,
 // stamps and versions of at most a few kilobytes each.
 const maxEditsBytes = 1 << 20
 
 // dropEdits removes the edits file, once a new state file makes it stale
 // (its base names the old one, so it would not be applied anyway).
-func (e *Engine) dropEdits() {
-	if err := os.Remove(filepath.Join(e.indexDir(), notesEditsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		e.logger.Warn("could not remove the notes' edits", "error", err)
+func (x *Index) dropEdits() {
+	if err := os.Remove(filepath.Join(x.dir, EditsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		x.logger.Warn("could not remove the notes' edits", "error", err)
 	}
 }

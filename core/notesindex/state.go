@@ -1,4 +1,4 @@
-package pipeline
+package notesindex
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -15,7 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// notesStateFile is the notes' part of the index as the last run left it,
+// StateFile is the notes' part of the index as the last run left it,
 // kept apart from the code's manifest so that a run that changes only
 // notes (a hook after a teammate's note arrived) neither reads nor
 // rewrites the code's records: every document of a note or a chunk that
@@ -26,7 +27,7 @@ import (
 // it missing or damaged sends every note as changed, in a whole corpus,
 // and the rankers drop what it does not list.
 //
-// It also holds a snapshot of the notes as the run read them (notesSnap),
+// It also holds a snapshot of the notes as the run read them (snapshot),
 // which lets the next delta that only finds files edited in place of
 // themselves (the same files, new versions, the same ids) read just those
 // files, not the thousands of others.
@@ -37,7 +38,7 @@ import (
 //	  per name: string key, string display ("" when it is the key), byte
 //	  flags (1 strong, 2 the display is the key)
 //	byte 1 when a snapshot follows, else 0; the snapshot:
-//	  string manifest (manifestStamp); uvarint chunk file count, per
+//	  string manifest (Code.Stamp); uvarint chunk file count, per
 //	    chunk file (by path): string path, string version
 //	  uvarint file count, per node file (by path): string path, string
 //	    version (knowledge.FileVersion), string document id ("" for a
@@ -51,15 +52,15 @@ import (
 //	    edge count, per edge: string to (a file's document)
 //	4 bytes CRC-32C of everything before, little endian
 const (
-	notesStateFile    = "notes.bin"
-	notesStateMagic   = "rubi-notes\n"
-	notesStateVersion = 2
+	StateFile    = "notes.bin"
+	stateMagic   = "rubi-notes\n"
+	stateVersion = 2
 )
 
-var errNotesStateCorrupt = errors.New("the notes' state is damaged")
+var errStateCorrupt = errors.New("the notes' state is damaged")
 
-// notesState is what notesStateFile holds.
-type notesState struct {
+// State is what StateFile holds.
+type State struct {
 	// stamps maps each indexed note's and chunk's document id to the stamp
 	// of its version (nodeStamp, a chunk's hash).
 	stamps map[string]string
@@ -67,11 +68,11 @@ type notesState struct {
 	// documents relate has read.
 	mentions map[string][]mention
 	// snap, when set, is what the notes were when the state was written.
-	snap *notesSnap
+	snap *snapshot
 	// base identifies the state file the state was read from, and edits
-	// are the edits applied over it (notesEditsFile).
-	base  notesBase
-	edits []notesEdit
+	// are the edits applied over it (EditsFile).
+	base  stateID
+	edits []edit
 	// editsOnly, on a state made from one read from a file by edits of
 	// some of its node files alone (editedFiles: each one's place among
 	// the snapshot's files and nodes), saves it as that file's edits
@@ -80,10 +81,10 @@ type notesState struct {
 	editedFiles [][2]int
 }
 
-// notesSnap is the notes as an index run read them: enough to rebuild
+// snapshot is the notes as an index run read them: enough to rebuild
 // every document's edges and links, and relate them, without reading the
 // notes whose files did not change.
-type notesSnap struct {
+type snapshot struct {
 	// manifest identifies the code's manifest the edges to files were
 	// made against.
 	manifest string
@@ -109,23 +110,63 @@ type snapNode struct {
 type snapChunk struct {
 	doc, session string
 	created      int64
-	edges        []core.Edge // From is doc, Kind edgeAbout
+	edges        []core.Edge // From is doc, Kind EdgeAbout
 }
 
-func newNotesState() *notesState {
-	return &notesState{stamps: map[string]string{}, mentions: map[string][]mention{}}
+func newState() *State {
+	return &State{stamps: map[string]string{}, mentions: map[string][]mention{}}
 }
 
-// loadNotesState reads the notes' state of the index in dir; nil when
-// there is none or it does not decode.
-func loadNotesState(dir string) *notesState {
-	f, err := store.OpenRegular(filepath.Join(dir, notesStateFile))
+// Load reads the notes' state of the index, with its edits applied; nil
+// when there is none or it does not decode (the next run then sends
+// every note).
+func (x *Index) Load() *State { return load(x.dir) }
+
+// StateSize is the size of the state's file, 0 when there is none: what
+// a delta allocates grows with it.
+func (x *Index) StateSize() int64 {
+	fi, err := os.Stat(filepath.Join(x.dir, StateFile))
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// Len is how many documents (notes and chunks) the state says the rankers
+// hold.
+func (st *State) Len() int { return len(st.stamps) }
+
+// Stamp is the version of a document the state says the rankers hold; ""
+// for one it does not list.
+func (st *State) Stamp(id string) string { return st.stamps[id] }
+
+// Edits is how many node files' edits (EditsFile) the state was read
+// with.
+func (st *State) Edits() int { return len(st.edits) }
+
+// SameNotes reports whether two states list the same versions, with the
+// same names and the same snapshot of the notes, whatever manifest of the
+// code each snapshot was made against: a state read with its edits stands
+// for the one a read of every note writes.
+func (st *State) SameNotes(o *State) bool {
+	a, b := st.snap, o.snap
+	if a != nil && b != nil && a.manifest != b.manifest {
+		c := *a
+		c.manifest = b.manifest
+		a = &c
+	}
+	return maps.Equal(st.stamps, o.stamps) && sameMentions(st.mentions, o.mentions) && reflect.DeepEqual(a, b)
+}
+
+// load reads the notes' state in dir, as Load does.
+func load(dir string) *State {
+	f, err := store.OpenRegular(filepath.Join(dir, StateFile))
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || fi.Size() > maxNotesState {
+	if err != nil || fi.Size() > maxState {
 		return nil
 	}
 	var data []byte
@@ -146,7 +187,7 @@ func loadNotesState(dir string) *notesState {
 			return nil
 		}
 	}
-	st, err := decodeNotesState(data)
+	st, err := decodeState(data)
 	if err != nil {
 		return nil
 	}
@@ -154,25 +195,25 @@ func loadNotesState(dir string) *notesState {
 	return st
 }
 
-// maxNotesState bounds what loadNotesState reads: a file far past what
-// any set of notes makes is not the index's.
-const maxNotesState = 1 << 30
+// maxState bounds what load reads: a file far past what any set of
+// notes makes is not the index's.
+const maxState = 1 << 30
 
-func decodeNotesState(data []byte) (*notesState, error) {
+func decodeState(data []byte) (*State, error) {
 	body, ok := codec.Unseal(data)
-	if !ok || len(body) < len(notesStateMagic) || string(body[:len(notesStateMagic)]) != notesStateMagic {
-		return nil, errNotesStateCorrupt
+	if !ok || len(body) < len(stateMagic) || string(body[:len(stateMagic)]) != stateMagic {
+		return nil, errStateCorrupt
 	}
-	rest := body[len(notesStateMagic):]
+	rest := body[len(stateMagic):]
 	// Strings are views of the bytes read, which nothing changes: a copy
 	// of each of thousands of ids and names costs a hook more than the
 	// rest of reading them.
-	d := &sdecoder{codec.ViewDecoder(rest, errNotesStateCorrupt)}
-	if d.Uvarint() != notesStateVersion {
-		return nil, errNotesStateCorrupt
+	d := &sdecoder{codec.ViewDecoder(rest, errStateCorrupt)}
+	if d.Uvarint() != stateVersion {
+		return nil, errStateCorrupt
 	}
 	n := d.Count(3)
-	st := &notesState{stamps: make(map[string]string, n), mentions: make(map[string][]mention, n)}
+	st := &State{stamps: make(map[string]string, n), mentions: make(map[string][]mention, n)}
 	for range n {
 		id, stamp := d.View(), d.View()
 		st.stamps[id] = stamp
@@ -186,7 +227,7 @@ func decodeNotesState(data []byte) (*notesState, error) {
 		st.snap = d.snap()
 	}
 	if d.Err != nil || len(d.B) != 0 {
-		return nil, errNotesStateCorrupt
+		return nil, errStateCorrupt
 	}
 	return st, nil
 }
@@ -275,8 +316,8 @@ func (d *sdecoder) edges(from, kind string) []core.Edge {
 	return out
 }
 
-func (d *sdecoder) snap() *notesSnap {
-	sn := &notesSnap{manifest: d.View()}
+func (d *sdecoder) snap() *snapshot {
+	sn := &snapshot{manifest: d.View()}
 	sn.chunkFiles = make([]snapFile, d.Count(2))
 	for i := range sn.chunkFiles {
 		sn.chunkFiles[i] = snapFile{path: d.View(), version: d.View()}
@@ -295,16 +336,16 @@ func (d *sdecoder) snap() *notesSnap {
 	for i := range sn.chunks {
 		c := &sn.chunks[i]
 		c.doc, c.session, c.created = d.View(), d.View(), d.Varint()
-		c.edges = d.edges(c.doc, edgeAbout)
+		c.edges = d.edges(c.doc, EdgeAbout)
 	}
 	return sn
 }
 
-func (st *notesState) encode() []byte {
+func (st *State) encode() []byte {
 	ids := slices.Sorted(maps.Keys(st.stamps))
 	// Sized once: growing by doubling touches several times the pages,
 	// and fresh pages are most of what writing it costs.
-	size := len(notesStateMagic) + 2*binary.MaxVarintLen64 + 4
+	size := len(stateMagic) + 2*binary.MaxVarintLen64 + 4
 	for _, id := range ids {
 		size += len(id) + len(st.stamps[id]) + 3*binary.MaxVarintLen64
 		for _, m := range st.mentions[id] {
@@ -329,7 +370,7 @@ func (st *notesState) encode() []byte {
 		}
 	}
 	b := make([]byte, 0, size)
-	b = append(append(b, notesStateMagic...), notesStateVersion)
+	b = append(append(b, stateMagic...), stateVersion)
 	b = binary.AppendUvarint(b, uint64(len(ids)))
 	for _, id := range ids {
 		b = codec.AppendString(codec.AppendString(b, id), st.stamps[id])
@@ -372,7 +413,7 @@ func (st *notesState) encode() []byte {
 // withMentions fills in the mentions of items from the state where the
 // version is the one it scanned, and scans the others; the state then
 // holds every item's.
-func (st *notesState) withMentions(prev *notesState, items []memItem) {
+func (st *State) withMentions(prev *State, items []item) {
 	for i := range items {
 		it := &items[i]
 		if prev != nil && prev.stamps[it.id] == it.stamp {
@@ -387,59 +428,64 @@ func (st *notesState) withMentions(prev *notesState, items []memItem) {
 	}
 }
 
-// saveNotesState writes next once the rankers hold what it says, keeping
-// the names of the versions prev had scanned where this run read none.
+// save writes next once the rankers hold what it says, keeping the names
+// of the versions prev had scanned where this run read none; manifest is
+// the stamp of the code's manifest its snapshot was made against.
 // Nothing is written when it says what prev did.
-func (e *Engine) saveNotesState(prev, next *notesState) error {
-	staged, err := e.stageNotesState(prev, next)
+func (x *Index) save(prev, next *State, manifest string) error {
+	staged, err := x.stage(prev, next, manifest)
 	if err != nil || staged == nil {
 		return err
 	}
-	return staged.commit()
+	return staged.Commit()
 }
 
-// stagedNotes is the notes' state written beside its place: a whole state
-// file, or the edits of the one in place.
-type stagedNotes struct {
+// Staged is the notes' state written beside its place, for the caller to
+// put in place once the rankers hold what it says: a whole state file, or
+// the edits of the one in place.
+type Staged struct {
 	file *store.Staged
 	// whole is set for a state file, which makes the edits file stale:
 	// it goes once the new state is in place.
 	whole bool
-	e     *Engine
+	x     *Index
 }
 
-func (s *stagedNotes) commit() error {
+// Commit puts the state in place.
+func (s *Staged) Commit() error {
 	if err := s.file.Commit(); err != nil {
 		return fmt.Errorf("save the notes' state: %w", err)
 	}
 	if s.whole {
-		s.e.dropEdits()
+		s.x.dropEdits()
 	}
 	return nil
 }
 
-func (s *stagedNotes) abort() { s.file.Abort() }
+// Abort leaves the state in place as it was: the rankers did not take
+// what the staged one says they hold.
+func (s *Staged) Abort() { s.file.Abort() }
 
-// stageNotesState writes next beside the state's file, as saveNotesState
-// saves it, for the caller to put in place once the rankers hold what it
-// says; nil when it says what prev did. It need not wait for the disk: a
-// state lost in a power cut, or cut short (its checksum tells), costs the
-// next run sending every note again, and an older one sending again what
-// changed since, which the rankers apply as they did.
-func (e *Engine) stageNotesState(prev, next *notesState) (*stagedNotes, error) {
+// stage writes next beside the state's file, as save saves it, for the
+// caller to put in place once the rankers hold what it says; nil when it
+// says what prev did. It need not wait for the disk: a state lost in a
+// power cut, or cut short (its checksum tells), costs the next run
+// sending every note again, and an older one sending again what changed
+// since, which the rankers apply as they did.
+func (x *Index) stage(prev, next *State, manifest string) (*Staged, error) {
 	if next.snap != nil {
-		next.snap.manifest = e.manifestStamp()
+		next.snap.manifest = manifest
 	}
 	if next.editsOnly && prev != nil && prev.base.size > 0 {
 		if len(next.editedFiles) == 0 {
 			return nil, nil // no file changed: the state is prev's
 		}
-		if edits := editsOf(prev, next); len(edits) <= maxNotesEdits {
-			staged, err := store.StageDerived(filepath.Join(e.indexDir(), notesEditsFile), encodeEdits(prev.base, edits), 0o644)
+		if edits := editsOf(prev, next); len(edits) <= MaxEdits {
+			staged, err := store.StageDerived(filepath.Join(x.dir, EditsFile), encodeEdits(prev.base, edits), 0o644)
 			if err != nil {
 				return nil, fmt.Errorf("save the notes' edits: %w", err)
 			}
-			return &stagedNotes{file: staged}, nil
+			return &Staged{file: staged}, nil
 		}
 	}
 	if prev != nil {
@@ -448,16 +494,16 @@ func (e *Engine) stageNotesState(prev, next *notesState) (*stagedNotes, error) {
 			return nil, nil
 		}
 	}
-	staged, err := store.StageDerived(filepath.Join(e.indexDir(), notesStateFile), next.encode(), 0o644)
+	staged, err := store.StageDerived(filepath.Join(x.dir, StateFile), next.encode(), 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("save the notes' state: %w", err)
 	}
-	return &stagedNotes{file: staged, whole: true, e: e}, nil
+	return &Staged{file: staged, whole: true, x: x}, nil
 }
 
 // keptMentions returns next's names, with prev's for the documents whose
 // version next did not scan again and prev had scanned.
-func keptMentions(prev, next *notesState) map[string][]mention {
+func keptMentions(prev, next *State) map[string][]mention {
 	if len(next.mentions)*4 > len(prev.mentions) {
 		for id, stamp := range next.stamps {
 			if _, ok := next.mentions[id]; !ok && prev.stamps[id] == stamp {

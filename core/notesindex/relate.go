@@ -1,4 +1,4 @@
-package pipeline
+package notesindex
 
 import (
 	"cmp"
@@ -35,8 +35,8 @@ import (
 // One pass over the texts, a map of names and the edges: linear in the
 // text, and in the documents times link_entities.
 
-// memItem is a note or a chunk as relate sees it.
-type memItem struct {
+// item is a note or a chunk as relate sees it.
+type item struct {
 	id      string    // document id
 	session string    // the session it was written in; "" for a note
 	at      time.Time // when it was written
@@ -63,8 +63,8 @@ type mention struct {
 // mentionsOf lists the names an item holds, each once, in the order they
 // first appear: the names it declares, then those scanNames finds in its
 // text. Reading them is most of what relating costs, so the notes' state
-// keeps them per version of a document (notesState).
-func mentionsOf(it memItem) []mention {
+// keeps them per version of a document (State).
+func mentionsOf(it item) []mention {
 	var out []mention
 	at := map[string]int{}
 	add := func(key, display string, strong bool) {
@@ -107,20 +107,20 @@ const (
 )
 
 // nodeItems are the active notes as relate sees them.
-func nodeItems(nodes []*notes.Note) []memItem {
-	items := make([]memItem, 0, len(nodes))
+func nodeItems(nodes []*notes.Note) []item {
+	items := make([]item, 0, len(nodes))
 	for _, n := range nodes {
 		if !n.Active {
 			continue
 		}
-		items = append(items, memItem{id: n.ID, at: n.Created, note: n})
+		items = append(items, item{id: n.ID, at: n.Created, note: n})
 	}
 	return items
 }
 
 // relatedEdges links the items that belong together: the same session
 // when sessions is set, the same rare entity when maxDocs > 1.
-func relatedEdges(items []memItem, sessions bool, maxDocs int) []core.Edge {
+func relatedEdges(items []item, sessions bool, maxDocs int) []core.Edge {
 	var edges []core.Edge
 	if sessions {
 		edges = sessionEdges(items)
@@ -133,7 +133,7 @@ func relatedEdges(items []memItem, sessions bool, maxDocs int) []core.Edge {
 
 // sessionEdges links each item to the next two of its session, in the
 // order they were written; items without a session form sittings.
-func sessionEdges(items []memItem) []core.Edge {
+func sessionEdges(items []item) []core.Edge {
 	groups := map[string][]int{}
 	var loose []int
 	for i, it := range items {
@@ -178,7 +178,7 @@ func sessionEdges(items []memItem) []core.Edge {
 // logs share is a common one (linking them cost a fifth of the first
 // places on LoCoMo's sessions). Two items sharing several names get one
 // edge, the sum of their weights, labelled with the rarest name.
-func entityEdges(items []memItem, maxDocs int) []core.Edge {
+func entityEdges(items []item, maxDocs int) []core.Edge {
 	maxDocs = min(maxDocs, max(2, len(items)/rareShare))
 	type named struct {
 		display string

@@ -1,0 +1,100 @@
+package notesindex
+
+import (
+	"sync"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
+)
+
+// Reading is every note as an index run read them, against the state the
+// last run left: what the run gives the rankers of the notes, and the
+// state it saves once they hold it.
+type Reading struct {
+	// Docs are the nodes' and chunks' documents; Edges their own edges
+	// (to the files the index holds and to the notes they link), before
+	// the caller leaves out those to hidden files.
+	Docs  []core.Document
+	Edges []core.Edge
+	// Changed are the documents whose versions the state does not list
+	// (every one when there is no state, or the run is full); Removed,
+	// those it lists that are gone.
+	Changed, Removed []string
+	// Warnings name the files of the notes' folders that could not be
+	// read as notes.
+	Warnings []string
+
+	x          *Index
+	stamp      Stamp
+	read       *notesRead
+	prev, next *State
+	related    func() []core.Edge
+}
+
+// Read reads every note for an index run whose code's manifest is m:
+// the knowledge nodes (a malformed one is reported and skipped) and the
+// conversation memory's chunks, and lists those that changed or went
+// since the state (all of them for a full run, which reads no state). The
+// stamp of the notes' folders is taken before they are read: a note that
+// changes while they are read changes the stamp again, and the next check
+// indexes it.
+func (x *Index) Read(m *manifest.Manifest, full bool) (*Reading, error) {
+	rd := &Reading{x: x, stamp: x.TakeStamp()}
+	r, err := x.readAll(m, 1, nil, func(string) {})
+	if err != nil {
+		return nil, err
+	}
+	rd.read, rd.Warnings = r, r.warnings
+	rd.Docs, rd.Edges = append(r.nodeDocs, r.chunkDocs...), append(r.nodeEdges, r.chunkEdges...)
+	// The state says which versions the rankers hold; without it (a first
+	// run, a damaged file, a full run) every note is sent again, in a
+	// whole corpus that drops whatever it does not hold.
+	if !full {
+		rd.prev = x.Load()
+	}
+	rd.next = newState()
+	rd.next.stamps = r.stamps
+	// Notes and chunks that belong together are linked when the rankers
+	// get a corpus: a run that changed nothing reads no note's text.
+	rd.related = sync.OnceValue(func() []core.Edge {
+		items := r.items()
+		rd.next.withMentions(rd.prev, items)
+		return relatedEdges(items, x.settings.LinkSessions, x.settings.LinkEntities)
+	})
+	var prevStamps map[string]string
+	if rd.prev != nil {
+		prevStamps = rd.prev.stamps
+	}
+	for id, stamp := range r.stamps {
+		if prevStamps[id] != stamp {
+			rd.Changed = append(rd.Changed, id)
+		}
+	}
+	for id := range prevStamps {
+		if _, ok := r.stamps[id]; !ok {
+			rd.Removed = append(rd.Removed, id)
+		}
+	}
+	return rd, nil
+}
+
+// Related links the notes and chunks that belong together (the same
+// session, the same rare entity), read once.
+func (rd *Reading) Related() []core.Edge { return rd.related() }
+
+// Save writes the state and the stamp of the notes as read, once the
+// rankers hold them; manifest is the stamp of the code's manifest the run
+// wrote (Code.Stamp). A run that kept everything as it stood writes a
+// state only when it had none, so that the next need not send every note
+// again; the snapshot is made only for a state that is written (the
+// common refresh, which changed nothing, writes none).
+func (rd *Reading) Save(kept bool, manifest string) error {
+	if !kept || rd.prev == nil {
+		rd.next.snap = rd.x.snapshotOf(rd.read)
+		if err := rd.x.save(rd.prev, rd.next, manifest); err != nil {
+			return err
+		}
+	}
+	rd.x.SaveStamp(rd.stamp)
+	return nil
+}
