@@ -1,19 +1,3 @@
-// Package mcpserver is rubi's MCP server: the tools agents call (context,
-// register, read, which also reads the map, and memory, with the action
-// xray when asked for), the instructions that teach the workflow, and the
-// two transports, stdio and streamable HTTP.
-//
-// Tool definitions and instructions travel with every message an agent
-// sends, so they are kept short and measured (Cost). Every tool answers
-// with a compact text and structured content that is the same answer, not
-// a richer copy: clients give the model one or the other (answer.go). A
-// bad argument, an unknown id or a path outside the project is a tool
-// result marked as an error that says what to do, never a protocol error.
-//
-// The server keeps one pipeline.Engine per project, opened on first use,
-// and refreshes its index (incrementally, at most once per RefreshEvery
-// unless something was written) before answering, so results reflect edits
-// made since it started.
 package mcpserver
 
 import (

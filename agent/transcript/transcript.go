@@ -14,6 +14,31 @@
 // The token X-ray (agent/xray) reads every log of the last days through
 // this package; the hooks read the current context size of one session
 // with LastCall.
+//
+// Logs run to gigabytes, so reading one costs neither memory nor parsing
+// that its size would dictate. NewReader reads through a 1 MiB buffer
+// (lines up to DefaultMaxLine, 32 MiB, are kept; longer ones are skipped
+// and reported). Each line is first matched against a few byte markers
+// ("usage", "tool_result", compact_boundary; for Codex token_count,
+// function_call, …): most lines (attachments, request snapshots) are only
+// validated, the rest parsed with fastjson, which reads the fields asked
+// for without decoding the rest. The reader keeps per file the tool-call
+// ids (to name each output) and the ids of the calls it emitted; one
+// response written as several consecutive lines is merged, keeping the
+// largest count of each kind. A call's usage is split into input, cache
+// read, 5-minute and 1-hour cache writes, and output.
+//
+// LastCall reads a log from its end, from 16 KiB up through a buffer of
+// that size, for the session's current context (Usage.Context); it reads
+// Gemini CLI's session files too (their calls' token counts only). Find,
+// FindPaths and DefaultRoots locate Claude Code's and Codex's logs and
+// group subagent logs with their session.
+//
+// The tests read the real Claude Code and Codex logs captured in
+// testdata/ (internal/rubitest lays them out as the agents keep them)
+// and crafted ones: repeated lines, sidechains, nulls, 1-hour cache
+// writes, a broken line, a truncated last line, legacy Codex events.
+// FuzzRecords holds that any input reads to records and problems.
 package transcript
 
 import (

@@ -9,6 +9,21 @@
 // Logs are read one at a time and forgotten once summarized; what stays in
 // memory is a small summary per session, the ids of the API responses seen
 // (to drop copies), and the calls of the few most expensive sessions.
+//
+// Sessions are read least recently changed first, so a resumed copy of a
+// session comes after the session it copies; a set of 64-bit hashes of
+// the responses seen drops replays and resumed copies across files, and
+// only the calls of the --top most expensive sessions are kept, for their
+// curves. Within a session, each context (the session's own, each
+// subagent's) is a chain of calls; a compaction, or a context that drops
+// below half of the one before, resets the chain, which bounds how long a
+// tool output weighs. The simulator is a pure function of a session's own
+// calls (Simulate), tested against replays worked out by hand.
+//
+// Every figure of Analyze is checked against sessions worked out by hand
+// in the tests' comments; costs in dollars use the list prices of the
+// known models. scripts/xray-html-check.sh renders the HTML page in
+// headless Chromium and fails on console errors or missing sections.
 package xray
 
 import (

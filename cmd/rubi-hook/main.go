@@ -9,6 +9,10 @@
 //	rubi-hook [--config FILE]... EVENT      answer the hook EVENT (JSON on stdin)
 //	rubi-hook [--config FILE]... index DIR  index DIR (its background refresh)
 //	rubi-hook version
+//
+// It links no net, so it is a static binary whatever CGO_ENABLED is: it
+// started in 16 ms against 33 when it linked the plugin transport.
+// layers_test.go at the repository's root holds what it links.
 package main
 
 import (

@@ -74,13 +74,47 @@
 // into the new kind from the files as they were then ("PATH: whole:
 // <sha256>" when a file as it was is found nowhere).
 //
+// Code is hashed without its comments and whitespace, so a reworded
+// comment or a reformat does not make a note stale: Go through go/scanner,
+// the other languages through the regex parser's masking lexer
+// (core.MaskComments), the rest by whitespace only. A stale note shows ⚠
+// with one line per change ("Sub changed (calc/calc.go L9-11)",
+// "calc/calc.go: code changed", "… no longer exists"); rubi status counts
+// them, and rubi confirm (or the MCP register tool's confirm) re-anchors
+// a note without rewriting its text. rubi index migrates the old anchors
+// (Migrate) from each file as it was when the note was written: on disk
+// if unchanged, else from git, read in process by internal/githistory
+// (OldContent), which only the rubi command links.
+//
+// # Handoffs
+//
+// A handoff keeps its text as written (Handoff.Text): sections in order,
+// unknown ones too, prose, lists and code; its fields are read from it.
+// memory last, rubi handoff last and the hooks' session start show it
+// whole; the session start cuts it to its 2,000-token budget and says how
+// many lines and tokens, and which sections, it left out. A handoff dated
+// in the future is clamped and never "the last".
+//
+// # Provenance
+//
+// A repository's .rubi/ holds notes a teammate, or the author of a
+// repository just cloned, committed. rubi keeps a hash of each note,
+// handoff and summary it wrote for this user outside the project (own.go,
+// Options.OwnDir); the rest is the repository's, shown marked and quoted
+// (text.Quote) where it reaches the agent, and its critical notes apply
+// only when the user trusts the project.
+//
 // # Concurrency and safety
 //
-// Every write goes through store.WriteFile (temp file, fsync, rename), and a
+// Every write is atomic (temp file, fsync, rename; store.WriteFile), and a
 // Register batch, Forget, a summary or a handoff holds store.LockDir on the
-// directory it writes, so several processes can write at once. Ids and paths
-// from callers are validated before they become file names: nothing is ever
-// written outside .rubi/ and the vault.
+// directory it writes, so several processes can write at once. A batch of
+// nodes pays one file-system sync for all its files (store.WriteFiles:
+// the temporaries, syncfs, the renames, the directories' syncs). Nodes are
+// read with their file and line on errors and skipped when malformed; the
+// Portuguese keys of rubi's Node.js version are read too. Ids and paths
+// from callers are validated before they become file names: nothing is
+// ever written outside .rubi/ and the vault.
 package knowledge
 
 import (

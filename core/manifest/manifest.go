@@ -13,9 +13,28 @@
 //     file at an offset the manifest records, so a query reads the symbols
 //     of the files it shows and nothing else.
 //
+// The manifest also keeps what the index run knew of the project as a
+// whole: each module's file count and central files (for the map and the
+// module items of an answer, without decoding a record), the resolved
+// import edges (reused when no import changed), each ranker's and
+// parser's configuration fingerprint (a different one calls for a full
+// index), and the signature of what decided the files' roles (a change
+// makes the next run a full one).
+//
+// Its binary layout (codec.go) serves two readers. An index run checks
+// the whole file and decodes every record. A query, often a fresh
+// process, maps the file, checks only its head (the header, the module
+// summaries and a table of record offsets, with a CRC-32C of their own)
+// and decodes just the records it shows, found by binary search on the
+// path. A damaged manifest, or one of an older Version, is reported and
+// the index rebuilt.
+//
 // A new symbols file is written before the manifest that points at it;
 // older generations are removed after. A reader holding an older manifest
-// finds its generation gone and reloads.
+// finds its generation gone and reloads. An update appends the changed
+// files' lines to the current generation, so older offsets stay valid; a
+// full index, or a file mostly made of lines no record points at any
+// more, starts a new generation, unchanged records copied byte for byte.
 package manifest
 
 import (

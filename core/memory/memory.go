@@ -14,6 +14,21 @@
 // Writes take the folder's lock and are atomic (core/store), so hooks,
 // the MCP server and the command line may save at once; ids and project
 // names are validated before they become file names.
+//
+// The command line (rubi memory) and the MCP server's one memory tool
+// (its actions save, grep, list, handoff, last, retention, retain,
+// restore and status; one tool, so its definition is paid for once per
+// message) share this
+// store, and the read tool reads a chunk by id and line range. The hooks'
+// pre-compaction records and every handoff are chunks too, and the index
+// makes each chunk a document, so a question finds the debugging session
+// that answered it. A chunk's project is the name of git's origin
+// repository, else the folder's (DetectProject), or the one it was saved
+// with. Retention (retention.go) archives, restores and purges chunks and
+// survives a process killed at any step (a test kills one with SIGKILL);
+// Overview counts the chunks by zone and type with the retention due now
+// and next; ImportRLM converts the reference memory server's store (rubi
+// import rlm).
 package memory
 
 import (

@@ -27,7 +27,11 @@
 // The catalog is Go tables (catalog.go): one entry per message with its
 // four texts side by side, so a reviewer reads a message and its
 // translations together, and a test checks that every entry has every
-// language with the same format verbs for the same arguments.
+// language with the same format verbs for the same arguments, argument by
+// argument, and flags a translation that is a copy of the English. Counted
+// nouns carry their plural forms (Noun, Lang.Count), and Table aligns
+// columns as text/tabwriter does but counts a wide character (Chinese,
+// Japanese, Korean) as two columns, as a terminal shows it.
 package messages
 
 import (

@@ -6,6 +6,34 @@
 // (core/notesindex) relates them, keeps their state and computes their
 // deltas, the pipeline shows them, and neither reads a node's or a
 // chunk's fields itself.
+//
+// A node's document is made on demand (Note.Document), so a delta makes
+// only the changed ones; its stamp hashes its title, names, text and
+// links, so an edit that leaves its updated date alone is still indexed.
+// A note's names carry the files it is about, so a question naming a
+// file finds its notes. A chunk's document has the summary for title,
+// the tags, ticket and entities for names, the first 32 KiB of its text
+// for body, and an edge to each project file it names; with
+// index.session_context it also carries the first 2 KiB of the chunk
+// before it in its session (its stamp follows that chunk's hash): an
+// answer ("5 years already!") holds none of the words of the question it
+// answers, which the turn before it holds, the round LongMemEval (Wu et
+// al. 2024) indexes. Mentions are the names and text the relating of
+// notes reads (the session and shared-entity edges).
+//
+// Show renders a note in a result as the agent reads it, through a
+// Filter (statuses, types, a time window, a path or module scope):
+// active notes only unless asked, ⚠ and what changed when stale, a note
+// the user did not write marked as the repository's. Notes are read by
+// id from their own file, never by parsing the whole store. The nodes'
+// cache format is core/knowledge's (cache.go).
+//
+// Two files of the index folder are this package's. nodes.bin caches the
+// parsed nodes between processes, by each file's time, size and inode,
+// so a refresh of thousands of notes parses only the changed files.
+// critical.json holds the active critical notes, newest first, which
+// every index run keeps current, so a session start (Critical) reads one
+// small file however many notes the project has.
 package notes
 
 import (

@@ -4,6 +4,60 @@
 // engine (core/pipeline) reads the notes and chunks through it and lends
 // it its view of the code; the command line, the hooks and the MCP server
 // read and write through it.
+//
+// # Finding a project
+//
+// Find and FindRoot take the nearest folder up from where rubi runs that
+// holds .rubi/, rubi.hcl or .git, else the start itself, but only among
+// folders the user owns and that not every user may write (core/owner):
+// another user's rubi.hcl in a shared folder such as /tmp must not decide
+// what runs as this user. The user's own safe_directories lift that rule
+// for the folders named.
+//
+// # The data folder
+//
+// Everything rubi keeps for a project is under its .rubi/ folder. What
+// people write (notes, summaries, handoffs) is committed with the code;
+// what rubi derives or records for one person is not, and rubi keeps its
+// own lines last in .rubi/.gitignore (store.KeepIgnored) so that a
+// committed "!*" cannot stage them:
+//
+//	.gitignore            written by rubi: index/, sessions/, hooks.log*, .lock
+//	index/                derived and rebuildable; its files' formats are
+//	                      documented by the packages that write them:
+//	  manifest.bin,       core/manifest
+//	  symbols-<gen>.jsonl
+//	  .lock               the index lock (core/store)
+//	  rank.bm25/ …        each stage's own state directory (its package)
+//	  nodes.bin           the parsed knowledge nodes (core/notes)
+//	  critical.json       the active critical notes, newest first (core/notes)
+//	  notes.bin, notes.edits, notes.stamp
+//	                      the notes' part of the index (the notes index)
+//	  sources/<name>.json each source's items as last read
+//	map.md                the level-0 map (core/codemap), derived
+//	modules/<module>.md   the level-1 pages (core/codemap), derived
+//	knowledge/<id>.md     knowledge nodes (core/knowledge), committed
+//	summaries/            curated summaries of the map and modules, committed
+//	handoffs/<date>.md    handoffs (core/knowledge), committed
+//	sessions/             the conversation memory (core/memory), git-ignored:
+//	  <yyyymmdd-hhmmss>-<hash>.md   a chunk, the hooks' pre-compaction records among them
+//	  archive/<id>.md.gz  chunks retention archived
+//	  usage.json          reads per chunk (retention keeps what is read)
+//	  retention.log       what retention purged: ids and dates only
+//	  state/<session>.json  the hooks' per-session state (agent/hooks)
+//	hooks.log             the hooks' errors, rotated at 1 MiB
+//
+// The personal vault (RUBI_VAULT, else rubi.hcl's vault, ~/rubi-vault by
+// default) keeps the user's own notes under personal/knowledge/, for
+// every project (VaultPath, SetVault). Outside both, in the user's state
+// folder ($XDG_STATE_HOME/rubi, else ~/.local/state/rubi), rubi keeps
+// what no repository may write: the hashes of the notes it wrote for the
+// user (OwnDir, core/knowledge's provenance) and the backups of project
+// files rubi connect and rubi install changed.
+//
+// SaveHandoff writes a handoff's file and saves its text as a conversation
+// chunk tagged handoff, so both the handoff tools and a search find it;
+// the command line and the MCP server share it.
 package project
 
 import (

@@ -4,6 +4,21 @@
 // CamelCase and snake_case names, exception names. Bug reports run to
 // thousands of words of prose, logs and stack traces; their few telling
 // words are what this package pulls out, each with the reason it counts.
+//
+// Analyze gives the intent (code, the default and every bug report; docs
+// for "how do I install / configure / document"; tests), whether the
+// question reads as a bug report (long, a traceback, a code block or log
+// output), and its mentions, each with a weight: traceback frames
+// (File "x/y.py", line 12, in f; the last frame strongest), path:line
+// locations and file names, identifiers in backticks and code blocks,
+// dotted names, CamelCase and snake_case names, exception names. Links
+// and environment version lists (numpy: 1.19.1) leave the text the
+// rankers read: they hold words no answer should be found by.
+//
+// Every query of every hook goes through here, so identifiers, dotted
+// names and paths are scanned by hand, and the few regular expressions
+// compile on first use, each only for a question that holds what it looks
+// for.
 package query
 
 import (

@@ -1,7 +1,9 @@
 // Package text is the one tokenizer rubi uses everywhere: the BM25 ranker
-// indexes documents and parses queries with it, and the names ranker and
-// PPR seeding will too. Documents and queries must go through the same
-// Analyzer, or their terms will not meet.
+// indexes documents and parses queries with it, the names ranker splits
+// names with it, and the knowledge graph, the conversation memory, the
+// relating of notes and the ranking of an answer's units use it too.
+// Documents and queries must go through the same Analyzer, or their
+// terms will not meet.
 //
 // The rules, in order, for every piece of input:
 //
@@ -46,7 +48,17 @@
 //
 // Tokenize is safe for concurrent use. Besides its result it allocates
 // only for words it has not seen lately: pooled caches map words to their
-// terms.
+// terms. An index run numbers the terms it makes with a Vocabulary, one
+// map lookup per word seen before; CountTokens counts the tokens of a
+// text without making them, for a length against which a few wanted
+// terms are weighed; RequestWord tells the words of a request ("fix",
+// "look", "read") from those of a topic.
+//
+// What a repository names (paths, titles, names) reaches a terminal and
+// an agent's context through rubi's text output, so display.go escapes
+// it: Escape for one line, EscapeLines for a body, and Quote for the
+// repository's own text, quoted line by line so that it reads as data,
+// not as rubi's words.
 package text
 
 import (

@@ -1,5 +1,17 @@
 // Package when reads the time bounds people and agents write: a date, a
 // time, or an age before now.
+//
+// The command line's and the MCP server's filters (--since, --until, the
+// memory tool's dates) read their bounds with Since and Until alike: an
+// age such as 7d, a date, or an RFC 3339 time; as an upper bound a date
+// includes its whole day, as people mean it.
+//
+// Mentioned reads the time a question names ("8 May 2023", "May 2023",
+// "in June" of any year, "in 2023", "yesterday", "last week / month /
+// year", "last May") as a Span. The retrieval lets the notes and chunks
+// written then vote for a question that names one: LongMemEval (Wu et
+// al. 2024) found time-aware query handling the largest gain on its
+// temporal questions.
 package when
 
 import (

@@ -2,7 +2,25 @@
 // tree, for any program that runs Main; cmd/rubi runs Main. Each command
 // group lives in its own file as a Run-style function; this file holds the
 // root command, the global flags and process-wide setup (logging, signals,
-// plugin cleanup).
+// plugin cleanup). docs/cli.md documents every command.
+//
+// A command that runs the pipeline's stages opens its engine with
+// stageEngine, which first hands the command over to rubi-full when
+// rubi.hcl names a plugin rubi cannot start (programs.HandOver), and says
+// once which of an untrusted project's plugins it left out.
+//
+// The hostile-repository suite lives here because this package reaches
+// every entry point: hostileEverything builds one repository with every
+// case at once (a plugin the repository commits; a critical note and a
+// future-dated handoff that speak as rubi; maps, manifests and the agents'
+// instruction files linked to secrets, to /dev/zero and to the user's own
+// files; a .gitignore undoing rubi's lines; the index's lock linked out;
+// a file name that is not UTF-8; a note listing more files than rubi
+// reads), and the tests run every
+// command, hook and MCP tool over it and check that each ends, exits as
+// documented, runs nothing, shows no secret, quotes the repository's text
+// and writes nothing outside the project. Each part has its own tests
+// beside it (hostile_*_test.go).
 package cli
 
 import (

@@ -12,8 +12,26 @@
 // memory tools without the code map (mcpserver.Options.VaultOnly).
 //
 // On macOS and Linux the manifest runs server/rubi-mcp.sh with /bin/sh,
-// which picks the binary of the processor; Windows runs the amd64 binary
-// directly (Windows on Arm runs it emulated).
+// which picks the binary of the processor and gives it back the execute
+// bit Claude Desktop drops when it unpacks; Windows runs the amd64 binary
+// directly (Windows on Arm runs it emulated). The bundle (manifest
+// version 0.3) holds rubi-mcp cross-built static and stripped for
+// darwin/arm64 (its ad-hoc signature checked), darwin/amd64,
+// windows/amd64, linux/amd64 and linux/arm64.
+//
+// TestBundle builds the bundle for every platform (with -short, the
+// host's only), and the official MCP Bundle tool (@anthropic-ai/mcpb,
+// pinned with the MCP TypeScript SDK in testdata/packer, installed by npm
+// ci) validates its manifest, packs the folder and reads make mcpb's own
+// zip. The packed bundle is unpacked with every file 0600, as Claude
+// Desktop on macOS does (modelcontextprotocol/mcpb#294), and desktop.mjs
+// starts its server as the manifest says, through the tool's
+// getMcpConfigForManifest (the code Claude Desktop uses): the SDK client
+// lists the tools, registers a preference and finds it in a second
+// connection, in the chosen vault, in ~/rubi-vault when the setting is
+// blank, and gets an error naming the path when the vault is a file;
+// nothing is written into the working directory's project or the home
+// folder.
 package main
 
 import (

@@ -3,6 +3,14 @@
 // mcp's, rubi install's against the Claude Code CLI, the end-to-end tests
 // with the real agents), and fixtures: a project on disk, agents' homes
 // with real session logs.
+//
+// Binary builds rubi, rubi-hook, rubi-mcp and rubi-full into one directory
+// once per test process, so each program finds the others beside it as
+// an installation would. The session logs captured from Claude Code and
+// Codex stay in agent/transcript/testdata, once, and AgentHomes lays them
+// out in a temporary home as the agents keep them (XrayFixtures, for
+// agent/xray's sessions worked out by hand). Bound turns a fuzz input
+// that runs past its time into a recorded failure rather than a hung run.
 package rubitest
 
 import (

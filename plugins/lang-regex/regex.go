@@ -17,6 +17,17 @@
 // init: compiling them all costs milliseconds that every rubi process
 // would pay at start, though most (rubi context, run on every prompt)
 // never parse.
+//
+// The brace languages share the helpers of decl.go (body braces,
+// statement starts, scopes, docs above attributes); the class languages'
+// file is a classLang of hooks (directives, annotation syntax, modifiers,
+// type keywords, who is exported, doc style, the reading of members).
+// Besides imports and symbols it reports each file's own doc line, which
+// the module pages and an answer show. Its fixtures are shared with
+// lang.treesitter through core/parsertest (testdata/NAME.txtar), and its
+// own tests hold what is its own: each language and its registration,
+// inputs that could make a scan quadratic, fuzzing (FuzzParse), the
+// benchmark's input.
 package regex
 
 import (
