@@ -164,6 +164,9 @@ func TestSelfSetStaysOutOfTheIndex(t *testing.T) {
 	if sets.SelfLeftOut("bench/results/payload-2027-01-01-before.json") == "" {
 		t.Error("a payload report would be indexed")
 	}
+	if sets.SelfLeftOut(sets.GateGolden) == "" {
+		t.Error("the ranking gate's golden would be indexed")
+	}
 	if sets.SelfLeftOut("bench/quality/selfset.go") != "" || sets.SelfLeftOut("core/host/host.go") != "" {
 		t.Error("code is left out")
 	}

@@ -31,6 +31,9 @@ const (
 	// tree may hold verbatim before it counts as a copy of the set (a
 	// report of this benchmark) and is left out of the index.
 	LeakQuestions = 3
+	// GateGolden is the ranking gate's golden (bench/gate), relative to
+	// the repository root.
+	GateGolden = "bench/gate/testdata/stats.golden"
 )
 
 // SelfQuestion is one question of the set.
@@ -127,15 +130,17 @@ func ReadSelfSet(root string) ([]SelfQuestion, error) {
 }
 
 // SelfLeftOut says why a file of the tree is not indexed ("" when it is):
-// the set itself and the reports of the benchmarks that ask it (quality,
-// payload) hold the questions, and
-// the gold files next to them, verbatim.
+// the set itself, the reports of the benchmarks that ask it (quality,
+// payload) and the ranking gate's golden (bench/gate) hold the questions,
+// and the gold files next to them or their ranks, verbatim.
 func SelfLeftOut(rel string) string {
 	switch {
 	case rel == SelfSetFile:
 		return "the question set itself"
 	case strings.HasPrefix(rel, "bench/results/quality-"), strings.HasPrefix(rel, "bench/results/payload-"):
 		return "a report of a benchmark that asks the set"
+	case rel == GateGolden:
+		return "the ranking gate's golden, which lists the questions"
 	}
 	return ""
 }

@@ -1,0 +1,3 @@
+"""ledgerly: invoices and expense ledgers for freelancers."""
+
+__version__ = "0.4.2"

@@ -1,0 +1,3 @@
+require_relative "lib/lendbook"
+
+run Lendbook::App
