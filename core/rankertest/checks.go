@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // checkFound: after a full index, a question of a planted document's word
@@ -192,7 +193,7 @@ func checkDamaged(t *testing.T, s Subject) {
 	full, _ := s.indexed(t, next.whole())
 	nextWant := s.answers(t, full, next, qs)
 	for _, file := range files {
-		data, err := os.ReadFile(filepath.Join(dir, file))
+		data, err := store.ReadLeaf(filepath.Join(dir, file), maxStateFile)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,6 +247,10 @@ func checkDamaged(t *testing.T, s Subject) {
 	}
 }
 
+// maxStateFile bounds what is read of a state file: the checks' projects
+// are small, and their rankers' files a few megabytes at most.
+const maxStateFile = 1 << 30
+
 // stateFiles lists the regular files under dir, relative to it.
 func stateFiles(t *testing.T, dir string) []string {
 	t.Helper()
@@ -268,7 +273,7 @@ func stateFiles(t *testing.T, dir string) []string {
 func copyState(t *testing.T, from, to string) {
 	t.Helper()
 	for _, rel := range stateFiles(t, from) {
-		data, err := os.ReadFile(filepath.Join(from, rel))
+		data, err := store.ReadLeaf(filepath.Join(from, rel), maxStateFile)
 		if err == nil {
 			err = os.MkdirAll(filepath.Dir(filepath.Join(to, rel)), 0o755)
 		}
