@@ -568,9 +568,9 @@ func tokens(s string) []string {
 }
 
 // direct ranks the world's documents for q as a plain word matcher does:
-// by how many of the question's words each holds in its title, names and
-// body. Its lists seed a seeded ranker, as the unseeded rankers' lists
-// do in rubi.
+// by the question's words each holds, in its title and text for one
+// list, in its names for the other, a rarer word counting more. Its
+// lists seed a seeded ranker, as the unseeded rankers' lists do in rubi.
 func (w *world) direct(q core.Query) []core.RankedList {
 	want := map[string]bool{}
 	for _, t := range tokens(q.Text + " " + strings.Join(q.Terms, " ")) {
