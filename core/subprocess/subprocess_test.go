@@ -140,6 +140,10 @@ func servePlugin(mode string) {
 		pluginsdk.Serve(&fakeFuser{mode: mode})
 		return
 	}
+	if r, ok := servedRanker(mode); ok {
+		pluginsdk.Serve(r)
+		return
+	}
 	pluginsdk.Serve(&fakeRanker{who: "subprocess", mode: mode})
 }
 

@@ -84,6 +84,9 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 // It needs no document bodies, so an incremental corpus is enough: the
 // words of unchanged files are kept from the previous run.
 func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	prev := r.state
 	if prev == nil && !corpus.Full {
 		if err := r.load(); err != nil {
@@ -167,7 +170,10 @@ func gitChangeTimes(ctx context.Context, root string) (map[string]int64, error) 
 
 // Rank scores the files named by the query's words by how recently they
 // changed: overlap × 0.5^(age / half-life).
-func (r *Ranker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
+func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if r.state == nil {
 		if err := r.load(); err != nil {
 			return nil, err

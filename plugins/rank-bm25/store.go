@@ -530,7 +530,15 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 			if err != nil {
 				return nil, "", err
 			}
-			s, err := decodeSegment(n, mapped.Data, !store.Unchanged(path))
+			// A segment that is not the very version an index run wrote
+			// is checked whole, postings too: a query reads only some
+			// posting lists, and a damaged one can decode to wrong counts
+			// that no bounds check catches.
+			check := !store.Unchanged(path)
+			s, err := decodeSegment(n, mapped.Data, check)
+			if err == nil && check {
+				err = s.verify()
+			}
 			if err != nil {
 				mapped.Close()
 				return nil, "", fmt.Errorf("%s: %w", n, err)

@@ -481,18 +481,6 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-func TestCanceled(t *testing.T) {
-	r := indexed(t, corpusOf([]string{"a.go"}, false, nil), "")
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := r.Rank(ctx, seedQuery(5, "file:a.go")); !errors.Is(err, context.Canceled) {
-		t.Errorf("Rank: %v", err)
-	}
-	if err := r.Index(ctx, corpusOf(nil, false, nil)); !errors.Is(err, context.Canceled) {
-		t.Errorf("Index: %v", err)
-	}
-}
-
 // synthetic is a 10k-file project in 500 modules with 50k imports skewed
 // towards a few popular files.
 func synthetic() *core.Corpus {
