@@ -41,14 +41,6 @@ func (noIndex) Index(context.Context, *core.Corpus) error { return nil }
 // Rank without the engine's facts has nothing to rank by.
 func (noIndex) Rank(context.Context, core.Query) ([]core.Hit, error) { return nil, nil }
 
-// positive checks that a setting is a number above zero.
-func positive(name string, v float64) error {
-	if !(v > 0) {
-		return &core.SettingError{Setting: name, Message: "must be a number above 0"}
-	}
-	return nil
-}
-
 // share checks that a setting is a share of a best score, in (0, 1].
 func share(name string, v float64) error {
 	if !(v > 0 && v <= 1) {
