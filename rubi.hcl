@@ -59,18 +59,6 @@ budgets {
   map     = 500   # the level-0 map injected at session start
 }
 
-# Retrieval beyond the stages.
-retrieve {
-  test_weight         = 0.5   # tests and fixtures count half, unless the query is about tests
-  role_priors         = true  # a question about code weighs docs, config, build files and data down
-  named_paths         = true  # files named by path (tracebacks, path:line) vote and seed the graph
-  report_graph_weight = 0.4   # the graph's vote for a bug report, times its weight
-  units               = true  # list the functions and classes to open under each file
-  lift_notes          = true  # notes matching as well as the best files come first
-  note_files          = true  # the files of those notes vote in the fusion
-  dated_questions     = true  # "in June", "8 May 2023", "last week": notes and chunks written then vote
-}
-
 # Hook thresholds.
 hooks {
   compact_window   = 150000  # tokens at which the session should be compacted
@@ -136,14 +124,83 @@ ranker "rank.names" {
   typos      = true  # match names one edit away (two from nine letters)
 }
 
+# The files the question names by path (traceback frames, path:line, file
+# names) vote, and seed the graph.
+ranker "query.paths" {
+  weight       = 1.5  # a path written in the question is strong evidence
+  max_matches  = 4    # a bare file name standing for more files says too little
+  max_mentions = 60   # path mentions resolved for one question
+}
+
 ranker "rank.ppr" {
   weight      = 1.25  # the graph's vote: neighbours of the matches (see bench/quality)
   damping     = 0.85  # probability of following an edge rather than restarting at a seed
   hub_penalty = 0.5   # discount for files that everything imports
   max_seeds   = 20
+  # The graph's vote for a question that reads as a bug report, times its
+  # weight: on real reports a full-weight walk from their many matches
+  # crowds the files they are about out of the first five (bench/quality).
+  # Every ranker block takes report_weight; it is 1 unless set.
+  report_weight = 0.4
+}
+
+# The files of the notes that match the question as well as its best hits
+# vote: a note names the files it is about, whatever words they use.
+ranker "notes.files" {
+  weight        = 0.5   # a hint where to look, not a match of the question's words
+  note_share    = 0.75  # a note matches well at this share of a ranker's best score
+  max_note_rank = 50    # ... within the ranker's first places
+  max_notes     = 2     # notes that lend their files
+  max_files     = 8     # a note about more files is about an area: it lends none
+}
+
+# "in June", "8 May 2023", "last week": the notes and chunks written then,
+# among those the question's words found, vote.
+ranker "query.time" {
+  weight     = 1.0
+  candidates = 100  # notes and chunks whose date is read
 }
 
 # Exactly one fuser merges the rankers' lists.
 fuser "fuse.rrf" {
   k = 60  # Reciprocal Rank Fusion: score = sum of weight / (k + rank)
+}
+
+# Rerankers reorder the fused list, one after the other in this order.
+# They are built-in (no plugin =); enabled = false switches one off.
+
+# What a file's role says before any query: tests and fixtures count
+# test_weight unless the question is about tests; a question about code
+# weighs docs and data (docs_weight) and configuration and build files
+# (config_weight) down. Rescales scores.
+reranker "rerank.roles" {
+  test_weight   = 0.5
+  role_priors   = true
+  docs_weight   = 0.3
+  config_weight = 0.5
+}
+
+# Notes matching as well as the best files come first: a note a ranker of
+# the question's own words scores at least note_share of its best hit
+# (within max_note_rank) moves to the second place, the next to the third.
+reranker "rerank.notes" {
+  note_share    = 0.75
+  max_note_rank = 50
+  max_lifted    = 2
+}
+
+# Under each file, the functions and classes to open, ranked for the
+# question: by their lines for the first ranked_files files of the list as
+# it stands here, by the names the question gives for the others.
+reranker "rerank.units" {
+  max_units    = 4
+  ranked_files = 5
+}
+
+# A weak match is no match: a note, module or source item (and a file its
+# words alone found) must match floor of the question's telling weight.
+# 0.30 was chosen by cross-validation on the recall hook's dev set
+# (agent/hooks TestMatchFloorIsCrossValidated).
+reranker "rerank.floor" {
+  floor = 0.30
 }

@@ -243,7 +243,7 @@ type Hit struct {
 	// those of all the question's words the index knows, so a document
 	// that matches only frequent words ("read", "hook") scores low
 	// however often it repeats them. 0 when the ranker does not measure
-	// it (a graph walk); the packer's floor reads it (pipeline.MatchFloor).
+	// it (a graph walk); the floor reads it (reranker rerank.floor).
 	Match float64 `json:"match,omitempty"`
 }
 

@@ -27,7 +27,7 @@ var (
 var stageName = regexp.MustCompile(`^[a-z][a-z0-9_-]*\.[a-z0-9][a-z0-9_.-]*$`)
 
 // Namespaces maps the first part of a stage name to its kind.
-var Namespaces = map[string]Kind{"source": KindSource, "lang": KindParser, "rank": KindRanker, "fuse": KindFuser}
+var Namespaces = map[string]Kind{"source": KindSource, "lang": KindParser, "rank": KindRanker, "fuse": KindFuser, "rerank": KindReranker}
 
 // ValidStageName reports whether name is a well-formed namespaced id whose
 // namespace agrees with kind.
@@ -73,7 +73,7 @@ func Builtins() []Builtin {
 	for _, b := range registry {
 		out = append(out, b)
 	}
-	order := map[Kind]int{KindSource: 0, KindParser: 1, KindRanker: 2, KindFuser: 3}
+	order := map[Kind]int{KindSource: 0, KindParser: 1, KindRanker: 2, KindFuser: 3, KindReranker: 4}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Kind != out[j].Kind {
 			return order[out[i].Kind] < order[out[j].Kind]

@@ -24,7 +24,7 @@ const ChunkSize = 2 << 20
 // Kind is the kind of a pipeline stage.
 type Kind string
 
-// The four kinds of stage. Their string forms are the block types of
+// The five kinds of stage. Their string forms are the block types of
 // rubi.hcl and the plugin names of the wire protocol.
 const (
 	// KindSource brings documents from outside the code files (Source).
@@ -32,10 +32,12 @@ const (
 	KindParser Kind = "parser"
 	KindRanker Kind = "ranker"
 	KindFuser  Kind = "fuser"
+	// KindReranker reorders the fused list (Reranker).
+	KindReranker Kind = "reranker"
 )
 
 // Kinds lists every stage kind in pipeline order.
-var Kinds = []Kind{KindSource, KindParser, KindRanker, KindFuser}
+var Kinds = []Kind{KindSource, KindParser, KindRanker, KindFuser, KindReranker}
 
 // Info describes a stage. Built-ins and subprocess plugins answer the same.
 type Info struct {
@@ -54,6 +56,11 @@ type Info struct {
 	// Seeded rankers run after the others and receive their results in
 	// Query.Seeds (graph rankers such as Personalized PageRank).
 	Seeded bool `json:"seeded,omitempty"`
+	// SeedsOnly, for a seeded ranker, says it draws its list from the
+	// seeds themselves (the notes they found, the times of those) and
+	// walks nowhere: a query that keeps to direct matches, leaving the
+	// graph out, still runs it.
+	SeedsOnly bool `json:"seeds_only,omitempty"`
 	// Scoped rankers accept a Corpus with a Scope: a delta of the notes'
 	// documents alone. Others are given the whole corpus every time.
 	Scoped bool `json:"scoped,omitempty"`

@@ -343,7 +343,7 @@ func TestRecallInjectsOnlyWhenSomethingMatches(t *testing.T) {
 func TestRecallStaysInTheBudget(t *testing.T) {
 	// Eight long notes match, more than the budget holds; the words they
 	// share stay rare in the project (the other notes are about other
-	// things), so they are telling (pipeline.MatchFloor).
+	// things), so they are telling (rerank.floor).
 	var notes []knowledge.Input
 	for i := range 8 {
 		notes = append(notes, knowledge.Input{Type: knowledge.TypeGotcha, Title: fmt.Sprintf("Coupon gotcha number %d", i),

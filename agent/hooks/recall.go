@@ -31,11 +31,6 @@ func (h *handler) userPrompt(ctx context.Context) (Output, error) {
 	return Output{Context: joinParts(recall, warn)}, nil
 }
 
-// recallFloor is the least share of the prompt's telling weight a note
-// must match (pipeline.MatchFloor); a variable only for the dev set's
-// cross-validation (recallset_test.go), which tries others.
-var recallFloor = pipeline.MatchFloor
-
 // recallLimit caps the items of a recall.
 const recallLimit = 6
 
@@ -46,7 +41,7 @@ const recallLimit = 6
 // strict, since an injection the model does not need costs tokens on
 // every turn. A note qualifies when
 //
-//   - it holds at least recallFloor (pipeline.MatchFloor) of the telling
+//   - it holds at least the floor (rerank.floor's floor) of the telling
 //     weight of the prompt's topic (topicText: the prompt without its
 //     request words), so that sharing frequent words ("hook", "test") is
 //     not enough, and its title and text contain at least two of the
@@ -81,9 +76,9 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	res, err := h.engine().Retrieve(ctx, pipeline.Query{
 		Text: topicText(prompt), Kinds: []string{core.DocNode}, Direct: true,
 		Budget: h.cfg.Budgets.Recall, Limit: recallLimit,
-		Admit: func(it *pipeline.Item, match float64) bool {
+		Admit: func(it *pipeline.Item, strong bool) bool {
 			prose, files := splitNote(it.Title + "\n" + it.Text)
-			return aboutNamed(paths, files) || match >= recallFloor && matched(words, prose) >= need(words)
+			return aboutNamed(paths, files) || strong && matched(words, prose) >= need(words)
 		},
 	})
 	if errors.Is(err, pipeline.ErrNoIndex) {
@@ -145,7 +140,7 @@ var promptWord = lazyRegexp(`[\p{L}\p{N}_][\p{L}\p{N}_./-]*`)
 
 // topicText is the prompt without its request words, as the notes are
 // searched with: the share of the prompt's telling weight a note matches
-// (pipeline.MatchFloor) is a share of its topic, not of "make", "fix" or
+// (rerank.floor) is a share of its topic, not of "make", "fix" or
 // "read", which a small project's index may find rare (a Makefile makes
 // "make" rare).
 func topicText(prompt string) string {

@@ -12,8 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
-	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/plugins/rerank"
 )
 
 // A recall set is a project (project/), its notes (notes.json, as `rubi
@@ -182,7 +187,7 @@ func TestRecallSet(t *testing.T) {
 	p := s.project(t)
 	outs := s.run(t, p, true)
 	f := s.figures(outs, func(int) bool { return true })
-	t.Logf("recall set (floor %.2f): %s", recallFloor, f)
+	t.Logf("recall set (floor %.2f): %s", builtinFloor(t), f)
 	if f.named < 20 || f.none < 20 {
 		t.Errorf("the set holds %d named and %d unrelated prompts: about half each, at least 20", f.named, f.none)
 	}
@@ -206,7 +211,54 @@ func floorGrid() []float64 {
 	return g
 }
 
-// TestMatchFloorIsCrossValidated checks that pipeline.MatchFloor is the
+// builtinFloor is the floor the built-in rubi.hcl gives rerank.floor.
+func builtinFloor(t *testing.T) float64 {
+	t.Helper()
+	cfg, diags := config.Load(config.Options{Root: t.TempDir(), UserConfig: "-", NoProject: true})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	st := cfg.Stage(core.KindReranker, rerank.FloorName)
+	if st == nil {
+		t.Fatalf("the built-in rubi.hcl enables no %s", rerank.FloorName)
+	}
+	raw, diags := st.Settings(rerank.NewFloor().Info().Schema)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var s rerank.FloorSettings
+	if err := core.DecodeSettings(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	if _, set := st.Attrs["floor"]; !set {
+		t.Fatalf("the built-in rubi.hcl does not write %s's floor", rerank.FloorName)
+	}
+	return s.Floor
+}
+
+// setFloor has the project's hooks run with floor as rerank.floor's
+// floor, as a rubi.hcl setting it would, and returns what undoes it.
+func (p *project) setFloor(t *testing.T, floor float64) (undo func()) {
+	t.Helper()
+	load := p.env.Config
+	p.env.Config = func(root string) (*config.Config, error) {
+		cfg, err := load(root)
+		if err != nil {
+			return nil, err
+		}
+		st := cfg.Stage(core.KindReranker, rerank.FloorName)
+		expr, diags := hclsyntax.ParseExpression([]byte(fmt.Sprint(floor)), "rubi.hcl", hcl.InitialPos)
+		if st == nil || diags.HasErrors() {
+			return nil, fmt.Errorf("cannot set the floor: %v", diags)
+		}
+		st.Attrs["floor"] = &hcl.Attribute{Name: "floor", Expr: expr, Range: expr.Range(), NameRange: expr.Range()}
+		return cfg, nil
+	}
+	return func() { p.env.Config = load }
+}
+
+// TestMatchFloorIsCrossValidated checks that the built-in rubi.hcl's floor
+// (reranker "rerank.floor") is the
 // floor the dev set chooses, and logs how well a floor chosen on part of
 // it does on the rest: 5 folds (prompt i in fold i mod 5), the floor of
 // the grid with the best utility on four folds scored on the fifth. The
@@ -215,11 +267,11 @@ func TestMatchFloorIsCrossValidated(t *testing.T) {
 	s := loadRecallSet(t, "testdata/recall-dev")
 	p := s.project(t)
 	grid := floorGrid()
-	defer func(f float64) { recallFloor = f }(recallFloor)
 	runs := make([][]outcome, len(grid))
 	for i, fl := range grid {
-		recallFloor = fl
+		undo := p.setFloor(t, fl)
 		runs[i] = s.run(t, p, false)
+		undo()
 	}
 	best := func(keep func(int) bool) (float64, int) {
 		bi, bu := 0, math.Inf(-1)
@@ -246,8 +298,8 @@ func TestMatchFloorIsCrossValidated(t *testing.T) {
 	}
 	t.Logf("held-out folds chose %v; on the held-out prompts: %s", chosen, held)
 	t.Logf("all dev prompts choose %.2f: %s", all, s.figures(runs[i], func(int) bool { return true }))
-	if math.Abs(all-pipeline.MatchFloor) > 1e-9 {
-		t.Errorf("pipeline.MatchFloor is %.2f but the dev set chooses %.2f: update the constant and its comment", pipeline.MatchFloor, all)
+	if builtin := builtinFloor(t); math.Abs(all-builtin) > 1e-9 {
+		t.Errorf("the built-in rubi.hcl's rerank.floor floor is %.2f but the dev set chooses %.2f: update it and its comment", builtin, all)
 	}
 	if !slices.Contains(chosen, all) {
 		t.Logf("no held-out fold chose %.2f", all)

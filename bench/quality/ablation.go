@@ -18,12 +18,17 @@ type rankerInfo struct {
 	Plugin string `json:"plugin,omitempty"`
 }
 
-// enabledRankers lists the rankers cfg enables, in declaration order. A
-// built-in says whether it is seeded; a subprocess plugin is taken as
-// unseeded (finding out would mean starting it).
+// enabledRankers lists the rankers cfg enables, in declaration order,
+// less the engine's evidence rankers (evidence), which the ablation
+// measures as features. A built-in says whether it is seeded; a
+// subprocess plugin is taken as unseeded (finding out would mean
+// starting it).
 func enabledRankers(cfg *config.Config) []rankerInfo {
 	var out []rankerInfo
 	for _, st := range cfg.Enabled(core.KindRanker) {
+		if evidence(st) {
+			continue
+		}
 		r := rankerInfo{Name: st.Name, Weight: st.Weight, Plugin: st.Plugin}
 		if b, ok := core.LookupBuiltin(st.Name); ok && st.Plugin == "" {
 			r.Seeded = b.Factory().Info().Seeded
@@ -54,18 +59,18 @@ func (v variant) Name() string {
 	return strings.Join(v.Rankers, " + ")
 }
 
-// features are the retrieval features beyond the rankers that the
+// features are the retrieval features (stages, settings) that the
 // ablation turns off one at a time, each by a rubi.hcl layer. What needs
 // another index (index.hidden_roles) is not among them: every variant
 // queries the same index.
 var features = []struct{ name, config string }{
-	{"role priors", "retrieve {\n  role_priors = false\n}\n"},
-	{"named paths", "retrieve {\n  named_paths = false\n}\n"},
-	{"the report discount of the graph", "retrieve {\n  report_graph_weight = 1\n}\n"},
+	{"role priors", "reranker \"rerank.roles\" {\n  role_priors = false\n}\n"},
+	{"named paths", "ranker \"query.paths\" {\n  enabled = false\n}\n"},
+	{"the report discount of the graph", "ranker \"rank.ppr\" {\n  report_weight = 1\n}\n"},
 	{"query term frequency", "ranker \"rank.bm25\" {\n  k3 = 0\n}\n"},
-	{"notes lifted beside files", "retrieve {\n  lift_notes = false\n}\n"},
-	{"the files of matching notes", "retrieve {\n  note_files = false\n}\n"},
-	{"dated questions", "retrieve {\n  dated_questions = false\n}\n"},
+	{"notes lifted beside files", "reranker \"rerank.notes\" {\n  enabled = false\n}\n"},
+	{"the files of matching notes", "ranker \"notes.files\" {\n  enabled = false\n}\n"},
+	{"dated questions", "ranker \"query.time\" {\n  enabled = false\n}\n"},
 }
 
 // Role is the variant's roles as one cell.
@@ -146,10 +151,23 @@ func featureVariants(rankers []rankerInfo) []variant {
 	return out
 }
 
-// restrict switches off, in cfg, every ranker not in keep.
+// evidence reports a built-in ranker of the engine's facts of a query
+// (core.FactRanker: query.paths, notes.files, query.time): a feature of
+// every variant, switched off by the feature variants alone.
+func evidence(st *config.Stage) bool {
+	b, ok := core.LookupBuiltin(st.Name)
+	if !ok || st.Plugin != "" {
+		return false
+	}
+	_, fact := b.Factory().(core.FactRanker)
+	return fact
+}
+
+// restrict switches off, in cfg, every ranker not in keep, but for the
+// evidence rankers.
 func restrict(cfg *config.Config, keep []string) {
 	for _, st := range cfg.Stages {
-		if st.Kind == core.KindRanker && st.Enabled && !slices.Contains(keep, st.Name) {
+		if st.Kind == core.KindRanker && st.Enabled && !slices.Contains(keep, st.Name) && !evidence(st) {
 			st.Enabled = false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/plugins/rerank"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -123,27 +124,33 @@ func TestFeatureVariants(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name(), err)
 		}
-		r := cfg.Retrieve
+		on := func(kind core.Kind, name string) bool { return cfg.Stage(kind, name) != nil }
+		roles := cfg.Stage(core.KindReranker, "rerank.roles")
+		var rs rerank.RolesSettings
+		if raw, diags := roles.Settings(rerank.NewRoles().Info().Schema); diags.HasErrors() || core.DecodeSettings(raw, &rs) != nil {
+			t.Fatalf("%s: rerank.roles' settings: %v", v.Name(), diags)
+		}
+		rolePriors := rs.RolePriors
 		switch v.Off {
 		case "role priors":
-			if r.RolePriors || !r.NamedPaths {
-				t.Errorf("%s: %+v", v.Off, r)
+			if rolePriors || !on(core.KindRanker, "query.paths") {
+				t.Errorf("%s: role_priors %v, query.paths %v", v.Off, rolePriors, on(core.KindRanker, "query.paths"))
 			}
 		case "named paths":
-			if r.NamedPaths || !r.RolePriors {
-				t.Errorf("%s: %+v", v.Off, r)
+			if on(core.KindRanker, "query.paths") || !rolePriors {
+				t.Errorf("%s: query.paths %v, role_priors %v", v.Off, on(core.KindRanker, "query.paths"), rolePriors)
 			}
 		case "the report discount of the graph":
-			if r.ReportGraphWeight != 1 {
-				t.Errorf("%s: %+v", v.Off, r)
+			if ppr := cfg.Stage(core.KindRanker, "rank.ppr"); ppr == nil || ppr.ReportWeight != 1 {
+				t.Errorf("%s: %+v", v.Off, ppr)
 			}
 		case "notes lifted beside files":
-			if r.LiftNotes || !r.NoteFiles {
-				t.Errorf("%s: %+v", v.Off, r)
+			if on(core.KindReranker, "rerank.notes") || !on(core.KindRanker, "notes.files") {
+				t.Errorf("%s: rerank.notes %v, notes.files %v", v.Off, on(core.KindReranker, "rerank.notes"), on(core.KindRanker, "notes.files"))
 			}
 		case "the files of matching notes":
-			if r.NoteFiles || !r.LiftNotes {
-				t.Errorf("%s: %+v", v.Off, r)
+			if on(core.KindRanker, "notes.files") || !on(core.KindReranker, "rerank.notes") {
+				t.Errorf("%s: notes.files %v, rerank.notes %v", v.Off, on(core.KindRanker, "notes.files"), on(core.KindReranker, "rerank.notes"))
 			}
 		}
 	}

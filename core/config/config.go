@@ -98,37 +98,6 @@ type Budgets struct {
 	Map     int `hcl:"map,optional" json:"map"`
 }
 
-// Retrieve tunes the retrieve pipeline beyond its stages.
-type Retrieve struct {
-	// TestWeight multiplies the score of test files and fixtures unless
-	// the query is about tests: they repeat the words of the code they
-	// test and would otherwise crowd it out.
-	TestWeight float64 `hcl:"test_weight,optional" json:"test_weight"`
-	// RolePriors weighs files by their role against what the question
-	// asks for: a question about code weighs docs, config, build files
-	// and data down.
-	RolePriors bool `hcl:"role_priors,optional" json:"role_priors"`
-	// NamedPaths lets the files a question names by path (traceback
-	// frames, path:line, file names) vote in the fusion and seed the
-	// graph.
-	NamedPaths bool `hcl:"named_paths,optional" json:"named_paths"`
-	// ReportGraphWeight scales the graph rankers' vote for a question
-	// that reads as a bug report (1 leaves it as configured).
-	ReportGraphWeight float64 `hcl:"report_graph_weight,optional" json:"report_graph_weight"`
-	// Units lists under each file the functions, methods and classes to
-	// open, ranked for the question.
-	Units bool `hcl:"units,optional" json:"units"`
-	// LiftNotes puts the knowledge notes that match the question as well
-	// as its best files among the first places of a default answer.
-	LiftNotes bool `hcl:"lift_notes,optional" json:"lift_notes"`
-	// NoteFiles lets the files of the notes that match the question well
-	// vote in the fusion: a note names the files it is about.
-	NoteFiles bool `hcl:"note_files,optional" json:"note_files"`
-	// DatedQuestions lets the time a question names ("in June", "8 May
-	// 2023", "last week") vote for the notes and chunks written then.
-	DatedQuestions bool `hcl:"dated_questions,optional" json:"dated_questions"`
-}
-
 // Hooks are the agent hooks' thresholds.
 type Hooks struct {
 	CompactWindow  int `hcl:"compact_window,optional" json:"compact_window"`
@@ -161,12 +130,11 @@ type Config struct {
 	// Language is the language setting, as a code of the catalog
 	// (messages.Codes: en, pt, fr or ja), "" when no layer sets one: the
 	// locale chooses (messages.Choose).
-	Language string   `json:"language,omitempty"`
-	Index    Index    `json:"index"`
-	Budgets  Budgets  `json:"budgets"`
-	Retrieve Retrieve `json:"retrieve"`
-	Hooks    Hooks    `json:"hooks"`
-	Memory   Memory   `json:"memory"`
+	Language string  `json:"language,omitempty"`
+	Index    Index   `json:"index"`
+	Budgets  Budgets `json:"budgets"`
+	Hooks    Hooks   `json:"hooks"`
+	Memory   Memory  `json:"memory"`
 	// Trusted says the user trusted this project with rubi trust, and
 	// nothing the trust covers changed since.
 	Trusted bool `json:"trusted"`
@@ -188,11 +156,15 @@ type Stage struct {
 	// Plugin is the executable of a subprocess plugin ("" for a built-in):
 	// a path made absolute against the declaring file's directory, or a
 	// bare name to look up on PATH.
-	Plugin    string        `json:"plugin,omitempty"`
-	Enabled   bool          `json:"enabled"`
-	Timeout   time.Duration `json:"timeout"`
-	Weight    float64       `json:"weight,omitempty"`
-	Languages []string      `json:"languages,omitempty"`
+	Plugin  string        `json:"plugin,omitempty"`
+	Enabled bool          `json:"enabled"`
+	Timeout time.Duration `json:"timeout"`
+	Weight  float64       `json:"weight,omitempty"`
+	// ReportWeight scales a ranker's weight for a question that reads as
+	// a bug report (report_weight; 1 unless set): the graph's walk from
+	// a report's many matches crowds out the files it is about.
+	ReportWeight float64  `json:"report_weight,omitempty"`
+	Languages    []string `json:"languages,omitempty"`
 	// Attrs are the stage's own settings, merged across layers.
 	Attrs map[string]*hcl.Attribute `json:"-"`
 	// DeclRange is the block header of the last layer that declared it.
@@ -209,8 +181,10 @@ const DefaultTimeout = 10 * time.Second
 var metaAttrs = map[core.Kind][]string{
 	core.KindSource: {"plugin", "enabled", "timeout"},
 	core.KindParser: {"plugin", "enabled", "timeout", "languages"},
-	core.KindRanker: {"plugin", "enabled", "timeout", "weight"},
+	core.KindRanker: {"plugin", "enabled", "timeout", "weight", "report_weight"},
 	core.KindFuser:  {"plugin", "enabled", "timeout"},
+	// A reranker is a built-in: plugin is read only to say so.
+	core.KindReranker: {"plugin", "enabled", "timeout"},
 }
 
 // Options say where the layers come from.
@@ -382,12 +356,13 @@ var rootSchema = &hcl.BodySchema{
 		{Type: string(core.KindParser), LabelNames: []string{"name"}},
 		{Type: string(core.KindRanker), LabelNames: []string{"name"}},
 		{Type: string(core.KindFuser), LabelNames: []string{"name"}},
+		{Type: string(core.KindReranker), LabelNames: []string{"name"}},
 	},
 }
 
 // sectionTargets maps each core section to the struct it decodes into.
 func (l *loader) sectionTargets() map[string]any {
-	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "retrieve": &l.cfg.Retrieve, "hooks": &l.cfg.Hooks, "memory": &l.cfg.Memory}
+	return map[string]any{"index": &l.cfg.Index, "budgets": &l.cfg.Budgets, "hooks": &l.cfg.Hooks, "memory": &l.cfg.Memory}
 }
 
 // layer reads one file's skeleton and merges it over the earlier layers,
@@ -469,7 +444,9 @@ func (l *loader) layer(name, dir string, src []byte) bool {
 		if diags.HasErrors() {
 			continue
 		}
-		if len(b.Labels) == 0 {
+		if b.Type == "retrieve" {
+			l.retrieve(attrs, dir)
+		} else if len(b.Labels) == 0 {
 			l.section(b.Type, attrs)
 		} else {
 			l.stage(core.Kind(b.Type), b, attrs, dir)
@@ -512,16 +489,7 @@ func (l *loader) stage(kind core.Kind, b *hcl.Block, attrs hcl.Attributes, dir s
 		})
 		return
 	}
-	key := string(kind) + "/" + name
-	st := l.stages[key]
-	if st == nil {
-		st = &Stage{Kind: kind, Name: name, Enabled: true, Timeout: DefaultTimeout, Attrs: map[string]*hcl.Attribute{}}
-		if kind == core.KindRanker {
-			st.Weight = 1
-		}
-		l.stages[key] = st
-		l.cfg.Stages = append(l.cfg.Stages, st)
-	}
+	st := l.stageFor(kind, name)
 	st.DeclRange = b.DefRange
 	meta := map[string]bool{}
 	for _, m := range metaAttrs[kind] {
@@ -536,11 +504,35 @@ func (l *loader) stage(kind core.Kind, b *hcl.Block, attrs hcl.Attributes, dir s
 	}
 }
 
+// stageFor returns the stage kind/name, declared on first use.
+func (l *loader) stageFor(kind core.Kind, name string) *Stage {
+	key := string(kind) + "/" + name
+	st := l.stages[key]
+	if st == nil {
+		st = &Stage{Kind: kind, Name: name, Enabled: true, Timeout: DefaultTimeout, Attrs: map[string]*hcl.Attribute{}}
+		if kind == core.KindRanker {
+			st.Weight, st.ReportWeight = 1, 1
+		}
+		l.stages[key] = st
+		l.cfg.Stages = append(l.cfg.Stages, st)
+	}
+	return st
+}
+
 // meta decodes one meta-argument into st.
 func (l *loader) meta(st *Stage, a *hcl.Attribute, dir string) {
 	var diags hcl.Diagnostics
 	switch a.Name {
 	case "plugin":
+		if st.Kind == core.KindReranker {
+			diags = diags.Append(&hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Rerankers are built-in",
+				Detail:   fmt.Sprintf("The reranker %q cannot run as a plugin: rerankers weigh what the engine knows of the project (roles, notes, matches), which the plugin protocol does not carry. Remove plugin, or declare a ranker plugin instead.", st.Name),
+				Subject:  a.Range.Ptr(),
+			})
+			break
+		}
 		var p string
 		if diags = decodeExpr(a.Expr, &p); !diags.HasErrors() {
 			if p == "" {
@@ -573,6 +565,15 @@ func (l *loader) meta(st *Stage, a *hcl.Attribute, dir string) {
 				Severity: hcl.DiagError,
 				Summary:  "Invalid weight",
 				Detail:   "A ranker's weight scales its vote in the fusion and cannot be negative. Use 0 to mute it or enabled = false to switch it off.",
+				Subject:  a.Expr.Range().Ptr(),
+			})
+		}
+	case "report_weight":
+		if diags = decodeExpr(a.Expr, &st.ReportWeight); !diags.HasErrors() && (st.ReportWeight < 0 || st.ReportWeight > 1) {
+			diags = diags.Append(&hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid report_weight",
+				Detail:   "report_weight scales a ranker's vote for bug reports and must be between 0 (no vote) and 1 (its own weight).",
 				Subject:  a.Expr.Range().Ptr(),
 			})
 		}
@@ -669,22 +670,6 @@ func (l *loader) finish() {
 				Subject:  a.Expr.Range().Ptr(),
 			})
 		}
-	}
-	if w := l.cfg.Retrieve.ReportGraphWeight; (w < 0 || w > 1) && l.sections["retrieve"]["report_graph_weight"] != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid report_graph_weight",
-			Detail:   "report_graph_weight scales the graph's vote for bug reports and must be between 0 (no graph) and 1 (the graph's own weight).",
-			Subject:  l.sections["retrieve"]["report_graph_weight"].Expr.Range().Ptr(),
-		})
-	}
-	if w := l.cfg.Retrieve.TestWeight; (w < 0 || w > 1) && l.sections["retrieve"]["test_weight"] != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid test_weight",
-			Detail:   "test_weight multiplies the score of test files and must be between 0 and 1: 1 treats them like other files, 0 hides them unless the query is about tests.",
-			Subject:  l.sections["retrieve"]["test_weight"].Expr.Range().Ptr(),
-		})
 	}
 	var fusers []*Stage
 	for _, st := range l.cfg.Stages {

@@ -120,7 +120,8 @@ func TestDefaultsOnly(t *testing.T) {
 	for _, st := range cfg.Stages {
 		names = append(names, string(st.Kind)+" "+st.Name)
 	}
-	want := "parser lang.regex,ranker rank.bm25,ranker rank.names,ranker rank.ppr,fuser fuse.rrf"
+	want := "parser lang.regex,ranker rank.bm25,ranker rank.names,ranker query.paths,ranker rank.ppr,ranker notes.files,ranker query.time,fuser fuse.rrf," +
+		"reranker rerank.roles,reranker rerank.notes,reranker rerank.units,reranker rerank.floor"
 	if strings.Join(names, ",") != want {
 		t.Errorf("stages = %v, want %s", names, want)
 	}
@@ -179,8 +180,8 @@ func TestLayering(t *testing.T) {
 	if rec == nil || rec.Plugin != filepath.Join(root, "bin/rubi-rank-recency") || rec.Timeout != 2*time.Second {
 		t.Errorf("recency = %+v", rec)
 	}
-	if got := len(cfg.Enabled(core.KindRanker)); got != 3 {
-		t.Errorf("enabled rankers = %d, want 3 (bm25, names, recency)", got)
+	if got := len(cfg.Enabled(core.KindRanker)); got != 6 {
+		t.Errorf("enabled rankers = %d, want 6 (bm25, names, query.paths, notes.files, query.time, recency)", got)
 	}
 }
 
@@ -257,5 +258,48 @@ func TestLoadChecked(t *testing.T) {
 	write("budgets {\n  context = 1200\n}\n")
 	if cfg, err = LoadChecked(Options{Root: root, UserConfig: "-"}); err != nil || cfg.Budgets.Context != 1200 {
 		t.Fatalf("LoadChecked = %+v, %v", cfg, err)
+	}
+}
+
+// An old retrieve block still works: each attribute is read as the
+// setting of the stage that took it over, with a warning at its line
+// naming that stage.
+func TestRetrieveBlockIsReadAsStages(t *testing.T) {
+	src := []byte("retrieve {\n  test_weight = 0.8\n  role_priors = false\n  named_paths = false\n  report_graph_weight = 1\n  units = false\n  lift_notes = false\n  note_files = false\n  dated_questions = false\n}\n")
+	cfg, diags := Load(Options{Root: projectWith(t, src), UserConfig: "-"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	warned := map[int]string{}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Subject != nil && strings.HasSuffix(d.Subject.Filename, FileName) {
+			warned[d.Subject.Start.Line] = d.Summary + " " + d.Detail
+		}
+	}
+	for line, want := range map[int]string{
+		2: `reranker "rerank.roles" { test_weight = 0.8 }`, 3: `reranker "rerank.roles" { role_priors = false }`,
+		4: `ranker "query.paths" { enabled = false }`, 5: `ranker "rank.ppr" { report_weight = 1 }`,
+		6: `reranker "rerank.units" { enabled = false }`, 7: `reranker "rerank.notes" { enabled = false }`,
+		8: `ranker "notes.files" { enabled = false }`, 9: `ranker "query.time" { enabled = false }`,
+	} {
+		if !strings.Contains(warned[line], want) {
+			t.Errorf("line %d: warning %q, want the new form %s", line, warned[line], want)
+		}
+	}
+	for _, off := range []struct {
+		kind core.Kind
+		name string
+	}{{core.KindRanker, "query.paths"}, {core.KindReranker, "rerank.units"}, {core.KindReranker, "rerank.notes"}, {core.KindRanker, "notes.files"}, {core.KindRanker, "query.time"}} {
+		if cfg.Stage(off.kind, off.name) != nil {
+			t.Errorf("%s %s is still enabled", off.kind, off.name)
+		}
+	}
+	if ppr := cfg.Stage(core.KindRanker, "rank.ppr"); ppr == nil || ppr.ReportWeight != 1 {
+		t.Errorf("rank.ppr = %+v, want report_weight 1", ppr)
+	}
+	roles := cfg.Stage(core.KindReranker, "rerank.roles")
+	raw, diags := roles.Settings(core.Schema{{Name: "test_weight", Type: "number"}, {Name: "role_priors", Type: "bool"}, {Name: "docs_weight", Type: "number"}, {Name: "config_weight", Type: "number"}})
+	if diags.HasErrors() || !strings.Contains(string(raw), `"test_weight":0.8`) || !strings.Contains(string(raw), `"role_priors":false`) {
+		t.Errorf("rerank.roles settings = %s %v", raw, diags)
 	}
 }

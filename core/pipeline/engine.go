@@ -4,7 +4,8 @@
 //	index:    walk → parse (by language) → resolve imports → graph and
 //	          PageRank → documents → each ranker's Index → .rubi/index/
 //	retrieve: query + terms → rankers in parallel (seeded rankers after
-//	          the others) → fuser → packer (token budget, reasons)
+//	          the others) → fuser → rerankers → packer (token budget,
+//	          reasons)
 //
 // Stages are opened lazily through the host, once per Engine, so a
 // retrieve that finds the index fresh never starts a parser.

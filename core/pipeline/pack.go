@@ -10,7 +10,6 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/manifest"
-	"github.com/rubi-dev/rubi/core/query"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
@@ -26,37 +25,24 @@ const maxMisses = 3
 //
 // tolerant answers without the symbols of a file that cannot be read
 // (their file is damaged) instead of failing.
-func (e *Engine) pack(m *manifest.Manifest, q Query, an *query.Analysis, qtokens map[string]bool, lists []core.RankedList, fused []core.Hit, tolerant bool) (*Result, error) {
+func (e *Engine) pack(a *answer, tolerant bool) (*Result, error) {
+	q, m := a.q, a.m
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	reserve := footerReserve(q)
 	misses := 0
-	p := &packer{e: e, m: m, q: q, qtokens: qtokens, tolerant: tolerant}
+	p := &packer{e: e, m: m, q: q, qtokens: queryTokens(q), tolerant: tolerant}
 	defer p.close()
-	if q.acceptsKind(core.DocFile) && m != nil && e.cfg.Retrieve.Units {
-		p.prof = newProfile(q, an)
+	if q.acceptsKind(core.DocFile) && m != nil && a.units != nil {
+		p.prof = newProfile(q, a.an, a.units.MaxUnits)
 		var err error
-		if p.ranked, err = e.rankFileUnits(m, q, fused, p.prof, p.loadSymbols); err != nil {
+		if p.ranked, err = e.rankFileUnits(m, q, a.units.hits, p.prof, a.units.RankedFiles, p.loadSymbols); err != nil {
 			return nil, err
 		}
 	}
-	match := matches(lists)
-	floor := q.floor()
-	if len(match) == 0 {
-		// No word of the question is telling (each is in a good part of
-		// the project, as "coupon" is in a shop's): there is no weak
-		// match to tell from a good one, and the ranking alone decides.
-		floor = 0
-	}
 	seen := map[string]bool{} // ids and texts shown: no item twice
-	for _, h := range fused {
+	for _, h := range a.fused {
 		kind, key, err := core.SplitDocID(h.ID)
 		if err != nil || !q.acceptsKind(kind) || seen[h.ID] {
-			continue
-		}
-		// A weak match is no match: it is left out before it is read,
-		// rendered or counted, so it takes none of the budget and does
-		// not push a better item past the limit.
-		if q.Admit == nil && !strongEnough(kind, match[h.ID], floor, fileEvidence(h.ID, lists)) {
 			continue
 		}
 		// Past the limit, or once several items in a row did not fit the
@@ -75,7 +61,7 @@ func (e *Engine) pack(m *manifest.Manifest, q Query, an *query.Analysis, qtokens
 			continue
 		}
 		it.ID, it.Score = h.ID, h.Score
-		if q.Admit != nil && !q.Admit(&it, match[h.ID]) {
+		if q.Admit != nil && !q.Admit(&it, !a.weak[h.ID]) {
 			continue
 		}
 		if text := it.Kind + "\x00" + it.Text; seen[text] {
@@ -83,12 +69,13 @@ func (e *Engine) pack(m *manifest.Manifest, q Query, an *query.Analysis, qtokens
 		} else {
 			seen[h.ID], seen[text] = true, true
 		}
-		it.Scores, it.Reasons = explain(h, lists)
+		it.Scores, it.Reasons = explain(h, a.lists)
 		if len(it.Reasons) == 0 {
 			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}
 		}
+		it.Reranked = a.reranked[h.ID]
 		if it.Role != "" && it.Role != codemap.RoleCode {
-			it.Reasons = append(it.Reasons, roleReason(it.Role, an.Intent, e.cfg.Retrieve.RolePriors))
+			it.Reasons = append(it.Reasons, roleReason(it.Role, it.Reranked))
 		}
 		// The estimate is of the item as the compact form prints it, and
 		// the footer keeps its share: the whole answer fits the budget.
@@ -245,6 +232,17 @@ func fallbackReason(it *Item, m *manifest.Manifest, scores map[string]float64) s
 	}
 	sort.Strings(names)
 	return "found by " + strings.Join(names, ", ")
+}
+
+// roleReason says what a file's role made of its rank: a reranker that
+// weighed it by its role (rerank.roles) says how.
+func roleReason(role string, reranked []Reranked) string {
+	for _, r := range reranked {
+		if r.reason != "" {
+			return r.reason
+		}
+	}
+	return role + " file"
 }
 
 // queryTokens are the analyzed words of the query and its terms.

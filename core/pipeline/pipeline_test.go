@@ -884,7 +884,7 @@ func TestWeakMatchesTakeNothing(t *testing.T) {
 	// The same notes all match when a caller admits everything in place
 	// of the floor: the check above is the floor's doing.
 	all, err := e.Retrieve(context.Background(), Query{Text: "coupon applied twice at checkout", Kinds: []string{"node"}, Budget: 200,
-		Admit: func(*Item, float64) bool { return true }})
+		Admit: func(*Item, bool) bool { return true }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func TestDatedQuestionPrefersChunksOfThatDate(t *testing.T) {
 			t.Errorf("%q: reasons %q lack %q", tt.q, res.Items[0].Reasons, tt.date)
 		}
 	}
-	e.cfg.Retrieve.DatedQuestions = false
+	setStage(t, e, core.KindRanker, "query.time", "enabled", "false")
 	res, _ := e.Retrieve(context.Background(), Query{Text: "When did we go camping in June?", Kinds: []string{core.DocChunk}})
 	for _, it := range res.Items {
 		if slices.ContainsFunc(it.Reasons, func(r string) bool { return strings.HasPrefix(r, "dated ") }) {

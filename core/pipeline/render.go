@@ -40,7 +40,7 @@ func renderItem(n int, it *Item, explain bool) string {
 		fmt.Fprintf(&b, "   why: %s\n", text.Escape(strings.Join(it.Reasons, "; ")))
 	}
 	if explain {
-		fmt.Fprintf(&b, "   score %.5f = %s\n", it.Score, scoresLine(it.Scores))
+		fmt.Fprintf(&b, "   score %.5f = %s%s\n", it.Score, scoresLine(it.Scores), rerankedLine(it.Reranked))
 	}
 	if len(lines) == 2 {
 		for _, l := range strings.Split(lines[1], "\n") {
@@ -88,6 +88,24 @@ func scoresLine(scores map[string]float64) string {
 		return "(fuser only)"
 	}
 	return "fused from " + strings.Join(parts, ", ")
+}
+
+// rerankedLine says what the rerankers did to an item's score and
+// place, after the fused scores: "; rescaled by rerank.roles × 0.5".
+func rerankedLine(rs []Reranked) string {
+	var parts []string
+	for _, r := range rs {
+		switch {
+		case r.Factor != 0:
+			parts = append(parts, fmt.Sprintf("rescaled by %s × %.4g", r.Stage, r.Factor))
+		case r.From != 0:
+			parts = append(parts, fmt.Sprintf("moved up by %s from place %d", r.Stage, r.From))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, "; ")
 }
 
 // maxSymbolLines bounds the symbols shown for one file.

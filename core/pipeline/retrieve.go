@@ -47,15 +47,12 @@ type Query struct {
 	// callers that keep direct matches only, such as the recall hook, and
 	// saves loading the graph.
 	Direct bool
-	// Floor is the least share of the question's telling weight a note,
-	// module or source item (and a file only its words found) must match
-	// to enter the answer (core.Hit.Match); 0 means MatchFloor.
-	Floor float64
-	// Admit, when set, decides in place of the floor which items enter
-	// the answer, given the item as it would be shown and its match; it
-	// runs before the item is fitted to the budget, so an item it leaves
-	// out takes none of it.
-	Admit func(it *Item, match float64) bool `json:"-"`
+	// Admit, when set, decides in place of the floor (rerank.floor)
+	// which items enter the answer, given the item as it would be shown
+	// and whether it reaches the floor (true when no floor is enabled);
+	// it runs before the item is fitted to the budget, so an item it
+	// leaves out takes none of it.
+	Admit func(it *Item, strong bool) bool `json:"-"`
 }
 
 // nodesOnly reports a query that can be answered from the knowledge
@@ -114,6 +111,21 @@ type Item struct {
 	// Units are, for a file, the functions, methods and classes to open,
 	// best first, each with its line range and why it is there.
 	Units []Unit `json:"units,omitempty"`
+	// Reranked says what each reranker that changed the item did to it,
+	// in pipeline order.
+	Reranked []Reranked `json:"reranked,omitempty"`
+}
+
+// Reranked is what a reranker did to an item.
+type Reranked struct {
+	Stage string `json:"stage"`
+	// Factor multiplied the item's score (0: not rescaled).
+	Factor float64 `json:"factor,omitempty"`
+	// From is the 1-based place the item held before the reranker moved
+	// it (0: not moved).
+	From int `json:"from,omitempty"`
+	// reason is the reranker's word on it, for the item's reasons.
+	reason string
 }
 
 // Unit is a function, method or class of a file item that the answer
@@ -201,23 +213,16 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if slices.ContainsFunc(q.Terms, query.AsksForTests) {
 		an.Intent = query.IntentTests
 	}
-	// The files the question names by path join the rankers' lists (and
-	// seed the graph), once the manifest that resolves them is read.
-	named := func() []core.RankedList {
+	facts := &queryFacts{e: e, q: q, an: &an, now: time.Now(), manifest: func() *manifest.Manifest {
 		<-mLoaded
-		if m == nil || !q.acceptsKind(core.DocFile) || !e.cfg.Retrieve.NamedPaths {
-			return nil
-		}
-		if hits := mentionedPaths(m, &an); len(hits) > 0 {
-			return []core.RankedList{{Stage: pathsStage, Weight: pathsWeight, Hits: hits}}
-		}
-		return nil
-	}
+		return m
+	}}
 	rankText := an.Text
 	if strings.TrimSpace(rankText) == "" {
 		rankText = q.Text
 	}
-	lists, nDirect, left, err := e.rank(ctx, core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}, q.Direct, an.Report, named)
+	cq := core.Query{Text: rankText, Terms: q.Terms, Limit: want, Kinds: q.Kinds}
+	lists, nDirect, left, err := e.rank(ctx, cq, q.Direct, an.Report, facts)
 	<-mLoaded
 	if errors.Is(mErr, manifest.ErrNoIndex) {
 		return nil, ErrNoIndex
@@ -228,47 +233,31 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.cfg.Retrieve.NoteFiles && m != nil && q.acceptsKind(core.DocFile) && q.acceptsKind(core.DocNode) {
-		hits := noteFiles(lists[:nDirect], func(p string) bool {
-			_, ok := m.File(p)
-			return ok
-		}, func(key string) (string, []string, bool) {
-			return e.nodes.Named(key, q.noteFilter(m))
-		})
-		if len(hits) > 0 {
-			lists = append(lists, core.RankedList{Stage: notesStage, Weight: notesWeight, Hits: hits})
-		}
-	}
-	if e.cfg.Retrieve.DatedQuestions && (q.acceptsKind(core.DocNode) || q.acceptsKind(core.DocChunk)) {
-		if hits := datedHits(lists[:nDirect], q.Text, time.Now(), e.docTime); len(hits) > 0 {
-			lists = append(lists, core.RankedList{Stage: datedStage, Weight: datedWeight, Hits: hits})
-		}
-	}
 	fused, err := e.fuse(ctx, lists)
 	if err != nil {
 		return nil, err
 	}
-	qtokens := queryTokens(q)
-	e.applyPriors(fused, m, &an)
-	if len(q.Kinds) == 0 && e.cfg.Retrieve.LiftNotes {
-		liftNotes(fused, lists[:nDirect])
+	a := &answer{q: q, an: &an, m: m, lists: lists}
+	cq.Seeds = lists[:nDirect]
+	if err := e.rerank(ctx, a, core.Rerank{Query: cq, Lists: lists, Hits: fused, Keep: q.Admit != nil}, facts); err != nil {
+		return nil, err
 	}
-	res, err := e.pack(m, q, &an, qtokens, lists, fused, false)
+	res, err := e.pack(a, false)
 	if manifest.IsGenerationGone(err) && m != nil {
 		// Another process re-indexed between our manifest and its
 		// symbols: read the new index and pack again.
 		e.setManifest(nil)
-		if m, err = e.currentManifest(); err == nil {
-			res, err = e.pack(m, q, &an, qtokens, lists, fused, false)
+		if a.m, err = e.currentManifest(); err == nil {
+			res, err = e.pack(a, false)
 		}
 	}
 	var damaged string
-	if err != nil && m != nil && errors.Is(err, manifest.ErrSymbolsDamaged) {
+	if err != nil && a.m != nil && errors.Is(err, manifest.ErrSymbolsDamaged) {
 		// The symbols file is damaged (truncated, overwritten): answer
 		// without the symbols that cannot be read, and say so. The next
 		// index repairs it.
 		damaged = err.Error() + ": the answer lacks those symbols; `rubi index` repairs the file"
-		res, err = e.pack(m, q, &an, qtokens, lists, fused, true)
+		res, err = e.pack(a, true)
 	}
 	if err != nil {
 		return nil, err
@@ -289,21 +278,22 @@ func (e *Engine) Retrieve(ctx context.Context, q Query) (*Result, error) {
 // rank runs the unseeded rankers in parallel, then the seeded ones with
 // the first lists as seeds. A ranker that fails is left out of the fusion
 // and its error goes in left, by ranker (a damaged index says what
-// repairs it), besides the host's problems and a log line.
+// repairs it), besides the host's problems and a log line. A ranker that
+// ranks from the engine's facts of the query (core.FactRanker: the paths
+// the question names, the files of its notes, its dates) is given them.
 //
-// more, when not nil, gives lists of the engine's own (the paths the
-// question names) that join the first lists before the seeded rankers
-// start from them.
+// direct leaves out the seeded rankers that walk from the seeds (the
+// graph), keeping those that draw from the seeds alone (Info.SeedsOnly).
 //
 // report says the question reads as a bug report: its own words and
-// names are then evidence enough, and the graph's vote counts
-// retrieve.report_graph_weight of its weight (bench/quality: on real bug reports a
-// full-weight walk from their many matches crowds the files they are
-// about out of the first five).
+// names are then evidence enough, and each ranker's vote counts its
+// report_weight of its weight (rank.ppr's is 0.4: bench/quality, on real
+// bug reports a full-weight walk from their many matches crowds the files
+// they are about out of the first five).
 //
-// The lists of the rankers of the question's own words (and the
-// engine's) come first, nDirect of them, then the seeded rankers'.
-func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, more func() []core.RankedList) (lists []core.RankedList, nDirect int, left map[string]error, err error) {
+// The lists of the unseeded rankers come first, nDirect of them, then
+// the seeded rankers'.
+func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, facts core.Facts) (lists []core.RankedList, nDirect int, left map[string]error, err error) {
 	type slot struct {
 		list core.RankedList
 		ok   bool
@@ -313,7 +303,13 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 		slots := make([]slot, len(stages))
 		rank := func(i int) {
 			rs := stages[i]
-			hits, err := rs.ranker.Rank(ctx, q)
+			var hits []core.Hit
+			var err error
+			if fr, ok := rs.ranker.(core.FactRanker); ok {
+				hits, err = fr.RankFacts(ctx, q, facts)
+			} else {
+				hits, err = rs.ranker.Rank(ctx, q)
+			}
 			if err != nil {
 				e.logger.Debug("ranker left out of this query", "ranker", rs.name, "error", err)
 				if ctx.Err() == nil {
@@ -326,7 +322,11 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 				}
 				return
 			}
-			slots[i] = slot{core.RankedList{Stage: rs.name, Weight: rs.weight, Hits: hits}, true}
+			w := rs.weight
+			if report {
+				w *= rs.reportWeight
+			}
+			slots[i] = slot{core.RankedList{Stage: rs.name, Weight: w, Hits: hits}, true}
 		}
 		// The first ranker (rank.bm25 by default, the longest) runs here
 		// at once; the others, and whatever loads alongside, take the
@@ -347,7 +347,7 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 		}
 		return out
 	}
-	first, seeded, err := e.rankers(ctx)
+	first, seeded, err := e.rankers(ctx, direct)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -355,38 +355,30 @@ func (e *Engine) rank(ctx context.Context, q core.Query, direct, report bool, mo
 	// is Rank's to report.
 	var prepared sync.WaitGroup
 	for _, rs := range seeded {
-		if p, ok := rs.ranker.(core.Preparer); ok && !direct {
+		if p, ok := rs.ranker.(core.Preparer); ok {
 			prepared.Go(func() { _ = p.Prepare(ctx) })
 		}
 	}
 	lists = run(first, q)
-	if more != nil {
-		lists = append(lists, more()...)
-	}
 	nDirect = len(lists)
 	prepared.Wait()
-	if len(seeded) > 0 && !direct {
+	if len(seeded) > 0 {
 		sq := q
 		sq.Seeds = lists
-		graph := run(seeded, sq)
-		if report {
-			for i := range graph {
-				graph[i].Weight *= e.cfg.Retrieve.ReportGraphWeight
-			}
-		}
-		lists = append(lists, graph...)
+		lists = append(lists, run(seeded, sq)...)
 	}
 	return lists, nDirect, left, ctx.Err()
 }
 
 type rankerStage struct {
-	name   string
-	weight float64
-	ranker core.Ranker
+	name                 string
+	weight, reportWeight float64
+	ranker               core.Ranker
 }
 
-// rankers opens the enabled rankers, split into unseeded and seeded.
-func (e *Engine) rankers(ctx context.Context) (first, seeded []rankerStage, err error) {
+// rankers opens the enabled rankers, split into unseeded and seeded; with
+// direct, the seeded ones that walk from their seeds are left out.
+func (e *Engine) rankers(ctx context.Context, direct bool) (first, seeded []rankerStage, err error) {
 	for _, st := range e.cfg.Enabled(core.KindRanker) {
 		s, err := e.open(ctx, st)
 		if err != nil {
@@ -396,11 +388,12 @@ func (e *Engine) rankers(ctx context.Context) (first, seeded []rankerStage, err 
 		if !ok {
 			continue
 		}
-		rs := rankerStage{name: st.Name, weight: st.Weight, ranker: r}
-		if r.Info().Seeded {
-			seeded = append(seeded, rs)
-		} else {
+		rs := rankerStage{name: st.Name, weight: st.Weight, reportWeight: st.ReportWeight, ranker: r}
+		switch info := r.Info(); {
+		case !info.Seeded:
 			first = append(first, rs)
+		case !direct || info.SeedsOnly:
+			seeded = append(seeded, rs)
 		}
 	}
 	return first, seeded, nil

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/rubi-dev/rubi/core"
 	"os"
 	"path/filepath"
 	"slices"
@@ -302,13 +303,13 @@ func TestAnswersGolden(t *testing.T) {
 // (the loader "opens stages" and names a plugin once; the question asks
 // how plugins are loaded), while a crowd of files repeats the question's
 // words. With
-// retrieve.note_files off, the file stays behind the crowd.
+// notes.files off, the file stays behind the crowd.
 func TestNoteFilesVote(t *testing.T) {
 	root := pluginsProject(t, 12)
 	rank := func(noteFiles bool) (int, *Result) {
 		t.Helper()
 		e := engine(t, root)
-		e.cfg.Retrieve.NoteFiles = noteFiles
+		setStage(t, e, core.KindRanker, "notes.files", "enabled", fmt.Sprint(noteFiles))
 		index(t, e)
 		res, err := e.Retrieve(context.Background(), Query{Text: "how are plugins loaded", Limit: 8})
 		if err != nil {
@@ -369,11 +370,11 @@ func TestReportsWeighTestTreesDown(t *testing.T) {
 	if got := files(report); !before(got) {
 		t.Errorf("report: %v, want pkg/session.py before the sample project's manage.py", got)
 	}
-	e.cfg.Retrieve.TestWeight = 1
+	setStage(t, e, core.KindReranker, "rerank.roles", "test_weight", "1")
 	if got := files(report); before(got) {
 		t.Errorf("report, test_weight = 1: %v, want the sample project first (else the test shows nothing)", got)
 	}
-	e.cfg.Retrieve.TestWeight = 0.5
+	setStage(t, e, core.KindReranker, "rerank.roles", "test_weight", "0.5")
 	if got := files("mounted adapter lost"); len(got) == 0 || got[0] != "tests/sampleproject/manage.py" {
 		t.Errorf("a question that is not a report: %v, want the sample project first", got)
 	}

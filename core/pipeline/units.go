@@ -28,7 +28,8 @@ import (
 // so a class stands for its header and attributes, its methods for
 // themselves.
 
-// maxUnits is how many units an answer lists under one file.
+// maxUnits is how many units an answer lists under one file unless
+// rerank.units says otherwise (max_units).
 const maxUnits = 4
 
 // A probeSet holds the first bytes of each question term (at most four,
@@ -180,6 +181,8 @@ type profile struct {
 	// files ranked at once.
 	probeOnce sync.Once
 	probeSet  *probeSet
+	// maxUnits is how many units a file lists at most.
+	maxUnits int
 }
 
 // Weights of a query term by where it came from: the agent's terms are
@@ -194,8 +197,8 @@ const (
 	agentWeight   = 2.5
 )
 
-func newProfile(q Query, an *query.Analysis) *profile {
-	p := &profile{terms: map[string]float64{}, names: map[string]query.Mention{}}
+func newProfile(q Query, an *query.Analysis, maxUnits int) *profile {
+	p := &profile{terms: map[string]float64{}, names: map[string]query.Mention{}, maxUnits: maxUnits}
 	add := func(s string, w float64) {
 		for _, t := range text.Tokenize(s) {
 			p.terms[t] = max(p.terms[t], w)
@@ -257,12 +260,12 @@ const (
 // rankFileUnits ranks, in parallel, the units of the first files of the
 // fused list that the query admits (those the answer will most likely
 // show), by name and text; the answer's other files rank theirs by name
-// alone. load reads a record's symbols.
-func (e *Engine) rankFileUnits(m *manifest.Manifest, q Query, fused []core.Hit, p *profile, load func(*manifest.Record) error) (map[string][]Unit, error) {
+// alone: at most files of them. load reads a record's symbols.
+func (e *Engine) rankFileUnits(m *manifest.Manifest, q Query, fused []core.Hit, p *profile, files int, load func(*manifest.Record) error) (map[string][]Unit, error) {
 	var recs []*manifest.Record
 	budget := int64(unitBytes)
 	for _, h := range fused {
-		if len(recs) == min(maxUnitFiles, q.Limit) {
+		if len(recs) == min(files, q.Limit) {
 			break
 		}
 		kind, key, err := core.SplitDocID(h.ID)
@@ -430,7 +433,7 @@ func (e *Engine) fileUnits(rec *manifest.Record, p *profile, sc *unitScratch) []
 	scoreUnits(spans, p)
 	// A unit holding a line the question points at in this file.
 	for _, m := range p.at {
-		mp := cleanPath(m.Text)
+		mp := query.CleanPath(m.Text)
 		if mp != rec.Path && !strings.HasSuffix(mp, "/"+rec.Path) {
 			continue
 		}
@@ -454,8 +457,8 @@ func (e *Engine) fileUnits(rec *manifest.Record, p *profile, sc *unitScratch) []
 		}
 	}
 	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(b.score, a.score) })
-	out := make([]Unit, 0, min(len(spans), maxUnits))
-	for _, u := range spans[:min(len(spans), maxUnits)] {
+	out := make([]Unit, 0, min(len(spans), p.maxUnits))
+	for _, u := range spans[:min(len(spans), p.maxUnits)] {
 		if u.score <= 0 && (len(out) > 0 || !read) {
 			break
 		}

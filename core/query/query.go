@@ -22,6 +22,7 @@
 package query
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -583,4 +584,19 @@ func title(text string) string {
 		return t
 	}
 	return ""
+}
+
+// CleanPath turns a path as a question writes it into a slash path
+// relative to some root: backslashes become slashes, a drive letter,
+// "./" and leading slashes go; "" when nothing is left.
+func CleanPath(p string) string {
+	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+	if len(p) > 2 && p[1] == ':' && p[2] == '/' {
+		p = p[3:]
+	}
+	p = path.Clean("/" + p)[1:]
+	if p == "" || p == "." {
+		return ""
+	}
+	return p
 }

@@ -73,17 +73,19 @@ func (g *globals) languageSource() string {
 
 // resolvedStage is one stage as `config check` shows it.
 type resolvedStage struct {
-	Kind       core.Kind       `json:"kind"`
-	Name       string          `json:"name"`
-	Enabled    bool            `json:"enabled"`
-	Subprocess bool            `json:"subprocess"`
-	Path       string          `json:"path,omitempty"`
-	Version    string          `json:"version,omitempty"`
-	Timeout    string          `json:"timeout"`
-	Weight     float64         `json:"weight,omitempty"`
-	Languages  []string        `json:"languages,omitempty"`
-	Settings   json.RawMessage `json:"settings,omitempty"`
-	FellBack   string          `json:"fell_back_to,omitempty"`
+	Kind       core.Kind `json:"kind"`
+	Name       string    `json:"name"`
+	Enabled    bool      `json:"enabled"`
+	Subprocess bool      `json:"subprocess"`
+	Path       string    `json:"path,omitempty"`
+	Version    string    `json:"version,omitempty"`
+	Timeout    string    `json:"timeout"`
+	Weight     float64   `json:"weight,omitempty"`
+	// ReportWeight scales a ranker's weight for a bug report.
+	ReportWeight float64         `json:"report_weight,omitempty"`
+	Languages    []string        `json:"languages,omitempty"`
+	Settings     json.RawMessage `json:"settings,omitempty"`
+	FellBack     string          `json:"fell_back_to,omitempty"`
 }
 
 type resolvedConfig struct {
@@ -110,7 +112,7 @@ func resolvePipeline(eng *pipeline.Engine) resolvedConfig {
 	for _, st := range cfg.Stages {
 		rs := resolvedStage{Kind: st.Kind, Name: st.Name, Enabled: st.Enabled, Path: st.Plugin, Subprocess: st.Plugin != "", Timeout: st.Timeout.String(), Languages: st.Languages}
 		if st.Kind == core.KindRanker {
-			rs.Weight = st.Weight
+			rs.Weight, rs.ReportWeight = st.Weight, st.ReportWeight
 		}
 		if o, ok := opened[st.Name]; ok && st.Enabled {
 			rs.Version, rs.FellBack = o.Version, o.FellBack
@@ -171,6 +173,9 @@ func printResolved(w io.Writer, l messages.Lang, source string, rc resolvedConfi
 		}
 		if s.Kind == core.KindRanker && s.Enabled {
 			extra = append(extra, fmt.Sprintf("weight %g", s.Weight))
+			if s.ReportWeight != 1 {
+				extra = append(extra, fmt.Sprintf("report_weight %g", s.ReportWeight))
+			}
 		}
 		if len(s.Languages) > 0 {
 			extra = append(extra, "languages "+strings.Join(s.Languages, ", "))
@@ -181,7 +186,7 @@ func printResolved(w io.Writer, l messages.Lang, source string, rc resolvedConfi
 		if s.FellBack != "" {
 			extra = append(extra, "FAILED, using "+s.FellBack)
 		}
-		fmt.Fprintf(w, "  %-6s %-16s %s  %s\n", s.Kind, s.Name, where, strings.Join(extra, "  "))
+		fmt.Fprintf(w, "  %-8s %-16s %s  %s\n", s.Kind, s.Name, where, strings.Join(extra, "  "))
 	}
 	for _, p := range rc.Problems {
 		fmt.Fprintf(w, "problem: %s\n", p)

@@ -123,7 +123,7 @@ func TestConfigCheck(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"configuration OK", "budgets: context 900, recall 700", "ranker rank.bm25", `"k1":1.5`, "fuser  fuse.rrf"} {
+	for _, want := range []string{"configuration OK", "budgets: context 900, recall 700", "ranker   rank.bm25", `"k1":1.5`, "fuser    fuse.rrf", "reranker rerank.floor"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}

@@ -1,6 +1,8 @@
 // Package standard links rubi's built-in stages into a binary: importing
-// it registers lang.regex, rank.bm25, rank.names, rank.ppr and fuse.rrf, each under its
-// namespaced name. internal/cli imports it; so does any program that embeds
+// it registers lang.regex, rank.bm25, rank.names, rank.ppr, the rankers
+// of the engine's facts (query.paths, notes.files, query.time), fuse.rrf
+// and the rerankers (rerank.roles, rerank.notes, rerank.floor), each under
+// its namespaced name; rerank.units comes with core/pipeline. internal/cli imports it; so does any program that embeds
 // the engine and wants the default pipeline.
 package standard
 
@@ -8,6 +10,8 @@ import (
 	_ "github.com/rubi-dev/rubi/plugins/fuse-rrf"
 	_ "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/rank-bm25"
+	_ "github.com/rubi-dev/rubi/plugins/rank-facts"
 	_ "github.com/rubi-dev/rubi/plugins/rank-names"
 	_ "github.com/rubi-dev/rubi/plugins/rank-ppr"
+	_ "github.com/rubi-dev/rubi/plugins/rerank"
 )

@@ -1,0 +1,111 @@
+package core
+
+import (
+	"context"
+	"time"
+
+	"github.com/rubi-dev/rubi/core/query"
+)
+
+// Reranker reorders the fused list of one query. Rerankers run after the
+// fuser, in the order rubi.hcl declares them, each on the list the one
+// before it returned: the priors of file roles, the notes lifted beside
+// files, the floor a match must reach. They are built-ins only: what they
+// weigh (a file's role, a note's match) is the engine's own knowledge of
+// the project, which the plugin protocol does not carry.
+type Reranker interface {
+	Stage
+	// Rerank returns the list in its new order and what it did to the
+	// hits it changed. It may drop hits (a floor) but adds none.
+	Rerank(ctx context.Context, r Rerank) (Reranked, error)
+}
+
+// Rerank is what a reranker is given: one query's fused list and the
+// lists it was fused from.
+type Rerank struct {
+	// Query is the question; its Seeds are the lists of the rankers of
+	// the question's own words, as a seeded ranker gets them.
+	Query Query `json:"query"`
+	// Lists are every list the fuser merged, in the order it got them.
+	Lists []RankedList `json:"lists"`
+	// Hits is the list to rerank: the fuser's, as the rerankers before
+	// this one left it.
+	Hits []Hit `json:"hits"`
+	// Keep says the caller decides itself which hits enter its answer: a
+	// reranker that would leave a hit out marks it Weak instead.
+	Keep bool `json:"keep,omitempty"`
+}
+
+// Reranked is a reranker's answer.
+type Reranked struct {
+	Hits []Hit `json:"hits"`
+	// Effects says, by document id, what the reranker did to each hit it
+	// changed; `rubi context --explain` shows it under the stage's name.
+	Effects map[string]Effect `json:"effects,omitempty"`
+}
+
+// Effect is what a reranker did to one hit.
+type Effect struct {
+	// Factor is what the hit's score was multiplied by; 0 when the
+	// reranker did not rescale it.
+	Factor float64 `json:"factor,omitempty"`
+	// From is the 1-based place the hit held before the reranker moved
+	// it; 0 when it did not move it.
+	From int `json:"from,omitempty"`
+	// Reason says why, in the words an answer's "why" line uses.
+	Reason string `json:"reason,omitempty"`
+	// Weak marks a hit the reranker would have left out, for a caller
+	// that keeps every hit (Rerank.Keep).
+	Weak bool `json:"weak,omitempty"`
+}
+
+// Facts is what the engine knows of one query beyond the ranked lists:
+// the question's analysis, the files the index holds, the notes the
+// query admits, when notes and chunks were written. The built-in stages
+// that order an answer by them (query.paths, notes.files, query.time, the
+// rerankers) are given it through FactRanker and FactReranker; a
+// subprocess plugin declared in their place is a plain ranker and ranks
+// from what Query carries.
+type Facts interface {
+	// Question is the question as asked, before its analysis.
+	Question() string
+	// Analysis is the question's analysis (query.Analyze), its intent
+	// set to tests when the agent's terms ask for them.
+	Analysis() *query.Analysis
+	// File reports what the index holds of an indexed file; false for a
+	// file it does not hold, or with no code map to read.
+	File(path string) (FileInfo, bool)
+	// EachPath calls fn with every indexed file's path until it returns
+	// false.
+	EachPath(fn func(path string) bool)
+	// Note returns a knowledge note's title and the files it is about,
+	// when the query admits the note.
+	Note(key string) (title string, files []string, ok bool)
+	// Time is when a note or a conversation chunk was written; zero when
+	// unknown.
+	Time(id string) time.Time
+	// Now is the time the question is asked at ("last week" counts from
+	// it).
+	Now() time.Time
+}
+
+// FileInfo is what the index knows of a file before any query.
+type FileInfo struct {
+	// Role is the file's role (codemap.Roles: code, test, docs, ...).
+	Role string
+	// Language is the parser language of a source file, "" for others.
+	Language string
+}
+
+// FactRanker is a ranker that ranks from the engine's facts of a query
+// (the paths it names, the notes it finds, the time it names). The
+// engine calls RankFacts instead of Rank when it has the facts.
+type FactRanker interface {
+	RankFacts(ctx context.Context, q Query, facts Facts) ([]Hit, error)
+}
+
+// FactReranker is a reranker that reorders by the engine's facts of a
+// query (a file's role). The engine calls RerankFacts instead of Rerank.
+type FactReranker interface {
+	RerankFacts(ctx context.Context, r Rerank, facts Facts) (Reranked, error)
+}

@@ -1,0 +1,33 @@
+// Package rerank holds the built-in rerankers, which reorder the fused
+// list of a query before it is packed: rerank.roles (what a file's role
+// says before any query), rerank.notes (notes that match as well as the
+// best files come first) and rerank.floor (a weak match is no match).
+// The engine runs them in the order rubi.hcl declares them; the fourth
+// built-in reranker, rerank.units, lives with the packer in core/pipeline,
+// which reads the symbols it ranks.
+package rerank
+
+import (
+	"github.com/rubi-dev/rubi/core"
+)
+
+// The stage names, as rubi.hcl and `rubi context --explain` show them.
+const (
+	RolesName = "rerank.roles"
+	NotesName = "rerank.notes"
+	FloorName = "rerank.floor"
+)
+
+func init() {
+	core.Register(RolesName, core.KindReranker, func() core.Stage { return NewRoles() })
+	core.Register(NotesName, core.KindReranker, func() core.Stage { return NewNotes() })
+	core.Register(FloorName, core.KindReranker, func() core.Stage { return NewFloor() })
+}
+
+// unit checks that a setting is a factor between 0 and 1.
+func unit(name string, v float64) error {
+	if !(v >= 0 && v <= 1) {
+		return &core.SettingError{Setting: name, Message: "multiplies a score and must be between 0 and 1"}
+	}
+	return nil
+}
