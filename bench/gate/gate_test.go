@@ -95,13 +95,20 @@ func selfSet(ctx context.Context, t *testing.T) Set {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs, err := sets.ReadSelfSet(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := exec.Command("git", "-C", root, "cat-file", "-e", selfCommit+"^{commit}").Run(); err != nil {
 		t.Fatalf("the self set is asked of rubi's tree at %s, which this clone lacks (%v): a shallow clone? Fetch it with\n"+
 			"  git fetch --unshallow    (or: git fetch origin %s)\nthen run the test again", selfCommit[:7], err, selfCommit)
+	}
+	// The questions are read as they were at the pinned commit: their
+	// gold files are paths of that tree, and the set today follows the
+	// code as it moves (TestSelfSetCallersAreCurrent).
+	set, err := exec.Command("git", "-C", root, "show", selfCommit+":"+sets.SelfSetFile).Output()
+	if err != nil {
+		t.Fatalf("git show %s:%s: %v%s", selfCommit[:7], sets.SelfSetFile, err, sets.StderrOf(err))
+	}
+	qs, err := sets.ParseSelfSet(bytes.NewReader(set))
+	if err != nil {
+		t.Fatalf("%s at %s: %v", sets.SelfSetFile, selfCommit[:7], err)
 	}
 	dir := t.TempDir()
 	commit, _, err := sets.ExportTree(ctx, root, selfCommit, dir, qs)
