@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime/debug"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -17,17 +16,6 @@ import (
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
 )
-
-// MemoryLimit is the heap a hook process lets grow before it collects
-// garbage at all (Quiet).
-const MemoryLimit = 256 << 20
-
-// Quiet tunes a hook process: it lives for milliseconds and allocates
-// little, so it does not collect unless its heap nears MemoryLimit.
-func Quiet() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(MemoryLimit)
-}
 
 // ProcessEnv is the world of a hook process: the project's configuration
 // with the extra layers configs, a quiet engine, a background index run

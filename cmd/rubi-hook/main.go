@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if len(rest) == 1 {
 			event = rest[0]
 		}
-		hooks.Quiet()
+		programs.QuietGC()
 		hooks.Run(ctx, hooks.ProcessEnv(extra, hooks.SelfIndex(func(root string) []string {
 			var args []string
 			for _, c := range extra {

@@ -47,7 +47,7 @@ and rubi connect write it into the agents' hooks when it is there.`,
 			if len(args) == 1 {
 				event = args[0]
 			}
-			hooks.Quiet()
+			programs.QuietGC()
 			hooks.Run(cmd.Context(), g.hookEnv(), event, g.stdin, g.stdout)
 			return nil
 		},
