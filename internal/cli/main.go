@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
@@ -49,10 +48,6 @@ type globals struct {
 // Main runs rubi's command line on the process's arguments and standard
 // streams and exits with its status; it does not return.
 func Main() { programs.Main(run) }
-
-// The connectors write rubi-hook into agents' hooks where it sits beside
-// the rubi the agent starts: this program tells them how to find it.
-func init() { connect.FindHookProgram = programs.HookFor }
 
 // run executes one command line and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
