@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -56,7 +54,7 @@ func newProjectFrom(t testing.TB, src string, notes ...knowledge.Input) *project
 			}
 			return cfg, nil
 		},
-		Engine: func(cfg *config.Config) *pipeline.Engine { return pipeline.New(cfg, hclog.NewNullLogger()) },
+		Engine: func(cfg *config.Config) *pipeline.Engine { return pipeline.New(cfg, pipeline.Options{}) },
 		StartIndex: func(root string) (<-chan error, error) {
 			done := make(chan error, 1)
 			go func() { done <- p.indexRoot(root) }()

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -21,7 +19,7 @@ func indexAnswer(t *testing.T, root, query, kind string) string {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	eng := pipeline.New(cfg, hclog.NewNullLogger())
+	eng := pipeline.New(cfg, pipeline.Options{})
 	defer eng.Close()
 	res, err := eng.Retrieve(context.Background(), pipeline.Query{Text: query, Kinds: []string{kind}})
 	if err != nil {

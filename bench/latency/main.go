@@ -41,7 +41,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, diags)
 		os.Exit(1)
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{})
 	defer eng.Close()
 	ctx := context.Background()
 	start := time.Now()

@@ -428,7 +428,7 @@ func (r *report) context(rubi, tree string) error {
 	if diags.HasErrors() {
 		return diags
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{})
 	defer eng.Close()
 	ctx := context.Background()
 	t := time.Now()

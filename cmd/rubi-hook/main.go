@@ -29,7 +29,9 @@ import (
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-func main() { programs.Main(run) }
+// main hands Main no Launcher: rubi-hook starts no plugin (a recall that
+// needs one runs in rubi-full).
+func main() { programs.Main(nil, run) }
 
 // configs is the repeatable --config flag.
 type configs []string
@@ -68,7 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			event = rest[0]
 		}
 		programs.QuietGC()
-		hooks.Run(ctx, hooks.ProcessEnv(extra, hooks.SelfIndex(func(root string) []string {
+		hooks.Run(ctx, hooks.ProcessEnv(extra, pipeline.Options{}, hooks.SelfIndex(func(root string) []string {
 			var args []string
 			for _, c := range extra {
 				args = append(args, "--config", c)
@@ -98,7 +100,7 @@ func index(ctx context.Context, root string, extra []string) error {
 	if _, err := programs.HandOver(cfg, append(args, "index", "--root", root), programs.Exec); err != nil {
 		logger.Error("rubi.hcl names a plugin: indexing with the built-in stages", "error", err)
 	}
-	eng := pipeline.New(cfg, logger)
+	eng := pipeline.New(cfg, pipeline.Options{Logger: logger})
 	defer eng.Close()
 	_, err = eng.Index(ctx, pipeline.IndexOptions{HugeHeap: true})
 	return err

@@ -94,7 +94,7 @@ func TestRecall(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{})
 	ctx := context.Background()
 	if _, err := eng.Project().Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice at checkout",
 		Body: "The discount ran before the total was recomputed.", Files: []string{"coupon/coupon.go"}}}); err != nil {

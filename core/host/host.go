@@ -45,8 +45,9 @@ type Opened struct {
 
 // Host starts and stops the stages of one rubi process.
 type Host struct {
-	cfg    *config.Config
-	logger hclog.Logger
+	cfg      *config.Config
+	logger   hclog.Logger
+	launcher Launcher
 
 	mu       sync.Mutex
 	plugins  []Plugin
@@ -54,12 +55,25 @@ type Host struct {
 	problems []string
 }
 
+// Options are what the program running a host decides for it.
+type Options struct {
+	// Logger receives the stages' problems and the plugins' log lines;
+	// nil discards them.
+	Logger hclog.Logger
+	// Launcher starts the subprocess plugins cfg names: the one the
+	// program's main made (core/subprocess). nil in a program that does
+	// not link the plugin transport: a plugin then fails to start with
+	// ErrNoLauncher and its built-in runs.
+	Launcher Launcher
+}
+
 // New returns a host for cfg. Close must be called to stop its plugins.
-func New(cfg *config.Config, logger hclog.Logger) *Host {
+func New(cfg *config.Config, o Options) *Host {
+	logger := o.Logger
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	return &Host{cfg: cfg, logger: logger}
+	return &Host{cfg: cfg, logger: logger, launcher: o.Launcher}
 }
 
 // minStartTimeout is the least time a plugin gets to start, whatever its
@@ -309,11 +323,10 @@ func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hc
 		}
 		return nil, nil, &PluginError{Where: h.where(st.PluginRange), Stage: st.Name, Path: path, Op: "failed to start", Err: err}
 	}
-	l := currentLauncher()
-	if l == nil {
+	if h.launcher == nil {
 		return fail("failed to start", ErrNoLauncher)
 	}
-	p, err := l.Launch(ctx, st.Kind, path, max(st.Timeout, minStartTimeout), h.logger.Named(st.Name))
+	p, err := h.launcher.Launch(ctx, st.Kind, path, max(st.Timeout, minStartTimeout), h.logger.Named(st.Name))
 	if err != nil {
 		return fail("failed to start", err)
 	}

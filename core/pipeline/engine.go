@@ -65,12 +65,14 @@ type Engine struct {
 	sources sourceCache
 }
 
-// New returns an engine for cfg. Close stops any plugin it started.
-func New(cfg *config.Config, logger hclog.Logger) *Engine {
+// New returns an engine for cfg, as the program's options o say. Close
+// stops any plugin it started.
+func New(cfg *config.Config, o Options) *Engine {
+	logger := o.Logger
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	e := &Engine{cfg: cfg, host: host.New(cfg, logger), logger: logger, stages: map[*config.Stage]core.Stage{}}
+	e := &Engine{cfg: cfg, host: host.New(cfg, host.Options{Logger: logger, Launcher: o.Launcher}), logger: logger, stages: map[*config.Stage]core.Stage{}}
 	e.project = project.New(cfg, &indexCodeMap{e: e})
 	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.indexDir(), logger)
 	e.chunks = notes.NewChunks(cfg.Root)

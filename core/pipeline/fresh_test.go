@@ -175,7 +175,7 @@ func TestModuleRulesFromRubiHCL(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e = New(cfg, nil)
+	e = New(cfg, Options{})
 	t.Cleanup(e.Close)
 	index(t, e)
 	if got := modules(e); !slices.Contains(got, "internal") || slices.Contains(got, "internal/checkout") {

@@ -115,7 +115,7 @@ func engine(t testing.TB, root string) *Engine {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, nil)
+	e := New(cfg, Options{})
 	t.Cleanup(e.Close)
 	return e
 }
@@ -341,7 +341,7 @@ func TestChangedRankerSettingsRebuild(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, nil)
+	e := New(cfg, Options{})
 	defer e.Close()
 	st := index(t, e)
 	if st.Rankers["rank.bm25"] != "full" || st.Rankers["rank.ppr"] != "up to date" {
@@ -592,7 +592,7 @@ func TestChangedParserReparses(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, nil)
+	e := New(cfg, Options{})
 	defer e.Close()
 	st := index(t, e)
 	// go 5, python 3, typescript 3 are re-parsed; README, go.mod and

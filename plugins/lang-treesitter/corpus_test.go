@@ -123,7 +123,7 @@ func TestCorpusThroughput(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		h := host.New(cfg, nil)
+		h := host.New(cfg, host.Options{Launcher: subprocess.Launcher{}})
 		t.Cleanup(h.Close)
 		st, diags := h.Open(context.Background(), cfg.Stage(core.KindParser, name))
 		if diags.HasErrors() || len(h.Problems()) > 0 {

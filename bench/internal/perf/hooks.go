@@ -35,7 +35,7 @@ func Prepare(ctx context.Context, root string, notes int) (*Prepared, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{})
 	defer eng.Close()
 	if _, err := eng.Index(ctx, pipeline.IndexOptions{}); err != nil {
 		return nil, err
