@@ -24,7 +24,6 @@ import (
 	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -62,15 +61,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return 0
 	case len(rest) <= 1:
-		// One hook, then exit: index files stay mapped instead of being
-		// copied (store.SetOneShot).
-		store.SetOneShot(true)
 		event := ""
 		if len(rest) == 1 {
 			event = rest[0]
 		}
 		programs.QuietGC()
-		hooks.Run(ctx, hooks.ProcessEnv(extra, pipeline.Options{}, hooks.SelfIndex(func(root string) []string {
+		// One hook, then exit: index files stay mapped instead of being
+		// copied (pipeline.Options.OneShot).
+		hooks.Run(ctx, hooks.ProcessEnv(extra, pipeline.Options{OneShot: true}, hooks.SelfIndex(func(root string) []string {
 			var args []string
 			for _, c := range extra {
 				args = append(args, "--config", c)

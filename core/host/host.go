@@ -48,6 +48,7 @@ type Host struct {
 	cfg      *config.Config
 	logger   hclog.Logger
 	launcher Launcher
+	oneShot  bool
 
 	mu       sync.Mutex
 	plugins  []Plugin
@@ -65,6 +66,9 @@ type Options struct {
 	// not link the plugin transport: a plugin then fails to start with
 	// ErrNoLauncher and its built-in runs.
 	Launcher Launcher
+	// OneShot says the process answers once and exits: every stage is
+	// told so (core.Setup.OneShot).
+	OneShot bool
 }
 
 // New returns a host for cfg. Close must be called to stop its plugins.
@@ -73,7 +77,7 @@ func New(cfg *config.Config, o Options) *Host {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	return &Host{cfg: cfg, logger: logger, launcher: o.Launcher}
+	return &Host{cfg: cfg, logger: logger, launcher: o.Launcher, oneShot: o.OneShot}
 }
 
 // minStartTimeout is the least time a plugin gets to start, whatever its
@@ -197,7 +201,7 @@ func (h *Host) configure(ctx context.Context, stage core.Stage, info core.Info, 
 	if err := os.MkdirAll(stateDir, 0o755); err != nil && !store.CannotWrite(err) {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot create stage state directory", Detail: err.Error()}}
 	}
-	err := stage.Configure(ctx, core.Setup{Root: h.cfg.Root, StateDir: stateDir, Settings: settings})
+	err := stage.Configure(ctx, core.Setup{Root: h.cfg.Root, StateDir: stateDir, Settings: settings, OneShot: h.oneShot})
 	var se *core.SettingError
 	if errors.As(err, &se) {
 		return hcl.Diagnostics{block.SettingDiagnostic(se)}

@@ -13,7 +13,8 @@ import (
 )
 
 // The subprocess path, with a real Launcher, is tested in core/subprocess;
-// this package's tests link none, as rubi and rubi-hook do.
+// this package's tests link none, as rubi and rubi-hook do (options_test.go
+// hands a host a fake one).
 
 func load(t *testing.T, src string) *config.Config {
 	t.Helper()

@@ -35,6 +35,8 @@ type Engine struct {
 	cfg    *config.Config
 	host   *host.Host
 	logger hclog.Logger
+	// oneShot is Options.OneShot.
+	oneShot bool
 
 	mu     sync.Mutex
 	stages map[*config.Stage]core.Stage
@@ -72,7 +74,7 @@ func New(cfg *config.Config, o Options) *Engine {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	e := &Engine{cfg: cfg, host: host.New(cfg, host.Options{Logger: logger, Launcher: o.Launcher}), logger: logger, stages: map[*config.Stage]core.Stage{}}
+	e := &Engine{cfg: cfg, host: host.New(cfg, host.Options{Logger: logger, Launcher: o.Launcher, OneShot: o.OneShot}), logger: logger, oneShot: o.OneShot, stages: map[*config.Stage]core.Stage{}}
 	e.project = project.New(cfg, &indexCodeMap{e: e})
 	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.indexDir(), logger)
 	e.chunks = notes.NewChunks(cfg.Root)
@@ -161,7 +163,7 @@ func (e *Engine) currentManifest() (*manifest.Manifest, error) {
 	if m != nil && stamp != "" && stamp == e.manifestStamp() {
 		return m, nil
 	}
-	m, err := manifest.Load(e.indexDir(), false)
+	m, err := manifest.Load(e.indexDir(), false, e.oneShot)
 	if err != nil {
 		return nil, err
 	}

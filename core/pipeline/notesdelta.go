@@ -75,7 +75,7 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 		return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, err)
 	}
 	lap("manifest")
-	prevNotes := loadNotesState(e.indexDir())
+	prevNotes := loadNotesState(e.indexDir(), e.oneShot)
 	if prevNotes == nil {
 		return nil, errNoDelta
 	}
@@ -186,7 +186,7 @@ const deltaHeapShare = 32
 // and a hook that finds nothing changed allocates too little to gain:
 // neither reserves.
 func (e *Engine) reserveDeltaHeap() {
-	if !store.OneShot() {
+	if !e.oneShot {
 		return
 	}
 	fi, err := os.Stat(filepath.Join(e.indexDir(), notesStateFile))

@@ -61,7 +61,7 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 	// The notes' state says which versions the rankers hold; without it
 	// (a first run, a damaged file) every note is sent again, in a whole
 	// corpus that drops whatever it does not hold.
-	n.prev = loadNotesState(e.indexDir())
+	n.prev = loadNotesState(e.indexDir(), e.oneShot)
 	if r.opts.Full {
 		n.prev = nil
 	}

@@ -117,8 +117,8 @@ func newNotesState() *notesState {
 }
 
 // loadNotesState reads the notes' state of the index in dir; nil when
-// there is none or it does not decode.
-func loadNotesState(dir string) *notesState {
+// there is none or it does not decode. oneShot is Options.OneShot.
+func loadNotesState(dir string, oneShot bool) *notesState {
 	f, err := store.OpenRegular(filepath.Join(dir, notesStateFile))
 	if err != nil {
 		return nil
@@ -129,9 +129,9 @@ func loadNotesState(dir string) *notesState {
 		return nil
 	}
 	var data []byte
-	if store.OneShot() {
+	if oneShot {
 		// Mapped, and never unmapped: the state's strings are views of it
-		// (see store.SetOneShot). Read, it costs a fresh process a page of
+		// (see store.Mapped). Read, it costs a fresh process a page of
 		// new memory per 4 KiB, and the copy.
 		m, err := store.MapWhole(f, fi.Size())
 		if err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/knowledge"
-	"github.com/rubi-dev/rubi/core/store"
 )
 
 // The notes' state reads back as written, and a file damaged anywhere (a
@@ -96,7 +95,7 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 		root, e := notesProject(t, twoNotes...)
 		ctx := context.Background()
 		state := filepath.Join(root, ".rubi", "index", notesStateFile)
-		if loadNotesState(filepath.Dir(state)) == nil {
+		if loadNotesState(filepath.Dir(state), false) == nil {
 			t.Fatal("an index run wrote no notes' state")
 		}
 		if err := damage(state); err != nil {
@@ -113,7 +112,7 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 		if text := res.Text(false); strings.Contains(text, "Zebra importer stalls") || !strings.Contains(text, "Coupon applied twice") {
 			t.Errorf("after the state was lost, the notes answered are:\n%s", text)
 		}
-		st := loadNotesState(filepath.Dir(state))
+		st := loadNotesState(filepath.Dir(state), false)
 		if st == nil || len(st.stamps) != 1 {
 			t.Errorf("the state written again is %+v", st)
 		}
@@ -125,13 +124,11 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 func TestNotesStateMappedInAOneShotProcess(t *testing.T) {
 	root, _ := notesProject(t, twoNotes[0], knowledge.Input{Type: knowledge.TypeBug, Title: "Zebra importer stalls", Body: "The zebra importer stalls on batch three.", Files: []string{"internal/discount/discount.go"}})
 	dir := filepath.Join(root, ".rubi", "index")
-	copied := loadNotesState(dir)
+	copied := loadNotesState(dir, false)
 	if copied == nil || copied.snap == nil {
 		t.Fatal("an index run wrote no notes' state with a snapshot")
 	}
-	store.SetOneShot(true)
-	defer store.SetOneShot(false)
-	if mapped := loadNotesState(dir); !reflect.DeepEqual(mapped, copied) {
+	if mapped := loadNotesState(dir, true); !reflect.DeepEqual(mapped, copied) {
 		t.Errorf("mapped, the state reads %+v; copied, %+v", mapped, copied)
 	}
 	path := filepath.Join(dir, notesStateFile)
@@ -143,7 +140,7 @@ func TestNotesStateMappedInAOneShotProcess(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if st := loadNotesState(dir); st != nil {
+	if st := loadNotesState(dir, true); st != nil {
 		t.Error("a damaged state mapped is read")
 	}
 }
@@ -264,14 +261,14 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 		if after, err := os.Stat(editsPath); err != nil || !os.SameFile(before, after) {
 			t.Errorf("%s: the notes indexed again with nothing changed rewrote the edits: %v", r.name, err)
 		}
-		st := loadNotesState(dir)
+		st := loadNotesState(dir, false)
 		if st == nil || len(st.edits) == 0 {
 			t.Fatalf("%s: read back with its edits, the state is %+v", r.name, st)
 		}
 		if _, err := e.Index(ctx, IndexOptions{Full: true}); err != nil {
 			t.Fatal(err)
 		}
-		full := loadNotesState(dir)
+		full := loadNotesState(dir, false)
 		st.snap.manifest, full.snap.manifest = "", "" // a full index writes the manifest again
 		if !maps.Equal(full.stamps, st.stamps) || !sameMentions(full.mentions, st.mentions) || !reflect.DeepEqual(full.snap, st.snap) {
 			t.Errorf("%s: the state with its edits is\n%+v\na full index makes\n%+v", r.name, st, full)
@@ -285,17 +282,17 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 	if !ok {
 		t.Fatal("the note's file reads as no note")
 	}
-	if st := loadNotesState(dir); st == nil || st.stamps[note.ID] != note.Stamp {
+	if st := loadNotesState(dir, false); st == nil || st.stamps[note.ID] != note.Stamp {
 		t.Fatalf("the state read back is %+v", st)
 	}
-	again := loadNotesState(dir)
+	again := loadNotesState(dir, false)
 
 	// Edits of the state file before, or damaged ones, are not applied.
 	for name, data := range map[string][]byte{"of another state file": edits, "damaged": append(edits[:len(edits)-1:len(edits)-1], edits[len(edits)-1]^1)} {
 		if err := os.WriteFile(editsPath, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := loadNotesState(dir); got == nil || got.edits != nil || !maps.Equal(got.stamps, again.stamps) {
+		if got := loadNotesState(dir, false); got == nil || got.edits != nil || !maps.Equal(got.stamps, again.stamps) {
 			t.Errorf("edits %s were applied: %+v", name, got)
 		}
 	}
@@ -316,7 +313,7 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 		editNote(t, ks, fmt.Sprintf("Batch %d", i), fmt.Sprintf("A batch the importer reads, %d times.", i))
 		refresh()
 	}
-	if st := loadNotesState(dir); st == nil || len(st.edits) != maxNotesEdits {
+	if st := loadNotesState(dir, false); st == nil || len(st.edits) != maxNotesEdits {
 		t.Fatalf("after %d edits of texts alone the state holds %d edits", maxNotesEdits, len(st.edits))
 	}
 	editNote(t, ks, fmt.Sprintf("Batch %d", maxNotesEdits), "A batch the importer reads once more.")
@@ -324,7 +321,7 @@ func TestNotesEditsStandForTheState(t *testing.T) {
 	if _, err := os.Stat(editsPath); !os.IsNotExist(err) {
 		t.Errorf("past %d edits, the edits file stayed: %v", maxNotesEdits, err)
 	}
-	if st := loadNotesState(dir); st == nil || st.edits != nil {
+	if st := loadNotesState(dir, false); st == nil || st.edits != nil {
 		t.Errorf("past %d edits, the state read back is %+v", maxNotesEdits, st)
 	}
 }

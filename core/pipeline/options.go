@@ -20,4 +20,10 @@ type Options struct {
 	// plugin fails to start and its built-in runs, unless the program
 	// handed the run to rubi-full first (host.StartsPlugins).
 	Launcher host.Launcher
+	// OneShot says the process answers once and exits (a hook, rubi
+	// context): the engine and its stages (core.Setup.OneShot) keep the
+	// index files they map mapped instead of copying out of them
+	// (core/store.Mapped). Never in a long-running process: the MCP
+	// server reloads new versions of the same files.
+	OneShot bool
 }

@@ -103,6 +103,12 @@ var edits atomic.Int64
 
 func engine(t testing.TB, root string) *Engine {
 	t.Helper()
+	return engineWith(t, root, Options{})
+}
+
+// engineWith is engine with the program's options o.
+func engineWith(t testing.TB, root string, o Options) *Engine {
+	t.Helper()
 	// Never touch the user's personal vault, nor the record of the
 	// user's notes (project.OwnDir).
 	if os.Getenv("RUBI_TEST_VAULT") == "" {
@@ -115,7 +121,7 @@ func engine(t testing.TB, root string) *Engine {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, Options{})
+	e := New(cfg, o)
 	t.Cleanup(e.Close)
 	return e
 }
@@ -642,7 +648,7 @@ func TestSymbolsAppended(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	before, err := manifest.Load(e.indexDir(), false)
+	before, err := manifest.Load(e.indexDir(), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -650,7 +656,7 @@ func TestSymbolsAppended(t *testing.T) {
 	old, _ := os.Stat(file)
 	edit(t, root, "internal/checkout/checkout.go", "", "\nfunc Refund(c Cart) int { return 0 }\n")
 	index(t, e)
-	after, err := manifest.Load(e.indexDir(), true)
+	after, err := manifest.Load(e.indexDir(), true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

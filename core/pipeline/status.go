@@ -165,7 +165,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if !e.HasIndex() {
 		return is
 	}
-	m, err := manifest.Load(e.indexDir(), true)
+	m, err := manifest.Load(e.indexDir(), true, e.oneShot)
 	if err != nil {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "manifest", State: IndexDamaged, Error: err.Error()})
@@ -174,7 +174,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	is.State, is.IndexedAt = IndexOK, m.IndexedAt
 	is.AgeSeconds = max(0, int64(now.Sub(m.IndexedAt)/time.Second))
 	is.Files = len(m.Records())
-	if ns := loadNotesState(e.indexDir()); ns != nil {
+	if ns := loadNotesState(e.indexDir(), e.oneShot); ns != nil {
 		is.Nodes = len(ns.stamps)
 	}
 	// The stamps differ: unlike NotesChanged, a change in the stamp's own

@@ -9,7 +9,6 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/when"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
@@ -35,8 +34,8 @@ each with the reasons it was chosen. The index is brought up to date first
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q.Text = strings.Join(args, " ")
 			// One query, then exit: index files stay mapped instead of
-			// being copied (see store.SetOneShot).
-			store.SetOneShot(true)
+			// being copied (pipeline.Options.OneShot).
+			g.oneShot = true
 			var err error
 			if q.Since, err = when.Since(since, time.Now()); err != nil {
 				return fmt.Errorf("--since: %w", err)

@@ -41,6 +41,10 @@ type globals struct {
 	// launcher starts subprocess plugins: the one the program's main
 	// made, nil in rubi (which hands such runs to rubi-full).
 	launcher host.Launcher
+	// oneShot says the command answers once and the process exits (rubi
+	// context): its engines keep the index files they map
+	// (pipeline.Options.OneShot).
+	oneShot bool
 	// cfg is the configuration loadConfig loaded, for lang.
 	cfg *config.Config
 	// language is lang's answer, once chosen.
@@ -194,10 +198,10 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 	return pipeline.New(cfg, g.engineOptions()), nil
 }
 
-// engineOptions are the options of the command's engines: its logger and
-// the program's launcher.
+// engineOptions are the options of the command's engines: its logger,
+// the program's launcher, and whether the command answers once.
 func (g *globals) engineOptions() pipeline.Options {
-	return pipeline.Options{Logger: g.logger, Launcher: g.launcher}
+	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot}
 }
 
 // stageEngine is engine for a command that runs the pipeline's stages of
