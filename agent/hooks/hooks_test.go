@@ -15,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/tokens"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -54,7 +55,9 @@ func newProjectFrom(t testing.TB, src string, notes ...knowledge.Input) *project
 			}
 			return cfg, nil
 		},
-		Engine: func(cfg *config.Config) *pipeline.Engine { return pipeline.New(cfg, pipeline.Options{}) },
+		Engine: func(cfg *config.Config) *pipeline.Engine {
+			return pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
+		},
 		StartIndex: func(root string) (<-chan error, error) {
 			done := make(chan error, 1)
 			go func() { done <- p.indexRoot(root) }()

@@ -9,6 +9,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // indexAnswer asks the project's index as another process finds it (a
@@ -19,7 +20,7 @@ func indexAnswer(t *testing.T, root, query, kind string) string {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	eng := pipeline.New(cfg, pipeline.Options{})
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 	defer eng.Close()
 	res, err := eng.Retrieve(context.Background(), pipeline.Query{Text: query, Kinds: []string{kind}})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/subprocess"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // harness opens rubi engines the way the CLI does, with two differences
@@ -54,10 +55,11 @@ func (h *harness) config(root string, keep []string, layers ...string) (*config.
 }
 
 // engineOptions are the options of the harness's engines: its logger,
-// and core/subprocess's Launcher for the plugins a system names
-// (rank.embed, examples/rank-embed).
+// core/subprocess's Launcher for the plugins a system names
+// (rank.embed, examples/rank-embed), and the regex parser's comment
+// masker, as rubi's programs hand them.
 func (h *harness) engineOptions() pipeline.Options {
-	return pipeline.Options{Logger: h.logger, Launcher: subprocess.Launcher{}}
+	return pipeline.Options{Logger: h.logger, Launcher: subprocess.Launcher{}, MaskComments: regex.MaskComments}
 }
 
 // variantEngine returns an engine for the project at root as variant v

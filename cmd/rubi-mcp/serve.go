@@ -26,6 +26,7 @@ import (
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // xrayTokens is what memory's action xray adds to the definitions, for
@@ -247,7 +248,7 @@ func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
 // serverOptions resolves where the server finds its projects.
 func (o *options) serverOptions(logger hclog.Logger) (mcpserver.Options, error) {
 	opts := mcpserver.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger,
-		Engine: pipeline.Options{Launcher: o.launcher}}
+		Engine: pipeline.Options{Launcher: o.launcher, MaskComments: regex.MaskComments}}
 	if o.vaultSet {
 		switch {
 		case o.httpAddr != "":

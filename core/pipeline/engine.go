@@ -75,7 +75,7 @@ func New(cfg *config.Config, o Options) *Engine {
 		logger = hclog.NewNullLogger()
 	}
 	e := &Engine{cfg: cfg, host: host.New(cfg, host.Options{Logger: logger, Launcher: o.Launcher, OneShot: o.OneShot}), logger: logger, oneShot: o.OneShot, stages: map[*config.Stage]core.Stage{}}
-	e.project = project.New(cfg, &indexCodeMap{e: e})
+	e.project = project.New(cfg, &indexCodeMap{e: e}, o.MaskComments)
 	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.indexDir(), logger)
 	e.chunks = notes.NewChunks(cfg.Root)
 	return e

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/host"
 )
 
@@ -26,4 +27,10 @@ type Options struct {
 	// (core/store.Mapped). Never in a long-running process: the MCP
 	// server reloads new versions of the same files.
 	OneShot bool
+	// MaskComments blanks comments before the knowledge graph hashes code
+	// for notes' anchors (knowledge.Options.MaskComments): the regex
+	// parser's lexer, plugins/lang-regex's MaskComments, which the core
+	// cannot link. Every program hands the same one; nil hashes code other
+	// than Go with its comments.
+	MaskComments core.CommentMasker
 }

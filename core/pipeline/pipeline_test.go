@@ -22,6 +22,7 @@ import (
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -103,7 +104,7 @@ var edits atomic.Int64
 
 func engine(t testing.TB, root string) *Engine {
 	t.Helper()
-	return engineWith(t, root, Options{})
+	return engineWith(t, root, Options{MaskComments: regex.MaskComments})
 }
 
 // engineWith is engine with the program's options o.
@@ -347,7 +348,7 @@ func TestChangedRankerSettingsRebuild(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, Options{})
+	e := New(cfg, Options{MaskComments: regex.MaskComments})
 	defer e.Close()
 	st := index(t, e)
 	if st.Rankers["rank.bm25"] != "full" || st.Rankers["rank.ppr"] != "up to date" {
@@ -598,7 +599,7 @@ func TestChangedParserReparses(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, Options{})
+	e := New(cfg, Options{MaskComments: regex.MaskComments})
 	defer e.Close()
 	st := index(t, e)
 	// go 5, python 3, typescript 3 are re-parsed; README, go.mod and

@@ -25,6 +25,7 @@ import (
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -199,9 +200,10 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 }
 
 // engineOptions are the options of the command's engines: its logger,
-// the program's launcher, and whether the command answers once.
+// the program's launcher, whether the command answers once, and the regex
+// parser's comment masker for notes' anchors.
 func (g *globals) engineOptions() pipeline.Options {
-	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot}
+	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments}
 }
 
 // stageEngine is engine for a command that runs the pipeline's stages of
