@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
