@@ -78,6 +78,13 @@ type Setup struct {
 	// Settings is a JSON object with the stage's own rubi.hcl attributes,
 	// already validated against Info().Schema by the core.
 	Settings json.RawMessage `json:"settings,omitempty"`
+	// OneShot says the process answers once and exits (a hook, rubi
+	// context): a stage may keep the index files it maps mapped, and slice
+	// them, instead of copying what it keeps, and need not populate their
+	// pages ahead (core/store.Mapped). A long-running process (the MCP
+	// server) reloads new versions of the same files and must not keep the
+	// old ones.
+	OneShot bool `json:"one_shot,omitempty"`
 }
 
 // Stage is what every pipeline stage implements.

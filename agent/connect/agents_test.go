@@ -341,18 +341,17 @@ func TestShellQuote(t *testing.T) {
 		if got := ShellQuote(in); got != want {
 			t.Errorf("ShellQuote(%q) = %s", in, got)
 		}
-		if in != "" && !IsRubiHook(HookCommand(in, "Stop")) && strings.Contains(in, "rubi") {
+		if in != "" && !IsRubiHook(HookCommand(in, "", "Stop")) && strings.Contains(in, "rubi") {
 			t.Errorf("the hook of %q is not recognised as rubi's", in)
 		}
 	}
 }
 
-// A hook runs rubi-hook where the program that links the connectors finds
-// one for the rubi the agent starts, and rubi's own hook command where it
-// finds none.
+// A hook runs rubi-hook where the options' FindHookProgram finds one for
+// the rubi the agent starts, and rubi's own hook command where it finds
+// none or there is no finder.
 func TestHookCommand(t *testing.T) {
-	t.Cleanup(func() { FindHookProgram = func(string) (string, bool) { return "", false } })
-	FindHookProgram = func(rubi string) (string, bool) {
+	find := func(rubi string) (string, bool) {
 		if rubi == "/opt/rubi dir/rubi" {
 			return "/opt/rubi dir/rubi-hook", true
 		}
@@ -363,12 +362,36 @@ func TestHookCommand(t *testing.T) {
 		"/usr/bin/rubi":      "/usr/bin/rubi hook Stop",
 		"rubi":               "rubi hook Stop",
 	} {
-		if got := HookCommand(rubi, "Stop"); got != want {
-			t.Errorf("HookCommand(%q) = %q, want %q", rubi, got, want)
+		got := newHookRun(rubi, find).command("Stop")
+		if got != want {
+			t.Errorf("the hook of %q is %q, want %q", rubi, got, want)
 		}
-		if !IsRubiHook(HookCommand(rubi, "Stop")) {
+		if !IsRubiHook(got) {
 			t.Errorf("the hook of %q is not recognised as rubi's", rubi)
 		}
+		if got := newHookRun(rubi, nil).command("Stop"); got != ShellQuote(rubi)+" hook Stop" {
+			t.Errorf("without a finder the hook of %q is %q", rubi, got)
+		}
+	}
+}
+
+// rubi install --hooks and rubi connect write the hook program their
+// options find into the agents' files.
+func TestHooksRunTheProgramFound(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	find := func(rubi string) (string, bool) { return "/opt/rubi/rubi-hook", rubi == "rubi" }
+	o := ConnectOptions{Project: filepath.Join(root, "project"), Home: home, Scope: ScopeGlobal, Rubi: "rubi", FindHookProgram: find,
+		Getenv: func(string) string { return "" }}
+	if _, err := Connect(context.Background(), "codex", o); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(home, ".codex", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"/opt/rubi/rubi-hook Stop"`) || strings.Contains(string(data), " hook Stop") {
+		t.Errorf("codex's hooks.json does not run the hook program found:\n%s", data)
 	}
 }
 

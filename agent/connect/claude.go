@@ -118,12 +118,13 @@ var claudeHooks = []Hook{
 func ClaudeHooks() []Hook { return append([]Hook(nil), claudeHooks...) }
 
 // HookCommand is the command line of rubi's hook for event, where rubi is
-// how the agent starts rubi (a command name or a path): rubi-hook when it
-// is installed beside that rubi (FindHookProgram), else rubi's own hook
-// command; quoted for the shell agents run hooks with.
-func HookCommand(rubi, event string) string {
-	if hp, ok := FindHookProgram(rubi); ok {
-		return ShellQuote(hp) + " " + event
+// how the agent starts rubi (a command name or a path) and hookProgram the
+// hook program (rubi-hook) installed beside it: hookProgram when there is
+// one, else rubi's own hook command; quoted for the shell agents run hooks
+// with.
+func HookCommand(rubi, hookProgram, event string) string {
+	if hookProgram != "" {
+		return ShellQuote(hookProgram) + " " + event
 	}
 	return ShellQuote(rubi) + " hook " + event
 }
@@ -150,8 +151,8 @@ type hookCommand struct {
 	Timeout int    `json:"timeout,omitempty"`
 }
 
-func (h Hook) group(rubi string) hookGroup {
-	return h.groupOf(HookCommand(rubi, h.Event))
+func (h Hook) group(run hookRun) hookGroup {
+	return h.groupOf(run.command(h.Event))
 }
 
 func (h Hook) groupOf(command string) hookGroup {
@@ -159,8 +160,8 @@ func (h Hook) groupOf(command string) hookGroup {
 }
 
 // groupMS is the group with its timeout in milliseconds (Gemini CLI).
-func (h Hook) groupMS(rubi string) hookGroup {
-	g := h.group(rubi)
+func (h Hook) groupMS(run hookRun) hookGroup {
+	g := h.group(run)
 	g.Hooks[0].Timeout *= 1000
 	return g
 }
@@ -381,13 +382,13 @@ func removeRubiHooks(d *jsonedit.Doc, event string, keep int) int {
 // of rubi's own is updated where it is; rubi's commands elsewhere (an
 // older install, an event rubi no longer uses) are removed; the user's
 // hooks are left as they are.
-func setHooks(d *jsonedit.Doc, rubi string) ([]string, error) {
-	return setHookList(d, rubi, claudeHooks, false)
+func setHooks(d *jsonedit.Doc, run hookRun) ([]string, error) {
+	return setHookList(d, run, claudeHooks, false)
 }
 
 // setHookList is setHooks for an agent's own list of hooks; ms writes
 // timeouts in milliseconds.
-func setHookList(d *jsonedit.Doc, rubi string, hooks []Hook, ms bool) ([]string, error) {
+func setHookList(d *jsonedit.Doc, run hookRun, hooks []Hook, ms bool) ([]string, error) {
 	if d.Has(hooksPath) && !d.IsObject(hooksPath) {
 		return nil, fmt.Errorf("hooks is not an object")
 	}
@@ -399,9 +400,9 @@ func setHookList(d *jsonedit.Doc, rubi string, hooks []Hook, ms bool) ([]string,
 		if d.Has(p) && !d.IsArray(p) {
 			return nil, fmt.Errorf("%s is not an array", p)
 		}
-		want := h.group(rubi)
+		want := h.group(run)
 		if ms {
-			want = h.groupMS(rubi)
+			want = h.groupMS(run)
 		}
 		keep := -1
 		for _, s := range rubiHooks(d, h.Event) {

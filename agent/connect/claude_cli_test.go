@@ -109,9 +109,6 @@ func cleanEnv() []string {
 	return env
 }
 
-// The package's tests run with FindHookProgram's default, which finds no
-// rubi-hook, so that what they write does not depend on this machine's
-// PATH (TestHookCommand sets its own).
 func TestMain(m *testing.M) {
 	os.Exit(rubitest.Main(m))
 }

@@ -34,12 +34,19 @@ type ConnectOptions struct {
 	// Rubi is how the agent starts rubi: "rubi" when it is on PATH, else
 	// its absolute path (RubiExecutable).
 	Rubi string
+	// FindHookProgram finds the hook program (rubi-hook) installed beside
+	// Rubi, which the agent's hooks then run: it starts in half the time.
+	// nil finds none, and the hooks run rubi's own hook command.
+	FindHookProgram func(rubi string) (string, bool)
 	// DryRun computes the changes and their diffs and writes nothing.
 	DryRun bool
 	// Getenv reads the environment (CODEX_HOME, XDG_CONFIG_HOME, APPDATA);
 	// nil means os.Getenv.
 	Getenv func(string) string
 }
+
+// hookRun is how the agent runs rubi's hooks.
+func (o ConnectOptions) hookRun() hookRun { return newHookRun(o.Rubi, o.FindHookProgram) }
 
 func (o ConnectOptions) env(name string) string {
 	if o.Getenv == nil {

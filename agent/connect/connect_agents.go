@@ -84,7 +84,7 @@ var agentList = []agent{
 			}
 			return []part{
 				codexServer(filepath.Join(home, "config.toml"), o.Rubi),
-				jsonHooks(filepath.Join(home, "hooks.json"), false, o.Rubi, codexHooks, false),
+				jsonHooks(filepath.Join(home, "hooks.json"), false, o.hookRun(), codexHooks, false),
 				markdownBlock(filepath.Join(home, "AGENTS.md"), Instructions),
 			}, nil
 		}},
@@ -100,7 +100,7 @@ var agentList = []agent{
 			return []part{
 				merged(
 					jsonServer(settings, true, jsonedit.Path{"mcpServers"}, server{Command: o.Rubi, Args: []string{"mcp"}, Timeout: 30000}),
-					jsonHooks(settings, true, o.Rubi, geminiHooks, true),
+					jsonHooks(settings, true, o.hookRun(), geminiHooks, true),
 				),
 				markdownBlock(md, Instructions),
 			}, nil

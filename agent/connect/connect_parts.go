@@ -130,7 +130,7 @@ func serverArgv(d *jsonedit.Doc, p jsonedit.Path) []string {
 // jsonHooks registers rubi's hooks in a file of Claude Code's hook format
 // (Codex's hooks.json, Gemini CLI's settings.json), run by rubi; ms
 // writes timeouts in milliseconds (Gemini CLI's unit).
-func jsonHooks(path string, jsonc bool, rubi string, hooks []Hook, ms bool) part {
+func jsonHooks(path string, jsonc bool, run hookRun, hooks []Hook, ms bool) part {
 	p := part{what: "hooks: rubi's hooks (" + hookEvents(hooks) + ")"}
 	p.connected = func(st fileState) bool {
 		d, err := jsonedit.Parse(st.path, st.data, jsonc)
@@ -160,7 +160,7 @@ func jsonHooks(path string, jsonc bool, rubi string, hooks []Hook, ms bool) part
 		if err != nil {
 			return fileChange{}, err
 		}
-		lines, err := setHookList(d, rubi, hooks, ms)
+		lines, err := setHookList(d, run, hooks, ms)
 		if err != nil {
 			return fileChange{}, fmt.Errorf("%s: %w", st.path, err)
 		}

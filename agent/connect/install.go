@@ -50,6 +50,12 @@ type Options struct {
 	// Rubi is how Claude Code starts rubi for hooks and the MCP server:
 	// "rubi" when it is on PATH, else its absolute path (RubiExecutable).
 	Rubi string
+	// FindHookProgram finds the hook program (rubi-hook) installed beside
+	// Rubi, which the hooks then run: it starts in half the time. The
+	// program that links this package knows where its siblings are
+	// (internal/programs.HookFor); nil finds none, and the hooks run
+	// rubi's own hook command.
+	FindHookProgram func(rubi string) (string, bool)
 	// DryRun computes the changes and their diffs and writes nothing.
 	DryRun bool
 }
@@ -92,7 +98,7 @@ func Install(ctx context.Context, o Options) (*Report, error) {
 			return fileChange{}, fmt.Errorf("%s: %w", st.path, err)
 		}
 		if o.Hooks {
-			more, err := setHooks(d, o.Rubi)
+			more, err := setHooks(d, newHookRun(o.Rubi, o.FindHookProgram))
 			if err != nil {
 				return fileChange{}, fmt.Errorf("%s: %w", st.path, err)
 			}

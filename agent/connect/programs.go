@@ -12,8 +12,24 @@ const HookProgram = "rubi-hook"
 // the server's packages would slow every other command's start.
 const MCPProgram = "rubi-mcp"
 
-// FindHookProgram finds rubi-hook for the rubi an agent starts (a command
-// name or a path), as the program that links this package finds its
-// siblings: rubi's command line sets it when it starts. Until then it
-// finds none, and connectors write rubi's own hook command.
-var FindHookProgram = func(rubi string) (string, bool) { return "", false }
+// hookRun is how an agent runs rubi's hooks: rubi, as the agent starts it
+// (a command name or a path), and program, the hook program installed
+// beside that rubi ("" when there is none: rubi's own hook command runs
+// them).
+type hookRun struct{ rubi, program string }
+
+// newHookRun is the hookRun of rubi, with find (an option's
+// FindHookProgram) looking for the hook program beside it; a nil find
+// finds none.
+func newHookRun(rubi string, find func(rubi string) (string, bool)) hookRun {
+	r := hookRun{rubi: rubi}
+	if find != nil {
+		if p, ok := find(rubi); ok {
+			r.program = p
+		}
+	}
+	return r
+}
+
+// command is the command line of the hook for event (HookCommand).
+func (r hookRun) command(event string) string { return HookCommand(r.rubi, r.program, event) }

@@ -11,12 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/tokens"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -56,7 +55,9 @@ func newProjectFrom(t testing.TB, src string, notes ...knowledge.Input) *project
 			}
 			return cfg, nil
 		},
-		Engine: func(cfg *config.Config) *pipeline.Engine { return pipeline.New(cfg, hclog.NewNullLogger()) },
+		Engine: func(cfg *config.Config) *pipeline.Engine {
+			return pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
+		},
 		StartIndex: func(root string) (<-chan error, error) {
 			done := make(chan error, 1)
 			go func() { done <- p.indexRoot(root) }()

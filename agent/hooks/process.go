@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime/debug"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -18,24 +17,16 @@ import (
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// MemoryLimit is the heap a hook process lets grow before it collects
-// garbage at all (Quiet).
-const MemoryLimit = 256 << 20
-
-// Quiet tunes a hook process: it lives for milliseconds and allocates
-// little, so it does not collect unless its heap nears MemoryLimit.
-func Quiet() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(MemoryLimit)
-}
-
 // ProcessEnv is the world of a hook process: the project's configuration
-// with the extra layers configs, a quiet engine, a background index run
-// as the detached process indexCmd makes for a root (its own session, so
-// it outlives the hook; its errors go to .rubi/hooks.log), and findFull,
-// which finds the program that runs subprocess plugins (rubi-full) for a
-// recall whose rubi.hcl names one, when this program cannot start them.
-func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error), findFull func() (string, error)) Env {
+// with the extra layers configs, a quiet engine with the program's engine
+// options (its Logger is replaced: a hook logs nothing), a background
+// index run as the detached process indexCmd makes for a root (its own
+// session, so it outlives the hook; its errors go to .rubi/hooks.log),
+// and findFull, which finds the program that runs subprocess plugins
+// (rubi-full) for a recall whose rubi.hcl names one, when this program
+// cannot start them (engine has no Launcher).
+func ProcessEnv(configs []string, engine pipeline.Options, indexCmd func(root string) (*exec.Cmd, error), findFull func() (string, error)) Env {
+	engine.Logger = hclog.NewNullLogger()
 	return Env{
 		Config: func(root string) (*config.Config, error) {
 			cfg, err := config.LoadChecked(config.Options{Root: root, Extra: configs})
@@ -45,9 +36,9 @@ func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error),
 			return cfg, nil
 		},
 		Engine: func(cfg *config.Config) *pipeline.Engine {
-			return pipeline.New(cfg, hclog.NewNullLogger())
+			return pipeline.New(cfg, engine)
 		},
-		HandOver: handOver(configs, findFull),
+		HandOver: handOver(configs, engine.Launcher, findFull),
 		StartIndex: func(root string) (<-chan error, error) {
 			cmd, err := indexCmd(root)
 			if err != nil {
@@ -60,9 +51,10 @@ func ProcessEnv(configs []string, indexCmd func(root string) (*exec.Cmd, error),
 
 // handOver is the hand-over of a program that does not start plugins:
 // the program findFull finds answers the hook (`rubi-full hook EVENT`, the
-// same --config layers). Nil in a program that starts them.
-func handOver(configs []string, findFull func() (string, error)) func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {
-	if host.CanLaunch() {
+// same --config layers). Nil in a program that starts them (its engines'
+// launcher).
+func handOver(configs []string, launcher host.Launcher, findFull func() (string, error)) func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {
+	if launcher != nil {
 		return nil
 	}
 	return func(ctx context.Context, event string, payload []byte, stdout io.Writer) (bool, error) {

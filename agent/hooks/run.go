@@ -38,7 +38,7 @@ type Env struct {
 	// HandOver answers the hook in another program, given the event the
 	// command line named, the payload and where the answer goes: the
 	// program that starts the subprocess plugins the project's rubi.hcl
-	// names, when this one cannot (host.NeedsLauncher). It reports
+	// names, when this one cannot (host.StartsPlugins). It reports
 	// whether that program ran; when it did not, the hook is answered
 	// here, with the built-ins in the plugins' place, as when HandOver is
 	// nil.
@@ -188,7 +188,7 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 		return Output{}, err
 	}
 	// Of the handlers only recall opens stages: a ranker or fuser.
-	if h.event == UserPromptSubmit && h.env.HandOver != nil && !h.noHandOver && host.NeedsLauncher(cfg, core.KindRanker, core.KindFuser) {
+	if h.event == UserPromptSubmit && h.env.HandOver != nil && !h.noHandOver && host.StartsPlugins(cfg, core.KindRanker, core.KindFuser) {
 		return Output{}, errHandOver
 	}
 	h.cfg = cfg

@@ -6,11 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // indexAnswer asks the project's index as another process finds it (a
@@ -21,7 +20,7 @@ func indexAnswer(t *testing.T, root, query, kind string) string {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	eng := pipeline.New(cfg, hclog.NewNullLogger())
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 	defer eng.Close()
 	res, err := eng.Retrieve(context.Background(), pipeline.Query{Text: query, Kinds: []string{kind}})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
 // Name is the server's name in the MCP handshake; clients namespace the
@@ -63,6 +64,11 @@ type Options struct {
 	// Logger receives the server's logs; it must not write to the stdio
 	// transport's output. nil discards them.
 	Logger hclog.Logger
+	// Engine is what the program decides for the engines the server
+	// opens, one per project: the Launcher of subprocess plugins that
+	// rubi-mcp's main makes. Its Logger is replaced by Logger's, named
+	// for the project.
+	Engine pipeline.Options
 	// VaultOnly serves the personal vault alone, for apps that give the
 	// server no project folder (Claude Desktop's extension, rubi mcp
 	// --vault): the vault folder is the project of every call (its index

@@ -21,6 +21,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/tokens"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -92,6 +93,8 @@ func newServer(t testing.TB, opts Options) (*Server, *syncBuffer) {
 	if opts.WorkDir == "" {
 		opts.WorkDir = t.TempDir()
 	}
+	// As rubi-mcp's main does.
+	opts.Engine.MaskComments = regex.MaskComments
 	s := New(opts)
 	t.Cleanup(s.Close)
 	return s, logs

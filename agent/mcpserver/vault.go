@@ -128,11 +128,14 @@ func unwrapPath(err error) error {
 // the root is the vault: the engine's personal vault is that folder, and
 // its walk leaves the vault's nodes to the knowledge store.
 func (s *Server) newEngine(cfg *config.Config) *pipeline.Engine {
+	o := s.opts.Engine
 	if !s.opts.VaultOnly {
-		return pipeline.New(cfg, s.logger.Named(filepath.Base(cfg.Root)))
+		o.Logger = s.logger.Named(filepath.Base(cfg.Root))
+		return pipeline.New(cfg, o)
 	}
 	cfg.Index.Exclude = append(append([]string(nil), cfg.Index.Exclude...), vaultExcludes...)
-	eng := pipeline.New(cfg, s.logger.Named("vault"))
+	o.Logger = s.logger.Named("vault")
+	eng := pipeline.New(cfg, o)
 	eng.Project().SetVault(cfg.Root)
 	return eng
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -41,7 +42,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, diags)
 		os.Exit(1)
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 	defer eng.Close()
 	ctx := context.Background()
 	start := time.Now()

@@ -7,10 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-
-	// rank.embed runs as a subprocess plugin: the engine needs the
-	// launcher to start it.
-	_ "github.com/rubi-dev/rubi/core/subprocess"
 )
 
 // embedOptions are the -embed-* flags: when an endpoint is given, the

@@ -17,6 +17,8 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/subprocess"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // harness opens rubi engines the way the CLI does, with two differences
@@ -52,6 +54,14 @@ func (h *harness) config(root string, keep []string, layers ...string) (*config.
 	return cfg, nil
 }
 
+// engineOptions are the options of the harness's engines: its logger,
+// core/subprocess's Launcher for the plugins a system names
+// (rank.embed, examples/rank-embed), and the regex parser's comment
+// masker, as rubi's programs hand them.
+func (h *harness) engineOptions() pipeline.Options {
+	return pipeline.Options{Logger: h.logger, Launcher: subprocess.Launcher{}, MaskComments: regex.MaskComments}
+}
+
 // variantEngine returns an engine for the project at root as variant v
 // configures it: its rankers, and its rubi.hcl layer (written once into
 // the harness's work directory).
@@ -68,7 +78,7 @@ func (h *harness) variantEngine(root string, v variant) (*pipeline.Engine, error
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.New(cfg, h.logger), nil
+	return pipeline.New(cfg, h.engineOptions()), nil
 }
 
 // layer writes a rubi.hcl layer into the work directory, once per text,
@@ -104,7 +114,7 @@ func (h *harness) engine(root string, keep []string, layers ...string) (*pipelin
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.New(cfg, h.logger), nil
+	return pipeline.New(cfg, h.engineOptions()), nil
 }
 
 // timedQueries runs every query through eng and returns, for each, the

@@ -36,6 +36,7 @@ import (
 	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -428,7 +429,7 @@ func (r *report) context(rubi, tree string) error {
 	if diags.HasErrors() {
 		return diags
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 	defer eng.Close()
 	ctx := context.Background()
 	t := time.Now()

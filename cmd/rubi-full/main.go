@@ -6,8 +6,8 @@
 package main
 
 import (
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	"github.com/rubi-dev/rubi/internal/cli"
 )
 
-func main() { cli.Main() }
+func main() { cli.Main(subprocess.Launcher{}) }

@@ -28,12 +28,14 @@ import (
 	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/programs"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-func main() { programs.Main(run) }
+// main hands Main no Launcher: rubi-hook starts no plugin (a recall that
+// needs one runs in rubi-full).
+func main() { programs.Main(nil, run) }
 
 // configs is the repeatable --config flag.
 type configs []string
@@ -64,15 +66,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return 0
 	case len(rest) <= 1:
-		// One hook, then exit: index files stay mapped instead of being
-		// copied (store.SetOneShot).
-		store.SetOneShot(true)
 		event := ""
 		if len(rest) == 1 {
 			event = rest[0]
 		}
-		hooks.Quiet()
-		hooks.Run(ctx, hooks.ProcessEnv(extra, hooks.SelfIndex(func(root string) []string {
+		programs.QuietGC()
+		// One hook, then exit: index files stay mapped instead of being
+		// copied (pipeline.Options.OneShot).
+		hooks.Run(ctx, hooks.ProcessEnv(extra, pipeline.Options{OneShot: true, MaskComments: regex.MaskComments}, hooks.SelfIndex(func(root string) []string {
 			var args []string
 			for _, c := range extra {
 				args = append(args, "--config", c)
@@ -102,7 +103,7 @@ func index(ctx context.Context, root string, extra []string) error {
 	if _, err := programs.HandOver(cfg, append(args, "index", "--root", root), programs.Exec); err != nil {
 		logger.Error("rubi.hcl names a plugin: indexing with the built-in stages", "error", err)
 	}
-	eng := pipeline.New(cfg, logger)
+	eng := pipeline.New(cfg, pipeline.Options{Logger: logger, MaskComments: regex.MaskComments})
 	defer eng.Close()
 	_, err = eng.Index(ctx, pipeline.IndexOptions{HugeHeap: true})
 	return err

@@ -15,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/internal/rubitest"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // TestMain lets the test binary stand in for rubi-hook when the hook
@@ -94,7 +95,7 @@ func TestRecall(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 	ctx := context.Background()
 	if _, err := eng.Project().Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice at checkout",
 		Body: "The discount ran before the total was recomputed.", Files: []string{"coupon/coupon.go"}}}); err != nil {

@@ -18,22 +18,31 @@ import (
 	"context"
 	"io"
 
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	"github.com/rubi-dev/rubi/internal/programs"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-func main() { programs.Main(run) }
+// main makes the Launcher of subprocess plugins, which the server's
+// engines start the plugins of rubi.hcl with.
+func main() {
+	launcher := subprocess.Launcher{}
+	programs.Main(launcher, command(launcher))
+}
 
-// run serves (or measures) with one command line and returns the exit
-// status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o := &options{stdin: stdin, stdout: stdout, stderr: stderr}
-	cmd := newCmd(o)
-	cmd.SetArgs(args)
-	cmd.SetOut(stdout)
-	cmd.SetErr(stderr)
-	err := cmd.ExecuteContext(ctx)
-	o.StopProfile()
-	return programs.Status("rubi mcp", err, stderr)
+// command is the program that serves (or measures) with one command line
+// and returns the exit status, its engines starting plugins with
+// launcher.
+func command(launcher host.Launcher) programs.Run {
+	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		o := &options{stdin: stdin, stdout: stdout, stderr: stderr, launcher: launcher}
+		cmd := newCmd(o)
+		cmd.SetArgs(args)
+		cmd.SetOut(stdout)
+		cmd.SetErr(stderr)
+		err := cmd.ExecuteContext(ctx)
+		o.StopProfile()
+		return programs.Status("rubi mcp", err, stderr)
+	}
 }

@@ -17,10 +17,15 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/rubi-dev/rubi/agent/mcpserver"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 func TestMain(m *testing.M) { os.Exit(rubitest.Main(m)) }
+
+// run is rubi-mcp's program, as its main runs it: with core/subprocess's
+// Launcher.
+var run = command(subprocess.Launcher{})
 
 // runMCP runs rubi-mcp with args in-process and returns its exit status
 // and output, as a user would see them.

@@ -19,11 +19,14 @@ import (
 	"github.com/rubi-dev/rubi"
 	"github.com/rubi-dev/rubi/agent/mcpserver"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // xrayTokens is what memory's action xray adds to the definitions, for
@@ -56,6 +59,9 @@ type options struct {
 	// lang is the language of the server's instructions and descriptions,
 	// and of --cost's lines (serverOptions chooses it).
 	lang messages.Lang
+	// launcher starts the subprocess plugins of the projects' rubi.hcl:
+	// the one main made.
+	launcher host.Launcher
 }
 
 // unreplacedPlaceholder is a manifest variable its host did not replace.
@@ -241,7 +247,8 @@ func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
 
 // serverOptions resolves where the server finds its projects.
 func (o *options) serverOptions(logger hclog.Logger) (mcpserver.Options, error) {
-	opts := mcpserver.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger}
+	opts := mcpserver.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger,
+		Engine: pipeline.Options{Launcher: o.launcher, MaskComments: regex.MaskComments}}
 	if o.vaultSet {
 		switch {
 		case o.httpAddr != "":

@@ -45,8 +45,10 @@ type Opened struct {
 
 // Host starts and stops the stages of one rubi process.
 type Host struct {
-	cfg    *config.Config
-	logger hclog.Logger
+	cfg      *config.Config
+	logger   hclog.Logger
+	launcher Launcher
+	oneShot  bool
 
 	mu       sync.Mutex
 	plugins  []Plugin
@@ -54,12 +56,28 @@ type Host struct {
 	problems []string
 }
 
+// Options are what the program running a host decides for it.
+type Options struct {
+	// Logger receives the stages' problems and the plugins' log lines;
+	// nil discards them.
+	Logger hclog.Logger
+	// Launcher starts the subprocess plugins cfg names: the one the
+	// program's main made (core/subprocess). nil in a program that does
+	// not link the plugin transport: a plugin then fails to start with
+	// ErrNoLauncher and its built-in runs.
+	Launcher Launcher
+	// OneShot says the process answers once and exits: every stage is
+	// told so (core.Setup.OneShot).
+	OneShot bool
+}
+
 // New returns a host for cfg. Close must be called to stop its plugins.
-func New(cfg *config.Config, logger hclog.Logger) *Host {
+func New(cfg *config.Config, o Options) *Host {
+	logger := o.Logger
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	return &Host{cfg: cfg, logger: logger}
+	return &Host{cfg: cfg, logger: logger, launcher: o.Launcher, oneShot: o.OneShot}
 }
 
 // minStartTimeout is the least time a plugin gets to start, whatever its
@@ -183,7 +201,7 @@ func (h *Host) configure(ctx context.Context, stage core.Stage, info core.Info, 
 	if err := os.MkdirAll(stateDir, 0o755); err != nil && !store.CannotWrite(err) {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot create stage state directory", Detail: err.Error()}}
 	}
-	err := stage.Configure(ctx, core.Setup{Root: h.cfg.Root, StateDir: stateDir, Settings: settings})
+	err := stage.Configure(ctx, core.Setup{Root: h.cfg.Root, StateDir: stateDir, Settings: settings, OneShot: h.oneShot})
 	var se *core.SettingError
 	if errors.As(err, &se) {
 		return hcl.Diagnostics{block.SettingDiagnostic(se)}
@@ -309,11 +327,10 @@ func (h *Host) openPlugin(ctx context.Context, st *config.Stage) (core.Stage, hc
 		}
 		return nil, nil, &PluginError{Where: h.where(st.PluginRange), Stage: st.Name, Path: path, Op: "failed to start", Err: err}
 	}
-	l := currentLauncher()
-	if l == nil {
+	if h.launcher == nil {
 		return fail("failed to start", ErrNoLauncher)
 	}
-	p, err := l.Launch(ctx, st.Kind, path, max(st.Timeout, minStartTimeout), h.logger.Named(st.Name))
+	p, err := h.launcher.Launch(ctx, st.Kind, path, max(st.Timeout, minStartTimeout), h.logger.Named(st.Name))
 	if err != nil {
 		return fail("failed to start", err)
 	}

@@ -13,7 +13,8 @@ import (
 )
 
 // The subprocess path, with a real Launcher, is tested in core/subprocess;
-// this package's tests link none, as rubi and rubi-hook do.
+// this package's tests link none, as rubi and rubi-hook do (options_test.go
+// hands a host a fake one).
 
 func load(t *testing.T, src string) *config.Config {
 	t.Helper()
@@ -43,22 +44,19 @@ func executable(t *testing.T) string {
 	return path
 }
 
-// A program without a Launcher says so once and runs the built-in, as for
-// any plugin that cannot start; NeedsLauncher tells it beforehand.
+// A host given no Launcher says so once and runs the built-in, as for any
+// plugin that cannot start; StartsPlugins tells its program beforehand.
 func TestNoLauncher(t *testing.T) {
-	if CanLaunch() {
-		t.Fatal("this test binary links no Launcher")
-	}
 	plain := load(t, "")
-	if NeedsLauncher(plain) {
-		t.Error("the built-in pipeline needs no Launcher")
+	if StartsPlugins(plain) {
+		t.Error("the built-in pipeline starts no plugin")
 	}
 	path := executable(t)
 	cfg := load(t, "fuser \"fuse.rrf\" {\n  plugin = \""+path+"\"\n}\n")
-	if !NeedsLauncher(cfg) {
-		t.Error("a configuration naming a plugin needs a Launcher")
+	if !StartsPlugins(cfg) || StartsPlugins(cfg, core.KindRanker) || !StartsPlugins(cfg, core.KindRanker, core.KindFuser) {
+		t.Error("a configuration naming a fuser plugin starts it, when fusers open")
 	}
-	h := New(cfg, nil)
+	h := New(cfg, Options{})
 	defer h.Close()
 	stage, diags := h.Open(context.Background(), cfg.Stage(core.KindFuser, "fuse.rrf"))
 	if diags.HasErrors() {
@@ -76,14 +74,14 @@ func TestNoLauncher(t *testing.T) {
 	}
 
 	disabled := load(t, "ranker \"rank.mine\" {\n  plugin = \""+path+"\"\n  enabled = false\n}\n")
-	if NeedsLauncher(disabled) {
-		t.Error("a disabled plugin needs no Launcher")
+	if StartsPlugins(disabled) {
+		t.Error("a disabled plugin is not started")
 	}
 }
 
 func TestUnknownBuiltin(t *testing.T) {
 	cfg := load(t, "ranker \"rank.nope\" {\n}\n")
-	h := New(cfg, nil)
+	h := New(cfg, Options{})
 	defer h.Close()
 	_, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.nope"))
 	if !diags.HasErrors() || !strings.Contains(diags[0].Detail, `add plugin = "path/to/binary"`) || diags[0].Subject.Start.Line != 1 {

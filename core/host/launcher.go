@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -16,10 +15,12 @@ import (
 // A Launcher starts subprocess plugins. The host itself does not link one:
 // the plugin transport (hashicorp/go-plugin over gRPC, core/subprocess)
 // costs a program about 10 ms of initialization on every start, which the
-// programs agents run on every prompt and tool call do not pay. A program
-// that runs plugins links core/subprocess, which installs its Launcher;
-// one that does not answers a subprocess stage with ErrNoLauncher, and
-// hands the run to one that does (docs/architecture.md, "Programs").
+// programs agents run on every prompt and tool call do not pay. The main
+// of a program that runs plugins (rubi-full, rubi-mcp) makes
+// core/subprocess's Launcher and hands it to its hosts (Options.Launcher)
+// and stops what it started when it exits (Cleanup); a host without one
+// answers a subprocess stage with ErrNoLauncher, and its program hands the
+// run to one that has one (docs/architecture.md, "Programs").
 type Launcher interface {
 	// Launch starts the plugin executable at path as a stage of kind and
 	// returns it once its handshake is done; startTimeout bounds the
@@ -51,51 +52,19 @@ type Plugin interface {
 	Explain(err error) (reason string, deadline bool)
 }
 
-// ErrNoLauncher is a subprocess stage's start failure in a program that
-// links no Launcher.
+// ErrNoLauncher is a subprocess stage's start failure in a host given no
+// Launcher.
 var ErrNoLauncher = errors.New("this program does not start subprocess plugins")
 
-var (
-	launcherMu sync.Mutex
-	launcher   Launcher
-)
-
-// SetLauncher installs the Launcher subprocess stages start with.
-func SetLauncher(l Launcher) {
-	launcherMu.Lock()
-	launcher = l
-	launcherMu.Unlock()
-}
-
-func currentLauncher() Launcher {
-	launcherMu.Lock()
-	defer launcherMu.Unlock()
-	return launcher
-}
-
-// CanLaunch reports whether this program starts subprocess plugins.
-func CanLaunch() bool { return currentLauncher() != nil }
-
-// NeedsLauncher reports whether opening the enabled stages of cfg of the
-// given kinds (every kind when none is given) would start a plugin
-// process this program cannot start: one of them is a subprocess stage
-// and no Launcher is linked. Such a program hands the run to one that can
-// before it does anything else.
-func NeedsLauncher(cfg *config.Config, kinds ...core.Kind) bool {
-	if CanLaunch() {
-		return false
-	}
+// StartsPlugins reports whether opening the enabled stages of cfg of the
+// given kinds (every kind when none is given) starts a plugin process:
+// one of them is a subprocess stage. A program without a Launcher hands
+// such a run to one that has one before it does anything else.
+func StartsPlugins(cfg *config.Config, kinds ...core.Kind) bool {
 	for _, st := range cfg.Stages {
 		if st.Enabled && st.Plugin != "" && (len(kinds) == 0 || slices.Contains(kinds, st.Kind)) {
 			return true
 		}
 	}
 	return false
-}
-
-// Cleanup stops every plugin process the program's Launcher still runs.
-func Cleanup() {
-	if l := currentLauncher(); l != nil {
-		l.Cleanup()
-	}
 }

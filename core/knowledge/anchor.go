@@ -64,13 +64,14 @@ type codeText struct {
 // (one space kept between two word characters). Go is tokenized by
 // go/scanner (exact: comments are dropped, strings kept whole, the
 // semicolons Go inserts at line ends count like written ones). Other
-// languages the regex parser knows have their comments blanked by its
-// lexer (core.MaskComments: //, /* */, #, Python docstrings, with strings
-// and raw strings respected); the rest, whitespace only. Approximate:
+// languages mask knows (the regex parser's lexer, Options.MaskComments:
+// //, /* */, #, Python docstrings, with strings and raw strings respected)
+// have their comments blanked; the rest, and every language when mask is
+// nil, whitespace only. Approximate:
 // outside Go, whitespace inside a string literal is normalized like code
 // ("a, b" and "a,b" are one string), and Python keeps each line's
 // indentation, which is code there.
-func codeLines(path string, src []byte) codeText {
+func codeLines(path string, src []byte, mask core.CommentMasker) codeText {
 	lang := core.DetectLanguage(path)
 	n := bytes.Count(src, []byte("\n")) + 1
 	lines := make([]string, n)
@@ -119,8 +120,10 @@ func codeLines(path string, src []byte) codeText {
 		return codeText{lang: lang, lines: lines}
 	}
 	code := src
-	if masked, ok := core.MaskComments(lang, src); ok {
-		code = masked
+	if mask != nil {
+		if masked, ok := mask(lang, src); ok {
+			code = masked
+		}
 	}
 	for i, line := range bytes.Split(code, []byte("\n")) {
 		if i >= n {
@@ -351,6 +354,8 @@ type anchorInput struct {
 	// where finds the file declaring a symbol the note lists but none of
 	// its files declares; nil for none.
 	where func(name string) (string, bool)
+	// mask blanks comments before code is hashed (Options.MaskComments).
+	mask core.CommentMasker
 }
 
 type fileCode struct {
@@ -371,7 +376,7 @@ func (in anchorInput) file(cache map[string]*fileCode, rel string) *fileCode {
 		return fc
 	}
 	fc.ok = true
-	fc.code = codeLines(rel, data)
+	fc.code = codeLines(rel, data, in.mask)
 	if in.syms != nil {
 		if syms, ok := in.syms(rel, data); ok {
 			fc.syms = true

@@ -8,11 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // codeHash is the hash a file-level anchor takes of src.
 func codeHash(path, src string) string {
-	c := codeLines(path, []byte(src))
+	c := codeLines(path, []byte(src), regex.MaskComments)
 	return c.hash(1, len(c.lines))
 }
 
@@ -310,5 +313,26 @@ func TestTextNames(t *testing.T) {
 	}
 	if !q["e.NotesChanged"] || !q["U.Close"] || !reflect.DeepEqual(chained["Close"], []string{"U.Close"}) {
 		t.Errorf("qualified %v, chained %v", q, chained)
+	}
+}
+
+// The comment masker is the program's (Options.MaskComments): without one,
+// code other than Go is hashed with its comments, and an edited comment
+// changes the hash; Go is tokenized by go/scanner either way.
+func TestCodeHashWithoutMasker(t *testing.T) {
+	hash := func(path, src string, mask core.CommentMasker) string {
+		c := codeLines(path, []byte(src), mask)
+		return c.hash(1, len(c.lines))
+	}
+	js, edited := "function f(a) {\n  // c\n  return a;\n}\n", "function f(a) {\n  // d\n  return a;\n}\n"
+	if hash("a.js", js, regex.MaskComments) != hash("a.js", edited, regex.MaskComments) {
+		t.Error("with the regex parser's masker an edited comment changes the hash")
+	}
+	if hash("a.js", js, nil) == hash("a.js", edited, nil) {
+		t.Error("without a masker an edited comment leaves the hash alone")
+	}
+	goSrc, goEdited := "package a\n\n// c\nfunc F() {}\n", "package a\n\n// d\nfunc F() {}\n"
+	if hash("a.go", goSrc, nil) != hash("a.go", goEdited, nil) {
+		t.Error("Go's comments count without a masker")
 	}
 }

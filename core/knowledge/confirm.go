@@ -162,7 +162,7 @@ func (s *Store) migrate(n *Node, old OldContent, m *Migrated) *Node {
 	in := anchorInput{read: func(rel string) ([]byte, bool) {
 		data, ok := found[rel]
 		return data, ok
-	}}
+	}, mask: s.opts.MaskComments}
 	if s.opts.Code != nil {
 		if src, ok := s.opts.Code.(SymbolSource); ok {
 			in.syms = src.Symbols

@@ -123,6 +123,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rubi-dev/rubi/core"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -343,6 +344,12 @@ type Options struct {
 	// Trusted takes every note, handoff and summary of the project as the
 	// user's: the user trusted the project (config.Config.Trusted).
 	Trusted bool
+	// MaskComments blanks comments before code is hashed for anchors, so
+	// that an edit to a comment does not make a note stale: the regex
+	// parser's lexer, handed down by the program. Go is tokenized by
+	// go/scanner whatever it is; nil normalizes other languages'
+	// whitespace only.
+	MaskComments core.CommentMasker
 }
 
 // Store reads and writes the knowledge graph of one project (and the

@@ -60,7 +60,7 @@ func parseSymbols(p string, content []byte) ([]core.Symbol, bool) {
 
 func newStore(t testing.TB, mod ...func(*Options)) *Store {
 	t.Helper()
-	opts := Options{Root: t.TempDir(), Now: clock()}
+	opts := Options{Root: t.TempDir(), Now: clock(), MaskComments: regex.MaskComments}
 	for _, m := range mod {
 		m(&opts)
 	}

@@ -82,7 +82,7 @@ func (s *Store) readNow(rel string) ([]byte, bool) {
 
 // now is the code as it is now, for anchors and their checks.
 func (s *Store) codeNow() anchorInput {
-	in := anchorInput{read: s.readNow}
+	in := anchorInput{read: s.readNow, mask: s.opts.MaskComments}
 	if s.opts.Code != nil {
 		if src, ok := s.opts.Code.(SymbolSource); ok {
 			in.syms = src.Symbols

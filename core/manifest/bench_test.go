@@ -21,7 +21,7 @@ func benchIndex(b *testing.B, n int) string {
 func BenchmarkManifestLoadWhole(b *testing.B) {
 	dir := benchIndex(b, 5000)
 	for b.Loop() {
-		m, err := Load(dir, true)
+		m, err := Load(dir, true, false)
 		if err != nil || len(m.Records()) != 5000 {
 			b.Fatal(err)
 		}
@@ -33,7 +33,7 @@ func BenchmarkManifestLoadWhole(b *testing.B) {
 func BenchmarkManifestLoadQuery(b *testing.B) {
 	dir := benchIndex(b, 5000)
 	for b.Loop() {
-		m, err := Load(dir, false)
+		m, err := Load(dir, false, false)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func BenchmarkManifestLoadQuery(b *testing.B) {
 // BenchmarkManifestEncode encodes the manifest an index run writes.
 func BenchmarkManifestEncode(b *testing.B) {
 	dir := benchIndex(b, 5000)
-	m, err := Load(dir, true)
+	m, err := Load(dir, true, false)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
-	"github.com/rubi-dev/rubi/core/store"
 )
 
 // The manifest is read by every refresh and every query, so it has a
@@ -425,6 +424,9 @@ type recordTable struct {
 	offs []byte // n little-endian uint32 offsets into data
 	n    int
 	recs []atomic.Pointer[Record]
+	// oneShot says data is a mapping a one-shot process never releases:
+	// a record may keep slicing it (Load).
+	oneShot bool
 }
 
 func (t *recordTable) offset(i int) int {
@@ -498,7 +500,7 @@ func (t *recordTable) get(i int) *Record {
 	if d.Err != nil || len(d.B) != 0 {
 		return nil
 	}
-	if !store.OneShot() {
+	if !t.oneShot {
 		r.importsRaw = bytes.Clone(r.importsRaw)
 	}
 	if !t.recs[i].CompareAndSwap(nil, r) {

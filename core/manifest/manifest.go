@@ -194,13 +194,15 @@ var ErrNoIndex = errors.New("no index yet")
 // ErrNoIndex; an unreadable or outdated one is an error the caller reports
 // before rebuilding. whole is for index runs: the whole file is checked
 // and every record decoded at once. Otherwise records are decoded as they
-// are asked for (see decode): what a query needs.
-func Load(dir string, whole bool) (*Manifest, error) {
+// are asked for (see decode): what a query needs. oneShot says the process
+// answers once and exits (core.Setup.OneShot): the records then keep
+// slicing the mapping, which is never released (core/store.Mapped).
+func Load(dir string, whole, oneShot bool) (*Manifest, error) {
 	path := filepath.Join(dir, FileName)
 	// Populated whole even for a query, which reads a few records: one
 	// call that maps every page costs less than the page faults of a
-	// binary search.
-	mapped, err := store.Map(path)
+	// binary search (but in a one-shot process: store.Map).
+	mapped, err := store.Map(path, oneShot)
 	if os.IsNotExist(err) {
 		return nil, ErrNoIndex
 	}
@@ -212,9 +214,12 @@ func Load(dir string, whole bool) (*Manifest, error) {
 		mapped.Close()
 		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
 	}
-	if store.OneShot() {
+	if oneShot {
 		// The records keep slicing the mapping, which is never
-		// released: see store.SetOneShot.
+		// released: see store.Mapped.
+		if m.table != nil {
+			m.table.oneShot = true
+		}
 		return m, nil
 	}
 	if !whole {

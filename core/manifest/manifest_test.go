@@ -112,11 +112,11 @@ func TestOldManifestRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, whole := range []bool{true, false} {
-		if _, err := Load(dir, whole); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has format %d", Version-1)) {
+		if _, err := Load(dir, whole, false); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has format %d", Version-1)) {
 			t.Errorf("whole %v: %v", whole, err)
 		}
 	}
-	if _, err := Load(t.TempDir(), false); err != ErrNoIndex {
+	if _, err := Load(t.TempDir(), false, false); err != ErrNoIndex {
 		t.Errorf("no manifest: %v, want ErrNoIndex", err)
 	}
 }
@@ -140,11 +140,11 @@ func TestManifestImportsDamageDetected(t *testing.T) {
 // records an index run decodes all at once, and each path has one record
 // however it is asked for, by many queries at once.
 func TestLazyManifestMatchesWhole(t *testing.T) {
-	whole, err := Load(fixture, true)
+	whole, err := Load(fixture, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lazy, err := Load(fixture, false)
+	lazy, err := Load(fixture, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestSaveLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, whole := range []bool{true, false} {
-		back, err := Load(dir, whole)
+		back, err := Load(dir, whole, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,7 +346,7 @@ func TestSaveLoad(t *testing.T) {
 		r.Close()
 	}
 
-	prev, err := Load(dir, true)
+	prev, err := Load(dir, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestSaveLoad(t *testing.T) {
 	if next.Generation != prev.Generation {
 		t.Errorf("a one-file change started generation %s (was %s)", next.Generation, prev.Generation)
 	}
-	after, err := Load(dir, true)
+	after, err := Load(dir, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestSaveLoad(t *testing.T) {
 // A symbols line that is not the record's is damaged, and says the
 // generation may be gone; one out of the file's bounds is damaged.
 func TestSymbolsDamaged(t *testing.T) {
-	m, err := Load(fixture, true)
+	m, err := Load(fixture, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

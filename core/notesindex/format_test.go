@@ -83,7 +83,7 @@ func TestStateFilesOfEarlierRubiRead(t *testing.T) {
 
 	// Its edits: the coupon's text, names and a link changed, the old
 	// note's text; read through the index's folder, as a run reads them.
-	x := New(indexWith(t, StateFile, EditsFile), nil, nil, nil, nil)
+	x := New(Options{Dir: indexWith(t, StateFile, EditsFile)})
 	st := x.Load()
 	if st == nil {
 		t.Fatal("the state an earlier rubi wrote, with its edits, reads as nothing")

@@ -73,15 +73,31 @@ type Index struct {
 	// read (session_context).
 	settings *config.Index
 	logger   hclog.Logger
+	// oneShot is Options.OneShot.
+	oneShot bool
 }
 
-// New returns the notes' part of the index in dir, made of nodes and
-// chunks as settings say.
-func New(dir string, nodes *notes.Nodes, chunks *notes.Chunks, settings *config.Index, logger hclog.Logger) *Index {
-	if logger == nil {
-		logger = hclog.NewNullLogger()
+// Options are what an Index is made of.
+type Options struct {
+	// Dir is the index's folder (.rubi/index/).
+	Dir string
+	// Nodes and Chunks are the project's notes as core/notes reads them.
+	Nodes  *notes.Nodes
+	Chunks *notes.Chunks
+	// Settings are the project's index settings, read at each run.
+	Settings *config.Index
+	Logger   hclog.Logger
+	// OneShot says the process answers once and exits (a hook): the state
+	// is mapped and never unmapped rather than copied (store.MapWhole).
+	OneShot bool
+}
+
+// New returns the notes' part of the index o describes.
+func New(o Options) *Index {
+	if o.Logger == nil {
+		o.Logger = hclog.NewNullLogger()
 	}
-	return &Index{dir: dir, nodes: nodes, chunks: chunks, settings: settings, logger: logger}
+	return &Index{dir: o.Dir, nodes: o.Nodes, chunks: o.Chunks, settings: o.Settings, logger: o.Logger, oneShot: o.OneShot}
 }
 
 // stopwatch logs, at debug level, the time each phase of an operation

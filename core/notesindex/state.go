@@ -120,7 +120,7 @@ func newState() *State {
 // Load reads the notes' state of the index, with its edits applied; nil
 // when there is none or it does not decode (the next run then sends
 // every note).
-func (x *Index) Load() *State { return load(x.dir) }
+func (x *Index) Load() *State { return load(x.dir, x.oneShot) }
 
 // StateSize is the size of the state's file, 0 when there is none: what
 // a delta allocates grows with it.
@@ -158,8 +158,9 @@ func (st *State) SameNotes(o *State) bool {
 	return maps.Equal(st.stamps, o.stamps) && sameMentions(st.mentions, o.mentions) && reflect.DeepEqual(a, b)
 }
 
-// load reads the notes' state in dir, as Load does.
-func load(dir string) *State {
+// load reads the notes' state in dir, as Load does; oneShot is
+// Options.OneShot.
+func load(dir string, oneShot bool) *State {
 	f, err := store.OpenRegular(filepath.Join(dir, StateFile))
 	if err != nil {
 		return nil
@@ -170,9 +171,9 @@ func load(dir string) *State {
 		return nil
 	}
 	var data []byte
-	if store.OneShot() {
+	if oneShot {
 		// Mapped, and never unmapped: the state's strings are views of it
-		// (see store.SetOneShot). Read, it costs a fresh process a page of
+		// (see store.Mapped). Read, it costs a fresh process a page of
 		// new memory per 4 KiB, and the copy.
 		m, err := store.MapWhole(f, fi.Size())
 		if err != nil {

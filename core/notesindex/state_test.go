@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/store"
 )
 
 // The notes' state reads back as written, and a file damaged anywhere (a
@@ -84,13 +83,11 @@ func TestNotesStateKeepsNamesPerVersion(t *testing.T) {
 // it reads the same state, and a damaged one no more.
 func TestNotesStateMappedInAOneShotProcess(t *testing.T) {
 	dir := indexWith(t, "notes.bin", "notes.edits")
-	copied := load(dir)
+	copied := load(dir, false)
 	if copied == nil || copied.snap == nil || copied.Edits() == 0 {
 		t.Fatal("the state with a snapshot and edits reads as nothing")
 	}
-	store.SetOneShot(true)
-	defer store.SetOneShot(false)
-	if mapped := load(dir); !reflect.DeepEqual(mapped, copied) {
+	if mapped := load(dir, true); !reflect.DeepEqual(mapped, copied) {
 		t.Errorf("mapped, the state reads %+v; copied, %+v", mapped, copied)
 	}
 	path := filepath.Join(dir, StateFile)
@@ -102,7 +99,7 @@ func TestNotesStateMappedInAOneShotProcess(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if st := load(dir); st != nil {
+	if st := load(dir, true); st != nil {
 		t.Error("a damaged state mapped is read")
 	}
 }

@@ -37,6 +37,8 @@ type Engine struct {
 	cfg    *config.Config
 	host   *host.Host
 	logger hclog.Logger
+	// oneShot is Options.OneShot.
+	oneShot bool
 
 	mu     sync.Mutex
 	stages map[*config.Stage]core.Stage
@@ -70,16 +72,18 @@ type Engine struct {
 	sources sourceCache
 }
 
-// New returns an engine for cfg. Close stops any plugin it started.
-func New(cfg *config.Config, logger hclog.Logger) *Engine {
+// New returns an engine for cfg, as the program's options o say. Close
+// stops any plugin it started.
+func New(cfg *config.Config, o Options) *Engine {
+	logger := o.Logger
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	e := &Engine{cfg: cfg, host: host.New(cfg, logger), logger: logger, stages: map[*config.Stage]core.Stage{}}
-	e.project = project.New(cfg, &indexCodeMap{e: e})
+	e := &Engine{cfg: cfg, host: host.New(cfg, host.Options{Logger: logger, Launcher: o.Launcher, OneShot: o.OneShot}), logger: logger, oneShot: o.OneShot, stages: map[*config.Stage]core.Stage{}}
+	e.project = project.New(cfg, &indexCodeMap{e: e}, o.MaskComments)
 	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.indexDir(), logger)
 	e.chunks = notes.NewChunks(cfg.Root)
-	e.notes = notesindex.New(e.indexDir(), e.nodes, e.chunks, &cfg.Index, logger)
+	e.notes = notesindex.New(notesindex.Options{Dir: e.indexDir(), Nodes: e.nodes, Chunks: e.chunks, Settings: &cfg.Index, Logger: logger, OneShot: o.OneShot})
 	return e
 }
 
@@ -165,7 +169,7 @@ func (e *Engine) currentManifest() (*manifest.Manifest, error) {
 	if m != nil && stamp != "" && stamp == e.manifestStamp() {
 		return m, nil
 	}
-	m, err := manifest.Load(e.indexDir(), false)
+	m, err := manifest.Load(e.indexDir(), false, e.oneShot)
 	if err != nil {
 		return nil, err
 	}

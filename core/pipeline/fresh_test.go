@@ -12,6 +12,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // hasWarning reports whether one of the warnings holds every part.
@@ -175,7 +176,7 @@ func TestModuleRulesFromRubiHCL(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e = New(cfg, nil)
+	e = New(cfg, Options{MaskComments: regex.MaskComments})
 	t.Cleanup(e.Close)
 	index(t, e)
 	if got := modules(e); !slices.Contains(got, "internal") || slices.Contains(got, "internal/checkout") {

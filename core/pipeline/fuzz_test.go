@@ -29,7 +29,7 @@ func newIndexedShop(f *testing.F) *indexedShop {
 	if s.manifest, err = os.ReadFile(s.mfPath); err != nil {
 		f.Fatal(err)
 	}
-	m, err := manifest.Load(e.indexDir(), true)
+	m, err := manifest.Load(e.indexDir(), true, false)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func FuzzManifestQueries(f *testing.F) {
 		if err := os.WriteFile(s.mfPath, manifesttest.Reseal(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := manifest.Load(filepath.Dir(s.mfPath), false); err != nil {
+		if _, err := manifest.Load(filepath.Dir(s.mfPath), false, false); err != nil {
 			return
 		}
 		s.ask(t)
@@ -92,7 +92,7 @@ func FuzzManifestQueries(f *testing.F) {
 func FuzzSymbols(f *testing.F) {
 	s := newIndexedShop(f)
 	f.Add(s.syms)
-	m, err := manifest.Load(filepath.Dir(s.mfPath), true)
+	m, err := manifest.Load(filepath.Dir(s.mfPath), true, false)
 	if err != nil {
 		f.Fatal(err)
 	}

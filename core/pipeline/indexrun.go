@@ -83,7 +83,7 @@ func (r *indexRun) previous(ctx context.Context) error {
 	}
 	previous := make(chan loaded, 1)
 	go func() {
-		m, err := manifest.Load(e.indexDir(), true)
+		m, err := manifest.Load(e.indexDir(), true, e.oneShot)
 		previous <- loaded{m, err}
 	}()
 	var (

@@ -114,7 +114,7 @@ func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
 	// common delta (notes edited) compares with the snapshot, then runs
 	// beside the reading of the state and the opening of the rankers.
 	stamp := e.notes.TakeStamp()
-	reserveDeltaHeap(e.notes.StateSize()) // before the scan's goroutines: it collects
+	reserveDeltaHeap(e.oneShot, e.notes.StateSize()) // before the scan's goroutines: it collects
 	delta := e.notes.StartDelta()
 
 	m, err := e.currentManifest()
@@ -269,8 +269,8 @@ const deltaHeapShare = 32
 // hook after an edited note cost (75 ms against 58 on kubernetes with
 // 2,000 notes). A long-running process reuses its heap, and a hook that
 // finds nothing changed allocates too little to gain: neither reserves.
-func reserveDeltaHeap(stateSize int64) {
-	if !store.OneShot() || stateSize == 0 {
+func reserveDeltaHeap(oneShot bool, stateSize int64) {
+	if !oneShot || stateSize == 0 {
 		return
 	}
 	store.ReserveHugeHeap(int(min(max(deltaHeapShare*stateSize, 8<<20), hugeHeapMax)))

@@ -22,6 +22,7 @@ import (
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -103,6 +104,12 @@ var edits atomic.Int64
 
 func engine(t testing.TB, root string) *Engine {
 	t.Helper()
+	return engineWith(t, root, Options{MaskComments: regex.MaskComments})
+}
+
+// engineWith is engine with the program's options o.
+func engineWith(t testing.TB, root string, o Options) *Engine {
+	t.Helper()
 	// Never touch the user's personal vault, nor the record of the
 	// user's notes (project.OwnDir).
 	if os.Getenv("RUBI_TEST_VAULT") == "" {
@@ -115,7 +122,7 @@ func engine(t testing.TB, root string) *Engine {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, nil)
+	e := New(cfg, o)
 	t.Cleanup(e.Close)
 	return e
 }
@@ -341,7 +348,7 @@ func TestChangedRankerSettingsRebuild(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, nil)
+	e := New(cfg, Options{MaskComments: regex.MaskComments})
 	defer e.Close()
 	st := index(t, e)
 	if st.Rankers["rank.bm25"] != "full" || st.Rankers["rank.ppr"] != "up to date" {
@@ -592,7 +599,7 @@ func TestChangedParserReparses(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := New(cfg, nil)
+	e := New(cfg, Options{MaskComments: regex.MaskComments})
 	defer e.Close()
 	st := index(t, e)
 	// go 5, python 3, typescript 3 are re-parsed; README, go.mod and
@@ -642,7 +649,7 @@ func TestSymbolsAppended(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	before, err := manifest.Load(e.indexDir(), false)
+	before, err := manifest.Load(e.indexDir(), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -650,7 +657,7 @@ func TestSymbolsAppended(t *testing.T) {
 	old, _ := os.Stat(file)
 	edit(t, root, "internal/checkout/checkout.go", "", "\nfunc Refund(c Cart) int { return 0 }\n")
 	index(t, e)
-	after, err := manifest.Load(e.indexDir(), true)
+	after, err := manifest.Load(e.indexDir(), true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -212,7 +212,7 @@ func TestRoleSignatureInManifest(t *testing.T) {
 	root := pyProject(t)
 	e := engine(t, root)
 	index(t, e)
-	m, err := manifest.Load(filepath.Join(root, ".rubi", "index"), true)
+	m, err := manifest.Load(filepath.Join(root, ".rubi", "index"), true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,7 +165,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if !e.HasIndex() {
 		return is
 	}
-	m, err := manifest.Load(e.indexDir(), true)
+	m, err := manifest.Load(e.indexDir(), true, e.oneShot)
 	if err != nil {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "manifest", State: IndexDamaged, Error: err.Error()})

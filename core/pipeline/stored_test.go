@@ -13,7 +13,6 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/manifest"
-	"github.com/rubi-dev/rubi/core/store"
 )
 
 // A manifest of an older format, intact otherwise, is reported and
@@ -44,13 +43,11 @@ func TestOldManifestIsRebuilt(t *testing.T) {
 // that carries them into the next manifest writes the same imports and
 // edges as one that copied them.
 func TestOneShotManifestCarriesRecords(t *testing.T) {
-	defer store.SetOneShot(false)
 	var want []core.FileFacts
 	var wantEdges []core.Edge
 	for _, oneShot := range []bool{false, true} {
-		store.SetOneShot(oneShot)
 		root := shop(t)
-		e := engine(t, root)
+		e := engineWith(t, root, Options{OneShot: oneShot})
 		index(t, e)
 		if _, err := e.Retrieve(context.Background(), Query{Text: "coupon"}); err != nil {
 			t.Fatal(err)
@@ -59,7 +56,7 @@ func TestOneShotManifestCarriesRecords(t *testing.T) {
 		if st := index(t, e); st.Parsed != 1 {
 			t.Fatalf("one-shot %v: parsed %d", oneShot, st.Parsed)
 		}
-		m, err := manifest.Load(e.indexDir(), true)
+		m, err := manifest.Load(e.indexDir(), true, false)
 		if err != nil {
 			t.Fatal(err)
 		}

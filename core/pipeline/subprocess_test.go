@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/config"
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/core/subprocess"
 )
 
 // The built-in stages also build as plugin binaries. Swapped in through
@@ -44,7 +44,7 @@ ranker "rank.bm25" {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		e := New(cfg, nil)
+		e := New(cfg, Options{Launcher: subprocess.Launcher{}})
 		t.Cleanup(e.Close)
 		if _, err := e.Index(context.Background(), IndexOptions{}); err != nil {
 			t.Fatal(err)

@@ -69,6 +69,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
@@ -222,6 +223,7 @@ func OwnDir() string {
 type Project struct {
 	cfg  *config.Config
 	code knowledge.CodeMap
+	mask core.CommentMasker
 
 	mu sync.Mutex
 	// vault is the personal vault SetVault named ("": VaultPath's).
@@ -232,9 +234,11 @@ type Project struct {
 
 // New returns the project cfg describes. code is the index's view of the
 // project's files and symbols, with which the knowledge store checks the
-// files and symbols notes name and anchors them (nil: on disk alone).
-func New(cfg *config.Config, code knowledge.CodeMap) *Project {
-	return &Project{cfg: cfg, code: code}
+// files and symbols notes name and anchors them (nil: on disk alone);
+// mask blanks comments before code is hashed for anchors
+// (knowledge.Options.MaskComments).
+func New(cfg *config.Config, code knowledge.CodeMap, mask core.CommentMasker) *Project {
+	return &Project{cfg: cfg, code: code, mask: mask}
 }
 
 // Dir is the project's data folder, .rubi/.
@@ -246,7 +250,7 @@ func (p *Project) Knowledge() *knowledge.Store {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.knowledge == nil {
-		p.knowledge = knowledge.Open(knowledge.Options{Root: p.cfg.Root, Vault: p.vaultDirLocked(), Code: p.code, OwnDir: OwnDir(), Trusted: p.cfg.Trusted})
+		p.knowledge = knowledge.Open(knowledge.Options{Root: p.cfg.Root, Vault: p.vaultDirLocked(), Code: p.code, OwnDir: OwnDir(), Trusted: p.cfg.Trusted, MaskComments: p.mask})
 	}
 	return p.knowledge
 }

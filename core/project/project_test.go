@@ -51,7 +51,7 @@ func TestVault(t *testing.T) {
 	if got := VaultPath("~/notes"); got != "/srv/vault" {
 		t.Errorf("with RUBI_VAULT: %s", got)
 	}
-	p := New(&config.Config{Root: t.TempDir(), Vault: "~/notes"}, nil)
+	p := New(&config.Config{Root: t.TempDir(), Vault: "~/notes"}, nil, nil)
 	if p.VaultDir() != "/srv/vault" {
 		t.Errorf("VaultDir = %s", p.VaultDir())
 	}
@@ -67,7 +67,7 @@ func TestSaveHandoff(t *testing.T) {
 	t.Setenv("RUBI_VAULT", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	root := t.TempDir()
-	p := New(&config.Config{Root: root}, nil)
+	p := New(&config.Config{Root: root}, nil, nil)
 	if p.Dir() != filepath.Join(root, DataDir) {
 		t.Fatalf("Dir %s", p.Dir())
 	}

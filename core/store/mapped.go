@@ -3,19 +3,31 @@ package store
 import (
 	"os"
 	"runtime"
-	"sync/atomic"
 )
 
 // Mapped is a read-only view of a whole file: memory-mapped where the
 // system allows it, else read into memory. A query process reads index
 // files of megabytes once; mapping them (with the pages populated in one
-// call on Linux, but in a one-shot process, see SetOneShot) avoids copying
-// them and taking a page fault per 4 KiB of fresh memory, which on virtual
+// call on Linux, but in a one-shot process, see Map) avoids copying them
+// and taking a page fault per 4 KiB of fresh memory, which on virtual
 // machines costs more than the read.
 //
 // The data is valid until Close. rubi's index files are only ever
 // replaced by rename, never written in place, so a mapping always shows
 // the version it opened.
+//
+// A one-shot process (core.Setup.OneShot: it runs one command and exits,
+// as a hook and rubi context do) may keep slicing a Mapped's Data for as
+// long as it likes and never Close it, instead of copying what it keeps:
+// the mappings are released when the process exits. This is safe because
+// the files are only ever replaced by rename (a mapping keeps showing the
+// version it opened) and costs no more than the mapped files' size, which
+// a one-shot command reads a handful of. A long-running process (the MCP
+// server) must not: it loads new versions of the same files for as long
+// as it runs, and would keep every old version mapped. Whether a process
+// is one-shot is its command's choice, passed down to whatever opens an
+// index file (pipeline.Options.OneShot, core.Setup.OneShot): the store
+// keeps no switch of its own.
 type Mapped struct {
 	Data   []byte
 	unmap  func() error
@@ -23,13 +35,13 @@ type Mapped struct {
 }
 
 // Map opens path read-only. An empty file gives empty Data. In a one-shot
-// process (a hook, rubi context; SetOneShot) the pages are not populated
+// process (oneShot: a hook, rubi context) the pages are not populated
 // ahead: its one query reads a fraction of indexes of megabytes, and
 // populating them cost a hook's recall 2-3 ms and rubi context 2-6 % more
 // CPU on kubernetes. The file is an index's, in a folder a repository
 // supplies: a link at path is refused, and so is anything but a regular
 // file (OpenLeaf), so a committed link cannot map a secret or a device.
-func Map(path string) (*Mapped, error) {
+func Map(path string, oneShot bool) (*Mapped, error) {
 	f, err := OpenLeaf(path)
 	if err != nil {
 		return nil, err
@@ -42,7 +54,7 @@ func Map(path string) (*Mapped, error) {
 	if fi.Size() == 0 {
 		return &Mapped{Data: []byte{}}, nil
 	}
-	return mapOpened(f, fi.Size(), !OneShot())
+	return mapOpened(f, fi.Size(), !oneShot)
 }
 
 // MapWhole maps the whole of f, a regular file of size bytes the caller
@@ -86,21 +98,3 @@ func (m *Mapped) Close() error {
 func CloseWith[T any](owner *T, m *Mapped) {
 	runtime.AddCleanup(owner, func(m *Mapped) { m.Close() }, m)
 }
-
-var oneShot atomic.Bool
-
-// SetOneShot declares the process one-shot: it runs one command and exits.
-// Readers of index files may then keep slicing a Mapped's Data for as long
-// as they like and never Close it, instead of copying what they keep: the
-// mappings are released when the process exits. This is safe because the
-// files are only ever replaced by rename (a mapping keeps showing the
-// version it opened) and costs no more than the mapped files' size, which
-// a one-shot command reads a handful of. A long-running process (the MCP
-// server) must not call it: it loads new versions of the same files for
-// as long as it runs, and would keep every old version mapped. A one-shot
-// process's mappings are not populated ahead (see Map).
-// Tests turn it off again with SetOneShot(false).
-func SetOneShot(on bool) { oneShot.Store(on) }
-
-// OneShot reports whether the process declared itself one-shot.
-func OneShot() bool { return oneShot.Load() }

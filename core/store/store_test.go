@@ -120,7 +120,7 @@ func TestMap(t *testing.T) {
 	if err := WriteFile(p, []byte("hello, mapped"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Map(p)
+	m, err := Map(p, false)
 	if err != nil || string(m.Data) != "hello, mapped" {
 		t.Fatalf("Map = %q, %v", m.Data, err)
 	}
@@ -138,10 +138,10 @@ func TestMap(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := Map(empty); err != nil || len(m.Data) != 0 {
+	if m, err := Map(empty, false); err != nil || len(m.Data) != 0 {
 		t.Errorf("empty file: %v, %v", m, err)
 	}
-	if _, err := Map(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+	if _, err := Map(filepath.Join(dir, "missing"), false); !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -82,7 +82,7 @@ func TestLeafReadsRefuseLinksAndDevices(t *testing.T) {
 		if data, err := ReadLeaf(p, 1<<20); !errors.Is(err, ErrNotOwned) || len(data) > 0 {
 			t.Errorf("ReadLeaf %s: %d bytes, %v", name, len(data), err)
 		}
-		if m, err := Map(p); !errors.Is(err, ErrNotOwned) {
+		if m, err := Map(p, false); !errors.Is(err, ErrNotOwned) {
 			t.Errorf("Map %s: %v", name, err)
 			if m != nil {
 				m.Close()

@@ -23,7 +23,7 @@ func BenchmarkRankCall(b *testing.B) {
 			root := b.TempDir()
 			script := pluginScriptB(b, "bench")
 			cfg := loadConfigB(b, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n}\n", script))
-			h := host.New(cfg, nil)
+			h := host.New(cfg, host.Options{Launcher: Launcher{}})
 			defer h.Close()
 			stage, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake"))
 			if diags.HasErrors() || len(h.Problems()) > 0 {
@@ -52,7 +52,7 @@ func BenchmarkPluginStart(b *testing.B) {
 	script := pluginScriptB(b, "good")
 	cfg := loadConfigB(b, root, fmt.Sprintf("ranker \"rank.fake\" {\n  plugin = %q\n}\n", script))
 	for b.Loop() {
-		h := host.New(cfg, nil)
+		h := host.New(cfg, host.Options{Launcher: Launcher{}})
 		if _, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake")); diags.HasErrors() || len(h.Problems()) > 0 {
 			b.Fatal(diags, h.Problems())
 		}

@@ -1,13 +1,15 @@
 // Package subprocess starts rubi's subprocess plugins through
 // hashicorp/go-plugin and reaches them over gRPC (core/pluginsdk's
-// client). Importing it installs its Launcher in core/host:
+// client). A program that runs plugins makes its Launcher in main and
+// hands it to the hosts it opens (core/host.Options.Launcher):
 //
-//	import _ "github.com/rubi-dev/rubi/core/subprocess"
+//	launcher := subprocess.Launcher{}
+//	programs.Main(launcher, command(launcher))
 //
-// The programs that run plugins import it (rubi-full, rubi-mcp); the ones
-// agents run on every prompt and tool call (rubi, rubi-hook) do not, and
-// start about 10 ms sooner for it: go-plugin brings gRPC and protobuf,
-// whose packages do real work when a program starts.
+// The programs that run plugins do (rubi-full, rubi-mcp); the ones agents
+// run on every prompt and tool call (rubi, rubi-hook) do not link this
+// package, and start about 10 ms sooner for it: go-plugin brings gRPC and
+// protobuf, whose packages do real work when a program starts.
 package subprocess
 
 import (
@@ -27,8 +29,6 @@ import (
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/pluginsdk"
 )
-
-func init() { host.SetLauncher(Launcher{}) }
 
 // Launcher starts plugins as go-plugin clients of rubi's plugin protocol.
 type Launcher struct{}

@@ -193,7 +193,7 @@ type logSink struct{ strings.Builder }
 
 func newHost(t *testing.T, cfg *config.Config) (*host.Host, *logSink) {
 	sink := &logSink{}
-	h := host.New(cfg, hclog.New(&hclog.LoggerOptions{Output: sink, Level: hclog.Error}))
+	h := host.New(cfg, host.Options{Logger: hclog.New(&hclog.LoggerOptions{Output: sink, Level: hclog.Error}), Launcher: Launcher{}})
 	t.Cleanup(h.Close)
 	return h, sink
 }
@@ -530,7 +530,7 @@ func runHost(root string) {
 		fmt.Println("error", diags.Error())
 		os.Exit(1)
 	}
-	h := host.New(cfg, nil)
+	h := host.New(cfg, host.Options{Launcher: Launcher{}})
 	if _, diags := h.Open(context.Background(), cfg.Stage(core.KindRanker, "rank.fake")); diags.HasErrors() {
 		fmt.Println("error", diags.Error())
 		os.Exit(1)

@@ -28,16 +28,20 @@ func (s Span) Contains(t time.Time) bool {
 	return !t.Before(s.From) && !t.After(s.To)
 }
 
-var months = map[string]time.Month{}
+// months maps a month's lower-case name and abbreviations ("march",
+// "mar"; "sept") to the month.
+var months = monthNames()
 
-func init() {
+func monthNames() map[string]time.Month {
+	names := map[string]time.Month{}
 	for m := time.January; m <= time.December; m++ {
 		name := strings.ToLower(m.String())
-		months[name] = m
-		months[name[:3]] = m
+		names[name] = m
+		names[name[:3]] = m
 	}
-	months["sept"] = time.September
-	delete(months, "may") // only "May" capitalized, or after a time word: see monthAt
+	names["sept"] = time.September
+	delete(names, "may") // only "May" capitalized, or after a time word: see monthAt
+	return names
 }
 
 // Mentioned finds the first time a question names: a day ("8 May 2023",

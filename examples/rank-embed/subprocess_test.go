@@ -11,7 +11,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -54,7 +54,7 @@ func TestSwappedInAsSubprocess(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		e := pipeline.New(cfg, nil)
+		e := pipeline.New(cfg, pipeline.Options{Launcher: subprocess.Launcher{}})
 		t.Cleanup(e.Close)
 		return e
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -122,7 +122,7 @@ func TestSwappedInAsSubprocess(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		e := pipeline.New(cfg, nil)
+		e := pipeline.New(cfg, pipeline.Options{Launcher: subprocess.Launcher{}})
 		t.Cleanup(e.Close)
 		if _, err := e.Index(context.Background(), pipeline.IndexOptions{}); err != nil {
 			t.Fatal(err)

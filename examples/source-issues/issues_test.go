@@ -16,7 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -125,7 +125,7 @@ func TestIndexedAsSubprocess(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		e := pipeline.New(cfg, nil)
+		e := pipeline.New(cfg, pipeline.Options{Launcher: subprocess.Launcher{}})
 		t.Cleanup(e.Close)
 		stats, err := e.Index(context.Background(), pipeline.IndexOptions{})
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 func newConnectCmd(g *globals) *cobra.Command {
@@ -62,7 +63,7 @@ is there now. --undo takes out exactly what connect added.`,
 			if err != nil {
 				return fmt.Errorf("find the home directory: %w", err)
 			}
-			o := connect.ConnectOptions{Project: root, Home: home, Scope: connect.ScopeProject, DryRun: dryRun}
+			o := connect.ConnectOptions{Project: root, Home: home, Scope: connect.ScopeProject, DryRun: dryRun, FindHookProgram: programs.HookFor}
 			if global {
 				o.Scope = connect.ScopeGlobal
 			}

@@ -7,11 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/agent/hooks"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/when"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 func newContextCmd(g *globals) *cobra.Command {
@@ -35,8 +34,8 @@ each with the reasons it was chosen. The index is brought up to date first
 		RunE: func(cmd *cobra.Command, args []string) error {
 			q.Text = strings.Join(args, " ")
 			// One query, then exit: index files stay mapped instead of
-			// being copied (see store.SetOneShot).
-			store.SetOneShot(true)
+			// being copied (pipeline.Options.OneShot).
+			g.oneShot = true
 			var err error
 			if q.Since, err = when.Since(since, time.Now()); err != nil {
 				return fmt.Errorf("--since: %w", err)
@@ -61,7 +60,7 @@ each with the reasons it was chosen. The index is brought up to date first
 			}
 			// The query allocates little and the process exits after it:
 			// it runs without collecting garbage, as hooks do.
-			hooks.Quiet()
+			programs.QuietGC()
 			res, err := eng.Retrieve(cmd.Context(), q)
 			if err != nil {
 				return g.reportError(err)

@@ -284,7 +284,7 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 	g.cfg = cfg
 	r.ok("config", "rubi.hcl", say(messages.DoctorLoads))
 	doctorTrust(r, cfg)
-	eng := pipeline.New(cfg, g.logger)
+	eng := pipeline.New(cfg, g.engineOptions())
 	defer eng.Close()
 	fix := "rubi index"
 	if g.Root != "" {

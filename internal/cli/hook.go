@@ -47,7 +47,7 @@ and rubi connect write it into the agents' hooks when it is there.`,
 			if len(args) == 1 {
 				event = args[0]
 			}
-			hooks.Quiet()
+			programs.QuietGC()
 			hooks.Run(cmd.Context(), g.hookEnv(), event, g.stdin, g.stdout)
 			return nil
 		},
@@ -56,9 +56,10 @@ and rubi connect write it into the agents' hooks when it is there.`,
 
 // hookEnv is the hooks' world: the project's configuration with the
 // --config layers, a quiet engine, a background index that is a detached
-// `rubi index`, and rubi-full for a recall that opens a plugin.
+// `rubi index`, and rubi-full for a recall that opens a plugin this
+// program cannot start.
 func (g *globals) hookEnv() hooks.Env {
-	return hooks.ProcessEnv(g.Configs, hooks.SelfIndex(func(root string) []string {
+	return hooks.ProcessEnv(g.Configs, g.engineOptions(), hooks.SelfIndex(func(root string) []string {
 		args := []string{"--root", root, "--log-level", "error"}
 		for _, c := range g.Configs {
 			args = append(args, "--config", c)

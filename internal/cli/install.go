@@ -15,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 // installLockWait bounds the wait for Claude Code (or another rubi) to
@@ -58,7 +59,7 @@ changes, and leaves the backups and the vault directory.`,
 			if err != nil {
 				return err
 			}
-			o := connect.Options{Claude: claude, UserConfig: config.UserConfigPath(), Hooks: hooks, DryRun: dryRun}
+			o := connect.Options{Claude: claude, UserConfig: config.UserConfigPath(), Hooks: hooks, DryRun: dryRun, FindHookProgram: programs.HookFor}
 			if o.UserConfig == "" {
 				return errors.New("cannot find rubi's personal configuration: set HOME or XDG_CONFIG_HOME")
 			}

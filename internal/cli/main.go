@@ -1,8 +1,9 @@
 // Package cli is the command-line face of rubi's engine: the rubi command
-// tree, for any program that runs Main; cmd/rubi runs Main. Each command
+// tree, for any program that runs Main; cmd/rubi and cmd/rubi-full run
+// Main, the second with the Launcher of subprocess plugins. Each command
 // group lives in its own file as a Run-style function; this file holds the
-// root command, the global flags and process-wide setup (logging, signals,
-// plugin cleanup). docs/cli.md documents every command.
+// root command, the global flags and what every command shares (logging, the
+// engine's options). docs/cli.md documents every command.
 //
 // A command that runs the pipeline's stages opens its engine with
 // stageEngine, which first hands the command over to rubi-full when
@@ -34,14 +35,15 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
-	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -55,6 +57,13 @@ type globals struct {
 	stdout io.Writer
 	stderr io.Writer
 	logger hclog.Logger
+	// launcher starts subprocess plugins: the one the program's main
+	// made, nil in rubi (which hands such runs to rubi-full).
+	launcher host.Launcher
+	// oneShot says the command answers once and the process exits (rubi
+	// context): its engines keep the index files they map
+	// (pipeline.Options.OneShot).
+	oneShot bool
 	// cfg is the configuration loadConfig loaded, for lang.
 	cfg *config.Config
 	// language is lang's answer, once chosen.
@@ -65,23 +74,25 @@ type globals struct {
 }
 
 // Main runs rubi's command line on the process's arguments and standard
-// streams and exits with its status; it does not return.
-func Main() { programs.Main(run) }
+// streams and exits with its status; it does not return. launcher starts
+// the subprocess plugins rubi.hcl names: rubi-full's main makes
+// core/subprocess's; rubi's passes nil, and a command that would start a
+// plugin runs in rubi-full instead (programs.HandOver).
+func Main(launcher host.Launcher) { programs.Main(launcher, command(launcher)) }
 
-// The connectors write rubi-hook into agents' hooks where it sits beside
-// the rubi the agent starts: this program tells them how to find it.
-func init() { connect.FindHookProgram = programs.HookFor }
-
-// run executes one command line and returns the exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, args: args}
-	root := newRootCmd(g)
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
-	g.StopProfile()
-	return programs.Status("rubi", err, stderr)
+// command is the program that executes one command line and returns the
+// exit status, its engines starting plugins with launcher.
+func command(launcher host.Launcher) programs.Run {
+	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, args: args, launcher: launcher}
+		root := newRootCmd(g)
+		root.SetArgs(args)
+		root.SetOut(stdout)
+		root.SetErr(stderr)
+		err := root.ExecuteContext(ctx)
+		g.StopProfile()
+		return programs.Status("rubi", err, stderr)
+	}
 }
 
 func newRootCmd(g *globals) *cobra.Command {
@@ -203,21 +214,31 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.New(cfg, g.logger), nil
+	return pipeline.New(cfg, g.engineOptions()), nil
+}
+
+// engineOptions are the options of the command's engines: its logger,
+// the program's launcher, whether the command answers once, and the regex
+// parser's comment masker for notes' anchors.
+func (g *globals) engineOptions() pipeline.Options {
+	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments}
 }
 
 // stageEngine is engine for a command that runs the pipeline's stages of
 // the given kinds (every kind when none is given). When rubi.hcl names a
-// subprocess plugin among them, which rubi does not start (see core/host's
-// Launcher), it first runs rubi-full in rubi's place with the same
-// arguments (programs.HandOver); it runs the built-ins when rubi-full is
-// missing or cannot start, and says so.
+// subprocess plugin among them and this program has no Launcher (rubi:
+// see core/host's Launcher), it first runs rubi-full in rubi's place with
+// the same arguments (programs.HandOver); it runs the built-ins when
+// rubi-full is missing or cannot start, and says so.
 func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
 	cfg, err := g.loadConfig()
 	if err != nil {
 		return nil, err
 	}
-	handed, err := programs.HandOver(cfg, g.args, execProgram, kinds...)
+	var handed bool
+	if g.launcher == nil {
+		handed, err = programs.HandOver(cfg, g.args, execProgram, kinds...)
+	}
 	var he *programs.HandOverError
 	switch {
 	case handed:
@@ -234,7 +255,7 @@ func (g *globals) stageEngine(kinds ...core.Kind) (*pipeline.Engine, error) {
 	if line := cfg.LeftOutLine(g.lang()); line != "" {
 		fmt.Fprintln(g.stderr, line)
 	}
-	return pipeline.New(cfg, g.logger), nil
+	return pipeline.New(cfg, g.engineOptions()), nil
 }
 
 // openedEngine is stageEngine with every enabled stage opened, which

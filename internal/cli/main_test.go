@@ -12,6 +12,9 @@ import (
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
+// run is rubi's program, as cmd/rubi's main runs it: with no Launcher.
+var run = command(nil)
+
 // runRubi runs one command line in-process and returns its exit status and
 // output, as a user would see them.
 func runRubi(t *testing.T, args ...string) (code int, stdout, stderr string) {

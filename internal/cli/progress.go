@@ -131,7 +131,7 @@ func (g *globals) stdinIsTerminal() bool {
 // this program cannot start is left to the next recall, which hands over
 // to rubi-full and finds the notes changed.
 func (g *globals) indexWritten(ctx context.Context, eng *pipeline.Engine) {
-	if host.NeedsLauncher(eng.Config(), core.KindRanker) {
+	if g.launcher == nil && host.StartsPlugins(eng.Config(), core.KindRanker) {
 		return
 	}
 	_, err := eng.IndexNotes(ctx)

@@ -34,10 +34,10 @@ func (e *HandOverError) Error() string {
 
 func (e *HandOverError) Unwrap() error { return e.Err }
 
-// HandOver is where a program that starts no plugin process decides it
-// must: when opening the enabled stages of cfg of the given kinds (every
-// kind when none is given) would start a subprocess plugin
-// (host.NeedsLauncher), it runs rubi-full in its place with args, the
+// HandOver is where a program that starts no plugin process (it has no
+// Launcher) decides it must: when opening the enabled stages of cfg of the
+// given kinds (every kind when none is given) would start a subprocess
+// plugin (host.StartsPlugins), it runs rubi-full in its place with args, the
 // command line after the program's name, through exec (Exec, or a test's
 // stand-in). It reports whether it handed over; it returns at all only
 // when there was nothing to hand over, when rubi-full could not run (a
@@ -45,7 +45,7 @@ func (e *HandOverError) Unwrap() error { return e.Err }
 // that cannot start falling back with its own error), or when exec
 // returned without error (a test's).
 func HandOver(cfg *config.Config, args []string, exec func(path string, argv, env []string) error, kinds ...core.Kind) (bool, error) {
-	if !host.NeedsLauncher(cfg, kinds...) {
+	if !host.StartsPlugins(cfg, kinds...) {
 		return false, nil
 	}
 	path, err := FindFull()

@@ -19,10 +19,11 @@ import (
 type Run func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // Main is the main of every program of rubi: it runs run on the process's
-// arguments and standard streams and exits with its status. No plugin
-// process outlives it, whatever way run ends: a program that starts
-// plugins (core/subprocess) has them stopped after run returns, and when
-// it panics.
+// arguments and standard streams and exits with its status. launcher is
+// the Launcher the program's main made and handed to run's engines
+// (core/subprocess's), nil in a program that starts no plugin. No plugin
+// process outlives the program, whatever way run ends: launcher's are
+// stopped after run returns, and when it panics.
 //
 // Ctrl-C and SIGTERM cancel run's context, and the process ends even when
 // run does not: past signalGrace (or at a second signal), with the
@@ -30,8 +31,13 @@ type Run func(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // their default action away, so a command blocked in a call that does
 // not watch the context (a read of a FIFO or of a terminal, a system
 // call of the kernel's) would otherwise ignore SIGTERM for ever.
-func Main(run Run) {
-	defer host.Cleanup()
+func Main(launcher host.Launcher, run Run) {
+	cleanup := func() {
+		if launcher != nil {
+			launcher.Cleanup()
+		}
+	}
+	defer cleanup()
 	ctx, cancel := context.WithCancel(context.Background())
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
@@ -42,13 +48,13 @@ func Main(run Run) {
 		case <-signals:
 		case <-time.After(signalGrace):
 		}
-		host.Cleanup()
+		cleanup()
 		os.Exit(signalStatus(sig))
 	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	signal.Stop(signals)
 	cancel()
-	host.Cleanup()
+	cleanup()
 	os.Exit(code)
 }
 

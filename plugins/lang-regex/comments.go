@@ -6,7 +6,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 )
 
-func init() { core.RegisterCommentMasker(MaskComments) }
+var _ core.CommentMasker = MaskComments
 
 // MaskComments returns a copy of src, a file of language lang, of the same
 // length and line breaks, in which every byte of a comment is a space and
@@ -16,6 +16,9 @@ func init() { core.RegisterCommentMasker(MaskComments) }
 // string that is a statement of its own (a docstring, or a string used as
 // a comment) is blanked too. ok is false for a language the parser does
 // not know, and for Vue and Svelte, whose templates it does not lex.
+// It is a core.CommentMasker: the programs hand it to their engines
+// (pipeline.Options.MaskComments), whose knowledge graph hashes code with
+// it.
 func MaskComments(lang string, src []byte) ([]byte, bool) {
 	l := languages[lang]
 	if l == nil || l.prepare != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
@@ -123,7 +124,7 @@ func TestCorpusThroughput(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		h := host.New(cfg, nil)
+		h := host.New(cfg, host.Options{Launcher: subprocess.Launcher{}})
 		t.Cleanup(h.Close)
 		st, diags := h.Open(context.Background(), cfg.Stage(core.KindParser, name))
 		if diags.HasErrors() || len(h.Problems()) > 0 {

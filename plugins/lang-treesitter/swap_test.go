@@ -11,7 +11,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
-	_ "github.com/rubi-dev/rubi/core/subprocess"
+	"github.com/rubi-dev/rubi/core/subprocess"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
@@ -47,7 +47,7 @@ func index(t *testing.T, root string) (*pipeline.Engine, *pipeline.IndexStats) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	e := pipeline.New(cfg, nil)
+	e := pipeline.New(cfg, pipeline.Options{Launcher: subprocess.Launcher{}})
 	t.Cleanup(e.Close)
 	stats, err := e.Index(context.Background(), pipeline.IndexOptions{})
 	if err != nil {

@@ -90,6 +90,7 @@ type Ranker struct {
 	settings Settings
 	analyzer text.Analyzer
 	stateDir string
+	oneShot  bool      // core.Setup.OneShot: segments are mapped without populating their pages ahead
 	view     *view     // the segments prepared for ranking; nil until built or loaded
 	stamp    listStamp // of the segment list view was loaded from or saved to
 }
@@ -131,6 +132,7 @@ func (r *Ranker) Configure(ctx context.Context, setup core.Setup) error {
 	r.settings = s
 	r.analyzer = text.Analyzer{Stem: lang}
 	r.stateDir = setup.StateDir
+	r.oneShot = setup.OneShot
 	r.view, r.stamp = nil, ""
 	return nil
 }

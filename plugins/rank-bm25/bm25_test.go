@@ -754,7 +754,7 @@ func BenchmarkRank(b *testing.B) {
 	b.Run("load", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			segs, _, err := readSegments(dir)
+			segs, _, err := readSegments(dir, false)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -79,7 +79,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	r.indexMu.Lock()
 	defer r.indexMu.Unlock()
 	r.mu.RLock()
-	cur, stamp, dir, analyzer, settings := r.view, r.stamp, r.stateDir, r.analyzer, r.settings
+	cur, stamp, dir, analyzer, settings, oneShot := r.view, r.stamp, r.stateDir, r.analyzer, r.settings, r.oneShot
 	r.mu.RUnlock()
 	if dir == "" {
 		return fmt.Errorf("%s: used before Configure", Name)
@@ -95,7 +95,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	if !corpus.Full {
 		old = cur
 		if old == nil || stamp == "" || currentList(dir) != stamp {
-			segs, _, err := readSegments(dir)
+			segs, _, err := readSegments(dir, oneShot)
 			if err != nil {
 				return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 			}

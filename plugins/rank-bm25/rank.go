@@ -553,7 +553,7 @@ func (r *Ranker) load() (*view, text.Analyzer, error) {
 	if r.view != nil && fresh(dir, r.stamp) {
 		return r.view, analyzer, nil
 	}
-	segs, st, err := readSegments(dir)
+	segs, st, err := readSegments(dir, r.oneShot)
 	switch {
 	case errors.Is(err, ErrNoIndex):
 		return nil, analyzer, fmt.Errorf("%s: %w in %s: run `rubi index` to build it", Name, ErrNoIndex, dir)

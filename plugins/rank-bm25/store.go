@@ -509,8 +509,9 @@ func readList(dir string) ([]string, listStamp, error) {
 
 // readSegments loads the live segments of the index in dir. A merge by
 // another process may remove a listed segment between reading the list
-// and the segment; the list is then read again.
-func readSegments(dir string) ([]*segment, listStamp, error) {
+// and the segment; the list is then read again. oneShot is
+// core.Setup.OneShot.
+func readSegments(dir string, oneShot bool) ([]*segment, listStamp, error) {
 	for attempt := 0; ; attempt++ {
 		names, st, err := readList(dir)
 		if err != nil {
@@ -519,7 +520,7 @@ func readSegments(dir string) ([]*segment, listStamp, error) {
 		segs := make([]*segment, 0, len(names))
 		for _, n := range names {
 			path := filepath.Join(dir, n)
-			mapped, err := store.Map(path)
+			mapped, err := store.Map(path, oneShot)
 			if errors.Is(err, os.ErrNotExist) {
 				if attempt == 3 {
 					return nil, "", fmt.Errorf("%w: %s lists %s, which is missing", errCorrupt, listFile, n)

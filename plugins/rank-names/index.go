@@ -142,20 +142,20 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	r.indexMu.Lock()
 	defer r.indexMu.Unlock()
 	r.mu.RLock()
-	dir := r.stateDir
+	dir, oneShot := r.stateDir, r.oneShot
 	r.mu.RUnlock()
 	if dir == "" {
 		return fmt.Errorf("%s: used before Configure", Name)
 	}
 	if len(corpus.Scope) > 0 {
-		return r.indexScoped(ctx, dir, corpus)
+		return r.indexScoped(ctx, dir, oneShot, corpus)
 	}
 	var old [numParts][]doc
 	var oldKeys [numParts][]string
 	byID := map[string]*doc{}
 	if !corpus.Full {
 		for p := range numParts {
-			docs, keys, err := readPart(dir, p)
+			docs, keys, err := readPart(dir, p, oneShot)
 			if err != nil {
 				return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 			}
@@ -209,7 +209,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 // The files' part is neither decoded nor written: its header alone is
 // read, so a delta never lands beside a files' part that is missing or of
 // another format.
-func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpus) error {
+func (r *Ranker) indexScoped(ctx context.Context, dir string, oneShot bool, corpus *core.Corpus) error {
 	if corpus.Full {
 		return fmt.Errorf("%s: %w: a scoped corpus cannot be full", Name, core.ErrFullIndexNeeded)
 	}
@@ -222,7 +222,7 @@ func (r *Ranker) indexScoped(ctx context.Context, dir string, corpus *core.Corpu
 		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 	}
 	file := filepath.Join(dir, partFiles[partNotes])
-	mapped, err := store.Map(file)
+	mapped, err := store.Map(file, oneShot)
 	if err != nil {
 		return fmt.Errorf("%s: %w: %v", Name, core.ErrFullIndexNeeded, err)
 	}
@@ -329,10 +329,11 @@ func (x *index) holds(id, kind string, names []entry) bool {
 }
 
 // readPart reads part p of the index to build on, checking all of it, and
-// decodes its documents and its keys (in order: see encode).
-func readPart(dir string, p int) ([]doc, []string, error) {
+// decodes its documents and its keys (in order: see encode). oneShot is
+// core.Setup.OneShot.
+func readPart(dir string, p int, oneShot bool) ([]doc, []string, error) {
 	file := filepath.Join(dir, partFiles[p])
-	mapped, err := store.Map(file)
+	mapped, err := store.Map(file, oneShot)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -52,6 +52,9 @@ type Ranker struct {
 	mu       sync.RWMutex // guards all below
 	settings Settings
 	stateDir string
+	// oneShot is core.Setup.OneShot: the index's files are mapped without
+	// populating their pages ahead.
+	oneShot bool
 	// idx holds each part of the index (see partFiles) as last built or
 	// read, and stamp the version of its file it was read from.
 	idx   [numParts]*index
@@ -91,6 +94,6 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.settings, r.stateDir, r.idx, r.stamp = s, setup.StateDir, [numParts]*index{}, [numParts]store.Stamp{}
+	r.settings, r.stateDir, r.oneShot, r.idx, r.stamp = s, setup.StateDir, setup.OneShot, [numParts]*index{}, [numParts]store.Stamp{}
 	return nil
 }

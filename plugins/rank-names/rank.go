@@ -509,7 +509,7 @@ func corrupt(err error) error {
 // it.
 func (r *Ranker) load() (*view, Settings, error) {
 	r.mu.RLock()
-	parts, stamps, dir, s := r.idx, r.stamp, r.stateDir, r.settings
+	parts, stamps, dir, s, oneShot := r.idx, r.stamp, r.stateDir, r.settings, r.oneShot
 	r.mu.RUnlock()
 	if dir == "" {
 		return nil, s, fmt.Errorf("%s: used before Configure", Name)
@@ -520,7 +520,7 @@ func (r *Ranker) load() (*view, Settings, error) {
 		if parts[p] != nil && (!cur.Valid() || cur.Same(stamps[p])) {
 			continue
 		}
-		mapped, err := store.Map(file)
+		mapped, err := store.Map(file, oneShot)
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, s, fmt.Errorf("%s: no index yet in %s (%s is missing): run `rubi index` to build it", Name, dir, partFiles[p])
 		}

@@ -66,6 +66,9 @@ func DefaultSettings() Settings {
 type Ranker struct {
 	settings Settings
 	stateDir string // "" keeps the graph in memory only
+	// oneShot is core.Setup.OneShot: a state read from the file keeps
+	// the mapping (load).
+	oneShot bool
 
 	mu    sync.Mutex
 	state *state
@@ -112,6 +115,7 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	defer r.mu.Unlock()
 	r.settings = s
 	r.stateDir = setup.StateDir
+	r.oneShot = setup.OneShot
 	r.state = nil
 	return nil
 }
@@ -278,7 +282,7 @@ func (r *Ranker) current() (*state, Settings, error) {
 		}
 		return nil, r.settings, fmt.Errorf("%s: no graph in %s; run `rubi index`: %w", Name, r.stateDir, err)
 	}
-	st, stamp, err := load(r.stateDir)
+	st, stamp, err := load(r.stateDir, r.oneShot)
 	if err != nil {
 		return nil, r.settings, fmt.Errorf("%s: %w", Name, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -283,7 +284,7 @@ func TestFormatVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := load(dir); err != nil {
+	if _, _, err := load(dir, false); err != nil {
 		t.Fatalf("own format: %v", err)
 	}
 	// A file from another format version, or a damaged one, is refused,
@@ -304,7 +305,7 @@ func TestFormatVersion(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, stateFile), c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := load(dir)
+		_, _, err := load(dir, false)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "rubi index") {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -532,7 +533,7 @@ func BenchmarkLoad10k(b *testing.B) {
 	b.ReportMetric(float64(fi.Size()), "file-bytes")
 	b.ResetTimer()
 	for b.Loop() {
-		if _, _, err := load(dir); err != nil {
+		if _, _, err := load(dir, false); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -555,7 +556,7 @@ func TestOldFormatRebuilt(t *testing.T) {
 	if err := os.WriteFile(file, codec.Seal(data[:len(data)-4]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := load(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has format %d,", formatVersion-1)) {
+	if _, _, err := load(dir, false); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has format %d,", formatVersion-1)) {
 		t.Fatalf("old format loaded: %v", err)
 	}
 	if err := configured(t, dir, "").Index(context.Background(), c); err != nil {
@@ -604,7 +605,6 @@ func TestInconsistentTablesRefused(t *testing.T) {
 // A one-shot process ranks from the mapped file itself, a long-running one
 // from a copy: both rank as the indexing process did.
 func TestOneShotRanksTheSame(t *testing.T) {
-	defer store.SetOneShot(false)
 	dir := t.TempDir()
 	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go", "c/w.go"}, true, [][2]string{{"a/x.go", "b/z.go"}, {"c/w.go", "a/y.go"}})
 	indexer := configured(t, dir, "")
@@ -614,9 +614,52 @@ func TestOneShotRanksTheSame(t *testing.T) {
 	q := seedQuery(10, "file:a/x.go", "file:c/w.go")
 	want := rank(t, indexer, q)
 	for _, oneShot := range []bool{false, true} {
-		store.SetOneShot(oneShot)
-		if got := rank(t, configured(t, dir, ""), q); !slices.Equal(got, want) {
+		r := New()
+		if err := r.Configure(context.Background(), core.Setup{Root: t.TempDir(), StateDir: dir, OneShot: oneShot}); err != nil {
+			t.Fatal(err)
+		}
+		if got := rank(t, r, q); !slices.Equal(got, want) {
 			t.Errorf("one-shot %v ranks\n%v\nindexing process ranked\n%v", oneShot, got, want)
+		}
+	}
+}
+
+// A ranker told the process is one-shot (core.Setup.OneShot) decodes its
+// graph from the mapped file and keeps the mapping; one in a long-running
+// process copies the file into memory first. With 2,000 files the graph
+// is about 360 KB: copied, loading it allocates at least that much;
+// mapped, a few KB (4 KB when measured).
+func TestOneShotMapsTheGraph(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	var imports [][2]string
+	for i := range 2000 {
+		files = append(files, fmt.Sprintf("m%d/f%d.go", i%40, i))
+		imports = append(imports, [2]string{files[i], fmt.Sprintf("m%d/f%d.go", (i*7)%40, (i*7)%2000)})
+	}
+	if err := configured(t, dir, "").Index(context.Background(), corpusOf(files, true, imports)); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, oneShot := range []bool{false, true} {
+		r := New()
+		if err := r.Configure(context.Background(), core.Setup{Root: t.TempDir(), StateDir: dir, OneShot: oneShot}); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, _, err := r.current()
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocated := int64(after.TotalAlloc - before.TotalAlloc)
+		if copied := allocated >= fi.Size(); copied == oneShot {
+			t.Errorf("one-shot %v: loading a graph of %d bytes allocated %d", oneShot, fi.Size(), allocated)
 		}
 	}
 }
@@ -644,7 +687,7 @@ func TestDamagedGraphRebuilt(t *testing.T) {
 	if err := os.WriteFile(file, bad, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := load(dir); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, _, err := load(dir, false); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Errorf("a query loaded a damaged graph written outside rubi: %v", err)
 	}
 	if err := configured(t, dir, "").Index(context.Background(), c); err != nil {

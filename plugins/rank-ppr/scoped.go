@@ -48,10 +48,10 @@ func (r *Ranker) indexScoped(c *core.Corpus) error {
 		return nil
 	}
 	r.mu.Lock()
-	dir, base := r.stateDir, r.state
+	dir, base, oneShot := r.stateDir, r.state, r.oneShot
 	r.mu.Unlock()
 	if dir != "" {
-		m, err := readChecked(dir)
+		m, err := readChecked(dir, oneShot)
 		if err != nil {
 			return fmt.Errorf("%s: %s %v: %w", Name, stateFile, err, core.ErrFullIndexNeeded)
 		}
@@ -96,9 +96,10 @@ func isNotesScope(scope []string) bool {
 
 // readChecked maps the state file in dir and checks its checksum whatever
 // store.Unchanged says: damage that leaves a file's stamp alone is left to
-// the index runs, which check a file before they build on it.
-func readChecked(dir string) (*store.Mapped, error) {
-	m, err := store.Map(filepath.Join(dir, stateFile))
+// the index runs, which check a file before they build on it. oneShot is
+// core.Setup.OneShot.
+func readChecked(dir string, oneShot bool) (*store.Mapped, error) {
+	m, err := store.Map(filepath.Join(dir, stateFile), oneShot)
 	if err != nil {
 		return nil, fmt.Errorf("cannot be read (%w)", err)
 	}

@@ -581,7 +581,9 @@ func keepable(dir string) bool {
 	return true
 }
 
-func load(dir string) (*state, store.Stamp, error) {
+// load reads the state file in dir, and the stamp it had. oneShot is
+// core.Setup.OneShot.
+func load(dir string, oneShot bool) (*state, store.Stamp, error) {
 	name := filepath.Join(dir, stateFile)
 	// Stat before reading: if the file changes in between, the stamp is
 	// older than the content and the next Rank merely reloads again.
@@ -589,18 +591,18 @@ func load(dir string) (*state, store.Stamp, error) {
 	if err != nil {
 		return nil, store.Stamp{}, err
 	}
-	mapped, err := store.Map(name)
+	mapped, err := store.Map(name, oneShot)
 	if err != nil {
 		return nil, store.Stamp{}, err
 	}
 	// The state's strings and tables alias the bytes it is decoded from.
 	// A one-shot process keeps the mapping until it exits (see
-	// store.SetOneShot); any other copies the file once, into memory the
+	// store.Mapped); any other copies the file once, into memory the
 	// garbage collector keeps for as long as the state is used: a mapping
 	// released with the state could be unmapped while a slice of a table
 	// is still being read.
 	data := mapped.Data
-	if !store.OneShot() {
+	if !oneShot {
 		data = bytes.Clone(data)
 		mapped.Close()
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // Prepared is a project indexed for measuring, with its notes.
@@ -35,7 +36,7 @@ func Prepare(ctx context.Context, root string, notes int) (*Prepared, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	eng := pipeline.New(cfg, nil)
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 	defer eng.Close()
 	if _, err := eng.Index(ctx, pipeline.IndexOptions{}); err != nil {
 		return nil, err

@@ -1,0 +1,36 @@
+package pipeline
+
+import (
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/host"
+)
+
+// Options are what the program running an engine decides for it: its
+// main (which plugin transport it links) or the command it runs (whether
+// it answers once and exits). Nothing of it is process-wide: two engines
+// of one process may differ.
+type Options struct {
+	// Logger receives the engine's and its stages' logs; nil discards
+	// them.
+	Logger hclog.Logger
+	// Launcher starts the subprocess plugins rubi.hcl names
+	// (host.Options.Launcher): core/subprocess's, made by the main of a
+	// program that links it (rubi-full, rubi-mcp). nil in the others: a
+	// plugin fails to start and its built-in runs, unless the program
+	// handed the run to rubi-full first (host.StartsPlugins).
+	Launcher host.Launcher
+	// OneShot says the process answers once and exits (a hook, rubi
+	// context): the engine and its stages (core.Setup.OneShot) keep the
+	// index files they map mapped instead of copying out of them
+	// (core/store.Mapped). Never in a long-running process: the MCP
+	// server reloads new versions of the same files.
+	OneShot bool
+	// MaskComments blanks comments before the knowledge graph hashes code
+	// for notes' anchors (knowledge.Options.MaskComments): the regex
+	// parser's lexer, plugins/lang-regex's MaskComments, which the core
+	// cannot link. Every program hands the same one; nil hashes code other
+	// than Go with its comments.
+	MaskComments core.CommentMasker
+}
