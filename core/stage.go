@@ -1,8 +1,51 @@
-// Package core holds rubi's engine contracts: the four kinds of pipeline
-// stage (Source, Parser, Ranker, Fuser), the data that flows between them, and the
-// registry of built-in stages. Everything else in the engine (config,
-// walking, the pipelines, the plugin host) builds on these types, and so do
-// third-party plugins through core/pluginsdk.
+// Package core holds rubi's engine contracts: the five kinds of pipeline
+// stage (Source, Parser, Ranker, Fuser, Reranker), the data that flows
+// between them, and the registry of built-in stages. Everything else in the
+// engine (config, walking, the pipeline, the plugin host) builds on these
+// types, and so do third-party plugins through core/pluginsdk, which is why
+// they are plain data with JSON tags: a subprocess plugin receives the same
+// values over the wire.
+//
+// What a stage is given and answers: Info (its namespaced name, kind,
+// schema, and for a ranker whether it is Seeded, SeedsOnly or Scoped),
+// Setup (the project, its own state folder, its settings, OneShot),
+// Schema and SettingError, so that a stage's rejection of a value points
+// at the line of rubi.hcl that set it; ParserSettings, the max_symbols
+// block both of rubi's parsers read, decoded and checked once. For
+// sources: SourceItem, SourceDocument, Info.DocKind and the checks of a
+// source's answers (CheckSourceItems, CheckSourceDocuments). The data:
+// SourceFile and FileFacts (EmptyFacts and Recover: what every parser does
+// around one file), Import, Symbol, Document, Edge (Edge.Label: the words
+// a graph ranker's reason says, "same session as"), Corpus, Query, Hit
+// (Hit.Match: the share of the question's telling weight a document
+// holds, which the floor reads) and RankedList; for the rerankers, Rerank,
+// Reranked and Effect, and Facts, the engine's own knowledge of a query
+// that its built-in rankers and rerankers read (FactRanker,
+// FactReranker).
+//
+// What a ranker may assume. Index is given the corpus whole (Full), or
+// incrementally (only the changed documents carry their bodies), or, for
+// a ranker whose Info says Scoped, as a delta of the notes alone
+// (Corpus.Scope, NotesScope; Corpus.TextsOnly when only texts changed: the
+// notes are edited far more often than the code, and a delta keeps a hook
+// after an edited note from touching the code's part of any index). A
+// ranker that keeps state persists it in Setup.StateDir, because a later
+// process only ranks, and answers ErrFullIndexNeeded when it cannot apply
+// an incremental corpus. Verifier lets an index run check that state
+// before it builds on it; Preparer lets a seeded ranker load its state
+// while the unseeded ones rank; Info.Seeded rankers run after the others
+// with their lists as Query.Seeds.
+//
+// Built-ins register under namespaced ids (source.*, lang.*, rank.*,
+// fuse.*, rerank.*; the engine's evidence rankers query.paths,
+// notes.files and query.time sit outside those namespaces) by calling
+// Register from an init function: a registry is the only thing an init may
+// fill (switches_test.go), so what a program runs never depends on what
+// else it happens to link. The package also holds language detection
+// (language.go), the CommentMasker type that a program hands its engines
+// (comments.go: the core cannot link the regex parser that provides one),
+// and EscapePath (non-UTF-8 paths escaped reversibly where output must be
+// UTF-8).
 package core
 
 import (

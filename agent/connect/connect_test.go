@@ -32,7 +32,7 @@ import (
 //	-- want/home/PATH --    every file and empty directory after the runs
 //	-- want/project/PATH --
 //
-// go test ./agents -run TestConnectGolden -update rewrites the want
+// go test ./agent/connect -run TestConnectGolden -update rewrites the want
 // sections; review the diff.
 func TestConnectGolden(t *testing.T) {
 	cases, err := filepath.Glob("testdata/connect/*.txtar")

@@ -13,6 +13,44 @@
 // The subpackage jsonedit edits JSON and JSONC files in place; fileEdit
 // and applyEdits (lock, back up, write atomically, or diff on a dry run)
 // apply to any agent's configuration file.
+//
+// The careful way, in detail: a backup FILE.bak-rubi (0600) is written
+// before rubi's first change to a file, and a project file's backup is
+// kept in the user's state folder (~/.local/state/rubi/backups/), not in
+// the repository; writes are atomic and taken under the agent's own lock
+// (Claude Code's is proper-lockfile's FILE.lock directory, lock.go); every
+// file of a run is locked, read and changed in memory before any is
+// written, so one unparseable file leaves all of them untouched; a project
+// file reached through a link out of the project is refused before
+// anything is locked or written; a dry run prints the diffs. The personal
+// vault goes into rubi's own configuration through hclwrite, which keeps
+// every other byte.
+//
+// ClaudeHooks is the one list of the hooks rubi registers, and
+// PluginHooksJSON renders the Claude Code plugin's
+// agent/claude/hooks/hooks.json from it (e2e holds the file to it).
+// Connect, Disconnect and List are behind `rubi connect`: one entry of
+// agentList (connect_agents.go) per supported agent, each a list of parts
+// (connect_parts.go): a server entry in a JSON or JSONC file (jsonServer),
+// Codex's [mcp_servers.rubi] table appended to config.toml as text and
+// checked by parsing it with BurntSushi/toml, hooks in Claude Code's
+// format for Codex and Gemini CLI (jsonHooks), an instructions block
+// between markers (markdownBlock), a rule file of rubi's own (ownedFile),
+// or a snippet printed for a file rubi does not rewrite (manual). Entries
+// feeds `rubi doctor`. Which hook program the hooks run is the caller's to
+// find (Options.FindHookProgram, ConnectOptions.FindHookProgram): this
+// package does not look for programs itself.
+//
+// Tests: testdata/install/*.txtar are `rubi install` runs and
+// testdata/connect/*.txtar `rubi connect` runs, one archive per case: the
+// files before, the command lines, and every file (backups included) and
+// the output after; go test ./agent/connect -update rewrites them. Other
+// tests run installs concurrently with writers that take Claude Code's
+// lock (no change is lost), and the real agents' CLIs pinned under
+// testdata/ (claude, codex, gemini, opencode, continue; installed by npm
+// ci; missing, they fail the test unless RUBI_TEST_NO_NODE=1) check the
+// result: claude mcp list starts rubi's server from ~/.claude.json and
+// claude doctor finds settings.json valid.
 package connect
 
 import (

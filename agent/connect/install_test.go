@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/in
 //	-- want/stdout --     what the runs printed, each after "$ rubi LINE"
 //	-- want/home/PATH --  every file and directory (PATH/) after the runs
 //
-// go test ./agents -update rewrites the want sections; review the diff.
+// go test ./agent/connect -update rewrites the want sections; review the diff.
 func TestInstallGolden(t *testing.T) {
 	cases, err := filepath.Glob("testdata/install/*.txtar")
 	if err != nil || len(cases) == 0 {

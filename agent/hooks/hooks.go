@@ -27,6 +27,36 @@
 // exit status 0 and nothing on stdout; errors go to a size-capped log,
 // .rubi/hooks.log. Stdin is always drained, so the agent never blocks
 // writing to it.
+//
+// What the hooks inject is written in the project's language (the
+// language setting, else the agent's locale: core/messages). Recall's
+// threshold is applied while the notes are packed (pipeline.Query.Admit),
+// so a note that fails it takes none of the budget. The meter reads the
+// transcript's tail, from 16 KiB up, through a buffer of that size
+// (agent/transcript.LastCall): it runs after every tool call. The memory
+// nudge decides from a written path's text alone whether it is the
+// agent's own memory file; per-session state is kept under a lock, since
+// an agent runs hooks concurrently.
+//
+// The program running the hooks decides what the package does not:
+// ProcessEnv takes its engine options (rubi-hook and `rubi hook` answer
+// once and exit, so pipeline.Options.OneShot, and tune their garbage
+// collector themselves, programs.QuietGC). A program that cannot start
+// plugins hands a recall whose rubi.hcl names a ranker or fuser plugin to
+// rubi-full with the payload (Env.HandOver); the session start's
+// background index (`rubi-hook index DIR`) execs `rubi-full index` alike.
+//
+// Tests feed the handlers the real Claude Code, Codex and Gemini CLI
+// payloads of testdata/ against a copy of the pipeline's shop fixture.
+// The recall set (testdata/recall: a project, 14 notes and 47 prompts,
+// each group commented; TestRecallSet) states the recall figures through
+// the UserPromptSubmit handler, and its dev twin (testdata/recall-dev)
+// alone chooses rerank.floor's floor (TestMatchFloorIsCrossValidated).
+// Others cover the meter crossing once per crossing (a 1 GiB transcript
+// within 64 MiB of allocation), the harvest blocking once, the guard
+// denying once per file and session, records of real and crafted
+// transcripts, malformed and empty stdin, and folders that are not
+// projects. Fuzz targets: FuzzReadInput and FuzzRun.
 package hooks
 
 import (

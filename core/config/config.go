@@ -1,13 +1,54 @@
-// Package config reads rubi.hcl in two phases. The first phase reads the
-// skeleton of every layer (built-in defaults, the personal config, the
-// project's rubi.hcl, extra files): the core sections, and for each stage
-// block its meta-arguments (plugin, enabled, timeout, weight, languages)
-// plus the stage's own attributes, kept undecoded with their source
-// ranges. The second phase happens when a stage is opened: its attributes
-// are decoded against the schema the stage publishes (a Go struct for
-// built-ins, a schema sent over the wire by a subprocess), so a wrong type
-// or an unknown name is reported at the file and line that wrote it,
-// whichever layer that was.
+// Package config reads rubi.hcl. Layers are read in order, each overriding
+// the attributes it sets: the built-in defaults (the embedded rubi.hcl), the
+// personal ~/.config/rubi/config.hcl, the project's rubi.hcl, then the
+// --config files; a command's flags (--budget, --limit, …) override the
+// result.
+//
+// Reading happens in two phases. The first reads each file's skeleton with
+// hclsyntax: the root schema (vault, language, safe_directories; the
+// index, budgets, hooks and memory sections, checked against their Go
+// structs; stage blocks source, parser, ranker, fuser and reranker "NAME";
+// and the retrieve block of earlier versions, read as the stages'
+// settings with a warning naming the new form, retrieve.go), and for each
+// stage block its meta-arguments (plugin, enabled, timeout; weight and
+// report_weight for rankers; languages for parsers). The stage's own
+// attributes are kept undecoded, as hcl.Attributes with their source
+// ranges, merged by name across layers. The second phase happens when a
+// stage is opened: its attributes are converted to the types of the
+// schema the stage publishes (core.SchemaOf derives it from a Go struct
+// with hcl tags for built-ins and SDK plugins; a subprocess sends it in
+// Info) and handed over as a JSON object that core.DecodeSettings turns
+// back into the struct. The core sections go through the same
+// conversion, so every mistake reads the same, whichever layer wrote it:
+// "rubi.hcl:12:3: error: Summary", a sentence saying how to fix it, and the
+// source line. A stage's rejection of a value (core.SettingError) is
+// mapped back to that attribute's line.
+//
+// A parser declared later (or in a later layer) takes over the languages
+// it names. Exactly one fuser is enabled. A reranker is a built-in: plugin
+// on one is an error at its line.
+//
+// A cloned repository's rubi.hcl is untrusted input, so limits apply
+// before any work: at most MaxFileSize (1 MiB) and MaxNesting (64) levels,
+// counted by a scanner that does not recurse, since the HCL parser
+// recurses once per level and a deep enough file would overflow the stack
+// (shape.go); budgets lie in [MinBudget, MaxBudget].
+//
+// Trust and ownership (trust.go, owner.go). A stage whose plugin a project
+// layer names or sets up, or whose executable lies inside the project, is
+// replaced by its built-in of the same name (or left out) unless the
+// user's trust record (core/trust) matches every hashed file: cloning a
+// repository must not run its code. Config.Trust.LeftOut is what each
+// entry point says once (the CLI on stderr, the hooks in hooks.log and the
+// answer's systemMessage, the MCP server's log, rubi doctor); left-out
+// plugins are gone from the Config, so no hand-over to rubi-full happens
+// for them. Another user's rubi.hcl or .rubi/ is ignored with a warning
+// (OwnerWarning, OwnerRefusal), and safe_directories is read only from the
+// user's own configuration.
+//
+// The test fixtures carry their expected errors inline ("# ERROR: text");
+// a test checks that each lands on its line and nothing else errs. Fuzz
+// targets: FuzzLoad and FuzzCheckShape.
 package config
 
 import (

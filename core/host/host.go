@@ -1,11 +1,27 @@
 // Package host opens pipeline stages. A stage named in rubi.hcl is either a
 // built-in, which runs in-process at the cost of a function call, or a
-// subprocess plugin started through hashicorp/go-plugin and reached over
-// gRPC; Open returns the same core interface for both. Subprocess stages
-// are wrapped in a guard that gives every call a deadline, checks the
-// answers, and on any failure (start, crash, hang, garbage) logs one error
-// line naming the plugin and its path, stops the process and hands the rest
-// of the run to the built-in of that kind when there is one.
+// subprocess plugin reached over gRPC (docs/plugin-protocol.md); Open
+// returns the same core interface for both. Stages are opened when first
+// needed, once per engine, and each gets Setup.OneShot from Options.
+//
+// The host starts plugin processes through a Launcher it does not link
+// (launcher.go): the main of a program that runs plugins (rubi-full,
+// rubi-mcp) makes core/subprocess's and hands it down in Options, and
+// stops what it started when it exits (programs.Main calls Cleanup).
+// Without one, as in rubi and rubi-hook, which start faster for not
+// linking gRPC, a plugin fails to start with ErrNoLauncher and its
+// built-in runs; StartsPlugins tells such a program beforehand that a
+// configuration needs a plugin, so it can hand the run to rubi-full.
+//
+// Subprocess stages are wrapped in a guard that gives every call a
+// deadline (the block's timeout), checks the answers, and on any failure
+// (start, crash, hang, garbage) logs one error line naming the plugin and
+// its path, kills the process and runs the call again on the built-in of
+// the same name or the kind's default (lang.regex, fuse.rrf); a ranker
+// with no built-in is left out (ErrUnavailable) and the query goes on
+// without it. A plugin that names itself differently from its block is a
+// diagnostic at that block; a project's plugins that the user has not
+// trusted never reach the host (core/config).
 package host
 
 import (

@@ -20,7 +20,7 @@ import (
 // core/subprocess's Launcher and hands it to its hosts (Options.Launcher)
 // and stops what it started when it exits (Cleanup); a host without one
 // answers a subprocess stage with ErrNoLauncher, and its program hands the
-// run to one that has one (docs/architecture.md, "Programs").
+// run to one that has one (internal/programs: why rubi is four programs).
 type Launcher interface {
 	// Launch starts the plugin executable at path as a stage of kind and
 	// returns it once its handshake is done; startTimeout bounds the

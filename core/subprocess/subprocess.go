@@ -10,6 +10,27 @@
 // run on every prompt and tool call (rubi, rubi-hook) do not link this
 // package, and start about 10 ms sooner for it: go-plugin brings gRPC and
 // protobuf, whose packages do real work when a program starts.
+//
+// Clients speak gRPC only, with AutoMTLS, and are Managed, so Cleanup stops
+// whatever is still running; a gRPC status is read into the guard's words
+// (crashed, garbage, deadline). A plugin gets a minimal environment
+// (env.go: paths, locale, proxies), none of the shell's secrets. Its gRPC
+// socket lives in a rubi-plugin-* folder made for it (go-plugin's
+// PLUGIN_UNIX_SOCKET_DIR), removed once the plugin stopped, killed or not;
+// a plugin whose rubi died removes it on its way out, and SDK plugins exit
+// when their parent disappears.
+//
+// What the boundary costs (go test -bench . ./core/subprocess, on a 2-core
+// VM): a Rank call returning 1, 50 or 500 hits takes about 0.3, 8 and 72
+// µs in-process and 0.15, 0.3 and 1.1 ms to a subprocess plugin; starting
+// a plugin (process, handshake, Info, Configure) about 25 ms. One call per
+// query and one per batch of files keeps it cheap.
+//
+// The subprocess path runs inside go test: the package's test binary
+// re-executes itself as the plugin (RUBI_TEST_PLUGIN=mode), covering start
+// failure, crash, hang, garbage and parent death, and checks that no
+// process is left behind; contract_test.go runs rankertest.Contract
+// through this client.
 package subprocess
 
 import (

@@ -4,6 +4,13 @@
 // needs no score calibration between rankers, which is why it is the
 // default: BM25 scores, PageRank mass and recency have nothing in common
 // but their order.
+//
+// A list's weight is its ranker's weight in rubi.hcl (times report_weight
+// for a question that reads as a bug report), and k is 60, the paper's
+// value. The order of the lists matters only to the float sums, which is
+// why the stages' declared order is part of byte-identical answers.
+// Exactly one fuser is enabled; fuse.rrf is also what the host falls back
+// to when a fuser plugin fails.
 package rrf
 
 import (

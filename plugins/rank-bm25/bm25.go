@@ -7,13 +7,28 @@
 // and summed first, and the BM25 saturation (k1) and length normalization
 // (b) then apply once to that sum, against a weighted document length: a
 // title match counts like several body matches but a long body cannot
-// multiply its weight without bound.
+// multiply its weight without bound. A word the question repeats n times
+// counts (k3+1)·n/(k3+n) times (k3 = 8 by default): a bug report repeats
+// the words it is about. Defaults (rubi.hcl): weight 1, k1 1.2, b 0.75.
+// Each hit also carries its Match (core.Hit.Match), the share of the
+// question's telling weight it holds, which rerank.floor reads.
 //
-// The index is persisted in the stage's state directory as one file, so a
-// later process (the CLI answering a query, the MCP server) ranks without
-// re-reading the project. It stores raw per-field counts, not scores: k1, b
-// and the field weights apply at query time, and changing them in rubi.hcl
-// needs no re-index. Changing the stemmer does.
+// The index is persisted in the stage's state directory as a list of
+// immutable segments (store.go), so a later process (the CLI answering a
+// query, the MCP server) ranks without re-reading the project, and an
+// update writes a segment of the changed documents and the ids it deletes
+// from older ones: more than 8 segments merge the later ones, and later
+// segments holding over 1/8 of the live documents (or deletions over 1/8
+// of all stored) merge everything, by re-reading postings, never
+// re-tokenizing. Document frequencies and lengths count live documents
+// only, so a segmented index ranks exactly like a rebuilt one. A segment's
+// tables are fixed-width, so a query binary-searches its terms, decodes
+// only their postings and reads only the documents they name: loading
+// costs nothing per document. The index stores raw per-field counts, not
+// scores: k1, b and the field weights apply at query time, and changing
+// them in rubi.hcl needs no re-index. Changing the stemmer does. It is
+// Scoped: a delta of the notes writes a segment of the notes alone. Fuzz
+// target: FuzzSegment.
 package bm25
 
 import (

@@ -54,9 +54,12 @@ import (
 //	4 bytes CRC-32C (Castagnoli) of everything before the postings' bytes
 //	4 bytes CRC-32C of everything before, little endian
 //
-// A query checks the first checksum only: it reads the tables whole but
-// a few posting lists, and checking the postings would fault every page
-// of the file in. Loading also checks that the id offsets ascend (no id
+// A query checks the first checksum only of a segment that is the very
+// version an index run wrote (store.Unchanged): it reads the tables whole
+// but a few posting lists, and checking the postings would fault every
+// page of the file in. Any other segment is checked whole, postings too:
+// a flipped byte in a posting list can decode into wrong counts that no
+// bounds check catches. Loading also checks that the id offsets ascend (no id
 // is empty) within the id text and that every kind is in range (no string is compared or
 // made). An index run checks the second checksum before it builds on a
 // segment, and that the ids are sorted and the totals those of the

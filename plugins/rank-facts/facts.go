@@ -8,6 +8,18 @@
 // have nothing to say and return no hits. A project replaces one by
 // declaring a plugin under its name: a plain ranker, given the question's
 // direct lists in Query.Seeds when its Info says it is seeded.
+//
+// Their kinds are chosen for what reads them. query.paths is unseeded, so
+// its list is among the seeds of rank.ppr: a traceback's files seed the
+// graph. notes.files and query.time are seeded, since they read the notes
+// and chunks the question's own words found, but SeedsOnly: a direct
+// query (the recall hook's), which leaves out the rankers that walk the
+// graph, still runs them. Their weights and limits are settings in
+// rubi.hcl (query.paths 1.5, four files at most for a bare name;
+// notes.files 0.5, the first two good notes, eight files each;
+// query.time 1, the first 100 notes and chunks dated); enabled = false
+// switches one off, and a retrieve block of earlier versions is read as
+// those settings (core/config).
 package facts
 
 import (

@@ -10,6 +10,21 @@
 //
 // Names are normalized (accents folded, lower case, separators dropped), so
 // load_plugin, loadPlugin and "load plugin" all meet LoadPlugin.
+//
+// Its default weight is 0.25 (rubi.hcl): a precise but narrow vote, which
+// bench/quality found costs accuracy when heavier. Prefixes match from
+// min_prefix (4) letters, and typos one edit away from five letters (two
+// from nine) among the names sharing the question word's first letter.
+//
+// The index keeps names only, in two files (index.go): the notes' part
+// (core.NotesScope) and the rest, each rewritten only when a name of its
+// documents changes; each holds a forward table per document for updates
+// and a sorted table of normalized names with postings for queries, which
+// find exact names and prefixes by binary search. It is Scoped: an edited
+// note reads and rewrites the notes' part alone. A query reads both parts
+// as one index (document counts and frequencies summed, prefixes and
+// typos expanded over the union of their names with the same limit), so
+// the scores are those of a single index. Fuzz target: FuzzIndex.
 package names
 
 import (

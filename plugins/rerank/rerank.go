@@ -5,6 +5,15 @@
 // The engine runs them in the order rubi.hcl declares them; the fourth
 // built-in reranker, rerank.units, lives with the packer in core/pipeline,
 // which reads the symbols it ranks.
+//
+// The declared order is part of the answer: rerank.units ranks the units
+// of the files as the list stands when it runs, so it runs before
+// rerank.floor, whose cut would otherwise change which files get their
+// units ranked. Each reranker records what it did to a hit (core.Effect),
+// which `rubi context --explain` shows under its name. A caller that
+// admits items itself (the recall hook, core.Rerank.Keep) gets the weak
+// matches marked instead of dropped: the floor is then compared strictly,
+// with no relaxation for a question none of whose words is telling.
 package rerank
 
 import (
