@@ -2,9 +2,16 @@ package rerank
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"maps"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/query"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
@@ -79,5 +86,91 @@ func TestProbesKeepInflections(t *testing.T) {
 		if kept := p.probes().keep(nil, line, asciiLower(nil, line)); !bytes.Contains(kept, []byte(word)) {
 			t.Errorf("a question of %q (terms %v) does not keep %q: kept %q", question, text.Tokenize(question), word, kept)
 		}
+	}
+}
+
+// unitFacts are the engine's facts of a query over a few files, for
+// rerank.units.
+type unitFacts struct {
+	question string
+	an       query.Analysis
+	files    map[string]string // path → content
+	syms     map[string][]core.Symbol
+	out      map[string]bool // files the query's filters leave out
+	err      error           // what reading symbols fails with
+	read     []string        // the files read
+}
+
+func (f *unitFacts) Question() string          { return f.question }
+func (f *unitFacts) Analysis() *query.Analysis { return &f.an }
+func (f *unitFacts) File(path string) (core.FileInfo, bool) {
+	c, ok := f.files[path]
+	return core.FileInfo{Language: "go", Size: int64(len(c))}, ok
+}
+func (f *unitFacts) EachPath(fn func(string) bool) {}
+func (f *unitFacts) Keeps(path string) bool {
+	_, ok := f.files[path]
+	return ok && !f.out[path]
+}
+func (f *unitFacts) Symbols(path string) ([]core.Symbol, error) { return f.syms[path], f.err }
+func (f *unitFacts) Read(path string, limit int64) []byte {
+	f.read = append(f.read, path)
+	return []byte(f.files[path])
+}
+func (f *unitFacts) Note(string) (string, []string, bool) { return "", nil, false }
+func (f *unitFacts) Time(string) time.Time                { return time.Time{} }
+func (f *unitFacts) Now() time.Time                       { return time.Now() }
+
+// rerank.units keeps the list and chooses, under the first files the
+// query keeps (ranked_files of them), the functions whose lines match the
+// question; under any other file only those whose names hold its words
+// or that it names; for a query that asks for no files, none. An error reading the index's
+// symbols is the index's, returned as is.
+func TestUnitsRankTheFirstFilesByTheirLines(t *testing.T) {
+	syms := []core.Symbol{
+		{Name: "Total", Kind: core.SymbolFunction, Line: 1, EndLine: 3},
+		{Name: "ApplyCoupon", Kind: core.SymbolFunction, Line: 4, EndLine: 6},
+	}
+	content := "func Total() int {\n\treturn sum\n}\nfunc ApplyCoupon() {\n\tdiscount once per cart\n}\n"
+	question := "the discount is counted twice per cart"
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{"a.go": content, "hidden.go": content, "b.go": content},
+		syms:  map[string][]core.Symbol{"a.go": syms, "hidden.go": syms, "b.go": syms},
+		out:   map[string]bool{"hidden.go": true}}
+	hits := []core.Hit{{ID: "file:hidden.go"}, {ID: "node:n"}, {ID: "file:a.go"}, {ID: "file:b.go"}}
+	u := NewUnits()
+	u.s.RankedFiles = 1
+	out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Hits) != len(hits) || out.Units == nil || len(out.Effects) != 0 {
+		t.Fatalf("rerank.units changed the list or chose nothing: %+v", out)
+	}
+	if !slices.Equal(facts.read, []string{"a.go"}) {
+		t.Errorf("read %q, want the first file the query keeps alone", facts.read)
+	}
+	if got := out.Units.Of("a.go", syms); len(got) == 0 || got[0].Name != "ApplyCoupon" || got[0].Line != 4 || got[0].EndLine != 6 {
+		t.Errorf("a.go, ranked by its lines: %+v, want ApplyCoupon (4-6) first", got)
+	}
+	if got := out.Units.Of("b.go", syms); len(got) != 0 {
+		t.Errorf("b.go, past ranked_files, lists %+v: no word of the question is in its units' names", got)
+	}
+	named := &unitFacts{question: "why does ApplyCoupon run twice", an: query.Analyze("why does ApplyCoupon run twice"), files: facts.files, syms: facts.syms}
+	out, err = u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Units.Of("b.go", syms); len(got) != 1 || got[0].Name != "ApplyCoupon" {
+		t.Errorf("b.go, past ranked_files: %+v, want the unit the question names", got)
+	}
+
+	out, err = u.RerankFacts(context.Background(), core.Rerank{Query: core.Query{Kinds: []string{core.DocNode}}, Hits: hits, Limit: 10}, facts)
+	if err != nil || out.Units != nil {
+		t.Errorf("a query for notes alone: units %v, error %v", out.Units, err)
+	}
+	facts.err = manifest.ErrSymbolsDamaged
+	if _, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts); !errors.Is(err, manifest.ErrSymbolsDamaged) {
+		t.Errorf("damaged symbols: %v", err)
 	}
 }
