@@ -111,8 +111,9 @@ type Facts interface {
 	// a time window) keep the indexed file at path; false for a file the
 	// index does not hold.
 	Keeps(path string) bool
-	// Symbols returns an indexed file's symbols as the index holds them.
-	// Its error is the index's: another process re-indexed and removed
+	// Symbols returns an indexed file's symbols as the index holds them,
+	// to a reranker (a ranker runs before the answer reads the symbols
+	// file, and is given none). Its error is the index's: another process re-indexed and removed
 	// the generation the query reads (manifest.IsGenerationGone), or the
 	// symbols file is damaged (manifest.ErrSymbolsDamaged); the engine
 	// then makes the answer again.
