@@ -153,3 +153,33 @@ func TestNotesIndexSitsBetweenNotesAndPipeline(t *testing.T) {
 		}
 	}
 }
+
+// The answer (core/answer: the query, its items and result, packing to
+// a budget, the text forms) sits below the pipeline, which runs the
+// stages and hands it what they made. It links neither the pipeline, nor
+// the stage host, nor any stage, nor the notes' part of the index: what
+// orders an answer is the stages', and the answer fits it to the budget
+// and renders it. No stage links it either: a reranker's choices (the
+// units under a file) come back through core.Reranked.
+func TestAnswerSitsBelowThePipeline(t *testing.T) {
+	ans := module + "/core/answer"
+	if !slices.Contains(goList(t, "Imports", "./core/pipeline")[module+"/core/pipeline"], ans) {
+		t.Errorf("core/pipeline does not import %s", ans)
+	}
+	all := deps(t)
+	ds := all[ans]
+	if len(ds) == 0 {
+		t.Fatalf("go list lists nothing for %s", ans)
+	}
+	for _, d := range ds {
+		switch {
+		case d == module+"/core/pipeline", d == module+"/core/host", d == module+"/core/notesindex", strings.HasPrefix(d, module+"/plugins/"):
+			t.Errorf("%s links %s", ans, d)
+		}
+	}
+	for pkg, ds := range all {
+		if strings.HasPrefix(pkg, module+"/plugins/") && slices.Contains(ds, ans) {
+			t.Errorf("%s links %s", pkg, ans)
+		}
+	}
+}

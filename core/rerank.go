@@ -10,9 +10,10 @@ import (
 // Reranker reorders the fused list of one query. Rerankers run after the
 // fuser, in the order rubi.hcl declares them, each on the list the one
 // before it returned: the priors of file roles, the notes lifted beside
-// files, the floor a match must reach. They are built-ins only: what they
-// weigh (a file's role, a note's match) is the engine's own knowledge of
-// the project, which the plugin protocol does not carry.
+// files, the units chosen under each file, the floor a match must reach.
+// They are built-ins only: what they weigh (a file's role, a note's
+// match, a file's symbols and lines) is the engine's own knowledge of the
+// project, which the plugin protocol does not carry.
 type Reranker interface {
 	Stage
 	// Rerank returns the list in its new order and what it did to the
@@ -34,6 +35,9 @@ type Rerank struct {
 	// Keep says the caller decides itself which hits enter its answer: a
 	// reranker that would leave a hit out marks it Weak instead.
 	Keep bool `json:"keep,omitempty"`
+	// Limit is how many items the answer shows at most (Query.Limit is
+	// how deep the rankers ranked, which is more).
+	Limit int `json:"limit,omitempty"`
 }
 
 // Reranked is a reranker's answer.
@@ -42,6 +46,31 @@ type Reranked struct {
 	// Effects says, by document id, what the reranker did to each hit it
 	// changed; `rubi context --explain` shows it under the stage's name.
 	Effects map[string]Effect `json:"effects,omitempty"`
+	// Units, from a reranker that reorders what is under each file rather
+	// than the list (rerank.units), chooses the functions and classes the
+	// answer lists under each file it shows; nil leaves them as they are.
+	Units Units `json:"-"`
+}
+
+// Units chooses, for one query, the units an answer lists under a file:
+// those of the files the reranker read, ranked by their lines, are chosen
+// already; any other file the answer shows has its units chosen from its
+// symbols alone, when it is shown, so that a file left out costs nothing.
+type Units interface {
+	// Of returns the units to open in the indexed file at path, whose
+	// symbols are syms, best first.
+	Of(path string, syms []Symbol) []Unit
+}
+
+// Unit is a function, method or class of a file that an answer points
+// to, with its line range and why it is there.
+type Unit struct {
+	// Name is qualified by its enclosing type: "Session.send".
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"end_line"`
+	Why     string `json:"why,omitempty"`
 }
 
 // Effect is what a reranker did to one hit.
@@ -60,12 +89,12 @@ type Effect struct {
 }
 
 // Facts is what the engine knows of one query beyond the ranked lists:
-// the question's analysis, the files the index holds, the notes the
-// query admits, when notes and chunks were written. The built-in stages
-// that order an answer by them (query.paths, notes.files, query.time, the
-// rerankers) are given it through FactRanker and FactReranker; a
-// subprocess plugin declared in their place is a plain ranker and ranks
-// from what Query carries.
+// the question's analysis, the files the index holds (their symbols, and
+// their lines as they are now), the notes the query admits, when notes
+// and chunks were written. The built-in stages that order an answer by
+// them (query.paths, notes.files, query.time, the rerankers) are given it
+// through FactRanker and FactReranker; a subprocess plugin declared in
+// their place is a plain ranker and ranks from what Query carries.
 type Facts interface {
 	// Question is the question as asked, before its analysis.
 	Question() string
@@ -78,6 +107,22 @@ type Facts interface {
 	// EachPath calls fn with every indexed file's path until it returns
 	// false.
 	EachPath(fn func(path string) bool)
+	// Keeps reports whether the query's filters (a path prefix, a module,
+	// a time window) keep the indexed file at path; false for a file the
+	// index does not hold.
+	Keeps(path string) bool
+	// Symbols returns an indexed file's symbols as the index holds them,
+	// to a reranker (a ranker runs before the answer reads the symbols
+	// file, and is given none). Its error is the index's: another process re-indexed and removed
+	// the generation the query reads (manifest.IsGenerationGone), or the
+	// symbols file is damaged (manifest.ErrSymbolsDamaged); the engine
+	// then makes the answer again.
+	Symbols(path string) ([]Symbol, error)
+	// Read returns the first limit bytes, at most, of an indexed file as
+	// it is on disk now, read as rubi reads every file of a repository
+	// (never through a link, a regular file only); nil when it cannot be
+	// read. It may be called from several goroutines at once.
+	Read(path string, limit int64) []byte
 	// Note returns a knowledge note's title and the files it is about,
 	// when the query admits the note.
 	Note(key string) (title string, files []string, ok bool)
@@ -95,6 +140,8 @@ type FileInfo struct {
 	Role string
 	// Language is the parser language of a source file, "" for others.
 	Language string
+	// Size is the file's size in bytes when it was indexed.
+	Size int64
 }
 
 // FactRanker is a ranker that ranks from the engine's facts of a query
@@ -105,7 +152,8 @@ type FactRanker interface {
 }
 
 // FactReranker is a reranker that reorders by the engine's facts of a
-// query (a file's role). The engine calls RerankFacts instead of Rerank.
+// query (a file's role, its symbols and lines). The engine calls
+// RerankFacts instead of Rerank.
 type FactReranker interface {
 	RerankFacts(ctx context.Context, r Rerank, facts Facts) (Reranked, error)
 }

@@ -131,11 +131,11 @@ func (p *project) payload(sample string, set map[string]any) string {
 
 // hook runs one hook and returns what it printed, decoded ("" fields when
 // it printed nothing).
-func (p *project) hook(event, payload string) answer {
+func (p *project) hook(event, payload string) hookAnswer {
 	p.t.Helper()
 	var out bytes.Buffer
 	Run(context.Background(), p.env, event, strings.NewReader(payload), &out)
-	var a answer
+	var a hookAnswer
 	a.raw = out.String()
 	if a.raw == "" {
 		return a
@@ -146,7 +146,7 @@ func (p *project) hook(event, payload string) answer {
 	return a
 }
 
-type answer struct {
+type hookAnswer struct {
 	raw      string
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`

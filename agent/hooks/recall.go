@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/text"
@@ -57,7 +58,7 @@ const recallLimit = 6
 // Nothing else is injected, so
 // a prompt such as "thanks, looks good" or one about a topic the project's
 // memory does not hold injects nothing. Recall ranks notes by their words
-// and names only (pipeline.Query.Direct): a note that only the graph links
+// and names only (answer.Query.Direct): a note that only the graph links
 // to the prompt would not pass the threshold anyway, and leaving the graph
 // and the code map's manifest unread keeps the hook fast on big projects.
 func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
@@ -73,10 +74,10 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	h.refreshNotes(ctx)
 	// The threshold is applied as the notes are packed, before each is
 	// fitted to the budget: a note left out takes none of it.
-	res, err := h.engine().Retrieve(ctx, pipeline.Query{
+	res, err := h.engine().Retrieve(ctx, answer.Query{
 		Text: topicText(prompt), Kinds: []string{core.DocNode}, Direct: true,
 		Budget: h.cfg.Budgets.Recall, Limit: recallLimit,
-		Admit: func(it *pipeline.Item, strong bool) bool {
+		Admit: func(it *answer.Item, strong bool) bool {
 			prose, files := splitNote(it.Title + "\n" + it.Text)
 			return aboutNamed(paths, files) || strong && matched(words, prose) >= need(words)
 		},

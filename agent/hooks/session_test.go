@@ -158,7 +158,7 @@ func TestHarvestBlocksOnceAfterHeavyExploration(t *testing.T) {
 			p.hook(PostToolUse, p.toolPayload("claude-code/PostToolUse.json", tl.name, tl.in, ""))
 		}
 	}
-	stop := func(active bool) answer {
+	stop := func(active bool) hookAnswer {
 		return p.hook(Stop, p.payload("claude-code/Stop.json", map[string]any{"session_id": "sess-1", "stop_hook_active": active}))
 	}
 
@@ -218,7 +218,7 @@ func TestReadGuardDeniesOncePerFileAndSession(t *testing.T) {
 	os.WriteFile(big, []byte(strings.Repeat("var x = 1\n", 5000)), 0o644)
 	wide := filepath.Join(p.root, "data.json")
 	os.WriteFile(wide, []byte(strings.Repeat("y", 100_000)), 0o644)
-	read := func(session string, in map[string]any) answer {
+	read := func(session string, in map[string]any) hookAnswer {
 		return p.hook(PreToolUse, p.payload("claude-code/PreToolUse.json", map[string]any{"tool_name": "Read", "tool_input": in, "session_id": session}))
 	}
 
@@ -265,7 +265,7 @@ func TestSessionStateIsKeptInsideRubiAndRemovedAtTheEnd(t *testing.T) {
 	p := newProject(t)
 	big := filepath.Join(p.root, "big.txt")
 	os.WriteFile(big, []byte(strings.Repeat("line\n", 1000)), 0o644)
-	deny := func(session string) answer {
+	deny := func(session string) hookAnswer {
 		return p.hook(PreToolUse, p.payload("claude-code/PreToolUse.json", map[string]any{"tool_name": "Read", "tool_input": map[string]any{"file_path": big}, "session_id": session}))
 	}
 	deny("sess-9")

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
 
@@ -43,7 +43,7 @@ type contextItem struct {
 // explainOutput is context's structured content with explain: the whole
 // result, every ranker's score and every reason.
 type explainOutput struct {
-	*pipeline.Result
+	*answer.Result
 	Note string `json:"note,omitempty"`
 }
 
@@ -61,9 +61,9 @@ func delivered(v any) int {
 // contextResult renders res as a tool result whose larger copy fits the
 // budget: items are dropped from the end (and counted as left out) until
 // it does. Without explain each item keeps its strongest reason alone.
-func (s *Server) contextResult(res *pipeline.Result, explain bool, note string) *mcp.CallToolResult {
+func (s *Server) contextResult(res *answer.Result, explain bool, note string) *mcp.CallToolResult {
 	r := *res
-	r.Items = append([]pipeline.Item(nil), res.Items...)
+	r.Items = append([]answer.Item(nil), res.Items...)
 	if !explain {
 		for i := range r.Items {
 			if len(r.Items[i].Reasons) > 1 {
@@ -83,7 +83,7 @@ func (s *Server) contextResult(res *pipeline.Result, explain bool, note string) 
 
 // renderContext is r's text and structured content; r.Tokens becomes
 // what the text's items cost.
-func (s *Server) renderContext(r *pipeline.Result, explain bool, note string) (string, any) {
+func (s *Server) renderContext(r *answer.Result, explain bool, note string) (string, any) {
 	r.Tokens = 0
 	text := r.Text(explain)
 	body, _ := splitFooter(text)
@@ -94,7 +94,7 @@ func (s *Server) renderContext(r *pipeline.Result, explain bool, note string) (s
 	if s.opts.VaultOnly {
 		hint = ""
 	}
-	text = strings.Replace(text, pipeline.MapHint, hint, 1)
+	text = strings.Replace(text, answer.MapHint, hint, 1)
 	_, footer := splitFooter(text)
 	if note != "" {
 		text += "\n" + note + "\n"

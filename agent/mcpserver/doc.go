@@ -49,7 +49,7 @@
 // context packs so that the larger copy, each as JSON, fits the call's
 // budget: items that would pass it are dropped from the end and counted
 // as left out. Every ranker's score and reason (the whole
-// pipeline.Result) come only with explain, under the same budget. The
+// answer.Result) come only with explain, under the same budget. The
 // end-to-end tests hold a call with budget 600 to at most 660 tokens
 // reaching the model through each of the three CLIs.
 //

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -22,7 +23,7 @@ func indexAnswer(t *testing.T, root, query, kind string) string {
 	}
 	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 	defer eng.Close()
-	res, err := eng.Retrieve(context.Background(), pipeline.Query{Text: query, Kinds: []string{kind}})
+	res, err := eng.Retrieve(context.Background(), answer.Query{Text: query, Kinds: []string{kind}})
 	if err != nil {
 		t.Fatal(err)
 	}

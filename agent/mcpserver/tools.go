@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/server"
 
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/messages"
@@ -306,7 +307,7 @@ func (s *Server) contextTool(ctx context.Context, p *project, a contextArgs) (*m
 	if err != nil {
 		return nil, err
 	}
-	res, err := eng.Retrieve(ctx, pipeline.Query{Text: a.Query, Terms: a.Terms, Budget: a.Budget})
+	res, err := eng.Retrieve(ctx, answer.Query{Text: a.Query, Terms: a.Terms, Budget: a.Budget})
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -43,7 +44,7 @@ const noteDir = ".rubi/knowledge/"
 // scores the self set, so notes and modules shown beside the files do
 // not push a file down; a question whose gold names a note is scored on
 // the notes too (and on the files when it names files as well).
-func Rank(items []pipeline.Item, gold []string) int {
+func Rank(items []answer.Item, gold []string) int {
 	files, notes := false, false
 	for _, g := range gold {
 		if strings.HasPrefix(g, noteDir) {
@@ -240,7 +241,7 @@ func Ask(ctx context.Context, root string, qs []sets.SelfQuestion) (ranks []int,
 	}
 	ranks = make([]int, len(qs))
 	for i, q := range qs {
-		res, err := eng.Retrieve(ctx, pipeline.Query{Text: q.Text, Limit: Limit, Budget: 1 << 30})
+		res, err := eng.Retrieve(ctx, answer.Query{Text: q.Text, Limit: Limit, Budget: 1 << 30})
 		if err != nil {
 			return nil, 0, fmt.Errorf("line %d, %q: %w", q.Line, q.Text, err)
 		}

@@ -6,14 +6,14 @@ import (
 
 	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/answer"
 )
 
 // A file question is ranked among the answer's files, so a note or a
 // module shown first does not push its file down; a note question
 // counts the notes.
 func TestRankCountsTheKindsTheGoldNames(t *testing.T) {
-	items := []pipeline.Item{
+	items := []answer.Item{
 		{Kind: core.DocNode, Path: ".rubi/knowledge/decision-a.md"},
 		{Kind: core.DocModule, Path: "pkg"},
 		{Kind: core.DocFile, Path: "pkg/a.go"},

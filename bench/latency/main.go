@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/bench/internal/perf"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -46,7 +47,7 @@ func main() {
 	defer eng.Close()
 	ctx := context.Background()
 	start := time.Now()
-	if _, err := eng.Retrieve(ctx, pipeline.Query{Text: queries[0]}); err != nil {
+	if _, err := eng.Retrieve(ctx, answer.Query{Text: queries[0]}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -62,7 +63,7 @@ func main() {
 	for range *n {
 		for _, q := range queries {
 			t := time.Now()
-			if _, err := eng.Retrieve(ctx, pipeline.Query{Text: q}); err != nil {
+			if _, err := eng.Retrieve(ctx, answer.Query{Text: q}); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}

@@ -15,7 +15,7 @@ import (
 
 // What an agent receives, read back item by item. The text rubi sends
 // (the CLI's answer, the MCP text content, the recall hook's injection) is
-// the compact form of pipeline.Result.Text: a numbered line per item at
+// the compact form of answer.Result.Text: a numbered line per item at
 // the start of a line, "N. [kind] first line", the item's other lines
 // indented by three spaces, and lines of rubi's own around them (a
 // header, the footer). The structured content is the result's JSON, whose
@@ -125,7 +125,7 @@ func textBudget(s string) int {
 }
 
 // structured is the part of a structured answer the benchmark reads:
-// pipeline.Result's JSON (kind, path, title and text per item, the
+// answer.Result's JSON (kind, path, title and text per item, the
 // budget), or the compact answer (a file by its path, anything else by
 // its id, "module:…" for a module, a note by its bare id; the text; the
 // footer naming the budget).

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rubi-dev/rubi/bench/internal/perf"
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -98,13 +99,13 @@ func runCode(ctx context.Context, h *harness, work string, modules []string, per
 		pooledLat[0] = append(pooledLat[0], lat...)
 
 		// rubi, each variant.
-		key := func(it pipeline.Item) string { return it.Path }
+		key := func(it answer.Item) string { return it.Path }
 		for i, v := range vs {
 			eng, err := h.variantEngine(root, v)
 			if err != nil {
 				return nil, err
 			}
-			ranked, lat, first, err := timedQueries(ctx, eng, texts, pipeline.Query{Kinds: []string{core.DocFile}, Limit: 50, Budget: 1 << 30}, key)
+			ranked, lat, first, err := timedQueries(ctx, eng, texts, answer.Query{Kinds: []string{core.DocFile}, Limit: 50, Budget: 1 << 30}, key)
 			eng.Close()
 			if err != nil {
 				return nil, fmt.Errorf("%s, %s: %w", mod, v.Name(), err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/subprocess"
@@ -122,7 +123,7 @@ func (h *harness) engine(root string, keep []string, layers ...string) (*pipelin
 // duration of each call, and the duration of the first call, which pays
 // for opening the stages and loading their state. The first query is run
 // once more among the others so every duration counted is a warm one.
-func timedQueries(ctx context.Context, eng *pipeline.Engine, texts []string, q pipeline.Query, key func(pipeline.Item) string) (ranked [][]string, lat latencies, first time.Duration, err error) {
+func timedQueries(ctx context.Context, eng *pipeline.Engine, texts []string, q answer.Query, key func(answer.Item) string) (ranked [][]string, lat latencies, first time.Duration, err error) {
 	run := func(text string) ([]string, time.Duration, error) {
 		q := q
 		q.Text = text

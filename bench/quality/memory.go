@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -128,8 +129,8 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 	var sessionHits [3]float64
 	sessionN := 0
 	var indexTime time.Duration
-	chunkQuery := pipeline.Query{Kinds: []string{core.DocChunk}, Limit: 50, Budget: 1 << 30}
-	nodeQuery := pipeline.Query{Kinds: []string{core.DocNode}, Limit: 50, Budget: 1 << 30}
+	chunkQuery := answer.Query{Kinds: []string{core.DocChunk}, Limit: 50, Budget: 1 << 30}
+	nodeQuery := answer.Query{Kinds: []string{core.DocNode}, Limit: 50, Budget: 1 << 30}
 	for _, c := range convs {
 		var qs []question
 		for _, q := range c.Questions {
@@ -167,7 +168,7 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			base.add(q, got)
 		}
 
-		measure := func(acc *recallAcc, eng *pipeline.Engine, q pipeline.Query, key func(pipeline.Item) string, what string) error {
+		measure := func(acc *recallAcc, eng *pipeline.Engine, q answer.Query, key func(answer.Item) string, what string) error {
 			ranked, lat, first, err := timedQueries(ctx, eng, qtexts, q, key)
 			eng.Close()
 			if err != nil {
@@ -180,8 +181,8 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			acc.first = max(acc.first, first)
 			return nil
 		}
-		toDia := func(m map[string]string) func(pipeline.Item) string {
-			return func(it pipeline.Item) string { return m[it.ID] }
+		toDia := func(m map[string]string) func(answer.Item) string {
+			return func(it answer.Item) string { return m[it.ID] }
 		}
 		for i, v := range vs {
 			eng, err := h.variantEngine(root, v)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -206,7 +207,7 @@ func runSelf(ctx context.Context, h *harness, work, root string, vs []variant, p
 	add(selfSystem{Name: baselineName, Role: "reference", Kinds: kindsFile, Latency: summarize(lat, 0)}, sum, ranked)
 
 	// rubi, each variant, with the default kinds and with files only.
-	key := func(it pipeline.Item) string {
+	key := func(it answer.Item) string {
 		if it.Kind == core.DocFile {
 			return it.Path
 		}
@@ -218,7 +219,7 @@ func runSelf(ctx context.Context, h *harness, work, root string, vs []variant, p
 			return nil, err
 		}
 		for _, kinds := range []string{kindsDefault, kindsFile} {
-			q := pipeline.Query{Limit: selfLimit, Budget: 1 << 30}
+			q := answer.Query{Limit: selfLimit, Budget: 1 << 30}
 			if kinds == kindsFile {
 				q.Kinds = []string{core.DocFile}
 			}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -481,7 +482,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 
 		// rubi, each variant: asked once after the re-index (the rankers
 		// reload) and once more, warm; the second answer is scored.
-		q := pipeline.Query{Text: x.Problem, Kinds: []string{core.DocFile}, Limit: sweLimit, Budget: 1 << 30}
+		q := answer.Query{Text: x.Problem, Kinds: []string{core.DocFile}, Limit: sweLimit, Budget: 1 << 30}
 		var fullTop []string
 		for i, eng := range engines {
 			start := time.Now()
@@ -559,7 +560,7 @@ type sweDumpLine struct {
 // itemRanking reads an answer as the scores need it: the files in order,
 // and their units in order (unitKey), flattened; keep, when set, says
 // which files count.
-func itemRanking(items []pipeline.Item, keep func(string) bool) (files, units []string) {
+func itemRanking(items []answer.Item, keep func(string) bool) (files, units []string) {
 	for _, it := range items {
 		if it.Kind != core.DocFile || it.Path == "" || (keep != nil && !keep(it.Path)) {
 			continue
@@ -623,7 +624,7 @@ func (c *cliCheck) check(ctx context.Context, dir string, x sets.Instance, engin
 	if err != nil {
 		return false, fmt.Errorf("%w%s", err, sets.StderrOf(err))
 	}
-	var res pipeline.Result
+	var res answer.Result
 	if err := json.Unmarshal(out, &res); err != nil {
 		return false, fmt.Errorf("reading its JSON: %w", err)
 	}

@@ -62,7 +62,7 @@ func (s *sweReport) markdown(w io.Writer) {
 		p("%d have a gold file the base tree lacks (the fix created it), which no system can rank. ", s.GoldAbsent)
 	}
 	if s.Units == 0 {
-		p("rubi's answers carried no units (`pipeline.Item.Units` is empty in this build), so its function-level scores are 0 by construction.")
+		p("rubi's answers carried no units (`answer.Item.Units` is empty in this build), so its function-level scores are 0 by construction.")
 	}
 	p("\n\n")
 

@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/bench/internal/sets/setstest"
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
@@ -97,7 +98,7 @@ func TestProjectTreeSync(t *testing.T) {
 	// The rewritten files are searched by their new content, the one of
 	// the same size too.
 	for word, file := range map[string]string{"zeppelin": "pkg/beta.py", "porcupine": "pkg/alpha.py"} {
-		res, err := eng.Retrieve(ctx, pipeline.Query{Text: word, Kinds: []string{core.DocFile}, Limit: 5, Budget: 1 << 30})
+		res, err := eng.Retrieve(ctx, answer.Query{Text: word, Kinds: []string{core.DocFile}, Limit: 5, Budget: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestProjectTreeSync(t *testing.T) {
 			t.Errorf("%q found %v, want %s first", word, res.Items, file)
 		}
 	}
-	res, err := eng.Retrieve(ctx, pipeline.Query{Text: "bbbbbbbb", Kinds: []string{core.DocFile}, Limit: 5, Budget: 1 << 30})
+	res, err := eng.Retrieve(ctx, answer.Query{Text: "bbbbbbbb", Kinds: []string{core.DocFile}, Limit: 5, Budget: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}

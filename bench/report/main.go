@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/bench/internal/perf"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -433,14 +434,14 @@ func (r *report) context(rubi, tree string) error {
 	defer eng.Close()
 	ctx := context.Background()
 	t := time.Now()
-	if _, err := eng.Retrieve(ctx, pipeline.Query{Text: queries[0]}); err != nil {
+	if _, err := eng.Retrieve(ctx, answer.Query{Text: queries[0]}); err != nil {
 		return err
 	}
 	r.ctxFirst = time.Since(t)
 	for range 20 {
 		for _, q := range queries {
 			t := time.Now()
-			if _, err := eng.Retrieve(ctx, pipeline.Query{Text: q}); err != nil {
+			if _, err := eng.Retrieve(ctx, answer.Query{Text: q}); err != nil {
 				return err
 			}
 			r.ctxWarm = append(r.ctxWarm, time.Since(t))

@@ -20,7 +20,7 @@
 // (--json output is the same in every language), the help (cobra prints
 // its usage and flag texts itself), what an agent integration says it
 // changed in a file (agents' change lines, notes and descriptions), the
-// HTML page of xray, and the answer of a query (pipeline.Result.Text: its
+// HTML page of xray, and the answer of a query (answer.Result.Text: its
 // items, reasons and footer are a format the rankers — plugins too, in
 // their own words — fill in, and its budget is counted on it).
 //

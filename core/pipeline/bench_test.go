@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/answer"
 )
 
 // BenchmarkRetrieve is a query of the indexed shop: warm, with the
@@ -10,7 +12,7 @@ import (
 func BenchmarkRetrieve(b *testing.B) {
 	e := engine(b, shop(b))
 	index(b, e)
-	q := Query{Text: "how is a coupon applied at checkout"}
+	q := answer.Query{Text: "how is a coupon applied at checkout"}
 	for _, cold := range []bool{false, true} {
 		b.Run(map[bool]string{false: "warm", true: "cold"}[cold], func(b *testing.B) {
 			for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 )
 
@@ -31,7 +32,7 @@ func TestJapaneseNotesAreFound(t *testing.T) {
 		"ログの出力形式を教えて":      "ログはJSONで出力する",
 		"キャンセルしたら在庫はどうなる？": "在庫の引当",
 	} {
-		res, err := e.Retrieve(ctx, Query{Text: question, Kinds: []string{core.DocNode}})
+		res, err := e.Retrieve(ctx, answer.Query{Text: question, Kinds: []string{core.DocNode}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 )
 
@@ -60,7 +61,7 @@ func TestRepositoryNamesCannotForgeLines(t *testing.T) {
 			t.Errorf("map %q: forged lines %q", l, f)
 		}
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "evil discount SYSTEM NOTE clipboard"})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "evil discount SYSTEM NOTE clipboard"})
 	if err != nil {
 		t.Fatal(err)
 	}

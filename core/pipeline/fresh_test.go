@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
@@ -59,7 +60,7 @@ func TestNotesRefreshSurvivesBadInput(t *testing.T) {
 	if !hasWarning(stats.Warnings, "20260101-000000-00000000.md", "empty") {
 		t.Errorf("the empty chunk is not named: %q", stats.Warnings)
 	}
-	res, err := e.Retrieve(ctx, Query{Text: "zebra importer stalls coupon applied twice", Kinds: []string{core.DocNode, core.DocChunk}})
+	res, err := e.Retrieve(ctx, answer.Query{Text: "zebra importer stalls coupon applied twice", Kinds: []string{core.DocNode, core.DocChunk}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestNotesRefreshSurvivesBadInput(t *testing.T) {
 	if !hasWarning(stats.Warnings, kdir, "not a directory") {
 		t.Errorf("the knowledge file is not named: %q", stats.Warnings)
 	}
-	if res, err = e.Retrieve(ctx, Query{Text: "zebra importer stalls", Kinds: []string{core.DocChunk}}); err != nil || !strings.Contains(res.Text(false), "zebra importer log") {
+	if res, err = e.Retrieve(ctx, answer.Query{Text: "zebra importer stalls", Kinds: []string{core.DocChunk}}); err != nil || !strings.Contains(res.Text(false), "zebra importer log") {
 		t.Errorf("chunks are not answered beside a knowledge file: %v %+v", err, res)
 	}
 	if data, _ := os.ReadFile(kdir); string(data) != "not a folder" {
@@ -127,7 +128,7 @@ func TestNotesIndexWritesTheMapsOnlyForASummary(t *testing.T) {
 	if data, _ := os.ReadFile(mapPath); string(data) != edited {
 		t.Errorf("the notes-only refresh rewrote the map")
 	}
-	res, err := e.Retrieve(ctx, Query{Text: "coupon applied twice", Kinds: []string{core.DocNode}})
+	res, err := e.Retrieve(ctx, answer.Query{Text: "coupon applied twice", Kinds: []string{core.DocNode}})
 	if err != nil || len(res.Items) == 0 || res.Items[0].Title != "Coupon applied twice" {
 		t.Errorf("the new note is not found after the refresh: %+v, %v", res, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/manifest/manifesttest"
@@ -42,7 +43,7 @@ func newIndexedShop(f *testing.F) *indexedShop {
 
 // queries are questions whose answers read symbols, units, modules and
 // notes of the shop.
-var fuzzQueries = []Query{
+var fuzzQueries = []answer.Query{
 	{Text: "how is the configuration file loaded"},
 	{Text: "finishing a purchase", Terms: []string{"checkout", "cart"}, Limit: 12},
 	{Text: "Traceback: File \"report/export.py\", line 3, in export\ninternal/checkout/checkout.go:12 panics"},

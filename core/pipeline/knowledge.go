@@ -206,39 +206,3 @@ func (c *indexCodeMap) lookup(m *manifest.Manifest, name string) symbolAt {
 // Notes are the project's knowledge nodes as the index reads them: its
 // critical notes, for a session start, among them.
 func (e *Engine) Notes() *notes.Nodes { return e.nodes }
-
-// noteFilter is the query's filter of notes; m answers a module filter.
-func (q Query) noteFilter(m *manifest.Manifest) notes.Filter {
-	f := notes.Filter{Statuses: q.Statuses, Types: q.NodeTypes, Since: q.Since, Until: q.Until, Module: q.Module != ""}
-	if q.PathPrefix != "" || q.Module != "" {
-		f.InScope = func(file string) bool {
-			if !q.underPath(file) {
-				return false
-			}
-			if q.Module == "" {
-				return true
-			}
-			rec, ok := m.File(file)
-			return ok && rec.Module == q.Module
-		}
-	}
-	return f
-}
-
-// node shows a knowledge node, read from its file as it is now, with
-// what changed in the code it is about since it was written.
-func (p *packer) node(key string, full bool) (Item, verdict, error) {
-	if full && !p.q.filtered() {
-		// Counted without reading the node: the count may include a
-		// superseded one the default filter would drop.
-		return Item{}, counted, nil
-	}
-	sh, ok := p.e.nodes.Show(key, p.q.noteFilter(p.m), !full)
-	switch {
-	case !ok:
-		return Item{}, left, nil // deleted since the index, or filtered out
-	case full:
-		return Item{}, counted, nil
-	}
-	return Item{Kind: core.DocNode, Path: sh.Path, Title: sh.Title, Text: sh.Text, Stale: sh.Stale}, shown, nil
-}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/memory"
@@ -19,7 +20,7 @@ import (
 
 // deltaQueries are asked of the index a delta left and of one built in
 // full from the same files: the answers must be the same, word for word.
-var deltaQueries = []Query{
+var deltaQueries = []answer.Query{
 	{Text: "coupon discount applied twice at checkout"},
 	{Text: "zebra importer batch stalls", Kinds: []string{core.DocNode, core.DocChunk}},
 	{Text: "why does the payment retry budget run out"},
@@ -194,7 +195,7 @@ func TestNotesDeltaKeepsTheStateWhenARankerFails(t *testing.T) {
 		}
 	}
 	index(t, e)
-	res, err := e.Retrieve(ctx, Query{Text: "zebra batch five", Kinds: []string{core.DocNode}})
+	res, err := e.Retrieve(ctx, answer.Query{Text: "zebra batch five", Kinds: []string{core.DocNode}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/notesindex"
 )
@@ -35,7 +36,7 @@ func TestNotesStateLostOrDamaged(t *testing.T) {
 		if _, _, err := e.RefreshNotes(ctx); err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Retrieve(ctx, Query{Text: "coupon applied twice, zebra importer", Kinds: []string{core.DocNode}})
+		res, err := e.Retrieve(ctx, answer.Query{Text: "coupon applied twice, zebra importer", Kinds: []string{core.DocNode}})
 		if err != nil {
 			t.Fatal(err)
 		}

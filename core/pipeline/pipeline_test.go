@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
@@ -136,7 +137,7 @@ func index(t testing.TB, e *Engine) *IndexStats {
 	return stats
 }
 
-func ids(res *Result) []string {
+func ids(res *answer.Result) []string {
 	out := make([]string, len(res.Items))
 	for i, it := range res.Items {
 		out[i] = it.ID
@@ -185,7 +186,7 @@ func TestRetrieve(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "how is the configuration file loaded"})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "how is the configuration file loaded"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestRetrieve(t *testing.T) {
 func TestTermsAndGraph(t *testing.T) {
 	e := engine(t, shop(t))
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "finishing a purchase", Terms: []string{"checkout", "cart"}, Limit: 12})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "finishing a purchase", Terms: []string{"checkout", "cart"}, Limit: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,14 +237,14 @@ func TestTermsAndGraph(t *testing.T) {
 func TestBudgetAndLimit(t *testing.T) {
 	e := engine(t, shop(t))
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "coupon discount checkout cart", Budget: 60})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon discount checkout cart", Budget: 60})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Tokens > 60 || res.Omitted == 0 {
 		t.Errorf("tokens %d (budget 60), omitted %d", res.Tokens, res.Omitted)
 	}
-	res, err = e.Retrieve(context.Background(), Query{Text: "coupon discount checkout cart", Limit: 2})
+	res, err = e.Retrieve(context.Background(), answer.Query{Text: "coupon discount checkout cart", Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +256,7 @@ func TestBudgetAndLimit(t *testing.T) {
 func TestKinds(t *testing.T) {
 	e := engine(t, shop(t))
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "discount", Kinds: []string{"module"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "discount", Kinds: []string{"module"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,17 +272,17 @@ func TestKinds(t *testing.T) {
 			t.Errorf("kind filter let through %s", it.ID)
 		}
 	}
-	if _, err := e.Retrieve(context.Background(), Query{Text: "x", Kinds: []string{"files"}}); err == nil || !strings.Contains(err.Error(), `unknown kind "files"`) {
+	if _, err := e.Retrieve(context.Background(), answer.Query{Text: "x", Kinds: []string{"files"}}); err == nil || !strings.Contains(err.Error(), `unknown kind "files"`) {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestRetrieveWithoutIndex(t *testing.T) {
 	e := engine(t, shop(t))
-	if _, err := e.Retrieve(context.Background(), Query{Text: "checkout"}); !errors.Is(err, ErrNoIndex) {
+	if _, err := e.Retrieve(context.Background(), answer.Query{Text: "checkout"}); !errors.Is(err, ErrNoIndex) {
 		t.Fatalf("err = %v, want ErrNoIndex", err)
 	}
-	if _, err := e.Retrieve(context.Background(), Query{Text: "  "}); err == nil {
+	if _, err := e.Retrieve(context.Background(), answer.Query{Text: "  "}); err == nil {
 		t.Fatal("an empty query must be an error")
 	}
 }
@@ -315,19 +316,19 @@ func TestIncremental(t *testing.T) {
 	if st.Rankers["rank.bm25"] != "incremental" {
 		t.Errorf("bm25 = %q, want incremental", st.Rankers["rank.bm25"])
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "loyalty points"})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "loyalty points"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Items) == 0 || res.Items[0].ID != "file:internal/discount/rules.go" {
 		t.Errorf("the changed file's new words should be found: %v", ids(res))
 	}
-	res, _ = e.Retrieve(context.Background(), Query{Text: "monthly sales report"})
+	res, _ = e.Retrieve(context.Background(), answer.Query{Text: "monthly sales report"})
 	if slices.Contains(ids(res), "file:scripts/report.py") {
 		t.Errorf("a deleted file is still found: %v", ids(res))
 	}
 	// An unchanged file's symbols were carried over to the new generation.
-	res, _ = e.Retrieve(context.Background(), Query{Text: "load configuration"})
+	res, _ = e.Retrieve(context.Background(), answer.Query{Text: "load configuration"})
 	if len(res.Items) == 0 || !strings.Contains(res.Items[0].Text, "L13-19 func Load(path string)") {
 		t.Errorf("symbols of an unchanged file lost: %+v", res.Items)
 	}
@@ -368,7 +369,7 @@ func TestDeletedRankerStateIsRebuilt(t *testing.T) {
 	if st.Rankers["rank.bm25"] != "full" || st.Rankers["rank.ppr"] != "up to date" {
 		t.Errorf("rankers = %v", st.Rankers)
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "coupon"})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon"})
 	if err != nil || len(res.Items) == 0 || res.Items[0].Scores["rank.bm25"] == 0 {
 		t.Fatalf("retrieve after repair: %+v, %v", res, err)
 	}
@@ -407,7 +408,7 @@ func TestConcurrentIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := engine(t, root).Retrieve(context.Background(), Query{Text: "coupon"})
+	res, err := engine(t, root).Retrieve(context.Background(), answer.Query{Text: "coupon"})
 	if err != nil || len(res.Items) == 0 {
 		t.Fatalf("retrieve after concurrent indexing: %v, %v", res, err)
 	}
@@ -419,7 +420,7 @@ func TestConcurrentIndex(t *testing.T) {
 func TestRankingGolden(t *testing.T) {
 	e := engine(t, shop(t))
 	index(t, e)
-	queries := []Query{
+	queries := []answer.Query{
 		{Text: "how is the configuration file loaded"},
 		{Text: "finishing a purchase", Terms: []string{"checkout", "cart"}},
 		{Text: "coupon applied twice"},
@@ -429,7 +430,7 @@ func TestRankingGolden(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, q := range queries {
-		res, err := e.Retrieve(context.Background(), Query{Text: q.Text, Terms: q.Terms, Limit: 5})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: q.Text, Terms: q.Terms, Limit: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -490,7 +491,7 @@ func TestTestsCountLess(t *testing.T) {
 	e := engine(t, root)
 	index(t, e)
 	first := func(q string) string {
-		res, err := e.Retrieve(context.Background(), Query{Text: q, Kinds: []string{"file"}})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: q, Kinds: []string{"file"}})
 		if err != nil || len(res.Items) == 0 {
 			t.Fatalf("%q: %v %v", q, res, err)
 		}
@@ -529,7 +530,7 @@ func TestKnowledgeInRecall(t *testing.T) {
 	if st.Nodes != 3 {
 		t.Errorf("nodes indexed = %d", st.Nodes)
 	}
-	got, err := e.Retrieve(context.Background(), Query{Text: "finishing a purchase", Terms: []string{"checkout"}})
+	got, err := e.Retrieve(context.Background(), answer.Query{Text: "finishing a purchase", Terms: []string{"checkout"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -549,7 +550,7 @@ func TestKnowledgeInRecall(t *testing.T) {
 	write(t, root, "internal/discount/coupon.go", "package discount\n\n// Apply now recomputes the total first.\nfunc Apply(total int, coupon string) int { return total }\n")
 	edit(t, root, "internal/discount/coupon.go", "", "") // a new time
 	index(t, e)
-	got, _ = e.Retrieve(context.Background(), Query{Text: "coupon applied twice", Kinds: []string{"node"}})
+	got, _ = e.Retrieve(context.Background(), answer.Query{Text: "coupon applied twice", Kinds: []string{"node"}})
 	if len(got.Items) == 0 || got.Items[0].ID != "node:gotcha-coupon-applied-twice" {
 		t.Fatalf("nodes = %v", ids(got))
 	}
@@ -562,7 +563,7 @@ func TestKnowledgeInRecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	index(t, e)
-	got, _ = e.Retrieve(context.Background(), Query{Text: "coupon codes strings", Kinds: []string{"node"}})
+	got, _ = e.Retrieve(context.Background(), answer.Query{Text: "coupon codes strings", Kinds: []string{"node"}})
 	if slices.Contains(ids(got), "node:decision-coupons-are-strings") || !slices.Contains(ids(got), "node:decision-coupons-are-typed") {
 		t.Errorf("after supersede: %v", ids(got))
 	}
@@ -580,7 +581,7 @@ func TestPersonalVaultInRecall(t *testing.T) {
 		t.Errorf("personal node written to %s, not the vault", res[0].Path)
 	}
 	index(t, e)
-	got, err := e.Retrieve(context.Background(), Query{Text: "table driven tests", Kinds: []string{"node"}})
+	got, err := e.Retrieve(context.Background(), answer.Query{Text: "table driven tests", Kinds: []string{"node"}})
 	if err != nil || len(got.Items) == 0 {
 		t.Fatalf("retrieve: %+v %v", got, err)
 	}
@@ -757,9 +758,9 @@ func TestRetrieveFilters(t *testing.T) {
 		t.Fatal(err)
 	}
 	index(t, e)
-	q := func(mod func(*Query)) []string {
+	q := func(mod func(*answer.Query)) []string {
 		t.Helper()
-		query := Query{Text: "coupon", Limit: 20, Budget: 5000}
+		query := answer.Query{Text: "coupon", Limit: 20, Budget: 5000}
 		mod(&query)
 		res, err := e.Retrieve(ctx, query)
 		if err != nil {
@@ -767,30 +768,30 @@ func TestRetrieveFilters(t *testing.T) {
 		}
 		return ids(res)
 	}
-	all := q(func(*Query) {})
+	all := q(func(*answer.Query) {})
 	if slices.Contains(all, "node:decision-coupons-are-validated-on-the-server") || !slices.Contains(all, "node:decision-coupons-are-checked-by-the-discount-service") {
 		t.Errorf("default statuses: %v", all)
 	}
-	if got := q(func(q *Query) { q.Statuses = []string{"superseded"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:decision-coupons-are-validated-on-the-server"}) {
+	if got := q(func(q *answer.Query) { q.Statuses = []string{"superseded"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:decision-coupons-are-validated-on-the-server"}) {
 		t.Errorf("superseded asked for: %v", got)
 	}
-	for _, id := range q(func(q *Query) { q.PathPrefix = "internal/" }) {
+	for _, id := range q(func(q *answer.Query) { q.PathPrefix = "internal/" }) {
 		if !strings.HasPrefix(id, "file:internal/") && !strings.HasPrefix(id, "module:internal/") && id != "node:gotcha-coupon-applied-twice" {
 			t.Errorf("path prefix internal/ let %s through", id)
 		}
 	}
-	for _, id := range q(func(q *Query) { q.Module = "web/src" }) {
+	for _, id := range q(func(q *answer.Query) { q.Module = "web/src" }) {
 		if id != "module:web/src" && !strings.HasPrefix(id, "file:web/src/") {
 			t.Errorf("module web/src let %s through", id)
 		}
 	}
-	if got := q(func(q *Query) { q.NodeTypes = []string{"gotcha"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:gotcha-coupon-applied-twice"}) {
+	if got := q(func(q *answer.Query) { q.NodeTypes = []string{"gotcha"}; q.Kinds = []string{core.DocNode} }); !slices.Equal(got, []string{"node:gotcha-coupon-applied-twice"}) {
 		t.Errorf("gotchas: %v", got)
 	}
-	if got := q(func(q *Query) { q.Since = time.Now().Add(time.Hour) }); len(got) != 0 {
+	if got := q(func(q *answer.Query) { q.Since = time.Now().Add(time.Hour) }); len(got) != 0 {
 		t.Errorf("nothing is from the future: %v", got)
 	}
-	if got := q(func(q *Query) { q.Since = time.Now().Add(-time.Hour); q.Kinds = []string{core.DocNode} }); len(got) != 2 {
+	if got := q(func(q *answer.Query) { q.Since = time.Now().Add(-time.Hour); q.Kinds = []string{core.DocNode} }); len(got) != 2 {
 		t.Errorf("nodes updated in the last hour: %v", got)
 	}
 }
@@ -803,7 +804,7 @@ func TestBudgetAndReasons(t *testing.T) {
 	index(t, e)
 	for _, query := range []string{"coupon applied twice", "how is the configuration file loaded", "export orders to csv", "main"} {
 		for _, budget := range []int{40, 80, 150, 400, 1500} {
-			res, err := e.Retrieve(context.Background(), Query{Text: query, Budget: budget, Limit: 20})
+			res, err := e.Retrieve(context.Background(), answer.Query{Text: query, Budget: budget, Limit: 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -860,7 +861,7 @@ func TestConcurrentIndexOneEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if res, err := e.Retrieve(context.Background(), Query{Text: "coupon"}); err != nil || len(res.Items) == 0 {
+	if res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon"}); err != nil || len(res.Items) == 0 {
 		t.Fatalf("retrieve: %v, %v", res, err)
 	}
 }
@@ -881,7 +882,7 @@ func TestWeakMatchesTakeNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	index(t, e)
-	got, err := e.Retrieve(context.Background(), Query{Text: "coupon applied twice at checkout", Kinds: []string{"node"}, Budget: 200})
+	got, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon applied twice at checkout", Kinds: []string{"node"}, Budget: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -890,8 +891,8 @@ func TestWeakMatchesTakeNothing(t *testing.T) {
 	}
 	// The same notes all match when a caller admits everything in place
 	// of the floor: the check above is the floor's doing.
-	all, err := e.Retrieve(context.Background(), Query{Text: "coupon applied twice at checkout", Kinds: []string{"node"}, Budget: 200,
-		Admit: func(*Item, bool) bool { return true }})
+	all, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon applied twice at checkout", Kinds: []string{"node"}, Budget: 200,
+		Admit: func(*answer.Item, bool) bool { return true }})
 	if err != nil {
 		t.Fatal(err)
 	}

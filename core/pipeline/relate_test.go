@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 )
@@ -38,12 +39,12 @@ func TestSessionChunksFoundThroughTheirNeighbours(t *testing.T) {
 		t.Fatal(err)
 	}
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "what happened to the old bicycle in the garage", Kinds: []string{core.DocChunk}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "what happened to the old bicycle in the garage", Kinds: []string{core.DocChunk}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	answer := core.DocID(core.DocChunk, saved[1].ID)
-	k := slices.IndexFunc(res.Items, func(it Item) bool { return it.ID == answer })
+	want := core.DocID(core.DocChunk, saved[1].ID)
+	k := slices.IndexFunc(res.Items, func(it answer.Item) bool { return it.ID == want })
 	if k < 0 || k > 2 {
 		t.Fatalf("the answer is at %d of %v", k, ids(res))
 	}
@@ -54,7 +55,7 @@ func TestSessionChunksFoundThroughTheirNeighbours(t *testing.T) {
 	// Off, the chunks are not linked.
 	e.cfg.Index.LinkSessions = false
 	index(t, e)
-	res, _ = e.Retrieve(context.Background(), Query{Text: "what happened to the old bicycle in the garage", Kinds: []string{core.DocChunk}})
+	res, _ = e.Retrieve(context.Background(), answer.Query{Text: "what happened to the old bicycle in the garage", Kinds: []string{core.DocChunk}})
 	for _, it := range res.Items {
 		if slices.ContainsFunc(it.Reasons, func(r string) bool { return strings.Contains(r, "same session") }) {
 			t.Errorf("link_sessions = false, yet %s says %q", it.ID, it.Reasons)
@@ -81,7 +82,7 @@ func TestNotesSharingARareNameAreLinked(t *testing.T) {
 		t.Fatal(err)
 	}
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "who should I ask about the payment retry budget", Kinds: []string{core.DocNode}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "who should I ask about the payment retry budget", Kinds: []string{core.DocNode}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestDatedQuestionPrefersChunksOfThatDate(t *testing.T) {
 		{"When did we go camping in June?", saved[1].ID, "dated 20 June 2023"},
 		{"What camping trip did we take in May 2023?", saved[0].ID, "dated 8 May 2023"},
 	} {
-		res, err := e.Retrieve(context.Background(), Query{Text: tt.q, Kinds: []string{core.DocChunk}})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: tt.q, Kinds: []string{core.DocChunk}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestDatedQuestionPrefersChunksOfThatDate(t *testing.T) {
 		}
 	}
 	setStage(t, e, core.KindRanker, "query.time", "enabled", "false")
-	res, _ := e.Retrieve(context.Background(), Query{Text: "When did we go camping in June?", Kinds: []string{core.DocChunk}})
+	res, _ := e.Retrieve(context.Background(), answer.Query{Text: "When did we go camping in June?", Kinds: []string{core.DocChunk}})
 	for _, it := range res.Items {
 		if slices.ContainsFunc(it.Reasons, func(r string) bool { return strings.HasPrefix(r, "dated ") }) {
 			t.Errorf("dated_questions = false, yet %s says %q", it.ID, it.Reasons)
@@ -158,14 +159,14 @@ func TestChunkIndexedWithTheOneBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answer := core.DocID(core.DocChunk, saved[1].ID)
+	want := core.DocID(core.DocChunk, saved[1].ID)
 	found := func() bool {
 		index(t, e)
-		res, err := e.Retrieve(context.Background(), Query{Text: "How long have Mel and her husband been married?", Kinds: []string{core.DocChunk}})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: "How long have Mel and her husband been married?", Kinds: []string{core.DocChunk}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return slices.ContainsFunc(res.Items, func(it Item) bool { return it.ID == answer })
+		return slices.ContainsFunc(res.Items, func(it answer.Item) bool { return it.ID == want })
 	}
 	if !found() {
 		t.Error("the answer is not found by the words of the question before it")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/answer"
 )
 
 // Every file of the index, truncated or with a byte flipped, is repaired
@@ -14,7 +16,7 @@ import (
 func TestEveryDamagedIndexFileIsRepaired(t *testing.T) {
 	want := func(t *testing.T, e *Engine) []string {
 		t.Helper()
-		res, err := e.Retrieve(context.Background(), Query{Text: "coupon applied twice"})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon applied twice"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +78,7 @@ func TestEveryDamagedIndexFileIsRepaired(t *testing.T) {
 				}
 				// A query before the repair answers, and says what is
 				// missing, or is unaffected.
-				res, err := engine(t, root).Retrieve(context.Background(), Query{Text: "coupon applied twice"})
+				res, err := engine(t, root).Retrieve(context.Background(), answer.Query{Text: "coupon applied twice"})
 				switch {
 				case err != nil:
 					t.Errorf("a query on the damaged index failed: %v", err)

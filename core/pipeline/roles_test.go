@@ -3,13 +3,15 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"github.com/rubi-dev/rubi/core"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core"
+
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
 )
@@ -62,7 +64,7 @@ def max_retries_for(config):
 	return root
 }
 
-func fileIDs(res *Result) []string {
+func fileIDs(res *answer.Result) []string {
 	var out []string
 	for _, it := range res.Items {
 		if it.Kind == "file" {
@@ -76,7 +78,7 @@ func TestRolesInAnswers(t *testing.T) {
 	root := pyProject(t)
 	e := engine(t, root)
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "where is the retry logic with backoff", Kinds: []string{"file"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "where is the retry logic with backoff", Kinds: []string{"file"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +102,7 @@ func TestRolesInAnswers(t *testing.T) {
 		}
 	}
 	// A question about using the project finds the docs first.
-	res, err = e.Retrieve(context.Background(), Query{Text: "how do I configure retries", Kinds: []string{"file"}})
+	res, err = e.Retrieve(context.Background(), answer.Query{Text: "how do I configure retries", Kinds: []string{"file"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +113,7 @@ func TestRolesInAnswers(t *testing.T) {
 	write(t, root, "rubi.hcl", "index {\n  hidden_roles = []\n}\n")
 	e2 := engine(t, root)
 	index(t, e2)
-	res, err = e2.Retrieve(context.Background(), Query{Text: "Retry increment counters", Kinds: []string{"file"}})
+	res, err = e2.Retrieve(context.Background(), answer.Query{Text: "Retry increment counters", Kinds: []string{"file"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func TestGitattributesRoles(t *testing.T) {
 	write(t, root, ".gitattributes", "pkg/gen_tables.py linguist-generated\n")
 	e := engine(t, root)
 	index(t, e)
-	q := Query{Text: "retry backoff session table", Kinds: []string{"file"}, Limit: 50}
+	q := answer.Query{Text: "retry backoff session table", Kinds: []string{"file"}, Limit: 50}
 	res, err := e.Retrieve(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +156,7 @@ func TestTracebackAndUnits(t *testing.T) {
 		"  File \"/home/u/venv/lib/site-packages/pkg/session.py\", line 10, in send\n" +
 		"AttributeError: 'Session' object has no attribute 'adapter'\n\n" +
 		"I expected `Session.send` to use the mounted adapter. " + strings.Repeat("It used to work before the upgrade. ", 10)
-	res, err := e.Retrieve(context.Background(), Query{Text: report, Kinds: []string{"file"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: report, Kinds: []string{"file"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +184,7 @@ func TestBadQueries(t *testing.T) {
 	root := pyProject(t)
 	e := engine(t, root)
 	index(t, e)
-	if _, err := e.Retrieve(context.Background(), Query{Text: "  \n\t"}); err == nil || !strings.Contains(err.Error(), "empty") {
+	if _, err := e.Retrieve(context.Background(), answer.Query{Text: "  \n\t"}); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("an empty query: err = %v, want one saying it is empty", err)
 	}
 	big := strings.Repeat("File \"pkg/session.py\", line 10, in send\n`Session.send` retry backoff x/y.py:3 ", 5<<20/80)
@@ -191,7 +193,7 @@ func TestBadQueries(t *testing.T) {
 		"binary":    string([]byte{0, 0xff, 0xfe, 's', 'e', 's', 's', 'i', 'o', 'n', 0, 0x80}),
 		"stopwords": "the of and to a in is it that",
 	} {
-		res, err := e.Retrieve(context.Background(), Query{Text: text})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: text})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -248,7 +250,7 @@ func TestNotesBesideFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	index(t, e)
-	res, err := e.Retrieve(context.Background(), Query{Text: "http retries"})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "http retries"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +285,7 @@ func TestAnswersGolden(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, q := range queries {
-		res, err := e.Retrieve(context.Background(), Query{Text: q, Limit: 5})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: q, Limit: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,12 +308,12 @@ func TestAnswersGolden(t *testing.T) {
 // notes.files off, the file stays behind the crowd.
 func TestNoteFilesVote(t *testing.T) {
 	root := pluginsProject(t, 12)
-	rank := func(noteFiles bool) (int, *Result) {
+	rank := func(noteFiles bool) (int, *answer.Result) {
 		t.Helper()
 		e := engine(t, root)
 		setStage(t, e, core.KindRanker, "notes.files", "enabled", fmt.Sprint(noteFiles))
 		index(t, e)
-		res, err := e.Retrieve(context.Background(), Query{Text: "how are plugins loaded", Limit: 8})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: "how are plugins loaded", Limit: 8})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +355,7 @@ func TestReportsWeighTestTreesDown(t *testing.T) {
 		"now the adapter is lost as soon as a request is sent, every time, on every platform I tried, with the default settings."
 	files := func(q string) []string {
 		t.Helper()
-		res, err := e.Retrieve(context.Background(), Query{Text: q, Kinds: []string{"file"}})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: q, Kinds: []string{"file"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,7 +394,7 @@ func TestFirstItemsDoNotDependOnTheLimit(t *testing.T) {
 	index(t, e)
 	first := func(limit int) []string {
 		t.Helper()
-		res, err := e.Retrieve(context.Background(), Query{Text: "how are plugins loaded", Limit: limit, Budget: 1 << 20})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: "how are plugins loaded", Limit: limit, Budget: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}

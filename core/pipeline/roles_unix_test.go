@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/answer"
 )
 
 // Units come from the index alone when a file cannot be read: a file
@@ -24,7 +26,7 @@ func TestUnitsOfUnreadableFile(t *testing.T) {
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "where is `Session.send`", Kinds: []string{"file"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "where is `Session.send`", Kinds: []string{"file"}})
 	if err != nil {
 		t.Fatal(err)
 	}

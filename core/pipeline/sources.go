@@ -13,12 +13,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/store"
-	"github.com/rubi-dev/rubi/core/text"
 )
 
 // Sources (core.Source) bring documents from outside the code files. An
@@ -373,46 +371,4 @@ func (e *Engine) sourceKinds() map[string]*sourceState {
 		}
 	}
 	return out
-}
-
-// renderSourceItem is a source's item as a result shows it: its kind and
-// title, where to open it, the files it is about, and the start of its
-// text.
-func renderSourceItem(kind string, it *sourceEntry) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s", kind, it.Title)
-	if it.Location != "" {
-		b.WriteString("\n  at " + it.Location)
-	}
-	if len(it.Files) > 0 {
-		fmt.Fprintf(&b, "\n  files: %s", strings.Join(it.Files[:min(len(it.Files), 8)], ", "))
-	}
-	text.WriteExcerpt(&b, it.Body, 400)
-	return b.String()
-}
-
-// sourceItem shows a source's item (core.Source) from what the index holds
-// of it. Path and module filters are the code's, note types and statuses
-// the notes'; a time window applies to the item's time.
-func (p *packer) sourceItem(kind, key string, full bool) (Item, verdict, error) {
-	q := p.q
-	if q.PathPrefix != "" || q.Module != "" || len(q.NodeTypes) > 0 || len(q.Statuses) > 0 {
-		return Item{}, left, nil
-	}
-	if p.sourced == nil {
-		p.sourced = p.e.sourceKinds()
-	}
-	st, ok := p.sourced[kind]
-	if !ok {
-		return Item{}, left, nil // its source was taken out of the configuration
-	}
-	it, ok := st.entry(key)
-	windowed := !q.Since.IsZero() || !q.Until.IsZero()
-	if !ok || windowed && (it.Time == 0 || !q.inWindow(time.Unix(it.Time, 0))) {
-		return Item{}, left, nil
-	}
-	if full {
-		return Item{}, counted, nil
-	}
-	return Item{Kind: kind, Path: it.Location, Title: it.Title, Text: renderSourceItem(kind, it)}, shown, nil
 }

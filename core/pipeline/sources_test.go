@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 )
 
@@ -121,7 +122,7 @@ func TestSourceItemsAreFoundAndShown(t *testing.T) {
 	if got := tracker.takeReads(); !slices.EqualFunc(got, [][]string{{"17", "18"}}, slices.Equal) {
 		t.Errorf("reads = %q, want one read of both items", got)
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "coupon refused on its expiry day", Kinds: []string{"ticket"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon refused on its expiry day", Kinds: []string{"ticket"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,20 +139,20 @@ func TestSourceItemsAreFoundAndShown(t *testing.T) {
 		t.Errorf("item = %+v", it)
 	}
 	// Among every kind, the report is found beside the code.
-	res, err = e.Retrieve(context.Background(), Query{Text: "coupon refused on its expiry day"})
+	res, err = e.Retrieve(context.Background(), answer.Query{Text: "coupon refused on its expiry day"})
 	if err != nil || !slices.Contains(ids(res), "ticket:17") {
 		t.Errorf("without a kind filter: %q, %v", ids(res), err)
 	}
 	// A time window before the item's time, and a path filter (code's),
 	// leave it out.
-	for _, q := range []Query{
+	for _, q := range []answer.Query{
 		{Text: "coupon expiry", Kinds: []string{"ticket"}, PathPrefix: "internal/"},
 	} {
 		if res, err := e.Retrieve(context.Background(), q); err != nil || slices.Contains(ids(res), "ticket:17") {
 			t.Errorf("%+v: %q, %v", q, ids(res), err)
 		}
 	}
-	_, err = e.Retrieve(context.Background(), Query{Text: "coupon", Kinds: []string{"tickets"}})
+	_, err = e.Retrieve(context.Background(), answer.Query{Text: "coupon", Kinds: []string{"tickets"}})
 	if err == nil || !strings.Contains(err.Error(), "chunk, ticket") {
 		t.Errorf("an unknown kind should be refused, naming the sources' kinds: %v", err)
 	}
@@ -182,11 +183,11 @@ func TestSourceReadsOnlyWhatChanged(t *testing.T) {
 	if stats.Sourced != 1 {
 		t.Errorf("sourced = %d, want 1", stats.Sourced)
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "contrast toggle", Kinds: []string{"ticket"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "contrast toggle", Kinds: []string{"ticket"}})
 	if err != nil || len(res.Items) == 0 || res.Items[0].ID != "ticket:18" {
 		t.Fatalf("the changed item's new words: %q, %v", ids(res), err)
 	}
-	res, err = e.Retrieve(context.Background(), Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
+	res, err = e.Retrieve(context.Background(), answer.Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
 	if err != nil || slices.Contains(ids(res), "ticket:17") {
 		t.Errorf("the dropped item is still found: %q, %v", ids(res), err)
 	}
@@ -220,7 +221,7 @@ func TestFailingSourceKeepsWhatItHeld(t *testing.T) {
 	}) {
 		t.Errorf("warnings = %q", stats.Warnings)
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
 	if err != nil || len(res.Items) == 0 || res.Items[0].ID != "ticket:17" {
 		t.Errorf("after a failed scan: %q, %v", ids(res), err)
 	}
@@ -254,7 +255,7 @@ func TestSourceTakenOutOfTheConfigurationLeaves(t *testing.T) {
 	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the state of a source taken out is still there: %v", err)
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "coupons expire a day early"})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupons expire a day early"})
 	if err != nil || slices.Contains(ids(res), "ticket:17") {
 		t.Errorf("the source's item is still found: %q, %v", ids(res), err)
 	}
@@ -303,7 +304,7 @@ func TestDamagedSourceStateIsReadAgain(t *testing.T) {
 	if got := tracker.takeReads(); !slices.EqualFunc(got, [][]string{{"17"}}, slices.Equal) {
 		t.Errorf("reads = %q, want the item read again", got)
 	}
-	res, err := e.Retrieve(context.Background(), Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
 	if err != nil || len(res.Items) == 0 || res.Items[0].ID != "ticket:17" {
 		t.Errorf("after a damaged state: %q, %v", ids(res), err)
 	}
@@ -324,7 +325,7 @@ func TestSourceItemsShownToConcurrentQueries(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := e.Retrieve(context.Background(), Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
+			res, err := e.Retrieve(context.Background(), answer.Query{Text: "coupons expire a day early", Kinds: []string{"ticket"}})
 			if err == nil && (len(res.Items) == 0 || res.Items[0].ID != "ticket:17") {
 				err = errors.New("ticket:17 not first: " + strings.Join(ids(res), ", "))
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/manifest"
 )
@@ -49,7 +50,7 @@ func TestOneShotManifestCarriesRecords(t *testing.T) {
 		root := shop(t)
 		e := engineWith(t, root, Options{OneShot: oneShot})
 		index(t, e)
-		if _, err := e.Retrieve(context.Background(), Query{Text: "coupon"}); err != nil {
+		if _, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon"}); err != nil {
 			t.Fatal(err)
 		}
 		edit(t, root, "README.md", "", "\nmore words\n")
@@ -71,23 +72,5 @@ func TestOneShotManifestCarriesRecords(t *testing.T) {
 		if got := m.AllFacts(); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(edges, wantEdges) {
 			t.Error("the one-shot update wrote other imports or edges")
 		}
-	}
-}
-
-// A module's summary names its six most central files, then "…".
-func TestModuleSummary(t *testing.T) {
-	m := manifest.New()
-	files := m.Records()
-	for i := range 8 {
-		p := fmt.Sprintf("pkg/f%d.go", i)
-		files[p] = &manifest.Record{Path: p, Module: "pkg", Rank: float64(i % 3)}
-	}
-	files["lib/a.go"] = &manifest.Record{Path: "lib/a.go", Module: "lib"}
-	sums := m.ModuleSummaries()
-	if got, want := renderModule("pkg", sums["pkg"]), "module pkg (8 files): f2.go, f5.go, f1.go, f4.go, f7.go, f0.go, …"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	if got, want := renderModule("lib", sums["lib"]), "module lib (1 file): a.go"; got != want {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }

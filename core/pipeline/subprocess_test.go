@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/subprocess"
 )
@@ -51,7 +52,7 @@ ranker "rank.bm25" {
 		}
 		var out []string
 		for _, q := range []string{"how is the configuration file loaded", "coupon applied twice", "submitCart"} {
-			res, err := e.Retrieve(context.Background(), Query{Text: q})
+			res, err := e.Retrieve(context.Background(), answer.Query{Text: q})
 			if err != nil {
 				t.Fatal(err)
 			}

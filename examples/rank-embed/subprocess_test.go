@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/subprocess"
@@ -59,7 +60,7 @@ func TestSwappedInAsSubprocess(t *testing.T) {
 		return e
 	}
 	ask := func(e *pipeline.Engine, text string) []string {
-		res, err := e.Retrieve(context.Background(), pipeline.Query{Text: text, Kinds: []string{"file"}})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: text, Kinds: []string{"file"}})
 		if err != nil {
 			t.Fatalf("retrieve %q: %v", text, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/subprocess"
@@ -127,7 +128,7 @@ func TestSwappedInAsSubprocess(t *testing.T) {
 		if _, err := e.Index(context.Background(), pipeline.IndexOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Retrieve(context.Background(), pipeline.Query{Text: "parser", Kinds: []string{"file"}})
+		res, err := e.Retrieve(context.Background(), answer.Query{Text: "parser", Kinds: []string{"file"}})
 		if err != nil || len(res.Items) == 0 {
 			t.Fatalf("retrieve: %v %v", res, err)
 		}

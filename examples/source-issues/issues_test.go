@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/subprocess"
@@ -137,7 +138,7 @@ func TestIndexedAsSubprocess(t *testing.T) {
 	if stats.Sourced != 2 || len(stats.Warnings) != 0 {
 		t.Errorf("sourced %d, warnings %q", stats.Sourced, stats.Warnings)
 	}
-	res, err := e.Retrieve(context.Background(), pipeline.Query{Text: "requests storm the upstream after a timeout", Kinds: []string{"issue", "file"}})
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "requests storm the upstream after a timeout", Kinds: []string{"issue", "file"}})
 	if err != nil || len(res.Items) == 0 || res.Items[0].ID != "issue:7" {
 		t.Fatalf("items: %v, %v", res, err)
 	}
@@ -172,11 +173,11 @@ func TestIndexedAsSubprocess(t *testing.T) {
 	if stats.Sourced != 1 {
 		t.Errorf("sourced = %d", stats.Sourced)
 	}
-	res, err = e.Retrieve(context.Background(), pipeline.Query{Text: "gateway jitter", Kinds: []string{"issue"}})
+	res, err = e.Retrieve(context.Background(), answer.Query{Text: "gateway jitter", Kinds: []string{"issue"}})
 	if err != nil || len(res.Items) != 1 || res.Items[0].ID != "issue:7" {
 		t.Errorf("after the change: %v, %v", res, err)
 	}
-	res, err = e.Retrieve(context.Background(), pipeline.Query{Text: "document the config file settings", Kinds: []string{"issue"}})
+	res, err = e.Retrieve(context.Background(), answer.Query{Text: "document the config file settings", Kinds: []string{"issue"}})
 	if err != nil || len(res.Items) != 0 {
 		t.Errorf("a removed issue is still found: %v, %v", res, err)
 	}

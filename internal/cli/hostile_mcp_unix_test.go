@@ -50,7 +50,7 @@ func TestAHostileRepositoryHurtsNothingOverMCP(t *testing.T) {
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_STATE_HOME="+filepath.Join(home, ".state"), "RUBI_VAULT="+filepath.Join(home, "vault"))
 	mcp := startMCP(t, cmd)
-	answered := map[int]answer{}
+	answered := map[int]rpcAnswer{}
 	for i, c := range calls {
 		var call struct {
 			Name      string          `json:"name"`

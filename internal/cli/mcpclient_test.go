@@ -21,21 +21,21 @@ type mcpStdio struct {
 	t       *testing.T
 	cmd     *exec.Cmd
 	in      io.WriteCloser
-	answers chan answer
+	answers chan rpcAnswer
 	stdout  strings.Builder // every line the server printed
 	stderr  bytes.Buffer
 	next    int
 }
 
-// answer is a JSON-RPC response.
-type answer struct {
+// rpcAnswer is a JSON-RPC response.
+type rpcAnswer struct {
 	ID     *int            `json:"id"`
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
 }
 
 // text is what a tool result's content says, "" for an error response.
-func (a answer) text() string {
+func (a rpcAnswer) text() string {
 	var res struct {
 		Content []struct {
 			Text string `json:"text"`
@@ -50,7 +50,7 @@ func (a answer) text() string {
 }
 
 // isError reports a JSON-RPC error or a tool result with isError.
-func (a answer) isError() bool {
+func (a rpcAnswer) isError() bool {
 	var res struct {
 		IsError bool `json:"isError"`
 	}
@@ -61,7 +61,7 @@ func (a answer) isError() bool {
 // startMCP starts cmd, an MCP server on stdio, and initializes a session.
 func startMCP(t *testing.T, cmd *exec.Cmd) *mcpStdio {
 	t.Helper()
-	m := &mcpStdio{t: t, cmd: cmd, answers: make(chan answer)}
+	m := &mcpStdio{t: t, cmd: cmd, answers: make(chan rpcAnswer)}
 	cmd.Stderr = &m.stderr
 	var err error
 	if m.in, err = cmd.StdinPipe(); err != nil {
@@ -80,7 +80,7 @@ func startMCP(t *testing.T, cmd *exec.Cmd) *mcpStdio {
 		sc.Buffer(make([]byte, 1<<20), 64<<20)
 		for sc.Scan() {
 			m.stdout.WriteString(sc.Text() + "\n")
-			var a answer
+			var a rpcAnswer
 			if json.Unmarshal(sc.Bytes(), &a) == nil && a.ID != nil {
 				m.answers <- a
 			}
@@ -96,12 +96,12 @@ func startMCP(t *testing.T, cmd *exec.Cmd) *mcpStdio {
 
 // call calls one tool with its arguments (a JSON object) and waits for
 // the answer; false when the server answered nothing (it ended).
-func (m *mcpStdio) call(tool, arguments string) (answer, bool) {
+func (m *mcpStdio) call(tool, arguments string) (rpcAnswer, bool) {
 	m.t.Helper()
 	return m.request("tools/call", fmt.Sprintf(`{"name":%q,"arguments":%s}`, tool, arguments))
 }
 
-func (m *mcpStdio) request(method, params string) (answer, bool) {
+func (m *mcpStdio) request(method, params string) (rpcAnswer, bool) {
 	m.t.Helper()
 	m.next++
 	fmt.Fprintf(m.in, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", m.next, method, params)
@@ -110,7 +110,7 @@ func (m *mcpStdio) request(method, params string) (answer, bool) {
 		return a, ok && *a.ID == m.next
 	case <-time.After(time.Minute):
 		m.t.Fatalf("no answer to %s %s within a minute\nstderr: %s", method, params, m.stderr.String())
-		return answer{}, false
+		return rpcAnswer{}, false
 	}
 }
 

@@ -1,10 +1,12 @@
 // Package rerank holds the built-in rerankers, which reorder the fused
 // list of a query before it is packed: rerank.roles (what a file's role
 // says before any query), rerank.notes (notes that match as well as the
-// best files come first) and rerank.floor (a weak match is no match).
-// The engine runs them in the order rubi.hcl declares them; the fourth
-// built-in reranker, rerank.units, lives with the packer in core/pipeline,
-// which reads the symbols it ranks.
+// best files come first), rerank.units (under each file, the functions
+// and classes to open, ranked for the question) and rerank.floor (a weak
+// match is no match). The engine runs them in the order rubi.hcl
+// declares them, each given the engine's facts of the query (core.Facts):
+// rerank.units reads the symbols and lines of the files it ranks through
+// them, as the engine reads a repository's files.
 //
 // The declared order is part of the answer: rerank.units ranks the units
 // of the files as the list stands when it runs, so it runs before
@@ -24,12 +26,14 @@ import (
 const (
 	RolesName = "rerank.roles"
 	NotesName = "rerank.notes"
+	UnitsName = "rerank.units"
 	FloorName = "rerank.floor"
 )
 
 func init() {
 	core.Register(RolesName, core.KindReranker, func() core.Stage { return NewRoles() })
 	core.Register(NotesName, core.KindReranker, func() core.Stage { return NewNotes() })
+	core.Register(UnitsName, core.KindReranker, func() core.Stage { return NewUnits() })
 	core.Register(FloorName, core.KindReranker, func() core.Stage { return NewFloor() })
 }
 

@@ -1,9 +1,10 @@
 // Package standard links rubi's built-in stages into a binary: importing
 // it registers lang.regex, rank.bm25, rank.names, rank.ppr, the rankers
 // of the engine's facts (query.paths, notes.files, query.time), fuse.rrf
-// and the rerankers (rerank.roles, rerank.notes, rerank.floor), each under
-// its namespaced name; rerank.units comes with core/pipeline. internal/cli imports it; so does any program that embeds
-// the engine and wants the default pipeline.
+// and the rerankers (rerank.roles, rerank.notes, rerank.units,
+// rerank.floor), each under its namespaced name. internal/cli imports it;
+// so does any program that embeds the engine and wants the default
+// pipeline.
 package standard
 
 import (

@@ -1,9 +1,8 @@
-package pipeline
+package answer
 
 import (
 	"fmt"
 	"slices"
-
 	"sort"
 	"strings"
 
@@ -121,7 +120,7 @@ const maxSymbolLines = 4
 // The repository names its files and symbols: each is escaped
 // (text.Escape), so that a file named "a.go\n   why: …" cannot start a
 // line of the result's own.
-func renderFile(rec *manifest.Record, units []Unit, qtokens map[string]bool) string {
+func renderFile(rec *manifest.Record, units []core.Unit, qtokens map[string]bool) string {
 	var b strings.Builder
 	b.WriteString(text.Escape(rec.Path))
 	var info []string
@@ -176,7 +175,7 @@ func renderFile(rec *manifest.Record, units []Unit, qtokens map[string]bool) str
 }
 
 // unitSymbol is the symbol a unit stands for.
-func unitSymbol(rec *manifest.Record, u Unit) *core.Symbol {
+func unitSymbol(rec *manifest.Record, u core.Unit) *core.Symbol {
 	for i := range rec.Syms {
 		s := &rec.Syms[i]
 		if s.Line == u.Line && (s.Name == u.Name || strings.HasSuffix(u.Name, "."+s.Name)) {
@@ -228,6 +227,22 @@ func renderModule(mod string, s manifest.ModuleSummary) string {
 		names = append(slices.Clip(names), "…")
 	}
 	return fmt.Sprintf("module %s (%s): %s", text.Escape(mod), plural(s.Files, "file"), text.Escape(strings.Join(names, ", ")))
+}
+
+// renderSourceItem is a source's item as a result shows it: its kind and
+// title, where to open it, the files it is about, and the start of its
+// text.
+func renderSourceItem(kind string, it *core.SourceDocument) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s", kind, it.Title)
+	if it.Location != "" {
+		b.WriteString("\n  at " + it.Location)
+	}
+	if len(it.Files) > 0 {
+		fmt.Fprintf(&b, "\n  files: %s", strings.Join(it.Files[:min(len(it.Files), 8)], ", "))
+	}
+	text.WriteExcerpt(&b, it.Body, 400)
+	return b.String()
 }
 
 func plural(n int, word string) string {

@@ -1,24 +1,105 @@
-package pipeline
+package rerank
 
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"math"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/query"
-	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/text"
 )
+
+// UnitsSettings are rerank.units' settings.
+type UnitsSettings struct {
+	// MaxUnits is how many units an answer lists under one file.
+	MaxUnits int `hcl:"max_units,optional"`
+	// RankedFiles is how many of the list's first files have their units
+	// ranked by their lines, the files read for it; the others list only
+	// the units the question names.
+	RankedFiles int `hcl:"ranked_files,optional"`
+}
+
+// Units is rerank.units. It reorders what is under each file of the
+// list, not the list: at its turn it reads the first files the query
+// keeps (their symbols, and their lines, through the engine's facts) and
+// ranks their units for the question; the answer asks it for the units
+// of any other file it shows, which are then those the question names.
+type Units struct {
+	s UnitsSettings
+}
+
+// NewUnits returns rerank.units with its default settings.
+func NewUnits() *Units {
+	return &Units{s: UnitsSettings{MaxUnits: maxUnits, RankedFiles: maxUnitFiles}}
+}
+
+// Info describes the stage.
+func (u *Units) Info() core.Info {
+	return core.Info{Name: UnitsName, Kind: core.KindReranker, Version: "1.0.0",
+		Description: "Lists under each file the functions and classes to open, ranked for the question.",
+		Schema:      core.MustSchemaOf(&UnitsSettings{})}
+}
+
+// Configure reads the settings.
+func (u *Units) Configure(_ context.Context, setup core.Setup) error {
+	if err := core.DecodeSettings(setup.Settings, &u.s); err != nil {
+		return err
+	}
+	if u.s.MaxUnits < 1 {
+		return &core.SettingError{Setting: "max_units", Message: "must be at least 1"}
+	}
+	if u.s.RankedFiles < 0 {
+		return &core.SettingError{Setting: "ranked_files", Message: "cannot be negative"}
+	}
+	return nil
+}
+
+// Rerank without the engine's facts reads no symbols: the list is kept
+// and no unit chosen.
+func (u *Units) Rerank(_ context.Context, rr core.Rerank) (core.Reranked, error) {
+	return core.Reranked{Hits: rr.Hits}, nil
+}
+
+// RerankFacts keeps the list and chooses the units under its files: a
+// query that does not ask for files has none.
+func (u *Units) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts) (core.Reranked, error) {
+	out := core.Reranked{Hits: rr.Hits}
+	if len(rr.Query.Kinds) > 0 && !slices.Contains(rr.Query.Kinds, core.DocFile) {
+		return out, nil
+	}
+	p := newProfile(facts.Question(), rr.Query.Terms, facts.Analysis(), u.s.MaxUnits)
+	ranked, err := rankFileUnits(rr.Hits, min(u.s.RankedFiles, rr.Limit), p, facts)
+	if err != nil {
+		return core.Reranked{}, err
+	}
+	out.Units = &unitChoice{p: p, ranked: ranked}
+	return out, nil
+}
+
+// unitChoice is rerank.units' choice for one query (core.Units): the
+// units of the files it read, and the question's profile to choose those
+// of the others by name.
+type unitChoice struct {
+	p      *profile
+	ranked map[string][]core.Unit
+}
+
+// Of returns the units the reranker ranked for a file it read, else those
+// of its symbols the question names.
+func (c *unitChoice) Of(path string, syms []core.Symbol) []core.Unit {
+	if units, ok := c.ranked[path]; ok {
+		return units
+	}
+	return c.p.fileUnits(unitFile{path: path, syms: syms}, nil, nil)
+}
 
 // Units are the functions, methods and classes of a file, ranked for a
 // question so that an answer says where to open each file: the units
@@ -197,14 +278,16 @@ const (
 	agentWeight   = 2.5
 )
 
-func newProfile(q Query, an *query.Analysis, maxUnits int) *profile {
+// newProfile is the profile of a question, as asked, with the agent's
+// terms and its analysis.
+func newProfile(question string, terms []string, an *query.Analysis, maxUnits int) *profile {
 	p := &profile{terms: map[string]float64{}, names: map[string]query.Mention{}, maxUnits: maxUnits}
 	add := func(s string, w float64) {
 		for _, t := range text.Tokenize(s) {
 			p.terms[t] = max(p.terms[t], w)
 		}
 	}
-	txt := q.Text
+	txt := question
 	if len(txt) > 64<<10 {
 		txt = txt[:64<<10]
 	}
@@ -228,7 +311,7 @@ func newProfile(q Query, an *query.Analysis, maxUnits int) *profile {
 			p.at = append(p.at, m)
 		}
 	}
-	for _, t := range q.Terms {
+	for _, t := range terms {
 		add(t, agentWeight)
 		p.names[strings.ToLower(t)] = query.Mention{Text: t, Kind: query.KindName, Weight: 1, Why: "one of the terms"}
 	}
@@ -257,52 +340,57 @@ const (
 	unitBytes    = 512 << 10
 )
 
+// unitFile is a file whose units are ranked: its path and symbols.
+type unitFile struct {
+	path string
+	syms []core.Symbol
+}
+
 // rankFileUnits ranks, in parallel, the units of the first files of the
-// fused list that the query admits (those the answer will most likely
-// show), by name and text; the answer's other files rank theirs by name
-// alone: at most files of them. load reads a record's symbols.
-func (e *Engine) rankFileUnits(m *manifest.Manifest, q Query, fused []core.Hit, p *profile, files int, load func(*manifest.Record) error) (map[string][]Unit, error) {
-	var recs []*manifest.Record
+// list that the query keeps (those the answer will most likely show), by
+// name and by their lines: at most files of them, within unitBytes. The
+// answer's other files rank theirs by name alone (unitChoice.Of).
+func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) (map[string][]core.Unit, error) {
+	var picked []unitFile
 	budget := int64(unitBytes)
-	for _, h := range fused {
-		if len(recs) == min(files, q.Limit) {
+	for _, h := range hits {
+		if len(picked) == files {
 			break
 		}
 		kind, key, err := core.SplitDocID(h.ID)
-		if err != nil || kind != core.DocFile {
+		if err != nil || kind != core.DocFile || !facts.Keeps(key) {
 			continue
 		}
-		rec, ok := m.File(key)
-		if !ok || !q.underPath(key) || q.Module != "" && rec.Module != q.Module || !q.inWindow(time.Unix(0, rec.ModTime)) {
-			continue
-		}
-		if len(recs) > 0 && rec.Size > budget {
+		info, _ := facts.File(key)
+		if len(picked) > 0 && info.Size > budget {
 			break
 		}
-		budget -= rec.Size
-		if err := load(rec); err != nil {
+		budget -= info.Size
+		syms, err := facts.Symbols(key)
+		if err != nil {
 			return nil, err
 		}
-		recs = append(recs, rec)
+		picked = append(picked, unitFile{path: key, syms: syms})
 	}
 	// A worker per processor, each with its own vocabulary: the files of
 	// one answer share most of their words, which a worker then analyzes
 	// once.
-	out := make([][]Unit, len(recs))
+	out := make([][]core.Unit, len(picked))
 	var next atomic.Int32
 	var wg sync.WaitGroup
-	for range min(len(recs), runtime.GOMAXPROCS(0)) {
+	for range min(len(picked), runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			var sc unitScratch
-			for i := int(next.Add(1) - 1); i < len(recs); i = int(next.Add(1) - 1) {
-				out[i] = e.fileUnits(recs[i], p, &sc)
+			for i := int(next.Add(1) - 1); i < len(picked); i = int(next.Add(1) - 1) {
+				f := picked[i]
+				out[i] = p.fileUnits(f, facts.Read(f.path, maxUnitFile), &sc)
 			}
 		})
 	}
 	wg.Wait()
-	ranked := make(map[string][]Unit, len(recs))
-	for i, rec := range recs {
-		ranked[rec.Path] = out[i]
+	ranked := make(map[string][]core.Unit, len(picked))
+	for i, f := range picked {
+		ranked[f.path] = out[i]
 	}
 	return ranked, nil
 }
@@ -317,13 +405,14 @@ type unitScratch struct {
 }
 
 // fileUnits returns the units of a file for the question, best first, at
-// most maxUnits. With sc, the file is read and its units ranked by their
-// lines too (a file that cannot be read ranks by names alone); without,
-// only units the question names are listed.
-func (e *Engine) fileUnits(rec *manifest.Record, p *profile, sc *unitScratch) []Unit {
+// most maxUnits. With sc, the file was read (content, nil when it could
+// not be) and its units are ranked by their lines too (a file that could
+// not be read ranks by names alone); without, only units the question
+// names are listed.
+func (p *profile) fileUnits(f unitFile, content []byte, sc *unitScratch) []core.Unit {
 	read := sc != nil
 	var spans []*unitSpan
-	for _, s := range rec.Syms {
+	for _, s := range f.syms {
 		// Lines count from 1; a unit without a line (from a parser
 		// that gives none) has no span to rank.
 		if !unitKinds[s.Kind] || s.Line < 1 {
@@ -337,10 +426,6 @@ func (e *Engine) fileUnits(rec *manifest.Record, p *profile, sc *unitScratch) []
 	}
 	if len(spans) == 0 {
 		return nil
-	}
-	var content []byte
-	if read {
-		content = readHead(filepath.Join(e.cfg.Root, filepath.FromSlash(rec.Path)), maxUnitFile)
 	}
 	lines := splitLines(content)
 	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(a.start, b.start) })
@@ -434,7 +519,7 @@ func (e *Engine) fileUnits(rec *manifest.Record, p *profile, sc *unitScratch) []
 	// A unit holding a line the question points at in this file.
 	for _, m := range p.at {
 		mp := query.CleanPath(m.Text)
-		if mp != rec.Path && !strings.HasSuffix(mp, "/"+rec.Path) {
+		if mp != f.path && !strings.HasSuffix(mp, "/"+f.path) {
 			continue
 		}
 		var in *unitSpan // the innermost unit holding the line
@@ -457,12 +542,12 @@ func (e *Engine) fileUnits(rec *manifest.Record, p *profile, sc *unitScratch) []
 		}
 	}
 	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(b.score, a.score) })
-	out := make([]Unit, 0, min(len(spans), p.maxUnits))
+	out := make([]core.Unit, 0, min(len(spans), p.maxUnits))
 	for _, u := range spans[:min(len(spans), p.maxUnits)] {
 		if u.score <= 0 && (len(out) > 0 || !read) {
 			break
 		}
-		out = append(out, Unit{Name: u.name, Kind: u.sym.Kind, Line: u.start, EndLine: u.end, Why: u.why})
+		out = append(out, core.Unit{Name: u.name, Kind: u.sym.Kind, Line: u.start, EndLine: u.end, Why: u.why})
 	}
 	return out
 }
@@ -554,37 +639,6 @@ func (u *unitSpan) nameBonus(p *profile) float64 {
 		}
 	}
 	return bonus
-}
-
-// readHead reads at most limit bytes of a regular file; nil when it
-// cannot, or when the path is now a link, a FIFO or a device (the tree is
-// the user's and may have changed since the index: a FIFO would block
-// the query, a link could lead out of the project).
-func readHead(name string, limit int64) []byte {
-	f, err := store.OpenLeaf(name)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	// Sized as the file was a moment ago, and one byte more to see it
-	// end in one read: a file that grew since is read on, up to the
-	// limit.
-	data := make([]byte, 0, min(max(fi.Size(), 0), limit)+1)
-	for int64(len(data)) < limit {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := f.Read(data[len(data):min(int64(cap(data)), limit)])
-		data = data[:len(data)+n]
-		if err != nil {
-			break
-		}
-	}
-	return data
 }
 
 // splitLines splits content into lines without their line ends.

@@ -1,7 +1,6 @@
-package pipeline
+package answer
 
 import (
-	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -10,39 +9,68 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/core/tokens"
 )
+
+// Answer is one query on its way from the rerankers to the agent: what
+// the engine's stages made of it, which Pack fits to the budget.
+type Answer struct {
+	Query Query
+	// Manifest is the code map's manifest the files and modules are shown
+	// from; nil for a query of notes alone.
+	Manifest *manifest.Manifest
+	// Lists are every ranker's list, in the order they were fused: an
+	// item's scores and reasons come from them.
+	Lists []core.RankedList
+	// Hits is the fused list as the rerankers left it, best first.
+	Hits []core.Hit
+	// Reranked holds, by document id, what each reranker did to it.
+	Reranked map[string][]Reranked
+	// Weak are the hits the floor would have left out, for a query whose
+	// caller admits items itself (Query.Admit).
+	Weak map[string]bool
+	// Units chooses the units under each file shown (rerank.units); nil
+	// shows a file's definitions most related to the question instead.
+	Units core.Units
+}
+
+// Documents are the documents an answer shows, as the index holds them;
+// the engine gives them for one query, over the index it read. Files and
+// modules are read from the Answer's manifest.
+type Documents interface {
+	// Symbols reads an indexed file's symbols into its record, once.
+	Symbols(rec *manifest.Record) error
+	// Note shows a knowledge note, as its file is now, when f keeps it;
+	// withStale says what changed in the code it is about since.
+	Note(key string, f notes.Filter, withStale bool) (notes.Shown, bool)
+	// Chunk shows a chunk of the conversation memory when f keeps it.
+	Chunk(key string, f notes.Filter) (notes.Shown, bool)
+	// SourceItem is a source's item as the index holds it, kind being the
+	// kind of its source's documents; false when no enabled source gives
+	// that kind, or the item is gone.
+	SourceItem(kind, key string) (*core.SourceDocument, bool)
+}
 
 // maxMisses is how many items in a row may fail to fit the budget before
 // the packer stops trying smaller ones.
 const maxMisses = 3
 
-// pack turns fused hits into items until the budget or the limit is
-// reached. An item that does not fit is skipped and a smaller one after it
-// may still go in: the budget is a ceiling, not a cut-off point; after
-// maxMisses misses in a row the rest are only counted.
-//
-// tolerant answers without the symbols of a file that cannot be read
-// (their file is damaged) instead of failing.
-func (e *Engine) pack(a *answer, tolerant bool) (*Result, error) {
-	q, m := a.q, a.m
+// Pack turns the answer's hits into items until the budget or the limit
+// is reached. An item that does not fit is skipped and a smaller one
+// after it may still go in: the budget is a ceiling, not a cut-off point;
+// after maxMisses misses in a row the rest are only counted.
+func (a *Answer) Pack(docs Documents) (*Result, error) {
+	q, m := a.Query, a.Manifest
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	reserve := footerReserve(q)
 	misses := 0
-	p := &packer{e: e, m: m, q: q, qtokens: queryTokens(q), tolerant: tolerant}
-	defer p.close()
-	if q.acceptsKind(core.DocFile) && m != nil && a.units != nil {
-		p.prof = newProfile(q, a.an, a.units.MaxUnits)
-		var err error
-		if p.ranked, err = e.rankFileUnits(m, q, a.units.hits, p.prof, a.units.RankedFiles, p.loadSymbols); err != nil {
-			return nil, err
-		}
-	}
+	p := &packer{a: a, docs: docs, qtokens: queryTokens(q)}
 	seen := map[string]bool{} // ids and texts shown: no item twice
-	for _, h := range a.fused {
+	for _, h := range a.Hits {
 		kind, key, err := core.SplitDocID(h.ID)
-		if err != nil || !q.acceptsKind(kind) || seen[h.ID] {
+		if err != nil || !q.Accepts(kind) || seen[h.ID] {
 			continue
 		}
 		// Past the limit, or once several items in a row did not fit the
@@ -61,7 +89,7 @@ func (e *Engine) pack(a *answer, tolerant bool) (*Result, error) {
 			continue
 		}
 		it.ID, it.Score = h.ID, h.Score
-		if q.Admit != nil && !q.Admit(&it, !a.weak[h.ID]) {
+		if q.Admit != nil && !q.Admit(&it, !a.Weak[h.ID]) {
 			continue
 		}
 		if text := it.Kind + "\x00" + it.Text; seen[text] {
@@ -69,11 +97,11 @@ func (e *Engine) pack(a *answer, tolerant bool) (*Result, error) {
 		} else {
 			seen[h.ID], seen[text] = true, true
 		}
-		it.Scores, it.Reasons = explain(h, a.lists)
+		it.Scores, it.Reasons = explain(h, a.Lists)
 		if len(it.Reasons) == 0 {
 			it.Reasons = []string{fallbackReason(&it, m, it.Scores)}
 		}
-		it.Reranked = a.reranked[h.ID]
+		it.Reranked = a.Reranked[h.ID]
 		if it.Role != "" && it.Role != codemap.RoleCode {
 			it.Reasons = append(it.Reasons, roleReason(it.Role, it.Reranked))
 		}
@@ -101,24 +129,13 @@ const (
 	left                   // gone since the index, or filtered out
 )
 
-// packer shows the hits of one query, one kind of document at a time:
+// packer shows the hits of one answer, one kind of document at a time:
 // files, modules, knowledge nodes, conversation chunks and the sources'
-// items each have their show method (here, knowledge.go, chunks.go and
-// sources.go).
+// items each have their show method.
 type packer struct {
-	e        *Engine
-	m        *manifest.Manifest
-	q        Query
-	qtokens  map[string]bool
-	tolerant bool
-	// symbols reads the symbols of the files shown, opened at the first.
-	symbols *manifest.SymbolReader
-	// prof and ranked are the query's profile and the units of the files
-	// it ranked, when results show units.
-	prof   *profile
-	ranked map[string][]Unit
-	// sourced are the sources' states, read at the first source's item.
-	sourced map[string]*sourceState
+	a       *Answer
+	docs    Documents
+	qtokens map[string]bool
 }
 
 // show makes the item of the document kind:key, or says why there is none.
@@ -137,39 +154,10 @@ func (p *packer) show(kind, key string, full bool) (Item, verdict, error) {
 	return p.sourceItem(kind, key, full)
 }
 
-// loadSymbols reads a file's symbols into its record, once.
-func (p *packer) loadSymbols(rec *manifest.Record) error {
-	e := p.e
-	if !rec.Loaded && p.symbols == nil {
-		f, err := p.m.OpenSymbols(e.indexDir())
-		if err != nil {
-			return err
-		}
-		p.symbols = manifest.NewSymbolReader(f)
-	}
-	if p.symbols == nil {
-		return nil
-	}
-	// Records cache their symbols once read; queries may run
-	// concurrently.
-	e.symMu.Lock()
-	defer e.symMu.Unlock()
-	if err := p.symbols.Read(rec); err != nil && !(p.tolerant && errors.Is(err, manifest.ErrSymbolsDamaged)) {
-		return err
-	}
-	return nil
-}
-
-func (p *packer) close() {
-	if p.symbols != nil {
-		p.symbols.Close()
-	}
-}
-
 // file shows a file: its record, its definitions and units.
 func (p *packer) file(key string, full bool) (Item, verdict, error) {
-	q := p.q
-	if full && q.Module == "" && q.Since.IsZero() && q.Until.IsZero() {
+	q := p.a.Query
+	if full && q.Module == "" && !q.windowed() {
 		// Counted without finding the file's record, which costs a search
 		// of the manifest: the count may include a file gone since the
 		// index.
@@ -178,41 +166,90 @@ func (p *packer) file(key string, full bool) (Item, verdict, error) {
 		}
 		return Item{}, left, nil
 	}
-	rec, ok := p.m.File(key)
+	rec, ok := p.a.Manifest.File(key)
 	if !ok {
 		return Item{}, left, nil // a ranker remembered a file that is gone
 	}
-	if !q.underPath(key) || q.Module != "" && rec.Module != q.Module || !q.inWindow(time.Unix(0, rec.ModTime)) {
+	if !q.KeepsFile(rec) {
 		return Item{}, left, nil
 	}
 	if full {
 		return Item{}, counted, nil
 	}
-	if err := p.loadSymbols(rec); err != nil {
+	if err := p.docs.Symbols(rec); err != nil {
 		return Item{}, left, err
 	}
-	units, ok := p.ranked[key]
-	if !ok && p.prof != nil {
-		units = p.e.fileUnits(rec, p.prof, nil)
+	var units []core.Unit
+	if p.a.Units != nil {
+		units = p.a.Units.Of(key, rec.Syms)
 	}
 	return Item{Kind: core.DocFile, Path: key, Title: key, Text: renderFile(rec, units, p.qtokens), Role: rec.Role, Units: units}, shown, nil
 }
 
 // module shows a module: its summary.
 func (p *packer) module(key string, full bool) (Item, verdict, error) {
-	q := p.q
+	q, m := p.a.Query, p.a.Manifest
 	var sum manifest.ModuleSummary
-	ok := p.m != nil
+	ok := m != nil
 	if ok {
-		sum, ok = p.m.ModuleSummaries()[key]
+		sum, ok = m.ModuleSummaries()[key]
 	}
-	if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || !q.Since.IsZero() || !q.Until.IsZero() {
+	if !ok || !q.underPath(key) || q.Module != "" && key != q.Module || q.windowed() {
 		return Item{}, left, nil
 	}
 	if full {
 		return Item{}, counted, nil
 	}
 	return Item{Kind: core.DocModule, Path: key, Title: key, Text: renderModule(key, sum)}, shown, nil
+}
+
+// node shows a knowledge node, read from its file as it is now, with
+// what changed in the code it is about since it was written.
+func (p *packer) node(key string, full bool) (Item, verdict, error) {
+	q := p.a.Query
+	if full && !q.Filtered() {
+		// Counted without reading the node: the count may include a
+		// superseded one the default filter would drop.
+		return Item{}, counted, nil
+	}
+	sh, ok := p.docs.Note(key, q.NoteFilter(p.a.Manifest), !full)
+	switch {
+	case !ok:
+		return Item{}, left, nil // deleted since the index, or filtered out
+	case full:
+		return Item{}, counted, nil
+	}
+	return Item{Kind: core.DocNode, Path: sh.Path, Title: sh.Title, Text: sh.Text, Stale: sh.Stale}, shown, nil
+}
+
+// chunk shows a chunk of the conversation memory, read from its file.
+func (p *packer) chunk(key string, full bool) (Item, verdict, error) {
+	if full {
+		return Item{}, counted, nil
+	}
+	sh, ok := p.docs.Chunk(key, p.a.Query.NoteFilter(p.a.Manifest))
+	if !ok {
+		return Item{}, left, nil // removed since the index, or filtered out
+	}
+	return Item{Kind: core.DocChunk, Path: sh.Path, Title: sh.Title, Text: sh.Text}, shown, nil
+}
+
+// sourceItem shows a source's item (core.Source) from what the index holds
+// of it. Path and module filters are the code's, note types and statuses
+// the notes'; a time window applies to the item's time.
+func (p *packer) sourceItem(kind, key string, full bool) (Item, verdict, error) {
+	q := p.a.Query
+	if q.PathPrefix != "" || q.Module != "" || len(q.NodeTypes) > 0 || len(q.Statuses) > 0 {
+		return Item{}, left, nil
+	}
+	it, ok := p.docs.SourceItem(kind, key)
+	if !ok || q.windowed() && (it.Time == 0 || !q.inWindow(time.Unix(it.Time, 0))) {
+		return Item{}, left, nil
+	}
+	if full {
+		return Item{}, counted, nil
+	}
+	return Item{Kind: kind, Path: it.Location, Title: it.Title, Text: renderSourceItem(kind, it)}, shown, nil
 }
 
 // fallbackReason says why an item is there when no ranker gave a reason:
@@ -238,8 +275,8 @@ func fallbackReason(it *Item, m *manifest.Manifest, scores map[string]float64) s
 // weighed it by its role (rerank.roles) says how.
 func roleReason(role string, reranked []Reranked) string {
 	for _, r := range reranked {
-		if r.reason != "" {
-			return r.reason
+		if r.Reason != "" {
+			return r.Reason
 		}
 	}
 	return role + " file"

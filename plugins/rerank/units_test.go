@@ -1,0 +1,176 @@
+package rerank
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/query"
+	"github.com/rubi-dev/rubi/core/text"
+)
+
+// The words probes keep give every question term the whole line gives,
+// as often: a line is cut only where the analyzer cuts words too.
+func TestProbesKeepEveryTerm(t *testing.T) {
+	lines := []string{
+		`func (s *PodStatusManager) syncPod(ctx context.Context, uid types.UID) error {`,
+		`	return fmt.Errorf("failed to pull image %q: %w", image, err) // retry with back-off`,
+		`def get_queryset(self, request): return self.model._default_manager.all()`,
+		`const utf8Decode = "2024-05-01..2024-06-01"; x := a-b; HTTPServer.ListenAndServe()`,
+		`// Ação de configuração — café, naïve résumé → pod_status_manager`,
+		`リトライの上限を変更した: retryLimit = 上限 * 2`,
+		`	isValid, don't, IDs, URLsFor, io_util, kebab-case-name, __init__`,
+	}
+	for _, line := range lines {
+		all := text.Tokenize(line)
+		// Every other term of the line is a question term, the rest not.
+		terms := map[string]float64{}
+		for i, tok := range all {
+			if i%2 == 0 {
+				terms[tok] = 1
+			}
+		}
+		p := &profile{terms: terms}
+		probes := p.probes()
+		if probes == nil {
+			continue // a term that is not ASCII: every line is tokenized
+		}
+		kept := probes.keep(nil, []byte(line), asciiLower(nil, []byte(line)))
+		count := func(toks []string) map[string]int {
+			n := map[string]int{}
+			for _, tok := range toks {
+				if _, ok := terms[tok]; ok {
+					n[tok]++
+				}
+			}
+			return n
+		}
+		want, got := count(all), count(text.Tokenize(string(kept)))
+		if !maps.Equal(got, want) {
+			t.Errorf("%s\nkept %q\ngives %v, the whole line %v", line, kept, got, want)
+		}
+	}
+}
+
+// A word is kept for a question that has another word of its stem: the
+// stemmer changes the ends of short words ("copy" is "copi", "using"
+// "use") and has exceptional forms ("dying" is "die").
+func TestProbesKeepInflections(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"used", "using"}, {"copies", "copy"}, {"tried", "try"}, {"hoped", "hoping"},
+		{"tidied", "tidy"}, {"die", "dying"}, {"lie", "lying"}, {"tie", "tying"}, {"sky", "skies"},
+		{"agreed", "agreeing"}, {"ugly", "ugly"}, {"early", "early"}, {"creating", "created"},
+		{"troubling", "trouble"}, {"cries", "cry"},
+	} {
+		question, word := pair[0], pair[1]
+		terms := map[string]float64{}
+		for _, tok := range text.Tokenize(question) {
+			terms[tok] = 1
+		}
+		shared := false
+		for _, tok := range text.Tokenize(word) {
+			_, ok := terms[tok]
+			shared = shared || ok
+		}
+		if !shared {
+			t.Fatalf("%q and %q share no term: %v, %v", question, word, text.Tokenize(question), text.Tokenize(word))
+		}
+		line := []byte("x = " + word + "(y)")
+		p := &profile{terms: terms}
+		if kept := p.probes().keep(nil, line, asciiLower(nil, line)); !bytes.Contains(kept, []byte(word)) {
+			t.Errorf("a question of %q (terms %v) does not keep %q: kept %q", question, text.Tokenize(question), word, kept)
+		}
+	}
+}
+
+// unitFacts are the engine's facts of a query over a few files, for
+// rerank.units.
+type unitFacts struct {
+	question string
+	an       query.Analysis
+	files    map[string]string // path → content
+	syms     map[string][]core.Symbol
+	out      map[string]bool // files the query's filters leave out
+	err      error           // what reading symbols fails with
+	read     []string        // the files read
+}
+
+func (f *unitFacts) Question() string          { return f.question }
+func (f *unitFacts) Analysis() *query.Analysis { return &f.an }
+func (f *unitFacts) File(path string) (core.FileInfo, bool) {
+	c, ok := f.files[path]
+	return core.FileInfo{Language: "go", Size: int64(len(c))}, ok
+}
+func (f *unitFacts) EachPath(fn func(string) bool) {}
+func (f *unitFacts) Keeps(path string) bool {
+	_, ok := f.files[path]
+	return ok && !f.out[path]
+}
+func (f *unitFacts) Symbols(path string) ([]core.Symbol, error) { return f.syms[path], f.err }
+func (f *unitFacts) Read(path string, limit int64) []byte {
+	f.read = append(f.read, path)
+	return []byte(f.files[path])
+}
+func (f *unitFacts) Note(string) (string, []string, bool) { return "", nil, false }
+func (f *unitFacts) Time(string) time.Time                { return time.Time{} }
+func (f *unitFacts) Now() time.Time                       { return time.Now() }
+
+// rerank.units keeps the list and chooses, under the first files the
+// query keeps (ranked_files of them), the functions whose lines match the
+// question; under any other file only those whose names hold its words
+// or that it names; for a query that asks for no files, none. An error reading the index's
+// symbols is the index's, returned as is.
+func TestUnitsRankTheFirstFilesByTheirLines(t *testing.T) {
+	syms := []core.Symbol{
+		{Name: "Total", Kind: core.SymbolFunction, Line: 1, EndLine: 3},
+		{Name: "ApplyCoupon", Kind: core.SymbolFunction, Line: 4, EndLine: 6},
+	}
+	content := "func Total() int {\n\treturn sum\n}\nfunc ApplyCoupon() {\n\tdiscount once per cart\n}\n"
+	question := "the discount is counted twice per cart"
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{"a.go": content, "hidden.go": content, "b.go": content},
+		syms:  map[string][]core.Symbol{"a.go": syms, "hidden.go": syms, "b.go": syms},
+		out:   map[string]bool{"hidden.go": true}}
+	hits := []core.Hit{{ID: "file:hidden.go"}, {ID: "node:n"}, {ID: "file:a.go"}, {ID: "file:b.go"}}
+	u := NewUnits()
+	u.s.RankedFiles = 1
+	out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Hits) != len(hits) || out.Units == nil || len(out.Effects) != 0 {
+		t.Fatalf("rerank.units changed the list or chose nothing: %+v", out)
+	}
+	if !slices.Equal(facts.read, []string{"a.go"}) {
+		t.Errorf("read %q, want the first file the query keeps alone", facts.read)
+	}
+	if got := out.Units.Of("a.go", syms); len(got) == 0 || got[0].Name != "ApplyCoupon" || got[0].Line != 4 || got[0].EndLine != 6 {
+		t.Errorf("a.go, ranked by its lines: %+v, want ApplyCoupon (4-6) first", got)
+	}
+	if got := out.Units.Of("b.go", syms); len(got) != 0 {
+		t.Errorf("b.go, past ranked_files, lists %+v: no word of the question is in its units' names", got)
+	}
+	named := &unitFacts{question: "why does ApplyCoupon run twice", an: query.Analyze("why does ApplyCoupon run twice"), files: facts.files, syms: facts.syms}
+	out, err = u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Units.Of("b.go", syms); len(got) != 1 || got[0].Name != "ApplyCoupon" {
+		t.Errorf("b.go, past ranked_files: %+v, want the unit the question names", got)
+	}
+
+	out, err = u.RerankFacts(context.Background(), core.Rerank{Query: core.Query{Kinds: []string{core.DocNode}}, Hits: hits, Limit: 10}, facts)
+	if err != nil || out.Units != nil {
+		t.Errorf("a query for notes alone: units %v, error %v", out.Units, err)
+	}
+	facts.err = manifest.ErrSymbolsDamaged
+	if _, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts); !errors.Is(err, manifest.ErrSymbolsDamaged) {
+		t.Errorf("damaged symbols: %v", err)
+	}
+}
