@@ -30,7 +30,7 @@
 //
 // What the hooks inject is written in the project's language (the
 // language setting, else the agent's locale: core/messages). Recall's
-// threshold is applied while the notes are packed (pipeline.Query.Admit),
+// threshold is applied while the notes are packed (answer.Query.Admit),
 // so a note that fails it takes none of the budget. The meter reads the
 // transcript's tail, from 16 KiB up, through a buffer of that size
 // (agent/transcript.LastCall): it runs after every tool call. The memory

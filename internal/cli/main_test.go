@@ -392,7 +392,7 @@ func TestKnowledgeCommands(t *testing.T) {
 
 	// The question shares the note's telling words: "which database keeps
 	// orders" does not (the note says Postgres, and the question's rarest
-	// words are not in it), and pipeline.MatchFloor leaves it out.
+	// words are not in it), and rerank.floor's floor leaves it out.
 	code, out, _ = runRubi(t, "context", "where do orders live", "--root", root, "--json")
 	if code != 0 || !strings.Contains(out, `"id": "node:decision-orders-live-in-postgres"`) {
 		t.Errorf("context should recall the decision:\n%s", out)
