@@ -10,8 +10,9 @@ import (
 // CostLimit is the most the tool definitions and instructions may cost,
 // in tokens, in every language, over stdio and HTTP, with or without
 // xray, and for the vault: they are sent with every message an agent
-// makes. About 20 of the room left under it in the dearest mode (HTTP
-// with xray, French: 980) is kept for register's confirm argument.
+// makes. The dearest mode (HTTP with xray, French) costs the whole
+// limit since register took its confirm argument: a new word anywhere
+// must be paid for by another.
 const CostLimit = 1000
 
 // Cost is the fixed cost of the server: what a client sends the model with
