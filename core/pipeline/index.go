@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,13 +13,12 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/graph"
-	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/manifest"
-	"github.com/rubi-dev/rubi/core/resolve"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/walk"
 )
@@ -114,163 +111,22 @@ type scanned struct {
 // file found damaged on the way (a line that does not decode) is repaired
 // by a full run.
 func (e *Engine) Index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
-	stats, err := e.index(ctx, opts)
+	stats, err := newIndexRun(e, opts).run(ctx)
 	if err != nil && !opts.Full && errors.Is(err, manifest.ErrSymbolsDamaged) {
 		opts.Full = true
-		if stats, err = e.index(ctx, opts); err == nil {
+		if stats, err = newIndexRun(e, opts).run(ctx); err == nil {
 			stats.Warnings = append(stats.Warnings, "the symbols file was damaged, so every file was parsed again")
 		}
 	}
 	return stats, err
 }
 
-// index is one index run, in the steps indexRun describes.
-func (e *Engine) index(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
-	start := time.Now()
-	if err := e.ensureDataDir(); err != nil {
-		return nil, err
-	}
-	e.indexMu.Lock()
-	defer e.indexMu.Unlock()
-	lock, err := store.LockDir(ctx, e.indexDir()) // ensureDataDir checked it is the project's
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Unlock()
-	defer func() {
-		// Nothing that outlives the run points into the file contents:
-		// parsers, documents and rankers copy what they keep.
-		if e.arena != nil {
-			e.arena.Release()
-			e.arena = nil
-		}
-	}()
-	r := e.newIndexRun(opts, start)
-	if err := r.previous(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.read(ctx); err != nil {
-		return nil, err
-	}
-	current := r.rankersCurrent(ctx)
-	switch {
-	case r.opts.notesOnly && !current:
-		return nil, ErrIndexOutdated // a ranker to rebuild reads every file
-	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
-		return r.keep()
-	}
-	if err := r.buildGraph(); err != nil {
-		return nil, err
-	}
-	if err := r.indexRankers(ctx); err != nil {
-		return nil, err
-	}
-	return r.save()
-}
-
-// verifyRanker asks a built-in ranker that keeps state whether that state
-// is sound (core.Verifier). A subprocess plugin is not started for it:
-// its own Index reports damage with core.ErrFullIndexNeeded.
-func (e *Engine) verifyRanker(ctx context.Context, st *config.Stage) error {
-	if st.Plugin != "" {
-		return nil
-	}
-	stage, err := e.open(ctx, st)
-	if err != nil || stage == nil {
-		return nil // reported when the rankers are opened to index
-	}
-	if v, ok := stage.(core.Verifier); ok {
-		return v.Verify(ctx)
-	}
-	return nil
-}
-
-// keep finishes a run that changed no content: the previous graph and
-// rankers stand, and the manifest is rewritten only if some file was
-// touched (new mtime, same content), so the next run need not read it.
-func (e *Engine) keep(prev, next *manifest.Manifest, files []*scanned, stats *IndexStats, start time.Time) (*IndexStats, error) {
-	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
-	next.Roles = prev.Roles
-	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
-	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
-	for _, rec := range next.Records() {
-		stats.Edges += rec.Importers
-	}
-	stats.Modules = len(e.mapModules(next))
-	for name := range next.Rankers {
-		if e.cfg.Stage(core.KindRanker, name) != nil {
-			stats.Rankers[name] = "up to date"
-		}
-	}
-	next.CarryEdges(prev)
-	if e.mapsStale(next) {
-		edges, err := prev.ImportEdges()
-		if err != nil || !prev.HasEdges() {
-			project, err := resolve.NewProject(e.cfg.Root, next.SortedPaths())
-			if err != nil {
-				return nil, err
-			}
-			edges = resolve.Edges(project, next.AllFacts())
-			next.SetEdges(edges)
-		}
-		if err := e.writeMaps(prev, next, edges, nil, true); err != nil {
-			return nil, err
-		}
-		if err := next.Save(e.indexDir(), prev); err != nil {
-			return nil, err
-		}
-		e.setManifest(next)
-		return e.finish(stats, start), nil
-	}
-	for _, s := range files {
-		if s.content != nil {
-			if err := next.Save(e.indexDir(), prev); err != nil {
-				return nil, err
-			}
-			break
-		}
-	}
-	e.setManifest(next)
-	return e.finish(stats, start), nil
-}
-
-// stageFingerprint identifies how a stage runs: its configuration, and
-// for a built-in its own version too.
-func (e *Engine) stageFingerprint(st *config.Stage) string {
-	fp := e.cfg.Fingerprint(st)
-	// The links relate adds are part of every ranker's corpus.
-	fp += fmt.Sprintf("/links:%t,%d,%t", e.cfg.Index.LinkSessions, e.cfg.Index.LinkEntities, e.cfg.Index.SessionContext)
-	if b, ok := core.LookupBuiltin(st.Name); ok && st.Plugin == "" {
-		fp += "/" + b.Factory().Info().Version
-	}
-	return fp
-}
-
-// parserFingerprints maps each language to the fingerprint of the parser
-// that handles it (a parser declared later takes over the languages it
-// names); languages no parser names are absent.
-func (e *Engine) parserFingerprints() map[string]string {
-	out := map[string]string{}
-	for _, st := range e.cfg.Enabled(core.KindParser) {
-		fp := e.stageFingerprint(st)
-		langs := st.Languages
-		if len(langs) == 0 {
-			// It takes every language it advertises; only a started
-			// plugin can say which, so the "*" entry stands for them.
-			langs = []string{"*"}
-		}
-		for _, l := range langs {
-			out[l] = fp
-		}
-	}
-	return out
-}
-
-// finish stamps the run's problems and duration on its stats.
-func (e *Engine) finish(stats *IndexStats, start time.Time) *IndexStats {
-	stats.Problems = e.Problems()
-	stats.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	return stats
+// finish stamps the run's problems (the host's: plugin failures) and
+// duration on its stats.
+func (s *IndexStats) finish(problems []string, start time.Time) *IndexStats {
+	s.Problems = problems
+	s.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	return s
 }
 
 // fileDoc is the one-line description of a file: its own doc comment, or
@@ -295,10 +151,10 @@ func langOrOther(l string) string {
 }
 
 // walk lists the project's files as rubi.hcl's index block says.
-func (e *Engine) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
-	ix := e.cfg.Index
+func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
+	ix := r.e.cfg.Index
 	var files []*scanned
-	st, err := walk.Walk(ctx, e.cfg.Root, walk.Options{
+	st, err := walk.Walk(ctx, r.e.cfg.Root, walk.Options{
 		Include:           ix.Include,
 		Exclude:           ix.Exclude,
 		NoDefaultExcludes: !ix.DefaultExcludes,
@@ -316,7 +172,8 @@ func (e *Engine) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 // scan decides for every file whether the previous index still holds for
 // it, and reads and parses those for which it does not. A file whose size
 // and modification time are unchanged is not even opened.
-func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest.Manifest, next *manifest.Manifest, opts IndexOptions) error {
+func (r *indexRun) scan(ctx context.Context) error {
+	files, prev, next, opts := r.files, r.prev, r.next, r.opts
 	full := opts.Full
 	var todo []*scanned
 	for _, s := range files {
@@ -349,7 +206,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest.Mani
 	for _, s := range todo {
 		total += int(s.file.Size)
 	}
-	e.arena = store.NewArena(total + total/16 + 4096)
+	r.arena = store.NewArena(total + total/16 + 4096)
 	if opts.HugeHeap && total >= hugeHeapFrom {
 		// Parsing and the rankers' indexes grow the heap to about three
 		// times what is read, and its address range further between
@@ -367,7 +224,7 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest.Mani
 			if s.reparse {
 				old = nil
 			}
-			e.read(s, old, full)
+			r.readOne(s, old, full)
 			return nil
 		})
 	}
@@ -380,12 +237,12 @@ func (e *Engine) scan(ctx context.Context, files []*scanned, prev *manifest.Mani
 			parse = append(parse, s)
 		}
 	}
-	return e.parse(ctx, parse, opts.Progress)
+	return r.parse(ctx, parse)
 }
 
-// read loads one file and compares it with its previous record.
-func (e *Engine) read(s *scanned, old *manifest.Record, full bool) {
-	content, err := e.readFile(filepath.Join(e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
+// readOne loads one file and compares it with its previous record.
+func (r *indexRun) readOne(s *scanned, old *manifest.Record, full bool) {
+	content, err := r.readFile(filepath.Join(r.e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
 	if err != nil {
 		s.skip = walk.ReasonUnreadable
 		return
@@ -434,11 +291,11 @@ const maxSymbolsFile = 1 << 30
 // readFile reads a file of the expected size into the run's arena, or
 // from the heap when the arena is full or the file grew since the walk.
 // The walk listed it without following links; it is opened so again.
-func (e *Engine) readFile(path string, size int64) ([]byte, error) {
-	if e.arena == nil {
+func (r *indexRun) readFile(path string, size int64) ([]byte, error) {
+	if r.arena == nil {
 		return store.ReadLeaf(path, maxSourceRead)
 	}
-	buf := e.arena.Alloc(int(size) + 1)
+	buf := r.arena.Alloc(int(size) + 1)
 	if buf == nil {
 		return store.ReadLeaf(path, maxSourceRead)
 	}
@@ -455,23 +312,11 @@ func (e *Engine) readFile(path string, size int64) ([]byte, error) {
 
 // parse sends the changed files to the parser of their language, in
 // batches of about core.ChunkSize, a worker per core.
-func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done, total int)) error {
-	route := map[string]*config.Stage{}
-	for _, st := range e.cfg.Enabled(core.KindParser) {
-		langs := st.Languages
-		if len(langs) == 0 {
-			// A parser that names no languages takes all it advertises.
-			s, err := e.open(ctx, st)
-			if err != nil {
-				return err
-			}
-			if s != nil {
-				langs = s.Info().Languages
-			}
-		}
-		for _, l := range langs {
-			route[l] = st
-		}
+func (r *indexRun) parse(ctx context.Context, files []*scanned) error {
+	progress := r.opts.Progress
+	route, err := r.e.stages.parsers(ctx, false)
+	if err != nil {
+		return err
 	}
 	type batch struct {
 		stage *config.Stage
@@ -515,7 +360,7 @@ func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done
 	for _, b := range batches {
 		g.Go(func() error {
 			defer report(len(b.files))
-			stage, err := e.open(gctx, b.stage)
+			stage, err := r.e.stages.open(gctx, b.stage)
 			if err != nil {
 				return err
 			}
@@ -534,7 +379,7 @@ func (e *Engine) parse(ctx context.Context, files []*scanned, progress func(done
 				if gctx.Err() != nil {
 					return gctx.Err()
 				}
-				e.logger.Warn("parse failed; files indexed without symbols", "parser", b.stage.Name, "error", err)
+				r.e.logger.Warn("parse failed; files indexed without symbols", "parser", b.stage.Name, "error", err)
 				return nil
 			}
 			for i, s := range b.files {
@@ -575,7 +420,8 @@ func rankFiles(m *manifest.Manifest, edges []core.Edge) {
 // the like, which steer resolution) whose language, package and imports
 // are what they were. Ranks and importer counts then carry over too. A
 // one-file edit inside a function body costs no resolution at all.
-func (e *Engine) reuseResolution(prev, next *manifest.Manifest, files []*scanned, full bool) ([]core.Edge, bool) {
+func (r *indexRun) reuseResolution() ([]core.Edge, bool) {
+	prev, next, files, full := r.prev, r.next, r.files, r.opts.Full
 	if full || !prev.HasEdges() || len(prev.Records()) != len(next.Records()) {
 		return nil, false
 	}
@@ -609,32 +455,6 @@ func (e *Engine) reuseResolution(prev, next *manifest.Manifest, files []*scanned
 
 func sameImport(a, b core.Import) bool {
 	return a.Spec == b.Spec && a.Kind == b.Kind && slices.Equal(a.Names, b.Names)
-}
-
-// loadSymbols reads back the symbols of the unchanged files want selects,
-// from the previous generation's symbols file.
-func (e *Engine) loadSymbols(prev, next *manifest.Manifest, want func(path string) bool) error {
-	var need []*manifest.Record
-	for p, rec := range next.Records() {
-		if !rec.Loaded && rec.SymLen > 0 && want(p) {
-			need = append(need, rec)
-		}
-	}
-	if len(need) == 0 {
-		return nil
-	}
-	f, err := prev.OpenSymbols(e.indexDir())
-	if err != nil {
-		return fmt.Errorf("read symbols: %w", err)
-	}
-	defer f.Close()
-	r := manifest.NewSymbolReader(f)
-	for _, rec := range need {
-		if err := r.Read(rec); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // dirtyModules are the modules whose set of files or whose files changed
@@ -677,124 +497,12 @@ func removedModules(prev, next *manifest.Manifest) []string {
 	return ids
 }
 
-// indexRankers gives each enabled ranker the corpus: in full when its
-// configuration changed or it asks for it, incrementally otherwise, and not
-// at all when nothing changed since it last indexed.
-//
-// alongside runs at the same time as the rankers index, once the corpora
-// are built; its error is returned.
-func (e *Engine) indexRankers(ctx context.Context, prev, next *manifest.Manifest, fps map[string]string, stats *IndexStats, nothingChanged bool, corpus func(full bool) (*core.Corpus, error), alongside func() error) error {
-	var incremental, full *core.Corpus
-	get := func(wantFull bool) (*core.Corpus, error) {
-		var err error
-		if wantFull {
-			if full == nil {
-				full, err = corpus(true)
-			}
-			return full, err
-		}
-		if incremental == nil {
-			incremental, err = corpus(false)
-		}
-		return incremental, err
-	}
-	type job struct {
-		st       *config.Stage
-		ranker   core.Ranker
-		wantFull bool
-		err      error
-	}
-	var jobs []*job
-	for _, st := range e.cfg.Enabled(core.KindRanker) {
-		stage, err := e.open(ctx, st)
-		if err != nil {
-			return err
-		}
-		ranker, ok := stage.(core.Ranker)
-		if !ok {
-			stats.Rankers[st.Name] = "failed"
-			continue
-		}
-		wantFull := prev.Rankers[st.Name] != fps[st.Name]
-		if !wantFull && nothingChanged {
-			next.Rankers[st.Name], next.Stateful[st.Name] = fps[st.Name], prev.Stateful[st.Name]
-			stats.Rankers[st.Name] = "up to date"
-			continue
-		}
-		// The corpora are built here, one at a time; the rankers then
-		// index at once, each reading them and writing only its own
-		// state.
-		if _, err := get(wantFull); err != nil {
-			return err
-		}
-		jobs = append(jobs, &job{st: st, ranker: ranker, wantFull: wantFull})
-	}
-	var wg sync.WaitGroup
-	var alongsideErr error
-	wg.Go(func() { alongsideErr = alongside() })
-	for _, j := range jobs {
-		c, _ := get(j.wantFull)
-		wg.Go(func() {
-			t := time.Now()
-			j.err = j.ranker.Index(ctx, c)
-			e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
-		})
-	}
-	wg.Wait()
-	if alongsideErr != nil {
-		return alongsideErr
-	}
-	for _, j := range jobs {
-		err := j.err
-		if errors.Is(err, core.ErrFullIndexNeeded) && !j.wantFull {
-			j.wantFull = true
-			c, gerr := get(true)
-			if gerr != nil {
-				return gerr
-			}
-			err = j.ranker.Index(ctx, c)
-		}
-		name := j.st.Name
-		switch {
-		case errors.Is(err, host.ErrUnavailable):
-			stats.Rankers[name] = "failed"
-			continue
-		case err != nil:
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			stats.Rankers[name] = "failed"
-			stats.Warnings = append(stats.Warnings, fmt.Sprintf("ranker %s could not index: %v", name, err))
-			continue
-		}
-		next.Rankers[name] = fps[name]
-		next.Stateful[name] = e.hasState(name)
-		if j.wantFull {
-			stats.Rankers[name] = "full"
-		} else {
-			stats.Rankers[name] = "incremental"
-		}
-	}
-	return nil
-}
-
-// hasState reports whether the stage keeps files in its state directory.
-func (e *Engine) hasState(stage string) bool {
-	f, err := os.Open(filepath.Join(e.indexDir(), stage))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	names, _ := f.Readdirnames(1)
-	return len(names) > 0
-}
-
-// readAll loads the content of files that this run did not read, for a
-// ranker that needs every document's body.
-func (e *Engine) readAll(files []*scanned) {
+// readAll loads the content of the files that this run did not read, for
+// a corpus in full, in which every document has its body.
+func (r *indexRun) readAll() {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
-	for _, s := range files {
+	for _, s := range r.files {
 		if s.skip != "" || s.content != nil {
 			continue
 		}
@@ -802,7 +510,7 @@ func (e *Engine) readAll(files []*scanned) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			content, err := store.ReadLeaf(filepath.Join(e.cfg.Root, filepath.FromSlash(s.rec.Path)), maxSourceRead)
+			content, err := store.ReadLeaf(filepath.Join(r.e.cfg.Root, filepath.FromSlash(s.rec.Path)), maxSourceRead)
 			if err == nil {
 				s.content = content
 			}
@@ -816,11 +524,11 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // stopwatch logs, at debug level, the time each phase of an operation took
 // since the previous call: `rubi index --log-level debug` shows where a
 // slow run spends its time.
-func (e *Engine) stopwatch(op string) func(phase string) {
+func stopwatch(logger hclog.Logger, op string) func(phase string) {
 	last := time.Now()
 	return func(phase string) {
 		now := time.Now()
-		e.logger.Debug(op, "phase", phase, "ms", ms(now.Sub(last)))
+		logger.Debug(op, "phase", phase, "ms", ms(now.Sub(last)))
 		last = now
 	}
 }

@@ -40,12 +40,12 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 // together.
 func (n *noteSource) documents(r *indexRun, _ bool, c *core.Corpus) error {
 	c.Documents = append(c.Documents, n.reading.Docs...)
-	c.Edges = append(append(c.Edges, r.e.visibleEdges(r.next, n.reading.Edges)...), n.reading.Related()...)
+	c.Edges = append(append(c.Edges, r.e.roles.visible(r.next, n.reading.Edges)...), n.reading.Related()...)
 	return nil
 }
 
 // save writes the notes' state and stamp, after the manifest whose stamp
 // the state's snapshot records.
 func (n *noteSource) save(r *indexRun, kept bool) error {
-	return n.reading.Save(kept, r.e.manifestStamp())
+	return n.reading.Save(kept, r.e.folder.fileStamp())
 }

@@ -273,7 +273,7 @@ func TestSourceItemsLinkTheFilesTheyName(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &config.Stage{Kind: core.KindSource, Name: "source.fake"}
-	run := &sourceRun{stage: st, next: loadSourceState(e.sourceStatePath(st.Name), st.Name)}
+	run := &sourceRun{stage: st, next: loadSourceState(e.sources.statePath(st.Name), st.Name)}
 	var c core.Corpus
 	if err := run.documents(&indexRun{e: e, next: m}, false, &c); err != nil {
 		t.Fatal(err)
