@@ -237,7 +237,7 @@ func (r *indexRun) keep() (*IndexStats, error) {
 	}
 	stats.Modules = len(e.maps.modules(next))
 	for name := range next.Rankers {
-		if st := e.cfg.Stage(core.KindRanker, name); st != nil {
+		if st := e.cfg.Stage(core.KindRanker, name); st != nil && !stateless(st) {
 			stats.Rankers[name] = "up to date"
 		}
 	}

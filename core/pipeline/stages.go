@@ -75,9 +75,28 @@ func (s *stageSet) openAll(ctx context.Context) error {
 	return nil
 }
 
-// indexedRankers are the enabled rankers the index holds something of.
+// indexedRankers are the enabled rankers the index holds something of:
+// all but the built-ins whose Info says Stateless (query.paths, which
+// ranks from what the engine holds already). A stateless ranker is given
+// no corpus, has no fingerprint in the manifest and never makes the index
+// outdated: an index written before it existed stays current. A plugin
+// ranker is counted whatever it says, as asking would start it on every
+// run that changed nothing.
 func (s *stageSet) indexedRankers() []*config.Stage {
-	return s.cfg.Enabled(core.KindRanker)
+	var out []*config.Stage
+	for _, st := range s.cfg.Enabled(core.KindRanker) {
+		if !stateless(st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// stateless reports whether st is a built-in whose Info says Stateless,
+// which its factory tells without opening it.
+func stateless(st *config.Stage) bool {
+	b, ok := core.LookupBuiltin(st.Name)
+	return ok && st.Plugin == "" && b.Kind == st.Kind && b.Factory().Info().Stateless
 }
 
 // fingerprint identifies how a stage runs: its configuration, and for a
