@@ -1,14 +1,3 @@
-// Package pipeline runs rubi's two pipelines over one project, as
-// rubi.hcl declares them:
-//
-//	index:    walk → parse (by language) → resolve imports → graph and
-//	          PageRank → documents → each ranker's Index → .rubi/index/
-//	retrieve: query + terms → rankers in parallel (seeded rankers after
-//	          the others) → fuser → rerankers → packer (token budget,
-//	          reasons)
-//
-// Stages are opened lazily through the host, once per Engine, so a
-// retrieve that finds the index fresh never starts a parser.
 package pipeline
 
 import (

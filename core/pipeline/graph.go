@@ -1,10 +1,14 @@
 package pipeline
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/graph"
+	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
 )
@@ -137,3 +141,111 @@ func (e *Engine) HasIndex() bool { return e.folder.exists() }
 
 // MapPath is the level-0 map's file, .rubi/map.md.
 func (e *Engine) MapPath() string { return e.maps.path() }
+
+// What follows builds the graph in an index run (indexRun.buildGraph):
+// the imports resolved project-wide, or the last run's kept when no
+// change can alter them, each file's centrality, and the modules whose
+// documents changed.
+
+// rankFiles stores each file's PageRank in the import graph and how many
+// files import it.
+func rankFiles(m *manifest.Manifest, edges []core.Edge) {
+	b := graph.NewBuilder()
+	paths := m.SortedPaths()
+	for _, p := range paths {
+		b.Node(core.DocID(core.DocFile, p))
+		m.Records()[p].Importers = 0
+	}
+	for _, e := range edges {
+		b.AddEdge(e.From, e.To, e.Weight)
+	}
+	g := b.Build()
+	ranks := g.PageRank(graph.Options{})
+	for i, p := range paths {
+		m.Records()[p].Rank = ranks[i]
+		m.Records()[p].Importers = g.InDegree(i)
+	}
+}
+
+// reuseResolution returns the previous run's import edges when this run
+// cannot change them: the same files as before, and every changed file
+// one a parser handles (so not go.mod, tsconfig.json, package.json and
+// the like, which steer resolution) whose language, package and imports
+// are what they were. Ranks and importer counts then carry over too. A
+// one-file edit inside a function body costs no resolution at all.
+func (r *indexRun) reuseResolution() ([]core.Edge, bool) {
+	prev, next, files, full := r.prev, r.next, r.files, r.opts.Full
+	if full || !prev.HasEdges() || len(prev.Records()) != len(next.Records()) {
+		return nil, false
+	}
+	for p := range next.Records() {
+		if _, ok := prev.File(p); !ok {
+			return nil, false
+		}
+	}
+	var changed []*manifest.Record
+	for _, s := range files {
+		if s.skip != "" || !s.changed {
+			continue
+		}
+		old, rec := prev.Records()[s.rec.Path], next.Records()[s.rec.Path]
+		if rec.Language == "" || next.Parsers[rec.Language] == "" || old.Language != rec.Language ||
+			old.Package != rec.Package || !slices.EqualFunc(old.DecodedImports(), rec.DecodedImports(), sameImport) {
+			return nil, false
+		}
+		changed = append(changed, rec)
+	}
+	edges, err := prev.ImportEdges()
+	if err != nil {
+		return nil, false
+	}
+	for _, rec := range changed {
+		old := prev.Records()[rec.Path]
+		rec.Rank, rec.Importers = old.Rank, old.Importers
+	}
+	return edges, true
+}
+
+func sameImport(a, b core.Import) bool {
+	return a.Spec == b.Spec && a.Kind == b.Kind && slices.Equal(a.Names, b.Names)
+}
+
+// dirtyModules are the modules whose set of files or whose files changed
+// (on both sides, when a file moved from one module to another).
+func dirtyModules(prev, next *manifest.Manifest) map[string]bool {
+	dirty := map[string]bool{}
+	for p, rec := range next.Records() {
+		if old, ok := prev.File(p); !ok || old.Hash != rec.Hash || old.Module != rec.Module {
+			dirty[rec.Module] = true
+			if ok {
+				dirty[old.Module] = true
+			}
+		}
+	}
+	for p, old := range prev.Records() {
+		if _, ok := next.File(p); !ok {
+			dirty[old.Module] = true
+		}
+	}
+	return dirty
+}
+
+// removedModules lists the modules that no longer have any file.
+func removedModules(prev, next *manifest.Manifest) []string {
+	have := map[string]bool{}
+	for _, rec := range next.Records() {
+		have[rec.Module] = true
+	}
+	gone := map[string]bool{}
+	for _, rec := range prev.Records() {
+		if !have[rec.Module] {
+			gone[rec.Module] = true
+		}
+	}
+	ids := make([]string, 0, len(gone))
+	for mod := range gone {
+		ids = append(ids, core.DocID(core.DocModule, mod))
+	}
+	sort.Strings(ids)
+	return ids
+}
