@@ -21,7 +21,7 @@ func BenchmarkRetrieve(b *testing.B) {
 		b.Run(map[bool]string{false: "warm", true: "cold"}[cold], func(b *testing.B) {
 			for b.Loop() {
 				if cold {
-					e.setManifest(nil)
+					e.folder.set(nil)
 				}
 				if _, err := e.Retrieve(context.Background(), q); err != nil {
 					b.Fatal(err)

@@ -5,8 +5,8 @@
 //	          graph and PageRank → documents → each ranker's Index, the
 //	          maps beside → .rubi/index/
 //	retrieve: query + terms → rankers in parallel (seeded rankers after
-//	          the others) → fuser → rerankers → packer (token budget,
-//	          reasons)
+//	          the others) → fuser → rerankers → the answer, packed
+//	          within the token budget with its reasons (core/answer)
 //
 // The Engine is the package's face. It holds what lives as long as a
 // process uses the project: the configuration, the host and the stages
@@ -14,8 +14,9 @@
 // finds the index fresh never starts a parser), the index folder with
 // the manifest in hand (indexFolder), the notes, the maps (codeMaps).
 // Each call goes to the type whose job it is: Index to an indexRun,
-// RefreshNotes and IndexNotes to a notesRun, Retrieve to the answer;
-// MapText, Graph and Status read what the index wrote.
+// RefreshNotes and IndexNotes to a notesRun, Retrieve to a retrieval
+// (retrieve.go), whose answer core/answer packs; MapText, Graph and
+// Status read what the index wrote.
 //
 // # An index run
 //

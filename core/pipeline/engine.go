@@ -8,10 +8,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
-	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/notesindex"
 	"github.com/rubi-dev/rubi/core/project"
@@ -87,22 +85,6 @@ func (e *Engine) Opened() []host.Opened { return e.host.Opened() }
 // Problems lists the plugin failures of this run, one line each.
 func (e *Engine) Problems() []string { return e.host.Problems() }
 
-// open returns the opened stage for st, opening it on first use. A nil
-// stage with no error means a failed plugin with no fallback.
-func (e *Engine) open(ctx context.Context, st *config.Stage) (core.Stage, error) {
-	return e.stages.open(ctx, st)
-}
-
 // OpenAll opens every enabled stage, which validates each one's settings
 // against its schema (starting subprocess plugins to ask for theirs).
 func (e *Engine) OpenAll(ctx context.Context) error { return e.stages.openAll(ctx) }
-
-// setManifest makes m the manifest in hand (nil: read it again).
-func (e *Engine) setManifest(m *manifest.Manifest) { e.folder.set(m) }
-
-// currentManifest returns the engine's manifest, reading it from disk the
-// first time and whenever another process has rewritten it since.
-func (e *Engine) currentManifest() (*manifest.Manifest, error) { return e.folder.current() }
-
-// indexDir is the index's folder, .rubi/index/.
-func (e *Engine) indexDir() string { return e.folder.dir }

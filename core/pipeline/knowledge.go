@@ -60,7 +60,7 @@ func (c *indexCodeMap) FileHash(p string) (string, bool) {
 // name and decodes only the lines that hold it: a staleness check on a
 // query path must not decode every symbol of a large project.
 func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
-	m, err := c.e.currentManifest()
+	m, err := c.e.folder.current()
 	if err != nil {
 		return "", "", false
 	}
@@ -83,7 +83,7 @@ func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
 // the last index, or an older version of it whose anchors are migrated).
 // ok is false when no parser handles the file's language.
 func (c *indexCodeMap) Symbols(p string, content []byte) ([]core.Symbol, bool) {
-	if m, err := c.e.currentManifest(); err == nil {
+	if m, err := c.e.folder.current(); err == nil {
 		if rec, ok := m.File(p); ok && rec.Hash == sha256.Sum256(content) {
 			if syms, ok := c.stored(m, rec); ok {
 				return syms, true

@@ -650,15 +650,15 @@ func TestSymbolsAppended(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	before, err := manifest.Load(e.indexDir(), false, false)
+	before, err := manifest.Load(e.folder.dir, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := manifest.SymbolsFile(e.indexDir(), before.Generation)
+	file := manifest.SymbolsFile(e.folder.dir, before.Generation)
 	old, _ := os.Stat(file)
 	edit(t, root, "internal/checkout/checkout.go", "", "\nfunc Refund(c Cart) int { return 0 }\n")
 	index(t, e)
-	after, err := manifest.Load(e.indexDir(), true, false)
+	after, err := manifest.Load(e.folder.dir, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -351,12 +351,9 @@ func (c *sourceCache) cache(name string, st *sourceState) {
 	c.states[name] = cachedSource{state: st, stat: statOf(c.statePath(name))}
 }
 
-// sourceKinds maps the kinds of the enabled sources' documents, as the
-// index holds them, to their states. A query reads it only when it meets
-// a kind that is not the core's own.
-func (e *Engine) sourceKinds() map[string]*sourceState { return e.sources.kinds(e.cfg) }
-
-// kinds is sourceKinds for the sources cfg enables.
+// kinds maps the kinds of the documents of the sources cfg enables, as
+// the index holds them, to their states. A query reads it only when it
+// meets a kind that is not the core's own.
 func (c *sourceCache) kinds(cfg *config.Config) map[string]*sourceState {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -268,7 +268,7 @@ func TestSourceItemsLinkTheFilesTheyName(t *testing.T) {
 	root := sourced(t)
 	e := engine(t, root)
 	index(t, e)
-	m, err := e.currentManifest()
+	m, err := e.folder.current()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 	}
 
 	data := e.project.Dir()
-	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.chunks.Dir()), Index: dirSize(e.indexDir())}
+	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.chunks.Dir()), Index: dirSize(e.folder.dir)}
 	dirs := e.nodes.Dirs()
 	for i, d := range dirs {
 		if i < 2 {
@@ -165,7 +165,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if !e.HasIndex() {
 		return is
 	}
-	m, err := manifest.Load(e.indexDir(), true, e.oneShot)
+	m, err := manifest.Load(e.folder.dir, true, e.oneShot)
 	if err != nil {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "manifest", State: IndexDamaged, Error: err.Error()})
@@ -183,7 +183,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if is.NotesChanged {
 		is.State = IndexOutdated
 	}
-	if !m.SymbolsIntact(e.indexDir()) {
+	if !m.SymbolsIntact(e.folder.dir) {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "symbols", State: IndexDamaged, Error: "the symbols file is missing, shorter than the manifest says, or holds a line of another file"})
 	}
