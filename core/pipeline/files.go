@@ -105,7 +105,7 @@ func (r *indexRun) scan(ctx context.Context) error {
 	// the system calls, and a cold cache makes reads the slowest part.
 	// File contents live until the rankers have indexed them: one arena
 	// for all of them costs far fewer page faults than a heap allocation
-	// each (Index releases it when it returns).
+	// each (the run releases it when it ends).
 	total := 0
 	for _, s := range todo {
 		total += int(s.file.Size)

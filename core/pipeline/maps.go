@@ -67,7 +67,7 @@ type codeMaps struct {
 	indexDir string
 }
 
-// buildMap assembles the code map from the manifest and the file edges.
+// build assembles the code map from the manifest and the file edges.
 // Files of index.hidden_roles are marked hidden: a module of only those
 // (a vendored folder) is not on the map.
 func (c *codeMaps) build(m *manifest.Manifest, edges []core.Edge) *codemap.Map {
@@ -88,7 +88,7 @@ func (c *codeMaps) build(m *manifest.Manifest, edges []core.Edge) *codemap.Map {
 	return codemap.Build(files, edges)
 }
 
-// writeMaps writes .rubi/map.md and the pages of the modules in dirty (all
+// write writes .rubi/map.md and the pages of the modules in dirty (all
 // of them when full), and removes the pages of modules that are gone.
 // Files are only rewritten when their content changes.
 func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
@@ -126,7 +126,7 @@ func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty
 	return nil
 }
 
-// mapModules are the modules on the map, with their files: those with
+// modules are the modules on the map, with their files: those with
 // at least one file of a role not hidden (index.hidden_roles).
 func (c *codeMaps) modules(m *manifest.Manifest) map[string][]*manifest.Record {
 	mods := moduleIndex(m)
@@ -138,7 +138,7 @@ func (c *codeMaps) modules(m *manifest.Manifest) map[string][]*manifest.Record {
 	return mods
 }
 
-// mapsStale reports whether the maps must be rewritten although no code
+// stale reports whether the maps must be rewritten although no code
 // changed: map.md is missing, was rendered by an older rubi, is not the
 // file an index wrote (committed, pulled, edited), or a curated summary is
 // newer than it; or map.md or a module's page is not a regular file (a

@@ -11,7 +11,7 @@ import (
 // conversation memory's chunks, which core/notes reads and whose part of
 // the index (each note's version, the names that relate notes, a snapshot
 // of them) core/notesindex keeps, so that a hook's refresh after an edit
-// takes the edited notes alone (notesDelta) instead of a run.
+// takes the edited notes alone (notesRun.delta) instead of a run.
 type noteSource struct {
 	reading *notesindex.Reading
 }
