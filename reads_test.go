@@ -31,7 +31,7 @@ var rawReads = map[string]string{
 	"core/store/sync_linux.go":           "a folder opened to flush it",
 	"core/store/versions_unix.go":        "a folder listed",
 	"core/walk/dir_other.go readDir":     "a folder listed",
-	"core/pipeline/index.go hasState":    "a folder listed (is there a first name)",
+	"core/pipeline/folder.go hasState":   "a folder listed (is there a first name)",
 	"core/store/lock_unix.go repairLock": "a folder opened to hold its flock while a lock that is no file is replaced",
 }
 

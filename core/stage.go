@@ -107,6 +107,14 @@ type Info struct {
 	// Scoped rankers accept a Corpus with a Scope: a delta of the notes'
 	// documents alone. Others are given the whole corpus every time.
 	Scoped bool `json:"scoped,omitempty"`
+	// Stateless stages keep nothing between runs: a parser, a fuser, a
+	// reranker, a ranker that ranks from the engine's facts of a question
+	// (core.FactRanker). The host makes no state folder for them
+	// (Setup.StateDir is empty), and a stateless built-in ranker is no
+	// part of the index: an index run gives it no corpus and records no
+	// fingerprint of it, so adding or changing one never makes an index
+	// outdated.
+	Stateless bool `json:"stateless,omitempty"`
 	// Schema lists the settings the stage accepts in its rubi.hcl block.
 	Schema Schema `json:"schema,omitempty"`
 }
@@ -117,6 +125,7 @@ type Setup struct {
 	Root string `json:"root"`
 	// StateDir is a directory the stage owns (.rubi/index/<stage name>/);
 	// it may persist derived state there between runs. It exists already.
+	// It is empty for a stage whose Info says Stateless.
 	StateDir string `json:"state_dir"`
 	// Settings is a JSON object with the stage's own rubi.hcl attributes,
 	// already validated against Info().Schema by the core.

@@ -210,12 +210,16 @@ func (h *Host) configure(ctx context.Context, stage core.Stage, info core.Info, 
 	if diags.HasErrors() {
 		return diags
 	}
-	stateDir := filepath.Join(h.cfg.Root, StateDir, info.Name)
-	// A read-only .rubi/ or a full disk still answers queries: a stage
+	// A stateless stage gets no folder; the others find theirs made. A
+	// read-only .rubi/ or a full disk still answers queries: a stage
 	// whose folder cannot be made has no state there to read, and what it
 	// would write fails at the index run, which says so.
-	if err := os.MkdirAll(stateDir, 0o755); err != nil && !store.CannotWrite(err) {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot create stage state directory", Detail: err.Error()}}
+	var stateDir string
+	if !info.Stateless {
+		stateDir = filepath.Join(h.cfg.Root, StateDir, info.Name)
+		if err := os.MkdirAll(stateDir, 0o755); err != nil && !store.CannotWrite(err) {
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot create stage state directory", Detail: err.Error()}}
+		}
 	}
 	err := stage.Configure(ctx, core.Setup{Root: h.cfg.Root, StateDir: stateDir, Settings: settings, OneShot: h.oneShot})
 	var se *core.SettingError

@@ -26,8 +26,8 @@ import (
 func (r *retrieval) answer(ctx context.Context) (*answer.Result, error) {
 	res, err := r.make(ctx, false)
 	if manifest.IsGenerationGone(err) && r.facts.m != nil {
-		r.e.setManifest(nil)
-		if r.facts.m, err = r.e.currentManifest(); err == nil {
+		r.e.folder.set(nil)
+		if r.facts.m, err = r.e.folder.current(); err == nil {
 			res, err = r.make(ctx, false)
 		}
 	}
@@ -67,7 +67,7 @@ type symbolSource struct {
 // load reads a file's symbols into its record, once.
 func (s *symbolSource) load(rec *manifest.Record) error {
 	if !rec.Loaded && s.r == nil {
-		f, err := s.m.OpenSymbols(s.e.indexDir())
+		f, err := s.m.OpenSymbols(s.e.folder.dir)
 		if err != nil {
 			return err
 		}
@@ -113,7 +113,7 @@ func (s *shelf) Chunk(key string, f notes.Filter) (notes.Shown, bool) {
 
 func (s *shelf) SourceItem(kind, key string) (*core.SourceDocument, bool) {
 	if s.sourced == nil {
-		s.sourced = s.e.sourceKinds()
+		s.sourced = s.e.sources.kinds(s.e.cfg)
 	}
 	st, ok := s.sourced[kind]
 	if !ok {

@@ -52,14 +52,14 @@ func TestDamagedSymbolsStillAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := e.currentManifest()
+	m, err := e.folder.current()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(manifest.SymbolsFile(e.indexDir(), m.Generation), nil, 0o644); err != nil {
+	if err := os.WriteFile(manifest.SymbolsFile(e.folder.dir, m.Generation), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e.setManifest(nil) // the symbols are read again
+	e.folder.set(nil) // the symbols are read again
 	res, err := e.Retrieve(context.Background(), q)
 	if err != nil {
 		t.Fatalf("a damaged symbols file fails the query: %v", err)

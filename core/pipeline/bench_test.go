@@ -2,6 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core/answer"
@@ -17,7 +21,7 @@ func BenchmarkRetrieve(b *testing.B) {
 		b.Run(map[bool]string{false: "warm", true: "cold"}[cold], func(b *testing.B) {
 			for b.Loop() {
 				if cold {
-					e.setManifest(nil)
+					e.folder.set(nil)
 				}
 				if _, err := e.Retrieve(context.Background(), q); err != nil {
 					b.Fatal(err)
@@ -25,4 +29,54 @@ func BenchmarkRetrieve(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkIndex is an index run over the shop's sources copied forty
+// times (about 500 files): in full, after one file's edit, and with
+// nothing changed (a session start's refresh).
+func BenchmarkIndex(b *testing.B) {
+	root := b.TempDir()
+	for i := range 40 {
+		dst := filepath.Join(root, fmt.Sprintf("s%02d", i))
+		err := filepath.WalkDir("testdata/shop", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel("testdata/shop", p)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			write(b, dst, filepath.ToSlash(rel), string(data))
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	e := engine(b, root)
+	index(b, e)
+	ctx := context.Background()
+	b.Run("full", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := e.Index(ctx, IndexOptions{Full: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("edit", func(b *testing.B) {
+		for b.Loop() {
+			edit(b, root, "s07/internal/discount/rules.go", "", "\n// edited\n")
+			if _, err := e.Index(ctx, IndexOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unchanged", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := e.Index(ctx, IndexOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

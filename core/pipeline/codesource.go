@@ -23,12 +23,12 @@ func (*codeSource) name() string { return "code" }
 // takes the records as the last run left them.
 func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	e, prev, next, stats := r.e, r.prev, r.next, r.stats
-	next.Parsers = e.parserFingerprints()
+	next.Parsers = e.stages.parserFingerprints()
 	if r.opts.notesOnly {
 		// The files were parsed by the parsers of the last index: a
 		// parser changed since is the next full refresh's to apply.
 		next.Parsers = prev.Parsers
-	} else if err := e.scan(ctx, r.files, prev, next, r.opts); err != nil {
+	} else if err := r.scan(ctx); err != nil {
 		return err
 	}
 	r.lap("read and parse")
@@ -41,7 +41,7 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 		if s.changed {
 			stats.Parsed++
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
-			if e.hidden(s.rec) {
+			if e.roles.hides(s.rec) {
 				// No document: rankers drop the one it may have had.
 				r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, s.rec.Path))
 			} else {
@@ -70,11 +70,11 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 // import edges between what is not hidden.
 func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 	e, prev, next, dirty := r.e, r.prev, r.next, r.dirty
-	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+	if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return err
 	}
 	if full {
-		e.readAll(r.files)
+		r.readAll()
 	}
 	byPath := map[string][]byte{}
 	for _, s := range r.files {
@@ -83,18 +83,18 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	for _, p := range r.paths {
-		if rec := next.Records()[p]; !e.hidden(rec) {
+		if rec := next.Records()[p]; !e.roles.hides(rec) {
 			c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
 		}
 	}
-	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.hidden)
+	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides)
 	for _, d := range modDocs {
 		if full || dirty[d.Path] {
 			c.Changed = append(c.Changed, d.ID)
 		}
 	}
 	c.Documents = append(c.Documents, modDocs...)
-	c.Edges = append(append(c.Edges, graphEdges(e.visibleEdges(next, r.edges))...), modEdges...)
+	c.Edges = append(append(c.Edges, graphEdges(e.roles.visible(next, r.edges))...), modEdges...)
 	return nil
 }
 

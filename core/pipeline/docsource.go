@@ -48,14 +48,14 @@ type docSource interface {
 // are read and saved: the code first (the others link to its files),
 // then the notes, then the configured sources, then the states of
 // sources taken out of the configuration, whose documents go.
-func (e *Engine) docSources() []docSource {
+func (r *indexRun) docSources() []docSource {
 	srcs := []docSource{&codeSource{}, &noteSource{}}
 	var configured []string
-	for _, st := range e.cfg.Enabled(core.KindSource) {
+	for _, st := range r.e.cfg.Enabled(core.KindSource) {
 		srcs = append(srcs, &sourceRun{stage: st})
 		configured = append(configured, st.Name)
 	}
-	for _, name := range e.sourceStateNames() {
+	for _, name := range r.e.sources.stateNames() {
 		if !slices.Contains(configured, name) {
 			srcs = append(srcs, &sourceRun{gone: name})
 		}

@@ -25,16 +25,16 @@ type indexedShop struct {
 func newIndexedShop(f *testing.F) *indexedShop {
 	e := engine(f, shop(f))
 	index(f, e)
-	s := &indexedShop{e: e, mfPath: filepath.Join(e.indexDir(), manifest.FileName)}
+	s := &indexedShop{e: e, mfPath: filepath.Join(e.folder.dir, manifest.FileName)}
 	var err error
 	if s.manifest, err = os.ReadFile(s.mfPath); err != nil {
 		f.Fatal(err)
 	}
-	m, err := manifest.Load(e.indexDir(), true, false)
+	m, err := manifest.Load(e.folder.dir, true, false)
 	if err != nil {
 		f.Fatal(err)
 	}
-	s.symsPath = manifest.SymbolsFile(e.indexDir(), m.Generation)
+	s.symsPath = manifest.SymbolsFile(e.folder.dir, m.Generation)
 	if s.syms, err = os.ReadFile(s.symsPath); err != nil {
 		f.Fatal(err)
 	}
@@ -54,10 +54,10 @@ var fuzzQueries = []answer.Query{
 // index. Errors are answers; a panic is the failure.
 func (s *indexedShop) ask(t *testing.T) {
 	for _, q := range fuzzQueries {
-		s.e.setManifest(nil) // read the index from disk again
+		s.e.folder.set(nil) // read the index from disk again
 		s.e.Retrieve(context.Background(), q)
 	}
-	s.e.setManifest(nil)
+	s.e.folder.set(nil)
 	s.e.MapText("")
 	s.e.MapText("internal/checkout")
 }
@@ -131,7 +131,7 @@ func FuzzCriticalNodes(f *testing.F) {
 		f.Fatal(err)
 	}
 	index(f, e)
-	path := filepath.Join(e.indexDir(), "critical.json")
+	path := filepath.Join(e.folder.dir, "critical.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		f.Fatal(err)

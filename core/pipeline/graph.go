@@ -1,20 +1,16 @@
 package pipeline
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/graph"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
-	"github.com/rubi-dev/rubi/core/store"
-	"github.com/rubi-dev/rubi/core/text"
 )
 
 // GraphSymbol is a symbol as `rubi graph` lists it.
@@ -62,11 +58,11 @@ type Graph struct {
 
 // Graph returns the whole project graph from the index.
 func (e *Engine) Graph() (*Graph, error) {
-	m, err := e.indexed()
+	m, err := e.folder.indexed()
 	if err != nil {
 		return nil, err
 	}
-	if err := e.loadSymbols(m, m, func(string) bool { return true }); err != nil {
+	if err := loadSymbols(e.folder.dir, m, m, func(string) bool { return true }); err != nil {
 		return nil, err
 	}
 	project, err := resolve.NewProject(e.cfg.Root, m.SortedPaths())
@@ -89,7 +85,7 @@ func (e *Engine) Graph() (*Graph, error) {
 	for _, ed := range edges {
 		g.Edges = append(g.Edges, GraphEdge{From: core.EscapePath(strings.TrimPrefix(ed.From, "file:")), To: core.EscapePath(strings.TrimPrefix(ed.To, "file:")), Kind: ed.Kind})
 	}
-	for _, mod := range e.buildMap(m, edges).Modules {
+	for _, mod := range e.maps.build(m, edges).Modules {
 		gm := GraphModule{Name: core.EscapePath(mod.Name), Files: len(mod.Files), PageRank: mod.Rank, Central: []string{}, DependsOn: escaped(mod.DependsOn), UsedBy: escaped(mod.UsedBy)}
 		for i, f := range mod.Files {
 			if i == 3 {
@@ -112,20 +108,15 @@ func escaped(s []string) []string {
 	return out
 }
 
-// indexed returns the manifest, or ErrNoIndex.
-func (e *Engine) indexed() (*manifest.Manifest, error) {
-	m, err := e.currentManifest()
-	if errors.Is(err, manifest.ErrNoIndex) {
-		return nil, ErrNoIndex
-	}
-	return m, err
-}
-
 // MapText returns the level-0 map, or the level-1 page of a module. A
 // module may be named in full ("core/host"), by its page's name
 // ("core-host"), or by a unique last part ("host").
 func (e *Engine) MapText(module string) (string, error) {
-	text, _, err := e.mapPage(module)
+	m, err := e.folder.indexed()
+	if err != nil {
+		return "", err
+	}
+	text, _, err := e.maps.page(m, module)
 	return text, err
 }
 
@@ -133,59 +124,128 @@ func (e *Engine) MapText(module string) (string, error) {
 // counts) in l; what the map lists, and its curated summary, stay as
 // they are (codemap.Localize).
 func (e *Engine) MapTextIn(module string, l messages.Lang) (string, error) {
-	text, target, err := e.mapPage(module)
+	m, err := e.folder.indexed()
+	if err != nil {
+		return "", err
+	}
+	text, target, err := e.maps.page(m, module)
 	if err != nil || l == messages.English {
 		return text, err
 	}
-	return codemap.Localize(text, e.summary(target), l), nil
-}
-
-// mapPage returns the map or a module's page, and the target of its
-// curated summary ("map", "module:NAME").
-func (e *Engine) mapPage(module string) (string, string, error) {
-	m, err := e.indexed()
-	if err != nil {
-		return "", "", err
-	}
-	if module == "" {
-		// The map files may be the repository's: nothing in them reaches
-		// the terminal or the agent raw.
-		data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), mapFile), maxMapFile)
-		return text.EscapeLines(string(data)), "map", err
-	}
-	mods := e.mapModules(m)
-	names := make([]string, 0, len(mods))
-	for name := range mods {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	var found []string
-	for _, name := range names {
-		if name == module || codemap.Slug(name) == module {
-			found = []string{name}
-			break
-		}
-		if strings.HasSuffix(name, "/"+module) {
-			found = append(found, name)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return "", "", fmt.Errorf("no module %q; modules are: %s", module, strings.Join(names, ", "))
-	case 1:
-	default:
-		return "", "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
-	}
-	data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.dataDir(), modulesDir, codemap.Slug(found[0])+".md"), maxModulePage)
-	return text.EscapeLines(string(data)), "module:" + found[0], err
+	return codemap.Localize(text, e.maps.summary(target), l), nil
 }
 
 // HasIndex reports whether the project was indexed at least once (its
 // manifest exists), without reading the index.
-func (e *Engine) HasIndex() bool {
-	_, err := os.Stat(filepath.Join(e.indexDir(), manifest.FileName))
-	return err == nil
-}
+func (e *Engine) HasIndex() bool { return e.folder.exists() }
 
 // MapPath is the level-0 map's file, .rubi/map.md.
-func (e *Engine) MapPath() string { return filepath.Join(e.dataDir(), mapFile) }
+func (e *Engine) MapPath() string { return e.maps.path() }
+
+// What follows builds the graph in an index run (indexRun.buildGraph):
+// the imports resolved project-wide, or the last run's kept when no
+// change can alter them, each file's centrality, and the modules whose
+// documents changed.
+
+// rankFiles stores each file's PageRank in the import graph and how many
+// files import it.
+func rankFiles(m *manifest.Manifest, edges []core.Edge) {
+	b := graph.NewBuilder()
+	paths := m.SortedPaths()
+	for _, p := range paths {
+		b.Node(core.DocID(core.DocFile, p))
+		m.Records()[p].Importers = 0
+	}
+	for _, e := range edges {
+		b.AddEdge(e.From, e.To, e.Weight)
+	}
+	g := b.Build()
+	ranks := g.PageRank(graph.Options{})
+	for i, p := range paths {
+		m.Records()[p].Rank = ranks[i]
+		m.Records()[p].Importers = g.InDegree(i)
+	}
+}
+
+// reuseResolution returns the previous run's import edges when this run
+// cannot change them: the same files as before, and every changed file
+// one a parser handles (so not go.mod, tsconfig.json, package.json and
+// the like, which steer resolution) whose language, package and imports
+// are what they were. Ranks and importer counts then carry over too. A
+// one-file edit inside a function body costs no resolution at all.
+func (r *indexRun) reuseResolution() ([]core.Edge, bool) {
+	prev, next, files, full := r.prev, r.next, r.files, r.opts.Full
+	if full || !prev.HasEdges() || len(prev.Records()) != len(next.Records()) {
+		return nil, false
+	}
+	for p := range next.Records() {
+		if _, ok := prev.File(p); !ok {
+			return nil, false
+		}
+	}
+	var changed []*manifest.Record
+	for _, s := range files {
+		if s.skip != "" || !s.changed {
+			continue
+		}
+		old, rec := prev.Records()[s.rec.Path], next.Records()[s.rec.Path]
+		if rec.Language == "" || next.Parsers[rec.Language] == "" || old.Language != rec.Language ||
+			old.Package != rec.Package || !slices.EqualFunc(old.DecodedImports(), rec.DecodedImports(), sameImport) {
+			return nil, false
+		}
+		changed = append(changed, rec)
+	}
+	edges, err := prev.ImportEdges()
+	if err != nil {
+		return nil, false
+	}
+	for _, rec := range changed {
+		old := prev.Records()[rec.Path]
+		rec.Rank, rec.Importers = old.Rank, old.Importers
+	}
+	return edges, true
+}
+
+func sameImport(a, b core.Import) bool {
+	return a.Spec == b.Spec && a.Kind == b.Kind && slices.Equal(a.Names, b.Names)
+}
+
+// dirtyModules are the modules whose set of files or whose files changed
+// (on both sides, when a file moved from one module to another).
+func dirtyModules(prev, next *manifest.Manifest) map[string]bool {
+	dirty := map[string]bool{}
+	for p, rec := range next.Records() {
+		if old, ok := prev.File(p); !ok || old.Hash != rec.Hash || old.Module != rec.Module {
+			dirty[rec.Module] = true
+			if ok {
+				dirty[old.Module] = true
+			}
+		}
+	}
+	for p, old := range prev.Records() {
+		if _, ok := next.File(p); !ok {
+			dirty[old.Module] = true
+		}
+	}
+	return dirty
+}
+
+// removedModules lists the modules that no longer have any file.
+func removedModules(prev, next *manifest.Manifest) []string {
+	have := map[string]bool{}
+	for _, rec := range next.Records() {
+		have[rec.Module] = true
+	}
+	gone := map[string]bool{}
+	for _, rec := range prev.Records() {
+		if !have[rec.Module] {
+			gone[rec.Module] = true
+		}
+	}
+	ids := make([]string, 0, len(gone))
+	for mod := range gone {
+		ids = append(ids, core.DocID(core.DocModule, mod))
+	}
+	sort.Strings(ids)
+	return ids
+}

@@ -5,16 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/resolve"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/walk"
 )
 
-// indexRun is one index run, in the order its steps take (Engine.index):
+// indexRun is one index run, in the order its steps take (run):
 //
 //  1. previous: the last run's manifest, read while the project is walked;
 //  2. read, for each docSource (docsource.go) in turn: the code's files
@@ -30,7 +34,9 @@ import (
 //     adds its documents to, and the maps written beside;
 //  6. save: the manifest, then each docSource's own state.
 //
-// Each step leaves what it learned in the run for the next.
+// Each step leaves what it learned in the run for the next. The engine
+// makes a run for each Index, and for a refresh of the notes that cannot
+// be a delta (notesRun); the run holds the index's lock throughout.
 type indexRun struct {
 	e     *Engine
 	opts  IndexOptions
@@ -40,6 +46,9 @@ type indexRun struct {
 
 	files []*scanned
 	attrs *codemap.Attributes
+	// arena holds the contents of the files the run read: they live
+	// until the rankers have indexed them (scan), and go with the run.
+	arena *store.Arena
 	// prev is the last run's manifest (an empty one for a full run), next
 	// this run's.
 	prev, next *manifest.Manifest
@@ -53,21 +62,61 @@ type indexRun struct {
 	// far to their names: a second source of a kind is left out.
 	sourceKinds map[string]string
 
-	fps   map[string]string // each ranker's fingerprint
-	paths []string          // next's files, sorted
-	edges []core.Edge       // the imports, resolved
-	dirty map[string]bool   // the modules whose documents changed
+	// rankers are the rankers the index holds something of
+	// (stageSet.indexedRankers), fps their fingerprints.
+	rankers []*config.Stage
+	fps     map[string]string
+	paths   []string        // next's files, sorted
+	edges   []core.Edge     // the imports, resolved
+	dirty   map[string]bool // the modules whose documents changed
 }
 
-// newIndexRun begins a run that started at start (before it waited for
-// the index's lock).
-func (e *Engine) newIndexRun(opts IndexOptions, start time.Time) *indexRun {
-	return &indexRun{
-		e: e, opts: opts, start: start, lap: e.stopwatch("index"),
-		stats:       &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}},
-		docs:        e.docSources(),
-		sourceKinds: map[string]string{},
+// newIndexRun readies a run as opts say; it starts when it is run.
+func newIndexRun(e *Engine, opts IndexOptions) *indexRun {
+	return &indexRun{e: e, opts: opts, start: time.Now()}
+}
+
+// run takes the index's lock and brings the index up to date, in the
+// steps indexRun lists.
+func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
+	e := r.e
+	unlock, err := e.folder.lock(ctx)
+	if err != nil {
+		return nil, err
 	}
+	defer unlock()
+	defer func() {
+		// Nothing that outlives the run points into the file contents:
+		// parsers, documents and rankers copy what they keep.
+		if r.arena != nil {
+			r.arena.Release()
+			r.arena = nil
+		}
+	}()
+	r.lap = stopwatch(e.logger, "index")
+	r.stats = &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
+	r.docs = r.docSources()
+	r.sourceKinds = map[string]string{}
+	if err := r.previous(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.read(ctx); err != nil {
+		return nil, err
+	}
+	current := r.rankersCurrent(ctx)
+	switch {
+	case r.opts.notesOnly && !current:
+		return nil, ErrIndexOutdated // a ranker to rebuild reads every file
+	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
+		return r.keep()
+	}
+	if err := r.buildGraph(); err != nil {
+		return nil, err
+	}
+	if err := r.indexRankers(ctx); err != nil {
+		return nil, err
+	}
+	return r.save()
 }
 
 // previous reads the last run's manifest while the project is walked
@@ -83,7 +132,7 @@ func (r *indexRun) previous(ctx context.Context) error {
 	}
 	previous := make(chan loaded, 1)
 	go func() {
-		m, err := manifest.Load(e.indexDir(), true, e.oneShot)
+		m, err := manifest.Load(e.folder.dir, true, e.oneShot)
 		previous <- loaded{m, err}
 	}()
 	var (
@@ -91,7 +140,7 @@ func (r *indexRun) previous(ctx context.Context) error {
 		err    error
 	)
 	if !opts.notesOnly {
-		r.files, wstats, err = e.walk(ctx)
+		r.files, wstats, err = r.walk(ctx)
 	}
 	last := <-previous
 	if err != nil {
@@ -124,15 +173,15 @@ func (r *indexRun) previous(ctx context.Context) error {
 	if opts.notesOnly {
 		rolesSig = prev.Roles
 	} else {
-		r.attrs, rolesSig = e.attributes(r.files)
+		r.attrs, rolesSig = attributes(e.cfg.Root, &e.cfg.Index, r.files)
 	}
 	if prev != nil && prev.Roles != rolesSig {
 		opts.Full = true
 	}
-	if prev != nil && !opts.Full && !opts.notesOnly && !prev.SymbolsIntact(e.indexDir()) {
+	if prev != nil && !opts.Full && !opts.notesOnly && !prev.SymbolsIntact(e.folder.dir) {
 		// Truncated or gone: the unchanged files' symbols cannot be
 		// copied from it, so every file is parsed again.
-		r.stats.Warnings = append(r.stats.Warnings, "the symbols file "+manifest.SymbolsFile(e.indexDir(), prev.Generation)+" is damaged: every file is parsed again")
+		r.stats.Warnings = append(r.stats.Warnings, "the symbols file "+manifest.SymbolsFile(e.folder.dir, prev.Generation)+" is damaged: every file is parsed again")
 		opts.Full = true
 	}
 	if prev == nil || opts.Full {
@@ -152,16 +201,17 @@ func (r *indexRun) previous(ctx context.Context) error {
 // or found damaged is rebuilt in full, without waiting for --full.
 func (r *indexRun) rankersCurrent(ctx context.Context) bool {
 	e, prev := r.e, r.prev
+	r.rankers = e.stages.indexedRankers()
 	r.fps = map[string]string{}
 	current := true
-	for _, st := range e.cfg.Enabled(core.KindRanker) {
-		r.fps[st.Name] = e.stageFingerprint(st)
-		if prev.Stateful[st.Name] && !e.hasState(st.Name) {
+	for _, st := range r.rankers {
+		r.fps[st.Name] = e.stages.fingerprint(st)
+		if prev.Stateful[st.Name] && !e.folder.hasState(st.Name) {
 			// Its state was deleted: index it again, in full.
 			delete(prev.Rankers, st.Name)
 		}
 		if prev.Rankers[st.Name] == r.fps[st.Name] && !r.opts.Full && !r.opts.notesOnly {
-			if err := e.verifyRanker(ctx, st); err != nil {
+			if err := e.stages.verify(ctx, st); err != nil {
 				// Damaged since (truncated, overwritten).
 				r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("%v; rebuilding it", err))
 				delete(prev.Rankers, st.Name)
@@ -172,17 +222,54 @@ func (r *indexRun) rankersCurrent(ctx context.Context) bool {
 	return current
 }
 
-// keep ends the common refresh, which changed no content: the graph, the
-// rankers and their state all still hold.
+// keep ends the common refresh, which changed no content: the previous
+// graph and rankers stand, and the manifest is rewritten only if some
+// file was touched (new mtime, same content), so the next run need not
+// read it; the maps are written again when they are stale.
 func (r *indexRun) keep() (*IndexStats, error) {
-	kept, err := r.e.keep(r.prev, r.next, r.files, r.stats, r.start)
-	if err != nil {
-		return nil, err
+	e, prev, next, stats := r.e, r.prev, r.next, r.stats
+	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
+	next.Roles = prev.Roles
+	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
+	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
+	for _, rec := range next.Records() {
+		stats.Edges += rec.Importers
 	}
+	stats.Modules = len(e.maps.modules(next))
+	for name := range next.Rankers {
+		if st := e.cfg.Stage(core.KindRanker, name); st != nil && !stateless(st) {
+			stats.Rankers[name] = "up to date"
+		}
+	}
+	next.CarryEdges(prev)
+	written := false
+	if e.maps.stale(next) {
+		edges, err := prev.ImportEdges()
+		if err != nil || !prev.HasEdges() {
+			project, err := resolve.NewProject(e.cfg.Root, next.SortedPaths())
+			if err != nil {
+				return nil, err
+			}
+			edges = resolve.Edges(project, next.AllFacts())
+			next.SetEdges(edges)
+		}
+		if err := e.maps.write(prev, next, edges, nil, true); err != nil {
+			return nil, err
+		}
+		written = true
+	} else {
+		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.content != nil })
+	}
+	if written {
+		if err := next.Save(e.folder.dir, prev); err != nil {
+			return nil, err
+		}
+	}
+	e.folder.set(next)
 	if err := r.saveSources(true); err != nil {
 		return nil, err
 	}
-	return kept, nil
+	return stats.finish(e.Problems(), r.start), nil
 }
 
 // buildGraph assigns each file its module, resolves the imports project
@@ -201,7 +288,7 @@ func (r *indexRun) buildGraph() error {
 			next.Records()[p] = &moved
 		}
 	}
-	edges, reused := e.reuseResolution(prev, next, r.files, r.opts.Full)
+	edges, reused := r.reuseResolution()
 	if reused {
 		stats.Resolution, next.Resolution = prev.Resolution, prev.Resolution
 		next.ReuseEdges(prev)
@@ -218,14 +305,14 @@ func (r *indexRun) buildGraph() error {
 		edges, rs = resolve.Analyze(project, next.AllFacts())
 		stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
 		next.Resolution = stats.Resolution
-		rankFiles(next, e.visibleEdges(next, edges))
+		rankFiles(next, e.roles.visible(next, edges))
 		r.lap("resolve and rank")
 	}
 	next.SetEdges(edges)
 	r.edges = edges
 	stats.Edges = len(edges)
 	r.dirty = dirtyModules(prev, next)
-	stats.Modules = len(e.mapModules(next))
+	stats.Modules = len(e.maps.modules(next))
 	r.removedIDs = append(r.removedIDs, removedModules(prev, next)...)
 	return nil
 }
@@ -253,29 +340,152 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	return c, nil
 }
 
-// indexRankers gives each ranker its corpus, and writes the maps while
-// they index: the maps need the symbols of the dirty modules, as the
-// corpus does, so they are read once, up front, and neither touches the
-// records the other reads.
+// indexRankers gives each ranker its corpus: in full when its
+// configuration changed or it asks for it, incrementally otherwise, and
+// not at all when nothing changed since it last indexed. The maps are
+// written while they index: the maps need the symbols of the dirty
+// modules, as the corpus does, so they are read once, up front, and
+// neither touches the records the other reads.
 func (r *indexRun) indexRankers(ctx context.Context) error {
 	e, prev, next, opts := r.e, r.prev, r.next, r.opts
-	maps := func() error { return e.writeMaps(prev, next, r.edges, r.dirty, opts.Full) }
+	maps := func() error { return e.maps.write(prev, next, r.edges, r.dirty, opts.Full) }
 	if opts.notesOnly && !opts.notesMaps {
 		maps = func() error {
 			next.MapsFormat = prev.MapsFormat
 			return nil
 		}
-	} else if err := e.loadSymbols(prev, next, func(p string) bool {
+	} else if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool {
 		return opts.Full || prev.MapsFormat != mapsFormat || r.dirty[next.Records()[p].Module]
 	}); err != nil {
 		return err
 	}
-	nothingChanged := len(r.changedIDs) == 0 && len(r.removedIDs) == 0
-	if err := e.indexRankers(ctx, prev, next, r.fps, r.stats, nothingChanged, r.corpus, maps); err != nil {
+	cs := &corpora{r: r}
+	jobs, err := r.rankerJobs(ctx, cs)
+	if err != nil {
+		return err
+	}
+	// The corpora are built (rankerJobs), one at a time; the rankers now
+	// index at once, each reading them and writing only its own state.
+	var wg sync.WaitGroup
+	var mapsErr error
+	wg.Go(func() { mapsErr = maps() })
+	for _, j := range jobs {
+		c, _ := cs.get(j.full)
+		wg.Go(func() {
+			t := time.Now()
+			j.err = j.ranker.Index(ctx, c)
+			e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
+		})
+	}
+	wg.Wait()
+	if mapsErr != nil {
+		return mapsErr
+	}
+	if err := r.rankersIndexed(ctx, jobs, cs); err != nil {
 		return err
 	}
 	r.lap("rankers and maps")
 	return nil
+}
+
+// rankerJob is one ranker to give a corpus in this run.
+type rankerJob struct {
+	st     *config.Stage
+	ranker core.Ranker
+	full   bool
+	err    error
+}
+
+// rankerJobs opens the rankers and builds the corpora they will take;
+// a ranker that nothing concerns is noted up to date, one that failed to
+// start failed.
+func (r *indexRun) rankerJobs(ctx context.Context, cs *corpora) ([]*rankerJob, error) {
+	prev, next, stats := r.prev, r.next, r.stats
+	nothingChanged := len(r.changedIDs) == 0 && len(r.removedIDs) == 0
+	var jobs []*rankerJob
+	for _, st := range r.rankers {
+		stage, err := r.e.stages.open(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		ranker, ok := stage.(core.Ranker)
+		if !ok {
+			stats.Rankers[st.Name] = "failed"
+			continue
+		}
+		full := prev.Rankers[st.Name] != r.fps[st.Name]
+		if !full && nothingChanged {
+			next.Rankers[st.Name], next.Stateful[st.Name] = r.fps[st.Name], prev.Stateful[st.Name]
+			stats.Rankers[st.Name] = "up to date"
+			continue
+		}
+		if _, err := cs.get(full); err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, &rankerJob{st: st, ranker: ranker, full: full})
+	}
+	return jobs, nil
+}
+
+// rankersIndexed reads the rankers' answers: one that asks for a full
+// corpus after an incremental one is given it now; one that failed keeps
+// no fingerprint, so the next run gives it its corpus again.
+func (r *indexRun) rankersIndexed(ctx context.Context, jobs []*rankerJob, cs *corpora) error {
+	next, stats := r.next, r.stats
+	for _, j := range jobs {
+		err := j.err
+		if errors.Is(err, core.ErrFullIndexNeeded) && !j.full {
+			j.full = true
+			c, gerr := cs.get(true)
+			if gerr != nil {
+				return gerr
+			}
+			err = j.ranker.Index(ctx, c)
+		}
+		name := j.st.Name
+		switch {
+		case errors.Is(err, host.ErrUnavailable):
+			stats.Rankers[name] = "failed"
+			continue
+		case err != nil:
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			stats.Rankers[name] = "failed"
+			stats.Warnings = append(stats.Warnings, fmt.Sprintf("ranker %s could not index: %v", name, err))
+			continue
+		}
+		next.Rankers[name] = r.fps[name]
+		next.Stateful[name] = r.e.folder.hasState(name)
+		if j.full {
+			stats.Rankers[name] = "full"
+		} else {
+			stats.Rankers[name] = "incremental"
+		}
+	}
+	return nil
+}
+
+// corpora are the run's two corpora, each built once, when a ranker
+// first needs it: the incremental one, and the full one for a ranker
+// whose configuration changed or that asks for it.
+type corpora struct {
+	r                 *indexRun
+	incremental, full *core.Corpus
+}
+
+func (cs *corpora) get(full bool) (*core.Corpus, error) {
+	var err error
+	if full {
+		if cs.full == nil {
+			cs.full, err = cs.r.corpus(true)
+		}
+		return cs.full, err
+	}
+	if cs.incremental == nil {
+		cs.incremental, err = cs.r.corpus(false)
+	}
+	return cs.incremental, err
 }
 
 // save writes the manifest, then each docSource's state: a state never
@@ -283,15 +493,15 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 func (r *indexRun) save() (*IndexStats, error) {
 	e := r.e
 	r.next.IndexedAt = time.Now().UTC()
-	if err := r.next.Save(e.indexDir(), r.prev); err != nil {
+	if err := r.next.Save(e.folder.dir, r.prev); err != nil {
 		return nil, err
 	}
 	r.lap("manifest")
-	e.setManifest(r.next)
+	e.folder.set(r.next)
 	if err := r.saveSources(false); err != nil {
 		return nil, err
 	}
-	return e.finish(r.stats, r.start), nil
+	return r.stats.finish(e.Problems(), r.start), nil
 }
 
 // read asks each docSource, in turn, what it holds and what changed.

@@ -2,15 +2,12 @@ package pipeline
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"slices"
 	"sync"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/notesindex"
@@ -48,9 +45,7 @@ type symbolAt struct {
 // not read it for one hash (the store then hashes the file on disk, which
 // is what the index would say of an up-to-date file).
 func (c *indexCodeMap) FileHash(p string) (string, bool) {
-	c.e.mu.Lock()
-	m := c.e.manifest
-	c.e.mu.Unlock()
+	m := c.e.folder.held()
 	if m == nil {
 		return "", false
 	}
@@ -65,7 +60,7 @@ func (c *indexCodeMap) FileHash(p string) (string, bool) {
 // name and decodes only the lines that hold it: a staleness check on a
 // query path must not decode every symbol of a large project.
 func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
-	m, err := c.e.currentManifest()
+	m, err := c.e.folder.current()
 	if err != nil {
 		return "", "", false
 	}
@@ -88,14 +83,14 @@ func (c *indexCodeMap) Symbol(name string) (string, string, bool) {
 // the last index, or an older version of it whose anchors are migrated).
 // ok is false when no parser handles the file's language.
 func (c *indexCodeMap) Symbols(p string, content []byte) ([]core.Symbol, bool) {
-	if m, err := c.e.currentManifest(); err == nil {
+	if m, err := c.e.folder.current(); err == nil {
 		if rec, ok := m.File(p); ok && rec.Hash == sha256.Sum256(content) {
 			if syms, ok := c.stored(m, rec); ok {
 				return syms, true
 			}
 		}
 	}
-	return c.e.parseOne(p, content)
+	return c.e.stages.parseOne(p, content)
 }
 
 // stored decodes a record's line of the symbols file, read alone: a
@@ -107,7 +102,7 @@ func (c *indexCodeMap) stored(m *manifest.Manifest, rec *manifest.Record) ([]cor
 	if rec.SymOff < 0 || rec.SymLen < 0 || rec.SymLen > maxSymbolsFile {
 		return nil, false
 	}
-	f, err := m.OpenSymbols(c.e.indexDir())
+	f, err := m.OpenSymbols(c.e.folder.dir)
 	if err != nil {
 		return nil, false
 	}
@@ -123,46 +118,9 @@ func (c *indexCodeMap) stored(m *manifest.Manifest, rec *manifest.Record) ([]cor
 	return line.Symbols, true
 }
 
-// parseOne parses one file's content with the parser of its language (the
-// last enabled parser naming it, as an index run routes it).
-func (e *Engine) parseOne(p string, content []byte) ([]core.Symbol, bool) {
-	ctx := context.Background()
-	lang := core.DetectLanguage(p)
-	var route *config.Stage
-	for _, st := range e.cfg.Enabled(core.KindParser) {
-		langs := st.Languages
-		if len(langs) == 0 {
-			s, err := e.open(ctx, st)
-			if err != nil || s == nil {
-				continue
-			}
-			langs = s.Info().Languages
-		}
-		if slices.Contains(langs, lang) {
-			route = st
-		}
-	}
-	if route == nil {
-		return nil, false
-	}
-	stage, err := e.open(ctx, route)
-	if err != nil {
-		return nil, false
-	}
-	parser, ok := stage.(core.Parser)
-	if !ok {
-		return nil, false
-	}
-	facts, err := parser.Parse(ctx, []core.SourceFile{{Path: p, Language: lang, Content: content}})
-	if err != nil || len(facts) != 1 {
-		return nil, false
-	}
-	return facts[0].Symbols, true
-}
-
 func (c *indexCodeMap) lookup(m *manifest.Manifest, name string) symbolAt {
 	if c.data == nil {
-		data, err := store.ReadLeaf(manifest.SymbolsFile(c.e.indexDir(), m.Generation), maxSymbolsFile)
+		data, err := store.ReadLeaf(manifest.SymbolsFile(c.e.folder.dir, m.Generation), maxSymbolsFile)
 		if err != nil {
 			return symbolAt{}
 		}

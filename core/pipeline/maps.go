@@ -9,14 +9,18 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/mod/modfile"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/project"
 	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // Map files, relative to .rubi/. They are derived and rewritten by every
@@ -50,14 +54,27 @@ const maxManifestFile = 4 << 20
 // maps written by an older rubi are rewritten even if no code changed.
 const mapsFormat = 4 // 3: modules of hidden files only are left out; 4: names escaped
 
-// buildMap assembles the code map from the manifest and the file edges.
+// codeMaps are the maps an index writes beside itself: .rubi/map.md, the
+// level-0 map a session start injects, and one page per module in
+// .rubi/modules/, with the curated summaries of the knowledge store
+// woven in. They are read back as they are on disk (MapText), never
+// trusted to be rubi's: the repository may have committed or replaced
+// them.
+type codeMaps struct {
+	cfg      *config.Config
+	project  *project.Project
+	roles    roles
+	indexDir string
+}
+
+// build assembles the code map from the manifest and the file edges.
 // Files of index.hidden_roles are marked hidden: a module of only those
 // (a vendored folder) is not on the map.
-func (e *Engine) buildMap(m *manifest.Manifest, edges []core.Edge) *codemap.Map {
+func (c *codeMaps) build(m *manifest.Manifest, edges []core.Edge) *codemap.Map {
 	files := make([]*codemap.File, 0, len(m.Records()))
 	for _, p := range m.SortedPaths() {
 		rec := m.Records()[p]
-		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols, Hidden: e.hidden(rec)}
+		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols, Hidden: c.roles.hides(rec)}
 		if rec.Loaded {
 			f.Exported = []string{}
 			for _, s := range rec.Syms {
@@ -71,20 +88,20 @@ func (e *Engine) buildMap(m *manifest.Manifest, edges []core.Edge) *codemap.Map 
 	return codemap.Build(files, edges)
 }
 
-// writeMaps writes .rubi/map.md and the pages of the modules in dirty (all
+// write writes .rubi/map.md and the pages of the modules in dirty (all
 // of them when full), and removes the pages of modules that are gone.
 // Files are only rewritten when their content changes.
-func (e *Engine) writeMaps(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
+func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
 	full = full || prev.MapsFormat != mapsFormat
-	if err := e.loadSymbols(prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+	if err := loadSymbols(c.indexDir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return err
 	}
-	cm := e.buildMap(next, edges)
+	cm := c.build(next, edges)
 	next.MapsFormat = mapsFormat
-	if err := e.writeMap(cm.Level0(e.projectName(), e.cfg.Budgets.Map, e.summary("map"))); err != nil {
+	if err := c.writeMap(cm.Level0(c.projectName(), c.cfg.Budgets.Map, c.summary("map"))); err != nil {
 		return err
 	}
-	dir := filepath.Join(e.dataDir(), modulesDir)
+	dir := filepath.Join(c.project.Dir(), modulesDir)
 	want := map[string]bool{}
 	for _, mod := range cm.Modules {
 		name := codemap.Slug(mod.Name) + ".md"
@@ -92,8 +109,8 @@ func (e *Engine) writeMaps(prev, next *manifest.Manifest, edges []core.Edge, dir
 		if !full && !dirty[mod.Name] && isRegular(filepath.Join(dir, name)) {
 			continue
 		}
-		page := cm.Level1(mod, e.summary("module:"+mod.Name))
-		if err := e.writeIfChanged(filepath.Join(dir, name), page); err != nil {
+		page := cm.Level1(mod, c.summary("module:"+mod.Name))
+		if err := c.writeIfChanged(filepath.Join(dir, name), page); err != nil {
 			return err
 		}
 	}
@@ -109,37 +126,37 @@ func (e *Engine) writeMaps(prev, next *manifest.Manifest, edges []core.Edge, dir
 	return nil
 }
 
-// mapModules are the modules on the map, with their files: those with
+// modules are the modules on the map, with their files: those with
 // at least one file of a role not hidden (index.hidden_roles).
-func (e *Engine) mapModules(m *manifest.Manifest) map[string][]*manifest.Record {
+func (c *codeMaps) modules(m *manifest.Manifest) map[string][]*manifest.Record {
 	mods := moduleIndex(m)
 	for name, recs := range mods {
-		if !slices.ContainsFunc(recs, func(rec *manifest.Record) bool { return !e.hidden(rec) }) {
+		if !slices.ContainsFunc(recs, func(rec *manifest.Record) bool { return !c.roles.hides(rec) }) {
 			delete(mods, name)
 		}
 	}
 	return mods
 }
 
-// mapsStale reports whether the maps must be rewritten although no code
+// stale reports whether the maps must be rewritten although no code
 // changed: map.md is missing, was rendered by an older rubi, is not the
 // file an index wrote (committed, pulled, edited), or a curated summary is
 // newer than it; or map.md or a module's page is not a regular file (a
 // link the repository committed, a FIFO), or map.md is larger than rubi
 // reads of it, which the rewrite replaces.
-func (e *Engine) mapsStale(m *manifest.Manifest) bool {
-	st, err := os.Lstat(filepath.Join(e.dataDir(), mapFile))
-	if err != nil || !st.Mode().IsRegular() || st.Size() > maxMapFile || m.MapsFormat != mapsFormat || !e.MapWritten() {
+func (c *codeMaps) stale(m *manifest.Manifest) bool {
+	st, err := os.Lstat(c.path())
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxMapFile || m.MapsFormat != mapsFormat || !c.written() {
 		return true
 	}
-	pages, _ := os.ReadDir(filepath.Join(e.dataDir(), modulesDir))
+	pages, _ := os.ReadDir(filepath.Join(c.project.Dir(), modulesDir))
 	for _, de := range pages {
 		if strings.HasSuffix(de.Name(), ".md") && !de.Type().IsRegular() {
 			return true
 		}
 	}
 	stale := false
-	filepath.WalkDir(filepath.Join(e.dataDir(), summaryDir), func(_ string, d os.DirEntry, err error) error {
+	filepath.WalkDir(filepath.Join(c.project.Dir(), summaryDir), func(_ string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if info, err := d.Info(); err == nil && info.ModTime().After(st.ModTime()) {
 				stale = true
@@ -151,10 +168,46 @@ func (e *Engine) mapsStale(m *manifest.Manifest) bool {
 	return stale
 }
 
+// page returns the map or a module's page of the index m, and the target
+// of its curated summary ("map", "module:NAME").
+func (c *codeMaps) page(m *manifest.Manifest, module string) (string, string, error) {
+	if module == "" {
+		// The map files may be the repository's: nothing in them reaches
+		// the terminal or the agent raw.
+		data, err := store.ReadWithin(c.cfg.Root, c.path(), maxMapFile)
+		return text.EscapeLines(string(data)), "map", err
+	}
+	mods := c.modules(m)
+	names := make([]string, 0, len(mods))
+	for name := range mods {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var found []string
+	for _, name := range names {
+		if name == module || codemap.Slug(name) == module {
+			found = []string{name}
+			break
+		}
+		if strings.HasSuffix(name, "/"+module) {
+			found = append(found, name)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", "", fmt.Errorf("no module %q; modules are: %s", module, strings.Join(names, ", "))
+	case 1:
+	default:
+		return "", "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
+	}
+	data, err := store.ReadWithin(c.cfg.Root, filepath.Join(c.project.Dir(), modulesDir, codemap.Slug(found[0])+".md"), maxModulePage)
+	return text.EscapeLines(string(data)), "module:" + found[0], err
+}
+
 // summary returns the curated summary of target ("map", "module:<name>"),
 // "" when there is none.
-func (e *Engine) summary(target string) string {
-	text, _ := e.project.Knowledge().Summary(target)
+func (c *codeMaps) summary(target string) string {
+	text, _ := c.project.Knowledge().Summary(target)
 	return text
 }
 
@@ -166,46 +219,53 @@ func isRegular(p string) bool {
 
 // projectName names the project in the map: the last element of its Go
 // module path or its package.json name, else the root directory's name.
-func (e *Engine) projectName() string {
-	if data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.cfg.Root, "go.mod"), maxManifestFile); err == nil {
+func (c *codeMaps) projectName() string {
+	if data, err := store.ReadWithin(c.cfg.Root, filepath.Join(c.cfg.Root, "go.mod"), maxManifestFile); err == nil {
 		if mod := modfile.ModulePath(data); mod != "" {
 			return path.Base(mod)
 		}
 	}
-	if data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.cfg.Root, "package.json"), maxManifestFile); err == nil {
+	if data, err := store.ReadWithin(c.cfg.Root, filepath.Join(c.cfg.Root, "package.json"), maxManifestFile); err == nil {
 		var pkg struct{ Name string }
 		if json.Unmarshal(data, &pkg) == nil && pkg.Name != "" {
 			return pkg.Name
 		}
 	}
-	return filepath.Base(e.cfg.Root)
+	return filepath.Base(c.cfg.Root)
 }
 
 // writeMap is writeIfChanged for .rubi/map.md, which a session start
 // injects as rubi's own only while it is the very file an index wrote, or
 // found equal to what it would write (MapWritten): the record of that
 // version is kept in the index's folder.
-func (e *Engine) writeMap(content string) error {
-	path := e.MapPath()
-	if err := e.writeIfChanged(path, content); err != nil {
+func (c *codeMaps) writeMap(content string) error {
+	path := c.path()
+	if err := c.writeIfChanged(path, content); err != nil {
 		return err
 	}
-	store.RecordWrittenAt(path, e.mapRecord())
+	store.RecordWrittenAt(path, c.record())
 	return nil
 }
 
-// mapRecord is the record of the version of .rubi/map.md an index wrote.
-func (e *Engine) mapRecord() string { return filepath.Join(e.indexDir(), mapFile+store.WrittenSuffix) }
+// path is the level-0 map's file, .rubi/map.md.
+func (c *codeMaps) path() string { return filepath.Join(c.project.Dir(), mapFile) }
+
+// record is the record of the version of .rubi/map.md an index wrote.
+func (c *codeMaps) record() string { return filepath.Join(c.indexDir, mapFile+store.WrittenSuffix) }
+
+// written reports whether .rubi/map.md is the very file an index of this
+// machine wrote: not committed, edited or replaced since.
+func (c *codeMaps) written() bool { return store.UnchangedAt(c.path(), c.record()) }
 
 // MapWritten reports whether .rubi/map.md is the very file an index of
 // this machine wrote: not committed, edited or replaced since.
-func (e *Engine) MapWritten() bool { return store.UnchangedAt(e.MapPath(), e.mapRecord()) }
+func (e *Engine) MapWritten() bool { return e.maps.written() }
 
 // writeIfChanged writes content at path unless the file holds it already.
 // The compare reads at most len(content) bytes, never through a link: a
 // larger file differs, and a link (or a FIFO) is replaced by the write.
-func (e *Engine) writeIfChanged(path, content string) error {
-	if old, err := store.ReadWithin(e.cfg.Root, path, int64(len(content))); err == nil && bytes.Equal(old, []byte(content)) {
+func (c *codeMaps) writeIfChanged(path, content string) error {
+	if old, err := store.ReadWithin(c.cfg.Root, path, int64(len(content))); err == nil && bytes.Equal(old, []byte(content)) {
 		return nil
 	}
 	if err := store.WriteFile(path, []byte(content), 0o644); err != nil {

@@ -47,7 +47,7 @@ func (e *Engine) IndexNotes(ctx context.Context) (*IndexStats, error) {
 	if !e.HasIndex() {
 		return nil, nil
 	}
-	stats, err := e.indexNotes(ctx, IndexOptions{notesOnly: true, notesMaps: true})
+	stats, err := newNotesRun(e).run(ctx, IndexOptions{notesOnly: true, notesMaps: true})
 	if errors.Is(err, ErrNoIndex) {
 		return nil, nil
 	}
@@ -68,7 +68,7 @@ func (e *Engine) RefreshNotes(ctx context.Context) (*IndexStats, bool, error) {
 	if !e.HasIndex() || !e.NotesChanged() {
 		return nil, false, nil
 	}
-	stats, err := e.indexNotes(ctx, IndexOptions{notesOnly: true})
+	stats, err := newNotesRun(e).run(ctx, IndexOptions{notesOnly: true})
 	if errors.Is(err, ErrNoIndex) {
 		return nil, false, nil
 	}
@@ -78,84 +78,15 @@ func (e *Engine) RefreshNotes(ctx context.Context) (*IndexStats, bool, error) {
 	return stats, true, nil
 }
 
-// indexNotes brings the notes' part of the index up to date: as a delta
-// (notesDelta) when every ranker takes one and the maps need no curated
-// summary woven in, else through a notes-only index run, which builds the
-// whole corpus from the code's records.
-func (e *Engine) indexNotes(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
-	if !opts.notesMaps || !e.summariesNewer() {
-		stats, err := e.notesDelta(ctx)
-		if !errors.Is(err, errNoDelta) {
-			return stats, err
-		}
-	}
-	return e.index(ctx, opts)
-}
-
-// notesDelta indexes the notes and chunks that changed since the notes'
-// state was written, and nothing else (notesindex.Delta): the code's
-// manifest is read as a query reads it and kept for the query that
-// follows, and each ranker is given a corpus scoped to the notes.
-func (e *Engine) notesDelta(ctx context.Context) (*IndexStats, error) {
-	start := time.Now()
-	if err := e.ensureDataDir(); err != nil {
-		return nil, err
-	}
-	e.indexMu.Lock()
-	defer e.indexMu.Unlock()
-	lock, err := store.LockDir(ctx, e.indexDir())
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Unlock()
-	lap := e.stopwatch("notes delta")
-	// The stamp first: a change after it is seen by the scan, or makes
-	// the next stamp differ. The scan of the notes' files, which the
-	// common delta (notes edited) compares with the snapshot, then runs
-	// beside the reading of the state and the opening of the rankers.
-	stamp := e.notes.TakeStamp()
-	reserveDeltaHeap(e.oneShot, e.notes.StateSize()) // before the scan's goroutines: it collects
-	delta := e.notes.StartDelta()
-
-	m, err := e.currentManifest()
-	switch {
-	case errors.Is(err, manifest.ErrNoIndex):
-		return nil, ErrNoIndex
-	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, err)
-	}
-	lap("manifest")
-	if !delta.Load() {
-		return nil, errNoDelta
-	}
-	lap("notes' state")
-	run, err := e.scopedRankers(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	run.lap = lap
-	lap("rankers opened")
-
-	code := notesindex.Code{Manifest: m, Stamp: e.manifestStamp(), Visible: func(edges []core.Edge) []core.Edge { return e.visibleEdges(m, edges) }}
-	change, err := delta.Edited(code)
-	if err == nil && change == nil {
-		change, err = delta.All(code)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := run.apply(ctx, change); err != nil {
-		return nil, err
-	}
-	e.notes.SaveStamp(stamp)
-	lap("stamp saved")
-	return e.finish(run.stats, start), nil
-}
-
-// notesRun is one notes' delta as the engine runs it: the rankers it
-// feeds, each with its name, the stats it fills and its lap timer.
+// notesRun is one refresh of the notes' part of the index: as a delta
+// (notesindex.Delta) when every ranker takes one and the maps need no
+// curated summary woven in, else through a notes-only index run, which
+// builds the whole corpus from the code's records. A delta feeds the
+// rankers (each with its name) a corpus scoped to the notes, fills the
+// stats and times its phases.
 type notesRun struct {
 	e       *Engine
+	start   time.Time
 	rankers []namedRanker
 	stats   *IndexStats
 	lap     func(phase string)
@@ -167,26 +98,105 @@ type namedRanker struct {
 	core.Ranker
 }
 
-// scopedRankers opens the enabled rankers for a delta: errNoDelta when
-// one takes only whole corpora, ErrIndexOutdated when one must be rebuilt
-// first (which reads every file).
-func (e *Engine) scopedRankers(ctx context.Context, m *manifest.Manifest) (*notesRun, error) {
-	run := &notesRun{e: e, stats: &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}}
-	for _, st := range e.cfg.Enabled(core.KindRanker) {
-		if m.Rankers[st.Name] != e.stageFingerprint(st) || m.Stateful[st.Name] && !e.hasState(st.Name) {
-			return nil, ErrIndexOutdated
+func newNotesRun(e *Engine) *notesRun {
+	return &notesRun{e: e, start: time.Now(), stats: &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}}
+}
+
+// run brings the notes' part of the index up to date, as a delta when it
+// can be one (opts.notesMaps: unless a curated summary is newer than the
+// maps, which the delta does not write).
+func (r *notesRun) run(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
+	e := r.e
+	if !opts.notesMaps || r.mapsCurrent() {
+		stats, err := r.delta(ctx)
+		if !errors.Is(err, errNoDelta) {
+			return stats, err
 		}
-		stage, err := e.open(ctx, st)
-		if err != nil {
-			return nil, err
-		}
-		r, ok := stage.(core.Ranker)
-		if !ok || !stage.Info().Scoped {
-			return nil, errNoDelta
-		}
-		run.rankers = append(run.rankers, namedRanker{st.Name, r})
 	}
-	return run, nil
+	return newIndexRun(e, opts).run(ctx)
+}
+
+// mapsCurrent reports whether the maps hold every curated summary written
+// so far (false also when that cannot be told).
+func (r *notesRun) mapsCurrent() bool {
+	m, err := r.e.folder.current()
+	return err == nil && !r.e.maps.stale(m)
+}
+
+// delta indexes the notes and chunks that changed since the notes' state
+// was written, and nothing else (notesindex.Delta): the code's manifest
+// is read as a query reads it and kept for the query that follows, and
+// each ranker is given a corpus scoped to the notes.
+func (r *notesRun) delta(ctx context.Context) (*IndexStats, error) {
+	e := r.e
+	unlock, err := e.folder.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	lap := stopwatch(e.logger, "notes delta")
+	r.lap = lap
+	// The stamp first: a change after it is seen by the scan, or makes
+	// the next stamp differ. The scan of the notes' files, which the
+	// common delta (notes edited) compares with the snapshot, then runs
+	// beside the reading of the state and the opening of the rankers.
+	stamp := e.notes.TakeStamp()
+	reserveDeltaHeap(e.oneShot, e.notes.StateSize()) // before the scan's goroutines: it collects
+	delta := e.notes.StartDelta()
+
+	m, err := e.folder.current()
+	switch {
+	case errors.Is(err, manifest.ErrNoIndex):
+		return nil, ErrNoIndex
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrIndexOutdated, err)
+	}
+	lap("manifest")
+	if !delta.Load() {
+		return nil, errNoDelta
+	}
+	lap("notes' state")
+	if err := r.openRankers(ctx, m); err != nil {
+		return nil, err
+	}
+	lap("rankers opened")
+
+	code := notesindex.Code{Manifest: m, Stamp: e.folder.fileStamp(), Visible: func(edges []core.Edge) []core.Edge { return e.roles.visible(m, edges) }}
+	change, err := delta.Edited(code)
+	if err == nil && change == nil {
+		change, err = delta.All(code)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.apply(ctx, change); err != nil {
+		return nil, err
+	}
+	e.notes.SaveStamp(stamp)
+	lap("stamp saved")
+	return r.stats.finish(e.Problems(), r.start), nil
+}
+
+// openRankers opens the rankers the index holds something of, for a
+// delta: errNoDelta when one takes only whole corpora, ErrIndexOutdated
+// when one must be rebuilt first (which reads every file).
+func (r *notesRun) openRankers(ctx context.Context, m *manifest.Manifest) error {
+	e := r.e
+	for _, st := range e.stages.indexedRankers() {
+		if m.Rankers[st.Name] != e.stages.fingerprint(st) || m.Stateful[st.Name] && !e.folder.hasState(st.Name) {
+			return ErrIndexOutdated
+		}
+		stage, err := e.stages.open(ctx, st)
+		if err != nil {
+			return err
+		}
+		rk, ok := stage.(core.Ranker)
+		if !ok || !stage.Info().Scoped {
+			return errNoDelta
+		}
+		r.rankers = append(r.rankers, namedRanker{st.Name, rk})
+	}
+	return nil
 }
 
 // apply gives each ranker the change's corpus, at once, and meanwhile
@@ -274,11 +284,4 @@ func reserveDeltaHeap(oneShot bool, stateSize int64) {
 		return
 	}
 	store.ReserveHugeHeap(int(min(max(deltaHeapShare*stateSize, 8<<20), hugeHeapMax)))
-}
-
-// summariesNewer reports whether the maps may lack a curated summary
-// written since they were (or whether that cannot be told).
-func (e *Engine) summariesNewer() bool {
-	m, err := e.currentManifest()
-	return err != nil || e.mapsStale(m)
 }

@@ -11,7 +11,7 @@ import (
 // conversation memory's chunks, which core/notes reads and whose part of
 // the index (each note's version, the names that relate notes, a snapshot
 // of them) core/notesindex keeps, so that a hook's refresh after an edit
-// takes the edited notes alone (notesDelta) instead of a run.
+// takes the edited notes alone (notesRun.delta) instead of a run.
 type noteSource struct {
 	reading *notesindex.Reading
 }
@@ -40,12 +40,12 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 // together.
 func (n *noteSource) documents(r *indexRun, _ bool, c *core.Corpus) error {
 	c.Documents = append(c.Documents, n.reading.Docs...)
-	c.Edges = append(append(c.Edges, r.e.visibleEdges(r.next, n.reading.Edges)...), n.reading.Related()...)
+	c.Edges = append(append(c.Edges, r.e.roles.visible(r.next, n.reading.Edges)...), n.reading.Related()...)
 	return nil
 }
 
 // save writes the notes' state and stamp, after the manifest whose stamp
 // the state's snapshot records.
 func (n *noteSource) save(r *indexRun, kept bool) error {
-	return n.reading.Save(kept, r.e.manifestStamp())
+	return n.reading.Save(kept, r.e.folder.fileStamp())
 }

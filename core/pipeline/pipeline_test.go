@@ -650,15 +650,15 @@ func TestSymbolsAppended(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	before, err := manifest.Load(e.indexDir(), false, false)
+	before, err := manifest.Load(e.folder.dir, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := manifest.SymbolsFile(e.indexDir(), before.Generation)
+	file := manifest.SymbolsFile(e.folder.dir, before.Generation)
 	old, _ := os.Stat(file)
 	edit(t, root, "internal/checkout/checkout.go", "", "\nfunc Refund(c Cart) int { return 0 }\n")
 	index(t, e)
-	after, err := manifest.Load(e.indexDir(), true, false)
+	after, err := manifest.Load(e.folder.dir, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -829,14 +829,14 @@ func TestReadFileArena(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "a.txt", "hello")
 	p := filepath.Join(root, "a.txt")
-	e := engine(t, root)
-	e.arena = store.NewArena(16)
-	defer e.arena.Release()
+	r := newIndexRun(engine(t, root), IndexOptions{})
+	r.arena = store.NewArena(16)
+	defer r.arena.Release()
 	for _, c := range []struct {
 		size int64
 		want string
 	}{{5, "hello"}, {3, "hello"}, {5, "hello"}, {5, "hello"}} {
-		got, err := e.readFile(p, c.size)
+		got, err := r.readFile(p, c.size)
 		if err != nil || string(got) != c.want {
 			t.Errorf("readFile(size %d) = %q, %v", c.size, got, err)
 		}

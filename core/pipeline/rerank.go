@@ -21,7 +21,7 @@ import (
 // is then made again.
 func (r *retrieval) rerank(ctx context.Context, a *answer.Answer, rr core.Rerank) error {
 	for _, st := range r.e.cfg.Enabled(core.KindReranker) {
-		s, err := r.e.open(ctx, st)
+		s, err := r.e.stages.open(ctx, st)
 		if err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ type queryFacts struct {
 // load reads the manifest, then closes loaded.
 func (f *queryFacts) load() {
 	defer close(f.loaded)
-	f.m, f.mErr = f.e.currentManifest()
+	f.m, f.mErr = f.e.folder.current()
 }
 
 func (f *queryFacts) manifest() *manifest.Manifest {

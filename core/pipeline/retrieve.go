@@ -61,7 +61,7 @@ func (e *Engine) Retrieve(ctx context.Context, q answer.Query) (*answer.Result, 
 		if slices.Contains(docKinds, k) {
 			continue
 		}
-		sourced := e.sourceKinds()
+		sourced := e.sources.kinds(e.cfg)
 		if _, ok := sourced[k]; !ok {
 			known := slices.Clone(docKinds)
 			for sk := range sourced {
@@ -248,7 +248,7 @@ type rankerStage struct {
 // their seeds are left out.
 func (r *retrieval) rankers(ctx context.Context) (first, seeded []rankerStage, err error) {
 	for _, st := range r.e.cfg.Enabled(core.KindRanker) {
-		s, err := r.e.open(ctx, st)
+		s, err := r.e.stages.open(ctx, st)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -270,7 +270,7 @@ func (r *retrieval) rankers(ctx context.Context) (first, seeded []rankerStage, e
 // fuse merges the rankers' lists with the enabled fuser.
 func (r *retrieval) fuse(ctx context.Context) error {
 	fusers := r.e.cfg.Enabled(core.KindFuser)
-	s, err := r.e.open(ctx, fusers[0])
+	s, err := r.e.stages.open(ctx, fusers[0])
 	if err != nil {
 		return err
 	}

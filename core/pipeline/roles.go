@@ -11,6 +11,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -28,7 +29,7 @@ const maxAttributesFile = 1 << 20
 // returns them with the signature of what decides roles: their content,
 // the hidden roles and the rules' format. An unreadable file has no
 // lines: attributes never make an index fail.
-func (e *Engine) attributes(files []*scanned) (*codemap.Attributes, string) {
+func attributes(root string, ix *config.Index, files []*scanned) (*codemap.Attributes, string) {
 	var found []string
 	for _, s := range files {
 		if path.Base(s.file.Path) == ".gitattributes" {
@@ -42,13 +43,13 @@ func (e *Engine) attributes(files []*scanned) (*codemap.Attributes, string) {
 		return strings.Compare(a, b)
 	})
 	h := sha256.New()
-	h.Write([]byte(rolesFormat + "\x00" + strings.Join(e.cfg.Index.HiddenRoles, ",") + "\x00"))
+	h.Write([]byte(rolesFormat + "\x00" + strings.Join(ix.HiddenRoles, ",") + "\x00"))
 	// The module rules too: the keep path of a run that changed no file
 	// would leave every record in its old module.
-	fmt.Fprintf(h, "modules %q %d\x00", e.cfg.Index.ModuleRoots, e.cfg.Index.ModuleDepth)
+	fmt.Fprintf(h, "modules %q %d\x00", ix.ModuleRoots, ix.ModuleDepth)
 	attrs := &codemap.Attributes{}
 	for _, p := range found {
-		data, err := store.ReadWithin(e.cfg.Root, filepath.Join(e.cfg.Root, filepath.FromSlash(p)), maxAttributesFile)
+		data, err := store.ReadWithin(root, filepath.Join(root, filepath.FromSlash(p)), maxAttributesFile)
 		if err != nil {
 			continue
 		}
@@ -60,20 +61,27 @@ func (e *Engine) attributes(files []*scanned) (*codemap.Attributes, string) {
 	return attrs, hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// hidden reports whether a file's role keeps it out of search and
-// centrality (index.hidden_roles).
-func (e *Engine) hidden(rec *manifest.Record) bool {
-	return rec != nil && rec.Role != "" && slices.Contains(e.cfg.Index.HiddenRoles, rec.Role)
+// roles is index.hidden_roles at work: the files of those roles (vendored,
+// generated) are indexed and mapped, but kept out of search and of
+// centrality.
+type roles struct {
+	ix *config.Index
 }
 
-// visibleEdges leaves out the edges that touch a hidden file.
-func (e *Engine) visibleEdges(m *manifest.Manifest, edges []core.Edge) []core.Edge {
-	if len(e.cfg.Index.HiddenRoles) == 0 {
+// hides reports whether a file's role keeps it out of search and
+// centrality.
+func (r roles) hides(rec *manifest.Record) bool {
+	return rec != nil && rec.Role != "" && slices.Contains(r.ix.HiddenRoles, rec.Role)
+}
+
+// visible leaves out the edges that touch a hidden file.
+func (r roles) visible(m *manifest.Manifest, edges []core.Edge) []core.Edge {
+	if len(r.ix.HiddenRoles) == 0 {
 		return edges
 	}
 	out := make([]core.Edge, 0, len(edges))
 	for _, ed := range edges {
-		if e.hiddenID(m, ed.From) || e.hiddenID(m, ed.To) {
+		if r.hidesID(m, ed.From) || r.hidesID(m, ed.To) {
 			continue
 		}
 		out = append(out, ed)
@@ -81,12 +89,12 @@ func (e *Engine) visibleEdges(m *manifest.Manifest, edges []core.Edge) []core.Ed
 	return out
 }
 
-func (e *Engine) hiddenID(m *manifest.Manifest, id string) bool {
+func (r roles) hidesID(m *manifest.Manifest, id string) bool {
 	kind, key, err := core.SplitDocID(id)
 	if err != nil || kind != core.DocFile {
 		return false
 	}
-	return m.RoleIn(key, e.cfg.Index.HiddenRoles)
+	return m.RoleIn(key, r.ix.HiddenRoles)
 }
 
 // graphEdges are the import edges the rankers' graph gets: those of test

@@ -74,9 +74,9 @@ func (s *sourceState) entry(key string) (*sourceEntry, bool) {
 	return &s.Items[i], true
 }
 
-// sourceStatePath is where the state of the source called name lives.
-func (e *Engine) sourceStatePath(name string) string {
-	return filepath.Join(e.indexDir(), sourcesDir, name+".json")
+// statePath is where the state of the source called name lives.
+func (c *sourceCache) statePath(name string) string {
+	return filepath.Join(c.dir, name+".json")
 }
 
 // loadSourceState reads a source's state; nil when there is none, or it
@@ -126,7 +126,7 @@ func (run *sourceRun) name() string {
 // out; so are the documents of a source no longer configured.
 func (run *sourceRun) read(ctx context.Context, r *indexRun) error {
 	e, name := r.e, run.name()
-	run.prev = loadSourceState(e.sourceStatePath(name), name)
+	run.prev = loadSourceState(e.sources.statePath(name), name)
 	switch {
 	case run.stage == nil:
 		// Taken out of the configuration: no next, so its documents go.
@@ -158,7 +158,7 @@ func (run *sourceRun) read(ctx context.Context, r *indexRun) error {
 
 // readSource scans one source and reads the items whose stamp changed.
 func (run *sourceRun) readSource(ctx context.Context, r *indexRun) error {
-	s, err := r.e.open(ctx, run.stage)
+	s, err := r.e.stages.open(ctx, run.stage)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (run *sourceRun) documents(r *indexRun, _ bool, c *core.Corpus) error {
 		c.Documents = append(c.Documents, core.Document{ID: id, Kind: st.Kind, Title: it.Title, Names: it.Names, Body: it.Body, ModTime: it.Time})
 		var about []string
 		for _, f := range it.Files {
-			if rec, ok := r.next.File(f); ok && !r.e.hidden(rec) && !slices.Contains(about, f) {
+			if rec, ok := r.next.File(f); ok && !r.e.roles.hides(rec) && !slices.Contains(about, f) {
 				about = append(about, f)
 				c.Edges = append(c.Edges, core.Edge{From: id, To: core.DocID(core.DocFile, f), Kind: edgeAbout, Weight: 1})
 			}
@@ -278,7 +278,7 @@ func (run *sourceRun) documents(r *indexRun, _ bool, c *core.Corpus) error {
 // item again.
 func (run *sourceRun) save(r *indexRun, _ bool) error {
 	e := r.e
-	path := e.sourceStatePath(run.name())
+	path := e.sources.statePath(run.name())
 	switch {
 	case run.next == nil:
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -297,14 +297,14 @@ func (run *sourceRun) save(r *indexRun, _ bool) error {
 		if err := store.WriteDerived(path, data, 0o644); err != nil {
 			return err
 		}
-		e.cacheSource(run.name(), run.next)
+		e.sources.cache(run.name(), run.next)
 	}
 	return nil
 }
 
-// sourceStateNames lists the sources whose state the index folder holds.
-func (e *Engine) sourceStateNames() []string {
-	ents, err := os.ReadDir(filepath.Join(e.indexDir(), sourcesDir))
+// stateNames lists the sources whose state the index folder holds.
+func (c *sourceCache) stateNames() []string {
+	ents, err := os.ReadDir(c.dir)
 	if err != nil {
 		return nil
 	}
@@ -317,10 +317,12 @@ func (e *Engine) sourceStateNames() []string {
 	return names
 }
 
-// sourceCache holds the sources' states a query read, by source name,
-// each with the stat of its file then: another process's index run
-// replaces the file, and the next query reads it again.
+// sourceCache is the sources' states in the index folder (dir), and
+// those a query read, by source name, each with the stat of its file
+// then: another process's index run replaces the file, and the next
+// query reads it again.
 type sourceCache struct {
+	dir    string
 	mu     sync.Mutex
 	states map[string]cachedSource
 }
@@ -339,35 +341,36 @@ func statOf(path string) string {
 	return fmt.Sprintf("%d/%d", fi.Size(), fi.ModTime().UnixNano())
 }
 
-func (e *Engine) cacheSource(name string, st *sourceState) {
-	e.sources.mu.Lock()
-	defer e.sources.mu.Unlock()
-	if e.sources.states == nil {
-		e.sources.states = map[string]cachedSource{}
+// cache keeps the state an index run just wrote for the queries.
+func (c *sourceCache) cache(name string, st *sourceState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.states == nil {
+		c.states = map[string]cachedSource{}
 	}
-	e.sources.states[name] = cachedSource{state: st, stat: statOf(e.sourceStatePath(name))}
+	c.states[name] = cachedSource{state: st, stat: statOf(c.statePath(name))}
 }
 
-// sourceKinds maps the kinds of the enabled sources' documents, as the
-// index holds them, to their states. A query reads it only when it meets
-// a kind that is not the core's own.
-func (e *Engine) sourceKinds() map[string]*sourceState {
-	e.sources.mu.Lock()
-	defer e.sources.mu.Unlock()
-	if e.sources.states == nil {
-		e.sources.states = map[string]cachedSource{}
+// kinds maps the kinds of the documents of the sources cfg enables, as
+// the index holds them, to their states. A query reads it only when it
+// meets a kind that is not the core's own.
+func (c *sourceCache) kinds(cfg *config.Config) map[string]*sourceState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.states == nil {
+		c.states = map[string]cachedSource{}
 	}
 	out := map[string]*sourceState{}
-	for _, st := range e.cfg.Enabled(core.KindSource) {
-		path := e.sourceStatePath(st.Name)
+	for _, st := range cfg.Enabled(core.KindSource) {
+		path := c.statePath(st.Name)
 		stat := statOf(path)
-		c, ok := e.sources.states[st.Name]
-		if !ok || c.stat != stat {
-			c = cachedSource{state: loadSourceState(path, st.Name), stat: stat}
-			e.sources.states[st.Name] = c
+		cs, ok := c.states[st.Name]
+		if !ok || cs.stat != stat {
+			cs = cachedSource{state: loadSourceState(path, st.Name), stat: stat}
+			c.states[st.Name] = cs
 		}
-		if c.state != nil {
-			out[c.state.Kind] = c.state
+		if cs.state != nil {
+			out[cs.state.Kind] = cs.state
 		}
 	}
 	return out

@@ -268,12 +268,12 @@ func TestSourceItemsLinkTheFilesTheyName(t *testing.T) {
 	root := sourced(t)
 	e := engine(t, root)
 	index(t, e)
-	m, err := e.currentManifest()
+	m, err := e.folder.current()
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := &config.Stage{Kind: core.KindSource, Name: "source.fake"}
-	run := &sourceRun{stage: st, next: loadSourceState(e.sourceStatePath(st.Name), st.Name)}
+	run := &sourceRun{stage: st, next: loadSourceState(e.sources.statePath(st.Name), st.Name)}
 	var c core.Corpus
 	if err := run.documents(&indexRun{e: e, next: m}, false, &c); err != nil {
 		t.Fatal(err)

@@ -27,9 +27,9 @@ func setStage(t testing.TB, e *Engine, kind core.Kind, name, setting, value stri
 			t.Fatal(diags)
 		}
 		st.Attrs[setting] = &hcl.Attribute{Name: setting, Expr: expr, Range: expr.Range(), NameRange: expr.Range()}
-		e.mu.Lock()
-		delete(e.stages, st)
-		e.mu.Unlock()
+		e.stages.mu.Lock()
+		delete(e.stages.opened, st)
+		e.stages.mu.Unlock()
 		return
 	}
 	t.Fatalf("no %s %q in the configuration", kind, name)

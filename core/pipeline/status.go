@@ -146,8 +146,8 @@ func (e *Engine) Status(ctx context.Context, now time.Time) *Status {
 		}
 	}
 
-	data := e.dataDir()
-	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.chunks.Dir()), Index: dirSize(e.indexDir())}
+	data := e.project.Dir()
+	s.Sizes = Sizes{Rubi: dirSize(data), Sessions: dirSize(e.chunks.Dir()), Index: dirSize(e.folder.dir)}
 	dirs := e.nodes.Dirs()
 	for i, d := range dirs {
 		if i < 2 {
@@ -165,7 +165,7 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if !e.HasIndex() {
 		return is
 	}
-	m, err := manifest.Load(e.indexDir(), true, e.oneShot)
+	m, err := manifest.Load(e.folder.dir, true, e.oneShot)
 	if err != nil {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "manifest", State: IndexDamaged, Error: err.Error()})
@@ -183,23 +183,23 @@ func (e *Engine) indexStatus(ctx context.Context, now time.Time) IndexStatus {
 	if is.NotesChanged {
 		is.State = IndexOutdated
 	}
-	if !m.SymbolsIntact(e.indexDir()) {
+	if !m.SymbolsIntact(e.folder.dir) {
 		is.State = IndexDamaged
 		is.Rankers = append(is.Rankers, RankerStatus{Name: "symbols", State: IndexDamaged, Error: "the symbols file is missing, shorter than the manifest says, or holds a line of another file"})
 	}
-	for _, st := range e.cfg.Enabled(core.KindRanker) {
+	for _, st := range e.stages.indexedRankers() {
 		r := RankerStatus{Name: st.Name, State: IndexOK}
 		switch fp := m.Rankers[st.Name]; {
 		case fp == "":
 			r.State = IndexNotIndexed
 		case st.Plugin != "":
 			r.State = IndexNotChecked
-		case fp != e.stageFingerprint(st):
+		case fp != e.stages.fingerprint(st):
 			r.State = IndexOutdated
-		case m.Stateful[st.Name] && !e.hasState(st.Name):
+		case m.Stateful[st.Name] && !e.folder.hasState(st.Name):
 			r.State, r.Error = IndexDamaged, "its state folder is empty"
 		default:
-			if err := e.verifyRanker(ctx, st); errors.Is(err, core.ErrOutdated) {
+			if err := e.stages.verify(ctx, st); errors.Is(err, core.ErrOutdated) {
 				// Sound, from another version of rubi: rebuilt by the
 				// next index run, nothing lost.
 				r.State, r.Error = IndexOutdated, err.Error()

@@ -22,7 +22,7 @@ func TestOldManifestIsRebuilt(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
 	index(t, e)
-	path := filepath.Join(e.indexDir(), manifest.FileName)
+	path := filepath.Join(e.folder.dir, manifest.FileName)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func TestOneShotManifestCarriesRecords(t *testing.T) {
 		if st := index(t, e); st.Parsed != 1 {
 			t.Fatalf("one-shot %v: parsed %d", oneShot, st.Parsed)
 		}
-		m, err := manifest.Load(e.indexDir(), true, false)
+		m, err := manifest.Load(e.folder.dir, true, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -102,9 +102,16 @@ func (sc *scratch) stemmer(lang Language) *stemmer {
 func (a Analyzer) run(s string, emit func(Token)) {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	st := sc.stemmer(a.lang())
-	stop := !a.KeepStopwords
-	sc.words(s, func(i, j, word int) { sc.emit(s, i, j, word, st, stop, emit) })
+	out := sink{st: sc.stemmer(a.lang()), stop: !a.KeepStopwords, emit: emit}
+	sc.words(s, func(i, j, word int) { sc.emit(s, i, j, word, &out) })
+}
+
+// sink is where one run's tokens go: the stemmer of its language,
+// whether stopwords are dropped, and the caller's emit.
+type sink struct {
+	st   *stemmer
+	stop bool
+	emit func(Token)
 }
 
 // words calls fn for each word of s that has parts to emit: its byte
@@ -300,7 +307,8 @@ func (sc *scratch) addPart(start, end int) {
 
 // emit lowercases the parts of the word s[i:j], filters and stems them,
 // and emits them and the joined form.
-func (sc *scratch) emit(s string, i, j, word int, st *stemmer, stop bool, emit func(Token)) {
+func (sc *scratch) emit(s string, i, j, word int, out *sink) {
+	st, stop, emit := out.st, out.stop, out.emit
 	compound := len(sc.parts) > 1
 	sc.joined = sc.joined[:0]
 	for _, pt := range sc.parts {

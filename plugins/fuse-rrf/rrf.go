@@ -52,6 +52,7 @@ func (f *Fuser) Info() core.Info {
 		Version:     "1.0.0",
 		Description: "Reciprocal Rank Fusion: sums weight/(k + rank) over the rankers' lists.",
 		Schema:      core.MustSchemaOf(&Settings{}),
+		Stateless:   true,
 	}
 }
 

@@ -102,6 +102,7 @@ func (p *Parser) Info() core.Info {
 		Description: "Regex parser: imports and top-level definitions from a comment- and string-masked scan, no grammar needed.",
 		Languages:   languageNames(),
 		Schema:      core.MustSchemaOf(&core.ParserSettings{}),
+		Stateless:   true,
 	}
 }
 

@@ -63,6 +63,7 @@ func (p *Parser) Info() core.Info {
 		Description: "Tree-sitter parser: imports and definitions from real syntax trees, read by the queries in queries/<language>.scm.",
 		Languages:   names,
 		Schema:      core.MustSchemaOf(&core.ParserSettings{}),
+		Stateless:   true,
 	}
 }
 

@@ -43,8 +43,10 @@ func init() {
 }
 
 // noIndex is what the three rankers share: they keep no state of their
-// own, so indexing is nothing to them, and a delta of the notes alone is
-// as good as any corpus (Info.Scoped).
+// own (Info.Stateless: the engine gives them no corpus and the index
+// records no fingerprint of them, so an index written before they
+// existed stays current), and a delta of the notes alone would be as good
+// as any corpus to them (Info.Scoped).
 type noIndex struct{}
 
 // Index does nothing: what these rankers read, the engine already holds.

@@ -45,7 +45,7 @@ func NewNotes() *Notes {
 // Info describes the stage: seeded, since it reads the notes the
 // question's own words found, and by them alone.
 func (n *Notes) Info() core.Info {
-	return core.Info{Name: NotesName, Kind: core.KindRanker, Version: "1.0.0",
+	return core.Info{Name: NotesName, Kind: core.KindRanker, Version: "1.0.0", Stateless: true,
 		Description: "The files of the notes that match the question as well as its best hits.",
 		Seeded:      true, SeedsOnly: true, Scoped: true,
 		Schema: core.MustSchemaOf(&NotesSettings{})}

@@ -33,7 +33,7 @@ func NewPaths() *Paths { return &Paths{s: PathsSettings{MaxMatches: 4, MaxMentio
 
 // Info describes the stage.
 func (p *Paths) Info() core.Info {
-	return core.Info{Name: PathsName, Kind: core.KindRanker, Version: "1.0.0",
+	return core.Info{Name: PathsName, Kind: core.KindRanker, Version: "1.0.0", Stateless: true,
 		Description: "The files the question names by path: traceback frames, path:line, file names.",
 		Scoped:      true,
 		Schema:      core.MustSchemaOf(&PathsSettings{})}

@@ -40,7 +40,7 @@ func NewFloor() *Floor { return &Floor{s: FloorSettings{Floor: 0.30}} }
 
 // Info describes the stage.
 func (f *Floor) Info() core.Info {
-	return core.Info{Name: FloorName, Kind: core.KindReranker, Version: "1.0.0",
+	return core.Info{Name: FloorName, Kind: core.KindReranker, Version: "1.0.0", Stateless: true,
 		Description: "Leaves out the notes, modules and items that match too little of the question's telling words.",
 		Schema:      core.MustSchemaOf(&FloorSettings{})}
 }

@@ -37,7 +37,7 @@ func NewNotes() *Notes {
 
 // Info describes the stage.
 func (n *Notes) Info() core.Info {
-	return core.Info{Name: NotesName, Kind: core.KindReranker, Version: "1.0.0",
+	return core.Info{Name: NotesName, Kind: core.KindReranker, Version: "1.0.0", Stateless: true,
 		Description: "Lifts the notes that match as well as the best files to the answer's first places.",
 		Schema:      core.MustSchemaOf(&NotesSettings{})}
 }

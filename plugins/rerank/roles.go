@@ -45,7 +45,7 @@ func NewRoles() *Roles {
 
 // Info describes the stage.
 func (r *Roles) Info() core.Info {
-	return core.Info{Name: RolesName, Kind: core.KindReranker, Version: "1.0.0",
+	return core.Info{Name: RolesName, Kind: core.KindReranker, Version: "1.0.0", Stateless: true,
 		Description: "Rescales files by their role: tests count less unless asked for, docs and configuration less for a question about code.",
 		Schema:      core.MustSchemaOf(&RolesSettings{})}
 }

@@ -43,7 +43,7 @@ func NewUnits() *Units {
 
 // Info describes the stage.
 func (u *Units) Info() core.Info {
-	return core.Info{Name: UnitsName, Kind: core.KindReranker, Version: "1.0.0",
+	return core.Info{Name: UnitsName, Kind: core.KindReranker, Version: "1.0.0", Stateless: true,
 		Description: "Lists under each file the functions and classes to open, ranked for the question.",
 		Schema:      core.MustSchemaOf(&UnitsSettings{})}
 }

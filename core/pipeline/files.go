@@ -1,0 +1,321 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/config"
+	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/walk"
+)
+
+// The code's files in an index run (codeSource.read): walked as the
+// index block says, read where their size or time changed, compared with
+// their records by hash, and parsed where their content changed.
+
+// scanned is one file of the walk and what this run learned about it.
+type scanned struct {
+	file walk.File
+	rec  *manifest.Record
+	// content is set when the file was read in this run.
+	content []byte
+	changed bool
+	// reparse forces parsing even if the content hash is unchanged.
+	reparse bool
+	skip    string // a skip reason found on reading (binary, unreadable)
+}
+
+// fileDoc is the one-line description of a file: its own doc comment, or
+// the doc of its first documented exported top-level symbol.
+func fileDoc(f core.FileFacts) string {
+	if f.Doc != "" {
+		return f.Doc
+	}
+	for _, s := range f.Symbols {
+		if s.Exported && s.Parent == "" && s.Doc != "" {
+			return s.Doc
+		}
+	}
+	return ""
+}
+
+func langOrOther(l string) string {
+	if l == "" {
+		return "other"
+	}
+	return l
+}
+
+// walk lists the project's files as rubi.hcl's index block says.
+func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
+	ix := r.e.cfg.Index
+	var files []*scanned
+	st, err := walk.Walk(ctx, r.e.cfg.Root, walk.Options{
+		Include:           ix.Include,
+		Exclude:           ix.Exclude,
+		NoDefaultExcludes: !ix.DefaultExcludes,
+		MaxFileSize:       ix.MaxFileSize,
+	}, func(f walk.File) error {
+		files = append(files, &scanned{file: f})
+		return nil
+	})
+	if st.Skipped == nil {
+		st.Skipped = map[string]int{}
+	}
+	return files, st, err
+}
+
+// scan decides for every file whether the previous index still holds for
+// it, and reads and parses those for which it does not. A file whose size
+// and modification time are unchanged is not even opened.
+func (r *indexRun) scan(ctx context.Context) error {
+	files, prev, next, opts := r.files, r.prev, r.next, r.opts
+	full := opts.Full
+	var todo []*scanned
+	for _, s := range files {
+		old := prev.Records()[s.file.Path]
+		// A file is reused only if the parser of its language is the
+		// one that parsed it: a new parser, setting or rubi version
+		// re-parses the language.
+		lang := core.DetectLanguage(s.file.Path)
+		if prev.Parsers[lang] != next.Parsers[lang] {
+			old = nil
+		}
+		if !full && old != nil && old.Size == s.file.Size && old.ModTime == s.file.ModTime.UnixNano() {
+			s.rec = old
+			continue
+		}
+		if old == nil {
+			s.reparse = true
+		}
+		todo = append(todo, s)
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	// Read in parallel: hashing and the binary check are cheap next to
+	// the system calls, and a cold cache makes reads the slowest part.
+	// File contents live until the rankers have indexed them: one arena
+	// for all of them costs far fewer page faults than a heap allocation
+	// each (the run releases it when it ends).
+	total := 0
+	for _, s := range todo {
+		total += int(s.file.Size)
+	}
+	r.arena = store.NewArena(total + total/16 + 4096)
+	if opts.HugeHeap && total >= hugeHeapFrom {
+		// Parsing and the rankers' indexes grow the heap to about three
+		// times what is read, and its address range further between
+		// collections: the reservation is address space, not memory.
+		store.ReserveHugeHeap(min(8*total, hugeHeapMax))
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0) * 2)
+	for _, s := range todo {
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return gctx.Err()
+			}
+			old := prev.Records()[s.file.Path]
+			if s.reparse {
+				old = nil
+			}
+			r.readOne(s, old, full)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	var parse []*scanned
+	for _, s := range todo {
+		if s.skip == "" && s.changed {
+			parse = append(parse, s)
+		}
+	}
+	return r.parse(ctx, parse)
+}
+
+// readOne loads one file and compares it with its previous record.
+func (r *indexRun) readOne(s *scanned, old *manifest.Record, full bool) {
+	content, err := r.readFile(filepath.Join(r.e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
+	if err != nil {
+		s.skip = walk.ReasonUnreadable
+		return
+	}
+	head := content
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	if walk.IsBinary(head) {
+		s.skip = walk.ReasonBinary
+		return
+	}
+	hash := sha256.Sum256(content)
+	s.content = content
+	generated := codemap.GeneratedHeader(head)
+	if !full && old != nil && old.Hash == hash {
+		// Touched, not changed: keep the facts, note the new times.
+		rec := *old
+		rec.Size, rec.ModTime = s.file.Size, s.file.ModTime.UnixNano()
+		s.rec = &rec
+		return
+	}
+	s.changed = true
+	s.rec = &manifest.Record{
+		Path:      s.file.Path,
+		Language:  core.DetectLanguage(s.file.Path),
+		Size:      s.file.Size,
+		ModTime:   s.file.ModTime.UnixNano(),
+		Hash:      hash,
+		Generated: generated,
+	}
+	s.rec.Loaded, s.rec.Fresh = true, true // no symbols until a parser finds some
+}
+
+// maxSourceRead bounds what is read of one file of the project the walk
+// listed (index.max_file_size, when set, is smaller): the largest
+// generated sources seen in real repositories are tens of MB, and a file
+// that became a link, a device or a FIFO since the walk is refused
+// (store.ReadLeaf), not read without end.
+const maxSourceRead = 256 << 20
+
+// maxSymbolsFile bounds what is read of the index's symbols file at once:
+// a line a file, a 100,000-file repository's is about 100 MB.
+const maxSymbolsFile = 1 << 30
+
+// readFile reads a file of the expected size into the run's arena, or
+// from the heap when the arena is full or the file grew since the walk.
+// The walk listed it without following links; it is opened so again.
+func (r *indexRun) readFile(path string, size int64) ([]byte, error) {
+	if r.arena == nil {
+		return store.ReadLeaf(path, maxSourceRead)
+	}
+	buf := r.arena.Alloc(int(size) + 1)
+	if buf == nil {
+		return store.ReadLeaf(path, maxSourceRead)
+	}
+	n, err := store.ReadInto(path, buf)
+	switch {
+	case err != nil:
+		return nil, err
+	case n < len(buf):
+		return buf[:n:n], nil // the whole file: it is no longer than the walk saw
+	}
+	// One byte more than the walk saw: the file grew; read it whole.
+	return store.ReadLeaf(path, maxSourceRead)
+}
+
+// parse sends the changed files to the parser of their language, in
+// batches of about core.ChunkSize, a worker per core.
+func (r *indexRun) parse(ctx context.Context, files []*scanned) error {
+	progress := r.opts.Progress
+	route, err := r.e.stages.parsers(ctx, false)
+	if err != nil {
+		return err
+	}
+	type batch struct {
+		stage *config.Stage
+		files []*scanned
+		size  int
+	}
+	var batches []*batch
+	current := map[*config.Stage]*batch{}
+	for _, s := range files {
+		st := route[s.rec.Language]
+		if st == nil {
+			continue
+		}
+		b := current[st]
+		if b == nil || b.size+len(s.content) > core.ChunkSize {
+			b = &batch{stage: st}
+			current[st] = b
+			batches = append(batches, b)
+		}
+		b.files = append(b.files, s)
+		b.size += len(s.content)
+	}
+	var (
+		mu          sync.Mutex
+		done, total int
+	)
+	for _, b := range batches {
+		total += len(b.files)
+	}
+	report := func(n int) {
+		if progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done += n
+		progress(done, total)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, b := range batches {
+		g.Go(func() error {
+			defer report(len(b.files))
+			stage, err := r.e.stages.open(gctx, b.stage)
+			if err != nil {
+				return err
+			}
+			parser, ok := stage.(core.Parser)
+			if !ok {
+				// The plugin failed and its kind had no fallback: the files
+				// stay indexed by name and content.
+				return nil
+			}
+			in := make([]core.SourceFile, len(b.files))
+			for i, s := range b.files {
+				in[i] = core.SourceFile{Path: s.rec.Path, Language: s.rec.Language, Content: s.content}
+			}
+			facts, err := parser.Parse(gctx, in)
+			if err != nil {
+				if gctx.Err() != nil {
+					return gctx.Err()
+				}
+				r.e.logger.Warn("parse failed; files indexed without symbols", "parser", b.stage.Name, "error", err)
+				return nil
+			}
+			for i, s := range b.files {
+				f := facts[i]
+				s.rec.Package, s.rec.Imports, s.rec.ParseError = f.Package, f.Imports, f.Error
+				s.rec.Syms, s.rec.Symbols = f.Symbols, len(f.Symbols)
+				s.rec.Doc = fileDoc(f)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// readAll loads the content of the files that this run did not read, for
+// a corpus in full, in which every document has its body.
+func (r *indexRun) readAll() {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+	for _, s := range r.files {
+		if s.skip != "" || s.content != nil {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			content, err := store.ReadLeaf(filepath.Join(r.e.cfg.Root, filepath.FromSlash(s.rec.Path)), maxSourceRead)
+			if err == nil {
+				s.content = content
+			}
+		}()
+	}
+	wg.Wait()
+}
