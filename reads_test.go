@@ -2,13 +2,9 @@ package rubi_test
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
+	"maps"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -40,80 +36,58 @@ var rawReads = map[string]string{
 // follows a committed link (.rubi/map.md -> ~/.aws/credentials), blocks
 // on a FIFO and reads /dev/zero until the process runs out of memory.
 func TestReadsGoThroughTheStore(t *testing.T) {
-	fset := token.NewFileSet()
+	fset, files := goFiles(t, "core", "agent", "plugins")
 	used := map[string]bool{}
-	for _, top := range []string{"core", "agent", "plugins"} {
-		err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if d.Name() == "testdata" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
-			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-			if err != nil {
-				return err
-			}
-			osName := ""
-			for _, imp := range f.Imports {
-				if p, _ := strconv.Unquote(imp.Path.Value); p == "os" {
-					osName = "os"
-					if imp.Name != nil {
-						osName = imp.Name.Name
-					}
+	for _, file := range slices.Sorted(maps.Keys(files)) {
+		f := files[file]
+		osName := ""
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "os" {
+				osName = "os"
+				if imp.Name != nil {
+					osName = imp.Name.Name
 				}
 			}
-			if osName == "" || osName == "_" {
-				return nil
+		}
+		if osName == "" || osName == "_" {
+			continue
+		}
+		for _, decl := range f.Decls {
+			fn := "" // a package-level var or init: the file's name only
+			if fd, ok := decl.(*ast.FuncDecl); ok {
+				fn = fd.Name.Name
 			}
-			file := filepath.ToSlash(path)
-			for _, decl := range f.Decls {
-				fn := "" // a package-level var or init: the file's name only
-				if fd, ok := decl.(*ast.FuncDecl); ok {
-					fn = fd.Name.Name
-				}
-				ast.Inspect(decl, func(n ast.Node) bool {
-					call, ok := n.(*ast.CallExpr)
-					if !ok {
-						return true
-					}
-					sel, ok := call.Fun.(*ast.SelectorExpr)
-					if !ok {
-						return true
-					}
-					if x, ok := sel.X.(*ast.Ident); !ok || x.Name != osName {
-						return true
-					}
-					switch sel.Sel.Name {
-					case "ReadFile", "Open", "DirFS":
-					case "OpenFile":
-						if len(call.Args) > 1 && writeOnly(call.Args[1]) {
-							return true
-						}
-					default:
-						return true
-					}
-					for _, key := range []string{file + " " + fn, file} {
-						if _, ok := rawReads[key]; ok {
-							used[key] = true
-							return true
-						}
-					}
-					t.Errorf("%s: %s calls os.%s: read through core/store (ReadWithin, OpenWithin, ReadLeaf, ReadRegular) with a stated cap, or add it to rawReads saying why",
-						fset.Position(call.Pos()), orTop(fn), sel.Sel.Name)
+			ast.Inspect(decl, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
 					return true
-				})
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); !ok || x.Name != osName {
+					return true
+				}
+				switch sel.Sel.Name {
+				case "ReadFile", "Open", "DirFS":
+				case "OpenFile":
+					if len(call.Args) > 1 && writeOnly(call.Args[1]) {
+						return true
+					}
+				default:
+					return true
+				}
+				for _, key := range []string{file + " " + fn, file} {
+					if _, ok := rawReads[key]; ok {
+						used[key] = true
+						return true
+					}
+				}
+				t.Errorf("%s: %s calls os.%s: read through core/store (ReadWithin, OpenWithin, ReadLeaf, ReadRegular) with a stated cap, or add it to rawReads saying why",
+					fset.Position(call.Pos()), orTop(fn), sel.Sel.Name)
+				return true
+			})
 		}
 	}
 	var stale []string

@@ -25,33 +25,37 @@ const maxParams = 6
 // that grows past this is doing one of their jobs again.
 const maxEngineMethods = 40
 
-// goFiles parses the Go files under dir, tests and testdata left out.
-func goFiles(t *testing.T, dir string) (*token.FileSet, map[string]*ast.File) {
+// goFiles parses the Go files under each of dirs, tests and testdata
+// left out, by slash path: what the repository's shape tests (this file,
+// reads_test.go, switches_test.go) read.
+func goFiles(t *testing.T, dirs ...string) (*token.FileSet, map[string]*ast.File) {
 	t.Helper()
 	fset := token.NewFileSet()
 	files := map[string]*ast.File{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" {
-				return filepath.SkipDir
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
 			}
+			if d.IsDir() {
+				if d.Name() == "testdata" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			files[filepath.ToSlash(path)] = f
 			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		files[filepath.ToSlash(path)] = f
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return fset, files
 }

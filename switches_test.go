@@ -2,9 +2,7 @@ package rubi_test
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -40,34 +38,12 @@ var registries = map[string]string{
 // Otherwise what a program does would depend on what it linked and who
 // called what first.
 func TestNoProcessWideSwitches(t *testing.T) {
-	fset := token.NewFileSet()
+	fset, parsed := goFiles(t, "core", "agent", "plugins", "internal", "cmd")
 	used := map[string]bool{}
 	files := map[string][]*ast.File{} // by folder
-	for _, top := range []string{"core", "agent", "plugins", "internal", "cmd"} {
-		err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if d.Name() == "testdata" {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
-			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-			if err != nil {
-				return err
-			}
-			dir := filepath.ToSlash(filepath.Dir(path))
-			files[dir] = append(files[dir], f)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for path, f := range parsed {
+		dir := filepath.ToSlash(filepath.Dir(path))
+		files[dir] = append(files[dir], f)
 	}
 	if len(files) < 50 {
 		t.Fatalf("found the Go files of %d folders", len(files))
