@@ -32,7 +32,8 @@ import (
 //	                  module, or both (pkg.Type.method); the last of Q's
 //	                  names is tried as the parent first
 //	PATH::Name        the definitions of Name (qualified or not) in the
-//	                  indexed file PATH
+//	                  indexed file PATH (a PATH with a folder is a file
+//	                  even when not indexed: nothing is found in it)
 //
 // A module is named by the folders of the file's path and, but in Go,
 // by the file's name without its extension (django.db.models.query,
@@ -146,7 +147,9 @@ func parseSymbol(target string, isFile func(string) bool) (symbolQuery, bool) {
 			break
 		}
 		i += k
-		if p := cleanRel(target[:i]); p != "" && isFile(p) {
+		// A path with a folder is a file even when the index has none
+		// there: the read then says no symbol is in it.
+		if p := cleanRel(target[:i]); p != "" && (isFile(p) || strings.Contains(p, "/")) {
 			q.file, rest = p, target[i+2:]
 			break
 		}
@@ -216,9 +219,9 @@ func (e *Engine) ReadSymbol(target string) (*SymbolRead, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Within = q.file
-	if len(q.quals) > 0 {
-		r.Within = path.Join(r.Within, strings.Join(q.quals, "."))
+	r.Within = strings.Join(q.quals, ".")
+	if q.file != "" {
+		r.Within = strings.TrimSuffix(q.file+"::"+r.Within, "::")
 	}
 	fit := pick(defs, q, m)
 	switch {
