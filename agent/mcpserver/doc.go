@@ -14,10 +14,10 @@
 // with and without xray, and for the vault. Measured (tokens):
 //
 //	      stdio  stdio+xray  HTTP  HTTP+xray  vault
-//	en      882         912   940        970    898
-//	pt      904         936   965        996    913
-//	fr      911         942   970       1000    940
-//	ja      904         935   968        999    944
+//	en      886         916   945        975    898
+//	pt      907         939   968        999    913
+//	fr      910         941   970       1000    936
+//	ja      906         937   969       1000    944
 //
 // What overlapped is one tool: read takes "map" and "module:NAME" (over
 // HTTP the map's overview starts with the open projects, which had a tool

@@ -21,6 +21,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/tokens"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -429,6 +430,41 @@ func TestMap(t *testing.T) {
 		t.Errorf("module page:\n%s", out)
 	}
 	fails(t, c, "read", map[string]any{"target": "module:billing"}, `no module "billing"`, "modules are")
+}
+
+// read takes a symbol as rubi read does, after a note and a path: the
+// decoy, a same-named method on another type, is neither printed for
+// Type.method nor left out of the candidates of the bare name.
+func TestReadSymbol(t *testing.T) {
+	isolate(t)
+	root := writeProject(t, rubitest.Decoys)
+	s, _ := newServer(t, Options{ProjectDir: root})
+	c := connect(t, s)
+
+	out, res := ok(t, c, "read", map[string]any{"target": "Cart.Total"})
+	if out != rubitest.CartTotal {
+		t.Errorf("Cart.Total:\n%s\nwant:\n%s", out, rubitest.CartTotal)
+	}
+	var got textOutput
+	structured(t, res, &got)
+	if got.Target != "Cart.Total" || got.Text != out {
+		t.Errorf("structured: %+v", got)
+	}
+	want := "2 definitions of post, best first; read one as path::post or Type.post:\n" +
+		"  billing/journal.py:4 method Journal.post\n" +
+		"  billing/ledger.py:4 method Ledger.post\n"
+	if out, _ = ok(t, c, "read", map[string]any{"target": "post"}); out != want {
+		t.Errorf("post:\n%s\nwant:\n%s", out, want)
+	}
+	if out, _ = ok(t, c, "read", map[string]any{"target": "billing/ledger.py::post"}); out != "billing/ledger.py:4-6 method Ledger.post\n4\t    def post(self, amount):\n5\t        self.balance += amount\n6\t        return self.balance\n" {
+		t.Errorf("billing/ledger.py::post:\n%s", out)
+	}
+	// Paths still read as paths.
+	if out, _ = ok(t, c, "read", map[string]any{"target": "shop/invoice.go:7"}); !strings.HasPrefix(out, "7\tfunc (i Invoice) Total() int {\n") {
+		t.Errorf("shop/invoice.go:7:\n%s", out)
+	}
+	fails(t, c, "read", map[string]any{"target": "Ledger.Total"}, `"Ledger.Total"`, "none of the 2 symbols named Total is in Ledger")
+	fails(t, c, "read", map[string]any{"target": "Refund"}, "the index knows no symbol Refund")
 }
 
 func TestRead(t *testing.T) {

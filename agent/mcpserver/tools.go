@@ -606,6 +606,9 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		return nil, nodeErr
 	}
 	region, err := knowledge.ReadRegion(p.root, target)
+	if err != nil && !s.opts.VaultOnly && pipeline.ParseSymbol(target) {
+		return s.readSymbol(ctx, p, target, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%q is neither a stored node nor a readable file region (%v); give a node id or title from a context result, or a project file as path, path:LINE or path:START-END", target, err)
 	}
@@ -613,6 +616,29 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		region = "(empty file)\n"
 	}
 	return mcp.NewToolResultStructured(textOutput{Target: target, Text: region}, region), nil
+}
+
+// readSymbol is read's last resort: target as a symbol the index
+// defines (pipeline.Engine.ReadSymbol), in an index refreshed first.
+// pathErr says why target is no readable file.
+func (s *Server) readSymbol(ctx context.Context, p *project, target string, pathErr error) (*mcp.CallToolResult, error) {
+	eng, note, err := p.refreshQuery(ctx, s.opts.Language)
+	if err != nil {
+		return nil, err
+	}
+	r, err := eng.ReadSymbol(target)
+	if err != nil {
+		return nil, err
+	}
+	// Tool results are English in every language, as the map is.
+	if !r.Found() {
+		return nil, errors.New(r.NotFound(messages.English, pathErr))
+	}
+	text := r.Render(messages.English)
+	if note != "" {
+		text += "\n" + note + "\n"
+	}
+	return mcp.NewToolResultStructured(textOutput{Target: target, Text: text}, text), nil
 }
 
 // readChunk reads a chunk of the conversation memory, whole or a line

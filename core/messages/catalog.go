@@ -374,6 +374,14 @@ const (
 	// cannot be updated (a read-only .rubi/, a full disk).
 	StaleIndexAnswer
 
+	// rubi read and the read tool: a symbol's definition.
+	ReadSymbolMoved
+	ReadSymbolGone
+	ReadSymbolCandidates
+	ReadSymbolMore
+	ReadNoSymbol
+	ReadNoQualified
+
 	numKeys
 )
 
@@ -435,7 +443,7 @@ var catalog = [numKeys]text{
 	ToolContextExplain: {
 		en: "rankers' scores and every reason",
 		pt: "notas dos rankers e todos os motivos",
-		fr: "scores des rankers et toutes les raisons",
+		fr: "scores et toutes les raisons",
 		ja: "スコアと全理由も",
 	},
 	ToolProject: {
@@ -457,11 +465,12 @@ var catalog = [numKeys]text{
 		ja: "ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。",
 	},
 	ToolRead: {
-		en: `Read "map" (modules, central files), "module:NAME", a node (id or title), chunk:ID[:START-END] or path[:LINE or :START-END].`,
-		pt: `Lê "map" (módulos, arquivos centrais), "module:NAME", um nó (id ou título), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
-		fr: `Lit "map" (modules, fichiers centraux), "module:NAME", un nœud (id ou titre), chunk:ID[:START-END] ou path[:LINE ou :START-END].`,
-		ja: `"map"(モジュールと中心ファイル)、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。`,
+		en: `Read "map" (modules, central files), "module:NAME", a node (id or title), chunk:ID[:START-END], path[:START-END] or a symbol (Type.method).`,
+		pt: `Lê "map" (módulos, arquivos centrais), "module:NAME", nó (id ou título), chunk:ID[:START-END], path[:START-END] ou símbolo (Type.method).`,
+		fr: `Lit "map" (modules, fichiers centraux), "module:NAME", nœud (id ou titre), chunk:ID[:START-END], path[:START-END] ou symbole (Type.method).`,
+		ja: `"map"(モジュールと中心ファイル)、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:START-END]、Type.methodを読む。`,
 	},
+
 	ToolMemory: {
 		en: "Conversation memory: save, grep, list chunks; handoff saves where work stands, last reads it; retention previews archiving, retain runs it; status.",
 		pt: "Memória das conversas: save, grep, list de trechos; handoff salva onde o trabalho está, last o lê; retention prevê o arquivamento, retain o faz; status.",
@@ -2402,6 +2411,44 @@ var catalog = [numKeys]text{
 		pt: "rubi: o índice não pôde ser atualizado (%s); esta resposta vem do índice como está",
 		fr: "rubi : l'index n'a pas pu être mis à jour (%s) ; cette réponse vient de l'index tel qu'il est",
 		ja: "rubi: インデックスを更新できませんでした(%s)。この回答は現在のインデックスからのものです",
+	},
+
+	// rubi read and the read tool: a symbol's definition.
+	ReadSymbolMoved: {
+		en: "⚠ %s changed since the index: %s is now at lines %d-%d (the index had %d-%d).",
+		pt: "⚠ %s mudou desde o índice: %s agora está nas linhas %d-%d (o índice tinha %d-%d).",
+		fr: "⚠ %s a changé depuis l'index : %s est maintenant aux lignes %d-%d (l'index avait %d-%d).",
+		ja: "⚠ %sはインデックス後に変更されました: %sは現在%d-%d行にあります(インデックスでは%d-%d行)。",
+	},
+	ReadSymbolGone: {
+		en: "%s changed since the index and no longer defines %s: refresh the index (rubi index) and read it again.",
+		pt: "%s mudou desde o índice e não define mais %s: atualize o índice (rubi index) e leia de novo.",
+		fr: "%s a changé depuis l'index et ne définit plus %s : mettez l'index à jour (rubi index) et relisez.",
+		ja: "%sはインデックス後に変更され、%sをもう定義していません。インデックスを更新して(rubi index)読み直してください。",
+	},
+	ReadSymbolCandidates: {
+		en: "%d definitions of %s, best first; read one as path::%[2]s or Type.%[2]s:",
+		pt: "%d definições de %s, a melhor primeiro; leia uma como path::%[2]s ou Type.%[2]s:",
+		fr: "%d définitions de %s, la meilleure d'abord ; lisez-en une par path::%[2]s ou Type.%[2]s :",
+		ja: "%[2]sの定義%[1]d件(良い順)。path::%[2]sかType.%[2]sで一つを読めます:",
+	},
+	ReadSymbolMore: {
+		en: "… %d more",
+		pt: "… mais %d",
+		fr: "… %d de plus",
+		ja: "…ほか%d件",
+	},
+	ReadNoSymbol: {
+		en: "%q: no note has this id or title, it is no readable file (%s), and the index knows no symbol %s",
+		pt: "%q: nenhuma nota tem este id ou título, não é um arquivo legível (%s) e o índice não conhece nenhum símbolo %s",
+		fr: "%q : aucune note n'a cet id ou ce titre, ce n'est pas un fichier lisible (%s) et l'index ne connaît aucun symbole %s",
+		ja: "%[1]q: このIDや題名のノートはなく、読めるファイルでもなく(%[2]s)、インデックスにシンボル%[3]sはありません",
+	},
+	ReadNoQualified: {
+		en: "%q: no note has this id or title, it is no readable file (%s), and none of the %d symbols named %s is in %s",
+		pt: "%q: nenhuma nota tem este id ou título, não é um arquivo legível (%s) e nenhum dos %d símbolos chamados %s está em %s",
+		fr: "%q : aucune note n'a cet id ou ce titre, ce n'est pas un fichier lisible (%s) et aucun des %d symboles nommés %s n'est dans %s",
+		ja: "%[1]q: このIDや題名のノートはなく、読めるファイルでもなく(%[2]s)、%[4]sという名前の%[3]d個のシンボルはどれも%[5]sにありません",
 	},
 }
 

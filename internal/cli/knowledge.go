@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
+	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
@@ -154,22 +155,30 @@ func displayPath(p string) string {
 }
 
 func newReadCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var noRefresh bool
+	cmd := &cobra.Command{
 		Use:   "read TARGET",
-		Short: "Read a knowledge node, or a region of a file with line numbers",
+		Short: "Read a knowledge node, a region of a file, or a symbol's definition",
 		Long: `read prints a knowledge node by id or title ("personal:" reads the personal
 vault) with what went stale since it was written, or a file region:
-PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
+PATH:START-END, PATH:LINE or PATH, with line numbers, bounded, or else the
+definition of a symbol the index knows: Name, Type.method, pkg.Func (a
+module: Go package or folder, Python module), PATH::Name. A symbol with
+several definitions lists them, best first. The index is refreshed before
+a symbol is looked up, unless --no-refresh.`,
 		Example: `  rubi read decision-use-jwt-instead-of-session
   rubi read "Coupon applied twice"
-  rubi read core/host/host.go:150-190`,
+  rubi read core/host/host.go:150-190
+  rubi read Flask.url_for
+  rubi read store.ReadWithin
+  rubi read core/store/within.go::ReadLeaf`,
 		Args: argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, err := g.engine()
 			if err != nil {
 				return err
 			}
-			defer eng.Close()
+			defer func() { eng.Close() }()
 			target := args[0]
 			n, nodeErr := eng.Project().Knowledge().Get(target)
 			if nodeErr == nil {
@@ -198,10 +207,13 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 			}
 			region, err := knowledge.ReadRegion(eng.Config().Root, target)
 			if err != nil {
-				if errors.Is(nodeErr, knowledge.ErrNotFound) {
+				if !errors.Is(nodeErr, knowledge.ErrNotFound) {
+					return err
+				}
+				if !pipeline.ParseSymbol(target) {
 					return fmt.Errorf("%q is neither a knowledge node nor a readable file region: %v", target, err)
 				}
-				return err
+				return g.readSymbol(cmd.Context(), &eng, target, err, noRefresh)
 			}
 			if g.JSON {
 				return writeJSON(g.stdout, struct {
@@ -213,6 +225,40 @@ PATH:START-END, PATH:LINE or PATH, with line numbers, bounded.`,
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&noRefresh, "no-refresh", false, "look a symbol up in the index as it is, without updating it first")
+	return cmd
+}
+
+// readSymbol is read's last resort: target as a symbol, looked up in the
+// index, refreshed first unless noRefresh (with an engine that may run
+// the stages, which replaces *eng). pathErr says why target is no
+// readable file.
+func (g *globals) readSymbol(ctx context.Context, eng **pipeline.Engine, target string, pathErr error, noRefresh bool) error {
+	if !noRefresh {
+		staged, err := g.stageEngine()
+		if err != nil {
+			return err
+		}
+		(*eng).Close()
+		*eng = staged
+		if err := g.refresh(ctx, staged); err != nil {
+			return err
+		}
+	}
+	r, err := (*eng).ReadSymbol(target)
+	if err != nil {
+		return g.reportError(err)
+	}
+	l := g.lang()
+	if !r.Found() {
+		fmt.Fprintln(g.stderr, "rubi: "+r.NotFound(l, pathErr))
+		return &programs.ExitError{Code: 1}
+	}
+	if g.JSON {
+		return writeJSON(g.stdout, r)
+	}
+	fmt.Fprint(g.stdout, r.Render(l))
+	return nil
 }
 
 func newForgetCmd(g *globals) *cobra.Command {

@@ -87,3 +87,60 @@ func copyFile(t testing.TB, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// Decoys is a Go and Python project where each method has a decoy: a
+// method of the same name on another type (Cart.Total and Invoice.Total
+// in one Go package, Ledger.post and Journal.post in two Python modules),
+// for reading symbols (rubi read, the MCP read tool). CartTotal is
+// Cart.Total's definition as `rubi read Cart.Total` prints it.
+var Decoys = map[string]string{
+	"go.mod": "module example.com/shop\n\ngo 1.22\n",
+	"shop/cart.go": `package shop
+
+// Cart holds the items of an order.
+type Cart struct{ items []int }
+
+// Total sums the cart's items.
+func (c *Cart) Total() int {
+	n := 0
+	for _, v := range c.items {
+		n += v
+	}
+	return n
+}
+`,
+	"shop/invoice.go": `package shop
+
+// Invoice is what a customer pays.
+type Invoice struct{ lines []int }
+
+// Total is the invoice's amount, tax included.
+func (i Invoice) Total() int {
+	return len(i.lines) * 2
+}
+`,
+	"billing/ledger.py": `class Ledger:
+    """Money in."""
+
+    def post(self, amount):
+        self.balance += amount
+        return self.balance
+`,
+	"billing/journal.py": `class Journal:
+    """What happened, in order."""
+
+    def post(self, entry):
+        self.entries.append(entry)
+`,
+}
+
+// CartTotal is `rubi read Cart.Total` on Decoys.
+const CartTotal = `shop/cart.go:7-13 method Cart.Total
+ 7	func (c *Cart) Total() int {
+ 8		n := 0
+ 9		for _, v := range c.items {
+10			n += v
+11		}
+12		return n
+13	}
+`
