@@ -102,6 +102,15 @@ parser "lang.regex" {
   max_symbols = 2000  # per file
 }
 
+# Go is read by the standard library's go/parser (built in, pure Go):
+# receivers, interface methods and docs as the compiler sees them; what
+# does not parse gets lang.regex's facts. Declared after lang.regex, it
+# takes "go" over; `enabled = false` here gives Go back to lang.regex.
+parser "lang.go" {
+  languages   = ["go"]
+  max_symbols = 2000  # per file
+}
+
 # Rankers run in parallel on every query. weight scales a ranker's vote in
 # the fusion. Seeded rankers (rank.ppr) run after the others and start from
 # their results.

@@ -120,7 +120,7 @@ func TestDefaultsOnly(t *testing.T) {
 	for _, st := range cfg.Stages {
 		names = append(names, string(st.Kind)+" "+st.Name)
 	}
-	want := "parser lang.regex,ranker rank.bm25,ranker rank.names,ranker query.paths,ranker rank.ppr,ranker notes.files,ranker query.time,fuser fuse.rrf," +
+	want := "parser lang.regex,parser lang.go,ranker rank.bm25,ranker rank.names,ranker query.paths,ranker rank.ppr,ranker notes.files,ranker query.time,fuser fuse.rrf," +
 		"reranker rerank.roles,reranker rerank.notes,reranker rerank.units,reranker rerank.floor"
 	if strings.Join(names, ",") != want {
 		t.Errorf("stages = %v, want %s", names, want)

@@ -595,7 +595,10 @@ func TestChangedParserReparses(t *testing.T) {
 	root := shop(t)
 	index(t, engine(t, root))
 	extra := filepath.Join(t.TempDir(), "parsers.hcl")
-	write(t, filepath.Dir(extra), "parsers.hcl", "parser \"lang.regex\" {\n  languages   = [\"go\", \"python\", \"typescript\"]\n  max_symbols = 1\n}\n")
+	// lang.regex keeps the languages lang.go, declared after it in the
+	// defaults, does not take: Go is lang.go's, so both blocks change.
+	write(t, filepath.Dir(extra), "parsers.hcl", "parser \"lang.regex\" {\n  languages   = [\"go\", \"python\", \"typescript\"]\n  max_symbols = 1\n}\n"+
+		"parser \"lang.go\" {\n  max_symbols = 1\n}\n")
 	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: []string{extra}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -612,6 +615,59 @@ func TestChangedParserReparses(t *testing.T) {
 	// (__init__.py is empty), 3 TypeScript files.
 	if st.Symbols != 10 {
 		t.Errorf("symbols = %d, want 10 (max_symbols = 1)", st.Symbols)
+	}
+}
+
+// Go is parsed by lang.go, which the defaults declare after lang.regex:
+// an interface's methods are symbols of the interface, which lang.regex
+// does not report. Switching lang.go off gives Go back to lang.regex,
+// whose list still names it, and the Go files are parsed again.
+func TestGoParser(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "store/store.go", "package store\n\n// Store keeps things.\ntype Store interface {\n\t// Get reads one.\n\tGet(key string) string\n}\n\ntype mem struct{}\n\nfunc (m *mem) Get(key string) string { return key }\n")
+	methods := func(e *Engine) []string {
+		t.Helper()
+		m, err := manifest.Load(e.folder.dir, true, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := m.OpenSymbols(e.folder.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rec := m.Records()["store/store.go"]
+		if err := manifest.NewSymbolReader(f).Read(rec); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range rec.Syms {
+			if s.Kind == core.SymbolMethod {
+				out = append(out, s.Parent+"."+s.Name+" "+s.Doc)
+			}
+		}
+		return out
+	}
+	e := engine(t, root)
+	index(t, e)
+	if got, want := methods(e), []string{"Store.Get Get reads one.", "mem.Get "}; !slices.Equal(got, want) {
+		t.Errorf("lang.go: methods %q, want %q", got, want)
+	}
+	e.Close()
+
+	extra := filepath.Join(t.TempDir(), "parsers.hcl")
+	write(t, filepath.Dir(extra), "parsers.hcl", "parser \"lang.go\" {\n  enabled = false\n}\n")
+	cfg, diags := config.Load(config.Options{Root: root, UserConfig: "-", Extra: []string{extra}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e = New(cfg, Options{MaskComments: regex.MaskComments})
+	defer e.Close()
+	if st := index(t, e); st.Parsed != 1 {
+		t.Errorf("parsed %d files after lang.go was switched off, want the Go file again", st.Parsed)
+	}
+	if got, want := methods(e), []string{"mem.Get "}; !slices.Equal(got, want) {
+		t.Errorf("lang.regex: methods %q, want %q", got, want)
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package standard links rubi's built-in stages into a binary: importing
-// it registers lang.regex, rank.bm25, rank.names, rank.ppr, the rankers
+// it registers lang.regex, lang.go, rank.bm25, rank.names, rank.ppr, the rankers
 // of the engine's facts (query.paths, notes.files, query.time), fuse.rrf
 // and the rerankers (rerank.roles, rerank.notes, rerank.units,
 // rerank.floor), each under its namespaced name. internal/cli imports it;
@@ -9,6 +9,7 @@ package standard
 
 import (
 	_ "github.com/rubi-dev/rubi/plugins/fuse-rrf"
+	_ "github.com/rubi-dev/rubi/plugins/lang-go"
 	_ "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/rank-bm25"
 	_ "github.com/rubi-dev/rubi/plugins/rank-facts"
