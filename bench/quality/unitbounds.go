@@ -31,6 +31,9 @@ import (
 //   - merged: the same units in one list, each file's first unit in file
 //     order, then each file's second, and so on (core.Unit carries no
 //     score to merge on): a setting that could be built.
+//   - today, at most k a file; today, leaders first: today's units
+//     listed otherwise (a smaller max_units; each of the first 10 files'
+//     first unit before the rest), settings that could be built.
 //   - wide: the second engine's answer as it is, every unit file by file.
 
 // todayMaxUnits and todayRankedFiles are rerank.units' defaults
@@ -78,6 +81,12 @@ func unitBounds() []unitBound {
 		bs = append(bs, unitBound{"merged, top " + strconv.Itoa(n) + " files", "candidate: the units of the first " + strconv.Itoa(n) + " files, interleaved by unit rank then file rank",
 			func(b boundInput) []string { return interleaved(b, n) }})
 	}
+	for _, k := range []int{1, 2, 3} {
+		bs = append(bs, unitBound{"today, at most " + strconv.Itoa(k) + " a file", "candidate: today's units file by file, the first " + strconv.Itoa(k) + " of each (max_units = " + strconv.Itoa(k) + ")",
+			func(b boundInput) []string { return capped(b.files, b.today, k) }})
+	}
+	bs = append(bs, unitBound{"today, leaders first", "candidate: the first unit of each of the first 10 files in file order, then today's other units file by file",
+		func(b boundInput) []string { return leadersFirst(b.files, b.today, 10) }})
 	bs = append(bs, unitBound{"wide units", "diagnostic: every unit rerank.units scores, file by file",
 		func(b boundInput) []string { return fileByFile(b.files, b.wide) }})
 	return bs
@@ -137,6 +146,28 @@ func fileByFile(files []string, units map[string][]string) []string {
 		out = append(out, units[f]...)
 	}
 	return dedupe(out)
+}
+
+// capped lists each file's first k units in file order.
+func capped(files []string, units map[string][]string, k int) []string {
+	var out []string
+	for _, f := range files {
+		us := units[f]
+		out = append(out, us[:min(k, len(us))]...)
+	}
+	return dedupe(out)
+}
+
+// leadersFirst lists the first unit of each of the first n files, in file
+// order, then every file's units file by file.
+func leadersFirst(files []string, units map[string][]string, n int) []string {
+	var out []string
+	for _, f := range files[:min(n, len(files))] {
+		if us := units[f]; len(us) > 0 {
+			out = append(out, us[0])
+		}
+	}
+	return dedupe(append(out, fileByFile(files, units)...))
 }
 
 // goldFirst is gold then the rest not in it, each once.

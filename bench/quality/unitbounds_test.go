@@ -119,3 +119,20 @@ func TestItemUnits(t *testing.T) {
 		t.Errorf("units = %q", units)
 	}
 }
+
+func TestTodayListings(t *testing.T) {
+	b := boundCase()
+	got := capped(b.files, b.today, 1)
+	if want := []string{unitKey("a.py", "A1"), unitKey("b.py", "B1"), unitKey("c.py", "C1")}; !slices.Equal(got, want) {
+		t.Errorf("capped(1) = %q, want %q", got, want)
+	}
+	if got := capped(b.files, b.today, 3); len(got) != 6 {
+		t.Errorf("capped(3) = %q, want 3 + 2 + 1 units", got)
+	}
+	got = leadersFirst(b.files, b.today, 2)
+	want := []string{unitKey("a.py", "A1"), unitKey("b.py", "B1"), unitKey("a.py", "A2"), unitKey("a.py", "A3"),
+		unitKey("a.py", "A4"), unitKey("b.py", "B2"), unitKey("c.py", "C1")}
+	if !slices.Equal(got, want) {
+		t.Errorf("leadersFirst(2) = %q, want %q", got, want)
+	}
+}
