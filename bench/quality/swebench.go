@@ -44,6 +44,8 @@ type sweOptions struct {
 	instances int
 	projects  []string
 	cliSample int
+	// unitBounds adds the unit bounds' rows (unitbounds.go).
+	unitBounds bool
 	// dump, when set, is a file that receives one JSON line per measured
 	// instance: what the full pipeline ranked beside the gold files and
 	// functions, for error analysis.
@@ -56,6 +58,7 @@ func sweFlags(fs *flag.FlagSet, o *sweOptions) func(quick bool) {
 	fs.StringVar(&o.data, "swebench-data", "", "SWE-bench data file (default "+sets.SWEPath+" from the repository root)")
 	fs.StringVar(&o.mirrors, "mirrors", os.Getenv(sets.MirrorsEnv), "folder of the projects' bare git mirrors, OWNER+NAME/repo each (default $"+sets.MirrorsEnv+")")
 	fs.StringVar(&o.dump, "swebench-dump", "", "write one JSON line per SWE-bench instance to this file: the full pipeline's files and units beside the gold ones")
+	fs.BoolVar(&o.unitBounds, "unit-bounds", false, "add the SWE-bench unit bounds: function-level scores of other ways to list the full pipeline's units (oracles within and across files, a merged listing), from one more engine on the same index")
 	fs.IntVar(&o.instances, "instances", 0, "SWE-bench instances to measure: a sample of this many, proportional to each project's share, seeded by -seed (0 = all)")
 	projects := fs.String("projects", "", "comma-separated SWE-bench projects to measure, e.g. psf/requests,pallets/flask (default all; with -quick, "+strings.Join(quickSWEProjects, ",")+")")
 	cli := fs.Int("cli-sample", -1, fmt.Sprintf("SWE-bench instances also asked through the rubi binary, as agents call it (default %d; with -quick, %d; 0 = none)", defaultCLISample, quickCLISample))
@@ -95,6 +98,13 @@ type sweReport struct {
 	// Units counts the units rubi's answers carried, over every query of
 	// the full pipeline.
 	Units int `json:"units"`
+	// With -unit-bounds: the instances whose first 10 files the wide
+	// engine ranked otherwise than the full pipeline, and the gold units
+	// over the instances with function spans, BoundGoldKnown of them
+	// units rubi's index defines in their files.
+	BoundFilesDiffer int `json:"bound_files_differ,omitempty"`
+	BoundGold        int `json:"bound_gold_units,omitempty"`
+	BoundGoldKnown   int `json:"bound_gold_units_known,omitempty"`
 	// Systems names the systems in the order of Instances' ranks.
 	Systems   []string     `json:"systems"`
 	Projects  []sweProject `json:"projects"`
@@ -279,6 +289,13 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 		pyOnly = len(accs)
 		accs = append(accs, &sweAcc{name: accs[full].name + ", .py files only", role: "diagnostic: the full pipeline, files other than .py dropped from its answer"})
 	}
+	rows := sweRows{full: full, pyOnly: pyOnly}
+	if o.unitBounds && full >= 0 {
+		rows.boundsAt, rows.bounds = len(accs), unitBounds()
+		for _, b := range rows.bounds {
+			accs = append(accs, &sweAcc{name: b.name, role: b.role})
+		}
+	}
 	for _, a := range accs {
 		rep.Systems = append(rep.Systems, a.name)
 	}
@@ -307,7 +324,7 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 		rep.dump = json.NewEncoder(f)
 	}
 	for _, repo := range repos {
-		p, err := runSWEProject(ctx, h, work, o.mirrors, repo, groups[repo], vs, accs, full, pyOnly, cli, cliIDs, rep, progress)
+		p, err := runSWEProject(ctx, h, work, o.mirrors, repo, groups[repo], vs, accs, rows, cli, cliIDs, rep, progress)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %w", repo, err)
 		}
@@ -337,7 +354,7 @@ func (a *sweAcc) system() sweSystem {
 // runSWEProject measures one repository's instances in one project
 // directory that follows them from commit to commit. It returns nil when
 // none could be measured (each skip is in rep).
-func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, insts []sets.Instance, vs []variant, pooled []*sweAcc, full, pyOnly int, cli *cliCheck, cliIDs map[string]bool, rep *sweReport, progress func(string)) (*sweProject, error) {
+func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, insts []sets.Instance, vs []variant, pooled []*sweAcc, rows sweRows, cli *cliCheck, cliIDs map[string]bool, rep *sweReport, progress func(string)) (*sweProject, error) {
 	skip := func(x sets.Instance, why string) {
 		rep.Skipped = append(rep.Skipped, sweSkip{x.ID, why})
 	}
@@ -361,12 +378,23 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 		return nil, err
 	}
 	defer indexer.Close()
+	full, pyOnly := rows.full, rows.pyOnly
 	engines := make([]*pipeline.Engine, len(vs))
 	for i, v := range vs {
 		if engines[i], err = h.variantEngine(dir, v); err != nil {
 			return nil, err
 		}
 		defer engines[i].Close()
+	}
+	// The unit bounds' engine: the full pipeline listing every unit.
+	var wide *pipeline.Engine
+	if len(rows.bounds) > 0 {
+		v := vs[full-2]
+		v.Config = wideUnitsLayer
+		if wide, err = h.variantEngine(dir, v); err != nil {
+			return nil, err
+		}
+		defer wide.Close()
 	}
 
 	dict := newTermDict()
@@ -516,6 +544,11 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 				}
 				files, units := itemRanking(res.Items, func(p string) bool { return strings.HasSuffix(p, ".py") })
 				record(pyOnly, files, units, warm, after)
+				if wide != nil {
+					if err := recordBounds(ctx, boundRun{wide: wide, eng: eng, q: q, res: res, fnGold: fnGold, rows: rows, rep: rep}, record); err != nil {
+						return nil, fmt.Errorf("%s, unit bounds: %w", x.ID, err)
+					}
+				}
 			}
 		}
 		rep.Instances = append(rep.Instances, rk)
@@ -545,6 +578,55 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 	}
 	progress(fmt.Sprintf("swebench: %s: %d instances; cold index %.1fs, incremental median %.2fs", repo, len(ok), p.ColdIndexSeconds, p.IncrementalMedian))
 	return p, nil
+}
+
+// sweRows says where the rows measured apart from the variants are among
+// a run's rows: the full pipeline's, its .py-only diagnostic, and the
+// unit bounds from boundsAt on (-1: not measured).
+type sweRows struct {
+	full, pyOnly, boundsAt int
+	bounds                 []unitBound
+}
+
+// boundRun is one instance's unit bounds to measure: the wide engine, the
+// full pipeline's engine and answer to the query q, and the gold units.
+type boundRun struct {
+	wide, eng *pipeline.Engine
+	q         answer.Query
+	res       *answer.Result
+	fnGold    []string
+	rows      sweRows
+	rep       *sweReport
+}
+
+// recordBounds asks the wide engine the query (once: its latency is
+// the first answer after the re-index, not the warm one) and records each
+// bound's ranking.
+func recordBounds(ctx context.Context, b boundRun, record func(i int, files, units []string, warm, after time.Duration)) error {
+	start := time.Now()
+	wres, err := b.wide.Retrieve(ctx, b.q)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	files, today := itemUnits(b.res.Items)
+	wfiles, wide := itemUnits(wres.Items)
+	if !slices.Equal(files[:min(10, len(files))], wfiles[:min(10, len(wfiles))]) {
+		b.rep.BoundFilesDiffer++
+	}
+	gold, err := knownGold(b.eng, b.fnGold, wide)
+	if err != nil {
+		return err
+	}
+	b.rep.BoundGold += len(b.fnGold)
+	for _, g := range gold {
+		b.rep.BoundGoldKnown += len(g)
+	}
+	in := boundInput{files: wfiles, today: today, wide: wide, gold: gold}
+	for j, ub := range b.rows.bounds {
+		record(b.rows.boundsAt+j, wfiles, ub.rank(in), took, 0)
+	}
+	return nil
 }
 
 // sweDumpLine is one line of -swebench-dump: an instance's gold files and

@@ -61,6 +61,9 @@ func (s *sweReport) markdown(w io.Writer) {
 	if s.GoldAbsent > 0 {
 		p("%d have a gold file the base tree lacks (the fix created it), which no system can rank. ", s.GoldAbsent)
 	}
+	if s.BoundGold > 0 {
+		p("Unit bounds (`-unit-bounds`): the `bound:` rows are oracles and `merged`/`wide units` real listings, each from one more engine on the same index whose rerank.units lists every unit it scores above zero in every file (`max_units = 100000, ranked_files = 50`; its 512 KiB reading budget kept), asked once after the re-index (their latency is that first answer's); its first 10 files differ from the full pipeline's for %d instances. Of the %d gold units, %d (%.1f %%) are units rubi's index defines in their files, the most any listing of its units can find. ", s.BoundFilesDiffer, s.BoundGold, s.BoundGoldKnown, 100*float64(s.BoundGoldKnown)/float64(s.BoundGold))
+	}
 	if s.Units == 0 {
 		p("rubi's answers carried no units (`answer.Item.Units` is empty in this build), so its function-level scores are 0 by construction.")
 	}
