@@ -381,6 +381,7 @@ const (
 	ReadSymbolMore
 	ReadNoSymbol
 	ReadNoQualified
+	ReadNoQualifiedOne
 
 	numKeys
 )
@@ -2449,6 +2450,12 @@ var catalog = [numKeys]text{
 		pt: "%q: nenhuma nota tem este id ou título, não é um arquivo legível (%s) e nenhum dos %d símbolos chamados %s está em %s",
 		fr: "%q : aucune note n'a cet id ou ce titre, ce n'est pas un fichier lisible (%s) et aucun des %d symboles nommés %s n'est dans %s",
 		ja: "%[1]q: このIDや題名のノートはなく、読めるファイルでもなく(%[2]s)、%[4]sという名前の%[3]d個のシンボルはどれも%[5]sにありません",
+	},
+	ReadNoQualifiedOne: {
+		en: "%q: no note has this id or title, it is no readable file (%s), and the one symbol named %s is not in %s",
+		pt: "%q: nenhuma nota tem este id ou título, não é um arquivo legível (%s) e o único símbolo chamado %s não está em %s",
+		fr: "%q : aucune note n'a cet id ou ce titre, ce n'est pas un fichier lisible (%s) et le seul symbole nommé %s n'est pas dans %s",
+		ja: "%[1]q: このIDや題名のノートはなく、読めるファイルでもなく(%[2]s)、%[3]sという名前の唯一のシンボルは%[4]sにありません",
 	},
 }
 

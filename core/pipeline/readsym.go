@@ -519,6 +519,9 @@ func (r *SymbolRead) NotFound(l messages.Lang, pathErr error) string {
 	case pathErr != nil:
 		why = pathErr.Error()
 	}
+	if r.Defined == 1 && r.Within != "" {
+		return l.Format(messages.ReadNoQualifiedOne, r.Target, why, text.Escape(r.Name), text.Escape(r.Within))
+	}
 	if r.Defined > 0 && r.Within != "" {
 		return l.Format(messages.ReadNoQualified, r.Target, why, r.Defined, text.Escape(r.Name), text.Escape(r.Within))
 	}

@@ -62,6 +62,7 @@ func TestReadSymbol(t *testing.T) {
 		"Refund":                   `"Refund": no note has this id or title, it is no readable file (file does not exist), and the index knows no symbol Refund`,
 		"Ledger.Total":             "none of the 2 symbols named Total is in Ledger",
 		"billing/ledger.py::Total": "none of the 2 symbols named Total is in billing/ledger.py",
+		"Ledger.Cart":              "the one symbol named Cart is not in Ledger",
 	} {
 		if code, out, errOut := read(target); code != 1 || out != "" || !strings.Contains(errOut, want) {
 			t.Errorf("read %s: %d %q\n%s\nwant %q", target, code, out, errOut, want)
