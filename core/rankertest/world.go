@@ -28,10 +28,10 @@ var vocabulary = strings.Fields(`load plugin store write file lock index rank qu
 // them between the vocabulary's.
 var stopless = strings.Fields(`because we chose the a of to and when then after before it is was`)
 
-// uniqueWord returns a word that no other n gives and that the analyzers
+// UniqueWord returns a word that no other n gives and that the analyzers
 // of rubi keep whole: letters only, and ending in x, which no stemmer
-// shortens.
-func uniqueWord(n int) string {
+// shortens. A ranker's own tests plant it to find one document.
+func UniqueWord(n int) string {
 	const syl = "badekofimulopasetivanorezu"
 	var b strings.Builder
 	b.WriteString("zq")
@@ -109,7 +109,7 @@ func (w *world) ident() string {
 // next returns the next serial number and the word that goes with it.
 func (w *world) next() (int, string) {
 	w.serial++
-	return w.serial, uniqueWord(w.serial)
+	return w.serial, UniqueWord(w.serial)
 }
 
 // ids returns the ids of the live documents of the kinds given, sorted.

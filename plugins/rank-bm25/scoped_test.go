@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/rankertest"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -23,23 +24,6 @@ import (
 var noteWords = strings.Fields(`payment error store cache session decision
 	because we chose retry timeout user account config index query plugin
 	rollback migration deadline review agreed rejected incident latency`)
-
-// uniqueWord returns a word no other n gives, that the analyzer keeps
-// whole: letters only, ending in x so no stemmer shortens it.
-func uniqueWord(n int) string {
-	const syl = "badekofimulopasetivanorezu"
-	var b strings.Builder
-	b.WriteString("zq")
-	for {
-		b.WriteString(syl[2*(n%13) : 2*(n%13)+2])
-		n /= 13
-		if n == 0 {
-			break
-		}
-	}
-	b.WriteString("x")
-	return b.String()
-}
 
 // noteDoc makes a note (core.DocNode) or a conversation chunk
 // (core.DocChunk) as the pipeline does, its body a few sentences of
@@ -69,7 +53,7 @@ func smallProject() []core.Document {
 	rng := rand.New(rand.NewPCG(1, 1))
 	docs := synthCorpus(100)
 	for i := range 20 {
-		docs = append(docs, noteDoc(rng, core.DocNode, fmt.Sprintf("n%d", i), uniqueWord(i)))
+		docs = append(docs, noteDoc(rng, core.DocNode, fmt.Sprintf("n%d", i), rankertest.UniqueWord(i)))
 	}
 	return docs
 }
@@ -152,7 +136,7 @@ func TestScopedDamagedSegment(t *testing.T) {
 	notes := func(from, n int) []core.Document {
 		var out []core.Document
 		for i := from; i < from+n; i++ {
-			out = append(out, noteDoc(rng, core.DocNode, fmt.Sprintf("m%d", i), uniqueWord(1000+i)))
+			out = append(out, noteDoc(rng, core.DocNode, fmt.Sprintf("m%d", i), rankertest.UniqueWord(1000+i)))
 		}
 		return out
 	}
@@ -178,7 +162,7 @@ func TestScopedDamagedSegment(t *testing.T) {
 		}
 		full := newRanker(t, "", dir)
 		build(t, full, &core.Corpus{Full: true, Documents: append(smallProject(), burst...)})
-		if hits := rank(t, newRanker(t, "", dir), core.Query{Text: uniqueWord(1039), Limit: 5}); len(hits) != 1 {
+		if hits := rank(t, newRanker(t, "", dir), core.Query{Text: rankertest.UniqueWord(1039), Limit: 5}); len(hits) != 1 {
 			t.Errorf("after the rebuild: %v", ids(hits))
 		}
 	})
@@ -236,10 +220,10 @@ func TestScopedEmptyDeltaWritesNothing(t *testing.T) {
 			t.Fatalf("%+v wrote:\n%s\nwas:\n%s", c, after, before)
 		}
 	}
-	if hits := rank(t, r, core.Query{Text: uniqueWord(3), Limit: 5}); len(hits) != 1 || hits[0].ID != "node:n3" {
+	if hits := rank(t, r, core.Query{Text: rankertest.UniqueWord(3), Limit: 5}); len(hits) != 1 || hits[0].ID != "node:n3" {
 		t.Errorf("a note after empty deltas: %v", ids(hits))
 	}
-	if hits := rank(t, r, core.Query{Text: uniqueWord(5), Limit: 5}); len(hits) != 0 {
+	if hits := rank(t, r, core.Query{Text: rankertest.UniqueWord(5), Limit: 5}); len(hits) != 0 {
 		t.Errorf("a removed note after empty deltas: %v", ids(hits))
 	}
 }
@@ -325,7 +309,7 @@ func benchState(b *testing.B) (string, []core.Document) {
 		rng := rand.New(rand.NewPCG(9, 9))
 		docs := synthCorpus(10000)
 		for i := range 2000 {
-			docs = append(docs, noteDoc(rng, core.DocNode, fmt.Sprintf("n%04d", i), uniqueWord(i)))
+			docs = append(docs, noteDoc(rng, core.DocNode, fmt.Sprintf("n%04d", i), rankertest.UniqueWord(i)))
 		}
 		dir := b.TempDir()
 		build(b, newRanker(b, "", dir), &core.Corpus{Full: true, Documents: docs})
