@@ -1,0 +1,76 @@
+// Package refs holds the references between a project's definitions: who
+// calls a function, who uses a type, across files and packages. They
+// answer `rubi refs SYMBOL` and "what calls X", and weigh the file graph
+// PageRank and Personalized PageRank walk.
+//
+// A reference is found project-wide, like an import's target (core/resolve)
+// and unlike a file's symbols: what `s.Send(r)` calls depends on the type
+// of s, declared in another file, perhaps another package. So references
+// are not a parser's facts; a Resolver per language finds them over the
+// whole project after the imports are resolved: Go through go/types, the
+// other languages from what their imports and their code state.
+//
+// A reference names its definition as a symbol key: the defining file and
+// the symbol's qualified name (Parent.Name, as core.Symbol and core.Unit
+// name it), the same key `rubi read PATH::Name` takes.
+package refs
+
+import (
+	"context"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// Ref is one use, in a file, of a symbol the project defines.
+type Ref struct {
+	// Line and Col locate the use in the referring file: 1-based, Col in
+	// bytes, at the first byte of the name used.
+	Line int `json:"line"`
+	Col  int `json:"col"`
+	// Path is the file that defines the symbol used, Name its qualified
+	// name: "Estimate", "Session.send", "Engine".
+	Path string `json:"path"`
+	Name string `json:"name"`
+	// From is the qualified name of the function, method or class the use
+	// sits in; empty at a file's top level.
+	From string `json:"from,omitempty"`
+	// Call says the use calls the symbol (or constructs the class).
+	Call bool `json:"call,omitempty"`
+}
+
+// Project is what a resolver sees of the project: its indexed files,
+// their facts, their resolved imports, and their contents read the way
+// rubi reads any file a repository supplies (confined to the project,
+// regular files only, capped).
+type Project interface {
+	// Files lists the indexed files of a language (core language names),
+	// sorted.
+	Files(language string) []string
+	// Facts returns a file's facts as its parser found them.
+	Facts(path string) (core.FileFacts, bool)
+	// Imports lists the project files a file's imports resolve to, and
+	// Importers the files whose imports resolve to it.
+	Imports(path string) []string
+	Importers(path string) []string
+	// Read returns a file's contents.
+	Read(path string) ([]byte, error)
+}
+
+// Resolver finds the references of the files of its languages.
+type Resolver interface {
+	// Languages are the core language names it resolves.
+	Languages() []string
+	// Refs returns the references in the files of want, by file, reading
+	// whatever else of the project it needs. It may return more files
+	// than asked, each with all its references (a Go package is resolved
+	// whole); a file of want it cannot resolve is absent from the answer,
+	// and keeps no references. The error is for a cancelled context only:
+	// a file that does not parse or type-check is resolved as far as it
+	// goes.
+	Refs(ctx context.Context, p Project, want []string) (map[string][]Ref, error)
+	// Affected widens a set of changed files to every file whose
+	// references may have changed with them (a Go package's other files,
+	// the files importing a changed one), so that an index run resolves
+	// again only those.
+	Affected(p Project, changed []string) []string
+}
