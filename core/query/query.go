@@ -83,6 +83,10 @@ type Analysis struct {
 	// of prose): an issue's title says in a few words what the rest
 	// tells at length.
 	Title string
+	// Uses are the names whose callers or users the question asks for
+	// ("what calls Estimate", "where is `Session.send` used"; uses.go):
+	// it wants the code that references them.
+	Uses []string
 }
 
 // maxMentions bounds what one question yields, so a 5 MB paste costs
@@ -223,6 +227,8 @@ func Analyze(text string) Analysis {
 		// A report asks for the code at fault, whatever words it uses
 		// ("the docs say", "in my tests").
 		a.Intent = IntentCode
+	} else {
+		a.Uses = uses(text)
 	}
 	return a
 }
