@@ -1,0 +1,795 @@
+package refs
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rubi-dev/rubi/core/codec"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// The table of references: the references of the whole project, on disk
+// beside the manifest as .rubi/index/refs-<generation>.bin, written by an
+// index run and read by `rubi refs`. The manifest names the generation it
+// goes with; a new one is written before the manifest that names it and
+// older ones are removed after, as the symbols file is (core/manifest).
+//
+// It holds each file's definitions (every symbol the parser found, so
+// that a target names its candidates without the symbols file being
+// searched) and each reference twice: among the references to its
+// definition, sorted, which is what `rubi refs` reads, and among the
+// references from its file, which is what a graph edge and an index run
+// that keeps the other files' references read. A query maps the file,
+// checks the header's checksum, finds the definitions of a name by binary
+// search and decodes only their references: no decoding of the whole
+// table, whose size grows with the project. Layout (integers u32 little
+// endian unless said):
+//
+//	magic "rubi-refs\n"
+//	Version, then the counts: strings, files, targets, references;
+//	        then the byte lengths of the heap, the postings and the
+//	        forward section; the resolvers' signature (a string number);
+//	        then the CRC-32C of the header
+//	strings  (count + 1) offsets into the heap, from 0, non-decreasing;
+//	         string 0 is ""
+//	heap     the strings' bytes
+//	files    per file, sorted by path: path (a string number), the
+//	         offset and count of its references in the forward section
+//	targets  per definition, sorted by file number then name: file,
+//	         qualified name and kind (string numbers), line, flags (bit 0
+//	         the parser found it, bit 1 exported), the offset and count
+//	         of its references in the postings
+//	names    the target numbers sorted by the last segment of their name
+//	         ("Total" for "Cart.Total"), then number
+//	postings per target, its references sorted by file, line and column:
+//	         uvarint file (the difference from the last one's), line
+//	         (the difference within a file, else the line), column,
+//	         and from<<1 | call (from: the string number of the enclosing
+//	         definition, 0 at a file's top level)
+//	forward  per file, its references sorted by line, column and target:
+//	         uvarint target, line (the difference from the last one's),
+//	         column, from<<1 | call
+//	         then the CRC-32C of everything before
+//
+// Damaged or foreign bytes are an error, never a panic: every table read
+// is bounds-checked, and an index run checks the whole file's checksum
+// before it keeps anything of it (a query checks the header's only, and
+// finds what the bounds let it find).
+
+// Magic opens every table of references.
+const Magic = "rubi-refs\n"
+
+// Version is the table's format; an older one is rebuilt, not misread.
+const Version = 1
+
+// ErrDamaged marks a table that does not decode: truncated, overwritten
+// or not a table of references at all.
+var ErrDamaged = errors.New("the references table is damaged")
+
+// Def is a definition a file holds, as the table keeps it.
+type Def struct {
+	// Name is qualified as a Ref's is: "Cart.Total".
+	Name     string
+	Kind     string
+	Line     int
+	Exported bool
+}
+
+// Table is a project's references in memory: what an index run builds
+// and writes, and what it reads back to replace some files' references.
+type Table struct {
+	// Defs are each file's definitions, Refs each file's references (by
+	// the file they are in; a Ref's Path is the defining file).
+	Defs map[string][]Def
+	Refs map[string][]Ref
+	// Resolvers names the resolvers that found the references (their
+	// languages): a run with others resolves every file again.
+	Resolvers string
+}
+
+// File is the path of the table of a generation in the index directory.
+func File(dir, generation string) string {
+	return filepath.Join(dir, "refs-"+generation+".bin")
+}
+
+// Write encodes t into a new generation in dir, atomically, and returns
+// the generation's name (hex digits, as the manifest checks).
+func Write(dir string, t *Table) (string, error) {
+	data, err := t.Encode()
+	if err != nil {
+		return "", err
+	}
+	gen := fmt.Sprintf("%x", time.Now().UnixNano())
+	if err := store.WriteFile(File(dir, gen), data, 0o644); err != nil {
+		return "", err
+	}
+	return gen, nil
+}
+
+// RemoveStale removes the tables in dir other than generation's.
+func RemoveStale(dir, generation string) {
+	stale, _ := filepath.Glob(filepath.Join(dir, "refs-*.bin"))
+	for _, f := range stale {
+		if generation == "" || f != File(dir, generation) {
+			os.Remove(f)
+		}
+	}
+}
+
+const (
+	headerLen   = len(Magic) + 9*4 + 4 // the fields, then the checksum
+	fileWidth   = 3 * 4
+	targetWidth = 7 * 4
+	flagDefined = 1
+	flagExport  = 2
+	// minEntry is the fewest bytes a reference takes in either section.
+	minEntry = 4
+)
+
+// target is a definition being encoded.
+type target struct {
+	file, name, kind uint32
+	line, flags      uint32
+	refs             []posting
+}
+
+type posting struct {
+	file, line, col, from uint32
+	call                  bool
+}
+
+// encoder interns strings and numbers files and targets.
+type encoder struct {
+	strs  []string
+	ids   map[string]uint32
+	files map[string]uint32
+}
+
+func (e *encoder) str(s string) uint32 {
+	if id, ok := e.ids[s]; ok {
+		return id
+	}
+	id := uint32(len(e.strs))
+	e.strs = append(e.strs, s)
+	e.ids[s] = id
+	return id
+}
+
+func clampU32(n int) uint32 {
+	return uint32(min(max(n, 0), math.MaxUint32))
+}
+
+// Encode returns the table in its binary form.
+func (t *Table) Encode() ([]byte, error) {
+	e := &encoder{strs: []string{""}, ids: map[string]uint32{"": 0}, files: map[string]uint32{}}
+	// The strings are numbered in order, so the same table always
+	// encodes to the same bytes, whatever the order of its lists.
+	all := map[string]bool{t.Resolvers: true}
+	for p, defs := range t.Defs {
+		all[p] = true
+		for _, d := range defs {
+			all[d.Name], all[d.Kind] = true, true
+		}
+	}
+	for p, rs := range t.Refs {
+		all[p] = true
+		for _, r := range rs {
+			all[r.Path], all[r.Name], all[r.From] = true, true, true
+		}
+	}
+	for _, s := range slices.Sorted(maps.Keys(all)) {
+		e.str(s)
+	}
+	// Every file that defines, refers or is referred to, numbered in path
+	// order.
+	fileSet := map[string]bool{}
+	for p := range t.Defs {
+		fileSet[p] = true
+	}
+	for p, rs := range t.Refs {
+		fileSet[p] = true
+		for _, r := range rs {
+			fileSet[r.Path] = true
+		}
+	}
+	paths := slices.Sorted(func(yield func(string) bool) {
+		for p := range fileSet {
+			if !yield(p) {
+				return
+			}
+		}
+	})
+	for i, p := range paths {
+		e.files[p] = uint32(i)
+	}
+	type key struct {
+		file uint32
+		name string
+	}
+	targets := map[key]*target{}
+	for p, defs := range t.Defs {
+		for _, d := range defs {
+			k := key{e.files[p], d.Name}
+			if prev, dup := targets[k]; dup && prev.line <= clampU32(d.Line) {
+				continue // the first definition of a name in a file
+			}
+			flags := uint32(flagDefined)
+			if d.Exported {
+				flags |= flagExport
+			}
+			targets[k] = &target{file: k.file, kind: e.str(d.Kind), line: clampU32(d.Line), flags: flags}
+		}
+	}
+	nrefs := 0
+	for p, rs := range t.Refs {
+		from := e.files[p]
+		for _, r := range rs {
+			k := key{e.files[r.Path], r.Name}
+			tg := targets[k]
+			if tg == nil {
+				tg = &target{file: k.file}
+				targets[k] = tg
+			}
+			tg.refs = append(tg.refs, posting{file: from, line: clampU32(r.Line), col: clampU32(r.Col), from: e.str(r.From), call: r.Call})
+			nrefs++
+		}
+	}
+	keys := make([]key, 0, len(targets))
+	for k := range targets {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.file, b.file), strings.Compare(a.name, b.name)) })
+	order := make([]*target, len(keys))
+	for i, k := range keys {
+		order[i] = targets[k]
+		order[i].name = e.str(k.name)
+	}
+	sigID := e.str(t.Resolvers)
+
+	// Postings, and the forward entries they turn into.
+	type fwd struct {
+		target uint32
+		p      posting
+	}
+	forward := make([][]fwd, len(paths))
+	var post []byte
+	postAt := make([]uint32, len(order))
+	nposts := make([]uint32, len(order))
+	for ti, tg := range order {
+		slices.SortFunc(tg.refs, func(a, b posting) int {
+			return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), cmp.Compare(a.from, b.from), boolCmp(a.call, b.call))
+		})
+		tg.refs = slices.Compact(tg.refs)
+		if len(post) > math.MaxUint32 {
+			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
+		}
+		postAt[ti], nposts[ti] = uint32(len(post)), uint32(len(tg.refs))
+		var lastFile, lastLine uint32
+		for i, r := range tg.refs {
+			line := r.line
+			if i > 0 && r.file == lastFile {
+				line -= lastLine
+			}
+			fileDelta := r.file
+			if i > 0 {
+				fileDelta -= lastFile
+			}
+			post = appendEntry(post, fileDelta, line, r.col, r.from, r.call)
+			lastFile, lastLine = r.file, r.line
+			forward[r.file] = append(forward[r.file], fwd{uint32(ti), r})
+		}
+	}
+	var fw []byte
+	fwAt := make([]uint32, len(paths))
+	nfw := make([]uint32, len(paths))
+	for fi, list := range forward {
+		slices.SortFunc(list, func(a, b fwd) int {
+			return cmp.Or(cmp.Compare(a.p.line, b.p.line), cmp.Compare(a.p.col, b.p.col), cmp.Compare(a.target, b.target))
+		})
+		if len(fw) > math.MaxUint32 {
+			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
+		}
+		fwAt[fi], nfw[fi] = uint32(len(fw)), uint32(len(list))
+		var lastLine uint32
+		for _, f := range list {
+			fw = appendEntry(fw, f.target, f.p.line-lastLine, f.p.col, f.p.from, f.p.call)
+			lastLine = f.p.line
+		}
+	}
+	for _, p := range paths {
+		e.str(p)
+	}
+	heapLen := 0
+	for _, s := range e.strs {
+		heapLen += len(s)
+	}
+	for _, n := range []int{heapLen, len(post), len(fw), len(e.strs), nrefs} {
+		if n >= math.MaxUint32 {
+			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
+		}
+	}
+
+	size := headerLen + 4*(len(e.strs)+1) + heapLen + fileWidth*len(paths) + (targetWidth+4)*len(order) + len(post) + len(fw) + 4
+	b := make([]byte, 0, size)
+	b = append(b, Magic...)
+	for _, v := range []int{Version, len(e.strs), len(paths), len(order), sumRefs(nposts), heapLen, len(post), len(fw), int(sigID)} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	b = binary.LittleEndian.AppendUint32(b, codec.Sum(b))
+	off := 0
+	for _, s := range e.strs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(off))
+		off += len(s)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(off))
+	for _, s := range e.strs {
+		b = append(b, s...)
+	}
+	for i, p := range paths {
+		b = appendU32s(b, e.ids[p], fwAt[i], nfw[i])
+	}
+	for i, tg := range order {
+		b = appendU32s(b, tg.file, tg.name, tg.kind, tg.line, tg.flags, postAt[i], nposts[i])
+	}
+	names := make([]uint32, len(order))
+	for i := range names {
+		names[i] = uint32(i)
+	}
+	slices.SortFunc(names, func(x, y uint32) int {
+		return cmp.Or(strings.Compare(lastSegment(e.strs[order[x].name]), lastSegment(e.strs[order[y].name])), cmp.Compare(x, y))
+	})
+	b = appendU32s(b, names...)
+	b = append(b, post...)
+	b = append(b, fw...)
+	return codec.Seal(b), nil
+}
+
+func sumRefs(n []uint32) int {
+	s := 0
+	for _, v := range n {
+		s += int(v)
+	}
+	return s
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+func appendU32s(b []byte, vs ...uint32) []byte {
+	for _, v := range vs {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return b
+}
+
+func appendEntry(b []byte, a, line, col, from uint32, call bool) []byte {
+	b = binary.AppendUvarint(b, uint64(a))
+	b = binary.AppendUvarint(b, uint64(line))
+	b = binary.AppendUvarint(b, uint64(col))
+	v := uint64(from) << 1
+	if call {
+		v |= 1
+	}
+	return binary.AppendUvarint(b, v)
+}
+
+// lastSegment is what a name is looked up by: "Total" of "Cart.Total".
+func lastSegment(name string) string {
+	return name[strings.LastIndexByte(name, '.')+1:]
+}
+
+// layout is where a table's sections are, from its header.
+type layout struct {
+	nstr, nfile, ntarget, nref uint32
+	sig                        uint32
+	strs, heap, files          []byte
+	targets, names, post, fwd  []byte
+}
+
+// parse checks the header (magic, version, checksum) and slices the
+// sections; the trailer's checksum is the caller's to check.
+func parse(data []byte) (*layout, error) {
+	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
+		return nil, fmt.Errorf("%w: not a rubi references table", ErrDamaged)
+	}
+	if len(data) < headerLen+4 {
+		return nil, fmt.Errorf("%w: truncated", ErrDamaged)
+	}
+	h := data[len(Magic):headerLen]
+	u := func(i int) uint32 { return binary.LittleEndian.Uint32(h[4*i:]) }
+	if v := u(0); v != Version {
+		return nil, fmt.Errorf("%w: format %d, this rubi writes %d", ErrDamaged, v, Version)
+	}
+	if codec.Sum(data[:headerLen-4]) != u(9) {
+		return nil, fmt.Errorf("%w: header checksum mismatch", ErrDamaged)
+	}
+	l := &layout{nstr: u(1), nfile: u(2), ntarget: u(3), nref: u(4), sig: u(8)}
+	heapLen, postLen, fwdLen := uint64(u(5)), uint64(u(6)), uint64(u(7))
+	sizes := []uint64{4 * (uint64(l.nstr) + 1), heapLen, fileWidth * uint64(l.nfile), targetWidth * uint64(l.ntarget), 4 * uint64(l.ntarget), postLen, fwdLen}
+	total := uint64(headerLen) + 4
+	for _, s := range sizes {
+		total += s
+	}
+	if total != uint64(len(data)) || l.nstr == 0 || l.sig >= l.nstr {
+		return nil, fmt.Errorf("%w: its sections do not add up to its size", ErrDamaged)
+	}
+	at := uint64(headerLen)
+	sec := make([][]byte, len(sizes))
+	for i, s := range sizes {
+		sec[i] = data[at : at+s : at+s]
+		at += s
+	}
+	l.strs, l.heap, l.files, l.targets, l.names, l.post, l.fwd = sec[0], sec[1], sec[2], sec[3], sec[4], sec[5], sec[6]
+	return l, nil
+}
+
+func (l *layout) u32(b []byte, i uint32) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+
+// str returns string i, or an error when its bounds are out of order.
+func (l *layout) str(i uint32) (string, error) {
+	if i >= l.nstr {
+		return "", fmt.Errorf("%w: string %d of %d", ErrDamaged, i, l.nstr)
+	}
+	from, to := l.u32(l.strs, i), l.u32(l.strs, i+1)
+	if from > to || uint64(to) > uint64(len(l.heap)) {
+		return "", fmt.Errorf("%w: string %d out of bounds", ErrDamaged, i)
+	}
+	return string(l.heap[from:to]), nil
+}
+
+// strBytes is str without the copy, for comparisons.
+func (l *layout) strBytes(i uint32) []byte {
+	if i >= l.nstr {
+		return nil
+	}
+	from, to := l.u32(l.strs, i), l.u32(l.strs, i+1)
+	if from > to || uint64(to) > uint64(len(l.heap)) {
+		return nil
+	}
+	return l.heap[from:to]
+}
+
+// targetAt returns the fields of target i.
+func (l *layout) targetAt(i uint32) [7]uint32 {
+	var t [7]uint32
+	for k := range t {
+		t[k] = l.u32(l.targets, i*7+uint32(k))
+	}
+	return t
+}
+
+func (l *layout) fileAt(i uint32) [3]uint32 {
+	return [3]uint32{l.u32(l.files, i*3), l.u32(l.files, i*3+1), l.u32(l.files, i*3+2)}
+}
+
+// entries decodes count entries from section sec at off, each as four
+// uvarints and a call bit.
+func entries(sec []byte, off, count uint32, fn func(a, line, col, from uint32, call bool) error) error {
+	if uint64(off) > uint64(len(sec)) || uint64(count)*minEntry > uint64(len(sec))-uint64(off) {
+		return fmt.Errorf("%w: references out of bounds", ErrDamaged)
+	}
+	d := codec.Decoder{B: sec[off:], Corrupt: ErrDamaged}
+	for range count {
+		a, line, col, v := d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint()
+		if d.Err != nil || a > math.MaxUint32 || line > math.MaxUint32 || col > math.MaxUint32 || v>>1 > math.MaxUint32 {
+			return fmt.Errorf("%w: a reference does not decode", ErrDamaged)
+		}
+		if err := fn(uint32(a), uint32(line), uint32(col), uint32(v>>1), v&1 == 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Decode reads a whole table, checking every byte: what an index run
+// does before it keeps the references of the files that did not change.
+func Decode(data []byte) (*Table, error) {
+	l, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := codec.Unseal(data); !ok {
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrDamaged)
+	}
+	t := &Table{Defs: map[string][]Def{}, Refs: map[string][]Ref{}}
+	if t.Resolvers, err = l.str(l.sig); err != nil {
+		return nil, err
+	}
+	paths := make([]string, l.nfile)
+	for i := range l.nfile {
+		f := l.fileAt(i)
+		if paths[i], err = l.str(f[0]); err != nil {
+			return nil, err
+		}
+		if i > 0 && paths[i] <= paths[i-1] {
+			return nil, fmt.Errorf("%w: files out of order", ErrDamaged)
+		}
+	}
+	targets := make([]Target, l.ntarget)
+	strs := &strCache{l: l, s: make([]string, l.nstr), done: make([]bool, l.nstr)}
+	var defs []Def
+	for i := range l.ntarget {
+		f := l.targetAt(i)
+		if f[0] >= l.nfile {
+			return nil, fmt.Errorf("%w: target %d in file %d of %d", ErrDamaged, i, f[0], l.nfile)
+		}
+		name, err := strs.get(f[1])
+		if err != nil {
+			return nil, err
+		}
+		kind, err := strs.get(f[2])
+		if err != nil {
+			return nil, err
+		}
+		targets[i] = Target{Path: paths[f[0]], Name: name, Kind: kind, Line: int(f[3]), Defined: f[4]&flagDefined != 0, Exported: f[4]&flagExport != 0}
+		if i > 0 && targets[i-1].Path != targets[i].Path && len(defs) > 0 {
+			t.Defs[targets[i-1].Path], defs = defs, nil
+		}
+		if tg := &targets[i]; tg.Defined {
+			defs = append(defs, Def{Name: tg.Name, Kind: tg.Kind, Line: tg.Line, Exported: tg.Exported})
+		}
+	}
+	if len(defs) > 0 {
+		t.Defs[targets[len(targets)-1].Path] = defs
+	}
+	// A million references name a few thousand enclosing definitions:
+	// each is made a string once.
+	for i := range l.nfile {
+		f := l.fileAt(i)
+		if f[2] == 0 {
+			continue
+		}
+		var line uint32
+		refs := make([]Ref, 0, min(f[2], uint32(len(l.fwd)/minEntry)))
+		err := entries(l.fwd, f[1], f[2], func(ti, dline, col, from uint32, call bool) error {
+			if ti >= l.ntarget {
+				return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
+			}
+			line += dline
+			fromName, err := strs.get(from)
+			if err != nil {
+				return err
+			}
+			tg := &targets[ti]
+			refs = append(refs, Ref{Line: int(line), Col: int(col), Path: tg.Path, Name: tg.Name, From: fromName, Call: call})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		t.Refs[paths[i]] = refs
+	}
+	return t, nil
+}
+
+// strCache makes each string of a table once.
+type strCache struct {
+	l    *layout
+	s    []string
+	done []bool
+}
+
+func (c *strCache) get(i uint32) (string, error) {
+	if i < uint32(len(c.s)) && c.done[i] {
+		return c.s[i], nil
+	}
+	s, err := c.l.str(i)
+	if err == nil {
+		c.s[i], c.done[i] = s, true
+	}
+	return s, err
+}
+
+// Target is a definition the table holds: one the parser found, or one
+// a resolver referred to.
+type Target struct {
+	id       uint32
+	Path     string
+	Name     string // qualified
+	Kind     string
+	Line     int
+	Exported bool
+	// Defined says the parser found it (a resolver may refer to what it
+	// did not list, a struct field say).
+	Defined bool
+	// Count is the number of references to it.
+	Count int
+	post  uint32
+}
+
+// Reader reads a table a query mapped: it checks the header and decodes
+// only what each lookup needs.
+type Reader struct {
+	l      *layout
+	mapped *store.Mapped
+}
+
+// Open maps the table of generation in dir for queries. oneShot is the
+// caller's process answering once (core/store.Map).
+func Open(dir, generation string, oneShot bool) (*Reader, error) {
+	m, err := store.Map(File(dir, generation), oneShot)
+	if err != nil {
+		return nil, err
+	}
+	l, err := parse(m.Data)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	return &Reader{l: l, mapped: m}, nil
+}
+
+// NewReader reads a table held in memory (for tests and fuzzing).
+func NewReader(data []byte) (*Reader, error) {
+	l, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{l: l}, nil
+}
+
+// Close releases the mapping; what the reader returned stays valid (its
+// strings are copies).
+func (r *Reader) Close() error {
+	if r.mapped == nil {
+		return nil
+	}
+	return r.mapped.Close()
+}
+
+// Resolvers is the signature of the resolvers that wrote the table.
+func (r *Reader) Resolvers() (string, error) { return r.l.str(r.l.sig) }
+
+// Counts are the table's files, definitions and references.
+func (r *Reader) Counts() (files, targets, references int) {
+	return int(r.l.nfile), int(r.l.ntarget), int(r.l.nref)
+}
+
+func (r *Reader) target(i uint32) (Target, error) {
+	l := r.l
+	if i >= l.ntarget {
+		return Target{}, fmt.Errorf("%w: target %d of %d", ErrDamaged, i, l.ntarget)
+	}
+	f := l.targetAt(i)
+	if f[0] >= l.nfile {
+		return Target{}, fmt.Errorf("%w: target %d in file %d of %d", ErrDamaged, i, f[0], l.nfile)
+	}
+	p, err := l.str(l.fileAt(f[0])[0])
+	if err != nil {
+		return Target{}, err
+	}
+	name, err := l.str(f[1])
+	if err != nil {
+		return Target{}, err
+	}
+	kind, err := l.str(f[2])
+	if err != nil {
+		return Target{}, err
+	}
+	return Target{id: i, Path: p, Name: name, Kind: kind, Line: int(f[3]), Defined: f[4]&flagDefined != 0,
+		Exported: f[4]&flagExport != 0, post: f[5], Count: int(f[6])}, nil
+}
+
+// Lookup returns the definitions whose name ends in name (the last
+// segment of a qualified one: Lookup("Total") finds Cart.Total), in
+// table order (by path, then name).
+func (r *Reader) Lookup(name string) ([]Target, error) {
+	l := r.l
+	seg := func(i int) string {
+		ti := l.u32(l.names, uint32(i))
+		if ti >= l.ntarget {
+			return ""
+		}
+		return lastSegment(string(l.strBytes(l.targetAt(ti)[1])))
+	}
+	n := int(l.ntarget)
+	i := sort.Search(n, func(i int) bool { return seg(i) >= name })
+	var out []Target
+	for ; i < n && seg(i) == name; i++ {
+		ti := l.u32(l.names, uint32(i))
+		t, err := r.target(ti)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b Target) int { return cmp.Compare(a.id, b.id) })
+	return out, nil
+}
+
+// Site is a reference and the file it is in.
+type Site struct {
+	File string `json:"file"`
+	Ref
+}
+
+// To returns the references to t (from Lookup), sorted by file, line
+// and column.
+func (r *Reader) To(t Target) ([]Site, error) {
+	l := r.l
+	paths := map[uint32]string{}
+	var file, line uint32
+	out := make([]Site, 0, min(t.Count, len(l.post)/minEntry))
+	first := true
+	err := entries(l.post, t.post, uint32(t.Count), func(df, dl, col, from uint32, call bool) error {
+		if first || df != 0 {
+			file += df
+			line = dl
+		} else {
+			line += dl
+		}
+		first = false
+		if file >= l.nfile {
+			return fmt.Errorf("%w: a reference from file %d of %d", ErrDamaged, file, l.nfile)
+		}
+		p, ok := paths[file]
+		if !ok {
+			var err error
+			if p, err = l.str(l.fileAt(file)[0]); err != nil {
+				return err
+			}
+			paths[file] = p
+		}
+		fromName, err := l.str(from)
+		if err != nil {
+			return err
+		}
+		out = append(out, Site{File: p, Ref: Ref{Line: int(line), Col: int(col), Path: t.Path, Name: t.Name, From: fromName, Call: call}})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// From returns the references in the file p, sorted by line and column;
+// none when the table does not hold the file.
+func (r *Reader) From(p string) ([]Ref, error) {
+	l := r.l
+	n := int(l.nfile)
+	i := sort.Search(n, func(i int) bool { return string(l.strBytes(l.fileAt(uint32(i))[0])) >= p })
+	if i == n || string(l.strBytes(l.fileAt(uint32(i))[0])) != p {
+		return nil, nil
+	}
+	f := l.fileAt(uint32(i))
+	out := make([]Ref, 0, min(f[2], uint32(len(l.fwd)/minEntry)))
+	var line uint32
+	err := entries(l.fwd, f[1], f[2], func(ti, dl, col, from uint32, call bool) error {
+		if ti >= l.ntarget {
+			return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
+		}
+		line += dl
+		t, err := r.target(ti)
+		if err != nil {
+			return err
+		}
+		fromName, err := l.str(from)
+		if err != nil {
+			return err
+		}
+		out = append(out, Ref{Line: int(line), Col: int(col), Path: t.Path, Name: t.Name, From: fromName, Call: call})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
