@@ -16,6 +16,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/core/text"
 )
 
 // The table of references: the references of the whole project, on disk
@@ -127,7 +128,10 @@ func RemoveStale(dir, generation string) {
 }
 
 const (
-	headerLen   = len(Magic) + 9*4 + 4 // the fields, then the checksum
+	fieldsLen = len(Magic) + 9*4 // magic and the header's fields
+	// blockSize is the span of the body each checksum of the header
+	// covers: a query checks the blocks it reads, a page at a time.
+	blockSize = 4096
 	fileWidth   = 3 * 4
 	targetWidth = 7 * 4
 	flagDefined = 1
@@ -319,27 +323,22 @@ func (t *Table) Encode() ([]byte, error) {
 		}
 	}
 
-	size := headerLen + 4*(len(e.strs)+1) + heapLen + fileWidth*len(paths) + (targetWidth+4)*len(order) + len(post) + len(fw) + 4
-	b := make([]byte, 0, size)
-	b = append(b, Magic...)
-	for _, v := range []int{Version, len(e.strs), len(paths), len(order), sumRefs(nposts), heapLen, len(post), len(fw), int(sigID)} {
-		b = binary.LittleEndian.AppendUint32(b, uint32(v))
-	}
-	b = binary.LittleEndian.AppendUint32(b, codec.Sum(b))
+	size := 4*(len(e.strs)+1) + heapLen + fileWidth*len(paths) + (targetWidth+4)*len(order) + len(post) + len(fw)
+	body := make([]byte, 0, size)
 	off := 0
 	for _, s := range e.strs {
-		b = binary.LittleEndian.AppendUint32(b, uint32(off))
+		body = binary.LittleEndian.AppendUint32(body, uint32(off))
 		off += len(s)
 	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(off))
+	body = binary.LittleEndian.AppendUint32(body, uint32(off))
 	for _, s := range e.strs {
-		b = append(b, s...)
+		body = append(body, s...)
 	}
 	for i, p := range paths {
-		b = appendU32s(b, e.ids[p], fwAt[i], nfw[i])
+		body = appendU32s(body, e.ids[p], fwAt[i], nfw[i])
 	}
 	for i, tg := range order {
-		b = appendU32s(b, tg.file, tg.name, tg.kind, tg.line, tg.flags, postAt[i], nposts[i])
+		body = appendU32s(body, tg.file, tg.name, tg.kind, tg.line, tg.flags, postAt[i], nposts[i])
 	}
 	names := make([]uint32, len(order))
 	for i := range names {
@@ -348,9 +347,21 @@ func (t *Table) Encode() ([]byte, error) {
 	slices.SortFunc(names, func(x, y uint32) int {
 		return cmp.Or(strings.Compare(lastSegment(e.strs[order[x].name]), lastSegment(e.strs[order[y].name])), cmp.Compare(x, y))
 	})
-	b = appendU32s(b, names...)
-	b = append(b, post...)
-	b = append(b, fw...)
+	body = appendU32s(body, names...)
+	body = append(body, post...)
+	body = append(body, fw...)
+
+	nblocks := (len(body) + blockSize - 1) / blockSize
+	b := make([]byte, 0, fieldsLen+4*nblocks+4+len(body)+4)
+	b = append(b, Magic...)
+	for _, v := range []int{Version, len(e.strs), len(paths), len(order), sumRefs(nposts), heapLen, len(post), len(fw), int(sigID)} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	for i := 0; i < len(body); i += blockSize {
+		b = binary.LittleEndian.AppendUint32(b, codec.Sum(body[i:min(i+blockSize, len(body))]))
+	}
+	b = binary.LittleEndian.AppendUint32(b, codec.Sum(b))
+	b = append(b, body...)
 	return codec.Seal(b), nil
 }
 
@@ -395,97 +406,160 @@ func lastSegment(name string) string {
 	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
-// layout is where a table's sections are, from its header.
+// section is one of a table's sections and where it starts in the body.
+type section struct {
+	b  []byte
+	at int
+}
+
+// layout is where a table's sections are, from its header, and which
+// blocks of its body a query has checked. A block that does not match
+// its checksum makes err ErrDamaged: whatever was read then is zeros,
+// and every method of the reader returns err.
 type layout struct {
 	nstr, nfile, ntarget, nref uint32
 	sig                        uint32
-	strs, heap, files          []byte
-	targets, names, post, fwd  []byte
+	strs, heap, files          section
+	targets, names, post, fwd  section
+	body                       []byte
+	sums                       []byte // a checksum per block of the body
+	checked                    []bool
+	err                        error
 }
 
-// parse checks the header (magic, version, checksum) and slices the
-// sections; the trailer's checksum is the caller's to check.
+// parse checks the header (magic, version, its checksum, which covers
+// the blocks' checksums) and slices the sections; the blocks are checked
+// as they are read, and the trailer's checksum is Verify's and Decode's.
 func parse(data []byte) (*layout, error) {
 	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
 		return nil, fmt.Errorf("%w: not a rubi references table", ErrDamaged)
 	}
-	if len(data) < headerLen+4 {
+	if len(data) < fieldsLen+8 {
 		return nil, fmt.Errorf("%w: truncated", ErrDamaged)
 	}
-	h := data[len(Magic):headerLen]
+	h := data[len(Magic):fieldsLen]
 	u := func(i int) uint32 { return binary.LittleEndian.Uint32(h[4*i:]) }
 	if v := u(0); v != Version {
 		return nil, fmt.Errorf("%w: format %d, this rubi writes %d", ErrDamaged, v, Version)
 	}
-	if codec.Sum(data[:headerLen-4]) != u(9) {
-		return nil, fmt.Errorf("%w: header checksum mismatch", ErrDamaged)
-	}
 	l := &layout{nstr: u(1), nfile: u(2), ntarget: u(3), nref: u(4), sig: u(8)}
 	heapLen, postLen, fwdLen := uint64(u(5)), uint64(u(6)), uint64(u(7))
 	sizes := []uint64{4 * (uint64(l.nstr) + 1), heapLen, fileWidth * uint64(l.nfile), targetWidth * uint64(l.ntarget), 4 * uint64(l.ntarget), postLen, fwdLen}
-	total := uint64(headerLen) + 4
+	var bodyLen uint64
 	for _, s := range sizes {
-		total += s
+		bodyLen += s
 	}
-	if total != uint64(len(data)) || l.nstr == 0 || l.sig >= l.nstr {
+	nblocks := (bodyLen + blockSize - 1) / blockSize
+	headLen := uint64(fieldsLen) + 4*nblocks
+	if headLen+4+bodyLen+4 != uint64(len(data)) || l.nstr == 0 || l.sig >= l.nstr {
 		return nil, fmt.Errorf("%w: its sections do not add up to its size", ErrDamaged)
 	}
-	at := uint64(headerLen)
-	sec := make([][]byte, len(sizes))
+	if codec.Sum(data[:headLen]) != binary.LittleEndian.Uint32(data[headLen:]) {
+		return nil, fmt.Errorf("%w: header checksum mismatch", ErrDamaged)
+	}
+	l.sums = data[fieldsLen:headLen]
+	l.checked = make([]bool, nblocks)
+	l.body = data[headLen+4 : uint64(len(data))-4]
+	var at uint64
+	sec := make([]section, len(sizes))
 	for i, s := range sizes {
-		sec[i] = data[at : at+s : at+s]
+		sec[i] = section{b: l.body[at : at+s : at+s], at: int(at)}
 		at += s
 	}
 	l.strs, l.heap, l.files, l.targets, l.names, l.post, l.fwd = sec[0], sec[1], sec[2], sec[3], sec[4], sec[5], sec[6]
 	return l, nil
 }
 
-func (l *layout) u32(b []byte, i uint32) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+// read returns bytes from to to of section s, once the blocks holding
+// them match their checksums; zeros when one does not.
+func (l *layout) read(s section, from, to int) []byte {
+	if from < 0 || to > len(s.b) || from > to {
+		l.fail()
+		return make([]byte, max(to-from, 0))
+	}
+	for blk := (s.at + from) / blockSize; blk*blockSize < s.at+to; blk++ {
+		if l.checked[blk] {
+			continue
+		}
+		end := min((blk+1)*blockSize, len(l.body))
+		if codec.Sum(l.body[blk*blockSize:end]) != binary.LittleEndian.Uint32(l.sums[4*blk:]) {
+			l.fail()
+			return make([]byte, to-from)
+		}
+		l.checked[blk] = true
+	}
+	return s.b[from:to]
+}
+
+func (l *layout) fail() {
+	if l.err == nil {
+		l.err = fmt.Errorf("%w: a block does not match its checksum", ErrDamaged)
+	}
+}
+
+// trust marks every block checked: the whole file's checksum was.
+func (l *layout) trust() {
+	for i := range l.checked {
+		l.checked[i] = true
+	}
+}
+
+func (l *layout) u32(s section, i uint32) uint32 {
+	at := 4 * int(i)
+	return binary.LittleEndian.Uint32(l.read(s, at, at+4))
+}
 
 // str returns string i, or an error when its bounds are out of order.
 func (l *layout) str(i uint32) (string, error) {
-	if i >= l.nstr {
-		return "", fmt.Errorf("%w: string %d of %d", ErrDamaged, i, l.nstr)
+	b := l.strBytes(i)
+	if b == nil {
+		return "", cmp.Or(l.err, fmt.Errorf("%w: string %d out of bounds", ErrDamaged, i))
 	}
-	from, to := l.u32(l.strs, i), l.u32(l.strs, i+1)
-	if from > to || uint64(to) > uint64(len(l.heap)) {
-		return "", fmt.Errorf("%w: string %d out of bounds", ErrDamaged, i)
-	}
-	return string(l.heap[from:to]), nil
+	return string(b), nil
 }
 
-// strBytes is str without the copy, for comparisons.
+// strBytes is str without the copy, for comparisons; nil when out of
+// bounds.
 func (l *layout) strBytes(i uint32) []byte {
 	if i >= l.nstr {
 		return nil
 	}
 	from, to := l.u32(l.strs, i), l.u32(l.strs, i+1)
-	if from > to || uint64(to) > uint64(len(l.heap)) {
+	if from > to || uint64(to) > uint64(len(l.heap.b)) {
 		return nil
 	}
-	return l.heap[from:to]
+	return l.read(l.heap, int(from), int(to))
 }
 
 // targetAt returns the fields of target i.
 func (l *layout) targetAt(i uint32) [7]uint32 {
 	var t [7]uint32
+	b := l.read(l.targets, int(i)*targetWidth, int(i+1)*targetWidth)
 	for k := range t {
-		t[k] = l.u32(l.targets, i*7+uint32(k))
+		t[k] = binary.LittleEndian.Uint32(b[4*k:])
 	}
 	return t
 }
 
 func (l *layout) fileAt(i uint32) [3]uint32 {
-	return [3]uint32{l.u32(l.files, i*3), l.u32(l.files, i*3+1), l.u32(l.files, i*3+2)}
+	b := l.read(l.files, int(i)*fileWidth, int(i+1)*fileWidth)
+	return [3]uint32{binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])}
 }
+
+// maxEntry is the most bytes a reference takes: four uvarints of 32 bits.
+const maxEntry = 4 * binary.MaxVarintLen32
 
 // entries decodes count entries from section sec at off, each as four
 // uvarints and a call bit.
-func entries(sec []byte, off, count uint32, fn func(a, line, col, from uint32, call bool) error) error {
-	if uint64(off) > uint64(len(sec)) || uint64(count)*minEntry > uint64(len(sec))-uint64(off) {
+func (l *layout) entries(sec section, off, count uint32, fn func(a, line, col, from uint32, call bool) error) error {
+	if uint64(off) > uint64(len(sec.b)) || uint64(count)*minEntry > uint64(len(sec.b))-uint64(off) {
 		return fmt.Errorf("%w: references out of bounds", ErrDamaged)
 	}
-	d := codec.Decoder{B: sec[off:], Corrupt: ErrDamaged}
+	end := int(min(uint64(len(sec.b)), uint64(off)+uint64(count)*maxEntry))
+	d := codec.Decoder{B: l.read(sec, int(off), end), Corrupt: ErrDamaged}
+	if l.err != nil {
+		return l.err
+	}
 	for range count {
 		a, line, col, v := d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint()
 		if d.Err != nil || a > math.MaxUint32 || line > math.MaxUint32 || col > math.MaxUint32 || v>>1 > math.MaxUint32 {
@@ -498,6 +572,22 @@ func entries(sec []byte, off, count uint32, fn func(a, line, col, from uint32, c
 	return nil
 }
 
+// Verify checks every byte of a table against its checksum without
+// decoding it, as an index run that changed no code does, and returns
+// the resolvers' signature and its count of references.
+func Verify(data []byte) (resolvers string, references int, err error) {
+	l, err := parse(data)
+	if err != nil {
+		return "", 0, err
+	}
+	if _, ok := codec.Unseal(data); !ok {
+		return "", 0, fmt.Errorf("%w: checksum mismatch", ErrDamaged)
+	}
+	l.trust()
+	sig, err := l.str(l.sig)
+	return sig, int(l.nref), err
+}
+
 // Decode reads a whole table, checking every byte: what an index run
 // does before it keeps the references of the files that did not change.
 func Decode(data []byte) (*Table, error) {
@@ -508,6 +598,7 @@ func Decode(data []byte) (*Table, error) {
 	if _, ok := codec.Unseal(data); !ok {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrDamaged)
 	}
+	l.trust()
 	t := &Table{Defs: map[string][]Def{}, Refs: map[string][]Ref{}}
 	if t.Resolvers, err = l.str(l.sig); err != nil {
 		return nil, err
@@ -557,8 +648,8 @@ func Decode(data []byte) (*Table, error) {
 			continue
 		}
 		var line uint32
-		refs := make([]Ref, 0, min(f[2], uint32(len(l.fwd)/minEntry)))
-		err := entries(l.fwd, f[1], f[2], func(ti, dline, col, from uint32, call bool) error {
+		refs := make([]Ref, 0, min(f[2], uint32(len(l.fwd.b)/minEntry)))
+		err := l.entries(l.fwd, f[1], f[2], func(ti, dline, col, from uint32, call bool) error {
 			if ti >= l.ntarget {
 				return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
 			}
@@ -683,6 +774,9 @@ func (r *Reader) target(i uint32) (Target, error) {
 	if err != nil {
 		return Target{}, err
 	}
+	if l.err != nil {
+		return Target{}, l.err
+	}
 	return Target{id: i, Path: p, Name: name, Kind: kind, Line: int(f[3]), Defined: f[4]&flagDefined != 0,
 		Exported: f[4]&flagExport != 0, post: f[5], Count: int(f[6])}, nil
 }
@@ -710,8 +804,58 @@ func (r *Reader) Lookup(name string) ([]Target, error) {
 		}
 		out = append(out, t)
 	}
+	if l.err != nil {
+		return nil, l.err
+	}
 	slices.SortFunc(out, func(a, b Target) int { return cmp.Compare(a.id, b.id) })
 	return out, nil
+}
+
+// Near returns up to n names the table defines that look like name (a
+// letter's case, a typo, a prefix): what a name it does not define may
+// have meant, for "did you mean". Only the names around where name would
+// sort, and where it would with its first letter's case changed, are
+// looked at: no scan of the table.
+func (r *Reader) Near(name string, n int) ([]string, error) {
+	l := r.l
+	total := int(l.ntarget)
+	seg := func(i int) string {
+		ti := l.u32(l.names, uint32(i))
+		if ti >= l.ntarget {
+			return ""
+		}
+		return lastSegment(string(l.strBytes(l.targetAt(ti)[1])))
+	}
+	starts := []string{name}
+	if name != "" {
+		first := name[:1]
+		if up := strings.ToUpper(first); up != first {
+			starts = append(starts, up+name[1:])
+		} else {
+			starts = append(starts, strings.ToLower(first)+name[1:])
+		}
+	}
+	const around = 8
+	var out []string
+	for _, s := range starts {
+		at := sort.Search(total, func(i int) bool { return seg(i) >= s })
+		for i := max(at-around, 0); i < min(at+around, total); i++ {
+			c := seg(i)
+			if c == "" || c == name || slices.Contains(out, c) {
+				continue
+			}
+			if text.Distance(strings.ToLower(c), strings.ToLower(name), 2) <= 2 || len(name) >= 3 && strings.HasPrefix(c, name) {
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(text.Distance(a, name, 8), text.Distance(b, name, 8)), strings.Compare(a, b))
+	})
+	if l.err != nil {
+		return nil, l.err
+	}
+	return out[:min(len(out), n)], nil
 }
 
 // Site is a reference and the file it is in.
@@ -726,9 +870,9 @@ func (r *Reader) To(t Target) ([]Site, error) {
 	l := r.l
 	paths := map[uint32]string{}
 	var file, line uint32
-	out := make([]Site, 0, min(t.Count, len(l.post)/minEntry))
+	out := make([]Site, 0, min(t.Count, len(l.post.b)/minEntry))
 	first := true
-	err := entries(l.post, t.post, uint32(t.Count), func(df, dl, col, from uint32, call bool) error {
+	err := l.entries(l.post, t.post, uint32(t.Count), func(df, dl, col, from uint32, call bool) error {
 		if first || df != 0 {
 			file += df
 			line = dl
@@ -757,6 +901,9 @@ func (r *Reader) To(t Target) ([]Site, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l.err != nil {
+		return nil, l.err
+	}
 	return out, nil
 }
 
@@ -770,9 +917,9 @@ func (r *Reader) From(p string) ([]Ref, error) {
 		return nil, nil
 	}
 	f := l.fileAt(uint32(i))
-	out := make([]Ref, 0, min(f[2], uint32(len(l.fwd)/minEntry)))
+	out := make([]Ref, 0, min(f[2], uint32(len(l.fwd.b)/minEntry)))
 	var line uint32
-	err := entries(l.fwd, f[1], f[2], func(ti, dl, col, from uint32, call bool) error {
+	err := l.entries(l.fwd, f[1], f[2], func(ti, dl, col, from uint32, call bool) error {
 		if ti >= l.ntarget {
 			return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
 		}
@@ -790,6 +937,9 @@ func (r *Reader) From(p string) ([]Ref, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if l.err != nil {
+		return nil, l.err
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -175,7 +176,7 @@ func TestWriteAndRemoveStale(t *testing.T) {
 // a byte flipped anywhere, another file's bytes.
 func TestDamagedTable(t *testing.T) {
 	data := encode(t, shop())
-	for _, bad := range [][]byte{nil, []byte("rubi-manifest\n"), []byte(Magic), data[:len(data)-1], data[:headerLen+3]} {
+	for _, bad := range [][]byte{nil, []byte("rubi-manifest\n"), []byte(Magic), data[:len(data)-1], data[:fieldsLen+3]} {
 		if _, err := Decode(bad); !errors.Is(err, ErrDamaged) {
 			t.Errorf("Decode(%d bytes): %v", len(bad), err)
 		}
@@ -183,14 +184,45 @@ func TestDamagedTable(t *testing.T) {
 			t.Errorf("NewReader(%d bytes): %v", len(bad), err)
 		}
 	}
+	intact := query(data)
 	for i := range data {
 		flipped := slices.Clone(data)
 		flipped[i] ^= 0x55
 		if _, err := Decode(flipped); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("byte %d flipped: Decode gives %v", i, err)
 		}
+		// A query checks what it reads: it answers as from the intact
+		// table, or says the table is damaged; never something else.
+		if got := query(flipped); got != intact && !strings.Contains(got, ErrDamaged.Error()) {
+			t.Fatalf("byte %d flipped: the query answers\n%s\nwant\n%s", i, got, intact)
+		}
 		exercise(flipped) // must not panic
 	}
+}
+
+// query is what `rubi refs Cart.Total` reads of a table, as text.
+func query(data []byte) string {
+	r, err := NewReader(data)
+	if err != nil {
+		return err.Error()
+	}
+	ts, err := r.Lookup("Total")
+	if err != nil {
+		return err.Error()
+	}
+	out := fmt.Sprintf("%+v\n", ts)
+	for _, tg := range ts {
+		sites, err := r.To(tg)
+		if err != nil {
+			return err.Error()
+		}
+		out += fmt.Sprintf("%+v\n", sites)
+	}
+	from, err := r.From("shop/report.go")
+	if err != nil {
+		return err.Error()
+	}
+	return out + fmt.Sprintf("%+v\n", from)
 }
 
 // exercise runs every lookup a query makes on data.
