@@ -131,7 +131,7 @@ const (
 	fieldsLen = len(Magic) + 9*4 // magic and the header's fields
 	// blockSize is the span of the body each checksum of the header
 	// covers: a query checks the blocks it reads, a page at a time.
-	blockSize = 4096
+	blockSize   = 4096
 	fileWidth   = 3 * 4
 	targetWidth = 7 * 4
 	flagDefined = 1
