@@ -39,8 +39,9 @@ import (
 //	magic "rubi-refs\n"
 //	Version, then the counts: strings, files, targets, references;
 //	        then the byte lengths of the heap, the postings and the
-//	        forward section; the resolvers' signature (a string number);
-//	        then the CRC-32C of the header
+//	        forward section; the resolvers' signature (a string number)
+//	        then the CRC-32C of each 4 KiB block of the body (the
+//	        sections below), and the CRC-32C of the header
 //	strings  (count + 1) offsets into the heap, from 0, non-decreasing;
 //	         string 0 is ""
 //	heap     the strings' bytes
@@ -62,10 +63,11 @@ import (
 //	         column, from<<1 | call
 //	         then the CRC-32C of everything before
 //
-// Damaged or foreign bytes are an error, never a panic: every table read
-// is bounds-checked, and an index run checks the whole file's checksum
-// before it keeps anything of it (a query checks the header's only, and
-// finds what the bounds let it find).
+// Damaged or foreign bytes are an error, never a panic: every read is
+// bounds-checked; an index run checks the whole file's checksum before it
+// keeps anything of it, and a query checks the header's and those of the
+// blocks it reads, a few pages of a file of megabytes, so that it answers
+// as from the table written or says the table is damaged.
 
 // Magic opens every table of references.
 const Magic = "rubi-refs\n"
