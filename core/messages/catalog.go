@@ -387,6 +387,7 @@ const (
 	// rubi refs: the references to a symbol.
 	RefsNone
 	RefsMore
+	RefsMoreLimit
 	RefsCandidates
 	RefsNoSymbol
 	RefsNoSymbolNear
@@ -476,10 +477,10 @@ var catalog = [numKeys]text{
 		ja: "ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。",
 	},
 	ToolRead: {
-		en: `Read "map" (modules, central files), "module:NAME", a node (id or title), chunk:ID[:START-END], path[:START-END] or a symbol (Type.method).`,
-		pt: `Lê "map" (módulos, arquivos centrais), "module:NAME", nó (id ou título), chunk:ID[:START-END], path[:START-END] ou símbolo (Type.method).`,
-		fr: `Lit "map" (modules, fichiers centraux), "module:NAME", nœud (id ou titre), chunk:ID[:START-END], path[:START-END] ou symbole (Type.method).`,
-		ja: `"map"(モジュールと中心ファイル)、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:START-END]、Type.methodを読む。`,
+		en: `Read "map", "module:NAME", a node (id or title), chunk:ID[:START-END], path[:START-END], a symbol (Type.method) or its uses (refs:Type.method).`,
+		pt: `Lê "map", "module:NAME", nó (id ou título), chunk:ID[:START-END], path[:START-END], símbolo (Type.method) ou seus usos (refs:Type.method).`,
+		fr: `Lit "map", "module:NAME", nœud (id ou titre), chunk:ID[:START-END], path[:START-END], symbole (Type.method) ou usages (refs:Type.method).`,
+		ja: `"map"、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:START-END]、Type.method、その参照(refs:Type.method)を読む。`,
 	},
 
 	ToolMemory: {
@@ -2482,6 +2483,12 @@ var catalog = [numKeys]text{
 		ja: "インデックスに%sへの参照はありません",
 	},
 	RefsMore: {
+		en: "… %d more of %d references",
+		pt: "… mais %d de %d referências",
+		fr: "… %d de plus sur %d références",
+		ja: "…ほか%d件(全%d件の参照)",
+	},
+	RefsMoreLimit: {
 		en: "… %d more of %d references (--limit 0 lists them all)",
 		pt: "… mais %d de %d referências (--limit 0 lista todas)",
 		fr: "… %d de plus sur %d références (--limit 0 les liste toutes)",

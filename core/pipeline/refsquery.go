@@ -237,9 +237,11 @@ func (e *Engine) fileLines(p string) [][]byte {
 
 // Render is the listing as rubi shows it, in l: the definition as
 // "path:line: signature", then each file's references as
-// "path:line: code", a blank line between files; or the candidates one a
-// line. Everything the repository supplied is escaped.
-func (r *SymbolRefs) Render(l messages.Lang) string {
+// "path:line: code", a blank line between files, and more (a message of
+// two counts: those left out, all of them) when the limit left some out;
+// or the candidates one a line. Everything the repository supplied is
+// escaped.
+func (r *SymbolRefs) Render(l messages.Lang, more messages.Key) string {
 	var b strings.Builder
 	if d := r.Definition; d != nil {
 		sig := d.Signature
@@ -258,7 +260,7 @@ func (r *SymbolRefs) Render(l messages.Lang) string {
 			fmt.Fprintf(&b, "%s:%d: %s\n", text.Escape(s.Path), s.Line, text.Escape(s.Code))
 		}
 		if r.More > 0 {
-			b.WriteString("\n" + l.Format(messages.RefsMore, r.More, r.Total) + "\n")
+			b.WriteString("\n" + l.Format(more, r.More, r.Total) + "\n")
 		}
 		return b.String()
 	}

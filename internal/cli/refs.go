@@ -65,7 +65,7 @@ index is refreshed first, unless --no-refresh.`,
 			if g.JSON {
 				err = writeJSON(g.stdout, r)
 			} else {
-				fmt.Fprint(g.stdout, r.Render(l))
+				fmt.Fprint(g.stdout, r.Render(l, messages.RefsMoreLimit))
 			}
 			if err == nil && r.Definition == nil {
 				// Ambiguous: the candidates are listed, as read lists

@@ -4,11 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,123 +13,6 @@ import (
 	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
-
-// goCalls is a resolver of references for the tests: Go calls within a
-// package, typed from what the code states (a receiver's or parameter's
-// type, x := T{} or &T{}), which is enough to tell Cart.Total from
-// Invoice.Total. asked records the files each Refs call was given.
-type goCalls struct{ asked *[][]string }
-
-func (goCalls) Languages() []string { return []string{"go"} }
-
-// Affected is a changed file's package: its folder's Go files.
-func (goCalls) Affected(p refs.Project, changed []string) []string {
-	var out []string
-	for _, c := range changed {
-		for _, f := range p.Files("go") {
-			if path.Dir(f) == path.Dir(c) {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
-}
-
-func (g goCalls) Refs(ctx context.Context, p refs.Project, want []string) (map[string][]refs.Ref, error) {
-	if g.asked != nil {
-		*g.asked = append(*g.asked, slices.Clone(want))
-	}
-	out := map[string][]refs.Ref{}
-	for _, file := range want {
-		// The package's definitions, by qualified name: where each is.
-		defined := map[string]string{}
-		for _, f := range p.Files("go") {
-			if path.Dir(f) != path.Dir(file) {
-				continue
-			}
-			facts, _ := p.Facts(f)
-			for _, s := range facts.Symbols {
-				name := s.Name
-				if s.Parent != "" {
-					name = s.Parent + "." + s.Name
-				}
-				defined[name] = f
-			}
-		}
-		src, err := p.Read(file)
-		if err != nil {
-			continue
-		}
-		fset := token.NewFileSet()
-		af, _ := parser.ParseFile(fset, file, src, 0)
-		if af == nil {
-			continue
-		}
-		for _, decl := range af.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil {
-				continue
-			}
-			types := map[string]string{}
-			from := fn.Name.Name
-			for _, fl := range []*ast.FieldList{fn.Recv, fn.Type.Params} {
-				if fl == nil {
-					continue
-				}
-				for _, field := range fl.List {
-					for _, n := range field.Names {
-						types[n.Name] = typeName(field.Type)
-					}
-					if fl == fn.Recv {
-						from = typeName(field.Type) + "." + fn.Name.Name
-					}
-				}
-			}
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.AssignStmt:
-					for i, rhs := range n.Rhs {
-						if u, ok := rhs.(*ast.UnaryExpr); ok {
-							rhs = u.X
-						}
-						if lit, ok := rhs.(*ast.CompositeLit); ok && i < len(n.Lhs) {
-							if id, ok := n.Lhs[i].(*ast.Ident); ok {
-								types[id.Name] = typeName(lit.Type)
-							}
-						}
-					}
-				case *ast.CallExpr:
-					var name string
-					var at token.Pos
-					switch fun := n.Fun.(type) {
-					case *ast.Ident:
-						name, at = fun.Name, fun.Pos()
-					case *ast.SelectorExpr:
-						if x, ok := fun.X.(*ast.Ident); ok && types[x.Name] != "" {
-							name, at = types[x.Name]+"."+fun.Sel.Name, fun.Sel.Pos()
-						}
-					}
-					if def, ok := defined[name]; ok {
-						pos := fset.Position(at)
-						out[file] = append(out[file], refs.Ref{Line: pos.Line, Col: pos.Column, Path: def, Name: name, From: from, Call: true})
-					}
-				}
-				return true
-			})
-		}
-	}
-	return out, ctx.Err()
-}
-
-func typeName(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.StarExpr:
-		return typeName(e.X)
-	case *ast.Ident:
-		return e.Name
-	}
-	return ""
-}
 
 // panicky is a resolver that fails on every file it is given.
 type panicky struct{}
@@ -168,7 +47,7 @@ shop/bill.go:5: return i.Total() + c.Total()
 // 1; a name the index does not define suggests the one meant.
 func TestRefs(t *testing.T) {
 	root := rubitest.Project(t, rubitest.Callers)
-	resolvers := []refs.Resolver{goCalls{}}
+	resolvers := []refs.Resolver{rubitest.GoCalls{}}
 	rubi := func(args ...string) (int, string, string) {
 		t.Helper()
 		return runWith(t, resolvers, append([]string{"--root", root}, args...)...)
@@ -232,7 +111,7 @@ func TestRefs(t *testing.T) {
 // definition it sits in, whether it calls, and its code.
 func TestRefsJSON(t *testing.T) {
 	root := rubitest.Project(t, rubitest.Callers)
-	code, out, errOut := runWith(t, []refs.Resolver{goCalls{}}, "refs", "--root", root, "Cart.Total", "--json")
+	code, out, errOut := runWith(t, []refs.Resolver{rubitest.GoCalls{}}, "refs", "--root", root, "Cart.Total", "--json")
 	if code != 0 {
 		t.Fatalf("refs --json: %d %s", code, errOut)
 	}
@@ -272,7 +151,7 @@ func TestRefsJSON(t *testing.T) {
 func TestRefsAfterAnEdit(t *testing.T) {
 	root := rubitest.Project(t, rubitest.Callers)
 	var asked [][]string
-	resolvers := []refs.Resolver{goCalls{asked: &asked}}
+	resolvers := []refs.Resolver{rubitest.GoCalls{Asked: &asked}}
 	if code, _, errOut := runWith(t, resolvers, "index", "--root", root); code != 0 {
 		t.Fatalf("index: %d %s", code, errOut)
 	}
@@ -302,7 +181,7 @@ func TestRefsAfterAnEdit(t *testing.T) {
 // files' references, not the index, and is a problem of the run.
 func TestRefsDamagedAndFailing(t *testing.T) {
 	root := rubitest.Project(t, rubitest.Callers)
-	resolvers := []refs.Resolver{goCalls{}, panicky{}}
+	resolvers := []refs.Resolver{rubitest.GoCalls{}, panicky{}}
 	code, out, errOut := runWith(t, resolvers, "index", "--root", root, "--json")
 	if code != 0 || !strings.Contains(out, "the resolver of references for python failed, its files keep no references: a resolver's bug") {
 		t.Fatalf("index with a failing resolver: %d %s\n%s", code, errOut, out)
