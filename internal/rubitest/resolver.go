@@ -128,4 +128,3 @@ func typeName(e ast.Expr) string {
 	}
 	return ""
 }
-
