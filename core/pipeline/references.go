@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -45,8 +46,8 @@ type ReferenceStats struct {
 	MS       float64 `json:"ms"`
 }
 
-// maxTable bounds what is read of a table of references: hundreds of
-// megabytes would be a project of tens of millions of references.
+// maxTable bounds the table of references an index run reads: a
+// gigabyte would be a project of fifty million references.
 const maxTable = 1 << 30
 
 // resolversSignature names a set of resolvers by their languages: a
@@ -96,8 +97,21 @@ func (r *indexRun) references(ctx context.Context) error {
 	var old *refs.Table
 	var oldData []byte
 	if !r.opts.Full && prev.References != "" {
-		var err error
-		oldData, err = store.ReadLeaf(refs.File(e.folder.dir, prev.References), maxTable)
+		file := refs.File(e.folder.dir, prev.References)
+		var mapped *store.Mapped
+		fi, err := os.Lstat(file)
+		if err == nil && fi.Size() > maxTable {
+			err = fmt.Errorf("%w: %d bytes, more than any project's", refs.ErrDamaged, fi.Size())
+		}
+		if err == nil {
+			mapped, err = store.Map(file, e.oneShot)
+		}
+		if err == nil {
+			// Released with the run: the old table is decoded into
+			// strings of its own, or only checked.
+			defer mapped.Close()
+			oldData = mapped.Data
+		}
 		if err == nil && len(changed) == 0 {
 			// Nothing to resolve: the table stands if it is whole and
 			// these resolvers wrote it, which its checksum and header
@@ -162,10 +176,25 @@ func (r *indexRun) references(ctx context.Context) error {
 		}
 	}
 	if old != nil {
-		for f, rs := range old.Refs {
-			if !resolved[f] && next.Has(f) {
-				table.Refs[f] = keepIndexed(next, rs)
+		// The other files keep their references, but those to files
+		// gone since.
+		var gone map[string]bool
+		for _, p := range changed {
+			if !next.Has(p) {
+				if gone == nil {
+					gone = map[string]bool{}
+				}
+				gone[p] = true
 			}
+		}
+		for f, rs := range old.Refs {
+			if resolved[f] || !next.Has(f) {
+				continue
+			}
+			if gone != nil {
+				rs = slices.DeleteFunc(rs, func(ref refs.Ref) bool { return gone[ref.Path] })
+			}
+			table.Refs[f] = rs
 		}
 	}
 	for f, rs := range table.Refs {

@@ -332,3 +332,14 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEncode is what an index run pays to write a million-reference
+// table (an incremental run writes it whole).
+func BenchmarkEncode(b *testing.B) {
+	tb := synthetic(20000, 8, 50)
+	for b.Loop() {
+		if _, err := tb.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

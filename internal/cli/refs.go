@@ -33,6 +33,11 @@ index is refreshed first, unless --no-refresh.`,
   rubi refs core/store/within.go::ReadLeaf --json`,
 		Args: argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// One answer, then the process exits: the index files stay
+			// mapped, their pages read as the lookup reaches them, rather
+			// than the whole table and manifest read ahead
+			// (pipeline.Options.OneShot).
+			g.oneShot = true
 			var eng *pipeline.Engine
 			var err error
 			if noRefresh {
