@@ -94,7 +94,8 @@ func (r *indexRun) references(ctx context.Context) error {
 			changed = append(changed, p)
 		}
 	}
-	var old *refs.Table
+	// The last table, when this run may build on it: checked, and
+	// written by these resolvers.
 	var oldData []byte
 	if !r.opts.Full && prev.References != "" {
 		file := refs.File(e.folder.dir, prev.References)
@@ -106,39 +107,32 @@ func (r *indexRun) references(ctx context.Context) error {
 		if err == nil {
 			mapped, err = store.Map(file, e.oneShot)
 		}
+		var was string
+		var n int
 		if err == nil {
-			// Released with the run: the old table is decoded into
-			// strings of its own, or only checked.
+			// Released with the run: an update copies what it keeps.
 			defer mapped.Close()
-			oldData = mapped.Data
-		}
-		if err == nil && len(changed) == 0 {
-			// Nothing to resolve: the table stands if it is whole and
-			// these resolvers wrote it, which its checksum and header
-			// tell without decoding it.
-			var was string
-			var n int
-			if was, n, err = refs.Verify(oldData); err == nil && was == sig {
-				next.References, st.State, st.Found = prev.References, "up to date", n
-				return nil
-			}
-		}
-		if err == nil {
-			old, err = refs.Decode(oldData)
+			// The checksum and header tell whether the table is whole
+			// and whose it is, without decoding it.
+			was, n, err = refs.Verify(mapped.Data)
 		}
 		switch {
 		case err != nil:
-			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("%s: %v; every file's references are found again", refs.File(e.folder.dir, prev.References), err))
-			old = nil
-		case old.Resolvers != sig:
-			old = nil
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("%s: %v; every file's references are found again", file, err))
+		case was != sig:
+			// Other resolvers wrote it: all are found again.
+		case len(changed) == 0:
+			next.References, st.State, st.Found = prev.References, "up to date", n
+			return nil
+		default:
+			oldData = mapped.Data
 		}
 	}
 	edges, err := r.importEdges()
 	if err != nil {
 		return err
 	}
-	full := old == nil
+	full := oldData == nil
 	if full {
 		// Every file's definitions go in the table: those not parsed in
 		// this run are read from the symbols file.
@@ -148,74 +142,54 @@ func (r *indexRun) references(ctx context.Context) error {
 	}
 	p := newRefProject(e.cfg.Root, e.folder.dir, prev, next, edges)
 	defer p.close()
-	table := &refs.Table{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
+	// What changes: every file in a full run; else the files parsed
+	// again (their definitions), those resolved again (their
+	// references) and those gone.
+	patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
 	for _, path := range r.paths {
-		rec := next.Records()[path]
-		if rec.Loaded {
-			table.Defs[path] = definitions(rec.Syms)
-		} else if old != nil {
-			table.Defs[path] = old.Defs[path]
+		if rec := next.Records()[path]; rec.Loaded && (full || rec.Fresh) {
+			patch.Defs[path] = definitions(rec.Syms)
 		}
 	}
-	resolved := map[string]bool{}
+	for _, path := range changed {
+		if !next.Has(path) {
+			patch.Removed = append(patch.Removed, path)
+		}
+	}
 	for _, res := range e.resolvers {
 		want, got, err := r.resolve(ctx, res, p, changed, full)
 		if err != nil {
 			return err
 		}
 		for _, f := range want {
-			resolved[f] = true
-			table.Refs[f] = nil
+			patch.Refs[f] = nil
 		}
 		for f, rs := range got {
-			if !next.Has(f) || !p.handles(res, f) {
-				continue
+			if next.Has(f) && p.handles(res, f) {
+				patch.Refs[f] = keepIndexed(next, rs)
 			}
-			resolved[f] = true
-			table.Refs[f] = keepIndexed(next, rs)
 		}
 	}
-	if old != nil {
-		// The other files keep their references, but those to files
-		// gone since.
-		var gone map[string]bool
-		for _, p := range changed {
-			if !next.Has(p) {
-				if gone == nil {
-					gone = map[string]bool{}
-				}
-				gone[p] = true
-			}
-		}
-		for f, rs := range old.Refs {
-			if resolved[f] || !next.Has(f) {
-				continue
-			}
-			if gone != nil {
-				rs = slices.DeleteFunc(rs, func(ref refs.Ref) bool { return gone[ref.Path] })
-			}
-			table.Refs[f] = rs
-		}
-	}
-	for f, rs := range table.Refs {
-		if len(rs) == 0 {
-			delete(table.Refs, f)
-		}
-	}
-	st.Resolved, st.Found = len(resolved), countRefs(table)
-	st.State = "incremental"
+	st.Resolved = len(patch.Refs)
+	var data []byte
 	if full {
 		st.State = "full"
+		data, err = (&refs.Table{Resolvers: sig, Defs: patch.Defs, Refs: patch.Refs}).Encode()
+	} else {
+		st.State = "incremental"
+		data, err = refs.Update(oldData, patch)
 	}
-	data, err := table.Encode()
 	if err != nil {
 		return err
 	}
-	if old != nil && bytes.Equal(data, oldData) {
+	if rd, err := refs.NewReader(data); err == nil {
+		_, _, st.Found = rd.Counts()
+	}
+	if !full && bytes.Equal(data, oldData) {
 		next.References = prev.References
 		return nil
 	}
-	gen, err := refs.Write(e.folder.dir, table)
+	gen, err := refs.Write(e.folder.dir, data)
 	if err != nil {
 		return err
 	}
@@ -284,14 +258,6 @@ func keepIndexed(m *manifest.Manifest, rs []refs.Ref) []refs.Ref {
 	return slices.DeleteFunc(slices.Clone(rs), func(ref refs.Ref) bool { return !m.Has(ref.Path) })
 }
 
-func countRefs(t *refs.Table) int {
-	n := 0
-	for _, rs := range t.Refs {
-		n += len(rs)
-	}
-	return n
-}
-
 // definitions are a file's symbols as the table keeps them.
 func definitions(syms []core.Symbol) []refs.Def {
 	if len(syms) == 0 {
@@ -312,13 +278,17 @@ func definitions(syms []core.Symbol) []refs.Def {
 // run's files and facts, the resolved imports, and the files' contents
 // read the way rubi reads what a repository supplies.
 type refProject struct {
-	root    string
-	dir     string // the index's
-	prev    *manifest.Manifest
-	next    *manifest.Manifest
-	byLang  map[string][]string
-	imports map[string][]string
-	users   map[string][]string
+	root   string
+	dir    string // the index's
+	prev   *manifest.Manifest
+	next   *manifest.Manifest
+	byLang map[string][]string
+	edges  []core.Edge
+	// imports and users are the edges by importing and imported file,
+	// made once (graph).
+	graphOnce sync.Once
+	imports   map[string][]string
+	users     map[string][]string
 
 	mu   sync.Mutex
 	syms *manifest.SymbolReader
@@ -327,33 +297,49 @@ type refProject struct {
 }
 
 func newRefProject(root, dir string, prev, next *manifest.Manifest, edges []core.Edge) *refProject {
-	p := &refProject{root: root, dir: dir, prev: prev, next: next, byLang: map[string][]string{}, imports: map[string][]string{}, users: map[string][]string{}}
+	p := &refProject{root: root, dir: dir, prev: prev, next: next, byLang: map[string][]string{}, edges: edges}
 	for _, path := range next.SortedPaths() {
 		rec := next.Records()[path]
 		p.byLang[rec.Language] = append(p.byLang[rec.Language], path)
 	}
-	for _, e := range edges {
-		_, from, err1 := core.SplitDocID(e.From)
-		_, to, err2 := core.SplitDocID(e.To)
-		if err1 != nil || err2 != nil || e.Kind != core.EdgeImports {
-			continue
-		}
-		p.imports[from] = append(p.imports[from], to)
-		p.users[to] = append(p.users[to], from)
-	}
-	for _, m := range []map[string][]string{p.imports, p.users} {
-		for k, v := range m {
-			sort.Strings(v)
-			m[k] = slices.Compact(v)
-		}
-	}
 	return p
+}
+
+// graph indexes the import edges both ways, when a resolver first asks:
+// hundreds of thousands on a large project, which a resolver that keeps
+// its own graph never needs.
+func (p *refProject) graph() {
+	p.graphOnce.Do(func() {
+		p.imports, p.users = map[string][]string{}, map[string][]string{}
+		for _, e := range p.edges {
+			_, from, err1 := core.SplitDocID(e.From)
+			_, to, err2 := core.SplitDocID(e.To)
+			if err1 != nil || err2 != nil || e.Kind != core.EdgeImports {
+				continue
+			}
+			p.imports[from] = append(p.imports[from], to)
+			p.users[to] = append(p.users[to], from)
+		}
+		for _, m := range []map[string][]string{p.imports, p.users} {
+			for k, v := range m {
+				sort.Strings(v)
+				m[k] = slices.Compact(v)
+			}
+		}
+	})
 }
 
 func (p *refProject) Files(language string) []string { return slices.Clone(p.byLang[language]) }
 
-func (p *refProject) Imports(path string) []string   { return slices.Clone(p.imports[path]) }
-func (p *refProject) Importers(path string) []string { return slices.Clone(p.users[path]) }
+func (p *refProject) Imports(path string) []string {
+	p.graph()
+	return slices.Clone(p.imports[path])
+}
+
+func (p *refProject) Importers(path string) []string {
+	p.graph()
+	return slices.Clone(p.users[path])
+}
 
 // Facts returns a file's facts with its symbols, read from the symbols
 // file when this run did not parse it.

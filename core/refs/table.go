@@ -63,6 +63,11 @@ import (
 //	         column, from<<1 | call
 //	         then the CRC-32C of everything before
 //
+// A full index run encodes the table whole (Encode); an incremental one
+// updates the last one (Update), replacing the definitions and
+// references of the files it parsed or resolved again and copying the
+// others' as numbers, and writes the result as a new generation.
+//
 // Damaged or foreign bytes are an error, never a panic: every read is
 // bounds-checked; an index run checks the whole file's checksum before it
 // keeps anything of it, and a query checks the header's and those of the
@@ -105,13 +110,10 @@ func File(dir, generation string) string {
 	return filepath.Join(dir, "refs-"+generation+".bin")
 }
 
-// Write encodes t into a new generation in dir, atomically, and returns
-// the generation's name (hex digits, as the manifest checks).
-func Write(dir string, t *Table) (string, error) {
-	data, err := t.Encode()
-	if err != nil {
-		return "", err
-	}
+// Write writes a table's bytes (Encode's, Update's) as a new generation
+// in dir, atomically, and returns the generation's name (hex digits, as
+// the manifest checks).
+func Write(dir string, data []byte) (string, error) {
 	gen := fmt.Sprintf("%x", time.Now().UnixNano())
 	if err := store.WriteFile(File(dir, gen), data, 0o644); err != nil {
 		return "", err
@@ -146,6 +148,7 @@ const (
 type target struct {
 	file       uint32
 	name       string
+	nameID     uint32 // its string's number, once known
 	kind, line uint32
 	flags      uint32
 }
@@ -168,6 +171,27 @@ func (e *encoder) str(s string) uint32 {
 
 func clampU32(n int) uint32 {
 	return uint32(min(max(n, 0), math.MaxUint32))
+}
+
+// rec is a reference while encoding, but for its file and target.
+type rec struct {
+	line, col, from uint32
+	call            bool
+}
+
+// draft is a table on its way to bytes: strings numbered, files in path
+// order, targets in any order, and the references file by file, each
+// file's by line, column and target (in the targets' final order, by
+// file then name), as the forward section keeps them.
+type draft struct {
+	e       *encoder
+	sig     uint32
+	paths   []string
+	pathIDs []uint32
+	tlist   []target
+	refT    []uint32 // each reference's target, in tlist
+	refR    []rec
+	refFile []uint32
 }
 
 // tkey names a target while encoding: its file's number and its name.
@@ -231,10 +255,6 @@ func (t *Table) Encode() ([]byte, error) {
 		tlist = append(tlist, target{file: k.file, name: k.name})
 		return n
 	}
-	type rec struct {
-		line, col, from uint32
-		call            bool
-	}
 	refT := make([]uint32, 0, nrefs)
 	refR := make([]rec, 0, nrefs)
 	refFile := make([]uint32, 0, nrefs)
@@ -271,10 +291,24 @@ func (t *Table) Encode() ([]byte, error) {
 			refFile = append(refFile, uint32(fi))
 		}
 	}
+	d := &draft{e: e, sig: sigID, paths: paths, pathIDs: pathIDs, tlist: tlist, refT: refT, refR: refR, refFile: refFile}
+	return d.encode()
+}
+
+// encode lays the draft out in the table's binary form. A target neither
+// defined nor referred to is left out.
+func (d *draft) encode() ([]byte, error) {
+	e, paths, pathIDs, tlist, refT, refR, refFile, sigID := d.e, d.paths, d.pathIDs, d.tlist, d.refT, d.refR, d.refFile, d.sig
+	used := make([]bool, len(tlist))
+	for _, n := range refT {
+		used[n] = true
+	}
 	// Final numbers: by file, then name.
-	order := make([]uint32, len(tlist))
-	for i := range order {
-		order[i] = uint32(i)
+	order := make([]uint32, 0, len(tlist))
+	for i := range tlist {
+		if used[i] || tlist[i].flags&flagDefined != 0 {
+			order = append(order, uint32(i))
+		}
 	}
 	slices.SortFunc(order, func(x, y uint32) int {
 		return cmp.Or(cmp.Compare(tlist[x].file, tlist[y].file), strings.Compare(tlist[x].name, tlist[y].name))
@@ -285,7 +319,10 @@ func (t *Table) Encode() ([]byte, error) {
 	}
 	nameIDs := make([]uint32, len(order))
 	for i, n := range order {
-		nameIDs[i] = e.str(tlist[n].name)
+		nameIDs[i] = tlist[n].nameID
+		if nameIDs[i] == 0 && tlist[n].name != "" {
+			nameIDs[i] = e.str(tlist[n].name)
+		}
 	}
 
 	// Postings: each target's references, by counting. The references
@@ -970,4 +1007,238 @@ func (r *Reader) From(p string) ([]Ref, error) {
 		return nil, l.err
 	}
 	return out, nil
+}
+
+// Patch is what an index run changes in a table: the files whose
+// definitions or references it found again, and the files gone.
+type Patch struct {
+	// Defs replaces the definitions of its files (a file parsed again),
+	// Refs the references of its files (a file resolved again); a file
+	// present with none keeps none.
+	Defs map[string][]Def
+	Refs map[string][]Ref
+	// Removed are files no longer indexed: their definitions and
+	// references go, and the references to them.
+	Removed   []string
+	Resolvers string
+}
+
+// maxGarbage is the share of a table's strings an Update may leave
+// unused (the paths of removed files, names no longer defined) before it
+// writes the table afresh.
+const maxGarbage = 4
+
+// Update returns the table old with p applied, as Encode would write the
+// table with those changes, but for the numbering of its strings: the
+// files p leaves alone keep their references as old holds them, numbers
+// rather than strings, so a one-file change to a project of a million
+// references costs a small part of encoding it whole. When unused strings
+// pile up (a quarter of them), the table is decoded and encoded afresh.
+// An old table that does not decode is ErrDamaged.
+func Update(old []byte, p Patch) ([]byte, error) {
+	l, err := parse(old)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := codec.Unseal(old); !ok {
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrDamaged)
+	}
+	l.trust()
+	e := &encoder{strs: make([]string, l.nstr), ids: make(map[string]uint32, l.nstr)}
+	for i := range l.nstr {
+		if e.strs[i], err = l.str(i); err != nil {
+			return nil, err
+		}
+		if _, dup := e.ids[e.strs[i]]; !dup {
+			e.ids[e.strs[i]] = i
+		}
+	}
+	oldPaths := make([]string, l.nfile)
+	for i := range l.nfile {
+		f := l.fileAt(i)
+		if f[0] >= l.nstr || i > 0 && e.strs[f[0]] <= oldPaths[i-1] {
+			return nil, fmt.Errorf("%w: files out of order", ErrDamaged)
+		}
+		oldPaths[i] = e.strs[f[0]]
+	}
+	removed := map[string]bool{}
+	for _, f := range p.Removed {
+		removed[f] = true
+	}
+	fileSet := map[string]bool{}
+	for _, f := range oldPaths {
+		if !removed[f] {
+			fileSet[f] = true
+		}
+	}
+	for f := range p.Defs {
+		fileSet[f] = true
+	}
+	for f, rs := range p.Refs {
+		fileSet[f] = true
+		for _, r := range rs {
+			fileSet[r.Path] = true
+		}
+	}
+	d := &draft{e: e, sig: e.str(p.Resolvers), paths: slices.Sorted(maps.Keys(fileSet))}
+	fileNum := make(map[string]uint32, len(d.paths))
+	d.pathIDs = make([]uint32, len(d.paths))
+	for i, f := range d.paths {
+		fileNum[f] = uint32(i)
+		d.pathIDs[i] = e.str(f)
+	}
+	oldToNew := make([]int64, l.nfile) // -1: removed
+	for i, f := range oldPaths {
+		if n, ok := fileNum[f]; ok {
+			oldToNew[i] = int64(n)
+		} else {
+			oldToNew[i] = -1
+		}
+	}
+	tnum := map[uint64]uint32{}
+	targetOf := func(file, nameID uint32) uint32 {
+		key := uint64(file)<<32 | uint64(nameID)
+		if n, ok := tnum[key]; ok {
+			return n
+		}
+		n := uint32(len(d.tlist))
+		tnum[key] = n
+		d.tlist = append(d.tlist, target{file: file, name: e.strs[nameID], nameID: nameID})
+		return n
+	}
+	// The old targets, but in removed files; those of files whose
+	// definitions are replaced stay only as referred to.
+	oldT := make([]int64, l.ntarget)
+	for i := range l.ntarget {
+		f := l.targetAt(i)
+		if f[0] >= l.nfile || f[1] >= l.nstr || f[2] >= l.nstr {
+			return nil, fmt.Errorf("%w: target %d", ErrDamaged, i)
+		}
+		nf := oldToNew[f[0]]
+		if nf < 0 {
+			oldT[i] = -1
+			continue
+		}
+		n := targetOf(uint32(nf), f[1])
+		oldT[i] = int64(n)
+		if _, replaced := p.Defs[oldPaths[f[0]]]; !replaced {
+			d.tlist[n].kind, d.tlist[n].line, d.tlist[n].flags = f[2], f[3], f[4]
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(p.Defs)) {
+		defs := slices.SortedStableFunc(slices.Values(p.Defs[f]), func(a, b Def) int {
+			return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Line, b.Line))
+		})
+		for i, def := range defs {
+			if i > 0 && def.Name == defs[i-1].Name {
+				continue
+			}
+			n := targetOf(fileNum[f], e.str(def.Name))
+			flags := uint32(flagDefined)
+			if def.Exported {
+				flags |= flagExport
+			}
+			d.tlist[n].kind, d.tlist[n].line, d.tlist[n].flags = e.str(def.Kind), clampU32(def.Line), flags
+		}
+	}
+	oldIndex := make(map[string]uint32, len(oldPaths))
+	for i, f := range oldPaths {
+		oldIndex[f] = uint32(i)
+	}
+	var sortedRefs []Ref
+	for fi, f := range d.paths {
+		if rs, ok := p.Refs[f]; ok {
+			sortedRefs = append(sortedRefs[:0], rs...)
+			slices.SortFunc(sortedRefs, func(a, b Ref) int {
+				return cmp.Or(cmp.Compare(clampU32(a.Line), clampU32(b.Line)), cmp.Compare(clampU32(a.Col), clampU32(b.Col)),
+					strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call))
+			})
+			for _, r := range slices.Compact(sortedRefs) {
+				d.refT = append(d.refT, targetOf(fileNum[r.Path], e.str(r.Name)))
+				d.refR = append(d.refR, rec{clampU32(r.Line), clampU32(r.Col), e.str(r.From), r.Call})
+				d.refFile = append(d.refFile, uint32(fi))
+			}
+			continue
+		}
+		oi, ok := oldIndex[f]
+		if !ok {
+			continue
+		}
+		of := l.fileAt(oi)
+		var line uint32
+		err := l.entries(l.fwd, of[1], of[2], func(ti, dl, col, from uint32, call bool) error {
+			line += dl
+			if ti >= l.ntarget || from >= l.nstr {
+				return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
+			}
+			if oldT[ti] < 0 {
+				return nil // to a file gone
+			}
+			d.refT = append(d.refT, uint32(oldT[ti]))
+			d.refR = append(d.refR, rec{line, col, from, call})
+			d.refFile = append(d.refFile, uint32(fi))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if d.garbage() {
+		t, err := Decode(old)
+		if err != nil {
+			return nil, err
+		}
+		t.apply(p)
+		return t.Encode()
+	}
+	return d.encode()
+}
+
+// garbage reports whether a quarter or more of the draft's strings are
+// no longer used.
+func (d *draft) garbage() bool {
+	used := make([]bool, len(d.e.strs))
+	used[0], used[d.sig] = true, true
+	for _, id := range d.pathIDs {
+		used[id] = true
+	}
+	seen := make([]bool, len(d.tlist))
+	for _, n := range d.refT {
+		seen[n] = true
+	}
+	for i, t := range d.tlist {
+		if seen[i] || t.flags&flagDefined != 0 {
+			used[t.nameID], used[t.kind] = true, true
+		}
+	}
+	for _, r := range d.refR {
+		used[r.from] = true
+	}
+	unused := 0
+	for _, u := range used {
+		if !u {
+			unused++
+		}
+	}
+	return unused*maxGarbage >= len(used)
+}
+
+// apply changes the table as p says.
+func (t *Table) apply(p Patch) {
+	for _, f := range p.Removed {
+		delete(t.Defs, f)
+		delete(t.Refs, f)
+	}
+	maps.Copy(t.Defs, p.Defs)
+	maps.Copy(t.Refs, p.Refs)
+	if len(p.Removed) > 0 {
+		gone := map[string]bool{}
+		for _, f := range p.Removed {
+			gone[f] = true
+		}
+		for f, rs := range t.Refs {
+			t.Refs[f] = slices.DeleteFunc(rs, func(r Ref) bool { return gone[r.Path] })
+		}
+	}
+	t.Resolvers = p.Resolvers
 }

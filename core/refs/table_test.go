@@ -150,11 +150,11 @@ func TestLookupAndTo(t *testing.T) {
 // Write names a generation; RemoveStale keeps only the one named.
 func TestWriteAndRemoveStale(t *testing.T) {
 	dir := t.TempDir()
-	first, err := Write(dir, shop())
+	first, err := Write(dir, encode(t, shop()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := Write(dir, &Table{})
+	second, err := Write(dir, encode(t, &Table{}))
 	if err != nil || second == first {
 		t.Fatalf("second generation %q (first %q): %v", second, first, err)
 	}
@@ -261,6 +261,21 @@ func FuzzRefs(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(sorted(tb), again) {
 			t.Fatalf("round trip: %v\n%+v\n%+v", err, tb, again)
 		}
+		// And an update of it is the table with the update applied.
+		p := Patch{Resolvers: tb.Resolvers, Refs: map[string][]Ref{"x.go": {{Line: 1, Col: 1, Path: "x.go", Name: "X"}}}}
+		for f := range tb.Refs {
+			p.Removed = append(p.Removed, f)
+			break
+		}
+		updated, err := Update(data, p)
+		if err != nil {
+			t.Fatalf("update: %v", err)
+		}
+		got, err := Decode(updated)
+		tb.apply(p)
+		if err != nil || !reflect.DeepEqual(dropEmpty(got), dropEmpty(sorted(tb))) {
+			t.Fatalf("update: %v\n%+v\n%+v", err, got, tb)
+		}
 	})
 }
 
@@ -296,7 +311,7 @@ func BenchmarkLookup(b *testing.B) {
 	tb := synthetic(20000, 8, 50)
 	data := encode(b, tb)
 	dir := b.TempDir()
-	gen, err := Write(dir, tb)
+	gen, err := Write(dir, data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -339,6 +354,76 @@ func BenchmarkEncode(b *testing.B) {
 	tb := synthetic(20000, 8, 50)
 	for b.Loop() {
 		if _, err := tb.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Update gives the table Encode would give with the same changes: a
+// file's references replaced, a file's definitions replaced (a method
+// renamed: the references to the old name stay, to a definition no longer
+// found), a file removed (its references, and those to it, go), and a
+// patch that changes nothing gives the same bytes.
+func TestUpdate(t *testing.T) {
+	for name, p := range map[string]Patch{
+		"references replaced": {Refs: map[string][]Ref{
+			"shop/report.go": {{Line: 3, Col: 1, Path: "shop/invoice.go", Name: "Invoice", From: "Report"}, {Line: 12, Col: 5, Path: "shop/new.go", Name: "Fresh", Call: true}},
+		}},
+		"definitions replaced": {Defs: map[string][]Def{
+			"shop/invoice.go": {{Name: "Invoice", Kind: "type", Line: 3, Exported: true}, {Name: "Invoice.Sum", Kind: "method", Line: 9}},
+		}},
+		"a file removed": {Removed: []string{"shop/cart.go"}},
+		"references gone": {Refs: map[string][]Ref{"shop/checkout.go": nil}, Defs: map[string][]Def{"shop/unused.go": nil}},
+		"nothing":         {Refs: map[string][]Ref{"shop/checkout.go": shop().Refs["shop/checkout.go"]}},
+	} {
+		p.Resolvers = "go"
+		old := encode(t, shop())
+		got, err := Update(old, p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := shop()
+		want.apply(p)
+		back, err := Decode(got)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if w := sorted(want); !reflect.DeepEqual(dropEmpty(back), dropEmpty(w)) {
+			t.Errorf("%s:\n%+v\nwant:\n%+v", name, back, w)
+		}
+		if name == "nothing" && !slices.Equal(got, old) {
+			t.Errorf("a patch that changes nothing changed the bytes")
+		}
+	}
+	if _, err := Update([]byte("rubi-refs\nnot a table"), Patch{}); !errors.Is(err, ErrDamaged) {
+		t.Errorf("Update of a damaged table: %v", err)
+	}
+}
+
+// dropEmpty leaves out the files with no definitions or no references.
+func dropEmpty(tb *Table) *Table {
+	out := &Table{Resolvers: tb.Resolvers, Defs: map[string][]Def{}, Refs: map[string][]Ref{}}
+	for p, ds := range tb.Defs {
+		if len(ds) > 0 {
+			out.Defs[p] = ds
+		}
+	}
+	for p, rs := range tb.Refs {
+		if len(rs) > 0 {
+			out.Refs[p] = rs
+		}
+	}
+	return out
+}
+
+// BenchmarkUpdate is an incremental index run's one-file change to a
+// table of a million references.
+func BenchmarkUpdate(b *testing.B) {
+	tb := synthetic(20000, 8, 50)
+	old := encode(b, tb)
+	p := Patch{Refs: map[string][]Ref{"pkg/mod007/file00007.go": tb.Refs["pkg/mod007/file00007.go"][:10]}}
+	for b.Loop() {
+		if _, err := Update(old, p); err != nil {
 			b.Fatal(err)
 		}
 	}
