@@ -372,7 +372,7 @@ func TestUpdate(t *testing.T) {
 		"definitions replaced": {Defs: map[string][]Def{
 			"shop/invoice.go": {{Name: "Invoice", Kind: "type", Line: 3, Exported: true}, {Name: "Invoice.Sum", Kind: "method", Line: 9}},
 		}},
-		"a file removed": {Removed: []string{"shop/cart.go"}},
+		"a file removed":  {Removed: []string{"shop/cart.go"}},
 		"references gone": {Refs: map[string][]Ref{"shop/checkout.go": nil}, Defs: map[string][]Def{"shop/unused.go": nil}},
 		"nothing":         {Refs: map[string][]Ref{"shop/checkout.go": shop().Refs["shop/checkout.go"]}},
 	} {
