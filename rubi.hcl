@@ -50,6 +50,9 @@ index {
   # module_depth directories.
   module_roots     = []
   module_depth     = 2
+  # References between definitions (who calls a function, who uses a
+  # type), found in every index run for `rubi refs`; false skips the step.
+  references       = true
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).

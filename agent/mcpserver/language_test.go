@@ -84,7 +84,7 @@ func TestToolsInPortuguese(t *testing.T) {
 	want := map[string]string{
 		"context":  "Busca no código e no conhecimento do projeto",
 		"register": "Salva o que aprendeu, com seus arquivos",
-		"read":     `Lê "map" (módulos, arquivos centrais), "module:NAME"`,
+		"read":     `Lê "map", "module:NAME", nó (id ou título), chunk:ID[:START-END], path[:START-END], símbolo (Type.method) ou seus usos (refs:Type.method).`,
 		"memory":   "Memória das conversas: save, grep, list",
 	}
 	for _, tool := range list.Tools {

@@ -20,6 +20,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/tokens"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -465,6 +467,36 @@ func TestReadSymbol(t *testing.T) {
 	}
 	fails(t, c, "read", map[string]any{"target": "Ledger.Total"}, `"Ledger.Total"`, "none of the 2 symbols named Total is in Ledger")
 	fails(t, c, "read", map[string]any{"target": "Refund"}, "the index knows no symbol Refund")
+}
+
+// read takes refs:SYMBOL: the symbol's definition and its references,
+// as rubi refs lists them, not its decoy's.
+func TestReadRefs(t *testing.T) {
+	isolate(t)
+	root := writeProject(t, rubitest.Callers)
+	s, _ := newServer(t, Options{ProjectDir: root, Engine: pipeline.Options{Resolvers: []refs.Resolver{rubitest.GoCalls{}}}})
+	c := connect(t, s)
+	want := "shop/cart.go:7: func (c *Cart) Total() int {\n\n" +
+		"shop/checkout.go:5: total := c.Total()\n" +
+		"shop/checkout.go:10: if c.Total() > 100 {\n\n" +
+		"shop/bill.go:5: return i.Total() + c.Total()\n"
+	out, res := ok(t, c, "read", map[string]any{"target": "refs:Cart.Total"})
+	if out != want {
+		t.Errorf("refs:Cart.Total:\n%s\nwant:\n%s", out, want)
+	}
+	var got textOutput
+	structured(t, res, &got)
+	if got.Target != "refs:Cart.Total" || got.Text != out {
+		t.Errorf("structured: %+v", got)
+	}
+	if out, _ := ok(t, c, "read", map[string]any{"target": "refs:Total"}); !strings.HasPrefix(out, "2 definitions of Total, best first") {
+		t.Errorf("refs:Total:\n%s", out)
+	}
+	fails(t, c, "read", map[string]any{"target": "refs:Totl"}, "no symbol named Totl; did you mean Total?")
+
+	// A server whose program finds no references says so.
+	bare, _ := newServer(t, Options{ProjectDir: root})
+	fails(t, connect(t, bare), "read", map[string]any{"target": "refs:Cart.Total"}, "this index keeps no references")
 }
 
 func TestRead(t *testing.T) {

@@ -562,6 +562,9 @@ func (s *Server) readTool(ctx context.Context, p *project, a readArgs) (*mcp.Cal
 		if module, ok := strings.CutPrefix(target, "module:"); ok {
 			return s.readMap(ctx, p, strings.TrimSpace(module))
 		}
+		if symbol, ok := strings.CutPrefix(target, "refs:"); ok {
+			return s.readRefs(ctx, p, strings.TrimSpace(symbol))
+		}
 	}
 	eng, err := p.engine()
 	if err != nil {
@@ -639,6 +642,36 @@ func (s *Server) readSymbol(ctx context.Context, p *project, target string, path
 		text += "\n" + note + "\n"
 	}
 	return mcp.NewToolResultStructured(textOutput{Target: target, Text: text}, text), nil
+}
+
+// maxToolRefs is how many references the read tool lists, as `rubi
+// refs` does unless told.
+const maxToolRefs = 100
+
+// readRefs is read's refs:SYMBOL: the symbol's definition and the
+// references to it as `rubi refs` prints them, in an index refreshed
+// first.
+func (s *Server) readRefs(ctx context.Context, p *project, symbol string) (*mcp.CallToolResult, error) {
+	eng, note, err := p.refreshQuery(ctx, s.opts.Language)
+	if err != nil {
+		return nil, err
+	}
+	r, err := eng.References(symbol, maxToolRefs)
+	if errors.Is(err, pipeline.ErrNoReferences) {
+		return nil, errors.New(messages.English.Get(messages.RefsOff))
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Tool results are English in every language, as the map is.
+	if !r.Found() {
+		return nil, errors.New(r.NotFound(messages.English))
+	}
+	text := r.Render(messages.English, messages.RefsMore)
+	if note != "" {
+		text += "\n" + note + "\n"
+	}
+	return mcp.NewToolResultStructured(textOutput{Target: "refs:" + symbol, Text: text}, text), nil
 }
 
 // readChunk reads a chunk of the conversation memory, whole or a line

@@ -10,4 +10,4 @@ import (
 	"github.com/rubi-dev/rubi/internal/cli"
 )
 
-func main() { cli.Main(subprocess.Launcher{}) }
+func main() { cli.Main(subprocess.Launcher{}, nil) }

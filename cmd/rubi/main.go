@@ -7,4 +7,4 @@ package main
 
 import "github.com/rubi-dev/rubi/internal/cli"
 
-func main() { cli.Main(nil) }
+func main() { cli.Main(nil, nil) }

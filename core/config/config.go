@@ -116,6 +116,11 @@ type Index struct {
 	// ModuleDepth is how many leading directories name the module of a
 	// file no root holds (0 is the default, 2).
 	ModuleDepth int `hcl:"module_depth,optional" json:"module_depth"`
+	// References keeps the references between the project's definitions
+	// (who calls a function, who uses a type), found by the program's
+	// resolvers in every index run, for `rubi refs`. Off, the index run
+	// skips the step and keeps no table of them.
+	References bool `hcl:"references,optional" json:"references"`
 }
 
 // maxModuleDepth bounds index.module_depth.

@@ -24,7 +24,7 @@ import (
 //	magic "rubi-manifest\n"
 //	uvarint Version
 //	varint  IndexedAt (Unix nanoseconds), string Generation,
-//	        uvarint MapsFormat, string Roles
+//	        uvarint MapsFormat, string Roles, string References
 //	maps    Rankers, Parsers, a third one empty (string → string: the
 //	        notes' stamps an older manifest held), Stateful (the names
 //	        set to true), Resolution.Resolved, .Unresolved, .External
@@ -81,6 +81,7 @@ func (m *Manifest) encode() ([]byte, error) {
 	b = codec.AppendString(b, m.Generation)
 	b = binary.AppendUvarint(b, uint64(m.MapsFormat))
 	b = codec.AppendString(b, m.Roles)
+	b = codec.AppendString(b, m.References)
 	for _, sm := range []map[string]string{m.Rankers, m.Parsers} {
 		b = binary.AppendUvarint(b, uint64(len(sm)))
 		for _, k := range slices.Sorted(maps.Keys(sm)) {
@@ -298,6 +299,11 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 	}
 	m.MapsFormat = int(d.Uvarint())
 	m.Roles = d.String()
+	m.References = d.String()
+	if !validGeneration(m.References) {
+		// It names the table of references, as Generation the symbols.
+		return nil, fmt.Errorf("%w: references generation %q is not a generation rubi writes", errManifestCorrupt, m.References)
+	}
 	for _, sm := range []map[string]string{m.Rankers, m.Parsers} {
 		for range d.Count(2) {
 			k := d.String()

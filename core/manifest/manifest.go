@@ -13,6 +13,10 @@
 //     file at an offset the manifest records, so a query reads the symbols
 //     of the files it shows and nothing else.
 //
+// and beside them the table of references the manifest names
+// (refs-<generation>.bin, core/refs), which the pipeline writes before
+// the manifest and removes the older ones of after.
+//
 // The manifest also keeps what the index run knew of the project as a
 // whole: each module's file count and central files (for the map and the
 // module items of an answer, without decoding a record), the resolved
@@ -58,7 +62,7 @@ import (
 // Version is the manifest's format. It changes whenever the layout or
 // the meaning of the facts changes; an older index is then rebuilt, not
 // misread.
-const Version = 6
+const Version = 7
 
 // FileName is the manifest's name in the index directory.
 const FileName = "manifest.bin"
@@ -127,8 +131,11 @@ type Manifest struct {
 	// Version is the format the manifest was written in (see Version).
 	Version   int
 	IndexedAt time.Time
-	// Generation names the symbols file.
+	// Generation names the symbols file, References the table of
+	// references (core/refs) that goes with this manifest: none when the
+	// index run found none to keep (references turned off, no resolver).
 	Generation string
+	References string
 	// files holds the records by path: all of them, except in a manifest
 	// read for queries, which decodes from table the records File asks
 	// for and fills files when Records is first called.

@@ -191,6 +191,7 @@ const (
 	CLIIndexResolved
 	CLIIndexUnresolved
 	CLIIndexRankers
+	CLIIndexReferences
 	CLIIndexSourced
 	CLIIndexWarning
 	CLIConfigOK
@@ -383,6 +384,16 @@ const (
 	ReadNoQualified
 	ReadNoQualifiedOne
 
+	// rubi refs: the references to a symbol.
+	RefsNone
+	RefsMore
+	RefsMoreLimit
+	RefsCandidates
+	RefsNoSymbol
+	RefsNoSymbolNear
+	RefsNoQualified
+	RefsOff
+
 	numKeys
 )
 
@@ -466,10 +477,10 @@ var catalog = [numKeys]text{
 		ja: "ノード(IDか題名)、chunk:ID[:START-END]、path[:LINEか:START-END]を読む。",
 	},
 	ToolRead: {
-		en: `Read "map" (modules, central files), "module:NAME", a node (id or title), chunk:ID[:START-END], path[:START-END] or a symbol (Type.method).`,
-		pt: `Lê "map" (módulos, arquivos centrais), "module:NAME", nó (id ou título), chunk:ID[:START-END], path[:START-END] ou símbolo (Type.method).`,
-		fr: `Lit "map" (modules, fichiers centraux), "module:NAME", nœud (id ou titre), chunk:ID[:START-END], path[:START-END] ou symbole (Type.method).`,
-		ja: `"map"(モジュールと中心ファイル)、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:START-END]、Type.methodを読む。`,
+		en: `Read "map", "module:NAME", a node (id or title), chunk:ID[:START-END], path[:START-END], a symbol (Type.method) or its uses (refs:Type.method).`,
+		pt: `Lê "map", "module:NAME", nó (id ou título), chunk:ID[:START-END], path[:START-END], símbolo (Type.method) ou seus usos (refs:Type.method).`,
+		fr: `Lit "map", "module:NAME", nœud (id ou titre), chunk:ID[:START-END], path[:START-END], symbole (Type.method) ou usages (refs:Type.method).`,
+		ja: `"map"、"module:NAME"、ノード(IDか題名)、chunk:ID[:START-END]、path[:START-END]、Type.method、その参照(refs:Type.method)を読む。`,
 	},
 
 	ToolMemory: {
@@ -1455,6 +1466,12 @@ var catalog = [numKeys]text{
 		pt: "  ranqueadores: %s",
 		fr: "  rankers : %s",
 		ja: "  ランカー: %s",
+	},
+	CLIIndexReferences: {
+		en: "  references: %d (%s, %d files resolved in %.0f ms)",
+		pt: "  referências: %d (%s, %d arquivos resolvidos em %.0f ms)",
+		fr: "  références : %d (%s, %d fichiers résolus en %.0f ms)",
+		ja: "  参照: %d(%s、%dファイルを%.0f msで解決)",
 	},
 	CLIIndexWarning: {
 		en: "  warning: %s",
@@ -2456,6 +2473,56 @@ var catalog = [numKeys]text{
 		pt: "%q: nenhuma nota tem este id ou título, não é um arquivo legível (%s) e o único símbolo chamado %s não está em %s",
 		fr: "%q : aucune note n'a cet id ou ce titre, ce n'est pas un fichier lisible (%s) et le seul symbole nommé %s n'est pas dans %s",
 		ja: "%[1]q: このIDや題名のノートはなく、読めるファイルでもなく(%[2]s)、%[3]sという名前の唯一のシンボルは%[4]sにありません",
+	},
+
+	// rubi refs.
+	RefsNone: {
+		en: "no references to %s in the index",
+		pt: "nenhuma referência a %s no índice",
+		fr: "aucune référence à %s dans l'index",
+		ja: "インデックスに%sへの参照はありません",
+	},
+	RefsMore: {
+		en: "… %d more of %d references",
+		pt: "… mais %d de %d referências",
+		fr: "… %d de plus sur %d références",
+		ja: "…ほか%d件(全%d件の参照)",
+	},
+	RefsMoreLimit: {
+		en: "… %d more of %d references (--limit 0 lists them all)",
+		pt: "… mais %d de %d referências (--limit 0 lista todas)",
+		fr: "… %d de plus sur %d références (--limit 0 les liste toutes)",
+		ja: "…ほか%d件(全%d件の参照。--limit 0ですべて表示)",
+	},
+	RefsCandidates: {
+		en: "%d definitions of %s, best first; name one as path::%[2]s or Type.%[2]s:",
+		pt: "%d definições de %s, a melhor primeiro; indique uma como path::%[2]s ou Type.%[2]s:",
+		fr: "%d définitions de %s, la meilleure d'abord ; désignez-en une par path::%[2]s ou Type.%[2]s :",
+		ja: "%[2]sの定義%[1]d件(良い順)。path::%[2]sかType.%[2]sで一つを指定してください:",
+	},
+	RefsNoSymbol: {
+		en: "no symbol named %s",
+		pt: "nenhum símbolo chamado %s",
+		fr: "aucun symbole nommé %s",
+		ja: "%sという名前のシンボルはありません",
+	},
+	RefsNoSymbolNear: {
+		en: "no symbol named %s; did you mean %s?",
+		pt: "nenhum símbolo chamado %s; você quis dizer %s?",
+		fr: "aucun symbole nommé %s ; vouliez-vous dire %s ?",
+		ja: "%sという名前のシンボルはありません。%sのことですか?",
+	},
+	RefsNoQualified: {
+		en: "none of the %d symbols named %s is in %s",
+		pt: "nenhum dos %d símbolos chamados %s está em %s",
+		fr: "aucun des %d symboles nommés %s n'est dans %s",
+		ja: "%[2]sという名前の%[1]d個のシンボルはどれも%[3]sにありません",
+	},
+	RefsOff: {
+		en: "this index keeps no references: index.references is false in rubi.hcl, or this rubi finds references in no language",
+		pt: "este índice não guarda referências: index.references é false no rubi.hcl, ou este rubi não encontra referências em nenhuma linguagem",
+		fr: "cet index ne garde aucune référence : index.references vaut false dans rubi.hcl, ou ce rubi ne trouve les références d'aucun langage",
+		ja: "このインデックスは参照を保持していません。rubi.hclでindex.referencesがfalseか、このrubiはどの言語の参照も見つけません",
 	},
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/notesindex"
 	"github.com/rubi-dev/rubi/core/project"
+	"github.com/rubi-dev/rubi/core/refs"
 )
 
 // Engine runs the pipelines of one project. It is the package's face:
@@ -26,6 +27,8 @@ type Engine struct {
 	logger hclog.Logger
 	// oneShot is Options.OneShot.
 	oneShot bool
+	// resolvers are Options.Resolvers.
+	resolvers []refs.Resolver
 
 	stages *stageSet
 	folder *indexFolder
@@ -62,7 +65,7 @@ func New(cfg *config.Config, o Options) *Engine {
 		logger = hclog.NewNullLogger()
 	}
 	h := host.New(cfg, host.Options{Logger: logger, Launcher: o.Launcher, OneShot: o.OneShot})
-	e := &Engine{cfg: cfg, host: h, logger: logger, oneShot: o.OneShot, stages: newStageSet(cfg, h), folder: newIndexFolder(cfg.Root, o.OneShot)}
+	e := &Engine{cfg: cfg, host: h, logger: logger, oneShot: o.OneShot, resolvers: o.Resolvers, stages: newStageSet(cfg, h), folder: newIndexFolder(cfg.Root, o.OneShot)}
 	e.roles = roles{ix: &cfg.Index}
 	e.sources.dir = filepath.Join(e.folder.dir, sourcesDir)
 	e.project = project.New(cfg, &indexCodeMap{e: e}, o.MaskComments)

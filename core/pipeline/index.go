@@ -65,6 +65,8 @@ type IndexStats struct {
 	// ones (standard library, third-party packages, system headers).
 	Resolution Resolution `json:"resolution"`
 	Modules    int        `json:"modules"`
+	// References is how the references between definitions were found.
+	References ReferenceStats `json:"references"`
 	// Nodes counts the knowledge nodes in recall (active, project and
 	// personal).
 	Nodes int `json:"nodes"`

@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/resolve"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/walk"
@@ -69,6 +70,9 @@ type indexRun struct {
 	paths   []string        // next's files, sorted
 	edges   []core.Edge     // the imports, resolved
 	dirty   map[string]bool // the modules whose documents changed
+	// problems are the run's own (a resolver of references that
+	// failed), beside the stages' (Engine.Problems).
+	problems []string
 }
 
 // newIndexRun readies a run as opts say; it starts when it is run.
@@ -108,9 +112,12 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	case r.opts.notesOnly && !current:
 		return nil, ErrIndexOutdated // a ranker to rebuild reads every file
 	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
-		return r.keep()
+		return r.keep(ctx)
 	}
 	if err := r.buildGraph(); err != nil {
+		return nil, err
+	}
+	if err := r.references(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.indexRankers(ctx); err != nil {
@@ -226,12 +233,19 @@ func (r *indexRun) rankersCurrent(ctx context.Context) bool {
 // graph and rankers stand, and the manifest is rewritten only if some
 // file was touched (new mtime, same content), so the next run need not
 // read it; the maps are written again when they are stale.
-func (r *indexRun) keep() (*IndexStats, error) {
+func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 	e, prev, next, stats := r.e, r.prev, r.next, r.stats
 	next.Rankers, next.Stateful, next.MapsFormat = prev.Rankers, prev.Stateful, prev.MapsFormat
 	next.Roles = prev.Roles
 	next.Resolution, stats.Resolution = prev.Resolution, prev.Resolution
 	next.IndexedAt, next.Generation = prev.IndexedAt, prev.Generation
+	// The references stand unless their table is damaged, missing or
+	// another set of resolvers wrote it (rebuilt), or they were turned
+	// off (dropped).
+	r.paths = next.SortedPaths()
+	if err := r.references(ctx); err != nil {
+		return nil, err
+	}
 	for _, rec := range next.Records() {
 		stats.Edges += rec.Importers
 	}
@@ -260,16 +274,18 @@ func (r *indexRun) keep() (*IndexStats, error) {
 	} else {
 		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.content != nil })
 	}
+	written = written || next.References != prev.References
 	if written {
 		if err := next.Save(e.folder.dir, prev); err != nil {
 			return nil, err
 		}
+		refs.RemoveStale(e.folder.dir, next.References)
 	}
 	e.folder.set(next)
 	if err := r.saveSources(true); err != nil {
 		return nil, err
 	}
-	return stats.finish(e.Problems(), r.start), nil
+	return stats.finish(append(e.Problems(), r.problems...), r.start), nil
 }
 
 // buildGraph assigns each file its module, resolves the imports project
@@ -496,12 +512,13 @@ func (r *indexRun) save() (*IndexStats, error) {
 	if err := r.next.Save(e.folder.dir, r.prev); err != nil {
 		return nil, err
 	}
+	refs.RemoveStale(e.folder.dir, r.next.References)
 	r.lap("manifest")
 	e.folder.set(r.next)
 	if err := r.saveSources(false); err != nil {
 		return nil, err
 	}
-	return r.stats.finish(e.Problems(), r.start), nil
+	return r.stats.finish(append(e.Problems(), r.problems...), r.start), nil
 }
 
 // read asks each docSource, in turn, what it holds and what changed.

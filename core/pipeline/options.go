@@ -5,6 +5,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/host"
+	"github.com/rubi-dev/rubi/core/refs"
 )
 
 // Options are what the program running an engine decides for it: its
@@ -33,4 +34,10 @@ type Options struct {
 	// cannot link. Every program hands the same one; nil hashes code other
 	// than Go with its comments.
 	MaskComments core.CommentMasker
+	// Resolvers find the references between the project's definitions
+	// (core/refs), each for its languages, in every index run: a list
+	// the program makes, since the resolvers live above the core. Every
+	// program hands the same ones; a table another set wrote is rebuilt.
+	// None keeps no references (`rubi refs` then says so).
+	Resolvers []refs.Resolver
 }

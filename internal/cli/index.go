@@ -73,6 +73,9 @@ func printIndexStats(w io.Writer, l messages.Lang, s *pipeline.IndexStats) {
 	if len(s.Resolution.Unresolved) > 0 {
 		line(messages.CLIIndexUnresolved, countsLine(s.Resolution.Unresolved))
 	}
+	if ref := s.References; ref.State != "" && ref.State != "off" {
+		line(messages.CLIIndexReferences, ref.Found, ref.State, ref.Resolved, ref.MS)
+	}
 	var rankers []string
 	for name, state := range s.Rankers {
 		rankers = append(rankers, name+" "+state)

@@ -41,6 +41,7 @@ import (
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/project"
+	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -60,6 +61,9 @@ type globals struct {
 	// launcher starts subprocess plugins: the one the program's main
 	// made, nil in rubi (which hands such runs to rubi-full).
 	launcher host.Launcher
+	// resolvers find references in index runs (pipeline.Options.Resolvers):
+	// the program's main makes them.
+	resolvers []refs.Resolver
 	// oneShot says the command answers once and the process exits (rubi
 	// context): its engines keep the index files they map
 	// (pipeline.Options.OneShot).
@@ -77,14 +81,18 @@ type globals struct {
 // streams and exits with its status; it does not return. launcher starts
 // the subprocess plugins rubi.hcl names: rubi-full's main makes
 // core/subprocess's; rubi's passes nil, and a command that would start a
-// plugin runs in rubi-full instead (programs.HandOver).
-func Main(launcher host.Launcher) { programs.Main(launcher, command(launcher)) }
+// plugin runs in rubi-full instead (programs.HandOver). resolvers find
+// the references between definitions in every index run.
+func Main(launcher host.Launcher, resolvers []refs.Resolver) {
+	programs.Main(launcher, command(launcher, resolvers))
+}
 
 // command is the program that executes one command line and returns the
-// exit status, its engines starting plugins with launcher.
-func command(launcher host.Launcher) programs.Run {
+// exit status, its engines starting plugins with launcher and finding
+// references with resolvers.
+func command(launcher host.Launcher, resolvers []refs.Resolver) programs.Run {
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-		g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, args: args, launcher: launcher}
+		g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, args: args, launcher: launcher, resolvers: resolvers}
 		root := newRootCmd(g)
 		root.SetArgs(args)
 		root.SetOut(stdout)
@@ -120,7 +128,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 		Config: "the project's rubi.hcl",
 	})
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
-		newRegisterCmd(g), newReadCmd(g), newConfirmCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
+		newRegisterCmd(g), newReadCmd(g), newRefsCmd(g), newConfirmCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
 		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g), newTrustCmd(g))
 	return cmd
 }
@@ -218,10 +226,10 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 }
 
 // engineOptions are the options of the command's engines: its logger,
-// the program's launcher, whether the command answers once, and the regex
-// parser's comment masker for notes' anchors.
+// the program's launcher and resolvers of references, whether the command
+// answers once, and the regex parser's comment masker for notes' anchors.
 func (g *globals) engineOptions() pipeline.Options {
-	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments}
+	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments, Resolvers: g.resolvers}
 }
 
 // stageEngine is engine for a command that runs the pipeline's stages of

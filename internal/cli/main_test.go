@@ -13,7 +13,7 @@ import (
 )
 
 // run is rubi's program, as cmd/rubi's main runs it: with no Launcher.
-var run = command(nil)
+var run = command(nil, nil)
 
 // runRubi runs one command line in-process and returns its exit status and
 // output, as a user would see them.

@@ -1,6 +1,7 @@
 package rubitest
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -132,6 +133,44 @@ func (i Invoice) Total() int {
     def post(self, entry):
         self.entries.append(entry)
 `,
+}
+
+// Callers is Decoys with calls of both Total methods, for listing
+// references (rubi refs): Cart.Total is called in Checkout and fee
+// (shop/checkout.go lines 5 and 10) and in Bill (shop/bill.go line 5,
+// beside a call of Invoice.Total on the same line), Invoice.Total in
+// Bill alone.
+var Callers = withFiles(Decoys, map[string]string{
+	"shop/checkout.go": `package shop
+
+// Checkout charges a cart.
+func Checkout(c *Cart) int {
+	total := c.Total()
+	return total + fee(c)
+}
+
+func fee(c *Cart) int {
+	if c.Total() > 100 {
+		return 0
+	}
+	return 5
+}
+`,
+	"shop/bill.go": `package shop
+
+// Bill is what an invoice and a cart come to.
+func Bill(i Invoice, c *Cart) int {
+	return i.Total() + c.Total()
+}
+`,
+})
+
+// withFiles returns the files of base and more in one new map.
+func withFiles(base, more map[string]string) map[string]string {
+	out := make(map[string]string, len(base)+len(more))
+	maps.Copy(out, base)
+	maps.Copy(out, more)
+	return out
 }
 
 // CartTotal is `rubi read Cart.Total` on Decoys.

@@ -26,7 +26,8 @@ func Reseal(data []byte) []byte {
 	d.Varint()
 	d.Bytes()
 	d.Uvarint()
-	d.Bytes()
+	d.Bytes()     // roles
+	d.Bytes()     // references
 	for range 3 { // rankers, parsers, node stamps
 		for range d.Count(2) {
 			d.Bytes()

@@ -1,0 +1,3 @@
+index {
+  references = "always" # ERROR: a bool is required
+}

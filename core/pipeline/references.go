@@ -1,0 +1,408 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/refs"
+	"github.com/rubi-dev/rubi/core/resolve"
+	"github.com/rubi-dev/rubi/core/store"
+)
+
+// The index step of references: after the imports are resolved, each
+// resolver (Options.Resolvers) is given the files of its languages and
+// finds their references; the table of references (core/refs) is saved
+// with the manifest, which names its generation.
+//
+// A full run resolves every file. Otherwise only the files a change can
+// have touched are resolved again: each resolver widens the changed and
+// removed files (Affected) and resolves those, and the other files keep
+// the references the last table holds. A run that changed no code
+// checks the table and keeps it; a damaged or missing one, or one that
+// other resolvers wrote, is rebuilt in full. A table that comes out
+// byte for byte as it was is not written again.
+
+// ReferenceStats is how the step of references went in an index run.
+type ReferenceStats struct {
+	// State is "full", "incremental", "up to date" or "off" (references
+	// turned off in rubi.hcl, or no resolver for the project).
+	State string `json:"state"`
+	// Found counts the references the table holds; Resolved the files
+	// resolved in this run.
+	Found    int     `json:"found"`
+	Resolved int     `json:"resolved"`
+	MS       float64 `json:"ms"`
+}
+
+// maxTable bounds the table of references an index run reads: a
+// gigabyte would be a project of fifty million references.
+const maxTable = 1 << 30
+
+// resolversSignature names a set of resolvers by their languages: a
+// table another set wrote is rebuilt.
+func resolversSignature(rs []refs.Resolver) string {
+	var names []string
+	for _, r := range rs {
+		names = append(names, strings.Join(r.Languages(), "+"))
+	}
+	slices.Sort(names)
+	return strings.Join(names, ",")
+}
+
+// referencesOn reports whether the index keeps references: the setting
+// says so and the program handed resolvers.
+func (e *Engine) referencesOn() bool {
+	return e.cfg.Index.References && len(e.resolvers) > 0
+}
+
+// references is the index step: it leaves next.References naming the
+// table of references this run's manifest goes with.
+func (r *indexRun) references(ctx context.Context) error {
+	e, prev, next, st := r.e, r.prev, r.next, &r.stats.References
+	start := time.Now()
+	defer func() { st.MS = ms(time.Since(start)) }()
+	if !e.referencesOn() {
+		st.State = "off"
+		return nil
+	}
+	sig := resolversSignature(e.resolvers)
+	if r.opts.notesOnly {
+		// The code is as the last run left it.
+		next.References, st.State = prev.References, "up to date"
+		return nil
+	}
+	var changed []string
+	for _, p := range r.paths {
+		if next.Records()[p].Fresh {
+			changed = append(changed, p)
+		}
+	}
+	for _, p := range prev.SortedPaths() {
+		if !next.Has(p) {
+			changed = append(changed, p)
+		}
+	}
+	// The last table, when this run may build on it: checked, and
+	// written by these resolvers.
+	var oldData []byte
+	if !r.opts.Full && prev.References != "" {
+		file := refs.File(e.folder.dir, prev.References)
+		var mapped *store.Mapped
+		fi, err := os.Lstat(file)
+		if err == nil && fi.Size() > maxTable {
+			err = fmt.Errorf("%w: %d bytes, more than any project's", refs.ErrDamaged, fi.Size())
+		}
+		if err == nil {
+			mapped, err = store.Map(file, e.oneShot)
+		}
+		var was string
+		var n int
+		if err == nil {
+			// Released with the run: an update copies what it keeps.
+			defer mapped.Close()
+			// The checksum and header tell whether the table is whole
+			// and whose it is, without decoding it.
+			was, n, err = refs.Verify(mapped.Data)
+		}
+		switch {
+		case err != nil:
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("%s: %v; every file's references are found again", file, err))
+		case was != sig:
+			// Other resolvers wrote it: all are found again.
+		case len(changed) == 0:
+			next.References, st.State, st.Found = prev.References, "up to date", n
+			return nil
+		default:
+			oldData = mapped.Data
+		}
+	}
+	edges, err := r.importEdges()
+	if err != nil {
+		return err
+	}
+	full := oldData == nil
+	if full {
+		// Every file's definitions go in the table: those not parsed in
+		// this run are read from the symbols file.
+		if err := loadSymbols(e.folder.dir, prev, next, func(string) bool { return true }); err != nil {
+			return err
+		}
+	}
+	p := newRefProject(e.cfg.Root, e.folder.dir, prev, next, edges)
+	defer p.close()
+	// What changes: every file in a full run; else the files parsed
+	// again (their definitions), those resolved again (their
+	// references) and those gone.
+	patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
+	for _, path := range r.paths {
+		if rec := next.Records()[path]; rec.Loaded && (full || rec.Fresh) {
+			patch.Defs[path] = definitions(rec.Syms)
+		}
+	}
+	for _, path := range changed {
+		if !next.Has(path) {
+			patch.Removed = append(patch.Removed, path)
+		}
+	}
+	for _, res := range e.resolvers {
+		want, got, err := r.resolve(ctx, res, p, changed, full)
+		if err != nil {
+			return err
+		}
+		for _, f := range want {
+			patch.Refs[f] = nil
+		}
+		for f, rs := range got {
+			if next.Has(f) && p.handles(res, f) {
+				patch.Refs[f] = keepIndexed(next, rs)
+			}
+		}
+	}
+	st.Resolved = len(patch.Refs)
+	var data []byte
+	if full {
+		st.State = "full"
+		data, err = (&refs.Table{Resolvers: sig, Defs: patch.Defs, Refs: patch.Refs}).Encode()
+	} else {
+		st.State = "incremental"
+		data, err = refs.Update(oldData, patch)
+	}
+	if err != nil {
+		return err
+	}
+	if rd, err := refs.NewReader(data); err == nil {
+		_, _, st.Found = rd.Counts()
+	}
+	if !full && bytes.Equal(data, oldData) {
+		next.References = prev.References
+		return nil
+	}
+	gen, err := refs.Write(e.folder.dir, data)
+	if err != nil {
+		return err
+	}
+	next.References = gen
+	return nil
+}
+
+// importEdges are the run's resolved imports: those buildGraph resolved,
+// or, on a run that changed nothing (keep), those the manifest keeps.
+func (r *indexRun) importEdges() ([]core.Edge, error) {
+	if r.edges != nil || r.paths == nil {
+		return r.edges, nil
+	}
+	if r.prev.HasEdges() {
+		if edges, err := r.prev.ImportEdges(); err == nil {
+			return edges, nil
+		}
+	}
+	project, err := resolve.NewProject(r.e.cfg.Root, r.paths)
+	if err != nil {
+		return nil, err
+	}
+	return resolve.Edges(project, r.next.AllFacts()), nil
+}
+
+// resolve asks res which files to resolve (every file of its languages
+// in a full run, else those changed touched) and their references. A
+// resolver that panics costs its files' references (the changed ones at
+// least), not the index, and is a problem of the run.
+func (r *indexRun) resolve(ctx context.Context, res refs.Resolver, p *refProject, changed []string, full bool) (want []string, got map[string][]refs.Ref, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg := fmt.Sprintf("the resolver of references for %s failed, its files keep no references: %v", strings.Join(res.Languages(), ", "), v)
+			r.e.logger.Error(msg)
+			r.e.logger.Debug("resolver panic", "stack", string(debug.Stack()))
+			r.problems = append(r.problems, msg)
+			if want == nil {
+				want = p.of(res, changed)
+			}
+			got, err = nil, nil
+		}
+	}()
+	if full {
+		for _, lang := range res.Languages() {
+			want = append(want, p.Files(lang)...)
+		}
+	} else {
+		want = p.of(res, append(res.Affected(p, changed), changed...))
+	}
+	if len(want) == 0 {
+		return nil, nil, nil
+	}
+	got, err = res.Refs(ctx, p, want)
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	if err != nil {
+		r.problems = append(r.problems, fmt.Sprintf("the resolver of references for %s failed, its files keep no references: %v", strings.Join(res.Languages(), ", "), err))
+		return want, nil, nil
+	}
+	return want, got, nil
+}
+
+// keepIndexed drops the references to files the index does not hold.
+func keepIndexed(m *manifest.Manifest, rs []refs.Ref) []refs.Ref {
+	return slices.DeleteFunc(slices.Clone(rs), func(ref refs.Ref) bool { return !m.Has(ref.Path) })
+}
+
+// definitions are a file's symbols as the table keeps them.
+func definitions(syms []core.Symbol) []refs.Def {
+	if len(syms) == 0 {
+		return nil
+	}
+	out := make([]refs.Def, len(syms))
+	for i, s := range syms {
+		name := s.Name
+		if s.Parent != "" {
+			name = s.Parent + "." + s.Name
+		}
+		out[i] = refs.Def{Name: name, Kind: s.Kind, Line: s.Line, Exported: s.Exported}
+	}
+	return out
+}
+
+// refProject is the project as a resolver sees it (refs.Project): the
+// run's files and facts, the resolved imports, and the files' contents
+// read the way rubi reads what a repository supplies.
+type refProject struct {
+	root   string
+	dir    string // the index's
+	prev   *manifest.Manifest
+	next   *manifest.Manifest
+	byLang map[string][]string
+	edges  []core.Edge
+	// imports and users are the edges by importing and imported file,
+	// made once (graph).
+	graphOnce sync.Once
+	imports   map[string][]string
+	users     map[string][]string
+
+	mu   sync.Mutex
+	syms *manifest.SymbolReader
+	// symsErr is why the symbols file could not be opened.
+	symsErr error
+}
+
+func newRefProject(root, dir string, prev, next *manifest.Manifest, edges []core.Edge) *refProject {
+	p := &refProject{root: root, dir: dir, prev: prev, next: next, byLang: map[string][]string{}, edges: edges}
+	for _, path := range next.SortedPaths() {
+		rec := next.Records()[path]
+		p.byLang[rec.Language] = append(p.byLang[rec.Language], path)
+	}
+	return p
+}
+
+// graph indexes the import edges both ways, when a resolver first asks:
+// hundreds of thousands on a large project, which a resolver that keeps
+// its own graph never needs.
+func (p *refProject) graph() {
+	p.graphOnce.Do(func() {
+		p.imports, p.users = map[string][]string{}, map[string][]string{}
+		for _, e := range p.edges {
+			_, from, err1 := core.SplitDocID(e.From)
+			_, to, err2 := core.SplitDocID(e.To)
+			if err1 != nil || err2 != nil || e.Kind != core.EdgeImports {
+				continue
+			}
+			p.imports[from] = append(p.imports[from], to)
+			p.users[to] = append(p.users[to], from)
+		}
+		for _, m := range []map[string][]string{p.imports, p.users} {
+			for k, v := range m {
+				sort.Strings(v)
+				m[k] = slices.Compact(v)
+			}
+		}
+	})
+}
+
+func (p *refProject) Files(language string) []string { return slices.Clone(p.byLang[language]) }
+
+func (p *refProject) Imports(path string) []string {
+	p.graph()
+	return slices.Clone(p.imports[path])
+}
+
+func (p *refProject) Importers(path string) []string {
+	p.graph()
+	return slices.Clone(p.users[path])
+}
+
+// Facts returns a file's facts with its symbols, read from the symbols
+// file when this run did not parse it.
+func (p *refProject) Facts(path string) (core.FileFacts, bool) {
+	rec, ok := p.next.Records()[path]
+	if !ok {
+		return core.FileFacts{}, false
+	}
+	f := rec.Facts()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !rec.Loaded && rec.SymLen > 0 && p.symsErr == nil {
+		if p.syms == nil {
+			fh, err := p.prev.OpenSymbols(p.dir)
+			if err != nil {
+				p.symsErr = err
+				return f, true
+			}
+			p.syms = manifest.NewSymbolReader(fh)
+		}
+		if err := p.syms.Read(rec); err != nil {
+			return f, true
+		}
+	}
+	f.Symbols = rec.Syms
+	return f, true
+}
+
+// Read returns a file of the project, confined to it (no link out of
+// it, regular files only) and capped as the walk caps a source.
+func (p *refProject) Read(path string) ([]byte, error) {
+	if !fs.ValidPath(path) {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrInvalid}
+	}
+	return store.ReadWithin(p.root, filepath.Join(p.root, filepath.FromSlash(path)), maxSourceRead)
+}
+
+// close releases the symbols file, if it was opened.
+func (p *refProject) close() {
+	if p.syms != nil {
+		p.syms.Close()
+	}
+}
+
+// handles reports whether res resolves the file path's language.
+func (p *refProject) handles(res refs.Resolver, path string) bool {
+	rec, ok := p.next.Records()[path]
+	return ok && slices.Contains(res.Languages(), rec.Language)
+}
+
+// of keeps the files of paths res resolves (indexed, of its languages),
+// sorted, once each.
+func (p *refProject) of(res refs.Resolver, paths []string) []string {
+	set := map[string]bool{}
+	for _, f := range paths {
+		if p.handles(res, f) {
+			set[f] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
