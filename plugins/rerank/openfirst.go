@@ -1,0 +1,127 @@
+package rerank
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// The listing across files ("open first"): the best units of all the
+// files rerank.units read, in one list. Within a file, a unit's match is
+// normalized to the file's best, which says nothing of how it compares
+// with another file's units; the listing's score is one that does: the
+// file's standing in the list, the unit's lines matched under one
+// inverse document frequency shared by every unit read (a word common
+// to the files read tells none of them apart), its match within its file,
+// and the question naming it or pointing into it, each weighed by a
+// setting of the stage (rubi.hcl). Its weights were chosen by
+// cross-validation over SWE-bench dev (bench/quality -unit-tune).
+
+// defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
+// the built-in rubi.hcl states each.
+var defaultUnits = UnitsSettings{
+	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, OpenFirst: 10,
+	FileWeight: 1, FileDecay: 0.5, TextWeight: 1, WithinWeight: 0.5, NameWeight: 1,
+}
+
+// openFirst scores every unit of the files read on the listing's score
+// and returns the best, at most OpenFirst; a unit neither its lines nor
+// the question's names match is not listed.
+func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
+	if u.s.OpenFirst == 0 || len(files) == 0 {
+		return nil
+	}
+	text := sharedText(files, p)
+	type cand struct {
+		span  *unitSpan
+		path  string
+		place int
+		score float64
+		parts map[string]float64
+	}
+	var cands []cand
+	for _, f := range files {
+		standing := 1 / (1 + u.s.FileDecay*float64(f.place))
+		for _, s := range f.spans {
+			t := text[s]
+			if t <= 0 && s.within <= 0 && s.bonus <= 0 {
+				continue
+			}
+			parts := map[string]float64{
+				"file_weight":   u.s.FileWeight * standing,
+				"text_weight":   u.s.TextWeight * t,
+				"within_weight": u.s.WithinWeight * s.within,
+				"name_weight":   u.s.NameWeight * s.bonus,
+			}
+			score := parts["file_weight"] + parts["text_weight"] + parts["within_weight"] + parts["name_weight"]
+			cands = append(cands, cand{span: s, path: f.path, place: f.place, score: score, parts: parts})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.place, b.place), cmp.Compare(a.span.start, b.span.start))
+	})
+	out := make([]core.Unit, 0, min(len(cands), u.s.OpenFirst))
+	for _, c := range cands[:min(len(cands), u.s.OpenFirst)] {
+		un := c.span.unit()
+		un.Path, un.Score, un.Parts = c.path, c.score, c.parts
+		out = append(out, un)
+	}
+	return out
+}
+
+// sharedText is each unit's match of the question's terms over all the
+// units read, as one collection (BM25, k1 = 1.2, b = 0.75, as within a
+// file; a class's scaled by classTextWeight), the best unit scoring 1.
+func sharedText(files []readFile, p *profile) map[*unitSpan]float64 {
+	df := map[string]int{}
+	n, total := 0, 0
+	for _, f := range files {
+		for _, s := range f.spans {
+			n++
+			total += s.length
+			for t := range s.tf {
+				df[t]++
+			}
+		}
+	}
+	out := make(map[*unitSpan]float64, n)
+	if n == 0 {
+		return out
+	}
+	avg := max(float64(total)/float64(n), 1)
+	const k1, b = 1.2, 0.75
+	best := 0.0
+	for _, f := range files {
+		for _, s := range f.spans {
+			v := 0.0
+			for t, tf := range s.tf {
+				qw, ok := p.terms[t]
+				if !ok || tf == 0 {
+					continue
+				}
+				idf := math.Log(1 + (float64(n-df[t])+0.5)/(float64(df[t])+0.5))
+				norm := k1 * (1 - b + b*float64(s.length)/avg)
+				v += qw * idf * float64(tf) * (k1 + 1) / (float64(tf) + norm)
+			}
+			if isClassKind(s.sym.Kind) {
+				v *= classTextWeight
+			}
+			out[s] = v
+			best = max(best, v)
+		}
+	}
+	if best > 0 {
+		for s := range out {
+			out[s] /= best
+		}
+	}
+	return out
+}
+
+// isClassKind reports a unit that stands for a type: its own lines are
+// its header, docstring and attributes.
+func isClassKind(kind string) bool {
+	return kind == core.SymbolClass || kind == core.SymbolType || kind == core.SymbolInterface
+}
