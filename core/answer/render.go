@@ -62,20 +62,27 @@ func renderOpenFirst(units []core.Unit, explain bool) string {
 	var b strings.Builder
 	b.WriteString("open first:\n")
 	for _, u := range units {
-		at := fmt.Sprintf("%s:%d", text.Escape(u.Path), u.Line)
-		if u.EndLine > u.Line {
-			at += fmt.Sprintf("-%d", u.EndLine)
-		}
-		fmt.Fprintf(&b, "   %s %s", at, text.Escape(u.Name))
-		if u.Why != "" {
-			b.WriteString(" — " + text.Escape(u.Why))
-		}
+		b.WriteString("   " + OpenFirstLine(u))
 		if explain {
 			fmt.Fprintf(&b, " (score %.4g = %s)", u.Score, partsLine(u.Parts))
 		}
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// OpenFirstLine is a unit of the listing across files as the answer's
+// text shows it: "path:line-end Name — why", each name escaped.
+func OpenFirstLine(u core.Unit) string {
+	at := fmt.Sprintf("%s:%d", text.Escape(u.Path), u.Line)
+	if u.EndLine > u.Line {
+		at += fmt.Sprintf("-%d", u.EndLine)
+	}
+	s := at + " " + text.Escape(u.Name)
+	if u.Why != "" {
+		s += " — " + text.Escape(u.Why)
+	}
+	return s
 }
 
 // partsLine says what each setting added to a unit's score, by name.

@@ -19,6 +19,10 @@ import (
 // setting of the stage (rubi.hcl). Its weights were chosen by
 // cross-validation over SWE-bench dev (bench/quality -unit-tune).
 
+// partNames are the settings that weigh the listing's parts, which name
+// them in a unit's Parts.
+var partNames = [4]string{"file_weight", "text_weight", "within_weight", "name_weight"}
+
 // defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
 // the built-in rubi.hcl states each.
 var defaultUnits = UnitsSettings{
@@ -38,8 +42,8 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 		span  *unitSpan
 		path  string
 		place int
+		parts [4]float64 // by partNames
 		score float64
-		parts map[string]float64
 	}
 	var cands []cand
 	for _, f := range files {
@@ -49,14 +53,10 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 			if t <= 0 && s.within <= 0 && s.bonus <= 0 {
 				continue
 			}
-			parts := map[string]float64{
-				"file_weight":   u.s.FileWeight * standing,
-				"text_weight":   u.s.TextWeight * t,
-				"within_weight": u.s.WithinWeight * s.within,
-				"name_weight":   u.s.NameWeight * s.bonus,
-			}
-			score := parts["file_weight"] + parts["text_weight"] + parts["within_weight"] + parts["name_weight"]
-			cands = append(cands, cand{span: s, path: f.path, place: f.place, score: score, parts: parts})
+			c := cand{span: s, path: f.path, place: f.place, parts: [4]float64{
+				u.s.FileWeight * standing, u.s.TextWeight * t, u.s.WithinWeight * s.within, u.s.NameWeight * s.bonus}}
+			c.score = c.parts[0] + c.parts[1] + c.parts[2] + c.parts[3]
+			cands = append(cands, c)
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int {
@@ -65,7 +65,11 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 	out := make([]core.Unit, 0, min(len(cands), u.s.OpenFirst))
 	for _, c := range cands[:min(len(cands), u.s.OpenFirst)] {
 		un := c.span.unit()
-		un.Path, un.Score, un.Parts = c.path, c.score, c.parts
+		un.Path, un.Score = c.path, c.score
+		un.Parts = make(map[string]float64, len(partNames))
+		for i, n := range partNames {
+			un.Parts[n] = c.parts[i]
+		}
 		out = append(out, un)
 	}
 	return out
