@@ -593,7 +593,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 // unit bounds from boundsAt on (-1: not measured).
 type sweRows struct {
 	full, pyOnly, byFile, boundsAt int
-	bounds                 []unitBound
+	bounds                         []unitBound
 }
 
 // boundRun is one instance's unit bounds to measure: the wide engine, the
