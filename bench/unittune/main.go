@@ -30,17 +30,14 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // line is what the tuner reads of a dump line.
 type line struct {
-	ID         string    `json:"instance_id"`
-	Repo       string    `json:"repo"`
-	FnGold     []string  `json:"gold_units"`
-	Files      []string  `json:"files"`
-	FileScores []float64 `json:"file_scores"`
-	OpenFirst  []struct {
+	ID        string   `json:"instance_id"`
+	Repo      string   `json:"repo"`
+	FnGold    []string `json:"gold_units"`
+	OpenFirst []struct {
 		Key   string             `json:"key"`
 		Parts map[string]float64 `json:"parts"`
 	} `json:"open_first"`
@@ -63,14 +60,13 @@ type instance struct {
 
 // setting is one point of the grid.
 type setting struct {
-	files                  int
-	standing               string // "place" or "score"
+	files                  int // open_files
 	decay                  float64
 	file, text, within, nm float64
 }
 
 func (s setting) String() string {
-	return fmt.Sprintf("ranked_files=%d %s(%.3g) file_weight=%.3g text_weight=%.3g within_weight=%.3g name_weight=%.3g", s.files, s.standing, s.decay, s.file, s.text, s.within, s.nm)
+	return fmt.Sprintf("open_files=%d file_decay=%.3g file_weight=%.3g text_weight=%.3g within_weight=%.3g name_weight=%.3g", s.files, s.decay, s.file, s.text, s.within, s.nm)
 }
 
 const openFirst = 10
@@ -194,12 +190,12 @@ func main() {
 		s    setting
 	}{
 		{"chosen", c},
-		{"file standing off", setting{c.files, c.standing, c.decay, 0, c.text, c.within, c.nm}},
-		{"text across files off", setting{c.files, c.standing, c.decay, c.file, 0, c.within, c.nm}},
-		{"within its file off", setting{c.files, c.standing, c.decay, c.file, c.text, 0, c.nm}},
-		{"names off", setting{c.files, c.standing, c.decay, c.file, c.text, c.within, 0}},
-		{"5 files read", setting{5, c.standing, c.decay, c.file, c.text, c.within, c.nm}},
-		{"10 files read", setting{10, c.standing, c.decay, c.file, c.text, c.within, c.nm}},
+		{"file standing off", setting{c.files, c.decay, 0, c.text, c.within, c.nm}},
+		{"text across files off", setting{c.files, c.decay, c.file, 0, c.within, c.nm}},
+		{"within its file off", setting{c.files, c.decay, c.file, c.text, 0, c.nm}},
+		{"names off", setting{c.files, c.decay, c.file, c.text, c.within, 0}},
+		{"units of 5 files", setting{5, c.decay, c.file, c.text, c.within, c.nm}},
+		{"units of all 10 files read", setting{10, c.decay, c.file, c.text, c.within, c.nm}},
 	} {
 		var a5, a10 []bool
 		for i := range insts {
@@ -213,21 +209,16 @@ func main() {
 // makeGrid is every setting tried.
 func makeGrid() []setting {
 	var out []setting
-	type st struct {
-		kind  string
-		decay float64
-	}
-	standings := []st{{"place", 0.25}, {"place", 0.5}, {"place", 1}, {"place", 2}, {"place", 4}, {"score", 1}, {"score", 2}, {"score", 4}}
-	for _, files := range []int{3, 5, 7, 10} {
-		for _, s := range standings {
+	for _, files := range []int{3, 4, 5, 6, 7, 8, 10} {
+		for _, decay := range []float64{0.125, 0.25, 0.5, 1, 2, 4} {
 			for _, fw := range []float64{0, 0.25, 0.5, 0.75, 1, 1.5, 2, 3} {
-				if fw == 0 && (s.kind != "place" || s.decay != 1) {
+				if fw == 0 && decay != 1 {
 					continue // the standing does not count: one of them
 				}
 				for _, tw := range []float64{0, 1} {
 					for _, ww := range []float64{0, 0.25, 0.5, 1, 2} {
 						for _, nw := range []float64{0, 0.25, 0.5, 1, 2} {
-							out = append(out, setting{files, s.kind, s.decay, fw, tw, ww, nw})
+							out = append(out, setting{files, decay, fw, tw, ww, nw})
 						}
 					}
 				}
@@ -253,12 +244,7 @@ func score(x *instance, s setting) (bool, bool) {
 		if c.place >= s.files {
 			continue
 		}
-		var standing float64
-		if s.standing == "place" {
-			standing = 1 / (1 + s.decay*float64(c.place))
-		} else {
-			standing = math.Pow(c.ratio, s.decay)
-		}
+		standing := 1 / (1 + s.decay*float64(c.place))
 		v := s.file*standing + s.text*c.text + s.within*c.within + s.nm*c.name
 		// The same key twice (a property's getter and setter): its best.
 		dup := -1
@@ -332,12 +318,7 @@ func read(path string) ([]instance, error) {
 				k = len(keys)
 				keys[u.Key] = k
 			}
-			path, _, _ := strings.Cut(u.Key, "\x00")
-			ratio := 0.0
-			if i := slices.Index(l.Files, path); i >= 0 && i < len(l.FileScores) && l.FileScores[0] > 0 {
-				ratio = l.FileScores[i] / l.FileScores[0]
-			}
-			x.cands = append(x.cands, cand{key: k, place: place, ratio: ratio, text: u.Parts["text_weight"], within: u.Parts["within_weight"], name: u.Parts["name_weight"], gold: slices.Contains(l.FnGold, u.Key)})
+			x.cands = append(x.cands, cand{key: k, place: place, text: u.Parts["text_weight"], within: u.Parts["within_weight"], name: u.Parts["name_weight"], gold: slices.Contains(l.FnGold, u.Key)})
 		}
 		out = append(out, x)
 	}

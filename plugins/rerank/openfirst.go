@@ -26,13 +26,13 @@ var partNames = [4]string{"file_weight", "text_weight", "within_weight", "name_w
 // defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
 // the built-in rubi.hcl states each.
 var defaultUnits = UnitsSettings{
-	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, OpenFirst: 10,
-	FileWeight: 1, FileDecay: 0.5, TextWeight: 1, WithinWeight: 0.5, NameWeight: 1,
+	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, OpenFirst: 10, OpenFiles: 5,
+	FileWeight: 0.5, FileDecay: 0.25, TextWeight: 1, WithinWeight: 0.25, NameWeight: 1,
 }
 
 // openFirst scores every unit of the files read on the listing's score
-// and returns the best, at most OpenFirst; a unit neither its lines nor
-// the question's names match is not listed.
+// and returns the best of the first OpenFiles files, at most OpenFirst;
+// a unit neither its lines nor the question's names match is not listed.
 func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 	if u.s.OpenFirst == 0 || len(files) == 0 {
 		return nil
@@ -47,6 +47,9 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 	}
 	var cands []cand
 	for _, f := range files {
+		if u.s.OpenFiles > 0 && f.place >= u.s.OpenFiles {
+			break
+		}
 		standing := 1 / (1 + u.s.FileDecay*float64(f.place))
 		for _, s := range f.spans {
 			t := text[s]

@@ -29,6 +29,10 @@ type UnitsSettings struct {
 	// files read, best first by a score comparable across files; 0 lists
 	// none.
 	OpenFirst int `hcl:"open_first,optional"`
+	// OpenFiles is how many of the files read the listing draws its
+	// units from, the first ones; 0 all of them. Every file read still
+	// counts in how telling each word is.
+	OpenFiles int `hcl:"open_files,optional"`
 	// The weights of that score's parts: the file's standing in the list
 	// (FileWeight, its place p counting from 0 giving 1/(1+FileDecay·p)),
 	// the unit's own lines matched under one inverse document frequency
@@ -77,6 +81,9 @@ func (u *Units) Configure(_ context.Context, setup core.Setup) error {
 	}
 	if u.s.OpenFirst < 0 {
 		return &core.SettingError{Setting: "open_first", Message: "cannot be negative"}
+	}
+	if u.s.OpenFiles < 0 {
+		return &core.SettingError{Setting: "open_files", Message: "cannot be negative"}
 	}
 	for _, w := range []struct {
 		name string
@@ -377,7 +384,7 @@ type unitSpan struct {
 // the question names. The first files are where an agent starts, and a
 // query's cost stays bounded (tokenizing runs at about 45 MB/s here).
 const (
-	maxUnitFiles = 5
+	maxUnitFiles = 10
 	unitBytes    = 512 << 10
 )
 
