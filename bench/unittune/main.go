@@ -47,7 +47,6 @@ type line struct {
 type cand struct {
 	key                int // the unit's key, numbered per instance
 	place              int
-	ratio              float64 // its file's fused score over the first file's
 	text, within, name float64
 	gold               bool
 }
