@@ -60,17 +60,30 @@ type Units interface {
 	// Of returns the units to open in the indexed file at path, whose
 	// symbols are syms, best first.
 	Of(path string, syms []Symbol) []Unit
+	// First returns the units to open first across the files the
+	// reranker read, best first by a score comparable across files,
+	// each with its Path; nil when it lists none.
+	First() []Unit
 }
 
 // Unit is a function, method or class of a file that an answer points
 // to, with its line range and why it is there.
 type Unit struct {
+	// Path is the unit's file, set in a listing across files (Units.First);
+	// under a file's item it is that file.
+	Path string `json:"path,omitempty"`
 	// Name is qualified by its enclosing type: "Session.send".
 	Name    string `json:"name"`
 	Kind    string `json:"kind"`
 	Line    int    `json:"line"`
 	EndLine int    `json:"end_line"`
 	Why     string `json:"why,omitempty"`
+	// Score orders a listing across files (Units.First): the same for a
+	// unit wherever it is read, so units of different files compare.
+	Score float64 `json:"score,omitempty"`
+	// Parts are what each of the reranker's settings added to Score, by
+	// the setting's name, as --explain shows them.
+	Parts map[string]float64 `json:"parts,omitempty"`
 }
 
 // Effect is what a reranker did to one hit.

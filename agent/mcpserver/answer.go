@@ -23,8 +23,11 @@ import (
 // contextOutput is context's structured content without explain: each
 // item as the text shows it, and the text's footer.
 type contextOutput struct {
-	Items  []contextItem `json:"items"`
-	Footer string        `json:"footer"`
+	// OpenFirst are the units to open first across the files, as the
+	// text lists them: "path:line-end Name — why".
+	OpenFirst []string      `json:"open_first,omitempty"`
+	Items     []contextItem `json:"items"`
+	Footer    string        `json:"footer"`
 	// Note says the index is being built or was refreshed in part.
 	Note string `json:"note,omitempty"`
 }
@@ -103,6 +106,9 @@ func (s *Server) renderContext(r *answer.Result, explain bool, note string) (str
 		return text, explainOutput{Result: r, Note: note}
 	}
 	out := contextOutput{Items: make([]contextItem, len(r.Items)), Footer: strings.TrimSpace(footer), Note: note}
+	for _, u := range r.OpenFirst {
+		out.OpenFirst = append(out.OpenFirst, answer.OpenFirstLine(u))
+	}
 	for i, it := range r.Items {
 		c := contextItem{Text: it.Text}
 		if it.Kind == core.DocFile {

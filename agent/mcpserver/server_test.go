@@ -280,7 +280,9 @@ func TestContext(t *testing.T) {
 	c := connect(t, s)
 
 	out, res := ok(t, c, "context", map[string]any{"query": "open the database", "terms": []string{"dsn", "connect"}, "budget": 400})
-	if !strings.HasPrefix(out, "1. [file] store/store.go") || !strings.Contains(out, "why: ") || !strings.Contains(out, "budget 400") {
+	// The answer starts with the units to open first, across its files,
+	// then its items.
+	if !strings.HasPrefix(out, "open first:\n   store/store.go:5 Open — ") || !strings.Contains(out, "\n1. [file] store/store.go") || !strings.Contains(out, "why: ") || !strings.Contains(out, "budget 400") {
 		t.Errorf("text:\n%s", out)
 	}
 	// The structured content is the same compact answer as the text: a
@@ -291,6 +293,9 @@ func TestContext(t *testing.T) {
 	if len(got.Items) == 0 || got.Items[0].Path != "store/store.go" || got.Items[0].ID != "" || got.Items[0].Why == "" ||
 		!strings.HasPrefix(got.Items[0].Text, "store/store.go") || len(got.Items[0].Lines) == 0 || !strings.Contains(got.Footer, "budget 400") {
 		t.Errorf("structured: %+v", got)
+	}
+	if len(got.OpenFirst) == 0 || !strings.HasPrefix(got.OpenFirst[0], "store/store.go:5 Open — ") || !strings.Contains(out, "   "+got.OpenFirst[0]+"\n") {
+		t.Errorf("structured: open first %q, not the text's", got.OpenFirst)
 	}
 	for i, it := range got.Items {
 		if !strings.Contains(out, it.Text[:strings.IndexByte(it.Text+"\n", '\n')]) || !strings.Contains(out, "why: "+it.Why+"\n") {

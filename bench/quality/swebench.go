@@ -98,6 +98,9 @@ type sweReport struct {
 	// Units counts the units rubi's answers carried, over every query of
 	// the full pipeline.
 	Units int `json:"units"`
+	// OpenFirst counts the units the full pipeline's answers listed
+	// first, across files (Result.OpenFirst).
+	OpenFirst int `json:"open_first_units"`
 	// With -unit-bounds: the instances whose first 10 files the wide
 	// engine ranked otherwise than the full pipeline, and the gold units
 	// over the instances with function spans, BoundGoldKnown of them
@@ -284,12 +287,14 @@ func runSWE(ctx context.Context, h *harness, work, root string, o sweOptions, se
 		}
 		accs = append(accs, &sweAcc{name: v.Name(), role: v.Role()})
 	}
-	pyOnly := -1
+	pyOnly, byFile := -1, -1
 	if full >= 0 {
 		pyOnly = len(accs)
 		accs = append(accs, &sweAcc{name: accs[full].name + ", .py files only", role: "diagnostic: the full pipeline, files other than .py dropped from its answer"})
+		byFile = len(accs)
+		accs = append(accs, &sweAcc{name: accs[full].name + ", units file by file", role: "reference: the full pipeline's units read under each file in turn, its listing across files (open first) left out, as answers gave them before it"})
 	}
-	rows := sweRows{full: full, pyOnly: pyOnly}
+	rows := sweRows{full: full, pyOnly: pyOnly, byFile: byFile}
 	if o.unitBounds && full >= 0 {
 		rows.boundsAt, rows.bounds = len(accs), unitBounds()
 		for _, b := range rows.bounds {
@@ -378,7 +383,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 		return nil, err
 	}
 	defer indexer.Close()
-	full, pyOnly := rows.full, rows.pyOnly
+	full, pyOnly, byFile := rows.full, rows.pyOnly, rows.byFile
 	engines := make([]*pipeline.Engine, len(vs))
 	for i, v := range vs {
 		if engines[i], err = h.variantEngine(dir, v); err != nil {
@@ -530,20 +535,23 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 				pooled[a].first = max(pooled[a].first, after)
 				after = 0
 			}
-			files, units := itemRanking(res.Items, nil)
+			files, units := itemRanking(res, true, nil)
 			record(a, files, units, warm, after)
 			if a == full {
 				fullTop = files[:min(10, len(files))]
 				for _, it := range res.Items {
 					rep.Units += len(it.Units)
 				}
+				rep.OpenFirst += len(res.OpenFirst)
 				if rep.dump != nil {
-					if err := rep.dump.Encode(sweDumpLine{ID: x.ID, Gold: gold, FnGold: fnGold, Files: files, Units: units}); err != nil {
+					if err := rep.dump.Encode(newDumpLine(x, gold, fnGold, res)); err != nil {
 						return nil, err
 					}
 				}
-				files, units := itemRanking(res.Items, func(p string) bool { return strings.HasSuffix(p, ".py") })
+				files, units := itemRanking(res, true, func(p string) bool { return strings.HasSuffix(p, ".py") })
 				record(pyOnly, files, units, warm, after)
+				files, units = itemRanking(res, false, nil)
+				record(byFile, files, units, warm, after)
 				if wide != nil {
 					if err := recordBounds(ctx, boundRun{wide: wide, eng: eng, q: q, res: res, fnGold: fnGold, rows: rows, rep: rep}, record); err != nil {
 						return nil, fmt.Errorf("%s, unit bounds: %w", x.ID, err)
@@ -584,8 +592,8 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 // a run's rows: the full pipeline's, its .py-only diagnostic, and the
 // unit bounds from boundsAt on (-1: not measured).
 type sweRows struct {
-	full, pyOnly, boundsAt int
-	bounds                 []unitBound
+	full, pyOnly, byFile, boundsAt int
+	bounds                         []unitBound
 }
 
 // boundRun is one instance's unit bounds to measure: the wide engine, the
@@ -630,20 +638,56 @@ func recordBounds(ctx context.Context, b boundRun, record func(i int, files, uni
 }
 
 // sweDumpLine is one line of -swebench-dump: an instance's gold files and
-// units (unitKey, the NUL written as \u0000) beside the full pipeline's.
+// units (unitKey, the NUL written as \u0000) beside the full pipeline's:
+// its files in order with their scores, its units as scored (the listing
+// across files first), and the listing's units with the parts of their
+// score (what -unit-tune reads).
 type sweDumpLine struct {
-	ID     string   `json:"instance_id"`
-	Gold   []string `json:"gold_files"`
-	FnGold []string `json:"gold_units,omitempty"`
-	Files  []string `json:"files"`
-	Units  []string `json:"units"`
+	ID         string     `json:"instance_id"`
+	Repo       string     `json:"repo"`
+	Gold       []string   `json:"gold_files"`
+	FnGold     []string   `json:"gold_units,omitempty"`
+	Files      []string   `json:"files"`
+	FileScores []float64  `json:"file_scores"`
+	Units      []string   `json:"units"`
+	OpenFirst  []dumpUnit `json:"open_first,omitempty"`
+}
+
+// dumpUnit is a unit of the listing across files in a dump line.
+type dumpUnit struct {
+	Key   string             `json:"key"`
+	Parts map[string]float64 `json:"parts"`
+}
+
+func newDumpLine(x sets.Instance, gold, fnGold []string, res *answer.Result) sweDumpLine {
+	files, units := itemRanking(res, true, nil)
+	d := sweDumpLine{ID: x.ID, Repo: x.Repo, Gold: gold, FnGold: fnGold, Files: files, Units: units}
+	seen := map[string]bool{}
+	for _, it := range res.Items {
+		if it.Kind == core.DocFile && !seen[it.Path] {
+			seen[it.Path] = true
+			d.FileScores = append(d.FileScores, it.Score)
+		}
+	}
+	for _, u := range res.OpenFirst {
+		d.OpenFirst = append(d.OpenFirst, dumpUnit{Key: unitKey(u.Path, u.Name), Parts: u.Parts})
+	}
+	return d
 }
 
 // itemRanking reads an answer as the scores need it: the files in order,
-// and their units in order (unitKey), flattened; keep, when set, says
-// which files count.
-func itemRanking(items []answer.Item, keep func(string) bool) (files, units []string) {
-	for _, it := range items {
+// and the units it gives in order (unitKey), flattened: with first, the
+// listing across files (Result.OpenFirst), then each item's under it;
+// keep, when set, says which files count.
+func itemRanking(res *answer.Result, first bool, keep func(string) bool) (files, units []string) {
+	if first {
+		for _, u := range res.OpenFirst {
+			if u.Name != "" && (keep == nil || keep(u.Path)) {
+				units = append(units, unitKey(u.Path, u.Name))
+			}
+		}
+	}
+	for _, it := range res.Items {
 		if it.Kind != core.DocFile || it.Path == "" || (keep != nil && !keep(it.Path)) {
 			continue
 		}
@@ -710,7 +754,7 @@ func (c *cliCheck) check(ctx context.Context, dir string, x sets.Instance, engin
 	if err := json.Unmarshal(out, &res); err != nil {
 		return false, fmt.Errorf("reading its JSON: %w", err)
 	}
-	files, _ := itemRanking(res.Items, nil)
+	files, _ := itemRanking(&res, false, nil)
 	top := files[:min(10, len(files))]
 	c.n++
 	c.lat = append(c.lat, d)

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/bench/internal/sets/setstest"
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 )
 
 func TestSelectParts(t *testing.T) {
@@ -143,5 +145,32 @@ func TestRunSWE(t *testing.T) {
 	}
 	if _, missing, err := runSWE(context.Background(), h, work, "", sweOptions{data: data + ".none", mirrors: mirrors}, 1, vs, progress); err != nil || !strings.Contains(missing, "not there") {
 		t.Errorf("without data: %v, %q", err, missing)
+	}
+}
+
+// Function Acc@k reads what the answer gives: its listing across files
+// first, then each item's units, each unit once; the file-by-file row
+// reads the items' units alone.
+func TestItemRankingReadsTheListingFirst(t *testing.T) {
+	res := &answer.Result{
+		OpenFirst: []core.Unit{{Path: "b.py", Name: "g"}, {Path: "a.py", Name: "f"}},
+		Items: []answer.Item{
+			{Kind: core.DocFile, Path: "a.py", Units: []core.Unit{{Name: "f"}, {Name: "C"}}},
+			{Kind: core.DocFile, Path: "b.py", Units: []core.Unit{{Name: "h"}, {Name: "g"}}},
+		},
+	}
+	files, units := itemRanking(res, true, nil)
+	want := []string{unitKey("b.py", "g"), unitKey("a.py", "f"), unitKey("a.py", "C"), unitKey("b.py", "h")}
+	if !slices.Equal(files, []string{"a.py", "b.py"}) || !slices.Equal(units, want) {
+		t.Errorf("with the listing: files %q, units %q, want %q", files, units, want)
+	}
+	_, units = itemRanking(res, false, nil)
+	want = []string{unitKey("a.py", "f"), unitKey("a.py", "C"), unitKey("b.py", "h"), unitKey("b.py", "g")}
+	if !slices.Equal(units, want) {
+		t.Errorf("file by file: %q, want %q", units, want)
+	}
+	_, units = itemRanking(res, true, func(p string) bool { return p == "a.py" })
+	if want := []string{unitKey("a.py", "f"), unitKey("a.py", "C")}; !slices.Equal(units, want) {
+		t.Errorf("a.py kept alone: %q, want %q", units, want)
 	}
 }

@@ -64,6 +64,9 @@ func (s *sweReport) markdown(w io.Writer) {
 	if s.BoundGold > 0 {
 		p("Unit bounds (`-unit-bounds`): the `bound:` rows are oracles and `merged`/`wide units` real listings, each from one more engine on the same index whose rerank.units lists every unit it scores above zero in every file (`max_units = 100000, ranked_files = 50`; its 512 KiB reading budget kept), asked once after the re-index (their latency is that first answer's); its first 10 files differ from the full pipeline's for %d instances. Of the %d gold units, %d (%.1f %%) are units rubi's index defines in their files, the most any listing of its units can find. ", s.BoundFilesDiffer, s.BoundGold, s.BoundGoldKnown, 100*float64(s.BoundGoldKnown)/float64(s.BoundGold))
 	}
+	if s.OpenFirst > 0 {
+		p("The full pipeline's answers listed %d units first, across files (%.1f an instance). ", s.OpenFirst, float64(s.OpenFirst)/float64(max(s.Measured, 1)))
+	}
 	if s.Units == 0 {
 		p("rubi's answers carried no units (`answer.Item.Units` is empty in this build), so its function-level scores are 0 by construction.")
 	}
@@ -107,7 +110,7 @@ func (s *sweReport) markdown(w io.Writer) {
 	}
 	p("Method: each instance's tree is read from a bare mirror (`git ls-tree -r -l -z` and one `git cat-file --batch` per project; blobs of 4 MiB and more, which the snapshots lack, symbolic links and submodules left out) into one directory per project, re-indexed incrementally with the full configuration; every rewritten file gets a later modification time than the last sync's. The problem statement goes through `Engine.Retrieve` with kinds = file, limit 50 and an unlimited budget, for each ablation set on the same index; it is asked twice, and the second, warm answer is scored and timed (*after re-index* is the first, when the rankers reload their state; *first* is a fresh engine's first query, the largest over the projects). ")
 	p("File Acc@k = 1 when every gold file is in the top k, or, for an instance with more than k gold files, when the top k are all gold; R@5 is the share of gold files in the top 5; MRR is the reciprocal rank of the first gold file in the top 50. ")
-	p("Function Acc@k is the same over the gold (file, span) pairs of `expected_spans` without its pseudo-spans (`imports`, `docstring`, `impl:N`), against the answer's units (`Item.Units`, each item's in order, keyed by path and qualified name: `Class.method`, `Class`). ")
+	p("Function Acc@k is the same over the gold (file, span) pairs of `expected_spans` without its pseudo-spans (`imports`, `docstring`, `impl:N`), against the units the answer gives, keyed by path and qualified name (`Class.method`, `Class`): its listing across files first (`Result.OpenFirst`, rerank.units' `open_first`), then each item's units (`Item.Units`) in order; the `units file by file` row reads the items' units alone, as answers gave them before the listing. ")
 	p("The baselines are the textbook BM25 above (k1 = 1.2, b = 0.75, lowercase runs of letters and digits) over the tree's `.py` files: the file BM25's document is the path and the content; the function BM25's units are every `def` and `class` at any indentation, the body running to the next line at the same or a smaller indentation that is not blank or a comment (lines continuing a bracket or a triple-quoted string count as the body), methods named by their enclosing classes, each a document of path, qualified name and text; its file ranking is the files of its units in order. ")
 	p("The `.py files only` row is the full pipeline's answer with other files dropped, a diagnostic of how much the documentation and data files it ranks cost it.\n\n")
 }

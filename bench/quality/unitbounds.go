@@ -37,7 +37,8 @@ import (
 //   - wide: the second engine's answer as it is, every unit file by file.
 
 // todayMaxUnits and todayRankedFiles are rerank.units' defaults
-// (max_units, ranked_files), which the default configuration keeps.
+// (max_units, ranked_files) when the bounds were first measured, before
+// the listing across files (open first).
 const (
 	todayMaxUnits    = 4
 	todayRankedFiles = 5

@@ -183,11 +183,18 @@ type Reranked struct {
 
 // Result is a packed answer.
 type Result struct {
-	Query  string   `json:"query"`
-	Terms  []string `json:"terms,omitempty"`
-	Items  []Item   `json:"items"`
-	Tokens int      `json:"tokens"`
-	Budget int      `json:"budget"`
+	Query string   `json:"query"`
+	Terms []string `json:"terms,omitempty"`
+	// OpenFirst are the units to open first across the files shown, best
+	// first by a score comparable across files (rerank.units), each with
+	// its path; the items list each file's own under it too.
+	OpenFirst []core.Unit `json:"open_first,omitempty"`
+	// OpenFirstTokens estimates the listing's text; Tokens is it and the
+	// items' together.
+	OpenFirstTokens int    `json:"open_first_tokens,omitempty"`
+	Items           []Item `json:"items"`
+	Tokens          int    `json:"tokens"`
+	Budget          int    `json:"budget"`
 	// Omitted counts matches left out by the budget or the limit.
 	Omitted  int      `json:"omitted"`
 	Problems []string `json:"problems,omitempty"`

@@ -65,6 +65,10 @@ func (a *Answer) Pack(docs Documents) (*Result, error) {
 	q, m := a.Query, a.Manifest
 	res := &Result{Query: q.Text, Terms: q.Terms, Budget: q.Budget, Items: []Item{}}
 	reserve := footerReserve(q)
+	first := a.openFirst(q.Budget - reserve)
+	if len(first) > 0 {
+		reserve += tokens.Estimate(renderOpenFirst(first, false))
+	}
 	misses := 0
 	p := &packer{a: a, docs: docs, qtokens: queryTokens(q)}
 	seen := map[string]bool{} // ids and texts shown: no item twice
@@ -117,7 +121,33 @@ func (a *Answer) Pack(docs Documents) (*Result, error) {
 		res.Items = append(res.Items, it)
 		res.Tokens += it.Tokens
 	}
+	// The listing names units of the files shown only: a file the floor,
+	// the filters or the budget left out is not pointed to. It is a part
+	// of the listing reserved, so it fits.
+	for _, u := range first {
+		if slices.ContainsFunc(res.Items, func(it Item) bool { return it.Kind == core.DocFile && it.Path == u.Path }) {
+			res.OpenFirst = append(res.OpenFirst, u)
+		}
+	}
+	if len(res.OpenFirst) > 0 {
+		res.OpenFirstTokens = tokens.Estimate(renderOpenFirst(res.OpenFirst, false))
+		res.Tokens += res.OpenFirstTokens
+	}
 	return res, nil
+}
+
+// openFirst is the listing of units across files the answer may show
+// (rerank.units), cut to take at most a quarter of room, the tokens the
+// items and the listing share: the items stay the answer's body.
+func (a *Answer) openFirst(room int) []core.Unit {
+	if a.Units == nil || !a.Query.Accepts(core.DocFile) {
+		return nil
+	}
+	first := a.Units.First()
+	for len(first) > 0 && tokens.Estimate(renderOpenFirst(first, false)) > room/4 {
+		first = first[:len(first)-1]
+	}
+	return first
 }
 
 // verdict is what the packer makes of a hit.

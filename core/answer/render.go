@@ -22,6 +22,7 @@ func (r *Result) Text(explain bool) string {
 	if len(r.Items) == 0 {
 		fmt.Fprintf(&b, "nothing in the project matches %q\n", r.Query)
 	}
+	b.WriteString(renderOpenFirst(r.OpenFirst, explain))
 	for i, it := range r.Items {
 		b.WriteString(renderItem(i+1, &it, explain))
 	}
@@ -47,6 +48,60 @@ func renderItem(n int, it *Item, explain bool) string {
 		}
 	}
 	return b.String()
+}
+
+// renderOpenFirst is the listing of the units to open first, across
+// files, as the compact form starts with it: each unit's place
+// (path:line-end), its name and why it is there; with explain, its score
+// and what each setting of rerank.units added to it. Pack estimates the
+// listing's tokens from exactly this text without explain.
+func renderOpenFirst(units []core.Unit, explain bool) string {
+	if len(units) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("open first:\n")
+	for _, u := range units {
+		b.WriteString("   " + OpenFirstLine(u))
+		if explain {
+			fmt.Fprintf(&b, " (score %.4g = %s)", u.Score, partsLine(u.Parts))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// OpenFirstLine is a unit of the listing across files as the answer's
+// text shows it: "path:line-end Name — why", each name escaped.
+func OpenFirstLine(u core.Unit) string {
+	at := fmt.Sprintf("%s:%d", text.Escape(u.Path), u.Line)
+	if u.EndLine > u.Line {
+		at += fmt.Sprintf("-%d", u.EndLine)
+	}
+	s := at + " " + text.Escape(u.Name)
+	if u.Why != "" {
+		s += " — " + text.Escape(u.Why)
+	}
+	return s
+}
+
+// partsLine says what each setting added to a unit's score, by name.
+func partsLine(parts map[string]float64) string {
+	names := make([]string, 0, len(parts))
+	for n := range parts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		if v := parts[n]; v != 0 {
+			out = append(out, fmt.Sprintf("%s %.3g", n, v))
+		}
+	}
+	if len(out) == 0 {
+		return "0"
+	}
+	return strings.Join(out, " + ")
 }
 
 // footer closes the compact form: the count, the tokens, matches left

@@ -265,8 +265,9 @@ func TestNotesBesideFiles(t *testing.T) {
 
 // TestAnswersGolden holds the answers to real-shaped questions on a
 // Python tree — a bug report with a traceback, a question about code, one
-// about using the project, one a note answers — with each item's role,
-// reasons and units, for review.
+// about using the project, one a note answers — with the units listed
+// first across files, and each item's role, reasons and units, for
+// review.
 func TestAnswersGolden(t *testing.T) {
 	root := pyProject(t)
 	e := engine(t, root)
@@ -290,6 +291,9 @@ func TestAnswersGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "query %q\n", strings.SplitN(q, "\n", 2)[0])
+		for _, u := range res.OpenFirst {
+			fmt.Fprintf(&b, "  open first: %s:%d-%d %s: %s\n", u.Path, u.Line, u.EndLine, u.Name, u.Why)
+		}
 		for i, it := range res.Items {
 			fmt.Fprintf(&b, "  %d. %s [%s] — %s\n", i+1, it.ID, it.Role, strings.Join(it.Reasons, "; "))
 			for _, u := range it.Units {

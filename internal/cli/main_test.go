@@ -106,12 +106,23 @@ func TestContextJSONContract(t *testing.T) {
 	if scores := first["scores"].(map[string]any); scores["rank.bm25"] == nil {
 		t.Errorf("scores = %v", scores)
 	}
+	// The units to open first, across files: each with its path, line
+	// and name, and the parts of its score by the setting that weighs them.
+	of, _ := res["open_first"].([]any)
+	if len(of) == 0 {
+		t.Fatalf("no open_first: %s", out)
+	}
+	u := of[0].(map[string]any)
+	if u["path"] != "store/store.go" || u["name"] != "Open" || u["line"] != 5.0 || u["parts"].(map[string]any)["file_weight"] == nil {
+		t.Errorf("open_first[0] = %v", u)
+	}
 }
 
 func TestContextText(t *testing.T) {
 	root := rubitest.Project(t, goProject)
 	code, out, _ := runRubi(t, "context", "render", "orders", "--root", root, "--kinds", "file", "--explain")
-	if code != 0 || !strings.HasPrefix(out, "1. [file] web/handlers/order.js") || !strings.Contains(out, "score ") || !strings.Contains(out, "tokens (budget 1500") {
+	if code != 0 || !strings.HasPrefix(out, "open first:\n   web/handlers/order.js:2 renderOrders — matches ") || !strings.Contains(out, "(score ") ||
+		!strings.Contains(out, "\n1. [file] web/handlers/order.js") || !strings.Contains(out, "score ") || !strings.Contains(out, "tokens (budget 1500") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	code, _, errOut := runRubi(t, "context", "x", "--root", root, "--kinds", "symbols")

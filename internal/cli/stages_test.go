@@ -173,6 +173,8 @@ func TestStageSettingsInRubiHCL(t *testing.T) {
 		{"ranker \"query.paths\" {\n  max_matches = \"many\"\n}\n", "rubi.hcl:2:", 1},
 		{"retrieve {\n  role_priors = true\n  test_weight = 7\n}\n", "rubi.hcl:3:17: error: Invalid test_weight", 1},
 		{"reranker \"rerank.floor\" {\n  plugin = \"bin/floor\"\n}\n", "rubi.hcl:2:3: error: Rerankers are built-in", 1},
+		{"reranker \"rerank.units\" {\n  open_first = 10\n  text_weight = -1\n}\n", "rubi.hcl:3:17: error: Invalid text_weight for reranker \"rerank.units\"", 1},
+		{"reranker \"rerank.units\" {\n  open_first = -3\n}\n", "rubi.hcl:2:16: error: Invalid open_first for reranker \"rerank.units\"", 1},
 		{"retrieve {\n  test_weight = 0.8\n}\n", "rubi.hcl:2:3: warning: retrieve.test_weight is now a setting of the reranker \"rerank.roles\"", 0},
 	} {
 		root := t.TempDir()

@@ -25,6 +25,26 @@ type UnitsSettings struct {
 	// ranked by their lines, the files read for it; the others list only
 	// the units the question names.
 	RankedFiles int `hcl:"ranked_files,optional"`
+	// OpenFirst is how many units the answer lists first, across the
+	// files read, best first by a score comparable across files; 0 lists
+	// none.
+	OpenFirst int `hcl:"open_first,optional"`
+	// OpenFiles is how many of the files read the listing draws its
+	// units from, the first ones; 0 all of them. Every file read still
+	// counts in how telling each word is.
+	OpenFiles int `hcl:"open_files,optional"`
+	// The weights of that score's parts: the file's standing in the list
+	// (FileWeight, its place p counting from 0 giving 1/(1+FileDecay·p)),
+	// the unit's own lines matched under one inverse document frequency
+	// shared by all the units read, the best unit read scoring 1
+	// (TextWeight), its lines matched against its own file's units, the
+	// file's best scoring 1 (WithinWeight), and the question naming it
+	// or pointing into it (NameWeight).
+	FileWeight   float64 `hcl:"file_weight,optional"`
+	FileDecay    float64 `hcl:"file_decay,optional"`
+	TextWeight   float64 `hcl:"text_weight,optional"`
+	WithinWeight float64 `hcl:"within_weight,optional"`
+	NameWeight   float64 `hcl:"name_weight,optional"`
 }
 
 // Units is rerank.units. It reorders what is under each file of the
@@ -38,7 +58,7 @@ type Units struct {
 
 // NewUnits returns rerank.units with its default settings.
 func NewUnits() *Units {
-	return &Units{s: UnitsSettings{MaxUnits: maxUnits, RankedFiles: maxUnitFiles}}
+	return &Units{s: defaultUnits}
 }
 
 // Info describes the stage.
@@ -59,6 +79,20 @@ func (u *Units) Configure(_ context.Context, setup core.Setup) error {
 	if u.s.RankedFiles < 0 {
 		return &core.SettingError{Setting: "ranked_files", Message: "cannot be negative"}
 	}
+	if u.s.OpenFirst < 0 {
+		return &core.SettingError{Setting: "open_first", Message: "cannot be negative"}
+	}
+	if u.s.OpenFiles < 0 {
+		return &core.SettingError{Setting: "open_files", Message: "cannot be negative"}
+	}
+	for _, w := range []struct {
+		name string
+		v    float64
+	}{{"file_weight", u.s.FileWeight}, {"file_decay", u.s.FileDecay}, {"text_weight", u.s.TextWeight}, {"within_weight", u.s.WithinWeight}, {"name_weight", u.s.NameWeight}} {
+		if w.v < 0 || math.IsNaN(w.v) || math.IsInf(w.v, 0) {
+			return &core.SettingError{Setting: w.name, Message: "must be a number, zero or more"}
+		}
+	}
 	return nil
 }
 
@@ -76,11 +110,16 @@ func (u *Units) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 		return out, nil
 	}
 	p := newProfile(facts.Question(), rr.Query.Terms, facts.Analysis(), u.s.MaxUnits)
-	ranked, err := rankFileUnits(rr.Hits, min(u.s.RankedFiles, rr.Limit), p, facts)
+	read, err := rankFileUnits(rr.Hits, min(u.s.RankedFiles, rr.Limit), p, facts)
 	if err != nil {
 		return core.Reranked{}, err
 	}
-	out.Units = &unitChoice{p: p, ranked: ranked}
+	c := &unitChoice{p: p, ranked: make(map[string][]core.Unit, len(read))}
+	for _, f := range read {
+		c.ranked[f.path] = f.units
+	}
+	c.first = u.openFirst(read, p)
+	out.Units = c
 	return out, nil
 }
 
@@ -90,7 +129,11 @@ func (u *Units) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 type unitChoice struct {
 	p      *profile
 	ranked map[string][]core.Unit
+	first  []core.Unit
 }
+
+// First returns the units to open first across the files read.
+func (c *unitChoice) First() []core.Unit { return c.first }
 
 // Of returns the units the reranker ranked for a file it read, else those
 // of its symbols the question names.
@@ -98,7 +141,7 @@ func (c *unitChoice) Of(path string, syms []core.Symbol) []core.Unit {
 	if units, ok := c.ranked[path]; ok {
 		return units
 	}
-	return c.p.fileUnits(unitFile{path: path, syms: syms}, nil, nil)
+	return c.p.best(c.p.scoreFile(unitFile{path: path, syms: syms}, nil, nil), false)
 }
 
 // Units are the functions, methods and classes of a file, ranked for a
@@ -328,6 +371,11 @@ type unitSpan struct {
 	score      float64
 	why        string
 	matched    []string
+	// within is the unit's match against its file's units, the file's
+	// best scoring 1 (a class's scaled by classTextWeight); bonus is what
+	// the question naming it, or pointing into it, adds. score, the
+	// unit's place in its file, is their sum.
+	within, bonus float64
 }
 
 // maxUnitFiles is how many files of an answer have their units ranked
@@ -336,7 +384,7 @@ type unitSpan struct {
 // the question names. The first files are where an agent starts, and a
 // query's cost stays bounded (tokenizing runs at about 45 MB/s here).
 const (
-	maxUnitFiles = 5
+	maxUnitFiles = 10
 	unitBytes    = 512 << 10
 )
 
@@ -346,11 +394,21 @@ type unitFile struct {
 	syms []core.Symbol
 }
 
+// readFile is a file whose units were ranked by their lines: its place
+// among the files read (0 the first), its units as its item lists them,
+// and every unit it has, scored, for the listing across files.
+type readFile struct {
+	path  string
+	place int
+	units []core.Unit
+	spans []*unitSpan
+}
+
 // rankFileUnits ranks, in parallel, the units of the first files of the
 // list that the query keeps (those the answer will most likely show), by
 // name and by their lines: at most files of them, within unitBytes. The
 // answer's other files rank theirs by name alone (unitChoice.Of).
-func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) (map[string][]core.Unit, error) {
+func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) ([]readFile, error) {
 	var picked []unitFile
 	budget := int64(unitBytes)
 	for _, h := range hits {
@@ -375,7 +433,7 @@ func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) (ma
 	// A worker per processor, each with its own vocabulary: the files of
 	// one answer share most of their words, which a worker then analyzes
 	// once.
-	out := make([][]core.Unit, len(picked))
+	out := make([]readFile, len(picked))
 	var next atomic.Int32
 	var wg sync.WaitGroup
 	for range min(len(picked), runtime.GOMAXPROCS(0)) {
@@ -383,16 +441,13 @@ func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) (ma
 			var sc unitScratch
 			for i := int(next.Add(1) - 1); i < len(picked); i = int(next.Add(1) - 1) {
 				f := picked[i]
-				out[i] = p.fileUnits(f, facts.Read(f.path, maxUnitFile), &sc)
+				spans := p.scoreFile(f, facts.Read(f.path, maxUnitFile), &sc)
+				out[i] = readFile{path: f.path, place: i, units: p.best(spans, true), spans: spans}
 			}
 		})
 	}
 	wg.Wait()
-	ranked := make(map[string][]core.Unit, len(picked))
-	for i, f := range picked {
-		ranked[f.path] = out[i]
-	}
-	return ranked, nil
+	return out, nil
 }
 
 // unitScratch is what ranking the units of files by their lines keeps
@@ -404,13 +459,12 @@ type unitScratch struct {
 	isQuery []int8
 }
 
-// fileUnits returns the units of a file for the question, best first, at
-// most maxUnits. With sc, the file was read (content, nil when it could
-// not be) and its units are ranked by their lines too (a file that could
-// not be read ranks by names alone); without, only units the question
-// names are listed.
-func (p *profile) fileUnits(f unitFile, content []byte, sc *unitScratch) []core.Unit {
-	read := sc != nil
+// scoreFile scores the units of a file for the question and returns them
+// best first. With sc, the file was read (content, nil when it could not
+// be) and its units are ranked by their lines too (a file that could not
+// be read ranks by names alone); without, by the names the question
+// gives alone.
+func (p *profile) scoreFile(f unitFile, content []byte, sc *unitScratch) []*unitSpan {
 	var spans []*unitSpan
 	for _, s := range f.syms {
 		// Lines count from 1; a unit without a line (from a parser
@@ -531,25 +585,39 @@ func (p *profile) fileUnits(f unitFile, content []byte, sc *unitScratch) []core.
 		for _, u := range spans {
 			if m.Func != "" && u.sym.Name == m.Func {
 				u.score += 1 + m.Weight
+				u.bonus += 1 + m.Weight
 				u.why = "defines " + u.name + ", a function in the traceback"
 			}
 		}
 		if in != nil {
 			in.score += 0.5 * m.Weight
+			in.bonus += 0.5 * m.Weight
 			if in.why == "" || strings.HasPrefix(in.why, "matches ") {
 				in.why = "holds line " + strconv.Itoa(m.Line) + ", " + m.Why
 			}
 		}
 	}
 	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(b.score, a.score) })
+	return spans
+}
+
+// best returns the units a file's item lists: its first spans, at most
+// maxUnits, those that score; a file that was read lists its first unit
+// even when none does.
+func (p *profile) best(spans []*unitSpan, read bool) []core.Unit {
 	out := make([]core.Unit, 0, min(len(spans), p.maxUnits))
 	for _, u := range spans[:min(len(spans), p.maxUnits)] {
 		if u.score <= 0 && (len(out) > 0 || !read) {
 			break
 		}
-		out = append(out, core.Unit{Name: u.name, Kind: u.sym.Kind, Line: u.start, EndLine: u.end, Why: u.why})
+		out = append(out, u.unit())
 	}
 	return out
+}
+
+// unit is the span as an answer lists it.
+func (u *unitSpan) unit() core.Unit {
+	return core.Unit{Name: u.name, Kind: u.sym.Kind, Line: u.start, EndLine: u.end, Why: u.why}
 }
 
 // scoreUnits scores each unit: BM25 of the question's weighted terms
@@ -601,7 +669,9 @@ func scoreUnits(spans []*unitSpan, p *profile) {
 		if k := u.sym.Kind; k == core.SymbolClass || k == core.SymbolType || k == core.SymbolInterface {
 			u.score *= classTextWeight
 		}
-		u.score += u.nameBonus(p)
+		u.within = u.score
+		u.bonus = u.nameBonus(p)
+		u.score += u.bonus
 		if u.why == "" && len(u.matched) > 0 {
 			u.why = "matches " + strings.Join(u.matched, ", ")
 		}

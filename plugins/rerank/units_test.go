@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -172,5 +173,57 @@ func TestUnitsRankTheFirstFilesByTheirLines(t *testing.T) {
 	facts.err = manifest.ErrSymbolsDamaged
 	if _, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts); !errors.Is(err, manifest.ErrSymbolsDamaged) {
 		t.Errorf("damaged symbols: %v", err)
+	}
+}
+
+// The listing across files ranks units of different files on one score:
+// the function that matches the question best sits in the second file,
+// under a first file whose own best unit matches it barely, and leads the
+// listing; each unit carries its path, its score and what each setting
+// added. With open_first = 0 there is no listing.
+func TestOpenFirstLeadsWithTheBestUnitOfAnyFile(t *testing.T) {
+	cart := "func Total() int {\n\treturn total\n}\nfunc Items() []Item {\n\treturn items\n}\n"
+	coupon := "func Load() {\n\tread config\n}\nfunc ApplyCoupon() {\n\t// the coupon discount is applied once per cart\n\tapplyDiscount(coupon)\n}\n"
+	question := "the coupon discount is applied twice to the cart total"
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{"cart.go": cart, "coupon.go": coupon},
+		syms: map[string][]core.Symbol{
+			"cart.go":   {{Name: "Total", Kind: core.SymbolFunction, Line: 1, EndLine: 3}, {Name: "Items", Kind: core.SymbolFunction, Line: 4, EndLine: 6}},
+			"coupon.go": {{Name: "Load", Kind: core.SymbolFunction, Line: 1, EndLine: 3}, {Name: "ApplyCoupon", Kind: core.SymbolFunction, Line: 4, EndLine: 7}},
+		}}
+	hits := []core.Hit{{ID: "file:cart.go", Score: 2}, {ID: "file:coupon.go", Score: 1}}
+	u := NewUnits()
+	out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := out.Units.First()
+	if len(first) < 2 || first[0].Path != "coupon.go" || first[0].Name != "ApplyCoupon" || first[0].Line != 4 || first[0].EndLine != 7 {
+		t.Fatalf("open first: %+v, want coupon.go's ApplyCoupon (4-7) first", first)
+	}
+	if first[1].Path != "cart.go" || first[1].Name != "Total" {
+		t.Errorf("second: %+v, want the first file's best, cart.go's Total", first[1])
+	}
+	for _, un := range first {
+		sum := 0.0
+		for _, v := range un.Parts {
+			sum += v
+		}
+		if un.Score <= 0 || math.Abs(sum-un.Score) > 1e-9 || un.Parts["file_weight"] <= 0 {
+			t.Errorf("%s: score %v, parts %v: the parts must add up to the score, the file's standing among them", un.Name, un.Score, un.Parts)
+		}
+	}
+	if slices.ContainsFunc(first, func(un core.Unit) bool { return un.Name == "Load" || un.Name == "Items" }) {
+		t.Errorf("open first lists a unit nothing matches: %+v", first)
+	}
+	// Per file, the units stay as they were: the file's own order.
+	if got := out.Units.Of("cart.go", nil); len(got) == 0 || got[0].Name != "Total" || got[0].Path != "" {
+		t.Errorf("cart.go's own units: %+v", got)
+	}
+
+	u.s.OpenFirst = 0
+	out, err = u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+	if err != nil || out.Units.First() != nil {
+		t.Errorf("open_first = 0: %+v, %v", out.Units.First(), err)
 	}
 }

@@ -1,0 +1,13 @@
+# rerank.units as bench/unittune reads it: every unit of the first ten
+# files in the listing across files, each part of its score raw (every
+# weight 1; file_weight's part 1/(1+p) gives the file's place p).
+reranker "rerank.units" {
+  ranked_files  = 10
+  open_first    = 100000
+  open_files    = 0
+  file_weight   = 1
+  file_decay    = 1
+  text_weight   = 1
+  within_weight = 1
+  name_weight   = 1
+}

@@ -1,0 +1,338 @@
+// Command unittune chooses rerank.units' settings of the listing across
+// files ("open first") by cross-validation over SWE-bench dev, offline,
+// from the per-instance dump bench/quality writes (-swebench-dump) with
+// every unit of the files read listed and each part of its score raw:
+//
+//	go run -C bench ./quality -swebench -mirrors DIR -ablation=false -cli-sample 0 \
+//	    -config unittune/features.hcl -swebench-dump /tmp/features.jsonl
+//	go run -C bench ./unittune -dump /tmp/features.jsonl > /tmp/tune.md
+//
+// The dump's listing must come from features.hcl (ranked_files = 10,
+// open_first large, file_weight = file_decay = 1 and the other weights
+// 1), so that a unit's parts are its raw features: the file's place p
+// (file_weight's part is 1/(1+p)), its text match across the files read,
+// its match within its file, the question's names. Every setting of a
+// grid is scored on every instance once (function Acc@5 and Acc@10 over
+// the first open_first units); the settings are then chosen on the
+// training instances of each fold (5 folds over instances, seeded, and
+// each project left out in turn) and scored on the held-out ones. The
+// setting rubi ships is the one chosen on all the instances; the
+// held-out figures are what to expect of it.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sort"
+)
+
+// line is what the tuner reads of a dump line.
+type line struct {
+	ID        string   `json:"instance_id"`
+	Repo      string   `json:"repo"`
+	FnGold    []string `json:"gold_units"`
+	OpenFirst []struct {
+		Key   string             `json:"key"`
+		Parts map[string]float64 `json:"parts"`
+	} `json:"open_first"`
+}
+
+// cand is a unit of an instance's listing, by its raw features.
+type cand struct {
+	key                int // the unit's key, numbered per instance
+	place              int
+	text, within, name float64
+	gold               bool
+}
+
+type instance struct {
+	id, repo string
+	gold     int // gold units
+	cands    []cand
+}
+
+// setting is one point of the grid.
+type setting struct {
+	files                  int // open_files
+	decay                  float64
+	file, text, within, nm float64
+}
+
+func (s setting) String() string {
+	return fmt.Sprintf("open_files=%d file_decay=%.3g file_weight=%.3g text_weight=%.3g within_weight=%.3g name_weight=%.3g", s.files, s.decay, s.file, s.text, s.within, s.nm)
+}
+
+const openFirst = 10
+
+func main() {
+	dump := flag.String("dump", "", "the dump of bench/quality -swebench-dump, made with unittune/features.hcl")
+	seed := flag.Uint64("seed", 1, "seed of the folds")
+	folds := flag.Int("folds", 5, "folds over instances")
+	flag.Parse()
+	insts, err := read(*dump)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "unittune:", err)
+		os.Exit(1)
+	}
+	grid := makeGrid()
+	fmt.Fprintf(os.Stderr, "unittune: %d instances, %d settings\n", len(insts), len(grid))
+	acc5 := make([][]bool, len(grid))
+	acc10 := make([][]bool, len(grid))
+	for g, s := range grid {
+		acc5[g], acc10[g] = make([]bool, len(insts)), make([]bool, len(insts))
+		for i := range insts {
+			acc5[g][i], acc10[g][i] = score(&insts[i], s)
+		}
+	}
+	choose := func(train []int) int {
+		best, bk10, bk5 := 0, -1, -1
+		for g := range grid {
+			n10, n5 := 0, 0
+			for _, i := range train {
+				if acc10[g][i] {
+					n10++
+				}
+				if acc5[g][i] {
+					n5++
+				}
+			}
+			if n10 > bk10 || n10 == bk10 && n5 > bk5 {
+				best, bk10, bk5 = g, n10, n5
+			}
+		}
+		return best
+	}
+	pct := func(a []bool, idx []int) float64 {
+		n := 0
+		for _, i := range idx {
+			if a[i] {
+				n++
+			}
+		}
+		return 100 * float64(n) / float64(len(idx))
+	}
+	all := make([]int, len(insts))
+	for i := range all {
+		all[i] = i
+	}
+	fmt.Printf("Settings of rerank.units' listing across files, chosen by cross-validation over %d SWE-bench dev instances with function spans (grid of %d settings; objective: function Acc@10 over the first %d units, then Acc@5).\n\n", len(insts), len(grid), openFirst)
+
+	// Folds over instances.
+	order := slices.Clone(all)
+	r := rand.New(rand.NewPCG(*seed, 0))
+	r.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+	fmt.Printf("%d folds over instances (seed %d):\n\n| fold | held out | chosen on the rest | held-out fn Acc@5 | fn Acc@10 |\n|---|---:|---|---:|---:|\n", *folds, *seed)
+	var f5, f10 []float64
+	for f := range *folds {
+		var train, test []int
+		for j, i := range order {
+			if j%*folds == f {
+				test = append(test, i)
+			} else {
+				train = append(train, i)
+			}
+		}
+		g := choose(train)
+		a5, a10 := pct(acc5[g], test), pct(acc10[g], test)
+		f5, f10 = append(f5, a5), append(f10, a10)
+		fmt.Printf("| %d | %d | %s | %.1f | %.1f |\n", f+1, len(test), grid[g], a5, a10)
+	}
+	m5, s5 := meanSD(f5)
+	m10, s10 := meanSD(f10)
+	fmt.Printf("\nHeld out, mean ± sd over the folds: fn Acc@5 **%.1f ± %.1f** (%.1f–%.1f), fn Acc@10 **%.1f ± %.1f** (%.1f–%.1f).\n\n", m5, s5, slices.Min(f5), slices.Max(f5), m10, s10, slices.Min(f10), slices.Max(f10))
+
+	// Each project left out in turn.
+	var repos []string
+	for _, x := range insts {
+		if !slices.Contains(repos, x.repo) {
+			repos = append(repos, x.repo)
+		}
+	}
+	sort.Strings(repos)
+	fmt.Printf("Each project left out in turn:\n\n| project held out | instances | chosen on the others | fn Acc@5 | fn Acc@10 |\n|---|---:|---|---:|---:|\n")
+	n5, n10 := 0, 0
+	for _, repo := range repos {
+		var train, test []int
+		for i, x := range insts {
+			if x.repo == repo {
+				test = append(test, i)
+			} else {
+				train = append(train, i)
+			}
+		}
+		g := choose(train)
+		for _, i := range test {
+			if acc5[g][i] {
+				n5++
+			}
+			if acc10[g][i] {
+				n10++
+			}
+		}
+		fmt.Printf("| %s | %d | %s | %.1f | %.1f |\n", repo, len(test), grid[g], pct(acc5[g], test), pct(acc10[g], test))
+	}
+	fmt.Printf("\nPooled over the held-out projects: fn Acc@5 **%.1f**, fn Acc@10 **%.1f**.\n\n", 100*float64(n5)/float64(len(insts)), 100*float64(n10)/float64(len(insts)))
+
+	g := choose(all)
+	fmt.Printf("Chosen on all %d instances (what rubi.hcl ships): `%s`; on those same instances (not a held-out figure) fn Acc@5 %.1f, Acc@10 %.1f.\n\n", len(insts), grid[g], pct(acc5[g], all), pct(acc10[g], all))
+	// Neighbours of the choice: how flat the optimum is.
+	fmt.Printf("Beside it, on all instances (in-sample), each part alone or left out:\n\n| setting | fn Acc@5 | fn Acc@10 |\n|---|---:|---:|\n")
+	c := grid[g]
+	for _, v := range []struct {
+		name string
+		s    setting
+	}{
+		{"chosen", c},
+		{"file standing off", setting{c.files, c.decay, 0, c.text, c.within, c.nm}},
+		{"text across files off", setting{c.files, c.decay, c.file, 0, c.within, c.nm}},
+		{"within its file off", setting{c.files, c.decay, c.file, c.text, 0, c.nm}},
+		{"names off", setting{c.files, c.decay, c.file, c.text, c.within, 0}},
+		{"units of 5 files", setting{5, c.decay, c.file, c.text, c.within, c.nm}},
+		{"units of all 10 files read", setting{10, c.decay, c.file, c.text, c.within, c.nm}},
+	} {
+		var a5, a10 []bool
+		for i := range insts {
+			x, y := score(&insts[i], v.s)
+			a5, a10 = append(a5, x), append(a10, y)
+		}
+		fmt.Printf("| %s: `%s` | %.1f | %.1f |\n", v.name, v.s, pct(a5, all), pct(a10, all))
+	}
+}
+
+// makeGrid is every setting tried.
+func makeGrid() []setting {
+	var out []setting
+	for _, files := range []int{3, 4, 5, 6, 7, 8, 10} {
+		for _, decay := range []float64{0.125, 0.25, 0.5, 1, 2, 4} {
+			for _, fw := range []float64{0, 0.25, 0.5, 0.75, 1, 1.5, 2, 3} {
+				if fw == 0 && decay != 1 {
+					continue // the standing does not count: one of them
+				}
+				for _, tw := range []float64{0, 1} {
+					for _, ww := range []float64{0, 0.25, 0.5, 1, 2} {
+						for _, nw := range []float64{0, 0.25, 0.5, 1, 2} {
+							out = append(out, setting{files, decay, fw, tw, ww, nw})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// score lists an instance's first openFirst units under s and reports
+// function Acc@5 and Acc@10 (every gold unit in the first k; when there
+// are more than k, the first k all gold).
+func score(x *instance, s setting) (bool, bool) {
+	type top struct {
+		key  int
+		v    float64
+		gold bool
+	}
+	var best [openFirst]top
+	n := 0
+	for i := range x.cands {
+		c := &x.cands[i]
+		if c.place >= s.files {
+			continue
+		}
+		standing := 1 / (1 + s.decay*float64(c.place))
+		v := s.file*standing + s.text*c.text + s.within*c.within + s.nm*c.name
+		// The same key twice (a property's getter and setter): its best.
+		dup := -1
+		for j := range n {
+			if best[j].key == c.key {
+				dup = j
+			}
+		}
+		if dup >= 0 {
+			if v <= best[dup].v {
+				continue
+			}
+			copy(best[dup:n-1], best[dup+1:n])
+			n--
+		}
+		if n == openFirst && v <= best[n-1].v {
+			continue
+		}
+		j := min(n, openFirst-1)
+		for j > 0 && best[j-1].v < v {
+			if j < openFirst {
+				best[j] = best[j-1]
+			}
+			j--
+		}
+		best[j] = top{c.key, v, c.gold}
+		n = min(n+1, openFirst)
+	}
+	at := func(k int) bool {
+		g := 0
+		for _, t := range best[:min(n, k)] {
+			if t.gold {
+				g++
+			}
+		}
+		if x.gold > k {
+			return n >= k && g == k
+		}
+		return g == x.gold
+	}
+	return at(5), at(10)
+}
+
+func read(path string) ([]instance, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<28)
+	var out []instance
+	for sc.Scan() {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return nil, err
+		}
+		if len(l.FnGold) == 0 {
+			continue
+		}
+		x := instance{id: l.ID, repo: l.Repo, gold: len(l.FnGold)}
+		keys := map[string]int{}
+		for _, u := range l.OpenFirst {
+			fw := u.Parts["file_weight"]
+			if fw <= 0 || fw > 1 {
+				return nil, fmt.Errorf("%s: a unit's file_weight part is %v: the dump was not made with features.hcl", l.ID, fw)
+			}
+			place := int(math.Round(1/fw - 1))
+			k, ok := keys[u.Key]
+			if !ok {
+				k = len(keys)
+				keys[u.Key] = k
+			}
+			x.cands = append(x.cands, cand{key: k, place: place, text: u.Parts["text_weight"], within: u.Parts["within_weight"], name: u.Parts["name_weight"], gold: slices.Contains(l.FnGold, u.Key)})
+		}
+		out = append(out, x)
+	}
+	return out, sc.Err()
+}
+
+func meanSD(v []float64) (float64, float64) {
+	m := 0.0
+	for _, x := range v {
+		m += x
+	}
+	m /= float64(len(v))
+	s := 0.0
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(s / float64(max(len(v)-1, 1)))
+}

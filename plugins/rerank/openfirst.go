@@ -1,0 +1,134 @@
+package rerank
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/rubi-dev/rubi/core"
+)
+
+// The listing across files ("open first"): the best units of all the
+// files rerank.units read, in one list. Within a file, a unit's match is
+// normalized to the file's best, which says nothing of how it compares
+// with another file's units; the listing's score is one that does: the
+// file's standing in the list, the unit's lines matched under one
+// inverse document frequency shared by every unit read (a word common
+// to the files read tells none of them apart), its match within its file,
+// and the question naming it or pointing into it, each weighed by a
+// setting of the stage (rubi.hcl). Its weights were chosen by
+// cross-validation over SWE-bench dev (bench/quality -unit-tune).
+
+// partNames are the settings that weigh the listing's parts, which name
+// them in a unit's Parts.
+var partNames = [4]string{"file_weight", "text_weight", "within_weight", "name_weight"}
+
+// defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
+// the built-in rubi.hcl states each.
+var defaultUnits = UnitsSettings{
+	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, OpenFirst: 10, OpenFiles: 5,
+	FileWeight: 0.5, FileDecay: 0.25, TextWeight: 1, WithinWeight: 0.25, NameWeight: 1,
+}
+
+// openFirst scores every unit of the files read on the listing's score
+// and returns the best of the first OpenFiles files, at most OpenFirst;
+// a unit neither its lines nor the question's names match is not listed.
+func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
+	if u.s.OpenFirst == 0 || len(files) == 0 {
+		return nil
+	}
+	text := sharedText(files, p)
+	type cand struct {
+		span  *unitSpan
+		path  string
+		place int
+		parts [4]float64 // by partNames
+		score float64
+	}
+	var cands []cand
+	for _, f := range files {
+		if u.s.OpenFiles > 0 && f.place >= u.s.OpenFiles {
+			break
+		}
+		standing := 1 / (1 + u.s.FileDecay*float64(f.place))
+		for _, s := range f.spans {
+			t := text[s]
+			if t <= 0 && s.within <= 0 && s.bonus <= 0 {
+				continue
+			}
+			c := cand{span: s, path: f.path, place: f.place, parts: [4]float64{
+				u.s.FileWeight * standing, u.s.TextWeight * t, u.s.WithinWeight * s.within, u.s.NameWeight * s.bonus}}
+			c.score = c.parts[0] + c.parts[1] + c.parts[2] + c.parts[3]
+			cands = append(cands, c)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.place, b.place), cmp.Compare(a.span.start, b.span.start))
+	})
+	out := make([]core.Unit, 0, min(len(cands), u.s.OpenFirst))
+	for _, c := range cands[:min(len(cands), u.s.OpenFirst)] {
+		un := c.span.unit()
+		un.Path, un.Score = c.path, c.score
+		un.Parts = make(map[string]float64, len(partNames))
+		for i, n := range partNames {
+			un.Parts[n] = c.parts[i]
+		}
+		out = append(out, un)
+	}
+	return out
+}
+
+// sharedText is each unit's match of the question's terms over all the
+// units read, as one collection (BM25, k1 = 1.2, b = 0.75, as within a
+// file; a class's scaled by classTextWeight), the best unit scoring 1.
+func sharedText(files []readFile, p *profile) map[*unitSpan]float64 {
+	df := map[string]int{}
+	n, total := 0, 0
+	for _, f := range files {
+		for _, s := range f.spans {
+			n++
+			total += s.length
+			for t := range s.tf {
+				df[t]++
+			}
+		}
+	}
+	out := make(map[*unitSpan]float64, n)
+	if n == 0 {
+		return out
+	}
+	avg := max(float64(total)/float64(n), 1)
+	const k1, b = 1.2, 0.75
+	best := 0.0
+	for _, f := range files {
+		for _, s := range f.spans {
+			v := 0.0
+			for t, tf := range s.tf {
+				qw, ok := p.terms[t]
+				if !ok || tf == 0 {
+					continue
+				}
+				idf := math.Log(1 + (float64(n-df[t])+0.5)/(float64(df[t])+0.5))
+				norm := k1 * (1 - b + b*float64(s.length)/avg)
+				v += qw * idf * float64(tf) * (k1 + 1) / (float64(tf) + norm)
+			}
+			if isClassKind(s.sym.Kind) {
+				v *= classTextWeight
+			}
+			out[s] = v
+			best = max(best, v)
+		}
+	}
+	if best > 0 {
+		for s := range out {
+			out[s] /= best
+		}
+	}
+	return out
+}
+
+// isClassKind reports a unit that stands for a type: its own lines are
+// its header, docstring and attributes.
+func isClassKind(kind string) bool {
+	return kind == core.SymbolClass || kind == core.SymbolType || kind == core.SymbolInterface
+}
