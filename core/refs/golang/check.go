@@ -27,9 +27,14 @@ type run struct {
 	// checked earlier is found in it by its position.
 	fset *token.FileSet
 
-	mu    sync.Mutex
-	pkgs  map[*unit]*types.Package
-	fakes map[string]*types.Package
+	mu   sync.Mutex
+	pkgs map[*unit]*types.Package
+	// all lists every package checked, external tests too, and methods
+	// the methods declared in the files asked for: what implementations
+	// pairs.
+	all     []*types.Package
+	methods []method
+	fakes   map[string]*types.Package
 	out   map[string][]refs.Ref
 	stats Stats
 }
@@ -57,10 +62,11 @@ func (r *run) check(ctx context.Context, workers int) error {
 		go func() {
 			defer wg.Done()
 			for u := range ready {
-				if ctx.Err() == nil {
-					r.unit(u)
+				if ctx.Err() != nil {
+					done <- u
+					continue
 				}
-				done <- u
+				r.unit(u, func() { done <- u })
 			}
 		}()
 	}
@@ -75,7 +81,11 @@ func (r *run) check(ctx context.Context, workers int) error {
 	}
 	close(ready)
 	wg.Wait()
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.implementations(r.all, r.methods)
+	return nil
 }
 
 // parsed is one file of a unit.
@@ -86,10 +96,17 @@ type parsed struct {
 	excluded bool
 }
 
-// unit type-checks u and, when its bodies are asked for, collects its
-// references.
-func (r *run) unit(u *unit) {
+// usesPerByte sizes a package's map of uses from its files' size: one
+// identifier in about 16 bytes of Go (12–14 on kubernetes and rubi),
+// so the map seldom grows while go/types fills it.
+const usesPerByte = 16
+
+// unit type-checks u, calling declared once its declarations are (what
+// its importers need), and, when its bodies are asked for, checks them
+// and collects its references.
+func (r *run) unit(u *unit, declared func()) {
 	var files []parsed
+	size := 0
 	names := map[string]int{}
 	for _, f := range u.files {
 		src, err := r.p.Read(f)
@@ -105,6 +122,7 @@ func (r *run) unit(u *unit) {
 			continue
 		}
 		pf.file = af
+		size += len(src)
 		if u.bodies && !r.opts.GeneratedBodies && generated(src) {
 			stripBodies(af)
 		}
@@ -130,25 +148,44 @@ func (r *run) unit(u *unit) {
 		}
 	}
 	imp := &importer{run: r, byPath: r.importsOf(u, files)}
-	var info *types.Info
-	if u.bodies {
-		info = &types.Info{Uses: map[*ast.Ident]types.Object{}}
-	}
 	errs := 0
 	conf := types.Config{
 		Importer:         imp,
 		FakeImportC:      true,
-		IgnoreFuncBodies: !u.bodies,
+		IgnoreFuncBodies: true,
 		Error:            func(error) { errs++ },
 	}
 	pkgPath := u.dir
 	if u.xtest {
 		pkgPath += "_test"
 	}
-	pkg, _ := conf.Check(pkgPath, r.fset, checked, info)
+	// The declarations first, for the importers, which wait for no more.
+	pkg, _ := conf.Check(pkgPath, r.fset, checked, nil)
+	var methods []method
+	if u.bodies {
+		methods = methodsOf(pkg, r.fset)
+	}
+	r.mu.Lock()
+	if !u.xtest {
+		r.pkgs[u] = pkg
+	}
+	if pkg != nil {
+		r.all = append(r.all, pkg)
+	}
+	r.methods = append(r.methods, methods...)
+	r.mu.Unlock()
+	declared()
 	var found map[string][]refs.Ref
 	excluded := 0
 	if u.bodies {
+		// Then the whole package again, bodies and all, in a package of
+		// its own that nothing keeps: the local scopes of a checked body
+		// hang from its package's scope, and would stay with pkg as long
+		// as the run.
+		errs = 0
+		conf.IgnoreFuncBodies = false
+		info := &types.Info{Uses: make(map[*ast.Ident]types.Object, size/usesPerByte)}
+		_, _ = conf.Check(pkgPath, r.fset, checked, info)
 		c := newCollector(r.fset)
 		found = map[string][]refs.Ref{}
 		for _, pf := range files {
@@ -160,8 +197,8 @@ func (r *run) unit(u *unit) {
 			}
 		}
 	}
-	// What importers need is pkg; the positions of its objects need the
-	// files' bases and names only.
+	// What stays is pkg; the positions of its objects need the files'
+	// bases and names only.
 	for _, pf := range files {
 		if tf := r.fset.File(pf.file.FileStart); tf != nil {
 			tf.SetLines(nil)
@@ -169,9 +206,6 @@ func (r *run) unit(u *unit) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !u.xtest {
-		r.pkgs[u] = pkg
-	}
 	r.stats.Packages++
 	r.stats.Errors += errs
 	r.stats.Excluded += excluded
