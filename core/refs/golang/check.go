@@ -35,8 +35,8 @@ type run struct {
 	all     []*types.Package
 	methods []method
 	fakes   map[string]*types.Package
-	out   map[string][]refs.Ref
-	stats Stats
+	out     map[string][]refs.Ref
+	stats   Stats
 }
 
 // check runs the units on workers, each as soon as its dependencies are

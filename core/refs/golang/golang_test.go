@@ -207,10 +207,10 @@ func TestFileTheBuildLeavesOut(t *testing.T) {
 // first function.
 func TestModulesReplacesAndRoots(t *testing.T) {
 	root := writeTree(t, map[string]string{
-		"go.mod":      "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ./third_party/lib\n",
-		"app.go":      "package app\n\n// Version is the app's.\nconst Version = \"1\"\n",
-		"cmd/main.go": "package main\n\nimport (\n\t\"example.com/app\"\n\t\"example.com/lib/v2util\"\n)\n\nfunc main() {\n\tprintln(app.Version, util.Twice(2))\n}\n",
-		"broken/broken.go": "package broken\n\nimport \"example.com/app\"\n\nfunc Good() string { return app.Version }\n\nfunc Bad() {\n\tif {\n}\n",
+		"go.mod":                         "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ./third_party/lib\n",
+		"app.go":                         "package app\n\n// Version is the app's.\nconst Version = \"1\"\n",
+		"cmd/main.go":                    "package main\n\nimport (\n\t\"example.com/app\"\n\t\"example.com/lib/v2util\"\n)\n\nfunc main() {\n\tprintln(app.Version, util.Twice(2))\n}\n",
+		"broken/broken.go":               "package broken\n\nimport \"example.com/app\"\n\nfunc Good() string { return app.Version }\n\nfunc Bad() {\n\tif {\n}\n",
 		"third_party/lib/go.mod":         "module example.com/lib\n\ngo 1.22\n",
 		"third_party/lib/v2util/util.go": "package util\n\n// Twice doubles.\nfunc Twice(n int) int { return 2 * n }\n",
 	})
