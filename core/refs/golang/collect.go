@@ -86,6 +86,19 @@ func (c *collector) keyOf(obj types.Object) *target {
 	return &target{path: tf.Name(), name: name}
 }
 
+// local says obj is a local variable, a parameter or a field, or no
+// declaration at all (a package name, a builtin, a label): most of the
+// identifiers a body uses, told apart without a map lookup.
+func local(obj types.Object) bool {
+	switch o := obj.(type) {
+	case *types.Var:
+		return o.Pkg() == nil || o.Parent() != o.Pkg().Scope()
+	case *types.PkgName, *types.Builtin, *types.Nil, *types.Label:
+		return true
+	}
+	return false
+}
+
 // recvType is the name of a method's receiver's base type, as lang.go
 // names a method's parent: T for T, *T and T[K]; an interface's methods
 // have their named interface.
@@ -120,7 +133,7 @@ func (c *collector) file(f *ast.File, info *types.Info) []refs.Ref {
 			}
 		case *ast.Ident:
 			obj := info.Uses[n]
-			if obj == nil {
+			if obj == nil || local(obj) {
 				return false
 			}
 			t := c.key(obj)

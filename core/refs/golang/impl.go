@@ -78,6 +78,7 @@ func (r *run) implementations(pkgs []*types.Package, methods []method) {
 		}
 	}
 	c := newCollector(r.fset)
+	touched := map[string]bool{}
 	// Methods come grouped by type (methodsOf lists a type's together).
 	for i := 0; i < len(methods); {
 		recv := methods[i].fn.Signature().Recv().Type()
@@ -113,13 +114,15 @@ func (r *run) implementations(pkgs []*types.Package, methods []method) {
 					if decl == nil || t == nil {
 						continue
 					}
+					touched[decl.path] = true
 					r.out[decl.path] = append(r.out[decl.path], refs.Ref{Line: decl.line, Col: decl.col, Path: t.path, Name: t.name, From: decl.from, Impl: true})
 				}
 			}
 		}
 		i = j
 	}
-	for f, rs := range r.out {
+	for f := range touched {
+		rs := r.out[f]
 		slices.SortFunc(rs, func(a, b refs.Ref) int {
 			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Name, b.Name), cmp.Compare(a.From, b.From), boolCmp(a.Impl, b.Impl))
 		})
