@@ -15,8 +15,9 @@
 // project's definitions counts, and a use whose type came from outside
 // (a method called on what a standard library function returned) is
 // lost. A file that does not parse is checked as far as go/parser read
-// it. Measured on rubi's tree and on prometheus, this keeps 99.8% of the
-// references a check that reads the standard library finds.
+// it. On rubi's own tree this keeps 99.94% of the references a check
+// that reads the standard library from GOROOT finds (29,625 of 29,642,
+// none extra).
 //
 // Import paths are mapped to the project's directories by what
 // core/resolve made of them (Project.Imports): go.mod module paths,
@@ -30,24 +31,35 @@
 // resolved on its own by name: its selectors on imported project
 // packages and its uses of its package's names, without types.
 //
-// Cost is most of the design. A package whose files are not asked for
-// is checked without function bodies (its declarations are all its
-// importers need); the bodies of generated files (a "Code generated …
-// DO NOT EDIT." header) are not checked, as they are most of a large
-// tree's code and rarely what anyone looks for the callers in; packages
-// are checked in parallel, each as soon as what it imports is, and what
-// stays after one is its types.Package, for its importers: the syntax
-// trees and the type information are dropped once its references are
-// collected, and its files' line tables emptied.
+// Cost is most of the design. Packages are checked on a bounded number
+// of workers, each as soon as the declarations of what it imports are
+// checked: a package asked for is checked twice, its declarations alone
+// first (IgnoreFuncBodies; the types.Package its importers get, and all
+// that stays of it) and then whole, in a package nothing keeps, whose
+// references are collected and whose syntax and type information are
+// then dropped. The second check costs about 10% more CPU than one, and
+// saves a fifth of the peak memory on kubernetes: a checked body's local
+// scopes hang from its package's scope, and would stay as long as the
+// run. A package only imported by those asked for is checked for its
+// declarations alone; the bodies of generated files (a "Code generated
+// … DO NOT EDIT." header) are not checked, as they are a large part of a
+// big tree's code (43% of kubernetes' non-test bytes) and rarely where
+// anyone looks for callers; a checked file's line table is emptied once
+// its references are collected. Implementations are paired at the end,
+// each type with the interfaces whose first method it has.
 //
-// A reference names its target as lang.go names the symbol (plugins/
-// lang-go): "Func", "Type", "Type.Method" with the receiver's base type
+// A reference names its target as lang.go (plugins/lang-go) names the
+// symbol: "Func", "Type", "Type.Method" with the receiver's base type
 // (Stack for *Stack[T]), "Iface.Method" for an interface's method, in the
 // file that declares it. Struct fields are not targets: lang.go makes no
 // symbols of them. From is the function or method the use sits in, or
 // the type whose declaration it is in; Call marks a call of a function or
 // method and a composite literal of a type (Go's construction), not a
-// conversion.
+// conversion. Impl references sit at a method's declaration, one to each
+// interface method of the project the method implements (its type or a
+// pointer to it implementing the interface), so that a call through the
+// interface can be counted among the method's callers, as gopls counts
+// it.
 package golang
 
 import (
@@ -122,31 +134,36 @@ func (r *Resolver) Check(ctx context.Context, p refs.Project, want []string) (ma
 // Affected widens changed files to the Go files whose references may
 // have changed with them: every file of a changed file's package (a
 // package is checked whole), and every file of the packages that import
-// a changed non-test file directly. The widening stops there: a package
-// that reaches a changed type only through another package (z calls a
-// function of y that returns x.T, then a method of it) is not re-resolved
-// until it changes itself or the next full index, which keeps an edit of
-// a package everything imports to its direct importers rather than the
-// whole tree. A test file is imported by nobody, so it widens to its own
-// package only.
+// it directly (a Go import resolves to all of a package's non-test
+// files, so the importers of any one of them are the package's, which
+// also finds those of a file deleted since). The widening stops there: a
+// package that reaches a changed type only through another package (z
+// calls a function of y that returns x.T, then a method of it) is not
+// re-resolved until it changes itself or the next full index, which keeps
+// an edit of a package everything imports to its direct importers rather
+// than the whole tree. A test file is imported by nobody, so it widens to
+// its own package only.
 func (r *Resolver) Affected(p refs.Project, changed []string) []string {
-	dirs := map[string]bool{}
+	dirs, api := map[string]bool{}, map[string]bool{}
 	for _, f := range changed {
-		if !strings.HasSuffix(f, ".go") {
-			continue
+		if strings.HasSuffix(f, ".go") {
+			dirs[path.Dir(f)] = true
+			api[path.Dir(f)] = api[path.Dir(f)] || !isTest(f)
 		}
-		dirs[path.Dir(f)] = true
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		for _, imp := range p.Importers(f) {
-			if strings.HasSuffix(imp, ".go") {
-				dirs[path.Dir(imp)] = true
+	}
+	files := p.Files(core.LangGo)
+	for _, f := range files {
+		if d := path.Dir(f); api[d] && !isTest(f) {
+			api[d] = false // one file's importers are the package's
+			for _, imp := range p.Importers(f) {
+				if strings.HasSuffix(imp, ".go") {
+					dirs[path.Dir(imp)] = true
+				}
 			}
 		}
 	}
 	var out []string
-	for _, f := range p.Files(core.LangGo) {
+	for _, f := range files {
 		if dirs[path.Dir(f)] {
 			out = append(out, f)
 		}

@@ -270,6 +270,8 @@ func TestAffected(t *testing.T) {
 		{[]string{"cart/cart_test.go"}, "cart/cart.go cart/cart_test.go cart/sum_test.go cart/total_windows.go cart/totaler.go"},
 		{[]string{"stack/stack.go", "README.md"}, "cmd/shop/main.go stack/stack.go"},
 		{[]string{"invoice/invoice.go"}, "invoice/invoice.go order/order.go"},
+		// A file deleted since: its package's importers still are.
+		{[]string{"stack/gone.go"}, "cmd/shop/main.go stack/stack.go"},
 	} {
 		if got := strings.Join(r.Affected(p, c.changed), " "); got != c.want {
 			t.Errorf("Affected(%v) = %s, want %s", c.changed, got, c.want)
