@@ -256,8 +256,14 @@ func TestAgreesWithGoplsOnDecoys(t *testing.T) {
 // rubi's own symbols (every n-th of the root module's, by file and name)
 // with gopls's, over the root module's files the build includes (gopls
 // sees neither testdata nor the nested modules, bench/ and the
-// examples). Measured: precision 1.000, recall 1.000 on 16 symbols
-// (... references).
+// examples). Measured on this sample (12 methods, 8 others; 63
+// references): precision 1.000, recall 1.000; on 80 symbols (380
+// references) precision 1.000, recall 0.995, the two misses calls
+// through interfaces rubi does not define (an error's Error(), a gRPC
+// codec's Unmarshal), which gopls pairs with the methods implementing
+// them and the resolver, reading no package outside the project, cannot.
+// The bound, recall ≥ 0.95, leaves room for such calls in the sample as
+// the code changes.
 func TestAgreesWithGoplsOnRubi(t *testing.T) {
 	bin := gopls(t)
 	p, err := refstest.Dir(context.Background(), repoRoot)
