@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -32,7 +33,7 @@ type run struct {
 	// all lists every package checked, external tests too, and methods
 	// the methods declared in the files asked for: what implementations
 	// pairs.
-	all     []*types.Package
+	all     []checked
 	methods []method
 	fakes   map[string]*types.Package
 	out     map[string][]refs.Ref
@@ -138,13 +139,13 @@ func (r *run) unit(u *unit, declared func()) {
 			name, most = n, c
 		}
 	}
-	var checked []*ast.File
+	var syntax []*ast.File
 	for i := range files {
 		if !files[i].excluded && files[i].file.Name.Name != name {
 			files[i].excluded = true
 		}
 		if !files[i].excluded {
-			checked = append(checked, files[i].file)
+			syntax = append(syntax, files[i].file)
 		}
 	}
 	imp := &importer{run: r, byPath: r.importsOf(u, files)}
@@ -160,17 +161,17 @@ func (r *run) unit(u *unit, declared func()) {
 		pkgPath += "_test"
 	}
 	// The declarations first, for the importers, which wait for no more.
-	pkg, _ := conf.Check(pkgPath, r.fset, checked, nil)
+	pkg, _ := conf.Check(pkgPath, r.fset, syntax, nil)
 	var methods []method
 	if u.bodies {
-		methods = methodsOf(pkg, r.fset)
+		methods = methodsOf(u, pkg, r.fset)
 	}
 	r.mu.Lock()
 	if !u.xtest {
 		r.pkgs[u] = pkg
 	}
 	if pkg != nil {
-		r.all = append(r.all, pkg)
+		r.all = append(r.all, checked{u, pkg})
 	}
 	r.methods = append(r.methods, methods...)
 	r.mu.Unlock()
@@ -185,7 +186,7 @@ func (r *run) unit(u *unit, declared func()) {
 		errs = 0
 		conf.IgnoreFuncBodies = false
 		info := &types.Info{Uses: make(map[*ast.Ident]types.Object, size/usesPerByte)}
-		_, _ = conf.Check(pkgPath, r.fset, checked, info)
+		_, _ = conf.Check(pkgPath, r.fset, syntax, info)
 		c := newCollector(r.fset)
 		found = map[string][]refs.Ref{}
 		for _, pf := range files {
@@ -251,7 +252,9 @@ func (r *run) importsOf(u *unit, files []parsed) map[string]*types.Package {
 		for d := range dirs {
 			dep := r.g.lib[d]
 			pkg := r.pkgs[dep]
-			if dep == nil || pkg == nil || dep == u {
+			// Only what u waited for: a package of a cycle sees the
+			// others as empty, whichever was checked first.
+			if dep == nil || pkg == nil || !slices.Contains(u.deps, dep) {
 				continue
 			}
 			if s := specFor(d, pkg.Name(), specs); s != "" {

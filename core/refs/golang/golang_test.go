@@ -357,3 +357,53 @@ func TestSameAnswerWhateverTheWorkers(t *testing.T) {
 		t.Errorf("c/c.go: %v, want %v", got, want)
 	}
 }
+
+// TestPackageAloneAsInFull resolves packages one at a time, as an index
+// run does after an edit, and gets the references a run over every file
+// gives their files: on the fixture every package, on rubi's tree one
+// package in ten.
+func TestPackageAloneAsInFull(t *testing.T) {
+	for _, c := range []struct {
+		root  string
+		every int
+	}{{"testdata/shop", 1}, {repoRoot, 10}} {
+		p, full := resolve(t, c.root, nil)
+		byDir := map[string][]string{}
+		var dirs []string
+		for _, f := range p.Files(core.LangGo) {
+			d := filepath.ToSlash(filepath.Dir(f))
+			if byDir[d] == nil {
+				dirs = append(dirs, d)
+			}
+			byDir[d] = append(byDir[d], f)
+		}
+		r := golang.New(golang.Options{})
+		for i := 0; i < len(dirs); i += c.every {
+			files := byDir[dirs[i]]
+			out, err := r.Refs(context.Background(), p, files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if g, w := lines(out[f]), lines(full[f]); !slices.Equal(g, w) {
+					t.Errorf("%s alone: %d references, %d in a full run; first differences:\n%s", f, len(g), len(w), firstDiff(g, w))
+				}
+			}
+		}
+	}
+}
+
+func firstDiff(a, b []string) string {
+	var out []string
+	for _, s := range a {
+		if !slices.Contains(b, s) && len(out) < 5 {
+			out = append(out, "  alone only: "+s)
+		}
+	}
+	for _, s := range b {
+		if !slices.Contains(a, s) && len(out) < 10 {
+			out = append(out, "  full only: "+s)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -25,7 +25,15 @@ type unit struct {
 	// checked yet.
 	users   []*unit
 	pending int
+	// id numbers the units; sees holds the ids of the units whose
+	// declarations it can name: itself and what it imports, directly or
+	// not.
+	id   int
+	sees []uint64
 }
+
+// seen says u can name the declarations of w.
+func (u *unit) seen(w *unit) bool { return u.sees[w.id/64]&(1<<(w.id%64)) != 0 }
 
 // graph is the units a run checks and the order between them.
 type graph struct {
@@ -133,6 +141,12 @@ func newGraph(p refs.Project, want []string) *graph {
 		slices.SortFunc(u.deps, func(a, b *unit) int { return strings.Compare(a.dir, b.dir) })
 	}
 	g.cutCycles()
+	for i, u := range g.units {
+		u.id = i
+	}
+	for _, u := range g.units {
+		g.closure(u)
+	}
 	for _, u := range g.units {
 		u.pending = len(u.deps)
 		for _, d := range u.deps {
@@ -140,6 +154,22 @@ func newGraph(p refs.Project, want []string) *graph {
 		}
 	}
 	return g
+}
+
+// closure fills u.sees once its dependencies' are (the graph has no
+// cycle left: the recursion ends).
+func (g *graph) closure(u *unit) {
+	if u.sees != nil {
+		return
+	}
+	u.sees = make([]uint64, (len(g.units)+63)/64)
+	u.sees[u.id/64] |= 1 << (u.id % 64)
+	for _, d := range u.deps {
+		g.closure(d)
+		for i, w := range d.sees {
+			u.sees[i] |= w
+		}
+	}
 }
 
 // cutCycles drops the dependencies between units of one strongly

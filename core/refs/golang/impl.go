@@ -12,6 +12,7 @@ import (
 // method is a method declared in a file asked for, where its name is:
 // the line tables are gone by the time implementations are looked for.
 type method struct {
+	u         *unit
 	fn        *types.Func
 	path      string
 	line, col int
@@ -20,7 +21,7 @@ type method struct {
 
 // methodsOf lists the methods declared on pkg's named types, as they
 // are positioned in fset (whose line tables are still there).
-func methodsOf(pkg *types.Package, fset *token.FileSet) []method {
+func methodsOf(u *unit, pkg *types.Package, fset *token.FileSet) []method {
 	if pkg == nil {
 		return nil
 	}
@@ -44,22 +45,37 @@ func methodsOf(pkg *types.Package, fset *token.FileSet) []method {
 			if p.Line == 0 {
 				continue
 			}
-			out = append(out, method{fn: fn, path: p.Filename, line: p.Line, col: p.Column, from: tn.Name() + "." + fn.Name()})
+			out = append(out, method{u: u, fn: fn, path: p.Filename, line: p.Line, col: p.Column, from: tn.Name() + "." + fn.Name()})
 		}
 	}
 	return out
 }
 
+// checked is a package checked in a run, with its unit.
+type checked struct {
+	u   *unit
+	pkg *types.Package
+}
+
 // implementations adds, at the declaration of each method of methods, a
-// reference (Impl) to each interface method of the project it implements:
-// those of every interface of pkgs that the method's type (or a pointer
-// to it) implements. Interfaces are found by their first method's name
-// among the type's methods, so a type is checked against the few
-// interfaces it may implement, not all.
-func (r *run) implementations(pkgs []*types.Package, methods []method) {
-	byFirst := map[string][]*types.Named{}
-	for _, pkg := range pkgs {
-		scope := pkg.Scope()
+// reference (Impl) to each interface method it implements: of each
+// interface its type (or a pointer to it) implements, declared in its
+// own package or, exported, in a package its package imports directly or
+// not. Those are the interfaces a run that resolves the method's package
+// alone also checks, so resolving a few packages again gives their files
+// the references a full run gives them (an interface declared by a
+// package that imports the type's, the consumer's side of Go's implicit
+// interfaces, is not paired). Interfaces are found by their first
+// method's name among the type's methods, so a type is checked against
+// the few interfaces it may implement, not all.
+func (r *run) implementations(pkgs []checked, methods []method) {
+	type iface struct {
+		u *unit
+		n *types.Named
+	}
+	byFirst := map[string][]iface{}
+	for _, cp := range pkgs {
+		scope := cp.pkg.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
 			if !ok || tn.IsAlias() {
@@ -74,7 +90,7 @@ func (r *run) implementations(pkgs []*types.Package, methods []method) {
 				continue
 			}
 			first := it.Method(0).Name()
-			byFirst[first] = append(byFirst[first], n)
+			byFirst[first] = append(byFirst[first], iface{cp.u, n})
 		}
 	}
 	c := newCollector(r.fset)
@@ -92,10 +108,12 @@ func (r *run) implementations(pkgs []*types.Package, methods []method) {
 		}
 		ptr := types.NewPointer(recv)
 		mset := types.NewMethodSet(ptr)
+		u := methods[i].u
 		seen := map[*types.Named]bool{}
 		for k := range mset.Len() {
-			for _, n := range byFirst[mset.At(k).Obj().Name()] {
-				if seen[n] {
+			for _, in := range byFirst[mset.At(k).Obj().Name()] {
+				n := in.n
+				if seen[n] || !u.seen(in.u) || in.u != u && !n.Obj().Exported() {
 					continue
 				}
 				seen[n] = true
