@@ -30,6 +30,9 @@ type run struct {
 
 	mu   sync.Mutex
 	pkgs map[*unit]*types.Package
+	// imports holds the same by package path, for the export data read
+	// from the cache.
+	imports map[string]*types.Package
 	// all lists every package checked, external tests too, and methods
 	// the methods declared in the files asked for: what implementations
 	// pairs.
@@ -45,9 +48,17 @@ type run struct {
 func (r *run) check(ctx context.Context, workers int) error {
 	r.fset = token.NewFileSet()
 	r.pkgs = map[*unit]*types.Package{}
+	r.imports = map[string]*types.Package{}
 	r.fakes = map[string]*types.Package{}
 	ready := make(chan *unit, len(r.g.units))
+	// left counts the signals to come: each unit's declarations, and a
+	// package's whole check that its external tests wait for.
 	left := len(r.g.units)
+	for _, u := range r.g.units {
+		if u.ext != nil {
+			left++
+		}
+	}
 	for _, u := range r.g.units {
 		if u.pending == 0 {
 			ready <- u
@@ -56,25 +67,40 @@ func (r *run) check(ctx context.Context, workers int) error {
 	if left == 0 {
 		return ctx.Err()
 	}
-	done := make(chan *unit)
+	type signal struct {
+		u     *unit
+		whole bool
+	}
+	done := make(chan signal)
 	var wg sync.WaitGroup
-	for range min(workers, left) {
+	for range min(workers, len(r.g.units)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for u := range ready {
+				declared := func() { done <- signal{u, false} }
+				whole := func() {
+					if u.ext != nil {
+						done <- signal{u, true}
+					}
+				}
 				if ctx.Err() != nil {
-					done <- u
+					declared()
+					whole()
 					continue
 				}
-				r.unit(u, func() { done <- u })
+				r.unit(u, declared, whole)
 			}
 		}()
 	}
 	for left > 0 {
-		u := <-done
+		s := <-done
 		left--
-		for _, w := range u.users {
+		users := s.u.users
+		if s.whole {
+			users = []*unit{s.u.ext}
+		}
+		for _, w := range users {
 			if w.pending--; w.pending == 0 {
 				ready <- w
 			}
@@ -105,13 +131,55 @@ const usesPerByte = 16
 // unit type-checks u, calling declared once its declarations are (what
 // its importers need), and, when its bodies are asked for, checks them
 // and collects its references.
-func (r *run) unit(u *unit, declared func()) {
+func (r *run) unit(u *unit, declared, whole func()) {
+	once := func(f func()) func() {
+		done := false
+		return func() {
+			if !done {
+				done = true
+				f()
+			}
+		}
+	}
+	declared, whole = once(declared), once(whole)
+	defer whole()
+	defer declared()
+	// A bug of go/types, or of this package, on some code costs that
+	// package's references, not the run: its importers see it empty.
+	defer func() {
+		if e := recover(); e != nil {
+			r.mu.Lock()
+			r.stats.Failed++
+			r.mu.Unlock()
+		}
+	}()
+	pkgPath := u.dir
+	if u.xtest {
+		pkgPath += "_test"
+	}
+	srcs := make([][]byte, len(u.files))
+	for i, f := range u.files {
+		srcs[i], _ = r.p.Read(f)
+	}
+	if r.opts.Cache != nil && !u.xtest {
+		u.key = r.key(u, srcs)
+		if !u.bodies {
+			if pkg := r.cached(u.key, pkgPath); pkg != nil {
+				r.record(u, pkg, nil)
+				r.mu.Lock()
+				r.stats.Packages++
+				r.stats.Cached++
+				r.mu.Unlock()
+				return
+			}
+		}
+	}
 	var files []parsed
 	size := 0
 	names := map[string]int{}
-	for _, f := range u.files {
-		src, err := r.p.Read(f)
-		if err != nil {
+	for i, f := range u.files {
+		src := srcs[i]
+		if src == nil {
 			continue
 		}
 		pf := parsed{path: f, excluded: !r.matches(f, src)}
@@ -132,6 +200,7 @@ func (r *run) unit(u *unit, declared func()) {
 		}
 		files = append(files, pf)
 	}
+	srcs = nil
 	// The package is the name most of the included files declare.
 	name, most := "", 0
 	for n, c := range names {
@@ -139,13 +208,18 @@ func (r *run) unit(u *unit, declared func()) {
 			name, most = n, c
 		}
 	}
-	var syntax []*ast.File
+	// The declarations importers see are those of the non-test files;
+	// the whole check has the internal test files too.
+	var syntax, api []*ast.File
 	for i := range files {
 		if !files[i].excluded && files[i].file.Name.Name != name {
 			files[i].excluded = true
 		}
 		if !files[i].excluded {
 			syntax = append(syntax, files[i].file)
+			if !isTest(files[i].path) || u.xtest {
+				api = append(api, files[i].file)
+			}
 		}
 	}
 	imp := &importer{run: r, byPath: r.importsOf(u, files)}
@@ -156,25 +230,16 @@ func (r *run) unit(u *unit, declared func()) {
 		IgnoreFuncBodies: true,
 		Error:            func(error) { errs++ },
 	}
-	pkgPath := u.dir
-	if u.xtest {
-		pkgPath += "_test"
-	}
 	// The declarations first, for the importers, which wait for no more.
-	pkg, _ := conf.Check(pkgPath, r.fset, syntax, nil)
+	pkg, _ := conf.Check(pkgPath, r.fset, api, nil)
 	var methods []method
 	if u.bodies {
 		methods = methodsOf(u, pkg, r.fset)
 	}
-	r.mu.Lock()
-	if !u.xtest {
-		r.pkgs[u] = pkg
+	if u.key != "" {
+		r.store(u.key, pkg)
 	}
-	if pkg != nil {
-		r.all = append(r.all, checked{u, pkg})
-	}
-	r.methods = append(r.methods, methods...)
-	r.mu.Unlock()
+	r.record(u, pkg, methods)
 	declared()
 	var found map[string][]refs.Ref
 	excluded := 0
@@ -186,7 +251,11 @@ func (r *run) unit(u *unit, declared func()) {
 		errs = 0
 		conf.IgnoreFuncBodies = false
 		info := &types.Info{Uses: make(map[*ast.Ident]types.Object, size/usesPerByte)}
-		_, _ = conf.Check(pkgPath, r.fset, syntax, info)
+		all, _ := conf.Check(pkgPath, r.fset, syntax, info)
+		if u.ext != nil {
+			u.whole = all
+			whole()
+		}
 		c := newCollector(r.fset)
 		found = map[string][]refs.Ref{}
 		for _, pf := range files {
@@ -216,6 +285,20 @@ func (r *run) unit(u *unit, declared func()) {
 	for f, refs := range found {
 		r.out[f] = refs
 	}
+}
+
+// record keeps pkg, u's declarations, for its importers and for pairing
+// implementations, with the methods declared in its files when they are
+// asked for.
+func (r *run) record(u *unit, pkg *types.Package, methods []method) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !u.xtest {
+		r.pkgs[u] = pkg
+		r.imports[pkg.Path()] = pkg
+	}
+	r.all = append(r.all, checked{u, pkg})
+	r.methods = append(r.methods, methods...)
 }
 
 // matches says the build on this machine includes file f, by its name
@@ -254,6 +337,9 @@ func (r *run) importsOf(u *unit, files []parsed) map[string]*types.Package {
 			pkg := r.pkgs[dep]
 			// Only what u waited for: a package of a cycle sees the
 			// others as empty, whichever was checked first.
+			if dep != nil && dep.ext == u && dep.whole != nil {
+				pkg = dep.whole
+			}
 			if dep == nil || pkg == nil || !slices.Contains(u.deps, dep) {
 				continue
 			}

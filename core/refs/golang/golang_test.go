@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
@@ -247,10 +248,11 @@ func TestOnlyAskedPackagesAnswered(t *testing.T) {
 		"19:9 Invoice invoice/invoice.go from=Of call",
 		"19:33 Cart.Total cart/cart.go from=Of call",
 	})
-	// The tests of a package are answered when asked for.
+	// External tests come with the package they test, checked whole
+	// with its internal tests (which they may use): all answered.
 	_, out = resolve(t, "testdata/shop", []string{"cart/sum_test.go"})
-	if len(out["cart/sum_test.go"]) == 0 || len(out["cart/cart_test.go"]) != 0 {
-		t.Errorf("asked cart/sum_test.go: got %d references in it, %d in cart/cart_test.go", len(out["cart/sum_test.go"]), len(out["cart/cart_test.go"]))
+	if len(out["cart/sum_test.go"]) != 8 || len(out["cart/cart_test.go"]) != 5 || len(out["cart/cart.go"]) == 0 || len(out["invoice/invoice.go"]) != 0 {
+		t.Errorf("asked cart/sum_test.go: got %d references in it, %d in cart/cart_test.go, %d in cart/cart.go, %d in invoice/invoice.go", len(out["cart/sum_test.go"]), len(out["cart/cart_test.go"]), len(out["cart/cart.go"]), len(out["invoice/invoice.go"]))
 	}
 }
 
@@ -266,8 +268,8 @@ func TestAffected(t *testing.T) {
 		changed []string
 		want    string
 	}{
-		{[]string{"cart/cart.go"}, "cart/cart.go cart/cart_test.go cart/sum_test.go cart/total_windows.go cart/totaler.go cmd/shop/main.go invoice/invoice.go order/order.go"},
-		{[]string{"cart/cart_test.go"}, "cart/cart.go cart/cart_test.go cart/sum_test.go cart/total_windows.go cart/totaler.go"},
+		{[]string{"cart/cart.go"}, "cart/cart.go cart/cart_test.go cart/export_test.go cart/sum_test.go cart/total_windows.go cart/totaler.go cmd/shop/main.go invoice/invoice.go order/order.go"},
+		{[]string{"cart/cart_test.go"}, "cart/cart.go cart/cart_test.go cart/export_test.go cart/sum_test.go cart/total_windows.go cart/totaler.go"},
 		{[]string{"stack/stack.go", "README.md"}, "cmd/shop/main.go stack/stack.go"},
 		{[]string{"invoice/invoice.go"}, "invoice/invoice.go order/order.go"},
 		// A file deleted since: its package's importers still are.
@@ -406,4 +408,85 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// memCache is a Cache in memory.
+type memCache struct {
+	mu   sync.Mutex
+	data map[string][]byte
+}
+
+func (c *memCache) Get(key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.data[key]
+	return b, ok
+}
+
+func (c *memCache) Put(key string, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.data[key] = slices.Clone(data)
+}
+
+// TestCacheServesDeclarations resolves rubi's tree with a cache, then
+// each of some packages alone: the packages they import come from the
+// cache, and the references are those of the full run. An edit changes
+// the keys of the edited package and of what imports it, whose
+// references then follow the edit.
+func TestCacheServesDeclarations(t *testing.T) {
+	cache := &memCache{data: map[string][]byte{}}
+	r := golang.New(golang.Options{Cache: cache})
+	p, err := refstest.Dir(context.Background(), repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, st, err := r.Check(context.Background(), p, p.Files(core.LangGo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Cached != 0 || len(cache.data) < st.Packages/2 || st.Failed != 0 {
+		t.Fatalf("cold run: %+v, %d entries cached", st, len(cache.data))
+	}
+	for _, f := range []string{"core/pipeline/indexrun.go", "internal/cli/read.go", "core/refs/golang/check.go"} {
+		want := r.Affected(p, []string{f})
+		out, st, err := r.Check(context.Background(), p, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Cached == 0 || st.Cached+st.Bodies != st.Packages {
+			t.Errorf("%s: %+v: every package not answered should come from the cache", f, st)
+		}
+		for _, g := range want {
+			if a, b := lines(out[g]), lines(full[g]); !slices.Equal(a, b) {
+				t.Errorf("%s with the cache: %d references, %d in the full run:\n%s", g, len(a), len(b), firstDiff(a, b))
+			}
+		}
+	}
+
+	root := writeTree(t, map[string]string{
+		"go.mod":     "module example.com/c\n\ngo 1.22\n",
+		"lib/lib.go": "package lib\n\n// T is a type.\ntype T struct{}\n\n// M is a method.\nfunc (T) M() {}\n",
+		"use/use.go": "package use\n\nimport \"example.com/c/lib\"\n\nfunc use(t lib.T) { t.M() }\n",
+		"app/app.go": "package app\n\nimport \"example.com/c/use\"\n\nvar _ = use.X\n",
+	})
+	small := &memCache{data: map[string][]byte{}}
+	r = golang.New(golang.Options{Cache: small})
+	resolveWith := func() map[string][]refs.Ref {
+		p, err := refstest.Dir(context.Background(), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := r.Refs(context.Background(), p, []string{"use/use.go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	equalLines(t, "use/use.go", resolveWith()["use/use.go"], []string{"5:16 T lib/lib.go from=use", "5:23 T.M lib/lib.go from=use call"})
+	equalLines(t, "use/use.go from the cache", resolveWith()["use/use.go"], []string{"5:16 T lib/lib.go from=use", "5:23 T.M lib/lib.go from=use call"})
+	if err := os.WriteFile(filepath.Join(root, "lib/lib.go"), []byte("package lib\n\n// T is a type.\ntype T struct{}\n\n// N is a method.\nfunc (T) N() {}\n\n// M is a function.\nfunc M() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	equalLines(t, "use/use.go after the edit", resolveWith()["use/use.go"], []string{"5:16 T lib/lib.go from=use"})
 }

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"go/types"
 	"path"
 	"slices"
 	"strings"
@@ -30,6 +31,15 @@ type unit struct {
 	// not.
 	id   int
 	sees []uint64
+	// key is its cache key, set before its importers start; apiDeps are
+	// the deps its non-test files import, which the key covers.
+	key     string
+	apiDeps []*unit
+	// xtest is the directory's external test package, which imports this
+	// one with its internal test files (export_test.go): it waits for
+	// whole, this package checked with them, which it then releases.
+	ext   *unit
+	whole *types.Package
 }
 
 // seen says u can name the declarations of w.
@@ -113,6 +123,10 @@ func newGraph(p refs.Project, want []string) *graph {
 	}
 	for _, x := range xtests {
 		g.units = append(g.units, x)
+		if lib := g.lib[x.dir]; lib != nil {
+			lib.ext = x
+			lib.bodies = true // for whole
+		}
 	}
 	slices.SortFunc(g.units, func(a, b *unit) int {
 		if c := strings.Compare(a.dir, b.dir); c != 0 {
@@ -127,11 +141,12 @@ func newGraph(p refs.Project, want []string) *graph {
 		return -1
 	})
 	for _, u := range g.units {
-		deps := map[*unit]bool{}
+		deps, api := map[*unit]bool{}, map[*unit]bool{}
 		for _, f := range u.files {
 			for _, t := range p.Imports(f) {
 				if d := g.lib[path.Dir(t)]; d != nil && d != u {
 					deps[d] = true
+					api[d] = api[d] || !isTest(f)
 				}
 			}
 		}
@@ -139,6 +154,11 @@ func newGraph(p refs.Project, want []string) *graph {
 			u.deps = append(u.deps, d)
 		}
 		slices.SortFunc(u.deps, func(a, b *unit) int { return strings.Compare(a.dir, b.dir) })
+		for _, d := range u.deps {
+			if api[d] {
+				u.apiDeps = append(u.apiDeps, d)
+			}
+		}
 	}
 	g.cutCycles()
 	for i, u := range g.units {
@@ -150,7 +170,9 @@ func newGraph(p refs.Project, want []string) *graph {
 	for _, u := range g.units {
 		u.pending = len(u.deps)
 		for _, d := range u.deps {
-			d.users = append(d.users, u)
+			if d.ext != u {
+				d.users = append(d.users, u)
+			}
 		}
 	}
 	return g
@@ -233,6 +255,7 @@ func (g *graph) cutCycles() {
 	}
 	for _, u := range g.units {
 		u.deps = slices.DeleteFunc(u.deps, func(d *unit) bool { return comp[d] == comp[u] })
+		u.apiDeps = slices.DeleteFunc(u.apiDeps, func(d *unit) bool { return comp[d] == comp[u] })
 	}
 }
 
