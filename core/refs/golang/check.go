@@ -30,9 +30,6 @@ type run struct {
 
 	mu   sync.Mutex
 	pkgs map[*unit]*types.Package
-	// imports holds the same by package path, for the export data read
-	// from the cache.
-	imports map[string]*types.Package
 	// all lists every package checked, external tests too, and methods
 	// the methods declared in the files asked for: what implementations
 	// pairs.
@@ -48,7 +45,6 @@ type run struct {
 func (r *run) check(ctx context.Context, workers int) error {
 	r.fset = token.NewFileSet()
 	r.pkgs = map[*unit]*types.Package{}
-	r.imports = map[string]*types.Package{}
 	r.fakes = map[string]*types.Package{}
 	ready := make(chan *unit, len(r.g.units))
 	// left counts the signals to come: each unit's declarations, and a
@@ -157,29 +153,12 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	if u.xtest {
 		pkgPath += "_test"
 	}
-	srcs := make([][]byte, len(u.files))
-	for i, f := range u.files {
-		srcs[i], _ = r.p.Read(f)
-	}
-	if r.opts.Cache != nil && !u.xtest {
-		u.key = r.key(u, srcs)
-		if !u.bodies {
-			if pkg := r.cached(u.key, pkgPath); pkg != nil {
-				r.record(u, pkg, nil)
-				r.mu.Lock()
-				r.stats.Packages++
-				r.stats.Cached++
-				r.mu.Unlock()
-				return
-			}
-		}
-	}
 	var files []parsed
 	size := 0
 	names := map[string]int{}
-	for i, f := range u.files {
-		src := srcs[i]
-		if src == nil {
+	for _, f := range u.files {
+		src, err := r.p.Read(f)
+		if err != nil {
 			continue
 		}
 		pf := parsed{path: f, excluded: !r.matches(f, src)}
@@ -200,7 +179,6 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		}
 		files = append(files, pf)
 	}
-	srcs = nil
 	// The package is the name most of the included files declare.
 	name, most := "", 0
 	for n, c := range names {
@@ -235,9 +213,6 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	var methods []method
 	if u.bodies {
 		methods = methodsOf(u, pkg, r.fset)
-	}
-	if u.key != "" {
-		r.store(u.key, pkg)
 	}
 	r.record(u, pkg, methods)
 	declared()
@@ -295,7 +270,6 @@ func (r *run) record(u *unit, pkg *types.Package, methods []method) {
 	defer r.mu.Unlock()
 	if !u.xtest {
 		r.pkgs[u] = pkg
-		r.imports[pkg.Path()] = pkg
 	}
 	r.all = append(r.all, checked{u, pkg})
 	r.methods = append(r.methods, methods...)

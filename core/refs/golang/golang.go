@@ -26,7 +26,10 @@
 // the build on this machine's GOOS and GOARCH includes (go/build's
 // file name and //go:build rules, read from the contents the Project
 // gives), with the package name most of them declare; its external
-// tests (package x_test) are a package of their own. A file the build
+// tests (package x_test) are a package of their own. Importers see a
+// package's non-test declarations, as the go command builds it for
+// them; its external tests see it with its internal test files (the
+// export_test.go idiom), so asking for them answers that whole package. A file the build
 // leaves out (the other systems' variants, //go:build ignore) is
 // resolved on its own by name: its selectors on imported project
 // packages and its uses of its package's names, without types.
@@ -86,21 +89,6 @@ type Options struct {
 	Workers int
 	// GeneratedBodies checks the function bodies of generated files too.
 	GeneratedBodies bool
-	// Cache, when set, keeps each package's declarations between runs.
-	Cache Cache
-}
-
-// Cache keeps the declarations of the packages a run checks, as export
-// data (golang.org/x/tools/go/gcexportdata), under a key that changes
-// with the package's files, the build, the Go release and its imports'
-// keys: a later run reads the declarations of a package it does not
-// answer for instead of parsing and checking its files, which is most
-// of what resolving a few packages again costs (their imports, direct or
-// not, are often hundreds of packages). Get and Put may be called
-// concurrently. A cache that loses entries only costs time.
-type Cache interface {
-	Get(key string) ([]byte, bool)
-	Put(key string, data []byte)
 }
 
 // New returns a resolver.
@@ -119,10 +107,10 @@ type Stats struct {
 	// Excluded counts the files asked whose build leaves them out on this
 	// machine, resolved by name only.
 	Excluded int
-	// Cached counts the packages whose declarations came from the Cache,
-	// Failed those whose check panicked (their files are not answered).
-	Cached, Failed int
-	Refs           int
+	// Failed counts the packages whose check panicked: their files are
+	// not answered, their importers see them empty.
+	Failed int
+	Refs   int
 }
 
 // Refs returns the references of the files of want and of the other

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
@@ -408,85 +407,4 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-// memCache is a Cache in memory.
-type memCache struct {
-	mu   sync.Mutex
-	data map[string][]byte
-}
-
-func (c *memCache) Get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b, ok := c.data[key]
-	return b, ok
-}
-
-func (c *memCache) Put(key string, data []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.data[key] = slices.Clone(data)
-}
-
-// TestCacheServesDeclarations resolves rubi's tree with a cache, then
-// each of some packages alone: the packages they import come from the
-// cache, and the references are those of the full run. An edit changes
-// the keys of the edited package and of what imports it, whose
-// references then follow the edit.
-func TestCacheServesDeclarations(t *testing.T) {
-	cache := &memCache{data: map[string][]byte{}}
-	r := golang.New(golang.Options{Cache: cache})
-	p, err := refstest.Dir(context.Background(), repoRoot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, st, err := r.Check(context.Background(), p, p.Files(core.LangGo))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Cached != 0 || len(cache.data) < st.Packages/2 || st.Failed != 0 {
-		t.Fatalf("cold run: %+v, %d entries cached", st, len(cache.data))
-	}
-	for _, f := range []string{"core/pipeline/indexrun.go", "internal/cli/read.go", "core/refs/golang/check.go"} {
-		want := r.Affected(p, []string{f})
-		out, st, err := r.Check(context.Background(), p, want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Cached == 0 || st.Cached+st.Bodies != st.Packages {
-			t.Errorf("%s: %+v: every package not answered should come from the cache", f, st)
-		}
-		for _, g := range want {
-			if a, b := lines(out[g]), lines(full[g]); !slices.Equal(a, b) {
-				t.Errorf("%s with the cache: %d references, %d in the full run:\n%s", g, len(a), len(b), firstDiff(a, b))
-			}
-		}
-	}
-
-	root := writeTree(t, map[string]string{
-		"go.mod":     "module example.com/c\n\ngo 1.22\n",
-		"lib/lib.go": "package lib\n\n// T is a type.\ntype T struct{}\n\n// M is a method.\nfunc (T) M() {}\n",
-		"use/use.go": "package use\n\nimport \"example.com/c/lib\"\n\nfunc use(t lib.T) { t.M() }\n",
-		"app/app.go": "package app\n\nimport \"example.com/c/use\"\n\nvar _ = use.X\n",
-	})
-	small := &memCache{data: map[string][]byte{}}
-	r = golang.New(golang.Options{Cache: small})
-	resolveWith := func() map[string][]refs.Ref {
-		p, err := refstest.Dir(context.Background(), root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := r.Refs(context.Background(), p, []string{"use/use.go"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	equalLines(t, "use/use.go", resolveWith()["use/use.go"], []string{"5:16 T lib/lib.go from=use", "5:23 T.M lib/lib.go from=use call"})
-	equalLines(t, "use/use.go from the cache", resolveWith()["use/use.go"], []string{"5:16 T lib/lib.go from=use", "5:23 T.M lib/lib.go from=use call"})
-	if err := os.WriteFile(filepath.Join(root, "lib/lib.go"), []byte("package lib\n\n// T is a type.\ntype T struct{}\n\n// N is a method.\nfunc (T) N() {}\n\n// M is a function.\nfunc M() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	equalLines(t, "use/use.go after the edit", resolveWith()["use/use.go"], []string{"5:16 T lib/lib.go from=use"})
 }

@@ -31,10 +31,6 @@ type unit struct {
 	// not.
 	id   int
 	sees []uint64
-	// key is its cache key, set before its importers start; apiDeps are
-	// the deps its non-test files import, which the key covers.
-	key     string
-	apiDeps []*unit
 	// xtest is the directory's external test package, which imports this
 	// one with its internal test files (export_test.go): it waits for
 	// whole, this package checked with them, which it then releases.
@@ -141,12 +137,11 @@ func newGraph(p refs.Project, want []string) *graph {
 		return -1
 	})
 	for _, u := range g.units {
-		deps, api := map[*unit]bool{}, map[*unit]bool{}
+		deps := map[*unit]bool{}
 		for _, f := range u.files {
 			for _, t := range p.Imports(f) {
 				if d := g.lib[path.Dir(t)]; d != nil && d != u {
 					deps[d] = true
-					api[d] = api[d] || !isTest(f)
 				}
 			}
 		}
@@ -154,11 +149,6 @@ func newGraph(p refs.Project, want []string) *graph {
 			u.deps = append(u.deps, d)
 		}
 		slices.SortFunc(u.deps, func(a, b *unit) int { return strings.Compare(a.dir, b.dir) })
-		for _, d := range u.deps {
-			if api[d] {
-				u.apiDeps = append(u.apiDeps, d)
-			}
-		}
 	}
 	g.cutCycles()
 	for i, u := range g.units {
@@ -255,7 +245,6 @@ func (g *graph) cutCycles() {
 	}
 	for _, u := range g.units {
 		u.deps = slices.DeleteFunc(u.deps, func(d *unit) bool { return comp[d] == comp[u] })
-		u.apiDeps = slices.DeleteFunc(u.apiDeps, func(d *unit) bool { return comp[d] == comp[u] })
 	}
 }
 
