@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rubi-dev/rubi/core/refs"
 )
@@ -38,6 +39,7 @@ type run struct {
 	fakes   map[string]*types.Package
 	out     map[string][]refs.Ref
 	stats   Stats
+	failed  atomic.Int64
 }
 
 // check runs the units on workers, each as soon as its dependencies are
@@ -108,6 +110,7 @@ func (r *run) check(ctx context.Context, workers int) error {
 		return err
 	}
 	r.implementations(r.all, r.methods)
+	r.stats.Failed = int(r.failed.Load())
 	return nil
 }
 
@@ -144,9 +147,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	// package's references, not the run: its importers see it empty.
 	defer func() {
 		if e := recover(); e != nil {
-			r.mu.Lock()
-			r.stats.Failed++
-			r.mu.Unlock()
+			r.failed.Add(1)
 		}
 	}()
 	pkgPath := u.dir
@@ -251,6 +252,9 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if lib := r.g.lib[u.dir]; u.xtest && lib != nil {
+		lib.whole = nil // its one user is done
+	}
 	r.stats.Packages++
 	r.stats.Errors += errs
 	r.stats.Excluded += excluded
