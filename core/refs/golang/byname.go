@@ -22,6 +22,7 @@ func (c *collector) byName(f *ast.File, pkg *types.Package, byPath map[string]*t
 	if tf == nil {
 		return nil
 	}
+	clear(c.calls)
 	// own: the file's top-level names, each with the way a use of it
 	// calls (callee: a function; built: a type).
 	type decl struct {
@@ -171,7 +172,6 @@ func declared(d ast.Decl) (map[string]bool, map[*ast.Ident]bool) {
 		case *ast.FuncDecl:
 			local(n.Name)
 			top = false
-		case *ast.GenDecl:
 		case *ast.BlockStmt:
 			top = false
 		case *ast.Field:
