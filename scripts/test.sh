@@ -22,6 +22,10 @@
 #     A folder is installed again only when its package.json or lock file
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
+#   - gopls, pinned (v0.23.0), from the Go module proxy: core/refs/golang
+#     compares its references with gopls's. Installed into testdata/gopls/
+#     bin (git-ignored), never on PATH nor into the user's GOBIN; a
+#     missing gopls fails that test unless RUBI_TEST_NO_GOPLS=1.
 #
 # Then it runs go test ./..., the pipeline's concurrency tests again with
 # the race detector, the benchmarks' tests (bench/, a module of
@@ -107,6 +111,12 @@ for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer agen
 done
 
 command -v gcc >/dev/null || install gcc
+
+gopls_version=v0.23.0
+if ! testdata/gopls/bin/gopls version 2>/dev/null | grep -qF " $gopls_version"; then
+  say "gopls $gopls_version into testdata/gopls/bin"
+  GOBIN="$root/testdata/gopls/bin" go install "golang.org/x/tools/gopls@$gopls_version"
+fi
 
 # The tests' own temporary folder, and a mark of when they started.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rubi-test.XXXXXX")

@@ -36,6 +36,12 @@ type Ref struct {
 	From string `json:"from,omitempty"`
 	// Call says the use calls the symbol (or constructs the class).
 	Call bool `json:"call,omitempty"`
+	// Impl says the use is the declaration of the method From, which
+	// implements the interface method Name: a call through the interface
+	// may land in From, so "who calls From" includes the interface
+	// method's callers, and "who calls Name" the callers of From (as
+	// gopls's references answer for a method).
+	Impl bool `json:"impl,omitempty"`
 }
 
 // Project is what a resolver sees of the project: its indexed files,

@@ -1,0 +1,466 @@
+package golang
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rubi-dev/rubi/core/refs"
+)
+
+// run is one Check: the units' results as they come, shared by the
+// workers under mu.
+type run struct {
+	p     refs.Project
+	g     *graph
+	opts  Options
+	build build.Context
+	// fset holds every file checked: an object imported from a package
+	// checked earlier is found in it by its position.
+	fset *token.FileSet
+
+	mu   sync.Mutex
+	pkgs map[*unit]*types.Package
+	// all lists every package checked, external tests too, and methods
+	// the methods declared in the files asked for: what implementations
+	// pairs.
+	all     []checked
+	methods []method
+	fakes   map[string]*types.Package
+	out     map[string][]refs.Ref
+	stats   Stats
+	failed  atomic.Int64
+}
+
+// check runs the units on workers, each as soon as its dependencies are
+// done.
+func (r *run) check(ctx context.Context, workers int) error {
+	r.fset = token.NewFileSet()
+	r.pkgs = map[*unit]*types.Package{}
+	r.fakes = map[string]*types.Package{}
+	ready := make(chan *unit, len(r.g.units))
+	// left counts the signals to come: each unit's declarations, and a
+	// package's whole check that its external tests wait for.
+	left := len(r.g.units)
+	for _, u := range r.g.units {
+		if u.ext != nil {
+			left++
+		}
+	}
+	for _, u := range r.g.units {
+		if u.pending == 0 {
+			ready <- u
+		}
+	}
+	if left == 0 {
+		return ctx.Err()
+	}
+	type signal struct {
+		u     *unit
+		whole bool
+	}
+	done := make(chan signal)
+	var wg sync.WaitGroup
+	for range min(workers, len(r.g.units)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range ready {
+				declared := func() { done <- signal{u, false} }
+				whole := func() {
+					if u.ext != nil {
+						done <- signal{u, true}
+					}
+				}
+				if ctx.Err() != nil {
+					declared()
+					whole()
+					continue
+				}
+				r.unit(u, declared, whole)
+			}
+		}()
+	}
+	for left > 0 {
+		s := <-done
+		left--
+		users := s.u.users
+		if s.whole {
+			users = []*unit{s.u.ext}
+		}
+		for _, w := range users {
+			if w.pending--; w.pending == 0 {
+				ready <- w
+			}
+		}
+	}
+	close(ready)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.implementations(r.all, r.methods)
+	r.stats.Failed = int(r.failed.Load())
+	return nil
+}
+
+// parsed is one file of a unit.
+type parsed struct {
+	path string
+	file *ast.File
+	// excluded: the build leaves it out, or it declares another package.
+	excluded bool
+}
+
+// usesPerByte sizes a package's map of uses from its files' size: one
+// identifier in about 16 bytes of Go (12–14 on kubernetes and rubi),
+// so the map seldom grows while go/types fills it.
+const usesPerByte = 16
+
+// unit type-checks u, calling declared once its declarations are (what
+// its importers need), and, when its bodies are asked for, checks them
+// and collects its references.
+func (r *run) unit(u *unit, declared, whole func()) {
+	once := func(f func()) func() {
+		done := false
+		return func() {
+			if !done {
+				done = true
+				f()
+			}
+		}
+	}
+	declared, whole = once(declared), once(whole)
+	defer whole()
+	defer declared()
+	// A bug of go/types, or of this package, on some code costs that
+	// package's references, not the run: its importers see it empty.
+	defer func() {
+		if e := recover(); e != nil {
+			r.failed.Add(1)
+		}
+	}()
+	pkgPath := u.dir
+	if u.xtest {
+		pkgPath += "_test"
+	}
+	var files []parsed
+	size := 0
+	names := map[string]int{}
+	for _, f := range u.files {
+		src, err := r.p.Read(f)
+		if err != nil {
+			continue
+		}
+		pf := parsed{path: f, excluded: !r.matches(f, src)}
+		if pf.excluded && !u.bodies {
+			continue
+		}
+		af, _ := parser.ParseFile(r.fset, f, src, parser.SkipObjectResolution)
+		if af == nil || af.Name == nil {
+			continue
+		}
+		pf.file = af
+		size += len(src)
+		if u.bodies && !r.opts.GeneratedBodies && generated(src) {
+			stripBodies(af)
+		}
+		if !pf.excluded {
+			names[af.Name.Name]++
+		}
+		files = append(files, pf)
+	}
+	// The package is the name most of the included files declare.
+	name, most := "", 0
+	for n, c := range names {
+		if c > most || c == most && n < name {
+			name, most = n, c
+		}
+	}
+	// The declarations importers see are those of the non-test files;
+	// the whole check has the internal test files too.
+	var syntax, api []*ast.File
+	for i := range files {
+		if !files[i].excluded && files[i].file.Name.Name != name {
+			files[i].excluded = true
+		}
+		if !files[i].excluded {
+			syntax = append(syntax, files[i].file)
+			if !isTest(files[i].path) || u.xtest {
+				api = append(api, files[i].file)
+			}
+		}
+	}
+	imp := &importer{run: r, byPath: r.importsOf(u, files)}
+	errs := 0
+	conf := types.Config{
+		Importer:         imp,
+		FakeImportC:      true,
+		IgnoreFuncBodies: true,
+		Error:            func(error) { errs++ },
+	}
+	// The declarations first, for the importers, which wait for no more.
+	pkg, _ := conf.Check(pkgPath, r.fset, api, nil)
+	var methods []method
+	if u.bodies {
+		methods = methodsOf(u, pkg, r.fset)
+	}
+	r.record(u, pkg, methods)
+	declared()
+	var found map[string][]refs.Ref
+	excluded := 0
+	if u.bodies {
+		// Then the whole package again, bodies and all, in a package of
+		// its own that nothing keeps: the local scopes of a checked body
+		// hang from its package's scope, and would stay with pkg as long
+		// as the run.
+		errs = 0
+		conf.IgnoreFuncBodies = false
+		info := &types.Info{Uses: make(map[*ast.Ident]types.Object, size/usesPerByte)}
+		all, _ := conf.Check(pkgPath, r.fset, syntax, info)
+		if u.ext != nil {
+			u.whole = all
+			whole()
+		}
+		c := newCollector(r.fset)
+		found = map[string][]refs.Ref{}
+		for _, pf := range files {
+			if pf.excluded {
+				excluded++
+				found[pf.path] = c.byName(pf.file, pkg, imp.byPath)
+			} else {
+				found[pf.path] = c.file(pf.file, info)
+			}
+		}
+	}
+	// What stays is pkg; the positions of its objects need the files'
+	// bases and names only.
+	for _, pf := range files {
+		if tf := r.fset.File(pf.file.FileStart); tf != nil {
+			tf.SetLines(nil)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if lib := r.g.lib[u.dir]; u.xtest && lib != nil {
+		lib.whole = nil // its one user is done
+	}
+	r.stats.Packages++
+	r.stats.Errors += errs
+	r.stats.Excluded += excluded
+	if u.bodies {
+		r.stats.Bodies++
+	}
+	for f, refs := range found {
+		r.out[f] = refs
+	}
+}
+
+// record keeps pkg, u's declarations, for its importers and for pairing
+// implementations, with the methods declared in its files when they are
+// asked for.
+func (r *run) record(u *unit, pkg *types.Package, methods []method) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !u.xtest {
+		r.pkgs[u] = pkg
+	}
+	r.all = append(r.all, checked{u, pkg})
+	r.methods = append(r.methods, methods...)
+}
+
+// matches says the build on this machine includes file f, by its name
+// and its //go:build line, as go/build decides.
+func (r *run) matches(f string, src []byte) bool {
+	c := r.build
+	c.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
+	ok, err := c.MatchFile(path.Dir(f), path.Base(f))
+	return ok && err == nil
+}
+
+// importsOf maps the import paths u's files write to the packages the
+// project holds for them. core/resolve resolved each file's imports to
+// the files of a directory, not per import: a directory is matched to
+// the import path that ends with the most of its path's elements
+// (k8s.io/api/core/v1 for staging/src/k8s.io/api/core/v1, a module's
+// path for its root's package by the package name), which is the one
+// import that led there.
+func (r *run) importsOf(u *unit, files []parsed) map[string]*types.Package {
+	out := map[string]*types.Package{}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, pf := range files {
+		var specs []string
+		for _, im := range pf.file.Imports {
+			if s := importPath(im); s != "" && s != "C" {
+				specs = append(specs, s)
+			}
+		}
+		dirs := map[string]bool{}
+		for _, t := range r.p.Imports(pf.path) {
+			dirs[path.Dir(t)] = true
+		}
+		for d := range dirs {
+			dep := r.g.lib[d]
+			pkg := r.pkgs[dep]
+			// Only what u waited for: a package of a cycle sees the
+			// others as empty, whichever was checked first.
+			if dep != nil && dep.ext == u && dep.whole != nil {
+				pkg = dep.whole
+			}
+			if dep == nil || pkg == nil || !slices.Contains(u.deps, dep) {
+				continue
+			}
+			if s := specFor(d, pkg.Name(), specs); s != "" {
+				out[s] = pkg
+			}
+		}
+	}
+	return out
+}
+
+// specFor picks, among specs, the import path of directory dir, whose
+// package is named name: the one sharing the most trailing elements with
+// dir, else the only one whose last element (before a /vN) is name.
+func specFor(dir, name string, specs []string) string {
+	best, most, tie := "", 0, false
+	for _, s := range specs {
+		n := commonTail(dir, s)
+		switch {
+		case n > most:
+			best, most, tie = s, n, false
+		case n == most && n > 0:
+			tie = true
+		}
+	}
+	if most > 0 && !tie {
+		return best
+	}
+	if most > 0 {
+		return ""
+	}
+	found := ""
+	for _, s := range specs {
+		if lastElem(s) == name {
+			if found != "" {
+				return ""
+			}
+			found = s
+		}
+	}
+	return found
+}
+
+// commonTail counts the trailing path elements a and b share.
+func commonTail(a, b string) int {
+	n := 0
+	for a != "" && a != "." && b != "" {
+		ai, bi := strings.LastIndexByte(a, '/'), strings.LastIndexByte(b, '/')
+		if a[ai+1:] != b[bi+1:] {
+			break
+		}
+		n++
+		if ai < 0 || bi < 0 {
+			break
+		}
+		a, b = a[:ai], b[:bi]
+	}
+	return n
+}
+
+// lastElem is the package name an import path suggests: its last
+// element, without a major version suffix (/v2) or a gopkg.in version
+// (.v3), with a go- prefix dropped and dashes as underscores.
+func lastElem(spec string) string {
+	e := spec[strings.LastIndexByte(spec, '/')+1:]
+	if len(e) > 1 && e[0] == 'v' && strings.Trim(e[1:], "0123456789") == "" {
+		if rest := strings.TrimSuffix(spec, "/"+e); rest != spec {
+			e = rest[strings.LastIndexByte(rest, '/')+1:]
+		}
+	}
+	if i := strings.Index(e, ".v"); i > 0 {
+		e = e[:i]
+	}
+	e = strings.TrimPrefix(e, "go-")
+	return strings.ReplaceAll(e, "-", "_")
+}
+
+func importPath(im *ast.ImportSpec) string {
+	if im.Path == nil || len(im.Path.Value) < 2 {
+		return ""
+	}
+	return im.Path.Value[1 : len(im.Path.Value)-1]
+}
+
+// importer hands go/types the project's packages as they were checked,
+// and an empty package for anything else.
+type importer struct {
+	run    *run
+	byPath map[string]*types.Package
+}
+
+func (i *importer) Import(spec string) (*types.Package, error) {
+	return i.ImportFrom(spec, "", 0)
+}
+
+func (i *importer) ImportFrom(spec, _ string, _ types.ImportMode) (*types.Package, error) {
+	if pkg := i.byPath[spec]; pkg != nil {
+		return pkg, nil
+	}
+	i.run.mu.Lock()
+	defer i.run.mu.Unlock()
+	pkg := i.run.fakes[spec]
+	if pkg == nil {
+		pkg = types.NewPackage(spec, lastElem(spec))
+		pkg.MarkComplete()
+		i.run.fakes[spec] = pkg
+	}
+	return pkg, nil
+}
+
+// generated says src starts with Go's generated-code header before its
+// package clause.
+func generated(src []byte) bool {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		if bytes.HasPrefix(line, []byte("package ")) {
+			return false
+		}
+		if bytes.HasPrefix(line, []byte("// Code generated ")) && bytes.HasSuffix(line, []byte(" DO NOT EDIT.")) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripBodies replaces each function's body by one that panics: a body
+// is still there (no "missing body" error) and ends in a terminating
+// statement (no "missing return"), and nothing in it is checked.
+func stripBodies(f *ast.File) {
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		at := fd.Body.Lbrace
+		fd.Body = &ast.BlockStmt{Lbrace: at, Rbrace: fd.Body.Rbrace, List: []ast.Stmt{
+			&ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{NamePos: at, Name: "panic"}, Lparen: at, Args: []ast.Expr{&ast.Ident{NamePos: at, Name: "nil"}}, Rparen: at}},
+		}}
+	}
+}

@@ -1,0 +1,261 @@
+package golang
+
+import (
+	"go/types"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/refs"
+)
+
+// unit is one package to type-check: a directory's package, with its
+// internal test files when those are asked for, or its external test
+// package.
+type unit struct {
+	dir   string
+	xtest bool     // package x_test
+	files []string // sorted
+	// bodies: its files are asked for, so its function bodies are checked
+	// and its references collected; otherwise only its declarations are,
+	// for its importers.
+	bodies bool
+	deps   []*unit // the directories' packages its files import
+	// users are the units waiting for this one, pending the deps not
+	// checked yet.
+	users   []*unit
+	pending int
+	// id numbers the units; sees holds the ids of the units whose
+	// declarations it can name: itself and what it imports, directly or
+	// not.
+	id   int
+	sees []uint64
+	// xtest is the directory's external test package, which imports this
+	// one with its internal test files (export_test.go): it waits for
+	// whole, this package checked with them, which it then releases.
+	ext   *unit
+	whole *types.Package
+}
+
+// seen says u can name the declarations of w.
+func (u *unit) seen(w *unit) bool { return u.sees[w.id/64]&(1<<(w.id%64)) != 0 }
+
+// graph is the units a run checks and the order between them.
+type graph struct {
+	units []*unit
+	lib   map[string]*unit // directory → its package (not the x_test one)
+}
+
+// newGraph builds the units of the asked files and of every package they
+// import, directly or not. Dependencies come from the imports core/resolve
+// resolved (Project.Imports), between directories; a cycle, which Go
+// forbids but a tree with build variants or broken code can show, is cut
+// the same way on every run: the edges inside it are dropped, and each
+// package of it sees the others as empty.
+func newGraph(p refs.Project, want []string) *graph {
+	byDir := map[string][]string{}
+	for _, f := range p.Files(core.LangGo) {
+		byDir[path.Dir(f)] = append(byDir[path.Dir(f)], f)
+	}
+	wanted := map[string]bool{}
+	for _, f := range want {
+		wanted[f] = true
+	}
+	g := &graph{lib: map[string]*unit{}}
+	xtests := map[string]*unit{}
+	// tests: the directories whose test files are asked for.
+	tests := map[string]bool{}
+	var queue []string
+	seen := map[string]bool{}
+	visit := func(dir string) {
+		if !seen[dir] && len(byDir[dir]) > 0 {
+			seen[dir] = true
+			queue = append(queue, dir)
+		}
+	}
+	for _, f := range want {
+		if _, ok := byDir[path.Dir(f)]; !ok || !slices.Contains(byDir[path.Dir(f)], f) {
+			continue
+		}
+		if isTest(f) {
+			tests[path.Dir(f)] = true
+		}
+		visit(path.Dir(f))
+	}
+	for len(queue) > 0 {
+		dir := queue[0]
+		queue = queue[1:]
+		lib := &unit{dir: dir}
+		for _, f := range byDir[dir] {
+			switch {
+			case !isTest(f):
+				lib.files = append(lib.files, f)
+			case !tests[dir]:
+				continue
+			case isXTest(p, f):
+				x := xtests[dir]
+				if x == nil {
+					x = &unit{dir: dir, xtest: true, bodies: true}
+					xtests[dir] = x
+				}
+				x.files = append(x.files, f)
+			default:
+				lib.files = append(lib.files, f)
+			}
+			if wanted[f] && !isXTest(p, f) {
+				lib.bodies = true
+			}
+		}
+		g.lib[dir] = lib
+		g.units = append(g.units, lib)
+		for _, f := range byDir[dir] {
+			if !isTest(f) || tests[dir] {
+				for _, t := range p.Imports(f) {
+					visit(path.Dir(t))
+				}
+			}
+		}
+	}
+	for _, x := range xtests {
+		g.units = append(g.units, x)
+		if lib := g.lib[x.dir]; lib != nil {
+			lib.ext = x
+			lib.bodies = true // for whole
+		}
+	}
+	slices.SortFunc(g.units, func(a, b *unit) int {
+		if c := strings.Compare(a.dir, b.dir); c != 0 {
+			return c
+		}
+		if a.xtest == b.xtest {
+			return 0
+		}
+		if a.xtest {
+			return 1
+		}
+		return -1
+	})
+	for _, u := range g.units {
+		deps := map[*unit]bool{}
+		for _, f := range u.files {
+			for _, t := range p.Imports(f) {
+				if d := g.lib[path.Dir(t)]; d != nil && d != u {
+					deps[d] = true
+				}
+			}
+		}
+		for d := range deps {
+			u.deps = append(u.deps, d)
+		}
+		slices.SortFunc(u.deps, func(a, b *unit) int { return strings.Compare(a.dir, b.dir) })
+	}
+	g.cutCycles()
+	for i, u := range g.units {
+		u.id = i
+	}
+	for _, u := range g.units {
+		g.closure(u)
+	}
+	for _, u := range g.units {
+		u.pending = len(u.deps)
+		for _, d := range u.deps {
+			if d.ext != u {
+				d.users = append(d.users, u)
+			}
+		}
+	}
+	return g
+}
+
+// closure fills u.sees once its dependencies' are (the graph has no
+// cycle left: the recursion ends).
+func (g *graph) closure(u *unit) {
+	if u.sees != nil {
+		return
+	}
+	u.sees = make([]uint64, (len(g.units)+63)/64)
+	u.sees[u.id/64] |= 1 << (u.id % 64)
+	for _, d := range u.deps {
+		g.closure(d)
+		for i, w := range d.sees {
+			u.sees[i] |= w
+		}
+	}
+}
+
+// cutCycles drops the dependencies between units of one strongly
+// connected component (Tarjan's algorithm, iterative over units in their
+// sorted order, so the cut is the same on every run).
+func (g *graph) cutCycles() {
+	index := map[*unit]int{}
+	low := map[*unit]int{}
+	comp := map[*unit]int{}
+	on := map[*unit]bool{}
+	var stack []*unit
+	next, ncomp := 0, 0
+	type frame struct {
+		u *unit
+		i int
+	}
+	for _, root := range g.units {
+		if _, done := index[root]; done {
+			continue
+		}
+		frames := []frame{{u: root}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		on[root] = true
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			if f.i < len(f.u.deps) {
+				d := f.u.deps[f.i]
+				f.i++
+				if _, done := index[d]; !done {
+					index[d], low[d] = next, next
+					next++
+					stack = append(stack, d)
+					on[d] = true
+					frames = append(frames, frame{u: d})
+				} else if on[d] {
+					low[f.u] = min(low[f.u], index[d])
+				}
+				continue
+			}
+			u := f.u
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				parent := frames[len(frames)-1].u
+				low[parent] = min(low[parent], low[u])
+			}
+			if low[u] == index[u] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					on[w] = false
+					comp[w] = ncomp
+					if w == u {
+						break
+					}
+				}
+				ncomp++
+			}
+		}
+	}
+	for _, u := range g.units {
+		u.deps = slices.DeleteFunc(u.deps, func(d *unit) bool { return comp[d] == comp[u] })
+	}
+}
+
+func isTest(f string) bool { return strings.HasSuffix(f, "_test.go") }
+
+// isXTest says a test file belongs to its directory's external test
+// package, by the package clause its parser read.
+func isXTest(p refs.Project, f string) bool {
+	if !isTest(f) {
+		return false
+	}
+	ff, ok := p.Facts(f)
+	return ok && strings.HasSuffix(ff.Package, "_test")
+}
