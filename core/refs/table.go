@@ -56,11 +56,12 @@ import (
 //	postings per target, its references sorted by file, line and column:
 //	         uvarint file (the difference from the last one's), line
 //	         (the difference within a file, else the line), column,
-//	         and from<<1 | call (from: the string number of the enclosing
-//	         definition, 0 at a file's top level)
+//	         and from<<2 | impl<<1 | call (from: the string number of
+//	         the enclosing definition, 0 at a file's top level; impl: a
+//	         method's declaration implementing an interface's method)
 //	forward  per file, its references sorted by line, column and target:
 //	         uvarint target, line (the difference from the last one's),
-//	         column, from<<1 | call
+//	         column, from<<2 | impl<<1 | call
 //	         then the CRC-32C of everything before
 //
 // A full index run encodes the table whole (Encode); an incremental one
@@ -78,7 +79,7 @@ import (
 const Magic = "rubi-refs\n"
 
 // Version is the table's format; an older one is rebuilt, not misread.
-const Version = 1
+const Version = 2
 
 // ErrDamaged marks a table that does not decode: truncated, overwritten
 // or not a table of references at all.
@@ -176,7 +177,28 @@ func clampU32(n int) uint32 {
 // rec is a reference while encoding, but for its file and target.
 type rec struct {
 	line, col, from uint32
-	call            bool
+	how             uint8
+}
+
+// A reference's kind, in its entry's low bits: it calls the definition
+// (Ref.Call), or it is a method's declaration implementing an interface's
+// method (Ref.Impl).
+const (
+	howCall uint8 = 1 << iota
+	howImpl
+	howBits = 2
+)
+
+// howOf is a reference's kind bits.
+func howOf(r Ref) uint8 {
+	var h uint8
+	if r.Call {
+		h |= howCall
+	}
+	if r.Impl {
+		h |= howImpl
+	}
+	return h
 }
 
 // draft is a table on its way to bytes: strings numbered, files in path
@@ -278,7 +300,7 @@ func (t *Table) Encode() ([]byte, error) {
 		sortedRefs = append(sortedRefs[:0], t.Refs[p]...)
 		slices.SortFunc(sortedRefs, func(a, b Ref) int {
 			return cmp.Or(cmp.Compare(clampU32(a.Line), clampU32(b.Line)), cmp.Compare(clampU32(a.Col), clampU32(b.Col)),
-				strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call))
+				strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call), boolCmp(a.Impl, b.Impl))
 		})
 		sortedRefs = slices.Compact(sortedRefs)
 		lastFrom, fromID := "", uint32(0)
@@ -287,7 +309,7 @@ func (t *Table) Encode() ([]byte, error) {
 				lastFrom, fromID = r.From, e.str(r.From)
 			}
 			refT = append(refT, targetOf(tkey{fileNum[r.Path], r.Name}))
-			refR = append(refR, rec{clampU32(r.Line), clampU32(r.Col), fromID, r.Call})
+			refR = append(refR, rec{clampU32(r.Line), clampU32(r.Col), fromID, howOf(r)})
 			refFile = append(refFile, uint32(fi))
 		}
 	}
@@ -359,7 +381,7 @@ func (d *draft) encode() ([]byte, error) {
 					line -= lastLine
 				}
 			}
-			post = appendEntry(post, fileDelta, line, r.col, r.from, r.call)
+			post = appendEntry(post, fileDelta, line, r.col, r.from, r.how)
 			lastFile, lastLine = file, r.line
 		}
 	}
@@ -378,7 +400,7 @@ func (d *draft) encode() ([]byte, error) {
 		j := i
 		for ; j < len(refT) && refFile[j] == fi; j++ {
 			r := refR[j]
-			fw = appendEntry(fw, final[refT[j]], r.line-lastLine, r.col, r.from, r.call)
+			fw = appendEntry(fw, final[refT[j]], r.line-lastLine, r.col, r.from, r.how)
 			lastLine = r.line
 		}
 		nfw[fi] = uint32(j - i)
@@ -455,15 +477,11 @@ func appendU32s(b []byte, vs ...uint32) []byte {
 	return b
 }
 
-func appendEntry(b []byte, a, line, col, from uint32, call bool) []byte {
+func appendEntry(b []byte, a, line, col, from uint32, how uint8) []byte {
 	b = binary.AppendUvarint(b, uint64(a))
 	b = binary.AppendUvarint(b, uint64(line))
 	b = binary.AppendUvarint(b, uint64(col))
-	v := uint64(from) << 1
-	if call {
-		v |= 1
-	}
-	return binary.AppendUvarint(b, v)
+	return binary.AppendUvarint(b, uint64(from)<<howBits|uint64(how))
 }
 
 // lastSegment is what a name is looked up by: "Total" of "Cart.Total".
@@ -616,7 +634,7 @@ const maxEntry = 4 * binary.MaxVarintLen32
 
 // entries decodes count entries from section sec at off, each as four
 // uvarints and a call bit.
-func (l *layout) entries(sec section, off, count uint32, fn func(a, line, col, from uint32, call bool) error) error {
+func (l *layout) entries(sec section, off, count uint32, fn func(a, line, col, from uint32, how uint8) error) error {
 	if uint64(off) > uint64(len(sec.b)) || uint64(count)*minEntry > uint64(len(sec.b))-uint64(off) {
 		return fmt.Errorf("%w: references out of bounds", ErrDamaged)
 	}
@@ -627,10 +645,10 @@ func (l *layout) entries(sec section, off, count uint32, fn func(a, line, col, f
 	}
 	for range count {
 		a, line, col, v := d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint()
-		if d.Err != nil || a > math.MaxUint32 || line > math.MaxUint32 || col > math.MaxUint32 || v>>1 > math.MaxUint32 {
+		if d.Err != nil || a > math.MaxUint32 || line > math.MaxUint32 || col > math.MaxUint32 || v>>howBits > math.MaxUint32 {
 			return fmt.Errorf("%w: a reference does not decode", ErrDamaged)
 		}
-		if err := fn(uint32(a), uint32(line), uint32(col), uint32(v>>1), v&1 == 1); err != nil {
+		if err := fn(uint32(a), uint32(line), uint32(col), uint32(v>>howBits), uint8(v&(1<<howBits-1))); err != nil {
 			return err
 		}
 	}
@@ -714,7 +732,7 @@ func Decode(data []byte) (*Table, error) {
 		}
 		var line uint32
 		refs := make([]Ref, 0, min(f[2], uint32(len(l.fwd.b)/minEntry)))
-		err := l.entries(l.fwd, f[1], f[2], func(ti, dline, col, from uint32, call bool) error {
+		err := l.entries(l.fwd, f[1], f[2], func(ti, dline, col, from uint32, how uint8) error {
 			if ti >= l.ntarget {
 				return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
 			}
@@ -724,7 +742,7 @@ func Decode(data []byte) (*Table, error) {
 				return err
 			}
 			tg := &targets[ti]
-			refs = append(refs, Ref{Line: int(line), Col: int(col), Path: tg.Path, Name: tg.Name, From: fromName, Call: call})
+			refs = append(refs, Ref{Line: int(line), Col: int(col), Path: tg.Path, Name: tg.Name, From: fromName, Call: how&howCall != 0, Impl: how&howImpl != 0})
 			return nil
 		})
 		if err != nil {
@@ -937,7 +955,7 @@ func (r *Reader) To(t Target) ([]Site, error) {
 	var file, line uint32
 	out := make([]Site, 0, min(t.Count, len(l.post.b)/minEntry))
 	first := true
-	err := l.entries(l.post, t.post, uint32(t.Count), func(df, dl, col, from uint32, call bool) error {
+	err := l.entries(l.post, t.post, uint32(t.Count), func(df, dl, col, from uint32, how uint8) error {
 		if first || df != 0 {
 			file += df
 			line = dl
@@ -960,7 +978,7 @@ func (r *Reader) To(t Target) ([]Site, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, Site{File: p, Ref: Ref{Line: int(line), Col: int(col), Path: t.Path, Name: t.Name, From: fromName, Call: call}})
+		out = append(out, Site{File: p, Ref: Ref{Line: int(line), Col: int(col), Path: t.Path, Name: t.Name, From: fromName, Call: how&howCall != 0, Impl: how&howImpl != 0}})
 		return nil
 	})
 	if err != nil {
@@ -984,7 +1002,7 @@ func (r *Reader) From(p string) ([]Ref, error) {
 	f := l.fileAt(uint32(i))
 	out := make([]Ref, 0, min(f[2], uint32(len(l.fwd.b)/minEntry)))
 	var line uint32
-	err := l.entries(l.fwd, f[1], f[2], func(ti, dl, col, from uint32, call bool) error {
+	err := l.entries(l.fwd, f[1], f[2], func(ti, dl, col, from uint32, how uint8) error {
 		if ti >= l.ntarget {
 			return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
 		}
@@ -997,7 +1015,7 @@ func (r *Reader) From(p string) ([]Ref, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, Ref{Line: int(line), Col: int(col), Path: t.Path, Name: t.Name, From: fromName, Call: call})
+		out = append(out, Ref{Line: int(line), Col: int(col), Path: t.Path, Name: t.Name, From: fromName, Call: how&howCall != 0, Impl: how&howImpl != 0})
 		return nil
 	})
 	if err != nil {
@@ -1151,11 +1169,11 @@ func Update(old []byte, p Patch) ([]byte, error) {
 			sortedRefs = append(sortedRefs[:0], rs...)
 			slices.SortFunc(sortedRefs, func(a, b Ref) int {
 				return cmp.Or(cmp.Compare(clampU32(a.Line), clampU32(b.Line)), cmp.Compare(clampU32(a.Col), clampU32(b.Col)),
-					strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call))
+					strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call), boolCmp(a.Impl, b.Impl))
 			})
 			for _, r := range slices.Compact(sortedRefs) {
 				d.refT = append(d.refT, targetOf(fileNum[r.Path], e.str(r.Name)))
-				d.refR = append(d.refR, rec{clampU32(r.Line), clampU32(r.Col), e.str(r.From), r.Call})
+				d.refR = append(d.refR, rec{clampU32(r.Line), clampU32(r.Col), e.str(r.From), howOf(r)})
 				d.refFile = append(d.refFile, uint32(fi))
 			}
 			continue
@@ -1166,7 +1184,7 @@ func Update(old []byte, p Patch) ([]byte, error) {
 		}
 		of := l.fileAt(oi)
 		var line uint32
-		err := l.entries(l.fwd, of[1], of[2], func(ti, dl, col, from uint32, call bool) error {
+		err := l.entries(l.fwd, of[1], of[2], func(ti, dl, col, from uint32, how uint8) error {
 			line += dl
 			if ti >= l.ntarget || from >= l.nstr {
 				return fmt.Errorf("%w: a reference to target %d of %d", ErrDamaged, ti, l.ntarget)
@@ -1175,7 +1193,7 @@ func Update(old []byte, p Patch) ([]byte, error) {
 				return nil // to a file gone
 			}
 			d.refT = append(d.refT, uint32(oldT[ti]))
-			d.refR = append(d.refR, rec{line, col, from, call})
+			d.refR = append(d.refR, rec{line, col, from, how})
 			d.refFile = append(d.refFile, uint32(fi))
 			return nil
 		})
