@@ -1,0 +1,301 @@
+package python
+
+import "sort"
+
+// Token kinds.
+const (
+	tName byte = iota + 1
+	tOp
+	tStr
+	tNum
+)
+
+// tok is one token of the masked code: its kind and byte offsets.
+type tok struct {
+	kind byte
+	a, b int32
+}
+
+// stmt is one logical statement: its indentation (a width, tabs to
+// multiples of 8 as Python counts them) and its tokens toks[a:b]. A
+// compound statement with its body on the same line (`if x: f()`,
+// `def f(): return 1`) is split at the header's colon, the body one
+// column deeper than the header, so that it lands in the header's block.
+type stmt struct {
+	indent int
+	a, b   int
+}
+
+// lexed is a file's masked code cut into tokens and statements.
+type lexed struct {
+	code   []byte
+	toks   []tok
+	stmts  []stmt
+	starts []int // offset of each line
+}
+
+func (x *lexed) text(i int) string { t := x.toks[i]; return string(x.code[t.a:t.b]) }
+
+// is reports whether token i exists and is the name or operator s.
+func (x *lexed) is(i int, s string) bool {
+	if i < 0 || i >= len(x.toks) {
+		return false
+	}
+	t := x.toks[i]
+	return int(t.b-t.a) == len(s) && t.kind != tStr && string(x.code[t.a:t.b]) == s
+}
+
+func (x *lexed) isName(i int) bool { return i >= 0 && i < len(x.toks) && x.toks[i].kind == tName }
+
+// posOf returns the 1-based line and byte column of offset off.
+func (x *lexed) posOf(off int) (int, int) {
+	l := sort.SearchInts(x.starts, off+1) - 1
+	return l + 1, off - x.starts[l] + 1
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+func isIdent(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+// ops are the operators of more than one byte, longest first.
+var ops = []string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//", "<<", ">>",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="}
+
+// lex cuts code, whose comments and string contents are blanked, into
+// tokens and logical statements. It is one linear pass.
+func lex(code []byte) *lexed {
+	x := &lexed{code: code, starts: []int{0}}
+	x.toks = make([]tok, 0, len(code)/5)
+	depth := 0
+	start := 0         // first token of the open statement
+	lineStart := true  // no token yet on this physical line
+	indent, curIn := 0, 0
+	end := func() {
+		if len(x.toks) > start {
+			x.stmts = append(x.stmts, stmt{indent: curIn, a: start, b: len(x.toks)})
+		}
+		start = len(x.toks)
+	}
+	n := len(code)
+	for i := 0; i < n; {
+		c := code[i]
+		switch {
+		case c == '\n':
+			x.starts = append(x.starts, i+1)
+			if depth == 0 {
+				end()
+			}
+			lineStart, indent = true, 0
+			i++
+			continue
+		case c == ' ' || c == '\f' || c == '\r':
+			if lineStart {
+				indent++
+			}
+			i++
+			continue
+		case c == '\t':
+			if lineStart {
+				indent = indent/8*8 + 8
+			}
+			i++
+			continue
+		case c == '\\' && i+1 < n && (code[i+1] == '\n' || code[i+1] == '\r'):
+			// A continuation joins the next line to this statement.
+			if code[i+1] == '\r' && i+2 < n && code[i+2] == '\n' {
+				i++
+			}
+			x.starts = append(x.starts, i+2)
+			lineStart = false
+			i += 2
+			continue
+		}
+		if lineStart {
+			lineStart = false
+			if len(x.toks) == start {
+				curIn = indent
+			}
+		}
+		a := i
+		kind := tOp
+		switch {
+		case c == '"' || c == '\'':
+			kind = tStr
+			i = x.str(i)
+			// A prefix (r, b, f, rb...) glued to the quote is part of the
+			// literal.
+			if k := len(x.toks) - 1; k >= start && x.toks[k].kind == tName && int(x.toks[k].b) == a && x.toks[k].b-x.toks[k].a <= 2 {
+				a = int(x.toks[k].a)
+				x.toks = x.toks[:k]
+			}
+		case isIdentStart(c):
+			kind = tName
+			for i < n && isIdent(code[i]) {
+				i++
+			}
+		case c >= '0' && c <= '9' || c == '.' && i+1 < n && code[i+1] >= '0' && code[i+1] <= '9':
+			kind = tNum
+			for i < n && (isIdent(code[i]) || code[i] == '.') {
+				i++
+			}
+		default:
+			i++
+			for _, op := range ops {
+				if len(op) <= n-a && string(code[a:a+len(op)]) == op {
+					i = a + len(op)
+					break
+				}
+			}
+			switch c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth > 0 {
+					depth--
+				}
+			}
+		}
+		x.toks = append(x.toks, tok{kind: kind, a: int32(a), b: int32(i)})
+		if kind == tOp && c == ';' && depth == 0 && i == a+1 {
+			x.toks = x.toks[:len(x.toks)-1]
+			end()
+		}
+	}
+	end()
+	x.splitCompound()
+	return x
+}
+
+// str returns the offset after the string literal whose opening quote is
+// at i. Its contents are blanked, so the next quote of its kind closes
+// it; a single-quoted one stops at the end of its line.
+func (x *lexed) str(i int) int {
+	code, n := x.code, len(x.code)
+	q := code[i]
+	if i+2 < n && code[i+1] == q && code[i+2] == q {
+		for j := i + 3; j < n; j++ {
+			switch code[j] {
+			case '\n':
+				x.starts = append(x.starts, j+1)
+			case q:
+				if j+2 < n && code[j+1] == q && code[j+2] == q {
+					return j + 3
+				}
+			}
+		}
+		return n
+	}
+	for j := i + 1; j < n; j++ {
+		switch code[j] {
+		case q:
+			return j + 1
+		case '\n':
+			return j
+		}
+	}
+	return n
+}
+
+// compound are the keywords that open a block.
+var compound = map[string]bool{"def": true, "class": true, "if": true, "elif": true, "else": true, "for": true,
+	"while": true, "try": true, "except": true, "finally": true, "with": true, "async": true}
+
+// splitCompound splits `header: body` statements at the header's colon.
+func (x *lexed) splitCompound() {
+	out := make([]stmt, 0, len(x.stmts))
+	for k := 0; k < len(x.stmts); k++ {
+		s := x.stmts[k]
+		for {
+			if x.toks[s.a].kind != tName || !compound[x.text(s.a)] {
+				break
+			}
+			colon := x.headerColon(s.a, s.b)
+			if colon < 0 || colon+1 >= s.b {
+				break
+			}
+			out = append(out, stmt{indent: s.indent, a: s.a, b: colon + 1})
+			s = stmt{indent: s.indent + 1, a: colon + 1, b: s.b}
+		}
+		out = append(out, s)
+	}
+	x.stmts = out
+}
+
+// headerColon returns the index of the colon that ends a compound
+// statement's header in toks[a:b], or -1: the first colon outside
+// brackets that no lambda claims.
+func (x *lexed) headerColon(a, b int) int {
+	depth, lambdas := 0, 0
+	for i := a; i < b; i++ {
+		t := x.toks[i]
+		if t.kind == tName && x.is(i, "lambda") && depth == 0 {
+			lambdas++
+			continue
+		}
+		if t.kind != tOp || t.b-t.a != 1 {
+			continue
+		}
+		switch x.code[t.a] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ':':
+			if depth == 0 {
+				if lambdas == 0 {
+					return i
+				}
+				lambdas--
+			}
+		}
+	}
+	return -1
+}
+
+// close returns the index of the bracket closing the one at i, or b.
+func (x *lexed) close(i, b int) int {
+	depth := 0
+	for ; i < b; i++ {
+		t := x.toks[i]
+		if t.kind != tOp || t.b-t.a != 1 {
+			continue
+		}
+		switch x.code[t.a] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return b
+}
+
+// split returns the ranges of toks[a:b] separated by the operator sep
+// outside brackets.
+func (x *lexed) split(a, b int, sep string) [][2]int {
+	var out [][2]int
+	depth, from := 0, a
+	for i := a; i < b; i++ {
+		t := x.toks[i]
+		if t.kind != tOp {
+			continue
+		}
+		if t.b-t.a == 1 {
+			switch x.code[t.a] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			}
+		}
+		if depth == 0 && x.is(i, sep) {
+			out = append(out, [2]int{from, i})
+			from = i + 1
+		}
+	}
+	return append(out, [2]int{from, b})
+}

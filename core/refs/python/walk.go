@@ -1,0 +1,203 @@
+package python
+
+import (
+	"slices"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/refs"
+)
+
+// refsOf resolves every name a module uses. A name is a use unless the
+// statement binds it (an assignment's or a loop's target, a parameter,
+// the name after `as`, a def's or a class's own name, a keyword
+// argument) or it is an import statement's, which the import graph
+// already holds.
+func (st *state) refsOf(m *module) []refs.Ref {
+	x := m.x
+	from := m.enclosing()
+	var out []refs.Ref
+	skip := map[int]bool{}
+	shadow := map[string]bool{}
+	var sc *scope
+	emitAt := func(off int, v val, call bool) {
+		if v.tgt == (target{}) || !st.has(v.tgt) {
+			return
+		}
+		line, col := x.posOf(off)
+		r := refs.Ref{Line: line, Col: col, Path: v.tgt.path, Name: v.tgt.name, Call: call}
+		if line-1 < len(from) {
+			r.From = from[line-1]
+		}
+		out = append(out, r)
+	}
+	emit := func(i int, v val) { emitAt(int(x.toks[i].a), v, x.is(i+1, "(")) }
+	for k, s := range x.stmts {
+		a := s.a
+		if x.is(a, "async") {
+			a++
+		}
+		if x.is(a, "import") || x.is(a, "from") || x.is(a, "global") || x.is(a, "nonlocal") {
+			continue
+		}
+		clear(skip)
+		clear(shadow)
+		sc = m.stmtScope[k]
+		m.bindingSites(s, a, skip, shadow)
+		for i := s.a; i < s.b; i++ {
+			if x.toks[i].kind == tStr && m.annotation(s, a, i) {
+				for _, q := range quoted(m, i) {
+					v := unknown
+					for k, p := range q.parts {
+						if k == 0 {
+							v = st.lookup(sc, p, 0)
+						} else {
+							v = st.attr(v, p, 0)
+						}
+						emitAt(q.offs[k], v, false)
+					}
+				}
+				continue
+			}
+			if !x.isName(i) || skip[i] || x.is(i-1, ".") || keywords[x.text(i)] {
+				continue
+			}
+			if shadow[x.text(i)] {
+				continue
+			}
+			st.chain(sc, i, s.b, 0, emit)
+		}
+	}
+	return out
+}
+
+// bindingSites marks the names statement s binds rather than uses, and
+// the names only this statement binds (lambda parameters, comprehension
+// targets), which stand for nothing of the scope's here.
+func (m *module) bindingSites(s stmt, a int, skip map[int]bool, shadow map[string]bool) {
+	x := m.x
+	targets := func(a, b int) {
+		for i := a; i < b; i++ {
+			if (x.is(i, "(") || x.is(i, "[")) && i > a && (x.isName(i-1) || x.is(i-1, ")") || x.is(i-1, "]")) {
+				i = x.close(i, b)
+				continue
+			}
+			if x.isName(i) && !x.is(i-1, ".") && !x.is(i+1, ".") && !x.is(i+1, "(") && !x.is(i+1, "[") {
+				skip[i] = true
+			}
+		}
+	}
+	switch {
+	case x.is(a, "def"):
+		skip[a+1] = true
+		open := a + 2
+		if x.is(open, "[") {
+			open = x.close(open, s.b) + 1
+		}
+		if x.is(open, "(") {
+			for _, r := range x.split(open+1, x.close(open, s.b), ",") {
+				i := r[0]
+				for i < r[1] && (x.is(i, "*") || x.is(i, "**")) {
+					i++
+				}
+				skip[i] = true
+			}
+		}
+	case x.is(a, "class"):
+		skip[a+1] = true
+	case x.is(a, "for"):
+		for i := a + 1; i < s.b && !x.is(i, "in"); i++ {
+			skip[i] = x.isName(i)
+		}
+	default:
+		parts := x.split(s.a, s.b, "=")
+		for _, t := range parts[:len(parts)-1] {
+			e := t[1]
+			for i := t[0]; i < t[1]; i++ {
+				if x.is(i, ":") {
+					e = i
+					break
+				}
+			}
+			targets(t[0], e)
+		}
+		if len(parts) == 1 && x.isName(s.a) && (x.is(s.a+1, ":") || s.a+1 < s.b && x.toks[s.a+1].kind == tOp && x.code[x.toks[s.a+1].b-1] == '=') {
+			skip[s.a] = true // x: T, x += 1
+		}
+	}
+	depth := 0
+	for i := s.a; i < s.b; i++ {
+		switch {
+		case x.is(i, "(") || x.is(i, "[") || x.is(i, "{"):
+			depth++
+		case x.is(i, ")") || x.is(i, "]") || x.is(i, "}"):
+			depth--
+		case x.is(i, "as") && x.isName(i+1):
+			skip[i+1] = true
+		case x.is(i, ":=") && x.isName(i-1):
+			skip[i-1] = true
+		case x.isName(i) && depth > 0 && x.is(i+1, "=") && (x.is(i-1, "(") || x.is(i-1, ",")):
+			skip[i] = true // a keyword argument
+		case x.is(i, "lambda"):
+			for j := i + 1; j < s.b && !x.is(j, ":"); j++ {
+				if x.isName(j) {
+					skip[j] = true
+					shadow[x.text(j)] = true
+				}
+			}
+		case x.is(i, "for") && depth > 0:
+			// A comprehension's targets.
+			for j := i + 1; j < s.b && !x.is(j, "in"); j++ {
+				if x.isName(j) {
+					skip[j] = true
+					shadow[x.text(j)] = true
+				}
+			}
+		}
+	}
+}
+
+// annotation reports whether the string token i of statement s is an
+// annotation: a parameter's or a return's in a def, a variable's.
+func (m *module) annotation(s stmt, a, i int) bool {
+	x := m.x
+	switch {
+	case x.is(i-1, "->"):
+		return x.is(a, "def")
+	case !x.is(i-1, ":") || !(x.is(i+1, "=") || x.is(i+1, ",") || x.is(i+1, ")") || i+1 == s.b):
+		return false
+	case x.is(a, "def"):
+		return x.isName(i-2) && (x.is(i-3, "(") || x.is(i-3, ",") || x.is(i-3, "*") || x.is(i-3, "**"))
+	}
+	return i == s.a+2 && x.isName(s.a) && !keywords[x.text(s.a)]
+}
+
+// enclosing names, for each line of the module, the innermost function,
+// method or class of its facts whose lines hold it: the From of a use on
+// that line, named as the facts name units.
+func (m *module) enclosing() []string {
+	syms := make([]core.Symbol, 0, len(m.facts.Symbols))
+	for _, s := range m.facts.Symbols {
+		switch s.Kind {
+		case core.SymbolFunction, core.SymbolMethod, core.SymbolClass:
+			if s.Line > 0 && s.EndLine >= s.Line {
+				syms = append(syms, s)
+			}
+		}
+	}
+	if len(syms) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(syms, func(a, b core.Symbol) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return b.EndLine - a.EndLine
+	})
+	out := make([]string, len(m.x.starts))
+	for _, s := range syms {
+		for l := s.Line; l <= s.EndLine && l <= len(out); l++ {
+			out[l-1] = symKey(s)
+		}
+	}
+	return out
+}
