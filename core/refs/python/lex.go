@@ -69,8 +69,8 @@ func lex(code []byte) *lexed {
 	x := &lexed{code: code, starts: []int{0}}
 	x.toks = make([]tok, 0, len(code)/5)
 	depth := 0
-	start := 0         // first token of the open statement
-	lineStart := true  // no token yet on this physical line
+	start := 0        // first token of the open statement
+	lineStart := true // no token yet on this physical line
 	indent, curIn := 0, 0
 	end := func() {
 		if len(x.toks) > start {
