@@ -1,6 +1,9 @@
 package python
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Token kinds.
 const (
@@ -32,9 +35,46 @@ type lexed struct {
 	toks   []tok
 	stmts  []stmt
 	starts []int // offset of each line
+	// ids holds each name token's number in the table of names: a
+	// project says self a million times and stores it once.
+	ids []int32
+	tab *table
+	// buf is reused by the statement-level splits.
+	buf [][2]int
 }
 
-func (x *lexed) text(i int) string { t := x.toks[i]; return string(x.code[t.a:t.b]) }
+// table numbers the names of the files one resolution reads.
+type table struct {
+	ids  map[string]int32
+	strs []string
+	kw   []bool
+}
+
+func newTable() *table { return &table{ids: make(map[string]int32, 1<<14), strs: []string{""}, kw: []bool{false}} }
+
+func (t *table) id(b []byte) int32 {
+	if id, ok := t.ids[string(b)]; ok {
+		return id
+	}
+	s := string(b)
+	id := int32(len(t.strs))
+	t.ids[s] = id
+	t.strs = append(t.strs, s)
+	t.kw = append(t.kw, keywords[s])
+	return id
+}
+
+// text returns token i's text; a name's without allocating.
+func (x *lexed) text(i int) string {
+	if id := x.ids[i]; id != 0 {
+		return x.tab.strs[id]
+	}
+	t := x.toks[i]
+	return string(x.code[t.a:t.b])
+}
+
+// keyword reports whether token i is a keyword.
+func (x *lexed) keyword(i int) bool { return x.tab.kw[x.ids[i]] }
 
 // is reports whether token i exists and is the name or operator s.
 func (x *lexed) is(i int, s string) bool {
@@ -43,6 +83,15 @@ func (x *lexed) is(i int, s string) bool {
 	}
 	t := x.toks[i]
 	return int(t.b-t.a) == len(s) && t.kind != tStr && string(x.code[t.a:t.b]) == s
+}
+
+// op reports whether token i is the one-byte operator c.
+func (x *lexed) op(i int, c byte) bool {
+	if i < 0 || i >= len(x.toks) {
+		return false
+	}
+	t := x.toks[i]
+	return t.kind == tOp && t.b == t.a+1 && x.code[t.a] == c
 }
 
 func (x *lexed) isName(i int) bool { return i >= 0 && i < len(x.toks) && x.toks[i].kind == tName }
@@ -59,14 +108,32 @@ func isIdentStart(c byte) bool {
 
 func isIdent(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
-// ops are the operators of more than one byte, longest first.
-var ops = []string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//", "<<", ">>",
-	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="}
+// opEnd returns the offset after the operator at a: one byte, or the
+// longest of Python's operators of two or three (**=, ->, ..., +=).
+func opEnd(code []byte, a int) int {
+	c, i, n := code[a], a+1, len(code)
+	if i >= n {
+		return i
+	}
+	d := code[i]
+	switch {
+	case (c == '*' || c == '/' || c == '<' || c == '>') && d == c:
+		if i+1 < n && code[i+1] == '=' {
+			return i + 2
+		}
+		return i + 1
+	case d == '=' && strings.IndexByte("=!<>:+-*/%&|^@", c) >= 0, c == '-' && d == '>':
+		return i + 1
+	case c == '.' && d == '.' && i+1 < n && code[i+1] == '.':
+		return i + 2
+	}
+	return i
+}
 
 // lex cuts code, whose comments and string contents are blanked, into
 // tokens and logical statements. It is one linear pass.
-func lex(code []byte) *lexed {
-	x := &lexed{code: code, starts: []int{0}}
+func lex(code []byte, tab *table) *lexed {
+	x := &lexed{code: code, tab: tab, starts: make([]int, 1, len(code)/32+1)}
 	x.toks = make([]tok, 0, len(code)/5)
 	depth := 0
 	start := 0        // first token of the open statement
@@ -141,13 +208,7 @@ func lex(code []byte) *lexed {
 				i++
 			}
 		default:
-			i++
-			for _, op := range ops {
-				if len(op) <= n-a && string(code[a:a+len(op)]) == op {
-					i = a + len(op)
-					break
-				}
-			}
+			i = opEnd(code, a)
 			switch c {
 			case '(', '[', '{':
 				depth++
@@ -164,6 +225,12 @@ func lex(code []byte) *lexed {
 		}
 	}
 	end()
+	x.ids = make([]int32, len(x.toks))
+	for i, t := range x.toks {
+		if t.kind == tName {
+			x.ids[i] = tab.id(x.code[t.a:t.b])
+		}
+	}
 	x.splitCompound()
 	return x
 }
@@ -276,8 +343,10 @@ func (x *lexed) close(i, b int) int {
 
 // split returns the ranges of toks[a:b] separated by the operator sep
 // outside brackets.
-func (x *lexed) split(a, b int, sep string) [][2]int {
-	var out [][2]int
+func (x *lexed) split(a, b int, sep byte) [][2]int { return x.splitInto(nil, a, b, sep) }
+
+// splitInto is split appending to out.
+func (x *lexed) splitInto(out [][2]int, a, b int, sep byte) [][2]int {
 	depth, from := 0, a
 	for i := a; i < b; i++ {
 		t := x.toks[i]
@@ -292,7 +361,7 @@ func (x *lexed) split(a, b int, sep string) [][2]int {
 				depth--
 			}
 		}
-		if depth == 0 && x.is(i, sep) {
+		if depth == 0 && x.op(i, sep) {
 			out = append(out, [2]int{from, i})
 			from = i + 1
 		}

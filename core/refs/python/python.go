@@ -25,8 +25,10 @@ package python
 import (
 	"context"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/refs"
@@ -56,6 +58,9 @@ func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map
 		return out, nil
 	}
 	st := newState(p, r.mask)
+	if err := st.preload(ctx, want); err != nil {
+		return nil, err
+	}
 	for _, f := range want {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -114,15 +119,16 @@ type state struct {
 	files map[string]bool
 	dirs  map[string]bool
 	mods  map[string]*module
-	keys  map[string]map[string]bool
+	keys  map[string]map[symName]bool
+	tab   *table
 }
 
 func newState(p refs.Project, mask core.CodeMasker) *state {
 	st := &state{p: p, mask: mask, files: map[string]bool{}, dirs: map[string]bool{}, mods: map[string]*module{},
-		keys: map[string]map[string]bool{}}
+		keys: map[string]map[symName]bool{}, tab: newTable()}
 	for _, f := range p.Files(core.LangPython) {
 		st.files[f] = true
-		for d := path.Dir(f); d != "." && d != "/" && !st.dirs[d]; d = path.Dir(d) {
+		for d := dirOf(f); d != "" && !st.dirs[d]; d = dirOf(d) {
 			st.dirs[d] = true
 		}
 	}
@@ -137,7 +143,10 @@ type module struct {
 	top       *scope
 	stmtScope []*scope
 	imports   []string
-	facts     core.FileFacts
+	// stems are the imports' module paths: a/b for a/b.py and
+	// a/b/__init__.py.
+	stems []string
+	facts core.FileFacts
 }
 
 // load reads and scans a Python file of the project once; nil when it
@@ -155,11 +164,66 @@ func (st *state) load(f string) *module {
 	if !ok || len(code) != len(src) {
 		return nil
 	}
-	m := &module{path: f, src: src, x: lex(code), imports: st.p.Imports(f)}
+	m := &module{path: f, src: src, x: lex(code, st.tab), imports: st.p.Imports(f)}
 	m.facts, _ = st.p.Facts(f)
 	m.scan()
 	st.mods[f] = m
 	return m
+}
+
+// preload reads the Python files of want and masks, cuts and scans them
+// on every core: each file's work is its own until names are resolved
+// across files. The project is asked from this goroutine only.
+func (st *state) preload(ctx context.Context, want []string) error {
+	var ms []*module
+	for _, f := range want {
+		if !st.files[f] {
+			continue
+		}
+		if _, ok := st.mods[f]; ok {
+			continue
+		}
+		st.mods[f] = nil
+		src, err := st.p.Read(f)
+		if err != nil {
+			continue
+		}
+		m := &module{path: f, src: src, imports: st.p.Imports(f)}
+		m.facts, _ = st.p.Facts(f)
+		ms = append(ms, m)
+	}
+	next := make(chan *module)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ms)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tab := newTable()
+			for m := range next {
+				code, ok := st.mask(core.LangPython, m.src)
+				if !ok || len(code) != len(m.src) {
+					continue
+				}
+				m.x = lex(code, tab)
+				m.scan()
+			}
+		}()
+	}
+	var err error
+	for _, m := range ms {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- m
+	}
+	close(next)
+	wg.Wait()
+	for _, m := range ms {
+		if m.x != nil {
+			st.mods[m.path] = m
+		}
+	}
+	return err
 }
 
 // module finds the module an import spec names in the file from: the
@@ -172,24 +236,30 @@ func (st *state) module(from *module, spec string) (*module, string, bool) {
 	name := spec[dots:]
 	rel := strings.ReplaceAll(name, ".", "/")
 	if dots > 0 {
-		base := path.Dir(from.path)
+		base := dirOf(from.path)
 		for range dots - 1 {
-			if base == "." {
+			if base == "" {
 				return nil, "", false
 			}
-			base = path.Dir(base)
+			base = dirOf(base)
 		}
-		if base == "." {
-			base = ""
+		if base != "" && rel != "" {
+			rel = base + "/" + rel
+		} else if rel == "" {
+			rel = base
 		}
-		return st.moduleAt(path.Join(base, rel), name == "")
+		return st.moduleAt(rel, name == "")
 	}
-	for _, f := range from.imports {
-		for _, suf := range [...]string{".py", ".pyi", "/__init__.py", "/__init__.pyi"} {
-			s := rel + suf
-			if f == s || strings.HasSuffix(f, "/"+s) {
-				return st.moduleAt(f[:len(f)-len(s)]+rel, false)
-			}
+	if from.stems == nil {
+		from.stems = make([]string, len(from.imports))
+		for i, f := range from.imports {
+			f = strings.TrimSuffix(strings.TrimSuffix(f, ".pyi"), ".py")
+			from.stems[i] = strings.TrimSuffix(f, "/__init__")
+		}
+	}
+	for _, stem := range from.stems {
+		if stem == rel || len(stem) > len(rel) && stem[len(stem)-len(rel)-1] == '/' && stem[len(stem)-len(rel):] == rel {
+			return st.moduleAt(stem, false)
 		}
 	}
 	return nil, "", false
@@ -215,15 +285,30 @@ func (st *state) moduleAt(stem string, pkgOnly bool) (*module, string, bool) {
 func (st *state) has(t target) bool {
 	k, ok := st.keys[t.path]
 	if !ok {
-		k = map[string]bool{}
+		k = map[symName]bool{}
 		if ff, ok := st.p.Facts(t.path); ok {
 			for _, s := range ff.Symbols {
-				k[symKey(s)] = true
+				k[symName{s.Parent, s.Name}] = true
 			}
 		}
 		st.keys[t.path] = k
 	}
-	return k[t.name]
+	parent, name := "", t.name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		parent, name = name[:i], name[i+1:]
+	}
+	return k[symName{parent, name}]
+}
+
+// symName is a symbol's parent and name.
+type symName struct{ parent, name string }
+
+// dirOf is a slash path's folder, "" at the root.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 func symKey(s core.Symbol) string {

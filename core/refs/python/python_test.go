@@ -24,6 +24,7 @@ import (
 type dirProject struct {
 	root      string
 	files     []string
+	src       map[string][]byte
 	facts     map[string]core.FileFacts
 	imports   map[string][]string
 	importers map[string][]string
@@ -31,7 +32,7 @@ type dirProject struct {
 
 func loadProject(t testing.TB, root string) *dirProject {
 	t.Helper()
-	p := &dirProject{root: root, facts: map[string]core.FileFacts{}, imports: map[string][]string{}, importers: map[string][]string{}}
+	p := &dirProject{root: root, src: map[string][]byte{}, facts: map[string]core.FileFacts{}, imports: map[string][]string{}, importers: map[string][]string{}}
 	var srcs []core.SourceFile
 	err := filepath.WalkDir(root, func(f string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -48,7 +49,9 @@ func loadProject(t testing.TB, root string) *dirProject {
 		if err != nil {
 			return err
 		}
-		srcs = append(srcs, core.SourceFile{Path: filepath.ToSlash(rel), Language: core.LangPython, Content: b})
+		rel = filepath.ToSlash(rel)
+		p.src[rel] = b
+		srcs = append(srcs, core.SourceFile{Path: rel, Language: core.LangPython, Content: b})
 		return nil
 	})
 	if err != nil {
@@ -91,7 +94,10 @@ func (p *dirProject) Facts(f string) (core.FileFacts, bool) { ff, ok := p.facts[
 func (p *dirProject) Imports(f string) []string             { return p.imports[f] }
 func (p *dirProject) Importers(f string) []string           { return p.importers[f] }
 func (p *dirProject) Read(f string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(p.root, filepath.FromSlash(f)))
+	if b, ok := p.src[f]; ok {
+		return b, nil
+	}
+	return nil, fs.ErrNotExist
 }
 
 var refLabel = regexp.MustCompile(`# @ref (.*)$`)
@@ -172,3 +178,30 @@ func TestFixturePrecisionRecall(t *testing.T) {
 // rubi does not do (a list's element type, an unannotated function's
 // return) or a quoted union.
 const minRecall = 0.90
+
+// BenchmarkRefs resolves every Python file of the tree RUBI_REFS_TREE
+// names (a real project: django for the cost an index run pays), or of
+// the fixture, from a cold start each time; the files are in memory, as
+// the index has them.
+func BenchmarkRefs(b *testing.B) {
+	root := os.Getenv("RUBI_REFS_TREE")
+	if root == "" {
+		root = "testdata/shop"
+	}
+	p := loadProject(b, root)
+	r := python.New(regex.MaskCode)
+	n := 0
+	for b.Loop() {
+		got, err := r.Refs(context.Background(), p, p.files)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = 0
+		for _, rs := range got {
+			n += len(rs)
+		}
+	}
+	b.ReportMetric(float64(len(p.files)), "files")
+	b.ReportMetric(float64(n), "refs")
+}
+

@@ -52,8 +52,10 @@ type def struct {
 }
 
 // binding is a name's definitions in one scope and, once asked, the
-// value they agree on.
+// value they agree on. Most names have one definition, held in one; defs
+// holds the others.
 type binding struct {
+	one   def
 	defs  []def
 	state int8 // 0 not resolved, 1 resolving, 2 done
 	v     val
@@ -110,10 +112,22 @@ func (s *scope) bind(name string, d def) {
 	}
 	b := s.names[name]
 	if b == nil {
-		b = &binding{}
-		s.names[name] = b
+		s.names[name] = &binding{one: d}
+		return
 	}
 	b.defs = append(b.defs, d)
+}
+
+// each calls fn with each definition of b.
+func (b *binding) each(fn func(d def) bool) {
+	if !fn(b.one) {
+		return
+	}
+	for _, d := range b.defs {
+		if !fn(d) {
+			return
+		}
+	}
 }
 
 // scan gathers the scopes of a module and the definitions of each name.
@@ -138,12 +152,12 @@ func (m *module) scan() {
 			a++
 		}
 		switch {
-		case x.is(a, "@"):
+		case x.op(a, '@'):
 			if j := s.b - 1; x.isName(j) {
 				decos = append(decos, x.text(j))
 			} else if i := s.a + 1; x.isName(i) {
 				// @name(args) or @a.b(args): the last name before the call.
-				for i+2 < s.b && x.is(i+1, ".") && x.isName(i+2) {
+				for i+2 < s.b && x.op(i+1, '.') && x.isName(i+2) {
 					i += 2
 				}
 				decos = append(decos, x.text(i))
@@ -209,25 +223,25 @@ func (m *module) scanDef(sc *scope, s stmt, a int, decos []string) *function {
 	fn.body.fn = fn
 	fn.body.cls = fn.cls
 	open := a + 2
-	if x.is(open, "[") { // def f[T](...): type parameters
+	if x.op(open, '[') { // def f[T](...): type parameters
 		open = x.close(open, s.b) + 1
 	}
-	if x.is(open, "(") {
+	if x.op(open, '(') {
 		cl := x.close(open, s.b)
-		for _, r := range x.split(open+1, cl, ",") {
+		for _, r := range x.split(open+1, cl, ',') {
 			i := r[0]
 			star := false
-			for i < r[1] && (x.is(i, "*") || x.is(i, "**")) {
+			for i < r[1] && (x.op(i, '*') || x.is(i, "**")) {
 				i, star = i+1, true
 			}
 			if !x.isName(i) {
 				continue
 			}
 			p := param{name: x.text(i), star: star}
-			if x.is(i+1, ":") {
+			if x.op(i+1, ':') {
 				e := r[1]
 				for j := i + 2; j < r[1]; j++ {
-					if x.is(j, "=") {
+					if x.op(j, '=') {
 						e = j
 						break
 					}
@@ -259,13 +273,13 @@ func (m *module) scanClass(sc *scope, s stmt, a int) *class {
 	c.body = newScope(sClass, m, sc)
 	c.body.cls = c
 	open := a + 2
-	if x.is(open, "[") {
+	if x.op(open, '[') {
 		open = x.close(open, s.b) + 1
 	}
-	if x.is(open, "(") {
+	if x.op(open, '(') {
 		cl := x.close(open, s.b)
-		for _, r := range x.split(open+1, cl, ",") {
-			if r[0] < r[1] && !(x.isName(r[0]) && x.is(r[0]+1, "=")) && !x.is(r[0], "*") && !x.is(r[0], "**") {
+		for _, r := range x.split(open+1, cl, ',') {
+			if r[0] < r[1] && !(x.isName(r[0]) && x.op(r[0]+1, '=')) && !x.op(r[0], '*') && !x.is(r[0], "**") {
 				c.bases = append(c.bases, r)
 			}
 		}
@@ -277,7 +291,7 @@ func (m *module) scanClass(sc *scope, s stmt, a int) *class {
 // scanImport records `import a.b.c [as x], ...`.
 func (m *module) scanImport(sc *scope, a, b int) {
 	x := m.x
-	for _, r := range x.split(a, b, ",") {
+	for _, r := range x.split(a, b, ',') {
 		spec, i := m.dotted(r[0], r[1])
 		if spec == "" {
 			continue
@@ -295,7 +309,7 @@ func (m *module) scanImport(sc *scope, a, b int) {
 func (m *module) scanFrom(sc *scope, a, b int) {
 	x := m.x
 	dots := ""
-	for a < b && (x.is(a, ".") || x.is(a, "...")) {
+	for a < b && (x.op(a, '.') || x.is(a, "...")) {
 		dots += x.text(a)
 		a++
 	}
@@ -308,15 +322,15 @@ func (m *module) scanFrom(sc *scope, a, b int) {
 		return
 	}
 	i++
-	if x.is(i, "(") {
+	if x.op(i, '(') {
 		b = x.close(i, b)
 		i++
 	}
-	if x.is(i, "*") {
+	if x.op(i, '*') {
 		sc.stars = append(sc.stars, spec)
 		return
 	}
-	for _, r := range x.split(i, b, ",") {
+	for _, r := range x.split(i, b, ',') {
 		if !x.isName(r[0]) {
 			continue
 		}
@@ -336,7 +350,7 @@ func (m *module) dotted(a, b int) (string, int) {
 	i := a
 	for i < b && x.isName(i) {
 		sb.WriteString(x.text(i))
-		if i+2 < b && x.is(i+1, ".") && x.isName(i+2) {
+		if i+2 < b && x.op(i+1, '.') && x.isName(i+2) {
 			sb.WriteByte('.')
 			i += 2
 			continue
@@ -350,13 +364,13 @@ func (m *module) dotted(a, b int) (string, int) {
 // scanWith records `with expr as name, ...`.
 func (m *module) scanWith(sc *scope, a, b int) {
 	x := m.x
-	if x.is(b-1, ":") {
+	if x.op(b-1, ':') {
 		b--
 	}
-	if x.is(a, "(") && x.close(a, b) == b-1 {
+	if x.op(a, '(') && x.close(a, b) == b-1 {
 		a, b = a+1, b-1
 	}
-	for _, r := range x.split(a, b, ",") {
+	for _, r := range x.split(a, b, ',') {
 		for i := r[0]; i < r[1]; i++ {
 			if x.is(i, "as") {
 				if x.isName(i+1) && i+2 == r[1] {
@@ -387,11 +401,11 @@ func (m *module) bindNames(sc *scope, a, b int) {
 	x := m.x
 	for i := a; i < b; i++ {
 		// What a call or a subscript holds is read, not assigned.
-		if (x.is(i, "(") || x.is(i, "[")) && i > a && (x.isName(i-1) || x.is(i-1, ")") || x.is(i-1, "]")) {
+		if (x.op(i, '(') || x.op(i, '[')) && i > a && (x.isName(i-1) || x.op(i-1, ')') || x.op(i-1, ']')) {
 			i = x.close(i, b)
 			continue
 		}
-		if x.isName(i) && !x.is(i-1, ".") && !x.is(i+1, ".") && !x.is(i+1, "(") && !x.is(i+1, "[") && !keywords[x.text(i)] {
+		if x.isName(i) && !x.op(i-1, '.') && !x.op(i+1, '.') && !x.op(i+1, '(') && !x.op(i+1, '[') && !keywords[x.text(i)] {
 			sc.bind(x.text(i), def{kind: dUnknown})
 		}
 	}
@@ -402,14 +416,15 @@ func (m *module) bindNames(sc *scope, a, b int) {
 // method, an attribute of the method's class.
 func (m *module) scanAssign(sc *scope, a, b int) {
 	x := m.x
-	parts := x.split(a, b, "=")
+	x.buf = x.splitInto(x.buf[:0], a, b, '=')
+	parts := x.buf
 	if len(parts) == 1 {
 		// x: T, or x += 1.
-		if x.isName(a) && x.is(a+1, ":") {
+		if x.isName(a) && x.op(a+1, ':') {
 			m.bindTarget(sc, a, a+1, def{kind: dAnn, sc: sc, a: a + 2, b: b})
 		} else if x.isName(a) && a+1 < b && x.toks[a+1].kind == tOp && x.code[x.toks[a+1].b-1] == '=' && x.toks[a+1].b-x.toks[a+1].a >= 2 && !x.is(a+1, "==") && !x.is(a+1, "!=") && !x.is(a+1, "<=") && !x.is(a+1, ">=") {
 			sc.bind(x.text(a), def{kind: dUnknown})
-		} else if x.is(a+1, ".") && x.isName(a+2) && x.is(a+3, ":") {
+		} else if x.op(a+1, '.') && x.isName(a+2) && x.op(a+3, ':') {
 			m.bindTarget(sc, a, a+3, def{kind: dAnn, sc: sc, a: a + 4, b: b})
 		}
 		return
@@ -420,7 +435,7 @@ func (m *module) scanAssign(sc *scope, a, b int) {
 		e := t[1]
 		// x: T = v: the annotation states the type.
 		for i := t[0]; i < t[1]; i++ {
-			if x.is(i, ":") {
+			if x.op(i, ':') {
 				d = def{kind: dAnn, sc: sc, a: i + 1, b: t[1]}
 				e = i
 				break
@@ -437,16 +452,15 @@ func (m *module) bindTarget(sc *scope, a, b int, d def) {
 	switch {
 	case b == a+1 && x.isName(a):
 		sc.bind(x.text(a), d)
-	case b == a+3 && x.isName(a) && x.is(a+1, ".") && x.isName(a+2):
+	case b == a+3 && x.isName(a) && x.op(a+1, '.') && x.isName(a+2):
 		if fn := sc.fn; fn != nil && fn.cls != nil && !fn.static && !fn.clsm && len(fn.params) > 0 && fn.params[0].name == x.text(a) {
 			c := fn.cls
 			name := x.text(a + 2)
-			bd := c.attrs[name]
-			if bd == nil {
-				bd = &binding{}
-				c.attrs[name] = bd
+			if bd := c.attrs[name]; bd == nil {
+				c.attrs[name] = &binding{one: d}
+			} else {
+				bd.defs = append(bd.defs, d)
 			}
-			bd.defs = append(bd.defs, d)
 		}
 	default:
 		m.bindNames(sc, a, b)

@@ -1,9 +1,6 @@
 package python
 
-import (
-	"path"
-	"strings"
-)
+import "strings"
 
 // Value kinds.
 const (
@@ -86,20 +83,22 @@ func (st *state) resolve(s *scope, name string, b *binding, depth int) val {
 		return unknown
 	}
 	b.state = 1
-	v, set := unknown, false
-	for _, d := range b.defs {
+	v, set, vars := unknown, false, true
+	b.each(func(d def) bool {
+		vars = vars && (d.kind == dExpr || d.kind == dAnn)
 		w := st.defVal(d, depth)
 		if w.k == vNone {
-			continue
+			return true
 		}
 		if set && w != v {
 			v = unknown
-			break
+			return false
 		}
 		v, set = w, true
-	}
+		return true
+	})
 	// A module's or a class's variable is a definition of its own.
-	if v.tgt == (target{}) && name != "" && (s.kind == sModule || s.kind == sClass) && len(b.defs) > 0 && varDefs(b.defs) {
+	if v.tgt == (target{}) && name != "" && (s.kind == sModule || s.kind == sClass) && vars {
 		key := name
 		if s.kind == sClass {
 			key = s.cls.name + "." + name
@@ -108,16 +107,6 @@ func (st *state) resolve(s *scope, name string, b *binding, depth int) val {
 	}
 	b.state, b.v = 2, v
 	return v
-}
-
-// varDefs reports whether every definition assigns a value.
-func varDefs(ds []def) bool {
-	for _, d := range ds {
-		if d.kind != dExpr && d.kind != dAnn {
-			return false
-		}
-	}
-	return true
 }
 
 // defVal is the value one definition gives its name.
@@ -191,7 +180,7 @@ func (st *state) importVal(d def, depth int) val {
 		dir = strings.TrimSuffix(strings.TrimSuffix(m.path, ".pyi"), ".py")
 	}
 	for range n {
-		dir = path.Dir(dir)
+		dir = dirOf(dir)
 	}
 	return st.packageVal(dir)
 }
@@ -412,16 +401,16 @@ func (st *state) chain(sc *scope, i, b int, depth int, emit func(i int, v val)) 
 	i++
 	for i < b {
 		switch {
-		case x.is(i, ".") && i+1 < b && x.isName(i+1):
+		case x.op(i, '.') && i+1 < b && x.isName(i+1):
 			v = st.attr(v, x.text(i+1), depth+1)
 			if emit != nil {
 				emit(i+1, v)
 			}
 			i += 2
-		case x.is(i, "("):
+		case x.op(i, '('):
 			v = st.call(v, depth+1)
 			i = x.close(i, b) + 1
-		case x.is(i, "["):
+		case x.op(i, '['):
 			// Cls[T] is still the class (generics); anything else
 			// indexed is unknown.
 			if v.k != vClass {
@@ -474,13 +463,13 @@ func (st *state) annType(sc *scope, a, b int, depth int) val {
 		return st.quotedType(sc, a, depth)
 	}
 	// X | None, None | X.
-	if parts := x.split(a, b, "|"); len(parts) > 1 {
+	if parts := x.split(a, b, '|'); len(parts) > 1 {
 		return st.oneOf(sc, parts, depth)
 	}
 	// Optional[X], Union[X, None], type[X], typing.Optional[X].
 	open := -1
 	for i := a; i < b; i++ {
-		if x.is(i, "[") {
+		if x.op(i, '[') {
 			open = i
 			break
 		}
@@ -491,13 +480,13 @@ func (st *state) annType(sc *scope, a, b int, depth int) val {
 		case "Optional":
 			return st.annType(sc, open+1, b-1, depth+1)
 		case "Union":
-			return st.oneOf(sc, x.split(open+1, b-1, ","), depth)
+			return st.oneOf(sc, x.split(open+1, b-1, ','), depth)
 		case "type", "Type":
 			if v := st.annType(sc, open+1, b-1, depth+1); v.k == vInstance {
 				return val{k: vClass, cls: v.cls}
 			}
 		case "Annotated":
-			if parts := x.split(open+1, b-1, ","); len(parts) > 0 {
+			if parts := x.split(open+1, b-1, ','); len(parts) > 0 {
 				return st.annType(sc, parts[0][0], parts[0][1], depth+1)
 			}
 		}

@@ -16,7 +16,7 @@ func (st *state) refsOf(m *module) []refs.Ref {
 	x := m.x
 	from := m.enclosing()
 	var out []refs.Ref
-	skip := map[int]bool{}
+	skip := make([]bool, len(x.toks))
 	shadow := map[string]bool{}
 	var sc *scope
 	emitAt := func(off int, v val, call bool) {
@@ -24,13 +24,9 @@ func (st *state) refsOf(m *module) []refs.Ref {
 			return
 		}
 		line, col := x.posOf(off)
-		r := refs.Ref{Line: line, Col: col, Path: v.tgt.path, Name: v.tgt.name, Call: call}
-		if line-1 < len(from) {
-			r.From = from[line-1]
-		}
-		out = append(out, r)
+		out = append(out, refs.Ref{Line: line, Col: col, Path: v.tgt.path, Name: v.tgt.name, From: from.at(line), Call: call})
 	}
-	emit := func(i int, v val) { emitAt(int(x.toks[i].a), v, x.is(i+1, "(")) }
+	emit := func(i int, v val) { emitAt(int(x.toks[i].a), v, x.op(i+1, '(')) }
 	for k, s := range x.stmts {
 		a := s.a
 		if x.is(a, "async") {
@@ -39,8 +35,9 @@ func (st *state) refsOf(m *module) []refs.Ref {
 		if x.is(a, "import") || x.is(a, "from") || x.is(a, "global") || x.is(a, "nonlocal") {
 			continue
 		}
-		clear(skip)
-		clear(shadow)
+		if len(shadow) > 0 {
+			clear(shadow)
+		}
 		sc = m.stmtScope[k]
 		m.bindingSites(s, a, skip, shadow)
 		for i := s.a; i < s.b; i++ {
@@ -58,7 +55,7 @@ func (st *state) refsOf(m *module) []refs.Ref {
 				}
 				continue
 			}
-			if !x.isName(i) || skip[i] || x.is(i-1, ".") || keywords[x.text(i)] {
+			if !x.isName(i) || skip[i] || x.keyword(i) || x.op(i-1, '.') {
 				continue
 			}
 			if shadow[x.text(i)] {
@@ -73,72 +70,75 @@ func (st *state) refsOf(m *module) []refs.Ref {
 // bindingSites marks the names statement s binds rather than uses, and
 // the names only this statement binds (lambda parameters, comprehension
 // targets), which stand for nothing of the scope's here.
-func (m *module) bindingSites(s stmt, a int, skip map[int]bool, shadow map[string]bool) {
+func (m *module) bindingSites(s stmt, a int, skip []bool, shadow map[string]bool) {
 	x := m.x
 	targets := func(a, b int) {
 		for i := a; i < b; i++ {
-			if (x.is(i, "(") || x.is(i, "[")) && i > a && (x.isName(i-1) || x.is(i-1, ")") || x.is(i-1, "]")) {
+			if (x.op(i, '(') || x.op(i, '[')) && i > a && (x.isName(i-1) || x.op(i-1, ')') || x.op(i-1, ']')) {
 				i = x.close(i, b)
 				continue
 			}
-			if x.isName(i) && !x.is(i-1, ".") && !x.is(i+1, ".") && !x.is(i+1, "(") && !x.is(i+1, "[") {
+			if x.isName(i) && !x.op(i-1, '.') && !x.op(i+1, '.') && !x.op(i+1, '(') && !x.op(i+1, '[') {
 				skip[i] = true
 			}
 		}
 	}
 	switch {
-	case x.is(a, "def"):
+	case x.is(a, "def") && a+1 < s.b:
 		skip[a+1] = true
 		open := a + 2
-		if x.is(open, "[") {
+		if x.op(open, '[') {
 			open = x.close(open, s.b) + 1
 		}
-		if x.is(open, "(") {
-			for _, r := range x.split(open+1, x.close(open, s.b), ",") {
+		if x.op(open, '(') {
+			for _, r := range x.split(open+1, x.close(open, s.b), ',') {
 				i := r[0]
-				for i < r[1] && (x.is(i, "*") || x.is(i, "**")) {
+				for i < r[1] && (x.op(i, '*') || x.is(i, "**")) {
 					i++
 				}
-				skip[i] = true
+				if i < r[1] {
+					skip[i] = true
+				}
 			}
 		}
-	case x.is(a, "class"):
+	case x.is(a, "class") && a+1 < s.b:
 		skip[a+1] = true
 	case x.is(a, "for"):
 		for i := a + 1; i < s.b && !x.is(i, "in"); i++ {
 			skip[i] = x.isName(i)
 		}
 	default:
-		parts := x.split(s.a, s.b, "=")
+		x.buf = x.splitInto(x.buf[:0], s.a, s.b, '=')
+		parts := x.buf
 		for _, t := range parts[:len(parts)-1] {
 			e := t[1]
 			for i := t[0]; i < t[1]; i++ {
-				if x.is(i, ":") {
+				if x.op(i, ':') {
 					e = i
 					break
 				}
 			}
 			targets(t[0], e)
 		}
-		if len(parts) == 1 && x.isName(s.a) && (x.is(s.a+1, ":") || s.a+1 < s.b && x.toks[s.a+1].kind == tOp && x.code[x.toks[s.a+1].b-1] == '=') {
+		if len(parts) == 1 && x.isName(s.a) && (x.op(s.a+1, ':') || s.a+1 < s.b && x.toks[s.a+1].kind == tOp && x.code[x.toks[s.a+1].b-1] == '=') {
 			skip[s.a] = true // x: T, x += 1
 		}
 	}
 	depth := 0
 	for i := s.a; i < s.b; i++ {
 		switch {
-		case x.is(i, "(") || x.is(i, "[") || x.is(i, "{"):
+		case x.op(i, '(') || x.op(i, '[') || x.op(i, '{'):
 			depth++
-		case x.is(i, ")") || x.is(i, "]") || x.is(i, "}"):
+		case x.op(i, ')') || x.op(i, ']') || x.op(i, '}'):
 			depth--
-		case x.is(i, "as") && x.isName(i+1):
+		case x.is(i, "as") && i+1 < s.b && x.isName(i+1):
 			skip[i+1] = true
 		case x.is(i, ":=") && x.isName(i-1):
 			skip[i-1] = true
-		case x.isName(i) && depth > 0 && x.is(i+1, "=") && (x.is(i-1, "(") || x.is(i-1, ",")):
+		case x.isName(i) && depth > 0 && x.op(i+1, '=') && (x.op(i-1, '(') || x.op(i-1, ',')):
 			skip[i] = true // a keyword argument
 		case x.is(i, "lambda"):
-			for j := i + 1; j < s.b && !x.is(j, ":"); j++ {
+			for j := i + 1; j < s.b && !x.op(j, ':'); j++ {
 				if x.isName(j) {
 					skip[j] = true
 					shadow[x.text(j)] = true
@@ -163,41 +163,68 @@ func (m *module) annotation(s stmt, a, i int) bool {
 	switch {
 	case x.is(i-1, "->"):
 		return x.is(a, "def")
-	case !x.is(i-1, ":") || !(x.is(i+1, "=") || x.is(i+1, ",") || x.is(i+1, ")") || i+1 == s.b):
+	case !x.op(i-1, ':') || !(x.op(i+1, '=') || x.op(i+1, ',') || x.op(i+1, ')') || i+1 == s.b):
 		return false
 	case x.is(a, "def"):
-		return x.isName(i-2) && (x.is(i-3, "(") || x.is(i-3, ",") || x.is(i-3, "*") || x.is(i-3, "**"))
+		return x.isName(i-2) && (x.op(i-3, '(') || x.op(i-3, ',') || x.op(i-3, '*') || x.is(i-3, "**"))
 	}
 	return i == s.a+2 && x.isName(s.a) && !keywords[x.text(s.a)]
 }
 
-// enclosing names, for each line of the module, the innermost function,
-// method or class of its facts whose lines hold it: the From of a use on
-// that line, named as the facts name units.
-func (m *module) enclosing() []string {
-	syms := make([]core.Symbol, 0, len(m.facts.Symbols))
+// enclosing tells, line after line in increasing order, the innermost
+// function, method or class of a module's facts whose lines hold the
+// line: the From of a use there, named as the facts name units.
+type enclosing struct {
+	syms  []core.Symbol
+	next  int
+	stack []open
+}
+
+type open struct {
+	end int
+	key string
+}
+
+func (m *module) enclosing() *enclosing {
+	e := &enclosing{}
 	for _, s := range m.facts.Symbols {
 		switch s.Kind {
 		case core.SymbolFunction, core.SymbolMethod, core.SymbolClass:
 			if s.Line > 0 && s.EndLine >= s.Line {
-				syms = append(syms, s)
+				e.syms = append(e.syms, s)
 			}
 		}
 	}
-	if len(syms) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(syms, func(a, b core.Symbol) int {
+	cmp := func(a, b core.Symbol) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
 		return b.EndLine - a.EndLine
-	})
-	out := make([]string, len(m.x.starts))
-	for _, s := range syms {
-		for l := s.Line; l <= s.EndLine && l <= len(out); l++ {
-			out[l-1] = symKey(s)
-		}
 	}
-	return out
+	if !slices.IsSortedFunc(e.syms, cmp) {
+		slices.SortStableFunc(e.syms, cmp)
+	}
+	return e
+}
+
+// at returns the From of line, which is no smaller than the last asked.
+func (e *enclosing) at(line int) string {
+	for len(e.stack) > 0 && e.stack[len(e.stack)-1].end < line {
+		e.stack = e.stack[:len(e.stack)-1]
+	}
+	for e.next < len(e.syms) && e.syms[e.next].Line <= line {
+		s := e.syms[e.next]
+		e.next++
+		if s.EndLine < line {
+			continue
+		}
+		for len(e.stack) > 0 && e.stack[len(e.stack)-1].end < s.Line {
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		e.stack = append(e.stack, open{s.EndLine, symKey(s)})
+	}
+	if len(e.stack) == 0 {
+		return ""
+	}
+	return e.stack[len(e.stack)-1].key
 }
