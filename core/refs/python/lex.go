@@ -27,6 +27,7 @@ type tok struct {
 type stmt struct {
 	indent int
 	a, b   int
+	eq     bool // holds an = outside brackets: an assignment
 }
 
 // lexed is a file's masked code cut into tokens and statements.
@@ -35,46 +36,18 @@ type lexed struct {
 	toks   []tok
 	stmts  []stmt
 	starts []int // offset of each line
-	// ids holds each name token's number in the table of names: a
-	// project says self a million times and stores it once.
-	ids []int32
-	tab *table
 	// buf is reused by the statement-level splits.
 	buf [][2]int
 }
 
-// table numbers the names of the files one resolution reads.
-type table struct {
-	ids  map[string]int32
-	strs []string
-	kw   []bool
-}
+// text returns token i's text, a new string: for what is kept (a
+// binding's name); name reads a token without allocating.
+func (x *lexed) text(i int) string { t := x.toks[i]; return string(x.code[t.a:t.b]) }
 
-func newTable() *table { return &table{ids: make(map[string]int32, 1<<14), strs: []string{""}, kw: []bool{false}} }
-
-func (t *table) id(b []byte) int32 {
-	if id, ok := t.ids[string(b)]; ok {
-		return id
-	}
-	s := string(b)
-	id := int32(len(t.strs))
-	t.ids[s] = id
-	t.strs = append(t.strs, s)
-	t.kw = append(t.kw, keywords[s])
-	return id
-}
-
-// text returns token i's text; a name's without allocating.
-func (x *lexed) text(i int) string {
-	if id := x.ids[i]; id != 0 {
-		return x.tab.strs[id]
-	}
-	t := x.toks[i]
-	return string(x.code[t.a:t.b])
-}
+func (x *lexed) name(i int) []byte { t := x.toks[i]; return x.code[t.a:t.b] }
 
 // keyword reports whether token i is a keyword.
-func (x *lexed) keyword(i int) bool { return x.tab.kw[x.ids[i]] }
+func (x *lexed) keyword(i int) bool { return x.toks[i].kind == tName && keywords[string(x.name(i))] }
 
 // is reports whether token i exists and is the name or operator s.
 func (x *lexed) is(i int, s string) bool {
@@ -132,18 +105,19 @@ func opEnd(code []byte, a int) int {
 
 // lex cuts code, whose comments and string contents are blanked, into
 // tokens and logical statements. It is one linear pass.
-func lex(code []byte, tab *table) *lexed {
-	x := &lexed{code: code, tab: tab, starts: make([]int, 1, len(code)/32+1)}
+func lex(code []byte) *lexed {
+	x := &lexed{code: code, starts: make([]int, 1, len(code)/32+1)}
 	x.toks = make([]tok, 0, len(code)/5)
 	depth := 0
 	start := 0        // first token of the open statement
 	lineStart := true // no token yet on this physical line
 	indent, curIn := 0, 0
+	eq := false
 	end := func() {
 		if len(x.toks) > start {
-			x.stmts = append(x.stmts, stmt{indent: curIn, a: start, b: len(x.toks)})
+			x.stmts = append(x.stmts, stmt{indent: curIn, a: start, b: len(x.toks), eq: eq})
 		}
-		start = len(x.toks)
+		start, eq = len(x.toks), false
 	}
 	n := len(code)
 	for i := 0; i < n; {
@@ -210,6 +184,8 @@ func lex(code []byte, tab *table) *lexed {
 		default:
 			i = opEnd(code, a)
 			switch c {
+			case '=':
+				eq = eq || depth == 0 && i == a+1
 			case '(', '[', '{':
 				depth++
 			case ')', ']', '}':
@@ -225,12 +201,6 @@ func lex(code []byte, tab *table) *lexed {
 		}
 	}
 	end()
-	x.ids = make([]int32, len(x.toks))
-	for i, t := range x.toks {
-		if t.kind == tName {
-			x.ids[i] = tab.id(x.code[t.a:t.b])
-		}
-	}
 	x.splitCompound()
 	return x
 }
@@ -275,7 +245,7 @@ func (x *lexed) splitCompound() {
 	for k := 0; k < len(x.stmts); k++ {
 		s := x.stmts[k]
 		for {
-			if x.toks[s.a].kind != tName || !compound[x.text(s.a)] {
+			if x.toks[s.a].kind != tName || !compound[string(x.name(s.a))] {
 				break
 			}
 			colon := x.headerColon(s.a, s.b)
@@ -283,7 +253,7 @@ func (x *lexed) splitCompound() {
 				break
 			}
 			out = append(out, stmt{indent: s.indent, a: s.a, b: colon + 1})
-			s = stmt{indent: s.indent + 1, a: colon + 1, b: s.b}
+			s = stmt{indent: s.indent + 1, a: colon + 1, b: s.b, eq: s.eq}
 		}
 		out = append(out, s)
 	}

@@ -120,12 +120,11 @@ type state struct {
 	dirs  map[string]bool
 	mods  map[string]*module
 	keys  map[string]map[symName]bool
-	tab   *table
 }
 
 func newState(p refs.Project, mask core.CodeMasker) *state {
 	st := &state{p: p, mask: mask, files: map[string]bool{}, dirs: map[string]bool{}, mods: map[string]*module{},
-		keys: map[string]map[symName]bool{}, tab: newTable()}
+		keys: map[string]map[symName]bool{}}
 	for _, f := range p.Files(core.LangPython) {
 		st.files[f] = true
 		for d := dirOf(f); d != "" && !st.dirs[d]; d = dirOf(d) {
@@ -164,7 +163,7 @@ func (st *state) load(f string) *module {
 	if !ok || len(code) != len(src) {
 		return nil
 	}
-	m := &module{path: f, src: src, x: lex(code, st.tab), imports: st.p.Imports(f)}
+	m := &module{path: f, src: src, x: lex(code), imports: st.p.Imports(f)}
 	m.facts, _ = st.p.Facts(f)
 	m.scan()
 	st.mods[f] = m
@@ -198,13 +197,12 @@ func (st *state) preload(ctx context.Context, want []string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tab := newTable()
 			for m := range next {
 				code, ok := st.mask(core.LangPython, m.src)
 				if !ok || len(code) != len(m.src) {
 					continue
 				}
-				m.x = lex(code, tab)
+				m.x = lex(code)
 				m.scan()
 			}
 		}()

@@ -193,7 +193,7 @@ func (m *module) scan() {
 		case x.is(a, "except"):
 			m.scanExcept(sc, a+1, s.b)
 		default:
-			m.scanAssign(sc, s.a, s.b)
+			m.scanAssign(sc, s)
 		}
 		decos = decos[:0]
 		m.scanWalrus(sc, s.a, s.b)
@@ -405,7 +405,7 @@ func (m *module) bindNames(sc *scope, a, b int) {
 			i = x.close(i, b)
 			continue
 		}
-		if x.isName(i) && !x.op(i-1, '.') && !x.op(i+1, '.') && !x.op(i+1, '(') && !x.op(i+1, '[') && !keywords[x.text(i)] {
+		if x.isName(i) && !x.op(i-1, '.') && !x.op(i+1, '.') && !x.op(i+1, '(') && !x.op(i+1, '[') && !x.keyword(i) {
 			sc.bind(x.text(i), def{kind: dUnknown})
 		}
 	}
@@ -414,11 +414,10 @@ func (m *module) bindNames(sc *scope, a, b int) {
 // scanAssign records the names a statement assigns: `a = b = expr`,
 // `a: T = expr`, `a, b = ...`, `a += 1`, and `self.x = expr` in a
 // method, an attribute of the method's class.
-func (m *module) scanAssign(sc *scope, a, b int) {
+func (m *module) scanAssign(sc *scope, s stmt) {
 	x := m.x
-	x.buf = x.splitInto(x.buf[:0], a, b, '=')
-	parts := x.buf
-	if len(parts) == 1 {
+	a, b := s.a, s.b
+	if !s.eq {
 		// x: T, or x += 1.
 		if x.isName(a) && x.op(a+1, ':') {
 			m.bindTarget(sc, a, a+1, def{kind: dAnn, sc: sc, a: a + 2, b: b})
@@ -429,6 +428,8 @@ func (m *module) scanAssign(sc *scope, a, b int) {
 		}
 		return
 	}
+	x.buf = x.splitInto(x.buf[:0], a, b, '=')
+	parts := x.buf
 	val := parts[len(parts)-1]
 	for _, t := range parts[:len(parts)-1] {
 		d := def{kind: dExpr, sc: sc, a: val[0], b: val[1]}
@@ -453,7 +454,7 @@ func (m *module) bindTarget(sc *scope, a, b int, d def) {
 	case b == a+1 && x.isName(a):
 		sc.bind(x.text(a), d)
 	case b == a+3 && x.isName(a) && x.op(a+1, '.') && x.isName(a+2):
-		if fn := sc.fn; fn != nil && fn.cls != nil && !fn.static && !fn.clsm && len(fn.params) > 0 && fn.params[0].name == x.text(a) {
+		if fn := sc.fn; fn != nil && fn.cls != nil && !fn.static && !fn.clsm && len(fn.params) > 0 && fn.params[0].name == string(x.name(a)) {
 			c := fn.cls
 			name := x.text(a + 2)
 			if bd := c.attrs[name]; bd == nil {

@@ -29,6 +29,10 @@ type target struct{ path, name string }
 
 var unknown = val{}
 
+// found reports whether v says anything: a value known, or a definition
+// named (a module's variable of a type rubi cannot tell).
+func (v val) found() bool { return v.k != vUnknown || v.tgt != (target{}) }
+
 // maxDepth bounds the chains of lookups one question may start (a
 // module re-exporting a module re-exporting...), so that a cycle the
 // state flags miss still ends.
@@ -36,7 +40,7 @@ const maxDepth = 64
 
 // lookup resolves a name used in scope sc. Class bodies are not seen
 // from the functions inside them, as in Python.
-func (st *state) lookup(sc *scope, name string, depth int) val {
+func (st *state) lookup(sc *scope, name []byte, depth int) val {
 	if depth > maxDepth {
 		return unknown
 	}
@@ -45,25 +49,25 @@ func (st *state) lookup(sc *scope, name string, depth int) val {
 		if s.kind == sClass && s != start {
 			continue
 		}
-		if s.globals[name] {
+		if s.globals != nil && s.globals[string(name)] {
 			for s.parent != nil {
 				s = s.parent
 			}
 		}
-		if b := s.names[name]; b != nil {
+		if b := s.names[string(name)]; b != nil {
 			return st.resolve(s, name, b, depth+1)
 		}
 		if s.kind == sModule {
 			for _, spec := range s.stars {
-				if m, pkg, ok := st.module(s.mod, spec); ok && !strings.HasPrefix(name, "_") {
-					if v := st.moduleAttr(m, pkg, name, false, depth+1); v.k != vUnknown {
+				if m, pkg, ok := st.module(s.mod, spec); ok && name[0] != '_' {
+					if v := st.moduleAttr(m, pkg, name, false, depth+1); v.found() {
 						return v
 					}
 				}
 			}
 		}
 	}
-	if name == "super" {
+	if string(name) == "super" {
 		for s := sc; s != nil; s = s.parent {
 			if s.kind == sFunc && s.fn.cls != nil && s.parent == s.fn.cls.body {
 				return val{k: vSuper, cls: s.fn.cls}
@@ -75,7 +79,7 @@ func (st *state) lookup(sc *scope, name string, depth int) val {
 
 // resolve returns the value a binding's definitions agree on, unknown
 // when they disagree; a None among them does not count.
-func (st *state) resolve(s *scope, name string, b *binding, depth int) val {
+func (st *state) resolve(s *scope, name []byte, b *binding, depth int) val {
 	switch b.state {
 	case 2:
 		return b.v
@@ -83,10 +87,20 @@ func (st *state) resolve(s *scope, name string, b *binding, depth int) val {
 		return unknown
 	}
 	b.state = 1
+	if fn := b.overloads(); fn != nil {
+		// Overloads, a property's setter: one function, defined again.
+		b.state, b.v = 2, val{k: vFunc, fn: fn, tgt: target{fn.mod.path, fn.key}}
+		return b.v
+	}
 	v, set, vars := unknown, false, true
 	b.each(func(d def) bool {
 		vars = vars && (d.kind == dExpr || d.kind == dAnn)
 		w := st.defVal(d, depth)
+		if d.kind != dFunc && d.kind != dClass && d.kind != dImport && d.kind != dImportFrom {
+			// x = self.endpoint: x holds a value, it does not name the
+			// definition the value came from.
+			w.tgt = target{}
+		}
 		if w.k == vNone {
 			return true
 		}
@@ -98,15 +112,44 @@ func (st *state) resolve(s *scope, name string, b *binding, depth int) val {
 		return true
 	})
 	// A module's or a class's variable is a definition of its own.
-	if v.tgt == (target{}) && name != "" && (s.kind == sModule || s.kind == sClass) && vars {
-		key := name
+	if v.tgt == (target{}) && len(name) > 0 && (s.kind == sModule || s.kind == sClass) && vars {
+		key := string(name)
 		if s.kind == sClass {
-			key = s.cls.name + "." + name
+			key = s.cls.name + "." + key
 		}
 		v.tgt = target{s.mod.path, key}
 	}
 	b.state, b.v = 2, v
 	return v
+}
+
+// overloads returns the function a name's several defs define when
+// that is all they do (typing.overload, @x.setter): the property getter
+// if there is one, else the last, the implementation; nil otherwise.
+func (b *binding) overloads() *function {
+	if len(b.defs) == 0 {
+		return nil
+	}
+	var prop, last *function
+	ok := true
+	b.each(func(d def) bool {
+		if d.kind != dFunc {
+			ok = false
+			return false
+		}
+		if d.fn.prop && prop == nil {
+			prop = d.fn
+		}
+		last = d.fn
+		return true
+	})
+	if !ok {
+		return nil
+	}
+	if prop != nil {
+		return prop
+	}
+	return last
 }
 
 // defVal is the value one definition gives its name.
@@ -128,7 +171,7 @@ func (st *state) defVal(d def, depth int) val {
 		v := st.exprType(d.sc, d.a, d.b, depth)
 		if v.k == vInstance {
 			// with Cls() as x: what __enter__ returns, when it says.
-			if e := st.member(v.cls, "__enter__", true, depth); e.k == vFunc && e.fn.ret[1] > e.fn.ret[0] {
+			if e := st.member(v.cls, []byte("__enter__"), true, depth); e.k == vFunc && e.fn.ret[1] > e.fn.ret[0] {
 				return st.callVal(e, v.cls, depth)
 			}
 			v.tgt = target{}
@@ -193,7 +236,7 @@ func (st *state) scopeModule(d def) *module { return d.sc.mod }
 func (st *state) importFromVal(d def, depth int) val {
 	from := st.scopeModule(d)
 	if m, pkg, ok := st.module(from, d.spec); ok {
-		if v := st.moduleAttr(m, pkg, d.name, true, depth); v.k != vUnknown {
+		if v := st.moduleAttr(m, pkg, []byte(d.name), true, depth); v.found() {
 			return v
 		}
 	}
@@ -224,18 +267,18 @@ func (st *state) packageVal(dir string) val {
 
 // moduleAttr is name as an attribute of a module: what the module binds
 // at its top level, else its submodule.
-func (st *state) moduleAttr(m *module, pkg, name string, stars bool, depth int) val {
+func (st *state) moduleAttr(m *module, pkg string, name []byte, stars bool, depth int) val {
 	if depth > maxDepth {
 		return unknown
 	}
 	if m != nil {
 		v := st.lookupTop(m, name, depth+1)
-		if v.k != vUnknown {
+		if v.found() {
 			return v
 		}
 	}
 	if pkg != "" {
-		dir := pkg + "/" + name
+		dir := pkg + "/" + string(name)
 		for _, f := range []string{dir + ".py", dir + ".pyi"} {
 			if st.files[f] {
 				return modVal(st.load(f), "")
@@ -247,7 +290,7 @@ func (st *state) moduleAttr(m *module, pkg, name string, stars bool, depth int) 
 }
 
 // lookupTop looks name up in a module's top-level scope and star imports.
-func (st *state) lookupTop(m *module, name string, depth int) val {
+func (st *state) lookupTop(m *module, name []byte, depth int) val {
 	if m.top == nil {
 		return unknown
 	}
@@ -257,7 +300,7 @@ func (st *state) lookupTop(m *module, name string, depth int) val {
 // member looks a class's attribute up along its bases, instance
 // attributes last; unknown as soon as a base the project does not
 // define is reached before it is found.
-func (st *state) member(c *class, name string, instance bool, depth int) val {
+func (st *state) member(c *class, name []byte, instance bool, depth int) val {
 	if depth > maxDepth {
 		return unknown
 	}
@@ -266,7 +309,7 @@ func (st *state) member(c *class, name string, instance bool, depth int) val {
 		if k == nil {
 			return unknown
 		}
-		if b := k.body.names[name]; b != nil {
+		if b := k.body.names[string(name)]; b != nil {
 			v := st.resolve(k.body, name, b, depth+1)
 			if v.k == vFunc && v.fn.prop && instance {
 				// A property is read, not called: its value is what it
@@ -283,8 +326,8 @@ func (st *state) member(c *class, name string, instance bool, depth int) val {
 			if k == nil {
 				return unknown
 			}
-			if b := k.attrs[name]; b != nil {
-				v := st.resolve(k.body, "", b, depth+1)
+			if b := k.attrs[string(name)]; b != nil {
+				v := st.resolve(k.body, nil, b, depth+1)
 				v.tgt = target{}
 				return v
 			}
@@ -329,7 +372,7 @@ func (st *state) mro(c *class, depth int) []*class {
 
 // isObject reports whether a base is `object`, which adds nothing a
 // project method could be confused with.
-func (st *state) isObject(m *module, a, b int) bool { return b == a+1 && m.x.text(a) == "object" }
+func (st *state) isObject(m *module, a, b int) bool { return b == a+1 && m.x.is(a, "object") }
 
 func contains(cs []*class, c *class) bool {
 	for _, k := range cs {
@@ -341,7 +384,7 @@ func contains(cs []*class, c *class) bool {
 }
 
 // attr is the attribute name of v.
-func (st *state) attr(v val, name string, depth int) val {
+func (st *state) attr(v val, name []byte, depth int) val {
 	switch v.k {
 	case vModule:
 		return st.moduleAttr(v.mod, v.pkg, name, true, depth+1)
@@ -381,7 +424,7 @@ func (st *state) callVal(v val, self *class, depth int) val {
 		return unknown
 	}
 	x := fn.mod.x
-	if fn.ret[1] == fn.ret[0]+1 && x.text(fn.ret[0]) == "Self" && self != nil {
+	if fn.ret[1] == fn.ret[0]+1 && x.is(fn.ret[0], "Self") && self != nil {
 		return val{k: vInstance, cls: self}
 	}
 	w := st.annType(fn.outer, fn.ret[0], fn.ret[1], depth+1)
@@ -394,7 +437,7 @@ func (st *state) callVal(v val, self *class, depth int) val {
 // It returns the value and the index after the expression.
 func (st *state) chain(sc *scope, i, b int, depth int, emit func(i int, v val)) (val, int) {
 	x := sc.mod.x
-	v := st.lookup(sc, x.text(i), depth+1)
+	v := st.lookup(sc, x.name(i), depth+1)
 	if emit != nil {
 		emit(i, v)
 	}
@@ -402,7 +445,7 @@ func (st *state) chain(sc *scope, i, b int, depth int, emit func(i int, v val)) 
 	for i < b {
 		switch {
 		case x.op(i, '.') && i+1 < b && x.isName(i+1):
-			v = st.attr(v, x.text(i+1), depth+1)
+			v = st.attr(v, x.name(i+1), depth+1)
 			if emit != nil {
 				emit(i+1, v)
 			}
@@ -441,7 +484,7 @@ func (st *state) exprType(sc *scope, a, b int, depth int) val {
 	if b == a+1 && x.is(a, "None") {
 		return val{k: vNone}
 	}
-	if !x.isName(a) || keywords[x.text(a)] {
+	if !x.isName(a) || x.keyword(a) {
 		return unknown
 	}
 	v, e := st.chain(sc, a, b, depth+1, nil)
@@ -490,6 +533,10 @@ func (st *state) annType(sc *scope, a, b int, depth int) val {
 				return st.annType(sc, parts[0][0], parts[0][1], depth+1)
 			}
 		}
+		// A project's generic class: Box[int] is a Box.
+		if v := st.exprType(sc, a, open, depth+1); v.k == vClass {
+			return val{k: vInstance, cls: v.cls}
+		}
 		return unknown
 	}
 	v := st.exprType(sc, a, b, depth+1)
@@ -528,9 +575,9 @@ func (st *state) quotedType(sc *scope, i int, depth int) val {
 			continue
 		}
 		n++
-		v := st.lookup(sc, q.parts[0], depth+1)
+		v := st.lookup(sc, []byte(q.parts[0]), depth+1)
 		for _, p := range q.parts[1:] {
-			v = st.attr(v, p, depth+1)
+			v = st.attr(v, []byte(p), depth+1)
 		}
 		if v.k != vClass {
 			return unknown

@@ -46,9 +46,9 @@ func (st *state) refsOf(m *module) []refs.Ref {
 					v := unknown
 					for k, p := range q.parts {
 						if k == 0 {
-							v = st.lookup(sc, p, 0)
+							v = st.lookup(sc, []byte(p), 0)
 						} else {
-							v = st.attr(v, p, 0)
+							v = st.attr(v, []byte(p), 0)
 						}
 						emitAt(q.offs[k], v, false)
 					}
@@ -58,7 +58,7 @@ func (st *state) refsOf(m *module) []refs.Ref {
 			if !x.isName(i) || skip[i] || x.keyword(i) || x.op(i-1, '.') {
 				continue
 			}
-			if shadow[x.text(i)] {
+			if len(shadow) > 0 && shadow[string(x.name(i))] {
 				continue
 			}
 			st.chain(sc, i, s.b, 0, emit)
@@ -107,7 +107,7 @@ func (m *module) bindingSites(s stmt, a int, skip []bool, shadow map[string]bool
 		for i := a + 1; i < s.b && !x.is(i, "in"); i++ {
 			skip[i] = x.isName(i)
 		}
-	default:
+	case s.eq:
 		x.buf = x.splitInto(x.buf[:0], s.a, s.b, '=')
 		parts := x.buf
 		for _, t := range parts[:len(parts)-1] {
@@ -120,7 +120,8 @@ func (m *module) bindingSites(s stmt, a int, skip []bool, shadow map[string]bool
 			}
 			targets(t[0], e)
 		}
-		if len(parts) == 1 && x.isName(s.a) && (x.op(s.a+1, ':') || s.a+1 < s.b && x.toks[s.a+1].kind == tOp && x.code[x.toks[s.a+1].b-1] == '=') {
+	default:
+		if x.isName(s.a) && (x.op(s.a+1, ':') || s.a+1 < s.b && x.toks[s.a+1].kind == tOp && x.code[x.toks[s.a+1].b-1] == '=') {
 			skip[s.a] = true // x: T, x += 1
 		}
 	}
@@ -168,7 +169,7 @@ func (m *module) annotation(s stmt, a, i int) bool {
 	case x.is(a, "def"):
 		return x.isName(i-2) && (x.op(i-3, '(') || x.op(i-3, ',') || x.op(i-3, '*') || x.is(i-3, "**"))
 	}
-	return i == s.a+2 && x.isName(s.a) && !keywords[x.text(s.a)]
+	return i == s.a+2 && x.isName(s.a) && !x.keyword(s.a)
 }
 
 // enclosing tells, line after line in increasing order, the innermost
