@@ -204,4 +204,3 @@ func BenchmarkRefs(b *testing.B) {
 	b.ReportMetric(float64(len(p.files)), "files")
 	b.ReportMetric(float64(n), "refs")
 }
-
