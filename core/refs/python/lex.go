@@ -13,11 +13,18 @@ const (
 	tNum
 )
 
-// tok is one token of the masked code: its kind and byte offsets.
+// tok is one token of the masked code: its kind, its first byte and
+// length (a longer string's length is cut to 65535: no use reads one
+// that long), and for an opening bracket the index of the token that
+// closes it, 0 when none does.
 type tok struct {
+	a    int32
+	n    uint16
 	kind byte
-	a, b int32
+	m    int32
 }
+
+func (t tok) end() int32 { return t.a + int32(t.n) }
 
 // stmt is one logical statement: its indentation (a width, tabs to
 // multiples of 8 as Python counts them) and its tokens toks[a:b]. A
@@ -42,9 +49,9 @@ type lexed struct {
 
 // text returns token i's text, a new string: for what is kept (a
 // binding's name); name reads a token without allocating.
-func (x *lexed) text(i int) string { t := x.toks[i]; return string(x.code[t.a:t.b]) }
+func (x *lexed) text(i int) string { t := x.toks[i]; return string(x.code[t.a:t.end()]) }
 
-func (x *lexed) name(i int) []byte { t := x.toks[i]; return x.code[t.a:t.b] }
+func (x *lexed) name(i int) []byte { t := x.toks[i]; return x.code[t.a:t.end()] }
 
 // keyword reports whether token i is a keyword.
 func (x *lexed) keyword(i int) bool { return x.toks[i].kind == tName && keywords[string(x.name(i))] }
@@ -55,7 +62,7 @@ func (x *lexed) is(i int, s string) bool {
 		return false
 	}
 	t := x.toks[i]
-	return int(t.b-t.a) == len(s) && t.kind != tStr && string(x.code[t.a:t.b]) == s
+	return int(t.n) == len(s) && t.kind != tStr && string(x.code[t.a:t.end()]) == s
 }
 
 // op reports whether token i is the one-byte operator c.
@@ -64,7 +71,7 @@ func (x *lexed) op(i int, c byte) bool {
 		return false
 	}
 	t := x.toks[i]
-	return t.kind == tOp && t.b == t.a+1 && x.code[t.a] == c
+	return t.kind == tOp && t.n == 1 && x.code[t.a] == c
 }
 
 func (x *lexed) isName(i int) bool { return i >= 0 && i < len(x.toks) && x.toks[i].kind == tName }
@@ -113,6 +120,7 @@ func lex(code []byte) *lexed {
 	lineStart := true // no token yet on this physical line
 	indent, curIn := 0, 0
 	eq := false
+	var opens []int // the open brackets' tokens
 	end := func() {
 		if len(x.toks) > start {
 			x.stmts = append(x.stmts, stmt{indent: curIn, a: start, b: len(x.toks), eq: eq})
@@ -167,7 +175,7 @@ func lex(code []byte) *lexed {
 			i = x.str(i)
 			// A prefix (r, b, f, rb...) glued to the quote is part of the
 			// literal.
-			if k := len(x.toks) - 1; k >= start && x.toks[k].kind == tName && int(x.toks[k].b) == a && x.toks[k].b-x.toks[k].a <= 2 {
+			if k := len(x.toks) - 1; k >= start && x.toks[k].kind == tName && int(x.toks[k].end()) == a && x.toks[k].n <= 2 {
 				a = int(x.toks[k].a)
 				x.toks = x.toks[:k]
 			}
@@ -188,13 +196,16 @@ func lex(code []byte) *lexed {
 				eq = eq || depth == 0 && i == a+1
 			case '(', '[', '{':
 				depth++
+				opens = append(opens, len(x.toks))
 			case ')', ']', '}':
 				if depth > 0 {
 					depth--
+					x.toks[opens[len(opens)-1]].m = int32(len(x.toks))
+					opens = opens[:len(opens)-1]
 				}
 			}
 		}
-		x.toks = append(x.toks, tok{kind: kind, a: int32(a), b: int32(i)})
+		x.toks = append(x.toks, tok{kind: kind, a: int32(a), n: uint16(min(i-a, 0xffff))})
 		if kind == tOp && c == ';' && depth == 0 && i == a+1 {
 			x.toks = x.toks[:len(x.toks)-1]
 			end()
@@ -271,7 +282,7 @@ func (x *lexed) headerColon(a, b int) int {
 			lambdas++
 			continue
 		}
-		if t.kind != tOp || t.b-t.a != 1 {
+		if t.kind != tOp || t.n != 1 {
 			continue
 		}
 		switch x.code[t.a] {
@@ -291,22 +302,11 @@ func (x *lexed) headerColon(a, b int) int {
 	return -1
 }
 
-// close returns the index of the bracket closing the one at i, or b.
+// close returns the index of the bracket closing the one at i, or b
+// when none does before b.
 func (x *lexed) close(i, b int) int {
-	depth := 0
-	for ; i < b; i++ {
-		t := x.toks[i]
-		if t.kind != tOp || t.b-t.a != 1 {
-			continue
-		}
-		switch x.code[t.a] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
+	if m := int(x.toks[i].m); m > i && m < b {
+		return m
 	}
 	return b
 }
@@ -323,7 +323,7 @@ func (x *lexed) splitInto(out [][2]int, a, b int, sep byte) [][2]int {
 		if t.kind != tOp {
 			continue
 		}
-		if t.b-t.a == 1 {
+		if t.n == 1 {
 			switch x.code[t.a] {
 			case '(', '[', '{':
 				depth++

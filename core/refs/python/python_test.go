@@ -204,3 +204,129 @@ func BenchmarkRefs(b *testing.B) {
 	b.ReportMetric(float64(len(p.files)), "files")
 	b.ReportMetric(float64(n), "refs")
 }
+
+// A reference says which function, method or class it sits in, named as
+// the facts name units (Class.method), and whether it calls: the callers
+// of Cart.total are Cart.checkout and run, and a class body's base is a
+// use that calls nothing.
+func TestFromAndCall(t *testing.T) {
+	p := loadProject(t, "testdata/shop")
+	got := resolveAll(t, p)
+	find := func(file string, line int, name string) refs.Ref {
+		t.Helper()
+		for _, r := range got[file] {
+			if r.Line == line && r.Name == name {
+				return r
+			}
+		}
+		t.Fatalf("no reference to %s on %s:%d; got %+v", name, file, line, got[file])
+		return refs.Ref{}
+	}
+	cases := []struct {
+		file string
+		line int
+		name string
+		want refs.Ref
+	}{
+		{"shop/cart.py", 29, "Cart.total", refs.Ref{Line: 29, Col: 18, Path: "shop/cart.py", Name: "Cart.total", From: "Cart.checkout", Call: true}},
+		{"app/main.py", 11, "Cart.total", refs.Ref{Line: 11, Col: 10, Path: "shop/cart.py", Name: "Cart.total", From: "run", Call: true}},
+		{"shop/base.py", 16, "Base", refs.Ref{Line: 16, Col: 13, Path: "shop/base.py", Name: "Base", From: "Order"}},
+		{"app/main.py", 55, "Ledger.post", refs.Ref{Line: 55, Col: 21, Path: "shop/ledger.py", Name: "Ledger.post", From: "Shop.close", Call: true}},
+		{"shop/cart.py", 26, "TAX", refs.Ref{Line: 26, Col: 56, Path: "shop/cart.py", Name: "TAX", From: "Cart.total"}},
+	}
+	for _, c := range cases {
+		if r := find(c.file, c.line, c.name); r != c.want {
+			t.Errorf("%s:%d: got %+v, want %+v", c.file, c.line, r, c.want)
+		}
+	}
+}
+
+// Affected widens a change to the files importing it and, through a
+// package's __init__ that re-exports it, to the files importing the
+// package.
+func TestAffected(t *testing.T) {
+	p := loadProject(t, "testdata/shop")
+	r := python.New(regex.MaskCode)
+	got := r.Affected(p, []string{"shop/ledger.py"})
+	want := []string{"app/main.py", "shop/__init__.py", "shop/base.py", "shop/checkout.py", "shop/ledger.py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Affected(shop/ledger.py) = %q, want %q", got, want)
+	}
+	if got := r.Affected(p, []string{"app/main.py"}); !slices.Equal(got, []string{"app/main.py"}) {
+		t.Errorf("Affected(app/main.py) = %q: nothing imports it", got)
+	}
+}
+
+// A cancelled resolution says so instead of answering in part.
+func TestCancelled(t *testing.T) {
+	p := loadProject(t, "testdata/shop")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := python.New(regex.MaskCode).Refs(ctx, p, p.files); err == nil {
+		t.Errorf("Refs with a cancelled context = %d files, no error", len(got))
+	}
+}
+
+// memProject is a one-file project in memory, for the fuzz target.
+type memProject struct {
+	facts core.FileFacts
+	src   []byte
+}
+
+func (m *memProject) Files(lang string) []string {
+	if lang != core.LangPython {
+		return nil
+	}
+	return []string{m.facts.Path}
+}
+func (m *memProject) Facts(f string) (core.FileFacts, bool) { return m.facts, f == m.facts.Path }
+func (m *memProject) Imports(string) []string                { return nil }
+func (m *memProject) Importers(string) []string              { return nil }
+func (m *memProject) Read(f string) ([]byte, error) {
+	if f != m.facts.Path {
+		return nil, fs.ErrNotExist
+	}
+	return m.src, nil
+}
+
+// Whatever a file holds, resolving it ends without a panic, and every
+// reference points into the file at a name of a definition its facts
+// hold.
+func FuzzRefs(f *testing.F) {
+	for _, s := range []string{
+		"class A:\n    def m(self): return self.m()\nA().m()\n",
+		"def f(x: 'A | None' = (lambda y: y)(1)) -> 'A':\n  return f(\n",
+		"from . import *\nimport a.b as c\nx = [y for y in f() if (z := y)]\nwith f() as (a, b): pass\n",
+		"class A(A): pass\nclass B(C, A):\n  def m(self): super().m(); super(B, self).m()\n",
+		"@property\ndef p(self) -> int: ...\nx: 'p' = ((((((\n",
+		"def f():\n\tglobal g\n\tg = 1\n\treturn g\ng = f\ng()\n",
+	} {
+		f.Add([]byte(s))
+	}
+	r := python.New(regex.MaskCode)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		facts, err := regex.New().Parse(context.Background(), []core.SourceFile{{Path: "m.py", Language: core.LangPython, Content: src}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &memProject{facts: facts[0], src: src}
+		got, err := r.Refs(context.Background(), p, []string{"m.py"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		keys := map[string]bool{}
+		for _, s := range facts[0].Symbols {
+			keys[s.Parent+"."+s.Name] = true
+		}
+		for _, ref := range got["m.py"] {
+			name := ref.Name
+			if !strings.Contains(name, ".") {
+				name = "." + name
+			}
+			if ref.Path != "m.py" || !keys[name] || ref.Line < 1 || ref.Line > len(lines) || ref.Col < 1 || ref.Col > len(lines[ref.Line-1]) {
+				t.Errorf("reference %+v out of the file or to no definition", ref)
+			}
+		}
+	})
+}

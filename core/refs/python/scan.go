@@ -421,7 +421,7 @@ func (m *module) scanAssign(sc *scope, s stmt) {
 		// x: T, or x += 1.
 		if x.isName(a) && x.op(a+1, ':') {
 			m.bindTarget(sc, a, a+1, def{kind: dAnn, sc: sc, a: a + 2, b: b})
-		} else if x.isName(a) && a+1 < b && x.toks[a+1].kind == tOp && x.code[x.toks[a+1].b-1] == '=' && x.toks[a+1].b-x.toks[a+1].a >= 2 && !x.is(a+1, "==") && !x.is(a+1, "!=") && !x.is(a+1, "<=") && !x.is(a+1, ">=") {
+		} else if x.isName(a) && a+1 < b && x.toks[a+1].kind == tOp && x.code[x.toks[a+1].end()-1] == '=' && x.toks[a+1].n >= 2 && !x.is(a+1, "==") && !x.is(a+1, "!=") && !x.is(a+1, "<=") && !x.is(a+1, ">=") {
 			sc.bind(x.text(a), def{kind: dUnknown})
 		} else if x.op(a+1, '.') && x.isName(a+2) && x.op(a+3, ':') {
 			m.bindTarget(sc, a, a+3, def{kind: dAnn, sc: sc, a: a + 4, b: b})

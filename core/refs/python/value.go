@@ -602,7 +602,7 @@ type quotedName struct {
 // |; nil when it is anything else.
 func quoted(m *module, i int) []quotedName {
 	t := m.x.toks[i]
-	a, b := int(t.a), int(t.b)
+	a, b := int(t.a), int(t.end())
 	for a < b && m.src[a] != '"' && m.src[a] != '\'' {
 		if m.src[a] != 'r' && m.src[a] != 'R' {
 			return nil // b"", f"": not a type

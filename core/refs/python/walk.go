@@ -121,7 +121,7 @@ func (m *module) bindingSites(s stmt, a int, skip []bool, shadow map[string]bool
 			targets(t[0], e)
 		}
 	default:
-		if x.isName(s.a) && (x.op(s.a+1, ':') || s.a+1 < s.b && x.toks[s.a+1].kind == tOp && x.code[x.toks[s.a+1].b-1] == '=') {
+		if x.isName(s.a) && (x.op(s.a+1, ':') || s.a+1 < s.b && x.toks[s.a+1].kind == tOp && x.code[x.toks[s.a+1].end()-1] == '=') {
 			skip[s.a] = true // x: T, x += 1
 		}
 	}
