@@ -280,8 +280,8 @@ func (m *memProject) Files(lang string) []string {
 	return []string{m.facts.Path}
 }
 func (m *memProject) Facts(f string) (core.FileFacts, bool) { return m.facts, f == m.facts.Path }
-func (m *memProject) Imports(string) []string                { return nil }
-func (m *memProject) Importers(string) []string              { return nil }
+func (m *memProject) Imports(string) []string               { return nil }
+func (m *memProject) Importers(string) []string             { return nil }
 func (m *memProject) Read(f string) ([]byte, error) {
 	if f != m.facts.Path {
 		return nil, fs.ErrNotExist
