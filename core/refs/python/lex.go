@@ -35,6 +35,7 @@ type stmt struct {
 	indent int
 	a, b   int
 	eq     bool // holds an = outside brackets: an assignment
+	walrus bool // holds a :=
 }
 
 // lexed is a file's masked code cut into tokens and statements.
@@ -113,19 +114,19 @@ func opEnd(code []byte, a int) int {
 // lex cuts code, whose comments and string contents are blanked, into
 // tokens and logical statements. It is one linear pass.
 func lex(code []byte) *lexed {
-	x := &lexed{code: code, starts: make([]int, 1, len(code)/32+1)}
-	x.toks = make([]tok, 0, len(code)/5)
+	x := &lexed{code: code, starts: make([]int, 1, len(code)/32+1), stmts: make([]stmt, 0, len(code)/64+1)}
+	x.toks = make([]tok, 0, len(code)/6)
 	depth := 0
 	start := 0        // first token of the open statement
 	lineStart := true // no token yet on this physical line
 	indent, curIn := 0, 0
-	eq := false
+	eq, walrus := false, false
 	var opens []int // the open brackets' tokens
 	end := func() {
 		if len(x.toks) > start {
-			x.stmts = append(x.stmts, stmt{indent: curIn, a: start, b: len(x.toks), eq: eq})
+			x.stmts = append(x.stmts, stmt{indent: curIn, a: start, b: len(x.toks), eq: eq, walrus: walrus})
 		}
-		start, eq = len(x.toks), false
+		start, eq, walrus = len(x.toks), false, false
 	}
 	n := len(code)
 	for i := 0; i < n; {
@@ -194,6 +195,8 @@ func lex(code []byte) *lexed {
 			switch c {
 			case '=':
 				eq = eq || depth == 0 && i == a+1
+			case ':':
+				walrus = walrus || i == a+2
 			case '(', '[', '{':
 				depth++
 				opens = append(opens, len(x.toks))
@@ -263,8 +266,8 @@ func (x *lexed) splitCompound() {
 			if colon < 0 || colon+1 >= s.b {
 				break
 			}
-			out = append(out, stmt{indent: s.indent, a: s.a, b: colon + 1})
-			s = stmt{indent: s.indent + 1, a: colon + 1, b: s.b, eq: s.eq}
+			out = append(out, stmt{indent: s.indent, a: s.a, b: colon + 1, walrus: s.walrus})
+			s = stmt{indent: s.indent + 1, a: colon + 1, b: s.b, eq: s.eq, walrus: s.walrus}
 		}
 		out = append(out, s)
 	}

@@ -66,6 +66,7 @@ type class struct {
 	mod   *module
 	name  string
 	key   string // the symbol's qualified name
+	tgt   target // where it is defined: its file and key
 	body  *scope
 	outer *scope // where its bases are evaluated
 	bases [][2]int
@@ -80,6 +81,7 @@ type function struct {
 	mod    *module
 	name   string
 	key    string
+	tgt    target
 	cls    *class // a method's class
 	outer  *scope // where annotations and defaults are evaluated
 	body   *scope
@@ -196,7 +198,9 @@ func (m *module) scan() {
 			m.scanAssign(sc, s)
 		}
 		decos = decos[:0]
-		m.scanWalrus(sc, s.a, s.b)
+		if s.walrus {
+			m.scanWalrus(sc, s.a, s.b)
+		}
 	}
 }
 
@@ -219,6 +223,7 @@ func (m *module) scanDef(sc *scope, s stmt, a int, decos []string) *function {
 			fn.prop = true
 		}
 	}
+	fn.tgt = target{m.path, fn.key}
 	fn.body = newScope(sFunc, m, sc)
 	fn.body.fn = fn
 	fn.body.cls = fn.cls
@@ -270,6 +275,7 @@ func (m *module) scanClass(sc *scope, s stmt, a int) *class {
 	if sc.kind == sClass {
 		c.key = sc.cls.name + "." + c.name
 	}
+	c.tgt = target{m.path, c.key}
 	c.body = newScope(sClass, m, sc)
 	c.body.cls = c
 	open := a + 2

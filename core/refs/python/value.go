@@ -21,7 +21,7 @@ type val struct {
 	pkg string  // vModule: the package's folder, "" for a plain module
 	cls *class
 	fn  *function
-	tgt target
+	tgt *target
 }
 
 // target is a symbol key: the defining file and the qualified name.
@@ -31,7 +31,7 @@ var unknown = val{}
 
 // found reports whether v says anything: a value known, or a definition
 // named (a module's variable of a type rubi cannot tell).
-func (v val) found() bool { return v.k != vUnknown || v.tgt != (target{}) }
+func (v val) found() bool { return v.k != vUnknown || v.tgt != nil }
 
 // maxDepth bounds the chains of lookups one question may start (a
 // module re-exporting a module re-exporting...), so that a cycle the
@@ -89,7 +89,7 @@ func (st *state) resolve(s *scope, name []byte, b *binding, depth int) val {
 	b.state = 1
 	if fn := b.overloads(); fn != nil {
 		// Overloads, a property's setter: one function, defined again.
-		b.state, b.v = 2, val{k: vFunc, fn: fn, tgt: target{fn.mod.path, fn.key}}
+		b.state, b.v = 2, val{k: vFunc, fn: fn, tgt: &fn.tgt}
 		return b.v
 	}
 	v, set, vars := unknown, false, true
@@ -99,7 +99,7 @@ func (st *state) resolve(s *scope, name []byte, b *binding, depth int) val {
 		if d.kind != dFunc && d.kind != dClass && d.kind != dImport && d.kind != dImportFrom {
 			// x = self.endpoint: x holds a value, it does not name the
 			// definition the value came from.
-			w.tgt = target{}
+			w.tgt = nil
 		}
 		if w.k == vNone {
 			return true
@@ -112,12 +112,12 @@ func (st *state) resolve(s *scope, name []byte, b *binding, depth int) val {
 		return true
 	})
 	// A module's or a class's variable is a definition of its own.
-	if v.tgt == (target{}) && len(name) > 0 && (s.kind == sModule || s.kind == sClass) && vars {
+	if v.tgt == nil && len(name) > 0 && (s.kind == sModule || s.kind == sClass) && vars {
 		key := string(name)
 		if s.kind == sClass {
 			key = s.cls.name + "." + key
 		}
-		v.tgt = target{s.mod.path, key}
+		v.tgt = &target{s.mod.path, key}
 	}
 	b.state, b.v = 2, v
 	return v
@@ -156,9 +156,9 @@ func (b *binding) overloads() *function {
 func (st *state) defVal(d def, depth int) val {
 	switch d.kind {
 	case dFunc:
-		return val{k: vFunc, fn: d.fn, tgt: target{d.fn.mod.path, d.fn.key}}
+		return val{k: vFunc, fn: d.fn, tgt: &d.fn.tgt}
 	case dClass:
-		return val{k: vClass, cls: d.cls, tgt: target{d.cls.mod.path, d.cls.key}}
+		return val{k: vClass, cls: d.cls, tgt: &d.cls.tgt}
 	case dImport:
 		return st.importVal(d, depth)
 	case dImportFrom:
@@ -174,7 +174,7 @@ func (st *state) defVal(d def, depth int) val {
 			if e := st.member(v.cls, []byte("__enter__"), true, depth); e.k == vFunc && e.fn.ret[1] > e.fn.ret[0] {
 				return st.callVal(e, v.cls, depth)
 			}
-			v.tgt = target{}
+			v.tgt = nil
 			return v
 		}
 		return unknown
@@ -328,7 +328,7 @@ func (st *state) member(c *class, name []byte, instance bool, depth int) val {
 			}
 			if b := k.attrs[string(name)]; b != nil {
 				v := st.resolve(k.body, nil, b, depth+1)
-				v.tgt = target{}
+				v.tgt = nil
 				return v
 			}
 		}
@@ -459,7 +459,7 @@ func (st *state) chain(sc *scope, i, b int, depth int, emit func(i int, v val)) 
 			if v.k != vClass {
 				v = unknown
 			}
-			v.tgt = target{}
+			v.tgt = nil
 			i = x.close(i, b) + 1
 		default:
 			return v, i
