@@ -479,10 +479,9 @@ func (m *module) scanWalrus(sc *scope, a, b int) {
 	x := m.x
 	for i := a + 1; i < b; i++ {
 		if x.is(i, ":=") && x.isName(i-1) {
-			target := sc
-			// Assignment expressions in a comprehension bind in the
-			// enclosing function; unknown either way.
-			target.bind(x.text(i-1), def{kind: dUnknown})
+			// In a comprehension it binds in the enclosing function:
+			// here, unknown either way.
+			sc.bind(x.text(i-1), def{kind: dUnknown})
 		}
 	}
 }

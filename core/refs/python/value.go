@@ -60,7 +60,7 @@ func (st *state) lookup(sc *scope, name []byte, depth int) val {
 		if s.kind == sModule {
 			for _, spec := range s.stars {
 				if m, pkg, ok := st.module(s.mod, spec); ok && name[0] != '_' {
-					if v := st.moduleAttr(m, pkg, name, false, depth+1); v.found() {
+					if v := st.moduleAttr(m, pkg, name, depth+1); v.found() {
 						return v
 					}
 				}
@@ -208,7 +208,7 @@ func (st *state) paramVal(fn *function, i int, depth int) val {
 // importVal is the value of `import spec [as x]`: the module itself with
 // an alias, else its top-level package.
 func (st *state) importVal(d def, depth int) val {
-	m, pkg, ok := st.module(st.scopeModule(d), d.spec)
+	m, pkg, ok := st.module(d.sc.mod, d.spec)
 	if !ok {
 		return unknown
 	}
@@ -228,15 +228,12 @@ func (st *state) importVal(d def, depth int) val {
 	return st.packageVal(dir)
 }
 
-// scopeModule is the module a definition was made in.
-func (st *state) scopeModule(d def) *module { return d.sc.mod }
-
 // importFromVal is the value of `from spec import name`: the name as the
 // module binds it, else the submodule of that name.
 func (st *state) importFromVal(d def, depth int) val {
-	from := st.scopeModule(d)
+	from := d.sc.mod
 	if m, pkg, ok := st.module(from, d.spec); ok {
-		if v := st.moduleAttr(m, pkg, []byte(d.name), true, depth); v.found() {
+		if v := st.moduleAttr(m, pkg, []byte(d.name), depth); v.found() {
 			return v
 		}
 	}
@@ -267,7 +264,7 @@ func (st *state) packageVal(dir string) val {
 
 // moduleAttr is name as an attribute of a module: what the module binds
 // at its top level, else its submodule.
-func (st *state) moduleAttr(m *module, pkg string, name []byte, stars bool, depth int) val {
+func (st *state) moduleAttr(m *module, pkg string, name []byte, depth int) val {
 	if depth > maxDepth {
 		return unknown
 	}
@@ -311,6 +308,13 @@ func (st *state) member(c *class, name []byte, instance bool, depth int) val {
 		}
 		if b := k.body.names[string(name)]; b != nil {
 			v := st.resolve(k.body, name, b, depth+1)
+			if instance && v.k == vFunc && !v.fn.prop && assigned(mro, name) {
+				// self.send = wrapper in a method: on an instance the
+				// attribute hides the method (a property, a data
+				// descriptor, it would not), so which is called is not
+				// known.
+				return unknown
+			}
 			if v.k == vFunc && v.fn.prop && instance {
 				// A property is read, not called: its value is what it
 				// returns.
@@ -336,6 +340,17 @@ func (st *state) member(c *class, name []byte, instance bool, depth int) val {
 	return unknown
 }
 
+// assigned reports whether a method of one of the classes assigns the
+// instance attribute name.
+func assigned(mro []*class, name []byte) bool {
+	for _, k := range mro {
+		if k != nil && k.attrs[string(name)] != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // mro is the class and its bases, depth first, each once; a nil marks a
 // base the project does not define, past which nothing is known.
 func (st *state) mro(c *class, depth int) []*class {
@@ -350,7 +365,7 @@ func (st *state) mro(c *class, depth int) []*class {
 	for _, r := range c.bases {
 		v := st.exprType(c.outer, r[0], r[1], depth+1)
 		if v.k != vClass {
-			if st.isObject(c.mod, r[0], r[1]) {
+			if isObject(c.mod, r[0], r[1]) {
 				continue
 			}
 			out = append(out, nil)
@@ -372,7 +387,7 @@ func (st *state) mro(c *class, depth int) []*class {
 
 // isObject reports whether a base is `object`, which adds nothing a
 // project method could be confused with.
-func (st *state) isObject(m *module, a, b int) bool { return b == a+1 && m.x.is(a, "object") }
+func isObject(m *module, a, b int) bool { return b == a+1 && m.x.is(a, "object") }
 
 func contains(cs []*class, c *class) bool {
 	for _, k := range cs {
@@ -387,7 +402,7 @@ func contains(cs []*class, c *class) bool {
 func (st *state) attr(v val, name []byte, depth int) val {
 	switch v.k {
 	case vModule:
-		return st.moduleAttr(v.mod, v.pkg, name, true, depth+1)
+		return st.moduleAttr(v.mod, v.pkg, name, depth+1)
 	case vClass:
 		return st.member(v.cls, name, false, depth+1)
 	case vInstance:
