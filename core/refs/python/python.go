@@ -20,6 +20,17 @@
 // attribute, anything reached through a container or an operator, is
 // unknown and no reference: precision first, so that a same-named method
 // of another class is never reported.
+//
+// Not resolved: a name rebound to values of different types (names are
+// not followed through the flow of a function), an unannotated
+// function's return, a container's elements, generics' type arguments,
+// narrowing (isinstance, walrus), getattr and other dynamic access. A
+// use through another name (import Ledger as Book; Book()) is a
+// reference to the definition, as a call through it runs it. Import
+// statements are not references: the import graph holds them.
+//
+// Files are read, masked, cut and scanned on every core; names are then
+// resolved on one, each binding once, lazily, across files.
 package python
 
 import (
