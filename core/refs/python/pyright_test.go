@@ -170,8 +170,8 @@ func comparePyright(t *testing.T, server, root string, every int) (precision, re
 	precision, recall = ratio(tp, len(ours)), ratio(tp, len(theirs))
 	t.Logf("%s: %d files, %d symbols asked in %s; rubi %d references (and %d through an alias), Pyright %d, both %d: precision %.3f, recall %.3f",
 		root, len(p.files), asked, time.Since(start).Round(time.Millisecond), len(ours), aliased, len(theirs), tp, precision, recall)
-	t.Logf("rubi only (first 40):\n%s", strings.Join(fp[:min(40, len(fp))], "\n"))
-	t.Logf("Pyright only (first 40):\n%s", strings.Join(fn[:min(40, len(fn))], "\n"))
+	t.Logf("rubi only (first 100):\n%s", strings.Join(fp[:min(100, len(fp))], "\n"))
+	t.Logf("Pyright only (first 100):\n%s", strings.Join(fn[:min(100, len(fn))], "\n"))
 	return precision, recall
 }
 
