@@ -83,11 +83,27 @@ func (x *lexed) posOf(off int) (int, int) {
 	return l + 1, off - x.starts[l] + 1
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
+// Byte classes, looked up rather than compared: the lexer sees every
+// byte of every file.
+const (
+	cStart = 1 << iota // starts a name
+	cIdent             // continues a name
+)
 
-func isIdent(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			t[c] = cStart | cIdent
+		} else if c >= '0' && c <= '9' {
+			t[c] = cIdent
+		}
+	}
+	return t
+}()
+
+func isIdentStart(c byte) bool { return byteClass[c]&cStart != 0 }
+
+func isIdent(c byte) bool { return byteClass[c]&cIdent != 0 }
 
 // opEnd returns the offset after the operator at a: one byte, or the
 // longest of Python's operators of two or three (**=, ->, ..., +=).
