@@ -291,7 +291,17 @@ func (st *state) moduleAt(stem string, pkgOnly bool) (*module, string, bool) {
 
 // has reports whether the facts of a file name the symbol key, so that
 // a reference always names a symbol the index knows.
-func (st *state) has(t target) bool {
+func (st *state) has(t *target) bool {
+	if t.known == 0 {
+		t.known = 2
+		if st.inFacts(t) {
+			t.known = 1
+		}
+	}
+	return t.known == 1
+}
+
+func (st *state) inFacts(t *target) bool {
 	k, ok := st.keys[t.path]
 	if !ok {
 		k = map[symName]bool{}

@@ -223,7 +223,7 @@ func (m *module) scanDef(sc *scope, s stmt, a int, decos []string) *function {
 			fn.prop = true
 		}
 	}
-	fn.tgt = target{m.path, fn.key}
+	fn.tgt = target{path: m.path, name: fn.key}
 	fn.body = newScope(sFunc, m, sc)
 	fn.body.fn = fn
 	fn.body.cls = fn.cls
@@ -275,7 +275,7 @@ func (m *module) scanClass(sc *scope, s stmt, a int) *class {
 	if sc.kind == sClass {
 		c.key = sc.cls.name + "." + c.name
 	}
-	c.tgt = target{m.path, c.key}
+	c.tgt = target{path: m.path, name: c.key}
 	c.body = newScope(sClass, m, sc)
 	c.body.cls = c
 	open := a + 2

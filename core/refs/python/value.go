@@ -25,7 +25,11 @@ type val struct {
 }
 
 // target is a symbol key: the defining file and the qualified name.
-type target struct{ path, name string }
+// known caches whether the facts hold it: 0 not asked, 1 yes, 2 no.
+type target struct {
+	path, name string
+	known      int8
+}
 
 var unknown = val{}
 
@@ -117,7 +121,7 @@ func (st *state) resolve(s *scope, name []byte, b *binding, depth int) val {
 		if s.kind == sClass {
 			key = s.cls.name + "." + key
 		}
-		v.tgt = &target{s.mod.path, key}
+		v.tgt = &target{path: s.mod.path, name: key}
 	}
 	b.state, b.v = 2, v
 	return v

@@ -20,7 +20,7 @@ func (st *state) refsOf(m *module) []refs.Ref {
 	shadow := map[string]bool{}
 	var sc *scope
 	emitAt := func(off int, v val, call bool) {
-		if v.tgt == nil || !st.has(*v.tgt) {
+		if v.tgt == nil || !st.has(v.tgt) {
 			return
 		}
 		line, col := x.posOf(off)
