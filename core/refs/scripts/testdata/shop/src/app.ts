@@ -40,3 +40,34 @@ export class Shop {
     return total(); // @ref src/app.ts::total
   }
 }
+
+export interface Priced {
+  total(): number;
+  price: number;
+}
+
+export enum Mode {
+  Fast,
+  Slow,
+}
+
+export function pick(m: Mode, p: Priced): Mode { // @ref src/app.ts::Mode src/app.ts::Priced src/app.ts::Mode
+  p.total();
+  return m === Mode.Fast ? Mode.Slow : m; // @ref src/app.ts::Mode src/app.ts::Mode
+}
+
+export class Registry {
+  static create(): Registry { // @ref src/app.ts::Registry
+    return new Registry(); // @ref src/app.ts::Registry
+  }
+
+  get size(): number {
+    return 0;
+  }
+
+  list(): number {
+    return this.size; // @ref src/app.ts::Registry.size
+  }
+}
+
+export const registry = Registry.create().list(); // @ref src/app.ts::Registry src/app.ts::Registry.create src/app.ts::Registry.list
