@@ -256,3 +256,27 @@ func FuzzRefs(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRefs resolves every script file of the tree RUBI_REFS_TREE
+// names, or of the fixture, from a cold start each time.
+func BenchmarkRefs(b *testing.B) {
+	root := os.Getenv("RUBI_REFS_TREE")
+	if root == "" {
+		root = "testdata/shop"
+	}
+	p := loadProject(b, root)
+	r := scripts.New(regex.MaskCode)
+	n := 0
+	for b.Loop() {
+		got, err := r.Refs(context.Background(), p, p.all)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = 0
+		for _, rs := range got {
+			n += len(rs)
+		}
+	}
+	b.ReportMetric(float64(len(p.all)), "files")
+	b.ReportMetric(float64(n), "refs")
+}
