@@ -17,8 +17,10 @@
 #   - The npm packages the tests drive, at the versions their lock files
 #     pin: the official MCP TypeScript SDK client (agent/mcpserver/testdata/
 #     sdkclient), the official MCP Bundle tool with that client
-#     (internal/mcpb/testdata/packer, for rubi.mcpb) and the real Claude
-#     Code, Codex, Gemini, OpenCode and Continue CLIs (agent/connect/testdata/*).
+#     (internal/mcpb/testdata/packer, for rubi.mcpb), Pyright, whose language
+#     server the Python references are measured against
+#     (core/refs/python/testdata/pyright), and the real Claude Code, Codex,
+#     Gemini, OpenCode and Continue CLIs (agent/connect/testdata/*).
 #     A folder is installed again only when its package.json or lock file
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
@@ -106,7 +108,7 @@ if [ "$(node_major)" -lt 22 ]; then
 fi
 say "node $(node --version) ($(command -v node))"
 
-for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer agent/connect/testdata/claude agent/connect/testdata/codex agent/connect/testdata/gemini agent/connect/testdata/opencode agent/connect/testdata/continue; do
+for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer core/refs/python/testdata/pyright agent/connect/testdata/claude agent/connect/testdata/codex agent/connect/testdata/gemini agent/connect/testdata/opencode agent/connect/testdata/continue; do
   npm_install "$dir"
 done
 

@@ -95,3 +95,29 @@ func blankStringStatements(x *lexed, out []byte) {
 		i = x.lineOf(close - 1)
 	}
 }
+
+var _ core.CodeMasker = MaskCode
+
+// MaskCode returns a copy of src, a file of language lang, of the same
+// length and line breaks, with comments and the contents of string
+// literals blanked (their quotes kept): the masking lexer the parser
+// reads code with, the string contents it hides turned to spaces. The
+// expressions inside a template literal's ${...} stay code, as the parser
+// sees them. ok is false for a language the parser does not know, and for
+// Vue and Svelte, whose templates it does not lex. It is a
+// core.CodeMasker: the reference resolvers read code through it.
+func MaskCode(lang string, src []byte) ([]byte, bool) {
+	l := languages[lang]
+	if l == nil || l.prepare != nil {
+		return nil, false
+	}
+	var x lexed
+	lex(&x, src, &l.syntax)
+	out := x.code
+	for i, c := range out {
+		if c == fill {
+			out[i] = ' '
+		}
+	}
+	return out, true
+}

@@ -29,3 +29,21 @@ func TestMaskComments(t *testing.T) {
 		t.Error("a language the parser does not lex was masked")
 	}
 }
+
+// MaskCode blanks comments and string contents, keeping quotes, prefixes,
+// line breaks and template expressions, so that only code is left.
+func TestMaskCode(t *testing.T) {
+	cases := []struct{ lang, src, want string }{
+		{"python", "x = f'a # b' + \"\"\"c\nd\"\"\"  # e\ng(\"h\\\"i\")\n", "x = f'     ' + \"\"\" \n \"\"\"     \ng(\"    \")\n"},
+		{"typescript", "const s = `a ${b(\"c\")} d`; // e\n", "const s = `  ${b(\" \")}  `;     \n"},
+	}
+	for _, c := range cases {
+		got, ok := MaskCode(c.lang, []byte(c.src))
+		if !ok || string(got) != c.want {
+			t.Errorf("%s: got\n%q\nwant\n%q", c.lang, got, c.want)
+		}
+	}
+	if _, ok := MaskCode("markdown", []byte("# x")); ok {
+		t.Error("a language the parser does not lex was masked")
+	}
+}

@@ -1,0 +1,2 @@
+export { Cart } from "./cart";
+export { Ledger as Book } from "./ledger";
