@@ -3,6 +3,7 @@ package rubi_test
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -327,4 +328,46 @@ func stmtKind(s ast.Stmt) string {
 		return "goroutine"
 	}
 	return "statement"
+}
+
+// TestEveryProgramHandsTheSameEngineParts holds what pipeline.Options
+// says every program must do: hand its engines the regex parser's comment
+// masker and the standard resolvers of references. A program that left
+// the resolvers out would index without references, and its index runs
+// would delete the table the others write; one with another list would
+// have them rebuild it whole, run after run.
+func TestEveryProgramHandsTheSameEngineParts(t *testing.T) {
+	fset, files := goFiles(t, "cmd", "internal", "agent", "bench")
+	seen := 0
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			sel, ok := lit.Type.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Options" {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); !ok || id.Name != "pipeline" {
+				return true
+			}
+			seen++
+			set := map[string]string{}
+			for _, el := range lit.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if k, ok := kv.Key.(*ast.Ident); ok {
+						set[k.Name] = types.ExprString(kv.Value)
+					}
+				}
+			}
+			if set["MaskComments"] != "regex.MaskComments" || set["Resolvers"] != "standard.Resolvers()" && set["Resolvers"] != "g.resolvers" {
+				t.Errorf("%s: pipeline.Options must set MaskComments: regex.MaskComments and Resolvers: standard.Resolvers(); it sets %v", fset.Position(lit.Pos()), set)
+			}
+			return true
+		})
+	}
+	if seen < 8 {
+		t.Errorf("found %d pipeline.Options literals in the programs, want the programs' and benchmarks' (8 or more)", seen)
+	}
 }

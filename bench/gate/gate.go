@@ -28,6 +28,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
 // Limit is how many items each question asks for: what an agent reads
@@ -233,7 +234,7 @@ func Ask(ctx context.Context, root string, qs []sets.SelfQuestion) (ranks []int,
 		return nil, 0, fmt.Errorf("configuration of %s:\n%s", root, b.String())
 	}
 	cfg.Vault = ""
-	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()})
 	defer eng.Close()
 	st, err := eng.Index(ctx, pipeline.IndexOptions{})
 	if err != nil {

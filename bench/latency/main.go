@@ -18,7 +18,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
-	_ "github.com/rubi-dev/rubi/plugins/standard"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
 func main() {
@@ -43,7 +43,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, diags)
 		os.Exit(1)
 	}
-	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()})
 	defer eng.Close()
 	ctx := context.Background()
 	start := time.Now()

@@ -20,6 +20,7 @@ import (
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/subprocess"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
 // harness opens rubi engines the way the CLI does, with two differences
@@ -60,7 +61,7 @@ func (h *harness) config(root string, keep []string, layers ...string) (*config.
 // (rank.embed, examples/rank-embed), and the regex parser's comment
 // masker, as rubi's programs hand them.
 func (h *harness) engineOptions() pipeline.Options {
-	return pipeline.Options{Logger: h.logger, Launcher: subprocess.Launcher{}, MaskComments: regex.MaskComments}
+	return pipeline.Options{Logger: h.logger, Launcher: subprocess.Launcher{}, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()}
 }
 
 // variantEngine returns an engine for the project at root as variant v

@@ -38,7 +38,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
-	_ "github.com/rubi-dev/rubi/plugins/standard"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
 type options struct {
@@ -430,7 +430,7 @@ func (r *report) context(rubi, tree string) error {
 	if diags.HasErrors() {
 		return diags
 	}
-	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()})
 	defer eng.Close()
 	ctx := context.Background()
 	t := time.Now()

@@ -8,6 +8,7 @@ package main
 import (
 	"github.com/rubi-dev/rubi/core/subprocess"
 	"github.com/rubi-dev/rubi/internal/cli"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
-func main() { cli.Main(subprocess.Launcher{}, nil) }
+func main() { cli.Main(subprocess.Launcher{}, standard.Resolvers()) }

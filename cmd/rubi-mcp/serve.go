@@ -27,6 +27,7 @@ import (
 	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
 // xrayTokens is what memory's action xray adds to the definitions, for
@@ -248,7 +249,7 @@ func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
 // serverOptions resolves where the server finds its projects.
 func (o *options) serverOptions(logger hclog.Logger) (mcpserver.Options, error) {
 	opts := mcpserver.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger,
-		Engine: pipeline.Options{Launcher: o.launcher, MaskComments: regex.MaskComments}}
+		Engine: pipeline.Options{Launcher: o.launcher, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()}}
 	if o.vaultSet {
 		switch {
 		case o.httpAddr != "":

@@ -5,6 +5,9 @@
 // is missing (internal/programs).
 package main
 
-import "github.com/rubi-dev/rubi/internal/cli"
+import (
+	"github.com/rubi-dev/rubi/internal/cli"
+	"github.com/rubi-dev/rubi/plugins/standard"
+)
 
-func main() { cli.Main(nil, nil) }
+func main() { cli.Main(nil, standard.Resolvers()) }

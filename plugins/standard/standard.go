@@ -2,7 +2,8 @@
 // it registers lang.regex, lang.go, rank.bm25, rank.names, rank.ppr, the rankers
 // of the engine's facts (query.paths, notes.files, query.time), fuse.rrf
 // and the rerankers (rerank.roles, rerank.notes, rerank.units,
-// rerank.floor), each under its namespaced name. internal/cli imports it;
+// rerank.floor), each under its namespaced name; Resolvers are the
+// resolvers of references every program hands its engines. internal/cli imports it;
 // so does any program that embeds the engine and wants the default
 // pipeline.
 package standard

@@ -16,6 +16,7 @@ import (
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
 // Prepared is a project indexed for measuring, with its notes.
@@ -36,7 +37,7 @@ func Prepare(ctx context.Context, root string, notes int) (*Prepared, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
+	eng := pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()})
 	defer eng.Close()
 	if _, err := eng.Index(ctx, pipeline.IndexOptions{}); err != nil {
 		return nil, err
