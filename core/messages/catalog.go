@@ -386,6 +386,12 @@ const (
 
 	// rubi refs: the references to a symbol.
 	RefsNone
+	// RefsThrough ends a reference that reaches a method through an
+	// interface method it implements: the interface method.
+	RefsThrough
+	// RefsImplements ends the declaration of a method implementing the
+	// interface method listed.
+	RefsImplements
 	RefsMore
 	RefsMoreLimit
 	RefsCandidates
@@ -2481,6 +2487,18 @@ var catalog = [numKeys]text{
 		pt: "nenhuma referência a %s no índice",
 		fr: "aucune référence à %s dans l'index",
 		ja: "インデックスに%sへの参照はありません",
+	},
+	RefsThrough: {
+		en: "(through %s)",
+		pt: "(por meio de %s)",
+		fr: "(via %s)",
+		ja: "(%s経由)",
+	},
+	RefsImplements: {
+		en: "(implements it)",
+		pt: "(implementa-o)",
+		fr: "(l'implémente)",
+		ja: "(これを実装)",
 	},
 	RefsMore: {
 		en: "… %d more of %d references",

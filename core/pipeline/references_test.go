@@ -2,12 +2,16 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/refs"
+	"github.com/rubi-dev/rubi/core/refs/golang"
 	"github.com/rubi-dev/rubi/internal/rubitest"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
@@ -76,5 +80,72 @@ func TestIncrementalReferencesEqualFull(t *testing.T) {
 	}
 	if _, ok := incremental.Defs["shop/checkout.go"]; ok || len(incremental.Defs["shop/refund.go"]) != 1 {
 		t.Errorf("definitions: %+v", incremental.Defs)
+	}
+}
+
+// A method's references take in the calls that reach it through an
+// interface it implements, each saying which interface method it calls,
+// and no call of another implementation; the interface method's list
+// shows its implementations' declarations.
+func TestReferencesThroughInterfaces(t *testing.T) {
+	root := t.TempDir()
+	src := filepath.Join("..", "refs", "golang", "testdata", "shop")
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	e := engineWith(t, root, Options{MaskComments: regex.MaskComments, Resolvers: []refs.Resolver{golang.New(golang.Options{})}})
+	if _, err := e.Index(context.Background(), IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	type site struct {
+		at, via string
+		impl    bool
+	}
+	list := func(target string) []site {
+		t.Helper()
+		r, err := e.References(target, 0)
+		if err != nil || r.Definition == nil {
+			t.Fatalf("references of %s: %+v, %v", target, r, err)
+		}
+		var out []site
+		for _, s := range r.Refs {
+			out = append(out, site{fmt.Sprintf("%s:%d", s.Path, s.Line), s.Via, s.Impl})
+		}
+		return out
+	}
+	got := list("Cart.Total")
+	through := 0
+	for _, s := range got {
+		switch {
+		case s.via == "Totaler.Total":
+			through++
+		case s.via != "":
+			t.Errorf("Cart.Total's references include %+v, through another method", s)
+		}
+		if s.impl {
+			t.Errorf("Cart.Total's references include a declaration: %+v", s)
+		}
+	}
+	// Sum's t.Total() and order.go's x.Total() call Totaler.Total.
+	if through != 2 {
+		t.Errorf("Cart.Total: %d calls through Totaler.Total, want 2: %+v", through, got)
+	}
+	impls := 0
+	for _, s := range list("Totaler.Total") {
+		if s.impl {
+			impls++
+		}
+	}
+	// Cart, Wishlist, invoice.Invoice and main's receipt implement it.
+	if impls != 4 {
+		t.Errorf("Totaler.Total: %d implementations listed, want 4", impls)
+	}
+	r, err := e.References("Cart.Total", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := r.Render(messages.English, messages.RefsMore)
+	if !strings.Contains(text, "cart/totaler.go:12: s += t.Total()  (through Totaler.Total)\n") {
+		t.Errorf("the listing does not say which interface a call goes through:\n%s", text)
 	}
 }

@@ -68,6 +68,11 @@ type RefSite struct {
 	Col  int    `json:"col"`
 	From string `json:"from,omitempty"`
 	Call bool   `json:"call,omitempty"`
+	// Impl marks the declaration of a method implementing the interface
+	// method listed; Via names the interface method a call goes through
+	// when it reaches the listed method by an interface it implements.
+	Impl bool   `json:"impl,omitempty"`
+	Via  string `json:"via,omitempty"`
 	Code string `json:"code"`
 }
 
@@ -152,8 +157,64 @@ func (e *Engine) references(target string, limit int) (*SymbolRefs, error) {
 	if err != nil {
 		return nil, err
 	}
+	via, err := throughInterfaces(rd, d)
+	if err != nil {
+		return nil, err
+	}
+	if len(via) > 0 {
+		sites = append(sites, via...)
+		slices.SortStableFunc(sites, func(a, b refs.Site) int {
+			return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+		})
+	}
 	out.Total = len(sites)
-	out.Refs, out.Files, out.More = e.listRefs(sites, limit)
+	out.Refs, out.Files, out.More = e.listRefs(sites, d, limit)
+	return out, nil
+}
+
+// throughInterfaces returns the calls that reach method d through the
+// interfaces it implements: the resolver records each pairing once, as a
+// reference (Ref.Impl) at the method's declaration to the interface's
+// method, rather than copying every call through an interface to each of
+// its implementations; so the references to d are its own and those to
+// each interface method it implements, less the other implementations'
+// declarations. Each such site says which interface method it calls
+// (Site.Name).
+func throughInterfaces(rd *refs.Reader, d Definition) ([]refs.Site, error) {
+	if d.Parent == "" {
+		return nil, nil
+	}
+	own, err := rd.From(d.Path)
+	if err != nil {
+		return nil, err
+	}
+	var out []refs.Site
+	seen := map[string]bool{}
+	for _, r := range own {
+		key := r.Path + "::" + r.Name
+		if !r.Impl || r.From != d.Qualified() || seen[key] {
+			continue
+		}
+		seen[key] = true
+		ts, err := rd.Lookup(r.Name[strings.LastIndexByte(r.Name, '.')+1:])
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			if t.Path != r.Path || t.Name != r.Name {
+				continue
+			}
+			sites, err := rd.To(t)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range sites {
+				if !s.Impl {
+					out = append(out, s)
+				}
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -188,7 +249,7 @@ func (e *Engine) signature(m *manifest.Manifest, d *Definition) {
 // path), keeps the first limit (all for limit ≤ 0) and quotes each one's
 // line as its file has it now. It returns them, the count of files
 // referring, and the count left out.
-func (e *Engine) listRefs(sites []refs.Site, limit int) ([]RefSite, int, int) {
+func (e *Engine) listRefs(sites []refs.Site, d Definition, limit int) ([]RefSite, int, int) {
 	var files [][]refs.Site
 	for i := 0; i < len(sites); {
 		j := i + 1
@@ -218,7 +279,11 @@ func (e *Engine) listRefs(sites []refs.Site, limit int) ([]RefSite, int, int) {
 					code = code[:maxLineBytes] + " …"
 				}
 			}
-			out = append(out, RefSite{Path: s.File, Line: s.Line, Col: s.Col, From: s.From, Call: s.Call, Code: code})
+			site := RefSite{Path: s.File, Line: s.Line, Col: s.Col, From: s.From, Call: s.Call, Impl: s.Impl, Code: code}
+			if s.Path != d.Path || s.Name != d.Qualified() {
+				site.Via = s.Name
+			}
+			out = append(out, site)
 		}
 	}
 	return out, len(files), len(sites) - len(out)
@@ -257,7 +322,14 @@ func (r *SymbolRefs) Render(l messages.Lang, more messages.Key) string {
 			if i == 0 || s.Path != r.Refs[i-1].Path {
 				b.WriteString("\n")
 			}
-			fmt.Fprintf(&b, "%s:%d: %s\n", text.Escape(s.Path), s.Line, text.Escape(s.Code))
+			fmt.Fprintf(&b, "%s:%d: %s", text.Escape(s.Path), s.Line, text.Escape(s.Code))
+			switch {
+			case s.Via != "":
+				b.WriteString("  " + l.Format(messages.RefsThrough, text.Escape(s.Via)))
+			case s.Impl:
+				b.WriteString("  " + l.Get(messages.RefsImplements))
+			}
+			b.WriteString("\n")
 		}
 		if r.More > 0 {
 			b.WriteString("\n" + l.Format(more, r.More, r.Total) + "\n")
