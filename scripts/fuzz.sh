@@ -108,24 +108,25 @@ deadline_race() {
 # leaves its exit status in $work/NAME.rc. A run that failed only by the
 # engine's deadline race runs once more, and that run's status stands.
 run() {
-  local dir=$1 name=$2 pkg t0=$SECONDS rc=0 try
+  local dir=$1 name=$2 pkg t0=$SECONDS rc=0 try key
   pkg=$(go list "./$dir")
+  key="${dir//\//_}.$name" # targets of several packages may share a name
   for try in 1 2; do
     rc=0
     (cd "$dir" && "$work/${pkg##*/}.test" -test.run='^$' -test.fuzz="^${name}\$" -test.fuzztime="$time" \
       -test.fuzzminimizetime="$minimize" -test.parallel="$parallel" -test.fuzzcachedir="$cache/$pkg") \
-      >>"$work/$name.log" 2>&1 || rc=$?
-    if [ $rc = 0 ] || [ $try = 2 ] || ! deadline_race "$work/$name.log"; then
+      >>"$work/$key.log" 2>&1 || rc=$?
+    if [ $rc = 0 ] || [ $try = 2 ] || ! deadline_race "$work/$key.log"; then
       break
     fi
-    echo "== the Go fuzzing engine's deadline race (golang/go#75804), nothing found: $name runs again" >>"$work/$name.log"
+    echo "== the Go fuzzing engine's deadline race (golang/go#75804), nothing found: $name runs again" >>"$work/$key.log"
   done
   {
     if command -v flock >/dev/null; then flock 9; fi # one output at a time
     echo "== $name ($dir, $time): $((SECONDS - t0)) s$([ $rc = 0 ] || echo ", FAILED")"
-    cat "$work/$name.log"
+    cat "$work/$key.log"
   } 9>"$work/print.lock"
-  echo $rc >"$work/$name.rc"
+  echo $rc >"$work/$key.rc"
 }
 
 failed() { cat "$work"/*.rc 2>/dev/null | grep -qvx 0; } # an exit status other than 0
