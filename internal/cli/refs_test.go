@@ -12,6 +12,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/internal/rubitest"
+	"github.com/rubi-dev/rubi/plugins/standard"
 )
 
 // panicky is a resolver that fails on every file it is given.
@@ -227,5 +228,50 @@ func TestRefsDamagedAndFailing(t *testing.T) {
 	}
 	if code, _, errOut := runWith(t, resolvers, "refs", "--root", root, "Cart.Total"); code != 1 || !strings.Contains(errOut, "index.references is false") {
 		t.Errorf("refs with references off: %d %s", code, errOut)
+	}
+}
+
+// The resolvers every program hands (Go through go/types, Python from
+// the types its code states) give exact references over a project with
+// decoys: a method's callers, not those of a same-named method of another
+// type, in Go and in Python, and never a name in a comment or a string.
+func TestRefsWithTheStandardResolvers(t *testing.T) {
+	files := map[string]string{
+		"billing/close.py": `from billing.ledger import Ledger
+from billing.journal import Journal
+
+
+def close(amount):
+    ledger = Ledger()
+    ledger.post(amount)  # not journal.post
+    return ledger
+
+
+def note(j: Journal, entry):
+    j.post(entry)
+    print("ledger.post(1)")
+`,
+	}
+	for p, c := range rubitest.Callers {
+		files[p] = c
+	}
+	root := rubitest.Project(t, files)
+	rubi := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runWith(t, standard.Resolvers(), append([]string{"--root", root}, args...)...)
+	}
+	if code, _, errOut := rubi("index"); code != 0 {
+		t.Fatalf("index: %d %s", code, errOut)
+	}
+	if code, out, errOut := rubi("refs", "Cart.Total"); code != 0 || out != cartTotal {
+		t.Errorf("rubi refs Cart.Total: %d %s\n%s\nwant:\n%s", code, errOut, out, cartTotal)
+	}
+	want := "billing/ledger.py:4: def post(self, amount):\n\nbilling/close.py:7: ledger.post(amount)  # not journal.post\n"
+	if code, out, errOut := rubi("refs", "Ledger.post"); code != 0 || out != want {
+		t.Errorf("rubi refs Ledger.post: %d %s\n%s\nwant:\n%s", code, errOut, out, want)
+	}
+	want = "billing/journal.py:4: def post(self, entry):\n\nbilling/close.py:12: j.post(entry)\n"
+	if code, out, errOut := rubi("refs", "Journal.post"); code != 0 || out != want {
+		t.Errorf("rubi refs Journal.post: %d %s\n%s\nwant:\n%s", code, errOut, out, want)
 	}
 }
