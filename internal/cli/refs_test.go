@@ -275,3 +275,58 @@ def note(j: Journal, entry):
 		t.Errorf("rubi refs Journal.post: %d %s\n%s\nwant:\n%s", code, errOut, out, want)
 	}
 }
+
+// A note anchored to methods by their bare names, registered while Go was
+// parsed by lang.regex (which gives methods no receiver), stays fresh
+// once lang.go parses Go and names them Cart.Total: an anchor names the
+// declarations its symbol names in its file, whatever a parser calls
+// them; and it turns stale when the method's body changes.
+func TestAnchorsSurviveReceivers(t *testing.T) {
+	files := map[string]string{"rubi.hcl": "parser \"lang.go\" {\n  enabled = false\n}\n"}
+	for p, c := range rubitest.Decoys {
+		files[p] = c
+	}
+	root := rubitest.Project(t, files)
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runRubi(t, append(args, "--root", root)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	stale := func() int {
+		t.Helper()
+		var st struct {
+			Knowledge struct {
+				Stale int `json:"stale"`
+			} `json:"knowledge"`
+		}
+		if err := json.Unmarshal([]byte(run("status", "--json")), &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Knowledge.Stale
+	}
+	run("index")
+	run("register", "--type", "gotcha", "--title", "Cart total ignores discounts", "--body", "Total sums raw items.",
+		"--file", "shop/cart.go", "--symbol", "Total")
+	if err := os.Remove(filepath.Join(root, "rubi.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	run("index")
+	if n := stale(); n != 0 {
+		t.Errorf("after lang.go took Go over, %d notes are stale", n)
+	}
+	cart := filepath.Join(root, "shop", "cart.go")
+	b, err := os.ReadFile(cart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cart, bytes.Replace(b, []byte("n += v"), []byte("n += 2 * v"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("index")
+	if n := stale(); n != 1 {
+		t.Errorf("after Cart.Total's body changed, %d notes are stale, want 1", n)
+	}
+}
