@@ -59,8 +59,12 @@ func newProjectFrom(t testing.TB, src string, notes ...knowledge.Input) *project
 			return pipeline.New(cfg, pipeline.Options{MaskComments: regex.MaskComments})
 		},
 		StartIndex: func(root string) (<-chan error, error) {
-			done := make(chan error, 1)
-			go func() { done <- p.indexRoot(root) }()
+			// The test ends after the index it started, which writes into
+			// its temporary folders: a run left going would write there
+			// after they are removed.
+			done, finished := make(chan error, 1), make(chan struct{})
+			go func() { done <- p.indexRoot(root); close(finished) }()
+			t.Cleanup(func() { <-finished })
 			return done, nil
 		},
 	}
