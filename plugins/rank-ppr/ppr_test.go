@@ -413,6 +413,8 @@ func TestConfigure(t *testing.T) {
 		{`{"hub_penalty": 3}`, "hub_penalty"},
 		{`{"max_seeds": 0}`, "max_seeds"},
 		{`{"max_seeds": 5000}`, "max_seeds"},
+		{`{"references": -1}`, "references"},
+		{`{"references": 11}`, "references"},
 		{`{"damping": "high"}`, ""},
 	} {
 		err := New().Configure(context.Background(), core.Setup{Settings: json.RawMessage(tc.settings)})
@@ -426,7 +428,7 @@ func TestConfigure(t *testing.T) {
 		}
 	}
 	r := configured(t, t.TempDir(), `{"damping": 0.7, "max_seeds": 3}`)
-	if got, want := r.Settings(), (Settings{Damping: 0.7, HubPenalty: 0.5, MaxSeeds: 3}); got != want {
+	if got, want := r.Settings(), (Settings{Damping: 0.7, HubPenalty: 0.5, MaxSeeds: 3, References: 1}); got != want {
 		t.Errorf("settings = %+v, want %+v", got, want)
 	}
 }
