@@ -126,6 +126,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	if err := r.references(ctx); err != nil {
 		return nil, err
 	}
+	r.lap("references")
 	r.rank()
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
