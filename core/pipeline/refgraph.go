@@ -16,8 +16,9 @@ import (
 // Imports alone cannot order a Go package: its files import what the
 // others do, and use each other without importing anything. The
 // references tell which file the others lean on: it leads the map's list
-// of the module (centrality), and the walk of rank.ppr goes from a match
-// to the files it uses and that use it.
+// of the module (centrality). The edges go to the rankers too, and the
+// walk of rank.ppr takes them at the weight its references setting
+// gives (none by default).
 
 // referenceWeight is the weight of an edge of uses references: the
 // shape, before a setting scales it.

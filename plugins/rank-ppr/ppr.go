@@ -79,9 +79,12 @@ type Settings struct {
 	MaxSeeds int `hcl:"max_seeds,optional"`
 	// References is the weight of the references between two files
 	// (core.EdgeReferences, log2(1+uses) each) in the walk, beside an
-	// import's 1: the walk goes from a match to the functions' files it
-	// calls and those calling it, which the imports of a Go package
-	// cannot tell apart. 0 leaves them out of the walk. Default 1.
+	// import's 1: the walk then goes from a match to the files whose
+	// functions it calls and those calling it, which the imports of a Go
+	// package cannot tell apart. 0, the default, leaves them out: on
+	// SWE-bench dev (Python, whose files import what they use) the walk
+	// found no more with them, at 0.5 or 1 (bench/results/
+	// quality-2026-12-06-refedges.md).
 	References float64 `hcl:"references,optional"`
 }
 
@@ -90,7 +93,7 @@ const pushEpsilon = 1e-5
 
 // DefaultSettings returns the settings used for attributes rubi.hcl omits.
 func DefaultSettings() Settings {
-	return Settings{Damping: 0.85, HubPenalty: 0.5, MaxSeeds: 20, References: 1}
+	return Settings{Damping: 0.85, HubPenalty: 0.5, MaxSeeds: 20}
 }
 
 // Ranker is the rank.ppr stage. Rank may run concurrently with itself and

@@ -427,8 +427,8 @@ func TestConfigure(t *testing.T) {
 			t.Errorf("%s: setting %q, want %q", tc.settings, se.Setting, tc.setting)
 		}
 	}
-	r := configured(t, t.TempDir(), `{"damping": 0.7, "max_seeds": 3}`)
-	if got, want := r.Settings(), (Settings{Damping: 0.7, HubPenalty: 0.5, MaxSeeds: 3, References: 1}); got != want {
+	r := configured(t, t.TempDir(), `{"damping": 0.7, "max_seeds": 3, "references": 0.5}`)
+	if got, want := r.Settings(), (Settings{Damping: 0.7, HubPenalty: 0.5, MaxSeeds: 3, References: 0.5}); got != want {
 		t.Errorf("settings = %+v, want %+v", got, want)
 	}
 }
