@@ -53,6 +53,11 @@ index {
   # References between definitions (who calls a function, who uses a
   # type), found in every index run for `rubi refs`; false skips the step.
   references       = true
+  # The files' centrality (the map's order, its central files) counts a
+  # file's uses of another file's definitions beside its imports:
+  # log2(1 + uses) times this weight, an import weighing 1; 0: imports
+  # alone. It orders a Go package's files, which all import alike.
+  reference_edges  = 1
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).
@@ -149,6 +154,10 @@ ranker "rank.ppr" {
   damping     = 0.85  # probability of following an edge rather than restarting at a seed
   hub_penalty = 0.5   # discount for files that everything imports
   max_seeds   = 20
+  # The walk's weight of the uses between two files (log2(1 + uses) each),
+  # an import's being 1; 0 leaves them out: on SWE-bench dev they found
+  # nothing more (bench/results/quality-2026-12-06-refedges.md).
+  references  = 0
   # The graph's vote for a question that reads as a bug report, times its
   # weight: on real reports a full-weight walk from their many matches
   # crowds the files they are about out of the first five (bench/quality).

@@ -151,6 +151,9 @@ func SplitDocID(id string) (kind, key string, err error) {
 const (
 	EdgeImports  = "imports"  // file → file it imports
 	EdgeContains = "contains" // module → file
+	// EdgeReferences links a file to a file whose definitions it uses
+	// (calls, types, constants), weighted by how many uses (core/refs).
+	EdgeReferences = "references"
 	// EdgeSession links notes or conversation chunks written one after
 	// the other in the same session.
 	EdgeSession = "session"

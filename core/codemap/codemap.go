@@ -27,6 +27,12 @@ type File struct {
 	// ImportsOut and ImportedBy are project files, sorted.
 	ImportsOut []string
 	ImportedBy []string
+	// Referenced says the index finds the references of the file's
+	// language: UsedBy, the files using its definitions (most uses
+	// first; tests left out), then tells who depends on it, where
+	// ImportedBy names every importer of its Go package alike.
+	Referenced bool
+	UsedBy     []string
 }
 
 // Module is a unit of the project with its files and dependencies.
@@ -50,8 +56,9 @@ type Map struct {
 }
 
 // Build assembles the map from the files (each with its Module set) and
-// the file import edges (ids "file:<path>"). It fills ImportsOut and
-// ImportedBy, and ranks the modules with PageRank over the module graph:
+// the file edges (ids "file:<path>"): imports, and references
+// (core.EdgeReferences). It fills ImportsOut and ImportedBy from the
+// imports, UsedBy from the references, and ranks the modules with PageRank over the module graph:
 // a module is central when central modules depend on it. A module whose
 // files are all hidden (a vendored folder, generated code) is not one of
 // the map's: it and its files are left out.
@@ -72,7 +79,7 @@ func Build(files []*File, edges []core.Edge) *Map {
 	m := &Map{Files: make(map[string]*File, len(files)), byName: map[string]*Module{}}
 	for _, f := range files {
 		m.Files[f.Path] = f
-		f.ImportsOut, f.ImportedBy = nil, nil
+		f.ImportsOut, f.ImportedBy, f.UsedBy = nil, nil, nil
 		mod := m.byName[f.Module]
 		if mod == nil {
 			mod = &Module{Name: f.Module}
@@ -88,9 +95,18 @@ func Build(files []*File, edges []core.Edge) *Map {
 	for _, mod := range m.Modules {
 		b.Node(mod.Name)
 	}
+	uses := map[pair]float64{}
 	for _, e := range edges {
 		from, to := m.Files[fileKey(e.From)], m.Files[fileKey(e.To)]
 		if from == nil || to == nil {
+			continue
+		}
+		if e.Kind == core.EdgeReferences {
+			// The page lists the tests apart: a file's users are code.
+			if from != to && !IsTest(from.Path) {
+				to.UsedBy = append(to.UsedBy, from.Path)
+				uses[pair{from.Path, to.Path}] = e.Weight
+			}
 			continue
 		}
 		from.ImportsOut = append(from.ImportsOut, to.Path)
@@ -133,6 +149,13 @@ func Build(files []*File, edges []core.Edge) *Map {
 	for _, f := range files {
 		sort.Strings(f.ImportsOut)
 		sort.Strings(f.ImportedBy)
+		sort.Slice(f.UsedBy, func(i, j int) bool {
+			wi, wj := uses[pair{f.UsedBy[i], f.Path}], uses[pair{f.UsedBy[j], f.Path}]
+			if wi != wj {
+				return wi > wj
+			}
+			return f.UsedBy[i] < f.UsedBy[j]
+		})
 	}
 	sort.SliceStable(m.Modules, func(i, j int) bool {
 		if m.Modules[i].Rank != m.Modules[j].Rank {

@@ -82,6 +82,8 @@ func localizeLine(line string, module bool, l messages.Lang) string {
 		return l.Format(messages.MapImports, localizeList(strings.TrimPrefix(line, "  - imports: "), l))
 	case strings.HasPrefix(line, "  - imported by: "):
 		return l.Format(messages.MapImportedBy, localizeList(strings.TrimPrefix(line, "  - imported by: "), l))
+	case strings.HasPrefix(line, "  - used by: "):
+		return l.Format(messages.MapFileUsedBy, localizeList(strings.TrimPrefix(line, "  - used by: "), l))
 	}
 	if m := countsLine.FindStringSubmatch(line); m != nil && !module {
 		out := l.Format(messages.MapCounts, l.Count(num(m[1]), messages.NounFile), l.Count(num(m[2]), messages.NounModule))

@@ -110,7 +110,10 @@ func (m *Map) Level1(mod *Module, summary string) string {
 		if len(f.ImportsOut) > 0 {
 			fmt.Fprintf(&b, "  - imports: %s\n", list(m.grouped(f.ImportsOut, mod.Name), 8))
 		}
-		if len(f.ImportedBy) > 0 {
+		switch {
+		case f.Referenced && len(f.UsedBy) > 0:
+			fmt.Fprintf(&b, "  - used by: %s\n", list(m.grouped(f.UsedBy, mod.Name), 8))
+		case len(f.ImportedBy) > 0 && !f.Referenced:
 			fmt.Fprintf(&b, "  - imported by: %s\n", list(m.grouped(f.ImportedBy, mod.Name), 8))
 		}
 	}

@@ -121,7 +121,18 @@ type Index struct {
 	// resolvers in every index run, for `rubi refs`. Off, the index run
 	// skips the step and keeps no table of them.
 	References bool `hcl:"references,optional" json:"references"`
+	// ReferenceEdges is the weight, beside an import's 1, of a file's
+	// uses of another file's definitions in the files' centrality (the
+	// map's order, a file's PageRank): log2(1+uses) times it. Every file
+	// of a Go package imports what the others do, so only its
+	// references tell which file the package's others lean on. 0 leaves
+	// the centrality to the imports alone.
+	ReferenceEdges float64 `hcl:"reference_edges,optional" json:"reference_edges"`
 }
+
+// maxReferenceEdges bounds index.reference_edges: past it the imports
+// would no longer count.
+const maxReferenceEdges = 10
 
 // maxModuleDepth bounds index.module_depth.
 const maxModuleDepth = 8
@@ -672,6 +683,14 @@ func (l *loader) finish() {
 			Summary:  "Invalid link_entities",
 			Detail:   fmt.Sprintf("link_entities is how many notes may share a name for it to link them, between 0 (no links) and %d; more would link every note to every other through common words.", maxLinkEntities),
 			Subject:  l.sections["index"]["link_entities"].Expr.Range().Ptr(),
+		})
+	}
+	if w := l.cfg.Index.ReferenceEdges; !(w >= 0 && w <= maxReferenceEdges) && l.sections["index"]["reference_edges"] != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid reference_edges",
+			Detail:   fmt.Sprintf("reference_edges is the weight of the references between two files beside an import's 1, between 0 (imports alone) and %d.", maxReferenceEdges),
+			Subject:  l.sections["index"]["reference_edges"].Expr.Range().Ptr(),
 		})
 	}
 	if n := l.cfg.Index.ModuleDepth; (n < 0 || n > maxModuleDepth) && l.sections["index"]["module_depth"] != nil {

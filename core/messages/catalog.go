@@ -217,6 +217,7 @@ const (
 	MapExports
 	MapImports
 	MapImportedBy
+	MapFileUsedBy
 	MapTests
 
 	// rubi install and rubi connect.
@@ -1611,6 +1612,12 @@ var catalog = [numKeys]text{
 		pt: "  - importado por: %s",
 		fr: "  - importé par : %s",
 		ja: "  - インポート元: %s",
+	},
+	MapFileUsedBy: {
+		en: "  - used by: %s",
+		pt: "  - usado por: %s",
+		fr: "  - utilisé par : %s",
+		ja: "  - 使用元: %s",
 	},
 	MapTests: {
 		en: "Tests: %s",

@@ -67,7 +67,7 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 
 // documents adds the files' and modules' documents, with bodies (and
 // symbols) where something changed, or everywhere in full, and the
-// import edges between what is not hidden.
+// import and reference edges between what is not hidden.
 func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 	e, prev, next, dirty := r.e, r.prev, r.next, r.dirty
 	if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
@@ -95,6 +95,7 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 	}
 	c.Documents = append(c.Documents, modDocs...)
 	c.Edges = append(append(c.Edges, graphEdges(e.roles.visible(next, r.edges))...), modEdges...)
+	c.Edges = append(c.Edges, graphEdges(r.refEdges)...)
 	return nil
 }
 

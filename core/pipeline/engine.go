@@ -70,6 +70,14 @@ func New(cfg *config.Config, o Options) *Engine {
 	e.sources.dir = filepath.Join(e.folder.dir, sourcesDir)
 	e.project = project.New(cfg, &indexCodeMap{e: e}, o.MaskComments)
 	e.maps = &codeMaps{cfg: cfg, project: e.project, roles: e.roles, indexDir: e.folder.dir}
+	if e.referencesOn() {
+		e.maps.refLangs = map[string]bool{}
+		for _, r := range e.resolvers {
+			for _, lang := range r.Languages() {
+				e.maps.refLangs[lang] = true
+			}
+		}
+	}
 	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.folder.dir, logger)
 	e.chunks = notes.NewChunks(cfg.Root)
 	e.notes = notesindex.New(notesindex.Options{Dir: e.folder.dir, Nodes: e.nodes, Chunks: e.chunks, Settings: &cfg.Index, Logger: logger, OneShot: o.OneShot})

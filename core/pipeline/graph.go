@@ -7,7 +7,6 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
-	"github.com/rubi-dev/rubi/core/graph"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/resolve"
@@ -146,26 +145,6 @@ func (e *Engine) MapPath() string { return e.maps.path() }
 // the imports resolved project-wide, or the last run's kept when no
 // change can alter them, each file's centrality, and the modules whose
 // documents changed.
-
-// rankFiles stores each file's PageRank in the import graph and how many
-// files import it.
-func rankFiles(m *manifest.Manifest, edges []core.Edge) {
-	b := graph.NewBuilder()
-	paths := m.SortedPaths()
-	for _, p := range paths {
-		b.Node(core.DocID(core.DocFile, p))
-		m.Records()[p].Importers = 0
-	}
-	for _, e := range edges {
-		b.AddEdge(e.From, e.To, e.Weight)
-	}
-	g := b.Build()
-	ranks := g.PageRank(graph.Options{})
-	for i, p := range paths {
-		m.Records()[p].Rank = ranks[i]
-		m.Records()[p].Importers = g.InDegree(i)
-	}
-}
 
 // reuseResolution returns the previous run's import edges when this run
 // cannot change them: the same files as before, and every changed file

@@ -30,7 +30,9 @@ import (
 //     changed or went;
 //  3. rankersCurrent: whether each ranker holds what it was given with
 //     this configuration; with nothing changed the run keeps what stands;
-//  4. buildGraph: modules, imports resolved project-wide, centrality;
+//  4. buildGraph: modules, imports resolved project-wide; references
+//     (references.go) between definitions, found by the resolvers; rank:
+//     the files' centrality over both;
 //  5. indexRankers: each ranker given its corpus, which every docSource
 //     adds its documents to, and the maps written beside;
 //  6. save: the manifest, then each docSource's own state.
@@ -67,9 +69,13 @@ type indexRun struct {
 	// (stageSet.indexedRankers), fps their fingerprints.
 	rankers []*config.Stage
 	fps     map[string]string
-	paths   []string        // next's files, sorted
-	edges   []core.Edge     // the imports, resolved
-	dirty   map[string]bool // the modules whose documents changed
+	paths   []string    // next's files, sorted
+	edges   []core.Edge // the imports, resolved
+	// reused says the imports are the last run's (reuseResolution);
+	// refEdges are the references between files (referenceEdges).
+	reused   bool
+	refEdges []core.Edge
+	dirty    map[string]bool // the modules whose documents changed
 	// problems are the run's own (a resolver of references that
 	// failed), beside the stages' (Engine.Problems).
 	problems []string
@@ -120,6 +126,8 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	if err := r.references(ctx); err != nil {
 		return nil, err
 	}
+	r.lap("references")
+	r.rank()
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
 	}
@@ -267,6 +275,12 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 			edges = resolve.Edges(project, next.AllFacts())
 			next.SetEdges(edges)
 		}
+		if e.referencesOn() {
+			// A table that cannot be read was rebuilt (references).
+			if refEdges, err := referenceEdges(e.folder.dir, next, e.oneShot); err == nil {
+				edges = append(slices.Clip(edges), e.roles.visible(next, refEdges)...)
+			}
+		}
 		if err := e.maps.write(prev, next, edges, nil, true); err != nil {
 			return nil, err
 		}
@@ -321,16 +335,36 @@ func (r *indexRun) buildGraph() error {
 		edges, rs = resolve.Analyze(project, next.AllFacts())
 		stats.Resolution = Resolution{Resolved: rs.Resolved, Unresolved: rs.Unresolved, External: rs.External}
 		next.Resolution = stats.Resolution
-		rankFiles(next, e.roles.visible(next, edges))
-		r.lap("resolve and rank")
+		r.lap("resolve")
 	}
 	next.SetEdges(edges)
-	r.edges = edges
+	r.edges, r.reused = edges, reused
 	stats.Edges = len(edges)
 	r.dirty = dirtyModules(prev, next)
 	stats.Modules = len(e.maps.modules(next))
 	r.removedIDs = append(r.removedIDs, removedModules(prev, next)...)
 	return nil
+}
+
+// rank reads the references between files from the run's table and
+// ranks the files by centrality over the imports and the references
+// (rankFiles), unless both are the last run's: the ranks then carry
+// over. A table that cannot be read leaves the imports alone to rank,
+// and says so.
+func (r *indexRun) rank() {
+	e, prev, next := r.e, r.prev, r.next
+	if e.referencesOn() {
+		edges, err := referenceEdges(e.folder.dir, next, e.oneShot)
+		if err != nil {
+			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("the references between files are left out of their ranks: %v", err))
+		}
+		r.refEdges = e.roles.visible(next, edges)
+	}
+	if r.reused && next.References == prev.References && !r.opts.Full {
+		return
+	}
+	rankFiles(next, e.roles.visible(next, r.edges), r.refEdges, e.cfg.Index.ReferenceEdges)
+	r.lap("rank")
 }
 
 // corpus builds what the rankers index: every docSource's documents, in
@@ -364,7 +398,9 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 // neither touches the records the other reads.
 func (r *indexRun) indexRankers(ctx context.Context) error {
 	e, prev, next, opts := r.e, r.prev, r.next, r.opts
-	maps := func() error { return e.maps.write(prev, next, r.edges, r.dirty, opts.Full) }
+	maps := func() error {
+		return e.maps.write(prev, next, append(slices.Clip(r.edges), r.refEdges...), r.dirty, opts.Full)
+	}
 	if opts.notesOnly && !opts.notesMaps {
 		maps = func() error {
 			next.MapsFormat = prev.MapsFormat

@@ -52,7 +52,7 @@ const maxManifestFile = 4 << 20
 
 // mapsFormat changes whenever the rendering of the maps changes, so that
 // maps written by an older rubi are rewritten even if no code changed.
-const mapsFormat = 4 // 3: modules of hidden files only are left out; 4: names escaped
+const mapsFormat = 5 // 3: modules of hidden files only are left out; 4: names escaped; 5: methods, used by
 
 // codeMaps are the maps an index writes beside itself: .rubi/map.md, the
 // level-0 map a session start injects, and one page per module in
@@ -65,6 +65,9 @@ type codeMaps struct {
 	project  *project.Project
 	roles    roles
 	indexDir string
+	// refLangs are the languages whose references the index keeps: a
+	// file of one is shown with the files using it, not its importers.
+	refLangs map[string]bool
 }
 
 // build assembles the code map from the manifest and the file edges.
@@ -74,18 +77,34 @@ func (c *codeMaps) build(m *manifest.Manifest, edges []core.Edge) *codemap.Map {
 	files := make([]*codemap.File, 0, len(m.Records()))
 	for _, p := range m.SortedPaths() {
 		rec := m.Records()[p]
-		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols, Hidden: c.roles.hides(rec)}
+		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols, Hidden: c.roles.hides(rec), Referenced: c.refLangs[rec.Language]}
 		if rec.Loaded {
-			f.Exported = []string{}
-			for _, s := range rec.Syms {
-				if s.Exported && s.Parent == "" {
-					f.Exported = append(f.Exported, s.Name)
-				}
-			}
+			f.Exported = exports(rec.Syms)
 		}
 		files = append(files, f)
 	}
 	return codemap.Build(files, edges)
+}
+
+// exports are the names a module's page lists for a file: its exported
+// top-level symbols in file order, then its exported methods named with
+// their receivers ("Arena.Alloc"), in file order. A Go file of methods
+// alone (arena_linux.go) exports no top-level name, and a method's name
+// without its type says little; the top-level names come first, as the
+// page shows the first dozen.
+func exports(syms []core.Symbol) []string {
+	out := []string{}
+	for _, s := range syms {
+		if s.Exported && s.Parent == "" {
+			out = append(out, s.Name)
+		}
+	}
+	for _, s := range syms {
+		if s.Exported && s.Parent != "" && s.Kind == core.SymbolMethod {
+			out = append(out, s.Parent+"."+s.Name)
+		}
+	}
+	return out
 }
 
 // write writes .rubi/map.md and the pages of the modules in dirty (all

@@ -77,6 +77,15 @@ type Settings struct {
 	HubPenalty float64 `hcl:"hub_penalty,optional"`
 	// MaxSeeds caps how many matches the walk starts from. Default 20.
 	MaxSeeds int `hcl:"max_seeds,optional"`
+	// References is the weight of the references between two files
+	// (core.EdgeReferences, log2(1+uses) each) in the walk, beside an
+	// import's 1: the walk then goes from a match to the files whose
+	// functions it calls and those calling it, which the imports of a Go
+	// package cannot tell apart. 0, the default, leaves them out: on
+	// SWE-bench dev (Python, whose files import what they use) the walk
+	// found no more with them, at 0.5 or 1 (bench/results/
+	// quality-2026-12-06-refedges.md).
+	References float64 `hcl:"references,optional"`
 }
 
 // pushEpsilon is the residual threshold of the forward push.
@@ -136,6 +145,8 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 		return &core.SettingError{Setting: "hub_penalty", Message: fmt.Sprintf("must be between 0 (no discount) and 2, got %v", s.HubPenalty)}
 	case s.MaxSeeds < 1 || s.MaxSeeds > 1000:
 		return &core.SettingError{Setting: "max_seeds", Message: fmt.Sprintf("must be between 1 and 1000, got %d", s.MaxSeeds)}
+	case !(s.References >= 0 && s.References <= 10):
+		return &core.SettingError{Setting: "references", Message: fmt.Sprintf("must be between 0 (imports alone) and 10, got %v", s.References)}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -169,8 +180,9 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		return r.indexScoped(corpus)
 	}
 	r.mu.Lock()
-	dir := r.stateDir
+	dir, refWeight := r.stateDir, r.settings.References
 	r.mu.Unlock()
+	corpus = weighReferences(corpus, refWeight)
 	notes := notesOf(corpus.Documents)
 	in := inputsOf(corpus, notes)
 	if dir != "" {
@@ -179,6 +191,27 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		}
 	}
 	return r.keep(buildState(corpus, notes, in), true)
+}
+
+// weighReferences returns the corpus with its references between files
+// weighing w times their own weight, or left out when w is 0: the
+// stored inputs then tell a graph of other weights from this one.
+func weighReferences(c *core.Corpus, w float64) *core.Corpus {
+	if w == 1 || !slices.ContainsFunc(c.Edges, func(e core.Edge) bool { return e.Kind == core.EdgeReferences }) {
+		return c
+	}
+	out := *c
+	out.Edges = make([]core.Edge, 0, len(c.Edges))
+	for _, e := range c.Edges {
+		if e.Kind == core.EdgeReferences {
+			if w == 0 {
+				continue
+			}
+			e.Weight = edgeWeight(&e) * w
+		}
+		out.Edges = append(out.Edges, e)
+	}
+	return &out
 }
 
 // keep persists st, when the ranker has a state directory, and ranks with

@@ -413,6 +413,8 @@ func TestConfigure(t *testing.T) {
 		{`{"hub_penalty": 3}`, "hub_penalty"},
 		{`{"max_seeds": 0}`, "max_seeds"},
 		{`{"max_seeds": 5000}`, "max_seeds"},
+		{`{"references": -1}`, "references"},
+		{`{"references": 11}`, "references"},
 		{`{"damping": "high"}`, ""},
 	} {
 		err := New().Configure(context.Background(), core.Setup{Settings: json.RawMessage(tc.settings)})
@@ -425,8 +427,8 @@ func TestConfigure(t *testing.T) {
 			t.Errorf("%s: setting %q, want %q", tc.settings, se.Setting, tc.setting)
 		}
 	}
-	r := configured(t, t.TempDir(), `{"damping": 0.7, "max_seeds": 3}`)
-	if got, want := r.Settings(), (Settings{Damping: 0.7, HubPenalty: 0.5, MaxSeeds: 3}); got != want {
+	r := configured(t, t.TempDir(), `{"damping": 0.7, "max_seeds": 3, "references": 0.5}`)
+	if got, want := r.Settings(), (Settings{Damping: 0.7, HubPenalty: 0.5, MaxSeeds: 3, References: 0.5}); got != want {
 		t.Errorf("settings = %+v, want %+v", got, want)
 	}
 }
