@@ -34,12 +34,15 @@ const (
 	PathsName = "query.paths"
 	NotesName = "notes.files"
 	TimeName  = "query.time"
+	// CallersName answers "what calls X" (callers.go).
+	CallersName = "query.callers"
 )
 
 func init() {
 	core.Register(PathsName, core.KindRanker, func() core.Stage { return NewPaths() })
 	core.Register(NotesName, core.KindRanker, func() core.Stage { return NewNotes() })
 	core.Register(TimeName, core.KindRanker, func() core.Stage { return NewTime() })
+	core.Register(CallersName, core.KindRanker, func() core.Stage { return NewCallers() })
 }
 
 // noIndex is what the three rankers share: they keep no state of their
