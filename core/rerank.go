@@ -152,6 +152,9 @@ type Facts interface {
 	// definitions. A target that names none, or an index that keeps no
 	// references, has none; the error is the index's (a damaged table).
 	Uses(target string) (SymbolUses, error)
+	// Calls returns what the unit from (a qualified name) of the file at
+	// path calls or uses, as the index's references have it.
+	Calls(path, from string) ([]Callee, error)
 }
 
 // SymbolUses are the references to the definitions a target names: a
@@ -181,6 +184,15 @@ type UseSite struct {
 	From string
 	Call bool
 	Def  int
+}
+
+// Callee is a definition a unit calls or uses: its file and qualified
+// name, and the line of the use in the unit's file.
+type Callee struct {
+	Path string
+	Name string
+	Line int
+	Call bool
 }
 
 // Why says what the use does, name being the definition's: "calls

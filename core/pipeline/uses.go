@@ -24,10 +24,41 @@ import (
 // the question means.
 const maxUseDefs = 8
 
-// useCache keeps each target's uses for one query.
+// useCache keeps each target's uses for one query, and the table of
+// references it reads them from, opened at the first and closed with the
+// query.
 type useCache struct {
-	mu   sync.Mutex
-	seen map[string]useAnswer
+	mu    sync.Mutex
+	seen  map[string]useAnswer
+	calls map[[2]string][]core.Callee
+	rd    *refs.Reader
+	gen   string
+}
+
+// reader returns the table of m, opened once for the query; nil when the
+// index keeps none. The caller holds mu.
+func (f *queryFacts) reader(m *manifest.Manifest) (*refs.Reader, error) {
+	if m.References == "" {
+		return nil, nil
+	}
+	if f.uses.rd != nil && f.uses.gen == m.References {
+		return f.uses.rd, nil
+	}
+	f.closeRefs()
+	rd, err := refs.Open(f.e.folder.dir, m.References, f.e.oneShot)
+	if err != nil {
+		return nil, err
+	}
+	f.uses.rd, f.uses.gen = rd, m.References
+	return rd, nil
+}
+
+// closeRefs closes the table of references the query opened, if any.
+func (f *queryFacts) closeRefs() {
+	if f.uses.rd != nil {
+		f.uses.rd.Close()
+		f.uses.rd = nil
+	}
 }
 
 type useAnswer struct {
@@ -45,7 +76,10 @@ func (f *queryFacts) Uses(target string) (core.SymbolUses, error) {
 	m := f.manifest()
 	var a useAnswer
 	if m != nil {
-		a.uses, a.err = f.e.symbolUses(m, target)
+		var rd *refs.Reader
+		if rd, a.err = f.reader(m); rd != nil {
+			a.uses, a.err = symbolUses(m, rd, target)
+		}
 		if errors.Is(a.err, fs.ErrNotExist) {
 			// Another process indexed meanwhile and removed the table
 			// this manifest names: the answer is made without uses
@@ -61,22 +95,14 @@ func (f *queryFacts) Uses(target string) (core.SymbolUses, error) {
 }
 
 // symbolUses finds the definitions target names in m's table of
-// references, and the references to them; none when the index keeps no
-// table or the target names no definition.
-func (e *Engine) symbolUses(m *manifest.Manifest, target string) (core.SymbolUses, error) {
+// references rd, and the references to them; none when the target names
+// no definition.
+func symbolUses(m *manifest.Manifest, rd *refs.Reader, target string) (core.SymbolUses, error) {
 	var out core.SymbolUses
-	if m.References == "" {
-		return out, nil
-	}
 	q, ok := parseSymbol(target, m.Has)
 	if !ok {
 		return out, nil
 	}
-	rd, err := refs.Open(e.folder.dir, m.References, e.oneShot)
-	if err != nil {
-		return out, err
-	}
-	defer rd.Close()
 	targets, err := rd.Lookup(q.name)
 	if err != nil {
 		return out, err
@@ -115,5 +141,41 @@ func (e *Engine) symbolUses(m *manifest.Manifest, target string) (core.SymbolUse
 			break
 		}
 	}
+	return out, nil
+}
+
+// Calls implements core.Facts.
+func (f *queryFacts) Calls(path, from string) ([]core.Callee, error) {
+	f.uses.mu.Lock()
+	defer f.uses.mu.Unlock()
+	key := [2]string{path, from}
+	if c, ok := f.uses.calls[key]; ok {
+		return c, nil
+	}
+	m := f.manifest()
+	if m == nil {
+		return nil, nil
+	}
+	rd, err := f.reader(m)
+	if rd == nil || err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		return nil, err
+	}
+	in, err := rd.From(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []core.Callee
+	for _, r := range in {
+		if r.From == from && !r.Impl {
+			out = append(out, core.Callee{Path: r.Path, Name: r.Name, Line: r.Line, Call: r.Call})
+		}
+	}
+	if f.uses.calls == nil {
+		f.uses.calls = map[[2]string][]core.Callee{}
+	}
+	f.uses.calls[key] = out
 	return out, nil
 }

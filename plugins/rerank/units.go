@@ -49,6 +49,11 @@ type UnitsSettings struct {
 	WithinWeight float64 `hcl:"within_weight,optional"`
 	NameWeight   float64 `hcl:"name_weight,optional"`
 	CallerWeight float64 `hcl:"caller_weight,optional"`
+	// CallsNamedWeight weighs a unit that calls a unit the question
+	// names, NamedCallsWeight one such a unit calls (by the named unit's
+	// mention weight): the references' edges from symbol to symbol.
+	CallsNamedWeight float64 `hcl:"calls_named_weight,optional"`
+	NamedCallsWeight float64 `hcl:"named_calls_weight,optional"`
 }
 
 // Units is rerank.units. It reorders what is under each file of the
@@ -92,7 +97,8 @@ func (u *Units) Configure(_ context.Context, setup core.Setup) error {
 	for _, w := range []struct {
 		name string
 		v    float64
-	}{{"file_weight", u.s.FileWeight}, {"file_decay", u.s.FileDecay}, {"text_weight", u.s.TextWeight}, {"within_weight", u.s.WithinWeight}, {"name_weight", u.s.NameWeight}, {"caller_weight", u.s.CallerWeight}} {
+	}{{"file_weight", u.s.FileWeight}, {"file_decay", u.s.FileDecay}, {"text_weight", u.s.TextWeight}, {"within_weight", u.s.WithinWeight}, {"name_weight", u.s.NameWeight}, {"caller_weight", u.s.CallerWeight},
+		{"calls_named_weight", u.s.CallsNamedWeight}, {"named_calls_weight", u.s.NamedCallsWeight}} {
 		if w.v < 0 || math.IsNaN(w.v) || math.IsInf(w.v, 0) {
 			return &core.SettingError{Setting: w.name, Message: "must be a number, zero or more"}
 		}
@@ -116,6 +122,12 @@ func (u *Units) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 	p := newProfile(facts.Question(), rr.Query.Terms, facts.Analysis(), u.s.MaxUnits)
 	if err := p.findCallers(facts); err != nil {
 		return core.Reranked{}, err
+	}
+	if u.s.CallsNamedWeight > 0 || u.s.NamedCallsWeight > 0 {
+		p.callsNamed, p.namedCalls = map[unitKey]neighbour{}, map[unitKey]neighbour{}
+		if err := p.findNeighbours(facts); err != nil {
+			return core.Reranked{}, err
+		}
 	}
 	read, err := rankFileUnits(rr.Hits, min(u.s.RankedFiles, rr.Limit), p, facts)
 	if err != nil {
@@ -317,6 +329,10 @@ type profile struct {
 	// callers holds, by file then unit (qualified name), the first use
 	// in it of a symbol the question asks the callers of (callers.go).
 	callers map[string]map[string]caller
+	// callsNamed and namedCalls are the units that call a unit the
+	// question names, and those such a unit calls, with the named unit's
+	// weight (callers.go).
+	callsNamed, namedCalls map[unitKey]neighbour
 }
 
 // Weights of a query term by where it came from: the agent's terms are
@@ -387,6 +403,9 @@ type unitSpan struct {
 	// a unit that calls or uses a symbol the question asks the callers of
 	// (callers.go). score, the unit's place in its file, is their sum.
 	within, bonus, caller float64
+	// callsNamed and namedCalls are the unit calling a unit the question
+	// names, or being called by one: that unit's mention weight.
+	callsNamed, namedCalls float64
 }
 
 // maxUnitFiles is how many files of an answer have their units ranked
@@ -609,6 +628,7 @@ func (p *profile) scoreFile(f unitFile, content []byte, sc *unitScratch) []*unit
 		}
 	}
 	p.markCallers(f.path, spans)
+	p.markNeighbours(f.path, spans)
 	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(b.score, a.score) })
 	return spans
 }

@@ -118,10 +118,11 @@ func (f *unitFacts) Read(path string, limit int64) []byte {
 	f.read = append(f.read, path)
 	return []byte(f.files[path])
 }
-func (f *unitFacts) Note(string) (string, []string, bool) { return "", nil, false }
-func (f *unitFacts) Time(string) time.Time                { return time.Time{} }
-func (f *unitFacts) Now() time.Time                       { return time.Now() }
-func (f *unitFacts) Uses(string) (core.SymbolUses, error) { return core.SymbolUses{}, nil }
+func (f *unitFacts) Note(string) (string, []string, bool)        { return "", nil, false }
+func (f *unitFacts) Time(string) time.Time                       { return time.Time{} }
+func (f *unitFacts) Now() time.Time                              { return time.Now() }
+func (f *unitFacts) Uses(string) (core.SymbolUses, error)        { return core.SymbolUses{}, nil }
+func (f *unitFacts) Calls(string, string) ([]core.Callee, error) { return nil, nil }
 
 // rerank.units keeps the list and chooses, under the first files the
 // query keeps (ranked_files of them), the functions whose lines match the
