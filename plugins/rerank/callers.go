@@ -186,7 +186,7 @@ func (p *profile) markNeighbours(path string, spans []*unitSpan) {
 		in, out := p.callsNamed[k], p.namedCalls[k]
 		u.callsNamed, u.namedCalls = in.w, out.w
 		switch {
-		case u.why != "":
+		case u.why != "" && !strings.HasPrefix(u.why, "matches "):
 		case in.w > 0:
 			u.why = "calls " + in.name + ", named in the question"
 		case out.w > 0:
