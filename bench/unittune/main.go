@@ -83,6 +83,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the folds")
 	folds := flag.Int("folds", 5, "folds over instances")
 	neighbours := flag.Bool("neighbours", false, "tune the references' parts (calls_named_weight, named_calls_weight) around the shipped listing, on a dump made with them at 1")
+	without := flag.Bool("without-refs", false, "with -neighbours, the same grid with the references' parts at 0: what they are measured against")
 	flag.Parse()
 	insts, err := read(*dump)
 	if err != nil {
@@ -92,6 +93,9 @@ func main() {
 	grid := makeGrid()
 	if *neighbours {
 		grid = neighbourGrid()
+		if *without {
+			grid = slices.DeleteFunc(grid, func(s setting) bool { return s.cn != 0 || s.nc != 0 })
+		}
 	}
 	fmt.Fprintf(os.Stderr, "unittune: %d instances, %d settings\n", len(insts), len(grid))
 	acc5 := make([][]bool, len(grid))
