@@ -223,18 +223,24 @@ reranker "rerank.notes" {
 # (bench/unittune; bench/results/quality-2026-12-06-units.md): function
 # Acc@10 47.7 held out, 45.4 before the listing. For "what calls X", a
 # unit that calls or uses X adds caller_weight: the callers lead, above X's
-# definition, which the question names.
+# definition, which the question names. calls_named_weight and
+# named_calls_weight weigh a unit that calls, or is called by, a unit the
+# question names (the references' edges): no gain under cross-validation on
+# SWE-bench dev (bench/results/quality-2026-12-06-callers.md), so 0, and
+# the edges are not looked up.
 reranker "rerank.units" {
-  max_units     = 4
-  ranked_files  = 10
-  open_first    = 10
-  open_files    = 5
-  file_weight   = 0.5
-  file_decay    = 0.25
-  text_weight   = 1
-  within_weight = 0.25
-  name_weight   = 1
-  caller_weight = 4
+  max_units          = 4
+  ranked_files       = 10
+  open_first         = 10
+  open_files         = 5
+  file_weight        = 0.5
+  file_decay         = 0.25
+  text_weight        = 1
+  within_weight      = 0.25
+  name_weight        = 1
+  caller_weight      = 4
+  calls_named_weight = 0
+  named_calls_weight = 0
 }
 
 # A weak match is no match: a note, module or source item (and a file its
