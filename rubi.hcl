@@ -149,6 +149,15 @@ ranker "query.paths" {
   max_mentions = 60   # path mentions resolved for one question
 }
 
+# "what calls X", "where is X used": the files that reference X (the
+# index's references, X resolved as `rubi refs` resolves it), the most
+# references first. A question that asks no such thing gets no list.
+ranker "query.callers" {
+  weight    = 4.0  # the answer to the question asked: ahead of X's definition
+  max_names = 4    # names of one question looked up
+  max_files = 50   # files listed at most
+}
+
 ranker "rank.ppr" {
   weight      = 1.25  # the graph's vote: neighbours of the matches (see bench/quality)
   damping     = 0.85  # probability of following an edge rather than restarting at a seed
@@ -221,17 +230,26 @@ reranker "rerank.notes" {
 # the file's best 1), and the question naming it or pointing into it
 # (name_weight). Chosen by cross-validation over SWE-bench dev
 # (bench/unittune; bench/results/quality-2026-12-06-units.md): function
-# Acc@10 47.7 held out, 45.4 before the listing.
+# Acc@10 47.7 held out, 45.4 before the listing. For "what calls X", a
+# unit that calls or uses X adds caller_weight: the callers lead, above X's
+# definition, which the question names. calls_named_weight and
+# named_calls_weight weigh a unit that calls, or is called by, a unit the
+# question names (the references' edges): no gain under cross-validation on
+# SWE-bench dev (bench/results/quality-2026-12-06-callers.md), so 0, and
+# the edges are not looked up.
 reranker "rerank.units" {
-  max_units     = 4
-  ranked_files  = 10
-  open_first    = 10
-  open_files    = 5
-  file_weight   = 0.5
-  file_decay    = 0.25
-  text_weight   = 1
-  within_weight = 0.25
-  name_weight   = 1
+  max_units          = 4
+  ranked_files       = 10
+  open_first         = 10
+  open_files         = 5
+  file_weight        = 0.5
+  file_decay         = 0.25
+  text_weight        = 1
+  within_weight      = 0.25
+  name_weight        = 1
+  caller_weight      = 4
+  calls_named_weight = 0
+  named_calls_weight = 0
 }
 
 # A weak match is no match: a note, module or source item (and a file its

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/rubi-dev/rubi/core/query"
@@ -145,6 +146,63 @@ type Facts interface {
 	// Now is the time the question is asked at ("last week" counts from
 	// it).
 	Now() time.Time
+	// Uses returns the references the index holds to the definitions a
+	// target names, the way `rubi refs` resolves one (Name, Type.method,
+	// pkg.Func, PATH::Name), but an ambiguous name stands for all its
+	// definitions. A target that names none, or an index that keeps no
+	// references, has none; the error is the index's (a damaged table).
+	Uses(target string) (SymbolUses, error)
+	// Calls returns what the unit from (a qualified name) of the file at
+	// path calls or uses, as the index's references have it.
+	Calls(path, from string) ([]Callee, error)
+}
+
+// SymbolUses are the references to the definitions a target names: a
+// question asking what calls or uses a symbol is answered with them.
+type SymbolUses struct {
+	// Defs are the definitions the target named, best first (as `rubi
+	// read` orders candidates): one, or every one of an ambiguous name.
+	Defs []UsedDef
+	// Sites are the references to them, by file, then line.
+	Sites []UseSite
+}
+
+// UsedDef is a definition a target named: its file and qualified name.
+type UsedDef struct {
+	Path string
+	Name string
+	Line int
+}
+
+// UseSite is one reference: the file and line it is at, the qualified
+// name of the function, method or class it sits in (From; empty at a
+// file's top level), whether it calls, and which definition it uses
+// (Defs' index).
+type UseSite struct {
+	Path string
+	Line int
+	From string
+	Call bool
+	Def  int
+}
+
+// Callee is a definition a unit calls or uses: its file and qualified
+// name, and the line of the use in the unit's file.
+type Callee struct {
+	Path string
+	Name string
+	Line int
+	Call bool
+}
+
+// Why says what the use does, name being the definition's: "calls
+// Cart.Total at line 5", "uses Engine at line 12".
+func (s UseSite) Why(name string) string {
+	verb := "uses "
+	if s.Call {
+		verb = "calls "
+	}
+	return verb + name + " at line " + strconv.Itoa(s.Line)
 }
 
 // FileInfo is what the index knows of a file before any query.

@@ -1,6 +1,7 @@
 # rerank.units as bench/unittune reads it: every unit of the first ten
 # files in the listing across files, each part of its score raw (every
-# weight 1; file_weight's part 1/(1+p) gives the file's place p).
+# weight 1; file_weight's part 1/(1+p) gives the file's place p), the
+# references' parts too (unittune -neighbours tunes them).
 reranker "rerank.units" {
   ranked_files  = 10
   open_first    = 100000
@@ -10,4 +11,6 @@ reranker "rerank.units" {
   text_weight   = 1
   within_weight = 1
   name_weight   = 1
+  calls_named_weight = 1
+  named_calls_weight = 1
 }

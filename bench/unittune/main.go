@@ -48,7 +48,10 @@ type cand struct {
 	key                int // the unit's key, numbered per instance
 	place              int
 	text, within, name float64
-	gold               bool
+	// cn and nn are the references' parts: the unit calls a unit the
+	// question names, a named unit calls it.
+	cn, nc float64
+	gold   bool
 }
 
 type instance struct {
@@ -62,10 +65,15 @@ type setting struct {
 	files                  int // open_files
 	decay                  float64
 	file, text, within, nm float64
+	cn, nc                 float64 // calls_named_weight, named_calls_weight
 }
 
 func (s setting) String() string {
-	return fmt.Sprintf("open_files=%d file_decay=%.3g file_weight=%.3g text_weight=%.3g within_weight=%.3g name_weight=%.3g", s.files, s.decay, s.file, s.text, s.within, s.nm)
+	out := fmt.Sprintf("open_files=%d file_decay=%.3g file_weight=%.3g text_weight=%.3g within_weight=%.3g name_weight=%.3g", s.files, s.decay, s.file, s.text, s.within, s.nm)
+	if s.cn != 0 || s.nc != 0 {
+		out += fmt.Sprintf(" calls_named_weight=%.3g named_calls_weight=%.3g", s.cn, s.nc)
+	}
+	return out
 }
 
 const openFirst = 10
@@ -74,6 +82,8 @@ func main() {
 	dump := flag.String("dump", "", "the dump of bench/quality -swebench-dump, made with unittune/features.hcl")
 	seed := flag.Uint64("seed", 1, "seed of the folds")
 	folds := flag.Int("folds", 5, "folds over instances")
+	neighbours := flag.Bool("neighbours", false, "tune the references' parts (calls_named_weight, named_calls_weight) around the shipped listing, on a dump made with them at 1")
+	without := flag.Bool("without-refs", false, "with -neighbours, the same grid with the references' parts at 0: what they are measured against")
 	flag.Parse()
 	insts, err := read(*dump)
 	if err != nil {
@@ -81,6 +91,12 @@ func main() {
 		os.Exit(1)
 	}
 	grid := makeGrid()
+	if *neighbours {
+		grid = neighbourGrid()
+		if *without {
+			grid = slices.DeleteFunc(grid, func(s setting) bool { return s.cn != 0 || s.nc != 0 })
+		}
+	}
 	fmt.Fprintf(os.Stderr, "unittune: %d instances, %d settings\n", len(insts), len(grid))
 	acc5 := make([][]bool, len(grid))
 	acc10 := make([][]bool, len(grid))
@@ -184,17 +200,24 @@ func main() {
 	// Neighbours of the choice: how flat the optimum is.
 	fmt.Printf("Beside it, on all instances (in-sample), each part alone or left out:\n\n| setting | fn Acc@5 | fn Acc@10 |\n|---|---:|---:|\n")
 	c := grid[g]
+	with := func(f func(*setting)) setting {
+		s := c
+		f(&s)
+		return s
+	}
 	for _, v := range []struct {
 		name string
 		s    setting
 	}{
 		{"chosen", c},
-		{"file standing off", setting{c.files, c.decay, 0, c.text, c.within, c.nm}},
-		{"text across files off", setting{c.files, c.decay, c.file, 0, c.within, c.nm}},
-		{"within its file off", setting{c.files, c.decay, c.file, c.text, 0, c.nm}},
-		{"names off", setting{c.files, c.decay, c.file, c.text, c.within, 0}},
-		{"units of 5 files", setting{5, c.decay, c.file, c.text, c.within, c.nm}},
-		{"units of all 10 files read", setting{10, c.decay, c.file, c.text, c.within, c.nm}},
+		{"file standing off", with(func(s *setting) { s.file = 0 })},
+		{"text across files off", with(func(s *setting) { s.text = 0 })},
+		{"within its file off", with(func(s *setting) { s.within = 0 })},
+		{"names off", with(func(s *setting) { s.nm = 0 })},
+		{"callers of named units off", with(func(s *setting) { s.cn = 0 })},
+		{"callees of named units off", with(func(s *setting) { s.nc = 0 })},
+		{"units of 5 files", with(func(s *setting) { s.files = 5 })},
+		{"units of all 10 files read", with(func(s *setting) { s.files = 10 })},
 	} {
 		var a5, a10 []bool
 		for i := range insts {
@@ -217,7 +240,28 @@ func makeGrid() []setting {
 				for _, tw := range []float64{0, 1} {
 					for _, ww := range []float64{0, 0.25, 0.5, 1, 2} {
 						for _, nw := range []float64{0, 0.25, 0.5, 1, 2} {
-							out = append(out, setting{files, decay, fw, tw, ww, nw})
+							out = append(out, setting{files: files, decay: decay, file: fw, text: tw, within: ww, nm: nw})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// neighbourGrid is the references' parts over settings near the shipped
+// listing (rubi.hcl: open_files 5, file_decay 0.25, file_weight 0.5,
+// text_weight 1, within_weight 0.25, name_weight 1).
+func neighbourGrid() []setting {
+	var out []setting
+	for _, files := range []int{5, 7} {
+		for _, fw := range []float64{0.25, 0.5, 1} {
+			for _, ww := range []float64{0.25, 0.5} {
+				for _, nw := range []float64{0.5, 1, 2} {
+					for _, cn := range []float64{0, 0.125, 0.25, 0.5, 1, 2} {
+						for _, nc := range []float64{0, 0.125, 0.25, 0.5, 1, 2} {
+							out = append(out, setting{files: files, decay: 0.25, file: fw, text: 1, within: ww, nm: nw, cn: cn, nc: nc})
 						}
 					}
 				}
@@ -243,8 +287,15 @@ func score(x *instance, s setting) (bool, bool) {
 		if c.place >= s.files {
 			continue
 		}
+		// A unit nothing but the file's standing scores is not listed
+		// (rerank.units' openFirst); the references' parts count only
+		// when weighed, as rubi looks them up only then.
+		refs := s.cn*c.cn + s.nc*c.nc
+		if c.text <= 0 && c.within <= 0 && c.name <= 0 && refs <= 0 {
+			continue
+		}
 		standing := 1 / (1 + s.decay*float64(c.place))
-		v := s.file*standing + s.text*c.text + s.within*c.within + s.nm*c.name
+		v := s.file*standing + s.text*c.text + s.within*c.within + s.nm*c.name + refs
 		// The same key twice (a property's getter and setter): its best.
 		dup := -1
 		for j := range n {
@@ -317,7 +368,8 @@ func read(path string) ([]instance, error) {
 				k = len(keys)
 				keys[u.Key] = k
 			}
-			x.cands = append(x.cands, cand{key: k, place: place, text: u.Parts["text_weight"], within: u.Parts["within_weight"], name: u.Parts["name_weight"], gold: slices.Contains(l.FnGold, u.Key)})
+			x.cands = append(x.cands, cand{key: k, place: place, text: u.Parts["text_weight"], within: u.Parts["within_weight"], name: u.Parts["name_weight"],
+				cn: u.Parts["calls_named_weight"], nc: u.Parts["named_calls_weight"], gold: slices.Contains(l.FnGold, u.Key)})
 		}
 		out = append(out, x)
 	}

@@ -77,6 +77,8 @@ type queryFacts struct {
 	mErr    error
 	loaded  chan struct{}
 	symbols *symbolSource
+	// uses keeps the uses of the symbols the query's stages asked for.
+	uses useCache
 }
 
 // load reads the manifest, then closes loaded.

@@ -87,6 +87,7 @@ func (e *Engine) Retrieve(ctx context.Context, q answer.Query) (*answer.Result, 
 	// The manifest is read while the rankers rank. A query for notes
 	// alone does without it.
 	r.facts = &queryFacts{e: e, q: q, an: &r.an, now: time.Now(), loaded: make(chan struct{})}
+	defer r.facts.closeRefs()
 	if q.NodesOnly() {
 		close(r.facts.loaded)
 	} else {

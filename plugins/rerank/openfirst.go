@@ -20,14 +20,18 @@ import (
 // cross-validation over SWE-bench dev (bench/quality -unit-tune).
 
 // partNames are the settings that weigh the listing's parts, which name
-// them in a unit's Parts.
-var partNames = [4]string{"file_weight", "text_weight", "within_weight", "name_weight"}
+// them in a unit's Parts. The last, a unit calling or using a symbol the
+// question asks the callers of ("what calls Cart.Total"), is there for
+// such questions alone, and in Parts only when it counts.
+var partNames = [7]string{"file_weight", "text_weight", "within_weight", "name_weight", "caller_weight",
+	"calls_named_weight", "named_calls_weight"}
 
 // defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
 // the built-in rubi.hcl states each.
 var defaultUnits = UnitsSettings{
 	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, OpenFirst: 10, OpenFiles: 5,
 	FileWeight: 0.5, FileDecay: 0.25, TextWeight: 1, WithinWeight: 0.25, NameWeight: 1,
+	CallerWeight: 4,
 }
 
 // openFirst scores every unit of the files read on the listing's score
@@ -42,7 +46,7 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 		span  *unitSpan
 		path  string
 		place int
-		parts [4]float64 // by partNames
+		parts [7]float64 // by partNames
 		score float64
 	}
 	var cands []cand
@@ -53,12 +57,15 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 		standing := 1 / (1 + u.s.FileDecay*float64(f.place))
 		for _, s := range f.spans {
 			t := text[s]
-			if t <= 0 && s.within <= 0 && s.bonus <= 0 {
+			if t <= 0 && s.within <= 0 && s.bonus <= 0 && s.caller <= 0 && s.callsNamed <= 0 && s.namedCalls <= 0 {
 				continue
 			}
-			c := cand{span: s, path: f.path, place: f.place, parts: [4]float64{
-				u.s.FileWeight * standing, u.s.TextWeight * t, u.s.WithinWeight * s.within, u.s.NameWeight * s.bonus}}
-			c.score = c.parts[0] + c.parts[1] + c.parts[2] + c.parts[3]
+			c := cand{span: s, path: f.path, place: f.place, parts: [7]float64{
+				u.s.FileWeight * standing, u.s.TextWeight * t, u.s.WithinWeight * s.within, u.s.NameWeight * s.bonus,
+				u.s.CallerWeight * s.caller, u.s.CallsNamedWeight * s.callsNamed, u.s.NamedCallsWeight * s.namedCalls}}
+			for _, v := range c.parts {
+				c.score += v
+			}
 			cands = append(cands, c)
 		}
 	}
@@ -71,7 +78,9 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 		un.Path, un.Score = c.path, c.score
 		un.Parts = make(map[string]float64, len(partNames))
 		for i, n := range partNames {
-			un.Parts[n] = c.parts[i]
+			if c.parts[i] != 0 || i < 4 {
+				un.Parts[n] = c.parts[i]
+			}
 		}
 		out = append(out, un)
 	}

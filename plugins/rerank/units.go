@@ -39,12 +39,21 @@ type UnitsSettings struct {
 	// shared by all the units read, the best unit read scoring 1
 	// (TextWeight), its lines matched against its own file's units, the
 	// file's best scoring 1 (WithinWeight), and the question naming it
-	// or pointing into it (NameWeight).
+	// or pointing into it (NameWeight). For a question asking what calls
+	// or uses a symbol, a unit that does (CallerWeight): above what the
+	// others can add up to, so the callers lead and the definition, which
+	// the question names, follows them.
 	FileWeight   float64 `hcl:"file_weight,optional"`
 	FileDecay    float64 `hcl:"file_decay,optional"`
 	TextWeight   float64 `hcl:"text_weight,optional"`
 	WithinWeight float64 `hcl:"within_weight,optional"`
 	NameWeight   float64 `hcl:"name_weight,optional"`
+	CallerWeight float64 `hcl:"caller_weight,optional"`
+	// CallsNamedWeight weighs a unit that calls a unit the question
+	// names, NamedCallsWeight one such a unit calls (by the named unit's
+	// mention weight): the references' edges from symbol to symbol.
+	CallsNamedWeight float64 `hcl:"calls_named_weight,optional"`
+	NamedCallsWeight float64 `hcl:"named_calls_weight,optional"`
 }
 
 // Units is rerank.units. It reorders what is under each file of the
@@ -88,7 +97,8 @@ func (u *Units) Configure(_ context.Context, setup core.Setup) error {
 	for _, w := range []struct {
 		name string
 		v    float64
-	}{{"file_weight", u.s.FileWeight}, {"file_decay", u.s.FileDecay}, {"text_weight", u.s.TextWeight}, {"within_weight", u.s.WithinWeight}, {"name_weight", u.s.NameWeight}} {
+	}{{"file_weight", u.s.FileWeight}, {"file_decay", u.s.FileDecay}, {"text_weight", u.s.TextWeight}, {"within_weight", u.s.WithinWeight}, {"name_weight", u.s.NameWeight}, {"caller_weight", u.s.CallerWeight},
+		{"calls_named_weight", u.s.CallsNamedWeight}, {"named_calls_weight", u.s.NamedCallsWeight}} {
 		if w.v < 0 || math.IsNaN(w.v) || math.IsInf(w.v, 0) {
 			return &core.SettingError{Setting: w.name, Message: "must be a number, zero or more"}
 		}
@@ -110,6 +120,15 @@ func (u *Units) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 		return out, nil
 	}
 	p := newProfile(facts.Question(), rr.Query.Terms, facts.Analysis(), u.s.MaxUnits)
+	if err := p.findCallers(facts); err != nil {
+		return core.Reranked{}, err
+	}
+	if u.s.CallsNamedWeight > 0 || u.s.NamedCallsWeight > 0 {
+		p.callsNamed, p.namedCalls = map[unitKey]neighbour{}, map[unitKey]neighbour{}
+		if err := p.findNeighbours(facts); err != nil {
+			return core.Reranked{}, err
+		}
+	}
 	read, err := rankFileUnits(rr.Hits, min(u.s.RankedFiles, rr.Limit), p, facts)
 	if err != nil {
 		return core.Reranked{}, err
@@ -307,6 +326,13 @@ type profile struct {
 	probeSet  *probeSet
 	// maxUnits is how many units a file lists at most.
 	maxUnits int
+	// callers holds, by file then unit (qualified name), the first use
+	// in it of a symbol the question asks the callers of (callers.go).
+	callers map[string]map[string]caller
+	// callsNamed and namedCalls are the units that call a unit the
+	// question names, and those such a unit calls, with the named unit's
+	// weight (callers.go).
+	callsNamed, namedCalls map[unitKey]neighbour
 }
 
 // Weights of a query term by where it came from: the agent's terms are
@@ -373,9 +399,13 @@ type unitSpan struct {
 	matched    []string
 	// within is the unit's match against its file's units, the file's
 	// best scoring 1 (a class's scaled by classTextWeight); bonus is what
-	// the question naming it, or pointing into it, adds. score, the
-	// unit's place in its file, is their sum.
-	within, bonus float64
+	// the question naming it, or pointing into it, adds; caller is 1 for
+	// a unit that calls or uses a symbol the question asks the callers of
+	// (callers.go). score, the unit's place in its file, is their sum.
+	within, bonus, caller float64
+	// callsNamed and namedCalls are the unit calling a unit the question
+	// names, or being called by one: that unit's mention weight.
+	callsNamed, namedCalls float64
 }
 
 // maxUnitFiles is how many files of an answer have their units ranked
@@ -597,6 +627,8 @@ func (p *profile) scoreFile(f unitFile, content []byte, sc *unitScratch) []*unit
 			}
 		}
 	}
+	p.markCallers(f.path, spans)
+	p.markNeighbours(f.path, spans)
 	slices.SortStableFunc(spans, func(a, b *unitSpan) int { return cmp.Compare(b.score, a.score) })
 	return spans
 }

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,6 +101,10 @@ type unitFacts struct {
 	out      map[string]bool // files the query's filters leave out
 	err      error           // what reading symbols fails with
 	read     []string        // the files read
+	// uses and calls are the index's references: a target's uses, a
+	// unit's calls (by path and qualified name).
+	uses  map[string]core.SymbolUses
+	calls map[[2]string][]core.Callee
 }
 
 func (f *unitFacts) Question() string          { return f.question }
@@ -118,9 +123,13 @@ func (f *unitFacts) Read(path string, limit int64) []byte {
 	f.read = append(f.read, path)
 	return []byte(f.files[path])
 }
-func (f *unitFacts) Note(string) (string, []string, bool) { return "", nil, false }
-func (f *unitFacts) Time(string) time.Time                { return time.Time{} }
-func (f *unitFacts) Now() time.Time                       { return time.Now() }
+func (f *unitFacts) Note(string) (string, []string, bool)        { return "", nil, false }
+func (f *unitFacts) Time(string) time.Time                       { return time.Time{} }
+func (f *unitFacts) Now() time.Time                              { return time.Now() }
+func (f *unitFacts) Uses(target string) (core.SymbolUses, error) { return f.uses[target], nil }
+func (f *unitFacts) Calls(path, from string) ([]core.Callee, error) {
+	return f.calls[[2]string{path, from}], nil
+}
 
 // rerank.units keeps the list and chooses, under the first files the
 // query keeps (ranked_files of them), the functions whose lines match the
@@ -225,5 +234,57 @@ func TestOpenFirstLeadsWithTheBestUnitOfAnyFile(t *testing.T) {
 	out, err = u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
 	if err != nil || out.Units.First() != nil {
 		t.Errorf("open_first = 0: %+v, %v", out.Units.First(), err)
+	}
+}
+
+// The references' edges from symbol to symbol, when weighed: the unit
+// that calls the function a question names, and the one it calls, are
+// listed to open, the callee though no word of the question is in it,
+// each saying why; a unit neither matches nor touches is not. Unweighed (rubi's
+// default), they are not looked up.
+func TestOpenFirstListsTheNeighboursOfANamedUnit(t *testing.T) {
+	question := "`ApplyCoupon` fails for an empty basket"
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{
+			"coupon.go":   "func ApplyCoupon() {\n\tsubtract()\n}\n",
+			"checkout.go": "func Pay() {\n\tApplyCoupon()\n}\nfunc Load() {\n\tread()\n}\n",
+			"discount.go": "func subtract() {\n\tx--\n}\n",
+		},
+		syms: map[string][]core.Symbol{
+			"coupon.go":   {{Name: "ApplyCoupon", Kind: core.SymbolFunction, Line: 1, EndLine: 3}},
+			"checkout.go": {{Name: "Pay", Kind: core.SymbolFunction, Line: 1, EndLine: 3}, {Name: "Load", Kind: core.SymbolFunction, Line: 4, EndLine: 6}},
+			"discount.go": {{Name: "subtract", Kind: core.SymbolFunction, Line: 1, EndLine: 3}},
+		},
+		uses: map[string]core.SymbolUses{"ApplyCoupon": {
+			Defs:  []core.UsedDef{{Path: "coupon.go", Name: "ApplyCoupon", Line: 1}},
+			Sites: []core.UseSite{{Path: "checkout.go", Line: 2, From: "Pay", Call: true}},
+		}},
+		calls: map[[2]string][]core.Callee{{"coupon.go", "ApplyCoupon"}: {{Path: "discount.go", Name: "subtract", Line: 2, Call: true}}},
+	}
+	hits := []core.Hit{{ID: "file:coupon.go", Score: 3}, {ID: "file:checkout.go", Score: 2}, {ID: "file:discount.go", Score: 1}}
+	listed := func(u *Units) map[string]string {
+		out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why := map[string]string{}
+		for _, un := range out.Units.First() {
+			why[un.Name] = un.Why
+		}
+		return why
+	}
+	u := NewUnits()
+	if got := listed(u); len(got) != 2 || got["ApplyCoupon"] == "" || !strings.HasPrefix(got["Pay"], "matches ") {
+		t.Errorf("unweighed: %v, want the named unit and its caller by its words alone", got)
+	}
+	u.s.CallsNamedWeight, u.s.NamedCallsWeight = 0.5, 0.5
+	got := listed(u)
+	want := map[string]string{
+		"ApplyCoupon": got["ApplyCoupon"],
+		"Pay":         "calls ApplyCoupon, named in the question",
+		"subtract":    "called by ApplyCoupon, named in the question",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("weighed: %v, want %v", got, want)
 	}
 }
