@@ -22,7 +22,7 @@ func TestStatelessStagesHaveNoFolder(t *testing.T) {
 	if _, err := e.Retrieve(context.Background(), answer.Query{Text: "how is a coupon applied at checkout"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"lang.regex", "lang.go", "fuse.rrf", "query.paths", "notes.files", "query.time", "rerank.roles", "rerank.notes", "rerank.units", "rerank.floor"} {
+	for _, name := range []string{"lang.regex", "lang.go", "fuse.rrf", "query.paths", "query.callers", "notes.files", "query.time", "rerank.roles", "rerank.notes", "rerank.units", "rerank.floor"} {
 		if _, err := os.Stat(filepath.Join(e.folder.dir, name)); !os.IsNotExist(err) {
 			t.Errorf("the stateless stage %s has a folder in the index (%v)", name, err)
 		}
