@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/refs/golang"
@@ -147,5 +149,35 @@ func TestReferencesThroughInterfaces(t *testing.T) {
 	text := r.Render(messages.English, messages.RefsMore)
 	if !strings.Contains(text, "cart/totaler.go:12: s += t.Total()  (through Totaler.Total)\n") {
 		t.Errorf("the listing does not say which interface a call goes through:\n%s", text)
+	}
+}
+
+// "What calls Cart.Total" takes in the calls through the interface it
+// implements, as rubi refs lists them: Sum's t.Total() and order.go's
+// x.Total() on a Totaler.
+func TestUsesThroughInterfaces(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "refs", "golang", "testdata", "shop"))); err != nil {
+		t.Fatal(err)
+	}
+	e := engineWith(t, root, Options{MaskComments: regex.MaskComments, Resolvers: []refs.Resolver{golang.New(golang.Options{})}})
+	if _, err := e.Index(context.Background(), IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Retrieve(context.Background(), answer.Query{Text: "what calls Cart.Total", Kinds: []string{core.DocFile}, Limit: 10, Budget: 4000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, it := range res.Items {
+		for _, u := range it.Units {
+			lines = append(lines, it.Path+" "+u.Name+": "+u.Why)
+		}
+	}
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{"cart/totaler.go Sum: calls Cart.Total at line 12", "order/order.go"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the callers of Cart.Total leave out %q (through Totaler.Total):\n%s", want, got)
+		}
 	}
 }

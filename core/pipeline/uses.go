@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"sync"
 
@@ -128,6 +130,13 @@ func symbolUses(m *manifest.Manifest, rd *refs.Reader, target string) (core.Symb
 			if err != nil {
 				return core.SymbolUses{}, err
 			}
+			// The calls that reach a method through an interface it
+			// implements are its uses too, as rubi refs lists them.
+			via, err := throughInterfaces(rd, d)
+			if err != nil {
+				return core.SymbolUses{}, err
+			}
+			sites = append(sites, via...)
 			def := len(out.Defs)
 			out.Defs = append(out.Defs, core.UsedDef{Path: t.Path, Name: t.Name, Line: t.Line})
 			for _, s := range sites {
@@ -141,6 +150,9 @@ func symbolUses(m *manifest.Manifest, rd *refs.Reader, target string) (core.Symb
 			break
 		}
 	}
+	slices.SortStableFunc(out.Sites, func(a, b core.UseSite) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line))
+	})
 	return out, nil
 }
 
