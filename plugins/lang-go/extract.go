@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rubi-dev/rubi/core"
+	gorefs "github.com/rubi-dev/rubi/core/refs/golang"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
@@ -58,7 +59,7 @@ func (x *extraction) funcDecl(d *ast.FuncDecl) {
 	if d.Recv != nil {
 		s.Kind = core.SymbolMethod
 		if len(d.Recv.List) > 0 {
-			s.Parent = ReceiverName(d.Recv.List[0].Type)
+			s.Parent = gorefs.ReceiverName(d.Recv.List[0].Type)
 		}
 	}
 	x.add(s, x.line(d.Pos()), x.line(d.End()), d.Doc)
@@ -123,31 +124,6 @@ func (x *extraction) typeSpec(spec *ast.TypeSpec, from, to int, doc *ast.Comment
 		}
 		for _, n := range m.Names {
 			x.add(core.Symbol{Name: n.Name, Kind: core.SymbolMethod, Parent: spec.Name.Name}, x.line(m.Pos()), x.line(m.End()), m.Doc)
-		}
-	}
-}
-
-// ReceiverName is the base type name of a method's receiver type: Stack
-// for *Stack[T], as go/types names the type the method belongs to; ""
-// for a receiver go/parser could not read.
-func ReceiverName(t ast.Expr) string {
-	for {
-		switch e := t.(type) {
-		case *ast.StarExpr:
-			t = e.X
-		case *ast.ParenExpr:
-			t = e.X
-		case *ast.IndexExpr:
-			t = e.X
-		case *ast.IndexListExpr:
-			t = e.X
-		case *ast.Ident:
-			if e.Name == "_" {
-				return ""
-			}
-			return e.Name
-		default:
-			return ""
 		}
 	}
 }

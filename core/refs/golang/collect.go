@@ -201,15 +201,18 @@ func funcName(d *ast.FuncDecl) string {
 	if d.Recv == nil || len(d.Recv.List) == 0 {
 		return d.Name.Name
 	}
-	if r := receiverName(d.Recv.List[0].Type); r != "" {
+	if r := ReceiverName(d.Recv.List[0].Type); r != "" {
 		return r + "." + d.Name.Name
 	}
 	return d.Name.Name
 }
 
-// receiverName is the base type name of a receiver type expression, as
-// lang.go's ReceiverName reads it: Stack for *Stack[T].
-func receiverName(t ast.Expr) string {
+// ReceiverName is the base type name of a method's receiver type: Stack
+// for *Stack[T], as go/types names the type the method belongs to; ""
+// for a receiver go/parser could not read. The parser lang.go names
+// methods by it too, so that a method's symbol (Parent.Name) and the
+// references to it use one key.
+func ReceiverName(t ast.Expr) string {
 	for {
 		switch e := t.(type) {
 		case *ast.StarExpr:
