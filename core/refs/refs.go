@@ -17,6 +17,7 @@ package refs
 
 import (
 	"context"
+	"slices"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -79,4 +80,37 @@ type Resolver interface {
 	// the files importing a changed one), so that an index run resolves
 	// again only those.
 	Affected(p Project, changed []string) []string
+}
+
+// WithImporters is the widening most resolvers' Affected makes: the
+// changed files and the files importing them, and, through a file that
+// re-exports what it imports (reexports: a Python package's __init__, a
+// JavaScript folder's index), the files importing it too, as far as such
+// files lead. Sorted.
+func WithImporters(p Project, changed []string, reexports func(path string) bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	queue := slices.Clone(changed)
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+		for _, imp := range p.Importers(f) {
+			if seen[imp] {
+				continue
+			}
+			if reexports(imp) {
+				queue = append(queue, imp)
+				continue
+			}
+			seen[imp] = true
+			out = append(out, imp)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

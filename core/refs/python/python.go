@@ -37,7 +37,6 @@ import (
 	"context"
 	"path"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 
@@ -94,31 +93,10 @@ func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map
 // a longer way (a type returned by a function of a third module) keeps
 // its references until it or its imports change.
 func (r *Resolver) Affected(p refs.Project, changed []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	queue := slices.Clone(changed)
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		if seen[f] {
-			continue
-		}
-		seen[f] = true
-		out = append(out, f)
-		for _, imp := range p.Importers(f) {
-			if seen[imp] {
-				continue
-			}
-			if b := path.Base(imp); b == "__init__.py" || b == "__init__.pyi" {
-				queue = append(queue, imp)
-				continue
-			}
-			seen[imp] = true
-			out = append(out, imp)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return refs.WithImporters(p, changed, func(f string) bool {
+		b := path.Base(f)
+		return b == "__init__.py" || b == "__init__.pyi"
+	})
 }
 
 // state is one Refs call's view of the project: the modules read so far.

@@ -24,7 +24,6 @@ package scripts
 import (
 	"context"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/rubi-dev/rubi/core"
@@ -72,31 +71,7 @@ func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map
 // an index file (which re-exports its folder), the files importing it
 // too.
 func (r *Resolver) Affected(p refs.Project, changed []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	queue := slices.Clone(changed)
-	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
-		if seen[f] {
-			continue
-		}
-		seen[f] = true
-		out = append(out, f)
-		for _, imp := range p.Importers(f) {
-			if seen[imp] {
-				continue
-			}
-			if strings.HasPrefix(path.Base(imp), "index.") {
-				queue = append(queue, imp)
-				continue
-			}
-			seen[imp] = true
-			out = append(out, imp)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return refs.WithImporters(p, changed, func(f string) bool { return strings.HasPrefix(path.Base(f), "index.") })
 }
 
 type state struct {
