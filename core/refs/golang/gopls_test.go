@@ -114,6 +114,9 @@ func goplsRefs(t *testing.T, bin, root string, defs []definition) map[definition
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
 	line := regexp.MustCompile(`^(.*):(\d+):(\d+)(-\d+)?$`)
+	// gopls leaves its temporary modules (gopls-tempmod*) behind; they go
+	// into the test's own folder, removed with it.
+	env := append(os.Environ(), "TMPDIR="+t.TempDir())
 	for _, d := range defs {
 		wg.Add(1)
 		go func() {
@@ -122,6 +125,7 @@ func goplsRefs(t *testing.T, bin, root string, defs []definition) map[definition
 			defer func() { <-sem }()
 			cmd := exec.Command(bin, "references", fmt.Sprintf("%s:%d:%d", d.at.file, d.at.line, d.at.col))
 			cmd.Dir = root
+			cmd.Env = env
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			b, err := cmd.Output()
