@@ -62,7 +62,7 @@ func RoleOf(p, lang string, attrs *Attributes, generated bool) string {
 	case configNames[lower] || configExts[ext] || strings.HasPrefix(lower, ".") && strings.Count(lower, ".") == 1 || strings.HasPrefix(lower, ".env") ||
 		strings.Contains(lower, ".conf.") || strings.Contains(lower, ".config."):
 		return RoleConfig
-	case inLocale(p) || dataExts[ext]:
+	case inLocale(p) || dataExts[ext] || isQueryFile(p, ext):
 		return RoleData
 	case lang != "" || codeExts[ext]:
 		return RoleCode
@@ -139,6 +139,14 @@ func inExamples(p string) bool {
 // inLocale reports translation catalogs: data, whatever their extension.
 func inLocale(p string) bool {
 	return strings.Contains("/"+p, "/locale/") || strings.Contains("/"+p, "/locales/") || strings.Contains(p, "/LC_MESSAGES/")
+}
+
+// isQueryFile reports the pattern files a parser loads, tree-sitter's
+// queries (queries/highlights.scm, queries/ruby/tags.scm): data read by
+// code, written in a Lisp-like syntax, not a program of the project. A
+// Scheme file elsewhere stays code.
+func isQueryFile(p, ext string) bool {
+	return ext == ".scm" && strings.Contains("/"+path.Dir(p)+"/", "/queries/")
 }
 
 // underCI reports the folders of continuous integration set-ups.

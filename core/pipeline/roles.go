@@ -17,9 +17,10 @@ import (
 )
 
 // rolesFormat changes with the rules of codemap.RoleOf and of the
-// modules (codemap.Roots: "3" made Python packages modules), so that an
-// index built with other rules is rebuilt.
-const rolesFormat = "3"
+// modules (codemap.Roots: "3" made Python packages modules; "4" made
+// tree-sitter's query files data), so that an index built with other
+// rules is rebuilt.
+const rolesFormat = "4"
 
 // maxAttributesFile bounds what is read of one .gitattributes file.
 const maxAttributesFile = 1 << 20
