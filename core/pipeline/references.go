@@ -50,12 +50,13 @@ type ReferenceStats struct {
 // gigabyte would be a project of fifty million references.
 const maxTable = 1 << 30
 
-// resolversSignature names a set of resolvers by their languages: a
-// table another set wrote is rebuilt.
+// resolversSignature names a set of resolvers by their languages and
+// versions: a table another set, or another version of one, wrote is
+// rebuilt.
 func resolversSignature(rs []refs.Resolver) string {
 	var names []string
 	for _, r := range rs {
-		names = append(names, strings.Join(r.Languages(), "+"))
+		names = append(names, strings.Join(r.Languages(), "+")+"@"+r.Version())
 	}
 	slices.Sort(names)
 	return strings.Join(names, ",")

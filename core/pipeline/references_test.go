@@ -181,3 +181,37 @@ func TestUsesThroughInterfaces(t *testing.T) {
 		}
 	}
 }
+
+// versioned is GoCalls under another version of its rules.
+type versioned struct {
+	rubitest.GoCalls
+	v string
+}
+
+func (r versioned) Version() string { return r.v }
+
+// A table an earlier version of a resolver wrote is rebuilt in full on
+// the next run, although no file changed: its references were found by
+// other rules. The same version keeps it.
+func TestNewResolverVersionRebuildsTheTable(t *testing.T) {
+	root := rubitest.Project(t, rubitest.Callers)
+	ctx := context.Background()
+	run := func(v string) ReferenceStats {
+		t.Helper()
+		e := engineWith(t, root, Options{MaskComments: regex.MaskComments, Resolvers: []refs.Resolver{versioned{v: v}}})
+		st, err := e.Index(ctx, IndexOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.References
+	}
+	if st := run("1"); st.State != "full" {
+		t.Fatalf("first run: %+v", st)
+	}
+	if st := run("1"); st.State != "up to date" {
+		t.Errorf("same version, nothing changed: %+v, want up to date", st)
+	}
+	if st := run("2"); st.State != "full" || st.Resolved == 0 {
+		t.Errorf("new version: %+v, want a full rebuild", st)
+	}
+}

@@ -67,6 +67,10 @@ type Project interface {
 type Resolver interface {
 	// Languages are the core language names it resolves.
 	Languages() []string
+	// Version names how it resolves: it changes whenever the same files
+	// would get other references, so that a table an earlier version
+	// wrote is rebuilt rather than patched file by file.
+	Version() string
 	// Refs returns the references in the files of want, by file, reading
 	// whatever else of the project it needs. It may return more files
 	// than asked, each with all its references (a Go package is resolved

@@ -19,6 +19,7 @@ import (
 type panicky struct{}
 
 func (panicky) Languages() []string                          { return []string{"python"} }
+func (panicky) Version() string                              { return "1" }
 func (panicky) Affected(_ refs.Project, c []string) []string { return c }
 func (panicky) Refs(context.Context, refs.Project, []string) (map[string][]refs.Ref, error) {
 	panic("a resolver's bug")

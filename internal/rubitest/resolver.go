@@ -20,6 +20,9 @@ type GoCalls struct{ Asked *[][]string }
 
 func (GoCalls) Languages() []string { return []string{"go"} }
 
+// Version names the resolver's rules.
+func (GoCalls) Version() string { return "1" }
+
 // Affected is a changed file's package: its folder's Go files.
 func (GoCalls) Affected(p refs.Project, changed []string) []string {
 	var out []string

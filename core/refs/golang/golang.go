@@ -102,6 +102,15 @@ func New(opts Options) *Resolver { return &Resolver{opts: opts} }
 // Languages says it resolves Go.
 func (r *Resolver) Languages() []string { return []string{core.LangGo} }
 
+// Version names the resolver's rules, and the options that change what
+// it finds.
+func (r *Resolver) Version() string {
+	if r.opts.GeneratedBodies {
+		return "1+generated"
+	}
+	return "1"
+}
+
 // Stats says what a run checked and what it could not.
 type Stats struct {
 	Packages int // packages type-checked, external test packages included

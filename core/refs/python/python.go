@@ -59,6 +59,9 @@ var _ refs.Resolver = (*Resolver)(nil)
 // Languages is Python alone.
 func (r *Resolver) Languages() []string { return []string{core.LangPython} }
 
+// Version names the resolver's rules.
+func (r *Resolver) Version() string { return "1" }
+
 // Refs resolves the references of the Python files of want. It reads, as
 // it needs them, the files those import (and the files they re-export
 // from), and answers for want's files only.

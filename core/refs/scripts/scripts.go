@@ -44,6 +44,9 @@ var _ refs.Resolver = (*Resolver)(nil)
 // Languages are JavaScript and TypeScript.
 func (r *Resolver) Languages() []string { return []string{core.LangJavaScript, core.LangTypeScript} }
 
+// Version names the resolver's rules.
+func (r *Resolver) Version() string { return "1" }
+
 // Refs resolves the references of the script files of want.
 func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map[string][]refs.Ref, error) {
 	out := map[string][]refs.Ref{}
