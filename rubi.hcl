@@ -199,8 +199,8 @@ fuser "fuse.rrf" {
 # Rerankers reorder the fused list, one after the other in this order.
 # They are built-in (no plugin =); enabled = false switches one off.
 
-# What a file's role says before any query: tests and fixtures count
-# test_weight unless the question is about tests; a question about code
+# What a file's role says before any query: tests, fixtures and
+# benchmark suites count test_weight unless the question is about tests; a question about code
 # weighs docs and data (docs_weight) and configuration and build files
 # (config_weight) down. Rescales scores.
 reranker "rerank.roles" {

@@ -225,9 +225,13 @@ func IsTestCase(p string) bool {
 	return IsTest(path.Base(p))
 }
 
-// caseDirs hold only test cases and fixtures.
+// caseDirs hold only test cases and fixtures, or benchmarks: a benchmark
+// suite (Python's benchmarks/ and asv_bench/, Rust's benches/, a bench/
+// harness) runs the code the way tests do, in its words, and imports
+// as much of it.
 var caseDirs = map[string]bool{
 	"testdata": true, "fixtures": true, "__fixtures__": true, "__mocks__": true, "__tests__": true,
+	"bench": true, "benches": true, "benchmark": true, "benchmarks": true, "asv_bench": true,
 }
 
 // testDirs are directory names that hold tests or their fixtures.

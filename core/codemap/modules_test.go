@@ -20,6 +20,13 @@ func TestIsTestAndIsTestCase(t *testing.T) {
 		{"test/e2e/framework/pod/wait.go", true, false},
 		{"tests/conftest.py", true, false},
 		{"spec/spec_helper.rb", true, false},
+		// Benchmark suites run the code as tests do: ranked as test
+		// cases, and a project's code still when the map lists it.
+		{"bench/quality/engine.go", false, true},
+		{"asv_bench/benchmarks/groupby.py", false, true},
+		{"sympy/core/benchmarks/bench_basic.py", false, true},
+		{"benches/parse.rs", false, true},
+		{"src/workbench/panel.ts", false, false},
 	}
 	for _, c := range cases {
 		if got := IsTest(c.path); got != c.test {

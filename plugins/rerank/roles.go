@@ -27,8 +27,8 @@ type RolesSettings struct {
 // Roles is rerank.roles: it scales fused scores by what is known of a
 // document before any query, weighed by what the question asks for
 // (query.Analysis):
-//   - test cases, fixtures and test modules count test_weight unless the
-//     question is about tests (helpers and frameworks under test/ are
+//   - test cases, fixtures, benchmark suites and test modules count
+//     test_weight unless the question is about tests (helpers and frameworks under test/ are
 //     code people look for, and count in full, except for a bug report);
 //   - a question about code weighs docs, data, configuration and build
 //     files down; one about using the project does not.
