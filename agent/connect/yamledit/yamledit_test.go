@@ -76,7 +76,7 @@ func TestSetAndRestore(t *testing.T) {
 func TestErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name, in, want string
-		set        bool
+		set            bool
 	}{
 		{"misindented", "extensions:\n  dev:\n    type: builtin\n   enabled: true\n", "config.yaml:4:4: ", false},
 		{"unclosed flow", "a: 1\nb: [1, 2\nc: 3\n", "config.yaml:3:1: ", false},
