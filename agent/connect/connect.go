@@ -77,8 +77,7 @@ func (o ConnectOptions) vscodeUser() string {
 	return filepath.Join(o.configHome(), "Code", "User")
 }
 
-// part is one thing rubi sets up for an agent: a file it edits (or owns),
-// or a snippet it prints for a file it will not rewrite.
+// part is one thing rubi sets up for an agent: a file it edits (or owns).
 type part struct {
 	// what says, for --list, what rubi puts there.
 	what string
@@ -92,10 +91,6 @@ type part struct {
 	// still exist, for rubi doctor; an error says the file does not
 	// parse. Nil for a part that starts nothing (instructions).
 	commands func(st fileState) ([]string, error)
-	// paste, when set, is the snippet to add by hand to file.path, which
-	// rubi does not rewrite (YAML with comments); connected then reads
-	// the file to say whether it is there.
-	paste string
 	// owned is a file rubi writes whole.
 	owned bool
 	// shared is an instructions file other agents may read too
@@ -135,9 +130,8 @@ func findAgent(name string) (*agent, error) {
 
 // Connect registers rubi with an agent: its MCP server in the agent's
 // configuration, its instructions in the file the agent reads, and its
-// hooks where the agent runs context-injecting hooks. Files rubi will not
-// rewrite get a snippet in the report instead. Running it again changes
-// nothing.
+// hooks where the agent runs context-injecting hooks. Running it again
+// changes nothing.
 func Connect(ctx context.Context, name string, o ConnectOptions) (*Report, error) {
 	a, err := findAgent(name)
 	if err != nil {
@@ -153,13 +147,6 @@ func Connect(ctx context.Context, name string, o ConnectOptions) (*Report, error
 	rep := &Report{DryRun: o.DryRun}
 	var edits []fileEdit
 	for _, p := range parts {
-		if p.paste != "" {
-			if st, err := readState(p.file); err == nil && p.connected(st) {
-				continue
-			}
-			rep.Paste = append(rep.Paste, Snippet{Path: p.file.path, Text: p.paste})
-			continue
-		}
 		edits = append(edits, p.file)
 	}
 	rep.Files, err = applyEdits(ctx, edits, o.DryRun)
@@ -168,7 +155,7 @@ func Connect(ctx context.Context, name string, o ConnectOptions) (*Report, error
 
 // Disconnect takes out of an agent's files what Connect put there, and
 // only that; a file rubi created is removed when nothing else is in it.
-// Backups are kept. Snippets rubi printed are for the user to remove.
+// Backups are kept.
 func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, error) {
 	a, err := findAgent(name)
 	if err != nil {
@@ -184,12 +171,6 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 	rep := &Report{DryRun: o.DryRun}
 	var edits []fileEdit
 	for _, p := range parts {
-		if p.paste != "" {
-			if st, err := readState(p.file); err == nil && p.connected(st) {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: rubi does not rewrite this file; remove %s from it by hand", p.file.path, p.what))
-			}
-			continue
-		}
 		if p.shared {
 			if other := sharedWith(a.name, p.file.path, o); other != "" {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: rubi's instructions kept: %s is connected and reads them too", p.file.path, other))
@@ -230,12 +211,6 @@ func Disconnect(ctx context.Context, name string, o ConnectOptions) (*Report, er
 	return rep, nil
 }
 
-// Snippet is text to add by hand to a file rubi does not rewrite.
-type Snippet struct {
-	Path string `json:"path"`
-	Text string `json:"text"`
-}
-
 // AgentStatus is one line of `rubi connect --list`.
 type AgentStatus struct {
 	Agent string `json:"agent"`
@@ -262,8 +237,6 @@ type FileStatus struct {
 	Path      string `json:"path"`
 	What      string `json:"what"`
 	Connected bool   `json:"connected"`
-	// Manual is a file rubi prints a snippet for instead of rewriting.
-	Manual bool `json:"manual,omitempty"`
 	// Problem is why the file cannot be read (a syntax error).
 	Problem string `json:"problem,omitempty"`
 }
@@ -286,10 +259,10 @@ func List(o ConnectOptions) []AgentStatus {
 		}
 		s.Connected = true
 		for _, p := range parts {
-			fs := FileStatus{Path: p.file.path, What: p.what, Manual: p.paste != ""}
+			fs := FileStatus{Path: p.file.path, What: p.what}
 			st, err := readState(p.file)
 			if err == nil {
-				if _, perr := p.file.edit(st); perr != nil && p.paste == "" {
+				if _, perr := p.file.edit(st); perr != nil {
 					fs.Problem = strings.SplitN(perr.Error(), "\n", 2)[0]
 				}
 				fs.Connected = p.connected(st)

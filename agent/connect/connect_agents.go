@@ -2,7 +2,6 @@ package connect
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/rubi-dev/rubi/agent/connect/jsonedit"
 )
@@ -171,12 +170,10 @@ var agentList = []agent{
 		}},
 	{name: "continue", title: "Continue", instructions: ".continue/rules/rubi.md",
 		parts: func(o ConnectOptions) ([]part, error) {
-			block := "# " + ownedMark + "\nname: rubi\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: rubi\n    command: " + yamlString(o.Rubi) + "\n    args:\n      - mcp\n"
 			if o.Scope == ScopeGlobal {
-				// config.yaml is the user's YAML, comments and all.
-				snippet := "mcpServers:\n  - name: rubi\n    command: " + yamlString(o.Rubi) + "\n    args:\n      - mcp\n"
-				return []part{manual(filepath.Join(o.Home, ".continue", "config.yaml"), snippet, "mcpServers: rubi (by hand)", yamlNamesRubi)}, nil
+				return []part{yamlServer(filepath.Join(o.Home, ".continue", "config.yaml"), continueServer(o.Rubi))}, nil
 			}
+			block := "# " + ownedMark + "\nname: rubi\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: rubi\n    command: " + yamlScalar(o.Rubi) + "\n    args:\n      - mcp\n"
 			return []part{
 				ownedFile(filepath.Join(o.Project, ".continue", "mcpServers", "rubi.yaml"), block, "rubi's MCP server block"),
 				ownedFile(filepath.Join(o.Project, ".continue", "rules", "rubi.md"), "---\nname: rubi\nalwaysApply: true\n---\n\n"+ownedMarkdown, "rubi's rule"),
@@ -184,8 +181,8 @@ var agentList = []agent{
 		}},
 	{name: "goose", title: "Goose", instructions: ".goosehints",
 		parts: func(o ConnectOptions) ([]part, error) {
-			snippet := "extensions:\n  rubi:\n    type: stdio\n    name: rubi\n    enabled: true\n    cmd: " + yamlString(o.Rubi) + "\n    args: [mcp]\n    envs: {}\n    timeout: 300\n"
-			cfg := manual(filepath.Join(o.configHome(), "goose", "config.yaml"), snippet, "extensions.rubi (by hand, or goose configure)", yamlNamesRubi)
+			// Goose keeps extensions only in the user's file.
+			cfg := yamlServer(filepath.Join(o.configHome(), "goose", "config.yaml"), gooseExtension(o.Rubi))
 			hints := filepath.Join(o.Project, ".goosehints")
 			if o.Scope == ScopeGlobal {
 				hints = filepath.Join(o.configHome(), "goose", ".goosehints")
@@ -227,27 +224,6 @@ func openCodeMCP(path, rubi string) part {
 	p.file.pristine = func(st fileState) bool { return pick(st).file.pristine(st) }
 	p.undo = func(st fileState) (fileChange, error) { return pick(st).undo(st) }
 	return p
-}
-
-// yamlString quotes a command for YAML when it needs it.
-func yamlString(s string) string {
-	if s != "" && !strings.ContainsAny(s, ":#'\"{}[],&*!|>%@` \t") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-}
-
-// yamlNamesRubi reports whether a YAML configuration names rubi's server:
-// a line `name: rubi` or `rubi:` and one running rubi with mcp.
-func yamlNamesRubi(data string) bool {
-	named := false
-	for _, l := range strings.Split(data, "\n") {
-		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
-		if t == "name: rubi" || t == "rubi:" {
-			named = true
-		}
-	}
-	return named && strings.Contains(data, "mcp")
 }
 
 // zedRules is the rules file Zed reads in a project: the first of these

@@ -267,35 +267,29 @@ func mockChat(t *testing.T) (url string, bodies func() []string) {
 	}
 }
 
-// The Continue CLI 1.5 (cn) runs with what rubi connect continue wrote
-// and printed, against a mock chat API: the project's rule reaches the
-// model, and the lines printed for ~/.continue/config.yaml, pasted there,
-// start rubi's server, whose tools the model is offered; rubi then finds
-// them and prints nothing more. (cn reads MCP servers from its
-// configuration only; the editor extension also reads the project's
-// .continue/mcpServers/, which no CLI checks here.)
+// The Continue CLI 1.5 (cn) runs with what rubi connect continue wrote,
+// against a mock chat API: the project's rule reaches the model, and
+// rubi's server, which rubi connect continue --global added to the user's
+// config.yaml (comments and all), is started: the model is offered its
+// tools. A second connect then changes nothing, and the undo gives the
+// file back. (cn reads MCP servers from its configuration only; the
+// editor extension also reads the project's .continue/mcpServers/, which
+// no CLI checks here.)
 func TestContinueReadsTheConnect(t *testing.T) {
 	cn := npmCLI(t, continueCLIDir, "cn")
 	s := newCLISandbox(t)
 	url, bodies := mockChat(t)
-	config := "# mine\nname: test\nversion: 0.0.1\nschema: v1\nmodels:\n  - name: mock\n    provider: openai\n    model: gpt-4o\n    apiBase: " + url + "/v1\n    apiKey: dummy\n    roles: [chat]\n"
+	config := "# mine\nname: test\nversion: 0.0.1\nschema: v1\n\nmodels:\n  - name: mock   # the mock API\n    provider: openai\n    model: gpt-4o\n    apiBase: " + url + "/v1\n    apiKey: dummy\n    roles: [chat]\n\n# no servers yet\n"
 	s.write(t, ".continue/config.yaml", config)
 	rubi := filepath.Join(s.bin, "rubi")
 	s.run(t, false, rubi, "connect", "continue")
-	out := s.run(t, false, rubi, "connect", "continue", "--global")
-	_, snippet, ok := strings.Cut(out, "(rubi does not rewrite it: comments and layout would be lost):\n")
-	if !ok {
-		t.Fatalf("rubi connect continue --global printed no lines to add:\n%s", out)
+	s.run(t, false, rubi, "connect", "continue", "--global")
+	path := filepath.Join(s.home, ".continue", "config.yaml")
+	after, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(after), config) || !strings.Contains(string(after), "mcpServers:") {
+		t.Fatalf("rubi connect continue --global did not add its server after the user's lines:\n%s", after)
 	}
-	if after, _ := os.ReadFile(filepath.Join(s.home, ".continue", "config.yaml")); string(after) != config {
-		t.Fatalf("rubi rewrote ~/.continue/config.yaml:\n%s", after)
-	}
-	var pasted strings.Builder
-	for _, line := range strings.SplitAfter(snippet, "\n") {
-		pasted.WriteString(strings.TrimPrefix(line, "    "))
-	}
-	s.write(t, ".continue/config.yaml", config+pasted.String())
-	s.run(t, false, cn, "-p", "hello", "--auto", "--config", filepath.Join(s.home, ".continue", "config.yaml"))
+	s.run(t, false, cn, "-p", "hello", "--auto", "--config", path)
 	got := bodies()
 	if len(got) == 0 {
 		t.Fatal("cn sent the mock nothing")
@@ -321,6 +315,10 @@ func TestContinueReadsTheConnect(t *testing.T) {
 		t.Error("the model did not get rubi's rule from .continue/rules/rubi.md")
 	}
 	if out := s.run(t, false, rubi, "connect", "continue", "--global"); out != "nothing to change\n" {
-		t.Errorf("after the lines were pasted, rubi connect continue --global:\n%s", out)
+		t.Errorf("after cn ran, rubi connect continue --global:\n%s", out)
+	}
+	s.run(t, false, rubi, "connect", "continue", "--global", "--undo")
+	if undone, _ := os.ReadFile(path); string(undone) != config {
+		t.Errorf("after the undo, config.yaml:\n%s\nwant:\n%s", undone, config)
 	}
 }

@@ -316,21 +316,6 @@ func ownedFile(path, content, what string) part {
 	return p
 }
 
-// manual is a file rubi does not rewrite (YAML, whose comments no
-// library keeps): the snippet is printed for the user, and the file is
-// read only to say whether rubi is in it (a line naming `rubi mcp`'s
-// command under the key).
-func manual(path, snippet, what string, has func(data string) bool) part {
-	return part{
-		what:  what,
-		paste: snippet,
-		file: fileEdit{path: path, edit: func(st fileState) (fileChange, error) {
-			return fileChange{data: st.data}, nil
-		}},
-		connected: func(st fileState) bool { return st.exists && has(string(st.data)) },
-	}
-}
-
 // fileExists reports whether path names a file.
 func fileExists(path string) bool {
 	fi, err := os.Stat(path)

@@ -202,7 +202,7 @@ func TestConnectRoundTrip(t *testing.T) {
 				}
 				// Half the files exist with settings of the user's own.
 				for i, p := range parts {
-					if i%2 == 0 && p.paste == "" && !p.owned {
+					if i%2 == 0 && !p.owned {
 						writeFile(t, p.file.path, []byte(sampleConfig(p.file.path)))
 					}
 				}
@@ -213,7 +213,7 @@ func TestConnectRoundTrip(t *testing.T) {
 				once := snapshot(t, root)
 				for _, p := range parts {
 					st, _ := readState(p.file)
-					if p.paste == "" && !p.connected(st) {
+					if !p.connected(st) {
 						t.Errorf("%s: not connected after connect:\n%s", p.file.path, st.data)
 					}
 				}
@@ -275,6 +275,8 @@ func sampleConfig(path string) string {
 	switch filepath.Ext(path) {
 	case ".toml":
 		return "# my Codex settings\nmodel = \"o3\" # the best\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n"
+	case ".yaml":
+		return "# my settings\nname: mine\nversion: 1.0.0\nschema: v1\n\nextensions:\n  developer:\n    type: builtin   # on\n    enabled: true\n\nmcpServers:\n  - name: other\n    command: x\n"
 	case ".json", ".jsonc":
 		if strings.Contains(path, "cline") { // strict JSON
 			return "{\n  \"mcpServers\": {\"other\": {\"command\": \"x\"}}\n}\n"

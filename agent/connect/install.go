@@ -108,8 +108,6 @@ type Report struct {
 	// Notes are things to know: a plugin whose hooks would run twice,
 	// backups kept after an undo, files left alone.
 	Notes []string `json:"notes,omitempty"`
-	// Paste are snippets for files rubi does not rewrite (rubi connect).
-	Paste []Snippet `json:"paste,omitempty"`
 }
 
 // Changed reports whether the run changed (or would change) anything.
@@ -341,11 +339,8 @@ func currentWindow(p ClaudePaths) int {
 // changed in a file (a setting, a value) and the notes are written as the
 // report holds them.
 func WriteReport(w io.Writer, l messages.Lang, r *Report) {
-	defer writePaste(w, l, r.Paste)
 	if !r.Changed() {
-		if len(r.Paste) == 0 {
-			fmt.Fprintln(w, l.Get(messages.InstallNothing))
-		}
+		fmt.Fprintln(w, l.Get(messages.InstallNothing))
 		for _, n := range r.Notes {
 			fmt.Fprintln(w, l.Format(messages.InstallNote, tildeAll(n)))
 		}
@@ -410,16 +405,4 @@ func tildeAll(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, home+string(filepath.Separator), "~"+string(filepath.Separator))
-}
-
-// writePaste prints the snippets to add by hand.
-func writePaste(w io.Writer, l messages.Lang, snippets []Snippet) {
-	for _, s := range snippets {
-		fmt.Fprintln(w, l.Format(messages.InstallPaste, tilde(s.Path)))
-		for _, line := range strings.SplitAfter(strings.TrimRight(s.Text, "\n")+"\n", "\n") {
-			if line != "" {
-				fmt.Fprint(w, "    "+line)
-			}
-		}
-	}
 }

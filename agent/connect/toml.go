@@ -66,7 +66,8 @@ func tomlStartsRubi(s map[string]any) bool {
 
 // findTable locates rubi's table in the text: from rubi's comment (or the
 // header) to the next table header that is not one of its own subtables
-// ([mcp_servers.rubi.env]), without the blank lines before that header.
+// ([mcp_servers.rubi.env]), without the blank lines and comments before
+// that header.
 // The line indexes are [start, end).
 func findTable(lines []string) (start, end int, ok bool) {
 	start = -1
@@ -87,7 +88,9 @@ func findTable(lines []string) (start, end int, ok bool) {
 			break
 		}
 	}
-	for end > start+1 && strings.TrimSpace(lines[end-1]) == "" {
+	// Blank lines and comments at its end are what follows's (a
+	// comment above the next header is that table's).
+	for end > start+1 && (strings.TrimSpace(lines[end-1]) == "" || strings.HasPrefix(strings.TrimSpace(lines[end-1]), "#")) {
 		end--
 	}
 	// A comment block right above the header is the table's, when it is

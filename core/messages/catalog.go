@@ -229,7 +229,6 @@ const (
 	InstallVaultCreated
 	InstallVaultWouldBe
 	InstallDryRun
-	InstallPaste
 	InstallNext
 	InstallAskVault
 	InstallAskWindow
@@ -1673,12 +1672,6 @@ var catalog = [numKeys]text{
 		pt: "simulação: nada foi gravado",
 		fr: "simulation : rien n'a été écrit",
 		ja: "ドライラン: 何も書き込んでいません",
-	},
-	InstallPaste: {
-		en: "add this to %s (rubi does not rewrite it: comments and layout would be lost):",
-		pt: "adicione isto a %s (o rubi não o reescreve: comentários e layout se perderiam):",
-		fr: "ajoutez ceci à %s (rubi ne le réécrit pas : commentaires et mise en page seraient perdus) :",
-		ja: "%sに次を追加してください(コメントや書式が失われるため、rubiは書き換えません):",
 	},
 	InstallNext: {
 		en: "Start a new Claude Code session to apply it. Undo with: rubi install --undo",
