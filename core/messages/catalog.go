@@ -248,6 +248,7 @@ const (
 	// rubi audit.
 	AuditHeader
 	AuditNothing
+	AuditMapUnloaded
 	AuditTotal
 	CountTokens
 	AuditKindInstructions
@@ -1778,6 +1779,12 @@ var catalog = [numKeys]text{
 		pt: "nada do projeto nem da sua pasta pessoal",
 		fr: "rien du projet ni de votre dossier personnel",
 		ja: "プロジェクトやホームからは何もありません",
+	},
+	AuditMapUnloaded: {
+		en: "No agent loads rubi's map, %s (~%s tokens): none runs rubi's hooks. %s shows the agents and how to connect them; %s sets Claude Code up.",
+		pt: "Nenhum agente carrega o mapa do rubi, %s (~%s tokens): nenhum executa os hooks do rubi. %s mostra os agentes e como conectá-los; %s configura o Claude Code.",
+		fr: "Aucun agent ne charge la carte de rubi, %s (~%s tokens) : aucun ne lance les hooks de rubi. %s montre les agents et comment les connecter ; %s configure Claude Code.",
+		ja: "rubiのマップ %s(~%sトークン)を読み込むエージェントはありません: rubiのフックを実行するエージェントがありません。%sでエージェントと接続方法を表示し、%sでClaude Codeを設定します。",
 	},
 	AuditTotal: {
 		en: "~%s tokens in every message",
