@@ -1,7 +1,8 @@
 // Package audit measures the fixed context a project loads into an agent
 // before the first message: the instruction files each agent reads on its
 // own (CLAUDE.md, AGENTS.md, GEMINI.md and their user-wide and imported
-// companions), memory files, and rubi's own level-0 map. That text is
+// companions), memory files, and rubi's own level-0 map (for the agents
+// that run rubi's hooks, which inject it: agent/connect finds them). That text is
 // re-read on every message of every session, so each token of it is paid
 // for many times over. The audit also points at the sections better kept
 // in the knowledge graph, found on demand, than in every message.
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
@@ -144,10 +146,10 @@ func Run(dir string, o Options) (*Report, error) {
 		a.instructions(filepath.Join(d, "GEMINI.md"), Gemini, "instructions")
 	}
 
-	// rubi's own level-0 map, injected at session start by its hook.
-	for _, ag := range []Agent{ClaudeCode, Codex, Gemini} {
-		a.file(filepath.Join(dir, ".rubi", "map.md"), ag, "map")
-	}
+	// rubi's own level-0 map, injected at session start by rubi's hook:
+	// loaded by the agents whose configuration runs it, listed with no
+	// agent when none does.
+	a.mapFile(filepath.Join(dir, ".rubi", "map.md"))
 
 	// rubi's MCP tools, for the agents configured to start the server.
 	if o.ToolTokens > 0 {
@@ -164,6 +166,34 @@ func Run(dir string, o Options) (*Report, error) {
 		a.rep.Saving += s.Tokens
 	}
 	return a.rep, nil
+}
+
+// mapFile records rubi's level-0 map for the agents that run rubi's
+// session-start hook (agent/connect finds them as rubi doctor does).
+func (a *auditor) mapFile(path string) {
+	o := a.o
+	env := func(name string) string {
+		switch name {
+		case "CLAUDE_CONFIG_DIR":
+			return o.ClaudeDir
+		case "CODEX_HOME":
+			return o.CodexHome
+		}
+		return os.Getenv(name)
+	}
+	started := connect.SessionStarted(connect.ConnectOptions{Project: a.dir, Home: o.Home, Getenv: env})
+	if len(started) == 0 {
+		b, err := a.read(path)
+		if err != nil {
+			return
+		}
+		a.rep.Sources = append(a.rep.Sources, Source{Path: path, Rel: a.display(path), Agents: []Agent{}, Kind: "map",
+			Tokens: tokens.Estimate(string(b)), Lines: bytes.Count(b, []byte("\n"))})
+		return
+	}
+	for _, ag := range started {
+		a.file(path, Agent(ag), "map")
+	}
 }
 
 type auditor struct {

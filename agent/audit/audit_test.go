@@ -45,6 +45,13 @@ func TestAudit(t *testing.T) {
 	// the repository root).
 	write(t, filepath.Join(root, "work", "CLAUDE.md"), strings.Repeat("p", 7)) // 2
 	write(t, filepath.Join(root, "work", "AGENTS.md"), strings.Repeat("q", 7))
+	// The three agents run rubi's hooks, which inject the map: Claude
+	// Code through rubi's plugin, Codex and Gemini CLI through their
+	// hooks' files.
+	startHook := `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "rubi hook SessionStart"}]}]}}`
+	write(t, filepath.Join(home, ".claude", "settings.json"), `{"enabledPlugins": {"rubi@rubi": true}}`)
+	write(t, filepath.Join(home, ".codex", "hooks.json"), startHook)
+	write(t, filepath.Join(home, ".gemini", "settings.json"), startHook)
 
 	rep, err := Run(proj, Options{Home: home})
 	if err != nil {
@@ -114,6 +121,45 @@ func TestAudit(t *testing.T) {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("text lacks %q:\n%s", line, b.String())
 		}
+	}
+}
+
+// The map is rubi's hooks' to inject: with no agent running them, no
+// agent loads it, and the audit says so and how to connect one.
+func TestAuditMapWithNoAgentConnected(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "shop")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	write(t, filepath.Join(proj, "AGENTS.md"), strings.Repeat("a", 70))         // 20
+	write(t, filepath.Join(proj, ".rubi", "map.md"), strings.Repeat("m", 1750)) // 500
+	// rubi's MCP server alone injects no map.
+	write(t, filepath.Join(home, ".gemini", "settings.json"), `{"mcpServers": {"rubi": {"command": "rubi", "args": ["mcp"]}}}`)
+
+	rep, err := Run(proj, Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Totals[ClaudeCode] != 0 || rep.Totals[Codex] != 20 || rep.Totals[Gemini] != 0 {
+		t.Errorf("totals %v, want the map counted for no agent", rep.Totals)
+	}
+	var b bytes.Buffer
+	WriteText(&b, messages.English, rep)
+	want := "rubi audit: " + proj + `, what each agent loads before the first message
+
+Claude Code: nothing from the project or your home
+
+Codex: ~20 tokens in every message
+  AGENTS.md  20  instructions
+
+Gemini CLI: nothing from the project or your home
+
+No agent loads rubi's map, .rubi/map.md (~500 tokens): none runs rubi's hooks. rubi connect --list shows the agents and how to connect them; rubi install sets Claude Code up.
+
+Nothing to move: the instruction files hold rules, or sections too short to matter.
+`
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
 

@@ -59,6 +59,11 @@ func WriteText(w io.Writer, l messages.Lang, rep *Report) {
 		}
 		tw.Flush()
 	}
+	for _, s := range rep.Sources {
+		if s.Kind == "map" && len(s.Agents) == 0 {
+			fmt.Fprintln(w, "\n"+l.Format(messages.AuditMapUnloaded, s.Rel, short(s.Tokens), "rubi connect --list", "rubi install"))
+		}
+	}
 	if len(rep.Suggest) == 0 {
 		fmt.Fprintln(w, "\n"+l.Get(messages.AuditNothingToMove))
 		return

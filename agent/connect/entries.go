@@ -179,3 +179,47 @@ func unique(list []string) []string {
 	}
 	return out
 }
+
+// SessionStarted lists the agents (claude-code, codex, gemini) whose
+// configuration runs rubi's session-start hook, which injects the
+// project's level-0 map: Claude Code's settings.json with rubi's hooks or
+// its plugin, Codex's hooks.json, Gemini CLI's settings.json (the
+// project's or the user's). A file that cannot be read starts nothing.
+func SessionStarted(o ConnectOptions) []string {
+	hooked := func(path string, jsonc bool) (*jsonedit.Doc, bool) {
+		st, err := readState(fileEdit{path: path, project: o.Project})
+		if err != nil || !st.exists {
+			return nil, false
+		}
+		d, err := jsonedit.Parse(path, st.data, jsonc)
+		if err != nil {
+			return nil, false
+		}
+		return d, len(rubiHooks(d, "SessionStart")) > 0
+	}
+	var out []string
+	if claudeDir := o.env("CLAUDE_CONFIG_DIR"); o.Home == "" && claudeDir == "" {
+		// No home: nothing of the user's to read.
+	} else if p, err := findClaudeIn(o.Home, claudeDir); err == nil {
+		if d, ok := hooked(p.Settings(), false); ok || d != nil && pluginEnabled(d) != "" {
+			out = append(out, "claude-code")
+		}
+	}
+	codexHome := o.env("CODEX_HOME")
+	if codexHome == "" && o.Home != "" {
+		codexHome = filepath.Join(o.Home, ".codex")
+	}
+	if _, ok := hooked(filepath.Join(codexHome, "hooks.json"), false); ok && codexHome != "" {
+		out = append(out, "codex")
+	}
+	for _, dir := range []string{o.Project, o.Home} {
+		if dir == "" {
+			continue
+		}
+		if _, ok := hooked(filepath.Join(dir, ".gemini", "settings.json"), true); ok {
+			out = append(out, "gemini")
+			break
+		}
+	}
+	return out
+}

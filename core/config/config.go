@@ -22,7 +22,12 @@
 // conversion, so every mistake reads the same, whichever layer wrote it:
 // "rubi.hcl:12:3: error: Summary", a sentence saying how to fix it, and the
 // source line. A stage's rejection of a value (core.SettingError) is
-// mapped back to that attribute's line.
+// mapped back to that attribute's line. A diagnostic names only what the
+// user wrote: a section's attributes decode one by one, each checked
+// against its rule (sections.go), so a bad value is one error at its own
+// line and never a check of the defaults' values; a plugin that takes a
+// built-in's name over is not given the defaults' settings it does not
+// take.
 //
 // A parser declared later (or in a later layer) takes over the languages
 // it names. Exactly one fuser is enabled. A reranker is a built-in: plugin
@@ -59,16 +64,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/gocty"
@@ -83,6 +85,10 @@ import (
 
 // FileName is the project configuration file, at the project root.
 const FileName = "rubi.hcl"
+
+// DefaultsName is how diagnostics and Config.Layers name the built-in
+// defaults, the embedded rubi.hcl.
+const DefaultsName = "(built-in defaults)/" + FileName
 
 // Index says what the index pipeline walks.
 type Index struct {
@@ -285,7 +291,7 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	l := &loader{cfg: &Config{Root: root, Files: map[string]*hcl.File{}}, stages: map[string]*Stage{}, sections: map[string]map[string]*hcl.Attribute{},
 		root: root, projectLayers: map[string]bool{}}
 
-	l.layer("(built-in defaults)/"+FileName, "", rubi.DefaultConfig)
+	l.layer(DefaultsName, "", rubi.DefaultConfig)
 	user := opts.UserConfig
 	if user == "" {
 		user = UserConfigPath()
@@ -438,6 +444,7 @@ func (l *loader) layer(name, dir string, src []byte) bool {
 	l.cfg.Files[name] = f
 	l.cfg.Layers = append(l.cfg.Layers, name)
 	content, diags := f.Body.Content(rootSchema)
+	l.misplaced(f, diags)
 	l.diags = append(l.diags, diags...)
 	if a, ok := content.Attributes["vault"]; ok {
 		written := strings.TrimSpace(string(a.Expr.Range().SliceBytes(src)))
@@ -660,82 +667,7 @@ func (l *loader) finish() {
 	if l.language != nil {
 		l.decodeLanguage(l.language)
 	}
-	for name, target := range l.sectionTargets() {
-		vals, diags := checkValues(l.sections[name], core.MustSchemaOf(target), fmt.Sprintf("the %q block", name))
-		l.diags = append(l.diags, diags...)
-		if !diags.HasErrors() {
-			if err := core.SetSettings(vals, target); err != nil {
-				l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + name + " block", Detail: err.Error()})
-			}
-		}
-	}
-	if l.cfg.Index.MaxFileSize < 0 && l.sections["index"]["max_file_size"] != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid max_file_size",
-			Detail:   "max_file_size is a size in bytes and cannot be negative; use 0 for no limit.",
-			Subject:  l.sections["index"]["max_file_size"].Expr.Range().Ptr(),
-		})
-	}
-	if n := l.cfg.Index.LinkEntities; (n < 0 || n > maxLinkEntities) && l.sections["index"]["link_entities"] != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid link_entities",
-			Detail:   fmt.Sprintf("link_entities is how many notes may share a name for it to link them, between 0 (no links) and %d; more would link every note to every other through common words.", maxLinkEntities),
-			Subject:  l.sections["index"]["link_entities"].Expr.Range().Ptr(),
-		})
-	}
-	if w := l.cfg.Index.ReferenceEdges; !(w >= 0 && w <= maxReferenceEdges) && l.sections["index"]["reference_edges"] != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid reference_edges",
-			Detail:   fmt.Sprintf("reference_edges is the weight of the references between two files beside an import's 1, between 0 (imports alone) and %d.", maxReferenceEdges),
-			Subject:  l.sections["index"]["reference_edges"].Expr.Range().Ptr(),
-		})
-	}
-	if n := l.cfg.Index.ModuleDepth; (n < 0 || n > maxModuleDepth) && l.sections["index"]["module_depth"] != nil {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid module_depth",
-			Detail:   fmt.Sprintf("module_depth is how many leading directories name a module, between 1 and %d.", maxModuleDepth),
-			Subject:  l.sections["index"]["module_depth"].Expr.Range().Ptr(),
-		})
-	}
-	for _, g := range l.cfg.Index.ModuleRoots {
-		if (g == "" || !doublestar.ValidatePattern(g) || strings.HasPrefix(g, "/")) && l.sections["index"]["module_roots"] != nil {
-			l.diags = append(l.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid module_roots",
-				Detail:   fmt.Sprintf("%q is not a glob of directories relative to the project root (doublestar syntax: services/*, libs/**/src).", g),
-				Subject:  l.sections["index"]["module_roots"].Expr.Range().Ptr(),
-			})
-			break
-		}
-	}
-	for _, r := range l.cfg.Index.HiddenRoles {
-		if !slices.Contains(codemap.Roles, r) && l.sections["index"]["hidden_roles"] != nil {
-			l.diags = append(l.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid hidden_roles",
-				Detail:   fmt.Sprintf("%q is not a file role; the roles are %s.", r, strings.Join(codemap.Roles, ", ")),
-				Subject:  l.sections["index"]["hidden_roles"].Expr.Range().Ptr(),
-			})
-			break
-		}
-	}
-	for _, b := range []struct {
-		name string
-		v    int
-	}{{"context", l.cfg.Budgets.Context}, {"recall", l.cfg.Budgets.Recall}, {"map", l.cfg.Budgets.Map}} {
-		if a := l.sections["budgets"][b.name]; a != nil && (b.v < MinBudget || b.v > MaxBudget) {
-			l.diags = append(l.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid " + b.name + " budget",
-				Detail:   fmt.Sprintf("A budget is the tokens an answer may take, between %d (room for one item) and %d; %d would leave every answer empty or unbounded.", MinBudget, MaxBudget, b.v),
-				Subject:  a.Expr.Range().Ptr(),
-			})
-		}
-	}
+	l.decodeSections()
 	var fusers []*Stage
 	for _, st := range l.cfg.Stages {
 		if st.Enabled && st.Kind == core.KindFuser {
@@ -785,8 +717,22 @@ func (l *loader) decodeLanguage(a *hcl.Attribute) {
 
 // Settings decodes the stage's own attributes against the schema it
 // publishes and returns them as the JSON object Setup.Settings carries.
+//
+// The built-in defaults' settings of a stage are the built-in's: a plugin
+// that takes the stage's name over (plugin = in a later layer) gets those
+// it accepts, and the others are left out, not blamed on lines of the
+// defaults the user never wrote.
 func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics) {
-	raw, diags := decodeValues(st.Attrs, schema, fmt.Sprintf("%s %q", st.Kind, st.Name))
+	attrs := st.Attrs
+	if st.Plugin != "" {
+		attrs = make(map[string]*hcl.Attribute, len(st.Attrs))
+		for name, a := range st.Attrs {
+			if a.Range.Filename != DefaultsName || fits(a, schema) {
+				attrs[name] = a
+			}
+		}
+	}
+	raw, diags := decodeValues(attrs, schema, fmt.Sprintf("%s %q", st.Kind, st.Name))
 	for _, attr := range schema {
 		if _, ok := st.Attrs[attr.Name]; attr.Required && !ok {
 			diags = append(diags, &hcl.Diagnostic{
@@ -801,6 +747,24 @@ func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics)
 		return nil, diags
 	}
 	return raw, diags
+}
+
+// fits reports whether a's value is one schema takes under a's name.
+func fits(a *hcl.Attribute, schema core.Schema) bool {
+	attr, ok := schema.Lookup(a.Name)
+	if !ok {
+		return false
+	}
+	ty, err := attr.CtyType()
+	if err != nil {
+		return false
+	}
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return false
+	}
+	_, err = convert.Convert(v, ty)
+	return err == nil
 }
 
 // decodeExpr evaluates expr (no variables, no functions) into target, a
@@ -922,7 +886,12 @@ func (st *Stage) SettingDiagnostic(err *core.SettingError) *hcl.Diagnostic {
 		Detail:   err.Message,
 		Subject:  st.DeclRange.Ptr(),
 	}
-	if a, ok := st.Attrs[err.Setting]; ok {
+	if a, ok := st.Attrs[err.Setting]; ok && a.Range.Filename == DefaultsName && st.DeclRange.Filename != DefaultsName {
+		// The built-in defaults' value, rejected by the stage a later
+		// layer set up: the fix is in that layer's block.
+		d.Summary = fmt.Sprintf("Invalid %s for %s %q", err.Setting, st.Kind, st.Name)
+		d.Detail = fmt.Sprintf("%s: %s (rubi's built-in default was rejected; set %s in this block)", err.Setting, err.Message, err.Setting)
+	} else if ok {
 		d.Summary = fmt.Sprintf("Invalid %s for %s %q", err.Setting, st.Kind, st.Name)
 		d.Subject = a.Expr.Range().Ptr()
 	} else if err.Setting != "" {
@@ -941,7 +910,7 @@ func unknownAttr(a *hcl.Attribute, where string, schema core.Schema) *hcl.Diagno
 	}
 	sort.Strings(names)
 	detail := fmt.Sprintf("An argument named %q is not expected in %s.", a.Name, where)
-	if s := suggest(a.Name, names); s != "" {
+	if s := Suggest(a.Name, names); s != "" {
 		detail += fmt.Sprintf(" Did you mean %q?", s)
 	} else if len(names) > 0 {
 		detail += " Valid arguments are: " + strings.Join(names, ", ") + "."

@@ -50,7 +50,7 @@ func checkDiagnostics(t *testing.T, fixture string, src []byte, diags hcl.Diagno
 	want := expectedErrors(t, src)
 	got := map[int][]string{}
 	for _, d := range diags {
-		if d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, FileName) {
+		if d.Subject == nil || !strings.HasSuffix(d.Subject.Filename, FileName) || d.Subject.Filename == DefaultsName {
 			t.Errorf("%s: diagnostic without a rubi.hcl location: %s: %s", fixture, d.Summary, d.Detail)
 			continue
 		}
@@ -301,5 +301,30 @@ func TestRetrieveBlockIsReadAsStages(t *testing.T) {
 	raw, diags := roles.Settings(core.Schema{{Name: "test_weight", Type: "number"}, {Name: "role_priors", Type: "bool"}, {Name: "docs_weight", Type: "number"}, {Name: "config_weight", Type: "number"}})
 	if diags.HasErrors() || !strings.Contains(string(raw), `"test_weight":0.8`) || !strings.Contains(string(raw), `"role_priors":false`) {
 		t.Errorf("rerank.roles settings = %s %v", raw, diags)
+	}
+}
+
+// A plugin that takes a built-in's name over (plugin = in the user's
+// layer) gets the built-in defaults' settings it takes and no others: the
+// defaults' k1, k3, … are the built-in's, and no error blames their lines.
+// A value of the defaults the plugin rejects is the block's to fix.
+func TestPluginOverBuiltinLeavesDefaultsOut(t *testing.T) {
+	user := filepath.Join(t.TempDir(), "config.hcl")
+	if err := os.WriteFile(user, []byte("ranker \"rank.bm25\" {\n  plugin = \"my-bm25\"\n  mine   = 2\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := Load(Options{Root: t.TempDir(), UserConfig: user, TrustFile: "-"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	st := cfg.Stage(core.KindRanker, "rank.bm25")
+	raw, diags := st.Settings(core.Schema{{Name: "mine", Type: "number"}, {Name: "b", Type: "number"}, {Name: "k1", Type: "bool"}})
+	if diags.HasErrors() || string(raw) != `{"b":0.75,"mine":2}` {
+		t.Errorf("settings = %s, %v; want the plugin's own and the defaults' b, nothing blamed", raw, diags)
+	}
+	d := st.SettingDiagnostic(&core.SettingError{Setting: "b", Message: "must be 1"})
+	if d.Subject.Filename == DefaultsName || d.Subject.Start.Line != 1 ||
+		d.Detail != "b: must be 1 (rubi's built-in default was rejected; set b in this block)." {
+		t.Errorf("diagnostic at %s:%d: %s", d.Subject.Filename, d.Subject.Start.Line, d.Detail)
 	}
 }

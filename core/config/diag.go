@@ -13,10 +13,10 @@ import (
 	"github.com/rubi-dev/rubi/core/store"
 )
 
-// suggest returns the name in candidates the user most likely meant: one
+// Suggest returns the name in candidates the user most likely meant: one
 // within two edits (a typo), or else one that contains every word of given
 // (max_size for max_file_size).
-func suggest(given string, candidates []string) string {
+func Suggest(given string, candidates []string) string {
 	best, bestDist := "", 3
 	for _, c := range candidates {
 		if d := levenshtein.Distance(given, c, nil); d < bestDist {

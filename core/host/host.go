@@ -170,7 +170,7 @@ func (h *Host) openBuiltin(ctx context.Context, st, block *config.Stage) (core.S
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("Unknown built-in %s", st.Kind),
-			Detail:   fmt.Sprintf("rubi has no built-in %s called %q (built-in %ss: %s). To run a plugin, add plugin = \"path/to/binary\" to the block.", st.Kind, st.Name, st.Kind, builtinNames(st.Kind)),
+			Detail:   unknownBuiltin(st.Kind, st.Name),
 			Subject:  st.DeclRange.Ptr(),
 		}}
 	}
@@ -183,18 +183,31 @@ func (h *Host) openBuiltin(ctx context.Context, st, block *config.Stage) (core.S
 	return stage, nil
 }
 
-func builtinNames(kind core.Kind) string {
+// unknownBuiltin says that rubi has no built-in of kind called name: the
+// one meant, when name is a typo of one, the built-ins of the kind, and how
+// to run a plugin instead.
+func unknownBuiltin(kind core.Kind, name string) string {
 	var names []string
 	for _, b := range core.Builtins() {
 		if b.Kind == kind {
 			names = append(names, b.Name)
 		}
 	}
-	if len(names) == 0 {
-		return "none"
-	}
 	sort.Strings(names)
-	return fmt.Sprint(names)
+	if len(names) == 0 {
+		return fmt.Sprintf(`rubi has no built-in %ss. To run the %s %q as a plugin, add plugin = "path/to/binary" to the block.`, kind, kind, name)
+	}
+	msg := fmt.Sprintf("rubi has no built-in %s called %q.", kind, name)
+	if s := config.Suggest(name, names); s != "" {
+		msg += fmt.Sprintf(" Did you mean %q?", s)
+	}
+	switch len(names) {
+	case 1:
+		msg += fmt.Sprintf(" The built-in %s is %s.", kind, names[0])
+	default:
+		msg += fmt.Sprintf(" The built-in %ss are %s and %s.", kind, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	}
+	return msg + ` To run a plugin, add plugin = "path/to/binary" to the block.`
 }
 
 func (h *Host) record(o *Opened) {

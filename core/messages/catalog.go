@@ -125,6 +125,7 @@ const (
 	DoctorUnexpected
 	DoctorNotChecked
 	DoctorLoads
+	DoctorNoConfig
 	DoctorNeverBuilt
 	DoctorDamaged
 	DoctorOutdated
@@ -143,6 +144,7 @@ const (
 	DoctorCodexTrustFix
 	DoctorCodexTrusted
 	DoctorNoAgents
+	DoctorConnectFix
 	DoctorNotAFolder
 	DoctorNoHookError
 	DoctorNotRegular
@@ -245,6 +247,7 @@ const (
 	// rubi audit.
 	AuditHeader
 	AuditNothing
+	AuditMapUnloaded
 	AuditTotal
 	CountTokens
 	AuditKindInstructions
@@ -1082,6 +1085,12 @@ var catalog = [numKeys]text{
 		fr: "se charge",
 		ja: "読み込めます",
 	},
+	DoctorNoConfig: {
+		en: "none in the project: the built-in defaults are in use",
+		pt: "nenhum no projeto: valem os padrões embutidos",
+		fr: "aucun dans le projet : les valeurs par défaut intégrées s'appliquent",
+		ja: "プロジェクトにはありません: 組み込みの既定値を使います",
+	},
 	DoctorNeverBuilt: {
 		en: "never built",
 		pt: "nunca criado",
@@ -1185,10 +1194,16 @@ var catalog = [numKeys]text{
 		ja: "Codexは%sを信頼しています(%s)",
 	},
 	DoctorNoAgents: {
-		en: "no agent's configuration starts rubi (rubi connect lists the agents)",
-		pt: "nenhuma configuração de agente inicia o rubi (rubi connect lista os agentes)",
-		fr: "aucune configuration d'agent ne lance rubi (rubi connect liste les agents)",
-		ja: "rubiを起動するエージェント設定はありません(rubi connectでエージェントを一覧できます)",
+		en: "no agent is connected: no agent's configuration starts rubi",
+		pt: "nenhum agente está conectado: nenhuma configuração de agente inicia o rubi",
+		fr: "aucun agent n'est connecté : aucune configuration d'agent ne lance rubi",
+		ja: "接続されたエージェントはありません: rubiを起動するエージェント設定はありません",
+	},
+	DoctorConnectFix: {
+		en: "%s shows the agents and their files; %s sets Claude Code up",
+		pt: "%s mostra os agentes e seus arquivos; %s configura o Claude Code",
+		fr: "%s montre les agents et leurs fichiers ; %s configure Claude Code",
+		ja: "%sでエージェントとそのファイルを表示し、%sでClaude Codeを設定します",
 	},
 	DoctorNotAFolder: {
 		en: "%s is not a folder (a link or a file): hooks log nothing there",
@@ -1757,6 +1772,12 @@ var catalog = [numKeys]text{
 		pt: "nada do projeto nem da sua pasta pessoal",
 		fr: "rien du projet ni de votre dossier personnel",
 		ja: "プロジェクトやホームからは何もありません",
+	},
+	AuditMapUnloaded: {
+		en: "No agent loads rubi's map, %s (~%s tokens): none runs rubi's hooks. %s shows the agents and how to connect them; %s sets Claude Code up.",
+		pt: "Nenhum agente carrega o mapa do rubi, %s (~%s tokens): nenhum executa os hooks do rubi. %s mostra os agentes e como conectá-los; %s configura o Claude Code.",
+		fr: "Aucun agent ne charge la carte de rubi, %s (~%s tokens) : aucun ne lance les hooks de rubi. %s montre les agents et comment les connecter ; %s configure Claude Code.",
+		ja: "rubiのマップ %s(~%sトークン)を読み込むエージェントはありません: rubiのフックを実行するエージェントがありません。%sでエージェントと接続方法を表示し、%sでClaude Codeを設定します。",
 	},
 	AuditTotal: {
 		en: "~%s tokens in every message",

@@ -36,7 +36,8 @@ in the project at DIR (default: the project around the working directory):
 CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md and .claude/rules from the
 root down, with their @imports, your ~/.claude/CLAUDE.md and Claude Code's
 auto memory; AGENTS.md for Codex and GEMINI.md for Gemini CLI from the
-repository root down, with your user-wide ones; rubi's own map; and
+repository root down, with your user-wide ones; rubi's own map, for the
+agents that run rubi's hooks; and
 rubi's MCP tool definitions for each agent configured to start rubi mcp.
 Every message re-reads them. It then names the sections better kept in the
 knowledge graph (descriptions, how-tos, directory trees) and, from the

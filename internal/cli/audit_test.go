@@ -23,6 +23,8 @@ func TestAudit(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
+	// Codex runs rubi's hooks (which inject the map), Gemini CLI does not.
+	writeFile(t, filepath.Join(home, "codex", "hooks.json"), `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "rubi hook SessionStart"}]}]}}`)
 	// One Claude Code session run in the project today, starting at 42k.
 	claudeDir := filepath.Join(home, "claude")
 	t.Setenv("CLAUDE_CONFIG_DIR", claudeDir)
@@ -40,7 +42,7 @@ func TestAudit(t *testing.T) {
 		"Codex: ~120 tokens in every message",
 		"  rubi's MCP tools (.mcp.json)  ", // Claude Code starts rubi mcp here; Codex does not
 		"  AGENTS.md     20   instructions",
-		"Gemini CLI: ~100 tokens in every message",
+		"Gemini CLI: nothing from the project or your home",
 		"Nothing to move",
 		"Measured: the sessions here in the last 30 days (1) started at 42k tokens (median)",
 	} {

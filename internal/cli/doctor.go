@@ -72,6 +72,14 @@ func (r *doctorReport) ok(check, name string, detail note) {
 	r.Checks = append(r.Checks, doctorCheck{Check: check, Name: name, OK: true, Detail: detail.in(messages.English), detail: detail})
 }
 
+// okFix is a check that passes but leaves something to do: its fix is
+// said as a problem's is.
+func (r *doctorReport) okFix(check, name string, detail, fix note) {
+	r.ok(check, name, detail)
+	c := &r.Checks[len(r.Checks)-1]
+	c.Fix, c.fix = fix.in(messages.English), fix
+}
+
 func (r *doctorReport) problem(check, name string, detail, fix note) {
 	r.Checks = append(r.Checks, doctorCheck{Check: check, Name: name, Detail: detail.in(messages.English), Fix: fix.in(messages.English), detail: detail, fix: fix})
 	r.Problems++
@@ -282,7 +290,11 @@ func (g *globals) doctorIndex(ctx context.Context, r *doctorReport, root string)
 		return
 	}
 	g.cfg = cfg
-	r.ok("config", "rubi.hcl", say(messages.DoctorLoads))
+	if _, err := os.Lstat(filepath.Join(root, config.FileName)); errors.Is(err, fs.ErrNotExist) {
+		r.ok("config", "rubi.hcl", say(messages.DoctorNoConfig))
+	} else {
+		r.ok("config", "rubi.hcl", say(messages.DoctorLoads))
+	}
 	doctorTrust(r, cfg)
 	eng := pipeline.New(cfg, g.engineOptions())
 	defer eng.Close()
@@ -370,7 +382,9 @@ func doctorAgents(r *doctorReport, root string) {
 		}
 	}
 	if !found {
-		r.ok(check, "agents", say(messages.DoctorNoAgents))
+		// Not a problem (rubi works from the command line alone), but
+		// what to run is said.
+		r.okFix(check, "agents", say(messages.DoctorNoAgents), say(messages.DoctorConnectFix, "rubi connect --list", "rubi install"))
 	}
 }
 

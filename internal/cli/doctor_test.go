@@ -205,3 +205,23 @@ func TestDoctorJSONKeysDocumented(t *testing.T) {
 		}
 	}
 }
+
+// Doctor says what is true of a project without rubi.hcl (the defaults
+// are in use) and of a home with no agent connected: both pass, and the
+// second says how to connect one.
+func TestDoctorSaysWhatIsTrue(t *testing.T) {
+	root, _ := doctorSetup(t)
+	code, out, _ := runRubi(t, "doctor", "--root", root)
+	for _, want := range []string{
+		"\n  ✓ rubi.hcl: none in the project: the built-in defaults are in use\n",
+		"\n  ✓ agents: no agent is connected: no agent's configuration starts rubi\n      fix: rubi connect --list shows the agents and their files; rubi install sets Claude Code up\n",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d, want %q in:\n%s", code, want, out)
+		}
+	}
+	writeFile(t, filepath.Join(root, "rubi.hcl"), "budgets {\n  context = 900\n}\n")
+	if code, out, _ := runRubi(t, "doctor", "--root", root); code != 0 || !strings.Contains(out, "\n  ✓ rubi.hcl: loads\n") {
+		t.Errorf("with a rubi.hcl: exit %d:\n%s", code, out)
+	}
+}

@@ -150,7 +150,7 @@ func TestConfigCheck(t *testing.T) {
 func TestConfigCheckErrors(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"index {\n  max_size = 1\n}\n", `rubi.hcl:2:3: error: Unsupported argument`},
-		{"budgets {\n  context = \"big\"\n}\n", `rubi.hcl:2:13: error: Incorrect attribute value type`},
+		{"budgets {\n  context = \"big\"\n}\n", `rubi.hcl:2:13: error: Invalid budgets.context`},
 		{"ranker {\n}\n", `rubi.hcl:1:8: error: Missing name for ranker`},
 		{"ranker \"rank.bm25\" {\n  kl = 1\n}\n", "rubi.hcl:2:3: error: Unsupported argument\n  An argument named \"kl\" is not expected in ranker \"rank.bm25\". Did you mean \"k1\"?"},
 		{"ranker \"rank.bm25\" {\n  b = 3\n}\n", `rubi.hcl:2:7: error: Invalid b for ranker "rank.bm25"`},
@@ -162,6 +162,40 @@ func TestConfigCheckErrors(t *testing.T) {
 		code, _, errOut := runRubi(t, "config", "check")
 		if code != 1 || !strings.Contains(errOut, c.want) {
 			t.Errorf("config:\n%s\nexit %d, stderr:\n%s\nwant %q", c.src, code, errOut, c.want)
+		}
+	}
+}
+
+// A mistake is said once, where the user wrote it, with the rule it
+// breaks: no error blames the built-in defaults (a budget that is no
+// whole number once gave four, two of them at lines of the defaults), a
+// setting out of its block names the block, and an unknown stage names
+// the one meant and the others readably.
+func TestConfigCheckBlamesWhatTheUserWrote(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"budgets {\n  context = 1500.5\n}\n", `rubi.hcl:2:13: error: Invalid budgets.context
+  context in the "budgets" block is a whole number of tokens between 100 (room for one item) and 1048576; 1500.5 is not a whole number.
+  2 |   context = 1500.5
+`},
+		{"budgets {\n  recall = 50\n}\n", `rubi.hcl:2:12: error: Invalid budgets.recall
+  recall in the "budgets" block is a whole number of tokens between 100 (room for one item) and 1048576; 50 is below 100: no item of an answer fits in fewer tokens.
+  2 |   recall = 50
+`},
+		{"recall = 50\n", `rubi.hcl:1:1: error: recall belongs in the "budgets" block
+  recall is a setting of the "budgets" block, not of the file's top level: write budgets { recall = 50 }. It is a whole number of tokens between 100 (room for one item) and 1048576.
+  1 | recall = 50
+`},
+		{"ranker \"rank.bm52\" {}\n", `rubi.hcl:1:1: error: Unknown built-in ranker
+  rubi has no built-in ranker called "rank.bm52". Did you mean "rank.bm25"? The built-in rankers are notes.files, query.callers, query.paths, query.time, rank.bm25, rank.names and rank.ppr. To run a plugin, add plugin = "path/to/binary" to the block.
+  1 | ranker "rank.bm52" {}
+`},
+	}
+	for _, c := range cases {
+		root := rubitest.Project(t, map[string]string{"rubi.hcl": c.src})
+		t.Chdir(root)
+		code, out, errOut := runRubi(t, "config", "check")
+		if code != 1 || out != "" || errOut != c.want {
+			t.Errorf("config:\n%s\nexit %d, stdout %q, stderr:\n%s\nwant:\n%s", c.src, code, out, errOut, c.want)
 		}
 	}
 }

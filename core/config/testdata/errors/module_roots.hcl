@@ -1,3 +1,3 @@
 index {
-  module_roots = ["services/[", "ok/*"] # ERROR: not a glob of directories
+  module_roots = ["services/[", "ok/*"] # ERROR: a list of globs of directories relative to the project root (doublestar syntax: services/*, libs/**/src); "services/[" is not one.
 }

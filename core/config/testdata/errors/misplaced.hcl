@@ -1,0 +1,1 @@
+recall = 50 # ERROR: recall belongs in the "budgets" block: recall is a setting of the "budgets" block, not of the file's top level: write budgets { recall = 50 }. It is a whole number of tokens between 100 (room for one item) and 1048576.
