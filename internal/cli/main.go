@@ -102,7 +102,8 @@ func command(launcher host.Launcher, resolvers []refs.Resolver) programs.Run {
 		root.SetErr(stderr)
 		err := root.ExecuteContext(ctx)
 		g.StopProfile()
-		return programs.Status("rubi", err, stderr)
+		// An error's rubi: in red on a terminal (programs.Status prints it).
+		return programs.Status(styleFor(stderr).bad("rubi"), err, stderr)
 	}
 }
 
