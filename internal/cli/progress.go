@@ -113,6 +113,9 @@ type progressDisplay struct {
 
 	mu sync.Mutex
 	p  pipeline.Progress
+	// files is the files to index as the reading and parsing last
+	// counted them (-1 before): the later steps show it.
+	files int
 	// drawn says a frame was shown, onLine that one is on the line now;
 	// over that the run ended.
 	drawn, onLine, over bool
@@ -122,7 +125,7 @@ type progressDisplay struct {
 
 // newProgressDisplay starts a display of a run beginning now on w.
 func newProgressDisplay(w io.Writer, l messages.Lang, now func() time.Time) *progressDisplay {
-	d := &progressDisplay{w: w, l: l, style: styleFor(w), now: now, start: now()}
+	d := &progressDisplay{w: w, l: l, style: styleFor(w), now: now, start: now(), files: -1}
 	if progressTiming.every > 0 {
 		d.stop, d.ended = make(chan struct{}), make(chan struct{})
 		go d.tick(progressTiming.every)
@@ -135,6 +138,9 @@ func (d *progressDisplay) update(p pipeline.Progress) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.p = p
+	if p.Phase == pipeline.PhaseRead || p.Phase == pipeline.PhaseParse {
+		d.files = p.Total
+	}
 	if d.stop == nil {
 		d.draw()
 	}
@@ -163,7 +169,7 @@ func (d *progressDisplay) draw() {
 	if d.over || d.p.Phase == 0 || elapsed < progressTiming.delay {
 		return
 	}
-	fmt.Fprint(d.w, "\r"+progressFrame(d.l, d.style, d.p, elapsed, columns(d.w))+"\x1b[K")
+	fmt.Fprint(d.w, "\r"+progressFrame(d.l, d.style, d.p, d.files, elapsed, columns(d.w))+"\x1b[K")
 	d.drawn, d.onLine = true, true
 }
 
@@ -219,10 +225,12 @@ var phaseLabels = [...]messages.Key{
 const progressBar = 20
 
 // progressFrame is the line that shows p, elapsed into the run, within
-// width columns (0: any): the step and its name, then what it counts
-// (files found; a bar, files done of the whole and the share; rankers
-// through of all), then the time. A narrow terminal loses the bar first.
-func progressFrame(l messages.Lang, st style, p pipeline.Progress, elapsed time.Duration, width int) string {
+// width columns (0: any): the step and its name (with the rankers through
+// of all), then what it counts (the files found; a bar, the files indexed
+// of those to index and the share; in the steps after them, the files,
+// when known: files >= 0), then the time. A narrow terminal loses the bar
+// first.
+func progressFrame(l messages.Lang, st style, p pipeline.Progress, files int, elapsed time.Duration, width int) string {
 	head := l.Format(messages.ProgressStep, int(p.Phase), pipeline.Phases, l.Get(phaseLabels[p.Phase]))
 	var count, bar string
 	switch p.Phase {
@@ -235,9 +243,12 @@ func progressFrame(l messages.Lang, st style, p pipeline.Progress, elapsed time.
 			full := p.Done * progressBar / p.Total
 			bar = st.ok(strings.Repeat("█", full)) + strings.Repeat("░", progressBar-full)
 		}
-	case pipeline.PhaseRankers:
-		if p.Total > 0 {
-			count = fmt.Sprintf("%d/%d", p.Done, p.Total)
+	default:
+		if p.Phase == pipeline.PhaseRankers && p.Total > 0 {
+			head += fmt.Sprintf(" %d/%d", p.Done, p.Total)
+		}
+		if files >= 0 {
+			count = l.Quantity(files, messages.NounFile)
 		}
 	}
 	tail := l.Format(messages.ProgressSeconds, elapsed.Seconds())

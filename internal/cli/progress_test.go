@@ -129,13 +129,13 @@ func TestProgressDisplay(t *testing.T) {
 		"rubi: [step 2/9] reading  █████████░░░░░░░░░░░  2,596/5,614 files 46% · 2.5 s",
 		"rubi: [step 3/9] parsing  █████████░░░░░░░░░░░  2,596/5,614 files 46% · 3.0 s",
 		"rubi: [step 3/9] parsing  ████████████████████  5,614/5,614 files 100% · 3.5 s",
-		"rubi: [step 4/9] reading the notes and sources · 4.0 s",
-		"rubi: [step 5/9] resolving imports · 4.5 s",
-		"rubi: [step 6/9] finding references · 5.0 s",
-		"rubi: [step 7/9] ranking the files · 5.5 s",
-		"rubi: [step 8/9] indexing the rankers · 0/3 · 6.0 s",
-		"rubi: [step 8/9] indexing the rankers · 3/3 · 6.5 s",
-		"rubi: [step 9/9] writing the index · 7.0 s",
+		"rubi: [step 4/9] reading the notes and sources · 5,614 files · 4.0 s",
+		"rubi: [step 5/9] resolving imports · 5,614 files · 4.5 s",
+		"rubi: [step 6/9] finding references · 5,614 files · 5.0 s",
+		"rubi: [step 7/9] ranking the files · 5,614 files · 5.5 s",
+		"rubi: [step 8/9] indexing the rankers 0/3 · 5,614 files · 6.0 s",
+		"rubi: [step 8/9] indexing the rankers 3/3 · 5,614 files · 6.5 s",
+		"rubi: [step 9/9] writing the index · 5,614 files · 7.0 s",
 	}
 	if strings.Join(drawn, "\n") != strings.Join(want, "\n") {
 		t.Errorf("frames:\n%s\nwant:\n%s", strings.Join(drawn, "\n"), strings.Join(want, "\n"))
@@ -173,7 +173,7 @@ func TestProgressFrameWidth(t *testing.T) {
 		{60, "rubi: [step 3/9] parsing · 2,596/5,614 files 46% · 3.0 s"},
 		{30, "rubi: [step 3/9] parsing · 2,"},
 	} {
-		got := progressFrame(messages.English, style{}, p, 3*time.Second, c.width)
+		got := progressFrame(messages.English, style{}, p, -1, 3*time.Second, c.width)
 		if got != c.want || c.width > 0 && messages.Columns(got) >= c.width {
 			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
 		}
@@ -208,6 +208,9 @@ func TestIndexProgressOnTerminal(t *testing.T) {
 		}
 		if strings.Contains(f, "/6 files") || strings.Contains(f, "/7 files") {
 			lastFiles = f
+		}
+		if m[1] > "3" && !strings.Contains(f, " · 6 files · ") {
+			t.Errorf("a frame after the parsing without the 6 files: %q", f)
 		}
 	}
 	if got := strings.Join(steps, " "); got != "1 2 3 4 5 6 7 8 9" {
