@@ -314,6 +314,17 @@ const (
 	ProgressTheProject
 	ProgressIndexed
 	ProgressParsing
+	ProgressWalking
+	ProgressReading
+	ProgressNotes
+	ProgressImports
+	ProgressReferences
+	ProgressRanking
+	ProgressRankers
+	ProgressWriting
+	ProgressStep
+	ProgressFiles
+	ProgressSeconds
 	ProgressSavedOutdated
 	ProgressSavedNotIndexed
 
@@ -2152,6 +2163,72 @@ var catalog = [numKeys]text{
 		pt: "analisando",
 		fr: "analyse",
 		ja: "解析中",
+	},
+	ProgressWalking: {
+		en: "walking the project",
+		pt: "percorrendo o projeto",
+		fr: "parcours du projet",
+		ja: "プロジェクトを走査中",
+	},
+	ProgressReading: {
+		en: "reading",
+		pt: "lendo",
+		fr: "lecture",
+		ja: "読み込み中",
+	},
+	ProgressNotes: {
+		en: "reading the notes and sources",
+		pt: "lendo as notas e as fontes",
+		fr: "lecture des notes et des sources",
+		ja: "ノートとソースを読み込み中",
+	},
+	ProgressImports: {
+		en: "resolving imports",
+		pt: "resolvendo os imports",
+		fr: "résolution des imports",
+		ja: "importを解決中",
+	},
+	ProgressReferences: {
+		en: "finding references",
+		pt: "encontrando as referências",
+		fr: "recherche des références",
+		ja: "参照を検索中",
+	},
+	ProgressRanking: {
+		en: "ranking the files",
+		pt: "classificando os arquivos",
+		fr: "classement des fichiers",
+		ja: "ファイルを順位付け中",
+	},
+	ProgressRankers: {
+		en: "indexing the rankers",
+		pt: "indexando os rankers",
+		fr: "indexation des rankers",
+		ja: "rankerをインデックス中",
+	},
+	ProgressWriting: {
+		en: "writing the index",
+		pt: "gravando o índice",
+		fr: "écriture de l'index",
+		ja: "インデックスを書き込み中",
+	},
+	ProgressStep: {
+		en: "rubi: [step %d/%d] %s",
+		pt: "rubi: [etapa %d/%d] %s",
+		fr: "rubi : [étape %d/%d] %s",
+		ja: "rubi: [ステップ%d/%d] %s",
+	},
+	ProgressFiles: {
+		en: "%s/%s files",
+		pt: "%s/%s arquivos",
+		fr: "%s/%s fichiers",
+		ja: "%s/%sファイル",
+	},
+	ProgressSeconds: {
+		en: "%.1f s",
+		pt: "%.1f s",
+		fr: "%.1f s",
+		ja: "%.1f秒",
 	},
 	ProgressSavedOutdated: {
 		en: "rubi: saved; rubi.hcl changed since the last index, so recall finds it after the next rubi index",

@@ -194,6 +194,25 @@ func TestCount(t *testing.T) {
 	}
 }
 
+// Quantity groups the digits of a count as each language writes them.
+func TestQuantity(t *testing.T) {
+	for _, c := range []struct {
+		l    Lang
+		n    int
+		want string
+	}{
+		{English, 1, "1 file"}, {English, 999, "999 files"}, {English, 5614, "5,614 files"}, {English, 1234567, "1,234,567 files"},
+		{Portuguese, 5614, "5.614 arquivos"}, {French, 5614, "5\u202f614 fichiers"}, {Japanese, 5614, "5,614ファイル"},
+	} {
+		if got := c.l.Quantity(c.n, NounFile); got != c.want {
+			t.Errorf("%s Quantity(%d) = %q, want %q", c.l, c.n, got, c.want)
+		}
+	}
+	if got := English.Number(-12345); got != "-12,345" {
+		t.Errorf("Number(-12345) = %q", got)
+	}
+}
+
 // Explicit indexes let a language take the arguments in its own order.
 func TestFormatReorders(t *testing.T) {
 	if got := Japanese.Format(CLIIndexed, 6, "/src/shop", 12.4); got != "/src/shopの6ファイルをインデックス化(12 ms)" {

@@ -2,6 +2,7 @@ package messages
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"golang.org/x/text/width"
@@ -65,6 +66,39 @@ func (f *forms) in(l Lang) [2]string {
 func (l Lang) Count(n int, w Noun) string {
 	fs := nouns[w].in(l)
 	return fmt.Sprintf(fs[l.plural(n)], n)
+}
+
+// Number writes n with its digits grouped in threes as l writes them:
+// 5,614 (English, Japanese), 5.614 (Portuguese), 5 614 (French, with a
+// narrow no-break space).
+func (l Lang) Number(n int) string {
+	sep := ","
+	switch l {
+	case Portuguese:
+		sep = "."
+	case French:
+		sep = "\u202f"
+	}
+	digits := strconv.Itoa(n)
+	sign := ""
+	if n < 0 {
+		sign, digits = "-", digits[1:]
+	}
+	var b strings.Builder
+	b.WriteString(sign)
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteString(sep)
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
+}
+
+// Quantity is Count with n's digits grouped (Number): "5,614 files".
+func (l Lang) Quantity(n int, w Noun) string {
+	fs := nouns[w].in(l)
+	return fmt.Sprintf(strings.Replace(fs[l.plural(n)], "%d", "%s", 1), l.Number(n))
 }
 
 // plural is the index of n's form in l: 0 (one) or 1 (other).

@@ -114,5 +114,7 @@
 // Beside them, .rubi/map.md and .rubi/modules/<module>.md are the maps,
 // rewritten only when their text changes, with the curated summaries of
 // .rubi/summaries/ woven in. `rubi index --log-level debug` logs the
-// milliseconds of each step.
+// milliseconds of each step, and IndexOptions.Progress is told the step a
+// run is in (Phase, progress.go) and what it counts: the files found, the
+// files indexed of those to index, the rankers through.
 package pipeline

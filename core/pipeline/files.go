@@ -58,6 +58,7 @@ func langOrOther(l string) string {
 func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	ix := r.e.cfg.Index
 	var files []*scanned
+	r.progress.phase(PhaseWalk, 0, 0)
 	st, err := walk.Walk(ctx, r.e.cfg.Root, walk.Options{
 		Include:           ix.Include,
 		Exclude:           ix.Exclude,
@@ -65,6 +66,7 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 		MaxFileSize:       ix.MaxFileSize,
 	}, func(f walk.File) error {
 		files = append(files, &scanned{file: f})
+		r.progress.add(1, 0)
 		return nil
 	})
 	if st.Skipped == nil {
@@ -98,8 +100,15 @@ func (r *indexRun) scan(ctx context.Context) error {
 		}
 		todo = append(todo, s)
 	}
+	// The files this run indexes: the unchanged are done already, a file
+	// found binary or unreadable leaves the count (PhaseRead).
+	r.progress.phase(PhaseRead, len(files)-len(todo), len(files))
 	if len(todo) == 0 {
 		return nil
+	}
+	route, err := r.e.stages.parsers(ctx, false)
+	if err != nil {
+		return err
 	}
 	// Read in parallel: hashing and the binary check are cheap next to
 	// the system calls, and a cold cache makes reads the slowest part.
@@ -129,6 +138,12 @@ func (r *indexRun) scan(ctx context.Context) error {
 				old = nil
 			}
 			r.readOne(s, old, full)
+			switch {
+			case s.skip != "":
+				r.progress.add(0, -1)
+			case !s.changed || route[s.rec.Language] == nil:
+				r.progress.add(1, 0) // nothing to parse
+			}
 			return nil
 		})
 	}
@@ -137,11 +152,11 @@ func (r *indexRun) scan(ctx context.Context) error {
 	}
 	var parse []*scanned
 	for _, s := range todo {
-		if s.skip == "" && s.changed {
+		if s.skip == "" && s.changed && route[s.rec.Language] != nil {
 			parse = append(parse, s)
 		}
 	}
-	return r.parse(ctx, parse)
+	return r.parse(ctx, parse, route)
 }
 
 // readOne loads one file and compares it with its previous record.
@@ -214,13 +229,12 @@ func (r *indexRun) readFile(path string, size int64) ([]byte, error) {
 	return store.ReadLeaf(path, maxSourceRead)
 }
 
-// parse sends the changed files to the parser of their language, in
-// batches of about core.ChunkSize, a worker per core.
-func (r *indexRun) parse(ctx context.Context, files []*scanned) error {
-	progress := r.opts.Progress
-	route, err := r.e.stages.parsers(ctx, false)
-	if err != nil {
-		return err
+// parse sends the changed files to the parser of their language (route,
+// stageSet.parsers; each file has one), in batches of about core.ChunkSize, a worker per
+// core.
+func (r *indexRun) parse(ctx context.Context, files []*scanned, route map[string]*config.Stage) error {
+	if len(files) > 0 {
+		r.progress.enter(PhaseParse)
 	}
 	type batch struct {
 		stage *config.Stage
@@ -231,9 +245,6 @@ func (r *indexRun) parse(ctx context.Context, files []*scanned) error {
 	current := map[*config.Stage]*batch{}
 	for _, s := range files {
 		st := route[s.rec.Language]
-		if st == nil {
-			continue
-		}
 		b := current[st]
 		if b == nil || b.size+len(s.content) > core.ChunkSize {
 			b = &batch{stage: st}
@@ -243,27 +254,11 @@ func (r *indexRun) parse(ctx context.Context, files []*scanned) error {
 		b.files = append(b.files, s)
 		b.size += len(s.content)
 	}
-	var (
-		mu          sync.Mutex
-		done, total int
-	)
-	for _, b := range batches {
-		total += len(b.files)
-	}
-	report := func(n int) {
-		if progress == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		done += n
-		progress(done, total)
-	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, b := range batches {
 		g.Go(func() error {
-			defer report(len(b.files))
+			defer r.progress.add(len(b.files), 0)
 			stage, err := r.e.stages.open(gctx, b.stage)
 			if err != nil {
 				return err

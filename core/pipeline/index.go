@@ -14,9 +14,11 @@ import (
 type IndexOptions struct {
 	// Full re-reads and re-parses every file and rebuilds every ranker.
 	Full bool
-	// Progress, when set, is told how many of the files to read and parse
-	// are done; it is called from several goroutines, one at a time.
-	Progress func(done, total int)
+	// Progress, when set, is told the phase the run is in and how far it
+	// is (Progress, Phase); it is called from several goroutines, one at
+	// a time, and must return quickly: a run of many files calls it once
+	// a file.
+	Progress func(Progress)
 	// HugeHeap says the process runs this index and little else before
 	// it (a command, not a server): a run that reads many files then has
 	// its heap backed by huge pages (store.ReserveHugeHeap).

@@ -46,6 +46,8 @@ type indexRun struct {
 	start time.Time
 	lap   func(phase string)
 	stats *IndexStats
+	// progress tells opts.Progress where the run is (nil: nobody asked).
+	progress *progress
 
 	files []*scanned
 	attrs *codemap.Attributes
@@ -83,7 +85,7 @@ type indexRun struct {
 
 // newIndexRun readies a run as opts say; it starts when it is run.
 func newIndexRun(e *Engine, opts IndexOptions) *indexRun {
-	return &indexRun{e: e, opts: opts, start: time.Now()}
+	return &indexRun{e: e, opts: opts, start: time.Now(), progress: newProgress(opts.Progress)}
 }
 
 // run takes the index's lock and brings the index up to date, in the
@@ -120,13 +122,16 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
 		return r.keep(ctx)
 	}
+	r.progress.enter(PhaseImports)
 	if err := r.buildGraph(); err != nil {
 		return nil, err
 	}
+	r.progress.enter(PhaseReferences)
 	if err := r.references(ctx); err != nil {
 		return nil, err
 	}
 	r.lap("references")
+	r.progress.enter(PhaseRank)
 	r.rank()
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
@@ -251,9 +256,11 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 	// another set of resolvers wrote it (rebuilt), or they were turned
 	// off (dropped).
 	r.paths = next.SortedPaths()
+	r.progress.enter(PhaseReferences)
 	if err := r.references(ctx); err != nil {
 		return nil, err
 	}
+	r.progress.enter(PhaseWrite)
 	for _, rec := range next.Records() {
 		stats.Edges += rec.Importers
 	}
@@ -411,6 +418,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
+	r.progress.phase(PhaseRankers, 0, len(r.rankers))
 	cs := &corpora{r: r}
 	jobs, err := r.rankerJobs(ctx, cs)
 	if err != nil {
@@ -427,6 +435,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 			t := time.Now()
 			j.err = j.ranker.Index(ctx, c)
 			e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
+			r.progress.add(1, 0)
 		})
 	}
 	wg.Wait()
@@ -463,12 +472,14 @@ func (r *indexRun) rankerJobs(ctx context.Context, cs *corpora) ([]*rankerJob, e
 		ranker, ok := stage.(core.Ranker)
 		if !ok {
 			stats.Rankers[st.Name] = "failed"
+			r.progress.add(1, 0)
 			continue
 		}
 		full := prev.Rankers[st.Name] != r.fps[st.Name]
 		if !full && nothingChanged {
 			next.Rankers[st.Name], next.Stateful[st.Name] = r.fps[st.Name], prev.Stateful[st.Name]
 			stats.Rankers[st.Name] = "up to date"
+			r.progress.add(1, 0)
 			continue
 		}
 		if _, err := cs.get(full); err != nil {
@@ -544,6 +555,7 @@ func (cs *corpora) get(full bool) (*core.Corpus, error) {
 // says the rankers hold what a manifest left unwritten.
 func (r *indexRun) save() (*IndexStats, error) {
 	e := r.e
+	r.progress.enter(PhaseWrite)
 	r.next.IndexedAt = time.Now().UTC()
 	if err := r.next.Save(e.folder.dir, r.prev); err != nil {
 		return nil, err
@@ -560,6 +572,9 @@ func (r *indexRun) save() (*IndexStats, error) {
 // read asks each docSource, in turn, what it holds and what changed.
 func (r *indexRun) read(ctx context.Context) error {
 	for _, s := range r.docs {
+		if _, code := s.(*codeSource); !code {
+			r.progress.enter(PhaseNotes)
+		}
 		if err := s.read(ctx, r); err != nil {
 			return err
 		}

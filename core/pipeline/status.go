@@ -239,9 +239,41 @@ func dirSize(dir string) int64 {
 // Text is the status for a person in a terminal or an agent, in l: a
 // dozen short lines. Names (types, importances, ranker names, chunk and
 // node ids) are as they are in every language.
-func (s *Status) Text(l messages.Lang) string {
+func (s *Status) Text(l messages.Lang) string { return s.Styled(l, TextStyle{}) }
+
+// TextStyle marks parts of the status's text (Styled) for a terminal:
+// each function is given a part and returns it marked (nil: as it is).
+type TextStyle struct {
+	// Heading marks the first line and the label of each line that is
+	// not indented ("index:").
+	Heading func(string) string
+	// Problems marks the heading of the problems.
+	Problems func(string) string
+}
+
+// label marks the heading of text, the line of the message k in l: the
+// label of a line that is not indented is the message's text before its
+// first argument, up to its last colon ("index:", "connaissances :"); a
+// line with no colon there is a heading whole ("rubi status of ROOT").
+func (st TextStyle) label(l messages.Lang, k messages.Key, text string) string {
+	format := l.Get(k)
+	switch {
+	case k == messages.StatusProblems && st.Problems != nil:
+		return st.Problems(text)
+	case st.Heading == nil || strings.HasPrefix(format, " "):
+		return text
+	}
+	prefix, _, _ := strings.Cut(format, "%")
+	if i := strings.LastIndex(prefix, ":"); i >= 0 {
+		return st.Heading(text[:i+1]) + text[i+1:]
+	}
+	return st.Heading(text)
+}
+
+// Styled is Text with its headings marked as st says.
+func (s *Status) Styled(l messages.Lang, st TextStyle) string {
 	var b strings.Builder
-	line := func(k messages.Key, args ...any) { b.WriteString(l.Format(k, args...) + "\n") }
+	line := func(k messages.Key, args ...any) { b.WriteString(st.label(l, k, l.Format(k, args...)) + "\n") }
 	line(messages.StatusHeader, s.Root)
 	k := s.Knowledge
 	kl := nodesLine(l, k.Project)
@@ -267,7 +299,7 @@ func (s *Status) Text(l messages.Lang) string {
 			line(messages.StatusRanker, r.Name, stateText(l, r.State))
 		}
 	}
-	size := l.Format(messages.StatusSize, sizeText(s.Sizes.Rubi), sizeText(s.Sizes.Knowledge), sizeText(s.Sizes.Sessions), sizeText(s.Sizes.Index))
+	size := st.label(l, messages.StatusSize, l.Format(messages.StatusSize, sizeText(s.Sizes.Rubi), sizeText(s.Sizes.Knowledge), sizeText(s.Sizes.Sessions), sizeText(s.Sizes.Index)))
 	if k.Personal != nil {
 		size += l.Format(messages.StatusSizeVault, sizeText(s.Sizes.Vault))
 	}

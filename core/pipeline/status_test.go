@@ -218,3 +218,31 @@ func editSegment(t *testing.T, root string, edit func([]byte)) {
 		t.Fatal(err)
 	}
 }
+
+// Styled marks the status's headings, in every language, and changes
+// nothing else: without the marks it is Text.
+func TestStatusStyled(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	write(t, root, ".rubi/knowledge/gotcha-broken.md", "---\nid: [unclosed\n---\n")
+	s := e.Status(context.Background(), time.Now())
+	st := TextStyle{Heading: func(s string) string { return "<" + s + ">" }, Problems: func(s string) string { return "{" + s + "}" }}
+	for l, want := range map[messages.Lang][]string{
+		messages.English:    {"<rubi status of " + root + ">\n", "\n<knowledge:> ", "\n<memory:> ", "\n<index:> ", "\n<size:> ", "\n<last access:> ", "\n{problems (1):}\n", "\n  retention: "},
+		messages.French:     {"\n<état de rubi :> " + root + "\n", "\n<connaissances :> ", "\n<index :> ", "\n{problèmes (1) :}\n"},
+		messages.Portuguese: {"\n<índice:> ", "\n<tamanho:> "},
+		messages.Japanese:   {"\n<知識:> プロジェクトに", "\n<インデックス:> "},
+	} {
+		styled := s.Styled(l, st)
+		for _, w := range want {
+			if !strings.Contains("\n"+styled, w) {
+				t.Errorf("%s: the styled status lacks %q:\n%s", l, w, styled)
+			}
+		}
+		plain := strings.NewReplacer("<", "", ">", "", "{", "", "}", "").Replace(styled)
+		if plain != s.Text(l) {
+			t.Errorf("%s: styled, less its marks, is not the text:\n%s\n---\n%s", l, plain, s.Text(l))
+		}
+	}
+}

@@ -122,6 +122,7 @@ func writeList(w io.Writer, l messages.Lang, scope connect.Scope, st []connect.A
 		fmt.Fprintln(w, l.Get(messages.ConnectAgentsProject))
 	}
 	const indent = "            "
+	sty := styleFor(w)
 	for _, a := range st {
 		state := l.Get(messages.ConnectNotConnected)
 		if a.Connected {
@@ -145,7 +146,7 @@ func writeList(w io.Writer, l messages.Lang, scope connect.Scope, st []connect.A
 		for _, f := range a.Files {
 			mark := "-"
 			if f.Connected {
-				mark = "✓"
+				mark = sty.ok("✓")
 			}
 			line := fmt.Sprintf("%s %s — %s", mark, agentsTilde(f.Path), f.What)
 			if f.Problem != "" {

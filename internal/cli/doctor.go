@@ -132,9 +132,11 @@ Each problem is printed with the command that fixes it. The exit status is
 }
 
 // writeDoctor prints the report in l, grouped by check, ✓ or ✗ on each
-// line, a problem's fix under it.
+// line, a problem's fix under it; on a terminal, the marks and headings
+// in colour.
 func writeDoctor(w io.Writer, l messages.Lang, r *doctorReport) {
-	fmt.Fprintln(w, l.Format(messages.DoctorHeader, r.Version, r.Root))
+	st := styleFor(w)
+	fmt.Fprintln(w, st.heading(l.Format(messages.DoctorHeader, r.Version, r.Root)))
 	group := ""
 	for _, c := range r.Checks {
 		if c.Check != group {
@@ -143,11 +145,11 @@ func writeDoctor(w io.Writer, l messages.Lang, r *doctorReport) {
 			if k, ok := doctorGroups[group]; ok {
 				heading = l.Get(k)
 			}
-			fmt.Fprintf(w, "\n%s\n", heading)
+			fmt.Fprintf(w, "\n%s\n", st.heading(heading))
 		}
-		mark := "✓"
+		mark := st.ok("✓")
 		if !c.OK {
-			mark = "✗"
+			mark = st.bad("✗")
 		}
 		fmt.Fprintf(w, "  %s %s: %s\n", mark, c.Name, c.detail.in(l))
 		if !c.fix.isZero() {

@@ -57,6 +57,9 @@ type globals struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// logOut is stderr as the logger writes to it, which a progress
+	// display holds while it shows.
+	logOut logOutput
 	logger hclog.Logger
 	// launcher starts subprocess plugins: the one the program's main
 	// made, nil in rubi (which hands such runs to rubi-full).
@@ -92,14 +95,15 @@ func Main(launcher host.Launcher, resolvers []refs.Resolver) {
 // references with resolvers.
 func command(launcher host.Launcher, resolvers []refs.Resolver) programs.Run {
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-		g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, args: args, launcher: launcher, resolvers: resolvers}
+		g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, logOut: logOutput{w: stderr}, args: args, launcher: launcher, resolvers: resolvers}
 		root := newRootCmd(g)
 		root.SetArgs(args)
 		root.SetOut(stdout)
 		root.SetErr(stderr)
 		err := root.ExecuteContext(ctx)
 		g.StopProfile()
-		return programs.Status("rubi", err, stderr)
+		// An error's rubi: in red on a terminal (programs.Status prints it).
+		return programs.Status(styleFor(stderr).bad("rubi"), err, stderr)
 	}
 }
 
@@ -113,7 +117,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			logger, err := g.Logger("rubi", g.stderr)
+			logger, err := g.Logger("rubi", &g.logOut)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rubi-dev/rubi/core/pipeline"
 )
 
 // newStatusCmd is rubi status: the overview of the project's memory.
@@ -31,7 +33,11 @@ does not parse) is reported in the output. It writes nothing.`,
 			if g.JSON {
 				return writeJSON(g.stdout, st)
 			}
-			_, err = fmt.Fprint(g.stdout, st.Text(g.lang()))
+			text := st.Text(g.lang())
+			if sty := styleFor(g.stdout); sty.colour {
+				text = st.Styled(g.lang(), pipeline.TextStyle{Heading: sty.heading, Problems: sty.warn})
+			}
+			_, err = fmt.Fprint(g.stdout, text)
 			return err
 		},
 	}
