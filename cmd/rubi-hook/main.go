@@ -6,7 +6,8 @@
 // agent runs it on every prompt and tool call; rubi install and rubi
 // connect write it into the agent's hooks when it sits beside rubi.
 //
-//	rubi-hook [--config FILE]... EVENT      answer the hook EVENT (JSON on stdin)
+//	rubi-hook [--config FILE]... EVENT      answer the hook EVENT (JSON on stdin;
+//	                                        at a terminal, say so and exit 2)
 //	rubi-hook [--config FILE]... index DIR  index DIR (its background refresh)
 //	rubi-hook version
 //
@@ -69,6 +70,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		event := ""
 		if len(rest) == 1 {
 			event = rest[0]
+		}
+		if err := programs.NeedInput(stdin, stderr, "rubi-hook: the hook", "the agent's JSON payload", `an agent's hook runs it with the payload piped in, e.g. echo '{"hook_event_name":"UserPromptSubmit","cwd":".","session_id":"s1","prompt":"why is the coupon applied twice?"}' | rubi-hook UserPromptSubmit (rubi hook --help lists the events)`); err != nil {
+			return programs.Status("rubi-hook", err, stderr)
 		}
 		programs.QuietGC()
 		// One hook, then exit: index files stay mapped instead of being

@@ -150,3 +150,17 @@ func TestUsage(t *testing.T) {
 		t.Errorf("the malformed payload is not in the project's .rubi/hooks.log:\n%s", log)
 	}
 }
+
+// At a terminal, with nothing piped in, rubi-hook says what it reads and
+// exits 2 instead of waiting for the payload, with or without an event.
+func TestAtATerminal(t *testing.T) {
+	t.Chdir(project(t))
+	want := `rubi-hook: the hook reads the agent's JSON payload on standard input, which is a terminal: an agent's hook runs it with the payload piped in, e.g. echo '{"hook_event_name":"UserPromptSubmit","cwd":".","session_id":"s1","prompt":"why is the coupon applied twice?"}' | rubi-hook UserPromptSubmit (rubi hook --help lists the events)` + "\n"
+	for _, args := range [][]string{nil, {"Stop"}, {"--config", "extra.hcl", "SessionStart"}} {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), args, rubitest.Terminal{}, &out, &errOut)
+		if code != 2 || out.String() != "" || errOut.String() != want {
+			t.Errorf("rubi-hook %v: exit %d, stdout %q, stderr:\n%s", args, code, out.String(), errOut.String())
+		}
+	}
+}

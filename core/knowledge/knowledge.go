@@ -201,6 +201,10 @@ const (
 // ErrNotFound is returned by Get and Forget when no node matches.
 var ErrNotFound = errors.New("knowledge node not found")
 
+// ErrNoBody is the error of a Register input with NeedsBody that would
+// create a node with nothing in it but its title.
+var ErrNoBody = errors.New("a new note needs its text (body): nothing was written")
+
 // Node is one knowledge node as stored.
 //
 // Nodes returned by Nodes and Get are shared with the store's cache: treat
@@ -277,6 +281,13 @@ type Input struct {
 	Created    *time.Time `json:"created,omitempty"`
 	// Personal stores the node in the personal vault.
 	Personal bool `json:"personal,omitempty"`
+	// NeedsBody refuses to create a node from the input when it brings
+	// nothing but a title: no body, files, symbols, links or supersedes
+	// (ErrNoBody). Merged into an existing node, it may still add as
+	// little as a tag. The command line sets it, where a title alone is a
+	// note whose text was left out; an agent may make a concept a node to
+	// link to by its title alone.
+	NeedsBody bool `json:"-"`
 }
 
 // Result reports what Register did with one Input.

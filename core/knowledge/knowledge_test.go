@@ -339,6 +339,26 @@ func TestSupersedeChain(t *testing.T) {
 	}
 }
 
+// An input that needs a body creates no node from a title alone, but
+// still merges into an existing node and creates one with anything
+// beside the title; without NeedsBody a title alone is a node (a concept
+// to link to).
+func TestNeedsBody(t *testing.T) {
+	s := newStore(t)
+	res := register(t, s, Input{Type: "note", Title: "x", Tags: []string{"t"}, Importance: "high", NeedsBody: true})
+	if res[0].Action != ActionError || res[0].Error != ErrNoBody.Error() {
+		t.Fatalf("a title alone: %+v", res[0])
+	}
+	if nodes, _ := s.Nodes(); len(nodes) != 0 {
+		t.Fatalf("a node was written: %+v", nodes[0])
+	}
+	registerOne(t, s, Input{Type: "note", Title: "With a file", Files: []string{"a.go"}, NeedsBody: true})
+	registerOne(t, s, Input{Type: "concept", Title: "Checkout"})
+	if r := registerOne(t, s, Input{Type: "concept", Title: "Checkout", Tags: []string{"cart"}, NeedsBody: true}); r.Action != ActionMerged {
+		t.Errorf("a tag for an existing node: %+v", r)
+	}
+}
+
 func TestLinks(t *testing.T) {
 	cm := &codeMap{
 		files:   map[string]string{"src/cart.ts": "h1"},

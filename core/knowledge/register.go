@@ -17,6 +17,7 @@ import (
 // prep is an Input checked and normalized, before it meets the graph.
 type prep struct {
 	personal   bool
+	needsBody  bool
 	id         string // the caller's, or ""
 	typ        string // "" when the caller left it to an existing node
 	title      string
@@ -47,7 +48,9 @@ type prep struct {
 //     is raised (never lowered), anchors are refreshed;
 //   - otherwise a node is created, with the caller's id or
 //     <type>-<slug of title> (plus -2, -3… if taken), and near-duplicates
-//     are reported ("similar: <id>", see similar.go);
+//     are reported ("similar: <id>", see similar.go); an input with
+//     NeedsBody and nothing to create a node from but its title gets the
+//     error ErrNoBody;
 //   - files and symbols are checked against the code map (files on disk
 //     without one); unknown ones are kept and reported;
 //   - supersedes (ids or titles) marks each old node superseded, with
@@ -238,7 +241,7 @@ func contains(list []string, s string) bool {
 
 // prepare validates an input on its own, before any locking.
 func (s *Store) prepare(in *Input) (*prep, error) {
-	p := &prep{personal: in.Personal, created: in.Created}
+	p := &prep{personal: in.Personal, needsBody: in.NeedsBody, created: in.Created}
 	if p.personal && s.vault == nil {
 		return nil, errors.New("personal node: no personal vault is configured")
 	}
@@ -481,6 +484,9 @@ func (b *batch) place(p *prep) (*Node, Result, []string) {
 		return b.merge(target, p)
 	}
 
+	if p.needsBody && p.body == "" && len(p.files)+len(p.symbols)+len(p.links)+len(p.supersedes) == 0 {
+		return fail(ErrNoBody)
+	}
 	typ := typeOr(p.typ)
 	id := p.id
 	if id == "" {

@@ -166,7 +166,6 @@ const (
 	CLIActionCreated
 	CLIActionMerged
 	CLIActionSuperseded
-	CLIError
 	CLIRetracted
 	CLIDeleted
 	CLIConfirmed
@@ -1330,12 +1329,6 @@ var catalog = [numKeys]text{
 		pt: "substituiu",
 		fr: "remplaçant",
 		ja: "置き換え",
-	},
-	CLIError: {
-		en: "error: %s",
-		pt: "erro: %s",
-		fr: "erreur : %s",
-		ja: "エラー: %s",
 	},
 	CLIRetracted: {
 		en: "retracted: %s",

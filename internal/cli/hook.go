@@ -35,7 +35,8 @@ handlers: BeforeAgent as UserPromptSubmit, BeforeTool as PreToolUse,
 AfterTool as PostToolUse, AfterAgent as Stop, PreCompress as PreCompact.
 
 Other events are ignored. A hook always exits 0: errors are written to
-.rubi/hooks.log, never to the agent.
+.rubi/hooks.log, never to the agent. Run at a terminal, with nothing piped
+in, it says what it reads and exits 2 instead of waiting.
 
 rubi-hook EVENT (installed beside rubi by go install ./cmd/...) runs the
 same handlers in a binary that starts in about half the time; rubi install
@@ -43,6 +44,9 @@ and rubi connect write it into the agents' hooks when it is there.`,
 		Example: `  echo '{"hook_event_name":"UserPromptSubmit","cwd":".","session_id":"s1","prompt":"why is the coupon applied twice?"}' | rubi hook UserPromptSubmit`,
 		Args:    argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.needInput(cmd, "the agent's JSON payload", hookHow); err != nil {
+				return err
+			}
 			event := ""
 			if len(args) == 1 {
 				event = args[0]
@@ -53,6 +57,10 @@ and rubi connect write it into the agents' hooks when it is there.`,
 		},
 	}
 }
+
+// hookHow is what rubi hook and rubi-hook say at a terminal: agents pipe
+// the payload in; a person can too.
+const hookHow = `an agent's hook runs it with the payload piped in, e.g. echo '{"hook_event_name":"UserPromptSubmit","cwd":".","session_id":"s1","prompt":"why is the coupon applied twice?"}' | rubi hook UserPromptSubmit (rubi hook --help lists the events)`
 
 // hookEnv is the hooks' world: the project's configuration with the
 // --config layers, a quiet engine, a background index that is a detached

@@ -5,11 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"time"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/agent/connect"
@@ -117,8 +115,7 @@ func (g *globals) installAnswers(cmd *cobra.Command, o *connect.Options, vault, 
 	if err != nil {
 		return err
 	}
-	in, isFile := g.stdin.(*os.File)
-	ask := !yes && isFile && isatty.IsTerminal(in.Fd())
+	ask := !yes && g.stdinIsTerminal()
 	var r *bufio.Reader
 	if ask {
 		r = bufio.NewReader(g.stdin)

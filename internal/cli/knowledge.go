@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,14 +19,16 @@ import (
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/text"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 func newRegisterCmd(g *globals) *cobra.Command {
 	var (
-		in    knowledge.Input
-		links []string
+		in       knowledge.Input
+		links    []string
+		bodyFile string
 	)
 	cmd := &cobra.Command{
 		Use:   "register",
@@ -46,11 +50,15 @@ and reported. Each node's result is printed: created, merged, superseded
 or error, with its id and notes.`,
 		Example: `  rubi register --type decision --title "Use JWT instead of session" \
       --body "Stateless: runs on edge runtimes." --file src/auth/login.ts --supersedes decision-session-cookie
+  rubi register --type howto --title "Release a version" --body-file release.md
   rubi register --json < nodes.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var batch []knowledge.Input
-			if in.Title != "" || in.Type != "" {
+			if nodeFlagGiven(cmd) {
+				if err := g.readBody(cmd, &in.Body, bodyFile); err != nil {
+					return err
+				}
 				for _, l := range links {
 					rel, target, ok := strings.Cut(l, ":")
 					if !ok {
@@ -59,8 +67,17 @@ or error, with its id and notes.`,
 					in.Links = append(in.Links, knowledge.Link{Rel: rel, Target: target})
 				}
 				batch = []knowledge.Input{in}
-			} else if err := g.readJSON(&batch, "a JSON array of nodes"); err != nil {
-				return err
+			} else {
+				if err := g.needInput(cmd, "a JSON array of nodes", `give one node with flags instead, e.g. rubi register --type gotcha --title "Coupon applied twice" --body "applyCoupon runs again on retry" (rubi register --help shows the JSON)`); err != nil {
+					return err
+				}
+				if err := g.readJSON(&batch, "a JSON array of nodes"); err != nil {
+					return err
+				}
+			}
+			// A title alone, here, is a note whose text was left out.
+			for i := range batch {
+				batch[i].NeedsBody = true
 			}
 			eng, err := g.engine()
 			if err != nil {
@@ -77,8 +94,8 @@ or error, with its id and notes.`,
 					return err
 				}
 			} else {
-				for _, r := range results {
-					printResultLine(g, r)
+				for i, r := range results {
+					printResult(g, r, nodeLabel(batch, i), registerHint)
 				}
 			}
 			for _, r := range results {
@@ -94,6 +111,7 @@ or error, with its id and notes.`,
 	f.StringVar(&in.Type, "type", "", "decision, bug, gotcha, concept, howto, preference, task or note")
 	f.StringVar(&in.Title, "title", "", "the node's title")
 	f.StringVar(&in.Body, "body", "", "the node's text (markdown)")
+	f.StringVar(&bodyFile, "body-file", "", "read the node's text from `FILE` (\"-\": standard input)")
 	f.StringArrayVar(&in.Files, "file", nil, "a project file the node is about (repeatable)")
 	f.StringArrayVar(&in.Symbols, "symbol", nil, "a symbol the node is about (repeatable)")
 	f.StringArrayVar(&links, "link", nil, "a typed link rel:target, target an id, title, file or symbol (repeatable)")
@@ -103,6 +121,49 @@ or error, with its id and notes.`,
 	f.BoolVar(&in.Personal, "personal", false, "store in the personal vault, for every project")
 	return cmd
 }
+
+// nodeFlags are register's flags that give a node; without one, the
+// nodes are read as JSON from standard input (--personal alone does not
+// give one: it says where a node goes).
+var nodeFlags = []string{"id", "type", "title", "body", "body-file", "file", "symbol", "link", "supersedes", "importance", "tag"}
+
+// nodeFlagGiven reports whether register's command line gives a node.
+func nodeFlagGiven(cmd *cobra.Command) bool {
+	for _, name := range nodeFlags {
+		if cmd.Flags().Changed(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// readBody sets *body to the text of --body-file when it is given: the
+// file (a regular file, at most a node's body long), or standard input
+// for "-" (read even at a terminal: the user asked for it).
+func (g *globals) readBody(cmd *cobra.Command, body *string, file string) error {
+	if !cmd.Flags().Changed("body-file") {
+		return nil
+	}
+	if cmd.Flags().Changed("body") {
+		return errors.New("--body and --body-file both give the node's text: give one")
+	}
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(io.LimitReader(g.stdin, knowledge.DefaultMaxBody+1))
+	} else {
+		data, err = store.ReadRegular(file, knowledge.DefaultMaxBody)
+	}
+	if err != nil {
+		return fmt.Errorf("--body-file: %w", err)
+	}
+	*body = string(data)
+	return nil
+}
+
+// registerHint is what rubi register adds to a node refused for want of
+// a body: how to give one from the command line.
+const registerHint = "give its text with --body TEXT, --body-file FILE, or a JSON array of nodes on standard input"
 
 // readJSON decodes standard input into v; what says what was expected.
 func (g *globals) readJSON(v any, what string) error {
@@ -124,10 +185,36 @@ var actionNames = map[string]messages.Key{
 	knowledge.ActionSuperseded: messages.CLIActionSuperseded,
 }
 
-func printResultLine(g *globals, r knowledge.Result) {
+// nodeLabel names the i-th node of a batch in a message: its id, else its
+// title, else its place in the batch ("" for a batch of one).
+func nodeLabel(batch []knowledge.Input, i int) string {
+	in := batch[i]
+	switch {
+	case in.ID != "":
+		return in.ID
+	case in.Title != "":
+		return strconv.Quote(in.Title)
+	case len(batch) > 1:
+		return fmt.Sprintf("node %d", i+1)
+	}
+	return ""
+}
+
+// printResult prints what register (or import) did with a node: a line
+// on stdout for a node written, a "rubi:" line on stderr for one refused,
+// naming it by its id, else by label; hint, when given, says how to give
+// the body a node lacked.
+func printResult(g *globals, r knowledge.Result, label, hint string) {
 	l := g.lang()
-	if r.Action == "error" {
-		fmt.Fprintln(g.stdout, l.Format(messages.CLIError, r.Error))
+	if r.Action == knowledge.ActionError {
+		msg := r.Error
+		if hint != "" && r.Error == knowledge.ErrNoBody.Error() {
+			msg += "; " + hint
+		}
+		if name := cmp.Or(r.ID, label); name != "" {
+			msg = name + ": " + msg
+		}
+		fmt.Fprintln(g.stderr, "rubi: "+store.EscapeLine(msg))
 		return
 	}
 	action := r.Action
@@ -380,6 +467,9 @@ order (the fields are then read from it; given beside it, they must agree).`,
 				given = given || cmd.Flags().Changed(name)
 			}
 			if !given {
+				if err := g.needInput(cmd, "a JSON handoff object", `give the handoff with flags instead, e.g. rubi handoff save --goal "fix the coupon applied twice" --done "found the retry" --next "write its test" (rubi handoff save --help shows the JSON)`); err != nil {
+					return err
+				}
 				if err := g.readJSON(&h, "a JSON handoff object"); err != nil {
 					return err
 				}
@@ -536,7 +626,7 @@ adds nothing.`,
 				return writeJSON(g.stdout, results)
 			}
 			for _, r := range results {
-				printResultLine(g, r)
+				printResult(g, r, "", "")
 			}
 			return nil
 		},

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,8 +65,11 @@ func newMemorySaveCmd(g *globals) *cobra.Command {
 			switch {
 			case len(args) == 1 && args[0] != "-":
 				data, err = os.ReadFile(args[0])
-			case len(args) == 0 && g.stdinIsTerminal():
-				return errors.New("give a file, or pipe the chunk on standard input")
+			case len(args) == 0:
+				if err := g.needInput(cmd, "the chunk to save", `give a file instead, e.g. rubi memory save notes.md, or pipe the chunk in: git log -p -3 | rubi memory save`); err != nil {
+					return err
+				}
+				data, err = io.ReadAll(io.LimitReader(g.stdin, memory.DefaultMaxSize+1))
 			default:
 				data, err = io.ReadAll(io.LimitReader(g.stdin, memory.DefaultMaxSize+1))
 			}

@@ -5,8 +5,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/mattn/go-isatty"
 	"golang.org/x/term"
+
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 // writeJSON prints v as indented JSON, the form of every --json output.
@@ -28,12 +29,10 @@ func isTerminal(w io.Writer) bool {
 	return terminalDevice(w) && os.Getenv("TERM") != "dumb"
 }
 
-// terminalDevice reports whether w is a terminal device. Tests set it
-// (forceTerminal) to see what a terminal would.
-var terminalDevice = func(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
-}
+// terminalDevice reports whether w is a terminal device
+// (programs.IsTerminal, the check standard input's readers make too).
+// Tests set it (forceTerminal) to see what a terminal would.
+var terminalDevice = func(w io.Writer) bool { return programs.IsTerminal(w) }
 
 // columns is the width of the terminal w, 0 when unknown.
 func columns(w io.Writer) int {

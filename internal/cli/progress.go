@@ -5,18 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/store"
+	"github.com/rubi-dev/rubi/internal/programs"
 )
 
 // refresh brings the index up to date before a command reads it.
@@ -307,10 +307,16 @@ func (o *logOutput) Write(p []byte) (int, error) {
 }
 
 // stdinIsTerminal reports whether standard input is a terminal (nothing
-// piped in).
-func (g *globals) stdinIsTerminal() bool {
-	f, ok := g.stdin.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
+// piped in): programs.IsTerminal, which a test answers with a
+// programs.Terminal.
+func (g *globals) stdinIsTerminal() bool { return programs.IsTerminal(g.stdin) }
+
+// needInput is programs.NeedInput for a command that reads what it works
+// on from standard input: at a terminal it says what the command reads
+// (what) and how else to give it (how, with an example), and ends it with
+// status 2 instead of waiting.
+func (g *globals) needInput(cmd *cobra.Command, what, how string) error {
+	return programs.NeedInput(g.stdin, g.stderr, "rubi: "+strings.TrimPrefix(cmd.CommandPath(), "rubi "), what, how)
 }
 
 // indexWritten brings the index up to date with what a command has just
