@@ -88,11 +88,11 @@ func discount(code string) int {
 `,
 		bigFile: table.String(),
 	})
+	git(t, dir, "init", "-q") // a project before rubi writes in it (rubi refuses a folder that is none)
 	runRubi(t, dir, env, "register", "--type", "gotcha", "--title", couponTitle, "--file", "checkout/checkout.go",
 		"--body", "ApplyCoupon subtracts the discount from a total that already includes it when the cart is recomputed; mind the order of Total and ApplyCoupon.")
 	runRubi(t, dir, env, "register", "--type", "decision", "--importance", "critical", "--title", centsTitle, "--file", "cart/cart.go",
 		"--body", "Every price is an int of cents; floats lose cents in sums.")
-	git(t, dir, "init", "-q")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "initial")
 	return dir

@@ -220,27 +220,21 @@ func (h *handler) run(ctx context.Context) (out Output, err error) {
 }
 
 // projectRoot finds the project around dir. Hooks act only inside a
-// project: a directory marked by .rubi/, rubi.hcl or .git of the user's
-// (proj.Find: never another user's folder, nor one every user may write,
-// as /tmp). The home directory counts only with .rubi/ or rubi.hcl (a
-// dotfiles repository is not a project to index). What the search passed
+// project (proj.Found.IsProject, the command line's rule too): a
+// directory marked by .rubi/, rubi.hcl or .git of the user's (never
+// another user's folder, nor one every user may write, as /tmp). The home
+// directory counts only with .rubi/ or rubi.hcl (a dotfiles repository is
+// not a project to index). What the search passed
 // over is logged to the project's hooks.log.
 func projectRoot(dir string, getenv func(string) string) (string, bool) {
 	found := proj.Find(dir)
-	if found.Refused != nil || found.Marker == "" {
+	if !found.IsProject(getenv("HOME")) {
 		return "", false
 	}
-	root := found.Root
 	for _, w := range found.Warnings() {
-		logError(filepath.Join(root, proj.DataDir), "project", errors.New(w))
+		logError(filepath.Join(found.Root, proj.DataDir), "project", errors.New(w))
 	}
-	if found.Marker != ".git" {
-		return root, true // .git is the marker only where the others are not
-	}
-	if home := getenv("HOME"); home != "" && filepath.Clean(home) == root {
-		return "", false
-	}
-	return root, true
+	return found.Root, true
 }
 
 // maxLog is the size past which hooks.log is rotated to hooks.log.1.

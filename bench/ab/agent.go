@@ -100,7 +100,7 @@ func (h *harness) setupHome(ctx context.Context, a *agent, home, project string,
 	}
 	// The map needs an index; a user with rubi has one before the
 	// session starts, so it is built here, untimed.
-	_, err := h.rubi(ctx, project, env, "index")
+	_, err := h.rubi(ctx, project, env, "index", "--root", project)
 	return err
 }
 

@@ -160,6 +160,8 @@ const (
 
 	// The command line: common errors and the writes' results.
 	CLINotADirectory
+	CLINotAProject
+	CLINotAProjectHome
 	CLILogLevel
 	CLINoFull
 	CLIRunningFull
@@ -1293,6 +1295,18 @@ var catalog = [numKeys]text{
 		pt: "%s: não é uma pasta",
 		fr: "%s : ce n'est pas un dossier",
 		ja: "%s: ディレクトリではありません",
+	},
+	CLINotAProject: {
+		en: "rubi: %[1]s is not a project (no .git, rubi.hcl or .rubi/ here or above): rubi keeps a project's index and notes in its .rubi/ and would make one here; run rubi in a project, or name this folder: %[2]s",
+		pt: "rubi: %[1]s não é um projeto (nenhum .git, rubi.hcl ou .rubi/ aqui ou acima): o rubi guarda o índice e as notas de um projeto no seu .rubi/ e criaria um aqui; rode o rubi em um projeto, ou nomeie esta pasta: %[2]s",
+		fr: "rubi : %[1]s n'est pas un projet (ni .git, ni rubi.hcl, ni .rubi/ ici ou au-dessus) : rubi garde l'index et les notes d'un projet dans son .rubi/ et en créerait un ici ; lancez rubi dans un projet, ou nommez ce dossier : %[2]s",
+		ja: "rubi: %[1]sはプロジェクトではありません(ここにも上位にも.git、rubi.hcl、.rubi/がありません): rubiはプロジェクトのインデックスとノートを.rubi/に置くため、ここに作ってしまいます。プロジェクト内で実行するか、このフォルダを指定してください: %[2]s",
+	},
+	CLINotAProjectHome: {
+		en: "rubi: %[1]s is not a project: the only marker here or above is the .git of your home folder %[2]s, which rubi takes for your dotfiles, not a project to index; run rubi in a project, or name this folder: %[3]s",
+		pt: "rubi: %[1]s não é um projeto: o único marcador aqui ou acima é o .git da sua pasta pessoal %[2]s, que o rubi toma pelos seus dotfiles, não por um projeto a indexar; rode o rubi em um projeto, ou nomeie esta pasta: %[3]s",
+		fr: "rubi : %[1]s n'est pas un projet : le seul marqueur ici ou au-dessus est le .git de votre dossier personnel %[2]s, que rubi prend pour vos dotfiles, pas pour un projet à indexer ; lancez rubi dans un projet, ou nommez ce dossier : %[3]s",
+		ja: "rubi: %[1]sはプロジェクトではありません: ここと上位にある目印はホームフォルダ%[2]sの.gitだけで、rubiはそれをdotfilesとみなし、インデックスするプロジェクトとは扱いません。プロジェクト内で実行するか、このフォルダを指定してください: %[3]s",
 	},
 	CLILogLevel: {
 		en: "--log-level %q: use trace, debug, info, warn, error or off",

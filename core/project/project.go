@@ -117,6 +117,19 @@ func (f Found) Warnings() []string {
 	return out
 }
 
+// IsProject reports whether the search found a project rubi works in
+// without being told: a folder of the user's with a marker (Marker), and
+// nothing refused. The home folder counts only with .rubi/ or rubi.hcl:
+// its .git alone is a dotfiles repository, not a project to index. home
+// is the user's home folder ("": none). The hooks stay out of a folder
+// that is no project; the command line asks for --root there.
+func (f Found) IsProject(home string) bool {
+	if f.Refused != nil || f.Marker == "" {
+		return false
+	}
+	return f.Marker != ".git" || home == "" || filepath.Clean(home) != f.Root
+}
+
 // markers make a folder a project, nearest first.
 var markers = []string{DataDir, config.FileName, ".git"}
 

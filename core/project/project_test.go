@@ -38,6 +38,33 @@ func TestFindRoot(t *testing.T) {
 	}
 }
 
+// A project is a folder with a marker at or above it; the home folder's
+// .git alone makes none (a dotfiles repository), its rubi.hcl or .rubi/ do.
+func TestIsProject(t *testing.T) {
+	top := t.TempDir()
+	for _, dir := range []string{"home/.git", "home/work", "home/code/.git", "home/cfg", "alone"} {
+		if err := os.MkdirAll(filepath.Join(top, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(top, "home/cfg", config.FileName), nil, 0o644)
+	home := filepath.Join(top, "home")
+	for from, want := range map[string]bool{
+		"home/code": true, "home/cfg": true, "home/work": false, "home": false, "alone": false,
+	} {
+		if got := Find(filepath.Join(top, from)).IsProject(home); got != want {
+			t.Errorf("%s: IsProject = %v, want %v", from, got, want)
+		}
+	}
+	if !Find(filepath.Join(top, "home/work")).IsProject("") {
+		t.Error("with no home folder, a .git is a project wherever it is")
+	}
+	os.Mkdir(filepath.Join(home, DataDir), 0o755)
+	if !Find(filepath.Join(top, "home/work")).IsProject(home) {
+		t.Error("the home folder's .rubi/ makes it a project")
+	}
+}
+
 // The vault is RUBI_VAULT, else the configuration's, with ~/ expanded;
 // SetVault overrides both.
 func TestVault(t *testing.T) {

@@ -79,6 +79,9 @@ or error, with its id and notes.`,
 			for i := range batch {
 				batch[i].NeedsBody = true
 			}
+			if err := g.inProject(); err != nil {
+				return err
+			}
 			eng, err := g.engine()
 			if err != nil {
 				return err
@@ -474,6 +477,9 @@ order (the fields are then read from it; given beside it, they must agree).`,
 					return err
 				}
 			}
+			if err := g.inProject(); err != nil {
+				return err
+			}
 			eng, err := g.engine()
 			if err != nil {
 				return err
@@ -569,6 +575,9 @@ the summary. Without TEXT on a terminal, the current summary is printed.`,
 				}
 				text = string(data)
 			}
+			if err := g.inProject(); err != nil {
+				return err
+			}
 			if err := eng.Project().Knowledge().WriteSummary(target, text); err != nil {
 				return err
 			}
@@ -612,6 +621,9 @@ adds nothing.`,
 			case len(args) != 1:
 				return errors.New("use: rubi import rubi-js DIR, or rubi import rlm [DIR]")
 			}
+			if err := g.inProject(); err != nil {
+				return err
+			}
 			eng, err := g.engine()
 			if err != nil {
 				return err
@@ -648,6 +660,9 @@ func (g *globals) importRLM(ctx context.Context, dir string) error {
 	}
 	insights, err := memory.ReadRLMInsights(dir)
 	if err != nil {
+		return err
+	}
+	if err := g.inProject(); err != nil {
 		return err
 	}
 	eng, err := g.engine()

@@ -31,10 +31,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
+	"github.com/rubi-dev/rubi/agent/connect"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
@@ -78,6 +80,9 @@ type globals struct {
 	// found is the search for the project around the working directory,
 	// once made (its warnings printed then).
 	found *project.Found
+	// cmd is the command running, for the messages that repeat its
+	// command line.
+	cmd *cobra.Command
 }
 
 // Main runs rubi's command line on the process's arguments and standard
@@ -117,6 +122,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			g.cmd = cmd
 			logger, err := g.Logger("rubi", &g.logOut)
 			if err != nil {
 				return err
@@ -169,6 +175,56 @@ func (g *globals) projectRoot() (string, error) {
 		return "", &programs.ExitError{Code: 1}
 	}
 	return g.found.Root, nil
+}
+
+// inProject is the check of every command that would create .rubi/ or
+// index: run where no project is (project.Found.IsProject, the rule by
+// which the hooks stay out of such folders: no .rubi/, rubi.hcl or .git
+// of the user's here or above, or only the home folder's .git), it
+// refuses, saying how to name the folder with --root, rather than fill
+// the home folder, or any other, with an index of all it holds. --root
+// names the project: it is taken as it is.
+func (g *globals) inProject() error {
+	if g.Root != "" {
+		return nil
+	}
+	if _, err := g.projectRoot(); err != nil {
+		return err
+	}
+	home, _ := os.UserHomeDir()
+	if g.found.IsProject(home) {
+		return nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	l := g.lang()
+	if g.found.Marker != "" {
+		fmt.Fprintln(g.stderr, l.Format(messages.CLINotAProjectHome, wd, g.found.Root, g.withRoot(wd)))
+	} else {
+		fmt.Fprintln(g.stderr, l.Format(messages.CLINotAProject, wd, g.withRoot(wd)))
+	}
+	return &programs.ExitError{Code: 1}
+}
+
+// withRoot is the running command line with --root dir after the
+// command's name, quoted for a shell.
+func (g *globals) withRoot(dir string) string {
+	path := []string{"rubi"}
+	if g.cmd != nil {
+		path = strings.Fields(g.cmd.CommandPath())
+	}
+	words := append(append([]string{}, path...), "--root", connect.ShellQuote(dir))
+	names := path[1:]
+	for _, a := range g.args {
+		if len(names) > 0 && a == names[0] {
+			names = names[1:]
+			continue
+		}
+		words = append(words, connect.ShellQuote(a))
+	}
+	return strings.Join(words, " ")
 }
 
 // loadConfig loads the layers for the project, printing diagnostics.

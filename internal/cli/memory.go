@@ -77,6 +77,9 @@ func newMemorySaveCmd(g *globals) *cobra.Command {
 				return err
 			}
 			in.Content = string(data)
+			if err := g.inProject(); err != nil {
+				return err
+			}
 			s, err := g.memoryStore()
 			if err != nil {
 				return err

@@ -48,6 +48,9 @@ var slowIndex = time.Second
 // on stderr that rubi is indexing, and when it is done. Standard output,
 // --json's, never gets either.
 func (g *globals) index(ctx context.Context, eng *pipeline.Engine, full bool) (*pipeline.IndexStats, error) {
+	if err := g.inProject(); err != nil {
+		return nil, err
+	}
 	opts := pipeline.IndexOptions{Full: full, HugeHeap: true}
 	l := g.lang()
 	if !g.JSON && isTerminal(g.stderr) {
