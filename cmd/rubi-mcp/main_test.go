@@ -440,3 +440,19 @@ func TestMCPLanguage(t *testing.T) {
 		t.Errorf("LC_ALL=C: %s", out)
 	}
 }
+
+// A flag not understood is said in rubi's words; over stdio at a
+// terminal the server says what it reads instead of waiting.
+func TestMCPFlagErrorAndTerminal(t *testing.T) {
+	code, out, errOut := runMCP(t, "--htp", "8765")
+	if want := "rubi mcp: unknown flag --htp; did you mean --http?\n"; code != 1 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, errOut, want)
+	}
+	t.Chdir(rubitest.Project(t, goProject))
+	var outb, errb bytes.Buffer
+	code = run(context.Background(), nil, rubitest.Terminal{}, &outb, &errb)
+	want := "rubi mcp: the MCP server reads an agent's JSON-RPC messages on standard input, which is a terminal: an agent starts it and pipes them in (claude mcp add rubi -- rubi mcp; rubi connect sets up the others), or serve HTTP: rubi mcp --http 8765\n"
+	if code != 2 || outb.String() != "" || errb.String() != want {
+		t.Errorf("at a terminal: exit %d, stdout %q, stderr %q, want %q", code, outb.String(), errb.String(), want)
+	}
+}

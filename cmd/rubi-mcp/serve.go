@@ -145,6 +145,13 @@ clients send them with every message.`,
 			if err := o.StartProfile(); err != nil {
 				return err
 			}
+			if !o.cost && o.httpAddr == "" {
+				// Over stdio the server waits for an agent's messages: at
+				// a terminal, say so rather than wait in silence.
+				if err := programs.NeedInput(o.stdin, o.stderr, "rubi mcp: the MCP server", "an agent's JSON-RPC messages", "an agent starts it and pipes them in (claude mcp add rubi -- rubi mcp; rubi connect sets up the others), or serve HTTP: rubi mcp --http 8765"); err != nil {
+					return err
+				}
+			}
 			o.vaultSet = cmd.Flags().Changed("vault")
 			opts, err := o.serverOptions(logger)
 			if err != nil {
@@ -194,6 +201,10 @@ clients send them with every message.`,
 			return srv.ServeHTTP(cmd.Context(), ln, o.http)
 		},
 	}
+	// A flag not understood is said in rubi's words (flags.Explain).
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return flags.Explain(c.CommandPath(), c.Flags(), err)
+	})
 	f := cmd.Flags()
 	// rubi's global flags, which rubi passes on from before "mcp".
 	o.Define(f, flags.Help{

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/when"
+	"github.com/rubi-dev/rubi/internal/flags"
 	"github.com/rubi-dev/rubi/internal/programs"
 )
 
@@ -81,6 +83,8 @@ each with the reasons it was chosen. The index is brought up to date first
 	f.StringSliceVar(&q.Terms, "terms", nil, "extra words: synonyms, related concepts, likely identifiers (comma-separated)")
 	f.IntVar(&q.Budget, "budget", 0, "token budget of the answer (default: budgets.context in rubi.hcl)")
 	f.IntVar(&q.Limit, "limit", 0, fmt.Sprintf("at most this many items (default %d)", answer.DefaultLimit))
+	flags.SetExample(f, "budget", "800")
+	flags.SetExample(f, "limit", strconv.Itoa(answer.DefaultLimit))
 	f.StringSliceVar(&q.Kinds, "kinds", nil, "only these kinds of item: file, module, node, chunk, or a source's kind such as issue (comma-separated)")
 	f.StringVar(&q.PathPrefix, "path", "", "only files and modules under this path, and notes about them")
 	f.StringVar(&q.Module, "module", "", "only this module, its files and the notes about them")

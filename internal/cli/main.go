@@ -132,6 +132,11 @@ within a token budget, so an agent reads less and re-reads less.`,
 		},
 		PersistentPostRun: func(*cobra.Command, []string) { g.StopProfile() },
 	}
+	// A flag not understood is said in rubi's words, with a value that
+	// would do or the flag most likely meant; every command inherits it.
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return flags.Explain(c.CommandPath(), c.Flags(), err)
+	})
 	g.Define(cmd.PersistentFlags(), flags.Help{
 		Root:   "the nearest directory up from here with .rubi/, rubi.hcl or .git, among the folders you own",
 		JSON:   "print machine-readable JSON",

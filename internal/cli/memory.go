@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/when"
+	"github.com/rubi-dev/rubi/internal/flags"
 )
 
 func newMemoryCmd(g *globals) *cobra.Command {
@@ -250,6 +251,7 @@ func newMemoryGrepCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&o.Fuzzy, "fuzzy", false, "match the pattern's words with typos allowed (one from 5 letters, two from 9)")
 	f.IntVar(&o.MaxTypos, "typos", 0, "with --fuzzy: the edits a word may be away (default by length)")
+	flags.SetExample(f, "typos", "1")
 	f.IntVar(&o.Limit, "limit", 100, "matches shown at most")
 	mf.flags(cmd)
 	return cmd
