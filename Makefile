@@ -1,5 +1,7 @@
 # rubi itself needs only `go install ./cmd/...` (pure Go, CGO_ENABLED=0),
-# which builds rubi, rubi-hook and rubi-mcp (the MCP server rubi mcp runs).
+# which builds its four programs: rubi, rubi-hook (the agents' hooks),
+# rubi-mcp (the MCP server rubi mcp runs) and rubi-full (rubi with the
+# plugin transport, which rubi runs when a project names a plugin).
 # This file builds what needs more: the tree-sitter parser plugin, a cgo
 # binary in its own module (plugins/lang-treesitter), which a project swaps
 # in through rubi.hcl (parser "lang.treesitter" { plugin = "..." }).
@@ -18,9 +20,12 @@ BIN ?= bin
 # pinned Claude Code CLI wants, comes from npm (testdata/node, the official
 # build pinned, put first on PATH for the tests) where the system's is
 # older: Debian bookworm's nodejs is 18 and Debian has no newer one.
-# The run fails if a test wrote into the checkout or left anything (a
-# plugin's socket) in its temporary folder. ARGS go to go test:
-# make test ARGS='-run TestConnect -count=1'.
+# Each package's line shows as it ends, each go test has its own
+# -timeout, and every tool keeps its state in a temporary HOME (the Go
+# and npm caches stay yours). The run fails if a test wrote into the
+# checkout or into your HOME, or left anything (a plugin's socket) in its
+# temporary folder. What it needs in disk and network: README.md. ARGS go
+# to go test: make test ARGS='-run TestConnect -count=1'.
 test:
 	scripts/test.sh $(ARGS)
 

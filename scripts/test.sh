@@ -37,12 +37,56 @@
 # socket, say) or wrote into the checkout (a file changed since the tests
 # started, ignored files included).
 #
-# Arguments go to every go test run: scripts/test.sh -run TestX -count=1.
+# Every go test prints its packages as each ends (go test -json read by
+# internal/testprogress: go test's own lines, but none held back behind a
+# slow package), and after a quiet minute which packages still run, for
+# how long. Each has a -timeout of its own, about twice its slowest
+# package measured with cold caches on 2 busy cores (go test ./...: e2e
+# 141 s, agent/connect 130 s, internal/mcpb 170 s; the race run 8 s; bench/
+# ab 86 s; the tree-sitter plugin 7 s): a hung test fails its package
+# within minutes, not go test's default 10.
+#
+# Everything runs with HOME and the XDG folders (config, cache, data,
+# state) in a temporary folder, so the agents' CLIs, gopls and rubi keep
+# their state there, not in yours; the Go module and build caches and
+# npm's cache stay where they are (named by GOMODCACHE, GOCACHE and
+# npm_config_cache), so a second run is fast. The run fails if anything
+# under your $HOME changed meanwhile, those caches and the checkout
+# aside, and names it.
+#
+# Arguments go to every go test run: scripts/test.sh -run TestX -count=1
+# (with -v or -json, go test's output is shown as it is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
 say() { printf '== %s\n' "$*"; }
+
+# The caches kept, named before HOME changes (their defaults are under
+# it), and the user's Go settings file (go env -w), which is read there.
+real_home=$HOME
+real_config=${XDG_CONFIG_HOME:-$HOME/.config}
+real_cache=${XDG_CACHE_HOME:-$HOME/.cache}
+export GOCACHE GOMODCACHE GOPATH GOENV
+GOCACHE=$(go env GOCACHE)
+GOMODCACHE=$(go env GOMODCACHE)
+GOPATH=$(go env GOPATH)
+GOENV=$(go env GOENV)
+gopath1=${GOPATH%%:*} # go keeps the checksum database's state in the first: pkg/sumdb
+# npm's cache is ~/.npm unless configured otherwise (.npmrc in HOME or
+# npm_config_cache); npm, installed below, is asked then.
+npm_cache=${npm_config_cache:-}
+# The user's .npmrc (a registry, a proxy) still applies.
+export npm_config_userconfig=${npm_config_userconfig:-$real_home/.npmrc}
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/rubi-test-home.XXXXXX")
+home_mark="$scratch/started"
+touch "$home_mark"
+sleep 1 # file times in whole seconds on some file systems
+export HOME="$scratch/home"
+export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache" XDG_DATA_HOME="$HOME/.local/share" XDG_STATE_HOME="$HOME/.local/state"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME"
+trap 'rm -rf "$scratch"' EXIT
 
 # install PACKAGE... with apt-get, as root or through sudo.
 install() {
@@ -72,6 +116,12 @@ if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
 fi
 
 export npm_config_update_notifier=false
+if [ -z "$npm_cache" ]; then
+  npm_cache=$(HOME=$real_home npm config get cache)
+fi
+export npm_config_cache=$npm_cache
+# Made now if missing, so that only what is inside the caches changes.
+mkdir -p "$GOCACHE" "$GOMODCACHE" "$gopath1/pkg/sumdb" "$npm_cache"
 
 node_major() { node -p 'process.versions.node.split(".")[0]'; }
 
@@ -116,7 +166,7 @@ command -v gcc >/dev/null || install gcc
 
 gopls_version=v0.23.0
 if ! testdata/gopls/bin/gopls version 2>/dev/null | grep -qF " $gopls_version"; then
-  say "gopls $gopls_version into testdata/gopls/bin"
+  say "gopls $gopls_version into testdata/gopls/bin (compiled from the Go module proxy: a few minutes with cold caches)"
   GOBIN="$root/testdata/gopls/bin" go install "golang.org/x/tools/gopls@$gopls_version"
 fi
 
@@ -124,18 +174,38 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rubi-test.XXXXXX")
 started="$tmp.started"
 touch "$started"
-trap 'rm -rf "$tmp" "$started"' EXIT
+trap 'rm -rf "$scratch" "$tmp" "$started"' EXIT
 sleep 1 # file times in whole seconds on some file systems
 
+# go test's lines as its packages end (see the top).
+say "building internal/testprogress, which shows go test's progress"
+progress="$scratch/testprogress"
+go build -o "$progress" ./internal/testprogress
+raw=0
+for a in "$@"; do
+  case $a in -v | -v=* | -test.v* | -json | -json=*) raw=1 ;; esac
+done
+
+# gotest DIR TIMEOUT ARGS...: go test in DIR with the tests' TMPDIR.
+# The arguments of make test come last, so a -timeout there wins.
+gotest() {
+  local dir=$1 timeout=$2; shift 2
+  if [ "$raw" = 1 ]; then
+    (cd "$dir" && TMPDIR="$tmp" go test -timeout "$timeout" "$@")
+  else
+    (cd "$dir" && TMPDIR="$tmp" go test -json -timeout "$timeout" "$@") | "$progress"
+  fi
+}
+
 status=0
-say "go test ./... $*"
-TMPDIR="$tmp" go test "$@" ./... || status=1
-say "the pipeline's concurrency tests (indexes and queries at once), with the race detector"
-TMPDIR="$tmp" CGO_ENABLED=1 go test -race -run 'Concurrent' "$@" ./core/pipeline || status=1
-say "the benchmarks' tests (their own module, bench)"
-(cd bench && TMPDIR="$tmp" go test "$@" ./...) || status=1
-say "the tree-sitter parser plugin's tests (cgo, plugins/lang-treesitter)"
-(cd plugins/lang-treesitter && TMPDIR="$tmp" CGO_ENABLED=1 go test "$@" ./...) || status=1
+say "go test ./... $* (each package's line as it ends; -timeout 6m)"
+gotest . 6m "$@" ./... || status=1
+say "the pipeline's concurrency tests (indexes and queries at once), with the race detector (-timeout 3m)"
+CGO_ENABLED=1 gotest . 3m -race -run 'Concurrent' "$@" ./core/pipeline || status=1
+say "the benchmarks' tests (their own module, bench; -timeout 4m)"
+gotest bench 4m "$@" ./... || status=1
+say "the tree-sitter parser plugin's tests (cgo, plugins/lang-treesitter; -timeout 3m)"
+CGO_ENABLED=1 gotest plugins/lang-treesitter 3m "$@" ./... || status=1
 
 say "tests wrote only under temporary folders"
 written=$(find . -path ./.git -prune -o -newer "$started" -print)
@@ -148,6 +218,22 @@ left=$(find "$tmp" -mindepth 1 -maxdepth 1 | sed "s|^$tmp/||")
 if [ -n "$left" ]; then
   echo "the tests left in the temporary folder (a plugin's socket is plugin<digits>, its folder rubi-plugin-*):"
   echo "$left" | sed 's/^/  /'
+  status=1
+fi
+
+# Changed or made under the real HOME since the start (modification or
+# status change: an unpacked file keeps an old modification time, its
+# folder does not), but for the caches named above, the checkout (checked
+# above), this run's own folders, and what the go command and gopls write
+# wherever they run, an editor's included (their own run here writes
+# into the temporary HOME): the Go toolchain's telemetry counters and
+# gopls's cache.
+say "nothing changed under $real_home (but the Go and npm caches)"
+changed=$(find "$real_home" -xdev \( -path "$GOCACHE" -o -path "$GOMODCACHE" -o -path "$gopath1/pkg/sumdb" -o -path "$npm_cache" \
+  -o -path "$root" -o -path "$scratch" -o -path "$tmp" -o -path "$real_config/go/telemetry" -o -path "$real_cache/gopls" \) -prune -o \( -newer "$home_mark" -o -cnewer "$home_mark" \) -print 2>/dev/null || true)
+if [ -n "$changed" ]; then
+  echo "the tests (or the tools they ran) wrote into $real_home, or something else did while they ran; a test must keep its state under a temporary folder:"
+  echo "$changed" | sed 's/^/  /'
   status=1
 fi
 exit $status

@@ -507,7 +507,7 @@ func runnable(cmd string) bool {
 
 // claudeAutomatic is what rubi's hooks (the plugin's, or rubi install
 // --hooks') bring into a Claude Code conversation: the README's words.
-const claudeAutomatic = "map, recall, read guard, meter, harvest, pre-compaction record"
+const claudeAutomatic = "map, recall, read guard, meter, memory nudge, harvest, pre-compaction record"
 
 // claudeStatus is Claude Code's line in rubi connect --list. rubi connect
 // does not set it up (rubi's plugin, or rubi install --hooks, does), and

@@ -69,7 +69,7 @@ type openCodeServer struct {
 }
 
 var agentList = []agent{
-	{name: "codex", title: "Codex CLI", automatic: "with --global (~/.codex/hooks.json): map, recall, read guard on cat, meter, harvest", instructions: "AGENTS.md",
+	{name: "codex", title: "Codex CLI", automatic: "with --global (~/.codex/hooks.json): map, recall, read guard on cat, meter, memory nudge (apply_patch), harvest", instructions: "AGENTS.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			home := o.env("CODEX_HOME")
 			if home == "" {
@@ -87,7 +87,7 @@ var agentList = []agent{
 				markdownBlock(filepath.Join(home, "AGENTS.md"), Instructions),
 			}, nil
 		}},
-	{name: "gemini", title: "Gemini CLI", automatic: "map, recall, read guard (read_file, cat), meter, harvest, pre-compression record", instructions: "GEMINI.md",
+	{name: "gemini", title: "Gemini CLI", automatic: "map, recall, read guard (read_file, cat), meter, memory nudge, harvest, pre-compression record", instructions: "GEMINI.md",
 		parts: func(o ConnectOptions) ([]part, error) {
 			dir := filepath.Join(o.Project, ".gemini")
 			md := filepath.Join(o.Project, "GEMINI.md")

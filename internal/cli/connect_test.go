@@ -83,9 +83,9 @@ func TestConnectListWords(t *testing.T) {
 	}
 	got := blocks()
 	want := map[string]string{
-		"claude-code": "automatic (hooks): map, recall, read guard, meter, harvest, pre-compaction record",
-		"codex":       "automatic (hooks): with --global (~/.codex/hooks.json): map, recall, read guard on cat, meter, harvest",
-		"gemini":      "automatic (hooks): map, recall, read guard (read_file, cat), meter, harvest, pre-compression record",
+		"claude-code": "automatic (hooks): map, recall, read guard, meter, memory nudge, harvest, pre-compaction record",
+		"codex":       "automatic (hooks): with --global (~/.codex/hooks.json): map, recall, read guard on cat, meter, memory nudge (apply_patch), harvest",
+		"gemini":      "automatic (hooks): map, recall, read guard (read_file, cat), meter, memory nudge, harvest, pre-compression record",
 		"cursor":      "automatic (hooks): none\n",
 		"vscode":      "automatic (hooks): none\n",
 		"windsurf":    "automatic (hooks): none\n",

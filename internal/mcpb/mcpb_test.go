@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -56,10 +57,11 @@ func TestBundle(t *testing.T) {
 	if !slices.Contains(Targets, host) {
 		t.Fatalf("the bundle has no server for this machine, %s: run this test on one of %v", host, Targets)
 	}
-	targets := Targets
-	if testing.Short() {
-		targets = []Target{host}
-	}
+	// The host's binary only: the one the test starts. The other
+	// platforms' are the same program cross-built (CI's cross-build
+	// step compiles them), and their part of the bundle, the manifest,
+	// is validated below as make mcpb writes it.
+	targets := []Target{host}
 	tmp := t.TempDir()
 	stage := filepath.Join(tmp, "rubi")
 	start := time.Now()
@@ -89,6 +91,17 @@ func TestBundle(t *testing.T) {
 	if out := tool("validate", filepath.Join(stage, "manifest.json")); !strings.Contains(out, "Manifest schema validation passes") {
 		t.Errorf("mcpb validate:\n%s", out)
 	}
+	// make mcpb's manifest, for every platform: Windows's override too.
+	every := filepath.Join(tmp, "every platform")
+	if err := os.MkdirAll(every, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteManifest(every, NewManifest(rubi.Version, Targets)); err != nil {
+		t.Fatal(err)
+	}
+	if out := tool("validate", filepath.Join(every, "manifest.json")); !strings.Contains(out, "Manifest schema validation passes") {
+		t.Errorf("mcpb validate, make mcpb's manifest for %v:\n%s", Targets, out)
+	}
 	packed := filepath.Join(tmp, "packed.mcpb")
 	tool("pack", stage, packed)
 	if out := tool("info", ours); !strings.Contains(out, "File: rubi.mcpb") {
@@ -115,6 +128,9 @@ func TestBundle(t *testing.T) {
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
+	}
+	if want := NewManifest(rubi.Version, targets); !reflect.DeepEqual(m, want) {
+		t.Errorf("the packed bundle's manifest:\n%+v\nwant\n%+v", m, want)
 	}
 	var manifestTools []string
 	for _, tl := range m.Tools {
@@ -210,6 +226,31 @@ func TestBundle(t *testing.T) {
 	}
 	if len(seen.Tools) != 4 {
 		t.Errorf("a vault that is a file: tools/list %v", seen.Tools)
+	}
+}
+
+// make mcpb's manifest names every platform the bundle carries a binary
+// for, in Node's words, and starts the Windows binary directly, the
+// others through the launcher; a bundle of the host's binary alone (the
+// one TestBundle packs) names the host's platform only.
+func TestManifest(t *testing.T) {
+	m := NewManifest("1.2.3", Targets)
+	if !slices.Equal(m.Compatibility.Platforms, []string{"darwin", "win32", "linux"}) {
+		t.Errorf("platforms %v", m.Compatibility.Platforms)
+	}
+	if c := m.Server.MCPConfig; c.Command != "/bin/sh" || !slices.Equal(c.Args, []string{"${__dirname}/server/rubi-mcp.sh", "--vault", "${user_config.vault}"}) {
+		t.Errorf("server %s %q", c.Command, c.Args)
+	}
+	win, ok := m.Server.MCPConfig.PlatformOverrides["win32"]
+	if len(m.Server.MCPConfig.PlatformOverrides) != 1 || !ok || win.Command != "${__dirname}${/}server${/}rubi-mcp-windows-amd64.exe" || !slices.Equal(win.Args, []string{"--vault", "${user_config.vault}"}) {
+		t.Errorf("platform overrides %+v", m.Server.MCPConfig.PlatformOverrides)
+	}
+	if m.Version != "1.2.3" || m.ManifestVersion != "0.3" || m.Server.EntryPoint != "server/rubi-mcp.sh" {
+		t.Errorf("manifest %+v", m)
+	}
+	linux := NewManifest("1.2.3", []Target{{"linux", "amd64"}})
+	if !slices.Equal(linux.Compatibility.Platforms, []string{"linux"}) || linux.Server.MCPConfig.PlatformOverrides != nil {
+		t.Errorf("linux/amd64 alone: platforms %v, overrides %v", linux.Compatibility.Platforms, linux.Server.MCPConfig.PlatformOverrides)
 	}
 }
 
