@@ -46,9 +46,9 @@
 # ab 86 s; the tree-sitter plugin 7 s): a hung test fails its package
 # within minutes, not go test's default 10.
 #
-# Everything runs with HOME and the XDG folders (config, cache, data,
-# state) in a temporary folder, so the agents' CLIs, gopls and rubi keep
-# their state there, not in yours; the Go module and build caches and
+# Everything runs with HOME in a temporary folder, and the XDG folders
+# (config, cache, data, state) unset so that they follow it: the agents'
+# CLIs, gopls and rubi keep their state there, not in yours; the Go module and build caches and
 # npm's cache stay where they are (named by GOMODCACHE, GOCACHE and
 # npm_config_cache), so a second run is fast. The run fails if anything
 # under your $HOME changed meanwhile, those caches and the checkout
@@ -84,8 +84,11 @@ home_mark="$scratch/started"
 touch "$home_mark"
 sleep 1 # file times in whole seconds on some file systems
 export HOME="$scratch/home"
-export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache" XDG_DATA_HOME="$HOME/.local/share" XDG_STATE_HOME="$HOME/.local/state"
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_STATE_HOME"
+# The XDG folders follow HOME when unset: set, they would also outlive a
+# test's own HOME (t.Setenv("HOME", ...)), and its files would land in
+# this run's folders instead of the test's.
+unset XDG_CONFIG_HOME XDG_CACHE_HOME XDG_DATA_HOME XDG_STATE_HOME
+mkdir -p "$HOME"
 trap 'rm -rf "$scratch"' EXIT
 
 # install PACKAGE... with apt-get, as root or through sudo.

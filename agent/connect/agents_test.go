@@ -24,6 +24,7 @@ func testHome(t *testing.T) (string, Options) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", "")
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	claude, err := FindClaude()
 	if err != nil {
@@ -277,6 +278,7 @@ func TestPluginAndHooksWarning(t *testing.T) {
 func TestFindClaude(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", "")
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	p, _ := FindClaude()
 	if p.Dir != filepath.Join(home, ".claude") || p.State != filepath.Join(home, ".claude.json") || p.Settings() != filepath.Join(home, ".claude", "settings.json") {

@@ -50,7 +50,7 @@ func TestConnectGolden(t *testing.T) {
 			os.MkdirAll(home, 0o755)
 			os.MkdirAll(project, 0o755)
 			t.Setenv("HOME", home)
-			for _, name := range []string{"XDG_CONFIG_HOME", "CODEX_HOME", "APPDATA"} {
+			for _, name := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "CODEX_HOME", "APPDATA"} {
 				t.Setenv(name, "")
 			}
 			var runs []string
@@ -191,7 +191,7 @@ func TestConnectRoundTrip(t *testing.T) {
 				os.MkdirAll(project, 0o755)
 				os.MkdirAll(home, 0o755)
 				t.Setenv("HOME", home)
-				for _, v := range []string{"XDG_CONFIG_HOME", "CODEX_HOME", "APPDATA"} {
+				for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "CODEX_HOME", "APPDATA"} {
 					t.Setenv(v, "")
 				}
 				o := ConnectOptions{Project: project, Home: home, Scope: scope, Rubi: "rubi"}

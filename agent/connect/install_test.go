@@ -41,6 +41,7 @@ func TestInstallGolden(t *testing.T) {
 			}
 			home := t.TempDir()
 			t.Setenv("HOME", home)
+			t.Setenv("XDG_STATE_HOME", "")
 			t.Setenv("CLAUDE_CONFIG_DIR", "")
 			t.Setenv("XDG_CONFIG_HOME", "")
 			var runs []string
