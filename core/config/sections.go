@@ -113,16 +113,21 @@ var sectionRules = map[string]rule{
 	},
 }
 
-// decodeSections decodes the merged sections into the Config, each
-// attribute on its own.
-func (l *loader) decodeSections() {
-	targets := l.sectionTargets()
+// sortedKeys lists the sections' names in order.
+func sortedKeys(targets map[string]any) []string {
 	names := make([]string, 0, len(targets))
 	for name := range targets {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, name := range names {
+	return names
+}
+
+// decodeSections decodes the merged sections into the Config, each
+// attribute on its own.
+func (l *loader) decodeSections() {
+	targets := l.sectionTargets()
+	for _, name := range sortedKeys(targets) {
 		schema := core.MustSchemaOf(targets[name])
 		for _, a := range sortedAttrs(l.sections[name]) {
 			if d := l.sectionSetting(name, a, schema, targets[name]); d != nil {
@@ -238,12 +243,7 @@ func typePhrase(target any, name, hclType string) string {
 // block.
 func (l *loader) sectionOf(name string) string {
 	targets := l.sectionTargets()
-	names := make([]string, 0, len(targets))
-	for n := range targets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedKeys(targets) {
 		if _, ok := core.MustSchemaOf(targets[n]).Lookup(name); ok {
 			return n
 		}
