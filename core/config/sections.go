@@ -2,10 +2,10 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -113,21 +113,11 @@ var sectionRules = map[string]rule{
 	},
 }
 
-// sortedKeys lists the sections' names in order.
-func sortedKeys(targets map[string]any) []string {
-	names := make([]string, 0, len(targets))
-	for name := range targets {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // decodeSections decodes the merged sections into the Config, each
 // attribute on its own.
 func (l *loader) decodeSections() {
 	targets := l.sectionTargets()
-	for _, name := range sortedKeys(targets) {
+	for _, name := range slices.Sorted(maps.Keys(targets)) {
 		schema := core.MustSchemaOf(targets[name])
 		for _, a := range sortedAttrs(l.sections[name]) {
 			if d := l.sectionSetting(name, a, schema, targets[name]); d != nil {
@@ -243,7 +233,7 @@ func typePhrase(target any, name, hclType string) string {
 // block.
 func (l *loader) sectionOf(name string) string {
 	targets := l.sectionTargets()
-	for _, n := range sortedKeys(targets) {
+	for _, n := range slices.Sorted(maps.Keys(targets)) {
 		if _, ok := core.MustSchemaOf(targets[n]).Lookup(name); ok {
 			return n
 		}
