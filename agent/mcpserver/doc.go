@@ -14,10 +14,10 @@
 // with and without xray, and for the vault. Measured (tokens):
 //
 //	      stdio  stdio+xray  HTTP  HTTP+xray  vault
-//	en      886         916   945        975    898
-//	pt      907         939   968        999    913
-//	fr      910         941   970       1000    936
-//	ja      906         937   969       1000    944
+//	en      896         926   954        984    906
+//	pt      915         938   976        998    921
+//	fr      918         941   977        999    944
+//	ja      912         935   976        999    952
 //
 // What overlapped is one tool: read takes "map" and "module:NAME" (over
 // HTTP the map's overview starts with the open projects, which had a tool

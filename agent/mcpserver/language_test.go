@@ -104,7 +104,7 @@ func TestToolsInPortuguese(t *testing.T) {
 			if _, ok := tool.InputSchema.Properties["action"]; !ok {
 				t.Errorf("memory's arguments are renamed: %v", tool.InputSchema.Properties)
 			}
-			if !strings.HasSuffix(tool.Description, " xray, só se pedido: onde as sessões de agente do usuário gastaram tokens (since: 30d ou all; project).") {
+			if !strings.HasSuffix(tool.Description, " xray, se pedido: tokens gastos por sessão (since: 30d ou all; project).") {
 				t.Errorf("memory's description does not offer xray in Portuguese: %q", tool.Description)
 			}
 		}

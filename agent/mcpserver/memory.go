@@ -45,6 +45,7 @@ func (s *Server) memoryTool() mcpgo.ServerTool {
 		mcp.WithString("until"),
 		mcp.WithInteger("typos", mcp.Description(s.msg(messages.ToolMemoryTypos))),
 		mcp.WithString("id"),
+		mcp.WithString("created"),
 	}
 	if !s.opts.Multi {
 		// With Multi, newTool adds project, and it names the open project.
@@ -70,6 +71,7 @@ type memoryArgs struct {
 	Until   string   `json:"until,omitempty"`
 	Typos   int      `json:"typos,omitempty"`
 	ID      string   `json:"id,omitempty"`
+	Created string   `json:"created,omitempty"`
 }
 
 // mcpGrepLimit and mcpListLimit cap what one call returns: an agent
@@ -122,6 +124,9 @@ func (s *Server) memoryCall(ctx context.Context, p *project, a memoryArgs) (*mcp
 	switch a.Action {
 	case "save":
 		in := memory.Input{Type: a.Type, Summary: a.Summary, Tags: a.Tags, Domain: a.Domain, Ticket: a.Ticket, Content: a.Text}
+		if in.Created, err = when.At(a.Created); err != nil {
+			return nil, fmt.Errorf("created: %w: give when it was said (2023-05-08 or 2023-05-08T13:56:00Z), or leave it out for now", err)
+		}
 		if !s.opts.Multi {
 			in.Project = a.Project
 		}

@@ -383,3 +383,24 @@ func TestMemoryStatusThroughMCP(t *testing.T) {
 		t.Errorf("structured status: %+v", st)
 	}
 }
+
+// created keeps an imported conversation's dates; a bad one is refused
+// naming the argument, and nothing is written.
+func TestMemorySaveCreatedThroughMCP(t *testing.T) {
+	_, c, _ := memoryServer(t)
+	for _, tc := range []struct{ created, want string }{
+		{"2023-05-08T13:56:00Z", time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC).Local().Format("2006-01-02 15:04")},
+		{"2023-05-09", "2023-05-09 00:00"}, // midnight, local time
+	} {
+		saved := saveChunk(t, c, map[string]any{"text": "a turn said on " + tc.created, "created": tc.created})
+		chunks, _ := listed(t, c, map[string]any{})
+		i := slices.IndexFunc(chunks, func(l listItem) bool { return l.ID == saved.ID })
+		if i < 0 || chunks[i].Created != tc.want {
+			t.Errorf("created %s: listed %+v", tc.created, chunks)
+		}
+	}
+	fails(t, c, "memory", map[string]any{"action": "save", "text": "another turn", "created": "last Tuesday"}, `created: "last Tuesday" is not a date (2026-11-01) or a time`)
+	if _, total := listed(t, c, map[string]any{}); total != 2 {
+		t.Errorf("%d chunks after a refused save, want 2", total)
+	}
+}

@@ -303,7 +303,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 			if o.quick {
 				convs = convs[:min(1, len(convs))]
 			}
-			if rep.Memory, err = runMemory(ctx, h, work, convs, vs, progress); err != nil {
+			progress("memory: building rubi for the CLI path")
+			cli, err := newMemoryCLI(ctx, h, root, work)
+			if err != nil {
+				return err
+			}
+			if rep.Memory, err = runMemory(ctx, h, cli, work, convs, vs, progress); err != nil {
 				return fmt.Errorf("memory: %w", err)
 			}
 			rep.Memory.Data = filepath.Base(path)

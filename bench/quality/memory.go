@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -30,6 +31,13 @@ type memoryReport struct {
 	// Systems are the baseline, then rubi's variants, then the full
 	// pipeline over the turns saved as conversation-memory chunks.
 	Systems []memorySystem `json:"systems"`
+	// CLISaveSeconds is saving every conversation through the CLI, one
+	// process a turn (the cli system), and CLISave each save's time.
+	CLISaveSeconds float64        `json:"cli_save_seconds"`
+	CLISave        latencySummary `json:"cli_save"`
+	// CLISame counts the questions whose answer through the CLI is the
+	// batch harness's full pipeline's, item for item.
+	CLISame int `json:"cli_same_answers"`
 	// Sessions is the full pipeline over one chunk per session: the
 	// share of evidence turns whose session is in the top 1, 3 and 5.
 	Sessions [3]float64 `json:"session_chunks_recall"`
@@ -92,6 +100,11 @@ func categoryLabel(c int) string {
 	return fmt.Sprintf("%d", c)
 }
 
+// cliSystemName names the user's path in the tables: the full pipeline
+// over the turns saved one `rubi memory save` process a turn, each
+// question asked by one `rubi context` process.
+const cliSystemName = "full pipeline, one `rubi memory save` a turn (CLI)"
+
 // baselineName names the textbook BM25 in the tables.
 const baselineName = "baseline: textbook BM25"
 
@@ -114,7 +127,7 @@ var indexFeatures = []struct{ name, config string }{
 // The index-time features are measured off in projects of their own; the
 // same turns as plain notes, and as notes linked to the turn before by the
 // harness (the benchmark of earlier versions), are measured beside them.
-func runMemory(ctx context.Context, h *harness, work string, convs []conversation, vs []variant, progress func(string)) (*memoryReport, error) {
+func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, convs []conversation, vs []variant, progress func(string)) (*memoryReport, error) {
 	rep := &memoryReport{Categories: map[string]int{}}
 	base := &recallAcc{}
 	accs := make([]*recallAcc, len(vs))
@@ -125,7 +138,7 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 	for i := range offs {
 		offs[i] = &recallAcc{}
 	}
-	notes, linked := &recallAcc{}, &recallAcc{}
+	notes, linked, cliAcc := &recallAcc{}, &recallAcc{}, &recallAcc{}
 	var sessionHits [3]float64
 	sessionN := 0
 	var indexTime time.Duration
@@ -168,6 +181,7 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			base.add(q, got)
 		}
 
+		var batchRanked [][]string // the full pipeline's answers
 		measure := func(acc *recallAcc, eng *pipeline.Engine, q answer.Query, key func(answer.Item) string, what string) error {
 			ranked, lat, first, err := timedQueries(ctx, eng, qtexts, q, key)
 			eng.Close()
@@ -179,6 +193,9 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 			}
 			acc.lat = append(acc.lat, lat...)
 			acc.first = max(acc.first, first)
+			if batchRanked == nil {
+				batchRanked = ranked
+			}
 			return nil
 		}
 		toDia := func(m map[string]string) func(answer.Item) string {
@@ -193,6 +210,26 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 				return nil, err
 			}
 		}
+		// The user's path: one process a turn saved, one a question asked.
+		cliStart := time.Now()
+		cliToDia, err := cli.saveTurns(ctx, root+"-cli", c)
+		if err != nil {
+			return nil, fmt.Errorf("%s, saved through the CLI: %w", c.ID, err)
+		}
+		cliSaved := time.Since(cliStart)
+		rep.CLISaveSeconds += cliSaved.Seconds()
+		cliRanked, cliLat, err := cli.ask(ctx, root+"-cli", qtexts, cliToDia)
+		if err != nil {
+			return nil, fmt.Errorf("%s, asked through the CLI: %w", c.ID, err)
+		}
+		for j, q := range qs {
+			cliAcc.add(q, cliRanked[j])
+			if slices.Equal(cliRanked[j], batchRanked[j]) {
+				rep.CLISame++
+			}
+		}
+		cliAcc.lat = append(cliAcc.lat, cliLat...)
+		progress(fmt.Sprintf("memory: %s: saved through the CLI in %.1fs, one process a turn", c.ID, cliSaved.Seconds()))
 		for i, f := range indexFeatures {
 			layer, err := h.layer(f.config)
 			if err != nil {
@@ -265,6 +302,8 @@ func runMemory(ctx context.Context, h *harness, work string, convs []conversatio
 	for i, v := range vs {
 		rep.Systems = append(rep.Systems, accs[i].system(v.Name(), v.Role()))
 	}
+	rep.Systems = append(rep.Systems, cliAcc.system(cliSystemName, "full; cli"))
+	rep.CLISave = summarize(cli.saves, 0)
 	if len(vs) > 1 {
 		for i, f := range indexFeatures {
 			rep.Systems = append(rep.Systems, offs[i].system(vs[0].Name()+", without "+f.name, "without "+f.name))

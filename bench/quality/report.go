@@ -112,6 +112,7 @@ func (r *report) memoryMarkdown(w io.Writer) {
 	for _, a := range locomoAnchors {
 		p("| %s | | %s | | | | |\n", a.name, strings.Join(a.recall, " | "))
 	}
+	p("\nThe CLI row is the user's path: each turn saved by one `rubi memory save --created TIME --session S` process into an indexed project (each save brings the notes' index up to date), each question asked by one `rubi context --kinds chunk --limit 50` process. Saving took %.1f s in all (p50 %.0f ms, p95 %.0f ms a turn); %d of %d answers are the batch harness's full pipeline's, item for item.\n", m.CLISaveSeconds, m.CLISave.P50, m.CLISave.P95, m.CLISame, m.Questions)
 	p("\nPer category, recall at 5 / 10 / 25 / 50:\n\n")
 	cats := make([]string, 0, len(m.Categories))
 	for c := range m.Categories {

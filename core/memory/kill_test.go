@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(killEnv); spec != "" {
 		os.Exit(killedChild(spec))
 	}
+	if spec := os.Getenv(saveEnv); spec != "" {
+		os.Exit(savingChild(spec))
+	}
 	os.Exit(m.Run())
 }
 

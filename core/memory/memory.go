@@ -33,6 +33,7 @@ package memory
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -41,7 +42,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -80,14 +80,19 @@ var ErrNotFound = errors.New("no such chunk")
 
 // Chunk is one saved piece of conversation.
 type Chunk struct {
-	ID       string    `yaml:"id" json:"id"`
-	Type     string    `yaml:"type" json:"type"`
-	Summary  string    `yaml:"summary" json:"summary"`
-	Tags     []string  `yaml:"tags,omitempty" json:"tags,omitempty"`
-	Project  string    `yaml:"project" json:"project"`
-	Domain   string    `yaml:"domain,omitempty" json:"domain,omitempty"`
-	Ticket   string    `yaml:"ticket,omitempty" json:"ticket,omitempty"`
-	Session  string    `yaml:"session,omitempty" json:"session,omitempty"`
+	ID      string   `yaml:"id" json:"id"`
+	Type    string   `yaml:"type" json:"type"`
+	Summary string   `yaml:"summary" json:"summary"`
+	Tags    []string `yaml:"tags,omitempty" json:"tags,omitempty"`
+	Project string   `yaml:"project" json:"project"`
+	Domain  string   `yaml:"domain,omitempty" json:"domain,omitempty"`
+	Ticket  string   `yaml:"ticket,omitempty" json:"ticket,omitempty"`
+	Session string   `yaml:"session,omitempty" json:"session,omitempty"`
+	// Seq is the chunk's place in its session, from 1, given under the
+	// store's lock as it is saved: chunks saved in the same second (a
+	// conversation saved a turn a process) keep the order they were
+	// saved in. 0 for a chunk without a session.
+	Seq      int       `yaml:"seq,omitempty" json:"seq,omitempty"`
 	Created  time.Time `yaml:"created" json:"created"`
 	Entities Entities  `yaml:"entities,omitempty" json:"entities,omitzero"`
 	// Hash is the SHA-256 of the content with case and runs of white space
@@ -185,8 +190,12 @@ func (s *Store) SaveAll(ctx context.Context, in []Input) (saved []*Saved, errs [
 		return nil, nil, err
 	}
 	byHash := map[string]*Chunk{}
+	lastSeq := map[string]int{} // session → the highest place given in it
 	for _, o := range all {
 		byHash[o.Hash] = o
+		if o.Session != "" {
+			lastSeq[o.Session] = max(lastSeq[o.Session], o.Seq)
+		}
 	}
 	for i, c := range chunks {
 		if c == nil {
@@ -195,6 +204,10 @@ func (s *Store) SaveAll(ctx context.Context, in []Input) (saved []*Saved, errs [
 		if o, dup := byHash[c.Hash]; dup {
 			saved[i] = &Saved{ID: o.ID, Duplicate: true, Path: o.Path}
 			continue
+		}
+		if c.Session != "" {
+			lastSeq[c.Session]++
+			c.Seq = lastSeq[c.Session]
 		}
 		c.Path = s.activePath(c.ID)
 		data, err := encode(c)
@@ -407,13 +420,16 @@ func (s *Store) scanReport(bad func(path string, err error)) ([]*Chunk, error) {
 		}
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.After(out[j].Created)
-		}
-		return out[i].ID > out[j].ID
-	})
+	slices.SortFunc(out, func(a, b *Chunk) int { return Order(b, a) })
 	return out, nil
+}
+
+// Order compares two chunks by when they were written, oldest first: by
+// creation time, then, within a session, by their place in it (Seq),
+// then by id. Chunks saved in the same second keep the order they were
+// saved in, whatever their ids.
+func Order(a, b *Chunk) int {
+	return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.Seq, b.Seq), strings.Compare(a.ID, b.ID))
 }
 
 // encode writes a chunk file: the frontmatter, then the content.

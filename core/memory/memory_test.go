@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -212,5 +213,45 @@ func TestEntitiesLeaveOutLookAlikes(t *testing.T) {
 	}
 	if got := strings.Join(e.Versions, ","); got != "v1.31.0" {
 		t.Errorf("versions %q", got)
+	}
+}
+
+// Chunks saved in the same second (a conversation saved a turn a call,
+// or imported with one date) keep the order they were saved in: each
+// takes the next place in its session, and List shows them newest first
+// in that order, whatever their ids.
+func TestSaveKeepsTheOrderOfASession(t *testing.T) {
+	s := newStore(t)
+	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+	turns := []string{"Caroline: I went to the support group yesterday.", "Melanie: How did it go?", "Caroline: It was powerful.", "Melanie: I'm so glad!", "Caroline: Thanks, Mel.", "Melanie: Painting next week?"}
+	var ids []string
+	for i, text := range turns[:4] {
+		ids = append(ids, save(t, s, Input{Session: "conv-1", Content: text, Created: at}).ID)
+		if i == 1 {
+			save(t, s, Input{Session: "other", Content: "a turn of another session", Created: at})
+		}
+	}
+	saved, errs, err := s.SaveAll(context.Background(), []Input{{Session: "conv-1", Content: turns[4], Created: at}, {Session: "conv-1", Content: turns[5], Created: at}})
+	if err != nil || errs[0] != nil || errs[1] != nil {
+		t.Fatal(err, errs)
+	}
+	ids = append(ids, saved[0].ID, saved[1].ID)
+	list, err := s.List(Filter{Session: "conv-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, c := range list {
+		got = append(got, c.ID)
+		if want := len(turns) - i; c.Seq != want {
+			t.Errorf("%s (%q) is at place %d of its session, want %d", c.ID, c.Summary, c.Seq, want)
+		}
+	}
+	slices.Reverse(ids)
+	if !slices.Equal(got, ids) {
+		t.Errorf("listed newest first\n%s\nwant the reverse of the order saved\n%s", strings.Join(got, "\n"), strings.Join(ids, "\n"))
+	}
+	if other, _ := s.List(Filter{Session: "other"}); len(other) != 1 || other[0].Seq != 1 {
+		t.Errorf("another session's chunk: %+v", other)
 	}
 }

@@ -536,9 +536,9 @@ var catalog = [numKeys]text{
 	},
 	ToolMemoryXray: {
 		en: "xray, only when asked: where the user's agent sessions spent tokens (since: 30d or all; project).",
-		pt: "xray, só se pedido: onde as sessões de agente do usuário gastaram tokens (since: 30d ou all; project).",
-		fr: "xray, sur demande : où les sessions d'agent dépensent leurs tokens (since : 30d ou all ; project).",
-		ja: "xray(依頼時のみ): セッションのトークン消費先(since: 30dかall、project)。",
+		pt: "xray, se pedido: tokens gastos por sessão (since: 30d ou all; project).",
+		fr: "xray, sur demande : tokens par session (since : 30d ou all ; project).",
+		ja: "xray(依頼時): トークン消費先(since: 30dかall、project)。",
 	},
 
 	HookMap: {

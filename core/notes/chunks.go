@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -80,7 +79,7 @@ func (c *Chunks) All(sessionContext bool) ([]*Note, []string, error) {
 		if len(body) > maxChunkBody {
 			body = body[:maxChunkBody]
 		}
-		n := &Note{ID: id, Path: ch.Path, Stamp: ch.Hash, Created: ch.Created, Active: true, Session: ch.Session, About: ch.Entities.Files}
+		n := &Note{ID: id, Path: ch.Path, Stamp: ch.Hash, Created: ch.Created, Active: true, Session: ch.Session, Seq: ch.Seq, About: ch.Entities.Files}
 		n.doc = core.Document{ID: id, Kind: core.DocChunk, Title: ch.Summary, Path: relPath(c.root, ch.Path), Body: ch.Type + "\n" + body, ModTime: ch.Created.Unix()}
 		if p := before[ch]; p != nil {
 			n.doc.Body += "\n\n" + cutUTF8(p.Content, maxChunkContext)
@@ -97,7 +96,8 @@ func (c *Chunks) All(sessionContext bool) ([]*Note, []string, error) {
 }
 
 // previousInSession maps each chunk to the one written just before it in
-// its session (chunks without a session have none).
+// its session (memory.Order: by time, then by its place in the session);
+// chunks without a session have none.
 func previousInSession(chunks []*memory.Chunk) map[*memory.Chunk]*memory.Chunk {
 	bySession := map[string][]*memory.Chunk{}
 	for _, c := range chunks {
@@ -107,9 +107,7 @@ func previousInSession(chunks []*memory.Chunk) map[*memory.Chunk]*memory.Chunk {
 	}
 	out := map[*memory.Chunk]*memory.Chunk{}
 	for _, cs := range bySession {
-		slices.SortFunc(cs, func(a, b *memory.Chunk) int {
-			return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
-		})
+		slices.SortFunc(cs, memory.Order)
 		for k := 1; k < len(cs); k++ {
 			out[cs[k]] = cs[k-1]
 		}

@@ -62,8 +62,10 @@ type Note struct {
 	Active bool
 	// Critical marks an active node of importance critical.
 	Critical bool
-	// Session is a chunk's session; "" for a node.
+	// Session is a chunk's session; "" for a node. Seq is its place in
+	// the session, which orders chunks written in the same second.
 	Session string
+	Seq     int
 	// About are the project's files it names, in order, each once: the
 	// index links it to those it holds.
 	About []string

@@ -171,3 +171,33 @@ func TestChunksAsNotes(t *testing.T) {
 		t.Errorf("time = %v %v", tm, ok)
 	}
 }
+
+// Turns saved one call each in the same second carry the turn saved
+// before them (session_context), not one their ids happen to sort after.
+func TestChunksOfOneSecondCarryTheTurnBefore(t *testing.T) {
+	root, _ := project(t)
+	ms := memory.Open(root)
+	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+	turns := []string{"turn one: the lake house", "turn two: the pottery class", "turn three: the charity run", "turn four: the camping trip", "turn five: the adoption agency"}
+	for _, content := range turns {
+		if _, err := ms.Save(context.Background(), memory.Input{Session: "s1", Content: content, Created: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, _, err := NewChunks(root).All(true)
+	if err != nil || len(all) != len(turns) {
+		t.Fatalf("%d chunks, %v", len(all), err)
+	}
+	for _, n := range all {
+		d := n.Document()
+		body, k := d.Body, slices.Index(turns, d.Title)
+		for j, other := range turns {
+			if j != k && j != k-1 && strings.Contains(body, other) {
+				t.Errorf("the chunk of %q carries %q, not the turn before it", turns[k], other)
+			}
+		}
+		if k > 0 && !strings.Contains(body, turns[k-1]) {
+			t.Errorf("the chunk of %q does not carry the turn before it, %q", turns[k], turns[k-1])
+		}
+	}
+}

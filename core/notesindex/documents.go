@@ -3,6 +3,7 @@ package notesindex
 import (
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/manifest"
@@ -163,7 +164,7 @@ func (x *Index) chunkDocs(m *manifest.Manifest) (docs []core.Document, edges []c
 	for _, c := range chunks {
 		stamps[c.ID] = c.Stamp
 		docs = append(docs, c.Document())
-		items = append(items, item{id: c.ID, session: c.Session, at: c.Created, note: c})
+		items = append(items, item{id: c.ID, session: c.Session, at: chunkMoment(c), note: c})
 		for _, f := range c.About {
 			if m.Has(f) {
 				edges = append(edges, core.Edge{From: c.ID, To: core.DocID(core.DocFile, f), Kind: EdgeAbout, Weight: 1})
@@ -230,4 +231,16 @@ func groupEdges(edges []core.Edge) map[string][]core.Edge {
 		out[ed.From] = append(out[ed.From], ed)
 	}
 	return out
+}
+
+// chunkMoment is when a chunk was written as relate orders a session: its
+// time, a whole second, and its place in the session (Note.Seq) as
+// nanoseconds past it, so that chunks saved in the same second follow in
+// the order they were saved, in a full run and in a delta's snapshot
+// (which keeps this moment as the chunk's time) alike.
+func chunkMoment(n *notes.Note) time.Time {
+	if n.Seq <= 0 || n.Created.Nanosecond() != 0 || n.Seq >= int(time.Second) {
+		return n.Created
+	}
+	return n.Created.Add(time.Duration(n.Seq))
 }

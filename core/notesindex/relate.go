@@ -22,7 +22,9 @@ import (
 // person or place):
 //
 //   - the same session: chunks of one session, in the order they were
-//     written, each linked to the next two; notes, which carry no session,
+//     written (by time, then by their place in the session: chunks saved
+//     in the same second are never ordered by chance), each linked to
+//     the next two; notes, which carry no session,
 //     when one was written within sittingGap of the one before;
 //   - the same rare entity (HippoRAG's passages linked through the
 //     entities they share): the names a note or chunk holds — people,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/notes"
 )
 
 func TestScanNames(t *testing.T) {
@@ -128,5 +129,23 @@ func BenchmarkRelate(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		relatedEdges(items, true, 8)
+	}
+}
+
+// Chunks of one session saved in the same second are linked in the order
+// they were saved (their place in the session), not by their ids.
+func TestSessionEdgesOfOneSecond(t *testing.T) {
+	at := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
+	var items []item
+	for seq, id := range []string{"chunk:c", "chunk:a", "chunk:b"} {
+		items = append(items, item{id: id, session: "s1", at: chunkMoment(&notes.Note{ID: id, Created: at, Session: "s1", Seq: seq + 1})})
+	}
+	var got []string
+	for _, e := range sessionEdges(items) {
+		got = append(got, fmt.Sprintf("%s-%s %v", e.From, e.To, e.Weight))
+	}
+	slices.Sort(got)
+	if want := []string{"chunk:a-chunk:c 1", "chunk:b-chunk:a 1", "chunk:b-chunk:c 0.5"}; !slices.Equal(got, want) {
+		t.Errorf("session edges %q, want %q", got, want)
 	}
 }

@@ -1,6 +1,9 @@
 // Package when reads the time bounds people and agents write: a date, a
 // time, or an age before now.
 //
+// At reads the moment a chunk was said (rubi memory save --created, the
+// memory tool's created), for a conversation imported with its dates.
+//
 // The command line's and the MCP server's filters (--since, --until, the
 // memory tool's dates) read their bounds with Since and Until alike: an
 // age such as 7d, a date, or an RFC 3339 time; as an upper bound a date
@@ -43,6 +46,22 @@ func Since(s string, now time.Time) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01), a time (2026-11-01T15:04:05Z) or an age (36h, 7d)", s)
+}
+
+// At reads a moment: a date (2026-11-01, its midnight), an RFC 3339 time
+// (2026-11-01T15:04:05Z, fractions of a second allowed) or a minute
+// (2026-11-01T15:04), local time unless it names a zone. "" is none.
+func At(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date (2026-11-01) or a time (RFC 3339: 2026-11-01T15:04:05Z)", s)
 }
 
 // Until reads an upper bound as Since does, except that a date includes

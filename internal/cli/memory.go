@@ -54,15 +54,20 @@ func (g *globals) memoryPolicy() (memory.Policy, error) {
 
 func newMemorySaveCmd(g *globals) *cobra.Command {
 	var in memory.Input
+	var created string
 	cmd := &cobra.Command{
 		Use:   "save [FILE|-]",
 		Short: "Save a chunk from a file or standard input",
 		Example: `  rubi memory save --type debug --ticket SHOP-42 --tag checkout notes.md
-  git log -p -3 | rubi memory save --summary "the last three commits"`,
+  git log -p -3 | rubi memory save --summary "the last three commits"
+  rubi memory save --session call-0508 --created 2023-05-08T13:56:00Z turn.txt`,
 		Args: argsBetween(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var data []byte
 			var err error
+			if in.Created, err = when.At(created); err != nil {
+				return fmt.Errorf("--created: %w: give when it was said, e.g. --created 2023-05-08 or --created 2023-05-08T13:56:00Z, or leave it out for now", err)
+			}
 			switch {
 			case len(args) == 1 && args[0] != "-":
 				data, err = os.ReadFile(args[0])
@@ -115,7 +120,8 @@ func newMemorySaveCmd(g *globals) *cobra.Command {
 	f.StringVar(&in.Project, "project", "", "project (default: the project folder's name)")
 	f.StringVar(&in.Domain, "domain", "", "domain, such as payments or auth")
 	f.StringVar(&in.Ticket, "ticket", "", "ticket, such as SHOP-42")
-	f.StringVar(&in.Session, "session", "", "the agent session it comes from")
+	f.StringVar(&in.Session, "session", "", "the agent session it comes from; its chunks are kept in the order they are saved")
+	f.StringVar(&created, "created", "", "when it was said, for a conversation imported with its dates: a date (2023-05-08) or an RFC 3339 time (default: now)")
 	return cmd
 }
 

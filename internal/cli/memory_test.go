@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +144,82 @@ func TestNodesByImportance(t *testing.T) {
 	if len(lines) != 4 || !strings.Contains(lines[0], "Money in cents (critical)") || !strings.Contains(lines[1], "Another plain fact") ||
 		!strings.Contains(lines[2], "Plain fact") || lines[3] != "… 1 more of 4 (--limit)" {
 		t.Errorf("nodes:\n%s", out)
+	}
+}
+
+// A conversation saved a turn a process, with its date (--created, the
+// same second for every turn), is the batch's: the same chunks in the
+// same order, and the same answer to a question.
+func TestMemorySaveOneTurnAtATimeIsTheBatch(t *testing.T) {
+	turns := []string{
+		"Caroline: I went to the LGBTQ support group yesterday.",
+		"Melanie: That's great! How did it go?",
+		"Caroline: It was powerful, the stories were inspiring.",
+		"Melanie: I'm painting a sunrise over the lake this week.",
+		"Caroline: Send me a photo of the painting!",
+		"Melanie: Sure, and the kids loved the pottery class.",
+	}
+	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+	batch, cli := rubitest.Project(t, goProject), rubitest.Project(t, goProject)
+	var in []memory.Input
+	for _, text := range turns {
+		in = append(in, memory.Input{Session: "conv-26-1", Content: text, Created: at})
+	}
+	if _, _, err := memory.Open(batch).SaveAll(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, text := range turns {
+		code, out, errOut := runRubiIn(t, text, "memory", "save", "--root", cli, "--session", "conv-26-1", "--created", "2023-05-08T13:56:00Z", "--json", "-")
+		var saved memory.Saved
+		if code != 0 || json.Unmarshal([]byte(out), &saved) != nil {
+			t.Fatalf("save: exit %d, %q %q", code, out, errOut)
+		}
+		ids = append(ids, saved.ID)
+	}
+	listed := func(root string) []string {
+		_, out, _ := runRubi(t, "memory", "list", "--root", root)
+		return strings.Split(strings.TrimSpace(out), "\n")
+	}
+	got := listed(cli)
+	if want := listed(batch); !slices.Equal(got, want) {
+		t.Errorf("rubi memory list after one save a turn:\n%s\nafter one batch:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	slices.Reverse(ids)
+	for i, line := range got {
+		if i >= len(ids) || !strings.HasPrefix(line, ids[i]) || !strings.Contains(line, "2023-05-08") {
+			t.Errorf("line %d of the listing is %q, want chunk %s of 2023-05-08: newest first, in the order saved", i+1, line, ids[min(i, len(ids)-1)])
+		}
+	}
+	answer := func(root string) string {
+		code, out, errOut := runRubi(t, "context", "how did the support group go?", "--root", root, "--kinds", "chunk", "--explain")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		return out
+	}
+	if a, b := answer(cli), answer(batch); a != b {
+		t.Errorf("the answer after one save a turn:\n%s\nafter one batch:\n%s", a, b)
+	}
+}
+
+func TestMemorySaveRejectsABadCreated(t *testing.T) {
+	root := rubitest.Project(t, goProject)
+	for _, bad := range []string{"yesterday", "2023-13-08", "8 May 2023"} {
+		code, out, errOut := runRubiIn(t, "a turn", "memory", "save", "--root", root, "--created", bad)
+		if code != 1 || out != "" || !strings.Contains(errOut, "--created: \""+bad+"\" is not a date (2026-11-01) or a time") || !strings.Contains(errOut, "e.g. --created 2023-05-08") {
+			t.Errorf("--created %s: exit %d, stdout %q, stderr %q", bad, code, out, errOut)
+		}
+	}
+	if _, out, _ := runRubi(t, "memory", "list", "--root", root); out != "" {
+		t.Errorf("a save with a bad --created wrote a chunk: %q", out)
+	}
+	// A plain date is its midnight, local time.
+	code, _, errOut := runRubiIn(t, "a turn of the import", "memory", "save", "--root", root, "--created", "2023-05-08")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, out, _ := runRubi(t, "memory", "list", "--root", root); !strings.Contains(out, "2023-05-08 00:00") {
+		t.Errorf("list: %q", out)
 	}
 }
