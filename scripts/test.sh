@@ -24,6 +24,8 @@
 #     A folder is installed again only when its package.json or lock file
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
+#   - Graphviz (graphviz): rubi graph --dot's drawings are rendered with
+#     its dot; a missing dot fails that test unless RUBI_TEST_NO_GRAPHVIZ=1.
 #   - gopls, pinned (v0.23.0), from the Go module proxy: core/refs/golang
 #     compares its references with gopls's. Installed into testdata/gopls/
 #     bin (git-ignored), never on PATH nor into the user's GOBIN; a
@@ -166,6 +168,7 @@ for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer core
 done
 
 command -v gcc >/dev/null || install gcc
+command -v dot >/dev/null || install graphviz
 
 gopls_version=v0.23.0
 if ! testdata/gopls/bin/gopls version 2>/dev/null | grep -qF " $gopls_version"; then

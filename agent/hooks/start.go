@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/store"
@@ -101,7 +102,7 @@ func (h *handler) mapText(path string, written bool) string {
 		}
 		return ""
 	}
-	m := strings.TrimSpace(text.EscapeLines(string(data)))
+	m := strings.TrimSpace(text.EscapeLines(codemap.WithoutLinks(string(data))))
 	if m == "" {
 		return ""
 	}

@@ -27,6 +27,8 @@
 // when their text changes; a newer curated summary or a new rendering
 // format rewrites them all. They are stored in English; Localize writes
 // their fixed phrases in the user's language for rubi map on a terminal.
+// They end with links for Obsidian, and the files notes name get pages
+// (vault.go); drawings for documents are in draw.go.
 //
 // # File roles
 //

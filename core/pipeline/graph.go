@@ -228,3 +228,23 @@ func removedModules(prev, next *manifest.Manifest) []string {
 	sort.Strings(ids)
 	return ids
 }
+
+// Draw returns the module graph of the index, or its file graph, cut to
+// a drawing (`rubi graph --dot`, `--mermaid`): the imports resolved
+// project-wide, and the references where the index keeps them.
+func (e *Engine) Draw(opts codemap.DrawOptions) (*codemap.Drawing, error) {
+	m, err := e.folder.indexed()
+	if err != nil {
+		return nil, err
+	}
+	project, err := resolve.NewProject(e.cfg.Root, m.SortedPaths())
+	if err != nil {
+		return nil, err
+	}
+	edges, _ := resolve.Analyze(project, m.AllFacts())
+	refEdges, err := referenceEdges(e.folder.dir, m, e.oneShot)
+	if err != nil {
+		return nil, err
+	}
+	return e.maps.build(m, append(slices.Clip(edges), refEdges...)).Draw(opts), nil
+}

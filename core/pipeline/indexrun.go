@@ -136,6 +136,9 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
 	}
+	if err := e.writeVault(r.next, r.edges); err != nil {
+		return nil, err
+	}
 	return r.save()
 }
 
@@ -289,6 +292,9 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 			}
 		}
 		if err := e.maps.write(prev, next, edges, nil, true); err != nil {
+			return nil, err
+		}
+		if err := e.writeVault(next, edges); err != nil {
 			return nil, err
 		}
 		written = true

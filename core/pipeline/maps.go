@@ -52,7 +52,7 @@ const maxManifestFile = 4 << 20
 
 // mapsFormat changes whenever the rendering of the maps changes, so that
 // maps written by an older rubi are rewritten even if no code changed.
-const mapsFormat = 5 // 3: modules of hidden files only are left out; 4: names escaped; 5: methods, used by
+const mapsFormat = 6 // 3: modules of hidden files only are left out; 4: names escaped; 5: methods, used by; 6: links for Obsidian
 
 // codeMaps are the maps an index writes beside itself: .rubi/map.md, the
 // level-0 map a session start injects, and one page per module in
@@ -117,7 +117,7 @@ func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty
 	}
 	cm := c.build(next, edges)
 	next.MapsFormat = mapsFormat
-	if err := c.writeMap(cm.Level0(c.projectName(), c.cfg.Budgets.Map, c.summary("map"))); err != nil {
+	if err := c.writeMap(cm.Level0(c.projectName(), c.cfg.Budgets.Map, c.summary("map")) + cm.MapLinks()); err != nil {
 		return err
 	}
 	dir := filepath.Join(c.project.Dir(), modulesDir)
@@ -194,7 +194,7 @@ func (c *codeMaps) page(m *manifest.Manifest, module string) (string, string, er
 		// The map files may be the repository's: nothing in them reaches
 		// the terminal or the agent raw.
 		data, err := store.ReadWithin(c.cfg.Root, c.path(), maxMapFile)
-		return text.EscapeLines(string(data)), "map", err
+		return text.EscapeLines(codemap.WithoutLinks(string(data))), "map", err
 	}
 	mods := c.modules(m)
 	names := make([]string, 0, len(mods))
@@ -220,7 +220,7 @@ func (c *codeMaps) page(m *manifest.Manifest, module string) (string, string, er
 		return "", "", fmt.Errorf("%q could be %s; name one in full", module, strings.Join(found, " or "))
 	}
 	data, err := store.ReadWithin(c.cfg.Root, filepath.Join(c.project.Dir(), modulesDir, codemap.Slug(found[0])+".md"), maxModulePage)
-	return text.EscapeLines(string(data)), "module:" + found[0], err
+	return text.EscapeLines(codemap.WithoutLinks(string(data))), "module:" + found[0], err
 }
 
 // summary returns the curated summary of target ("map", "module:<name>"),

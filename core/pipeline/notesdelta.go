@@ -172,6 +172,12 @@ func (r *notesRun) delta(ctx context.Context) (*IndexStats, error) {
 	if err := r.apply(ctx, change); err != nil {
 		return nil, err
 	}
+	// The file pages and the modules' links follow the notes.
+	if edges, err := m.ImportEdges(); err == nil {
+		if err := e.writeVault(m, edges); err != nil {
+			return nil, err
+		}
+	}
 	e.notes.SaveStamp(stamp)
 	lap("stamp saved")
 	return r.stats.finish(e.Problems(), r.start), nil

@@ -36,6 +36,8 @@
 //	  sources/<name>.json each source's items as last read
 //	map.md                the level-0 map (core/codemap), derived
 //	modules/<module>.md   the level-1 pages (core/codemap), derived
+//	files/<path>.md       a page for each file a note names, for Obsidian
+//	                      (core/codemap), derived
 //	knowledge/<id>.md     knowledge nodes (core/knowledge), committed
 //	summaries/            curated summaries of the map and modules, committed
 //	handoffs/<date>.md    handoffs (core/knowledge), committed
