@@ -136,7 +136,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
 	}
-	if err := e.writeVault(r.next, r.edges); err != nil {
+	if err := e.writeVault(r.next, r.edges, r.opts.Full); err != nil {
 		return nil, err
 	}
 	return r.save()
@@ -285,6 +285,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 			edges = resolve.Edges(project, next.AllFacts())
 			next.SetEdges(edges)
 		}
+		imports := edges
 		if e.referencesOn() {
 			// A table that cannot be read was rebuilt (references).
 			if refEdges, err := referenceEdges(e.folder.dir, next, e.oneShot); err == nil {
@@ -294,12 +295,22 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		if err := e.maps.write(prev, next, edges, nil, true); err != nil {
 			return nil, err
 		}
-		if err := e.writeVault(next, edges); err != nil {
+		if err := e.writeVault(next, imports, true); err != nil {
 			return nil, err
 		}
 		written = true
 	} else {
 		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.content != nil })
+		if e.vaultBehind() && prev.HasEdges() {
+			// A recall's notes delta left the vault to this run.
+			edges, err := prev.ImportEdges()
+			if err != nil {
+				return nil, err
+			}
+			if err := e.writeVault(next, edges, false); err != nil {
+				return nil, err
+			}
+		}
 	}
 	written = written || next.References != prev.References
 	if written {

@@ -68,6 +68,9 @@ type codeMaps struct {
 	// refLangs are the languages whose references the index keeps: a
 	// file of one is shown with the files using it, not its importers.
 	refLangs map[string]bool
+	// rewrote holds the modules whose pages the last write wrote anew,
+	// without their links section, which the vault's write adds back.
+	rewrote map[string]bool
 }
 
 // build assembles the code map from the manifest and the file edges.
@@ -117,6 +120,7 @@ func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty
 	}
 	cm := c.build(next, edges)
 	next.MapsFormat = mapsFormat
+	c.rewrote = map[string]bool{}
 	if err := c.writeMap(cm.Level0(c.projectName(), c.cfg.Budgets.Map, c.summary("map")) + cm.MapLinks()); err != nil {
 		return err
 	}
@@ -129,9 +133,17 @@ func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty
 			continue
 		}
 		page := cm.Level1(mod, c.summary("module:"+mod.Name))
-		if err := c.writeIfChanged(filepath.Join(dir, name), page); err != nil {
-			return err
+		p := filepath.Join(dir, name)
+		// The page as the vault left it keeps its links section when
+		// nothing above it changed; a page written anew has none, and
+		// the vault's write that follows adds it (c.rewrote).
+		if old, err := store.ReadWithin(c.cfg.Root, p, maxModulePage); err == nil && codemap.WithoutLinks(string(old)) == page {
+			continue
 		}
+		if err := store.WriteFile(p, []byte(page), 0o644); err != nil {
+			return fmt.Errorf("write map: %w", err)
+		}
+		c.rewrote[mod.Name] = true
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -90,6 +90,9 @@ type notesRun struct {
 	rankers []namedRanker
 	stats   *IndexStats
 	lap     func(phase string)
+	// vaultNow writes the vault's pages in the delta (IndexNotes) rather
+	// than leaving them to the next index run (RefreshNotes, a recall's).
+	vaultNow bool
 }
 
 // namedRanker is a ranker with the name rubi.hcl gives it.
@@ -107,6 +110,7 @@ func newNotesRun(e *Engine) *notesRun {
 // maps, which the delta does not write).
 func (r *notesRun) run(ctx context.Context, opts IndexOptions) (*IndexStats, error) {
 	e := r.e
+	r.vaultNow = opts.notesMaps
 	if !opts.notesMaps || r.mapsCurrent() {
 		stats, err := r.delta(ctx)
 		if !errors.Is(err, errNoDelta) {
@@ -172,15 +176,50 @@ func (r *notesRun) delta(ctx context.Context) (*IndexStats, error) {
 	if err := r.apply(ctx, change); err != nil {
 		return nil, err
 	}
-	// The file pages and the modules' links follow the notes.
-	if edges, err := m.ImportEdges(); err == nil {
-		if err := e.writeVault(m, edges); err != nil {
-			return nil, err
-		}
+	if err := r.vault(m, change); err != nil {
+		return nil, err
 	}
+	lap("vault")
 	e.notes.SaveStamp(stamp)
 	lap("stamp saved")
 	return r.stats.finish(e.Problems(), r.start), nil
+}
+
+// vault brings the vault's file pages and the modules' links up to date
+// with a change that added, removed or moved a note of the project, or
+// changed the files it is about (a change of texts alone, or of chunks
+// alone, leaves them as they are). A recall's refresh leaves the write to
+// the next index run (Engine.markVaultBehind): building the pages costs
+// the size of the project, which a hook does not pay. A command that
+// wrote a note (IndexNotes) writes them now.
+func (r *notesRun) vault(m *manifest.Manifest, ch *notesindex.Change) error {
+	if ch.Corpus == nil || ch.Corpus.TextsOnly || !touchesNodes(ch.Corpus) {
+		return nil
+	}
+	if !r.vaultNow {
+		return r.e.markVaultBehind()
+	}
+	edges, err := m.ImportEdges()
+	if err != nil {
+		return r.e.markVaultBehind()
+	}
+	return r.e.writeVault(m, edges, false)
+}
+
+// touchesNodes reports whether a notes' delta holds a knowledge node
+// added, changed or removed, or an edge from one.
+func touchesNodes(c *core.Corpus) bool {
+	for _, d := range c.Documents {
+		if kind, _, err := core.SplitDocID(d.ID); err == nil && kind == core.DocNode {
+			return true
+		}
+	}
+	for _, id := range c.Removed {
+		if kind, _, err := core.SplitDocID(id); err == nil && kind == core.DocNode {
+			return true
+		}
+	}
+	return false
 }
 
 // openRankers opens the rankers the index holds something of, for a

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -280,5 +281,87 @@ func TestObsidianVaultOfRubisOwnNotes(t *testing.T) {
 	t.Logf("%d notes; %d links to paths Obsidian hides: %q", len(notes), len(hidden), hidden)
 	if u := v.unconnected(); len(u) > 0 {
 		t.Errorf("notes tied to no module or file page: %q", u)
+	}
+}
+
+// The vault follows the notes without costing a recall the project's
+// size: a note registered is on its file's page as soon as register
+// returns; a note moved to another file outside rubi (a git pull) is
+// brought into the index by the next prompt's hook, which leaves the
+// pages to the next index run, and that run, though no code changed,
+// writes them; the pages are then those a full index writes, byte for
+// byte, and stay so when the record of the last write is damaged.
+func TestObsidianVaultFollowsTheNotes(t *testing.T) {
+	root := rubitest.Project(t, goProject)
+	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
+		t.Fatal(errOut)
+	}
+	dir := filepath.Join(root, ".rubi")
+	page := func(p string) string {
+		data, _ := os.ReadFile(filepath.Join(dir, p))
+		return string(data)
+	}
+	note := "knowledge/gotcha-open-needs-a-dsn.md"
+	if code, _, errOut := runRubi(t, "register", "--root", root, "--type", "gotcha", "--title", "Open needs a DSN",
+		"--file", "store/store.go", "--body", "Open fails without one."); code != 0 {
+		t.Fatal(errOut)
+	}
+	if got := page("files/store/store.go.md"); !strings.Contains(got, "[[knowledge/gotcha-open-needs-a-dsn]]") {
+		t.Fatalf("register left the file's page without the note: %q", got)
+	}
+
+	// Outside rubi, the note moves to another file (its files line and
+	// its links section).
+	text := page(note)
+	moved := strings.ReplaceAll(text, "store/store.go", "store/migrate.go")
+	if !strings.Contains(text, "files: [store/store.go]") {
+		t.Fatalf("the note's files line is not as expected:\n%s", text)
+	}
+	if err := os.WriteFile(filepath.Join(dir, note), []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	payload := fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":%q,"prompt":"why does Open need a DSN?"}`, root)
+	if code, _, errOut := runRubiIn(t, payload, "hook", "UserPromptSubmit"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "files/store/migrate.go.md")); !os.IsNotExist(err) {
+		t.Errorf("the recall wrote the vault's pages (%v): a hook leaves them to the next index", err)
+	}
+	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
+		t.Fatal(errOut)
+	}
+	if got := page("files/store/migrate.go.md"); !strings.Contains(got, "[[knowledge/gotcha-open-needs-a-dsn]]") {
+		t.Errorf("the index after the recall left the new file's page out: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "files/store/store.go.md")); !os.IsNotExist(err) {
+		t.Errorf("the page of the file the note no longer names is left: %v", err)
+	}
+	if got := page("modules/store.md"); !strings.Contains(got, "- file [[files/store/migrate.go|store/migrate.go]]") || !strings.Contains(got, "- note [[knowledge/gotcha-open-needs-a-dsn]]") || strings.Contains(got, "files/store/store.go") {
+		t.Errorf("the module's links do not follow the note:\n%s", got)
+	}
+
+	incremental := vaultPages(t, dir)
+	if code, _, errOut := runRubi(t, "index", "--root", root, "--full"); code != 0 {
+		t.Fatal(errOut)
+	}
+	full := vaultPages(t, dir)
+	if !maps.Equal(incremental, full) {
+		t.Errorf("the pages written step by step differ from a full index's:\n%v\n----\n%v", incremental, full)
+	}
+
+	// A damaged record of the last write: the next write compares every
+	// page, and a note removed still takes its page along.
+	sum := filepath.Join(dir, "index", "vault.sum")
+	if err := os.WriteFile(sum, []byte("rubi-vault 0\nnot a line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runRubi(t, "forget", "--root", root, "gotcha-open-needs-a-dsn", "--hard"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "files/store/migrate.go.md")); !os.IsNotExist(err) {
+		t.Errorf("the page of a forgotten note's file is left: %v", err)
+	}
+	if got := page("modules/store.md"); strings.Contains(got, "gotcha-open-needs-a-dsn") {
+		t.Errorf("the module page still links the forgotten note:\n%s", got)
 	}
 }
