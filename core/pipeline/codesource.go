@@ -99,6 +99,6 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 	return nil
 }
 
-// save has nothing to keep: the code's state is the manifest, which the
-// run has written.
-func (*codeSource) save(*indexRun, bool) error { return nil }
+// save keeps the list of the files found binary: the code's state is
+// otherwise the manifest, which the run has written.
+func (*codeSource) save(r *indexRun, _ bool) error { return r.saveBinaryFiles() }

@@ -3,6 +3,11 @@ package pipeline
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -81,8 +86,15 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 func (r *indexRun) scan(ctx context.Context) error {
 	files, prev, next, opts := r.files, r.prev, r.next, r.opts
 	full := opts.Full
+	r.binaries, r.scanned = readBinaryFiles(r.e.folder.dir), true
 	var todo []*scanned
+	known := 0 // binary files as the last run saw them
 	for _, s := range files {
+		if b, ok := r.binaries[s.file.Path]; ok && !full && b == (binaryStamp{s.file.Size, s.file.ModTime.UnixNano()}) {
+			s.skip = walk.ReasonBinary
+			known++
+			continue
+		}
 		old := prev.Records()[s.file.Path]
 		// A file is reused only if the parser of its language is the
 		// one that parsed it: a new parser, setting or rubi version
@@ -102,7 +114,7 @@ func (r *indexRun) scan(ctx context.Context) error {
 	}
 	// The files this run indexes: the unchanged are done already, a file
 	// found binary or unreadable leaves the count (PhaseRead).
-	r.progress.phase(PhaseRead, len(files)-len(todo), len(files))
+	r.progress.phase(PhaseRead, len(files)-len(todo)-known, len(files)-known)
 	if len(todo) == 0 {
 		return nil
 	}
@@ -313,4 +325,66 @@ func (r *indexRun) readAll() {
 		}()
 	}
 	wg.Wait()
+}
+
+// binaryFilesFile, in the index folder, lists the files found binary
+// (binaryFiles): the manifest holds no record of them, and without it
+// every refresh would read each again to find it binary.
+const binaryFilesFile = "binary.json"
+
+// maxBinaryFiles bounds what is read of binary.json.
+const maxBinaryFiles = 64 << 20
+
+// binaryFiles are the files an index run found binary, by path, with the
+// size and modification time they had: a later run that finds them so
+// skips them unread, as it passes an unchanged file.
+type binaryFiles map[string]binaryStamp
+
+type binaryStamp struct {
+	Size    int64 `json:"size"`
+	ModTime int64 `json:"mtime"`
+}
+
+// readBinaryFiles reads binary.json; none, or one that cannot be read,
+// is an empty list: every file is then read and checked again.
+func readBinaryFiles(indexDir string) binaryFiles {
+	data, err := store.ReadLeaf(filepath.Join(indexDir, binaryFilesFile), maxBinaryFiles)
+	if err != nil {
+		return binaryFiles{}
+	}
+	var out binaryFiles
+	if json.Unmarshal(data, &out) != nil || out == nil {
+		return binaryFiles{}
+	}
+	return out
+}
+
+// saveBinaryFiles writes the files this run found binary, read or known,
+// when they differ from the list it read; derived (lost, the next run
+// reads them again). A run that did not scan the files keeps the list.
+func (r *indexRun) saveBinaryFiles() error {
+	if !r.scanned {
+		return nil
+	}
+	now := binaryFiles{}
+	for _, s := range r.files {
+		if s.skip == walk.ReasonBinary {
+			now[s.file.Path] = binaryStamp{s.file.Size, s.file.ModTime.UnixNano()}
+		}
+	}
+	if maps.Equal(now, r.binaries) {
+		return nil
+	}
+	path := filepath.Join(r.e.folder.dir, binaryFilesFile)
+	if len(now) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := json.Marshal(now)
+	if err != nil {
+		return err
+	}
+	return store.WriteDerived(path, data, 0o644)
 }

@@ -50,6 +50,10 @@ type indexRun struct {
 	progress *progress
 
 	files []*scanned
+	// binaries are the files the last run found binary, as it saw them
+	// (binaryFiles), read by scan, which sets scanned.
+	binaries binaryFiles
+	scanned  bool
 	attrs *codemap.Attributes
 	// arena holds the contents of the files the run read: they live
 	// until the rankers have indexed them (scan), and go with the run.

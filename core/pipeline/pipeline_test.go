@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -954,5 +955,52 @@ func TestWeakMatchesTakeNothing(t *testing.T) {
 	}
 	if len(all.Items)+all.Omitted < 21 {
 		t.Errorf("with no floor, %d items and %d left out: the release notes should match \"checkout\"", len(all.Items), all.Omitted)
+	}
+}
+
+// A file found binary is passed unread by the next runs while its size
+// and time stay (as an unchanged file is): a refresh of a tree with many
+// images or archives reads none of them again. One given new content,
+// size and time kept, is still taken for binary; once its time moves it
+// is read again, found text now, and indexed.
+func TestBinaryFilesAreNotReadAgain(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	first := index(t, e)
+	var binaries []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && !strings.Contains(p, string(filepath.Separator)+".rubi"+string(filepath.Separator)) {
+			if data, err := os.ReadFile(p); err == nil && bytes.IndexByte(data, 0) >= 0 {
+				binaries = append(binaries, p)
+			}
+		}
+		return nil
+	})
+	if first.Files.Skipped["binary"] != 2 || len(binaries) < 1 {
+		t.Fatalf("the fixture's binary files: skipped %v, found %q", first.Files.Skipped, binaries)
+	}
+	p := binaries[0]
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := bytes.Repeat([]byte("x"), int(st.Size()))
+	if err := os.WriteFile(p, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	again := index(t, e)
+	if again.Files.Skipped["binary"] != 2 || again.Files.Indexed != first.Files.Indexed {
+		t.Errorf("a binary file of the same size and time was read again: skipped %v, indexed %d (first %d)", again.Files.Skipped, again.Files.Indexed, first.Files.Indexed)
+	}
+	later := st.ModTime().Add(time.Minute)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	moved := index(t, e)
+	if moved.Files.Skipped["binary"] != 1 || moved.Files.Indexed != first.Files.Indexed+1 {
+		t.Errorf("a file whose time moved was not read again: skipped %v, indexed %d (first %d)", moved.Files.Skipped, moved.Files.Indexed, first.Files.Indexed)
 	}
 }
