@@ -54,7 +54,7 @@ type indexRun struct {
 	// (binaryFiles), read by scan, which sets scanned.
 	binaries binaryFiles
 	scanned  bool
-	attrs *codemap.Attributes
+	attrs    *codemap.Attributes
 	// arena holds the contents of the files the run read: they live
 	// until the rankers have indexed them (scan), and go with the run.
 	arena *store.Arena
