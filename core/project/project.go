@@ -34,6 +34,10 @@
 //	  notes.bin, notes.edits, notes.stamp
 //	                      the notes' part of the index (the notes index)
 //	  sources/<name>.json each source's items as last read
+//	  binary.json         the files found binary, passed unread (core/pipeline)
+//	  vault.sum, vault.behind
+//	                      what the Obsidian pages' last write left, and
+//	                      that a recall left them to the next index (core/pipeline)
 //	map.md                the level-0 map (core/codemap), derived
 //	modules/<module>.md   the level-1 pages (core/codemap), derived
 //	files/<path>.md       a page for each file a note names, for Obsidian
