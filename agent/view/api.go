@@ -26,6 +26,13 @@ func (s *Server) api(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/note", s.json(s.noteData))
 	mux.HandleFunc("GET /api/timeline", s.json(s.timelineData))
 	mux.HandleFunc("GET /api/search", s.json(s.searchData))
+	mux.HandleFunc("GET /api/tokens", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		json.NewEncoder(w).Encode(struct {
+			Xray bool `json:"xray"`
+			Days int  `json:"days"`
+		}{s.xray != nil, s.days})
+	})
 }
 
 // httpError is an error with the status to answer it with.

@@ -41,6 +41,8 @@ type Options struct {
 	// Xray writes the token X-ray page (agent/xray's HTML) of the
 	// project's agent sessions; nil: the Tokens page says there is none.
 	Xray func(ctx context.Context, w io.Writer) error
+	// XrayDays is how many days of sessions Xray reads, for the page.
+	XrayDays int
 	// Token is the secret every request must show; "" makes one
 	// (loopback.NewToken).
 	Token string
@@ -52,6 +54,7 @@ type Options struct {
 type Server struct {
 	eng    *pipeline.Engine
 	xray   func(ctx context.Context, w io.Writer) error
+	days   int
 	token  string
 	cookie string
 	logger hclog.Logger
@@ -95,7 +98,7 @@ func New(o Options) (*Server, error) {
 	}
 	sum := sha256.Sum256([]byte(token))
 	return &Server{
-		eng: o.Engine, xray: o.Xray, token: token, logger: logger, page: page,
+		eng: o.Engine, xray: o.Xray, days: o.XrayDays, token: token, logger: logger, page: page,
 		// The cookie's name is the token's own, so that two views on
 		// this machine (cookies do not tell ports apart) keep theirs.
 		cookie: "rubi_view_" + hex.EncodeToString(sum[:6]),

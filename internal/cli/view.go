@@ -53,8 +53,9 @@ as it is (as --no-refresh does), and see another process's re-index.`,
 			x := defaultXrayFlags()
 			x.project = eng.Config().Root
 			srv, err := view.New(view.Options{
-				Engine: eng,
-				Logger: g.logger,
+				Engine:   eng,
+				Logger:   g.logger,
+				XrayDays: x.days,
 				Xray: func(ctx context.Context, w io.Writer) error {
 					rep, err := x.report(ctx)
 					if err != nil {

@@ -1,6 +1,6 @@
 // What every page of rubi view shares. Repository text (names, notes,
 // symbols) only ever reaches the page as text: el() and append() make
-// text nodes of strings, and nothing here sets innerHTML.
+// text nodes of strings, and nothing here parses a string as markup.
 'use strict';
 
 window.rubi = (() => {

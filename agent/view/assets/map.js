@@ -79,7 +79,6 @@
     cy = window.cytoscape({
       container: box,
       elements,
-      wheelSensitivity: 0.3,
       style: [
         { selector: 'node', style: { width: 'data(size)', height: 'data(size)', 'background-color': 'data(colour)', 'border-width': 2, 'border-color': '#333', 'border-style': 'data(border)', label: 'data(label)', 'font-size': 10, 'text-valign': 'bottom', 'text-margin-y': 3, color: '#222' } },
         { selector: 'node:selected', style: { 'border-color': '#b3123a', 'border-width': 4 } },
