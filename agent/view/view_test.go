@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -293,6 +294,15 @@ func TestScriptsWriteNoHTML(t *testing.T) {
 func TestAPI(t *testing.T) {
 	eng := fixture(t)
 	s, ts := serve(t, eng)
+	before := tree(t, eng.Config().Root)
+	defer func() {
+		// The view only reads: nothing under .rubi/ changed.
+		if after := tree(t, eng.Config().Root); after != before {
+			t.Errorf(".rubi/ changed:\n%s\nthen:\n%s", before, after)
+		}
+	}()
+	var search Search
+	getJSON(t, s, ts, "/api/search?q=quokka+migration+orders+retry", &search)
 
 	var m Map
 	getJSON(t, s, ts, "/api/map", &m)
@@ -430,6 +440,27 @@ func TestServeEndsOnCancel(t *testing.T) {
 	if err := s.Serve(context.Background(), ln); err == nil || !strings.Contains(err.Error(), "this machine only") {
 		t.Errorf("Serve on %s: %v", ln.Addr(), err)
 	}
+}
+
+// tree lists .rubi/'s files with their sizes and modification times.
+func tree(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(filepath.Join(root, ".rubi"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %s\n", p[len(root):], fi.Size(), fi.ModTime().Format(time.RFC3339Nano))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 func hasEdge(edges []ModuleEdge, from, to string) bool {
