@@ -30,6 +30,13 @@ window.rubi = (() => {
     return body;
   }
 
+  // fill replaces a parent's children (null, undefined and false stand
+  // for nothing).
+  function fill(parent, ...children) {
+    parent.replaceChildren(...children.flat().filter((c) => c !== undefined && c !== null && c !== false));
+    return parent;
+  }
+
   function main() { return document.getElementById('page'); }
 
   // ready tells whoever waits (a test, a screenshot) that the page shows
@@ -77,5 +84,5 @@ window.rubi = (() => {
 
   function param(name) { return new URLSearchParams(location.search).get(name); }
 
-  return { el, get, main, ready, fail, clearAlert, start, colour, fmtTime, param };
+  return { el, fill, get, main, ready, fail, clearAlert, start, colour, fmtTime, param };
 })();

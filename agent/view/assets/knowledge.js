@@ -4,7 +4,7 @@
 'use strict';
 
 (() => {
-  const { el, get, main, start, colour, fail, clearAlert, fmtTime, param } = window.rubi;
+  const { el, fill, get, main, start, colour, fail, clearAlert, fmtTime, param } = window.rubi;
   let cy = null;
   let panel = null;
   let table = null;
@@ -48,7 +48,7 @@
     try {
       const n = await get('/api/note?id=' + encodeURIComponent(id));
       clearAlert();
-      panel.replaceChildren(
+      fill(panel,
         el('h2', { 'data-testid': 'note-title', text: n.title }),
         el('p', {}, tags(n), el('span', { class: 'muted', text: ' ' + n.id + ' · updated ' + fmtTime(n.updated) })),
         n.stale.length ? el('ul', { class: 'plain' }, n.stale.map((s) => el('li', { class: 'alert-line', text: '⚠ ' + s }))) : null,
@@ -122,7 +122,7 @@
         el('td', { text: fmtTime(n.updated) }),
         el('td', { text: n.files.join(', ') }),
       ))));
-    root.replaceChildren(
+    fill(root,
       el('h1', { text: 'Knowledge' }),
       data.problems.length ? el('details', {}, el('summary', { text: data.problems.length + ' notes could not be read' }), el('ul', {}, data.problems.map((p) => el('li', { text: p })))) : null,
       el('div', { class: 'toolbar' },

@@ -5,7 +5,7 @@
 'use strict';
 
 (() => {
-  const { el, get, main, start, colour, fail, clearAlert } = window.rubi;
+  const { el, fill, get, main, start, colour, fail, clearAlert } = window.rubi;
   let cy = null;
   let panel = null;
   let table = null;
@@ -36,7 +36,7 @@
     try {
       const m = await get('/api/module?name=' + encodeURIComponent(name));
       clearAlert();
-      panel.replaceChildren(
+      fill(panel,
         el('h2', { text: m.name }),
         el('p', { class: 'muted', text: m.files + ' files · PageRank ' + m.pagerank.toFixed(4) }),
         el('h3', { text: 'Central files' }), list(m.central, fileButton),
@@ -52,7 +52,7 @@
     try {
       const f = await get('/api/file?path=' + encodeURIComponent(path));
       clearAlert();
-      panel.replaceChildren(
+      fill(panel,
         el('h2', { text: f.path }),
         el('p', { class: 'muted' }, (f.language || '') + ' · module ', moduleButton(f.module), ' · PageRank ' + f.pagerank.toFixed(4)),
         el('h3', { text: 'Symbols' }),
@@ -108,7 +108,7 @@
         el('td', {}, m.central.map((p) => el('div', {}, fileButton(p)))),
         el('td', { text: m.depends_on.join(', ') }),
       ))));
-    root.replaceChildren(
+    fill(root,
       el('h1', { text: 'Map' }),
       el('p', { class: 'muted', text: data.files + ' files in ' + data.modules.length + ' modules' }),
       el('div', { class: 'toolbar' }, fit, el('span', { class: 'muted', text: 'scroll to zoom, drag to pan' })),

@@ -4,18 +4,18 @@
 'use strict';
 
 (() => {
-  const { el, get, main, start, ready, fail, clearAlert } = window.rubi;
+  const { el, fill, get, main, start, ready, fail, clearAlert } = window.rubi;
   let out = null;
 
   function score(x) { return (Math.round(x * 10000) / 10000).toString(); }
 
   async function ask(q) {
     delete document.body.dataset.ready;
-    out.replaceChildren(el('p', { class: 'muted', text: 'Searching…' }));
+    fill(out, el('p', { class: 'muted', text: 'Searching…' }));
     try {
       const r = await get('/api/search?q=' + encodeURIComponent(q));
       clearAlert();
-      out.replaceChildren(
+      fill(out,
         el('p', { 'data-testid': 'budget', text: r.tokens + ' of ' + r.budget + ' tokens used · ' + r.items.length + ' items' + (r.omitted ? ' · ' + r.omitted + ' left out by the budget or the limit' : '') }),
         r.problems.length ? el('ul', {}, r.problems.map((p) => el('li', { class: 'muted', text: p }))) : null,
         el('h2', { text: 'Items' }),
@@ -33,7 +33,7 @@
       );
       ready();
     } catch (e) {
-      out.replaceChildren();
+      fill(out);
       fail(e);
     }
   }
@@ -49,7 +49,7 @@
       history.replaceState(null, '', '/search?q=' + encodeURIComponent(q));
       ask(q);
     });
-    main().replaceChildren(
+    fill(main(),
       el('h1', { text: 'Search' }),
       el('p', { class: 'muted', text: 'The answer rubi context gives an agent for the question, from the index as it is.' }),
       form, out);

@@ -5,7 +5,7 @@
 'use strict';
 
 (() => {
-  const { el, get, main, start, fmtTime } = window.rubi;
+  const { el, fill, get, main, start, fmtTime } = window.rubi;
   const SVG = 'http://www.w3.org/2000/svg';
   const DAY = 86400000;
   const zoneColour = { active: '#59a14f', kept: '#4e79a7', 'archive-due': '#f28e2b', archived: '#9c755f', 'purge-due': '#e15759' };
@@ -55,6 +55,20 @@
     return s;
   }
 
+  // legend names the dots' colours; a swatch takes its colour from
+  // script (the page's policy allows no style attribute).
+  function legend() {
+    const item = (c, label) => {
+      const sw = el('span', { class: 'swatch' });
+      sw.style.backgroundColor = c;
+      return el('span', {}, sw, label);
+    };
+    return el('div', { class: 'legend' },
+      Object.entries(zoneColour).map(([z, c]) => item(c, 'chunk ' + z)),
+      Object.entries(importanceColour).map(([i, c]) => item(c, 'note ' + i)),
+      item('#b07aa1', 'handoff'));
+  }
+
   start(async () => {
     const data = await get('/api/timeline');
     const counts = { note: 0, handoff: 0, chunk: 0 };
@@ -62,12 +76,12 @@
     const policy = data.archive_after_days > 0
       ? 'Retention: a chunk unused for ' + data.archive_after_days + ' days is archived unless kept (tags, reads, keywords)' + (data.purge_after_days > 0 ? '; an archive older than ' + data.purge_after_days + ' days is deleted.' : '.')
       : 'Retention: chunks are never archived (archive_after is 0).';
-    main().replaceChildren(
+    fill(main(),
       el('h1', { text: 'Timeline' }),
       el('p', { class: 'muted', text: counts.note + ' notes, ' + counts.handoff + ' handoffs, ' + counts.chunk + ' conversation chunks. ' + policy }),
       data.problems.length ? el('details', {}, el('summary', { text: data.problems.length + ' handoffs could not be read' }), el('ul', {}, data.problems.map((p) => el('li', { text: p })))) : null,
       chart(data),
-      el('div', { class: 'legend' }, Object.keys(zoneColour).map((z) => el('span', { class: 'tag', text: 'chunk ' + z })), el('span', { class: 'muted', text: 'notes coloured by importance' })),
+      legend(),
       el('table', { 'data-testid': 'timeline' },
         el('thead', {}, el('tr', {}, ['Time (UTC)', 'Kind', 'Type', 'Title', 'Importance or zone'].map((h) => el('th', { text: h })))),
         el('tbody', {}, data.items.map((it) => el('tr', { 'data-id': it.id, 'data-kind': it.kind },

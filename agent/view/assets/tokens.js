@@ -3,12 +3,12 @@
 'use strict';
 
 (() => {
-  const { el, get, main, start, fail } = window.rubi;
+  const { el, fill, get, main, start, fail } = window.rubi;
 
   start(async () => {
     const info = await get('/api/tokens');
     const root = main();
-    root.replaceChildren(el('h1', { text: 'Tokens' }));
+    fill(root, el('h1', { text: 'Tokens' }));
     if (!info.xray) {
       root.append(el('p', { class: 'muted', text: 'This view has no token X-ray: rubi xray reads the agents\' session logs.' }));
       return;
