@@ -228,12 +228,15 @@ func about(n *knowledge.Node, path string) bool {
 // repository's: the pages show it as text.
 type Note struct {
 	// ID is the node's id, "personal:"-prefixed for the personal vault's.
-	ID         string           `json:"id"`
-	Type       string           `json:"type"`
-	Status     string           `json:"status"`
-	Importance string           `json:"importance"`
-	Title      string           `json:"title"`
+	ID         string `json:"id"`
+	Type       string `json:"type"`
+	Status     string `json:"status"`
+	Importance string `json:"importance"`
+	Title      string `json:"title"`
+	// Files are the files the note names, the first MaxNoteFiles of
+	// FilesTotal.
 	Files      []string         `json:"files"`
+	FilesTotal int              `json:"files_total"`
 	Symbols    []string         `json:"symbols"`
 	Links      []knowledge.Link `json:"links"`
 	Tags       []string         `json:"tags"`
@@ -252,6 +255,10 @@ type Note struct {
 	Repository bool `json:"repository"`
 }
 
+// MaxNoteFiles caps the files a note lists in the API: a note may name
+// thousands, and a page drawing them all would stall.
+const MaxNoteFiles = 100
+
 func (s *Server) note(n *knowledge.Node, stale bool) Note {
 	kn := s.eng.Project().Knowledge()
 	id := n.ID
@@ -259,7 +266,7 @@ func (s *Server) note(n *knowledge.Node, stale bool) Note {
 		id = "personal:" + id
 	}
 	out := Note{ID: id, Type: n.Type, Status: n.Status, Importance: n.Importance, Title: n.Title,
-		Files: escapedPaths(n.Files), Symbols: orEmpty(n.Symbols), Links: n.Links, Tags: orEmpty(n.Tags),
+		Files: escapedPaths(n.Files[:min(len(n.Files), MaxNoteFiles)]), FilesTotal: len(n.Files), Symbols: orEmpty(n.Symbols), Links: n.Links, Tags: orEmpty(n.Tags),
 		Created: n.Created, Updated: n.Updated, Personal: n.Personal, SupersededBy: n.SupersededBy, Stale: []string{},
 		Repository: !n.Personal && !kn.Owned(n.Path)}
 	if out.Links == nil {

@@ -76,13 +76,30 @@ func (s *Server) timelineData(*http.Request) (any, error) {
 		}
 		out.Items = append(out.Items, TimelineItem{ID: "handoff:" + core.EscapePath(filepath.Base(h.Path)), Kind: "handoff", Title: title, Time: h.Created})
 	}
+	// The memory may be unreadable (a sessions folder that leads out of
+	// the project): the notes and handoffs still show, and the page says
+	// why the chunks do not.
+	if err := s.chunks(out, mem, policy); err != nil {
+		out.Problems = append(out.Problems, "the conversation memory: "+err.Error())
+	}
+	slices.SortStableFunc(out.Items, func(a, b TimelineItem) int {
+		if c := b.Time.Compare(a.Time); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// chunks adds the conversation chunks, each in its retention zone.
+func (s *Server) chunks(out *Timeline, mem *memory.Store, policy memory.Policy) error {
 	chunks, err := mem.List(memory.Filter{})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	plan, err := mem.Preview(policy)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	zone := map[string][2]string{}
 	for _, st := range plan.Archive {
@@ -105,11 +122,5 @@ func (s *Server) timelineData(*http.Request) (any, error) {
 		}
 		out.Items = append(out.Items, TimelineItem{ID: c.ID, Kind: "chunk", Title: c.Summary, Time: c.Created, Type: c.Type, Zone: z[0], Why: z[1], Tags: c.Tags})
 	}
-	slices.SortStableFunc(out.Items, func(a, b TimelineItem) int {
-		if c := b.Time.Compare(a.Time); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-	return out, nil
+	return nil
 }

@@ -303,6 +303,14 @@ func TestAPI(t *testing.T) {
 	}()
 	var search Search
 	getJSON(t, s, ts, "/api/search?q=quokka+migration+orders+retry", &search)
+	many := make([]string, MaxNoteFiles+50)
+	for i := range many {
+		many[i] = fmt.Sprintf("gen/file%d.go", i)
+	}
+	if _, err := eng.Project().Knowledge().Register(context.Background(), []knowledge.Input{{Type: "concept", Title: "Generated files", Body: "They are generated.", Files: many}}); err != nil {
+		t.Fatal(err)
+	}
+	before = tree(t, eng.Config().Root)
 
 	var m Map
 	getJSON(t, s, ts, "/api/map", &m)
@@ -331,8 +339,14 @@ func TestAPI(t *testing.T) {
 
 	var notes Notes
 	getJSON(t, s, ts, "/api/notes", &notes)
-	if len(notes.Notes) != 2 || notes.Notes[0].Title != hostileTitle || notes.Notes[0].Importance != "high" || notes.Notes[0].Files[0] != "store/store.go" {
+	if len(notes.Notes) != 3 || notes.Notes[0].Title != hostileTitle || notes.Notes[0].Importance != "high" || notes.Notes[0].Files[0] != "store/store.go" {
 		t.Errorf("/api/notes: %+v", notes)
+	}
+	// A note naming many files lists the first MaxNoteFiles.
+	for _, n := range notes.Notes {
+		if n.Title == "Generated files" && (len(n.Files) != MaxNoteFiles || n.FilesTotal != MaxNoteFiles+50) {
+			t.Errorf("a note of %d files lists %d of %d", len(many), len(n.Files), n.FilesTotal)
+		}
 	}
 	var n Note
 	getJSON(t, s, ts, "/api/note?id="+notes.Notes[0].ID, &n)
@@ -355,7 +369,7 @@ func TestAPI(t *testing.T) {
 		}
 	}
 	// The handoff is a file and a chunk of the memory.
-	if kinds["note"] != 2 || kinds["handoff"] != 1 || kinds["chunk"] != 2 || tl.ArchiveAfterDays <= 0 {
+	if kinds["note"] != 3 || kinds["handoff"] != 1 || kinds["chunk"] != 2 || tl.ArchiveAfterDays <= 0 {
 		t.Errorf("/api/timeline: %v, archive after %v days: %+v", kinds, tl.ArchiveAfterDays, tl.Items)
 	}
 

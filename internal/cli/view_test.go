@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rubi-dev/rubi/internal/rubitest"
@@ -30,43 +31,12 @@ func TestViewPrintsItsAddressFirstAndStopsOnInterrupt(t *testing.T) {
 		t.Fatalf("context: exit %d: %s", code, errOut)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out, w := io.Pipe()
-	var stderr bytes.Buffer
-	exit := make(chan int, 1)
-	go func() {
-		exit <- run(ctx, []string{"view", "--root", root}, strings.NewReader(""), w, &stderr)
-		w.Close()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no first line: %v; stderr: %s", err, stderr.String())
-	}
-	m := regexp.MustCompile(`^rubi view: (http://127\.0\.0\.1:[0-9]+)/\?token=([A-Z2-7]{26})\n$`).FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("first line %q", line)
-	}
-	go io.Copy(io.Discard, out)
-	base, token := m[1], m[2]
-
-	get := func(path, auth string) (int, string) {
-		req, _ := http.NewRequest("GET", base+path, nil)
-		if auth != "" {
-			req.Header.Set("Authorization", "Bearer "+auth)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	v := startView(t, "view", "--root", root)
+	get := v.get
 	if code, _ := get("/api/notes", ""); code != http.StatusUnauthorized {
 		t.Errorf("without the token: %d", code)
 	}
-	code, body := get("/api/search?q="+url.QueryEscape(q), token)
+	code, body := get("/api/search?q="+url.QueryEscape(q), v.token)
 	var got struct {
 		Answer string `json:"answer"`
 	}
@@ -77,14 +47,113 @@ func TestViewPrintsItsAddressFirstAndStopsOnInterrupt(t *testing.T) {
 		t.Errorf("the view's answer:\n%s\nrubi context's:\n%s", got.Answer, want)
 	}
 
-	cancel()
-	if code := <-exit; code != 0 {
-		t.Errorf("exit %d after the interrupt: %s", code, stderr.String())
+	v.stop()
+}
+
+// viewRun is a rubi view running in-process.
+type viewRun struct {
+	t           *testing.T
+	base, token string
+	cancel      func()
+	exit        chan int
+	stderr      *lockedBuffer
+}
+
+// lockedBuffer is a bytes.Buffer a command writes while a test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startView runs rubi with args (a view command line) until the test
+// stops it, and reads the address and token its first line gives.
+func startView(t *testing.T, args ...string) *viewRun {
+	t.Helper()
+	v, code := tryView(t, args...)
+	if v == nil {
+		t.Fatalf("rubi %s: exit %d without its address", strings.Join(args, " "), code)
 	}
+	return v
+}
+
+// tryView is startView for a view that may not start: nil and the exit
+// status when rubi ended without printing a line (its error on stderr).
+func tryView(t *testing.T, args ...string) (*viewRun, int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, w := io.Pipe()
+	v := &viewRun{t: t, cancel: cancel, exit: make(chan int, 1), stderr: &lockedBuffer{}}
+	go func() {
+		v.exit <- run(ctx, args, strings.NewReader(""), w, v.stderr)
+		w.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-v.exit
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil && line == "" {
+		code := <-v.exit
+		v.exit <- code
+		if strings.TrimSpace(v.stderr.String()) == "" {
+			t.Errorf("rubi %s: exit %d without a message", strings.Join(args, " "), code)
+		}
+		return nil, code
+	}
+	m := regexp.MustCompile(`^rubi view: (http://127\.0\.0\.1:[0-9]+)/\?token=([A-Z2-7]{26})\n$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("first line %q", line)
+	}
+	go io.Copy(io.Discard, out)
+	v.base, v.token = m[1], m[2]
+	return v, 0
+}
+
+// get requests path with the token auth ("": none), and returns the
+// status and body.
+func (v *viewRun) get(path, auth string) (int, string) {
+	v.t.Helper()
+	req, err := http.NewRequest("GET", v.base+path, nil)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", "Bearer "+auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// stop interrupts the view (Ctrl-C cancels the command's context): it
+// ends with status 0, its port closed.
+func (v *viewRun) stop() {
+	v.t.Helper()
+	v.cancel()
+	if code := <-v.exit; code != 0 {
+		v.t.Errorf("exit %d after the interrupt: %s", code, v.stderr)
+	}
+	v.exit <- 0
 	http.DefaultClient.CloseIdleConnections()
-	if conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://")); err == nil {
+	if conn, err := net.Dial("tcp", strings.TrimPrefix(v.base, "http://")); err == nil {
 		conn.Close()
-		t.Error("the port still accepts connections")
+		v.t.Error("the port still accepts connections")
 	}
 }
 

@@ -54,7 +54,7 @@
         n.stale.length ? el('ul', { class: 'plain' }, n.stale.map((s) => el('li', { class: 'alert-line', text: '⚠ ' + s }))) : null,
         n.repository ? el('p', { class: 'muted', text: 'From the repository: its own words, not rubi\'s.' }) : null,
         el('pre', { 'data-testid': 'note-body', class: n.repository ? 'quoted' : '', text: n.body || '' }),
-        n.files.length ? el('h3', { text: 'Files' }) : null,
+        n.files.length ? el('h3', { text: n.files_total > n.files.length ? 'Files (the first ' + n.files.length + ' of ' + n.files_total + ')' : 'Files' }) : null,
         n.files.length ? el('ul', { class: 'plain' }, n.files.map((f) => el('li', {}, el('code', { text: f })))) : null,
         n.links.length ? el('h3', { text: 'Links' }) : null,
         n.links.length ? el('ul', { class: 'plain' }, n.links.map((l) => el('li', {}, el('span', { class: 'muted', text: l.rel + ' → ' }),
@@ -78,7 +78,9 @@
         if (l.target.startsWith('file:')) named.add(l.target.slice(5));
         else if (ids.has(l.target) && l.target !== n.id) edges.push({ source: n.id, target: l.target, rel: l.rel });
       }
-      for (const f of named) {
+      // A note may name thousands of files: the graph draws the first
+      // few, the panel says how many.
+      for (const f of [...named].slice(0, 12)) {
         files.add(f);
         edges.push({ source: n.id, target: 'file:' + f, rel: 'about' });
       }
