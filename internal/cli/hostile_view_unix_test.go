@@ -66,9 +66,18 @@ func viewHostile(t *testing.T, root string) {
 	if len(notes.Notes) == 0 {
 		t.Error("/api/notes: no note")
 	}
+	theirs := 0
+	defer func() {
+		if theirs != 2 {
+			t.Errorf("/api/notes lists %d of the repository's 2 notes", theirs)
+		}
+	}()
 	for _, n := range notes.Notes {
-		if (n.ID == "gotcha-run-this" || n.ID == "concept-long") && !n.Repository {
-			t.Errorf("note %s: the repository's, not marked so", n.ID)
+		if n.ID == "gotcha-run-this" || n.ID == "concept-long" {
+			theirs++
+			if !n.Repository {
+				t.Errorf("note %s: the repository's, not marked so", n.ID)
+			}
 		}
 		check("/api/note?id="+url.QueryEscape(n.ID), true)
 	}
