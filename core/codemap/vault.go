@@ -93,6 +93,15 @@ func (m *Map) MapLinks() string {
 	return b.String()
 }
 
+// MaxNoteFiles is how many of a note's files, the first, the vault
+// gives pages and links; MaxMissingPages how many pages, in all, it
+// gives files the index does not hold. A repository's note may name
+// thousands: the vault stays the size of the project.
+const (
+	MaxNoteFiles    = 100
+	MaxMissingPages = 1000
+)
+
 // Vault is what the notes add to the maps: the file pages (vault path
 // with .md → content) and each module's links section.
 type Vault struct {
@@ -109,12 +118,24 @@ func (m *Map) Vault(notes []NoteRef) *Vault {
 	byModule := map[string][]string{} // a module → the notes naming its files
 	pages := map[string][]string{}    // a module → its files with a page
 	for _, n := range notes {
-		for _, f := range n.Files {
+		for _, f := range n.Files[:min(len(n.Files), MaxNoteFiles)] {
 			byFile[f] = append(byFile[f], n.Page)
 			if file, ok := m.Files[f]; ok {
 				byModule[file.Module] = append(byModule[file.Module], n.Page)
 			}
 		}
+	}
+	// The files the index does not hold get pages up to a bound, the
+	// first by path: a repository's notes may name any number of them.
+	var missing []string
+	for f := range byFile {
+		if _, ok := m.Files[f]; !ok {
+			missing = append(missing, f)
+		}
+	}
+	sort.Strings(missing)
+	for _, f := range missing[min(len(missing), MaxMissingPages):] {
+		delete(byFile, f)
 	}
 	for f, ns := range byFile {
 		page, ok := FilePage(f)
