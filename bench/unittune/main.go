@@ -96,6 +96,7 @@ func main() {
 	neighbours := flag.Bool("neighbours", false, "tune the references' parts (calls_named_weight, named_calls_weight) around the shipped listing, on a dump made with them at 1")
 	without := flag.Bool("without-refs", false, "with -neighbours, the same grid with the references' parts at 0: what they are measured against")
 	verbatim := flag.Bool("verbatim", false, "tune the verbatim parts (names_used_weight, quoted_weight) with the listing's weights near the shipped ones, on a dump made with them at 1")
+	verbatimOff := flag.Bool("without-verbatim", false, "with -verbatim, the same grid with the verbatim and test parts at 0: what they are measured against")
 	perProject := flag.Bool("per-project", false, "print the chosen setting's function Acc@5/10 per project (in-sample)")
 	flag.Parse()
 	insts, err := read(*dump)
@@ -112,6 +113,9 @@ func main() {
 	}
 	if *verbatim {
 		grid = verbatimGrid()
+		if *verbatimOff {
+			grid = slices.DeleteFunc(grid, func(s setting) bool { return s.nu != 0 || s.qu != 0 || s.test != 0 })
+		}
 	}
 	fmt.Fprintf(os.Stderr, "unittune: %d instances, %d settings\n", len(insts), len(grid))
 	acc5 := make([][]bool, len(grid))
