@@ -236,7 +236,14 @@ reranker "rerank.notes" {
 # named_calls_weight weigh a unit that calls, or is called by, a unit the
 # question names (the references' edges): no gain under cross-validation on
 # SWE-bench dev (bench/results/quality-2026-12-06-callers.md), so 0, and
-# the edges are not looked up.
+# the edges are not looked up. names_used_weight weighs a unit whose lines
+# use the code names the question writes (snake_case, camelCase, dunder
+# names; by how telling each is among the units read, the best 1),
+# quoted_weight one holding a quoted string the question writes (an error
+# message), test_weight is what a test file's unit loses unless the
+# question asks for tests: with them, function Acc@10 46.9 held out against
+# 48.5 on the same grid without (bench/results/quality-2026-12-06-unitscore.md),
+# so 0, and the question's names and quotes are not looked for.
 reranker "rerank.units" {
   max_units          = 4
   ranked_files       = 10
@@ -250,6 +257,9 @@ reranker "rerank.units" {
   caller_weight      = 4
   calls_named_weight = 0
   named_calls_weight = 0
+  names_used_weight  = 0
+  quoted_weight      = 0
+  test_weight        = 0
 }
 
 # A weak match is no match: a note, module or source item (and a file its

@@ -13,4 +13,7 @@ reranker "rerank.units" {
   name_weight   = 1
   calls_named_weight = 1
   named_calls_weight = 1
+  names_used_weight  = 1
+  quoted_weight      = 1
+  test_weight        = 1
 }

@@ -51,7 +51,13 @@ type cand struct {
 	// cn and nn are the references' parts: the unit calls a unit the
 	// question names, a named unit calls it.
 	cn, nc float64
-	gold   bool
+	// nu and qu are the verbatim parts: the question's code names the
+	// unit uses, its quoted text in the question.
+	nu, qu float64
+	// test is 1 for a unit of a test file (test_weight's part is its
+	// negative).
+	test float64
+	gold bool
 }
 
 type instance struct {
@@ -66,12 +72,17 @@ type setting struct {
 	decay                  float64
 	file, text, within, nm float64
 	cn, nc                 float64 // calls_named_weight, named_calls_weight
+	nu, qu                 float64 // names_used_weight, quoted_weight
+	test                   float64 // test_weight
 }
 
 func (s setting) String() string {
 	out := fmt.Sprintf("open_files=%d file_decay=%.3g file_weight=%.3g text_weight=%.3g within_weight=%.3g name_weight=%.3g", s.files, s.decay, s.file, s.text, s.within, s.nm)
 	if s.cn != 0 || s.nc != 0 {
 		out += fmt.Sprintf(" calls_named_weight=%.3g named_calls_weight=%.3g", s.cn, s.nc)
+	}
+	if s.nu != 0 || s.qu != 0 || s.test != 0 {
+		out += fmt.Sprintf(" names_used_weight=%.3g quoted_weight=%.3g test_weight=%.3g", s.nu, s.qu, s.test)
 	}
 	return out
 }
@@ -84,6 +95,9 @@ func main() {
 	folds := flag.Int("folds", 5, "folds over instances")
 	neighbours := flag.Bool("neighbours", false, "tune the references' parts (calls_named_weight, named_calls_weight) around the shipped listing, on a dump made with them at 1")
 	without := flag.Bool("without-refs", false, "with -neighbours, the same grid with the references' parts at 0: what they are measured against")
+	verbatim := flag.Bool("verbatim", false, "tune the verbatim parts (names_used_weight, quoted_weight) with the listing's weights near the shipped ones, on a dump made with them at 1")
+	verbatimOff := flag.Bool("without-verbatim", false, "with -verbatim, the same grid with the verbatim and test parts at 0: what they are measured against")
+	perProject := flag.Bool("per-project", false, "print the chosen setting's function Acc@5/10 per project (in-sample)")
 	flag.Parse()
 	insts, err := read(*dump)
 	if err != nil {
@@ -95,6 +109,12 @@ func main() {
 		grid = neighbourGrid()
 		if *without {
 			grid = slices.DeleteFunc(grid, func(s setting) bool { return s.cn != 0 || s.nc != 0 })
+		}
+	}
+	if *verbatim {
+		grid = verbatimGrid()
+		if *verbatimOff {
+			grid = slices.DeleteFunc(grid, func(s setting) bool { return s.nu != 0 || s.qu != 0 || s.test != 0 })
 		}
 	}
 	fmt.Fprintf(os.Stderr, "unittune: %d instances, %d settings\n", len(insts), len(grid))
@@ -216,6 +236,10 @@ func main() {
 		{"names off", with(func(s *setting) { s.nm = 0 })},
 		{"callers of named units off", with(func(s *setting) { s.cn = 0 })},
 		{"callees of named units off", with(func(s *setting) { s.nc = 0 })},
+		{"code names used off", with(func(s *setting) { s.nu = 0 })},
+		{"quoted text off", with(func(s *setting) { s.qu = 0 })},
+		{"verbatim parts off", with(func(s *setting) { s.nu, s.qu = 0, 0 })},
+		{"test units kept", with(func(s *setting) { s.test = 0 })},
 		{"units of 5 files", with(func(s *setting) { s.files = 5 })},
 		{"units of all 10 files read", with(func(s *setting) { s.files = 10 })},
 	} {
@@ -225,6 +249,18 @@ func main() {
 			a5, a10 = append(a5, x), append(a10, y)
 		}
 		fmt.Printf("| %s: `%s` | %.1f | %.1f |\n", v.name, v.s, pct(a5, all), pct(a10, all))
+	}
+	if *perProject {
+		fmt.Printf("\nThe chosen setting per project (in-sample):\n\n| project | instances | fn Acc@5 | fn Acc@10 |\n|---|---:|---:|---:|\n")
+		for _, repo := range repos {
+			var idx []int
+			for i, x := range insts {
+				if x.repo == repo {
+					idx = append(idx, i)
+				}
+			}
+			fmt.Printf("| %s | %d | %.1f | %.1f |\n", repo, len(idx), pct(acc5[g], idx), pct(acc10[g], idx))
+		}
 	}
 }
 
@@ -271,6 +307,30 @@ func neighbourGrid() []setting {
 	return out
 }
 
+// verbatimGrid is the verbatim parts over settings near the shipped
+// listing, the listing's own weights free around it.
+func verbatimGrid() []setting {
+	var out []setting
+	for _, files := range []int{4, 5, 7, 10} {
+		for _, decay := range []float64{0.25, 0.5} {
+			for _, fw := range []float64{0.25, 0.5, 1} {
+				for _, ww := range []float64{0.25, 0.5} {
+					for _, nw := range []float64{0.5, 1, 2} {
+						for _, nu := range []float64{0, 0.125, 0.25, 0.5, 1, 2} {
+							for _, qu := range []float64{0, 0.25, 0.5, 1, 2} {
+								for _, tw := range []float64{0, 0.5, 2} {
+									out = append(out, setting{files: files, decay: decay, file: fw, text: 1, within: ww, nm: nw, nu: nu, qu: qu, test: tw})
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // score lists an instance's first openFirst units under s and reports
 // function Acc@5 and Acc@10 (every gold unit in the first k; when there
 // are more than k, the first k all gold).
@@ -291,11 +351,12 @@ func score(x *instance, s setting) (bool, bool) {
 		// (rerank.units' openFirst); the references' parts count only
 		// when weighed, as rubi looks them up only then.
 		refs := s.cn*c.cn + s.nc*c.nc
-		if c.text <= 0 && c.within <= 0 && c.name <= 0 && refs <= 0 {
+		verb := s.nu*c.nu + s.qu*c.qu
+		if c.text <= 0 && c.within <= 0 && c.name <= 0 && refs <= 0 && verb <= 0 {
 			continue
 		}
 		standing := 1 / (1 + s.decay*float64(c.place))
-		v := s.file*standing + s.text*c.text + s.within*c.within + s.nm*c.name + refs
+		v := s.file*standing + s.text*c.text + s.within*c.within + s.nm*c.name + refs + verb - s.test*c.test
 		// The same key twice (a property's getter and setter): its best.
 		dup := -1
 		for j := range n {
@@ -369,7 +430,8 @@ func read(path string) ([]instance, error) {
 				keys[u.Key] = k
 			}
 			x.cands = append(x.cands, cand{key: k, place: place, text: u.Parts["text_weight"], within: u.Parts["within_weight"], name: u.Parts["name_weight"],
-				cn: u.Parts["calls_named_weight"], nc: u.Parts["named_calls_weight"], gold: slices.Contains(l.FnGold, u.Key)})
+				cn: u.Parts["calls_named_weight"], nc: u.Parts["named_calls_weight"],
+				nu: u.Parts["names_used_weight"], qu: u.Parts["quoted_weight"], test: -u.Parts["test_weight"], gold: slices.Contains(l.FnGold, u.Key)})
 		}
 		out = append(out, x)
 	}

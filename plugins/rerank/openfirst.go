@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/query"
 )
 
 // The listing across files ("open first"): the best units of all the
@@ -15,16 +17,19 @@ import (
 // file's standing in the list, the unit's lines matched under one
 // inverse document frequency shared by every unit read (a word common
 // to the files read tells none of them apart), its match within its file,
-// and the question naming it or pointing into it, each weighed by a
-// setting of the stage (rubi.hcl). Its weights were chosen by
-// cross-validation over SWE-bench dev (bench/quality -unit-tune).
+// the question naming it or pointing into it, the code names and quoted
+// text of the question its lines hold as written (verbatim.go), and a
+// test file's units losing some, each weighed by a setting of the stage
+// (rubi.hcl). Its weights were chosen by cross-validation over SWE-bench
+// dev (bench/unittune).
 
 // partNames are the settings that weigh the listing's parts, which name
-// them in a unit's Parts. The last, a unit calling or using a symbol the
-// question asks the callers of ("what calls Cart.Total"), is there for
-// such questions alone, and in Parts only when it counts.
-var partNames = [7]string{"file_weight", "text_weight", "within_weight", "name_weight", "caller_weight",
-	"calls_named_weight", "named_calls_weight"}
+// them in a unit's Parts. The first four are always in Parts, the others
+// only when they count: caller_weight, a unit calling or using a symbol
+// the question asks the callers of ("what calls Cart.Total"), is there
+// for such questions alone; test_weight's part is negative.
+var partNames = [10]string{"file_weight", "text_weight", "within_weight", "name_weight", "caller_weight",
+	"calls_named_weight", "named_calls_weight", "names_used_weight", "quoted_weight", "test_weight"}
 
 // defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
 // the built-in rubi.hcl states each.
@@ -42,11 +47,17 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 		return nil
 	}
 	text := sharedText(files, p)
+	used := sharedNames(files)
+	// A test file's units lose test_weight, unless tests are asked for.
+	testCost := u.s.TestWeight
+	if query.AsksForTests(p.question) {
+		testCost = 0
+	}
 	type cand struct {
 		span  *unitSpan
 		path  string
 		place int
-		parts [7]float64 // by partNames
+		parts [len(partNames)]float64
 		score float64
 	}
 	var cands []cand
@@ -55,16 +66,32 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 			break
 		}
 		standing := 1 / (1 + u.s.FileDecay*float64(f.place))
+		test := 0.0
+		if f.test {
+			test = -testCost
+		}
 		for _, s := range f.spans {
-			t := text[s]
-			if t <= 0 && s.within <= 0 && s.bonus <= 0 && s.caller <= 0 && s.callsNamed <= 0 && s.namedCalls <= 0 {
+			t, nu, qu := text[s], used[s], 0.0
+			if s.quoted {
+				qu = 1
+			}
+			if t <= 0 && s.within <= 0 && s.bonus <= 0 && s.caller <= 0 && s.callsNamed <= 0 && s.namedCalls <= 0 && nu <= 0 && qu <= 0 {
 				continue
 			}
-			c := cand{span: s, path: f.path, place: f.place, parts: [7]float64{
+			c := cand{span: s, path: f.path, place: f.place, parts: [len(partNames)]float64{
 				u.s.FileWeight * standing, u.s.TextWeight * t, u.s.WithinWeight * s.within, u.s.NameWeight * s.bonus,
-				u.s.CallerWeight * s.caller, u.s.CallsNamedWeight * s.callsNamed, u.s.NamedCallsWeight * s.namedCalls}}
+				u.s.CallerWeight * s.caller, u.s.CallsNamedWeight * s.callsNamed, u.s.NamedCallsWeight * s.namedCalls,
+				u.s.NamesUsedWeight * nu, u.s.QuotedWeight * qu, test}}
 			for _, v := range c.parts {
 				c.score += v
+			}
+			if s.why == "" || strings.HasPrefix(s.why, "matches ") {
+				switch {
+				case c.parts[8] > 0:
+					s.why = "quotes text of the question"
+				case c.parts[7] > 0:
+					s.why = "uses " + strings.Join(s.names[:min(len(s.names), 3)], ", ") + ", written in the question"
+				}
 			}
 			cands = append(cands, c)
 		}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/query"
 	"github.com/rubi-dev/rubi/core/text"
 )
@@ -54,6 +55,17 @@ type UnitsSettings struct {
 	// mention weight): the references' edges from symbol to symbol.
 	CallsNamedWeight float64 `hcl:"calls_named_weight,optional"`
 	NamedCallsWeight float64 `hcl:"named_calls_weight,optional"`
+	// NamesUsedWeight weighs a unit whose lines use the code names the
+	// question writes (snake_case, camelCase, dunder names), by how
+	// telling each is among the units read, the best unit 1;
+	// QuotedWeight one whose quoted text the question writes (an error
+	// message it reports). See verbatim.go.
+	NamesUsedWeight float64 `hcl:"names_used_weight,optional"`
+	QuotedWeight    float64 `hcl:"quoted_weight,optional"`
+	// TestWeight is what a unit of a test file (its role, or its path
+	// read as a test's) loses, unless the question asks for tests: a
+	// report's fix is in the code under test.
+	TestWeight float64 `hcl:"test_weight,optional"`
 }
 
 // Units is rerank.units. It reorders what is under each file of the
@@ -98,7 +110,8 @@ func (u *Units) Configure(_ context.Context, setup core.Setup) error {
 		name string
 		v    float64
 	}{{"file_weight", u.s.FileWeight}, {"file_decay", u.s.FileDecay}, {"text_weight", u.s.TextWeight}, {"within_weight", u.s.WithinWeight}, {"name_weight", u.s.NameWeight}, {"caller_weight", u.s.CallerWeight},
-		{"calls_named_weight", u.s.CallsNamedWeight}, {"named_calls_weight", u.s.NamedCallsWeight}} {
+		{"calls_named_weight", u.s.CallsNamedWeight}, {"named_calls_weight", u.s.NamedCallsWeight},
+		{"names_used_weight", u.s.NamesUsedWeight}, {"quoted_weight", u.s.QuotedWeight}, {"test_weight", u.s.TestWeight}} {
 		if w.v < 0 || math.IsNaN(w.v) || math.IsInf(w.v, 0) {
 			return &core.SettingError{Setting: w.name, Message: "must be a number, zero or more"}
 		}
@@ -120,6 +133,12 @@ func (u *Units) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 		return out, nil
 	}
 	p := newProfile(facts.Question(), rr.Query.Terms, facts.Analysis(), u.s.MaxUnits)
+	if u.s.OpenFirst > 0 && u.s.NamesUsedWeight > 0 {
+		p.codeNames = codeNames(p.question)
+	}
+	if u.s.OpenFirst > 0 && u.s.QuotedWeight > 0 {
+		p.lowerQuestion = strings.ToLower(p.question)
+	}
 	if err := p.findCallers(facts); err != nil {
 		return core.Reranked{}, err
 	}
@@ -333,6 +352,12 @@ type profile struct {
 	// question names, and those such a unit calls, with the named unit's
 	// weight (callers.go).
 	callsNamed, namedCalls map[unitKey]neighbour
+	// question is the question as ranked (its first maxQuestionScan
+	// bytes); codeNames are the code names it writes and lowerQuestion
+	// it in lower case, set when the listing weighs them (verbatim.go).
+	question      string
+	codeNames     map[string]bool
+	lowerQuestion string
 }
 
 // Weights of a query term by where it came from: the agent's terms are
@@ -357,9 +382,10 @@ func newProfile(question string, terms []string, an *query.Analysis, maxUnits in
 		}
 	}
 	txt := question
-	if len(txt) > 64<<10 {
-		txt = txt[:64<<10]
+	if len(txt) > maxQuestionScan {
+		txt = txt[:maxQuestionScan]
 	}
+	p.question = txt
 	// Each word once: within one file, a repeated word of a long report
 	// is mostly what all its functions share (measured: weighing
 	// repeats as rank.bm25 does costs function accuracy).
@@ -406,6 +432,10 @@ type unitSpan struct {
 	// callsNamed and namedCalls are the unit calling a unit the question
 	// names, or being called by one: that unit's mention weight.
 	callsNamed, namedCalls float64
+	// names are the question's code names the unit's own lines use, and
+	// quoted says a string they quote is in the question (verbatim.go).
+	names  []string
+	quoted bool
 }
 
 // maxUnitFiles is how many files of an answer have their units ranked
@@ -430,6 +460,7 @@ type unitFile struct {
 type readFile struct {
 	path  string
 	place int
+	test  bool // a test file (its role, or its path)
 	units []core.Unit
 	spans []*unitSpan
 }
@@ -440,6 +471,7 @@ type readFile struct {
 // answer's other files rank theirs by name alone (unitChoice.Of).
 func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) ([]readFile, error) {
 	var picked []unitFile
+	var tests []bool
 	budget := int64(unitBytes)
 	for _, h := range hits {
 		if len(picked) == files {
@@ -449,7 +481,7 @@ func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) ([]
 		if err != nil || kind != core.DocFile || !facts.Keeps(key) {
 			continue
 		}
-		info, _ := facts.File(key)
+		info, known := facts.File(key)
 		if len(picked) > 0 && info.Size > budget {
 			break
 		}
@@ -459,6 +491,7 @@ func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) ([]
 			return nil, err
 		}
 		picked = append(picked, unitFile{path: key, syms: syms})
+		tests = append(tests, known && info.Role == codemap.RoleTest || codemap.IsTest(key))
 	}
 	// A worker per processor, each with its own vocabulary: the files of
 	// one answer share most of their words, which a worker then analyzes
@@ -472,7 +505,7 @@ func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) ([]
 			for i := int(next.Add(1) - 1); i < len(picked); i = int(next.Add(1) - 1) {
 				f := picked[i]
 				spans := p.scoreFile(f, facts.Read(f.path, maxUnitFile), &sc)
-				out[i] = readFile{path: f.path, place: i, units: p.best(spans, true), spans: spans}
+				out[i] = readFile{path: f.path, place: i, test: tests[i], units: p.best(spans, true), spans: spans}
 			}
 		})
 	}
@@ -550,13 +583,24 @@ func (p *profile) scoreFile(f unitFile, content []byte, sc *unitScratch) []*unit
 		voc := sc.voc
 		probes := p.probes()
 		var buf, low []byte
+		var used map[string]bool
+		if len(p.codeNames) > 0 {
+			used = map[string]bool{}
+		}
 		for i, u := range spans {
 			buf = buf[:0]
+			clear(used)
 			for l := u.start; l <= u.end && l <= len(lines); l++ {
 				if owner[l] != i+1 {
 					continue
 				}
 				line := lines[l-1]
+				if used != nil {
+					p.usedNames(line, used)
+				}
+				if !u.quoted {
+					u.quoted = p.quotes(line)
+				}
 				if probes == nil {
 					// Every word is tokenized: their tokens are the length.
 					buf = append(append(buf, line...), '\n')
@@ -566,6 +610,10 @@ func (p *profile) scoreFile(f unitFile, content []byte, sc *unitScratch) []*unit
 				low = asciiLower(low[:0], line)
 				buf = probes.keep(buf, line, low)
 			}
+			for id := range used {
+				u.names = append(u.names, id)
+			}
+			slices.Sort(u.names)
 			u.tf = map[string]int{}
 			voc.Each(string(buf), func(id uint32, _ bool) {
 				if probes == nil {

@@ -288,3 +288,61 @@ func TestOpenFirstListsTheNeighboursOfANamedUnit(t *testing.T) {
 		t.Errorf("weighed: %v, want %v", got, want)
 	}
 }
+
+// What the question writes verbatim, when weighed: the unit whose lines
+// use a code name the report writes (`use_tz`) and the one that raises
+// the message it quotes lead the listing, each saying why, above a unit
+// of the first file that shares only the report's words; a unit of a
+// test file loses test_weight, unless the question asks for tests.
+// Unweighed (each weight 0), the second file's save stays above
+// to_python, whose words the report barely shares.
+func TestOpenFirstWeighsWhatTheQuestionWritesVerbatim(t *testing.T) {
+	question := "Saving a model with `use_tz` on fails: DateTimeField received a naive datetime while time zone support is active. Saving the model date should convert it."
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{
+			"models.py":       "def save(model):\n    # saving the model date: convert the date\n    model.date = convert(model.date)\n",
+			"fields.py":       "def to_python(value):\n    if settings.use_tz:\n        return value\ndef warn(name, value):\n    raise Warning(\"DateTimeField %s received a naive datetime (%s) while time zone support is active.\" % (name, value))\n",
+			"tests/test_x.py": "def test_saving_model_date():\n    saving the model date fails; saving the model date\n",
+		},
+		syms: map[string][]core.Symbol{
+			"models.py":       {{Name: "save", Kind: core.SymbolFunction, Line: 1, EndLine: 3}},
+			"fields.py":       {{Name: "to_python", Kind: core.SymbolFunction, Line: 1, EndLine: 3}, {Name: "warn", Kind: core.SymbolFunction, Line: 4, EndLine: 5}},
+			"tests/test_x.py": {{Name: "test_saving_model_date", Kind: core.SymbolFunction, Line: 1, EndLine: 2}},
+		}}
+	hits := []core.Hit{{ID: "file:tests/test_x.py", Score: 4}, {ID: "file:models.py", Score: 3}, {ID: "file:fields.py", Score: 1}}
+	listed := func(u *Units, q string) []core.Unit {
+		facts.question, facts.an = q, query.Analyze(q)
+		out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Units.First()
+	}
+	names := func(us []core.Unit) []string {
+		var out []string
+		for _, un := range us {
+			out = append(out, un.Name)
+		}
+		return out
+	}
+	u := NewUnits()
+	u.s.NamesUsedWeight, u.s.QuotedWeight, u.s.TestWeight = 0, 0, 0
+	if got := names(listed(u, question)); slices.Index(got, "to_python") < slices.Index(got, "save") {
+		t.Errorf("unweighed: %v, want save above to_python", got)
+	}
+	u.s.NamesUsedWeight, u.s.QuotedWeight, u.s.TestWeight = 1, 1, 1
+	got := listed(u, question)
+	if n := names(got); len(n) != 4 || !slices.Equal(n[:2], []string{"warn", "to_python"}) || n[3] != "test_saving_model_date" {
+		t.Fatalf("weighed: %v, want warn and to_python first, the test's unit last", n)
+	}
+	if got[0].Why != "quotes text of the question" || got[1].Why != "uses use_tz, written in the question" {
+		t.Errorf("why: %q, %q", got[0].Why, got[1].Why)
+	}
+	if got[3].Parts["test_weight"] != -1 {
+		t.Errorf("the test's unit: parts %v, want test_weight -1", got[3].Parts)
+	}
+	asks := "add a test for " + question
+	if n := names(listed(u, asks)); n[len(n)-1] == "test_saving_model_date" {
+		t.Errorf("a question asking for tests: %v, want the test's unit not demoted", n)
+	}
+}
