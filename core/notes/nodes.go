@@ -244,6 +244,16 @@ func accepts(n *knowledge.Node, f Filter) bool {
 	return f.InScope == nil || slices.ContainsFunc(n.Files, f.InScope)
 }
 
+// Type is the type of the node of a document's key, "" when it cannot be
+// read.
+func (s *Nodes) Type(key string) string {
+	n, err := s.store().Get(key)
+	if err != nil {
+		return ""
+	}
+	return n.Type
+}
+
 // Time is when the node of a document's key was written.
 func (s *Nodes) Time(key string) (time.Time, bool) {
 	n, err := s.store().Get(key)

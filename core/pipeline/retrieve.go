@@ -84,11 +84,11 @@ func (e *Engine) Retrieve(ctx context.Context, q answer.Query) (*answer.Result, 
 	if slices.ContainsFunc(q.Terms, query.AsksForTests) {
 		r.an.Intent = query.IntentTests
 	}
-	// The manifest is read while the rankers rank. A query for notes
-	// alone does without it.
+	// The manifest is read while the rankers rank. A query for the
+	// memory alone (notes, chunks) does without it.
 	r.facts = &queryFacts{e: e, q: q, an: &r.an, now: time.Now(), loaded: make(chan struct{})}
 	defer r.facts.closeRefs()
-	if q.NodesOnly() {
+	if q.MemoryOnly() {
 		close(r.facts.loaded)
 	} else {
 		go r.facts.load()
