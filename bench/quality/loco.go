@@ -25,10 +25,20 @@ type locoSetting struct {
 	Config string `json:"config,omitempty"`
 }
 
-// locoGrid are the settings chosen among, the configuration as it is
-// (the built-in rubi.hcl and any -config layers) first: on a tie the
-// first wins.
-var locoGrid = []locoSetting{{Name: "as configured"}}
+// locoGrid are the settings chosen among, each a rubi.hcl layer over the
+// configuration measured; on a tie the first wins. The grid is
+// rerank.floor's floor for notes of type note, the type a conversation's
+// turn is saved as (the other types keep the floor the recall hook's dev
+// set chose), from the floor of every other note down to none: a tie
+// keeps the higher floor. Every setting is written out, so the choice
+// does not depend on the built-in value.
+var locoGrid = func() []locoSetting {
+	var g []locoSetting
+	for _, f := range []float64{0.30, 0.20, 0.15, 0.10, 0.05, 0} {
+		g = append(g, locoSetting{Name: fmt.Sprintf("note floor %.2f", f), Config: fmt.Sprintf("reranker \"rerank.floor\" {\n  type_floors = { note = %g }\n}\n", f)})
+	}
+	return g
+}()
 
 // The systems of the cross-validation: each kind of memory through each
 // path.
@@ -76,6 +86,9 @@ type locoReport struct {
 	Grid      []locoSetting `json:"grid"`
 	Objective string        `json:"objective"`
 	Folds     []locoFold    `json:"folds"`
+	// AllChoose is the setting every conversation together chooses: the
+	// one to build in.
+	AllChoose string `json:"all_choose"`
 	// Mean, by system, is the mean and spread over the folds of each
 	// fold's held-out recall (percent at 5, 10, 25, 50).
 	Mean map[string]locoStat `json:"mean"`
@@ -115,13 +128,19 @@ func (l *locoRuns) crossValidate(grid []locoSetting) *locoReport {
 	rep := &locoReport{Grid: grid, Objective: locoObjective, Mean: map[string]locoStat{}, ByCategory: map[string]map[string]locoStat{}}
 	perSystem := map[string][][4]float64{}
 	perCat := map[string]map[string][][4]float64{}
-	for held := range l.convs {
+	choose := func(train func(c int) bool) (int, float64) {
 		best, bestObj := 0, math.Inf(-1)
 		for s := range grid {
-			if obj := l.objective(s, func(c int) bool { return c != held }); obj > bestObj {
+			if obj := l.objective(s, train); obj > bestObj {
 				best, bestObj = s, obj
 			}
 		}
+		return best, bestObj
+	}
+	all, _ := choose(func(int) bool { return true })
+	rep.AllChoose = grid[all].Name
+	for held := range l.convs {
+		best, bestObj := choose(func(c int) bool { return c != held })
 		f := locoFold{HeldOut: l.convs[held], Chosen: grid[best].Name, Objective: 100 * bestObj,
 			Recall: map[string][4]float64{}, ByCategory: map[string]map[string][4]float64{}}
 		for _, sys := range locoSystems {
@@ -218,7 +237,7 @@ func (r *locoReport) markdown(w io.Writer) {
 	for i, s := range r.Grid {
 		names[i] = s.Name
 	}
-	p("Each conversation held out in turn; on the other %d, the setting of the grid with the best %s is chosen and the held-out conversation is scored with it. Grid: %s (each a rubi.hcl layer; \"as configured\" is the configuration measured, chosen on a tie).\n\n", len(r.Folds)-1, locoObjective, strings.Join(names, "; "))
+	p("Each conversation held out in turn; on the other %d, the setting of the grid with the best %s is chosen and the held-out conversation is scored with it. Grid: %s (each a rubi.hcl layer; on a tie the first listed).\n\n", len(r.Folds)-1, locoObjective, strings.Join(names, "; "))
 	p("| held out | questions | chosen | training objective |")
 	for _, sys := range locoSystems {
 		p(" %s @5 / @10 / @25 / @50 |", sys)
@@ -232,6 +251,7 @@ func (r *locoReport) markdown(w io.Writer) {
 		}
 		p("\n")
 	}
+	p("\nAll %d conversations together choose %s.\n", len(r.Folds), r.AllChoose)
 	p("\nMean over the folds ± sd (min–max), recall %% at k:\n\n| system | @5 | @10 | @25 | @50 |\n|---|---:|---:|---:|---:|\n")
 	for _, sys := range locoSystems {
 		s := r.Mean[sys]

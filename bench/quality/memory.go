@@ -243,7 +243,12 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 		}
 		cliAcc.lat = append(cliAcc.lat, cliLat...)
 		progress(fmt.Sprintf("memory: %s: saved through the CLI in %.1fs, one process a turn", c.ID, cliSaved.Seconds()))
+		// The index features off, each in a project of its own: part of
+		// the ablation, reported only with it.
 		for i, f := range indexFeatures {
+			if len(vs) == 1 {
+				break
+			}
 			layer, err := h.layer(f.config)
 			if err != nil {
 				return nil, err
