@@ -68,11 +68,6 @@ type Query struct {
 	// (either may be zero); modules, which have no time, are left out
 	// when a window is given.
 	Since, Until time.Time
-	// Direct leaves out the rankers seeded by the others (the graph): only
-	// what matches the query's own words and names is ranked. It is for
-	// callers that keep direct matches only, such as the recall hook, and
-	// saves loading the graph.
-	Direct bool
 	// Admit, when set, decides in place of the floor (rerank.floor)
 	// which items enter the answer, given the item as it would be shown
 	// and whether it reaches the floor (true when no floor is enabled);
