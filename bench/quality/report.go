@@ -10,15 +10,17 @@ import (
 
 // report is what a run writes, as markdown and as JSON.
 type report struct {
-	Date      string       `json:"date"`
-	Commit    string       `json:"commit,omitempty"`
-	Version   string       `json:"version"`
-	GoVersion string       `json:"go_version"`
-	CPUs      int          `json:"cpus"`
-	Quick     bool         `json:"quick,omitempty"`
-	Config    []string     `json:"config_layers"`
-	Rankers   []rankerInfo `json:"rankers"`
-	Variants  []variant    `json:"variants"`
+	Date      string `json:"date"`
+	Commit    string `json:"commit,omitempty"`
+	Version   string `json:"version"`
+	GoVersion string `json:"go_version"`
+	CPUs      int    `json:"cpus"`
+	Quick     bool   `json:"quick,omitempty"`
+	// Command is the command line that made the report.
+	Command  string       `json:"command"`
+	Config   []string     `json:"config_layers"`
+	Rankers  []rankerInfo `json:"rankers"`
+	Variants []variant    `json:"variants"`
 	// Skipped are ablation sets not measured, with the reason.
 	Skipped []string `json:"skipped,omitempty"`
 	// Missing are parts of the benchmark that could not run, and why.
@@ -48,6 +50,9 @@ func (r *report) markdown(w io.Writer) {
 	p("# rubi retrieval quality — %s\n\n", r.Date)
 	if r.Quick {
 		p("**Quick run** (a subset, for a smoke test; not comparable with full runs).\n\n")
+	}
+	if r.Command != "" {
+		p("Command: `%s`\n\n", r.Command)
 	}
 	p("rubi %s", r.Version)
 	if r.Commit != "" {
