@@ -304,6 +304,19 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 		if err != nil {
 			return nil, fmt.Errorf("%s, notes registered through the CLI: %w", c.ID, err)
 		}
+		// The notes' CLI row: the configuration as it is, beside the batch
+		// harness's notes.
+		notesRanked, notesLat, err := cli.ask(ctx, cliNotesRoot, core.DocNode, qtexts, cliNotes)
+		if err != nil {
+			return nil, fmt.Errorf("%s, notes asked through the CLI: %w", c.ID, err)
+		}
+		for j, q := range qs {
+			cliNotesAcc.add(q, notesRanked[j])
+			if slices.Equal(notesRanked[j], plainRanked[j]) {
+				rep.CLINotesSame++
+			}
+		}
+		cliNotesAcc.lat = append(cliNotesAcc.lat, notesLat...)
 		bySetting := make([]map[string][]locoAnswer, len(locoGrid))
 		for si, set := range locoGrid {
 			var layers []string
@@ -334,14 +347,6 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 					return nil, fmt.Errorf("%s, %s, %s: %w", c.ID, sys.name, set.Name, err)
 				}
 				got[sys.name] = answers(ranked)
-				if si == 0 && sys.kind == core.DocNode {
-					for j, q := range qs {
-						cliNotesAcc.add(q, ranked[j])
-						if slices.Equal(ranked[j], plainRanked[j]) {
-							rep.CLINotesSame++
-						}
-					}
-				}
 			}
 			for _, sys := range []struct {
 				name, root string
