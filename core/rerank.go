@@ -140,6 +140,10 @@ type Facts interface {
 	// Note returns a knowledge note's title and the files it is about,
 	// when the query admits the note.
 	Note(key string) (title string, files []string, ok bool)
+	// NoteType is a knowledge note's type (decision, gotcha, note, …),
+	// read from the note whatever the query admits; "" when it cannot be
+	// read.
+	NoteType(key string) string
 	// Time is when a note or a conversation chunk was written; zero when
 	// unknown.
 	Time(id string) time.Time

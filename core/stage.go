@@ -7,7 +7,7 @@
 // values over the wire.
 //
 // What a stage is given and answers: Info (its namespaced name, kind,
-// schema, and for a ranker whether it is Seeded, SeedsOnly or Scoped),
+// schema, and for a ranker whether it is Seeded or Scoped),
 // Setup (the project, its own state folder, its settings, OneShot),
 // Schema and SettingError, so that a stage's rejection of a value points
 // at the line of rubi.hcl that set it; ParserSettings, the max_symbols
@@ -99,11 +99,6 @@ type Info struct {
 	// Seeded rankers run after the others and receive their results in
 	// Query.Seeds (graph rankers such as Personalized PageRank).
 	Seeded bool `json:"seeded,omitempty"`
-	// SeedsOnly, for a seeded ranker, says it draws its list from the
-	// seeds themselves (the notes they found, the times of those) and
-	// walks nowhere: a query that keeps to direct matches, leaving the
-	// graph out, still runs it.
-	SeedsOnly bool `json:"seeds_only,omitempty"`
 	// Scoped rankers accept a Corpus with a Scope: a delta of the notes'
 	// documents alone. Others are given the whole corpus every time.
 	Scoped bool `json:"scoped,omitempty"`

@@ -7,9 +7,10 @@
 //   - SessionStart: refresh the index (in a detached process when it takes
 //     long) and inject the level-0 map and the critical notes; after a
 //     compaction or /clear, the last handoff first.
-//   - UserPromptSubmit: recall — the notes and files that really match the
-//     prompt, within the recall budget, or nothing at all (the threshold is
-//     documented on recall and in docs/hooks.md).
+//   - UserPromptSubmit: recall — the notes and conversation chunks that
+//     really match the prompt, ranked as `rubi context --kinds node,chunk`
+//     ranks them, within the recall budget, or nothing at all (the
+//     threshold is documented on recall and in docs/hooks.md).
 //   - PostToolUse: the meter — the real context size from the transcript,
 //     and once per crossing of the warning share of the window, a request
 //     to register facts and save a handoff. It also counts the turn's reads
@@ -30,8 +31,8 @@
 //
 // What the hooks inject is written in the project's language (the
 // language setting, else the agent's locale: core/messages). Recall's
-// threshold is applied while the notes are packed (answer.Query.Admit),
-// so a note that fails it takes none of the budget. The meter reads the
+// threshold is applied while the items are packed (answer.Query.Admit),
+// so an item that fails it takes none of the budget. The meter reads the
 // transcript's tail, from 16 KiB up, through a buffer of that size
 // (agent/transcript.LastCall): it runs after every tool call. The memory
 // nudge decides from a written path's text alone whether it is the

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/messages"
 	"github.com/rubi-dev/rubi/core/pipeline"
@@ -35,32 +34,32 @@ func (h *handler) userPrompt(ctx context.Context) (Output, error) {
 // recallLimit caps the items of a recall.
 const recallLimit = 6
 
-// recall searches the project's notes with a prompt and returns what may
-// be injected: at most the recall budget (budgets.recall), or "" when no
-// note matches well enough. Ranking says which notes match best; the
-// threshold says whether the best are good enough, and it is deliberately
-// strict, since an injection the model does not need costs tokens on
-// every turn. A note qualifies when
+// recall searches the project's memory, its notes and conversation
+// chunks, with a prompt and returns what may be injected: at most the
+// recall budget (budgets.recall), or "" when nothing matches well enough.
+// The memory is ranked exactly as `rubi context --kinds node,chunk` ranks
+// it (answer.MemoryKinds, every ranker, the prompt as written): the hook
+// and the command are one ranking, and what bench/quality measures of
+// the command is what the hook recalls from. The threshold says whether
+// the best are good enough, and it is deliberately strict, since an
+// injection the model does not need costs tokens on every turn. An item
+// qualifies when
 //
-//   - it holds at least the floor (rerank.floor's floor) of the telling
-//     weight of the prompt's topic (topicText: the prompt without its
-//     request words), so that sharing frequent words ("hook", "test") is
-//     not enough, and its title and text contain at least two of the
+//   - it reaches rerank.floor's floor for its kind (a note: the share of
+//     the telling weight of the prompt it holds, so that sharing frequent
+//     words such as "hook" or "test" is not enough; a conversation chunk
+//     has none), and its title and text contain at least two of the
 //     prompt's distinct content words (one, when the prompt has fewer
 //     than three), after stemming; stopwords and the words of any request
-//     ("fix", "add", "read", "please", "thanks", …) are not content
-//     words; or
-//   - it is about a file the prompt names: its path, or its file name
-//     written as such (coupon.ts, internal/discount/coupon.go).
+//     ("fix", "add", "read", "please", "thanks", …) are not content words;
+//     or
+//   - it is a note about a file the prompt names: its path, or its file
+//     name written as such (coupon.ts, internal/discount/coupon.go).
 //
-// The rule is applied as the notes are packed, so a note that fails it
+// The rule is applied as the items are packed, so an item that fails it
 // takes none of the budget. Each note comes with the files it is about.
-// Nothing else is injected, so
-// a prompt such as "thanks, looks good" or one about a topic the project's
-// memory does not hold injects nothing. Recall ranks notes by their words
-// and names only (answer.Query.Direct): a note that only the graph links
-// to the prompt would not pass the threshold anyway, and leaving the graph
-// and the code map's manifest unread keeps the hook fast on big projects.
+// Nothing else is injected, so a prompt such as "thanks, looks good" or
+// one about a topic the project's memory does not hold injects nothing.
 func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	prompt = strings.TrimSpace(prompt)
 	if prompt == "" || strings.HasPrefix(prompt, "/") {
@@ -72,10 +71,10 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 		return "", nil
 	}
 	h.refreshNotes(ctx)
-	// The threshold is applied as the notes are packed, before each is
-	// fitted to the budget: a note left out takes none of it.
+	// The threshold is applied as the items are packed, before each is
+	// fitted to the budget: an item left out takes none of it.
 	res, err := h.engine().Retrieve(ctx, answer.Query{
-		Text: topicText(prompt), Kinds: []string{core.DocNode}, Direct: true,
+		Text: prompt, Kinds: answer.MemoryKinds,
 		Budget: h.cfg.Budgets.Recall, Limit: recallLimit,
 		Admit: func(it *answer.Item, strong bool) bool {
 			prose, files := splitNote(it.Title + "\n" + it.Text)
@@ -91,7 +90,7 @@ func (h *handler) recall(ctx context.Context, prompt string) (string, error) {
 	if len(res.Items) == 0 {
 		return "", nil
 	}
-	res.Omitted = 0 // notes below the threshold are not matches left out
+	res.Omitted = 0 // items below the threshold are not matches left out
 	return h.lang.Get(messages.HookRecall) + "\n" + res.Text(false), nil
 }
 
@@ -133,31 +132,6 @@ func contentWords(prompt string) map[string]bool {
 		}
 	}
 	return out
-}
-
-// promptWord is a word of a prompt as written, a path or identifier
-// whole.
-var promptWord = lazyRegexp(`[\p{L}\p{N}_][\p{L}\p{N}_./-]*`)
-
-// topicText is the prompt without its request words, as the notes are
-// searched with: the share of the prompt's telling weight a note matches
-// (rerank.floor) is a share of its topic, not of "make", "fix" or
-// "read", which a small project's index may find rare (a Makefile makes
-// "make" rare).
-func topicText(prompt string) string {
-	var keep []string
-	for _, w := range promptWord().FindAllString(prompt, -1) {
-		for _, t := range text.Tokenize(w) {
-			if !text.RequestWord(t) {
-				keep = append(keep, w)
-				break
-			}
-		}
-	}
-	if len(keep) == 0 {
-		return prompt
-	}
-	return strings.Join(keep, " ")
 }
 
 // matched counts the words that occur in s after the same analysis.

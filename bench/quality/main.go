@@ -275,6 +275,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	rep := &report{
 		Date: date, Commit: gitCommit(root), Version: rubi.Version, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(),
 		Quick: o.quick, Rankers: rankers, Variants: vs, Skipped: skipped, Embed: embed,
+		Command: strings.Join(append([]string{"go run -C bench ./quality"}, args...), " "),
 	}
 	for _, l := range cfg.Layers {
 		if strings.HasPrefix(l, "(built-in defaults)") {

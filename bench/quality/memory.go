@@ -38,6 +38,14 @@ type memoryReport struct {
 	// CLISame counts the questions whose answer through the CLI is the
 	// batch harness's full pipeline's, item for item.
 	CLISame int `json:"cli_same_answers"`
+	// CLIRegister is each `rubi register` process's time, a turn saved as
+	// a note; CLINotesSame counts the questions whose notes through the
+	// CLI are the batch harness's, item for item.
+	CLIRegister  latencySummary `json:"cli_register"`
+	CLINotesSame int            `json:"cli_notes_same_answers"`
+	// LOCO is the leave-one-conversation-out cross-validation (nil with
+	// one conversation).
+	LOCO *locoReport `json:"loco,omitempty"`
 	// Sessions is the full pipeline over one chunk per session: the
 	// share of evidence turns whose session is in the top 1, 3 and 5.
 	Sessions [3]float64 `json:"session_chunks_recall"`
@@ -105,6 +113,10 @@ func categoryLabel(c int) string {
 // question asked by one `rubi context` process.
 const cliSystemName = "full pipeline, one `rubi memory save` a turn (CLI)"
 
+// cliNotesSystemName names the same path for notes: one `rubi register`
+// process a turn, one `rubi context --kinds node` a question.
+const cliNotesSystemName = "full pipeline over turn notes, one `rubi register` a turn (CLI)"
+
 // baselineName names the textbook BM25 in the tables.
 const baselineName = "baseline: textbook BM25"
 
@@ -138,7 +150,8 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 	for i := range offs {
 		offs[i] = &recallAcc{}
 	}
-	notes, linked, cliAcc := &recallAcc{}, &recallAcc{}, &recallAcc{}
+	notes, linked, cliAcc, cliNotesAcc := &recallAcc{}, &recallAcc{}, &recallAcc{}, &recallAcc{}
+	loco := &locoRuns{}
 	var sessionHits [3]float64
 	sessionN := 0
 	var indexTime time.Duration
@@ -218,7 +231,7 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 		}
 		cliSaved := time.Since(cliStart)
 		rep.CLISaveSeconds += cliSaved.Seconds()
-		cliRanked, cliLat, err := cli.ask(ctx, root+"-cli", qtexts, cliToDia)
+		cliRanked, cliLat, err := cli.ask(ctx, root+"-cli", core.DocChunk, qtexts, cliToDia)
 		if err != nil {
 			return nil, fmt.Errorf("%s, asked through the CLI: %w", c.ID, err)
 		}
@@ -230,7 +243,12 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 		}
 		cliAcc.lat = append(cliAcc.lat, cliLat...)
 		progress(fmt.Sprintf("memory: %s: saved through the CLI in %.1fs, one process a turn", c.ID, cliSaved.Seconds()))
+		// The index features off, each in a project of its own: part of
+		// the ablation, reported only with it.
 		for i, f := range indexFeatures {
+			if len(vs) == 1 {
+				break
+			}
 			layer, err := h.layer(f.config)
 			if err != nil {
 				return nil, err
@@ -249,6 +267,8 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 			}
 		}
 		// The same turns as notes: plain, then linked by the harness.
+		var plainNotes map[string]string
+		var plainRanked [][]string
 		for _, n := range []struct {
 			acc    *recallAcc
 			linked bool
@@ -261,14 +281,93 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 			if err != nil {
 				return nil, fmt.Errorf("%s notes: %w", c.ID, err)
 			}
+			if !n.linked {
+				plainNotes = m
+			}
 			eng, err := h.engine(nroot, nil)
 			if err != nil {
 				return nil, err
 			}
+			batchRanked = nil
 			if err := measure(n.acc, eng, nodeQuery, toDia(m), "notes"); err != nil {
 				return nil, err
 			}
+			if !n.linked {
+				plainRanked = batchRanked
+			}
 		}
+		// The same notes registered one process a turn, then every
+		// question asked of chunks and notes, through the CLI and the
+		// batch harness, under each setting of the cross-validation's grid.
+		cliNotesRoot := root + "-cli-notes"
+		cliNotes, err := cli.registerTurns(ctx, cliNotesRoot, c)
+		if err != nil {
+			return nil, fmt.Errorf("%s, notes registered through the CLI: %w", c.ID, err)
+		}
+		// The notes' CLI row: the configuration as it is, beside the batch
+		// harness's notes.
+		notesRanked, notesLat, err := cli.ask(ctx, cliNotesRoot, core.DocNode, qtexts, cliNotes)
+		if err != nil {
+			return nil, fmt.Errorf("%s, notes asked through the CLI: %w", c.ID, err)
+		}
+		for j, q := range qs {
+			cliNotesAcc.add(q, notesRanked[j])
+			if slices.Equal(notesRanked[j], plainRanked[j]) {
+				rep.CLINotesSame++
+			}
+		}
+		cliNotesAcc.lat = append(cliNotesAcc.lat, notesLat...)
+		bySetting := make([]map[string][]locoAnswer, len(locoGrid))
+		for si, set := range locoGrid {
+			var layers []string
+			if set.Config != "" {
+				layer, err := h.layer(set.Config)
+				if err != nil {
+					return nil, err
+				}
+				layers = []string{layer}
+			}
+			answers := func(ranked [][]string) []locoAnswer {
+				out := make([]locoAnswer, len(qs))
+				for j, q := range qs {
+					out[j].Category = q.Category
+					for i, k := range recallKs {
+						out[j].Recall[i] = recallAt(q.Evidence, ranked[j], k)
+					}
+				}
+				return out
+			}
+			got := map[string][]locoAnswer{}
+			for _, sys := range []struct {
+				name, root, kind string
+				toDia            map[string]string
+			}{{locoChunksCLI, root + "-cli", core.DocChunk, cliToDia}, {locoNotesCLI, cliNotesRoot, core.DocNode, cliNotes}} {
+				ranked, _, err := cli.ask(ctx, sys.root, sys.kind, qtexts, sys.toDia, layers...)
+				if err != nil {
+					return nil, fmt.Errorf("%s, %s, %s: %w", c.ID, sys.name, set.Name, err)
+				}
+				got[sys.name] = answers(ranked)
+			}
+			for _, sys := range []struct {
+				name, root string
+				q          answer.Query
+				toDia      map[string]string
+			}{{locoChunksBatch, root, chunkQuery, chunkToDia}, {locoNotesBatch, root + "-notes", nodeQuery, plainNotes}} {
+				eng, err := h.engine(sys.root, nil, layers...)
+				if err != nil {
+					return nil, err
+				}
+				ranked, _, _, err := timedQueries(ctx, eng, qtexts, sys.q, toDia(sys.toDia))
+				eng.Close()
+				if err != nil {
+					return nil, fmt.Errorf("%s, %s, %s: %w", c.ID, sys.name, set.Name, err)
+				}
+				got[sys.name] = answers(ranked)
+			}
+			bySetting[si] = got
+		}
+		loco.add(c.ID, bySetting)
+		progress(fmt.Sprintf("memory: %s: %d settings asked of chunks and notes, through the CLI and the batch harness", c.ID, len(locoGrid)))
 		// One chunk per session.
 		sessRoot := root + "-session-chunks"
 		chunkToSession, err := buildSessionChunks(ctx, h, sessRoot, c)
@@ -310,7 +409,10 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 		}
 	}
 	rep.Systems = append(rep.Systems, notes.system("full pipeline over turn notes", "notes"))
+	rep.Systems = append(rep.Systems, cliNotesAcc.system(cliNotesSystemName, "notes; cli"))
 	rep.Systems = append(rep.Systems, linked.system("full pipeline over turn notes linked by the harness", "linked notes"))
+	rep.CLIRegister = summarize(cli.registers, 0)
+	rep.LOCO = loco.crossValidate(locoGrid)
 	return rep, nil
 }
 
@@ -423,24 +525,14 @@ func sessionRecall(evidence, retrieved []string, top int) float64 {
 	return float64(hit) / float64(len(evidence))
 }
 
-// buildConversation registers every turn of c as a note in the project at
-// root, in one batch, and indexes it. It returns the map from each note's
-// document id to its turn's dia_id. A plain note holds what was said (title
-// the speaker and its start, body the line and the photo shared), created
-// when it was said (the session's date, a minute a turn). Linked, it is the
-// note of earlier versions of this benchmark: the body adds the speaker,
-// the session's date and number and the dia_id, every note is created at
-// the session's date, and each links to the turn before it (`follows`), a
-// link no user writes.
-func buildConversation(ctx context.Context, h *harness, root string, c conversation, linked bool) (map[string]string, error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, err
-	}
-	eng, err := h.engine(root, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer eng.Close()
+// turnNotes are c's turns as notes, with their dia_ids. A plain note
+// holds what was said (title the speaker and its start, body the line
+// and the photo shared), created when it was said (the session's date, a
+// minute a turn). Linked, it is the note of earlier versions of this
+// benchmark: the body adds the speaker, the session's date and number and
+// the dia_id, every note is created at the session's date, and each links
+// to the turn before it (`follows`), a link no user writes.
+func turnNotes(c conversation, linked bool) ([]knowledge.Input, []string) {
 	var in []knowledge.Input
 	var dias []string
 	titles := map[string]bool{}
@@ -473,6 +565,22 @@ func buildConversation(ctx context.Context, h *harness, root string, c conversat
 			dias = append(dias, t.DiaID)
 		}
 	}
+	return in, dias
+}
+
+// buildConversation registers every turn of c as a note (turnNotes) in
+// the project at root, in one batch, and indexes it. It returns the map
+// from each note's document id to its turn's dia_id.
+func buildConversation(ctx context.Context, h *harness, root string, c conversation, linked bool) (map[string]string, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	eng, err := h.engine(root, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	in, dias := turnNotes(c, linked)
 	results, err := eng.Project().Knowledge().Register(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("register: %w", err)

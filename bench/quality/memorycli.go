@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/bench/internal/sets"
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
+	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
 )
 
@@ -30,8 +32,9 @@ type memoryCLI struct {
 	bin   string
 	extra []string // the harness's -config layers
 	env   []string
-	// saves is how long each save process took.
-	saves latencies
+	// saves and registers are how long each save and each register
+	// process took.
+	saves, registers latencies
 }
 
 // newMemoryCLI builds rubi from the checkout at root into work.
@@ -51,7 +54,12 @@ func newMemoryCLI(ctx context.Context, h *harness, root, work string) (*memoryCL
 
 // run runs rubi in dir with args and stdin, and returns its output.
 func (m *memoryCLI) run(ctx context.Context, dir, stdin string, args ...string) ([]byte, error) {
-	full := append([]string{args[0], "--root", dir}, m.configArgs()...)
+	return m.runWith(ctx, dir, stdin, nil, args...)
+}
+
+// runWith is run with extra rubi.hcl layers after the harness's.
+func (m *memoryCLI) runWith(ctx context.Context, dir, stdin string, layers []string, args ...string) ([]byte, error) {
+	full := append([]string{args[0], "--root", dir}, m.configArgs(layers)...)
 	full = append(full, args[1:]...)
 	cmd := exec.CommandContext(ctx, m.bin, full...)
 	cmd.Dir, cmd.Env = dir, m.env
@@ -63,9 +71,9 @@ func (m *memoryCLI) run(ctx context.Context, dir, stdin string, args ...string) 
 	return out, nil
 }
 
-func (m *memoryCLI) configArgs() []string {
+func (m *memoryCLI) configArgs(layers []string) []string {
 	var out []string
-	for _, e := range m.extra {
+	for _, e := range append(slices.Clone(m.extra), layers...) {
 		out = append(out, "--config", e)
 	}
 	return out
@@ -109,15 +117,52 @@ func (m *memoryCLI) saveTurns(ctx context.Context, root string, c conversation) 
 	return out, nil
 }
 
-// ask asks each question through `rubi context` (chunks only, 50 items,
-// a budget that never cuts), one process a question, and returns the
-// dia_ids of each answer's chunks in order, with each call's time.
-func (m *memoryCLI) ask(ctx context.Context, root string, questions []string, toDia map[string]string) ([][]string, latencies, error) {
+// registerTurns indexes the empty project at root, then registers c's
+// turns as notes one `rubi register --json` process a turn, each the
+// plain note the batch harness registers (turnNotes), with its date. It
+// returns each note's document id with its dia_id.
+func (m *memoryCLI) registerTurns(ctx context.Context, root string, c conversation) (map[string]string, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	if _, err := m.run(ctx, root, "", "index"); err != nil {
+		return nil, err
+	}
+	in, dias := turnNotes(c, false)
+	out := map[string]string{}
+	for i, n := range in {
+		b, err := json.Marshal([]knowledge.Input{n})
+		if err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		res, err := m.run(ctx, root, string(b), "register", "--json")
+		m.registers = append(m.registers, time.Since(start))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dias[i], err)
+		}
+		var results []knowledge.Result
+		if err := json.Unmarshal(res, &results); err != nil {
+			return nil, fmt.Errorf("%s: reading its JSON: %w", dias[i], err)
+		}
+		if len(results) != 1 || results[0].Action != knowledge.ActionCreated {
+			return nil, fmt.Errorf("%s: registered as %+v", dias[i], results)
+		}
+		out[core.DocID(core.DocNode, results[0].ID)] = dias[i]
+	}
+	return out, nil
+}
+
+// ask asks each question through `rubi context` (items of kind only, 50
+// items, a budget that never cuts), one process a question, with the
+// extra rubi.hcl layers, and returns the dia_ids of each answer's items
+// in order, with each call's time.
+func (m *memoryCLI) ask(ctx context.Context, root, kind string, questions []string, toDia map[string]string, layers ...string) ([][]string, latencies, error) {
 	ranked := make([][]string, len(questions))
 	var lat latencies
 	for i, q := range questions {
 		start := time.Now()
-		b, err := m.run(ctx, root, "", "context", "--json", "--kinds", core.DocChunk, "--limit", "50", "--budget", strconv.Itoa(1<<30), "--", q)
+		b, err := m.runWith(ctx, root, "", layers, "context", "--json", "--kinds", kind, "--limit", "50", "--budget", strconv.Itoa(1<<30), "--", q)
 		lat = append(lat, time.Since(start))
 		if err != nil {
 			return nil, nil, err

@@ -46,6 +46,14 @@ func (r *recallSum) add(evidence, retrieved []string) {
 	}
 }
 
+// addRecall adds a question whose recall at each k is already known.
+func (r *recallSum) addRecall(at [4]float64) {
+	r.N++
+	for i := range r.Sum {
+		r.Sum[i] += at[i]
+	}
+}
+
 // percent returns the mean recall at each k, in percent.
 func (r recallSum) percent() [4]float64 {
 	var out [4]float64

@@ -10,15 +10,17 @@ import (
 
 // report is what a run writes, as markdown and as JSON.
 type report struct {
-	Date      string       `json:"date"`
-	Commit    string       `json:"commit,omitempty"`
-	Version   string       `json:"version"`
-	GoVersion string       `json:"go_version"`
-	CPUs      int          `json:"cpus"`
-	Quick     bool         `json:"quick,omitempty"`
-	Config    []string     `json:"config_layers"`
-	Rankers   []rankerInfo `json:"rankers"`
-	Variants  []variant    `json:"variants"`
+	Date      string `json:"date"`
+	Commit    string `json:"commit,omitempty"`
+	Version   string `json:"version"`
+	GoVersion string `json:"go_version"`
+	CPUs      int    `json:"cpus"`
+	Quick     bool   `json:"quick,omitempty"`
+	// Command is the command line that made the report.
+	Command  string       `json:"command"`
+	Config   []string     `json:"config_layers"`
+	Rankers  []rankerInfo `json:"rankers"`
+	Variants []variant    `json:"variants"`
 	// Skipped are ablation sets not measured, with the reason.
 	Skipped []string `json:"skipped,omitempty"`
 	// Missing are parts of the benchmark that could not run, and why.
@@ -48,6 +50,9 @@ func (r *report) markdown(w io.Writer) {
 	p("# rubi retrieval quality — %s\n\n", r.Date)
 	if r.Quick {
 		p("**Quick run** (a subset, for a smoke test; not comparable with full runs).\n\n")
+	}
+	if r.Command != "" {
+		p("Command: `%s`\n\n", r.Command)
 	}
 	p("rubi %s", r.Version)
 	if r.Commit != "" {
@@ -113,6 +118,7 @@ func (r *report) memoryMarkdown(w io.Writer) {
 		p("| %s | | %s | | | | |\n", a.name, strings.Join(a.recall, " | "))
 	}
 	p("\nThe CLI row is the user's path: each turn saved by one `rubi memory save --created TIME --session S` process into an indexed project (each save brings the notes' index up to date), each question asked by one `rubi context --kinds chunk --limit 50` process. Saving took %.1f s in all (p50 %.0f ms, p95 %.0f ms a turn); %d of %d answers are the batch harness's full pipeline's, item for item.\n", m.CLISaveSeconds, m.CLISave.P50, m.CLISave.P95, m.CLISame, m.Questions)
+	p("The notes' CLI row is the same path for notes: each turn registered by one `rubi register --json` process (the plain note, with its date), each question asked by one `rubi context --kinds node --limit 50` process; registering took p50 %.0f ms, p95 %.0f ms a turn; %d of %d answers are the batch harness's notes', item for item.\n", m.CLIRegister.P50, m.CLIRegister.P95, m.CLINotesSame, m.Questions)
 	p("\nPer category, recall at 5 / 10 / 25 / 50:\n\n")
 	cats := make([]string, 0, len(m.Categories))
 	for c := range m.Categories {
@@ -135,14 +141,18 @@ func (r *report) memoryMarkdown(w io.Writer) {
 		}
 		p("\n")
 	}
-	p("\nWith one chunk per session instead (its turns, a line each), the session of an evidence turn is in the top 1 / 3 / 5 sessions for %.1f / %.1f / %.1f %% of evidence turns.\n\n", m.Sessions[0], m.Sessions[1], m.Sessions[2])
+	p("\nWith one chunk per session instead (its turns, a line each), the session of an evidence turn is in the top 1 / 3 / 5 sessions for %.1f / %.1f / %.1f %% of evidence turns.\n", m.Sessions[0], m.Sessions[1], m.Sessions[2])
+	if m.LOCO != nil {
+		m.LOCO.markdown(w)
+	}
+	p("\n")
 }
 
 // memoryHeadline says which systems the per-category table shows: the
 // baseline, the full pipeline and the notes linked by the harness.
 func memoryHeadline(s memorySystem) bool {
 	roles := strings.Split(s.Role, "; ")
-	return s.Name == baselineName || slices.Contains(roles, "full") || slices.Contains(roles, "linked notes")
+	return s.Name == baselineName || slices.Contains(roles, "full") || slices.Contains(roles, "notes") || slices.Contains(roles, "linked notes")
 }
 
 func (r *report) codeMarkdown(w io.Writer) {

@@ -68,11 +68,6 @@ type Query struct {
 	// (either may be zero); modules, which have no time, are left out
 	// when a window is given.
 	Since, Until time.Time
-	// Direct leaves out the rankers seeded by the others (the graph): only
-	// what matches the query's own words and names is ranked. It is for
-	// callers that keep direct matches only, such as the recall hook, and
-	// saves loading the graph.
-	Direct bool
 	// Admit, when set, decides in place of the floor (rerank.floor)
 	// which items enter the answer, given the item as it would be shown
 	// and whether it reaches the floor (true when no floor is enabled);
@@ -84,10 +79,24 @@ type Query struct {
 // DefaultLimit is how many items a result holds at most unless asked.
 const DefaultLimit = 10
 
-// NodesOnly reports a query that can be answered from the knowledge
-// notes alone, without the code map's manifest.
-func (q Query) NodesOnly() bool {
-	return len(q.Kinds) == 1 && q.Kinds[0] == core.DocNode && q.PathPrefix == "" && q.Module == ""
+// MemoryKinds are the kinds of the project's memory: knowledge notes and
+// conversation chunks. The recall hook recalls them, ranked as any query
+// for them is.
+var MemoryKinds = []string{core.DocNode, core.DocChunk}
+
+// MemoryOnly reports a query that can be answered from the project's
+// memory alone (notes, chunks, or both, with no path or module to keep
+// them to), without the code map's manifest.
+func (q Query) MemoryOnly() bool {
+	if len(q.Kinds) == 0 || q.PathPrefix != "" || q.Module != "" {
+		return false
+	}
+	for _, k := range q.Kinds {
+		if !slices.Contains(MemoryKinds, k) {
+			return false
+		}
+	}
+	return true
 }
 
 // Filtered reports whether the query filters beyond kinds, so rankers are

@@ -80,18 +80,7 @@ func (s *Nodes) All(behind int) ([]*Note, []string) {
 
 func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 	path := filepath.Join(s.indexDir, cacheFile)
-	s.cacheOnce.Do(func() {
-		data, err := store.ReadWithin(s.root, path, maxNodeCache)
-		if err != nil {
-			if !errors.Is(err, os.ErrNotExist) {
-				s.logger.Debug("node cache dropped", "error", err)
-			}
-			return
-		}
-		if err := s.store().ImportCache(data); err != nil {
-			s.logger.Debug("node cache dropped", "error", err)
-		}
-	})
+	s.importCache()
 	nodes, problems := s.store().Nodes()
 	if s.store().CacheBehind() < behind {
 		return nodes, problems
@@ -106,6 +95,23 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 		}
 	}
 	return nodes, problems
+}
+
+// importCache reads the persisted node cache into the store, once: a
+// node file whose size and time the cache holds is then not parsed again.
+func (s *Nodes) importCache() {
+	s.cacheOnce.Do(func() {
+		data, err := store.ReadWithin(s.root, filepath.Join(s.indexDir, cacheFile), maxNodeCache)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				s.logger.Debug("node cache dropped", "error", err)
+			}
+			return
+		}
+		if err := s.store().ImportCache(data); err != nil {
+			s.logger.Debug("node cache dropped", "error", err)
+		}
+	})
 }
 
 // File reads the node of one node file again, as it is now; false when
@@ -242,6 +248,18 @@ func accepts(n *knowledge.Node, f Filter) bool {
 		return false
 	}
 	return f.InScope == nil || slices.ContainsFunc(n.Files, f.InScope)
+}
+
+// Type is the type of the node of a document's key, "" when it cannot be
+// read. A query asks it of many notes (rerank.floor's type_floors): the
+// node cache spares parsing each.
+func (s *Nodes) Type(key string) string {
+	s.importCache()
+	n, err := s.store().Get(key)
+	if err != nil {
+		return ""
+	}
+	return n.Type
 }
 
 // Time is when the node of a document's key was written.

@@ -152,6 +152,11 @@ func (f *queryFacts) Note(key string) (string, []string, bool) {
 	return f.e.nodes.Named(key, f.q.NoteFilter(m))
 }
 
+// NoteType is a note's type, "" when it cannot be read.
+func (f *queryFacts) NoteType(key string) string {
+	return f.e.nodes.Type(key)
+}
+
 // Time is when a note or chunk was written, zero when it cannot be read.
 func (f *queryFacts) Time(id string) time.Time {
 	kind, key, err := core.SplitDocID(id)

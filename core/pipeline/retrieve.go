@@ -84,11 +84,11 @@ func (e *Engine) Retrieve(ctx context.Context, q answer.Query) (*answer.Result, 
 	if slices.ContainsFunc(q.Terms, query.AsksForTests) {
 		r.an.Intent = query.IntentTests
 	}
-	// The manifest is read while the rankers rank. A query for notes
-	// alone does without it.
+	// The manifest is read while the rankers rank. A query for the
+	// memory alone (notes, chunks) does without it.
 	r.facts = &queryFacts{e: e, q: q, an: &r.an, now: time.Now(), loaded: make(chan struct{})}
 	defer r.facts.closeRefs()
-	if q.NodesOnly() {
+	if q.MemoryOnly() {
 		close(r.facts.loaded)
 	} else {
 		go r.facts.load()
@@ -149,9 +149,6 @@ func (r *retrieval) lists() []core.RankedList {
 // repairs it), besides the host's problems and a log line. A ranker that
 // ranks from the engine's facts of the query (core.FactRanker: the paths
 // the question names, the files of its notes, its dates) is given them.
-//
-// direct leaves out the seeded rankers that walk from the seeds (the
-// graph), keeping those that draw from the seeds alone (Info.SeedsOnly).
 //
 // report says the question reads as a bug report: its own words and
 // names are then evidence enough, and each ranker's vote counts its
@@ -244,9 +241,7 @@ type rankerStage struct {
 	ranker               core.Ranker
 }
 
-// rankers opens the enabled rankers, split into unseeded and seeded; for
-// a direct query (answer.Query.Direct), the seeded ones that walk from
-// their seeds are left out.
+// rankers opens the enabled rankers, split into unseeded and seeded.
 func (r *retrieval) rankers(ctx context.Context) (first, seeded []rankerStage, err error) {
 	for _, st := range r.e.cfg.Enabled(core.KindRanker) {
 		s, err := r.e.stages.open(ctx, st)
@@ -258,11 +253,10 @@ func (r *retrieval) rankers(ctx context.Context) (first, seeded []rankerStage, e
 			continue
 		}
 		rs := rankerStage{name: st.Name, weight: st.Weight, reportWeight: st.ReportWeight, ranker: rk}
-		switch info := rk.Info(); {
-		case !info.Seeded:
-			first = append(first, rs)
-		case !r.q.Direct || info.SeedsOnly:
+		if rk.Info().Seeded {
 			seeded = append(seeded, rs)
+		} else {
+			first = append(first, rs)
 		}
 	}
 	return first, seeded, nil

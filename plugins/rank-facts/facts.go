@@ -13,9 +13,7 @@
 // Their kinds are chosen for what reads them. query.paths and
 // query.callers are unseeded, so their lists are among the seeds of
 // rank.ppr: a traceback's files, and a symbol's callers, seed the graph. notes.files and query.time are seeded, since they read the notes
-// and chunks the question's own words found, but SeedsOnly: a direct
-// query (the recall hook's), which leaves out the rankers that walk the
-// graph, still runs them. Their weights and limits are settings in
+// and chunks the question's own words found. Their weights and limits are settings in
 // rubi.hcl (query.paths 1.5, four files at most for a bare name;
 // notes.files 0.5, the first two good notes, eight files each;
 // query.time 1, the first 100 notes and chunks dated; query.callers 4,

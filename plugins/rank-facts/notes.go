@@ -47,7 +47,7 @@ func NewNotes() *Notes {
 func (n *Notes) Info() core.Info {
 	return core.Info{Name: NotesName, Kind: core.KindRanker, Version: "1.0.0", Stateless: true,
 		Description: "The files of the notes that match the question as well as its best hits.",
-		Seeded:      true, SeedsOnly: true, Scoped: true,
+		Seeded:      true, Scoped: true,
 		Schema: core.MustSchemaOf(&NotesSettings{})}
 }
 

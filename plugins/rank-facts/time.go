@@ -31,7 +31,7 @@ func NewTime() *Time { return &Time{s: TimeSettings{Candidates: 100}} }
 func (t *Time) Info() core.Info {
 	return core.Info{Name: TimeName, Kind: core.KindRanker, Version: "1.0.0", Stateless: true,
 		Description: "The notes and chunks written in the time the question names, among those its words found.",
-		Seeded:      true, SeedsOnly: true, Scoped: true,
+		Seeded:      true, Scoped: true,
 		Schema: core.MustSchemaOf(&TimeSettings{})}
 }
 

@@ -105,6 +105,8 @@ type unitFacts struct {
 	// unit's calls (by path and qualified name).
 	uses  map[string]core.SymbolUses
 	calls map[[2]string][]core.Callee
+	// types are the notes' types, by key.
+	types map[string]string
 }
 
 func (f *unitFacts) Question() string          { return f.question }
@@ -124,6 +126,7 @@ func (f *unitFacts) Read(path string, limit int64) []byte {
 	return []byte(f.files[path])
 }
 func (f *unitFacts) Note(string) (string, []string, bool)        { return "", nil, false }
+func (f *unitFacts) NoteType(key string) string                  { return f.types[key] }
 func (f *unitFacts) Time(string) time.Time                       { return time.Time{} }
 func (f *unitFacts) Now() time.Time                              { return time.Now() }
 func (f *unitFacts) Uses(target string) (core.SymbolUses, error) { return f.uses[target], nil }
