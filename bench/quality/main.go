@@ -70,10 +70,32 @@ const (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stderr); err != nil {
+	done, err := ownState()
+	if err == nil {
+		err = run(ctx, os.Args[1:], os.Stderr)
+		done()
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "quality:", err)
 		os.Exit(1)
 	}
+}
+
+// ownState points the user's state folder (XDG_STATE_HOME), for this
+// process and the rubi processes it starts, at a temporary folder of its
+// own: every project the benchmark makes would otherwise leave a record
+// of the notes it registered in ~/.local/state/rubi/projects. done
+// removes the folder.
+func ownState() (done func(), err error) {
+	dir, err := os.MkdirTemp("", "rubi-quality-state-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Setenv("XDG_STATE_HOME", dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return func() { os.RemoveAll(dir) }, nil
 }
 
 // options are the command line.
