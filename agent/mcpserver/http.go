@@ -3,24 +3,22 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	mcpgo "github.com/mark3labs/mcp-go/server"
+
+	"github.com/rubi-dev/rubi/agent/loopback"
 )
 
 // Path is where the streamable HTTP endpoint is served.
@@ -34,7 +32,7 @@ type HTTPOptions struct {
 	// Token must come with every request as "Authorization: Bearer
 	// <token>", on loopback too: any local user can reach a loopback port,
 	// and the server reads and writes the owner's projects. It is at least
-	// MinTokenLength characters (NewToken makes one).
+	// MinTokenLength characters (loopback.NewToken makes one).
 	Token string
 	// Origins are the browser origins allowed besides loopback ones
 	// ("https://app.example.com"). A request without an Origin header
@@ -72,10 +70,6 @@ const (
 	DefaultSessionIdle   = time.Hour
 )
 
-// NewToken returns a random bearer token (26 base32 characters, 128
-// bits), for a server started without one.
-func NewToken() string { return rand.Text() }
-
 // TokenPath is the file rubi mcp --http writes the token it made to when
 // given none, for the server listening on port: in the user's state folder
 // ($XDG_STATE_HOME/rubi, else ~/.local/state/rubi), never in a project.
@@ -111,20 +105,6 @@ func ListenAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// IsLoopback reports whether an address (host:port) listens only on this
-// machine.
-func IsLoopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
-	return err == nil && ip.IsLoopback()
-}
-
 // MinTokenLength is the shortest bearer token accepted off loopback: a
 // token guards every project the server can open, and a short one is
 // guessed by a scan.
@@ -140,7 +120,7 @@ const MaxBody = 4 << 20
 // projects to the network, on loopback to every local user.
 func CheckHTTP(addr string, opts HTTPOptions) error {
 	switch {
-	case opts.Token == "" && !IsLoopback(addr):
+	case opts.Token == "" && !loopback.IsLoopback(addr):
 		return fmt.Errorf("listening on %s exposes this machine's projects to the network: set a bearer token with --token or %s, or listen on 127.0.0.1", addr, TokenEnv)
 	case opts.Token == "":
 		return fmt.Errorf("listening on %s without a bearer token would serve any local user: set one with --token or %s", addr, TokenEnv)
@@ -276,15 +256,13 @@ type guard struct {
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if origin := r.Header.Get("Origin"); origin != "" && !g.originAllowed(origin) {
+	if origin := r.Header.Get("Origin"); origin != "" && !loopback.OriginAllowed(origin, g.origins) {
 		g.logger.Warn("request refused: origin not allowed", "origin", origin, "remote", r.RemoteAddr)
 		http.Error(w, "Forbidden: origin "+origin+" is not allowed (rubi mcp --allow-origin)", http.StatusForbidden)
 		return
 	}
-	// The scheme is case-insensitive (RFC 9110, section 11.1). Without a
-	// token configured nothing matches.
-	scheme, given, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	if g.token == "" || !ok || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(g.token)) != 1 {
+	// Without a token configured nothing matches.
+	if !loopback.Bearer(r.Header.Get("Authorization"), g.token) {
 		g.logger.Warn("request refused: missing or wrong bearer token", "remote", r.RemoteAddr)
 		w.Header().Set("WWW-Authenticate", `Bearer realm="rubi"`)
 		http.Error(w, "Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
@@ -325,17 +303,4 @@ func (u *untilEOF) Read(p []byte) (int, error) {
 		u.once.Do(u.atEOF)
 	}
 	return n, err
-}
-
-// originAllowed accepts loopback origins (a page served from this
-// machine) and the configured ones; "null" and anything else is refused.
-func (g *guard) originAllowed(origin string) bool {
-	if slices.Contains(g.origins, strings.TrimSuffix(origin, "/")) {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	return IsLoopback(u.Host)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/agent/loopback"
 	"github.com/rubi-dev/rubi/agent/mcpserver"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/host"
@@ -180,7 +181,7 @@ clients send them with every message.`,
 			}
 			// On loopback a token is made when none is given; off it the
 			// user chooses one.
-			if o.http.Token != "" || !mcpserver.IsLoopback(addr) {
+			if o.http.Token != "" || !loopback.IsLoopback(addr) {
 				if err := mcpserver.CheckHTTP(addr, o.http); err != nil {
 					return err
 				}
@@ -231,7 +232,7 @@ clients send them with every message.`,
 // configuration can read it, and prints it. remove deletes the file when
 // the server stops, unless another server wrote its own there since.
 func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
-	token := mcpserver.NewToken()
+	token := loopback.NewToken()
 	_, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
 		return nil, err

@@ -122,6 +122,28 @@ func (s *Store) LastOwnHandoff() (*Handoff, error) {
 }
 
 func (s *Store) lastHandoff(own bool) (*Handoff, error) {
+	hs, err := s.handoffs(own, 1, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(hs) == 0 {
+		return nil, fmt.Errorf("no handoff in %s: %w", filepath.Join(s.rubiDir, "handoffs"), ErrNotFound)
+	}
+	return hs[0], nil
+}
+
+// Handoffs returns the handoffs of .rubi/handoffs/, the last first (as
+// LastHandoff orders them), at most limit of them (0: all), each with its
+// file and whether rubi saved it for this user. A handoff that cannot be
+// read is left out and told to bad.
+func (s *Store) Handoffs(limit int, bad func(path string, err error)) ([]*Handoff, error) {
+	return s.handoffs(false, limit, bad)
+}
+
+// handoffs lists the handoffs, the last first, up to limit (0: all);
+// with own, only those rubi saved for this user. A handoff that cannot be
+// read is told to bad, or ends the listing with its error when bad is nil.
+func (s *Store) handoffs(own bool, limit int, bad func(path string, err error)) ([]*Handoff, error) {
 	dir := filepath.Join(s.rubiDir, "handoffs")
 	des, err := os.ReadDir(dir)
 	if err != nil && !os.IsNotExist(err) {
@@ -162,7 +184,8 @@ func (s *Store) lastHandoff(own bool) (*Handoff, error) {
 			return nil, err
 		}
 	}
-	for k := len(cs) - 1; k >= 0; k-- {
+	var out []*Handoff
+	for k := len(cs) - 1; k >= 0 && (limit <= 0 || len(out) < limit); k-- {
 		p := filepath.Join(dir, cs[k].name)
 		var data []byte
 		mine := false
@@ -171,13 +194,21 @@ func (s *Store) lastHandoff(own bool) (*Handoff, error) {
 				continue
 			}
 		} else if data, err = store.ReadWithin(s.root, p, maxOwnFile); err != nil {
-			return nil, err
+			if bad == nil {
+				return nil, err
+			}
+			bad(p, err)
+			continue
 		} else {
 			mine = s.Owned(p)
 		}
 		h, err := decodeHandoff(data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			if bad == nil {
+				return nil, fmt.Errorf("%s: %w", p, err)
+			}
+			bad(p, err)
+			continue
 		}
 		h.Path, h.Own = p, mine
 		if h.Created.After(now) {
@@ -186,9 +217,9 @@ func (s *Store) lastHandoff(own bool) (*Handoff, error) {
 				h.Created = fi.ModTime().UTC().Truncate(time.Second)
 			}
 		}
-		return h, nil
+		out = append(out, h)
 	}
-	return nil, fmt.Errorf("no handoff in %s: %w", dir, ErrNotFound)
+	return out, nil
 }
 
 func encodeHandoff(h *Handoff) ([]byte, error) {

@@ -2,10 +2,12 @@ package knowledge
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // realHandoffs are handoffs as agents and people write them: the tool's
@@ -151,5 +153,43 @@ func TestHandoffFromFields(t *testing.T) {
 	}
 	if _, err := s.SaveHandoff(Handoff{Created: t0}); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("an empty handoff: %v", err)
+	}
+}
+
+// Handoffs lists every handoff, the last first, as LastHandoff orders
+// them; one that cannot be read is told and left out, not the end of the
+// listing.
+func TestHandoffsListsEveryHandoff(t *testing.T) {
+	s := newStore(t)
+	var paths []string
+	for i, goal := range []string{"first", "second", "third"} {
+		p, err := s.SaveHandoff(Handoff{Goal: goal, Created: t0.Add(time.Duration(i-3) * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	damaged := filepath.Join(filepath.Dir(paths[0]), t0.Add(-5*time.Hour).Format("2006-01-02-1504")+".md")
+	if err := os.WriteFile(damaged, []byte("---\ncreated: [not a time\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var bad []string
+	hs, err := s.Handoffs(0, func(p string, _ error) { bad = append(bad, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goals []string
+	for _, h := range hs {
+		goals = append(goals, h.Goal)
+	}
+	if !slices.Equal(goals, []string{"third", "second", "first"}) || !slices.Equal(bad, []string{damaged}) || hs[0].Path != paths[2] {
+		t.Errorf("goals %q, unreadable %q, last %+v", goals, bad, hs[0])
+	}
+	if hs, err := s.Handoffs(2, nil); err != nil || len(hs) != 2 || hs[1].Goal != "second" {
+		t.Errorf("limit 2: %v %+v", err, hs)
+	}
+	last, err := s.LastHandoff()
+	if err != nil || last.Goal != "third" {
+		t.Errorf("LastHandoff: %v %+v", err, last)
 	}
 }

@@ -385,6 +385,7 @@ const (
 	OwnerRefused
 	OwnerSharedRefused
 	HTTPTokenFile
+	ViewStop
 
 	// cases (E): a query answered from the index as it stands when it
 	// cannot be updated (a read-only .rubi/, a full disk).
@@ -2532,6 +2533,12 @@ var catalog = [numKeys]text{
 		pt: "rubi mcp: os clientes enviam \"Authorization: Bearer %s\" (um token feito para esta execução, também em %s, que só você pode ler)",
 		fr: "rubi mcp : les clients envoient « Authorization: Bearer %s » (un jeton fait pour cette exécution, aussi dans %s, lisible par vous seul)",
 		ja: "rubi mcp: クライアントは「Authorization: Bearer %s」を送ります(今回の起動用に作ったトークンで、あなただけが読める%sにもあります)",
+	},
+	ViewStop: {
+		en: "rubi view: open the address above in a browser (the token in it is for this run); Ctrl-C stops",
+		pt: "rubi view: abra o endereço acima num navegador (o token nele vale para esta execução); Ctrl-C encerra",
+		fr: "rubi view : ouvrez l'adresse ci-dessus dans un navigateur (son jeton vaut pour cette exécution) ; Ctrl-C arrête",
+		ja: "rubi view: 上のアドレスをブラウザで開いてください(中のトークンは今回の起動専用です)。Ctrl-Cで停止します",
 	},
 
 	// cases (E).

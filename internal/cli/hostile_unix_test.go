@@ -192,9 +192,10 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// Every command and every hook, run in a hostile repository: each ends
-// within its time, exits as documented (0, or 1 with a message; a hook
-// always 0), and nothing outside the project changes.
+// Every command (rubi view's pages and API too) and every hook, run in a
+// hostile repository: each ends within its time, exits as documented (0,
+// or 1 with a message; a hook always 0), and nothing outside the project
+// changes.
 func TestAHostileRepositoryHurtsNothing(t *testing.T) {
 	deep := "x = " + strings.Repeat("[", 200<<10) + "\n"
 	for name, hcl := range map[string]string{"no rubi.hcl": "", "deeply nested rubi.hcl": deep, "rubi.hcl choosing the vault": "vault = \"" + "/etc" + "\"\n", "rubi.hcl naming its own plugin": evilPlugin} {
@@ -256,6 +257,7 @@ func TestAHostileRepositoryHurtsNothing(t *testing.T) {
 					t.Errorf("rubi %s showed a secret from outside the project", strings.Join(args, " "))
 				}
 			}
+			viewHostile(t, root)
 			for _, event := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact", "Stop", "SessionEnd"} {
 				payload := fmt.Sprintf(`{"hook_event_name":%q,"session_id":"s1","cwd":%q,"prompt":"why is the coupon applied twice","tool_name":"Read","tool_input":{"file_path":%q},"transcript_path":%q}`,
 					event, root, filepath.Join(root, "store", "pipe.go"), filepath.Join(root, "store", "pipe.go"))

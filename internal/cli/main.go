@@ -144,7 +144,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 	})
 	cmd.AddCommand(newIndexCmd(g), newContextCmd(g), newMapCmd(g), newGraphCmd(g),
 		newRegisterCmd(g), newReadCmd(g), newRefsCmd(g), newConfirmCmd(g), newForgetCmd(g), newNodesCmd(g), newHandoffCmd(g), newSummaryCmd(g), newImportCmd(g),
-		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g), newTrustCmd(g))
+		newMCPCmd(g), newHookCmd(g), newMemoryCmd(g), newStatusCmd(g), newInstallCmd(g), newConnectCmd(g), newConfigCmd(g), newPluginsCmd(g), newXrayCmd(g), newViewCmd(g), newAuditCmd(g), newDoctorCmd(g), newVersionCmd(g), newTrustCmd(g))
 	return cmd
 }
 

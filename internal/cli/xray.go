@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,8 +31,14 @@ type xrayFlags struct {
 	html        string
 }
 
+// defaultXrayFlags are rubi xray's defaults, which rubi view's Tokens
+// page uses too.
+func defaultXrayFlags() *xrayFlags {
+	return &xrayFlags{days: 30, past: "150k", near: "900k", thresholds: "100k,150k,250k", handoff: "8k", top: 10}
+}
+
 func newXrayCmd(g *globals) *cobra.Command {
-	f := &xrayFlags{}
+	f := defaultXrayFlags()
 	cmd := &cobra.Command{
 		Use:   "xray",
 		Short: "Show where your agents' tokens went, from their session logs",
@@ -62,15 +69,15 @@ with the charts and the context curves.`,
 		},
 	}
 	pf := cmd.PersistentFlags()
-	pf.IntVar(&f.days, "days", 30, "how many days back to read (0: every log)")
+	pf.IntVar(&f.days, "days", f.days, "how many days back to read (0: every log)")
 	pf.StringVar(&f.project, "project", "", "only sessions run in this project: a directory, or the end of its path")
 	pf.StringArrayVar(&f.transcripts, "transcripts", nil, "read these logs or directories instead of the agents' own (repeatable)")
-	pf.StringVar(&f.past, "past", "150k", "the context size that makes a session long")
-	pf.StringVar(&f.near, "near", "900k", "the context size counted as reaching ~1M tokens")
-	pf.StringVar(&f.thresholds, "thresholds", "100k,150k,250k", "compaction thresholds to simulate")
-	pf.StringVar(&f.handoff, "handoff", "8k", "size of the handoff a simulated compaction resumes with")
+	pf.StringVar(&f.past, "past", f.past, "the context size that makes a session long")
+	pf.StringVar(&f.near, "near", f.near, "the context size counted as reaching ~1M tokens")
+	pf.StringVar(&f.thresholds, "thresholds", f.thresholds, "compaction thresholds to simulate")
+	pf.StringVar(&f.handoff, "handoff", f.handoff, "size of the handoff a simulated compaction resumes with")
 	pf.StringVar(&f.ratios, "ratios", "", "token prices relative to input, e.g. read=0.1,write-5m=1.25,write-1h=2,output=5 (the defaults)")
-	pf.IntVar(&f.top, "top", 10, "how many of the most expensive sessions to show")
+	pf.IntVar(&f.top, "top", f.top, "how many of the most expensive sessions to show")
 	pf.BoolVar(&f.usd, "usd", false, "also show US dollars at list prices, for the models rubi knows")
 	pf.StringVar(&f.html, "html", "", "also write a self-contained HTML page with the charts to FILE")
 
@@ -111,7 +118,12 @@ func (f *xrayFlags) textOptions(l messages.Lang) xray.TextOptions {
 	return xray.TextOptions{Days: f.days, USD: f.usd, Lang: l}
 }
 
-func (f *xrayFlags) analyze(cmd *cobra.Command, g *globals) (*xray.Report, error) {
+func (f *xrayFlags) analyze(cmd *cobra.Command, _ *globals) (*xray.Report, error) {
+	return f.report(cmd.Context())
+}
+
+// report reads the session logs as the flags say and analyzes them.
+func (f *xrayFlags) report(ctx context.Context) (*xray.Report, error) {
 	opt, err := f.options()
 	if err != nil {
 		return nil, err
@@ -133,7 +145,7 @@ func (f *xrayFlags) analyze(cmd *cobra.Command, g *globals) (*xray.Report, error
 	if err != nil {
 		return nil, fmt.Errorf("find session logs: %w", err)
 	}
-	return xray.Analyze(cmd.Context(), sessions, opt)
+	return xray.Analyze(ctx, sessions, opt)
 }
 
 func (f *xrayFlags) options() (xray.Options, error) {
