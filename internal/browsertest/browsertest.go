@@ -6,8 +6,9 @@
 // temporary folder of its own under the test's temporary folder, and
 // stops it when the test ends, leaving no process behind. A Page is one
 // tab: Open loads a URL and waits until the page says its data is shown
-// (body[data-ready="1"]); Texts, Attrs and Eval read it; Submit fills a
-// form and sends it; Screenshot takes the whole page as a PNG. Every
+// (body[data-ready="1"]); Texts, Attrs and Eval read it; Click and
+// Submit act on it as a person does; Screenshot takes the whole page as a PNG,
+// ScreenshotWindow what the window shows. Every
 // console error, uncaught exception, error the browser logs (a resource
 // that failed to load) and request to a host other than loopback is kept
 // as a problem: a test asserts NoProblems.
@@ -15,6 +16,15 @@
 // A machine without Chromium fails the tests that need it, with the way
 // to install it, unless RUBI_TEST_NO_CHROMIUM=1 (then they skip and say
 // why). make test installs it (scripts/test.sh).
+//
+// The package's own tests drive rubi's pages and drawings: rubi graph
+// --mermaid drawn by Mermaid itself (the npm package pinned in
+// testdata/mermaid, served with a page from the loopback), and every
+// page of rubi view, the binary started as a user starts it, on a small
+// project and on a copy of rubi's own repository. That test also takes
+// the pictures of the pages in docs/view:
+//
+//	go test ./internal/browsertest -run TestViewOfRubisOwnRepository -screenshots docs/view
 package browsertest
 
 import (
@@ -79,8 +89,7 @@ type Browser struct {
 // test ends. The browser keeps its profile, cache and temporary files
 // under the test's temporary folder (its HOME, XDG folders and TMPDIR
 // point there), asks nothing of the network by itself (no background
-// requests, updates, sync or QUIC), reaches nothing but the loopback,
-// and its window is 1280x800.
+// requests, updates, sync or QUIC) and reaches nothing but the loopback.
 func Start(t testing.TB) *Browser {
 	t.Helper()
 	exe := Chromium(t)
@@ -117,7 +126,7 @@ func Start(t testing.TB) *Browser {
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
 		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.WindowSize(1280, 800),
+		chromedp.WindowSize(viewportWidth, viewportHeight),
 		chromedp.ProxyServer("http://" + deadEnd.Addr().String()),
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"),
 		chromedp.Flag("disable-quic", true),
@@ -216,6 +225,9 @@ type Page struct {
 	problems []string
 }
 
+// A tab shows 1280x800 pixels of its page.
+const viewportWidth, viewportHeight = 1280, 800
+
 // Page opens a new tab, closed when the test ends.
 func (b *Browser) Page(t testing.TB) *Page {
 	t.Helper()
@@ -226,6 +238,7 @@ func (b *Browser) Page(t testing.TB) *Page {
 		t.Fatalf("opening a tab: %v", err)
 	}
 	t.Cleanup(cancel)
+	p.do("sizing the tab", chromedp.EmulateViewport(viewportWidth, viewportHeight))
 	return p
 }
 
@@ -358,6 +371,23 @@ func (p *Page) WaitFor(sel string) {
 	p.do("waiting for "+sel, chromedp.WaitReady(chromedp.CSS(sel)))
 }
 
+// WaitUntil waits until a JavaScript expression is true in the page.
+func (p *Page) WaitUntil(expr string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, wait)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr)); err != nil {
+		p.t.Fatalf("waiting until %s: %v; the page's problems: %q", expr, err, p.Problems())
+	}
+}
+
+// Click clicks the first element the CSS selector matches, with the
+// mouse, as a person does (it is scrolled into view first).
+func (p *Page) Click(sel string) {
+	p.t.Helper()
+	p.do("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
+}
+
 // Eval evaluates a JavaScript expression in the page and decodes its
 // value (JSON) into out; a promise is awaited.
 func (p *Page) Eval(expr string, out any) {
@@ -445,6 +475,19 @@ func (p *Page) Screenshot() []byte {
 	ctx, cancel := context.WithTimeout(p.ctx, wait)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	return png
+}
+
+// ScreenshotWindow is what the tab shows (1280x800), as a PNG: the
+// first screen a person sees.
+func (p *Page) ScreenshotWindow() []byte {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, wait)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
 	}
