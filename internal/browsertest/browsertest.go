@@ -3,7 +3,7 @@
 // through the DevTools protocol (chromedp).
 //
 // Start launches one browser for a test, with a profile, a HOME and a
-// temporary folder of its own under the test's temporary folder, and
+// temporary folder of its own in a new temporary folder, and
 // stops it when the test ends, leaving no process behind. A Page is one
 // tab: Open loads a URL and waits until the page says its data is shown
 // (body[data-ready="1"]); Texts, Attrs and Eval read it; Click and
@@ -87,13 +87,25 @@ type Browser struct {
 
 // Start launches a headless Chromium for the test and stops it when the
 // test ends. The browser keeps its profile, cache and temporary files
-// under the test's temporary folder (its HOME, XDG folders and TMPDIR
+// in a temporary folder removed then (its HOME, XDG folders and TMPDIR
 // point there), asks nothing of the network by itself (no background
 // requests, updates, sync or QUIC) and reaches nothing but the loopback.
 func Start(t testing.TB) *Browser {
 	t.Helper()
 	exe := Chromium(t)
-	dir := t.TempDir()
+	// The browser's folders, in a temporary folder of their own with a
+	// short name rather than the test's (named after the test): Chromium
+	// puts a socket in its TMPDIR, and a socket's path has at most 107
+	// bytes, which a test's folder under make test's TMPDIR passes.
+	dir, err := os.MkdirTemp("", "chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Errorf("removing the browser's folder: %v", err)
+		}
+	})
 	for _, d := range []string{"profile", "home", "tmp"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
 			t.Fatal(err)
