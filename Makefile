@@ -12,9 +12,10 @@ BIN ?= bin
 
 # Every test, on a fresh clone with only Go and the system's package
 # manager: scripts/test.sh installs what the tests need where it is
-# missing (python3-yaml, nodejs and npm, gcc: Debian packages; the npm
-# packages the tests drive, at their lock files' versions; gopls, pinned,
-# from the Go module proxy into testdata/gopls/bin), then runs go
+# missing (python3-yaml, nodejs and npm, gcc, graphviz and chromium:
+# Debian packages; the npm packages the tests drive, at their lock
+# files' versions; gopls, pinned, from the Go module proxy into
+# testdata/gopls/bin), then runs go
 # test ./..., the benchmarks' tests (bench/, their own module) and the
 # tree-sitter plugin's tests. Node.js 22, which the
 # pinned Claude Code CLI wants, comes from npm (testdata/node, the official

@@ -19,13 +19,19 @@
 #     sdkclient), the official MCP Bundle tool with that client
 #     (internal/mcpb/testdata/packer, for rubi.mcpb), Pyright, whose language
 #     server the Python references are measured against
-#     (core/refs/python/testdata/pyright), and the real Claude Code, Codex,
-#     Gemini, OpenCode and Continue CLIs (agent/connect/testdata/*).
+#     (core/refs/python/testdata/pyright), the real Claude Code, Codex,
+#     Gemini, OpenCode and Continue CLIs (agent/connect/testdata/*), and
+#     Mermaid (internal/browsertest/testdata/mermaid), which draws rubi
+#     graph --mermaid's output in Chromium.
 #     A folder is installed again only when its package.json or lock file
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
 #   - Graphviz (graphviz): rubi graph --dot's drawings are rendered with
 #     its dot; a missing dot fails that test unless RUBI_TEST_NO_GRAPHVIZ=1.
+#   - Chromium (chromium): internal/browsertest drives it headless, on
+#     the loopback only, to load the pages rubi view serves and to draw
+#     the Mermaid exports; a missing chromium fails those tests unless
+#     RUBI_TEST_NO_CHROMIUM=1 (then it is not installed, and they skip).
 #   - gopls, pinned (v0.23.0), from the Go module proxy: core/refs/golang
 #     compares its references with gopls's. Installed into testdata/gopls/
 #     bin (git-ignored), never on PATH nor into the user's GOBIN; a
@@ -163,12 +169,17 @@ if [ "$(node_major)" -lt 22 ]; then
 fi
 say "node $(node --version) ($(command -v node))"
 
-for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer core/refs/python/testdata/pyright agent/connect/testdata/claude agent/connect/testdata/codex agent/connect/testdata/gemini agent/connect/testdata/opencode agent/connect/testdata/continue; do
+for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer core/refs/python/testdata/pyright agent/connect/testdata/claude agent/connect/testdata/codex agent/connect/testdata/gemini agent/connect/testdata/opencode agent/connect/testdata/continue internal/browsertest/testdata/mermaid; do
   npm_install "$dir"
 done
 
 command -v gcc >/dev/null || install gcc
 command -v dot >/dev/null || install graphviz
+if [ "${RUBI_TEST_NO_CHROMIUM:-}" = 1 ]; then
+  say "RUBI_TEST_NO_CHROMIUM=1: Chromium is not installed, and the browser tests (internal/browsertest) skip"
+else
+  command -v chromium >/dev/null || install chromium
+fi
 
 gopls_version=v0.23.0
 if ! testdata/gopls/bin/gopls version 2>/dev/null | grep -qF " $gopls_version"; then

@@ -306,8 +306,10 @@ func (d *Drawing) DOT() string {
 func (d *Drawing) Mermaid() string {
 	var b strings.Builder
 	b.WriteString("flowchart LR\n")
-	if note := d.Note(); note != "" {
-		fmt.Fprintf(&b, "  %%%% %s\n", note)
+	for _, note := range []string{d.Note(), d.MermaidNote()} {
+		if note != "" {
+			fmt.Fprintf(&b, "  %%%% %s\n", note)
+		}
 	}
 	b.WriteString("  %% colours by language; dashed boxes are tests, dotted edges references\n")
 	for _, l := range d.Languages {
@@ -333,15 +335,60 @@ func (d *Drawing) Mermaid() string {
 		}
 		b.WriteString("  end\n")
 	}
-	for _, e := range d.Edges {
-		if e.Imports > 0 {
-			fmt.Fprintf(&b, "  %s -->|%d| %s\n", e.From, e.Imports, e.To)
-		}
-		if e.Refs > 0 {
-			fmt.Fprintf(&b, "  %s -.->|%s| %s\n", e.From, count(e.Refs, "ref"), e.To)
-		}
+	lines, _ := d.mermaidEdges()
+	for _, l := range lines {
+		b.WriteString(l)
 	}
 	return b.String()
+}
+
+// MermaidMaxEdges is the most edges Mermaid draws in one flowchart: past
+// it, Mermaid refuses the whole diagram ("Edge limit exceeded"). The
+// limit is its maxEdges setting, which a diagram cannot raise, so a
+// README on a forge renders with it.
+const MermaidMaxEdges = 500
+
+// mermaidEdges are the drawing's edges as Mermaid lines, in the drawing's
+// order (imports and references between the same two nodes are two
+// edges), cut to the MermaidMaxEdges heaviest (most imports or
+// references; the first on a tie), and how many there are in all.
+func (d *Drawing) mermaidEdges() (lines []string, total int) {
+	type edge struct {
+		line   string
+		weight int
+	}
+	var all []edge
+	for _, e := range d.Edges {
+		if e.Imports > 0 {
+			all = append(all, edge{fmt.Sprintf("  %s -->|%d| %s\n", e.From, e.Imports, e.To), e.Imports})
+		}
+		if e.Refs > 0 {
+			all = append(all, edge{fmt.Sprintf("  %s -.->|%s| %s\n", e.From, count(e.Refs, "ref"), e.To), e.Refs})
+		}
+	}
+	keep := make([]int, len(all))
+	for i := range keep {
+		keep[i] = i
+	}
+	if len(all) > MermaidMaxEdges {
+		sort.SliceStable(keep, func(a, b int) bool { return all[keep[a]].weight > all[keep[b]].weight })
+		keep = keep[:MermaidMaxEdges]
+		sort.Ints(keep)
+	}
+	for _, i := range keep {
+		lines = append(lines, all[i].line)
+	}
+	return lines, len(all)
+}
+
+// MermaidNote says which edges the Mermaid drawing left out, "" when it
+// draws them all.
+func (d *Drawing) MermaidNote() string {
+	lines, total := d.mermaidEdges()
+	if len(lines) == total {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d edges shown, the heaviest: Mermaid draws at most %d", len(lines), total, MermaidMaxEdges)
 }
 
 // fontSize grows a module's label with its number of files: 10 points

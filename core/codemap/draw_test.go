@@ -194,3 +194,42 @@ func sortedCopy(s []string) []string {
 	}
 	return out
 }
+
+// Mermaid refuses a flowchart of more than 500 edges whole: a drawing
+// with more keeps the heaviest 500 and says so, and one with fewer says
+// nothing.
+func TestMermaidKeepsToMermaidsEdgeLimit(t *testing.T) {
+	var files []*File
+	var edges []core.Edge
+	for i := range 30 {
+		files = append(files, &File{Path: fmt.Sprintf("m%02d/a.go", i), Language: "go", Module: fmt.Sprintf("m%02d", i)})
+	}
+	for _, a := range files {
+		for _, b := range files {
+			if a != b {
+				edges = append(edges, core.Edge{From: "file:" + a.Path, To: "file:" + b.Path, Kind: core.EdgeImports, Weight: 1})
+			}
+		}
+	}
+	for i := range 3 { // m29 imports m00 from four files
+		p := fmt.Sprintf("m29/b%d.go", i)
+		files = append(files, &File{Path: p, Language: "go", Module: "m29"})
+		edges = append(edges, core.Edge{From: "file:" + p, To: "file:m00/a.go", Kind: core.EdgeImports, Weight: 1})
+	}
+	d := Build(files, edges).Draw(DrawOptions{})
+	out := d.Mermaid()
+	checkMermaid(t, out)
+	if n := strings.Count(out, " -->|"); n != MermaidMaxEdges {
+		t.Errorf("%d edges drawn, want %d", n, MermaidMaxEdges)
+	}
+	want := "500 of 870 edges shown, the heaviest: Mermaid draws at most 500"
+	if d.MermaidNote() != want || !strings.Contains(out, "  %% "+want+"\n") {
+		t.Errorf("note %q\n%.400s", d.MermaidNote(), out)
+	}
+	if !strings.Contains(out, "  m30 -->|4| m1\n") {
+		t.Errorf("the heaviest edge (m29 to m00, 4 imports) is not drawn")
+	}
+	if n := drawMap().Draw(DrawOptions{Files: true}); n.MermaidNote() != "" || strings.Contains(n.Mermaid(), "edges shown") {
+		t.Errorf("a drawing under the limit says it left edges out: %q", n.MermaidNote())
+	}
+}

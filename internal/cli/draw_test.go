@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -147,5 +148,34 @@ func TestGraphDrawFlagErrors(t *testing.T) {
 		if code != 1 || out != "" || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", tt.args, code, out, errOut, tt.want)
 		}
+	}
+}
+
+// A Mermaid drawing of more than 500 edges, which Mermaid would refuse
+// whole, keeps the heaviest 500 and says so on stderr and in the drawing.
+func TestGraphMermaidKeepsToMermaidsEdgeLimit(t *testing.T) {
+	files := map[string]string{"go.mod": "module example.com/app\n\ngo 1.22\n"}
+	for i := range 25 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package p%d\n\nimport (\n", i)
+		for j := range 25 {
+			if j != i {
+				fmt.Fprintf(&b, "\t_ \"example.com/app/p%d\"\n", j)
+			}
+		}
+		b.WriteString(")\n")
+		files[fmt.Sprintf("p%d/p.go", i)] = b.String()
+	}
+	root := rubitest.Project(t, files)
+	code, out, errOut := runRubi(t, "graph", "--root", root, "--mermaid", "--limit", "0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	note := "500 of 600 edges shown, the heaviest: Mermaid draws at most 500"
+	if !strings.Contains(errOut, "rubi: "+note+"\n") || !strings.Contains(out, "  %% "+note+"\n") {
+		t.Errorf("no %q on stderr or in the drawing:\n%s\n%.300s", note, errOut, out)
+	}
+	if n := strings.Count(out, " -->|") + strings.Count(out, " -.->|"); n != 500 {
+		t.Errorf("%d edges drawn", n)
 	}
 }

@@ -133,6 +133,9 @@ files with --files) and says how many it left out; --limit changes that,
 				if dot {
 					fmt.Fprint(g.stdout, d.DOT())
 				} else {
+					if note := d.MermaidNote(); note != "" {
+						fmt.Fprintln(g.stderr, "rubi: "+note)
+					}
 					fmt.Fprint(g.stdout, d.Mermaid())
 				}
 				return nil
