@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/text"
 )
 
@@ -97,9 +98,30 @@ func linkLines(n *Node) []string {
 		out = append(out, "- superseded-by [["+n.SupersededBy+"]]")
 	}
 	for _, f := range n.Files {
+		if _, ok := codemap.FilePage(f); !ok {
+			// A path no wiki-link reaches (a part Obsidian hides, such
+			// as .ci/run, or a character that splits a link) is named
+			// as code: the frontmatter holds it, and Obsidian shows no
+			// link that resolves nowhere.
+			out = append(out, "- file "+codeSpan(f))
+			continue
+		}
 		out = append(out, "- file [["+f+"]]")
 	}
 	return out
+}
+
+// codeSpan is s as markdown inline code, fenced by more backticks than
+// any run of them in s.
+func codeSpan(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }
 
 func wikiTarget(t string) string {

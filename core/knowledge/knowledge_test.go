@@ -1084,3 +1084,19 @@ func TestParseHandoff(t *testing.T) {
 		t.Errorf("round trip: %+v", back)
 	}
 }
+
+// A note's links section links the files a wiki-link can reach and names
+// as code those it cannot (a folder Obsidian hides), so that no link of
+// it resolves nowhere; the files stay the note's when it is read back.
+func TestLinksSectionNamesHiddenPathsAsCode(t *testing.T) {
+	n := &Node{ID: "decision-ci", Type: TypeDecision, Status: StatusActive, Title: "CI", Files: []string{".ci/run", "core/x.go", "a`b/.c"}}
+	lines := strings.Join(linkLines(n), "\n")
+	for _, want := range []string{"- file `.ci/run`", "- file [[core/x.go]]", "- file ``a`b/.c``"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("links section lacks %q:\n%s", want, lines)
+		}
+	}
+	if strings.Contains(lines, "[[.ci/run]]") {
+		t.Errorf("a hidden path is linked:\n%s", lines)
+	}
+}
