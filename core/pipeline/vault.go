@@ -147,7 +147,7 @@ func (e *Engine) writeVault(m *manifest.Manifest, edges []core.Edge, full bool) 
 				gone = append(gone, filepath.Join(dataDir, filepath.FromSlash(page)))
 			}
 		}
-		removePages(files, gone)
+		removePages(c.cfg.Root, files, gone)
 	} else if err := sweepFilePages(dataDir, files, v.Files); err != nil {
 		return err
 	}
@@ -160,19 +160,21 @@ func (e *Engine) writeVault(m *manifest.Manifest, edges []core.Edge, full bool) 
 	return nil
 }
 
-// removePages removes the file pages given, when they are regular files
-// inside folder, and then each folder on their way that they leave empty,
+// removePages removes the file pages given, regular files whose path
+// stays inside the project root once its links are resolved (a folder of
+// .rubi/files/ may have become a link out of the project since the pages
+// were written), and then each folder on their way that they leave empty,
 // up to folder (which stays).
-func removePages(folder string, pages []string) {
+func removePages(root, folder string, pages []string) {
 	dirs := map[string]bool{}
 	for _, p := range pages {
-		if !store.Inside(folder, p) {
+		if !store.Inside(root, p) {
 			continue
 		}
 		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
 			os.Remove(p)
 		}
-		for d := filepath.Dir(p); d != folder && store.Inside(folder, d); d = filepath.Dir(d) {
+		for d := filepath.Dir(p); d != folder && strings.HasPrefix(d, folder+string(filepath.Separator)) && store.Inside(root, d); d = filepath.Dir(d) {
 			dirs[d] = true
 		}
 	}

@@ -429,3 +429,41 @@ func TestCommittedGitignoreKeepsHookStateOut(t *testing.T) {
 		t.Errorf("git stages the hooks' state:\n%s", status)
 	}
 }
+
+// A folder of the vault's file pages that became a link out of the
+// project after rubi wrote its pages (a pull that replaced it): when the
+// note naming the file goes, rubi removes no file through the link.
+func TestVaultRemovesNoPageThroughALink(t *testing.T) {
+	root := rubitest.Project(t, goProject)
+	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := runRubi(t, "register", "--root", root, "--type", "gotcha", "--title", "Open needs a DSN",
+		"--file", "store/store.go", "--body", "Open fails without one."); code != 0 {
+		t.Fatal(errOut)
+	}
+	pages := filepath.Join(root, ".rubi", "files")
+	if _, err := os.Stat(filepath.Join(pages, "store", "store.go.md")); err != nil {
+		t.Fatalf("register wrote no page: %v", err)
+	}
+	outside := t.TempDir()
+	victim := filepath.Join(outside, "store", "store.go.md")
+	if err := os.MkdirAll(filepath.Dir(victim), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(victim, []byte("not rubi's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(pages); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, pages); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runRubi(t, "forget", "--root", root, "gotcha-open-needs-a-dsn", "--hard"); code != 0 {
+		t.Fatal(errOut)
+	}
+	if data, err := os.ReadFile(victim); err != nil || string(data) != "not rubi's" {
+		t.Errorf("a file outside the project was removed or changed through the link: %q, %v", data, err)
+	}
+}
