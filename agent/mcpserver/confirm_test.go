@@ -5,12 +5,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // register's confirm re-anchors a stale note to the code as it is now.
 func TestRegisterConfirm(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 	ok(t, c, "register", map[string]any{"nodes": []any{map[string]any{"type": "gotcha", "title": "Open never fails", "body": "Open(dsn) returns nil even for a bad DSN.", "files": []string{"store/store.go"}}}})

@@ -10,6 +10,7 @@ import (
 	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/pipeline"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
@@ -34,7 +35,7 @@ func indexAnswer(t *testing.T, root, query, kind string) string {
 // to date before the call returns, for the other processes that read it.
 func TestWritesReachTheIndexBeforeTheCallReturns(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: time.Hour})
 	c := connect(t, s)
 	ok(t, c, "context", map[string]any{"query": "orders"}) // the first index

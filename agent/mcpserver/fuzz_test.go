@@ -49,7 +49,7 @@ func FuzzTools(f *testing.F) {
 		f.Add(byte(s.tool), []byte(s.args))
 	}
 	isolate(f)
-	root := writeProject(f, goProject)
+	root := writeProject(f, rubitest.GoProject)
 	s, logs := newServer(f, Options{ProjectDir: root, RefreshEvery: time.Hour})
 	c := connect(f, s)
 	if res := call(f, c, "context", map[string]any{"query": "orders"}); res.IsError { // indexes the project

@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // Any local user reaches a loopback port: the server takes no request
 // without the token there either, and refuses to start without one.
 func TestHTTPTokenOnLoopback(t *testing.T) {
 	isolate(t)
-	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject), Multi: true})
+	s, _ := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject), Multi: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func dial(t *testing.T, url string) net.Conn {
 // two held their connection for ever.
 func TestHTTPTimeoutsCutHangingClients(t *testing.T) {
 	isolate(t)
-	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject), Multi: true})
+	s, _ := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject), Multi: true})
 	opts := HTTPOptions{Token: testToken, HeaderTimeout: 200 * time.Millisecond, ReadTimeout: 400 * time.Millisecond, IdleTimeout: 200 * time.Millisecond}
 	url, stop := serveHTTP(t, s, "127.0.0.1:0", opts)
 
@@ -129,7 +130,7 @@ func TestHTTPTimeoutsCutHangingClients(t *testing.T) {
 // header timeout here is far longer than the test may run).
 func TestHTTPConnectionCap(t *testing.T) {
 	isolate(t)
-	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject), Multi: true})
+	s, _ := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject), Multi: true})
 	const max = 4
 	release := make(chan struct{})
 	serving := make(chan struct{}, max)
@@ -202,7 +203,7 @@ func TestHTTPConnectionCap(t *testing.T) {
 // start a new one.
 func TestHTTPIdleSessionExpires(t *testing.T) {
 	isolate(t)
-	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject), Multi: true})
+	s, _ := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject), Multi: true})
 	h, transport, ids := s.handler(HTTPOptions{Token: testToken, SessionIdle: time.Second})
 	t.Cleanup(func() { transport.Shutdown(context.Background()) })
 	srv := httptest.NewServer(h)

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 func TestListenAddr(t *testing.T) {
@@ -147,9 +148,9 @@ func post(t *testing.T, url string, headers map[string]string) int {
 
 func TestHTTPLoopback(t *testing.T) {
 	isolate(t)
-	a := writeProject(t, goProject)
+	a := writeProject(t, rubitest.GoProject)
 	b := writeProject(t, map[string]string{"billing/invoice.go": "package billing\n\n// RenderInvoicePDF draws an invoice.\nfunc RenderInvoicePDF() {}\n"})
-	other := writeProject(t, goProject) // not allowed: neither the working directory's nor under --allow
+	other := writeProject(t, rubitest.GoProject) // not allowed: neither the working directory's nor under --allow
 	s, _ := newServer(t, Options{WorkDir: a, Multi: true, Allow: []string{b}})
 	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Token: testToken, Origins: []string{"https://app.example.com"}})
 
@@ -203,7 +204,7 @@ func TestHTTPLoopback(t *testing.T) {
 // must carry it.
 func TestHTTPTokenRequiredOffLoopback(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root, Multi: true})
 
 	ln, err := net.Listen("tcp", "0.0.0.0:0")
@@ -250,7 +251,7 @@ func TestHTTPTokenRequiredOffLoopback(t *testing.T) {
 // length or not, and the server goes on serving.
 func TestHTTPBodyLimit(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root, Multi: true})
 	url, stop := serveHTTP(t, s, "127.0.0.1:0", HTTPOptions{Token: testToken})
 	huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"context","arguments":{"query":"` + strings.Repeat("order ", MaxBody/6+1) + `"}}}`
@@ -287,7 +288,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 // Stopping lets a call under way finish, then refuses new connections.
 func TestHTTPGracefulShutdown(t *testing.T) {
 	isolate(t)
-	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject), Multi: true})
+	s, _ := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject), Multi: true})
 	started := make(chan struct{})
 	s.MCP().AddTool(mcp.NewTool("slow"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		close(started)

@@ -15,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	"github.com/rubi-dev/rubi/core/tokens"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // clock is a movable clock for the server's conversation memory.
@@ -43,7 +44,7 @@ func memoryServer(t *testing.T) (root string, c *client.Client, clk *clock) {
 	t.Helper()
 	isolate(t)
 	files := map[string]string{"rubi.hcl": "memory {\n  max_chunk_size = 2000\n  keep_keywords = [\"postmortem\"]\n}\n"}
-	for k, v := range goProject {
+	for k, v := range rubitest.GoProject {
 		files[k] = v
 	}
 	root = writeProject(t, files)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // foreignProject is a project another user owns (uid 65534; the tests run
@@ -15,7 +16,7 @@ import (
 // .rubi/ of theirs.
 func foreignProject(t *testing.T) string {
 	t.Helper()
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	writeFile(t, filepath.Join(root, "rubi.hcl"), "")
 	if err := os.Mkdir(filepath.Join(root, ".rubi"), 0o755); err != nil {
 		t.Fatal(err)

@@ -63,7 +63,7 @@ func testEnv(t *testing.T) []string {
 func TestStdioSubprocess(t *testing.T) {
 	for _, version := range []string{mcp.LATEST_PROTOCOL_VERSION, mcp.ProtocolVersion20250618} {
 		t.Run(version, func(t *testing.T) {
-			root := writeProject(t, goProject)
+			root := writeProject(t, rubitest.GoProject)
 			writeFile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
 			c, cmd, stderr := procClient(t, filepath.Join(root, "store"), testEnv(t), client.WithProtocolVersion(version))
 			if got := c.ProtocolVersion(); got != version {
@@ -105,7 +105,7 @@ func TestStdioSubprocess(t *testing.T) {
 // Two servers and the command line write to one project at once: every
 // node is stored, and every merge into a shared node keeps its text.
 func TestConcurrentWritersLoseNothing(t *testing.T) {
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	env := append(testEnv(t), "RUBI_PROJECT_DIR="+root)
 	const rounds = 6
 	a, _, _ := procClient(t, t.TempDir(), env)
@@ -215,7 +215,7 @@ func TestOfficialSDKClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(sdkClientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
 		t.Fatalf("the MCP TypeScript SDK is not installed: run `npm ci` in agent/mcpserver/%s (make test does), or set %s=1 to leave this test out", sdkClientDir, noNodeEnv)
 	}
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "client.mjs", rubitest.Binary(t), root, t.TempDir())

@@ -28,17 +28,6 @@ import (
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-// goProject is a small project: a Go module with a store package and a
-// little JavaScript.
-var goProject = map[string]string{
-	"go.mod":                "module example.com/app\n\ngo 1.22\n",
-	"main.go":               "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
-	"store/store.go":        "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
-	"store/migrate.go":      "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
-	"web/handlers/order.js": "import { fetchOrders } from '../api.js';\nexport function renderOrders() { return fetchOrders(); }\n",
-	"web/api.js":            "export async function fetchOrders() { return fetch('/orders'); }\n",
-}
-
 // isolate keeps the user's personal configuration, vault and state out
 // of a test.
 func isolate(t testing.TB) {
@@ -275,7 +264,7 @@ func TestInstructionsTeachTheWorkflow(t *testing.T) {
 
 func TestContext(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
@@ -352,7 +341,7 @@ func TestContext(t *testing.T) {
 
 func TestContextSeesEdits(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: 100 * time.Millisecond})
 	c := connect(t, s)
 
@@ -380,7 +369,7 @@ func TestContextSeesEdits(t *testing.T) {
 
 func TestRegister(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
@@ -419,7 +408,7 @@ func TestRegister(t *testing.T) {
 
 func TestMap(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
@@ -506,7 +495,7 @@ func TestReadRefs(t *testing.T) {
 
 func TestRead(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	writeFile(t, filepath.Join(filepath.Dir(root), "secret.txt"), "password\n")
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
@@ -576,7 +565,7 @@ func TestRead(t *testing.T) {
 
 func TestRegisterSummaries(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: time.Hour})
 	c := connect(t, s)
 	ok(t, c, "read", map[string]any{"target": "map"})
@@ -621,7 +610,7 @@ func TestRegisterSummaries(t *testing.T) {
 
 func TestHandoff(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 
@@ -673,7 +662,7 @@ func TestHandoff(t *testing.T) {
 
 func TestRetract(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root, RefreshEvery: time.Hour})
 	c := connect(t, s)
 	ok(t, c, "register", map[string]any{"nodes": []any{
@@ -706,7 +695,7 @@ func TestRetract(t *testing.T) {
 
 func TestProjects(t *testing.T) {
 	isolate(t)
-	a := writeProject(t, goProject)
+	a := writeProject(t, rubitest.GoProject)
 	b := writeProject(t, map[string]string{"billing/invoice.go": "package billing\n\n// RenderInvoicePDF draws an invoice.\nfunc RenderInvoicePDF() {}\n"})
 	s, _ := newServer(t, Options{ProjectDir: a, Multi: true, Allow: []string{b}})
 	c := connect(t, s)
@@ -758,7 +747,7 @@ func (r *rootsClient) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.Lis
 func TestClientRoots(t *testing.T) {
 	isolate(t)
 	for _, legacy := range []bool{false, true} {
-		wd := writeProject(t, goProject)
+		wd := writeProject(t, rubitest.GoProject)
 		project := writeProject(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "src/app/main.go": "package main\n"})
 		s, _ := newServer(t, Options{WorkDir: wd})
 		roots := &rootsClient{dir: filepath.Join(project, "src")}
@@ -803,7 +792,7 @@ func TestClientRoots(t *testing.T) {
 // directory is used.
 func TestWorkDirFallback(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	writeFile(t, filepath.Join(root, "rubi.hcl"), "")
 	s, _ := newServer(t, Options{WorkDir: filepath.Join(root, "store")})
 	c := connect(t, s)
@@ -814,7 +803,7 @@ func TestWorkDirFallback(t *testing.T) {
 
 func TestConfigErrorsAreToolErrors(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	writeFile(t, filepath.Join(root, "rubi.hcl"), "budgets {\n  contxt = 900\n}\n")
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
@@ -833,7 +822,7 @@ func TestConfigErrorsAreToolErrors(t *testing.T) {
 
 func TestPanicIsRecovered(t *testing.T) {
 	isolate(t)
-	s, logs := newServer(t, Options{ProjectDir: writeProject(t, goProject)})
+	s, logs := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject)})
 	s.MCP().AddTool(mcp.NewTool("explode"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		parts := strings.Split(req.Params.Name, "/")
 		return mcp.NewToolResultText(parts[3]), nil
@@ -848,7 +837,7 @@ func TestPanicIsRecovered(t *testing.T) {
 
 func TestClosedServerRefusesCalls(t *testing.T) {
 	isolate(t)
-	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject)})
+	s, _ := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject)})
 	c := connect(t, s)
 	ok(t, c, "read", map[string]any{"target": "map"})
 	s.Close()
@@ -859,7 +848,7 @@ func TestClosedServerRefusesCalls(t *testing.T) {
 // argument and the limit, before any work.
 func TestArgumentLimits(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root})
 	c := connect(t, s)
 	many := make([]string, maxTerms+1)

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // Closing stdin while a call is under way cancels the call: the server
 // does not outlive its client by a long query or index.
 func TestClosingStdinCancelsCallsUnderWay(t *testing.T) {
 	isolate(t)
-	root := writeProject(t, goProject)
+	root := writeProject(t, rubitest.GoProject)
 	s, _ := newServer(t, Options{ProjectDir: root})
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	s.MCP().AddTool(mcp.NewTool("slow"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {

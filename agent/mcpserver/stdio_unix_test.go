@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // Closing stdin while the xray tool reads a log stops the read, whatever
@@ -35,7 +37,7 @@ func TestClosingStdinStopsXrayWithinALog(t *testing.T) {
 	if err != nil {
 		t.Skipf("no sparse file of 1 TiB here: %v", err)
 	}
-	s, _ := newServer(t, Options{ProjectDir: writeProject(t, goProject), Xray: true})
+	s, _ := newServer(t, Options{ProjectDir: writeProject(t, rubitest.GoProject), Xray: true})
 	inR, inW := io.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStdio(context.Background(), inR, io.Discard) }()

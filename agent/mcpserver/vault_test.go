@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
 // With VaultOnly (rubi mcp --vault, the Claude Desktop extension) the
@@ -18,7 +19,7 @@ import (
 func TestVaultOnly(t *testing.T) {
 	isolate(t)
 	elsewhere := os.Getenv("RUBI_VAULT")
-	work := writeProject(t, goProject)
+	work := writeProject(t, rubitest.GoProject)
 	vault := filepath.Join(t.TempDir(), "Documents", "Rubi") // missing: created
 	s, _ := newServer(t, Options{VaultOnly: true, Vault: vault, WorkDir: work})
 	c := connect(t, s)
@@ -77,7 +78,7 @@ func TestVaultOnly(t *testing.T) {
 // (~ expanded), never the working directory.
 func TestVaultOnlyConfiguredVault(t *testing.T) {
 	isolate(t)
-	work := writeProject(t, goProject)
+	work := writeProject(t, rubitest.GoProject)
 	register := func(t *testing.T) {
 		t.Helper()
 		s, _ := newServer(t, Options{VaultOnly: true, WorkDir: work})

@@ -27,15 +27,6 @@ import (
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
 
-var goProject = map[string]string{
-	"go.mod":                "module example.com/app\n\ngo 1.22\n",
-	"main.go":               "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
-	"store/store.go":        "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
-	"store/migrate.go":      "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
-	"web/handlers/order.js": "import { fetchOrders } from '../api.js';\nexport function renderOrders() { return fetchOrders(); }\n",
-	"web/api.js":            "export async function fetchOrders() { return fetch('/orders'); }\n",
-}
-
 // hostileTitle is a note's title that would run as markup if a page
 // wrote it as HTML.
 const hostileTitle = `Orders <img src=x onerror=alert(1)> vanish`
@@ -44,7 +35,7 @@ const hostileTitle = `Orders <img src=x onerror=alert(1)> vanish`
 // handoff and a conversation chunk, and returns its engine.
 func fixture(t *testing.T) *pipeline.Engine {
 	t.Helper()
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	ctx := context.Background()
 	eng := open(t, root)
 	res, err := eng.Project().Knowledge().Register(ctx, []knowledge.Input{

@@ -30,7 +30,7 @@ func doctorSetup(t *testing.T) (root, bin string) {
 	for _, v := range []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "RUBI_VAULT"} {
 		t.Setenv(v, "")
 	}
-	root = rubitest.Project(t, goProject)
+	root = rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
 		t.Fatal(errOut)
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/rubi-dev/rubi/internal/rubitest"
 )
 
-// freshProject is goProject indexed, as a user's project is after the
+// freshProject is rubitest.GoProject indexed, as a user's project is after the
 // first session.
 func freshProject(t *testing.T) string {
 	t.Helper()
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func fakeProgram(t *testing.T, name string) string {
 func withPlugins(t *testing.T, blocks string) string {
 	t.Helper()
 	files := map[string]string{"rubi.hcl": blocks}
-	for k, v := range goProject {
+	for k, v := range rubitest.GoProject {
 		files[k] = v
 	}
 	root := rubitest.Project(t, files)

@@ -11,7 +11,7 @@ import (
 // prose under a list section included; the JSON `last --json` prints
 // saves again as the same handoff.
 func TestHandoffLastIsWhole(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	text := "## Goal\n\nAdd a second coupon type\n\n## Next\n\nWire the endpoint zebra-42\n\n## Risks\n- refunds share the total\n\n## Notes\nsomething else"
 	if code, _, errOut := runRubiIn(t, `{"text": "`+strings.ReplaceAll(text, "\n", `\n`)+`"}`, "handoff", "save", "--root", root); code != 0 {
 		t.Fatalf("save: exit %d: %s", code, errOut)

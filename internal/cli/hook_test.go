@@ -42,7 +42,7 @@ func TestHookSessionStartIndexesInTheBackground(t *testing.T) {
 	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
 		t.Fatalf("this test reads /proc to find leftover processes: %v", err)
 	}
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	t.Setenv("RUBI_TEST_AS_RUBI", "1")
 	payload := fmt.Sprintf(`{"hook_event_name":"SessionStart","session_id":"s1","cwd":%q,"source":"startup"}`, root)
@@ -71,7 +71,7 @@ func TestHookSessionStartIndexesInTheBackground(t *testing.T) {
 }
 
 func TestHookAlwaysExitsZero(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	// A payload that does not read is logged in the working directory's
 	// project: the test's, not this checkout.

@@ -49,7 +49,7 @@ func TestCommittedGitignoreKeepsSessionsOut(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			root := rubitest.Project(t, goProject)
+			root := rubitest.Project(t, rubitest.GoProject)
 			outside := t.TempDir()
 			if err := os.MkdirAll(filepath.Join(root, ".rubi"), 0o755); err != nil {
 				t.Fatal(err)
@@ -116,7 +116,7 @@ func sameFiles(a, b map[string]string) bool {
 // every index run; it is no lock rubi made, so the run replaces it with
 // one and indexes, and the link's target is untouched.
 func TestCommittedLockLinkIsRepaired(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	outside := t.TempDir()
 	plantFile(t, filepath.Join(outside, "secret"), "key")
 	lock := filepath.Join(root, ".rubi", "index", ".lock")
@@ -145,7 +145,7 @@ func TestCommittedLockLinkIsRepaired(t *testing.T) {
 // repaired by the next index run.
 func TestNonUTF8FileName(t *testing.T) {
 	files := map[string]string{"bad\xff.go": "package main\n\n// Foo does.\nfunc Foo() {}\n"}
-	for p, c := range goProject {
+	for p, c := range rubitest.GoProject {
 		files[p] = c
 	}
 	root := rubitest.Project(t, files)
@@ -208,7 +208,7 @@ func TestNonUTF8FileName(t *testing.T) {
 	graphHas()
 }
 
-// sharedProject lays goProject out in a folder any user can reach (a test's
+// sharedProject lays rubitest.GoProject out in a folder any user can reach (a test's
 // temporary folders are 0700, and so may be TMPDIR itself: make test's is)
 // and copies rubi's programs beside it, for rubi run as another user.
 func sharedProject(t *testing.T) (root, bin string) {
@@ -235,7 +235,7 @@ func sharedProject(t *testing.T) (root, bin string) {
 		}
 	}
 	root = filepath.Join(dir, "project")
-	for p, c := range goProject {
+	for p, c := range rubitest.GoProject {
 		plantFile(t, filepath.Join(root, filepath.FromSlash(p)), c)
 	}
 	plantFile(t, filepath.Join(dir, "home", ".keep"), "")
@@ -434,7 +434,7 @@ func TestCommittedGitignoreKeepsHookStateOut(t *testing.T) {
 // project after rubi wrote its pages (a pull that replaced it): when the
 // note naming the file goes, rubi removes no file through the link.
 func TestVaultRemovesNoPageThroughALink(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
 		t.Fatal(errOut)
 	}

@@ -70,12 +70,12 @@ func linkedEnv(t *testing.T) {
 	t.Setenv("RUBI_TEST_AS_RUBI", "1")
 }
 
-// linkedProject is goProject as a user has it after some work: indexed,
+// linkedProject is rubitest.GoProject as a user has it after some work: indexed,
 // with a critical note, a handoff, a chunk of memory and instruction
 // files for the agents.
 func linkedProject(t *testing.T) string {
 	t.Helper()
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	os.WriteFile(filepath.Join(root, "package.json"), []byte(`{"name": "shop"}`+"\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "CLAUDE.md"), []byte("# Conventions\n\nRun go test.\n"), 0o644)
@@ -231,7 +231,7 @@ func runMCP(t *testing.T, root string) ranLinked {
 // whole.
 func TestAHugeCommittedMapIsRewritten(t *testing.T) {
 	linkedEnv(t)
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if r := runBuilt(t, root, "", "index", "--root", root); r.code != 0 {
 		t.Fatal(r.stderr)
 	}

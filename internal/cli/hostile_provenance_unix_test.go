@@ -22,7 +22,7 @@ import (
 // user's own note is read as it is. handoff last is the user's, not one
 // the repository dated 2099.
 func TestCommittedNotesAndHandoffsAreTheRepositorys(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	note := "---\nid: gotcha-clipboard\ntype: gotcha\nstatus: active\nimportance: critical\n" +
 		"title: \"Clipboard \\e]52;c;ZXZpbA==\\a wipe \\e[2J\"\n---\n" +

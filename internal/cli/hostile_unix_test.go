@@ -27,7 +27,7 @@ import (
 // point at, which no command may change.
 func hostileRepo(t *testing.T, rubiHCL string) (root, outside string) {
 	t.Helper()
-	root = rubitest.Project(t, goProject)
+	root = rubitest.Project(t, rubitest.GoProject)
 	outside = t.TempDir()
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	must := func(err error) {

@@ -43,7 +43,7 @@ func rlmFolder(t *testing.T) string {
 }
 
 func TestImportRLM(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	dir := rlmFolder(t)
 	code, out, errOut := runRubi(t, "import", "rlm", dir, "--root", root)
 	if code != 0 {

@@ -17,7 +17,7 @@ func TestCommandLineInJapanese(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("RUBI_VAULT", "")
 	t.Setenv("LANG", "fr_FR.UTF-8")
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if err := os.WriteFile(filepath.Join(root, "rubi.hcl"), []byte("language = \"ja\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestCommandLineInJapanese(t *testing.T) {
 func TestCommandLineFollowsTheLocale(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("LANG", "pt_BR.UTF-8")
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "--root", root, "index")
 	if code != 0 || !strings.HasPrefix(out, "6 arquivos indexados em "+root) || !strings.Contains(out, "  linguagens: go 3, javascript 2, other 1\n") {
 		t.Errorf("index: exit %d:\n%s%s", code, out, errOut)
@@ -74,7 +74,7 @@ func TestCommandLineFollowsTheLocale(t *testing.T) {
 func TestGraphAndPluginsInFrench(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("LANG", "fr_FR.UTF-8")
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "--root", root, "graph")
 	if code != 0 || !strings.HasPrefix(out, "6 fichiers, ") || !strings.Contains(out, " entre fichiers du projet, ") {
 		t.Errorf("graph: exit %d:\n%s%s", code, out, errOut)
@@ -104,7 +104,7 @@ func TestPluginsColumnsInJapanese(t *testing.T) {
 func TestMapInJapanese(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("LANG", "ja_JP.UTF-8")
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "--root", root, "map")
 	if code != 0 || !strings.Contains(out, "のマップ\n") || !strings.Contains(out, "## モジュール(中心的な順)\n") || strings.Contains(out, "Central files") {
 		t.Errorf("map: exit %d:\n%s%s", code, out, errOut)
@@ -219,7 +219,7 @@ func TestXraySimulateInJapanese(t *testing.T) {
 func TestIndexingInJapanese(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("LANG", "ja_JP.UTF-8")
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	setSlowIndex(t, 0)
 	code, _, errOut := runRubi(t, "context", "open the database", "--root", root, "--json")
 	if code != 0 || !strings.HasPrefix(errOut, "rubi: "+root+"をインデックス中…(初回は全ファイルを読み、次回からは変更分だけを読みます)\n") || !strings.Contains(errOut, "rubi: 6ファイルを") {

@@ -30,17 +30,8 @@ func runRubiIn(t *testing.T, stdin string, args ...string) (code int, stdout, st
 	return code, out.String(), errb.String()
 }
 
-var goProject = map[string]string{
-	"go.mod":                "module example.com/app\n\ngo 1.22\n",
-	"main.go":               "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
-	"store/store.go":        "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
-	"store/migrate.go":      "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
-	"web/handlers/order.js": "import { fetchOrders } from '../api.js';\nexport function renderOrders() { return fetchOrders(); }\n",
-	"web/api.js":            "export async function fetchOrders() { return fetch('/orders'); }\n",
-}
-
 func TestIndexJSON(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "index", "--root", root, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -65,7 +56,7 @@ func TestIndexJSON(t *testing.T) {
 }
 
 func TestIndexText(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, _ := runRubi(t, "index", "--root", root)
 	if code != 0 || !strings.HasPrefix(out, "indexed 6 files in "+root) || !strings.Contains(out, "languages: go 3, javascript 2, other 1") {
 		t.Errorf("exit %d:\n%s", code, out)
@@ -75,7 +66,7 @@ func TestIndexText(t *testing.T) {
 // The --json output of context is an external contract: other tools read
 // these exact keys.
 func TestContextJSONContract(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "context", "open the database", "--root", root, "--terms", "dsn,connect", "--budget", "400", "--limit", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -119,7 +110,7 @@ func TestContextJSONContract(t *testing.T) {
 }
 
 func TestContextText(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, _ := runRubi(t, "context", "render", "orders", "--root", root, "--kinds", "file", "--explain")
 	if code != 0 || !strings.HasPrefix(out, "open first:\n   web/handlers/order.js:2 renderOrders — matches ") || !strings.Contains(out, "(score ") ||
 		!strings.Contains(out, "\n1. [file] web/handlers/order.js") || !strings.Contains(out, "score ") || !strings.Contains(out, "tokens (budget 1500") {
@@ -201,7 +192,7 @@ func TestConfigCheckBlamesWhatTheUserWrote(t *testing.T) {
 }
 
 func TestPluginsAndVersion(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, _ := runRubi(t, "plugins", "--root", root, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -256,7 +247,7 @@ func TestUsageErrors(t *testing.T) {
 
 // The example per-repo tuning is a valid layer over the defaults.
 func TestExampleTuningConfig(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	tuning, _ := filepath.Abs("../../examples/tuning/rubi.hcl")
 	code, out, errOut := runRubi(t, "config", "check", "--root", root, "--config", tuning)
 	if code != 0 {
@@ -270,7 +261,7 @@ func TestExampleTuningConfig(t *testing.T) {
 }
 
 func TestMapCommand(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "map", "--root", root)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -331,7 +322,7 @@ func TestMapOfAPythonProject(t *testing.T) {
 
 // The --json output of graph is an external contract.
 func TestGraphJSONContract(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "graph", "--root", root, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -390,7 +381,7 @@ func TestGraphJSONContract(t *testing.T) {
 // register's JSON on stdin and its --json results are an external
 // contract; the nodes then show up in nodes, read, context and forget.
 func TestKnowledgeCommands(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	t.Setenv("RUBI_VAULT", t.TempDir())
 	batch := `[
 	  {"type": "decision", "title": "Orders live in Postgres", "body": "The client already runs Postgres.", "files": ["store/store.go"], "importance": "high"},
@@ -454,7 +445,7 @@ func TestKnowledgeCommands(t *testing.T) {
 }
 
 func TestHandoffAndSummaryCommands(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubi(t, "handoff", "save", "--root", root, "--goal", "Add order export", "--done", "CSV writer", "--next", "Wire the endpoint", "--file", "store/store.go")
 	if code != 0 || !strings.HasPrefix(out, "saved: ") {
 		t.Fatalf("save: %d %q %s", code, out, errOut)
@@ -478,7 +469,7 @@ func TestHandoffAndSummaryCommands(t *testing.T) {
 }
 
 func TestContextRejectsABadTimeBound(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubi(t, "context", "orders", "--root", root, "--since", "soon"); code != 1 || !strings.Contains(errOut, "--since") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}

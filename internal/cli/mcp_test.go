@@ -74,7 +74,7 @@ func TestMCPWithoutTheProgram(t *testing.T) {
 // with exit status 1.
 func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 	bin := rubitest.Binary(t)
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	t.Setenv("PATH", t.TempDir()) // rubi-mcp only beside rubi
 	link := filepath.Join(t.TempDir(), "rubi")
 	if err := os.Symlink(bin, link); err != nil {
@@ -115,7 +115,7 @@ func TestMCPRunsRubiMCPBesideRubi(t *testing.T) {
 // project.
 func TestMCPStdioTokens(t *testing.T) {
 	for _, l := range messages.Langs {
-		for _, opts := range []mcpserver.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: rubitest.Project(t, goProject)}} {
+		for _, opts := range []mcpserver.Options{{}, {WorkDir: t.TempDir()}, {ProjectDir: rubitest.Project(t, rubitest.GoProject)}} {
 			opts.Language = l
 			srv := mcpserver.New(opts)
 			c, err := srv.FixedCost()

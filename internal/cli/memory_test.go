@@ -13,7 +13,7 @@ import (
 )
 
 func TestMemoryCommands(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, errOut := runRubiIn(t, "Validation failed in store/store.go\nWe recieve the order twice (SHOP-12)\n", "memory", "save", "--root", root, "--type", "debug", "--tag", "orders")
 	if code != 0 || !strings.HasPrefix(out, "saved: ") {
 		t.Fatalf("save: exit %d, %q %q", code, out, errOut)
@@ -66,7 +66,7 @@ func TestMemoryCommands(t *testing.T) {
 
 // Chunks are documents: context finds them, and filters apply to them.
 func TestContextFindsChunks(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubiIn(t, "The payment webhook arrives twice when the gateway retries; see store/store.go\n", "memory", "save", "--root", root, "--type", "debug"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -94,7 +94,7 @@ func TestContextFindsChunks(t *testing.T) {
 }
 
 func TestMemoryRetentionCommand(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	s := memory.Open(root)
 	s.Now = func() time.Time { return time.Now().Add(-40 * 24 * time.Hour) }
 	old, err := s.Save(context.Background(), memory.Input{Summary: "an old session", Content: "we tried three retry strategies"})
@@ -126,7 +126,7 @@ func TestMemoryRetentionCommand(t *testing.T) {
 // Without a query, notes list most important first, then newest; a cut
 // list says how many there are.
 func TestNodesByImportance(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	for _, n := range []struct{ title, importance string }{{"Low thing", "low"}, {"Money in cents", "critical"}, {"Plain fact", ""}, {"Another plain fact", ""}} {
 		args := []string{"register", "--root", root, "--type", "note", "--title", n.title, "--body", "x"}
 		if n.importance != "" {
@@ -160,7 +160,7 @@ func TestMemorySaveOneTurnAtATimeIsTheBatch(t *testing.T) {
 		"Melanie: Sure, and the kids loved the pottery class.",
 	}
 	at := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
-	batch, cli := rubitest.Project(t, goProject), rubitest.Project(t, goProject)
+	batch, cli := rubitest.Project(t, rubitest.GoProject), rubitest.Project(t, rubitest.GoProject)
 	var in []memory.Input
 	for _, text := range turns {
 		in = append(in, memory.Input{Session: "conv-26-1", Content: text, Created: at})
@@ -204,7 +204,7 @@ func TestMemorySaveOneTurnAtATimeIsTheBatch(t *testing.T) {
 }
 
 func TestMemorySaveRejectsABadCreated(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	for _, bad := range []string{"yesterday", "2023-13-08", "8 May 2023"} {
 		code, out, errOut := runRubiIn(t, "a turn", "memory", "save", "--root", root, "--created", bad)
 		if code != 1 || out != "" || !strings.Contains(errOut, "--created: \""+bad+"\" is not a date (2026-11-01) or a time") || !strings.Contains(errOut, "e.g. --created 2023-05-08") {

@@ -155,7 +155,7 @@ func vaultPages(t *testing.T, dir string) map[string]string {
 // no note alone. An index that changes nothing rewrites nothing, and rubi
 // map shows none of the links.
 func TestObsidianVaultLinksResolve(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -285,7 +285,7 @@ func TestObsidianVaultOfRubisOwnNotes(t *testing.T) {
 // writes them; the pages are then those a full index writes, byte for
 // byte, and stay so when the record of the last write is damaged.
 func TestObsidianVaultFollowsTheNotes(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
 		t.Fatal(errOut)
 	}

@@ -15,7 +15,7 @@ import (
 // error's rubi: are in colour; with NO_COLOR set, TERM=dumb or the output
 // piped, nothing is, and the text is the same.
 func TestColour(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
 		t.Fatal(errOut)
 	}

@@ -27,7 +27,7 @@ func setSlowIndex(t *testing.T, d time.Duration) {
 // stderr that rubi is indexing and when it is done; --json's stdout stays
 // the JSON alone.
 func TestSlowIndexSaysIndexing(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	setSlowIndex(t, 0)
 	code, out, errOut := runRubi(t, "context", "open the database", "--root", root, "--json")
 	if code != 0 {
@@ -49,7 +49,7 @@ func TestSlowIndexSaysIndexing(t *testing.T) {
 
 // A run quicker than the threshold says nothing.
 func TestQuickIndexSaysNothing(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	setSlowIndex(t, time.Hour)
 	code, out, errOut := runRubi(t, "context", "open the database", "--root", root)
 	if code != 0 || errOut != "" || out == "" {
@@ -184,7 +184,7 @@ func TestProgressFrameWidth(t *testing.T) {
 // the files it indexes up to all of them, and ends with the count the
 // summary gives; with --json, or piped, it draws nothing.
 func TestIndexProgressOnTerminal(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	forceTerminal(t)
 	drawEveryEvent(t)
 	code, out, errOut := runRubi(t, "index", "--full", "--root", root)

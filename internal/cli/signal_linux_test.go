@@ -22,7 +22,7 @@ import (
 // FIFO settings.json). rubi caught the signal and ignored it for ever.
 func TestSIGTERMEndsRubi(t *testing.T) {
 	bin := rubitest.Binary(t)
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

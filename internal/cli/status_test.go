@@ -23,7 +23,7 @@ var statusKeys = []string{
 }
 
 func TestStatusCommand(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	t.Setenv("RUBI_VAULT", filepath.Join(t.TempDir(), "vault"))
 	// Before any index: exit 0, and the status says there is none.
 	code, out, errOut := runRubi(t, "status", "--root", root)

@@ -21,7 +21,7 @@ import (
 // project's answers as rubi context gives them, and ends on an
 // interrupt (its context cancelled, as Ctrl-C does), its port closed.
 func TestViewPrintsItsAddressFirstAndStopsOnInterrupt(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	if code, _, errOut := runRubi(t, "index", "--root", root); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, errOut)
 	}
@@ -159,7 +159,7 @@ func (v *viewRun) stop() {
 
 // The view is never served to the network.
 func TestViewRefusesAnAddressOffLoopback(t *testing.T) {
-	root := rubitest.Project(t, goProject)
+	root := rubitest.Project(t, rubitest.GoProject)
 	for _, addr := range []string{"0.0.0.0:0", "192.168.1.4:8080", "[::]:0"} {
 		code, out, errOut := runRubi(t, "view", "--root", root, "--addr", addr)
 		if code != 1 || out != "" || !strings.Contains(errOut, "the view serves this machine only; give a loopback address") {

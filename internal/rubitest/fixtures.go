@@ -30,6 +30,17 @@ func Project(t testing.TB, files map[string]string) string {
 	return root
 }
 
+// GoProject is a small project for Project: a Go module with a store
+// package and a little JavaScript. Tests read it; none may change it.
+var GoProject = map[string]string{
+	"go.mod":                "module example.com/app\n\ngo 1.22\n",
+	"main.go":               "package main\n\nimport \"example.com/app/store\"\n\nfunc main() { store.Open(\"db\") }\n",
+	"store/store.go":        "// Package store keeps orders in a database.\npackage store\n\n// Open connects to the order database.\nfunc Open(dsn string) error { return nil }\n",
+	"store/migrate.go":      "package store\n\n// Migrate upgrades the database schema.\nfunc Migrate() error { return nil }\n",
+	"web/handlers/order.js": "import { fetchOrders } from '../api.js';\nexport function renderOrders() { return fetchOrders(); }\n",
+	"web/api.js":            "export async function fetchOrders() { return fetch('/orders'); }\n",
+}
+
 // ClaudeSample and CodexSample are real session logs captured from Claude
 // Code and Codex (agent/transcript/testdata), as absolute paths.
 var ClaudeSample, CodexSample = sample("claude-code-2.1.328.jsonl"), sample("codex-0.169.0.jsonl")
