@@ -4,11 +4,12 @@
 // starting the program at all (its `version`). It prints the median and p95 of each. The full report
 // (go run -C bench ./report) includes the same table.
 //
-//	go run -C bench ./hooks -rubi PATH/rubi-hook -root DIR [-nodes 2000] [-runs 30]
+//	go run -C bench ./hooks -rubi PATH/rubi-hook -root DIR [-nodes 2000] [-chunks 2000] [-runs 30]
 //
 // With -nodes, the project first gets that many synthetic knowledge notes
 // (about its own files, in the words of its own paths), registered in one
-// batch and indexed, unless it has them already.
+// batch and indexed, unless it has them already; with -chunks, that many
+// conversation chunks (turns of sessions about its files) the same way.
 package main
 
 import (
@@ -27,6 +28,7 @@ func main() {
 	rubi := flag.String("rubi", "rubi", "the binary to measure: rubi (rubi hook EVENT) or rubi-hook (rubi-hook EVENT)")
 	root := flag.String("root", "", "the project, indexed first if it is not (default: the rubi checkout it runs in)")
 	nodes := flag.Int("nodes", 0, "register this many synthetic notes first")
+	chunks := flag.Int("chunks", 0, "save this many synthetic conversation chunks first")
 	runs := flag.Int("runs", 30, "runs of each measure")
 	flag.Parse()
 	if *root == "" {
@@ -36,7 +38,7 @@ func main() {
 	}
 	abs, err := filepath.Abs(*root)
 	check(err)
-	p, err := perf.Prepare(context.Background(), abs, *nodes)
+	p, err := perf.Prepare(context.Background(), abs, *nodes, *chunks)
 	check(err)
 	rows, err := perf.HookRows(*rubi, p, *runs)
 	check(err)

@@ -227,7 +227,7 @@ func run(o options) error {
 		return err
 	}
 	step("context: fresh process p50 %v", perf.Pct(r.ctxFresh, 50))
-	if r.notes, err = perf.Prepare(context.Background(), tree, o.notes); err != nil {
+	if r.notes, err = perf.Prepare(context.Background(), tree, o.notes, 0); err != nil {
 		return err
 	}
 	if r.ctxNotes, err = contextRuns(rubi, tree, o.runs*6); err != nil {

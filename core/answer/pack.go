@@ -43,8 +43,8 @@ type Documents interface {
 	// Symbols reads an indexed file's symbols into its record, once.
 	Symbols(rec *manifest.Record) error
 	// Note shows a knowledge note, as its file is now, when f keeps it;
-	// withStale says what changed in the code it is about since.
-	Note(key string, f notes.Filter, withStale bool) (notes.Shown, bool)
+	// how says how much (notes.Decide, Render, Check).
+	Note(key string, f notes.Filter, how notes.Showing) (notes.Shown, bool)
 	// Chunk shows a chunk of the conversation memory when f keeps it.
 	Chunk(key string, f notes.Filter) (notes.Shown, bool)
 	// SourceItem is a source's item as the index holds it, kind being the
@@ -93,8 +93,16 @@ func (a *Answer) Pack(docs Documents) (*Result, error) {
 			continue
 		}
 		it.ID, it.Score = h.ID, h.Score
-		if q.Admit != nil && !q.Admit(&it, !a.Weak[h.ID]) {
-			continue
+		if q.Admit != nil {
+			if !q.Admit(&it, !a.Weak[h.ID]) {
+				continue
+			}
+			// Admitted on what the note says, the note is checked
+			// against the code now: a check reads and scans the files it
+			// is about, and a recall weighs many notes to admit a few.
+			if it, err = p.checked(it); err != nil {
+				return nil, err
+			}
 		}
 		if text := it.Kind + "\x00" + it.Text; seen[text] {
 			continue // the same text under another id
@@ -234,7 +242,9 @@ func (p *packer) module(key string, full bool) (Item, verdict, error) {
 }
 
 // node shows a knowledge node, read from its file as it is now, with
-// what changed in the code it is about since it was written.
+// what changed in the code it is about since it was written; for a
+// caller that admits items itself, without that until it is admitted
+// (checked).
 func (p *packer) node(key string, full bool) (Item, verdict, error) {
 	q := p.a.Query
 	if full && !q.Filtered() {
@@ -242,7 +252,14 @@ func (p *packer) node(key string, full bool) (Item, verdict, error) {
 		// superseded one the default filter would drop.
 		return Item{}, counted, nil
 	}
-	sh, ok := p.docs.Note(key, q.NoteFilter(p.a.Manifest), !full)
+	how := notes.Check
+	switch {
+	case full:
+		how = notes.Decide
+	case q.Admit != nil:
+		how = notes.Render
+	}
+	sh, ok := p.docs.Note(key, q.NoteFilter(p.a.Manifest), how)
 	switch {
 	case !ok:
 		return Item{}, left, nil // deleted since the index, or filtered out
@@ -250,6 +267,24 @@ func (p *packer) node(key string, full bool) (Item, verdict, error) {
 		return Item{}, counted, nil
 	}
 	return Item{Kind: core.DocNode, Path: sh.Path, Title: sh.Title, Text: sh.Text, Stale: sh.Stale}, shown, nil
+}
+
+// checked is an admitted item as it is shown: a knowledge node with what
+// changed in the code it is about since it was written.
+func (p *packer) checked(it Item) (Item, error) {
+	if it.Kind != core.DocNode {
+		return it, nil
+	}
+	_, key, err := core.SplitDocID(it.ID)
+	if err != nil {
+		return it, err
+	}
+	sh, ok := p.docs.Note(key, p.a.Query.NoteFilter(p.a.Manifest), notes.Check)
+	if !ok {
+		return it, nil // gone between the two reads: shown as it was read
+	}
+	it.Text, it.Stale = sh.Text, sh.Stale
+	return it, nil
 }
 
 // chunk shows a chunk of the conversation memory, read from its file.

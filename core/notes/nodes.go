@@ -220,19 +220,32 @@ func relPath(root, p string) string {
 	return p
 }
 
+// How much of a node Show gives: whether it is kept (Decide), its text
+// (Render), or its text with what changed in the code it is about since
+// it was written (Check), which reads and scans those files.
+type Showing int
+
+const (
+	Decide Showing = iota
+	Render
+	Check
+)
+
 // Show finds the node of a document's key as its file is now and applies
-// the filter: false when it is gone or filtered out. With render unset
-// only that is decided; with it, the node is rendered with what changed
-// in the code it is about since it was written.
-func (s *Nodes) Show(key string, f Filter, render bool) (Shown, bool) {
+// the filter: false when it is gone or filtered out. how says what else
+// it gives (Decide, Render, Check).
+func (s *Nodes) Show(key string, f Filter, how Showing) (Shown, bool) {
 	n, err := s.store().Get(key)
 	if err != nil || !accepts(n, f) {
 		return Shown{}, false
 	}
-	if !render {
+	if how == Decide {
 		return Shown{}, true
 	}
-	stale := s.store().Stale(n)
+	var stale []string
+	if how == Check {
+		stale = s.store().Stale(n)
+	}
 	own := n.Personal || s.store().Owned(n.Path)
 	return Shown{Path: relPath(s.root, n.Path), Title: n.Title, Text: renderNode(n, stale, own), Stale: stale}, true
 }

@@ -100,7 +100,7 @@ func TestNodeFilters(t *testing.T) {
 		{"decision-coupon-once", Filter{Until: time.Now().Add(-time.Hour)}, false},
 		{"gone", Filter{}, false},
 	} {
-		sh, ok := nodes.Show(c.key, c.f, true)
+		sh, ok := nodes.Show(c.key, c.f, Check)
 		if ok != c.want {
 			t.Errorf("%s %+v: shown %v", c.key, c.f, ok)
 		}

@@ -103,8 +103,8 @@ type shelf struct {
 
 func (s *shelf) Symbols(rec *manifest.Record) error { return s.symbols.load(rec) }
 
-func (s *shelf) Note(key string, f notes.Filter, withStale bool) (notes.Shown, bool) {
-	return s.e.nodes.Show(key, f, withStale)
+func (s *shelf) Note(key string, f notes.Filter, how notes.Showing) (notes.Shown, bool) {
+	return s.e.nodes.Show(key, f, how)
 }
 
 func (s *shelf) Chunk(key string, f notes.Filter) (notes.Shown, bool) {

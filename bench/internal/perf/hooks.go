@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
+	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/pipeline"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	"github.com/rubi-dev/rubi/plugins/standard"
@@ -27,12 +29,15 @@ type Prepared struct {
 	// RegisterTook (one batch).
 	Registered   int
 	RegisterTook time.Duration
+	// Saved counts the synthetic conversation chunks saved now.
+	Saved int
 }
 
-// Prepare indexes the project at root and registers synthetic notes until
-// it has at least notes of them (about its own files, in the words of
-// their paths), then indexes again.
-func Prepare(ctx context.Context, root string, notes int) (*Prepared, error) {
+// Prepare indexes the project at root, registers synthetic notes until it
+// has at least notes of them and saves synthetic conversation chunks
+// until it has at least chunks of them (both about its own files, in the
+// words of their paths), then indexes again.
+func Prepare(ctx context.Context, root string, notes, chunks int) (*Prepared, error) {
 	cfg, diags := config.Load(config.Options{Root: root})
 	if diags.HasErrors() {
 		return nil, diags
@@ -52,23 +57,62 @@ func Prepare(ctx context.Context, root string, notes int) (*Prepared, error) {
 	}
 	slices.Sort(p.Files)
 	have, _ := eng.Project().Knowledge().Nodes()
-	if notes <= len(have) {
-		return p, nil
+	if notes > len(have) {
+		in := Synthesize(p.Files, notes-len(have))
+		start := time.Now()
+		res, err := eng.Project().Knowledge().Register(ctx, in)
+		p.RegisterTook, p.Registered = time.Since(start), len(in)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range res {
+			if r.Action == knowledge.ActionError {
+				return nil, fmt.Errorf("register: %+v", r)
+			}
+		}
 	}
-	in := Synthesize(p.Files, notes-len(have))
-	start := time.Now()
-	res, err := eng.Project().Knowledge().Register(ctx, in)
-	p.RegisterTook, p.Registered = time.Since(start), len(in)
+	mem, _ := eng.Project().Memory()
+	saved, err := mem.List(memory.Filter{})
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range res {
-		if r.Action == knowledge.ActionError {
-			return nil, fmt.Errorf("register: %+v", r)
+	if chunks > len(saved) {
+		_, errs, err := mem.SaveAll(ctx, SynthesizeChunks(p.Files, chunks-len(saved)))
+		if err = errors.Join(append(errs, err)...); err != nil {
+			return nil, fmt.Errorf("save chunks: %w", err)
 		}
+		p.Saved = chunks - len(saved)
+	}
+	if p.Registered+p.Saved == 0 {
+		return p, nil
 	}
 	_, err = eng.Index(ctx, pipeline.IndexOptions{})
 	return p, err
+}
+
+// SynthesizeChunks makes n conversation chunks, turns of sessions of
+// twenty, each about a file in the words of its path. The same files give
+// the same chunks.
+func SynthesizeChunks(files []string, n int) []memory.Input {
+	r := rand.New(rand.NewPCG(3, 4))
+	start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	out := make([]memory.Input, n)
+	for i := range out {
+		f := files[r.IntN(len(files))]
+		words := pathWords(f)
+		for len(words) == 0 {
+			f = files[r.IntN(len(files))]
+			words = pathWords(f)
+		}
+		speaker := []string{"user", "assistant"}[i%2]
+		out[i] = memory.Input{
+			Session: fmt.Sprintf("bench-%d", i/20),
+			Created: start.Add(time.Duration(i/20)*24*time.Hour + time.Duration(i%20)*time.Minute),
+			Content: fmt.Sprintf("%s: looking at %s for the %s work (turn %d): the %s step runs before %s, so a change to %s needs its test run again.",
+				speaker, f, strings.Join(words, " "), i, words[0], words[len(words)-1], words[r.IntN(len(words))]),
+		}
+	}
+	return out
 }
 
 var noteTypes = []string{knowledge.TypeDecision, knowledge.TypeGotcha, knowledge.TypeBug, knowledge.TypeConcept, knowledge.TypeHowto}
