@@ -80,7 +80,7 @@ func (s *Nodes) All(behind int) ([]*Note, []string) {
 
 func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 	path := filepath.Join(s.indexDir, cacheFile)
-	s.importCache()
+	s.ImportCache()
 	nodes, problems := s.store().Nodes()
 	if s.store().CacheBehind() < behind {
 		return nodes, problems
@@ -97,9 +97,9 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 	return nodes, problems
 }
 
-// importCache reads the persisted node cache into the store, once: a
+// ImportCache reads the persisted node cache into the store, once: a
 // node file whose size and time the cache holds is then not parsed again.
-func (s *Nodes) importCache() {
+func (s *Nodes) ImportCache() {
 	s.cacheOnce.Do(func() {
 		data, err := store.ReadWithin(s.root, filepath.Join(s.indexDir, cacheFile), maxNodeCache)
 		if err != nil {
@@ -267,7 +267,7 @@ func accepts(n *knowledge.Node, f Filter) bool {
 // read. A query asks it of many notes (rerank.floor's type_floors): the
 // node cache spares parsing each.
 func (s *Nodes) Type(key string) string {
-	s.importCache()
+	s.ImportCache()
 	n, err := s.store().Get(key)
 	if err != nil {
 		return ""

@@ -44,6 +44,26 @@ type docSource interface {
 	save(r *indexRun, kept bool) error
 }
 
+// A deferredReader is a docSource whose read may leave its documents
+// unread when it finds nothing changed (the notes: noteSource.read); a run
+// that goes on to give the rankers a corpus asks it to read them in full
+// first, before the graph and the corpora are made.
+type deferredReader interface {
+	readInFull(r *indexRun) error
+}
+
+// readInFull reads in full what the sources' reads left unread.
+func (r *indexRun) readInFull() error {
+	for _, s := range r.docs {
+		if d, ok := s.(deferredReader); ok {
+			if err := d.readInFull(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // docSources are the origins of this run's documents, in the order they
 // are read and saved: the code first (the others link to its files),
 // then the notes, then the configured sources, then the states of

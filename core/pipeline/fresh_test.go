@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
@@ -182,5 +183,81 @@ func TestModuleRulesFromRubiHCL(t *testing.T) {
 	index(t, e)
 	if got := modules(e); !slices.Contains(got, "internal") || slices.Contains(got, "internal/checkout") {
 		t.Errorf("rules changed, no file changed: modules %q, want internal as one module again", got)
+	}
+}
+
+// A refresh that finds every note's file as the last run left it (a stat
+// of each: size, time, inode) reads none of them: a chunk's file
+// overwritten in place by as many bytes, its time put back, goes unseen
+// until a full index, which names it. A note edited in place has a new
+// time and is indexed by the next refresh; a note that does not read is
+// named by every refresh, not only the first.
+func TestUnchangedNotesAreNotReadAgain(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	ctx := context.Background()
+	reg, err := e.project.Knowledge().Register(ctx, []knowledge.Input{{Type: knowledge.TypeGotcha, Title: "Coupon applied twice", Body: "The discount ran before the total."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := memory.Open(root).Save(ctx, memory.Input{Content: "The importer stalls on batch three.", Summary: "importer log"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	rewrite := func(path string, edit func(string) string, at time.Time) {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0) // in place: the same file
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.Write([]byte(edit(string(data))))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(saved.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite(saved.Path, func(s string) string { return strings.Repeat("x", len(s)) }, fi.ModTime())
+	if stats := index(t, e); len(stats.Warnings) > 0 {
+		t.Errorf("a refresh that found every note's file as it was read one: %q", stats.Warnings)
+	}
+	full, err := e.Index(ctx, IndexOptions{Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(full.Warnings, filepath.Base(saved.Path)) {
+		t.Errorf("a full index does not name the overwritten chunk: %q", full.Warnings)
+	}
+
+	// Edited in place: a new time, read by the next refresh.
+	rewrite(reg[0].Path, func(s string) string { return strings.Replace(s, "ran before", "ran pelican before", 1) }, fi.ModTime().Add(3*time.Second))
+	index(t, e)
+	res, err := e.Retrieve(ctx, answer.Query{Text: "pelican", Kinds: answer.MemoryKinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 1 || res.Items[0].Title != "Coupon applied twice" {
+		t.Errorf("a note edited in place is not indexed by the next refresh: %+v", res.Items)
+	}
+
+	// A note that does not read is named by every refresh.
+	write(t, root, ".rubi/knowledge/gotcha-half.md", "---\nid: gotcha-half\ntype: gotcha\ntitle: Half written\nfiles: [internal/dis")
+	for run := range 2 {
+		if stats := index(t, e); !hasWarning(stats.Warnings, "gotcha-half.md", "frontmatter") {
+			t.Errorf("refresh %d does not name the half-written note: %q", run+1, stats.Warnings)
+		}
 	}
 }

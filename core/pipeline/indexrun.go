@@ -126,6 +126,9 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
 		return r.keep(ctx)
 	}
+	if err := r.readInFull(); err != nil {
+		return nil, err
+	}
 	r.progress.enter(PhaseImports)
 	if err := r.buildGraph(); err != nil {
 		return nil, err

@@ -20,8 +20,24 @@ func (*noteSource) name() string { return "notes" }
 
 // read makes the documents of the knowledge nodes and of the
 // conversation memory's chunks, and lists those that changed or went
-// since the notes' state.
+// since the notes' state. When a stat of each note's file finds them as
+// the state lists them (notesindex.Index.Quick), none is read: a run that
+// keeps the rankers as they stand needs no document, and one that gives
+// them a corpus reads the notes then (readInFull).
 func (n *noteSource) read(_ context.Context, r *indexRun) error {
+	if !r.opts.Full {
+		if rd := r.e.notes.Quick(); rd != nil {
+			n.reading = rd
+			r.stats.Nodes = rd.Len()
+			r.lap("knowledge nodes (unchanged)")
+			return nil
+		}
+	}
+	return n.readAll(r)
+}
+
+// readAll reads every note (notesindex.Index.Read).
+func (n *noteSource) readAll(r *indexRun) error {
 	rd, err := r.e.notes.Read(r.next, r.opts.Full)
 	if err != nil {
 		return err
@@ -29,10 +45,20 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 	n.reading = rd
 	r.stats.Warnings = append(r.stats.Warnings, rd.Warnings...)
 	r.lap("knowledge nodes")
-	r.stats.Nodes = len(rd.Docs)
+	r.stats.Nodes = rd.Len()
 	r.changedIDs = append(r.changedIDs, rd.Changed...)
 	r.removedIDs = append(r.removedIDs, rd.Removed...)
 	return nil
+}
+
+// readInFull reads the notes a quick read left unread, for a run that
+// gives the rankers a corpus; what changed since the quick read joins the
+// run's changes.
+func (n *noteSource) readInFull(r *indexRun) error {
+	if !n.reading.Unread() {
+		return nil
+	}
+	return n.readAll(r)
 }
 
 // documents adds the notes' and chunks' documents, their edges to the

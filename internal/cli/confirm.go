@@ -101,6 +101,7 @@ old anchor. rubi index does this too.`,
 // (knowledge.Store.Migrate), finding old contents in git, and indexes the
 // notes it rewrote.
 func (g *globals) migrateAnchors(ctx context.Context, eng *pipeline.Engine) ([]knowledge.Migrated, error) {
+	eng.CacheKnowledge()
 	ks := eng.Project().Knowledge()
 	res, err := ks.Migrate(githistory.Open(eng.Config().Root).Content)
 	if err != nil {

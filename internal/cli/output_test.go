@@ -62,7 +62,7 @@ func TestColour(t *testing.T) {
 			c.set()
 			doctor, status, failed := run()
 			if doctor != plainDoctor || minute.ReplaceAllString(status, "") != plainStatus || failed != plainFailed {
-				t.Errorf("with %s, the output is not the terminal's without colour:\n%q\n%q\n%q", c.name, doctor, status, failed)
+				t.Errorf("with %s, the output is not the terminal's without colour:\n%q\n%q\n%q\nthe terminal's without colour:\n%q\n%q\n%q", c.name, doctor, status, failed, plainDoctor, plainStatus, plainFailed)
 			}
 		})
 	}
