@@ -79,7 +79,10 @@
 //     state is the manifest;
 //   - the notes (noteSource): a document per knowledge node and
 //     conversation chunk (core/notes), with the links between those that
-//     belong together (core/notesindex); their state is core/notesindex's;
+//     belong together (core/notesindex); their state is core/notesindex's.
+//     A run whose stat of each note's file finds them as the state's
+//     snapshot lists them reads none (notesindex.Index.Quick), unless it
+//     goes on to give the rankers a corpus (a deferredReader);
 //   - each source block (sourceRun, a core.Source): a document per item,
 //     read again only when its stamp changed; a source that fails keeps
 //     what it held, and one taken out of rubi.hcl stays in the list one
