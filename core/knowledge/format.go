@@ -384,13 +384,12 @@ func parseBody(n *Node, title string, lines []string) (string, int, int) {
 				if strings.TrimSpace(e) == "" {
 					continue
 				}
-				m := wikiLineRE().FindStringSubmatch(strings.TrimSpace(e))
-				if m == nil {
+				rel, target, isLink := linkEntry(strings.TrimSpace(e))
+				if !isLink {
 					ok = false
 					break
 				}
-				target, _, _ := strings.Cut(m[2], "|")
-				entries = append(entries, [2]string{m[1], strings.TrimSpace(target)})
+				entries = append(entries, [2]string{rel, target})
 			}
 			if ok {
 				if dropped = readLinkLines(n, entries); dropped > 0 {
@@ -400,7 +399,7 @@ func parseBody(n *Node, title string, lines []string) (string, int, int) {
 			}
 			break
 		}
-		if !wikiLineRE().MatchString(l) {
+		if _, _, isLink := linkEntry(l); !isLink {
 			break
 		}
 	}
@@ -409,6 +408,35 @@ func parseBody(n *Node, title string, lines []string) (string, int, int) {
 }
 
 var wikiLineRE = lazyRegexp(`^[-*] +([^\s\[]+) +\[\[([^\]]+)\]\]$`)
+
+// linkEntry reads a line of a links section: a wiki-link ("- about
+// [[target]]", "- file [[path|alias]]") or a file named as code ("- file
+// `.ci/run`"), as linkLines writes a path no wiki-link reaches.
+func linkEntry(l string) (rel, target string, ok bool) {
+	if m := wikiLineRE().FindStringSubmatch(l); m != nil {
+		target, _, _ = strings.Cut(m[2], "|")
+		return m[1], strings.TrimSpace(target), true
+	}
+	rest, ok := strings.CutPrefix(strings.TrimLeft(l[min(1, len(l)):], " "), "file ")
+	if !ok || (l[0] != '-' && l[0] != '*') {
+		return "", "", false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	fence := rest[:len(rest)-len(strings.TrimLeft(rest, "`"))]
+	inner, ok := strings.CutSuffix(strings.TrimPrefix(rest, fence), fence)
+	if fence == "" || !ok || strings.HasSuffix(inner, "`") || inner == "" {
+		return "", "", false
+	}
+	// A fence holds no run of backticks as long as itself (codeSpan), and
+	// pads with a space a path that starts or ends with one.
+	if strings.Contains(inner, fence) {
+		return "", "", false
+	}
+	if strings.HasPrefix(inner, " ") && strings.HasSuffix(inner, " ") && strings.TrimSpace(inner) != "" {
+		inner = inner[1 : len(inner)-1]
+	}
+	return "file", inner, true
+}
 
 func isLinksHeading(l string) bool {
 	l = strings.TrimSpace(strings.Trim(strings.TrimLeft(l, "#"), " *:_"))

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -1089,7 +1090,7 @@ func TestParseHandoff(t *testing.T) {
 // as code those it cannot (a folder Obsidian hides), so that no link of
 // it resolves nowhere; the files stay the note's when it is read back.
 func TestLinksSectionNamesHiddenPathsAsCode(t *testing.T) {
-	n := &Node{ID: "decision-ci", Type: TypeDecision, Status: StatusActive, Title: "CI", Files: []string{".ci/run", "core/x.go", "a`b/.c"}}
+	n := &Node{ID: "decision-ci", Type: TypeDecision, Status: StatusActive, Importance: ImportanceMedium, Title: "CI", Files: []string{".ci/run", "core/x.go", "a`b/.c"}}
 	lines := strings.Join(linkLines(n), "\n")
 	for _, want := range []string{"- file `.ci/run`", "- file [[core/x.go]]", "- file ``a`b/.c``"} {
 		if !strings.Contains(lines, want) {
@@ -1098,5 +1099,32 @@ func TestLinksSectionNamesHiddenPathsAsCode(t *testing.T) {
 	}
 	if strings.Contains(lines, "[[.ci/run]]") {
 		t.Errorf("a hidden path is linked:\n%s", lines)
+	}
+
+	// Read back, the section is the generated one, not the body's: each
+	// write makes one, and the files it names as code stay the note's.
+	n.Body = "Runs the suite."
+	first, err := encodeNode(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := decodeNode("decision-ci.md", first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Body != "Runs the suite." || !slices.Equal(back.Files, n.Files) {
+		t.Errorf("read back: body %q, files %q", back.Body, back.Files)
+	}
+	again, err := encodeNode(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, first) {
+		t.Errorf("a second write changed the note:\n%s\n---\n%s", first, again)
+	}
+	// An entry added by hand as code is read like a wiki-link.
+	hand := bytes.Replace(first, []byte("- file [[core/x.go]]\n"), []byte("- file [[core/x.go]]\n- file `.github/ci.yml`\n"), 1)
+	if back, _, err = decodeNode("decision-ci.md", hand); err != nil || back.Body != "Runs the suite." || !slices.Contains(back.Files, ".github/ci.yml") {
+		t.Errorf("a file added by hand as code: %v, body %q, files %q", err, back.Body, back.Files)
 	}
 }

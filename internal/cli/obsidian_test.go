@@ -258,6 +258,12 @@ func TestObsidianVaultOfRubisOwnNotes(t *testing.T) {
 			t.Fatal(err)
 		}
 		files[".rubi/knowledge/"+filepath.Base(n)] = string(data)
+		// One links section, the one each write makes: a section the
+		// reader did not know as its own stays in the body and gains
+		// another at every write.
+		if c := strings.Count(string(data), "\n## Links\n"); c > 1 {
+			t.Errorf("%s has %d links sections", filepath.Base(n), c)
+		}
 		for _, m := range fileLink.FindAllStringSubmatch(string(data), -1) {
 			if b, err := os.ReadFile(filepath.Join(repo, m[1])); err == nil && filepath.IsLocal(m[1]) {
 				files[m[1]] = string(b)
