@@ -98,12 +98,7 @@ func SynthesizeChunks(files []string, n int) []memory.Input {
 	start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	out := make([]memory.Input, n)
 	for i := range out {
-		f := files[r.IntN(len(files))]
-		words := pathWords(f)
-		for len(words) == 0 {
-			f = files[r.IntN(len(files))]
-			words = pathWords(f)
-		}
+		f, words := pickFile(r, files)
 		speaker := []string{"user", "assistant"}[i%2]
 		out[i] = memory.Input{
 			Session: fmt.Sprintf("bench-%d", i/20),
@@ -124,12 +119,7 @@ func Synthesize(files []string, n int) []knowledge.Input {
 	r := rand.New(rand.NewPCG(1, 2))
 	out := make([]knowledge.Input, n)
 	for i := range out {
-		f := files[r.IntN(len(files))]
-		words := pathWords(f)
-		for len(words) == 0 {
-			f = files[r.IntN(len(files))]
-			words = pathWords(f)
-		}
+		f, words := pickFile(r, files)
 		typ := noteTypes[i%len(noteTypes)]
 		out[i] = knowledge.Input{
 			Type:  typ,
@@ -140,6 +130,16 @@ func Synthesize(files []string, n int) []knowledge.Input {
 		}
 	}
 	return out
+}
+
+// pickFile draws a file with words in its path, and those words.
+func pickFile(r *rand.Rand, files []string) (string, []string) {
+	for {
+		f := files[r.IntN(len(files))]
+		if words := pathWords(f); len(words) > 0 {
+			return f, words
+		}
+	}
 }
 
 func pathWords(p string) []string {
