@@ -265,12 +265,14 @@ reranker "rerank.units" {
 # A weak match is no match: a note, module or source item (and a file its
 # words alone found) must match floor of the question's telling weight.
 # 0.30 was chosen by cross-validation on the recall hook's dev set
-# (agent/hooks TestMatchFloorIsCrossValidated). A note of a type in
-# type_floors has that type's floor instead: a conversation's turn saved
-# as a note (type note) is asked about in other words than were said, as
-# a conversation chunk is, which no floor holds to; 0 was chosen by
-# leave-one-conversation-out on LoCoMo's dev conversations (bench/quality
-# -memory, bench/results/quality-2026-12-06-memory-loco.md).
+# (agent/hooks TestMatchFloorIsCrossValidated). In a question about the
+# memory alone (the recall hook's, rubi context --kinds node), a note of a
+# type in type_floors has that type's floor instead: a conversation's turn
+# saved as a note (type note) is asked about in other words than were
+# said, as a conversation chunk is, which no floor holds to; 0 was chosen
+# by leave-one-conversation-out on LoCoMo's dev conversations
+# (bench/quality -memory, bench/results/quality-2026-12-06-memory-loco.md).
+# A question about the code too holds every note to floor.
 reranker "rerank.floor" {
   floor       = 0.30
   type_floors = { note = 0 }

@@ -8,11 +8,13 @@ import (
 	"github.com/rubi-dev/rubi/core"
 )
 
-// A note of a type with a floor of its own (type_floors) is held to that
-// floor; a note of any other type, and every note when the engine's
-// facts are not given, to floor. A conversation's turn saved as a note
-// (type note) that holds little of the question's weight stays in the
-// answer; a design note that holds as little stays out.
+// In a question about the memory alone, a note of a type with a floor of
+// its own (type_floors) is held to that floor; a note of any other type,
+// and every note when the engine's facts are not given, to floor. A
+// conversation's turn saved as a note (type note) that holds little of
+// the question's weight stays in the answer; a design note that holds as
+// little stays out. In a question about the code too, every note is held
+// to floor.
 func TestFloorByNoteType(t *testing.T) {
 	facts := &unitFacts{types: map[string]string{"turn": "note", "design": "decision", "strong": "note"}}
 	lists := []core.RankedList{{Stage: "rank.bm25", Weight: 1, Hits: []core.Hit{
@@ -20,7 +22,7 @@ func TestFloorByNoteType(t *testing.T) {
 		{ID: "node:turn", Score: 2, Match: 0.1},
 		{ID: "node:design", Score: 1, Match: 0.1},
 	}}}
-	rr := core.Rerank{Lists: lists, Hits: lists[0].Hits}
+	rr := core.Rerank{Query: core.Query{Kinds: []string{core.DocNode}}, Lists: lists, Hits: lists[0].Hits}
 	kept := func(settings string, rr core.Rerank, facts core.Facts) ([]string, map[string]core.Effect) {
 		t.Helper()
 		f := NewFloor()
@@ -52,6 +54,13 @@ func TestFloorByNoteType(t *testing.T) {
 	} {
 		if got, _ := kept(c.settings, rr, c.facts); !slices.Equal(got, c.want) {
 			t.Errorf("%s (facts given: %v): kept %v, want %v", c.settings, c.facts != nil, got, c.want)
+		}
+	}
+	for _, kinds := range [][]string{nil, {core.DocNode, core.DocFile}} {
+		mixed := rr
+		mixed.Query.Kinds = kinds
+		if got, _ := kept(`{}`, mixed, facts); !slices.Equal(got, []string{"node:strong"}) {
+			t.Errorf("a question of kinds %q kept %v: every note is held to floor there", kinds, got)
 		}
 	}
 	// A caller that keeps every hit gets the design note marked weak.
