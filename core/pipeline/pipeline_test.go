@@ -927,7 +927,9 @@ func TestConcurrentIndexOneEngine(t *testing.T) {
 // frequent word with the question are neither shown nor counted among
 // the matches the budget left out, and the note that matches its telling
 // words is there. The same lines saved as notes of type note, as a
-// conversation's turns are, have no floor (rerank.floor's type_floors).
+// conversation's turns are, have no floor (rerank.floor's type_floors) in
+// a question about the memory alone, and the floor in one about the code
+// too.
 func TestWeakMatchesTakeNothing(t *testing.T) {
 	root := shop(t)
 	e := engine(t, root)
@@ -962,6 +964,15 @@ func TestWeakMatchesTakeNothing(t *testing.T) {
 	}
 	if len(all.Items)+all.Omitted < 41 {
 		t.Errorf("with no floor, %d items and %d left out: the release notes should match \"checkout\"", len(all.Items), all.Omitted)
+	}
+	// A question about the code too holds the notes of type note to the
+	// floor: a turn that shares only "checkout" with it is no answer.
+	mixed, err := e.Retrieve(context.Background(), answer.Query{Text: "coupon applied twice at checkout", Budget: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(ids(mixed), func(id string) bool { return strings.HasPrefix(id, "node:note-") }) || !slices.Contains(ids(mixed), "node:gotcha-coupon-applied-twice") {
+		t.Errorf("a question about the code too: %v, want the coupon note and no note of type note", ids(mixed))
 	}
 }
 
