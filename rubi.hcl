@@ -247,6 +247,7 @@ reranker "rerank.notes" {
 reranker "rerank.units" {
   max_units          = 4
   ranked_files       = 10
+  read_bytes         = 524288
   open_first         = 10
   open_files         = 5
   file_weight        = 0.5
@@ -260,6 +261,8 @@ reranker "rerank.units" {
   names_used_weight  = 0
   quoted_weight      = 0
   test_weight        = 0
+  class_methods_weight = 0
+  method_class_weight  = 0
 }
 
 # A weak match is no match: a note, module or source item (and a file its
