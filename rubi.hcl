@@ -245,24 +245,24 @@ reranker "rerank.notes" {
 # 48.5 on the same grid without (bench/results/quality-2026-12-06-unitscore.md),
 # so 0, and the question's names and quotes are not looked for.
 reranker "rerank.units" {
-  max_units          = 4
-  ranked_files       = 10
-  read_bytes         = 524288
-  open_first         = 10
-  open_files         = 5
-  file_weight        = 0.5
-  file_decay         = 0.25
-  text_weight        = 1
-  within_weight      = 0.25
-  name_weight        = 1
-  caller_weight      = 4
-  calls_named_weight = 0
-  named_calls_weight = 0
-  names_used_weight  = 0
-  quoted_weight      = 0
-  test_weight        = 0
-  class_methods_weight = 0
-  method_class_weight  = 0
+  max_units            = 4
+  ranked_files         = 10
+  read_bytes           = 1048576
+  open_first           = 10
+  open_files           = 10
+  file_weight          = 0.5
+  file_decay           = 0.5
+  text_weight          = 1
+  within_weight        = 0.25
+  name_weight          = 0.5
+  caller_weight        = 4
+  calls_named_weight   = 0
+  named_calls_weight   = 0
+  names_used_weight    = 0
+  quoted_weight        = 0
+  test_weight          = 0
+  class_methods_weight = 0.25
+  method_class_weight  = 0.25
 }
 
 # A weak match is no match: a note, module or source item (and a file its

@@ -43,9 +43,9 @@ const (
 // defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
 // the built-in rubi.hcl states each.
 var defaultUnits = UnitsSettings{
-	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, ReadBytes: unitBytes, OpenFirst: 10, OpenFiles: 5,
-	FileWeight: 0.5, FileDecay: 0.25, TextWeight: 1, WithinWeight: 0.25, NameWeight: 1,
-	CallerWeight: 4,
+	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, ReadBytes: unitBytes, OpenFirst: 10, OpenFiles: 10,
+	FileWeight: 0.5, FileDecay: 0.5, TextWeight: 1, WithinWeight: 0.25, NameWeight: 0.5,
+	CallerWeight: 4, ClassMethodsWeight: 0.25, MethodClassWeight: 0.25,
 }
 
 // openFirst scores every unit of the files read on the listing's score

@@ -459,7 +459,7 @@ type unitSpan struct {
 // query's cost stays bounded (tokenizing runs at about 45 MB/s here).
 const (
 	maxUnitFiles = 10
-	unitBytes    = 512 << 10
+	unitBytes    = 1 << 20
 )
 
 // unitFile is a file whose units are ranked: its path and symbols.
