@@ -8,14 +8,21 @@
 //	go run -C bench ./unittune -dump /tmp/features.jsonl > /tmp/tune.md
 //
 // The dump's listing must come from features.hcl (ranked_files = 10,
-// open_first large, file_weight = file_decay = 1 and the other weights
-// 1), so that a unit's parts are its raw features: the file's place p
-// (file_weight's part is 1/(1+p)), its text match across the files read,
-// its match within its file, the question's names. Every setting of a
-// grid is scored on every instance once (function Acc@5 and Acc@10 over
-// the first open_first units); the settings are then chosen on the
-// training instances of each fold (5 folds over instances, seeded, and
-// each project left out in turn) and scored on the held-out ones. The
+// read_bytes past every file, open_first large, file_weight =
+// file_decay = 1, the class parts 0 and the other weights 1), so that a
+// unit's parts are its raw features: the file's place p (file_weight's
+// part is 1/(1+p)), its text match across the files read, its match
+// within its file, the question's names. -classes lends a class its best
+// method's own score and a method its class's (class_methods_weight,
+// method_class_weight) from those, and reads the files within each
+// read_bytes it tries by their sizes in the dump; the text part keeps
+// the weighting of words over all ten files read, so a smaller budget is
+// approximated (bench/results/quality-2026-12-06-fnunits.md). Every
+// setting of a grid is scored on every instance once (function Acc@5
+// and Acc@10 over the first open_first units); the settings are then
+// chosen on the training instances of each fold (5 folds over
+// instances, seeded, and each project left out in turn) and scored on
+// the held-out ones. The
 // setting rubi ships is the one chosen on all the instances; the
 // held-out figures are what to expect of it.
 package main
