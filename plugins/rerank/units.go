@@ -454,9 +454,12 @@ type unitSpan struct {
 
 // maxUnitFiles is how many files of an answer have their units ranked
 // by their text, the files read for it, and unitBytes how much of them
-// is read at most, the first file whole; the others list only the units
+// is read at most, the first file whole, unless rerank.units says
+// otherwise (ranked_files, read_bytes); the others list only the units
 // the question names. The first files are where an agent starts, and a
-// query's cost stays bounded (tokenizing runs at about 45 MB/s here).
+// query's cost stays bounded (tokenizing runs at about 45 MB/s here): 1
+// MiB lets the listing across files draw on all ten files of most
+// answers (bench/results/quality-2026-12-06-fnunits.md).
 const (
 	maxUnitFiles = 10
 	unitBytes    = 1 << 20
@@ -481,7 +484,7 @@ type readFile struct {
 
 // rankFileUnits ranks, in parallel, the units of the first files of the
 // list that the query keeps (those the answer will most likely show), by
-// name and by their lines: at most files of them, within unitBytes. The
+// name and by their lines: at most files of them, within budget bytes. The
 // answer's other files rank theirs by name alone (unitChoice.Of).
 func rankFileUnits(hits []core.Hit, files int, budget int64, p *profile, facts core.Facts) ([]readFile, error) {
 	var picked []unitFile
