@@ -393,3 +393,36 @@ func TestOpenFirstLendsAClassItsMethodsScores(t *testing.T) {
 		t.Errorf("weighed: %v, want the four units of the two classes and not load", got)
 	}
 }
+
+// read_bytes bounds what is read to rank units: the first file is read
+// whole whatever its size, the next ones while the bytes left hold them,
+// and none after the first that does not fit; a negative budget is
+// refused.
+func TestUnitsReadWithinReadBytes(t *testing.T) {
+	syms := []core.Symbol{{Name: "Total", Kind: core.SymbolFunction, Line: 1, EndLine: 3}}
+	content := "func Total() int {\n\treturn sum\n}\n" // 33 bytes
+	question := "the total sum is wrong"
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{"a.go": content, "b.go": content, "c.go": content + "\n", "d.go": content},
+		syms:  map[string][]core.Symbol{"a.go": syms, "b.go": syms, "c.go": syms, "d.go": syms}}
+	hits := []core.Hit{{ID: "file:a.go"}, {ID: "file:b.go"}, {ID: "file:c.go"}, {ID: "file:d.go"}}
+	for _, c := range []struct {
+		budget int64
+		want   []string
+	}{{1, []string{"a.go"}}, {66, []string{"a.go", "b.go"}}, {132, []string{"a.go", "b.go", "c.go"}}, {1 << 20, []string{"a.go", "b.go", "c.go", "d.go"}}} {
+		u := NewUnits()
+		u.s.ReadBytes = c.budget
+		facts.read = nil
+		if _, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(facts.read)
+		if !slices.Equal(facts.read, c.want) {
+			t.Errorf("read_bytes %d: read %q, want %q", c.budget, facts.read, c.want)
+		}
+	}
+	u := NewUnits()
+	if err := u.Configure(context.Background(), core.Setup{Settings: []byte(`{"read_bytes": -1}`)}); err == nil {
+		t.Error("read_bytes -1 accepted")
+	}
+}
