@@ -221,16 +221,22 @@ reranker "rerank.notes" {
 
 # Under each file, the functions and classes to open, ranked for the
 # question: by their lines for the first ranked_files files of the list as
-# it stands here, by the names the question gives for the others. The
-# answer starts with the open_first best units of the first open_files of
-# those files in one list, on a score comparable across files: the file's
-# standing (place p from 0: file_weight / (1 + file_decay * p)), the unit's
-# lines matched with one weighting of words over all the units read
-# (text_weight, the best 1), matched within its own file (within_weight,
-# the file's best 1), and the question naming it or pointing into it
-# (name_weight). Chosen by cross-validation over SWE-bench dev
-# (bench/unittune; bench/results/quality-2026-12-06-units.md): function
-# Acc@10 47.7 held out, 45.4 before the listing. For "what calls X", a
+# it stands here, read within read_bytes (the first file whole; the files
+# after the one that would pass it are not read), by the names the
+# question gives for the others. The answer starts with the open_first
+# best units of the first open_files of those files in one list, on a
+# score comparable across files: the file's standing (place p from 0:
+# file_weight / (1 + file_decay * p)), the unit's lines matched with one
+# weighting of words over all the units read (text_weight, the best 1),
+# matched within its own file (within_weight, the file's best 1), the
+# question naming it or pointing into it (name_weight), and for a class
+# class_methods_weight of its best method's own score (those parts), for
+# a method method_class_weight of its class's. Chosen by cross-validation
+# over SWE-bench dev (bench/unittune -classes;
+# bench/results/quality-2026-12-06-fnunits.md): function Acc@10 49.5 held
+# out against 49.0 on the same grid without the class parts, 45.4 before
+# the listing; a budget of 1 MiB against 512 KiB lets the listing draw on
+# all ten files. For "what calls X", a
 # unit that calls or uses X adds caller_weight: the callers lead, above X's
 # definition, which the question names. calls_named_weight and
 # named_calls_weight weigh a unit that calls, or is called by, a unit the
@@ -245,21 +251,24 @@ reranker "rerank.notes" {
 # 48.5 on the same grid without (bench/results/quality-2026-12-06-unitscore.md),
 # so 0, and the question's names and quotes are not looked for.
 reranker "rerank.units" {
-  max_units          = 4
-  ranked_files       = 10
-  open_first         = 10
-  open_files         = 5
-  file_weight        = 0.5
-  file_decay         = 0.25
-  text_weight        = 1
-  within_weight      = 0.25
-  name_weight        = 1
-  caller_weight      = 4
-  calls_named_weight = 0
-  named_calls_weight = 0
-  names_used_weight  = 0
-  quoted_weight      = 0
-  test_weight        = 0
+  max_units            = 4
+  ranked_files         = 10
+  read_bytes           = 1048576
+  open_first           = 10
+  open_files           = 10
+  file_weight          = 0.5
+  file_decay           = 0.5
+  text_weight          = 1
+  within_weight        = 0.25
+  name_weight          = 0.5
+  caller_weight        = 4
+  calls_named_weight   = 0
+  named_calls_weight   = 0
+  names_used_weight    = 0
+  quoted_weight        = 0
+  test_weight          = 0
+  class_methods_weight = 0.25
+  method_class_weight  = 0.25
 }
 
 # A weak match is no match: a note, module or source item (and a file its

@@ -544,7 +544,7 @@ func runSWEProject(ctx context.Context, h *harness, work, mirrors, repo string, 
 				}
 				rep.OpenFirst += len(res.OpenFirst)
 				if rep.dump != nil {
-					if err := rep.dump.Encode(newDumpLine(x, gold, fnGold, res)); err != nil {
+					if err := rep.dump.Encode(newDumpLine(x, gold, fnGold, res, dir)); err != nil {
 						return nil, err
 					}
 				}
@@ -651,17 +651,34 @@ type sweDumpLine struct {
 	FileScores []float64  `json:"file_scores"`
 	Units      []string   `json:"units"`
 	OpenFirst  []dumpUnit `json:"open_first,omitempty"`
+	// FileSizes are the bytes of the first files, in the order of Files:
+	// what rerank.units' reading budget (read_bytes) counts.
+	FileSizes []int64 `json:"file_sizes"`
 }
 
 // dumpUnit is a unit of the listing across files in a dump line.
 type dumpUnit struct {
 	Key   string             `json:"key"`
+	Kind  string             `json:"kind"`
 	Parts map[string]float64 `json:"parts"`
 }
 
-func newDumpLine(x sets.Instance, gold, fnGold []string, res *answer.Result) sweDumpLine {
+// dumpSizes is how many of an answer's first files have their sizes in
+// a dump line.
+const dumpSizes = 20
+
+// newDumpLine is an instance's dump line; dir is its tree, where the
+// files' sizes are read.
+func newDumpLine(x sets.Instance, gold, fnGold []string, res *answer.Result, dir string) sweDumpLine {
 	files, units := itemRanking(res, true, nil)
 	d := sweDumpLine{ID: x.ID, Repo: x.Repo, Gold: gold, FnGold: fnGold, Files: files, Units: units}
+	for _, f := range files[:min(len(files), dumpSizes)] {
+		size := int64(-1)
+		if fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+			size = fi.Size()
+		}
+		d.FileSizes = append(d.FileSizes, size)
+	}
 	seen := map[string]bool{}
 	for _, it := range res.Items {
 		if it.Kind == core.DocFile && !seen[it.Path] {
@@ -670,7 +687,7 @@ func newDumpLine(x sets.Instance, gold, fnGold []string, res *answer.Result) swe
 		}
 	}
 	for _, u := range res.OpenFirst {
-		d.OpenFirst = append(d.OpenFirst, dumpUnit{Key: unitKey(u.Path, u.Name), Parts: u.Parts})
+		d.OpenFirst = append(d.OpenFirst, dumpUnit{Key: unitKey(u.Path, u.Name), Kind: u.Kind, Parts: u.Parts})
 	}
 	return d
 }

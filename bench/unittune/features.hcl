@@ -16,4 +16,6 @@ reranker "rerank.units" {
   names_used_weight  = 1
   quoted_weight      = 1
   test_weight        = 1
+  class_methods_weight = 0
+  method_class_weight  = 0
 }

@@ -8,14 +8,21 @@
 //	go run -C bench ./unittune -dump /tmp/features.jsonl > /tmp/tune.md
 //
 // The dump's listing must come from features.hcl (ranked_files = 10,
-// open_first large, file_weight = file_decay = 1 and the other weights
-// 1), so that a unit's parts are its raw features: the file's place p
-// (file_weight's part is 1/(1+p)), its text match across the files read,
-// its match within its file, the question's names. Every setting of a
-// grid is scored on every instance once (function Acc@5 and Acc@10 over
-// the first open_first units); the settings are then chosen on the
-// training instances of each fold (5 folds over instances, seeded, and
-// each project left out in turn) and scored on the held-out ones. The
+// read_bytes past every file, open_first large, file_weight =
+// file_decay = 1, the class parts 0 and the other weights 1), so that a
+// unit's parts are its raw features: the file's place p (file_weight's
+// part is 1/(1+p)), its text match across the files read, its match
+// within its file, the question's names. -classes lends a class its best
+// method's own score and a method its class's (class_methods_weight,
+// method_class_weight) from those, and reads the files within each
+// read_bytes it tries by their sizes in the dump; the text part keeps
+// the weighting of words over all ten files read, so a smaller budget is
+// approximated (bench/results/quality-2026-12-06-fnunits.md). Every
+// setting of a grid is scored on every instance once (function Acc@5
+// and Acc@10 over the first open_first units); the settings are then
+// chosen on the training instances of each fold (5 folds over
+// instances, seeded, and each project left out in turn) and scored on
+// the held-out ones. The
 // setting rubi ships is the one chosen on all the instances; the
 // held-out figures are what to expect of it.
 package main
@@ -30,6 +37,8 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 // line is what the tuner reads of a dump line.
@@ -37,8 +46,11 @@ type line struct {
 	ID        string   `json:"instance_id"`
 	Repo      string   `json:"repo"`
 	FnGold    []string `json:"gold_units"`
+	Files     []string `json:"files"`
+	FileSizes []int64  `json:"file_sizes"`
 	OpenFirst []struct {
 		Key   string             `json:"key"`
+		Kind  string             `json:"kind"`
 		Parts map[string]float64 `json:"parts"`
 	} `json:"open_first"`
 }
@@ -58,12 +70,24 @@ type cand struct {
 	// negative).
 	test float64
 	gold bool
+	// parent is 1 + the index in cands of the class a method is of (0
+	// none), class says the unit is a class.
+	parent int
+	class  bool
 }
 
 type instance struct {
 	id, repo string
 	gold     int // gold units
 	cands    []cand
+	// sizes are the bytes of the files by their place in the dump (-1
+	// unknown): what read_bytes counts.
+	sizes []int64
+	// placeMemo holds places by budget; base and bestMethod are score's
+	// scratch.
+	placeMemo        map[int64][]int
+	base, bestMethod []float64
+	listed           []bool
 }
 
 // setting is one point of the grid.
@@ -74,6 +98,12 @@ type setting struct {
 	cn, nc                 float64 // calls_named_weight, named_calls_weight
 	nu, qu                 float64 // names_used_weight, quoted_weight
 	test                   float64 // test_weight
+	// cm is class_methods_weight (a class gains its best method's score),
+	// mc method_class_weight (a method gains its class's).
+	cm, mc float64
+	// budget is read_bytes: the files read are the first ones within it
+	// (the first always); 0 every file of the dump.
+	budget int64
 }
 
 func (s setting) String() string {
@@ -83,6 +113,12 @@ func (s setting) String() string {
 	}
 	if s.nu != 0 || s.qu != 0 || s.test != 0 {
 		out += fmt.Sprintf(" names_used_weight=%.3g quoted_weight=%.3g test_weight=%.3g", s.nu, s.qu, s.test)
+	}
+	if s.cm != 0 || s.mc != 0 {
+		out += fmt.Sprintf(" class_methods_weight=%.3g method_class_weight=%.3g", s.cm, s.mc)
+	}
+	if s.budget != 0 {
+		out += fmt.Sprintf(" read_bytes=%d", s.budget)
 	}
 	return out
 }
@@ -97,6 +133,10 @@ func main() {
 	without := flag.Bool("without-refs", false, "with -neighbours, the same grid with the references' parts at 0: what they are measured against")
 	verbatim := flag.Bool("verbatim", false, "tune the verbatim parts (names_used_weight, quoted_weight) with the listing's weights near the shipped ones, on a dump made with them at 1")
 	verbatimOff := flag.Bool("without-verbatim", false, "with -verbatim, the same grid with the verbatim and test parts at 0: what they are measured against")
+	classes := flag.Bool("classes", false, "tune class_methods_weight and method_class_weight (a class gains its best method's score, a method its class's) and read_bytes with the listing's weights near the shipped ones, on a dump made with features.hcl and a read_bytes above every budget tried")
+	classesOff := flag.Bool("without-classes", false, "with -classes, the same grid with the class parts at 0: what they are measured against")
+	budgets := flag.String("budgets", "524288", "with -classes, the read_bytes tried, comma-separated (0: every file of the dump)")
+	flag.BoolVar(&skipBig, "skip-big", false, "with -classes, the reading budget passes over a file it does not hold and reads the next ones")
 	perProject := flag.Bool("per-project", false, "print the chosen setting's function Acc@5/10 per project (in-sample)")
 	flag.Parse()
 	insts, err := read(*dump)
@@ -115,6 +155,21 @@ func main() {
 		grid = verbatimGrid()
 		if *verbatimOff {
 			grid = slices.DeleteFunc(grid, func(s setting) bool { return s.nu != 0 || s.qu != 0 || s.test != 0 })
+		}
+	}
+	if *classes {
+		var bs []int64
+		for _, f := range strings.Split(*budgets, ",") {
+			b, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+			if err != nil || b < 0 {
+				fmt.Fprintln(os.Stderr, "unittune: -budgets: not a byte count:", f)
+				os.Exit(2)
+			}
+			bs = append(bs, b)
+		}
+		grid = classGrid(bs)
+		if *classesOff {
+			grid = slices.DeleteFunc(grid, func(s setting) bool { return s.cm != 0 || s.mc != 0 })
 		}
 	}
 	fmt.Fprintf(os.Stderr, "unittune: %d instances, %d settings\n", len(insts), len(grid))
@@ -240,6 +295,10 @@ func main() {
 		{"quoted text off", with(func(s *setting) { s.qu = 0 })},
 		{"verbatim parts off", with(func(s *setting) { s.nu, s.qu = 0, 0 })},
 		{"test units kept", with(func(s *setting) { s.test = 0 })},
+		{"class credit off", with(func(s *setting) { s.cm, s.mc = 0, 0 })},
+		{"a class's methods off", with(func(s *setting) { s.cm = 0 })},
+		{"a method's class off", with(func(s *setting) { s.mc = 0 })},
+		{"read_bytes 512 KiB", with(func(s *setting) { s.budget = 512 << 10 })},
 		{"units of 5 files", with(func(s *setting) { s.files = 5 })},
 		{"units of all 10 files read", with(func(s *setting) { s.files = 10 })},
 	} {
@@ -331,6 +390,30 @@ func verbatimGrid() []setting {
 	return out
 }
 
+// classGrid is the class parts and the reading budget over settings near
+// the shipped listing, the listing's own weights free around it.
+func classGrid(budgets []int64) []setting {
+	var out []setting
+	for _, b := range budgets {
+		for _, files := range []int{5, 7, 10} {
+			for _, decay := range []float64{0.25, 0.5} {
+				for _, fw := range []float64{0.25, 0.5, 1} {
+					for _, ww := range []float64{0.25, 0.5} {
+						for _, nw := range []float64{0.5, 1, 2} {
+							for _, cm := range []float64{0, 0.25, 0.5, 1} {
+								for _, mc := range []float64{0, 0.125, 0.25, 0.5} {
+									out = append(out, setting{files: files, decay: decay, file: fw, text: 1, within: ww, nm: nw, cm: cm, mc: mc, budget: b})
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // score lists an instance's first openFirst units under s and reports
 // function Acc@5 and Acc@10 (every gold unit in the first k; when there
 // are more than k, the first k all gold).
@@ -340,23 +423,50 @@ func score(x *instance, s setting) (bool, bool) {
 		v    float64
 		gold bool
 	}
+	place := x.places(s.budget)
+	if len(x.base) < len(x.cands) {
+		x.base, x.bestMethod = make([]float64, len(x.cands)), make([]float64, len(x.cands))
+		x.listed = make([]bool, len(x.cands))
+	}
+	// A unit's own score, without its file's standing: nothing but the
+	// standing lists no unit (rerank.units' openFirst); the references'
+	// parts count only when weighed, as rubi looks them up only then.
+	for i := range x.cands {
+		c := &x.cands[i]
+		x.base[i], x.bestMethod[i], x.listed[i] = math.NaN(), 0, false
+		if p := place[c.place]; p < 0 || p >= s.files {
+			continue
+		}
+		refs := s.cn*c.cn + s.nc*c.nc
+		verb := s.nu*c.nu + s.qu*c.qu
+		x.listed[i] = c.text > 0 || c.within > 0 || c.name > 0 || refs > 0 || verb > 0
+		x.base[i] = s.text*c.text + s.within*c.within + s.nm*c.name + refs + verb - s.test*c.test
+	}
+	// A class gains its best method's own score, a method its class's.
+	if s.cm > 0 {
+		for i := range x.cands {
+			if p := x.cands[i].parent - 1; p >= 0 && !math.IsNaN(x.base[i]) && !math.IsNaN(x.base[p]) {
+				x.bestMethod[p] = max(x.bestMethod[p], x.base[i])
+			}
+		}
+	}
 	var best [openFirst]top
 	n := 0
 	for i := range x.cands {
 		c := &x.cands[i]
-		if c.place >= s.files {
+		own := x.base[i]
+		if math.IsNaN(own) {
 			continue
 		}
-		// A unit nothing but the file's standing scores is not listed
-		// (rerank.units' openFirst); the references' parts count only
-		// when weighed, as rubi looks them up only then.
-		refs := s.cn*c.cn + s.nc*c.nc
-		verb := s.nu*c.nu + s.qu*c.qu
-		if c.text <= 0 && c.within <= 0 && c.name <= 0 && refs <= 0 && verb <= 0 {
+		credit := s.cm * x.bestMethod[i]
+		if p := c.parent - 1; s.mc > 0 && p >= 0 && !math.IsNaN(x.base[p]) {
+			credit += s.mc * max(x.base[p], 0)
+		}
+		if !x.listed[i] && credit <= 0 {
 			continue
 		}
-		standing := 1 / (1 + s.decay*float64(c.place))
-		v := s.file*standing + s.text*c.text + s.within*c.within + s.nm*c.name + refs + verb - s.test*c.test
+		standing := 1 / (1 + s.decay*float64(place[c.place]))
+		v := s.file*standing + own + credit
 		// The same key twice (a property's getter and setter): its best.
 		dup := -1
 		for j := range n {
@@ -399,6 +509,53 @@ func score(x *instance, s setting) (bool, bool) {
 	return at(5), at(10)
 }
 
+// places maps the dump's places of the files to their places among the
+// files read within budget (rerank.units' read_bytes: the first file
+// always, then each while the bytes left hold it; with skipBig, a file
+// they do not hold is passed over and the next ones tried), -1 for a
+// file not read; budget 0 reads every file of the dump.
+func (x *instance) places(budget int64) []int {
+	memo := budget
+	if skipBig {
+		memo = -budget - 1
+	}
+	if p, ok := x.placeMemo[memo]; ok {
+		return p
+	}
+	out := make([]int, maxPlaces)
+	left, n, stopped := budget, 0, false
+	for p := range out {
+		if budget == 0 {
+			out[p] = p
+			continue
+		}
+		size := int64(0)
+		if p < len(x.sizes) && x.sizes[p] > 0 {
+			size = x.sizes[p]
+		}
+		if stopped || n > 0 && size > left {
+			out[p] = -1
+			stopped = !skipBig
+			continue
+		}
+		left -= size
+		out[p] = n
+		n++
+	}
+	if x.placeMemo == nil {
+		x.placeMemo = map[int64][]int{}
+	}
+	x.placeMemo[memo] = out
+	return out
+}
+
+// skipBig is -skip-big: the reading budget passes over a file it does not
+// hold instead of stopping there.
+var skipBig bool
+
+// maxPlaces bounds the places of the files a dump lists units of.
+const maxPlaces = 64
+
 func read(path string) ([]instance, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -408,6 +565,7 @@ func read(path string) ([]instance, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<28)
 	var out []instance
+	mismatched := 0
 	for sc.Scan() {
 		var l line
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
@@ -416,24 +574,59 @@ func read(path string) ([]instance, error) {
 		if len(l.FnGold) == 0 {
 			continue
 		}
-		x := instance{id: l.ID, repo: l.Repo, gold: len(l.FnGold)}
+		x := instance{id: l.ID, repo: l.Repo, gold: len(l.FnGold), sizes: l.FileSizes}
 		keys := map[string]int{}
+		var names []string        // the keys by number
+		byKey := map[string]int{} // unit key → index in cands
 		for _, u := range l.OpenFirst {
 			fw := u.Parts["file_weight"]
 			if fw <= 0 || fw > 1 {
 				return nil, fmt.Errorf("%s: a unit's file_weight part is %v: the dump was not made with features.hcl", l.ID, fw)
 			}
 			place := int(math.Round(1/fw - 1))
+			if place >= maxPlaces {
+				return nil, fmt.Errorf("%s: a unit of the file at place %d: more than %d files read", l.ID, place, maxPlaces)
+			}
+			if path, _, _ := strings.Cut(u.Key, "\x00"); place >= len(l.Files) || l.Files[place] != path {
+				mismatched++
+			}
 			k, ok := keys[u.Key]
 			if !ok {
 				k = len(keys)
 				keys[u.Key] = k
+				names = append(names, u.Key)
 			}
+			byKey[u.Key] = len(x.cands)
 			x.cands = append(x.cands, cand{key: k, place: place, text: u.Parts["text_weight"], within: u.Parts["within_weight"], name: u.Parts["name_weight"],
 				cn: u.Parts["calls_named_weight"], nc: u.Parts["named_calls_weight"],
-				nu: u.Parts["names_used_weight"], qu: u.Parts["quoted_weight"], test: -u.Parts["test_weight"], gold: slices.Contains(l.FnGold, u.Key)})
+				nu: u.Parts["names_used_weight"], qu: u.Parts["quoted_weight"], test: -u.Parts["test_weight"], gold: slices.Contains(l.FnGold, u.Key),
+				class: u.Kind == "class"})
+		}
+		// A method's class: a class that scored nothing is not in the
+		// dump, yet is a unit rubi scores (its parts all 0).
+		for i := range len(x.cands) {
+			c := x.cands[i]
+			key := names[c.key]
+			path, name, _ := strings.Cut(key, "\x00")
+			dot := strings.LastIndexByte(name, '.')
+			if dot < 0 {
+				continue
+			}
+			pk := path + "\x00" + name[:dot]
+			j, ok := byKey[pk]
+			if !ok {
+				keys[pk] = len(keys)
+				names = append(names, pk)
+				j = len(x.cands)
+				byKey[pk] = j
+				x.cands = append(x.cands, cand{key: keys[pk], place: c.place, gold: slices.Contains(l.FnGold, pk), class: true})
+			}
+			x.cands[i].parent = j + 1
 		}
 		out = append(out, x)
+	}
+	if mismatched > 0 {
+		fmt.Fprintf(os.Stderr, "unittune: %d units whose place is not their file's place in the answer's files\n", mismatched)
 	}
 	return out, sc.Err()
 }

@@ -27,21 +27,31 @@ import (
 // them in a unit's Parts. The first four are always in Parts, the others
 // only when they count: caller_weight, a unit calling or using a symbol
 // the question asks the callers of ("what calls Cart.Total"), is there
-// for such questions alone; test_weight's part is negative.
-var partNames = [10]string{"file_weight", "text_weight", "within_weight", "name_weight", "caller_weight",
-	"calls_named_weight", "named_calls_weight", "names_used_weight", "quoted_weight", "test_weight"}
+// for such questions alone; test_weight's part is negative; the last two
+// are what a class gains from its methods and a method from its class.
+var partNames = [12]string{"file_weight", "text_weight", "within_weight", "name_weight", "caller_weight",
+	"calls_named_weight", "named_calls_weight", "names_used_weight", "quoted_weight", "test_weight",
+	"class_methods_weight", "method_class_weight"}
+
+// The parts a class and its methods lend each other, by their places in
+// partNames.
+const (
+	classMethodsPart = 10
+	methodClassPart  = 11
+)
 
 // defaultUnits are rerank.units' settings unless rubi.hcl says otherwise;
 // the built-in rubi.hcl states each.
 var defaultUnits = UnitsSettings{
-	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, OpenFirst: 10, OpenFiles: 5,
-	FileWeight: 0.5, FileDecay: 0.25, TextWeight: 1, WithinWeight: 0.25, NameWeight: 1,
-	CallerWeight: 4,
+	MaxUnits: maxUnits, RankedFiles: maxUnitFiles, ReadBytes: unitBytes, OpenFirst: 10, OpenFiles: 10,
+	FileWeight: 0.5, FileDecay: 0.5, TextWeight: 1, WithinWeight: 0.25, NameWeight: 0.5,
+	CallerWeight: 4, ClassMethodsWeight: 0.25, MethodClassWeight: 0.25,
 }
 
 // openFirst scores every unit of the files read on the listing's score
 // and returns the best of the first OpenFiles files, at most OpenFirst;
-// a unit neither its lines nor the question's names match is not listed.
+// a unit neither its lines, the question's names nor its class or
+// methods match is not listed.
 func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 	if u.s.OpenFirst == 0 || len(files) == 0 {
 		return nil
@@ -54,11 +64,12 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 		testCost = 0
 	}
 	type cand struct {
-		span  *unitSpan
-		path  string
-		place int
-		parts [len(partNames)]float64
-		score float64
+		span   *unitSpan
+		path   string
+		place  int
+		parts  [len(partNames)]float64
+		score  float64
+		listed bool // a part of its own counts: its lines, its name
 	}
 	var cands []cand
 	for _, f := range files {
@@ -70,31 +81,68 @@ func (u *Units) openFirst(files []readFile, p *profile) []core.Unit {
 		if f.test {
 			test = -testCost
 		}
+		// The units of a file are scored on their own parts first, then
+		// a class and its methods lend each other theirs (lend).
+		first := len(cands)
 		for _, s := range f.spans {
 			t, nu, qu := text[s], used[s], 0.0
 			if s.quoted {
 				qu = 1
 			}
-			if t <= 0 && s.within <= 0 && s.bonus <= 0 && s.caller <= 0 && s.callsNamed <= 0 && s.namedCalls <= 0 && nu <= 0 && qu <= 0 {
-				continue
-			}
 			c := cand{span: s, path: f.path, place: f.place, parts: [len(partNames)]float64{
 				u.s.FileWeight * standing, u.s.TextWeight * t, u.s.WithinWeight * s.within, u.s.NameWeight * s.bonus,
 				u.s.CallerWeight * s.caller, u.s.CallsNamedWeight * s.callsNamed, u.s.NamedCallsWeight * s.namedCalls,
 				u.s.NamesUsedWeight * nu, u.s.QuotedWeight * qu, test}}
+			c.listed = t > 0 || s.within > 0 || s.bonus > 0 || s.caller > 0 || s.callsNamed > 0 || s.namedCalls > 0 || nu > 0 || qu > 0
+			cands = append(cands, c)
+		}
+		if cm, mc := u.s.ClassMethodsWeight, u.s.MethodClassWeight; cm > 0 || mc > 0 {
+			// A class gains class_methods_weight of its best method's own
+			// score (a question about what its methods do is about it
+			// too, as when the fix adds one), a method method_class_weight
+			// of its class's.
+			fc := cands[first:]
+			own := make([]float64, len(fc))
+			byName := make(map[string]int, len(fc))
+			for i := range fc {
+				for _, v := range fc[i].parts[1:classMethodsPart] {
+					own[i] += v
+				}
+				byName[fc[i].span.name] = i
+			}
+			for i := range fc {
+				j, ok := byName[fc[i].span.sym.Parent]
+				if fc[i].span.sym.Parent == "" || !ok || j == i {
+					continue
+				}
+				fc[j].parts[classMethodsPart] = max(fc[j].parts[classMethodsPart], cm*own[i])
+				fc[i].parts[methodClassPart] = mc * max(own[j], 0)
+			}
+		}
+		kept := cands[:first]
+		for _, c := range cands[first:] {
+			if !c.listed && c.parts[classMethodsPart] <= 0 && c.parts[methodClassPart] <= 0 {
+				continue
+			}
 			for _, v := range c.parts {
 				c.score += v
 			}
+			s := c.span
 			if s.why == "" || strings.HasPrefix(s.why, "matches ") {
 				switch {
 				case c.parts[8] > 0:
 					s.why = "quotes text of the question"
 				case c.parts[7] > 0:
 					s.why = "uses " + strings.Join(s.names[:min(len(s.names), 3)], ", ") + ", written in the question"
+				case !c.listed && c.parts[classMethodsPart] > 0:
+					s.why = "its methods match the question"
+				case !c.listed:
+					s.why = "a method of " + s.sym.Parent + ", which matches the question"
 				}
 			}
-			cands = append(cands, c)
+			kept = append(kept, c)
 		}
+		cands = kept
 	}
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.place, b.place), cmp.Compare(a.span.start, b.span.start))

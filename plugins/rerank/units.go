@@ -26,6 +26,10 @@ type UnitsSettings struct {
 	// ranked by their lines, the files read for it; the others list only
 	// the units the question names.
 	RankedFiles int `hcl:"ranked_files,optional"`
+	// ReadBytes is how many bytes of those files are read at most, the
+	// first file whole: the files after the one that would pass it are
+	// not read.
+	ReadBytes int64 `hcl:"read_bytes,optional"`
 	// OpenFirst is how many units the answer lists first, across the
 	// files read, best first by a score comparable across files; 0 lists
 	// none.
@@ -62,6 +66,12 @@ type UnitsSettings struct {
 	// message it reports). See verbatim.go.
 	NamesUsedWeight float64 `hcl:"names_used_weight,optional"`
 	QuotedWeight    float64 `hcl:"quoted_weight,optional"`
+	// ClassMethodsWeight weighs, for a class, the best own score of its
+	// methods (its parts but the file's standing and these two);
+	// MethodClassWeight, for a method, its class's: a question about
+	// what a class's methods do is about the class too, and the reverse.
+	ClassMethodsWeight float64 `hcl:"class_methods_weight,optional"`
+	MethodClassWeight  float64 `hcl:"method_class_weight,optional"`
 	// TestWeight is what a unit of a test file (its role, or its path
 	// read as a test's) loses, unless the question asks for tests: a
 	// report's fix is in the code under test.
@@ -100,6 +110,9 @@ func (u *Units) Configure(_ context.Context, setup core.Setup) error {
 	if u.s.RankedFiles < 0 {
 		return &core.SettingError{Setting: "ranked_files", Message: "cannot be negative"}
 	}
+	if u.s.ReadBytes < 0 {
+		return &core.SettingError{Setting: "read_bytes", Message: "cannot be negative"}
+	}
 	if u.s.OpenFirst < 0 {
 		return &core.SettingError{Setting: "open_first", Message: "cannot be negative"}
 	}
@@ -111,7 +124,8 @@ func (u *Units) Configure(_ context.Context, setup core.Setup) error {
 		v    float64
 	}{{"file_weight", u.s.FileWeight}, {"file_decay", u.s.FileDecay}, {"text_weight", u.s.TextWeight}, {"within_weight", u.s.WithinWeight}, {"name_weight", u.s.NameWeight}, {"caller_weight", u.s.CallerWeight},
 		{"calls_named_weight", u.s.CallsNamedWeight}, {"named_calls_weight", u.s.NamedCallsWeight},
-		{"names_used_weight", u.s.NamesUsedWeight}, {"quoted_weight", u.s.QuotedWeight}, {"test_weight", u.s.TestWeight}} {
+		{"names_used_weight", u.s.NamesUsedWeight}, {"quoted_weight", u.s.QuotedWeight}, {"test_weight", u.s.TestWeight},
+		{"class_methods_weight", u.s.ClassMethodsWeight}, {"method_class_weight", u.s.MethodClassWeight}} {
 		if w.v < 0 || math.IsNaN(w.v) || math.IsInf(w.v, 0) {
 			return &core.SettingError{Setting: w.name, Message: "must be a number, zero or more"}
 		}
@@ -148,7 +162,7 @@ func (u *Units) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 			return core.Reranked{}, err
 		}
 	}
-	read, err := rankFileUnits(rr.Hits, min(u.s.RankedFiles, rr.Limit), p, facts)
+	read, err := rankFileUnits(rr.Hits, min(u.s.RankedFiles, rr.Limit), u.s.ReadBytes, p, facts)
 	if err != nil {
 		return core.Reranked{}, err
 	}
@@ -440,12 +454,15 @@ type unitSpan struct {
 
 // maxUnitFiles is how many files of an answer have their units ranked
 // by their text, the files read for it, and unitBytes how much of them
-// is read at most, the first file whole; the others list only the units
+// is read at most, the first file whole, unless rerank.units says
+// otherwise (ranked_files, read_bytes); the others list only the units
 // the question names. The first files are where an agent starts, and a
-// query's cost stays bounded (tokenizing runs at about 45 MB/s here).
+// query's cost stays bounded (tokenizing runs at about 45 MB/s here): 1
+// MiB lets the listing across files draw on all ten files of most
+// answers (bench/results/quality-2026-12-06-fnunits.md).
 const (
 	maxUnitFiles = 10
-	unitBytes    = 512 << 10
+	unitBytes    = 1 << 20
 )
 
 // unitFile is a file whose units are ranked: its path and symbols.
@@ -467,12 +484,11 @@ type readFile struct {
 
 // rankFileUnits ranks, in parallel, the units of the first files of the
 // list that the query keeps (those the answer will most likely show), by
-// name and by their lines: at most files of them, within unitBytes. The
+// name and by their lines: at most files of them, within budget bytes. The
 // answer's other files rank theirs by name alone (unitChoice.Of).
-func rankFileUnits(hits []core.Hit, files int, p *profile, facts core.Facts) ([]readFile, error) {
+func rankFileUnits(hits []core.Hit, files int, budget int64, p *profile, facts core.Facts) ([]readFile, error) {
 	var picked []unitFile
 	var tests []bool
-	budget := int64(unitBytes)
 	for _, h := range hits {
 		if len(picked) == files {
 			break

@@ -349,3 +349,80 @@ func TestOpenFirstWeighsWhatTheQuestionWritesVerbatim(t *testing.T) {
 		t.Errorf("a question asking for tests: %v, want the test's unit not demoted", n)
 	}
 }
+
+// A class and its methods lend each other their scores, when weighed: a
+// class whose own lines share no word of the question is listed because
+// its method matches it (the fix may add a method to it), and a method
+// whose lines match nothing is listed under its class that the question
+// matches, each saying why; a function of neither is not. Unweighed
+// (rubi's default before them), only the matching units are listed.
+func TestOpenFirstLendsAClassItsMethodsScores(t *testing.T) {
+	question := "The page number is out of range: validating a page of an empty list raises an error"
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{
+			"paginator.py": "class Paginator:\n    per = 10\n    def validate_number(self, number):\n        if number > self.num_pages:\n            raise EmptyPage('page number out of range')\n        return number\n",
+			"errors.py":    "class EmptyPage(Exception):\n    \"\"\"an empty page of a list\"\"\"\n    def render(self):\n        return str(self.args)\ndef load():\n    return None\n",
+		},
+		syms: map[string][]core.Symbol{
+			"paginator.py": {{Name: "Paginator", Kind: core.SymbolClass, Line: 1, EndLine: 6}, {Name: "validate_number", Parent: "Paginator", Kind: core.SymbolMethod, Line: 3, EndLine: 6}},
+			"errors.py":    {{Name: "EmptyPage", Kind: core.SymbolClass, Line: 1, EndLine: 4}, {Name: "render", Parent: "EmptyPage", Kind: core.SymbolMethod, Line: 3, EndLine: 4}, {Name: "load", Kind: core.SymbolFunction, Line: 5, EndLine: 6}},
+		}}
+	hits := []core.Hit{{ID: "file:paginator.py", Score: 2}, {ID: "file:errors.py", Score: 1}}
+	listed := func(u *Units) map[string]string {
+		out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why := map[string]string{}
+		for _, un := range out.Units.First() {
+			why[un.Name] = un.Why
+		}
+		return why
+	}
+	u := NewUnits()
+	u.s.ClassMethodsWeight, u.s.MethodClassWeight = 0, 0
+	if got := listed(u); len(got) != 2 || got["Paginator.validate_number"] == "" || got["EmptyPage"] == "" {
+		t.Errorf("unweighed: %v, want validate_number and EmptyPage alone", got)
+	}
+	u.s.ClassMethodsWeight, u.s.MethodClassWeight = 0.5, 0.5
+	got := listed(u)
+	if got["Paginator"] != "its methods match the question" || got["EmptyPage.render"] != "a method of EmptyPage, which matches the question" {
+		t.Errorf("weighed: %v, want Paginator for its method and EmptyPage.render for its class", got)
+	}
+	if _, ok := got["load"]; ok || len(got) != 4 {
+		t.Errorf("weighed: %v, want the four units of the two classes and not load", got)
+	}
+}
+
+// read_bytes bounds what is read to rank units: the first file is read
+// whole whatever its size, the next ones while the bytes left hold them,
+// and none after the first that does not fit; a negative budget is
+// refused.
+func TestUnitsReadWithinReadBytes(t *testing.T) {
+	syms := []core.Symbol{{Name: "Total", Kind: core.SymbolFunction, Line: 1, EndLine: 3}}
+	content := "func Total() int {\n\treturn sum\n}\n" // 33 bytes
+	question := "the total sum is wrong"
+	facts := &unitFacts{question: question, an: query.Analyze(question),
+		files: map[string]string{"a.go": content, "b.go": content, "c.go": content + "\n", "d.go": content},
+		syms:  map[string][]core.Symbol{"a.go": syms, "b.go": syms, "c.go": syms, "d.go": syms}}
+	hits := []core.Hit{{ID: "file:a.go"}, {ID: "file:b.go"}, {ID: "file:c.go"}, {ID: "file:d.go"}}
+	for _, c := range []struct {
+		budget int64
+		want   []string
+	}{{1, []string{"a.go"}}, {66, []string{"a.go", "b.go"}}, {132, []string{"a.go", "b.go", "c.go"}}, {1 << 20, []string{"a.go", "b.go", "c.go", "d.go"}}} {
+		u := NewUnits()
+		u.s.ReadBytes = c.budget
+		facts.read = nil
+		if _, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(facts.read)
+		if !slices.Equal(facts.read, c.want) {
+			t.Errorf("read_bytes %d: read %q, want %q", c.budget, facts.read, c.want)
+		}
+	}
+	u := NewUnits()
+	if err := u.Configure(context.Background(), core.Setup{Settings: []byte(`{"read_bytes": -1}`)}); err == nil {
+		t.Error("read_bytes -1 accepted")
+	}
+}
