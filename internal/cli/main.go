@@ -106,7 +106,9 @@ func command(launcher host.Launcher, resolvers []refs.Resolver) programs.Run {
 		root.SetOut(stdout)
 		root.SetErr(stderr)
 		err := root.ExecuteContext(ctx)
-		g.StopProfile()
+		if perr := g.StopProfile(); err == nil {
+			err = perr
+		}
 		// An error's rubi: in red on a terminal (programs.Status prints it).
 		return programs.Status(styleFor(stderr).bad("rubi"), err, stderr)
 	}
@@ -130,7 +132,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 			g.logger = logger
 			return g.StartProfile()
 		},
-		PersistentPostRun: func(*cobra.Command, []string) { g.StopProfile() },
+		PersistentPostRunE: func(*cobra.Command, []string) error { return g.StopProfile() },
 	}
 	// A flag not understood is said in rubi's words, with a value that
 	// would do or the flag most likely meant; every command inherits it.
