@@ -55,8 +55,8 @@ type indexRun struct {
 	binaries binaryFiles
 	scanned  bool
 	attrs    *codemap.Attributes
-	// arena holds the contents of the files the run read: they live
-	// until the rankers have indexed them (scan), and go with the run.
+	// arena holds the contents of the files the run read, until they
+	// are parsed (dropContents).
 	arena *store.Arena
 	// prev is the last run's manifest (an empty one for a full run), next
 	// this run's.
@@ -304,7 +304,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		}
 		written = true
 	} else {
-		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.content != nil })
+		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.read })
 		if e.vaultBehind() && prev.HasEdges() {
 			// A recall's notes delta left the vault to this run.
 			edges, err := prev.ImportEdges()
