@@ -101,6 +101,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	defer unlock()
+	defer limitMemory(e.cfg.Index.MemoryLimit)()
 	defer func() {
 		// Nothing that outlives the run points into the file contents:
 		// parsers, documents and rankers copy what they keep.
