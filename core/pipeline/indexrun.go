@@ -101,7 +101,9 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	defer unlock()
-	defer limitMemory(e.cfg.Index.MemoryLimit)()
+	if e.limitMemory != nil && e.cfg.Index.MemoryLimit > 0 {
+		defer e.limitMemory(e.cfg.Index.MemoryLimit)()
+	}
 	defer func() {
 		// Nothing that outlives the run points into the file contents:
 		// parsers, documents and rankers copy what they keep.

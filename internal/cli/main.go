@@ -296,7 +296,7 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 // the program's launcher and resolvers of references, whether the command
 // answers once, and the regex parser's comment masker for notes' anchors.
 func (g *globals) engineOptions() pipeline.Options {
-	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments, Resolvers: g.resolvers}
+	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments, Resolvers: g.resolvers, LimitMemory: programs.LimitMemory}
 }
 
 // stageEngine is engine for a command that runs the pipeline's stages of

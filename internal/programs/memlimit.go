@@ -1,4 +1,4 @@
-package pipeline
+package programs
 
 import (
 	"runtime/debug"
@@ -9,17 +9,21 @@ import (
 // memoryLimits are the caps of the index runs under way in this process
 // (index.memory_limit, bytes): the runtime's soft memory limit is the
 // lowest of them and of the limit the process had before the first began
-// (GOMEMLIMIT, or none), which comes back when the last ends. A server
-// indexing several projects at once keeps to the strictest.
+// (GOMEMLIMIT, QuietGC's, a server's), which comes back when the last
+// ends. A server indexing several projects at once keeps to the
+// strictest.
 var memoryLimits struct {
 	sync.Mutex
 	active []int64
 	before int64
 }
 
-// limitMemory caps the process's memory at mib MiB until release is
-// called; 0 leaves it as it is.
-func limitMemory(mib int) (release func()) {
+// LimitMemory caps the process's memory at mib MiB until release is
+// called; 0 leaves it as it is. A program hands it to its engines
+// (pipeline.Options.LimitMemory), which call it for each index run with
+// index.memory_limit: the setting is the process's, so a library never
+// makes it itself.
+func LimitMemory(mib int) (release func()) {
 	if mib <= 0 {
 		return func() {}
 	}
