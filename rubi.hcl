@@ -58,6 +58,11 @@ index {
   # log2(1 + uses) times this weight, an import weighing 1; 0: imports
   # alone. It orders a Go package's files, which all import alike.
   reference_edges  = 1
+  # A cap, in MiB, on the memory an index run takes: the garbage collector
+  # works harder as the run nears it (more CPU) instead of letting the heap
+  # grow to twice what it holds. 0: no cap. A run that needs more than the
+  # cap still gets it. Set it in ~/.config/rubi/config.hcl for every project.
+  memory_limit     = 0
 }
 
 # Token budgets (one estimator everywhere: docs/architecture.md).

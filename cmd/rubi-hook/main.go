@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		programs.QuietGC()
 		// One hook, then exit: index files stay mapped instead of being
 		// copied (pipeline.Options.OneShot).
-		hooks.Run(ctx, hooks.ProcessEnv(extra, pipeline.Options{OneShot: true, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()}, hooks.SelfIndex(func(root string) []string {
+		hooks.Run(ctx, hooks.ProcessEnv(extra, pipeline.Options{OneShot: true, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers(), LimitMemory: programs.LimitMemory}, hooks.SelfIndex(func(root string) []string {
 			var args []string
 			for _, c := range extra {
 				args = append(args, "--config", c)
@@ -107,7 +107,7 @@ func index(ctx context.Context, root string, extra []string) error {
 	if _, err := programs.HandOver(cfg, append(args, "index", "--root", root), programs.Exec); err != nil {
 		logger.Error("rubi.hcl names a plugin: indexing with the built-in stages", "error", err)
 	}
-	eng := pipeline.New(cfg, pipeline.Options{Logger: logger, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()})
+	eng := pipeline.New(cfg, pipeline.Options{Logger: logger, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers(), LimitMemory: programs.LimitMemory})
 	defer eng.Close()
 	_, err = eng.Index(ctx, pipeline.IndexOptions{HugeHeap: true})
 	return err

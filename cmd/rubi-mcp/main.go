@@ -42,7 +42,9 @@ func command(launcher host.Launcher) programs.Run {
 		cmd.SetOut(stdout)
 		cmd.SetErr(stderr)
 		err := cmd.ExecuteContext(ctx)
-		o.StopProfile()
+		if perr := o.StopProfile(); err == nil {
+			err = perr
+		}
 		return programs.Status("rubi mcp", err, stderr)
 	}
 }

@@ -261,7 +261,7 @@ func (o *options) makeToken(addr net.Addr) (remove func(), err error) {
 // serverOptions resolves where the server finds its projects.
 func (o *options) serverOptions(logger hclog.Logger) (mcpserver.Options, error) {
 	opts := mcpserver.Options{Configs: o.Configs, Multi: o.httpAddr != "", Xray: o.xray, Logger: logger,
-		Engine: pipeline.Options{Launcher: o.launcher, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers()}}
+		Engine: pipeline.Options{Launcher: o.launcher, MaskComments: regex.MaskComments, Resolvers: standard.Resolvers(), LimitMemory: programs.LimitMemory}}
 	if o.vaultSet {
 		switch {
 		case o.httpAddr != "":

@@ -134,7 +134,17 @@ type Index struct {
 	// references tell which file the package's others lean on. 0 leaves
 	// the centrality to the imports alone.
 	ReferenceEdges float64 `hcl:"reference_edges,optional" json:"reference_edges"`
+	// MemoryLimit caps, in MiB, the memory an index run aims to stay
+	// under: the runtime's soft limit while the run lasts, which makes
+	// the garbage collector work harder as the heap nears it instead of
+	// letting it grow to twice what is live. 0: no cap.
+	MemoryLimit int `hcl:"memory_limit,optional" json:"memory_limit"`
 }
+
+// minMemoryLimit is the smallest index.memory_limit (MiB): below it the
+// process's own code and a small project's index are already most of it,
+// and the collector would run without pause.
+const minMemoryLimit = 64
 
 // maxReferenceEdges bounds index.reference_edges: past it the imports
 // would no longer count.

@@ -85,6 +85,15 @@ var sectionRules = map[string]rule{
 		takes:  fmt.Sprintf("the weight of the references between two files beside an import's 1, between 0 (imports alone) and %d", maxReferenceEdges),
 		broken: func(c *Config) string { return between(c.Index.ReferenceEdges, 0, maxReferenceEdges) },
 	},
+	"index.memory_limit": {
+		takes: fmt.Sprintf("a size in MiB, 0 (no cap) or at least %d", minMemoryLimit),
+		broken: func(c *Config) string {
+			if m := c.Index.MemoryLimit; m != 0 && m < minMemoryLimit {
+				return fmt.Sprintf("%d is below %d", m, minMemoryLimit)
+			}
+			return ""
+		},
+	},
 	"index.module_depth": {
 		takes:  fmt.Sprintf("how many leading directories name a module, between 1 and %d (0: the default, 2)", maxModuleDepth),
 		broken: func(c *Config) string { return between(c.Index.ModuleDepth, 0, maxModuleDepth) },

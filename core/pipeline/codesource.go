@@ -6,6 +6,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/codemap"
+	"github.com/rubi-dev/rubi/core/manifest"
 )
 
 // codeSource is the code as a docSource: the project's files, read and
@@ -31,6 +32,10 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	} else if err := r.scan(ctx); err != nil {
 		return err
 	}
+	// The contents were for the parsers: the documents read them again
+	// one at a time (fileDocuments), so that no step after this one holds
+	// the tree's bytes.
+	r.dropContents()
 	r.lap("read and parse")
 	for _, s := range r.files {
 		if s.skip != "" {
@@ -73,20 +78,23 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 	if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return err
 	}
-	if full {
-		r.readAll()
-	}
-	byPath := map[string][]byte{}
-	for _, s := range r.files {
-		if s.content != nil {
-			byPath[s.rec.Path] = s.content
+	// Bodies: every file's in full, else those of the files this run
+	// read (changed, or touched and found the same).
+	read := map[string]bool{}
+	if !full {
+		for _, s := range r.files {
+			if s.read {
+				read[s.rec.Path] = true
+			}
 		}
 	}
+	var recs []*manifest.Record
 	for _, p := range r.paths {
 		if rec := next.Records()[p]; !e.roles.hides(rec) {
-			c.Documents = append(c.Documents, fileDocument(rec, byPath[p]))
+			recs = append(recs, rec)
 		}
 	}
+	c.Documents = append(c.Documents, r.fileDocuments(recs, func(p string) bool { return full || read[p] })...)
 	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides)
 	for _, d := range modDocs {
 		if full || dirty[d.Path] {

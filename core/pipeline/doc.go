@@ -35,7 +35,8 @@
 //     others are read in parallel into one arena per run, sniffed for
 //     binary content and hashed (the same hash: touched, not changed),
 //     and the changed ones go to the parser of their language in batches
-//     of about core.ChunkSize, a worker per core.
+//     of about core.ChunkSize, a worker per core. The arena goes once
+//     they are parsed: no later step holds the tree's contents.
 //  3. rankersCurrent: each ranker's fingerprint (its block in rubi.hcl,
 //     the index settings every corpus depends on, a built-in's version;
 //     computed without starting anything) against the manifest's, and
@@ -49,7 +50,8 @@
 //     PageRank and importers.
 //  5. indexRankers: each ranker is given a corpus, in full when its
 //     fingerprint changed or it answers core.ErrFullIndexNeeded,
-//     incrementally otherwise (bodies only where something changed), or
+//     incrementally otherwise (bodies only where something changed, each
+//     read again as its document is made), or
 //     not at all when nothing it holds changed. The rankers index at
 //     once, and the maps are written meanwhile: .rubi/map.md within
 //     budgets.map and the pages of the modules that changed.

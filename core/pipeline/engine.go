@@ -29,6 +29,8 @@ type Engine struct {
 	oneShot bool
 	// resolvers are Options.Resolvers.
 	resolvers []refs.Resolver
+	// limitMemory is Options.LimitMemory.
+	limitMemory func(mib int) (release func())
 
 	stages *stageSet
 	folder *indexFolder
@@ -65,7 +67,7 @@ func New(cfg *config.Config, o Options) *Engine {
 		logger = hclog.NewNullLogger()
 	}
 	h := host.New(cfg, host.Options{Logger: logger, Launcher: o.Launcher, OneShot: o.OneShot})
-	e := &Engine{cfg: cfg, host: h, logger: logger, oneShot: o.OneShot, resolvers: o.Resolvers, stages: newStageSet(cfg, h), folder: newIndexFolder(cfg.Root, o.OneShot)}
+	e := &Engine{cfg: cfg, host: h, logger: logger, oneShot: o.OneShot, resolvers: o.Resolvers, limitMemory: o.LimitMemory, stages: newStageSet(cfg, h), folder: newIndexFolder(cfg.Root, o.OneShot)}
 	e.roles = roles{ix: &cfg.Index}
 	e.sources.dir = filepath.Join(e.folder.dir, sourcesDir)
 	e.project = project.New(cfg, &indexCodeMap{e: e}, o.MaskComments)

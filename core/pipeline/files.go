@@ -5,12 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -30,8 +32,10 @@ import (
 type scanned struct {
 	file walk.File
 	rec  *manifest.Record
-	// content is set when the file was read in this run.
+	// content is set when the file was read in this run, until its
+	// parsers are done (dropContents); read says it was.
 	content []byte
+	read    bool
 	changed bool
 	// reparse forces parsing even if the content hash is unchanged.
 	reparse bool
@@ -124,9 +128,9 @@ func (r *indexRun) scan(ctx context.Context) error {
 	}
 	// Read in parallel: hashing and the binary check are cheap next to
 	// the system calls, and a cold cache makes reads the slowest part.
-	// File contents live until the rankers have indexed them: one arena
-	// for all of them costs far fewer page faults than a heap allocation
-	// each (the run releases it when it ends).
+	// File contents live until they are parsed: one arena for all of
+	// them costs far fewer page faults than a heap allocation each
+	// (dropContents releases it).
 	total := 0
 	for _, s := range todo {
 		total += int(s.file.Size)
@@ -305,26 +309,70 @@ func (r *indexRun) parse(ctx context.Context, files []*scanned, route map[string
 	return g.Wait()
 }
 
-// readAll loads the content of the files that this run did not read, for
-// a corpus in full, in which every document has its body.
-func (r *indexRun) readAll() {
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+// dropContents lets go of the contents the run read, once parsed: their
+// arena is released, and each file read keeps only that it was.
+func (r *indexRun) dropContents() {
 	for _, s := range r.files {
-		if s.skip != "" || s.content != nil {
-			continue
+		if s.content != nil {
+			s.read, s.content = true, nil
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			content, err := store.ReadLeaf(filepath.Join(r.e.cfg.Root, filepath.FromSlash(s.rec.Path)), maxSourceRead)
-			if err == nil {
-				s.content = content
+	}
+	if r.arena != nil {
+		r.arena.Release()
+		r.arena = nil
+	}
+}
+
+// fileDocuments makes the documents of recs, in their order, each with its
+// body where withBody says (fileDocument): the file is read again then,
+// its first maxBody bytes, into a buffer each worker reuses, and only the
+// document's copy stays. The contents of the whole tree are never held at
+// once; a file changed since it was parsed gives its new text, and its
+// new time makes the next run parse it again. A file that cannot be read
+// any more gets a document without a body, as one the run did not read.
+func (r *indexRun) fileDocuments(recs []*manifest.Record, withBody func(path string) bool) []core.Document {
+	docs := make([]core.Document, len(recs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0)*2, max(len(recs), 1)) {
+		wg.Go(func() {
+			var buf []byte
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(recs) {
+					return
+				}
+				rec := recs[i]
+				var body []byte
+				if withBody(rec.Path) {
+					if buf == nil {
+						buf = make([]byte, maxBody)
+					}
+					body = r.readBody(rec.Path, buf)
+				}
+				docs[i] = fileDocument(rec, body)
 			}
-		}()
+		})
 	}
 	wg.Wait()
+	return docs
+}
+
+// readBody reads the first len(buf) bytes of the project's file path into
+// buf, opened as the walk listed it (no link followed, regular files
+// only); nil when it cannot be read. An empty file is an empty body, not
+// a missing one.
+func (r *indexRun) readBody(path string, buf []byte) []byte {
+	f, err := store.OpenLeaf(filepath.Join(r.e.cfg.Root, filepath.FromSlash(path)))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil
+	}
+	return buf[:n:n]
 }
 
 // binaryFilesFile, in the index folder, lists the files found binary

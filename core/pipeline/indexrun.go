@@ -55,8 +55,8 @@ type indexRun struct {
 	binaries binaryFiles
 	scanned  bool
 	attrs    *codemap.Attributes
-	// arena holds the contents of the files the run read: they live
-	// until the rankers have indexed them (scan), and go with the run.
+	// arena holds the contents of the files the run read, until they
+	// are parsed (dropContents).
 	arena *store.Arena
 	// prev is the last run's manifest (an empty one for a full run), next
 	// this run's.
@@ -101,6 +101,9 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	defer unlock()
+	if e.limitMemory != nil && e.cfg.Index.MemoryLimit > 0 {
+		defer e.limitMemory(e.cfg.Index.MemoryLimit)()
+	}
 	defer func() {
 		// Nothing that outlives the run points into the file contents:
 		// parsers, documents and rankers copy what they keep.
@@ -307,7 +310,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		}
 		written = true
 	} else {
-		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.content != nil })
+		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.read })
 		if e.vaultBehind() && prev.HasEdges() {
 			// A recall's notes delta left the vault to this run.
 			edges, err := prev.ImportEdges()

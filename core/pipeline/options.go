@@ -40,4 +40,9 @@ type Options struct {
 	// program hands the same ones; a table another set wrote is rebuilt.
 	// None keeps no references (`rubi refs` then says so).
 	Resolvers []refs.Resolver
+	// LimitMemory caps the process's memory at mib MiB (index.memory_limit)
+	// until release is called; the engine calls it for each index run. It
+	// is the program's (internal/programs.LimitMemory): the limit is the
+	// whole process's. nil leaves the process's memory as it is.
+	LimitMemory func(mib int) (release func())
 }

@@ -106,7 +106,9 @@ func command(launcher host.Launcher, resolvers []refs.Resolver) programs.Run {
 		root.SetOut(stdout)
 		root.SetErr(stderr)
 		err := root.ExecuteContext(ctx)
-		g.StopProfile()
+		if perr := g.StopProfile(); err == nil {
+			err = perr
+		}
 		// An error's rubi: in red on a terminal (programs.Status prints it).
 		return programs.Status(styleFor(stderr).bad("rubi"), err, stderr)
 	}
@@ -130,7 +132,7 @@ within a token budget, so an agent reads less and re-reads less.`,
 			g.logger = logger
 			return g.StartProfile()
 		},
-		PersistentPostRun: func(*cobra.Command, []string) { g.StopProfile() },
+		PersistentPostRunE: func(*cobra.Command, []string) error { return g.StopProfile() },
 	}
 	// A flag not understood is said in rubi's words, with a value that
 	// would do or the flag most likely meant; every command inherits it.
@@ -294,7 +296,7 @@ func (g *globals) engine() (*pipeline.Engine, error) {
 // the program's launcher and resolvers of references, whether the command
 // answers once, and the regex parser's comment masker for notes' anchors.
 func (g *globals) engineOptions() pipeline.Options {
-	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments, Resolvers: g.resolvers}
+	return pipeline.Options{Logger: g.logger, Launcher: g.launcher, OneShot: g.oneShot, MaskComments: regex.MaskComments, Resolvers: g.resolvers, LimitMemory: programs.LimitMemory}
 }
 
 // stageEngine is engine for a command that runs the pipeline's stages of

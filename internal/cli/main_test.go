@@ -55,6 +55,28 @@ func TestIndexJSON(t *testing.T) {
 	}
 }
 
+// --memprofile writes the index run's heap profile, pprof's gzipped
+// format, and the command's output is as without it.
+func TestIndexMemProfile(t *testing.T) {
+	root := rubitest.Project(t, rubitest.GoProject)
+	path := filepath.Join(t.TempDir(), "mem.pprof")
+	code, out, errOut := runRubi(t, "--memprofile", path, "index", "--root", root, "--json")
+	if code != 0 || !strings.Contains(out, `"indexed": 6`) {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Errorf("%s is not a gzipped profile: % x", path, data[:min(len(data), 8)])
+	}
+	code, _, errOut = runRubi(t, "--memprofile", filepath.Join(t.TempDir(), "no", "mem.pprof"), "index", "--root", root)
+	if code != 1 || !strings.Contains(errOut, "--memprofile") {
+		t.Errorf("a profile that cannot be written: exit %d, %s", code, errOut)
+	}
+}
+
 func TestIndexText(t *testing.T) {
 	root := rubitest.Project(t, rubitest.GoProject)
 	code, out, _ := runRubi(t, "index", "--root", root)

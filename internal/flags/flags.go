@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rubi-dev/rubi/core/messages"
-	"github.com/rubi-dev/rubi/internal/cpuprofile"
+	"github.com/rubi-dev/rubi/internal/profile"
 )
 
 // Global are the global flags.
@@ -24,10 +24,12 @@ type Global struct {
 	JSON     bool
 	LogLevel string
 	Configs  []string
-	// CPUProfile names a file for a CPU profile of the command (a hidden
-	// flag, for performance reports).
-	CPUProfile string
-	profile    cpuprofile.Profile
+	// CPUProfile names a file for a CPU profile of the command,
+	// MemProfile one for its heap profile at its largest (flags for
+	// performance reports).
+	CPUProfile, MemProfile string
+	cpu                    profile.CPU
+	heap                   profile.Heap
 }
 
 // Help is the help of the flags a program means in its own way.
@@ -44,7 +46,9 @@ func (g *Global) Define(fs *pflag.FlagSet, help Help) {
 	fs.StringVar(&g.LogLevel, "log-level", "warn", "log level on stderr: trace, debug, info, warn, error, off")
 	fs.StringArrayVar(&g.Configs, "config", nil, "extra configuration file read after "+help.Config+" (repeatable)")
 	fs.StringVar(&g.CPUProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
+	fs.StringVar(&g.MemProfile, "memprofile", "", "write the command's heap profile at its largest to this file")
 	_ = fs.MarkHidden("cpuprofile")
+	_ = fs.MarkHidden("memprofile")
 }
 
 // Logger is the program's logger, named name, on out at --log-level; an
@@ -58,8 +62,22 @@ func (g *Global) Logger(name string, out io.Writer) (hclog.Logger, error) {
 	return hclog.New(&hclog.LoggerOptions{Name: name, Level: level, Output: out}), nil
 }
 
-// StartProfile starts the CPU profile --cpuprofile asks for, if any.
-func (g *Global) StartProfile() error { return g.profile.Start(g.CPUProfile) }
+// StartProfile starts the profiles --cpuprofile and --memprofile ask
+// for, if any.
+func (g *Global) StartProfile() error {
+	if err := g.cpu.Start(g.CPUProfile); err != nil {
+		return err
+	}
+	if err := g.heap.Start(g.MemProfile); err != nil {
+		g.cpu.Stop()
+		return err
+	}
+	return nil
+}
 
-// StopProfile ends it; later calls do nothing.
-func (g *Global) StopProfile() { g.profile.Stop() }
+// StopProfile ends them and writes the heap profile; later calls do
+// nothing.
+func (g *Global) StopProfile() error {
+	g.cpu.Stop()
+	return g.heap.Stop()
+}

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"go/ast"
 	"go/build"
@@ -37,9 +38,12 @@ type run struct {
 	all     []checked
 	methods []method
 	fakes   map[string]*types.Package
-	out     map[string][]refs.Ref
-	stats   Stats
-	failed  atomic.Int64
+	// found are the references of the files checked so far, packed
+	// until the run ends; out is them as refs.Ref, made then (finish).
+	found  map[string]packed
+	out    map[string][]refs.Ref
+	stats  Stats
+	failed atomic.Int64
 }
 
 // check runs the units on workers, each as soon as its dependencies are
@@ -109,9 +113,34 @@ func (r *run) check(ctx context.Context, workers int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r.implementations(r.all, r.methods)
+	impl := r.implementations(r.all, r.methods)
 	r.stats.Failed = int(r.failed.Load())
+	r.out = r.finish(impl)
 	return nil
+}
+
+// finish lets go of the type information, then makes the references
+// found refs.Ref, each file's with the Impl references of the methods it
+// declares (impl) in order: the type information is no longer held when
+// the references take their full size.
+func (r *run) finish(impl map[string][]refs.Ref) map[string][]refs.Ref {
+	r.pkgs, r.all, r.methods, r.fakes, r.fset = nil, nil, nil, nil, nil
+	for _, u := range r.g.units {
+		u.whole = nil
+	}
+	out := make(map[string][]refs.Ref, len(r.found))
+	for f, p := range r.found {
+		out[f] = p.unpack()
+		delete(r.found, f)
+	}
+	for f, rs := range impl {
+		rs = append(out[f], rs...)
+		slices.SortFunc(rs, func(a, b refs.Ref) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Name, b.Name), cmp.Compare(a.From, b.From), boolCmp(a.Impl, b.Impl))
+		})
+		out[f] = slices.CompactFunc(rs, func(a, b refs.Ref) bool { return a == b })
+	}
+	return out
 }
 
 // parsed is one file of a unit.
@@ -217,7 +246,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	}
 	r.record(u, pkg, methods)
 	declared()
-	var found map[string][]refs.Ref
+	var found map[string]packed
 	excluded := 0
 	if u.bodies {
 		// Then the whole package again, bodies and all, in a package of
@@ -233,13 +262,14 @@ func (r *run) unit(u *unit, declared, whole func()) {
 			whole()
 		}
 		c := newCollector(r.fset)
-		found = map[string][]refs.Ref{}
+		strs := newStrtab()
+		found = map[string]packed{}
 		for _, pf := range files {
 			if pf.excluded {
 				excluded++
-				found[pf.path] = c.byName(pf.file, pkg, imp.byPath)
+				found[pf.path] = pack(strs, c.byName(pf.file, pkg, imp.byPath))
 			} else {
-				found[pf.path] = c.file(pf.file, info)
+				found[pf.path] = pack(strs, c.file(pf.file, info))
 			}
 		}
 	}
@@ -261,8 +291,8 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	if u.bodies {
 		r.stats.Bodies++
 	}
-	for f, refs := range found {
-		r.out[f] = refs
+	for f, p := range found {
+		r.found[f] = p
 	}
 }
 

@@ -1,10 +1,8 @@
 package golang
 
 import (
-	"cmp"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"github.com/rubi-dev/rubi/core/refs"
 )
@@ -57,8 +55,8 @@ type checked struct {
 	pkg *types.Package
 }
 
-// implementations adds, at the declaration of each method of methods, a
-// reference (Impl) to each interface method it implements: of each
+// implementations returns, by file, at the declaration of each method of
+// methods, a reference (Impl) to each interface method it implements: of each
 // interface its type (or a pointer to it) implements, declared in its
 // own package or, exported, in a package its package imports directly or
 // not. Those are the interfaces a run that resolves the method's package
@@ -68,7 +66,7 @@ type checked struct {
 // interfaces, is not paired). Interfaces are found by their first
 // method's name among the type's methods, so a type is checked against
 // the few interfaces it may implement, not all.
-func (r *run) implementations(pkgs []checked, methods []method) {
+func (r *run) implementations(pkgs []checked, methods []method) map[string][]refs.Ref {
 	type iface struct {
 		u *unit
 		n *types.Named
@@ -94,7 +92,7 @@ func (r *run) implementations(pkgs []checked, methods []method) {
 		}
 	}
 	c := newCollector(r.fset)
-	touched := map[string]bool{}
+	impl := map[string][]refs.Ref{}
 	// Methods come grouped by type (methodsOf lists a type's together).
 	for i := 0; i < len(methods); {
 		recv := methods[i].fn.Signature().Recv().Type()
@@ -132,20 +130,13 @@ func (r *run) implementations(pkgs []checked, methods []method) {
 					if decl == nil || t == nil {
 						continue
 					}
-					touched[decl.path] = true
-					r.out[decl.path] = append(r.out[decl.path], refs.Ref{Line: decl.line, Col: decl.col, Path: t.path, Name: t.name, From: decl.from, Impl: true})
+					impl[decl.path] = append(impl[decl.path], refs.Ref{Line: decl.line, Col: decl.col, Path: t.path, Name: t.name, From: decl.from, Impl: true})
 				}
 			}
 		}
 		i = j
 	}
-	for f := range touched {
-		rs := r.out[f]
-		slices.SortFunc(rs, func(a, b refs.Ref) int {
-			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Name, b.Name), cmp.Compare(a.From, b.From), boolCmp(a.Impl, b.Impl))
-		})
-		r.out[f] = slices.CompactFunc(rs, func(a, b refs.Ref) bool { return a == b })
-	}
+	return impl
 }
 
 // recvBase is the type a method is declared on, without the pointer.

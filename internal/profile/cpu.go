@@ -1,6 +1,7 @@
-// Package cpuprofile writes a CPU profile of one command, for the hidden
-// --cpuprofile flag rubi's programs take for performance reports.
-package cpuprofile
+// Package profile writes profiles of one command, for the flags rubi's
+// programs take for performance reports: --cpuprofile, where the time
+// went, and --memprofile, what the heap held at its largest.
+package profile
 
 import (
 	"fmt"
@@ -8,14 +9,14 @@ import (
 	"runtime/pprof"
 )
 
-// Profile is one command's CPU profile; the zero value profiles nothing.
-type Profile struct {
+// CPU is one command's CPU profile; the zero value profiles nothing.
+type CPU struct {
 	stop func()
 }
 
 // Start profiles the process into the file path; with no path, it does
 // nothing.
-func (p *Profile) Start(path string) error {
+func (p *CPU) Start(path string) error {
 	if path == "" {
 		return nil
 	}
@@ -36,7 +37,7 @@ func (p *Profile) Start(path string) error {
 
 // Stop ends the profile and closes its file, once: later calls, and calls
 // without a profile, do nothing.
-func (p *Profile) Stop() {
+func (p *CPU) Stop() {
 	if p.stop != nil {
 		p.stop()
 		p.stop = nil

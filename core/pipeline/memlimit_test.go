@@ -1,0 +1,56 @@
+package pipeline
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
+)
+
+// index.memory_limit is asked of the program (Options.LimitMemory) for the
+// whole of an index run, every step of it, and given back at its end; a
+// run without the setting asks nothing.
+func TestIndexMemoryLimit(t *testing.T) {
+	var (
+		mu     sync.Mutex
+		asked  []int
+		active int
+	)
+	limit := func(mib int) func() {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, mib)
+		active++
+		return func() {
+			mu.Lock()
+			defer mu.Unlock()
+			active--
+		}
+	}
+	e := engineWith(t, shop(t), Options{MaskComments: regex.MaskComments, LimitMemory: limit})
+	e.cfg.Index.MemoryLimit = 300
+	capped := map[Phase]bool{}
+	if _, err := e.Index(context.Background(), IndexOptions{Full: true, Progress: func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		capped[p.Phase] = active == 1
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ph := range []Phase{PhaseWalk, PhaseParse, PhaseReferences, PhaseRankers, PhaseWrite} {
+		if !capped[ph] {
+			t.Errorf("phase %d ran without the cap (seen: %v)", ph, capped)
+		}
+	}
+	if len(asked) != 1 || asked[0] != 300 || active != 0 {
+		t.Errorf("asked %v, %d still held after the run; want [300], 0", asked, active)
+	}
+	e.cfg.Index.MemoryLimit = 0
+	if _, err := e.Index(context.Background(), IndexOptions{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 1 {
+		t.Errorf("a run without memory_limit asked %v", asked[1:])
+	}
+}
