@@ -174,6 +174,23 @@ ranker "rank.ppr" {
   report_weight = 0.4
 }
 
+# A note or chunk is also found by the notes and chunks written next to
+# it (index.link_sessions' session edges: a chunk and the next two of its
+# session; a note and the one registered within half an hour after it):
+# the decision registered minutes after the note that raised the question,
+# the reply after the turn that repeats the question's words. Its score is
+# its own match of the question (each word ranker's list, its weight times
+# the score over the list's best, for the first candidates of each list)
+# plus previous times the match of the one written before it and next
+# times the match of the one written after it, each times the edge's
+# weight. Reads one small file a query: the notes' ids and session edges.
+ranker "rank.neighbours" {
+  weight     = 1.0
+  previous   = 1.0
+  next       = 0
+  candidates = 50
+}
+
 # The files of the notes that match the question as well as its best hits
 # vote: a note names the files it is about, whatever words they use.
 ranker "notes.files" {
