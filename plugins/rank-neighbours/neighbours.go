@@ -85,7 +85,9 @@ type Settings struct {
 }
 
 // DefaultSettings are the settings of a block that sets none.
-func DefaultSettings() Settings { return Settings{Previous: 1, Next: 0, Own: 1, Candidates: 50, Kinds: []string{core.DocNode}, Questions: "notes"} }
+func DefaultSettings() Settings {
+	return Settings{Previous: 1, Next: 0, Own: 1, Candidates: 50, Kinds: []string{core.DocNode}, Questions: "notes"}
+}
 
 // Ranker is rank.neighbours.
 type Ranker struct {
