@@ -29,31 +29,47 @@ type locoSetting struct {
 }
 
 // locoGrid are the settings chosen among, each a rubi.hcl layer over the
-// configuration measured; on a tie the first wins. The grid crosses
-// rerank.floor's floor for notes of type note, the type a conversation's
-// turn is saved as (the other types keep the floor the recall hook's dev
-// set chose: 0.30, the floor of every other note, or none), with
-// rank.neighbours: off, or its weight in the fusion and next (the weight
-// of the match of the note written after one; previous stays 1). Every
+// configuration measured; on a tie the first wins. rerank.floor's floor
+// for notes of type note, the type a conversation's turn is saved as (the
+// other types keep the floor the recall hook's dev set chose), is 0.30,
+// the floor of every other note, or none, with rank.neighbours off; with
+// it on, none (every fold chose none before it existed) and rank.neighbours
+// at the weights below: its weight in the fusion, previous, next and
+// sitting (see its package). The region of the grid was found on the dev
+// conversations; each fold chooses within it on the other four. Every
 // setting is written out, so the choice does not depend on the built-in
 // values.
 var locoGrid = func() []locoSetting {
 	var g []locoSetting
+	floor := func(f float64) string {
+		return fmt.Sprintf("reranker \"rerank.floor\" {\n  type_floors = { note = %g }\n}\n", f)
+	}
 	for _, f := range []float64{0.30, 0} {
-		floor := fmt.Sprintf("reranker \"rerank.floor\" {\n  type_floors = { note = %g }\n}\n", f)
-		g = append(g, locoSetting{Name: fmt.Sprintf("note floor %.2f, rank.neighbours off", f), Off: []string{"rank.neighbours"},
-			Config: floor + "ranker \"rank.neighbours\" {\n  enabled = false\n}\n"})
-		for _, n := range []struct{ weight, next float64 }{{0.5, 0.5}, {1, 0.5}, {1.5, 0.5}} {
-			g = append(g, locoSetting{Name: fmt.Sprintf("note floor %.2f, rank.neighbours weight %g next %g", f, n.weight, n.next),
-				Config: floor + fmt.Sprintf("ranker \"rank.neighbours\" {\n  enabled = true\n  weight = %g\n  previous = 1\n  next = %g\n  candidates = 50\n  kinds = [\"node\"]\n}\n", n.weight, n.next)})
+		g = append(g, locoSetting{Name: fmt.Sprintf("note floor %.2f, rank.neighbours off", f), Off: []string{locoNeighbours, locoSitting},
+			Config: floor(f) + "ranker \"rank.neighbours\" {\n  enabled = false\n}\n"})
+	}
+	for _, n := range []struct{ weight, previous, next, sitting float64 }{
+		{1, 1, 0.5, 0}, {2.5, 2, 1, 0}, {1.5, 2, 0.5, 1}, {2, 2, 0.5, 2}, {2.5, 2, 1, 3}, {2.5, 2, 1, 4}, {3, 2, 1, 3},
+	} {
+		set := locoSetting{Name: fmt.Sprintf("note floor 0.00, rank.neighbours weight %g previous %g next %g sitting %g", n.weight, n.previous, n.next, n.sitting),
+			Config: floor(0) + fmt.Sprintf("ranker \"rank.neighbours\" {\n  enabled = true\n  weight = %g\n  previous = %g\n  next = %g\n  sitting = %g\n  own = 1\n  candidates = 50\n  kinds = [\"node\"]\n  questions = \"notes\"\n}\n", n.weight, n.previous, n.next, n.sitting)}
+		if n.sitting == 0 {
+			set.Off = []string{locoSitting}
 		}
+		g = append(g, set)
 	}
 	return g
 }()
 
-// locoStages are the stages whose ablation the report gives: each is
-// switched off by some settings of the grid (locoSetting.Off).
-var locoStages = []string{"rank.neighbours"}
+// The stages, and parts of stages, whose ablation the report gives.
+const (
+	locoNeighbours = "rank.neighbours"
+	locoSitting    = "rank.neighbours' sitting term"
+)
+
+// locoStages are those whose ablation the report gives: each is switched
+// off by some settings of the grid (locoSetting.Off).
+var locoStages = []string{locoNeighbours, locoSitting}
 
 // The systems of the cross-validation: each kind of memory through each
 // path.

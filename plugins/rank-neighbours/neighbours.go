@@ -71,6 +71,10 @@ type Settings struct {
 	// weight. Defaults 1 and 0.
 	Previous float64 `hcl:"previous,optional"`
 	Next     float64 `hcl:"next,optional"`
+	// Sitting weighs the best match among the notes or chunks linked to
+	// one through session edges, one after the other (its sitting, or
+	// session): each of them gets it. Default 0.
+	Sitting float64 `hcl:"sitting,optional"`
 	// Own weighs a note or chunk's own match. Default 1.
 	Own float64 `hcl:"own,optional"`
 	// Candidates is how many of each list's first hits count as matches.
@@ -118,7 +122,7 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"previous", s.Previous}, {"next", s.Next}, {"own", s.Own}} {
+	}{{"previous", s.Previous}, {"next", s.Next}, {"own", s.Own}, {"sitting", s.Sitting}} {
 		if !(f.v >= 0 && f.v <= 10) {
 			return &core.SettingError{Setting: f.name, Message: "weighs a neighbour's match and must be between 0 and 10"}
 		}
@@ -148,6 +152,10 @@ type state struct {
 	edges []edge
 	// before and after index edges by the later and the earlier document.
 	before, after map[string][]int
+	// sitting numbers the documents linked one after the other (from 0);
+	// members lists each sitting's documents.
+	sitting map[string]int
+	members [][]string
 }
 
 type edge struct {
@@ -157,9 +165,40 @@ type edge struct {
 
 func newState(docs map[string]bool, edges []edge) *state {
 	st := &state{docs: docs, edges: edges, before: map[string][]int{}, after: map[string][]int{}}
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(x string) string {
+		p, ok := parent[x]
+		if !ok || p == x {
+			return x
+		}
+		root := find(p)
+		parent[x] = root
+		return root
+	}
 	for i, e := range edges {
 		st.before[e.later] = append(st.before[e.later], i)
 		st.after[e.earlier] = append(st.after[e.earlier], i)
+		a, b := find(e.later), find(e.earlier)
+		if a != b {
+			parent[max(a, b)] = min(a, b)
+		}
+	}
+	st.sitting = map[string]int{}
+	number := map[string]int{}
+	for _, id := range slices.Sorted(maps.Keys(docs)) {
+		if _, linked := parent[id]; !linked && len(st.before[id]) == 0 && len(st.after[id]) == 0 {
+			continue
+		}
+		root := find(id)
+		n, ok := number[root]
+		if !ok {
+			n = len(st.members)
+			number[root] = n
+			st.members = append(st.members, nil)
+		}
+		st.sitting[id] = n
+		st.members[n] = append(st.members[n], id)
 	}
 	return st
 }
@@ -278,7 +317,10 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			from[id], gave[id] = src, v
 		}
 	}
-	for id, m := range own {
+	// In the order of the ids: sums of the same terms in another order
+	// could differ in their last bit, and order two documents by chance.
+	for _, id := range slices.Sorted(maps.Keys(own)) {
+		m := own[id]
 		score[id] += s.Own * m
 		for _, i := range st.after[id] { // written after the match
 			e := st.edges[i]
@@ -287,6 +329,19 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 		for _, i := range st.before[id] { // written before the match
 			e := st.edges[i]
 			add(e.earlier, id, s.Next*e.weight*m)
+		}
+	}
+	if s.Sitting > 0 {
+		best := map[int]float64{}
+		for id, m := range own {
+			if n, ok := st.sitting[id]; ok {
+				best[n] = max(best[n], m)
+			}
+		}
+		for _, n := range slices.Sorted(maps.Keys(best)) {
+			for _, id := range st.members[n] {
+				score[id] += s.Sitting * best[n]
+			}
 		}
 	}
 	hits := make([]core.Hit, 0, len(score))
@@ -298,8 +353,10 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 		switch src, ok := from[id]; {
 		case ok && gave[id] >= s.Own*own[id]:
 			h.Reason = "written next to " + src
-		default:
+		case own[id] > 0:
 			h.Reason = "matches the question"
+		default:
+			h.Reason = "written in a sitting that matches the question"
 		}
 		hits = append(hits, h)
 	}
