@@ -1,39 +1,47 @@
-// Package neighbours is the seeded ranker rank.neighbours: each note and
-// conversation chunk scored by its own match of the question and the
-// matches of the ones written next to it.
+// Package neighbours is the seeded ranker rank.neighbours: each note
+// scored by its own match of the question, the matches of the notes
+// written next to it and the best match of its sitting.
 //
 // A question is often answered by what was written right after the words
 // it repeats: "what did we decide about the retries?" matches the note
 // that raised the retries, and the decision is the note registered
 // minutes later in the same sitting; in a conversation the question's
-// words are in one turn and the answer is the reply. The index already
-// says which notes and chunks were written one after the other
-// (index.link_sessions: a chunk and the next two of its session; a note
-// and the one registered within half an hour after it, in one sitting);
-// this stage reads those session edges, and nothing else of the graph.
+// words are in one turn and the answer is the reply. And the notes an
+// agent registers in one sitting are about one task: a sitting where one
+// note matches well is where the answer is likely to be (LongMemEval's
+// session-then-turn retrieval). The index already says which notes and
+// chunks were written one after the other (index.link_sessions: a note
+// and the one registered within half an hour after it; a chunk and the
+// next two of its session); this stage reads those session edges, and
+// nothing else of the graph.
 //
-// The rule: a note or chunk's own match is the sum, over the lists of the
-// rankers of the question's words (the seeds, as rank.ppr gets them), of
-// the list's weight times its score over the list's best, for the first
-// candidates of each list. Its score here is its own match plus previous
-// times the match of each one written before it and next times the match
-// of each one written after it, each times the session edge's weight (1
-// for the one right before or after, less for the one two places away).
-// The list holds every note and chunk with a score, best first: the
-// matches themselves, so that a match with no neighbours keeps its place,
-// and their neighbours. It is made only for a question asked of notes and
-// chunks alone (the recall hook's, `rubi context --kinds node,chunk`): in
-// an answer of every kind, a second vote for every matching note would
-// push the files down, and there rerank.notes decides which notes come
-// first; code answers do not move. Its kinds setting says which of notes
-// and chunks it scores: notes alone by default, since a chunk is indexed
-// with the start of the one before it already (index.session_context).
+// The rule: a note's own match is the sum, over the lists of the rankers
+// of the question's words (the seeds, as rank.ppr gets them), of the
+// list's weight times its score over the list's best, for the first
+// candidates of each list. Its score here is own times its own match,
+// plus previous times the match of each note written before it and next
+// times the match of each one written after it, each times the session
+// edge's weight (1 for the one right before or after, less for the one
+// two places away), plus sitting times the best match among the notes
+// linked to it one after the other (its sitting, a session's chunks). The
+// list holds every note with a score, best first: the matches themselves,
+// so that a match with no neighbours keeps its place, their neighbours
+// and their sittings'.
+//
+// Only a question asked of notes and chunks alone is ranked (the recall
+// hook's, `rubi context --kinds node,chunk`; questions = "all" ranks
+// every one): in an answer of every kind a second vote for every matching
+// note would push the files down, where rerank.notes decides which notes
+// come first, and code answers do not move. The kinds setting says which
+// of notes and chunks it scores: notes alone by default, since a chunk is
+// indexed with the start of the one before it already
+// (index.session_context).
 //
 // Its state is the session edges and the ids of the notes and chunks,
-// one small file read once per process (per query of the recall hook):
+// one small file read once per process (per prompt of the recall hook):
 // a line per note or chunk and per edge. Every corpus carries all the
-// notes' edges, so each Index rebuilds it whole and never needs the
-// state it had; a delta of the notes' texts alone changes nothing.
+// notes' edges, so each Index rebuilds it whole and never needs the state
+// it had; a delta of the notes' texts alone changes nothing.
 package neighbours
 
 import (
