@@ -35,7 +35,10 @@
 // come first, and code answers do not move. The kinds setting says which
 // of notes and chunks it scores: notes alone by default, since a chunk is
 // indexed with the start of the one before it already
-// (index.session_context).
+// (index.session_context). A note or chunk of another kind the question
+// admits is listed by its own match alone: in the recall hook's question
+// of notes and chunks, the vote for the notes does not push the chunks
+// down.
 //
 // Its state is the session edges and the ids of the notes and chunks,
 // one small file read once per process (per prompt of the recall hook):
@@ -283,7 +286,11 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	r.mu.Lock()
 	s := r.settings
 	r.mu.Unlock()
-	scored := func(id string) bool { return q.AcceptsKind(kindOf(id)) && slices.Contains(s.Kinds, kindOf(id)) }
+	// The kinds of s.Kinds get the whole score; a note or chunk of
+	// another kind the question admits (chunks, in the recall hook's
+	// question of notes and chunks) is listed by its own match alone, so
+	// that the vote for the notes does not push it down.
+	whole := func(id string) bool { return slices.Contains(s.Kinds, kindOf(id)) }
 	// The state is read whatever the question: a damaged one is said in
 	// every answer, with what to do.
 	st, err := r.current()
@@ -300,7 +307,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			if best == 0 && h.Score > 0 {
 				best = h.Score
 			}
-			if best == 0 || h.Score <= 0 || !st.docs[h.ID] || !slices.Contains(s.Kinds, kindOf(h.ID)) {
+			if best == 0 || h.Score <= 0 || !st.docs[h.ID] || !q.AcceptsKind(kindOf(h.ID)) {
 				continue
 			}
 			w := l.Weight
@@ -354,11 +361,19 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	}
 	hits := make([]core.Hit, 0, len(score))
 	for id, v := range score {
-		if !scored(id) || v <= 0 {
+		if !q.AcceptsKind(kindOf(id)) {
+			continue
+		}
+		if !whole(id) {
+			v = s.Own * own[id]
+		}
+		if v <= 0 {
 			continue
 		}
 		h := core.Hit{ID: id, Score: v}
 		switch src, ok := from[id]; {
+		case !whole(id):
+			h.Reason = "matches the question"
 		case ok && gave[id] >= s.Own*own[id]:
 			h.Reason = "written next to " + src
 		case own[id] > 0:

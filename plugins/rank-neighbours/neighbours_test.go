@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
@@ -126,5 +127,33 @@ func TestSettingsAreChecked(t *testing.T) {
 		if !errors.As(err, &se) {
 			t.Errorf("%s: %v, want a setting error", s, err)
 		}
+	}
+}
+
+// In a question of notes and chunks together (the recall hook's), a
+// chunk the question's words match is listed by its own match beside
+// the notes, and no chunk is found by its neighbours (kinds ["node"]).
+func TestChunksKeepTheirPlaceBesideNotes(t *testing.T) {
+	r := New()
+	if err := r.Configure(context.Background(), core.Setup{StateDir: t.TempDir(), Settings: json.RawMessage(`{"sitting": 0}`)}); err != nil {
+		t.Fatal(err)
+	}
+	docs := []core.Document{{ID: "node:a", Kind: core.DocNode}, {ID: "node:b", Kind: core.DocNode}, {ID: "chunk:x", Kind: core.DocChunk}, {ID: "chunk:y", Kind: core.DocChunk}}
+	edges := []core.Edge{
+		{From: "node:b", To: "node:a", Kind: core.EdgeSession, Weight: 1},
+		{From: "chunk:y", To: "chunk:x", Kind: core.EdgeSession, Weight: 1},
+	}
+	if err := r.Index(context.Background(), &core.Corpus{Full: true, Documents: docs, Edges: edges}); err != nil {
+		t.Fatal(err)
+	}
+	q := core.Query{Text: "retries", Limit: 10, Kinds: []string{core.DocNode, core.DocChunk},
+		Seeds: []core.RankedList{{Stage: "rank.bm25", Weight: 1, Hits: []core.Hit{{ID: "chunk:x", Score: 4}, {ID: "node:a", Score: 4}}}}}
+	hits, err := r.Rank(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ids(hits)
+	if !slices.Contains(got, "chunk:x") || slices.Contains(got, "chunk:y") || !slices.Contains(got, "node:b") {
+		t.Errorf("ranked %v, want chunk:x by its match, node:b by its neighbour, and no chunk:y", got)
 	}
 }
