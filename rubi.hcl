@@ -179,6 +179,37 @@ ranker "rank.ppr" {
   report_weight = 0.4
 }
 
+# A note is also found by the notes written next to it, for a question
+# asked of notes and chunks alone (the recall hook's, `rubi context
+# --kinds node,chunk`): the decision registered minutes after the note
+# that raised the question, the reply after the turn that repeats the
+# question's words. It reads index.link_sessions' session edges (a note
+# and the one registered within half an hour after it; a chunk and the
+# next two of its session). A note's score is its own match of the
+# question (own times, for each word ranker's list, the list's weight
+# times its score over the list's best, within its first candidates),
+# plus previous times the match of the one written before it and next
+# times that of the one written after it (times the edge's weight), plus
+# sitting times the best match among the notes linked one after the
+# other with it (its sitting). kinds: "node" and/or "chunk" (a chunk is
+# indexed with the start of the one before it already: index.session_context);
+# questions = "all" ranks questions of every kind too. The weights were
+# chosen by leave-one-conversation-out on LoCoMo's dev conversations (every
+# fold chose these): notes' recall at 5 / 10, 67.0 / 76.6 held out against
+# 63.1 / 71.5 without the stage; chunks' unchanged (bench/quality -memory,
+# bench/results/quality-2026-12-06-memory-signals.md).
+# Reads one small file a query: the notes' ids and session edges.
+ranker "rank.neighbours" {
+  weight     = 2.5
+  previous   = 2
+  next       = 1
+  sitting    = 4
+  own        = 1
+  candidates = 50
+  kinds      = ["node"]
+  questions  = "notes"
+}
+
 # The files of the notes that match the question as well as its best hits
 # vote: a note names the files it is about, whatever words they use.
 ranker "notes.files" {

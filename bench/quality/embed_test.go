@@ -71,7 +71,7 @@ func TestEmbedSystem(t *testing.T) {
 		t.Errorf("%d questions embedded, want %d", questions, wantQ)
 	}
 	md, _ := os.ReadFile(out)
-	if !strings.Contains(string(md), "| rank.bm25 + rank.names + rank.ppr + rank.embed | full + rank.embed | default |") || !strings.Contains(string(md), "vectors made by model `fake-embed` at `"+f.URL+"`") {
+	if !strings.Contains(string(md), "| rank.bm25 + rank.names + rank.ppr + rank.neighbours + rank.embed | full + rank.embed | default |") || !strings.Contains(string(md), "vectors made by model `fake-embed` at `"+f.URL+"`") {
 		t.Errorf("the report does not show the embed system:\n%s", md)
 	}
 }

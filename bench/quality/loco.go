@@ -19,26 +19,57 @@ import (
 // harness beside it.
 
 // locoSetting is one setting of the grid: a rubi.hcl layer over the
-// configuration measured ("" for the configuration as it is).
+// configuration measured ("" for the configuration as it is). Off names
+// the stages the setting switches off: the ablation of a stage is the
+// cross-validation over the settings that switch it off.
 type locoSetting struct {
-	Name   string `json:"name"`
-	Config string `json:"config,omitempty"`
+	Name   string   `json:"name"`
+	Config string   `json:"config,omitempty"`
+	Off    []string `json:"off,omitempty"`
 }
 
 // locoGrid are the settings chosen among, each a rubi.hcl layer over the
-// configuration measured; on a tie the first wins. The grid is
-// rerank.floor's floor for notes of type note, the type a conversation's
-// turn is saved as (the other types keep the floor the recall hook's dev
-// set chose), from the floor of every other note down to none: a tie
-// keeps the higher floor. Every setting is written out, so the choice
-// does not depend on the built-in value.
+// configuration measured; on a tie the first wins. rerank.floor's floor
+// for notes of type note, the type a conversation's turn is saved as (the
+// other types keep the floor the recall hook's dev set chose), is 0.30,
+// the floor of every other note, or none, with rank.neighbours off; with
+// it on, none (every fold chose none before it existed) and rank.neighbours
+// at the weights below: its weight in the fusion, previous, next and
+// sitting (see its package). The region of the grid was found on the dev
+// conversations; each fold chooses within it on the other four. Every
+// setting is written out, so the choice does not depend on the built-in
+// values.
 var locoGrid = func() []locoSetting {
 	var g []locoSetting
-	for _, f := range []float64{0.30, 0.20, 0.15, 0.10, 0.05, 0} {
-		g = append(g, locoSetting{Name: fmt.Sprintf("note floor %.2f", f), Config: fmt.Sprintf("reranker \"rerank.floor\" {\n  type_floors = { note = %g }\n}\n", f)})
+	floor := func(f float64) string {
+		return fmt.Sprintf("reranker \"rerank.floor\" {\n  type_floors = { note = %g }\n}\n", f)
+	}
+	for _, f := range []float64{0.30, 0} {
+		g = append(g, locoSetting{Name: fmt.Sprintf("note floor %.2f, rank.neighbours off", f), Off: []string{locoNeighbours, locoSitting},
+			Config: floor(f) + "ranker \"rank.neighbours\" {\n  enabled = false\n}\n"})
+	}
+	for _, n := range []struct{ weight, previous, next, sitting float64 }{
+		{1, 1, 0.5, 0}, {2.5, 2, 1, 0}, {1.5, 2, 0.5, 1}, {2, 2, 0.5, 2}, {2.5, 2, 1, 3}, {2.5, 2, 1, 4}, {3, 2, 1, 3},
+	} {
+		set := locoSetting{Name: fmt.Sprintf("note floor 0.00, rank.neighbours weight %g previous %g next %g sitting %g", n.weight, n.previous, n.next, n.sitting),
+			Config: floor(0) + fmt.Sprintf("ranker \"rank.neighbours\" {\n  enabled = true\n  weight = %g\n  previous = %g\n  next = %g\n  sitting = %g\n  own = 1\n  candidates = 50\n  kinds = [\"node\"]\n  questions = \"notes\"\n}\n", n.weight, n.previous, n.next, n.sitting)}
+		if n.sitting == 0 {
+			set.Off = []string{locoSitting}
+		}
+		g = append(g, set)
 	}
 	return g
 }()
+
+// The stages, and parts of stages, whose ablation the report gives.
+const (
+	locoNeighbours = "rank.neighbours"
+	locoSitting    = "rank.neighbours' sitting term"
+)
+
+// locoStages are those whose ablation the report gives: each is switched
+// off by some settings of the grid (locoSetting.Off).
+var locoStages = []string{locoNeighbours, locoSitting}
 
 // The systems of the cross-validation: each kind of memory through each
 // path.
@@ -97,6 +128,9 @@ type locoReport struct {
 	// CLIBatchGap is, per k, the largest difference over the folds
 	// between a kind's CLI and batch figures, in points.
 	CLIBatchGap [4]float64 `json:"cli_batch_gap"`
+	// Without is, by stage of locoStages, the same cross-validation over
+	// the settings of the grid that switch the stage off: the ablation.
+	Without map[string]*locoReport `json:"without,omitempty"`
 }
 
 // locoFold is one held-out conversation.
@@ -185,6 +219,44 @@ func (l *locoRuns) crossValidate(grid []locoSetting) *locoReport {
 	return rep
 }
 
+// crossValidateAll is crossValidate over the grid, with the ablation of
+// each stage of locoStages that some settings of the grid switch off and
+// others do not.
+func (l *locoRuns) crossValidateAll(grid []locoSetting) *locoReport {
+	rep := l.crossValidate(grid)
+	if rep == nil {
+		return nil
+	}
+	for _, stage := range locoStages {
+		var keep []int
+		for i, s := range grid {
+			if slices.Contains(s.Off, stage) {
+				keep = append(keep, i)
+			}
+		}
+		if len(keep) == 0 || len(keep) == len(grid) {
+			continue
+		}
+		sub := &locoRuns{convs: l.convs}
+		var subGrid []locoSetting
+		for _, i := range keep {
+			subGrid = append(subGrid, grid[i])
+		}
+		for _, bySetting := range l.runs {
+			var runs []map[string][]locoAnswer
+			for _, i := range keep {
+				runs = append(runs, bySetting[i])
+			}
+			sub.runs = append(sub.runs, runs)
+		}
+		if rep.Without == nil {
+			rep.Without = map[string]*locoReport{}
+		}
+		rep.Without[stage] = sub.crossValidate(subGrid)
+	}
+	return rep
+}
+
 // objective is setting s's locoObjective over the conversations train
 // keeps.
 func (l *locoRuns) objective(s int, train func(conv int) bool) float64 {
@@ -260,6 +332,33 @@ func (r *locoReport) markdown(w io.Writer) {
 			p(" %.1f ± %.1f (%.1f–%.1f) |", s.Mean[i], s.SD[i], s.Min[i], s.Max[i])
 		}
 		p("\n")
+	}
+	for _, stage := range locoStages {
+		w := r.Without[stage]
+		if w == nil {
+			continue
+		}
+		p("\nAblation of %s: the same cross-validation over the settings of the grid that switch it off; full minus without, in points, mean over the folds (recall at 5 / 10 / 25 / 50), overall and at 5 / 10 per category:\n\n| system | without: @5 / @10 / @25 / @50 | full minus without |", stage)
+		cats := slices.Sorted(maps.Keys(r.ByCategory[locoNotesCLI]))
+		for _, c := range cats {
+			p(" %s |", c)
+		}
+		p("\n|---|---|---|%s\n", strings.Repeat("---|", len(cats)))
+		for _, sys := range locoSystems {
+			full, off := r.Mean[sys], w.Mean[sys]
+			p("| %s | %.1f / %.1f / %.1f / %.1f | %+.1f / %+.1f / %+.1f / %+.1f |", sys, off.Mean[0], off.Mean[1], off.Mean[2], off.Mean[3],
+				full.Mean[0]-off.Mean[0], full.Mean[1]-off.Mean[1], full.Mean[2]-off.Mean[2], full.Mean[3]-off.Mean[3])
+			for _, c := range cats {
+				f, o := r.ByCategory[sys][c], w.ByCategory[sys][c]
+				p(" %+.1f / %+.1f |", f.Mean[0]-o.Mean[0], f.Mean[1]-o.Mean[1])
+			}
+			p("\n")
+		}
+		choices := make([]string, len(w.Folds))
+		for i, f := range w.Folds {
+			choices[i] = f.HeldOut + ": " + f.Chosen
+		}
+		p("\nWithout it the folds choose %s.\n", strings.Join(choices, "; "))
 	}
 	p("\nThe CLI and the batch harness differ by at most %.1f / %.1f / %.1f / %.1f points in any fold (either kind).\n", r.CLIBatchGap[0], r.CLIBatchGap[1], r.CLIBatchGap[2], r.CLIBatchGap[3])
 	cats := map[string]bool{}

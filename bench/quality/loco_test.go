@@ -47,3 +47,41 @@ func TestCrossValidateChoosesOnTheOthers(t *testing.T) {
 		t.Error("one conversation cannot be cross-validated, yet a report was made")
 	}
 }
+
+// TestCrossValidateAblation checks that a stage's ablation is the same
+// cross-validation over the settings that switch it off alone: with the
+// stage on everywhere better, the folds without it choose among the
+// settings without it, and the report says by how much the stage helps.
+func TestCrossValidateAblation(t *testing.T) {
+	at := func(r float64) map[string][]locoAnswer {
+		m := map[string][]locoAnswer{}
+		for _, sys := range locoSystems {
+			m[sys] = []locoAnswer{{Category: 4, Recall: [4]float64{r, r, r, r}}}
+		}
+		return m
+	}
+	l := &locoRuns{}
+	for _, c := range []string{"conv-a", "conv-b"} {
+		l.add(c, []map[string][]locoAnswer{at(0.5), at(0.6), at(0.8)})
+	}
+	stage := locoStages[0]
+	grid := []locoSetting{{Name: "off, low", Off: []string{stage}}, {Name: "off, high", Off: []string{stage}}, {Name: "on"}}
+	rep := l.crossValidateAll(grid)
+	w := rep.Without[stage]
+	if w == nil {
+		t.Fatalf("no ablation of %s", stage)
+	}
+	for _, f := range w.Folds {
+		if f.Chosen != "off, high" {
+			t.Errorf("without %s, %s chose %q, want the best setting without it", stage, f.HeldOut, f.Chosen)
+		}
+	}
+	if got := rep.Mean[locoNotesCLI].Mean[0] - w.Mean[locoNotesCLI].Mean[0]; math.Abs(got-20) > 1e-9 {
+		t.Errorf("full minus without %s = %.2f points, want 20", stage, got)
+	}
+	var md strings.Builder
+	rep.markdown(&md)
+	if !strings.Contains(md.String(), "Ablation of "+stage) || !strings.Contains(md.String(), "+20.0 / +20.0 / +20.0 / +20.0") {
+		t.Errorf("the report does not give the ablation:\n%s", md.String())
+	}
+}

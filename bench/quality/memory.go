@@ -412,7 +412,7 @@ func runMemory(ctx context.Context, h *harness, cli *memoryCLI, work string, con
 	rep.Systems = append(rep.Systems, cliNotesAcc.system(cliNotesSystemName, "notes; cli"))
 	rep.Systems = append(rep.Systems, linked.system("full pipeline over turn notes linked by the harness", "linked notes"))
 	rep.CLIRegister = summarize(cli.registers, 0)
-	rep.LOCO = loco.crossValidate(locoGrid)
+	rep.LOCO = loco.crossValidateAll(locoGrid)
 	return rep, nil
 }
 

@@ -120,7 +120,7 @@ func TestDefaultsOnly(t *testing.T) {
 	for _, st := range cfg.Stages {
 		names = append(names, string(st.Kind)+" "+st.Name)
 	}
-	want := "parser lang.regex,parser lang.go,ranker rank.bm25,ranker rank.names,ranker query.paths,ranker query.callers,ranker rank.ppr,ranker notes.files,ranker query.time,fuser fuse.rrf," +
+	want := "parser lang.regex,parser lang.go,ranker rank.bm25,ranker rank.names,ranker query.paths,ranker query.callers,ranker rank.ppr,ranker rank.neighbours,ranker notes.files,ranker query.time,fuser fuse.rrf," +
 		"reranker rerank.roles,reranker rerank.notes,reranker rerank.units,reranker rerank.floor"
 	if strings.Join(names, ",") != want {
 		t.Errorf("stages = %v, want %s", names, want)
@@ -180,8 +180,8 @@ func TestLayering(t *testing.T) {
 	if rec == nil || rec.Plugin != filepath.Join(root, "bin/rubi-rank-recency") || rec.Timeout != 2*time.Second {
 		t.Errorf("recency = %+v", rec)
 	}
-	if got := len(cfg.Enabled(core.KindRanker)); got != 7 {
-		t.Errorf("enabled rankers = %d, want 7 (bm25, names, query.paths, query.callers, notes.files, query.time, recency)", got)
+	if got := len(cfg.Enabled(core.KindRanker)); got != 8 {
+		t.Errorf("enabled rankers = %d, want 8 (bm25, names, query.paths, query.callers, rank.neighbours, notes.files, query.time, recency)", got)
 	}
 }
 

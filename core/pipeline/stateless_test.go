@@ -27,7 +27,7 @@ func TestStatelessStagesHaveNoFolder(t *testing.T) {
 			t.Errorf("the stateless stage %s has a folder in the index (%v)", name, err)
 		}
 	}
-	for _, name := range []string{"rank.bm25", "rank.names", "rank.ppr"} {
+	for _, name := range []string{"rank.bm25", "rank.names", "rank.ppr", "rank.neighbours"} {
 		if !e.folder.hasState(name) {
 			t.Errorf("the ranker %s kept nothing in its folder", name)
 		}
@@ -36,7 +36,8 @@ func TestStatelessStagesHaveNoFolder(t *testing.T) {
 
 // An index written by a rubi from before query.paths, notes.files and
 // query.time existed (e33d0e7's: its manifest holds the fingerprints of
-// rank.bm25, rank.names and rank.ppr alone) is current after an upgrade:
+// rank.bm25, rank.names and rank.ppr alone; the stateful rank.neighbours,
+// added since, is kept in it) is current after an upgrade:
 // the status says ok, a changed note is indexed as a delta instead of
 // asking for a full index, and a refresh with nothing changed keeps the
 // rankers as they stand. Changing a stateless ranker's settings does not
@@ -50,7 +51,7 @@ func TestIndexFromBeforeTheStatelessRankersStaysCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := []string{"rank.bm25", "rank.names", "rank.ppr"}
+	before := []string{"rank.bm25", "rank.names", "rank.ppr", "rank.neighbours"}
 	for name := range m.Rankers {
 		if !slices.Contains(before, name) {
 			delete(m.Rankers, name)

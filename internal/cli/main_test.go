@@ -199,7 +199,7 @@ func TestConfigCheckBlamesWhatTheUserWrote(t *testing.T) {
   1 | recall = 50
 `},
 		{"ranker \"rank.bm52\" {}\n", `rubi.hcl:1:1: error: Unknown built-in ranker
-  rubi has no built-in ranker called "rank.bm52". Did you mean "rank.bm25"? The built-in rankers are notes.files, query.callers, query.paths, query.time, rank.bm25, rank.names and rank.ppr. To run a plugin, add plugin = "path/to/binary" to the block.
+  rubi has no built-in ranker called "rank.bm52". Did you mean "rank.bm25"? The built-in rankers are notes.files, query.callers, query.paths, query.time, rank.bm25, rank.names, rank.neighbours and rank.ppr. To run a plugin, add plugin = "path/to/binary" to the block.
   1 | ranker "rank.bm52" {}
 `},
 	}

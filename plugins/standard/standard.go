@@ -15,6 +15,7 @@ import (
 	_ "github.com/rubi-dev/rubi/plugins/rank-bm25"
 	_ "github.com/rubi-dev/rubi/plugins/rank-facts"
 	_ "github.com/rubi-dev/rubi/plugins/rank-names"
+	_ "github.com/rubi-dev/rubi/plugins/rank-neighbours"
 	_ "github.com/rubi-dev/rubi/plugins/rank-ppr"
 	_ "github.com/rubi-dev/rubi/plugins/rerank"
 )
