@@ -139,8 +139,12 @@ func (rd *Reading) Related() []core.Edge { return rd.related() }
 // rankers hold them; manifest is the stamp of the code's manifest the run
 // wrote (Code.Stamp). A run that kept everything as it stood writes a
 // state only when it had none, so that the next need not send every note
-// again; the snapshot is made only for a state that is written (the
-// common refresh, which changed nothing, writes none).
+// again, or when the notes' files moved under the same notes (touched,
+// copied back, a checkout that rewrote them as they were) or the code's
+// manifest was written again: its snapshot, which the next quick read
+// (Quick) and a hook's delta compare with, is brought up to date, with
+// the rankers' versions and names as they were. The common refresh,
+// which changed nothing, writes none.
 func (rd *Reading) Save(kept bool, manifest string) error {
 	if rd.unread {
 		if !kept {
@@ -149,12 +153,27 @@ func (rd *Reading) Save(kept bool, manifest string) error {
 		rd.x.SaveStamp(rd.stamp)
 		return nil
 	}
-	if !kept || rd.prev == nil {
+	switch {
+	case !kept || rd.prev == nil:
 		rd.next.snap = rd.x.snapshotOf(rd.read)
 		if err := rd.x.save(rd.prev, rd.next, manifest); err != nil {
 			return err
 		}
+	case rd.prev.snap != nil:
+		if sn := rd.x.snapshotOf(rd.read); sn != nil && snapshotMoved(rd.prev.snap, sn, manifest) {
+			next := &State{stamps: rd.prev.stamps, mentions: rd.prev.mentions, snap: sn}
+			if err := rd.x.save(rd.prev, next, manifest); err != nil {
+				return err
+			}
+		}
 	}
 	rd.x.SaveStamp(rd.stamp)
 	return nil
+}
+
+// snapshotMoved reports whether the notes' files as a run read them are
+// not those of the snapshot, or the code's manifest is another: the same
+// notes, but a snapshot the next comparison would not match.
+func snapshotMoved(old, now *snapshot, manifest string) bool {
+	return old.manifest != manifest || !slices.Equal(old.chunkFiles, now.chunkFiles) || !slices.Equal(old.files, now.files)
 }
