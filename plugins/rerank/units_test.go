@@ -265,17 +265,7 @@ func TestOpenFirstListsTheNeighboursOfANamedUnit(t *testing.T) {
 		calls: map[[2]string][]core.Callee{{"coupon.go", "ApplyCoupon"}: {{Path: "discount.go", Name: "subtract", Line: 2, Call: true}}},
 	}
 	hits := []core.Hit{{ID: "file:coupon.go", Score: 3}, {ID: "file:checkout.go", Score: 2}, {ID: "file:discount.go", Score: 1}}
-	listed := func(u *Units) map[string]string {
-		out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		why := map[string]string{}
-		for _, un := range out.Units.First() {
-			why[un.Name] = un.Why
-		}
-		return why
-	}
+	listed := func(u *Units) map[string]string { return listedWhy(t, u, hits, facts) }
 	u := NewUnits()
 	if got := listed(u); len(got) != 2 || got["ApplyCoupon"] == "" || !strings.HasPrefix(got["Pay"], "matches ") {
 		t.Errorf("unweighed: %v, want the named unit and its caller by its words alone", got)
@@ -368,17 +358,7 @@ func TestOpenFirstLendsAClassItsMethodsScores(t *testing.T) {
 			"errors.py":    {{Name: "EmptyPage", Kind: core.SymbolClass, Line: 1, EndLine: 4}, {Name: "render", Parent: "EmptyPage", Kind: core.SymbolMethod, Line: 3, EndLine: 4}, {Name: "load", Kind: core.SymbolFunction, Line: 5, EndLine: 6}},
 		}}
 	hits := []core.Hit{{ID: "file:paginator.py", Score: 2}, {ID: "file:errors.py", Score: 1}}
-	listed := func(u *Units) map[string]string {
-		out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		why := map[string]string{}
-		for _, un := range out.Units.First() {
-			why[un.Name] = un.Why
-		}
-		return why
-	}
+	listed := func(u *Units) map[string]string { return listedWhy(t, u, hits, facts) }
 	u := NewUnits()
 	u.s.ClassMethodsWeight, u.s.MethodClassWeight = 0, 0
 	if got := listed(u); len(got) != 2 || got["Paginator.validate_number"] == "" || got["EmptyPage"] == "" {
@@ -425,4 +405,19 @@ func TestUnitsReadWithinReadBytes(t *testing.T) {
 	if err := u.Configure(context.Background(), core.Setup{Settings: []byte(`{"read_bytes": -1}`)}); err == nil {
 		t.Error("read_bytes -1 accepted")
 	}
+}
+
+// listedWhy is the listing across files units makes of hits: each unit
+// listed, by name, with why.
+func listedWhy(t *testing.T, u *Units, hits []core.Hit, facts core.Facts) map[string]string {
+	t.Helper()
+	out, err := u.RerankFacts(context.Background(), core.Rerank{Hits: hits, Limit: 10}, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := map[string]string{}
+	for _, un := range out.Units.First() {
+		why[un.Name] = un.Why
+	}
+	return why
 }
