@@ -154,21 +154,35 @@ type target struct {
 	flags      uint32
 }
 
-// encoder interns strings.
-type encoder struct {
+// Strings numbers strings, each once, in the order they are first given:
+// the table's strings section, and what a resolver keeps of the
+// references it found until its run ends (core/refs/golang).
+type Strings struct {
 	strs []string
 	ids  map[string]uint32
 }
 
-func (e *encoder) str(s string) uint32 {
-	if id, ok := e.ids[s]; ok {
+// ID is the number of s, given it now if it has none.
+func (t *Strings) ID(s string) uint32 {
+	if id, ok := t.ids[s]; ok {
 		return id
 	}
-	id := uint32(len(e.strs))
-	e.strs = append(e.strs, s)
-	e.ids[s] = id
+	if t.ids == nil {
+		t.ids = map[string]uint32{}
+	}
+	id := uint32(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.ids[s] = id
 	return id
 }
+
+// At is the string numbered id.
+func (t *Strings) At(id uint32) string { return t.strs[id] }
+
+// encoder interns the table's strings; the empty string is 0.
+type encoder struct{ Strings }
+
+func (e *encoder) str(s string) uint32 { return e.ID(s) }
 
 func clampU32(n int) uint32 {
 	return uint32(min(max(n, 0), math.MaxUint32))
@@ -230,7 +244,8 @@ type tkey struct {
 // changed; a project of a million references encodes in a few hundred
 // milliseconds, as an incremental run writes it whole.
 func (t *Table) Encode() ([]byte, error) {
-	e := &encoder{strs: []string{""}, ids: map[string]uint32{"": 0}}
+	e := &encoder{}
+	e.str("")
 	// Every file that defines, refers or is referred to, numbered in path
 	// order.
 	fileSet := map[string]bool{}
@@ -1062,7 +1077,7 @@ func Update(old []byte, p Patch) ([]byte, error) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrDamaged)
 	}
 	l.trust()
-	e := &encoder{strs: make([]string, l.nstr), ids: make(map[string]uint32, l.nstr)}
+	e := &encoder{Strings{strs: make([]string, l.nstr), ids: make(map[string]uint32, l.nstr)}}
 	for i := range l.nstr {
 		if e.strs[i], err = l.str(i); err != nil {
 			return nil, err

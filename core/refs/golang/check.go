@@ -262,7 +262,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 			whole()
 		}
 		c := newCollector(r.fset)
-		strs := newStrtab()
+		strs := &refs.Strings{}
 		found = map[string]packed{}
 		for _, pf := range files {
 			if pf.excluded {

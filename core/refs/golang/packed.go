@@ -11,7 +11,7 @@ import "github.com/rubi-dev/rubi/core/refs"
 // kubernetes); they become refs.Ref once every package is checked and
 // the type information is let go (run.finish).
 type packed struct {
-	strs *strtab
+	strs *refs.Strings
 	refs []packedRef
 }
 
@@ -23,34 +23,16 @@ type packedRef struct {
 	call             bool
 }
 
-// strtab numbers the strings of one unit's references.
-type strtab struct {
-	strs []string
-	ids  map[string]uint32
-}
-
-func newStrtab() *strtab { return &strtab{ids: map[string]uint32{}} }
-
-func (t *strtab) id(s string) uint32 {
-	if n, ok := t.ids[s]; ok {
-		return n
-	}
-	n := uint32(len(t.strs))
-	t.strs = append(t.strs, s)
-	t.ids[s] = n
-	return n
-}
-
 // pack makes rs, references the collector found (none of them Impl), a
 // packed list in t.
-func pack(t *strtab, rs []refs.Ref) packed {
+func pack(t *refs.Strings, rs []refs.Ref) packed {
 	out := packed{strs: t}
 	if rs == nil {
 		return out
 	}
 	out.refs = make([]packedRef, len(rs))
 	for i, r := range rs {
-		out.refs[i] = packedRef{line: int32(r.Line), col: int32(r.Col), path: t.id(r.Path), name: t.id(r.Name), from: t.id(r.From), call: r.Call}
+		out.refs[i] = packedRef{line: int32(r.Line), col: int32(r.Col), path: t.ID(r.Path), name: t.ID(r.Name), from: t.ID(r.From), call: r.Call}
 	}
 	return out
 }
@@ -61,9 +43,9 @@ func (p packed) unpack() []refs.Ref {
 		return nil
 	}
 	out := make([]refs.Ref, len(p.refs))
-	s := p.strs.strs
+	s := p.strs
 	for i, r := range p.refs {
-		out[i] = refs.Ref{Line: int(r.line), Col: int(r.col), Path: s[r.path], Name: s[r.name], From: s[r.from], Call: r.call}
+		out[i] = refs.Ref{Line: int(r.line), Col: int(r.col), Path: s.At(r.path), Name: s.At(r.name), From: s.At(r.from), Call: r.call}
 	}
 	return out
 }
