@@ -92,7 +92,24 @@ func (rd *Reading) Len() int {
 // changes while they are read changes the stamp again, and the next check
 // indexes it.
 func (x *Index) Read(m *manifest.Manifest, full bool) (*Reading, error) {
-	rd := &Reading{x: x, stamp: x.TakeStamp()}
+	var prev *State
+	if !full {
+		prev = x.Load()
+	}
+	return x.read(m, prev)
+}
+
+// ReadInFull reads every note, as Read does, for a run that a quick
+// reading (Quick) left with none read: against the state that reading
+// loaded, which the run's lock on the index has kept as it was.
+func (rd *Reading) ReadInFull(m *manifest.Manifest) (*Reading, error) {
+	return rd.x.read(m, rd.prev)
+}
+
+// read reads every note against prev, the state (nil: none, or a full
+// run).
+func (x *Index) read(m *manifest.Manifest, prev *State) (*Reading, error) {
+	rd := &Reading{x: x, stamp: x.TakeStamp(), prev: prev}
 	r, err := x.readAll(m, 1, nil, func(string) {})
 	if err != nil {
 		return nil, err
@@ -102,9 +119,6 @@ func (x *Index) Read(m *manifest.Manifest, full bool) (*Reading, error) {
 	// The state says which versions the rankers hold; without it (a first
 	// run, a damaged file, a full run) every note is sent again, in a
 	// whole corpus that drops whatever it does not hold.
-	if !full {
-		rd.prev = x.Load()
-	}
 	rd.next = newState()
 	rd.next.stamps = r.stamps
 	// Notes and chunks that belong together are linked when the rankers

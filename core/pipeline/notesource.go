@@ -33,22 +33,23 @@ func (n *noteSource) read(_ context.Context, r *indexRun) error {
 			return nil
 		}
 	}
-	return n.readAll(r)
-}
-
-// readAll reads every note (notesindex.Index.Read).
-func (n *noteSource) readAll(r *indexRun) error {
 	rd, err := r.e.notes.Read(r.next, r.opts.Full)
 	if err != nil {
 		return err
 	}
+	n.took(r, rd)
+	return nil
+}
+
+// took makes rd, every note read, the run's reading: its warnings, count
+// and changes join the run's.
+func (n *noteSource) took(r *indexRun, rd *notesindex.Reading) {
 	n.reading = rd
 	r.stats.Warnings = append(r.stats.Warnings, rd.Warnings...)
 	r.lap("knowledge nodes")
 	r.stats.Nodes = rd.Len()
 	r.changedIDs = append(r.changedIDs, rd.Changed...)
 	r.removedIDs = append(r.removedIDs, rd.Removed...)
-	return nil
 }
 
 // readInFull reads the notes a quick read left unread, for a run that
@@ -58,7 +59,12 @@ func (n *noteSource) readInFull(r *indexRun) error {
 	if !n.reading.Unread() {
 		return nil
 	}
-	return n.readAll(r)
+	rd, err := n.reading.ReadInFull(r.next)
+	if err != nil {
+		return err
+	}
+	n.took(r, rd)
+	return nil
 }
 
 // documents adds the notes' and chunks' documents, their edges to the
