@@ -164,9 +164,3 @@ func (c *indexCodeMap) lookup(m *manifest.Manifest, name string) symbolAt {
 // Notes are the project's knowledge nodes as the index reads them: its
 // critical notes, for a session start, among them.
 func (e *Engine) Notes() *notes.Nodes { return e.nodes }
-
-// CacheKnowledge reads the index's node cache into the project's
-// knowledge store, once: a caller about to read every node (the anchors'
-// migration after an index run) then parses only the node files changed
-// since the cache was written, not every one.
-func (e *Engine) CacheKnowledge() { e.nodes.ImportCache() }

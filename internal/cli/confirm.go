@@ -101,7 +101,9 @@ old anchor. rubi index does this too.`,
 // (knowledge.Store.Migrate), finding old contents in git, and indexes the
 // notes it rewrote.
 func (g *globals) migrateAnchors(ctx context.Context, eng *pipeline.Engine) ([]knowledge.Migrated, error) {
-	eng.CacheKnowledge()
+	// Through the index's node cache: a run that read no note (a quick
+	// one) would otherwise parse every node file here.
+	eng.Notes().ImportCache()
 	ks := eng.Project().Knowledge()
 	res, err := ks.Migrate(githistory.Open(eng.Config().Root).Content)
 	if err != nil {
