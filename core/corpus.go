@@ -257,6 +257,15 @@ type RankedList struct {
 	Hits   []Hit   `json:"hits"`
 }
 
+// MemoryOnly reports a question about the project's memory alone: its
+// kinds are notes and conversation chunks only (the recall hook's, rubi
+// context --kinds node,chunk). The memory's own stages (rank.neighbours,
+// rerank.floor's type_floors) act on those questions alone, so that code
+// answers do not move.
+func (q Query) MemoryOnly() bool {
+	return len(q.Kinds) > 0 && !slices.ContainsFunc(q.Kinds, func(k string) bool { return k != DocNode && k != DocChunk })
+}
+
 // AcceptsKind reports whether q admits documents of kind.
 func (q Query) AcceptsKind(kind string) bool {
 	if len(q.Kinds) == 0 {

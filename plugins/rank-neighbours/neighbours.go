@@ -51,8 +51,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -63,6 +61,7 @@ import (
 	"sync"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -297,7 +296,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(q.Seeds) == 0 || s.Questions == "notes" && !notesAlone(q) || !slices.ContainsFunc(s.Kinds, q.AcceptsKind) {
+	if len(q.Seeds) == 0 || s.Questions == "notes" && !q.MemoryOnly() || !slices.ContainsFunc(s.Kinds, q.AcceptsKind) {
 		return nil, nil
 	}
 	own := map[string]float64{}
@@ -390,13 +389,6 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	return hits, nil
 }
 
-// notesAlone reports whether q asks for notes or chunks alone: a
-// question of every kind is left to the others, as it is ranked without
-// this stage (rerank.notes lifts the notes that match it).
-func notesAlone(q core.Query) bool {
-	return len(q.Kinds) > 0 && !slices.ContainsFunc(q.Kinds, func(k string) bool { return k != core.DocNode && k != core.DocChunk })
-}
-
 func kindOf(id string) string {
 	kind, _, _ := strings.Cut(id, ":")
 	return kind
@@ -452,12 +444,13 @@ func (r *Ranker) Verify(context.Context) error {
 	return err
 }
 
-// The state file: a header line with the format and the SHA-256 of the
-// rest, then a line per note or chunk ("d\tID") and per session edge
-// ("e\tLATER\tEARLIER\tWEIGHT"). Ids hold no tab or newline.
+// The state file: a header line naming the format, a line per note or
+// chunk ("d\tID") and per session edge ("e\tLATER\tEARLIER\tWEIGHT"),
+// then the CRC-32C of all that (core/codec's trailer, as the index's
+// other files have). Ids hold no tab or newline.
 const (
 	stateFile = "neighbours"
-	magic     = "rubi-neighbours 1 "
+	magic     = "rubi-neighbours 2\n"
 	// maxState bounds the read: a line per note and per edge, far under
 	// this for a million of them.
 	maxState = 1 << 28
@@ -471,19 +464,15 @@ func (st *state) encode() []byte {
 	for _, e := range st.edges {
 		b.WriteString("e\t" + e.later + "\t" + e.earlier + "\t" + strconv.FormatFloat(e.weight, 'g', -1, 64) + "\n")
 	}
-	sum := sha256.Sum256(b.Bytes())
-	return append([]byte(magic+hex.EncodeToString(sum[:])+"\n"), b.Bytes()...)
+	return codec.Seal(append([]byte(magic), b.Bytes()...))
 }
 
 var errDamaged = errors.New("is damaged")
 
 func decode(data []byte) (*state, error) {
-	head, body, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || !bytes.HasPrefix(head, []byte(magic)) {
-		return nil, errDamaged
-	}
-	sum := sha256.Sum256(body)
-	if string(head[len(magic):]) != hex.EncodeToString(sum[:]) {
+	sealed, ok := codec.Unseal(data)
+	body, isState := bytes.CutPrefix(sealed, []byte(magic))
+	if !ok || !isState {
 		return nil, errDamaged
 	}
 	docs := map[string]bool{}

@@ -29,7 +29,7 @@ type FloorSettings struct {
 // conversation chunk is exempt: a question about a conversation asks in
 // other words than were said.
 //
-// So is, in a question about the memory alone (memoryOnly), a turn of a
+// So is, in a question about the memory alone (core.Query.MemoryOnly), a turn of a
 // conversation saved as a note, the type note (TypeFloors): "When did Melanie paint a sunrise?" is answered
 // by "I painted that lake sunset", which holds none of the question's
 // telling weight but the little "paint" has, and on LoCoMo's first
@@ -101,9 +101,14 @@ func (f *Floor) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 	// The lowest and highest floor of any type; with no telling word in
 	// the question, there is no match to weigh and types change nothing,
 	// and neither do they in a question that is not about the memory
-	// alone (memoryOnly).
+	// alone (core.Query.MemoryOnly): a question about the code too is
+	// answered by what it names, and a conversation's turn saved as a
+	// note that holds too little of its weight is no answer to it (on
+	// rubi's tree with 400 of LoCoMo's turns saved as notes, 2 of the self
+	// set's 28 code questions showed 7 of them, on a word such as
+	// "happens").
 	lo, hi := floor, floor
-	if facts != nil && len(match) > 0 && memoryOnly(rr.Query) {
+	if facts != nil && len(match) > 0 && rr.Query.MemoryOnly() {
 		for _, fl := range f.s.TypeFloors {
 			lo, hi = min(lo, fl), max(hi, fl)
 		}
@@ -130,26 +135,6 @@ func (f *Floor) RerankFacts(_ context.Context, rr core.Rerank, facts core.Facts)
 		}
 	}
 	return out, nil
-}
-
-// memoryOnly reports a question about the project's memory alone, its
-// kinds notes and chunks only (the recall hook's, rubi context --kinds
-// node): there a type's floor holds. A question about the code too is
-// answered by what it names: a conversation's turn saved as a note that
-// holds too little of its weight is no answer to it, as a design note is
-// not, and it is held to floor (on rubi's tree with 400 of LoCoMo's turns
-// saved as notes, 2 of the self set's 28 code questions showed 7 of them,
-// matching only a word such as "happens").
-func memoryOnly(q core.Query) bool {
-	if len(q.Kinds) == 0 {
-		return false
-	}
-	for _, k := range q.Kinds {
-		if k != core.DocNode && k != core.DocChunk {
-			return false
-		}
-	}
-	return true
 }
 
 // Matches is, per document, the best share of the question's weight a
