@@ -69,7 +69,7 @@ import (
 const Name = "rank.neighbours"
 
 // Version is the stage's version.
-const Version = "1.0.0"
+const Version = "1.1.0"
 
 func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
 
