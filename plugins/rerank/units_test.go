@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -101,6 +102,7 @@ type unitFacts struct {
 	out      map[string]bool // files the query's filters leave out
 	err      error           // what reading symbols fails with
 	read     []string        // the files read
+	readMu   sync.Mutex      // Read is called from units' workers at once
 	// uses and calls are the index's references: a target's uses, a
 	// unit's calls (by path and qualified name).
 	uses  map[string]core.SymbolUses
@@ -122,6 +124,8 @@ func (f *unitFacts) Keeps(path string) bool {
 }
 func (f *unitFacts) Symbols(path string) ([]core.Symbol, error) { return f.syms[path], f.err }
 func (f *unitFacts) Read(path string, limit int64) []byte {
+	f.readMu.Lock()
+	defer f.readMu.Unlock()
 	f.read = append(f.read, path)
 	return []byte(f.files[path])
 }
