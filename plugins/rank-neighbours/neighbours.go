@@ -41,27 +41,23 @@
 // down.
 //
 // Its state is the session edges and the ids of the notes and chunks,
-// one small file read once per process (per prompt of the recall hook):
-// a line per note or chunk and per edge. Every corpus carries all the
+// one small file read once per process (per prompt of the recall hook)
+// and looked up where it lies (state.go). Every corpus carries all the
 // notes' edges, so each Index rebuilds it whole and never needs the state
 // it had; a delta of the notes' texts alone changes nothing.
 package neighbours
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/rubi-dev/rubi/core"
-	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/store"
 )
 
@@ -69,7 +65,7 @@ import (
 const Name = "rank.neighbours"
 
 // Version is the stage's version.
-const Version = "1.1.0"
+const Version = "1.2.0"
 
 func init() { core.Register(Name, core.KindRanker, func() core.Stage { return New() }) }
 
@@ -154,65 +150,6 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	return nil
 }
 
-// state is what Index keeps: the notes and chunks, and the session edges
-// between them.
-type state struct {
-	docs map[string]bool
-	// edges are the session edges: from the later to the earlier.
-	edges []edge
-	// before and after index edges by the later and the earlier document.
-	before, after map[string][]int
-	// sitting numbers the documents linked one after the other (from 0);
-	// members lists each sitting's documents.
-	sitting map[string]int
-	members [][]string
-}
-
-type edge struct {
-	later, earlier string
-	weight         float64
-}
-
-func newState(docs map[string]bool, edges []edge) *state {
-	st := &state{docs: docs, edges: edges, before: map[string][]int{}, after: map[string][]int{}}
-	parent := map[string]string{}
-	var find func(string) string
-	find = func(x string) string {
-		p, ok := parent[x]
-		if !ok || p == x {
-			return x
-		}
-		root := find(p)
-		parent[x] = root
-		return root
-	}
-	for i, e := range edges {
-		st.before[e.later] = append(st.before[e.later], i)
-		st.after[e.earlier] = append(st.after[e.earlier], i)
-		a, b := find(e.later), find(e.earlier)
-		if a != b {
-			parent[max(a, b)] = min(a, b)
-		}
-	}
-	st.sitting = map[string]int{}
-	number := map[string]int{}
-	for _, id := range slices.Sorted(maps.Keys(docs)) {
-		if _, linked := parent[id]; !linked && len(st.before[id]) == 0 && len(st.after[id]) == 0 {
-			continue
-		}
-		root := find(id)
-		n, ok := number[root]
-		if !ok {
-			n = len(st.members)
-			number[root] = n
-			st.members = append(st.members, nil)
-		}
-		st.sitting[id] = n
-		st.members[n] = append(st.members[n], id)
-	}
-	return st
-}
-
 // Index rebuilds the state from the corpus: its notes and chunks (a
 // delta's: those the state held, less the removed, plus the changed) and
 // every session edge between two of them.
@@ -229,7 +166,9 @@ func (r *Ranker) Index(ctx context.Context, c *core.Corpus) error {
 		if err != nil {
 			return core.ErrFullIndexNeeded
 		}
-		maps.Copy(docs, prev.docs)
+		for d := range prev.n {
+			docs[prev.id(d)] = true
+		}
 		for _, id := range c.Removed {
 			delete(docs, id)
 		}
@@ -250,14 +189,15 @@ func (r *Ranker) Index(ctx context.Context, c *core.Corpus) error {
 		}
 		edges = append(edges, edge{later: e.From, earlier: e.To, weight: w})
 	}
-	slices.SortFunc(edges, func(a, b edge) int {
-		return cmp.Or(strings.Compare(a.later, b.later), strings.Compare(a.earlier, b.earlier), cmp.Compare(a.weight, b.weight))
-	})
-	st := newState(docs, edges)
+	data := buildState(slices.Collect(maps.Keys(docs)), edges)
+	st, err := decode(data)
+	if err != nil {
+		return fmt.Errorf("%s: the state it made %w", Name, err)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stateDir != "" {
-		if err := store.WriteFile(filepath.Join(r.stateDir, stateFile), st.encode(), 0o644); err != nil {
+		if err := store.WriteFile(filepath.Join(r.stateDir, stateFile), data, 0o644); err != nil {
 			return fmt.Errorf("%s: %w", Name, err)
 		}
 		stamp, err := store.StampOf(filepath.Join(r.stateDir, stateFile))
@@ -306,7 +246,7 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			if best == 0 && h.Score > 0 {
 				best = h.Score
 			}
-			if best == 0 || h.Score <= 0 || !st.docs[h.ID] || !q.AcceptsKind(kindOf(h.ID)) {
+			if best == 0 || h.Score <= 0 || !st.has(h.ID) || !q.AcceptsKind(kindOf(h.ID)) {
 				continue
 			}
 			w := l.Weight
@@ -336,25 +276,26 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	for _, id := range slices.Sorted(maps.Keys(own)) {
 		m := own[id]
 		score[id] += s.Own * m
-		for _, i := range st.after[id] { // written after the match
-			e := st.edges[i]
-			add(e.later, id, s.Previous*e.weight*m)
+		d, _ := st.find(id)
+		for j := word(st.after, d); j < word(st.after, d+1); j++ { // written after the match
+			i := word(st.afterEdges, j)
+			add(st.id(word(st.later, i)), id, s.Previous*st.edgeWeight(i)*m)
 		}
-		for _, i := range st.before[id] { // written before the match
-			e := st.edges[i]
-			add(e.earlier, id, s.Next*e.weight*m)
+		for i := word(st.before, d); i < word(st.before, d+1); i++ { // written before the match
+			add(st.id(word(st.earlier, i)), id, s.Next*st.edgeWeight(i)*m)
 		}
 	}
 	if s.Sitting > 0 {
 		best := map[int]float64{}
 		for id, m := range own {
-			if n, ok := st.sitting[id]; ok {
+			d, _ := st.find(id)
+			if n := word(st.sitting, d); n != none {
 				best[n] = max(best[n], m)
 			}
 		}
 		for _, n := range slices.Sorted(maps.Keys(best)) {
-			for _, id := range st.members[n] {
-				score[id] += s.Sitting * best[n]
+			for j := word(st.members, n); j < word(st.members, n+1); j++ {
+				score[st.id(word(st.memberDocs, j))] += s.Sitting * best[n]
 			}
 		}
 	}
@@ -442,60 +383,6 @@ func (r *Ranker) Verify(context.Context) error {
 	r.mu.Unlock()
 	_, err := r.current()
 	return err
-}
-
-// The state file: a header line naming the format, a line per note or
-// chunk ("d\tID") and per session edge ("e\tLATER\tEARLIER\tWEIGHT"),
-// then the CRC-32C of all that (core/codec's trailer, as the index's
-// other files have). Ids hold no tab or newline.
-const (
-	stateFile = "neighbours"
-	magic     = "rubi-neighbours 2\n"
-	// maxState bounds the read: a line per note and per edge, far under
-	// this for a million of them.
-	maxState = 1 << 28
-)
-
-func (st *state) encode() []byte {
-	var b bytes.Buffer
-	for _, id := range slices.Sorted(maps.Keys(st.docs)) {
-		b.WriteString("d\t" + id + "\n")
-	}
-	for _, e := range st.edges {
-		b.WriteString("e\t" + e.later + "\t" + e.earlier + "\t" + strconv.FormatFloat(e.weight, 'g', -1, 64) + "\n")
-	}
-	return codec.Seal(append([]byte(magic), b.Bytes()...))
-}
-
-var errDamaged = errors.New("is damaged")
-
-func decode(data []byte) (*state, error) {
-	sealed, ok := codec.Unseal(data)
-	body, isState := bytes.CutPrefix(sealed, []byte(magic))
-	if !ok || !isState {
-		return nil, errDamaged
-	}
-	docs := map[string]bool{}
-	var edges []edge
-	for line := range strings.SplitSeq(strings.TrimSuffix(string(body), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		switch {
-		case len(f) == 2 && f[0] == "d":
-			docs[f[1]] = true
-		case len(f) == 4 && f[0] == "e":
-			w, err := strconv.ParseFloat(f[3], 64)
-			if err != nil || !docs[f[1]] || !docs[f[2]] {
-				return nil, errDamaged
-			}
-			edges = append(edges, edge{later: f[1], earlier: f[2], weight: w})
-		default:
-			return nil, errDamaged
-		}
-	}
-	return newState(docs, edges), nil
 }
 
 var (

@@ -2,10 +2,17 @@ package neighbours
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/codec"
 
 	"github.com/rubi-dev/rubi/core"
 )
@@ -155,5 +162,51 @@ func TestChunksKeepTheirPlaceBesideNotes(t *testing.T) {
 	got := ids(hits)
 	if !slices.Contains(got, "chunk:x") || slices.Contains(got, "chunk:y") || !slices.Contains(got, "node:b") {
 		t.Errorf("ranked %v, want chunk:x by its match, node:b by its neighbour, and no chunk:y", got)
+	}
+}
+
+// A state file changed by hand or by a hostile repository, with its
+// checksum made right again, is refused as damaged or ranks without
+// reading out of bounds: every word of a real state is set to values an
+// attacker would choose.
+func TestAStateFileIsCheckedBeforeItIsRead(t *testing.T) {
+	r := sitting(t, `{"sitting": 1}`)
+	data, err := os.ReadFile(filepath.Join(r.stateDir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, ok := codec.Unseal(data)
+	if !ok {
+		t.Fatal("the state written does not unseal")
+	}
+	refused := 0
+	for at := len(magic); at+4 <= len(body); at += 4 {
+		for _, v := range []uint32{0, 1, 3, 7, 1 << 20, math.MaxUint32} {
+			bad := slices.Clone(body)
+			binary.LittleEndian.PutUint32(bad[at:], v)
+			if err := os.WriteFile(filepath.Join(r.stateDir, stateFile), codec.Seal(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Verify reads the file again whatever its stamp says.
+			err := r.Verify(context.Background())
+			if err == nil {
+				_, err = r.Rank(context.Background(), words(core.DocNode, core.DocChunk))
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "is damaged") || !strings.Contains(err.Error(), "rubi index --full") {
+					t.Fatalf("word at %d set to %d: %v, want it said damaged, with what to do", at, v, err)
+				}
+				refused++
+			}
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no changed state was refused")
+	}
+	if err := os.WriteFile(filepath.Join(r.stateDir, stateFile), data[:len(data)-9], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Verify(context.Background()); err == nil || !strings.Contains(err.Error(), "is damaged") {
+		t.Fatalf("a cut state: %v, want it said damaged", err)
 	}
 }
