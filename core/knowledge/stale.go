@@ -103,13 +103,20 @@ type codeEntry struct {
 
 // fileNow returns a project file's code and symbols as they are now,
 // cached by its version on disk.
-func (s *Store) fileNow(rel string) *fileCode {
+// read, when not nil, is told the version of the file (see CheckedFile).
+func (s *Store) fileNow(rel string, read func(CheckedFile)) *fileCode {
 	p := filepath.Join(s.root, filepath.FromSlash(rel))
 	fi, err := os.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
+		if read != nil {
+			read(CheckedFile{Path: rel})
+		}
 		return &fileCode{}
 	}
 	key := keyOf(fi)
+	if read != nil {
+		read(CheckedFile{Path: rel, Exists: true, key: key})
+	}
 	s.hashMu.Lock()
 	ce, hit := s.codes[p]
 	s.hashMu.Unlock()
@@ -136,6 +143,25 @@ func (s *Store) Stale(n *Node) []string {
 	if n == nil || n.Personal || len(n.Anchors) == 0 {
 		return nil
 	}
+	if c, ok := s.checked(n); ok {
+		return c
+	}
+	out, _ := s.check(n)
+	return out
+}
+
+// check is Stale's reading of the code now, and the check it makes: nil
+// when it read more than files (anchors of the old kind, looked up in the
+// code map).
+func (s *Store) check(n *Node) ([]string, *Check) {
+	c := &Check{ID: n.ID, Anchors: anchorsSum(n.Anchors)}
+	seen := map[string]bool{}
+	read := func(f CheckedFile) {
+		if !seen[f.Path] {
+			seen[f.Path] = true
+			c.Files = append(c.Files, f)
+		}
+	}
 	keys := make([]string, 0, len(n.Anchors))
 	for k := range n.Anchors {
 		keys = append(keys, k)
@@ -160,7 +186,7 @@ func (s *Store) Stale(n *Node) []string {
 			if _, err := cleanFile(s.root, rel); err != nil {
 				continue
 			}
-			fc := s.fileNow(rel)
+			fc := s.fileNow(rel, read)
 			switch decls := declsOf(fc.spans, name); {
 			case !fc.ok:
 				missing(rel)
@@ -178,7 +204,7 @@ func (s *Store) Stale(n *Node) []string {
 			if err != nil {
 				continue
 			}
-			if fc := s.fileNow(rel); !fc.ok {
+			if fc := s.fileNow(rel, read); !fc.ok {
 				missing(rel)
 			} else if fc.code.hash(1, len(fc.code.lines)) != h {
 				out = append(out, rel+": code changed")
@@ -189,6 +215,7 @@ func (s *Store) Stale(n *Node) []string {
 			if s.opts.Code == nil {
 				continue
 			}
+			c = nil
 			if h, ok := s.symbolHash(name); !ok {
 				out = append(out, "symbol "+name+" no longer exists")
 			} else if h != want {
@@ -201,13 +228,17 @@ func (s *Store) Stale(n *Node) []string {
 			continue
 		}
 		want = strings.TrimPrefix(want, wholePrefix)
+		c = nil
 		if h, ok := s.fileHash(rel); !ok {
 			missing(rel)
 		} else if h != want {
 			out = append(out, rel+" changed since this note")
 		}
 	}
-	return out
+	if c != nil {
+		c.Stale = out
+	}
+	return out, c
 }
 
 // git's files are git's, written by the user's git, and followed as git

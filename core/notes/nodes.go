@@ -32,8 +32,9 @@ type Nodes struct {
 	root     string // the project's root, which documents' paths are relative to
 	indexDir string // where the node cache and the critical notes' file live
 	logger   hclog.Logger
-	// cacheOnce reads the persisted node cache into the store once.
-	cacheOnce sync.Once
+	// cacheOnce reads the persisted node cache into the store once;
+	// checksOnce the notes' checks.
+	cacheOnce, checksOnce sync.Once
 }
 
 // NewNodes returns the nodes of the store st returns, for the project at
@@ -53,6 +54,11 @@ func NewNodes(st func() *knowledge.Store, root, indexDir string, logger hclog.Lo
 const (
 	cacheFile   = "nodes.bin"
 	legacyCache = "nodes.gob"
+	// checksFile keeps the notes' checks against the code, as the last
+	// index run made them (knowledge.Check): a recall shows a note
+	// without reading the files it is about while they are unchanged.
+	checksFile = "checks.bin"
+	maxChecks  = 256 << 20
 )
 
 // All returns every node as a note, superseded and retracted ones too
@@ -112,6 +118,44 @@ func (s *Nodes) ImportCache() {
 			s.logger.Debug("node cache dropped", "error", err)
 		}
 	})
+}
+
+// importChecks reads the notes' kept checks into the store, once.
+func (s *Nodes) importChecks() {
+	s.checksOnce.Do(func() {
+		data, err := store.ReadWithin(s.root, filepath.Join(s.indexDir, checksFile), maxChecks)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				s.logger.Debug("notes' checks dropped", "error", err)
+			}
+			return
+		}
+		if err := s.store().ImportChecks(data); err != nil {
+			s.logger.Debug("notes' checks dropped", "error", err)
+		}
+	})
+}
+
+// ChecksSaved says whether the notes' checks were saved (they may be out
+// of date).
+func (s *Nodes) ChecksSaved() bool {
+	_, err := os.Lstat(filepath.Join(s.indexDir, checksFile))
+	return err == nil
+}
+
+// SaveChecks checks every note against the code, taking the kept check of
+// each note whose anchors and files did not change, and saves the checks
+// when any changed. An index run calls it, the index lock held.
+func (s *Nodes) SaveChecks() error {
+	s.ImportCache()
+	s.importChecks()
+	data, changed, err := s.store().ExportChecks()
+	if err != nil || !changed {
+		return err
+	}
+	// A cache: lost or cut short (its checksum tells), notes are checked
+	// against the files again. No wait for the disk.
+	return store.WriteDerived(filepath.Join(s.indexDir, checksFile), data, 0o644)
 }
 
 // File reads the node of one node file again, as it is now; false when
@@ -244,6 +288,7 @@ func (s *Nodes) Show(key string, f Filter, how Showing) (Shown, bool) {
 	}
 	var stale []string
 	if how == Check {
+		s.importChecks()
 		stale = s.store().Stale(n)
 	}
 	own := n.Personal || s.store().Owned(n.Path)

@@ -28,9 +28,13 @@
 // id from their own file, never by parsing the whole store. The nodes'
 // cache format is core/knowledge's (cache.go).
 //
-// Two files of the index folder are this package's. nodes.bin caches the
-// parsed nodes between processes, by each file's time, size and inode,
-// so a refresh of thousands of notes parses only the changed files.
+// Three files of the index folder are this package's. nodes.bin caches
+// the parsed nodes between processes, by each file's time, size and
+// inode, so a refresh of thousands of notes parses only the changed
+// files. checks.bin keeps each note's check against the code as the last
+// index run made it, with the version of each file it read, so that a
+// recall shows a note without reading the files it is about
+// (knowledge.Check).
 // critical.json holds the active critical notes, newest first, which
 // every index run keeps current, so a session start (Critical) reads one
 // small file however many notes the project has.

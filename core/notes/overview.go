@@ -91,6 +91,7 @@ type MemoryOverview = memory.Overview
 // they are about changed: knowledge.Store.Stale) and those still on
 // whole-file anchors (an older rubi's, not migrated or not found then).
 func (s *Nodes) StaleCounts() (stale, wholeFile int) {
+	s.importChecks()
 	ks := s.store()
 	nodes, _ := ks.Nodes()
 	for _, n := range nodes {

@@ -107,7 +107,8 @@
 //   - manifest.bin and symbols-<generation>.jsonl: each file's record
 //     and symbols (core/manifest documents both);
 //   - notes.bin, notes.edits and notes.stamp: the notes' part of the
-//     index (core/notesindex); nodes.bin and critical.json: the nodes as
+//     index (core/notesindex); nodes.bin, checks.bin and critical.json:
+//     the nodes, their checks against the code and the critical ones, as
 //     core/notes caches them;
 //   - sources/<name>.json: each source's items, with their stamps;
 //   - <stage>/: the folder of each stage that keeps state (rank.bm25,

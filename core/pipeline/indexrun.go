@@ -333,7 +333,20 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 	if err := r.saveSources(true); err != nil {
 		return nil, err
 	}
+	if !e.nodes.ChecksSaved() {
+		r.saveChecks()
+	}
 	return stats.finish(append(e.Problems(), r.problems...), r.start), nil
+}
+
+// saveChecks brings the notes' kept checks against the code up to date
+// (notes.Nodes.SaveChecks) once the run's manifest is the current one: a
+// cache, whose loss costs the next recall a reading of the notes' files.
+func (r *indexRun) saveChecks() {
+	if err := r.e.nodes.SaveChecks(); err != nil {
+		r.problems = append(r.problems, "could not save the notes' checks against the code: "+err.Error())
+	}
+	r.lap("checks")
 }
 
 // buildGraph assigns each file its module, resolves the imports project
@@ -593,6 +606,7 @@ func (r *indexRun) save() (*IndexStats, error) {
 	if err := r.saveSources(false); err != nil {
 		return nil, err
 	}
+	r.saveChecks()
 	return r.stats.finish(append(e.Problems(), r.problems...), r.start), nil
 }
 

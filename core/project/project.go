@@ -30,6 +30,7 @@
 //	  .lock               the index lock (core/store)
 //	  rank.bm25/ …        each stage's own state directory (its package)
 //	  nodes.bin           the parsed knowledge nodes (core/notes)
+//	  checks.bin          the notes' checks against the code (core/notes)
 //	  critical.json       the active critical notes, newest first (core/notes)
 //	  notes.bin, notes.edits, notes.stamp
 //	                      the notes' part of the index (the notes index)
