@@ -66,6 +66,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -301,28 +302,46 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 	l := &loader{cfg: &Config{Root: root, Files: map[string]*hcl.File{}}, stages: map[string]*Stage{}, sections: map[string]map[string]*hcl.Attribute{},
 		root: root, projectLayers: map[string]bool{}}
 
-	l.layer(DefaultsName, "", rubi.DefaultConfig)
+	// Parsing is most of the loading (a hook's), and each file's parse
+	// needs nothing of the others': the project's file and the extra
+	// ones are read and parsed while the defaults are, then layered in
+	// order. Which safe directories the user's file names is known only
+	// once it is layered, so whose the project's file is is asked after.
+	extras := make([]<-chan readFile, len(opts.Extra))
+	for i, extra := range opts.Extra {
+		extras[i] = readAhead(root, extra)
+	}
 	user := opts.UserConfig
 	if user == "" {
 		user = UserConfigPath()
 	}
+	var userFile <-chan readFile
 	if user != "-" && user != "" {
+		userFile = readAhead(root, user)
+	}
+	path := filepath.Join(root, FileName)
+	var projectFile <-chan readFile
+	if !opts.NoProject {
+		projectFile = readAhead(root, path)
+	}
+	l.layer(DefaultsName, "", rubi.DefaultConfig, parseDefaults)
+	if userFile != nil {
 		l.user = displayName(user)
-		l.layerFile(user, false, layerUser)
+		l.layerFile(user, <-userFile, false, layerUser)
 	}
 	if !opts.NoProject {
-		path := filepath.Join(root, FileName)
 		l.project = displayName(path)
+		read := <-projectFile
 		if p := owner.File(path, l.safe); p != nil {
 			// Another user's rubi.hcl (a shared folder, a checkout of
 			// theirs) would choose the plugins rubi runs as this user.
 			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: OwnerWarning(p)})
 		} else {
-			l.layerFile(path, false, layerProject)
+			l.layerFile(path, read, false, layerProject)
 		}
 	}
-	for _, extra := range opts.Extra {
-		l.layerFile(extra, true, layerExtra)
+	for i, extra := range opts.Extra {
+		l.layerFile(extra, <-extras[i], true, layerExtra)
 	}
 	// Decoding still runs after errors in the skeleton so that one run
 	// reports every mistake it can.
@@ -385,14 +404,58 @@ const (
 // repository supplies (store.ReadWithin: never a link, nothing out of the
 // project), the user's and --config's following their links as the user
 // made them.
-func (l *loader) layerFile(path string, mustExist bool, kind int) {
-	var src []byte
-	var err error
-	if path == filepath.Join(l.cfg.Root, FileName) {
-		src, err = store.ReadWithin(l.cfg.Root, path, MaxFileSize)
-	} else {
-		src, err = store.ReadRegular(path, MaxFileSize)
+// readFile is a configuration file read and parsed (parsed), or why it
+// could not be read.
+type readFile struct {
+	src    []byte
+	err    error
+	parsed parsed
+}
+
+// parsed is a file's parse: its shape's check, then HCL's.
+type parsed struct {
+	f     *hcl.File
+	diags hcl.Diagnostics
+}
+
+func parse(name string, src []byte) parsed {
+	if diags := CheckShape(name, src); diags.HasErrors() {
+		return parsed{diags: diags}
 	}
+	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	return parsed{f: f, diags: diags}
+}
+
+// parseDefaults is the defaults' parse, made once in a process.
+var parseDefaults = sync.OnceValue(func() parsed { return parse(DefaultsName, rubi.DefaultConfig) })
+
+// ParseDefaultsAhead starts parsing the defaults, which every Load
+// layers first, in the background: a program calls it as it starts,
+// before it has what Load needs.
+func ParseDefaultsAhead() { go parseDefaults() }
+
+// readAhead reads and parses the configuration file at path in the
+// background: the project's rubi.hcl, under root, as the repository's
+// files are read (inside it, no link); any other, as a regular file.
+func readAhead(root, path string) <-chan readFile {
+	out := make(chan readFile, 1)
+	go func() {
+		var r readFile
+		if path == filepath.Join(root, FileName) {
+			r.src, r.err = store.ReadWithin(root, path, MaxFileSize)
+		} else {
+			r.src, r.err = store.ReadRegular(path, MaxFileSize)
+		}
+		if r.err == nil {
+			r.parsed = parse(displayName(path), r.src)
+		}
+		out <- r
+	}()
+	return out
+}
+
+func (l *loader) layerFile(path string, read readFile, mustExist bool, kind int) {
+	src, err := read.src, read.err
 	if os.IsNotExist(err) && !mustExist {
 		return
 	}
@@ -416,7 +479,7 @@ func (l *loader) layerFile(path string, mustExist bool, kind int) {
 		return
 	}
 	name := displayName(path)
-	if abs, err := filepath.Abs(path); err == nil && l.layer(name, filepath.Dir(path), src) && kind != layerUser {
+	if abs, err := filepath.Abs(path); err == nil && l.layer(name, filepath.Dir(path), src, func() parsed { return read.parsed }) && kind != layerUser {
 		l.noteLayer(abs, name, src, kind == layerProject)
 	}
 }
@@ -441,14 +504,11 @@ func (l *loader) sectionTargets() map[string]any {
 // layer reads one file's skeleton and merges it over the earlier layers,
 // and reports whether it parsed. dir resolves relative plugin paths (""
 // for the built-in defaults).
-func (l *loader) layer(name, dir string, src []byte) bool {
-	if diags := CheckShape(name, src); diags.HasErrors() {
-		l.diags = append(l.diags, diags...)
-		return false
-	}
-	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-	l.diags = append(l.diags, diags...)
-	if diags.HasErrors() {
+func (l *loader) layer(name, dir string, src []byte, parse func() parsed) bool {
+	p := parse()
+	f := p.f
+	l.diags = append(l.diags, p.diags...)
+	if p.diags.HasErrors() {
 		return false
 	}
 	l.cfg.Files[name] = f
