@@ -22,6 +22,7 @@ import (
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -697,6 +698,49 @@ func TestSymbolAnchorStaleness(t *testing.T) {
 	stale := e.project.Knowledge().Stale(n)
 	if len(stale) != 1 || !strings.HasPrefix(stale[0], "Total changed (internal/checkout/checkout.go L") {
 		t.Errorf("stale = %q, want the symbol Total and its lines", stale)
+	}
+}
+
+// An index run keeps each note's check against the code (checks.bin):
+// another process shows the note by it while the file is as the check
+// read it, checks the note again once the file changed, and the next
+// index run keeps the new check.
+func TestIndexKeepsTheNotesChecks(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	res, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "gotcha", Title: "Total applies the coupon once", Body: "Call it once per cart.", Symbols: []string{"Total"}}})
+	if err != nil || res[0].Action != "created" {
+		t.Fatalf("register: %+v %v", res, err)
+	}
+	index(t, e)
+	checks := filepath.Join(e.folder.dir, "checks.bin")
+	if _, err := os.Stat(checks); err != nil {
+		t.Fatalf("the index kept no checks: %v", err)
+	}
+	shown := func() []string {
+		t.Helper()
+		sh, ok := engine(t, root).Notes().Show("gotcha-total-applies-the-coupon-once", notes.Filter{}, notes.Check)
+		if !ok {
+			t.Fatal("the note is not shown")
+		}
+		return sh.Stale
+	}
+	if got := shown(); len(got) != 0 {
+		t.Fatalf("fresh: stale %q", got)
+	}
+	edit(t, root, "internal/checkout/checkout.go", "func Total(c Cart) int {", "func Total(c Cart, tax int) int {")
+	if got := shown(); len(got) != 1 || !strings.HasPrefix(got[0], "Total changed (internal/checkout/checkout.go L") {
+		t.Errorf("after the edit, not indexed: stale %q, want Total changed", got)
+	}
+	before, _ := os.ReadFile(checks)
+	index(t, e)
+	after, _ := os.ReadFile(checks)
+	if bytes.Equal(before, after) {
+		t.Error("the index run after the edit kept the same checks")
+	}
+	if got := shown(); len(got) != 1 || !strings.HasPrefix(got[0], "Total changed") {
+		t.Errorf("after the index: stale %q, want Total changed", got)
 	}
 }
 
