@@ -97,11 +97,15 @@ func (a *Answer) Pack(docs Documents) (*Result, error) {
 			if !q.Admit(&it, !a.Weak[h.ID]) {
 				continue
 			}
-			// Admitted on what the note says, the note is checked
-			// against the code now: a check reads and scans the files it
-			// is about, and a recall weighs many notes to admit a few.
-			if it, err = p.checked(it); err != nil {
+			// Admitted on what the note says, the note is shown as it is
+			// shown now: checked against the code (a check reads and
+			// scans the files it is about) and marked when the repository
+			// wrote it; a recall weighs many notes to admit a few.
+			var ok bool
+			if it, ok, err = p.checked(it); err != nil {
 				return nil, err
+			} else if !ok {
+				continue
 			}
 		}
 		if text := it.Kind + "\x00" + it.Text; seen[text] {
@@ -269,22 +273,24 @@ func (p *packer) node(key string, full bool) (Item, verdict, error) {
 	return Item{Kind: core.DocNode, Path: sh.Path, Title: sh.Title, Text: sh.Text, Stale: sh.Stale}, shown, nil
 }
 
-// checked is an admitted item as it is shown: a knowledge node with what
-// changed in the code it is about since it was written.
-func (p *packer) checked(it Item) (Item, error) {
+// checked is an admitted item as it is shown: a knowledge node marked
+// when the repository wrote it, with what changed in the code it is about
+// since it was written. ok is false for a node gone between the two
+// reads, which is not shown: its text was read as the user's own.
+func (p *packer) checked(it Item) (_ Item, ok bool, _ error) {
 	if it.Kind != core.DocNode {
-		return it, nil
+		return it, true, nil
 	}
 	_, key, err := core.SplitDocID(it.ID)
 	if err != nil {
-		return it, err
+		return it, false, err
 	}
 	sh, ok := p.docs.Note(key, p.a.Query.NoteFilter(p.a.Manifest), notes.Check)
 	if !ok {
-		return it, nil // gone between the two reads: shown as it was read
+		return it, false, nil
 	}
 	it.Text, it.Stale = sh.Text, sh.Stale
-	return it, nil
+	return it, true, nil
 }
 
 // chunk shows a chunk of the conversation memory, read from its file.

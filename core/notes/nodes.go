@@ -264,9 +264,12 @@ func relPath(root, p string) string {
 	return p
 }
 
-// How much of a node Show gives: whether it is kept (Decide), its text
-// (Render), or its text with what changed in the code it is about since
-// it was written (Check), which reads and scans those files.
+// How much of a node Show gives: whether it is kept (Decide), its words
+// (Render: its text as if it were the user's own, for a caller that
+// weighs what a note says before showing it), or its text as it is shown
+// (Check): marked and quoted when the repository wrote it, which reads
+// the note's file again to tell, with what changed in the code it is
+// about since it was written, which reads those files.
 type Showing int
 
 const (
@@ -287,11 +290,12 @@ func (s *Nodes) Show(key string, f Filter, how Showing) (Shown, bool) {
 		return Shown{}, true
 	}
 	var stale []string
+	own := true
 	if how == Check {
 		s.importChecks()
 		stale = s.store().Stale(n)
+		own = n.Personal || s.store().Owned(n.Path)
 	}
-	own := n.Personal || s.store().Owned(n.Path)
 	return Shown{Path: relPath(s.root, n.Path), Title: n.Title, Text: renderNode(n, stale, own), Stale: stale}, true
 }
 
