@@ -43,6 +43,10 @@ func TestNodeCacheRoundTrip(t *testing.T) {
 		t.Fatalf("%d files back, want the 2 with nodes", len(back.cache))
 	}
 	for path, e := range back.cache {
+		// Records are decoded as their nodes are asked for.
+		if e.raw == nil || e.node != nil || !back.decodeEntry(path, e) {
+			t.Fatalf("%s: imported as %+v, want its record alone, which decodes", path, e)
+		}
 		want := *s.cache[path]
 		want.node = &Node{}
 		*want.node = *s.cache[path].node

@@ -380,6 +380,9 @@ type Store struct {
 
 	mu    sync.Mutex
 	cache map[string]*entry
+	// intern holds the values that repeat from node to node in the
+	// node cache's records (cache.go), decoded as they are asked for.
+	intern map[string]string
 	// cacheBehind counts the files parsed or dropped since the cache was
 	// imported or last exported: what an export would bring up to date.
 	cacheBehind int
@@ -423,6 +426,7 @@ func Open(opts Options) *Store {
 		rubiDir: rubi,
 		project: scope{base: root, dir: filepath.Join(rubi, "knowledge"), legacy: filepath.Join(rubi, "conhecimento")},
 		cache:   map[string]*entry{},
+		intern:  map[string]string{},
 		hashes:  map[string]hashEntry{},
 		codes:   map[string]codeEntry{},
 	}

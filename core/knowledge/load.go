@@ -28,6 +28,10 @@ type entry struct {
 	node     *Node     // nil when the file could not be read
 	problems []Problem // the failure, or warnings
 	terms    *nodeTerms
+	// raw is the entry's record in an imported node cache, not decoded
+	// yet (cache.go): node and problems are read from it when the entry
+	// is first asked for, under the store's lock.
+	raw []byte
 }
 
 // loaded is the state of one scope at one moment.
@@ -247,7 +251,12 @@ func (s *Store) readEntry(sc *scope, path string, st statResult) *entry {
 	}
 	key := keyOf(fi)
 	if e := s.cache[path]; e != nil && e.key == key {
-		return e
+		if e.raw == nil || s.decodeEntry(path, e) {
+			return e
+		}
+		// A record the cache holds but that does not decode: the file
+		// is read.
+		delete(s.cache, path)
 	}
 	e := &entry{key: key}
 	s.cacheBehind++

@@ -136,6 +136,20 @@ func (s *Nodes) importChecks() {
 	})
 }
 
+// CacheCurrent says whether the node cache is of this rubi's version (an
+// older rubi's is not read, and every note read from its file). Its head
+// alone is read.
+func (s *Nodes) CacheCurrent() bool {
+	f, err := store.OpenWithin(s.root, filepath.Join(s.indexDir, cacheFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, knowledge.CacheHead)
+	n, _ := io.ReadFull(f, head)
+	return knowledge.CacheCurrent(head[:n])
+}
+
 // ChecksSaved says whether the notes' checks were saved (they may be out
 // of date).
 func (s *Nodes) ChecksSaved() bool {

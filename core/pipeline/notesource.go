@@ -21,11 +21,14 @@ func (*noteSource) name() string { return "notes" }
 // read makes the documents of the knowledge nodes and of the
 // conversation memory's chunks, and lists those that changed or went
 // since the notes' state. When a stat of each note's file finds them as
-// the state lists them (notesindex.Index.Quick), none is read: a run that
-// keeps the rankers as they stand needs no document, and one that gives
-// them a corpus reads the notes then (readInFull).
+// the state lists them (notesindex.Index.Quick) and the node cache is
+// this rubi's, none is read: a run that keeps the rankers as they stand
+// needs no document, and one that gives them a corpus reads the notes
+// then (readInFull).
 func (n *noteSource) read(_ context.Context, r *indexRun) error {
-	if !r.opts.Full {
+	// A node cache of an older rubi is written again by a run that reads
+	// the notes: the recall reads the notes through it.
+	if !r.opts.Full && r.e.nodes.CacheCurrent() {
 		if rd := r.e.notes.Quick(); rd != nil {
 			n.reading = rd
 			r.stats.Nodes = rd.Len()

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
+	"github.com/rubi-dev/rubi/core/codec"
 	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
@@ -741,6 +742,39 @@ func TestIndexKeepsTheNotesChecks(t *testing.T) {
 	}
 	if got := shown(); len(got) != 1 || !strings.HasPrefix(got[0], "Total changed") {
 		t.Errorf("after the index: stale %q, want Total changed", got)
+	}
+}
+
+// A node cache an older rubi wrote is written again by the next index
+// run, even one that finds every note unchanged: the recall reads the
+// notes through it, and reads each note's file without it.
+func TestAnOlderNodeCacheIsWrittenAgain(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	if _, err := e.project.Knowledge().Register(context.Background(), []knowledge.Input{{Type: "gotcha", Title: "Total applies the coupon once", Body: "Call it once per cart.", Symbols: []string{"Total"}}}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, e)
+	cache := filepath.Join(e.folder.dir, "nodes.bin")
+	if !e.Notes().CacheCurrent() {
+		t.Fatal("the index wrote no current node cache")
+	}
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := slices.Clone(data[:len(data)-4])
+	old[len("rubi-nodes\n")]-- // the version byte
+	if err := os.WriteFile(cache, codec.Seal(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e = engine(t, root)
+	if e.Notes().CacheCurrent() {
+		t.Fatal("an older cache reads as current")
+	}
+	index(t, e)
+	if !engine(t, root).Notes().CacheCurrent() {
+		t.Error("a run that found the notes unchanged left the older cache")
 	}
 }
 
