@@ -122,7 +122,9 @@ func (s *Store) ExportChecks() (data []byte, changed bool, err error) {
 			next[n.ID] = c
 		}
 	}
-	if len(next) != len(before) {
+	// None imported (no file yet, or a damaged one): the checks are
+	// written, none or not, so that the next run finds them.
+	if before == nil || len(next) != len(before) {
 		changed = true
 	}
 	s.hashMu.Lock()

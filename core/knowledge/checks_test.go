@@ -121,3 +121,20 @@ func TestDamagedChecksAreRefused(t *testing.T) {
 		_ = Open(s.opts).ImportChecks(codec.Seal(bad))
 	}
 }
+
+// A project without notes has its (empty) checks written once, so that
+// the next run finds them and checks nothing.
+func TestChecksWithoutNotesAreWrittenOnce(t *testing.T) {
+	s := newStore(t)
+	data, changed, err := s.ExportChecks()
+	if err != nil || !changed {
+		t.Fatalf("the first export: changed %v, %v", changed, err)
+	}
+	o := Open(s.opts)
+	if err := o.ImportChecks(data); err != nil {
+		t.Fatal(err)
+	}
+	if _, changed, _ := o.ExportChecks(); changed {
+		t.Error("an export of the same empty checks says they changed")
+	}
+}
