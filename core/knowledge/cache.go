@@ -44,6 +44,9 @@ import (
 const (
 	cacheMagic   = "rubi-nodes\n"
 	cacheVersion = 3
+	// eagerVersion is the version before records were delimited: still
+	// read, never written.
+	eagerVersion = 2
 )
 
 var errCacheCorrupt = errors.New("the node cache is damaged")
@@ -202,7 +205,11 @@ func (s *Store) CacheBehind() int {
 // cache that cannot be decoded is an error and changes nothing; the
 // caller drops it.
 func (s *Store) ImportCache(data []byte) error {
-	if !bytes.HasPrefix(data, []byte(cacheMagic)) || len(data) <= len(cacheMagic) || data[len(cacheMagic)] != cacheVersion {
+	if !bytes.HasPrefix(data, []byte(cacheMagic)) || len(data) <= len(cacheMagic) {
+		return errCacheVersion
+	}
+	version := data[len(cacheMagic)]
+	if version != cacheVersion && version != eagerVersion {
 		return errCacheVersion
 	}
 	body, ok := codec.Unseal(data)
@@ -212,20 +219,33 @@ func (s *Store) ImportCache(data []byte) error {
 		return errCacheCorrupt
 	}
 	rest := body[len(cacheMagic)+1:]
-	d := codec.ViewDecoder(rest, errCacheCorrupt)
+	d := &nodeDecoder{Decoder: codec.ViewDecoder(rest, errCacheCorrupt), intern: map[string]string{}}
 	type file struct {
-		path string
-		key  fileKey
-		raw  []byte
+		path     string
+		key      fileKey
+		raw      []byte
+		node     *Node
+		problems []Problem
 	}
 	files := make([]file, d.Count(8))
 	for i := range files {
 		f := &files[i]
 		f.path = d.View()
 		f.key = fileKey{mod: d.Varint(), size: d.Varint(), inode: d.Uvarint()}
-		f.raw = d.Bytes()
-		if d.Err == nil && len(f.raw) == 0 {
-			d.Err = errCacheCorrupt // a record holds a node at least
+		if version == cacheVersion {
+			f.raw = d.Bytes()
+			if d.Err == nil && len(f.raw) == 0 {
+				d.Err = errCacheCorrupt // a record holds a node at least
+			}
+			continue
+		}
+		// An older rubi's cache, whose records are not delimited, is
+		// decoded whole, as that rubi did: an upgraded user's recall
+		// reads the notes through it until an index run writes this
+		// version's.
+		f.node, f.problems = d.record()
+		if d.Err == nil && !readable(f.node) {
+			return fmt.Errorf("%w: %s holds a node no file reads as (id %q)", errCacheCorrupt, f.path, trunc(f.node.ID, 40))
 		}
 	}
 	if d.Err != nil || len(d.B) != 0 {
@@ -240,16 +260,16 @@ func (s *Store) ImportCache(data []byte) error {
 		if _, ok := s.cache[f.path]; ok {
 			continue
 		}
-		s.cache[f.path] = &entry{key: f.key, raw: f.raw}
+		if f.node != nil {
+			f.node.Path = f.path
+		}
+		s.cache[f.path] = &entry{key: f.key, raw: f.raw, node: f.node, problems: f.problems}
 	}
 	return nil
 }
 
-// decodeEntry reads an imported record into its entry, for the node file
-// at path: false when it does not decode to a node decodeNode could have
-// read, which a cache someone wrote need not hold. s.mu is held.
-func (s *Store) decodeEntry(path string, e *entry) bool {
-	d := &nodeDecoder{Decoder: codec.ViewDecoder(e.raw, errCacheCorrupt), intern: s.intern}
+// record reads a node and its problems.
+func (d *nodeDecoder) record() (*Node, []Problem) {
 	n := d.node()
 	var problems []Problem
 	if k := d.Count(3); k > 0 {
@@ -258,6 +278,15 @@ func (s *Store) decodeEntry(path string, e *entry) bool {
 			problems[i] = Problem{Path: d.View(), Line: int(d.Varint()), Message: d.View()}
 		}
 	}
+	return n, problems
+}
+
+// decodeEntry reads an imported record into its entry, for the node file
+// at path: false when it does not decode to a node decodeNode could have
+// read, which a cache someone wrote need not hold. s.mu is held.
+func (s *Store) decodeEntry(path string, e *entry) bool {
+	d := &nodeDecoder{Decoder: codec.ViewDecoder(e.raw, errCacheCorrupt), intern: s.intern}
+	n, problems := d.record()
 	if d.Err != nil || len(d.B) != 0 || !readable(n) {
 		return false
 	}

@@ -3,12 +3,15 @@ package knowledge
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"reflect"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rubi-dev/rubi/core/codec"
 )
 
 // Every field of a cached node, problems included, comes back as it
@@ -109,5 +112,45 @@ func TestScanAgreesWithVersions(t *testing.T) {
 		if (scan[i] != read[i]) != (scan[i].Path == edited) {
 			t.Errorf("%s: read at %s, scanned at %s", scan[i].Path, read[i].Version, scan[i].Version)
 		}
+	}
+}
+
+// The cache an older rubi wrote (version 2: records not delimited) is
+// still read, every node decoded at once, so that an upgraded user's
+// recall does not parse each note's file until an index run writes the
+// current version.
+func TestAnOlderNodeCacheIsStillRead(t *testing.T) {
+	n := &Node{ID: "gotcha-x", Type: "gotcha", Status: "active", Importance: "high", Title: "X",
+		Files: []string{"a.go"}, Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Updated: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Anchors: map[string]string{"a.go": "code:00"}, Body: "Body."}
+	b := append([]byte(cacheMagic), eagerVersion)
+	b = binary.AppendUvarint(b, 1)
+	b = codec.AppendString(b, "/p/.rubi/knowledge/gotcha-x.md")
+	b = binary.AppendVarint(b, 7)
+	b = binary.AppendVarint(b, 8)
+	b = binary.AppendUvarint(b, 9)
+	b, err := appendNode(b, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = binary.AppendUvarint(b, 0) // no problems
+	s := &Store{cache: map[string]*entry{}}
+	if err := s.ImportCache(codec.Seal(b)); err != nil {
+		t.Fatal(err)
+	}
+	e := s.cache["/p/.rubi/knowledge/gotcha-x.md"]
+	if e == nil || e.node == nil || e.raw != nil || e.key != (fileKey{7, 8, 9}) {
+		t.Fatalf("imported %+v, want the node decoded", e)
+	}
+	want := *n
+	want.Path = "/p/.rubi/knowledge/gotcha-x.md"
+	if !reflect.DeepEqual(*e.node, want) {
+		t.Errorf("node %+v, want %+v", *e.node, want)
+	}
+	// Exported again, it is this version's.
+	s.cacheBehind++
+	data, _, err := s.ExportCache()
+	if err != nil || !CacheCurrent(data[:CacheHead]) {
+		t.Fatalf("exported as %q, %v", data[:CacheHead], err)
 	}
 }
