@@ -90,12 +90,12 @@ func (s *Store) checked(n *Node) ([]string, bool) {
 // ImportChecks keeps the checks of data (ExportChecks' encoding) for
 // Stale. Damaged data is refused whole and nothing is kept.
 func (s *Store) ImportChecks(data []byte) error {
-	checks, err := decodeChecks(data)
+	basis, checks, err := decodeChecks(data)
 	if err != nil {
 		return err
 	}
 	s.hashMu.Lock()
-	s.checks = checks
+	s.checks, s.checksBasis = checks, basis
 	s.hashMu.Unlock()
 	return nil
 }
@@ -103,10 +103,16 @@ func (s *Store) ImportChecks(data []byte) error {
 // ExportChecks checks every note of the project with anchors, taking the
 // imported check of a note where it still holds, keeps the checks and
 // encodes them; changed is false when they are the checks imported.
-func (s *Store) ExportChecks() (data []byte, changed bool, err error) {
+// basis names what else a check's verdict rests on (the parsers that
+// found the symbols' lines, as the index's manifest lists them): checks
+// made on another basis are all made again.
+func (s *Store) ExportChecks(basis string) (data []byte, changed bool, err error) {
 	nodes := s.load(&s.project).nodes
 	s.hashMu.Lock()
 	before := s.checks
+	if s.checksBasis != basis {
+		before = nil
+	}
 	s.hashMu.Unlock()
 	next := map[string]*Check{}
 	for _, n := range nodes {
@@ -128,21 +134,22 @@ func (s *Store) ExportChecks() (data []byte, changed bool, err error) {
 		changed = true
 	}
 	s.hashMu.Lock()
-	s.checks = next
+	s.checks, s.checksBasis = next, basis
 	s.hashMu.Unlock()
-	return encodeChecks(next), changed, nil
+	return encodeChecks(basis, next), changed, nil
 }
 
-// The checks' file: a magic line, then each check (by id) as uvarint
-// lengths and counts: its id, the anchors' sum (8 bytes), its files
+// The checks' file: a magic line, the basis, then each check (by id) as
+// uvarint lengths and counts: its id, the anchors' sum (8 bytes), its files
 // (path, exists, time, size, inode) and what Stale said; core/codec's
 // CRC-32C trailer ends it.
-const checksMagic = "rubi-checks 1\n"
+const checksMagic = "rubi-checks 2\n"
 
 var errChecksDamaged = errors.New("the notes' checks are damaged")
 
-func encodeChecks(checks map[string]*Check) []byte {
+func encodeChecks(basis string, checks map[string]*Check) []byte {
 	b := []byte(checksMagic)
+	b = codec.AppendString(b, basis)
 	b = binary.AppendUvarint(b, uint64(len(checks)))
 	ids := make([]string, 0, len(checks))
 	for id := range checks {
@@ -173,13 +180,14 @@ func encodeChecks(checks map[string]*Check) []byte {
 	return codec.Seal(b)
 }
 
-func decodeChecks(data []byte) (map[string]*Check, error) {
+func decodeChecks(data []byte) (string, map[string]*Check, error) {
 	sealed, ok := codec.Unseal(data)
 	body, isChecks := bytes.CutPrefix(sealed, []byte(checksMagic))
 	if !ok || !isChecks {
-		return nil, errChecksDamaged
+		return "", nil, errChecksDamaged
 	}
 	r := checksReader{b: body}
+	basis := r.str()
 	n := r.count()
 	out := make(map[string]*Check, n)
 	for range n {
@@ -197,14 +205,14 @@ func decodeChecks(data []byte) (map[string]*Check, error) {
 			c.Stale[i] = r.str()
 		}
 		if r.bad {
-			return nil, errChecksDamaged
+			return "", nil, errChecksDamaged
 		}
 		out[c.ID] = c
 	}
 	if r.bad || len(r.b) != 0 {
-		return nil, errChecksDamaged
+		return "", nil, errChecksDamaged
 	}
-	return out, nil
+	return basis, out, nil
 }
 
 // checksReader reads the checks' encoding; a read past the end or a

@@ -19,11 +19,11 @@ func TestKeptChecksStandWhileTheirFilesDo(t *testing.T) {
 	s := newStore(t, func(o *Options) { o.Code = &codeMap{} })
 	writeFile(t, s.root, "f.go", fGo)
 	id := registerOne(t, s, Input{Title: "Subtraction", Body: "It takes one away.", Files: []string{"f.go"}, Symbols: []string{"B"}}).ID
-	data, changed, err := s.ExportChecks()
+	data, changed, err := s.ExportChecks("go=1")
 	if err != nil || !changed {
 		t.Fatalf("the first export: changed %v, %v", changed, err)
 	}
-	if _, again, _ := s.ExportChecks(); again {
+	if _, again, _ := s.ExportChecks("go=1"); again {
 		t.Error("an export with nothing changed says the checks changed")
 	}
 	other := func() *Store {
@@ -36,6 +36,11 @@ func TestKeptChecksStandWhileTheirFilesDo(t *testing.T) {
 	}
 	if got := other().Stale(get(t, s, id)); got != nil {
 		t.Fatalf("fresh: %q", got)
+	}
+	// Other parsers give the symbols other lines: every check is made
+	// again.
+	if _, again, _ := other().ExportChecks("go=2"); !again {
+		t.Error("an export on another basis kept the checks")
 	}
 
 	// B's body changes and the file keeps its time and size: the kept
@@ -75,7 +80,7 @@ func TestKeptChecksStandWhileTheirFilesDo(t *testing.T) {
 		t.Errorf("a new version: %q, want %q", got, live)
 	}
 	// The next export checks it again, and keeps that.
-	if data, changed, err = s.ExportChecks(); err != nil || !changed {
+	if data, changed, err = s.ExportChecks("go=1"); err != nil || !changed {
 		t.Fatalf("the export after the change: changed %v, %v", changed, err)
 	}
 	o := other()
@@ -99,7 +104,7 @@ func TestDamagedChecksAreRefused(t *testing.T) {
 	writeFile(t, s.root, "f.go", fGo)
 	registerOne(t, s, Input{Title: "Subtraction", Body: "It takes one away.", Files: []string{"f.go"}, Symbols: []string{"B"}})
 	registerOne(t, s, Input{Title: "Addition", Body: "It adds one.", Files: []string{"f.go", "gone.go"}, Symbols: []string{"A"}})
-	data, _, err := s.ExportChecks()
+	data, _, err := s.ExportChecks("go=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +131,7 @@ func TestDamagedChecksAreRefused(t *testing.T) {
 // the next run finds them and checks nothing.
 func TestChecksWithoutNotesAreWrittenOnce(t *testing.T) {
 	s := newStore(t)
-	data, changed, err := s.ExportChecks()
+	data, changed, err := s.ExportChecks("go=1")
 	if err != nil || !changed {
 		t.Fatalf("the first export: changed %v, %v", changed, err)
 	}
@@ -134,7 +139,7 @@ func TestChecksWithoutNotesAreWrittenOnce(t *testing.T) {
 	if err := o.ImportChecks(data); err != nil {
 		t.Fatal(err)
 	}
-	if _, changed, _ := o.ExportChecks(); changed {
+	if _, changed, _ := o.ExportChecks("go=1"); changed {
 		t.Error("an export of the same empty checks says they changed")
 	}
 }

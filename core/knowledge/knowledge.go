@@ -390,8 +390,10 @@ type Store struct {
 	hashMu sync.Mutex
 	hashes map[string]hashEntry
 	codes  map[string]codeEntry
-	// checks are the notes' kept checks against the code (checks.go).
-	checks map[string]*Check
+	// checks are the notes' kept checks against the code, made on
+	// checksBasis (checks.go).
+	checks      map[string]*Check
+	checksBasis string
 
 	// own is the record of the user's files last read (own.go), at
 	// ownVersion of its file; s.mu guards both.

@@ -159,11 +159,12 @@ func (s *Nodes) ChecksSaved() bool {
 
 // SaveChecks checks every note against the code, taking the kept check of
 // each note whose anchors and files did not change, and saves the checks
-// when any changed. An index run calls it, the index lock held.
-func (s *Nodes) SaveChecks() error {
+// when any changed. An index run calls it, the index lock held; basis is
+// knowledge.Store.ExportChecks'.
+func (s *Nodes) SaveChecks(basis string) error {
 	s.ImportCache()
 	s.importChecks()
-	data, changed, err := s.store().ExportChecks()
+	data, changed, err := s.store().ExportChecks(basis)
 	if err != nil || !changed {
 		return err
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -343,7 +345,12 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 // (notes.Nodes.SaveChecks) once the run's manifest is the current one: a
 // cache, whose loss costs the next recall a reading of the notes' files.
 func (r *indexRun) saveChecks() {
-	if err := r.e.nodes.SaveChecks(); err != nil {
+	// A check's verdict rests on the lines the parsers give the symbols.
+	var basis strings.Builder
+	for _, lang := range slices.Sorted(maps.Keys(r.next.Parsers)) {
+		basis.WriteString(lang + "=" + r.next.Parsers[lang] + "\n")
+	}
+	if err := r.e.nodes.SaveChecks(basis.String()); err != nil {
 		r.problems = append(r.problems, "could not save the notes' checks against the code: "+err.Error())
 	}
 	r.lap("checks")
