@@ -126,7 +126,11 @@ func (h *handler) updateState(ctx context.Context, fn func(*sessionState)) (*ses
 	if err != nil {
 		return nil, err
 	}
-	return st, store.WriteFile(path, data, 0o644)
+	// Without waiting for the disk: a hook runs on every tool call, and
+	// a sync also commits the file system's pending journal; a state lost
+	// or cut short in a power cut reads as a fresh one (readState), which
+	// costs a counter.
+	return st, store.WriteDerived(path, data, 0o644)
 }
 
 // endSession removes the session's state.
