@@ -18,7 +18,7 @@ import (
 )
 
 // ProcessEnv is the world of a hook process: the project's configuration
-// with the extra layers configs, a quiet engine with the program's engine
+// with the extra layers configs (config.LoadCached), a quiet engine with the program's engine
 // options (its Logger is replaced: a hook logs nothing), a background
 // index run as the detached process indexCmd makes for a root (its own
 // session, so it outlives the hook; its errors go to .rubi/hooks.log),
@@ -29,7 +29,9 @@ func ProcessEnv(configs []string, engine pipeline.Options, indexCmd func(root st
 	engine.Logger = hclog.NewNullLogger()
 	return Env{
 		Config: func(root string) (*config.Config, error) {
-			cfg, err := config.LoadChecked(config.Options{Root: root, Extra: configs})
+			// Through the cache: a hook runs on every prompt and tool
+			// call, and parsing the same files was most of many hooks.
+			cfg, err := config.LoadCached(config.Options{Root: root, Extra: configs}, config.CacheDir())
 			if err != nil {
 				return nil, fmt.Errorf("configuration: %w", err)
 			}

@@ -67,9 +67,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return 0
 	case len(rest) <= 1:
-		// The defaults are parsed while the payload is read and the
-		// project found.
-		config.ParseDefaultsAhead()
 		event := ""
 		if len(rest) == 1 {
 			event = rest[0]

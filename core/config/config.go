@@ -221,6 +221,9 @@ type Config struct {
 	// Trust is what the project's trust covers and, untrusted, the
 	// stages that ran without their plugin (trust.go).
 	Trust Trust `json:"trust"`
+
+	// safe is the user's safe_directories, as the load read them.
+	safe owner.Safe
 }
 
 // Stage is one stage block after layering.
@@ -354,6 +357,7 @@ func Load(opts Options) (*Config, hcl.Diagnostics) {
 		record = TrustPath()
 	}
 	l.applyTrust(record)
+	l.cfg.safe = l.safe
 	return l.cfg, l.diags
 }
 
@@ -428,11 +432,6 @@ func parse(name string, src []byte) parsed {
 
 // parseDefaults is the defaults' parse, made once in a process.
 var parseDefaults = sync.OnceValue(func() parsed { return parse(DefaultsName, rubi.DefaultConfig) })
-
-// ParseDefaultsAhead starts parsing the defaults, which every Load
-// layers first, in the background: a program calls it as it starts,
-// before it has what Load needs.
-func ParseDefaultsAhead() { go parseDefaults() }
 
 // readAhead reads and parses the configuration file at path in the
 // background: the project's rubi.hcl, under root, as the repository's
