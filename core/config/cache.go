@@ -111,8 +111,13 @@ func LoadCached(opts Options, dir string) (*Config, error) {
 	if diags.HasErrors() {
 		return nil, &LoadError{Diags: diags}
 	}
+	// Kept only when the files are still the bytes the key was made of:
+	// one edited while Load read it would otherwise give its new content
+	// to its old bytes.
 	if len(diags) == 0 {
-		in.keep(path, cfg)
+		if again, err := cacheInputs(opts); err == nil && again.key == in.key {
+			in.keep(path, cfg)
+		}
 	}
 	return cfg, nil
 }
