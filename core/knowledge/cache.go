@@ -188,6 +188,14 @@ const CacheHead = len(cacheMagic) + 1
 // errCacheVersion says a cache was written by another version of rubi.
 var errCacheVersion = errors.New("the node cache has another version")
 
+// CacheOutdated says the cache on disk is not this store's to keep (an
+// older rubi's): the next export encodes every node, changed or not.
+func (s *Store) CacheOutdated() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cacheBehind = max(s.cacheBehind, 1)
+}
+
 // CacheBehind counts the node files parsed, written or dropped since the
 // cache was imported or last exported: an index run that parsed a few
 // may leave the export to a later run, which costs the next process

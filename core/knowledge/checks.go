@@ -147,6 +147,14 @@ const checksMagic = "rubi-checks 2\n"
 
 var errChecksDamaged = errors.New("the notes' checks are damaged")
 
+// ChecksHead is how much of a checks file ChecksCurrent reads.
+const ChecksHead = len(checksMagic)
+
+// ChecksCurrent says whether head, the start of a checks file, is of this
+// rubi's format: a run that changed nothing still writes the checks when
+// it is not.
+func ChecksCurrent(head []byte) bool { return string(head) == checksMagic }
+
 func encodeChecks(basis string, checks map[string]*Check) []byte {
 	b := []byte(checksMagic)
 	b = codec.AppendString(b, basis)

@@ -88,8 +88,15 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 	path := filepath.Join(s.indexDir, cacheFile)
 	s.ImportCache()
 	nodes, problems := s.store().Nodes()
-	if s.store().CacheBehind() < behind {
+	// A cache another rubi wrote over this one's (an older rubi beside a
+	// server of this one) is written again, though this store holds every
+	// node it parsed.
+	current := s.CacheCurrent()
+	if s.store().CacheBehind() < behind && current {
 		return nodes, problems
+	}
+	if !current {
+		s.store().CacheOutdated()
 	}
 	if data, changed, err := s.store().ExportCache(); err == nil && changed {
 		// A cache: lost or cut short (its checksum tells), the next run
@@ -150,11 +157,17 @@ func (s *Nodes) CacheCurrent() bool {
 	return knowledge.CacheCurrent(head[:n])
 }
 
-// ChecksSaved says whether the notes' checks were saved (they may be out
-// of date).
+// ChecksSaved says whether the notes' checks were saved by this rubi's
+// version (they may be out of date). Its head alone is read.
 func (s *Nodes) ChecksSaved() bool {
-	_, err := os.Lstat(filepath.Join(s.indexDir, checksFile))
-	return err == nil
+	f, err := store.OpenWithin(s.root, filepath.Join(s.indexDir, checksFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, knowledge.ChecksHead)
+	n, _ := io.ReadFull(f, head)
+	return knowledge.ChecksCurrent(head[:n])
 }
 
 // SaveChecks checks every note against the code, taking the kept check of
@@ -165,7 +178,7 @@ func (s *Nodes) SaveChecks(basis string) error {
 	s.ImportCache()
 	s.importChecks()
 	data, changed, err := s.store().ExportChecks(basis)
-	if err != nil || !changed {
+	if err != nil || !changed && s.ChecksSaved() {
 		return err
 	}
 	// A cache: lost or cut short (its checksum tells), notes are checked

@@ -768,13 +768,42 @@ func TestAnOlderNodeCacheIsWrittenAgain(t *testing.T) {
 	if err := os.WriteFile(cache, codec.Seal(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e = engine(t, root)
 	if e.Notes().CacheCurrent() {
 		t.Fatal("an older cache reads as current")
 	}
+	// The same engine, which holds every node already (a server beside
+	// an older rubi), and a fresh one.
+	for _, e := range []*Engine{e, engine(t, root)} {
+		if err := os.WriteFile(cache, codec.Seal(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		index(t, e)
+		if !engine(t, root).Notes().CacheCurrent() {
+			t.Error("a run that found the notes unchanged left the older cache")
+		}
+	}
+}
+
+// Checks an older rubi kept are written again by the next index run, even
+// one that finds nothing changed: this rubi cannot read them, and would
+// check every recalled note against its files until a note changed.
+func TestOlderChecksAreWrittenAgain(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
 	index(t, e)
-	if !engine(t, root).Notes().CacheCurrent() {
-		t.Error("a run that found the notes unchanged left the older cache")
+	checks := filepath.Join(e.folder.dir, "checks.bin")
+	if !e.Notes().ChecksSaved() {
+		t.Fatal("the index kept no checks")
+	}
+	if err := os.WriteFile(checks, []byte("rubi-checks 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if e.Notes().ChecksSaved() {
+		t.Fatal("older checks read as this rubi's")
+	}
+	index(t, e)
+	if !engine(t, root).Notes().ChecksSaved() {
+		t.Error("a run that changed nothing left the older checks")
 	}
 }
 
