@@ -63,16 +63,22 @@ func langOrOther(l string) string {
 	return l
 }
 
-// walk lists the project's files as rubi.hcl's index block says.
+// walk lists the project's files as rubi.hcl's index block says. The
+// last walk's directories (walk.Dirs, in the index folder) spare it
+// listing those unchanged since; a walk that learned something new
+// saves them for the next.
 func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	ix := r.e.cfg.Index
 	var files []*scanned
 	r.progress.phase(PhaseWalk, 0, 0)
+	dirsFile := filepath.Join(r.e.folder.dir, walk.DirsFile)
+	dirs := walk.LoadDirs(dirsFile)
 	st, err := walk.Walk(ctx, r.e.cfg.Root, walk.Options{
 		Include:           ix.Include,
 		Exclude:           ix.Exclude,
 		NoDefaultExcludes: !ix.DefaultExcludes,
 		MaxFileSize:       ix.MaxFileSize,
+		Dirs:              dirs,
 	}, func(f walk.File) error {
 		files = append(files, &scanned{file: f})
 		r.progress.add(1, 0)
@@ -80,6 +86,12 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	})
 	if st.Skipped == nil {
 		st.Skipped = map[string]int{}
+	}
+	if err == nil && dirs.Changed() {
+		if err := dirs.Save(dirsFile); err != nil {
+			// Derived: the next walk lists every directory.
+			r.e.logger.Warn("could not save the walked directories", "error", err)
+		}
 	}
 	return files, st, err
 }
