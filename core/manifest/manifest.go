@@ -216,9 +216,23 @@ func Load(dir string, whole, oneShot bool) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
-	m, err := decode(mapped.Data, whole)
-	if err != nil {
+	data := mapped.Data
+	if whole && !oneShot {
+		// Every record is decoded, and its strings and imports are views
+		// of the file's bytes: records outlive the manifest they were
+		// read with (an index run carries unchanged records into the
+		// next manifest, and a long-running process loads many
+		// manifests), so they view a copy, one for all, that the
+		// garbage collector keeps while any does, and the mapping goes.
+		// A one-shot process keeps the mapping until it exits instead.
+		data = bytes.Clone(data)
 		mapped.Close()
+	}
+	m, err := decode(data, whole)
+	if err != nil {
+		if !whole || oneShot {
+			mapped.Close()
+		}
 		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
 	}
 	if oneShot {
@@ -234,10 +248,7 @@ func Load(dir string, whole, oneShot bool) (*Manifest, error) {
 		// manifest lives; what it decodes is copied out of it.
 		m.edgesRaw = bytes.Clone(m.edgesRaw)
 		store.CloseWith(m, mapped)
-		return m, nil
 	}
-	m.detach()
-	mapped.Close()
 	return m, nil
 }
 
@@ -344,33 +355,6 @@ func (m *Manifest) RoleIn(p string, roles []string) bool {
 		}
 	}
 	return false
-}
-
-// detach copies the bytes the decoded manifest still slices from its file
-// (imports and edges kept encoded) into one buffer of its own, so the file
-// can be released: records outlive the manifest they were read with (an
-// index run carries unchanged records into the next manifest, and a
-// long-running process loads many manifests), so tying the mapping to the
-// manifest's life would not be safe. A one-shot process skips the copy
-// and keeps the mapping until it exits instead.
-func (m *Manifest) detach() {
-	size := len(m.edgesRaw)
-	for _, r := range m.files {
-		size += len(r.importsRaw)
-	}
-	buf := make([]byte, 0, size)
-	keep := func(b []byte) []byte {
-		if b == nil {
-			return nil
-		}
-		start := len(buf)
-		buf = append(buf, b...)
-		return buf[start:len(buf):len(buf)]
-	}
-	m.edgesRaw = keep(m.edgesRaw)
-	for _, r := range m.files {
-		r.importsRaw = keep(r.importsRaw)
-	}
 }
 
 // SymbolsFile is the path of the symbols file of a generation in the
@@ -675,6 +659,29 @@ func (m *Manifest) SortedPaths() []string {
 	sort.Strings(paths)
 	m.sorted = paths
 	return paths
+}
+
+// InOrder tells m its paths in order, as the caller that filled its
+// records has them (an index run, in the walk's order): SortedPaths then
+// returns paths, which m keeps, without sorting. Paths that are not in
+// strictly increasing order, or fewer or more than the records, are
+// ignored: SortedPaths sorts as before.
+func (m *Manifest) InOrder(paths []string) {
+	if len(paths) != len(m.Records()) || !strictlyIncreasing(paths) {
+		return
+	}
+	m.sortMu.Lock()
+	m.sorted = paths
+	m.sortMu.Unlock()
+}
+
+func strictlyIncreasing(paths []string) bool {
+	for i := 1; i < len(paths); i++ {
+		if paths[i-1] >= paths[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Facts rebuilds the FileFacts the resolver needs (no symbols).

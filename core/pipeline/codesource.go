@@ -37,12 +37,16 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	// the tree's bytes.
 	r.dropContents()
 	r.lap("read and parse")
+	// r.files are in path order (the walk's, or the last run's records'):
+	// next's paths need no sorting (manifest.InOrder).
+	paths := make([]string, 0, len(r.files))
 	for _, s := range r.files {
 		if s.skip != "" {
 			stats.Files.Skipped[s.skip]++
 			continue
 		}
 		next.Records()[s.rec.Path] = s.rec
+		paths = append(paths, s.rec.Path)
 		if s.changed {
 			stats.Parsed++
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
@@ -59,6 +63,7 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 		stats.Symbols += s.rec.Symbols
 		stats.Imports += s.rec.ImportCount()
 	}
+	next.InOrder(paths)
 	for p := range prev.Records() {
 		if _, ok := next.File(p); !ok {
 			stats.Removed++
