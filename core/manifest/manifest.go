@@ -194,6 +194,14 @@ func New() *Manifest {
 	return &Manifest{Version: Version, files: map[string]*Record{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Parsers: map[string]string{}}
 }
 
+// Reserve readies an empty manifest for n records, so that filling them
+// does not grow its map step by step.
+func (m *Manifest) Reserve(n int) {
+	if m.table == nil && len(m.files) == 0 {
+		m.files = make(map[string]*Record, n)
+	}
+}
+
 // ErrNoIndex says the project has not been indexed yet.
 var ErrNoIndex = errors.New("no index yet")
 

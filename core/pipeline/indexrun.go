@@ -223,6 +223,7 @@ func (r *indexRun) previous(ctx context.Context) error {
 	}
 	r.prev = prev
 	r.next = manifest.New()
+	r.next.Reserve(len(r.files))
 	r.next.Roles = rolesSig
 	r.lap("manifest and walk")
 	r.stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
@@ -277,7 +278,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 	for _, rec := range next.Records() {
 		stats.Edges += rec.Importers
 	}
-	stats.Modules = len(e.maps.modules(next))
+	stats.Modules = e.maps.moduleCount(next)
 	for name := range next.Rankers {
 		if st := e.cfg.Stage(core.KindRanker, name); st != nil && !stateless(st) {
 			stats.Rankers[name] = "up to date"
@@ -388,7 +389,7 @@ func (r *indexRun) buildGraph() error {
 	r.edges, r.reused = edges, reused
 	stats.Edges = len(edges)
 	r.dirty = dirtyModules(prev, next)
-	stats.Modules = len(e.maps.modules(next))
+	stats.Modules = e.maps.moduleCount(next)
 	r.removedIDs = append(r.removedIDs, removedModules(prev, next)...)
 	return nil
 }

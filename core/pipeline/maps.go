@@ -169,6 +169,17 @@ func (c *codeMaps) modules(m *manifest.Manifest) map[string][]*manifest.Record {
 	return mods
 }
 
+// moduleCount is len(c.modules(m)), counted without listing the files.
+func (c *codeMaps) moduleCount(m *manifest.Manifest) int {
+	shown := map[string]bool{}
+	for _, rec := range m.Records() {
+		if !shown[rec.Module] && !c.roles.hides(rec) {
+			shown[rec.Module] = true
+		}
+	}
+	return len(shown)
+}
+
 // stale reports whether the maps must be rewritten although no code
 // changed: map.md is missing, was rendered by an older rubi, is not the
 // file an index wrote (committed, pulled, edited), or a curated summary is
