@@ -750,6 +750,13 @@ func (m *Manifest) CarryEdges(prev *Manifest) {
 	m.edgesRaw, m.hasEdges = prev.edgesRaw, prev.hasEdges
 }
 
+// CarrySummaries takes prev's module summaries (ModuleSummaries) for m,
+// whose records are prev's in path, module and rank: those of a run that
+// changed no file's content. A query of m then needs no summarizing.
+func (m *Manifest) CarrySummaries(prev *Manifest) {
+	m.modulesSet.Do(func() { m.modules = prev.ModuleSummaries() })
+}
+
 // ReuseEdges keeps prev's stored import edges, which still hold: Save
 // writes their bytes back instead of encoding the edges SetEdges gives,
 // which must be the same ones (decoded by prev.ImportEdges).

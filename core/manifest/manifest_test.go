@@ -467,3 +467,26 @@ func TestInOrder(t *testing.T) {
 		}
 	}
 }
+
+// A manifest that takes over the records of the one it replaces, as a
+// run that changed nothing does, gives the module summaries it would
+// have computed from them.
+func TestCarrySummaries(t *testing.T) {
+	dir := t.TempDir()
+	if err := synthetic(120).Save(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	prev, err := Load(dir, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := New()
+	for p, rec := range prev.Records() {
+		next.Records()[p] = rec
+	}
+	next.CarrySummaries(prev)
+	want := summarizeModules(prev.Records())
+	if got := next.ModuleSummaries(); !reflect.DeepEqual(got, want) || len(got) != 40 {
+		t.Errorf("carried %d summaries, want the %d computed", len(got), len(want))
+	}
+}

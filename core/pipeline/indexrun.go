@@ -285,6 +285,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		}
 	}
 	next.CarryEdges(prev)
+	next.CarrySummaries(prev)
 	written := false
 	if e.maps.stale(next) {
 		edges, err := prev.ImportEdges()
