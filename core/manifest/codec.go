@@ -359,6 +359,7 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 	m.files = make(map[string]*Record, n)
 	recs := make([]Record, n)
 	paths := make([]string, n)
+	ordered := make([]*Record, n)
 	// The records' strings and imports are views of data, which the
 	// caller keeps for as long as they live (Load).
 	rd := viewMDecoder(t.data)
@@ -372,13 +373,16 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 			break
 		}
 		m.files[r.Path] = r
-		paths[i] = r.Path
+		paths[i], ordered[i] = r.Path, r
 	}
 	if rd.Err != nil || len(rd.B) != 0 || len(m.files) != n {
 		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
 	}
 	// The records are in path order: SortedPaths need not sort them.
 	m.InOrder(paths)
+	if m.sorted != nil {
+		m.ordered = ordered
+	}
 	return m, nil
 }
 

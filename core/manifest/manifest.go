@@ -177,6 +177,9 @@ type Manifest struct {
 	// sorted caches SortedPaths for queries running at once.
 	sortMu sync.Mutex
 	sorted []string
+	// ordered are the records of a manifest read whole, in path order
+	// (ReadInOrder).
+	ordered []*Record
 }
 
 // Resolution is how a resolution of imports went: by language, how many
@@ -667,6 +670,16 @@ func (m *Manifest) SortedPaths() []string {
 	sort.Strings(paths)
 	m.sorted = paths
 	return paths
+}
+
+// ReadInOrder returns the records of a manifest read whole (Load), in
+// path order, as they were read, for a caller that replaces none of them
+// (an index run's previous manifest); nil for any other manifest.
+func (m *Manifest) ReadInOrder() []*Record {
+	if len(m.ordered) != len(m.files) {
+		return nil
+	}
+	return m.ordered
 }
 
 // InOrder tells m its paths in order, as the caller that filled its

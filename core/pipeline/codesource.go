@@ -64,15 +64,28 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 		stats.Imports += s.rec.ImportCount()
 	}
 	next.InOrder(paths)
-	for p := range prev.Records() {
-		if _, ok := next.File(p); !ok {
-			stats.Removed++
-			r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
-		}
+	for _, p := range missing(prev.SortedPaths(), next.SortedPaths()) {
+		stats.Removed++
+		r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
 	}
 	sort.Strings(r.removedIDs)
 	stats.Files.Indexed = len(next.Records())
 	return nil
+}
+
+// missing returns the paths of was not in now, both in increasing order.
+func missing(was, now []string) []string {
+	var out []string
+	k := 0
+	for _, p := range was {
+		for k < len(now) && now[k] < p {
+			k++
+		}
+		if k == len(now) || now[k] != p {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // documents adds the files' and modules' documents, with bodies (and

@@ -105,13 +105,14 @@ func (r *indexRun) scan(ctx context.Context) error {
 	r.binaries, r.scanned = readBinaryFiles(r.e.folder.dir), true
 	var todo []*scanned
 	known := 0 // binary files as the last run saw them
+	previous := recordsInOrder(prev)
 	for _, s := range files {
 		if b, ok := r.binaries[s.file.Path]; ok && !full && b == (binaryStamp{s.file.Size, s.file.ModTime.UnixNano()}) {
 			s.skip = walk.ReasonBinary
 			known++
 			continue
 		}
-		old := prev.Records()[s.file.Path]
+		old := previous(s.file.Path)
 		// A file is reused only if the parser of its language is the
 		// one that parsed it: a new parser, setting or rubi version
 		// re-parses the language.
@@ -185,6 +186,32 @@ func (r *indexRun) scan(ctx context.Context) error {
 		}
 	}
 	return r.parse(ctx, parse, route)
+}
+
+// recordsInOrder returns a lookup of m's records by path for paths asked
+// in increasing order, as the walk yields them: a merge with the records
+// of a manifest read in order (manifest.ReadInOrder), which hashes no
+// path; by path in the map for any other manifest, or a path asked out
+// of order.
+func recordsInOrder(m *manifest.Manifest) func(path string) *manifest.Record {
+	ordered := m.ReadInOrder()
+	if ordered == nil {
+		return func(p string) *manifest.Record { return m.Records()[p] }
+	}
+	k, last := 0, ""
+	return func(p string) *manifest.Record {
+		if p < last {
+			return m.Records()[p]
+		}
+		last = p
+		for k < len(ordered) && ordered[k].Path < p {
+			k++
+		}
+		if k < len(ordered) && ordered[k].Path == p {
+			return ordered[k]
+		}
+		return nil
+	}
 }
 
 // readOne loads one file and compares it with its previous record.

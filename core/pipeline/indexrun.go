@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -278,7 +279,15 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 	for _, rec := range next.Records() {
 		stats.Edges += rec.Importers
 	}
-	stats.Modules = e.maps.moduleCount(next)
+	stats.Modules = e.maps.moduleCount(func(yield func(*manifest.Record) bool) {
+		// next's records, in path order: this run's files (keep
+		// replaces none).
+		for _, s := range r.files {
+			if s.skip == "" && !yield(s.rec) {
+				return
+			}
+		}
+	})
 	for name := range next.Rankers {
 		if st := e.cfg.Stage(core.KindRanker, name); st != nil && !stateless(st) {
 			stats.Rankers[name] = "up to date"
@@ -390,7 +399,7 @@ func (r *indexRun) buildGraph() error {
 	r.edges, r.reused = edges, reused
 	stats.Edges = len(edges)
 	r.dirty = dirtyModules(prev, next)
-	stats.Modules = e.maps.moduleCount(next)
+	stats.Modules = e.maps.moduleCount(maps.Values(next.Records()))
 	r.removedIDs = append(r.removedIDs, removedModules(prev, next)...)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path"
 	"path/filepath"
@@ -169,12 +170,18 @@ func (c *codeMaps) modules(m *manifest.Manifest) map[string][]*manifest.Record {
 	return mods
 }
 
-// moduleCount is len(c.modules(m)), counted without listing the files.
-func (c *codeMaps) moduleCount(m *manifest.Manifest) int {
+// moduleCount is len(c.modules(m)) for recs, m's records, counted
+// without listing the files: in path order, a module's records mostly
+// follow one another, and its name is looked up once for them.
+func (c *codeMaps) moduleCount(recs iter.Seq[*manifest.Record]) int {
 	shown := map[string]bool{}
-	for _, rec := range m.Records() {
-		if !shown[rec.Module] && !c.roles.hides(rec) {
-			shown[rec.Module] = true
+	last, lastShown, started := "", false, false
+	for rec := range recs {
+		if !started || rec.Module != last {
+			last, lastShown, started = rec.Module, shown[rec.Module], true
+		}
+		if !lastShown && !c.roles.hides(rec) {
+			shown[last], lastShown = true, true
 		}
 	}
 	return len(shown)
