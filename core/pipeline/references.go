@@ -111,7 +111,7 @@ func (r *indexRun) references(ctx context.Context) error {
 			defer mapped.Close()
 			// The checksum and header tell whether the table is whole
 			// and whose it is, without decoding it.
-			was, n, err = refs.Verify(mapped.Data)
+			was, n, err = refs.VerifyFile(file, mapped.Data)
 		}
 		switch {
 		case err != nil:
