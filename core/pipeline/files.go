@@ -135,6 +135,7 @@ func (r *indexRun) scan(ctx context.Context) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	r.working()
 	route, err := r.e.stages.parsers(ctx, false)
 	if err != nil {
 		return err

@@ -130,6 +130,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
 		return r.keep(ctx)
 	}
+	r.working()
 	if err := r.readInFull(); err != nil {
 		return nil, err
 	}
@@ -151,6 +152,15 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	return r.save()
+}
+
+// working tells IndexOptions.Working, once, that the run has work beyond
+// confirming the index as it stands.
+func (r *indexRun) working() {
+	if r.opts.Working != nil {
+		r.opts.Working()
+		r.opts.Working = nil
+	}
 }
 
 // previous reads the last run's manifest while the project is walked

@@ -1,8 +1,12 @@
 package pipeline
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rubi-dev/rubi/core/manifest"
 )
@@ -42,5 +46,40 @@ func TestInOrderLookups(t *testing.T) {
 				t.Errorf("whole %v: %q gives %v, the map %v", whole, p, got, want)
 			}
 		}
+	}
+}
+
+// IndexOptions.Working is called once by a run with files to read or an
+// index to build, and never by a run that finds nothing changed.
+func TestIndexWorking(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	calls := 0
+	run := func() *IndexStats {
+		t.Helper()
+		stats, err := e.Index(context.Background(), IndexOptions{Working: func() { calls++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stats
+	}
+	if run(); calls != 1 {
+		t.Errorf("the first index: Working called %d times, want once", calls)
+	}
+	calls = 0
+	if stats := run(); calls != 0 || stats.Parsed != 0 {
+		t.Errorf("nothing changed: Working called %d times (%d parsed), want never", calls, stats.Parsed)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "internal", "discount", "rules.go"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if stats := run(); calls != 1 || stats.Parsed != 0 {
+		t.Errorf("a file touched: Working called %d times (%d parsed), want once, nothing parsed", calls, stats.Parsed)
+	}
+	calls = 0
+	edit(t, root, "internal/discount/rules.go", "", "\n// An edit.\n")
+	if stats := run(); calls != 1 || stats.Parsed != 1 {
+		t.Errorf("a file edited: Working called %d times (%d parsed), want once", calls, stats.Parsed)
 	}
 }

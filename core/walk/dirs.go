@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -277,7 +278,7 @@ func LoadDirs(path string) *Dirs {
 
 func decodeDirs(data []byte) (*Dirs, bool) {
 	body, ok := codec.Unseal(data)
-	if !ok || !strings.HasPrefix(string(body), dirsMagic) || len(body) < len(dirsMagic)+32 {
+	if !ok || !bytes.HasPrefix(body, []byte(dirsMagic)) || len(body) < len(dirsMagic)+32 {
 		return nil, false
 	}
 	d := &Dirs{}
@@ -354,7 +355,7 @@ func decodeRules(dec *codec.Decoder) []rule {
 
 // validName reports whether name is one element of a path.
 func validName(name string) bool {
-	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\x00")
+	return name != "" && name != "." && name != ".." && strings.IndexByte(name, '/') < 0 && strings.IndexByte(name, 0) < 0
 }
 
 // validRel reports whether rel is "" or a slash path of valid names.
