@@ -88,8 +88,10 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 		st.Skipped = map[string]int{}
 	}
 	if err == nil && dirs.Changed() {
-		if err := dirs.Save(dirsFile); err != nil {
-			// Derived: the next walk lists every directory.
+		// Derived: unsaved, the next walk lists every directory. A
+		// folder that cannot be written (read-only, full) is the index's
+		// to report, where it matters: when the run must write it.
+		if err := dirs.Save(dirsFile); err != nil && !store.CannotWrite(err) {
 			r.e.logger.Warn("could not save the walked directories", "error", err)
 		}
 	}
