@@ -358,7 +358,11 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 	}
 	m.files = make(map[string]*Record, n)
 	recs := make([]Record, n)
-	rd := newMDecoder(t.data)
+	paths := make([]string, n)
+	ordered := make([]*Record, n)
+	// The records' strings and imports are views of data, which the
+	// caller keeps for as long as they live (Load).
+	rd := viewMDecoder(t.data)
 	for i := range recs {
 		if len(t.data)-len(rd.B) != t.offset(i) {
 			rd.Err = errManifestCorrupt
@@ -369,9 +373,15 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 			break
 		}
 		m.files[r.Path] = r
+		paths[i], ordered[i] = r.Path, r
 	}
 	if rd.Err != nil || len(rd.B) != 0 || len(m.files) != n {
 		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
+	}
+	// The records are in path order: SortedPaths need not sort them.
+	m.InOrder(paths)
+	if m.sorted != nil {
+		m.ordered = ordered
 	}
 	return m, nil
 }
@@ -394,8 +404,8 @@ func validGeneration(g string) bool {
 // length, not decoded: the record keeps their bytes for the runs that
 // resolve.
 func (d *mdecoder) record(r *Record) {
-	r.Path, r.Language, r.Package = d.String(), d.interned(), d.interned()
-	r.Module, r.Doc, r.ParseError, r.Role = d.interned(), d.String(), d.String(), d.interned()
+	r.Path, r.Language, r.Package = d.str(), d.interned(), d.interned()
+	r.Module, r.Doc, r.ParseError, r.Role = d.interned(), d.str(), d.str(), d.interned()
 	r.Generated = d.Uvarint()&1 != 0
 	r.Size, r.ModTime = d.Varint(), d.Varint()
 	copy(r.Hash[:], d.Raw(32))
@@ -525,16 +535,38 @@ func (t *recordTable) find(p string) (*Record, bool) {
 	return r, r != nil
 }
 
-// mdecoder reads the manifest's records, interning the strings that repeat.
+// mdecoder reads the manifest's records, interning the strings that
+// repeat, or, as a view decoder, reading every string as a view of the
+// bytes it decodes.
 type mdecoder struct {
 	codec.Decoder
 	intern map[string]string
+	view   bool
 }
 
 func newMDecoder(b []byte) *mdecoder {
 	return &mdecoder{Decoder: codec.Decoder{B: b, Corrupt: errManifestCorrupt}, intern: map[string]string{}}
 }
 
+// viewMDecoder is a decoder of b whose strings are views of b, which must
+// not change afterwards and lives as long as they do.
+func viewMDecoder(b []byte) *mdecoder {
+	return &mdecoder{Decoder: codec.ViewDecoder(b, errManifestCorrupt), view: true}
+}
+
+// str decodes a string.
+func (d *mdecoder) str() string {
+	if d.view {
+		return d.View()
+	}
+	return d.String()
+}
+
 // interned decodes a string that repeats across records, allocating it
-// once (with no intern map, every time).
-func (d *mdecoder) interned() string { return d.Interned(d.intern) }
+// once (with no intern map, every time; as a view, never).
+func (d *mdecoder) interned() string {
+	if d.view {
+		return d.View()
+	}
+	return d.Interned(d.intern)
+}

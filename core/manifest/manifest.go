@@ -177,6 +177,9 @@ type Manifest struct {
 	// sorted caches SortedPaths for queries running at once.
 	sortMu sync.Mutex
 	sorted []string
+	// ordered are the records of a manifest read whole, in path order
+	// (ReadInOrder).
+	ordered []*Record
 }
 
 // Resolution is how a resolution of imports went: by language, how many
@@ -192,6 +195,14 @@ type Resolution struct {
 // to fill through Records.
 func New() *Manifest {
 	return &Manifest{Version: Version, files: map[string]*Record{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Parsers: map[string]string{}}
+}
+
+// Reserve readies an empty manifest for n records, so that filling them
+// does not grow its map step by step.
+func (m *Manifest) Reserve(n int) {
+	if m.table == nil && len(m.files) == 0 {
+		m.files = make(map[string]*Record, n)
+	}
 }
 
 // ErrNoIndex says the project has not been indexed yet.
@@ -216,9 +227,23 @@ func Load(dir string, whole, oneShot bool) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
-	m, err := decode(mapped.Data, whole)
-	if err != nil {
+	data := mapped.Data
+	if whole && !oneShot {
+		// Every record is decoded, and its strings and imports are views
+		// of the file's bytes: records outlive the manifest they were
+		// read with (an index run carries unchanged records into the
+		// next manifest, and a long-running process loads many
+		// manifests), so they view a copy, one for all, that the
+		// garbage collector keeps while any does, and the mapping goes.
+		// A one-shot process keeps the mapping until it exits instead.
+		data = bytes.Clone(data)
 		mapped.Close()
+	}
+	m, err := decode(data, whole)
+	if err != nil {
+		if !whole || oneShot {
+			mapped.Close()
+		}
 		return nil, fmt.Errorf("index %s %v; it will be rebuilt", path, err)
 	}
 	if oneShot {
@@ -234,10 +259,7 @@ func Load(dir string, whole, oneShot bool) (*Manifest, error) {
 		// manifest lives; what it decodes is copied out of it.
 		m.edgesRaw = bytes.Clone(m.edgesRaw)
 		store.CloseWith(m, mapped)
-		return m, nil
 	}
-	m.detach()
-	mapped.Close()
 	return m, nil
 }
 
@@ -344,33 +366,6 @@ func (m *Manifest) RoleIn(p string, roles []string) bool {
 		}
 	}
 	return false
-}
-
-// detach copies the bytes the decoded manifest still slices from its file
-// (imports and edges kept encoded) into one buffer of its own, so the file
-// can be released: records outlive the manifest they were read with (an
-// index run carries unchanged records into the next manifest, and a
-// long-running process loads many manifests), so tying the mapping to the
-// manifest's life would not be safe. A one-shot process skips the copy
-// and keeps the mapping until it exits instead.
-func (m *Manifest) detach() {
-	size := len(m.edgesRaw)
-	for _, r := range m.files {
-		size += len(r.importsRaw)
-	}
-	buf := make([]byte, 0, size)
-	keep := func(b []byte) []byte {
-		if b == nil {
-			return nil
-		}
-		start := len(buf)
-		buf = append(buf, b...)
-		return buf[start:len(buf):len(buf)]
-	}
-	m.edgesRaw = keep(m.edgesRaw)
-	for _, r := range m.files {
-		r.importsRaw = keep(r.importsRaw)
-	}
 }
 
 // SymbolsFile is the path of the symbols file of a generation in the
@@ -677,6 +672,39 @@ func (m *Manifest) SortedPaths() []string {
 	return paths
 }
 
+// ReadInOrder returns the records of a manifest read whole (Load), in
+// path order, as they were read, for a caller that replaces none of them
+// (an index run's previous manifest); nil for any other manifest.
+func (m *Manifest) ReadInOrder() []*Record {
+	if len(m.ordered) != len(m.files) {
+		return nil
+	}
+	return m.ordered
+}
+
+// InOrder tells m its paths in order, as the caller that filled its
+// records has them (an index run, in the walk's order): SortedPaths then
+// returns paths, which m keeps, without sorting. Paths that are not in
+// strictly increasing order, or fewer or more than the records, are
+// ignored: SortedPaths sorts as before.
+func (m *Manifest) InOrder(paths []string) {
+	if len(paths) != len(m.Records()) || !strictlyIncreasing(paths) {
+		return
+	}
+	m.sortMu.Lock()
+	m.sorted = paths
+	m.sortMu.Unlock()
+}
+
+func strictlyIncreasing(paths []string) bool {
+	for i := 1; i < len(paths); i++ {
+		if paths[i-1] >= paths[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // Facts rebuilds the FileFacts the resolver needs (no symbols).
 func (rec *Record) Facts() core.FileFacts {
 	return core.FileFacts{Path: rec.Path, Language: rec.Language, Package: rec.Package, Imports: rec.DecodedImports()}
@@ -733,6 +761,13 @@ func (m *Manifest) SetEdges(edges []core.Edge) { m.edges = edges }
 // SetEdges gives others, and HasEdges and ImportEdges answer as for prev.
 func (m *Manifest) CarryEdges(prev *Manifest) {
 	m.edgesRaw, m.hasEdges = prev.edgesRaw, prev.hasEdges
+}
+
+// CarrySummaries takes prev's module summaries (ModuleSummaries) for m,
+// whose records are prev's in path, module and rank: those of a run that
+// changed no file's content. A query of m then needs no summarizing.
+func (m *Manifest) CarrySummaries(prev *Manifest) {
+	m.modulesSet.Do(func() { m.modules = prev.ModuleSummaries() })
 }
 
 // ReuseEdges keeps prev's stored import edges, which still hold: Save

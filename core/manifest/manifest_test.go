@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -412,5 +413,80 @@ func TestSymbolsDamaged(t *testing.T) {
 	}
 	if _, err := (*Manifest)(nil).OpenSymbols(fixture); !IsGenerationGone(err) {
 		t.Errorf("no manifest: %v", err)
+	}
+}
+
+// A manifest an index run loads whole keeps its records, strings and
+// imports whatever becomes of the file after: they are its own, not the
+// file's (Load), even when the file is overwritten in place.
+func TestLoadWholeOutlivesFile(t *testing.T) {
+	dir := t.TempDir()
+	m := synthetic(30)
+	if err := m.Save(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(dir, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.AllFacts()
+	path := filepath.Join(dir, FileName)
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, bytes.Repeat([]byte{'#'}, int(info.Size())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.AllFacts(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the records changed with the file they were read from")
+	}
+	for p, rec := range back.Records() {
+		if rec.Path != p || rec.Doc != "Package does one thing well." {
+			t.Fatalf("record %q reads path %q, doc %q", p, rec.Path, rec.Doc)
+		}
+	}
+}
+
+// SortedPaths is the paths in order however the records were filled:
+// paths handed in order are taken as they are, and paths out of order,
+// or too few, are not taken at all.
+func TestInOrder(t *testing.T) {
+	m := synthetic(200)
+	want := slices.Sorted(maps.Keys(m.Records()))
+	for name, paths := range map[string][]string{
+		"in order":     slices.Clone(want),
+		"out of order": append(slices.Clone(want[1:]), want[0]),
+		"too few":      slices.Clone(want[1:]),
+		"repeated":     append(slices.Clone(want[:len(want)-1]), want[len(want)-2]),
+	} {
+		m := synthetic(200)
+		m.InOrder(paths)
+		if got := m.SortedPaths(); !slices.Equal(got, want) {
+			t.Errorf("%s: SortedPaths gives %d paths, first %q; want %d in order", name, len(got), got[:min(3, len(got))], len(want))
+		}
+	}
+}
+
+// A manifest that takes over the records of the one it replaces, as a
+// run that changed nothing does, gives the module summaries it would
+// have computed from them.
+func TestCarrySummaries(t *testing.T) {
+	dir := t.TempDir()
+	if err := synthetic(120).Save(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	prev, err := Load(dir, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := New()
+	for p, rec := range prev.Records() {
+		next.Records()[p] = rec
+	}
+	next.CarrySummaries(prev)
+	want := summarizeModules(prev.Records())
+	if got := next.ModuleSummaries(); !reflect.DeepEqual(got, want) || len(got) != 40 {
+		t.Errorf("carried %d summaries, want the %d computed", len(got), len(want))
 	}
 }

@@ -37,12 +37,16 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	// the tree's bytes.
 	r.dropContents()
 	r.lap("read and parse")
+	// r.files are in path order (the walk's, or the last run's records'):
+	// next's paths need no sorting (manifest.InOrder).
+	paths := make([]string, 0, len(r.files))
 	for _, s := range r.files {
 		if s.skip != "" {
 			stats.Files.Skipped[s.skip]++
 			continue
 		}
 		next.Records()[s.rec.Path] = s.rec
+		paths = append(paths, s.rec.Path)
 		if s.changed {
 			stats.Parsed++
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
@@ -59,15 +63,29 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 		stats.Symbols += s.rec.Symbols
 		stats.Imports += s.rec.ImportCount()
 	}
-	for p := range prev.Records() {
-		if _, ok := next.File(p); !ok {
-			stats.Removed++
-			r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
-		}
+	next.InOrder(paths)
+	for _, p := range missing(prev.SortedPaths(), next.SortedPaths()) {
+		stats.Removed++
+		r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
 	}
 	sort.Strings(r.removedIDs)
 	stats.Files.Indexed = len(next.Records())
 	return nil
+}
+
+// missing returns the paths of was not in now, both in increasing order.
+func missing(was, now []string) []string {
+	var out []string
+	k := 0
+	for _, p := range was {
+		for k < len(now) && now[k] < p {
+			k++
+		}
+		if k == len(now) || now[k] != p {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // documents adds the files' and modules' documents, with bodies (and

@@ -63,16 +63,22 @@ func langOrOther(l string) string {
 	return l
 }
 
-// walk lists the project's files as rubi.hcl's index block says.
+// walk lists the project's files as rubi.hcl's index block says. The
+// last walk's directories (walk.Dirs, in the index folder) spare it
+// listing those unchanged since; a walk that learned something new
+// saves them for the next.
 func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	ix := r.e.cfg.Index
 	var files []*scanned
 	r.progress.phase(PhaseWalk, 0, 0)
+	dirsFile := filepath.Join(r.e.folder.dir, walk.DirsFile)
+	dirs := walk.LoadDirs(dirsFile)
 	st, err := walk.Walk(ctx, r.e.cfg.Root, walk.Options{
 		Include:           ix.Include,
 		Exclude:           ix.Exclude,
 		NoDefaultExcludes: !ix.DefaultExcludes,
 		MaxFileSize:       ix.MaxFileSize,
+		Dirs:              dirs,
 	}, func(f walk.File) error {
 		files = append(files, &scanned{file: f})
 		r.progress.add(1, 0)
@@ -80,6 +86,14 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	})
 	if st.Skipped == nil {
 		st.Skipped = map[string]int{}
+	}
+	if err == nil && dirs.Changed() {
+		// Derived: unsaved, the next walk lists every directory. A
+		// folder that cannot be written (read-only, full) is the index's
+		// to report, where it matters: when the run must write it.
+		if err := dirs.Save(dirsFile); err != nil && !store.CannotWrite(err) {
+			r.e.logger.Warn("could not save the walked directories", "error", err)
+		}
 	}
 	return files, st, err
 }
@@ -93,13 +107,14 @@ func (r *indexRun) scan(ctx context.Context) error {
 	r.binaries, r.scanned = readBinaryFiles(r.e.folder.dir), true
 	var todo []*scanned
 	known := 0 // binary files as the last run saw them
+	previous := recordsInOrder(prev)
 	for _, s := range files {
 		if b, ok := r.binaries[s.file.Path]; ok && !full && b == (binaryStamp{s.file.Size, s.file.ModTime.UnixNano()}) {
 			s.skip = walk.ReasonBinary
 			known++
 			continue
 		}
-		old := prev.Records()[s.file.Path]
+		old := previous(s.file.Path)
 		// A file is reused only if the parser of its language is the
 		// one that parsed it: a new parser, setting or rubi version
 		// re-parses the language.
@@ -122,6 +137,7 @@ func (r *indexRun) scan(ctx context.Context) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	r.working()
 	route, err := r.e.stages.parsers(ctx, false)
 	if err != nil {
 		return err
@@ -173,6 +189,32 @@ func (r *indexRun) scan(ctx context.Context) error {
 		}
 	}
 	return r.parse(ctx, parse, route)
+}
+
+// recordsInOrder returns a lookup of m's records by path for paths asked
+// in increasing order, as the walk yields them: a merge with the records
+// of a manifest read in order (manifest.ReadInOrder), which hashes no
+// path; by path in the map for any other manifest, or a path asked out
+// of order.
+func recordsInOrder(m *manifest.Manifest) func(path string) *manifest.Record {
+	ordered := m.ReadInOrder()
+	if ordered == nil {
+		return func(p string) *manifest.Record { return m.Records()[p] }
+	}
+	k, last := 0, ""
+	return func(p string) *manifest.Record {
+		if p < last {
+			return m.Records()[p]
+		}
+		last = p
+		for k < len(ordered) && ordered[k].Path < p {
+			k++
+		}
+		if k < len(ordered) && ordered[k].Path == p {
+			return ordered[k]
+		}
+		return nil
+	}
 }
 
 // readOne loads one file and compares it with its previous record.

@@ -19,6 +19,13 @@ type IndexOptions struct {
 	// a time, and must return quickly: a run of many files calls it once
 	// a file.
 	Progress func(Progress)
+	// Working, when set, is called once, from the goroutine that called
+	// Index, when the run first finds work beyond confirming the index as
+	// it stands: files to read, or an index to build. A run that finds
+	// nothing changed (the common refresh) never calls it. A program
+	// that keeps its garbage collector quiet for such a run makes it
+	// loud again there (internal/programs.QuietGCUntil).
+	Working func()
 	// HugeHeap says the process runs this index and little else before
 	// it (a command, not a server): a run that reads many files then has
 	// its heap backed by huge pages (store.ReserveHugeHeap).

@@ -131,6 +131,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	case !r.opts.Full && current && len(r.changedIDs) == 0 && len(r.removedIDs) == 0:
 		return r.keep(ctx)
 	}
+	r.working()
 	if err := r.readInFull(); err != nil {
 		return nil, err
 	}
@@ -152,6 +153,15 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	return r.save()
+}
+
+// working tells IndexOptions.Working, once, that the run has work beyond
+// confirming the index as it stands.
+func (r *indexRun) working() {
+	if r.opts.Working != nil {
+		r.opts.Working()
+		r.opts.Working = nil
+	}
 }
 
 // previous reads the last run's manifest while the project is walked
@@ -225,6 +235,7 @@ func (r *indexRun) previous(ctx context.Context) error {
 	}
 	r.prev = prev
 	r.next = manifest.New()
+	r.next.Reserve(len(r.files))
 	r.next.Roles = rolesSig
 	r.lap("manifest and walk")
 	r.stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
@@ -279,13 +290,22 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 	for _, rec := range next.Records() {
 		stats.Edges += rec.Importers
 	}
-	stats.Modules = len(e.maps.modules(next))
+	stats.Modules = e.maps.moduleCount(func(yield func(*manifest.Record) bool) {
+		// next's records, in path order: this run's files (keep
+		// replaces none).
+		for _, s := range r.files {
+			if s.skip == "" && !yield(s.rec) {
+				return
+			}
+		}
+	})
 	for name := range next.Rankers {
 		if st := e.cfg.Stage(core.KindRanker, name); st != nil && !stateless(st) {
 			stats.Rankers[name] = "up to date"
 		}
 	}
 	next.CarryEdges(prev)
+	next.CarrySummaries(prev)
 	written := false
 	if e.maps.stale(next) {
 		edges, err := prev.ImportEdges()
@@ -395,7 +415,7 @@ func (r *indexRun) buildGraph() error {
 	r.edges, r.reused = edges, reused
 	stats.Edges = len(edges)
 	r.dirty = dirtyModules(prev, next)
-	stats.Modules = len(e.maps.modules(next))
+	stats.Modules = e.maps.moduleCount(maps.Values(next.Records()))
 	r.removedIDs = append(r.removedIDs, removedModules(prev, next)...)
 	return nil
 }

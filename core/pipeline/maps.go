@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path"
 	"path/filepath"
@@ -167,6 +168,23 @@ func (c *codeMaps) modules(m *manifest.Manifest) map[string][]*manifest.Record {
 		}
 	}
 	return mods
+}
+
+// moduleCount is len(c.modules(m)) for recs, m's records, counted
+// without listing the files: in path order, a module's records mostly
+// follow one another, and its name is looked up once for them.
+func (c *codeMaps) moduleCount(recs iter.Seq[*manifest.Record]) int {
+	shown := map[string]bool{}
+	last, lastShown, started := "", false, false
+	for rec := range recs {
+		if !started || rec.Module != last {
+			last, lastShown, started = rec.Module, shown[rec.Module], true
+		}
+		if !lastShown && !c.roles.hides(rec) {
+			shown[last], lastShown = true, true
+		}
+	}
+	return len(shown)
 }
 
 // stale reports whether the maps must be rewritten although no code

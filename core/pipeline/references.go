@@ -90,11 +90,7 @@ func (r *indexRun) references(ctx context.Context) error {
 			changed = append(changed, p)
 		}
 	}
-	for _, p := range prev.SortedPaths() {
-		if !next.Has(p) {
-			changed = append(changed, p)
-		}
-	}
+	changed = append(changed, missing(prev.SortedPaths(), r.paths)...)
 	// The last table, when this run may build on it: checked, and
 	// written by these resolvers.
 	var oldData []byte
@@ -115,7 +111,7 @@ func (r *indexRun) references(ctx context.Context) error {
 			defer mapped.Close()
 			// The checksum and header tell whether the table is whole
 			// and whose it is, without decoding it.
-			was, n, err = refs.Verify(mapped.Data)
+			was, n, err = refs.VerifyFile(file, mapped.Data)
 		}
 		switch {
 		case err != nil:

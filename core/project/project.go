@@ -36,6 +36,7 @@
 //	                      the notes' part of the index (the notes index)
 //	  sources/<name>.json each source's items as last read
 //	  binary.json         the files found binary, passed unread (core/pipeline)
+//	  dirs.bin            the walked directories, listed again only once changed (core/walk)
 //	  vault.sum, vault.behind
 //	                      what the Obsidian pages' last write left, and
 //	                      that a recall left them to the next index (core/pipeline)

@@ -1,6 +1,7 @@
 package refs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // shop is a table with a decoy: Cart.Total and Invoice.Total, each
@@ -161,6 +164,9 @@ func TestWriteAndRemoveStale(t *testing.T) {
 	RemoveStale(dir, second)
 	if _, err := os.Stat(File(dir, first)); !os.IsNotExist(err) {
 		t.Errorf("the older generation is still there: %v", err)
+	}
+	if _, err := os.Stat(File(dir, first) + store.WrittenSuffix); !os.IsNotExist(err) {
+		t.Errorf("the older generation's record is still there: %v", err)
 	}
 	r, err := Open(dir, second, false)
 	if err != nil {
@@ -426,5 +432,44 @@ func BenchmarkUpdate(b *testing.B) {
 		if _, err := Update(old, p); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// VerifyFile vouches for the table Write wrote as it wrote it, and finds
+// a table changed since damaged, as Verify does.
+func TestVerifyFile(t *testing.T) {
+	dir := t.TempDir()
+	gen, err := Write(dir, encode(t, shop()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := File(dir, gen)
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSig, wantN, err := Verify(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sig, n, err := VerifyFile(file, good); err != nil || sig != wantSig || n != wantN {
+		t.Errorf("the table as written: %q, %d, %v; want %q, %d", sig, n, err, wantSig, wantN)
+	}
+	// A byte of the body flipped in place: the file is no longer the
+	// version written, and its checksum fails.
+	bad := bytes.Clone(good)
+	bad[len(bad)-8] ^= 1
+	if err := os.WriteFile(file, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := VerifyFile(file, bad); !errors.Is(err, ErrDamaged) {
+		t.Errorf("a damaged table passed: %v", err)
+	}
+	// Good again, through another writer: checked whole, then recorded.
+	if err := os.WriteFile(file, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := VerifyFile(file, good); err != nil || !store.Unchanged(file) {
+		t.Errorf("a good table checked whole: %v, recorded %v", err, store.Unchanged(file))
 	}
 }

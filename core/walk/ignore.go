@@ -64,16 +64,19 @@ func ignored(frames []ignoreFrame, rel, name string, isDir bool) bool {
 // .gitignore files are some KB; the rules past 4 MiB are not read.
 const maxIgnoreFile = 4 << 20
 
-// readIgnoreFile parses a gitignore-syntax file. A missing or unreadable
-// file has no rules: an ignore file must never make a walk fail. It is
-// opened without following a link and without blocking (a FIFO the
-// walk listed as a file a moment ago has no rules, it does not hang).
-func readIgnoreFile(name string) []rule {
+// readIgnoreFile parses a gitignore-syntax file, and stamps the file it
+// read (the zero stamp if none). A missing or unreadable file has no
+// rules: an ignore file must never make a walk fail. It is opened
+// without following a link and without blocking (a FIFO the walk listed
+// as a file a moment ago has no rules, it does not hang). The stamp is
+// taken before the reading, so that a change after it changes the stamp.
+func readIgnoreFile(name string) ([]rule, stamp) {
 	f, err := store.OpenLeaf(name)
 	if err != nil {
-		return nil
+		return nil, stamp{}
 	}
 	defer f.Close()
+	st := fileStamp(f)
 	var rules []rule
 	sc := bufio.NewScanner(io.LimitReader(f, maxIgnoreFile))
 	for sc.Scan() {
@@ -81,7 +84,7 @@ func readIgnoreFile(name string) []rule {
 			rules = append(rules, r)
 		}
 	}
-	return rules
+	return rules, st
 }
 
 // parseRule turns one gitignore line into a rule; ok is false for blank

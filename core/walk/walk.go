@@ -13,6 +13,11 @@
 // entries). fn is still called from the caller's goroutine, one file at a
 // time, in the order and with the stats of a sequential walk.
 //
+// A walk given the last walk's directories (Options.Dirs) lists only
+// those that changed since: the others' entries are taken as the last
+// walk judged them, and only their files are statted, relative to the
+// open directory (Dirs says when a listing is trusted).
+//
 // What is skipped, in the order it is checked:
 //
 //   - directories named in DefaultExcludes (and any entry named ".git"),
@@ -108,6 +113,10 @@ type Options struct {
 	NoDefaultExcludes bool
 	// MaxFileSize skips files larger than this many bytes; 0 means no limit.
 	MaxFileSize int64
+	// Dirs, when set, is what an earlier walk of the tree learned of its
+	// directories: those unchanged since are not listed again (Dirs). A
+	// complete walk leaves in it what it learned, for the next.
+	Dirs *Dirs
 }
 
 // File is one accepted file.
@@ -161,6 +170,7 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 	}
 
 	dir := filepath.Clean(root)
+	start := time.Now()
 	info, err := os.Stat(dir) // follow a symlinked root: users point at it on purpose
 	if err != nil {
 		return w.stats, fmt.Errorf("walk %s: %w", root, unwrapPath(err))
@@ -174,13 +184,27 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error) (
 	// .git/info/exclude is the lowest-priority ignore source, so it goes on
 	// the stack before the root's own ignore files.
 	var frames []ignoreFrame
-	if rules := readIgnoreFile(filepath.Join(dir, ".git", "info", "exclude")); len(rules) > 0 {
-		frames = []ignoreFrame{{rules: rules}}
+	exclude, _ := readIgnoreFile(filepath.Join(dir, ".git", "info", "exclude"))
+	if len(exclude) > 0 {
+		frames = []ignoreFrame{{rules: exclude}}
 	}
 	top := &dirNode{dir: dir, frames: frames, done: make(chan struct{})}
+	var fp [32]byte
+	if d := opts.Dirs; d != nil {
+		fp = fingerprint(dir, opts)
+		w.remember = true
+		w.settle = start.Add(-settleWindow).UnixNano()
+		if d.fp == fp {
+			w.old = d.byRel
+		}
+		top.stale = !rulesEqual(exclude, d.exclude)
+	}
 	w.start(top)
 	defer w.stop()
 	err = w.emit(top)
+	if err == nil && w.remember {
+		opts.Dirs.update(fp, exclude, w.records)
+	}
 	if errors.Is(err, fs.SkipAll) {
 		err = nil
 	}
@@ -222,9 +246,18 @@ type walker struct {
 	stopped atomic.Bool // the emitter is done: workers must return; set with mu held
 	wg      sync.WaitGroup
 
+	// With Options.Dirs: remember says to record the listings, old are
+	// the earlier walk's by path (nil when made with other options), and
+	// settle is the change time in Unix nanoseconds a stamp must be
+	// older than to be trusted next time.
+	remember bool
+	old      map[string]*dirRecord
+	settle   int64
+
 	// Used by the emitter only.
-	fn    func(File) error
-	stats Stats
+	fn      func(File) error
+	stats   Stats
+	records []*dirRecord // the listings of the directories emitted, for Dirs
 }
 
 // dirNode is a directory to list, and once done is closed, its listing.
@@ -233,10 +266,14 @@ type dirNode struct {
 	rel      string        // slash path, "" for the root
 	included bool          // an ancestor matched an Include pattern
 	frames   []ignoreFrame // ignore rules of the ancestors, outermost first; shared, never appended to in place
+	// stale says frames may differ from the rules in force when the
+	// earlier walk (Options.Dirs) judged the entries: judge them again.
+	stale bool
 
 	done  chan struct{} // closed when the fields below are set
 	err   error         // the listing failed, perhaps after some entries
 	items []item        // the entries in path order
+	rec   *dirRecord    // the listing, for the next walk; nil if it is not kept
 }
 
 // item is one entry of a listed directory: a file to pass to fn, a skipped
@@ -316,6 +353,9 @@ func (w *walker) emit(n *dirNode) error {
 		// Count the directory once and keep whatever was listed before the error.
 		w.skip(ReasonUnreadable)
 	}
+	if n.rec != nil {
+		w.records = append(w.records, n.rec)
+	}
 	for i := range n.items {
 		if err := w.ctx.Err(); err != nil {
 			return fmt.Errorf("walk %s: %w", w.root, err)
@@ -348,8 +388,20 @@ func (w *walker) skip(reason string) {
 var ignoreFiles = [...]string{".gitignore", ".ignore", ".rubiignore"}
 
 // list lists n, sets its items and err, and returns the subdirectories to
-// descend into, in path order. It runs on a worker.
+// descend into, in path order: as the earlier walk listed it, where it can
+// (reuse), or by listing it. It runs on a worker.
 func (w *walker) list(n *dirNode) []*dirNode {
+	old := w.old[n.rel]
+	if old != nil && old.settled && !n.stale {
+		if subs, ok := w.reuse(n, old); ok {
+			return subs
+		}
+	}
+	var st stamp
+	if w.remember {
+		// Before the listing: a change after it changes the stamp.
+		st = pathStamp(n.dir, n.rel == "")
+	}
 	entries, release, err := listDir(n.dir)
 	defer release()
 	n.err = err
@@ -358,11 +410,14 @@ func (w *walker) list(n *dirNode) []*dirNode {
 	}
 
 	var rules []rule
+	var ignores []ignoreStamp
 	for _, name := range ignoreFiles {
 		for _, e := range entries {
 			// Like git, don't follow a symlinked ignore file.
 			if e.Name() == name && e.Type().IsRegular() {
-				rules = append(rules, readIgnoreFile(filepath.Join(n.dir, name))...)
+				r, st := readIgnoreFile(filepath.Join(n.dir, name))
+				rules = append(rules, r...)
+				ignores = append(ignores, ignoreStamp{name, st})
 			}
 		}
 	}
@@ -370,6 +425,18 @@ func (w *walker) list(n *dirNode) []*dirNode {
 	if len(rules) > 0 {
 		// Clip first: siblings share the parent's frames.
 		frames = append(slices.Clip(frames), ignoreFrame{dir: n.rel, rules: rules})
+	}
+	// The rules in force below are those the earlier walk judged by if
+	// they were here and n's own are the same.
+	stale := n.stale || old == nil || !rulesEqual(rules, old.rules)
+	if w.remember && err == nil && st != (stamp{}) {
+		n.rec = &dirRecord{
+			rel: n.rel, stamp: st, ignores: ignores, rules: slices.Clip(rules),
+			settled: st.ctime < w.settle, entries: make([]entry, len(entries)),
+		}
+		for _, ig := range ignores {
+			n.rec.settled = n.rec.settled && ig.stamp != (stamp{}) && ig.stamp.ctime < w.settle
+		}
 	}
 
 	// os.ReadDir's name order would put "a/b" before "a.txt"; sorting
@@ -387,10 +454,85 @@ func (w *walker) list(n *dirNode) []*dirNode {
 		it := &n.items[i]
 		w.judge(n, frames, e, it)
 		if it.sub != nil {
+			it.sub.stale = stale
 			subs = append(subs, it.sub)
+		}
+		if n.rec != nil {
+			n.rec.entries[i] = entry{name: e.Name(), dir: e.IsDir()}
+			switch kind, ok := kindOf(it.reason); {
+			case it.sub != nil:
+				n.rec.entries[i].kind = kindDir
+			case it.reason == "" || it.reason == ReasonTooLarge:
+				n.rec.entries[i].kind = kindFile
+			case ok:
+				n.rec.entries[i].kind = kind
+			default: // unreadable: list it again next time
+				n.rec.settled = false
+			}
 		}
 	}
 	return subs
+}
+
+// reuse sets n's items from old, the earlier walk's listing of n, and
+// returns the subdirectories to descend into, if n's stamp and its ignore
+// files' are old's: it stats the files only, relative to n. ok is false,
+// and n untouched, if the listing cannot be reused.
+func (w *walker) reuse(n *dirNode, old *dirRecord) (subs []*dirNode, ok bool) {
+	d, st, err := openDir(n.dir, n.rel == "")
+	if err != nil {
+		return nil, false
+	}
+	defer d.close()
+	if st != old.stamp {
+		return nil, false
+	}
+	for _, ig := range old.ignores {
+		if st, ok := d.stampAt(ig.name); !ok || st != ig.stamp {
+			return nil, false
+		}
+	}
+	frames := n.frames
+	if len(old.rules) > 0 {
+		frames = append(slices.Clip(frames), ignoreFrame{dir: n.rel, rules: old.rules})
+	}
+	items := make([]item, len(old.entries))
+	for i, e := range old.entries {
+		if i%64 == 0 && w.halted() {
+			n.items = items
+			return subs, true // the emitter will not look at n
+		}
+		rel := e.name
+		if n.rel != "" {
+			rel = n.rel + "/" + e.name
+		}
+		it := &items[i]
+		switch e.kind {
+		case kindDir:
+			it.sub = &dirNode{
+				dir:      filepath.Join(n.dir, e.name),
+				rel:      rel,
+				included: n.included || matchAny(w.include, rel, true),
+				frames:   frames,
+				done:     make(chan struct{}),
+			}
+			subs = append(subs, it.sub)
+		case kindFile:
+			size, modTime, ok := d.fileAt(e.name)
+			switch {
+			case !ok:
+				return nil, false // gone or replaced since: list n
+			case w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize:
+				it.reason = ReasonTooLarge
+			default:
+				it.file = File{Path: rel, Size: size, ModTime: modTime}
+			}
+		default:
+			it.reason = kindReasons[e.kind]
+		}
+	}
+	n.items, n.rec = items, old
+	return subs, true
 }
 
 // halted reports whether the walk has stopped or been cancelled.

@@ -24,6 +24,9 @@ anchored to whole files by an older rubi are then anchored to their code
 as it was when they were written (see rubi confirm --migrate).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// One run, then exit: index files stay mapped instead of
+			// being copied (pipeline.Options.OneShot).
+			g.oneShot = true
 			eng, err := g.stageEngine()
 			if err != nil {
 				return err

@@ -52,6 +52,14 @@ func (g *globals) index(ctx context.Context, eng *pipeline.Engine, full bool) (*
 		return nil, err
 	}
 	opts := pipeline.IndexOptions{Full: full, HugeHeap: true}
+	if g.oneShot {
+		// A refresh most often finds nothing changed, and allocates too
+		// little to be worth collecting: the collector waits until the
+		// run finds work, or ends.
+		loud := programs.QuietGCUntil()
+		defer loud()
+		opts.Working = loud
+	}
 	l := g.lang()
 	if !g.JSON && isTerminal(g.stderr) {
 		d := newProgressDisplay(g.stderr, l, time.Now)

@@ -36,3 +36,52 @@ func TestMemoryLimitsNest(t *testing.T) {
 		t.Errorf("after: %d, want %d", got, 100<<20)
 	}
 }
+
+// A quiet collector keeps to the caps of the runs under way, and loud
+// puts back the collector and the limits as they would be without it,
+// whether it comes during a run or after.
+func TestQuietGCUntil(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	percent := debug.SetGCPercent(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(before); debug.SetGCPercent(percent) })
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(1 << 40)
+
+	// Loud during a run.
+	loud := QuietGCUntil()
+	if got := debug.SetGCPercent(-1); got != -1 || limit() != QuietMemoryLimit {
+		t.Errorf("quiet: GC percent %d, limit %d; want -1, %d", got, limit(), QuietMemoryLimit)
+	}
+	release := LimitMemory(100)
+	if limit() != 100<<20 {
+		t.Errorf("quiet, a run capped at 100 MiB: limit %d", limit())
+	}
+	loud()
+	if got := debug.SetGCPercent(100); got != 100 || limit() != 100<<20 {
+		t.Errorf("loud during the run: GC percent %d, limit %d; want 100, %d", got, limit(), 100<<20)
+	}
+	release()
+	if limit() != 1<<40 {
+		t.Errorf("the run over: limit %d, want the process's %d", limit(), int64(1<<40))
+	}
+	loud() // again: nothing
+	if got := debug.SetGCPercent(100); got != 100 || limit() != 1<<40 {
+		t.Errorf("loud again: GC percent %d, limit %d", got, limit())
+	}
+
+	// Loud after a run that never proved heavy.
+	loud = QuietGCUntil()
+	release = LimitMemory(500)
+	if limit() != QuietMemoryLimit {
+		t.Errorf("quiet, a run capped at 500 MiB: limit %d, want the quiet one, %d", limit(), QuietMemoryLimit)
+	}
+	release()
+	if limit() != QuietMemoryLimit {
+		t.Errorf("quiet, the run over: limit %d, want %d", limit(), QuietMemoryLimit)
+	}
+	loud()
+	if got := debug.SetGCPercent(100); got != 100 || limit() != 1<<40 {
+		t.Errorf("loud after the run: GC percent %d, limit %d; want 100, %d", got, limit(), int64(1<<40))
+	}
+}

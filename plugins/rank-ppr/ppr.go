@@ -43,6 +43,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -388,10 +389,20 @@ func (st *state) seeds(lists []core.RankedList, maxSeeds int) map[int]float64 {
 var _ core.Verifier = (*Ranker)(nil)
 
 // Verify loads the graph as Rank would: a damaged or missing state file
-// fails it, and the next index run rebuilds the graph.
+// fails it, and the next index run rebuilds the graph. A state file that
+// is the very version an index run wrote (store.Unchanged), in this
+// rubi's format, is vouched for without being loaded: a run that changes
+// nothing (most refreshes) then never reads the graph, and a query loads
+// it when it ranks.
 func (r *Ranker) Verify(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	r.mu.Lock()
+	dir, loaded := r.stateDir, r.state != nil
+	r.mu.Unlock()
+	if dir != "" && !loaded && writtenCurrent(filepath.Join(dir, stateFile)) {
+		return nil
 	}
 	_, _, err := r.current()
 	return err

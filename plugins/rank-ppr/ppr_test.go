@@ -745,3 +745,42 @@ func TestEncodeEndianFree(t *testing.T) {
 		t.Error("a graph decoded number by number encodes to another file")
 	}
 }
+
+// Verify in a new process vouches for the graph an index run wrote, as
+// it wrote it; a graph changed since, or of another format under the
+// record of the one written, fails it, and the index run rebuilds it.
+func TestVerifyWrittenGraph(t *testing.T) {
+	dir := t.TempDir()
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go"}, true, [][2]string{{"a/x.go", "b/z.go"}})
+	if err := configured(t, dir, "").Index(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if err := configured(t, dir, "").Verify(context.Background()); err != nil {
+		t.Fatalf("the graph as written: %v", err)
+	}
+	file := filepath.Join(dir, stateFile)
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Cut short in place.
+	if err := os.WriteFile(file, good[:len(good)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := configured(t, dir, "").Verify(context.Background()); err == nil {
+		t.Error("a graph cut short passed")
+	}
+
+	// Another format version, recorded as written: it is loaded, and
+	// found outdated.
+	other := bytes.Clone(good)
+	other[len(formatMagic)] = formatVersion + 1
+	if err := os.WriteFile(file, codec.Seal(other[:len(other)-4]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store.RecordVerified(file)
+	if err := configured(t, dir, "").Verify(context.Background()); !errors.Is(err, core.ErrOutdated) {
+		t.Errorf("a graph of format %d passed: %v", formatVersion+1, err)
+	}
+}

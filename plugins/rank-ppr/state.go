@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -579,6 +580,28 @@ func keepable(dir string) bool {
 	}
 	store.RecordVerified(path)
 	return true
+}
+
+// writtenCurrent says the state file at path is the version an index run
+// wrote (store.Unchanged) and opens with this rubi's magic and format
+// version: read no further, it stands as written.
+func writtenCurrent(path string) bool {
+	if !store.Unchanged(path) {
+		return false
+	}
+	f, err := store.OpenLeaf(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(formatMagic)+binary.MaxVarintLen64)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if !bytes.HasPrefix(head, []byte(formatMagic)) {
+		return false
+	}
+	v, k := binary.Uvarint(head[len(formatMagic):])
+	return k > 0 && v == formatVersion
 }
 
 // load reads the state file in dir, and the stamp it had. oneShot is
