@@ -143,3 +143,22 @@ func TestChecksWithoutNotesAreWrittenOnce(t *testing.T) {
 		t.Error("an export of the same empty checks says they changed")
 	}
 }
+
+// A note whose anchors mix the old kinds (a whole file, read through the
+// code map) and symbols is checked, and its check is not kept, whatever
+// order its anchors come in.
+func TestACheckOfOldAnchorsIsNotKept(t *testing.T) {
+	s := newStore(t, func(o *Options) { o.Code = &codeMap{} })
+	writeFile(t, s.root, "f.go", fGo)
+	writeFile(t, s.root, "a.go", "package a\n")
+	id := registerOne(t, s, Input{Title: "Subtraction", Body: "It takes one away.", Files: []string{"f.go"}, Symbols: []string{"B"}}).ID
+	n := get(t, s, id)
+	// An old whole-file anchor, sorted before the symbol's.
+	n.Anchors["a.go"] = "0000"
+	if got := s.Stale(n); len(got) != 1 || got[0] != "a.go changed since this note" {
+		t.Fatalf("stale %q, want a.go changed", got)
+	}
+	if _, c := s.check(n); c != nil {
+		t.Errorf("a check that read the code map was kept: %+v", c)
+	}
+}

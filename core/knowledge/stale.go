@@ -157,7 +157,7 @@ func (s *Store) check(n *Node) ([]string, *Check) {
 	c := &Check{ID: n.ID, Anchors: anchorsSum(n.Anchors)}
 	seen := map[string]bool{}
 	read := func(f CheckedFile) {
-		if !seen[f.Path] {
+		if c != nil && !seen[f.Path] {
 			seen[f.Path] = true
 			c.Files = append(c.Files, f)
 		}
