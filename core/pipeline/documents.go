@@ -14,11 +14,11 @@ import (
 // proportional to the project rather than to its largest files.
 const maxBody = 128 << 10
 
-// fileDocument builds the document of one file. content may be nil for a
-// file that was not re-read (an incremental index); the document then has
-// no Body, and no Names unless its symbols are loaded, which rankers were
-// told to expect.
-func fileDocument(rec *manifest.Record, content []byte) core.Document {
+// fileDocument builds the document of one file, without its body
+// (fileBody): the index run leaves bodies to be read as a ranker asks
+// (core.Corpus.DeferBodies). Its Names are the symbols' when they are
+// loaded, which rankers were told to expect of an incremental corpus.
+func fileDocument(rec *manifest.Record) core.Document {
 	d := core.Document{
 		ID:       core.DocID(core.DocFile, rec.Path),
 		Kind:     core.DocFile,
@@ -35,9 +35,12 @@ func fileDocument(rec *manifest.Record, content []byte) core.Document {
 			d.Names = append(d.Names, s.Name)
 		}
 	}
-	if content == nil {
-		return d
-	}
+	return d
+}
+
+// fileBody is the body of a file's document: its package, its symbols'
+// doc comments and its first maxBody bytes of content.
+func fileBody(rec *manifest.Record, content []byte) string {
 	body := content
 	if len(body) > maxBody {
 		body = body[:maxBody]
@@ -59,8 +62,7 @@ func fileDocument(rec *manifest.Record, content []byte) core.Document {
 		}
 	}
 	b.Write(body)
-	d.Body = b.String()
-	return d
+	return b.String()
 }
 
 // moduleDocuments builds one document per module with its files' names

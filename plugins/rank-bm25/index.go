@@ -140,7 +140,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		}
 	}
 
-	analyzed, dicts, err := analyzeAll(ctx, analyzer, u.fresh)
+	analyzed, dicts, err := analyzeAll(ctx, analyzer, corpus, u.fresh)
 	if err != nil {
 		return err
 	}
@@ -350,12 +350,14 @@ type analyzedDoc struct {
 	worker int
 }
 
-// analyzeAll tokenizes docs on every core: tokenizing is nearly all the
-// cost of indexing, and documents are independent. Each worker numbers
-// terms in its own dictionary, returned in dicts, so that merging costs a
-// map lookup per distinct term of a worker instead of one per term of
-// every document.
-func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (out []analyzedDoc, dicts [][]string, err error) {
+// analyzeAll tokenizes docs, documents of corpus, on every core:
+// tokenizing is nearly all the cost of indexing, and documents are
+// independent. Each worker numbers terms in its own dictionary, returned
+// in dicts, so that merging costs a map lookup per distinct term of a
+// worker instead of one per term of every document. A worker reads a
+// document's body as it comes to it (core.Corpus.Body) and keeps only its
+// counts.
+func analyzeAll(ctx context.Context, a text.Analyzer, corpus *core.Corpus, docs []*core.Document) (out []analyzedDoc, dicts [][]string, err error) {
 	out = make([]analyzedDoc, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs)/32+1)
 	dicts = make([][]string, workers)
@@ -371,7 +373,7 @@ func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (ou
 				if i >= len(docs) || ctx.Err() != nil {
 					break
 				}
-				out[i] = analyzedDoc{doc: da.analyze(docs[i]), worker: w}
+				out[i] = analyzedDoc{doc: da.analyze(docs[i], corpus.Body(docs[i])), worker: w}
 			}
 			dicts[w] = da.vocab.Terms()
 		}()
@@ -392,7 +394,8 @@ type docAnalyzer struct {
 	counts []termCount
 }
 
-func (da *docAnalyzer) analyze(d *core.Document) doc {
+// analyze counts the terms of d, whose body is body.
+func (da *docAnalyzer) analyze(d *core.Document, body string) doc {
 	da.counts = da.counts[:0]
 	out := doc{id: d.ID, kind: d.Kind}
 	da.lens = &out.lens
@@ -407,7 +410,7 @@ func (da *docAnalyzer) analyze(d *core.Document) doc {
 	// In the body, the parts of identifiers (the "client" of
 	// newClientForConfig) count apart from whole words: code repeats them
 	// everywhere, and prose questions are answered by the words.
-	da.vocab.Each(d.Body, func(id uint32, part bool) {
+	da.vocab.Each(body, func(id uint32, part bool) {
 		if part {
 			da.count(fieldParts, id)
 		} else {
