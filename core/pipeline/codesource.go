@@ -67,6 +67,15 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	}
 	sort.Strings(r.removedIDs)
 	stats.Files.Indexed = len(next.Records())
+	if r.opts.Full && !r.opts.notesOnly {
+		// The symbols are written now and let go: each later step reads
+		// back those it needs, and none holds the whole tree's from the
+		// parse to the manifest.
+		if err := next.WriteSymbols(e.folder.dir, prev); err != nil {
+			return err
+		}
+		next.ReleaseSymbols()
+	}
 	return nil
 }
 
