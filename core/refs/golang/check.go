@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/rubi-dev/rubi/core/refs"
 )
 
@@ -38,6 +40,9 @@ type run struct {
 	all     []checked
 	methods []method
 	fakes   map[string]*types.Package
+	// budget bounds the bytes of source of the packages being checked
+	// at once (checkBudget).
+	budget *semaphore.Weighted
 	// found are the references of the files checked so far, packed
 	// until the run ends; out is them as refs.Ref, made then (finish).
 	found  map[string]packed
@@ -52,6 +57,7 @@ func (r *run) check(ctx context.Context, workers int) error {
 	r.fset = token.NewFileSet()
 	r.pkgs = map[*unit]*types.Package{}
 	r.fakes = map[string]*types.Package{}
+	r.budget = semaphore.NewWeighted(checkBudget)
 	ready := make(chan *unit, len(r.g.units))
 	// left counts the signals to come: each unit's declarations, and a
 	// package's whole check that its external tests wait for.
@@ -143,6 +149,16 @@ func (r *run) finish(impl map[string][]refs.Ref) map[string][]refs.Ref {
 	return out
 }
 
+// checkBudget is the most bytes of source the packages a run checks at
+// once may hold between them: the workers check small packages side by
+// side, and a package of more is checked alone. The syntax, the type
+// information and the uses of a package being checked are the largest
+// part of a run's memory after the declarations it keeps: on kubernetes
+// (packages of up to 1.2 MB of source outside the generated ones), two
+// large packages at once on two workers held a fifth of the index's
+// peak.
+const checkBudget = 1 << 20
+
 // parsed is one file of a unit.
 type parsed struct {
 	path string
@@ -183,24 +199,42 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	if u.xtest {
 		pkgPath += "_test"
 	}
-	var files []parsed
+	type source struct {
+		path     string
+		src      []byte
+		excluded bool
+	}
+	var sources []source
 	size := 0
-	names := map[string]int{}
 	for _, f := range u.files {
 		src, err := r.p.Read(f)
 		if err != nil {
 			continue
 		}
-		pf := parsed{path: f, excluded: !r.matches(f, src)}
-		if pf.excluded && !u.bodies {
+		excluded := !r.matches(f, src)
+		if excluded && !u.bodies {
 			continue
 		}
-		af, _ := parser.ParseFile(r.fset, f, src, parser.SkipObjectResolution)
+		sources = append(sources, source{f, src, excluded})
+		size += len(src)
+	}
+	// The syntax and type information of a package in hand are some
+	// fifteen times its source: the packages checked at once hold no
+	// more than checkBudget bytes of source between them, a larger one
+	// is checked alone.
+	weight := int64(max(min(size, checkBudget), 1))
+	r.budget.Acquire(context.Background(), weight)
+	defer r.budget.Release(weight)
+	var files []parsed
+	names := map[string]int{}
+	for _, s := range sources {
+		pf := parsed{path: s.path, excluded: s.excluded}
+		af, _ := parser.ParseFile(r.fset, s.path, s.src, parser.SkipObjectResolution)
 		if af == nil || af.Name == nil {
 			continue
 		}
 		pf.file = af
-		size += len(src)
+		src := s.src
 		if u.bodies && !r.opts.GeneratedBodies && generated(src) {
 			stripBodies(af)
 		}
@@ -209,6 +243,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		}
 		files = append(files, pf)
 	}
+	sources = nil
 	// The package is the name most of the included files declare.
 	name, most := "", 0
 	for n, c := range names {
