@@ -274,7 +274,12 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		Error:            func(error) { errs++ },
 	}
 	// The declarations first, for the importers, which wait for no more.
+	// The names of parameters are blanked for it (blankParams): pkg is
+	// kept for the whole run, and each named parameter would keep a
+	// scope of its function's.
+	restore := blankParams(api)
 	pkg, _ := conf.Check(pkgPath, r.fset, api, nil)
+	restore()
 	var methods []method
 	if u.bodies {
 		methods = methodsOf(u, pkg, r.fset)
@@ -491,6 +496,57 @@ func (i *importer) ImportFrom(spec, _ string, _ types.ImportMode) (*types.Packag
 		i.run.fakes[spec] = pkg
 	}
 	return pkg, nil
+}
+
+// blankParams renames the parameters, results and receivers of every
+// function signature in files, outside function bodies, to _ until the
+// returned func puts the names back. A check that ignores function
+// bodies uses no parameter's name, and go/types declares a named one in
+// a scope of its function's, which the package keeps: the declarations
+// of a run's packages, kept until its end, held a third less without
+// them on kubernetes. The signatures' types, and so what importers and
+// the pairing of implementations see, are the same.
+func blankParams(files []*ast.File) (restore func()) {
+	type saved struct {
+		field *ast.Field
+		names []*ast.Ident
+	}
+	var undo []saved
+	blank := func(fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			if len(f.Names) == 0 {
+				continue
+			}
+			undo = append(undo, saved{f, f.Names})
+			names := make([]*ast.Ident, len(f.Names))
+			for i, n := range f.Names {
+				names[i] = &ast.Ident{NamePos: n.NamePos, Name: "_"}
+			}
+			f.Names = names
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				return false // a body: not checked, and its own names
+			case *ast.FuncDecl:
+				blank(n.Recv)
+			case *ast.FuncType:
+				blank(n.Params)
+				blank(n.Results)
+			}
+			return true
+		})
+	}
+	return func() {
+		for _, s := range undo {
+			s.field.Names = s.names
+		}
+	}
 }
 
 // generated says src starts with Go's generated-code header before its
