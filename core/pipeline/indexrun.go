@@ -344,12 +344,20 @@ func (r *indexRun) buildGraph() error {
 	r.paths = next.SortedPaths()
 	roots := codemap.Roots(r.paths, e.cfg.Index.ModuleRoots...)
 	for _, p := range r.paths {
-		if rec := next.Records()[p]; rec.Module != codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth) {
+		rec := next.Records()[p]
+		mod := codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth)
+		switch {
+		case rec.Module == mod:
+		case prev.Records()[p] == rec:
 			// Copy: an unchanged record is shared with prev, which must
 			// keep the old module for dirtyModules to see the move.
 			moved := *rec
-			moved.Module = codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth)
+			moved.Module = mod
 			next.Records()[p] = &moved
+		default:
+			// This run's own (every record of a full run): a copy would
+			// leave the tree's records twice in memory.
+			rec.Module = mod
 		}
 	}
 	edges, reused := r.reuseResolution()

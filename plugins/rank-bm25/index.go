@@ -350,6 +350,14 @@ type analyzedDoc struct {
 	worker int
 }
 
+// analyzeRun is how many documents in a row a worker of analyzeAll takes
+// at a time. The corpus lists a folder's files together, and the words
+// of a package are mostly its own (its identifiers): a worker taking
+// them in a row learns them alone, where workers taking every other
+// document each learned most of the tree's words, and each dictionary
+// held them all.
+const analyzeRun = 64
+
 // analyzeAll tokenizes docs, documents of corpus, on every core:
 // tokenizing is nearly all the cost of indexing, and documents are
 // independent. Each worker numbers terms in its own dictionary, returned
@@ -369,11 +377,13 @@ func analyzeAll(ctx context.Context, a text.Analyzer, corpus *core.Corpus, docs 
 			defer wg.Done()
 			da := docAnalyzer{vocab: a.Vocabulary()}
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(docs) || ctx.Err() != nil {
+				from := int(next.Add(analyzeRun) - analyzeRun)
+				if from >= len(docs) || ctx.Err() != nil {
 					break
 				}
-				out[i] = analyzedDoc{doc: da.analyze(docs[i], corpus.Body(docs[i])), worker: w}
+				for i := from; i < min(from+analyzeRun, len(docs)); i++ {
+					out[i] = analyzedDoc{doc: da.analyze(docs[i], corpus.Body(docs[i])), worker: w}
+				}
 			}
 			dicts[w] = da.vocab.Terms()
 		}()
