@@ -38,14 +38,11 @@ func fileDocument(rec *manifest.Record) core.Document {
 	return d
 }
 
-// fileBody is the body of a file's document: its package, its symbols'
-// doc comments and its first maxBody bytes of content.
-func fileBody(rec *manifest.Record, content []byte) string {
-	body := content
-	if len(body) > maxBody {
-		body = body[:maxBody]
-	}
-	size := len(rec.Package) + 1 + len(body)
+// bodyHead is what the body of a file's document takes from its facts,
+// before its content: its package and its symbols' doc comments, a line
+// each.
+func bodyHead(rec *manifest.Record) string {
+	size := len(rec.Package) + 1
 	for _, s := range rec.Syms {
 		size += len(s.Doc) + 1
 	}
@@ -61,6 +58,19 @@ func fileBody(rec *manifest.Record, content []byte) string {
 			b.WriteByte('\n')
 		}
 	}
+	return b.String()
+}
+
+// fileBody is the body of a file's document: its head (bodyHead) and its
+// first maxBody bytes of content.
+func fileBody(head string, content []byte) string {
+	body := content
+	if len(body) > maxBody {
+		body = body[:maxBody]
+	}
+	var b strings.Builder
+	b.Grow(len(head) + len(body))
+	b.WriteString(head)
 	b.Write(body)
 	return b.String()
 }

@@ -331,26 +331,30 @@ func (r *indexRun) dropContents() {
 // parsed gives its new text, and its new time makes the next run parse
 // it again; a file that cannot be read any more gives no body, as one
 // the run did not read.
+//
+// The head of each body, what it takes from the file's facts (bodyHead),
+// is made now: the records' symbols need not stay loaded while the
+// rankers read.
 func (r *indexRun) fileBodies(recs []*manifest.Record, withBody func(path string) bool) func(*core.Document) string {
-	byPath := make(map[string]*manifest.Record, len(recs))
+	heads := make(map[string]string, len(recs))
 	for _, rec := range recs {
 		if withBody(rec.Path) {
-			byPath[rec.Path] = rec
+			heads[rec.Path] = bodyHead(rec)
 		}
 	}
 	buffers := sync.Pool{New: func() any { return new([maxBody]byte) }}
 	return func(d *core.Document) string {
-		rec := byPath[d.Path]
-		if d.Kind != core.DocFile || rec == nil {
+		head, ok := heads[d.Path]
+		if d.Kind != core.DocFile || !ok {
 			return ""
 		}
 		buf := buffers.Get().(*[maxBody]byte)
 		defer buffers.Put(buf)
-		body := r.readBody(rec.Path, buf[:])
+		body := r.readBody(d.Path, buf[:])
 		if body == nil {
 			return ""
 		}
-		return fileBody(rec, body)
+		return fileBody(head, body)
 	}
 }
 
