@@ -140,19 +140,8 @@ func (r *indexRun) references(ctx context.Context) error {
 	// again (their definitions), those resolved again (their
 	// references) and those gone. Every file's definitions go in a full
 	// table: the symbols not in hand are read from the symbols file, one
-	// file at a time (eachSymbols).
+	// file at a time (eachSymbols), once the resolvers are done.
 	patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
-	var defined []*manifest.Record
-	for _, path := range r.paths {
-		if rec := next.Records()[path]; full || rec.Fresh {
-			defined = append(defined, rec)
-		}
-	}
-	if err := eachSymbols(e.folder.dir, prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
-		patch.Defs[rec.Path] = definitions(syms)
-	}); err != nil {
-		return err
-	}
 	for _, path := range changed {
 		if !next.Has(path) {
 			patch.Removed = append(patch.Removed, path)
@@ -173,6 +162,19 @@ func (r *indexRun) references(ctx context.Context) error {
 		}
 	}
 	st.Resolved = len(patch.Refs)
+	// The definitions after the references: a resolver's peak is the
+	// run's, and they need not be beside it.
+	var defined []*manifest.Record
+	for _, path := range r.paths {
+		if rec := next.Records()[path]; full || rec.Fresh {
+			defined = append(defined, rec)
+		}
+	}
+	if err := eachSymbols(e.folder.dir, prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
+		patch.Defs[rec.Path] = definitions(syms)
+	}); err != nil {
+		return err
+	}
 	var data []byte
 	if full {
 		st.State = "full"
