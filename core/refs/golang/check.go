@@ -44,8 +44,10 @@ type run struct {
 	// at once (checkBudget).
 	budget *semaphore.Weighted
 	// found are the references of the files checked so far, packed
-	// until the run ends; out is them as refs.Ref, made then (finish).
+	// until the run ends, their strings numbered in strs; out is them as
+	// refs.Ref, made then (finish).
 	found  map[string]packed
+	strs   refs.Strings
 	out    map[string][]refs.Ref
 	stats  Stats
 	failed atomic.Int64
@@ -286,7 +288,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	}
 	r.record(u, pkg, methods)
 	declared()
-	var found map[string]packed
+	var found map[string][]refs.Ref
 	excluded := 0
 	if u.bodies {
 		// Then the whole package again, bodies and all, in a package of
@@ -302,14 +304,13 @@ func (r *run) unit(u *unit, declared, whole func()) {
 			whole()
 		}
 		c := newCollector(r.fset)
-		strs := &refs.Strings{}
-		found = map[string]packed{}
+		found = map[string][]refs.Ref{}
 		for _, pf := range files {
 			if pf.excluded {
 				excluded++
-				found[pf.path] = pack(strs, c.byName(pf.file, pkg, imp.byPath))
+				found[pf.path] = c.byName(pf.file, pkg, imp.byPath)
 			} else {
-				found[pf.path] = pack(strs, c.file(pf.file, info))
+				found[pf.path] = c.file(pf.file, info)
 			}
 		}
 	}
@@ -331,8 +332,8 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	if u.bodies {
 		r.stats.Bodies++
 	}
-	for f, p := range found {
-		r.found[f] = p
+	for f, rs := range found {
+		r.found[f] = pack(&r.strs, rs)
 	}
 }
 
