@@ -411,7 +411,8 @@ func (r *indexRun) rank() {
 
 // corpus builds what the rankers index: every docSource's documents, in
 // full with their bodies; otherwise bodies (and symbols) only where
-// something changed.
+// something changed. The files' bodies are read as a ranker asks for
+// them (core.Corpus.DeferBodies, fileBodies).
 func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	if full && r.opts.notesOnly {
 		return nil, ErrIndexOutdated
