@@ -181,9 +181,11 @@ type Corpus struct {
 	// Changed lists ids of documents added or modified since the last
 	// Index call of this project, and Removed those that disappeared; a
 	// ranker may use them to update incrementally. Then only the changed
-	// documents are sure to carry their Body: the others were not re-read.
-	// When Full is set every document carries its Body and the ranker
-	// must rebuild from Documents alone.
+	// documents are sure to have a body: the others were not re-read.
+	// When Full is set every document has its body and the ranker must
+	// rebuild from Documents alone. A ranker reads a body through Body,
+	// not the Document's field: an index run leaves the files' bodies to
+	// be read as a ranker asks (DeferBodies).
 	Changed []string `json:"changed,omitempty"`
 	Removed []string `json:"removed,omitempty"`
 	Full    bool     `json:"full,omitempty"`
@@ -208,6 +210,34 @@ type Corpus struct {
 	// that reads only the graph has nothing to do. The common edit of a
 	// note (a sentence added, a typo fixed) is one.
 	TextsOnly bool `json:"texts_only,omitempty"`
+
+	// bodies reads the bodies left out of Documents (DeferBodies); nil
+	// when every document carries its own.
+	bodies func(d *Document) string
+}
+
+// DeferBodies has the bodies of c's documents read when a ranker asks
+// for them (Body) instead of held in Documents: an index run of a large
+// tree would otherwise hold the text of every file at once while its
+// rankers index, where each ranker needs one document's at a time. read
+// is given one of c's documents whose Body is empty and returns its
+// body, "" when it has none (a document an incremental corpus did not
+// re-read). It is called from any goroutine, and again for each ranker
+// that reads bodies; the body of a file that changed in between is its
+// new text, as a file read once would have been.
+func (c *Corpus) DeferBodies(read func(d *Document) string) { c.bodies = read }
+
+// Body returns the body of d, one of c's documents: d.Body, or the body
+// read now when c defers it (DeferBodies). A ranker that reads bodies
+// reads them through Body, one document at a time, and keeps only what
+// it makes of them, so that the bodies of a whole corpus are never held
+// at once; a subprocess plugin receives them read into its documents
+// (core/pluginsdk).
+func (c *Corpus) Body(d *Document) string {
+	if d.Body != "" || c.bodies == nil {
+		return d.Body
+	}
+	return c.bodies(d)
 }
 
 // NotesScope is the Scope of the notes' part of the index.

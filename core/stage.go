@@ -24,7 +24,9 @@
 // FactReranker).
 //
 // What a ranker may assume. Index is given the corpus whole (Full), or
-// incrementally (only the changed documents carry their bodies), or, for
+// incrementally (only the changed documents have their bodies; a ranker
+// reads a body through Corpus.Body, as an index run reads the files'
+// when they are asked for, Corpus.DeferBodies), or, for
 // a ranker whose Info says Scoped, as a delta of the notes alone
 // (Corpus.Scope, NotesScope; Corpus.TextsOnly when only texts changed: the
 // notes are edited far more often than the code, and a delta keeps a hook

@@ -180,6 +180,9 @@ type Manifest struct {
 	// ordered are the records of a manifest read whole, in path order
 	// (ReadInOrder).
 	ordered []*Record
+	// symbolsWritten says WriteSymbols wrote this manifest's symbols
+	// file: Save then writes the manifest alone.
+	symbolsWritten bool
 }
 
 // Resolution is how a resolution of imports went: by language, how many
@@ -391,6 +394,40 @@ type SymbolsLine struct {
 // written whole (unchanged records are copied from the old file as they
 // are), and the files of older generations are removed.
 func (m *Manifest) Save(dir string, prev *Manifest) error {
+	if !m.symbolsWritten {
+		if err := m.WriteSymbols(dir, prev); err != nil {
+			return err
+		}
+	}
+	data, err := m.encode()
+	if err != nil {
+		return fmt.Errorf("encode index: %w", err)
+	}
+	if err := store.WriteFile(filepath.Join(dir, FileName), data, 0o644); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, legacyFile))
+	stale, _ := filepath.Glob(filepath.Join(dir, "symbols-*.jsonl"))
+	for _, f := range stale {
+		if f != SymbolsFile(dir, m.Generation) {
+			os.Remove(f)
+		}
+	}
+	return nil
+}
+
+// WriteSymbols writes the symbols file Save would, ahead of it: an index
+// run writes its symbols as soon as the files are parsed and lets them go
+// (ReleaseSymbols), reading a file's back when a step needs them
+// (OpenSymbols on this manifest), so that no later step holds every
+// file's symbols. Save then writes the manifest alone, which stays the
+// commit point: until it is written no manifest points at what this
+// wrote, and a reader of the last one reads the lines it knew, which an
+// append leaves in place and a new generation leaves alone. The records'
+// symbol offsets are set as Save documents. WriteSymbols is for a
+// manifest whose records are its own (a full run's: prev shares none of
+// them), as it sets their offsets; a record prev shares keeps prev's.
+func (m *Manifest) WriteSymbols(dir string, prev *Manifest) error {
 	var old []byte
 	var oldSize int64 = -1
 	if prev != nil && prev.Generation != "" {
@@ -425,21 +462,28 @@ func (m *Manifest) Save(dir string, prev *Manifest) error {
 			return err
 		}
 	}
-	data, err := m.encode()
-	if err != nil {
-		return fmt.Errorf("encode index: %w", err)
+	m.symbolsWritten = true
+	return nil
+}
+
+// SymbolsWritten reports whether WriteSymbols wrote m's symbols file:
+// the symbols of m's records are then read from m's generation
+// (OpenSymbols on m), not the last manifest's.
+func (m *Manifest) SymbolsWritten() bool { return m.symbolsWritten }
+
+// ReleaseSymbols lets go of the symbols of the records this run parsed
+// (Fresh), once WriteSymbols wrote them: a SymbolReader on m's file reads
+// them back. Records with no symbols stay loaded, as there is nothing to
+// read. Before WriteSymbols it does nothing.
+func (m *Manifest) ReleaseSymbols() {
+	if !m.symbolsWritten {
+		return
 	}
-	if err := store.WriteFile(filepath.Join(dir, FileName), data, 0o644); err != nil {
-		return err
-	}
-	os.Remove(filepath.Join(dir, legacyFile))
-	stale, _ := filepath.Glob(filepath.Join(dir, "symbols-*.jsonl"))
-	for _, f := range stale {
-		if f != SymbolsFile(dir, m.Generation) {
-			os.Remove(f)
+	for _, rec := range m.Records() {
+		if rec.Fresh && rec.SymLen > 0 {
+			rec.Syms, rec.Loaded = nil, false
 		}
 	}
-	return nil
 }
 
 // symbolLine encodes the symbols line of a record.

@@ -391,6 +391,60 @@ func TestSaveLoad(t *testing.T) {
 
 // A symbols line that is not the record's is damaged, and says the
 // generation may be gone; one out of the file's bounds is damaged.
+// An index run writes its symbols as soon as it parsed the files and
+// lets them go (WriteSymbols, ReleaseSymbols): the records read them
+// back from the new generation, and the manifest Save writes then, and
+// its symbols file, are those Save alone writes.
+func TestWriteSymbolsAhead(t *testing.T) {
+	alone, ahead := t.TempDir(), t.TempDir()
+	want := synthetic(60)
+	if err := want.Save(alone, nil); err != nil {
+		t.Fatal(err)
+	}
+	m := synthetic(60)
+	if err := m.WriteSymbols(ahead, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !m.SymbolsWritten() {
+		t.Fatal("SymbolsWritten is false after WriteSymbols")
+	}
+	m.ReleaseSymbols()
+	f, err := m.OpenSymbols(ahead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewSymbolReader(f)
+	for _, p := range m.SortedPaths() {
+		rec := m.Records()[p]
+		if rec.Loaded || rec.Syms != nil {
+			t.Fatalf("%s still holds its symbols after ReleaseSymbols", p)
+		}
+		if err := r.Read(rec); err != nil || !reflect.DeepEqual(rec.Syms, want.Records()[p].Syms) {
+			t.Fatalf("symbols of %s read back: %v, %v; want %v", p, rec.Syms, err, want.Records()[p].Syms)
+		}
+	}
+	r.Close()
+	m.ReleaseSymbols()
+	if err := m.Save(ahead, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, errA := os.ReadFile(SymbolsFile(alone, want.Generation))
+	b, errB := os.ReadFile(SymbolsFile(ahead, m.Generation))
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Fatalf("the symbols file written ahead differs from Save's (%v, %v)", errA, errB)
+	}
+	back, err := Load(ahead, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.SymbolsIntact(ahead) || !reflect.DeepEqual(back.AllFacts(), want.AllFacts()) {
+		t.Error("the manifest saved after WriteSymbols does not read back as Save's alone")
+	}
+	if files, _ := filepath.Glob(filepath.Join(ahead, "symbols-*.jsonl")); len(files) != 1 {
+		t.Errorf("symbols files after Save: %v, want the one generation", files)
+	}
+}
+
 func TestSymbolsDamaged(t *testing.T) {
 	m, err := Load(fixture, true, false)
 	if err != nil {

@@ -32,9 +32,9 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	} else if err := r.scan(ctx); err != nil {
 		return err
 	}
-	// The contents were for the parsers: the documents read them again
-	// one at a time (fileDocuments), so that no step after this one holds
-	// the tree's bytes.
+	// The contents were for the parsers: the rankers read them again one
+	// at a time (fileBodies), so that no step after this one holds the
+	// tree's bytes.
 	r.dropContents()
 	r.lap("read and parse")
 	// r.files are in path order (the walk's, or the last run's records'):
@@ -70,6 +70,15 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	}
 	sort.Strings(r.removedIDs)
 	stats.Files.Indexed = len(next.Records())
+	if r.opts.Full && !r.opts.notesOnly {
+		// The symbols are written now and let go: each later step reads
+		// back those it needs, and none holds the whole tree's from the
+		// parse to the manifest.
+		if err := next.WriteSymbols(e.folder.dir, prev); err != nil {
+			return err
+		}
+		next.ReleaseSymbols()
+	}
 	return nil
 }
 
@@ -112,7 +121,10 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 			recs = append(recs, rec)
 		}
 	}
-	c.Documents = append(c.Documents, r.fileDocuments(recs, func(p string) bool { return full || read[p] })...)
+	for _, rec := range recs {
+		c.Documents = append(c.Documents, fileDocument(rec))
+	}
+	c.DeferBodies(r.fileBodies(recs, func(p string) bool { return full || read[p] }))
 	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides)
 	for _, d := range modDocs {
 		if full || dirty[d.Path] {

@@ -14,11 +14,11 @@ import (
 // proportional to the project rather than to its largest files.
 const maxBody = 128 << 10
 
-// fileDocument builds the document of one file. content may be nil for a
-// file that was not re-read (an incremental index); the document then has
-// no Body, and no Names unless its symbols are loaded, which rankers were
-// told to expect.
-func fileDocument(rec *manifest.Record, content []byte) core.Document {
+// fileDocument builds the document of one file, without its body
+// (fileBody): the index run leaves bodies to be read as a ranker asks
+// (core.Corpus.DeferBodies). Its Names are the symbols' when they are
+// loaded, which rankers were told to expect of an incremental corpus.
+func fileDocument(rec *manifest.Record) core.Document {
 	d := core.Document{
 		ID:       core.DocID(core.DocFile, rec.Path),
 		Kind:     core.DocFile,
@@ -35,14 +35,14 @@ func fileDocument(rec *manifest.Record, content []byte) core.Document {
 			d.Names = append(d.Names, s.Name)
 		}
 	}
-	if content == nil {
-		return d
-	}
-	body := content
-	if len(body) > maxBody {
-		body = body[:maxBody]
-	}
-	size := len(rec.Package) + 1 + len(body)
+	return d
+}
+
+// bodyHead is what the body of a file's document takes from its facts,
+// before its content: its package and its symbols' doc comments, a line
+// each.
+func bodyHead(rec *manifest.Record) string {
+	size := len(rec.Package) + 1
 	for _, s := range rec.Syms {
 		size += len(s.Doc) + 1
 	}
@@ -58,9 +58,21 @@ func fileDocument(rec *manifest.Record, content []byte) core.Document {
 			b.WriteByte('\n')
 		}
 	}
+	return b.String()
+}
+
+// fileBody is the body of a file's document: its head (bodyHead) and its
+// first maxBody bytes of content.
+func fileBody(head string, content []byte) string {
+	body := content
+	if len(body) > maxBody {
+		body = body[:maxBody]
+	}
+	var b strings.Builder
+	b.Grow(len(head) + len(body))
+	b.WriteString(head)
 	b.Write(body)
-	d.Body = b.String()
-	return d
+	return b.String()
 }
 
 // moduleDocuments builds one document per module with its files' names

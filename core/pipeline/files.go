@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -365,39 +364,40 @@ func (r *indexRun) dropContents() {
 	}
 }
 
-// fileDocuments makes the documents of recs, in their order, each with its
-// body where withBody says (fileDocument): the file is read again then,
-// its first maxBody bytes, into a buffer each worker reuses, and only the
-// document's copy stays. The contents of the whole tree are never held at
-// once; a file changed since it was parsed gives its new text, and its
-// new time makes the next run parse it again. A file that cannot be read
-// any more gets a document without a body, as one the run did not read.
-func (r *indexRun) fileDocuments(recs []*manifest.Record, withBody func(path string) bool) []core.Document {
-	docs := make([]core.Document, len(recs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0)*2, max(len(recs), 1)) {
-		wg.Go(func() {
-			var buf []byte
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(recs) {
-					return
-				}
-				rec := recs[i]
-				var body []byte
-				if withBody(rec.Path) {
-					if buf == nil {
-						buf = make([]byte, maxBody)
-					}
-					body = r.readBody(rec.Path, buf)
-				}
-				docs[i] = fileDocument(rec, body)
-			}
-		})
+// fileBodies returns what reads the bodies of the documents of recs for
+// the rankers (core.Corpus.DeferBodies), where withBody says: the file is
+// read again, its first maxBody bytes, into a buffer the reads share one
+// at a time, and only the body made of it (fileBody) leaves. The contents
+// of the whole tree are never held at once, nor are the documents'
+// bodies: a ranker takes each as it indexes. A file changed since it was
+// parsed gives its new text, and its new time makes the next run parse
+// it again; a file that cannot be read any more gives no body, as one
+// the run did not read.
+//
+// The head of each body, what it takes from the file's facts (bodyHead),
+// is made now: the records' symbols need not stay loaded while the
+// rankers read.
+func (r *indexRun) fileBodies(recs []*manifest.Record, withBody func(path string) bool) func(*core.Document) string {
+	heads := make(map[string]string, len(recs))
+	for _, rec := range recs {
+		if withBody(rec.Path) {
+			heads[rec.Path] = bodyHead(rec)
+		}
 	}
-	wg.Wait()
-	return docs
+	buffers := sync.Pool{New: func() any { return new([maxBody]byte) }}
+	return func(d *core.Document) string {
+		head, ok := heads[d.Path]
+		if d.Kind != core.DocFile || !ok {
+			return ""
+		}
+		buf := buffers.Get().(*[maxBody]byte)
+		defer buffers.Put(buf)
+		body := r.readBody(d.Path, buf[:])
+		if body == nil {
+			return ""
+		}
+		return fileBody(head, body)
+	}
 }
 
 // readBody reads the first len(buf) bytes of the project's file path into

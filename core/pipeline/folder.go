@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/host"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/project"
@@ -135,8 +136,9 @@ func (f *indexFolder) hasState(stage string) bool {
 	return len(names) > 0
 }
 
-// loadSymbols reads back the symbols of the unchanged files want selects,
-// from the symbols file of prev's generation in the index folder dir.
+// loadSymbols reads back the symbols of the files want selects that are
+// not loaded (symbolsSource: the last run's file, or this run's once it
+// wrote it).
 func loadSymbols(dir string, prev, next *manifest.Manifest, want func(path string) bool) error {
 	var need []*manifest.Record
 	for p, rec := range next.Records() {
@@ -147,7 +149,7 @@ func loadSymbols(dir string, prev, next *manifest.Manifest, want func(path strin
 	if len(need) == 0 {
 		return nil
 	}
-	f, err := prev.OpenSymbols(dir)
+	f, err := symbolsSource(prev, next).OpenSymbols(dir)
 	if err != nil {
 		return fmt.Errorf("read symbols: %w", err)
 	}
@@ -157,6 +159,49 @@ func loadSymbols(dir string, prev, next *manifest.Manifest, want func(path strin
 		if err := r.Read(rec); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// symbolsSource is the manifest whose symbols file holds the symbols of
+// next's records that are not loaded: next's once the run wrote it
+// (manifest.WriteSymbols; a full run, as soon as its files are parsed),
+// else the last run's, which the unchanged files' records point into.
+func symbolsSource(prev, next *manifest.Manifest) *manifest.Manifest {
+	if next.SymbolsWritten() {
+		return next
+	}
+	return prev
+}
+
+// eachSymbols calls fn with the symbols of each of recs that has some
+// recorded: those loaded as they are, the others read from the symbols
+// file (symbolsSource) into a copy of the record and let go once fn
+// returns, so that a step over every file never holds every file's
+// symbols.
+func eachSymbols(dir string, prev, next *manifest.Manifest, recs []*manifest.Record, fn func(rec *manifest.Record, syms []core.Symbol)) error {
+	var r *manifest.SymbolReader
+	for _, rec := range recs {
+		switch {
+		case rec.Loaded:
+			fn(rec, rec.Syms)
+			continue
+		case rec.SymLen == 0:
+			continue
+		}
+		if r == nil {
+			f, err := symbolsSource(prev, next).OpenSymbols(dir)
+			if err != nil {
+				return fmt.Errorf("read symbols: %w", err)
+			}
+			r = manifest.NewSymbolReader(f)
+			defer r.Close()
+		}
+		read := *rec
+		if err := r.Read(&read); err != nil {
+			return err
+		}
+		fn(rec, read.Syms)
 	}
 	return nil
 }

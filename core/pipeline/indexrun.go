@@ -384,12 +384,20 @@ func (r *indexRun) buildGraph() error {
 	r.paths = next.SortedPaths()
 	roots := codemap.Roots(r.paths, e.cfg.Index.ModuleRoots...)
 	for _, p := range r.paths {
-		if rec := next.Records()[p]; rec.Module != codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth) {
+		rec := next.Records()[p]
+		mod := codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth)
+		switch {
+		case rec.Module == mod:
+		case prev.Records()[p] == rec:
 			// Copy: an unchanged record is shared with prev, which must
 			// keep the old module for dirtyModules to see the move.
 			moved := *rec
-			moved.Module = codemap.ModuleOf(p, roots, e.cfg.Index.ModuleDepth)
+			moved.Module = mod
 			next.Records()[p] = &moved
+		default:
+			// This run's own (every record of a full run): a copy would
+			// leave the tree's records twice in memory.
+			rec.Module = mod
 		}
 	}
 	edges, reused := r.reuseResolution()
@@ -443,7 +451,8 @@ func (r *indexRun) rank() {
 
 // corpus builds what the rankers index: every docSource's documents, in
 // full with their bodies; otherwise bodies (and symbols) only where
-// something changed.
+// something changed. The files' bodies are read as a ranker asks for
+// them (core.Corpus.DeferBodies, fileBodies).
 func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	if full && r.opts.notesOnly {
 		return nil, ErrIndexOutdated
@@ -467,23 +476,30 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 // indexRankers gives each ranker its corpus: in full when its
 // configuration changed or it asks for it, incrementally otherwise, and
 // not at all when nothing changed since it last indexed. The maps are
-// written while they index: the maps need the symbols of the dirty
-// modules, as the corpus does, so they are read once, up front, and
-// neither touches the records the other reads.
+// written while they index. The maps need the symbols of the dirty
+// modules, as the corpus does: they are read once, up front, and both
+// are built from them before the rankers start, so that a full run lets
+// them go again (manifest.ReleaseSymbols) and its rankers index without
+// every file's symbols beside them.
 func (r *indexRun) indexRankers(ctx context.Context) error {
 	e, prev, next, opts := r.e, r.prev, r.next, r.opts
-	maps := func() error {
-		return e.maps.write(prev, next, append(slices.Clip(r.edges), r.refEdges...), r.dirty, opts.Full)
-	}
+	var maps func() error
 	if opts.notesOnly && !opts.notesMaps {
 		maps = func() error {
 			next.MapsFormat = prev.MapsFormat
 			return nil
 		}
-	} else if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool {
-		return opts.Full || prev.MapsFormat != mapsFormat || r.dirty[next.Records()[p].Module]
-	}); err != nil {
-		return err
+	} else {
+		if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool {
+			return opts.Full || prev.MapsFormat != mapsFormat || r.dirty[next.Records()[p].Module]
+		}); err != nil {
+			return err
+		}
+		built, err := e.maps.built(prev, next, append(slices.Clip(r.edges), r.refEdges...), r.dirty, opts.Full)
+		if err != nil {
+			return err
+		}
+		maps = built.write
 	}
 	r.progress.phase(PhaseRankers, 0, len(r.rankers))
 	cs := &corpora{r: r}
@@ -491,6 +507,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	next.ReleaseSymbols()
 	// The corpora are built (rankerJobs), one at a time; the rankers now
 	// index at once, each reading them and writing only its own state.
 	var wg sync.WaitGroup

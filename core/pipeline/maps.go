@@ -115,12 +115,36 @@ func exports(syms []core.Symbol) []string {
 // of them when full), and removes the pages of modules that are gone.
 // Files are only rewritten when their content changes.
 func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
-	full = full || prev.MapsFormat != mapsFormat
-	if err := loadSymbols(c.indexDir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+	b, err := c.built(prev, next, edges, dirty, full)
+	if err != nil {
 		return err
 	}
-	cm := c.build(next, edges)
+	return b.write()
+}
+
+// builtMaps are the maps built, to be written (write): the symbols they
+// show are in them, so the files' symbols may go before they are.
+type builtMaps struct {
+	c     *codeMaps
+	cm    *codemap.Map
+	dirty map[string]bool
+	full  bool
+}
+
+// built builds the maps write writes, reading the symbols of the files
+// of the modules it rewrites that are not loaded.
+func (c *codeMaps) built(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) (*builtMaps, error) {
+	full = full || prev.MapsFormat != mapsFormat
+	if err := loadSymbols(c.indexDir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+		return nil, err
+	}
 	next.MapsFormat = mapsFormat
+	return &builtMaps{c: c, cm: c.build(next, edges), dirty: dirty, full: full}, nil
+}
+
+// write writes the maps built.
+func (b *builtMaps) write() error {
+	c, cm, dirty, full := b.c, b.cm, b.dirty, b.full
 	c.rewrote = map[string]bool{}
 	if err := c.writeMap(cm.Level0(c.projectName(), c.cfg.Budgets.Map, c.summary("map")) + cm.MapLinks()); err != nil {
 		return err

@@ -130,24 +130,14 @@ func (r *indexRun) references(ctx context.Context) error {
 		return err
 	}
 	full := oldData == nil
-	if full {
-		// Every file's definitions go in the table: those not parsed in
-		// this run are read from the symbols file.
-		if err := loadSymbols(e.folder.dir, prev, next, func(string) bool { return true }); err != nil {
-			return err
-		}
-	}
 	p := newRefProject(e.cfg.Root, e.folder.dir, prev, next, edges)
 	defer p.close()
 	// What changes: every file in a full run; else the files parsed
 	// again (their definitions), those resolved again (their
-	// references) and those gone.
+	// references) and those gone. Every file's definitions go in a full
+	// table: the symbols not in hand are read from the symbols file, one
+	// file at a time (eachSymbols), once the resolvers are done.
 	patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
-	for _, path := range r.paths {
-		if rec := next.Records()[path]; rec.Loaded && (full || rec.Fresh) {
-			patch.Defs[path] = definitions(rec.Syms)
-		}
-	}
 	for _, path := range changed {
 		if !next.Has(path) {
 			patch.Removed = append(patch.Removed, path)
@@ -168,6 +158,19 @@ func (r *indexRun) references(ctx context.Context) error {
 		}
 	}
 	st.Resolved = len(patch.Refs)
+	// The definitions after the references: a resolver's peak is the
+	// run's, and they need not be beside it.
+	var defined []*manifest.Record
+	for _, path := range r.paths {
+		if rec := next.Records()[path]; full || rec.Fresh {
+			defined = append(defined, rec)
+		}
+	}
+	if err := eachSymbols(e.folder.dir, prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
+		patch.Defs[rec.Path] = definitions(syms)
+	}); err != nil {
+		return err
+	}
 	var data []byte
 	if full {
 		st.State = "full"
@@ -354,22 +357,29 @@ func (p *refProject) Facts(path string) (core.FileFacts, bool) {
 		return core.FileFacts{}, false
 	}
 	f := rec.Facts()
+	if rec.Loaded || rec.SymLen == 0 {
+		f.Symbols = rec.Syms
+		return f, true
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !rec.Loaded && rec.SymLen > 0 && p.symsErr == nil {
+	if p.symsErr == nil {
 		if p.syms == nil {
-			fh, err := p.prev.OpenSymbols(p.dir)
+			fh, err := symbolsSource(p.prev, p.next).OpenSymbols(p.dir)
 			if err != nil {
 				p.symsErr = err
 				return f, true
 			}
 			p.syms = manifest.NewSymbolReader(fh)
 		}
-		if err := p.syms.Read(rec); err != nil {
+		// Read into a copy: the record stays without them, as the run
+		// keeps no file's symbols it does not need.
+		read := *rec
+		if err := p.syms.Read(&read); err != nil {
 			return f, true
 		}
+		f.Symbols = read.Syms
 	}
-	f.Symbols = rec.Syms
 	return f, true
 }
 

@@ -3,6 +3,7 @@ package pluginsdk
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -100,13 +101,14 @@ func (c *Client) Parse(ctx context.Context, files []core.SourceFile) ([]core.Fil
 	return resp.Facts, nil
 }
 
-// Index streams the corpus in chunks of about ChunkSize.
+// Index streams the corpus in chunks of about ChunkSize, each made as it
+// is sent, the bodies its documents defer read into it (core.Corpus.Body).
 func (c *Client) Index(ctx context.Context, corpus *core.Corpus) error {
 	stream, err := c.conn.NewStream(ctx, &rankerDesc.Streams[0], "/"+RankerService+"/Index", callOpts...)
 	if err != nil {
 		return err
 	}
-	for _, chunk := range Chunks(corpus) {
+	for chunk := range Chunks(corpus) {
 		if err := stream.SendMsg(chunk); err != nil {
 			// The server's status explains a failed send better than io.EOF.
 			return recvErr(stream, err)
@@ -147,28 +149,43 @@ func (c *Client) Fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 	return resp.Hits, nil
 }
 
-// Chunks splits a corpus into stream messages of about ChunkSize bytes.
-func Chunks(corpus *core.Corpus) []*IndexChunk {
-	first := &IndexChunk{Full: corpus.Full, Changed: corpus.Changed, Removed: corpus.Removed, Scope: corpus.Scope, TextsOnly: corpus.TextsOnly}
-	chunks := []*IndexChunk{first}
-	cur, size := first, 0
-	next := func(n int) {
-		if size+n > ChunkSize && size > 0 {
-			cur = &IndexChunk{}
-			chunks = append(chunks, cur)
-			size = 0
+// Chunks splits a corpus into stream messages of about ChunkSize bytes,
+// made one at a time as the sequence is read: each document carries its
+// body, read then when the corpus defers it (core.Corpus.Body), so that
+// a corpus is sent whole while only a chunk's bodies are held. A chunk
+// is the caller's once yielded.
+func Chunks(corpus *core.Corpus) iter.Seq[*IndexChunk] {
+	return func(yield func(*IndexChunk) bool) {
+		cur := &IndexChunk{Full: corpus.Full, Changed: corpus.Changed, Removed: corpus.Removed, Scope: corpus.Scope, TextsOnly: corpus.TextsOnly}
+		size := 0
+		// add makes room for n bytes: the chunk is yielded first when it
+		// holds something and n would take it past ChunkSize.
+		add := func(n int) bool {
+			if size+n > ChunkSize && size > 0 {
+				if !yield(cur) {
+					return false
+				}
+				cur, size = &IndexChunk{}, 0
+			}
+			size += n
+			return true
 		}
-		size += n
+		for i := range corpus.Documents {
+			d := corpus.Documents[i]
+			d.Body = corpus.Body(&corpus.Documents[i])
+			if !add(len(d.ID) + len(d.Title) + len(d.Path) + len(d.Body) + 16*len(d.Names) + 64) {
+				return
+			}
+			cur.Documents = append(cur.Documents, d)
+		}
+		for _, e := range corpus.Edges {
+			if !add(len(e.From) + len(e.To) + len(e.Kind) + 48) {
+				return
+			}
+			cur.Edges = append(cur.Edges, e)
+		}
+		yield(cur)
 	}
-	for _, d := range corpus.Documents {
-		next(len(d.ID) + len(d.Title) + len(d.Path) + len(d.Body) + 16*len(d.Names) + 64)
-		cur.Documents = append(cur.Documents, d)
-	}
-	for _, e := range corpus.Edges {
-		next(len(e.From) + len(e.To) + len(e.Kind) + 48)
-		cur.Edges = append(cur.Edges, e)
-	}
-	return chunks
 }
 
 var (

@@ -101,6 +101,38 @@ func checkIncremental(t *testing.T, s Subject) {
 	}
 }
 
+// checkDeferred: a corpus whose documents leave their bodies to be read
+// as the ranker asks (core.Corpus.DeferBodies, as an index run sends the
+// files') ranks as the same corpus with the bodies in its documents,
+// given whole and then incrementally.
+func checkDeferred(t *testing.T, s Subject) {
+	w := newWorld(s.Seed+6, 120, 30, 20)
+	inline, _ := s.indexed(t, w.whole())
+	deferred, _ := s.indexed(t, deferBodies(w.whole()))
+	qs := w.queries(20)
+	s.sameAnswers(t, "a whole corpus whose bodies are read as asked", deferred, w, qs, s.answers(t, inline, w, qs))
+	w.indexedNow()
+	st := w.step(false)
+	index(t, inline, st.corpus)
+	index(t, deferred, deferBodies(st.corpus))
+	qs = w.queries(20)
+	s.sameAnswers(t, "then "+st.what+" whose bodies are read as asked", deferred, w, qs, s.answers(t, inline, w, qs))
+}
+
+// deferBodies returns a copy of c whose documents carry no body, each
+// read when the ranker asks for it.
+func deferBodies(c *core.Corpus) *core.Corpus {
+	out := *c
+	out.Documents = slices.Clone(c.Documents)
+	bodies := map[string]string{}
+	for i := range out.Documents {
+		bodies[out.Documents[i].ID] = out.Documents[i].Body
+		out.Documents[i].Body = ""
+	}
+	out.DeferBodies(func(d *core.Document) string { return bodies[d.ID] })
+	return &out
+}
+
 // checkMissing: with no state, an incremental corpus (and, for a Scoped
 // ranker, a delta of the notes) is refused with core.ErrFullIndexNeeded,
 // unless the ranker can build from it alone, and then it ranks as a full

@@ -76,6 +76,7 @@ func Contract(t *testing.T, s Subject) {
 	t.Run("Info", func(t *testing.T) { checkInfo(t, s.info) })
 	t.Run("FullIndexThenQuery", func(t *testing.T) { checkFound(t, s) })
 	t.Run("IncrementalEqualsFull", func(t *testing.T) { checkIncremental(t, s) })
+	t.Run("DeferredBodies", func(t *testing.T) { checkDeferred(t, s) })
 	t.Run("MissingState", func(t *testing.T) { checkMissing(t, s) })
 	t.Run("DamagedState", func(t *testing.T) { checkDamaged(t, s) })
 	t.Run("Canceled", func(t *testing.T) { checkCanceled(t, s) })

@@ -46,9 +46,9 @@ func (r *wordRanker) Configure(_ context.Context, setup core.Setup) error {
 	return nil
 }
 
-func countWords(d core.Document) map[string]int {
+func countWords(d core.Document, body string) map[string]int {
 	words := map[string]int{}
-	for _, t := range tokens(d.Path + " " + d.Title + " " + strings.Join(d.Names, " ") + " " + d.Body) {
+	for _, t := range tokens(d.Path + " " + d.Title + " " + strings.Join(d.Names, " ") + " " + body) {
 		words[t]++
 	}
 	return words
@@ -77,7 +77,11 @@ func (r *wordRanker) Index(ctx context.Context, c *core.Corpus) error {
 			next[d.ID] = old
 			continue
 		}
-		next[d.ID] = wordDoc{Kind: d.Kind, Words: countWords(d)}
+		body := c.Body(&d)
+		if r.mutant == "reads the documents' bodies" {
+			body = d.Body
+		}
+		next[d.ID] = wordDoc{Kind: d.Kind, Words: countWords(d, body)}
 	}
 	if r.mutant == "keeps removed" {
 		for id, d := range prev {
@@ -187,12 +191,13 @@ func TestMutant(t *testing.T) {
 // as a whole.
 func TestContractCatchesMutants(t *testing.T) {
 	for mutant, check := range map[string]string{
-		"keeps removed":         "IncrementalEqualsFull",
-		"indexes without state": "MissingState",
-		"trusts its file":       "DamagedState",
-		"ignores cancel":        "Canceled",
-		"worst first":           "FullIndexThenQuery",
-		"over the limit":        "FullIndexThenQuery",
+		"keeps removed":               "IncrementalEqualsFull",
+		"indexes without state":       "MissingState",
+		"trusts its file":             "DamagedState",
+		"ignores cancel":              "Canceled",
+		"worst first":                 "FullIndexThenQuery",
+		"over the limit":              "FullIndexThenQuery",
+		"reads the documents' bodies": "DeferredBodies",
 	} {
 		t.Run(mutant, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestMutant$", "-test.v")

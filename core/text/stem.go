@@ -85,16 +85,25 @@ func (st *stemmer) term(b []byte) (string, bool) {
 	if c, ok := st.cache[string(b)]; ok {
 		return c.term, c.stop
 	}
-	w := string(b)
-	c := cached{term: w, stop: isStopword(b)}
-	if st.fn != nil && stemmable(b) {
-		c.term = st.stem(w)
-	}
+	w, c := st.fresh(b)
 	if len(st.cache) >= maxCache {
 		clear(st.cache)
 	}
 	st.cache[w] = c
 	return c.term, c.stop
+}
+
+// fresh is term without the cache, for a caller that remembers words
+// itself (Vocabulary): the word as a string of its own, its term (that
+// same string when the word is not stemmed) and whether it is a
+// stopword.
+func (st *stemmer) fresh(b []byte) (string, cached) {
+	w := string(b)
+	c := cached{term: w, stop: isStopword(b)}
+	if st.fn != nil && stemmable(b) {
+		c.term = st.stem(w)
+	}
+	return w, c
 }
 
 // stemmable reports whether Snowball should see b: ASCII (so Latin-script

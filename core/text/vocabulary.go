@@ -72,7 +72,11 @@ func (v *Vocabulary) word(b []byte, st *stemmer) wordID {
 	if w, ok := v.words[string(b)]; ok {
 		return w
 	}
-	term, stop := st.term(b)
+	// Not through the stemmer's cache: the vocabulary remembers each
+	// word itself, and a second memory of the same words per worker was
+	// a sixth of a large index run's heap.
+	word, c := st.fresh(b)
+	term, stop := c.term, c.stop
 	id, ok := v.ids[term]
 	if !ok {
 		id = uint32(len(v.terms))
@@ -83,6 +87,6 @@ func (v *Vocabulary) word(b []byte, st *stemmer) wordID {
 		clear(v.words)
 	}
 	w := wordID{id, stop}
-	v.words[string(b)] = w
+	v.words[word] = w
 	return w
 }

@@ -132,10 +132,11 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	return nil
 }
 
-// docText is what is embedded for a document: its title, its path when
-// the title is not it, and the start of its body, at most max_chars
-// bytes (cut on a character boundary).
-func (r *Ranker) docText(d *core.Document) string {
+// docText is what is embedded for a document whose body is body (read
+// through core.Corpus.Body): its title, its path when the title is not
+// it, and the start of its body, at most max_chars bytes (cut on a
+// character boundary).
+func (r *Ranker) docText(d *core.Document, body string) string {
 	var b strings.Builder
 	b.WriteString(r.settings.DocumentPrefix)
 	b.WriteString(d.Title)
@@ -144,9 +145,9 @@ func (r *Ranker) docText(d *core.Document) string {
 		b.WriteString(d.Path)
 		b.WriteString(")")
 	}
-	if d.Body != "" {
+	if body != "" {
 		b.WriteString("\n")
-		b.WriteString(d.Body)
+		b.WriteString(body)
 	}
 	s := b.String()
 	limit := len(r.settings.DocumentPrefix) + r.settings.MaxChars
@@ -220,7 +221,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			next.Entries = append(next.Entries, *e)
 			continue
 		}
-		text := r.docText(d)
+		text := r.docText(d, corpus.Body(d))
 		h := textHash(text)
 		if have && e.Hash == h {
 			next.Entries = append(next.Entries, *e)

@@ -140,7 +140,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		}
 	}
 
-	analyzed, dicts, err := analyzeAll(ctx, analyzer, u.fresh)
+	analyzed, dicts, err := analyzeAll(ctx, analyzer, corpus, u.fresh)
 	if err != nil {
 		return err
 	}
@@ -350,12 +350,22 @@ type analyzedDoc struct {
 	worker int
 }
 
-// analyzeAll tokenizes docs on every core: tokenizing is nearly all the
-// cost of indexing, and documents are independent. Each worker numbers
-// terms in its own dictionary, returned in dicts, so that merging costs a
-// map lookup per distinct term of a worker instead of one per term of
-// every document.
-func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (out []analyzedDoc, dicts [][]string, err error) {
+// analyzeRun is how many documents in a row a worker of analyzeAll takes
+// at a time. The corpus lists a folder's files together, and the words
+// of a package are mostly its own (its identifiers): a worker taking
+// them in a row learns them alone, where workers taking every other
+// document each learned most of the tree's words, and each dictionary
+// held them all.
+const analyzeRun = 64
+
+// analyzeAll tokenizes docs, documents of corpus, on every core:
+// tokenizing is nearly all the cost of indexing, and documents are
+// independent. Each worker numbers terms in its own dictionary, returned
+// in dicts, so that merging costs a map lookup per distinct term of a
+// worker instead of one per term of every document. A worker reads a
+// document's body as it comes to it (core.Corpus.Body) and keeps only its
+// counts.
+func analyzeAll(ctx context.Context, a text.Analyzer, corpus *core.Corpus, docs []*core.Document) (out []analyzedDoc, dicts [][]string, err error) {
 	out = make([]analyzedDoc, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs)/32+1)
 	dicts = make([][]string, workers)
@@ -367,11 +377,13 @@ func analyzeAll(ctx context.Context, a text.Analyzer, docs []*core.Document) (ou
 			defer wg.Done()
 			da := docAnalyzer{vocab: a.Vocabulary()}
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(docs) || ctx.Err() != nil {
+				from := int(next.Add(analyzeRun) - analyzeRun)
+				if from >= len(docs) || ctx.Err() != nil {
 					break
 				}
-				out[i] = analyzedDoc{doc: da.analyze(docs[i]), worker: w}
+				for i := from; i < min(from+analyzeRun, len(docs)); i++ {
+					out[i] = analyzedDoc{doc: da.analyze(docs[i], corpus.Body(docs[i])), worker: w}
+				}
 			}
 			dicts[w] = da.vocab.Terms()
 		}()
@@ -392,7 +404,8 @@ type docAnalyzer struct {
 	counts []termCount
 }
 
-func (da *docAnalyzer) analyze(d *core.Document) doc {
+// analyze counts the terms of d, whose body is body.
+func (da *docAnalyzer) analyze(d *core.Document, body string) doc {
 	da.counts = da.counts[:0]
 	out := doc{id: d.ID, kind: d.Kind}
 	da.lens = &out.lens
@@ -407,7 +420,7 @@ func (da *docAnalyzer) analyze(d *core.Document) doc {
 	// In the body, the parts of identifiers (the "client" of
 	// newClientForConfig) count apart from whole words: code repeats them
 	// everywhere, and prose questions are answered by the words.
-	da.vocab.Each(d.Body, func(id uint32, part bool) {
+	da.vocab.Each(body, func(id uint32, part bool) {
 		if part {
 			da.count(fieldParts, id)
 		} else {

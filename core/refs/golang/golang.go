@@ -49,7 +49,7 @@
 // big tree's code (43% of kubernetes' non-test bytes) and rarely where
 // anyone looks for callers; a checked file's line table is emptied once
 // its references are collected, and the references are kept packed (their
-// strings once per package, packed.go) until every package is checked and
+// strings once per run, packed.go) until every package is checked and
 // the type information is let go. Implementations are paired at the end,
 // each type with the interfaces whose first method it has. On
 // kubernetes (13,031 Go files) resolving every file costs about the CPU

@@ -4,8 +4,9 @@ import "github.com/rubi-dev/rubi/core/refs"
 
 // packed is one file's references as a run keeps them until it ends: the
 // strings they name (the target's file and name, the function they sit
-// in) are kept once per unit, in the unit's table, which makes a
-// reference 24 bytes instead of refs.Ref's 72. Beside the declarations
+// in) are kept once per run, in the run's table (the same names and
+// files are the targets of many packages), which makes a reference 24
+// bytes instead of refs.Ref's 72. Beside the declarations
 // the packages' importers need, the references found are the largest
 // part of what a check of a big tree holds at its peak (a third of it on
 // kubernetes); they become refs.Ref once every package is checked and
