@@ -96,6 +96,9 @@ type Options struct {
 	Workers int
 	// GeneratedBodies checks the function bodies of generated files too.
 	GeneratedBodies bool
+	// AllBodies checks every function body, also those whose names show
+	// they hold no reference (prune.go): the same references, slower.
+	AllBodies bool
 }
 
 // New returns a resolver.
@@ -126,6 +129,9 @@ type Stats struct {
 	// Failed counts the packages whose check panicked: their files are
 	// not answered, their importers see them empty.
 	Failed int
+	// Pruned counts the function bodies left unchecked because none of
+	// their names can be a reference (prune.go).
+	Pruned int
 	Refs   int
 }
 
