@@ -198,13 +198,17 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		if pf.excluded && !u.bodies {
 			continue
 		}
-		af, _ := parser.ParseFile(r.fset, f, src, parser.SkipObjectResolution)
+		// Bodies nobody checks are not parsed: a package only imported
+		// is checked for its declarations, and a generated file's bodies
+		// are left out.
+		gen := u.bodies && !r.opts.GeneratedBodies && generated(src)
+		af := r.parse(f, src, !u.bodies || gen)
 		if af == nil || af.Name == nil {
 			continue
 		}
 		pf.file = af
 		size += len(src)
-		if u.bodies && !r.opts.GeneratedBodies && generated(src) {
+		if gen {
 			stripBodies(af)
 		}
 		if !pf.excluded {
@@ -343,6 +347,29 @@ func (r *run) visibleTo(u *unit) func(string) bool {
 		known[name] = v
 		return v
 	}
+}
+
+// parse parses file f, its skeleton (Skeleton) when its function bodies
+// are not needed and the skeleton parses: every line and column is the
+// source's either way.
+func (r *run) parse(f string, src []byte, skeleton bool) *ast.File {
+	if skeleton {
+		if skel := Skeleton(src); skel != nil {
+			af, err := parser.ParseFile(r.fset, f, skel, parser.SkipObjectResolution)
+			if err == nil {
+				return af
+			}
+			// A wrong guess: the file is read whole; what stays of the
+			// skeleton's is its name and range in the run's file set.
+			if af != nil {
+				if tf := r.fset.File(af.FileStart); tf != nil {
+					tf.SetLines(nil)
+				}
+			}
+		}
+	}
+	af, _ := parser.ParseFile(r.fset, f, src, parser.SkipObjectResolution)
+	return af
 }
 
 // record keeps pkg, u's declarations, for its importers and for pairing
