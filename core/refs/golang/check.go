@@ -152,6 +152,8 @@ type parsed struct {
 	file *ast.File
 	// excluded: the build leaves it out, or it declares another package.
 	excluded bool
+	// gen: a generated file, its function bodies stripped when parsed.
+	gen bool
 }
 
 // usesPerByte sizes a package's map of uses from its files' size: one
@@ -206,7 +208,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		if af == nil || af.Name == nil {
 			continue
 		}
-		pf.file = af
+		pf.file, pf.gen = af, gen
 		size += len(src)
 		if gen {
 			stripBodies(af)
@@ -266,7 +268,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		if !r.opts.AllBodies {
 			p := newPruner(r.visibleTo(u))
 			for _, pf := range files {
-				if !pf.excluded {
+				if !pf.excluded && !pf.gen {
 					pruned += p.file(pf.file, imp.byPath)
 				}
 			}
