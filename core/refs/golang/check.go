@@ -13,6 +13,7 @@ import (
 	"io"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,9 @@ type run struct {
 	// pairs.
 	all     []checked
 	methods []method
+	// fakes are the stand-ins of the packages outside the project, by
+	// import path (outside).
+	fakes map[string]*types.Package
 	// found are the references of the files checked so far, packed
 	// until the run ends; out is them as refs.Ref, made then (finish).
 	found map[string]packed
@@ -55,6 +59,7 @@ type run struct {
 func (r *run) check(ctx context.Context, workers int) error {
 	r.fset = token.NewFileSet()
 	r.pkgs = map[*unit]*types.Package{}
+	r.fakes = map[string]*types.Package{}
 	ready := make(chan *unit, len(r.g.units))
 	// left counts the signals to come: each unit's declarations, and a
 	// package's whole check that its external tests wait for.
@@ -127,7 +132,7 @@ func (r *run) check(ctx context.Context, workers int) error {
 // declares (impl) in order: the type information is no longer held when
 // the references take their full size.
 func (r *run) finish(impl map[string][]refs.Ref) map[string][]refs.Ref {
-	r.pkgs, r.all, r.methods, r.fset = nil, nil, nil, nil
+	r.pkgs, r.all, r.methods, r.fakes, r.fset = nil, nil, nil, nil, nil
 	for _, u := range r.g.units {
 		u.whole = nil
 	}
@@ -239,7 +244,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 			}
 		}
 	}
-	imp := &importer{byPath: r.importsOf(u, files)}
+	imp := &importer{run: r, byPath: r.importsOf(u, files)}
 	r.declare(u, declaredNames(files))
 	errs := 0
 	conf := types.Config{
@@ -511,21 +516,11 @@ func importPath(im *ast.ImportSpec) string {
 }
 
 // importer hands go/types the project's packages as they were checked,
-// and an empty package for anything else, with an error: go/types then
-// reports the import once and takes the package as a stand-in, whose
-// missing names are no further error. Without the error, each use of a
-// name of the standard library or of a module the project does not hold
-// was an "undefined" error, formatted and dropped: a quarter of a
-// million on kubernetes, and a tenth of the check's time. The stand-ins
-// are the unit's own, as go/types marks them.
+// and for anything else the run's stand-in (run.outside).
 type importer struct {
+	run    *run
 	byPath map[string]*types.Package
-	fakes  map[string]*types.Package
 }
-
-// errOutside is what importer says of a package the project does not
-// hold.
-var errOutside = errors.New("not in the project")
 
 func (i *importer) Import(spec string) (*types.Package, error) {
 	return i.ImportFrom(spec, "", 0)
@@ -535,17 +530,42 @@ func (i *importer) ImportFrom(spec, _ string, _ types.ImportMode) (*types.Packag
 	if pkg := i.byPath[spec]; pkg != nil {
 		return pkg, nil
 	}
-	pkg := i.fakes[spec]
-	if pkg == nil {
-		pkg = types.NewPackage(spec, lastElem(spec))
-		pkg.MarkComplete()
-		if i.fakes == nil {
-			i.fakes = map[string]*types.Package{}
-		}
-		i.fakes[spec] = pkg
-	}
-	return pkg, errOutside
+	return i.run.outside(spec), nil
 }
+
+// outside returns the run's stand-in for an import path the project
+// does not hold: an empty package, which go/types takes as one whose
+// names are all missing without an error each. A plain empty package
+// made each use of one of its names an "undefined" error, formatted and
+// dropped: a quarter of a million on kubernetes, a tenth of the check's
+// time. go/types marks a package so (its fake mark, unexported) when an
+// importer returns it with an error; the stand-in is marked once, by a
+// check of an import of it alone, before any unit gets it, so that the
+// checks running side by side only read it.
+func (r *run) outside(spec string) *types.Package {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if pkg := r.fakes[spec]; pkg != nil {
+		return pkg
+	}
+	pkg := types.NewPackage(spec, lastElem(spec))
+	pkg.MarkComplete()
+	imp := &ast.ImportSpec{Name: ast.NewIdent("_"), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(spec)}}
+	f := &ast.File{Name: ast.NewIdent("p"), Decls: []ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{imp}}}}
+	conf := types.Config{Importer: marker{pkg}, Error: func(error) {}}
+	conf.Check("p", token.NewFileSet(), []*ast.File{f}, nil)
+	r.fakes[spec] = pkg
+	return pkg
+}
+
+// marker hands go/types its package with an error, for go/types to mark
+// it (run.outside).
+type marker struct{ pkg *types.Package }
+
+// errOutside is what marker says of its package.
+var errOutside = errors.New("not in the project")
+
+func (m marker) Import(string) (*types.Package, error) { return m.pkg, errOutside }
 
 // generated says src starts with Go's generated-code header before its
 // package clause.
