@@ -45,19 +45,22 @@
 // saves a fifth of the peak memory on kubernetes: a checked body's local
 // scopes hang from its package's scope, and would stay as long as the
 // run. A package only imported by those asked for is checked for its
-// declarations alone; the bodies of generated files (a "Code generated
-// … DO NOT EDIT." header) are not checked, as they are a large part of a
-// big tree's code (43% of kubernetes' non-test bytes) and rarely where
-// anyone looks for callers; a checked file's line table is emptied once
-// its references are collected, and the references are kept packed (their
-// strings once per package, packed.go) until every package is checked and
-// the type information is let go. Implementations are paired at the end,
-// each type with the interfaces whose first method it has. On
-// kubernetes (13,031 Go files) resolving every file costs about the CPU
-// of rubi's cold index without the test files (0.95×) and 1.5× with
-// them, at 0.58× and 0.76× of its peak memory
-// (bench/results/refs-go-2026-12-06.md): too much to run inside the
-// index's time, little enough to follow it.
+// declarations alone, and read without its function bodies (Skeleton);
+// the bodies of generated files (a "Code generated … DO NOT EDIT."
+// header) are not checked, nor read where their skeleton parses, as they
+// are a large part of a big tree's code (43% of kubernetes' non-test
+// bytes) and rarely where anyone looks for callers; nor is a body that
+// holds no name a package it sees declares, which can hold no reference
+// (prune.go: a fifth of kubernetes' other functions).
+// A checked file's line table is emptied once its references are
+// collected, and the references are kept packed (their strings once per
+// package, packed.go) until every package is checked and the type
+// information is let go. Implementations are paired at the end, each
+// type with the interfaces whose first method it has. What is left is
+// go/types checking the bodies that may hold a reference, and go/parser
+// reading them: on kubernetes v1.31.0 resolving every Go file costs
+// about 1.2 times the CPU of the rest of the cold index
+// (bench/results/perf-2026-12-06-typecheck.md).
 //
 // A reference names its target as lang.go (plugins/lang-go) names the
 // symbol: "Func", "Type", "Type.Method" with the receiver's base type
