@@ -82,8 +82,8 @@ func newPruner(visible func(string) bool) *pruner {
 // file strips the bodies of f's functions that hold no reference, given
 // the project's packages the file's imports resolve to (byPath; any
 // other import is a package outside the project, empty). It returns
-// how many it stripped.
-func (p *pruner) file(f *ast.File, byPath map[string]*types.Package) int {
+// how many it stripped, and the bytes of source they spanned.
+func (p *pruner) file(f *ast.File, byPath map[string]*types.Package) (stripped, bytes int) {
 	clear(p.external)
 	for _, im := range f.Imports {
 		spec := importPath(im)
@@ -105,14 +105,14 @@ func (p *pruner) file(f *ast.File, byPath map[string]*types.Package) int {
 			p.external[name] = pkg == nil
 		}
 	}
-	stripped := 0
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !p.holds(fd) {
+			bytes += int(fd.Body.Rbrace - fd.Body.Lbrace)
 			stripBody(fd)
 			stripped++
 		}
 	}
-	return stripped
+	return stripped, bytes
 }
 
 // holds says fd's body may hold a reference.
