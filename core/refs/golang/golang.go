@@ -59,7 +59,7 @@
 // type with the interfaces whose first method it has. What is left is
 // go/types checking the bodies that may hold a reference, and go/parser
 // reading them: on kubernetes v1.31.0 resolving every Go file costs
-// about 1.2 times the CPU of the rest of the cold index
+// about 1.1 times the CPU of the rest of the cold index
 // (bench/results/perf-2026-12-06-typecheck.md).
 //
 // A reference names its target as lang.go (plugins/lang-go) names the
