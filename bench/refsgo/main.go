@@ -4,23 +4,27 @@
 // the process's peak resident memory (the file list and resolved imports
 // included, which an index run holds anyway).
 //
-//	go run -C bench ./refsgo -root DIR [-tests=false] [-generated-bodies]
+//	go run -C bench ./refsgo -root DIR [-tests=false] [-generated-bodies] [-digest]
 //
 // Under /usr/bin/time -v, its "Maximum resident set size" is the peak.
 package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/refs/golang"
 	"github.com/rubi-dev/rubi/core/refs/refstest"
 )
@@ -31,6 +35,7 @@ func main() {
 	gen := flag.Bool("generated-bodies", false, "check the function bodies of generated files")
 	workers := flag.Int("workers", 0, "packages checked at once (0: GOMAXPROCS)")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the resolver")
+	digest := flag.Bool("digest", false, "print a SHA-256 of every reference found, to compare runs")
 	flag.Parse()
 	if *root == "" {
 		fmt.Fprintln(os.Stderr, "refsgo: -root is required")
@@ -88,9 +93,26 @@ func main() {
 	fmt.Printf("files asked %d, answered %d (listing and imports %.2fs)\n", len(want), len(out), listed.Seconds())
 	fmt.Printf("resolver: wall %.2fs, cpu %.2fs\n", wall.Seconds(), used.Seconds())
 	fmt.Printf("packages %d (%d with bodies), go/types errors %d, files resolved by name %d\n", st.Packages, st.Bodies, st.Errors, st.Excluded)
+	fmt.Printf("pruned %d\n", st.Pruned)
 	fmt.Printf("references %d (%d implementations, %d to another file)\n", st.Refs, impl, cross)
 	fmt.Printf("peak RSS %d MiB, live heap after it %d MiB\n", maxRSS()>>20, ms.HeapAlloc>>20)
+	if *digest {
+		fmt.Printf("digest %x\n", digestOf(out))
+	}
 	runtime.KeepAlive(out)
+}
+
+// digestOf hashes the references by file, files in order, each file's
+// references as the resolver ordered them.
+func digestOf(out map[string][]refs.Ref) []byte {
+	h := sha256.New()
+	for _, f := range slices.Sorted(maps.Keys(out)) {
+		fmt.Fprintf(h, "%s\n", f)
+		for _, r := range out[f] {
+			fmt.Fprintf(h, "%d:%d %s %s %s %t %t\n", r.Line, r.Col, r.Path, r.Name, r.From, r.Call, r.Impl)
+		}
+	}
+	return h.Sum(nil)
 }
 
 func cpu() time.Duration {

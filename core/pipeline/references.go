@@ -300,6 +300,9 @@ type refProject struct {
 
 	mu   sync.Mutex
 	syms *manifest.SymbolReader
+	// dirs memoizes inside, by folder, under dirsMu.
+	dirsMu sync.Mutex
+	dirs   map[string]bool
 	// symsErr is why the symbols file could not be opened.
 	symsErr error
 }
@@ -384,12 +387,39 @@ func (p *refProject) Facts(path string) (core.FileFacts, bool) {
 }
 
 // Read returns a file of the project, confined to it (no link out of
-// it, regular files only) and capped as the walk caps a source.
+// it, regular files only) and capped as the walk caps a source. Whether
+// a folder leads out of the project is asked once a run (resolving each
+// of its path's elements): a resolver reads a package's files one after
+// another, and asking again for each file was most of what reading them
+// cost.
 func (p *refProject) Read(path string) ([]byte, error) {
 	if !fs.ValidPath(path) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fs.ErrInvalid}
 	}
-	return store.ReadWithin(p.root, filepath.Join(p.root, filepath.FromSlash(path)), maxSourceRead)
+	full := filepath.Join(p.root, filepath.FromSlash(path))
+	if !p.inside(filepath.Dir(full)) {
+		return nil, fmt.Errorf("refusing to read %s: it leads out of %s through a symbolic link: %w", full, p.root, store.ErrNotOwned)
+	}
+	return store.ReadLeaf(full, maxSourceRead)
+}
+
+// inside says the folder dir lies inside the project, no link on the way
+// leading out of it, as store.Inside says, asked once per folder.
+func (p *refProject) inside(dir string) bool {
+	p.dirsMu.Lock()
+	ok, known := p.dirs[dir]
+	p.dirsMu.Unlock()
+	if known {
+		return ok
+	}
+	ok = store.Inside(p.root, dir)
+	p.dirsMu.Lock()
+	if p.dirs == nil {
+		p.dirs = map[string]bool{}
+	}
+	p.dirs[dir] = ok
+	p.dirsMu.Unlock()
+	return ok
 }
 
 // close releases the symbols file, if it was opened.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,5 +25,26 @@ func TestReadInto(t *testing.T) {
 	}
 	if n, err := ReadInto(filepath.Join(t.TempDir(), "gone.txt"), buf); err == nil || n != 0 || !strings.Contains(err.Error(), "gone.txt") {
 		t.Errorf("missing file: %d, %v", n, err)
+	}
+}
+
+// A capped read returns a file whole at any size up to its cap, and
+// refuses it one byte over.
+func TestReadLeafSizes(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 511, 512, 513, 4096, 70000} {
+		data := []byte(strings.Repeat("rubi", size/4+1)[:size])
+		path := filepath.Join(dir, "f.txt")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ReadLeaf(path, int64(size)); err != nil || string(got) != string(data) {
+			t.Errorf("%d bytes, cap %d: %d bytes, %v", size, size, len(got), err)
+		}
+		if size > 0 {
+			if _, err := ReadLeaf(path, int64(size-1)); !errors.Is(err, ErrTooLarge) {
+				t.Errorf("%d bytes, cap %d: %v, want ErrTooLarge", size, size-1, err)
+			}
+		}
 	}
 }

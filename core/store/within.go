@@ -82,39 +82,34 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	return readCapped(f, path, limit)
 }
 
-// readCapped reads f whole when it holds at most limit bytes.
+// readCapped reads f whole when it holds at most limit bytes, into one
+// buffer of the size the file states (and room to see it grew while
+// read): io.ReadAll's doubling from 512 bytes allocates about twice a
+// file, and reading every file of a large tree is where that adds up.
 func readCapped(f *os.File, path string, limit int64) ([]byte, error) {
-	// The buffer is sized by the file's size, one byte over to see the
-	// end: growing it from io.ReadAll's 512 bytes copied and cleared a
-	// file several times over, a third of the reading in the recall hook.
-	size := int64(512)
+	size := int64(0)
 	if fi, err := f.Stat(); err == nil {
 		if fi.Size() > limit {
 			return nil, tooLarge(path, limit)
 		}
-		size = max(size, fi.Size()+1)
+		size = fi.Size()
 	}
-	data := make([]byte, 0, min(size, limit+1))
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
+	data := make([]byte, 0, max(size, 512)+1)
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // it grew since: let append find room
+		}
+		room := data[len(data):min(int64(cap(data)), limit+1)]
+		n, err := f.Read(room)
 		data = data[:len(data)+n]
 		if err == io.EOF {
-			break
+			return data, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		if int64(len(data)) > limit {
-			break
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)] // it grew while read
-		}
 	}
-	if int64(len(data)) > limit {
-		return nil, tooLarge(path, limit) // it grew while read
-	}
-	return data, nil
+	return nil, tooLarge(path, limit) // it grew while read
 }
 
 func tooLarge(path string, limit int64) error {

@@ -34,6 +34,7 @@ import (
 	"strconv"
 
 	"github.com/rubi-dev/rubi/core"
+	gorefs "github.com/rubi-dev/rubi/core/refs/golang"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
@@ -128,11 +129,11 @@ func ParseFile(fset *token.FileSet, sf core.SourceFile) (*ast.File, error) {
 	return parser.ParseFile(fset, sf.Path, sf.Content, parser.ParseComments|parser.SkipObjectResolution)
 }
 
-// parseDecls parses sf for its declarations: its skeleton (skeleton.go)
+// parseDecls parses sf for its declarations: its skeleton (gorefs.Skeleton)
 // when the skeleton parses, else the file whole. read is the file the
 // tree was parsed from, which Extract takes.
 func parseDecls(sf core.SourceFile) (fset *token.FileSet, f *ast.File, read core.SourceFile, err error) {
-	if skel := skeleton(sf.Content); skel != nil {
+	if skel := gorefs.Skeleton(sf.Content); skel != nil {
 		fset = token.NewFileSet()
 		read = core.SourceFile{Path: sf.Path, Language: sf.Language, Content: skel}
 		if f, err = ParseFile(fset, read); err == nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/parsertest"
+	gorefs "github.com/rubi-dev/rubi/core/refs/golang"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
@@ -172,7 +173,7 @@ func BenchmarkTree(b *testing.B) {
 func TestSkeletonSameFacts(t *testing.T) {
 	emptied := 0
 	for _, sf := range treeFiles(t) {
-		skel := skeleton(sf.Content)
+		skel := gorefs.Skeleton(sf.Content)
 		if skel == nil {
 			continue
 		}
@@ -202,7 +203,7 @@ func TestSkeletonSameFacts(t *testing.T) {
 // first line opens a block, not gofmt'd), the file is parsed whole.
 func TestSkeletonWrong(t *testing.T) {
 	src := "package p\n\nfunc f(x bool) { if x {\n\t\tg()\n\t}\n}\n\nfunc g() {}\n"
-	if _, err := ParseFile(token.NewFileSet(), core.SourceFile{Path: "a.go", Content: skeleton([]byte(src))}); err == nil {
+	if _, err := ParseFile(token.NewFileSet(), core.SourceFile{Path: "a.go", Content: gorefs.Skeleton([]byte(src))}); err == nil {
 		t.Fatal("the skeleton parses: the case does not test the fallback")
 	}
 	f := parseOne(t, New(), "a.go", src)

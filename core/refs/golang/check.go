@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -12,6 +13,7 @@ import (
 	"io"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,18 +41,24 @@ type run struct {
 	// pairs.
 	all     []checked
 	methods []method
-	fakes   map[string]*types.Package
+	// fakes are the stand-ins of the packages outside the project, by
+	// import path (outside).
+	fakes map[string]*types.Package
 	// budget bounds the bytes of source of the packages being checked
 	// at once (checkBudget).
 	budget *semaphore.Weighted
 	// found are the references of the files checked so far, packed
 	// until the run ends, their strings numbered in strs; out is them as
 	// refs.Ref, made then (finish).
-	found  map[string]packed
-	strs   refs.Strings
-	out    map[string][]refs.Ref
-	stats  Stats
-	failed atomic.Int64
+	found map[string]packed
+	strs  refs.Strings
+	out   map[string][]refs.Ref
+	// names maps each name the units checked so far declare to those
+	// units (prune.go), under namesMu.
+	namesMu sync.RWMutex
+	names   map[string][]*unit
+	stats   Stats
+	failed  atomic.Int64
 }
 
 // check runs the units on workers, each as soon as its dependencies are
@@ -168,12 +176,15 @@ type parsed struct {
 	file *ast.File
 	// excluded: the build leaves it out, or it declares another package.
 	excluded bool
+	// gen: a generated file, its function bodies stripped when parsed.
+	gen bool
 }
 
-// usesPerByte sizes a package's map of uses from its files' size: one
-// identifier in about 16 bytes of Go (12–14 on kubernetes and rubi),
-// so the map seldom grows while go/types fills it.
-const usesPerByte = 16
+// usesPerByte sizes a package's map of uses from the size of what its
+// whole check reads (its files, the bodies stripped left out): one use
+// in about 20 bytes of that on rubi's tree, 28 on kubernetes, so the map
+// seldom grows while go/types fills it, nor is twice what it holds.
+const usesPerByte = 24
 
 // unit type-checks u, calling declared once its declarations are (what
 // its importers need), and, when its bodies are asked for, checks them
@@ -208,7 +219,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		excluded bool
 	}
 	var sources []source
-	size := 0
+	srcBytes := 0
 	for _, f := range u.files {
 		src, err := r.p.Read(f)
 		if err != nil {
@@ -219,27 +230,40 @@ func (r *run) unit(u *unit, declared, whole func()) {
 			continue
 		}
 		sources = append(sources, source{f, src, excluded})
-		size += len(src)
+		srcBytes += len(src)
 	}
 	// The syntax and type information of a package in hand are some
 	// fifteen times its source: the packages checked at once hold no
 	// more than checkBudget bytes of source between them, a larger one
 	// is checked alone.
-	weight := int64(max(min(size, checkBudget), 1))
+	weight := int64(max(min(srcBytes, checkBudget), 1))
 	r.budget.Acquire(context.Background(), weight)
 	defer r.budget.Release(weight)
 	var files []parsed
+	size := 0
 	names := map[string]int{}
 	for _, s := range sources {
 		pf := parsed{path: s.path, excluded: s.excluded}
-		af, _ := parser.ParseFile(r.fset, s.path, s.src, parser.SkipObjectResolution)
+		// Bodies nobody checks are not parsed: a package only imported
+		// is checked for its declarations, and a generated file's bodies
+		// are left out.
+		gen := u.bodies && !r.opts.GeneratedBodies && generated(s.src)
+		af := r.parse(s.path, s.src, !u.bodies || gen)
 		if af == nil || af.Name == nil {
 			continue
 		}
-		pf.file = af
-		src := s.src
-		if u.bodies && !r.opts.GeneratedBodies && generated(src) {
-			stripBodies(af)
+		pf.file, pf.gen = af, gen
+		// What the whole check reads: the file as parsed, without the
+		// bodies stripped.
+		read := 0
+		if tf := r.fset.File(af.FileStart); tf != nil {
+			read = tf.Size()
+		}
+		if gen {
+			read -= stripBodies(af)
+		}
+		if !pf.excluded {
+			size += read
 		}
 		if !pf.excluded {
 			names[af.Name.Name]++
@@ -269,6 +293,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		}
 	}
 	imp := &importer{run: r, byPath: r.importsOf(u, files)}
+	r.declare(u, declaredNames(files))
 	errs := 0
 	conf := types.Config{
 		Importer:         imp,
@@ -290,7 +315,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	r.record(u, pkg, methods)
 	declared()
 	var found map[string][]refs.Ref
-	excluded := 0
+	excluded, pruned := 0, 0
 	if u.bodies {
 		// Then the whole package again, bodies and all, in a package of
 		// its own that nothing keeps: the local scopes of a checked body
@@ -298,7 +323,16 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		// as the run.
 		errs = 0
 		conf.IgnoreFuncBodies = false
-		info := &types.Info{Uses: make(map[*ast.Ident]types.Object, size/usesPerByte)}
+		if !r.opts.AllBodies {
+			p := newPruner(r.visibleTo(u))
+			for _, pf := range files {
+				if !pf.excluded && !pf.gen {
+					n, bytes := p.file(pf.file, imp.byPath)
+					pruned, size = pruned+n, size-bytes
+				}
+			}
+		}
+		info := &types.Info{Uses: make(map[*ast.Ident]types.Object, max(size, 0)/usesPerByte)}
 		all, _ := conf.Check(pkgPath, r.fset, syntax, info)
 		if u.ext != nil {
 			u.whole = all
@@ -330,12 +364,72 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	r.stats.Packages++
 	r.stats.Errors += errs
 	r.stats.Excluded += excluded
+	r.stats.Pruned += pruned
 	if u.bodies {
 		r.stats.Bodies++
 	}
 	for f, rs := range found {
 		r.found[f] = pack(&r.strs, rs)
 	}
+}
+
+// declare registers the names u declares, before its importers start.
+func (r *run) declare(u *unit, names []string) {
+	r.namesMu.Lock()
+	defer r.namesMu.Unlock()
+	if r.names == nil {
+		r.names = map[string][]*unit{}
+	}
+	for _, n := range names {
+		if l := r.names[n]; len(l) == 0 || l[len(l)-1] != u {
+			r.names[n] = append(l, u)
+		}
+	}
+}
+
+// visibleTo returns whether a package u sees declares a name, each name
+// asked once.
+func (r *run) visibleTo(u *unit) func(string) bool {
+	known := map[string]bool{}
+	return func(name string) bool {
+		v, ok := known[name]
+		if ok {
+			return v
+		}
+		r.namesMu.RLock()
+		for _, w := range r.names[name] {
+			if u.seen(w) {
+				v = true
+				break
+			}
+		}
+		r.namesMu.RUnlock()
+		known[name] = v
+		return v
+	}
+}
+
+// parse parses file f, its skeleton (Skeleton) when its function bodies
+// are not needed and the skeleton parses: every line and column is the
+// source's either way.
+func (r *run) parse(f string, src []byte, skeleton bool) *ast.File {
+	if skeleton {
+		if skel := Skeleton(src); skel != nil {
+			af, err := parser.ParseFile(r.fset, f, skel, parser.SkipObjectResolution)
+			if err == nil {
+				return af
+			}
+			// A wrong guess: the file is read whole; what stays of the
+			// skeleton's is its name and range in the run's file set.
+			if af != nil {
+				if tf := r.fset.File(af.FileStart); tf != nil {
+					tf.SetLines(nil)
+				}
+			}
+		}
+	}
+	af, _ := parser.ParseFile(r.fset, f, src, parser.SkipObjectResolution)
+	return af
 }
 
 // record keeps pkg, u's declarations, for its importers and for pairing
@@ -475,7 +569,7 @@ func importPath(im *ast.ImportSpec) string {
 }
 
 // importer hands go/types the project's packages as they were checked,
-// and an empty package for anything else.
+// and for anything else the run's stand-in (run.outside).
 type importer struct {
 	run    *run
 	byPath map[string]*types.Package
@@ -489,15 +583,7 @@ func (i *importer) ImportFrom(spec, _ string, _ types.ImportMode) (*types.Packag
 	if pkg := i.byPath[spec]; pkg != nil {
 		return pkg, nil
 	}
-	i.run.mu.Lock()
-	defer i.run.mu.Unlock()
-	pkg := i.run.fakes[spec]
-	if pkg == nil {
-		pkg = types.NewPackage(spec, lastElem(spec))
-		pkg.MarkComplete()
-		i.run.fakes[spec] = pkg
-	}
-	return pkg, nil
+	return i.run.outside(spec), nil
 }
 
 // blankParams renames the parameters, results and receivers of every
@@ -551,6 +637,40 @@ func blankParams(files []*ast.File) (restore func()) {
 	}
 }
 
+// outside returns the run's stand-in for an import path the project
+// does not hold: an empty package, which go/types takes as one whose
+// names are all missing without an error each. A plain empty package
+// made each use of one of its names an "undefined" error, formatted and
+// dropped: a quarter of a million on kubernetes, a tenth of the check's
+// time. go/types marks a package so (its fake mark, unexported) when an
+// importer returns it with an error; the stand-in is marked once, by a
+// check of an import of it alone, before any unit gets it, so that the
+// checks running side by side only read it.
+func (r *run) outside(spec string) *types.Package {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if pkg := r.fakes[spec]; pkg != nil {
+		return pkg
+	}
+	pkg := types.NewPackage(spec, lastElem(spec))
+	pkg.MarkComplete()
+	imp := &ast.ImportSpec{Name: ast.NewIdent("_"), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(spec)}}
+	f := &ast.File{Name: ast.NewIdent("p"), Decls: []ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{imp}}}}
+	conf := types.Config{Importer: marker{pkg}, Error: func(error) {}}
+	conf.Check("p", token.NewFileSet(), []*ast.File{f}, nil)
+	r.fakes[spec] = pkg
+	return pkg
+}
+
+// marker hands go/types its package with an error, for go/types to mark
+// it (run.outside).
+type marker struct{ pkg *types.Package }
+
+// errOutside is what marker says of its package.
+var errOutside = errors.New("not in the project")
+
+func (m marker) Import(string) (*types.Package, error) { return m.pkg, errOutside }
+
 // generated says src starts with Go's generated-code header before its
 // package clause.
 func generated(src []byte) bool {
@@ -572,18 +692,15 @@ func generated(src []byte) bool {
 	return false
 }
 
-// stripBodies replaces each function's body by one that panics: a body
-// is still there (no "missing body" error) and ends in a terminating
-// statement (no "missing return"), and nothing in it is checked.
-func stripBodies(f *ast.File) {
+// stripBodies strips the body of each function of f (stripBody), and
+// returns the bytes of source they spanned.
+func stripBodies(f *ast.File) int {
+	n := 0
 	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
-			continue
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			n += int(fd.Body.Rbrace - fd.Body.Lbrace)
+			stripBody(fd)
 		}
-		at := fd.Body.Lbrace
-		fd.Body = &ast.BlockStmt{Lbrace: at, Rbrace: fd.Body.Rbrace, List: []ast.Stmt{
-			&ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{NamePos: at, Name: "panic"}, Lparen: at, Args: []ast.Expr{&ast.Ident{NamePos: at, Name: "nil"}}, Rparen: at}},
-		}}
 	}
+	return n
 }

@@ -9,7 +9,8 @@
 // project's own packages are type-checked from source, in dependency
 // order, each against the packages it imports as they were checked
 // before it; an import of the standard library or of a module the
-// project does not hold gets an empty package of its own. go/types
+// project does not hold gets an empty package, one for the run, whose
+// missing names go/types takes as no error (run.outside). go/types
 // carries on past what that leaves undefined (an error handler counts
 // the errors and drops them), so a use that still resolves to one of the
 // project's definitions counts, and a use whose type came from outside
@@ -44,19 +45,22 @@
 // saves a fifth of the peak memory on kubernetes: a checked body's local
 // scopes hang from its package's scope, and would stay as long as the
 // run. A package only imported by those asked for is checked for its
-// declarations alone; the bodies of generated files (a "Code generated
-// … DO NOT EDIT." header) are not checked, as they are a large part of a
-// big tree's code (43% of kubernetes' non-test bytes) and rarely where
-// anyone looks for callers; a checked file's line table is emptied once
-// its references are collected, and the references are kept packed (their
-// strings once per run, packed.go) until every package is checked and
-// the type information is let go. Implementations are paired at the end,
-// each type with the interfaces whose first method it has. On
-// kubernetes (13,031 Go files) resolving every file costs about the CPU
-// of rubi's cold index without the test files (0.95×) and 1.5× with
-// them, at 0.58× and 0.76× of its peak memory
-// (bench/results/refs-go-2026-12-06.md): too much to run inside the
-// index's time, little enough to follow it.
+// declarations alone, and read without its function bodies (Skeleton);
+// the bodies of generated files (a "Code generated … DO NOT EDIT."
+// header) are not checked, nor read where their skeleton parses, as they
+// are a large part of a big tree's code (43% of kubernetes' non-test
+// bytes) and rarely where anyone looks for callers; nor is a body that
+// holds no name a package it sees declares, which can hold no reference
+// (prune.go: a fifth of kubernetes' other functions).
+// A checked file's line table is emptied once its references are
+// collected, and the references are kept packed (their strings once per
+// run, packed.go) until every package is checked and the type
+// information is let go. Implementations are paired at the end, each
+// type with the interfaces whose first method it has. What is left is
+// go/types checking the bodies that may hold a reference, and go/parser
+// reading them: on kubernetes v1.31.0 resolving every Go file costs
+// about 1.1 times the CPU of the rest of the cold index
+// (bench/results/perf-2026-12-06-typecheck.md).
 //
 // A reference names its target as lang.go (plugins/lang-go) names the
 // symbol: "Func", "Type", "Type.Method" with the receiver's base type
@@ -96,6 +100,9 @@ type Options struct {
 	Workers int
 	// GeneratedBodies checks the function bodies of generated files too.
 	GeneratedBodies bool
+	// AllBodies checks every function body, also those whose names show
+	// they hold no reference (prune.go): the same references, slower.
+	AllBodies bool
 }
 
 // New returns a resolver.
@@ -126,6 +133,9 @@ type Stats struct {
 	// Failed counts the packages whose check panicked: their files are
 	// not answered, their importers see them empty.
 	Failed int
+	// Pruned counts the function bodies left unchecked because none of
+	// their names can be a reference (prune.go).
+	Pruned int
 	Refs   int
 }
 

@@ -6,16 +6,17 @@ import (
 )
 
 // Function bodies are most of a Go file and most of go/parser's work
-// (two thirds of it on rubi's own tree), and the facts need none of them:
-// a declaration's lines, name, receiver and doc sit outside its body.
-// skeleton blanks the bodies of the top-level functions before go/parser
-// reads the file, which makes lang.go about twice as fast; a later pass
-// that needs the bodies (type-checked references) parses whole, and
-// Extract reads either tree alike.
+// (two thirds of it on rubi's own tree), and a reader of declarations
+// needs none of them: a declaration's lines, name, receiver and doc sit
+// outside its body. Skeleton blanks the bodies of the top-level functions
+// before go/parser reads the file, which makes lang.go (plugins/lang-go)
+// about twice as fast, and spares the resolver the bodies of generated
+// files, which it does not check; lang.go's Extract reads either tree
+// alike.
 //
-// Only the inside of a body is blanked, from the line after its opening
-// brace to the line of its closing one, bytes turned to spaces and line
-// breaks kept: every offset and line stays the source's, the brace lines
+// Only the inside of a body is blanked, the lines strictly between its
+// opening brace's and its closing one's emptied and their line breaks
+// kept: every line and column stays the source's, the brace lines
 // (and what a gofmt'd file has on them: the signature, a trailing
 // comment) are read as written, and a body of one or two lines is left
 // whole. The scan knows comments, strings, runes and raw strings, so a
@@ -24,9 +25,9 @@ import (
 // not gofmt'd) the skeleton may not parse; the file is then parsed whole,
 // so a wrong guess costs time, never facts.
 
-// skeleton returns src with the bodies of its top-level functions
+// Skeleton returns src with the bodies of its top-level functions
 // emptied, or nil when it emptied none.
-func skeleton(src []byte) []byte {
+func Skeleton(src []byte) []byte {
 	var (
 		out     []byte
 		last    int  // src before it is in out
