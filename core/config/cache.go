@@ -306,10 +306,19 @@ func (in *inputs) keep(path string, cfg *Config) {
 	}
 }
 
-// CacheDir is where LoadCached keeps its entries: rubi/config in the
-// user's state folder ($XDG_STATE_HOME, else ~/.local/state), "" when
-// there is no home to keep it in.
+// CacheDir is where LoadCached keeps its entries: config/ in the user's
+// state folder (StateDir), "" when there is none.
 func CacheDir() string {
+	if dir := StateDir(); dir != "" {
+		return filepath.Join(dir, "config")
+	}
+	return ""
+}
+
+// StateDir is rubi's folder in the user's state folder: $XDG_STATE_HOME/rubi
+// (an absolute one), else ~/.local/state/rubi; "" when there is no home to
+// put it in. It is outside every project, so no repository can write it.
+func StateDir() string {
 	dir := os.Getenv("XDG_STATE_HOME")
 	if dir == "" || !filepath.IsAbs(dir) {
 		home, err := os.UserHomeDir()
@@ -318,5 +327,5 @@ func CacheDir() string {
 		}
 		dir = filepath.Join(home, ".local", "state")
 	}
-	return filepath.Join(dir, "rubi", "config")
+	return filepath.Join(dir, "rubi")
 }

@@ -194,96 +194,33 @@ func decodeChecks(data []byte) (string, map[string]*Check, error) {
 	if !ok || !isChecks {
 		return "", nil, errChecksDamaged
 	}
-	r := checksReader{b: body}
-	basis := r.str()
-	n := r.count()
+	d := codec.Decoder{B: body, Corrupt: errChecksDamaged}
+	basis := d.String()
+	n := d.Count(8)
 	out := make(map[string]*Check, n)
 	for range n {
-		c := &Check{ID: r.str()}
-		c.Anchors = r.u64()
-		c.Files = make([]CheckedFile, r.count())
+		c := &Check{ID: d.String()}
+		if raw := d.Raw(8); d.Err == nil {
+			c.Anchors = binary.LittleEndian.Uint64(raw)
+		}
+		c.Files = make([]CheckedFile, d.Count(4))
 		for i := range c.Files {
 			f := &c.Files[i]
-			f.Path = r.str()
-			f.Exists = r.byte() == 1
-			f.key = fileKey{mod: r.varint(), size: r.varint(), inode: r.uvarint()}
+			f.Path = d.String()
+			f.Exists = d.Byte() == 1
+			f.key = fileKey{mod: d.Varint(), size: d.Varint(), inode: d.Uvarint()}
 		}
-		c.Stale = make([]string, r.count())
+		c.Stale = make([]string, d.Count(1))
 		for i := range c.Stale {
-			c.Stale[i] = r.str()
+			c.Stale[i] = d.String()
 		}
-		if r.bad {
+		if d.Err != nil {
 			return "", nil, errChecksDamaged
 		}
 		out[c.ID] = c
 	}
-	if r.bad || len(r.b) != 0 {
+	if d.Err != nil || len(d.B) != 0 {
 		return "", nil, errChecksDamaged
 	}
 	return basis, out, nil
-}
-
-// checksReader reads the checks' encoding; a read past the end or a
-// count larger than what is left sets bad and reads zeros from then on.
-type checksReader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *checksReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *checksReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// count is a count of items each at least a byte long: never more than
-// the bytes left.
-func (r *checksReader) count() int {
-	v := r.uvarint()
-	if v > uint64(len(r.b)) {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	return int(v)
-}
-
-func (r *checksReader) str() string {
-	n := r.count()
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
-}
-
-func (r *checksReader) u64() uint64 {
-	if len(r.b) < 8 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
-
-func (r *checksReader) byte() byte {
-	if len(r.b) < 1 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
 }

@@ -229,15 +229,10 @@ func VaultPath(configured string) string {
 // It is outside every project, so no repository can write it. "" when
 // there is no home to put it in: every note is then the repository's.
 func OwnDir() string {
-	dir := os.Getenv("XDG_STATE_HOME")
-	if dir == "" || !filepath.IsAbs(dir) {
-		home, err := os.UserHomeDir()
-		if err != nil || home == "" {
-			return ""
-		}
-		dir = filepath.Join(home, ".local", "state")
+	if dir := config.StateDir(); dir != "" {
+		return filepath.Join(dir, "projects")
 	}
-	return filepath.Join(dir, "rubi", "projects")
+	return ""
 }
 
 // Project is one project, as its configuration describes it.
