@@ -147,27 +147,26 @@ func (s *Nodes) importChecks() {
 // older rubi's is not read, and every note read from its file). Its head
 // alone is read.
 func (s *Nodes) CacheCurrent() bool {
-	f, err := store.OpenWithin(s.root, filepath.Join(s.indexDir, cacheFile))
+	return s.headIs(cacheFile, knowledge.CacheHead, knowledge.CacheCurrent)
+}
+
+// headIs reads the first n bytes of the index folder's file name and says
+// what current says of them: false when it cannot be read.
+func (s *Nodes) headIs(name string, n int, current func([]byte) bool) bool {
+	f, err := store.OpenWithin(s.root, filepath.Join(s.indexDir, name))
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, knowledge.CacheHead)
-	n, _ := io.ReadFull(f, head)
-	return knowledge.CacheCurrent(head[:n])
+	head := make([]byte, n)
+	got, _ := io.ReadFull(f, head)
+	return current(head[:got])
 }
 
 // ChecksSaved says whether the notes' checks were saved by this rubi's
 // version (they may be out of date). Its head alone is read.
 func (s *Nodes) ChecksSaved() bool {
-	f, err := store.OpenWithin(s.root, filepath.Join(s.indexDir, checksFile))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, knowledge.ChecksHead)
-	n, _ := io.ReadFull(f, head)
-	return knowledge.ChecksCurrent(head[:n])
+	return s.headIs(checksFile, knowledge.ChecksHead, knowledge.ChecksCurrent)
 }
 
 // SaveChecks checks every note against the code, taking the kept check of

@@ -186,28 +186,22 @@ func buildState(docs []string, edges []edge) []byte {
 	for _, ed := range edges {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(ed.weight))
 	}
-	off = 0
-	put(0)
-	for _, l := range afterLists {
-		off += len(l)
-		put(off)
-	}
-	for _, l := range afterLists {
-		for _, i := range l {
-			put(i)
+	// A list of lists: its offsets, then its items one after the other.
+	putLists := func(lists [][]int) {
+		off := 0
+		put(0)
+		for _, l := range lists {
+			off += len(l)
+			put(off)
+		}
+		for _, l := range lists {
+			for _, v := range l {
+				put(v)
+			}
 		}
 	}
-	off = 0
-	put(0)
-	for _, m := range members {
-		off += len(m)
-		put(off)
-	}
-	for _, m := range members {
-		for _, d := range m {
-			put(d)
-		}
-	}
+	putLists(afterLists)
+	putLists(members)
 	b = append(b, idBytes...)
 	return codec.Seal(b)
 }
