@@ -9,11 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/owner"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/trust"
@@ -33,7 +36,7 @@ import (
 // Load's to do every time.
 
 // cacheFormat names the entries' format and the rubi that wrote them.
-const cacheFormat = "rubi-config 2 "
+const cacheFormat = "rubi-config 3 "
 
 // maxCacheEntry bounds a read of an entry: the built-in defaults' stages
 // and settings are some tens of KB.
@@ -63,6 +66,10 @@ type cachedStage struct {
 	Attrs  []cachedAttr `json:"a,omitempty"`
 	Decl   []int        `json:"d"`
 	Plugin []int        `json:"p,omitempty"`
+	// Settings are the built-in's settings as Stage.Settings made them
+	// from the attributes, for the schema Schema (schemaKey) names.
+	Settings json.RawMessage `json:"s,omitempty"`
+	Schema   string          `json:"k,omitempty"`
 }
 
 // cachedAttr is an attribute: its name, and its range, its name's and its
@@ -257,14 +264,60 @@ func (in *inputs) take(path string) (*Config, bool) {
 			if !ok1 || !ok2 || !ok3 || f == nil || at.Start.Byte < 0 || at.End.Byte > len(f.Bytes) || at.Start.Byte > at.End.Byte {
 				return nil, false
 			}
-			expr, diags := hclsyntax.ParseExpression(f.Bytes[at.Start.Byte:at.End.Byte], at.Filename, at.Start)
-			if diags.HasErrors() {
-				return nil, false
-			}
+			expr := &keptExpr{src: f.Bytes[at.Start.Byte:at.End.Byte], at: at}
 			st.Attrs[a.Name] = &hcl.Attribute{Name: a.Name, Expr: expr, Range: whole, NameRange: name}
+		}
+		if c.Settings != nil {
+			st.settings = &keptSettings{schema: c.Schema, raw: c.Settings}
 		}
 	}
 	return cfg, true
+}
+
+// keptExpr is an attribute's expression as a cached load keeps it: where
+// it is in its file, parsed when first asked for. A hook uses few of the
+// attributes (their settings are kept made), and parsing each was a
+// fifth of taking the entry. The bytes are those Load parsed (the entry's
+// key), so the parse holds; were it to fail, the value says so.
+type keptExpr struct {
+	src  []byte
+	at   hcl.Range
+	once sync.Once
+	expr hcl.Expression
+}
+
+func (e *keptExpr) parsed() hcl.Expression {
+	e.once.Do(func() {
+		expr, diags := hclsyntax.ParseExpression(e.src, e.at.Filename, e.at.Start)
+		if diags.HasErrors() {
+			expr = &hclsyntax.LiteralValueExpr{Val: cty.DynamicVal, SrcRange: e.at}
+			e.expr = brokenExpr{expr, diags}
+			return
+		}
+		e.expr = expr
+	})
+	return e.expr
+}
+
+func (e *keptExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return e.parsed().Value(ctx)
+}
+func (e *keptExpr) Variables() []hcl.Traversal { return e.parsed().Variables() }
+func (e *keptExpr) Range() hcl.Range           { return e.at }
+func (e *keptExpr) StartRange() hcl.Range      { return e.parsed().StartRange() }
+
+// UnwrapExpression lets hcl's helpers see the expression itself.
+func (e *keptExpr) UnwrapExpression() hcl.Expression { return e.parsed() }
+
+// brokenExpr is an expression that did not parse: its value is the
+// parser's diagnostics.
+type brokenExpr struct {
+	hcl.Expression
+	diags hcl.Diagnostics
+}
+
+func (e brokenExpr) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	return cty.DynamicVal, e.diags
 }
 
 // keep writes cfg as the entry at path, unless it runs a plugin.
@@ -294,6 +347,12 @@ func (in *inputs) keep(path string, cfg *Config) {
 			a := st.Attrs[name]
 			r := append(append(e.packRange(a.Range, names), e.packRange(a.NameRange, names)...), e.packRange(a.Expr.Range(), names)...)
 			c.Attrs = append(c.Attrs, cachedAttr{Name: name, Ranges: r})
+		}
+		if b, ok := core.LookupBuiltin(st.Name); ok && b.Kind == st.Kind {
+			schema := b.Factory().Info().Schema
+			if raw, diags := st.Settings(schema); len(diags) == 0 {
+				c.Settings, c.Schema = raw, schemaKey(schema)
+			}
 		}
 		e.Stages = append(e.Stages, c)
 	}

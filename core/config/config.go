@@ -65,6 +65,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -248,6 +249,30 @@ type Stage struct {
 	DeclRange hcl.Range `json:"-"`
 	// PluginRange locates the plugin attribute, when set.
 	PluginRange *hcl.Range `json:"-"`
+	// settings is Settings' result for a built-in's schema as a cached
+	// load kept it (LoadCached): decoding the attributes against their
+	// schema again was a tenth of a hook's work.
+	settings *keptSettings
+}
+
+// keptSettings are a stage's settings as Settings made them for the
+// schema schemaKey names.
+type keptSettings struct {
+	schema string
+	raw    json.RawMessage
+}
+
+// schemaKey is what of a schema a stage's settings depend on.
+func schemaKey(schema core.Schema) string {
+	var b strings.Builder
+	for _, a := range schema {
+		b.WriteString(strconv.Quote(a.Name))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(a.Type))
+		b.WriteString(strconv.FormatBool(a.Required))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // DefaultTimeout is a stage's per-call timeout unless it sets one.
@@ -792,6 +817,9 @@ func (l *loader) decodeLanguage(a *hcl.Attribute) {
 // it accepts, and the others are left out, not blamed on lines of the
 // defaults the user never wrote.
 func (st *Stage) Settings(schema core.Schema) (json.RawMessage, hcl.Diagnostics) {
+	if k := st.settings; k != nil && st.Plugin == "" && k.schema == schemaKey(schema) {
+		return k.raw, nil
+	}
 	attrs := st.Attrs
 	if st.Plugin != "" {
 		attrs = make(map[string]*hcl.Attribute, len(st.Attrs))
