@@ -120,7 +120,17 @@ func previousInSession(chunks []*memory.Chunk) map[*memory.Chunk]*memory.Chunk {
 // names (note types and statuses are the nodes', a module is code: either
 // leaves chunks out).
 func (c *Chunks) Show(key string, f Filter) (Shown, bool) {
-	ch, err := memory.Open(c.root).Get(key)
+	ch, err := c.Read(key)
+	return c.ShowRead(ch, err, f)
+}
+
+// Read reads the chunk of a document's key as its file is now.
+func (c *Chunks) Read(key string) (*memory.Chunk, error) {
+	return memory.Open(c.root).Get(key)
+}
+
+// ShowRead is Show of a chunk Read gave (or its error).
+func (c *Chunks) ShowRead(ch *memory.Chunk, err error, f Filter) (Shown, bool) {
 	if err != nil || len(f.Types) > 0 || len(f.Statuses) > 0 || !f.inWindow(ch.Created) {
 		return Shown{}, false
 	}

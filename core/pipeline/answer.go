@@ -8,6 +8,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -52,7 +53,7 @@ func (r *retrieval) make(ctx context.Context, tolerant bool) (*answer.Result, er
 	if err := r.rerank(ctx, a, rr); err != nil {
 		return nil, err
 	}
-	return a.Pack(&shelf{e: r.e, symbols: syms})
+	return a.Pack(&shelf{e: r.e, symbols: syms, chunks: r.chunks})
 }
 
 // symbolSource reads the symbols of the files one answer ranks and
@@ -99,6 +100,8 @@ type shelf struct {
 	symbols *symbolSource
 	// sourced are the sources' states, read at the first source's item.
 	sourced map[string]*sourceState
+	// chunks are the reads started ahead (retrieval.readAhead).
+	chunks map[string]func() (*memory.Chunk, error)
 }
 
 func (s *shelf) Symbols(rec *manifest.Record) error { return s.symbols.load(rec) }
@@ -108,6 +111,10 @@ func (s *shelf) Note(key string, f notes.Filter, how notes.Showing) (notes.Shown
 }
 
 func (s *shelf) Chunk(key string, f notes.Filter) (notes.Shown, bool) {
+	if read, ok := s.chunks[key]; ok {
+		ch, err := read()
+		return s.e.chunks.ShowRead(ch, err, f)
+	}
 	return s.e.chunks.Show(key, f)
 }
 

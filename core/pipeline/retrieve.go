@@ -13,6 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/query"
 )
 
@@ -50,6 +51,12 @@ type retrieval struct {
 	// damaged says the answer lacks the symbols a damaged symbols file
 	// could not give.
 	damaged string
+	// pending is the work started ahead of its need (ahead, readAhead):
+	// the query waits for it before it returns.
+	pending sync.WaitGroup
+	// chunks are the reads of the chunks the answer may show, by key,
+	// started as soon as the fused list is known (readAhead).
+	chunks map[string]func() (*memory.Chunk, error)
 }
 
 // Retrieve answers a query from the index.
@@ -87,6 +94,7 @@ func (e *Engine) Retrieve(ctx context.Context, q answer.Query) (*answer.Result, 
 	// The manifest is read while the rankers rank. A query for the
 	// memory alone (notes, chunks) does without it.
 	r.facts = &queryFacts{e: e, q: q, an: &r.an, now: time.Now(), loaded: make(chan struct{})}
+	defer r.pending.Wait()
 	defer r.facts.closeRefs()
 	if q.MemoryOnly() {
 		close(r.facts.loaded)
@@ -165,7 +173,9 @@ func (r *retrieval) rank(ctx context.Context) error {
 		ok   bool
 	}
 	var leftMu sync.Mutex
-	run := func(stages []rankerStage, q core.Query) []core.RankedList {
+	// alongside starts what loads beside the rankers, once theirs are
+	// under way: the other cores take the rankers first.
+	run := func(stages []rankerStage, q core.Query, alongside func()) []core.RankedList {
 		slots := make([]slot, len(stages))
 		rank := func(i int) {
 			rs := stages[i]
@@ -201,6 +211,7 @@ func (r *retrieval) rank(ctx context.Context) error {
 		for i := 1; i < len(stages); i++ {
 			wg.Go(func() { rank(i) })
 		}
+		alongside()
 		if len(stages) > 0 {
 			rank(0)
 		}
@@ -220,19 +231,34 @@ func (r *retrieval) rank(ctx context.Context) error {
 	// Seeded rankers load their state while the others rank; an error
 	// is Rank's to report.
 	var prepared sync.WaitGroup
-	for _, rs := range seeded {
-		if p, ok := rs.ranker.(core.Preparer); ok {
-			prepared.Go(func() { _ = p.Prepare(ctx) })
+	r.direct = run(first, r.cq, func() {
+		for _, rs := range seeded {
+			if p, ok := rs.ranker.(core.Preparer); ok {
+				prepared.Go(func() { _ = p.Prepare(ctx) })
+			}
+		}
+	})
+	prepared.Wait()
+	sq := r.cq
+	sq.Seeds = r.direct
+	r.seeded = run(seeded, sq, func() { r.pending.Go(func() { r.ahead(ctx) }) })
+	return ctx.Err()
+}
+
+// ahead readies, while the seeded rankers rank, what the answer needs
+// next: the fuser and the rerankers opened, the notes' cache read for a
+// question about the memory (rerank.floor asks notes' types), and the
+// first chunks the answer may show read (chunkAhead). Each is done again,
+// or waited for, where it is needed: an error here is theirs to report.
+func (r *retrieval) ahead(ctx context.Context) {
+	for _, kind := range []core.Kind{core.KindFuser, core.KindReranker} {
+		for _, st := range r.e.cfg.Enabled(kind) {
+			_, _ = r.e.stages.open(ctx, st)
 		}
 	}
-	r.direct = run(first, r.cq)
-	prepared.Wait()
-	if len(seeded) > 0 {
-		sq := r.cq
-		sq.Seeds = r.direct
-		r.seeded = run(seeded, sq)
+	if r.q.MemoryOnly() {
+		r.e.nodes.ImportCache()
 	}
-	return ctx.Err()
 }
 
 type rankerStage struct {
@@ -274,5 +300,36 @@ func (r *retrieval) fuse(ctx context.Context) error {
 		return fmt.Errorf("fuser %s is unavailable", fusers[0].Name)
 	}
 	r.fused, err = f.Fuse(ctx, r.lists())
+	if err == nil {
+		r.readAhead()
+	}
 	return err
+}
+
+// readAhead starts reading the first chunks of the fused list, as many as
+// the answer may show, while the rerankers weigh them: a chunk's file is
+// read and its frontmatter decoded when it is shown, a tenth of a
+// recall's time.
+func (r *retrieval) readAhead() {
+	var keys []string
+	for _, h := range r.fused {
+		if kind, key, err := core.SplitDocID(h.ID); err == nil && kind == core.DocChunk {
+			keys = append(keys, key)
+			if len(keys) == r.q.Limit {
+				break
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	r.chunks = make(map[string]func() (*memory.Chunk, error), len(keys))
+	for _, key := range keys {
+		r.chunks[key] = sync.OnceValues(func() (*memory.Chunk, error) { return r.e.chunks.Read(key) })
+	}
+	r.pending.Go(func() {
+		for _, key := range keys {
+			_, _ = r.chunks[key]()
+		}
+	})
 }
