@@ -16,15 +16,22 @@ import (
 
 // userPrompt starts a new turn (the harvest counts per turn), reads the
 // meter, and recalls what the project's memory holds about the prompt.
+//
+// The turn's state and the recall are independent: the state is updated
+// while the recall runs.
 func (h *handler) userPrompt(ctx context.Context) (Output, error) {
 	var warn string
-	if _, err := h.updateState(ctx, func(st *sessionState) {
-		st.Explored, st.Registered, st.Harvested = 0, 0, false
-		warn = h.meter(st)
-	}); err != nil && !errors.Is(err, errNoSession) {
-		logError(h.dataDir(), h.event, err)
-	}
+	var turn sync.WaitGroup
+	turn.Go(func() {
+		if _, err := h.updateState(ctx, func(st *sessionState) {
+			st.Explored, st.Registered, st.Harvested = 0, 0, false
+			warn = h.meter(st)
+		}); err != nil && !errors.Is(err, errNoSession) {
+			logError(h.dataDir(), h.event, err)
+		}
+	})
 	recall, err := h.recall(ctx, withoutHookContext(h.in.Prompt))
+	turn.Wait()
 	if err != nil {
 		return Output{}, err
 	}
