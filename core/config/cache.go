@@ -2,6 +2,8 @@ package config
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -36,7 +38,7 @@ import (
 // Load's to do every time.
 
 // cacheFormat names the entries' format and the rubi that wrote them.
-const cacheFormat = "rubi-config 3 "
+const cacheFormat = "rubi-config 4 "
 
 // maxCacheEntry bounds a read of an entry: the built-in defaults' stages
 // and settings are some tens of KB.
@@ -64,8 +66,8 @@ type cacheEntry struct {
 // a hundred of them.
 type cachedStage struct {
 	Attrs  []cachedAttr `json:"a,omitempty"`
-	Decl   []int        `json:"d"`
-	Plugin []int        `json:"p,omitempty"`
+	Decl   words        `json:"d"`
+	Plugin words        `json:"p,omitempty"`
 	// Settings are the built-in's settings as Stage.Settings made them
 	// from the attributes, for the schema Schema (schemaKey) names.
 	Settings json.RawMessage `json:"s,omitempty"`
@@ -76,23 +78,56 @@ type cachedStage struct {
 // expression's, each as cachedStage's ranges are.
 type cachedAttr struct {
 	Name   string `json:"n"`
-	Ranges []int  `json:"r"`
+	Ranges words  `json:"r"`
+}
+
+// words are numbers JSON carries as one string, their varints in base64:
+// a hook decodes some two thousand of them, and a JSON number costs a
+// reflected store each.
+type words []int
+
+func (w words) MarshalJSON() ([]byte, error) {
+	var b []byte
+	for _, n := range w {
+		b = binary.AppendVarint(b, int64(n))
+	}
+	return json.Marshal(base64.RawStdEncoding.EncodeToString(b))
+}
+
+func (w *words) UnmarshalJSON(data []byte) error {
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return errors.New("words are a string")
+	}
+	b, err := base64.RawStdEncoding.DecodeString(string(data[1 : len(data)-1]))
+	if err != nil {
+		return err
+	}
+	out := make(words, 0, len(b))
+	for len(b) > 0 {
+		n, k := binary.Varint(b)
+		if k <= 0 || n != int64(int(n)) {
+			return errors.New("words: a bad number")
+		}
+		out, b = append(out, int(n)), b[k:]
+	}
+	*w = out
+	return nil
 }
 
 // rangeWords is how many numbers a range takes.
 const rangeWords = 7
 
-func (e *cacheEntry) packRange(r hcl.Range, names map[string]int) []int {
+func (e *cacheEntry) packRange(r hcl.Range, names map[string]int) words {
 	i, ok := names[r.Filename]
 	if !ok {
 		i = len(e.Names)
 		names[r.Filename] = i
 		e.Names = append(e.Names, r.Filename)
 	}
-	return []int{i, r.Start.Line, r.Start.Column, r.Start.Byte, r.End.Line, r.End.Column, r.End.Byte}
+	return words{i, r.Start.Line, r.Start.Column, r.Start.Byte, r.End.Line, r.End.Column, r.End.Byte}
 }
 
-func (e *cacheEntry) unpackRange(w []int) (hcl.Range, bool) {
+func (e *cacheEntry) unpackRange(w words) (hcl.Range, bool) {
 	if len(w) != rangeWords || w[0] < 0 || w[0] >= len(e.Names) {
 		return hcl.Range{}, false
 	}
