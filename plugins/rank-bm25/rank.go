@@ -348,17 +348,42 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 			allowed[k] = q.AcceptsKind(name)
 		}
 	}
+	// A process's first query (a hook's, a command's only one) has no
+	// table of every document's normalization: each document's is
+	// computed when the query first touches it, and its kind looked up
+	// once (both find the document's segment).
 	norms := v.normTable()
+	lazy := norms == nil
+	if lazy {
+		norms = make([]float64, v.total)
+	}
+	var admitted []int8 // by document: 0 not looked up, 1 admitted, -1 not
+	if allowed != nil {
+		admitted = make([]int8, v.total)
+	}
 	scores := make([]float64, v.total)
 	var touched []uint32
 	for i := range qts {
 		qt := &qts[i]
 		for _, p := range qt.postings {
-			if allowed != nil && !allowed[v.kind(p.doc)] {
-				continue
+			if admitted != nil {
+				a := admitted[p.doc]
+				if a == 0 {
+					a = -1
+					if allowed[v.kind(p.doc)] {
+						a = 1
+					}
+					admitted[p.doc] = a
+				}
+				if a < 0 {
+					continue
+				}
 			}
 			if scores[p.doc] == 0 { // scores are positive once touched
 				touched = append(touched, p.doc)
+				if lazy {
+					norms[p.doc] = v.norm(p.doc)
+				}
 			}
 			scores[p.doc] += v.score(qt, p, norms)
 		}
