@@ -114,6 +114,15 @@ func DecodeSettings(raw json.RawMessage, settings any) error {
 	if err := json.Unmarshal(raw, &given); err != nil {
 		return &SettingError{Message: "settings are not a JSON object: " + err.Error()}
 	}
+	if setPlain(given, settings) {
+		return nil
+	}
+	return setConverted(given, settings)
+}
+
+// setConverted is DecodeSettings through HCL's values: each setting
+// converted to its field's type as HCL converts values.
+func setConverted(given map[string]json.RawMessage, settings any) error {
 	vals := make(map[string]cty.Value, len(given))
 	for name, data := range given {
 		ty, err := ctyjson.ImpliedType(data)
@@ -125,6 +134,109 @@ func DecodeSettings(raw json.RawMessage, settings any) error {
 		}
 	}
 	return SetSettings(vals, settings)
+}
+
+// setPlain sets settings from given when every setting is a value its
+// field takes as it is: a JSON string for a string, a number for a number
+// (a whole one for an integer), a boolean, a list of strings, an object of
+// such values; the settings rubi's configuration hands its stages are all
+// of that form, and HCL's conversions would change none of them. It sets
+// nothing and reports false when one is not, or when a setting is
+// unknown or a required one missing: DecodeSettings then converts them as
+// HCL does, and says what is wrong.
+func setPlain(given map[string]json.RawMessage, settings any) bool {
+	rv := reflect.ValueOf(settings)
+	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	rv = rv.Elem()
+	type set struct {
+		field reflect.Value
+		value reflect.Value
+	}
+	sets := make([]set, 0, len(given))
+	known := 0
+	for i := range rv.NumField() {
+		tag, ok := rv.Type().Field(i).Tag.Lookup("hcl")
+		if !ok {
+			continue
+		}
+		name, opt, _ := strings.Cut(tag, ",")
+		data, ok := given[name]
+		if !ok {
+			if opt == "" {
+				return false
+			}
+			continue
+		}
+		known++
+		field := rv.Field(i)
+		if !plainJSON(field.Type(), data) {
+			return false
+		}
+		v := reflect.New(field.Type())
+		if json.Unmarshal(data, v.Interface()) != nil {
+			return false
+		}
+		sets = append(sets, set{field, v.Elem()})
+	}
+	if known != len(given) {
+		return false
+	}
+	for _, s := range sets {
+		s.field.Set(s.value)
+	}
+	return true
+}
+
+// plainJSON reports whether data is a JSON value of t's kind that
+// encoding/json reads as HCL's conversion would: no null anywhere (each
+// value, an item of a list or an object's included, starts as its kind
+// does), whole numbers for integers (json refuses the others), strings
+// for strings.
+func plainJSON(t reflect.Type, data []byte) bool {
+	if len(data) == 0 {
+		return false
+	}
+	switch c := data[0]; t.Kind() {
+	case reflect.String:
+		return c == '"'
+	case reflect.Bool:
+		return c == 't' || c == 'f'
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64:
+		return c == '-' || '0' <= c && c <= '9'
+	case reflect.Slice:
+		return c == '[' && t.Elem().Kind() == reflect.String && allStrings(data)
+	case reflect.Map:
+		if c != '{' || t.Key().Kind() != reflect.String {
+			return false
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) != nil {
+			return false
+		}
+		for _, v := range m {
+			if !plainJSON(t.Elem(), v) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// allStrings reports whether data is a JSON array of strings only.
+func allStrings(data []byte) bool {
+	var items []json.RawMessage
+	if json.Unmarshal(data, &items) != nil {
+		return false
+	}
+	for _, it := range items {
+		if len(it) == 0 || it[0] != '"' {
+			return false
+		}
+	}
+	return true
 }
 
 // SetSettings is DecodeSettings for values already in HCL's form, by
