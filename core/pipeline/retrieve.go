@@ -306,16 +306,20 @@ func (r *retrieval) fuse(ctx context.Context) error {
 	return err
 }
 
+// readAheadChunks caps the chunks read ahead: a recall shows at most six
+// items, and a longer answer's later chunks may never be shown.
+const readAheadChunks = 8
+
 // readAhead starts reading the first chunks of the fused list, as many as
-// the answer may show, while the rerankers weigh them: a chunk's file is
-// read and its frontmatter decoded when it is shown, a tenth of a
-// recall's time.
+// the answer may show (readAheadChunks at most), while the rerankers weigh
+// them: a chunk's file is read and its frontmatter decoded when it is
+// shown, a tenth of a recall's time.
 func (r *retrieval) readAhead() {
 	var keys []string
 	for _, h := range r.fused {
 		if kind, key, err := core.SplitDocID(h.ID); err == nil && kind == core.DocChunk {
 			keys = append(keys, key)
-			if len(keys) == r.q.Limit {
+			if len(keys) == min(r.q.Limit, readAheadChunks) {
 				break
 			}
 		}
