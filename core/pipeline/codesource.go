@@ -38,15 +38,15 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	r.dropContents()
 	r.lap("read and parse")
 	// r.files are in path order (the walk's, or the last run's records'):
-	// next's paths need no sorting (manifest.InOrder).
-	paths := make([]string, 0, len(r.files))
+	// next's records are set in it, and no path is hashed or sorted
+	// (manifest.SetRecords).
+	recs := make([]*manifest.Record, 0, len(r.files))
 	for _, s := range r.files {
 		if s.skip != "" {
 			stats.Files.Skipped[s.skip]++
 			continue
 		}
-		next.Records()[s.rec.Path] = s.rec
-		paths = append(paths, s.rec.Path)
+		recs = append(recs, s.rec)
 		if s.changed {
 			stats.Parsed++
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
@@ -63,13 +63,13 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 		stats.Symbols += s.rec.Symbols
 		stats.Imports += s.rec.ImportCount()
 	}
-	next.InOrder(paths)
+	next.SetRecords(recs)
 	for _, p := range missing(prev.SortedPaths(), next.SortedPaths()) {
 		stats.Removed++
 		r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
 	}
 	sort.Strings(r.removedIDs)
-	stats.Files.Indexed = len(next.Records())
+	stats.Files.Indexed = next.Len()
 	if r.opts.Full && !r.opts.notesOnly {
 		// The symbols are written now and let go: each later step reads
 		// back those it needs, and none holds the whole tree's from the
