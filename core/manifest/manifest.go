@@ -300,8 +300,15 @@ func (m *Manifest) Records() map[string]*Record {
 // SetRecords fills an empty New manifest with recs, which must be in
 // strictly increasing path order (an index run's, in the walk's order):
 // no path is hashed, or sorted, until a caller asks for the map
-// (Records). Records out of order are put in the map as they come.
-func (m *Manifest) SetRecords(recs []*Record) {
+// (Records). Records out of order are put in the map as they come. When
+// recs are every record of prev (a manifest read whole, or filled so) in
+// its order, as a run that changed nothing has them, m takes prev's paths
+// as they are (SortedPaths then returns the same list).
+func (m *Manifest) SetRecords(recs []*Record, prev *Manifest) {
+	if prev != nil && prev.list != nil && slices.Equal(recs, prev.list) {
+		m.files, m.list, m.sorted = nil, recs, prev.sorted
+		return
+	}
 	paths := make([]string, len(recs))
 	for i, r := range recs {
 		paths[i] = r.Path

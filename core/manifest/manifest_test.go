@@ -564,14 +564,15 @@ func TestSetRecords(t *testing.T) {
 	if err := src.Save(dir, nil); err != nil {
 		t.Fatal(err)
 	}
+	var kept *Manifest // the manifest the case took its records from
 	for _, c := range []struct {
 		name  string
 		make  func() *Manifest
 		early bool // ask for the map before the replacement
 	}{
-		{"in order", func() *Manifest { m := New(); m.SetRecords(slices.Clone(recs)); return m }, false},
-		{"in order, map first", func() *Manifest { m := New(); m.SetRecords(slices.Clone(recs)); return m }, true},
-		{"out of order", func() *Manifest { m := New(); m.SetRecords(slices.Clone(shuffled)); return m }, false},
+		{"in order", func() *Manifest { m := New(); m.SetRecords(slices.Clone(recs), nil); return m }, false},
+		{"in order, map first", func() *Manifest { m := New(); m.SetRecords(slices.Clone(recs), nil); return m }, true},
+		{"out of order", func() *Manifest { m := New(); m.SetRecords(slices.Clone(shuffled), nil); return m }, false},
 		{"read whole", func() *Manifest {
 			m, err := Load(dir, true, false)
 			if err != nil {
@@ -579,7 +580,18 @@ func TestSetRecords(t *testing.T) {
 			}
 			return m
 		}, true},
+		{"the last run's", func() *Manifest {
+			prev, err := Load(dir, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := New()
+			m.SetRecords(slices.Clone(prev.ReadInOrder()), prev)
+			kept = prev
+			return m
+		}, false},
 	} {
+		kept = nil
 		m := c.make()
 		if got := m.SortedPaths(); !slices.Equal(got, paths) {
 			t.Fatalf("%s: SortedPaths gives %d paths, want the %d in order", c.name, len(got), len(paths))
@@ -603,6 +615,12 @@ func TestSetRecords(t *testing.T) {
 		}
 		if rec, _ := m.File(p); rec.Module != "elsewhere" {
 			t.Errorf("%s: the replaced record reads module %q", c.name, rec.Module)
+		}
+		if kept != nil {
+			// The manifest it took its records from keeps its own.
+			if rec, _ := kept.File(p); rec.Module == "elsewhere" || kept.Records()[p] != rec {
+				t.Errorf("%s: the last run's manifest reads module %q", c.name, rec.Module)
+			}
 		}
 		if !m.RoleIn(p, []string{"code"}) || m.Has("pkg00/none.go") || m.RoleIn("pkg00/none.go", []string{"code"}) {
 			t.Errorf("%s: RoleIn or Has answer for the wrong paths", c.name)

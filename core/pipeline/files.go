@@ -70,6 +70,9 @@ func langOrOther(l string) string {
 func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	ix := r.e.cfg.Index
 	var files []*scanned
+	// Allocated a block at a time: a no-change run makes nothing else
+	// per file.
+	var block []scanned
 	r.progress.phase(PhaseWalk, 0, 0)
 	dirsFile := filepath.Join(r.e.folder.dir, walk.DirsFile)
 	dirs := walk.LoadDirs(dirsFile)
@@ -80,7 +83,11 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 		MaxFileSize:       ix.MaxFileSize,
 		Dirs:              dirs,
 	}, func(f walk.File) error {
-		files = append(files, &scanned{file: f})
+		if len(block) == cap(block) {
+			block = make([]scanned, 0, 256)
+		}
+		block = append(block, scanned{file: f})
+		files = append(files, &block[len(block)-1])
 		r.progress.add(1, 0)
 		return nil
 	})
