@@ -75,7 +75,7 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	var block []scanned
 	r.progress.phase(PhaseWalk, 0, 0)
 	dirsFile := filepath.Join(r.e.folder.dir, walk.DirsFile)
-	dirs := walk.LoadDirs(dirsFile)
+	dirs := walk.LoadDirs(dirsFile, r.e.oneShot)
 	st, err := walk.Walk(ctx, r.e.cfg.Root, walk.Options{
 		Include:           ix.Include,
 		Exclude:           ix.Exclude,
