@@ -24,7 +24,8 @@ import (
 	"github.com/rubi-dev/rubi/core/trust"
 )
 
-// A hook is a process per prompt and per tool call, and parsing the
+// A hook is a process per prompt and per tool call (and a command's
+// refresh a few milliseconds when nothing changed), and parsing the
 // configuration's files was the largest part of most hooks (a quarter of
 // PostToolUse's CPU, the built-in defaults and the project's rubi.hcl
 // each lexed whole). LoadCached keeps what Load made of the same files in
@@ -138,21 +139,30 @@ func (e *cacheEntry) unpackRange(w words) (hcl.Range, bool) {
 // (CacheDir; "" keeps none). A cache that cannot be read or written only
 // costs the load it would have spared.
 func LoadCached(opts Options, dir string) (*Config, error) {
+	cfg, diags := LoadThroughCache(opts, dir)
+	if diags.HasErrors() {
+		return nil, &LoadError{Diags: diags}
+	}
+	return cfg, nil
+}
+
+// LoadThroughCache is Load through LoadCached's cache in dir, for a
+// program that prints the diagnostics (a command): an entry made of
+// exactly these files is a configuration that had none; otherwise Load
+// runs, and its configuration is kept for the next when it has none.
+func LoadThroughCache(opts Options, dir string) (*Config, hcl.Diagnostics) {
 	if dir == "" {
-		return LoadChecked(opts)
+		return Load(opts)
 	}
 	in, err := cacheInputs(opts)
 	if err != nil {
-		return LoadChecked(opts)
+		return Load(opts)
 	}
 	path := filepath.Join(dir, in.entryName())
 	if cfg, ok := in.take(path); ok {
 		return cfg, nil
 	}
 	cfg, diags := Load(opts)
-	if diags.HasErrors() {
-		return nil, &LoadError{Diags: diags}
-	}
 	// Kept only when the files are still the bytes the key was made of:
 	// one edited while Load read it would otherwise give its new content
 	// to its old bytes.
@@ -161,7 +171,7 @@ func LoadCached(opts Options, dir string) (*Config, error) {
 			in.keep(path, cfg)
 		}
 	}
-	return cfg, nil
+	return cfg, diags
 }
 
 // inputs are what a load reads: every layer's bytes, the trust record's,

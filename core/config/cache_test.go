@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/rubi-dev/rubi"
 )
 
@@ -226,6 +228,45 @@ func TestADamagedCachedConfigurationIsLoadedAgain(t *testing.T) {
 		cfg, err := LoadCached(opts, dir)
 		if err != nil || cfg.Budgets.Context != 3000 {
 			t.Errorf("after a damaged entry: %v, %v", cfg, err)
+		}
+	}
+}
+
+// A command loads through the cache too (LoadThroughCache), and prints
+// what Load says each time: a configuration with a warning, or an error,
+// is loaded and said again on every run, never taken from the cache; a
+// clean one is, the same as loaded.
+func TestLoadThroughCacheSaysEveryDiagnostic(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := t.TempDir()
+	project := filepath.Join(root, FileName)
+	opts := Options{Root: root, UserConfig: "-", TrustFile: filepath.Join(t.TempDir(), "trust.json")}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		src      string
+		severity hcl.DiagnosticSeverity // of the one diagnostic; 0 for none
+	}{
+		{"safe_directories = [\"/\"]\n", hcl.DiagWarning},
+		{"budgets {\n  context = \"many\"\n}\n", hcl.DiagError},
+		{"budgets {\n  context = 3000\n}\n", 0},
+	} {
+		if err := os.WriteFile(project, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, wantDiags := Load(opts)
+		for run := range 2 {
+			cfg, diags := LoadThroughCache(opts, dir)
+			if len(diags) != len(wantDiags) || c.severity != 0 && (len(diags) != 1 || diags[0].Severity != c.severity) {
+				t.Fatalf("%q, run %d: %v, want %v", c.src, run, diags, wantDiags)
+			}
+			if c.severity == hcl.DiagError {
+				continue
+			}
+			sameConfig(t, cfg, want)
+		}
+		entries, _ := os.ReadDir(dir)
+		if kept := len(entries) > 0; kept != (c.severity == 0) {
+			t.Errorf("%q: kept %v", c.src, kept)
 		}
 	}
 }

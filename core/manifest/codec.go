@@ -356,10 +356,9 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 		m.files, m.table = nil, t
 		return m, nil
 	}
-	m.files = make(map[string]*Record, n)
 	recs := make([]Record, n)
 	paths := make([]string, n)
-	ordered := make([]*Record, n)
+	list := make([]*Record, n)
 	// The records' strings and imports are views of data, which the
 	// caller keeps for as long as they live (Load).
 	rd := viewMDecoder(t.data)
@@ -372,17 +371,15 @@ func decode(data []byte, whole bool) (*Manifest, error) {
 		if rd.Err != nil {
 			break
 		}
-		m.files[r.Path] = r
-		paths[i], ordered[i] = r.Path, r
+		paths[i], list[i] = r.Path, r
 	}
-	if rd.Err != nil || len(rd.B) != 0 || len(m.files) != n {
+	// The records are in path order, each path once (which a map of them
+	// would have caught): SortedPaths need not sort them, nor File hash
+	// them.
+	if rd.Err != nil || len(rd.B) != 0 || !strictlyIncreasing(paths) {
 		return nil, fmt.Errorf("%w: bad record", errManifestCorrupt)
 	}
-	// The records are in path order: SortedPaths need not sort them.
-	m.InOrder(paths)
-	if m.sorted != nil {
-		m.ordered = ordered
-	}
+	m.files, m.list, m.sorted = nil, list, paths
 	return m, nil
 }
 

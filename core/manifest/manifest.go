@@ -46,6 +46,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -138,10 +140,17 @@ type Manifest struct {
 	References string
 	// files holds the records by path: all of them, except in a manifest
 	// read for queries, which decodes from table the records File asks
-	// for and fills files when Records is first called.
+	// for, and in one that holds them in path order (list), each filling
+	// files when Records is first called.
 	files map[string]*Record
 	table *recordTable
 	fill  sync.Once
+	// list holds the records in path order, their paths in sorted, in a
+	// manifest read whole (Load) or filled in order (SetRecords): File
+	// finds a record by binary search, and a run that asks for no map
+	// hashes no path. Its records are replaced through Replace only,
+	// which keeps the list and the map alike.
+	list []*Record
 	// modules summarizes each module for queries: read with a manifest,
 	// computed from the records of a new one when first asked for.
 	modules    map[string]ModuleSummary
@@ -174,12 +183,10 @@ type Manifest struct {
 	// edgesKept says edges were decoded from edgesRaw unchanged, so the
 	// manifest writes the bytes back instead of encoding them again.
 	edgesKept bool
-	// sorted caches SortedPaths for queries running at once.
+	// sorted caches SortedPaths for queries running at once; with list,
+	// it is list's paths.
 	sortMu sync.Mutex
 	sorted []string
-	// ordered are the records of a manifest read whole, in path order
-	// (ReadInOrder).
-	ordered []*Record
 	// symbolsWritten says WriteSymbols wrote this manifest's symbols
 	// file: Save then writes the manifest alone.
 	symbolsWritten bool
@@ -195,17 +202,9 @@ type Resolution struct {
 }
 
 // New returns an empty manifest of the current format, for an index run
-// to fill through Records.
+// to fill through Records, or in order through SetRecords.
 func New() *Manifest {
 	return &Manifest{Version: Version, files: map[string]*Record{}, Rankers: map[string]string{}, Stateful: map[string]bool{}, Parsers: map[string]string{}}
-}
-
-// Reserve readies an empty manifest for n records, so that filling them
-// does not grow its map step by step.
-func (m *Manifest) Reserve(n int) {
-	if m.table == nil && len(m.files) == 0 {
-		m.files = make(map[string]*Record, n)
-	}
 }
 
 // ErrNoIndex says the project has not been indexed yet.
@@ -270,8 +269,13 @@ func Load(dir string, whole, oneShot bool) (*Manifest, error) {
 // for queries has not decoded yet. The map is the manifest's own: an
 // index run fills a New manifest through it, and may replace a record
 // (never add or remove one) after it first asks for SortedPaths.
+//
+// A manifest that holds its records in order (read whole, SetRecords)
+// builds the map the first time it is asked for; its records are then
+// replaced through Replace, not the map.
 func (m *Manifest) Records() map[string]*Record {
-	if m.table != nil {
+	switch {
+	case m.table != nil:
 		m.fill.Do(func() {
 			files := make(map[string]*Record, m.table.n)
 			for i := range m.table.n {
@@ -281,8 +285,84 @@ func (m *Manifest) Records() map[string]*Record {
 			}
 			m.files = files
 		})
+	case m.list != nil:
+		m.fill.Do(func() {
+			files := make(map[string]*Record, len(m.list))
+			for _, r := range m.list {
+				files[r.Path] = r
+			}
+			m.files = files
+		})
 	}
 	return m.files
+}
+
+// SetRecords fills an empty New manifest with recs, which must be in
+// strictly increasing path order (an index run's, in the walk's order):
+// no path is hashed, or sorted, until a caller asks for the map
+// (Records). Records out of order are put in the map as they come. When
+// recs are every record of prev (a manifest read whole, or filled so) in
+// its order, as a run that changed nothing has them, m takes prev's paths
+// as they are (SortedPaths then returns the same list).
+func (m *Manifest) SetRecords(recs []*Record, prev *Manifest) {
+	if prev != nil && prev.list != nil && slices.Equal(recs, prev.list) {
+		m.files, m.list, m.sorted = nil, recs, prev.sorted
+		return
+	}
+	paths := make([]string, len(recs))
+	for i, r := range recs {
+		paths[i] = r.Path
+	}
+	if !strictlyIncreasing(paths) {
+		for _, r := range recs {
+			m.Records()[r.Path] = r
+		}
+		return
+	}
+	m.files, m.list, m.sorted = nil, recs, paths
+}
+
+// Replace puts rec in place of the record of its path, which m holds.
+// It is for an index run, before its manifest is shared.
+func (m *Manifest) Replace(rec *Record) {
+	if m.list != nil {
+		if i, ok := slices.BinarySearch(m.sorted, rec.Path); ok {
+			m.list[i] = rec
+		}
+		if m.files == nil {
+			return // the map, when built, is built from the list
+		}
+	}
+	m.Records()[rec.Path] = rec
+}
+
+// Len is the number of records m holds.
+func (m *Manifest) Len() int {
+	switch {
+	case m.table != nil:
+		return m.table.n
+	case m.list != nil:
+		return len(m.list)
+	}
+	return len(m.files)
+}
+
+// all yields every record: in path order where m holds them so (list),
+// which walks the records as they lie in memory, else as the map has
+// them.
+func (m *Manifest) all() iter.Seq[*Record] {
+	if m.list != nil {
+		return slices.Values(m.list)
+	}
+	return maps.Values(m.Records())
+}
+
+// listed returns the index of path p in m's list, -1 when it holds none.
+func (m *Manifest) listed(p string) int {
+	if i, ok := slices.BinarySearch(m.sorted, p); ok {
+		return i
+	}
+	return -1
 }
 
 // ModuleSummary is what a query shows of a module: how many files it
@@ -333,8 +413,11 @@ func (m *Manifest) ModuleSummaries() map[string]ModuleSummary {
 // Has reports whether the index holds the file p, without decoding its
 // record.
 func (m *Manifest) Has(p string) bool {
-	if m.table != nil {
+	switch {
+	case m.table != nil:
 		return m.table.index(p) >= 0
+	case m.list != nil:
+		return m.listed(p) >= 0
 	}
 	_, ok := m.files[p]
 	return ok
@@ -343,8 +426,14 @@ func (m *Manifest) Has(p string) bool {
 // File returns the record of path p, decoding only it in a manifest read
 // for queries.
 func (m *Manifest) File(p string) (*Record, bool) {
-	if m.table != nil {
+	switch {
+	case m.table != nil:
 		return m.table.find(p)
+	case m.list != nil:
+		if i := m.listed(p); i >= 0 {
+			return m.list[i], true
+		}
+		return nil, false
 	}
 	r, ok := m.files[p]
 	return r, ok
@@ -355,7 +444,7 @@ func (m *Manifest) File(p string) (*Record, bool) {
 // the role alone, not the record.
 func (m *Manifest) RoleIn(p string, roles []string) bool {
 	if m.table == nil {
-		rec, ok := m.files[p]
+		rec, ok := m.File(p)
 		return ok && rec != nil && rec.Role != "" && slices.Contains(roles, rec.Role)
 	}
 	i := m.table.index(p)
@@ -438,7 +527,7 @@ func (m *Manifest) WriteSymbols(dir string, prev *Manifest) error {
 		}
 	}
 	var live, fresh int64
-	for _, rec := range m.Records() {
+	for rec := range m.all() {
 		switch {
 		case rec.Fresh:
 			fresh += int64(len(rec.Syms)) * 64 // an estimate: lines are not encoded yet
@@ -479,7 +568,7 @@ func (m *Manifest) ReleaseSymbols() {
 	if !m.symbolsWritten {
 		return
 	}
-	for _, rec := range m.Records() {
+	for rec := range m.all() {
 		if rec.Fresh && rec.SymLen > 0 {
 			rec.Syms, rec.Loaded = nil, false
 		}
@@ -601,7 +690,7 @@ var ErrSymbolsDamaged = errors.New("the symbols file is damaged")
 func (m *Manifest) SymbolsIntact(dir string) bool {
 	var need int64
 	var escaped []*Record
-	for _, rec := range m.Records() {
+	for rec := range m.all() {
 		need = max(need, rec.SymOff+int64(rec.SymLen))
 		if rec.SymLen > 0 && core.EscapePath(rec.Path) != rec.Path {
 			escaped = append(escaped, rec)
@@ -701,6 +790,9 @@ func (r *SymbolReader) Read(rec *Record) error {
 // The list is computed once and shared: callers must not change it. A run
 // fills the records before it first asks, and only replaces records after.
 func (m *Manifest) SortedPaths() []string {
+	if m.list != nil {
+		return m.sorted
+	}
 	files := m.Records()
 	m.sortMu.Lock()
 	defer m.sortMu.Unlock()
@@ -716,14 +808,26 @@ func (m *Manifest) SortedPaths() []string {
 	return paths
 }
 
-// ReadInOrder returns the records of a manifest read whole (Load), in
-// path order, as they were read, for a caller that replaces none of them
-// (an index run's previous manifest); nil for any other manifest.
-func (m *Manifest) ReadInOrder() []*Record {
-	if len(m.ordered) != len(m.files) {
-		return nil
+// ReadInOrder returns the records of a manifest read whole (Load) or
+// filled in order (SetRecords), in path order, for a caller that
+// replaces none of them (an index run's previous manifest); nil for any
+// other manifest. The list is m's own: callers must not change it.
+func (m *Manifest) ReadInOrder() []*Record { return m.list }
+
+// RecordsInOrder yields every record in path order: without a lookup
+// where m holds them in order (ReadInOrder), by path otherwise.
+func (m *Manifest) RecordsInOrder() iter.Seq[*Record] {
+	if m.list != nil {
+		return slices.Values(m.list)
 	}
-	return m.ordered
+	return func(yield func(*Record) bool) {
+		files := m.Records()
+		for _, p := range m.SortedPaths() {
+			if !yield(files[p]) {
+				return
+			}
+		}
+	}
 }
 
 // InOrder tells m its paths in order, as the caller that filled its
@@ -732,7 +836,7 @@ func (m *Manifest) ReadInOrder() []*Record {
 // strictly increasing order, or fewer or more than the records, are
 // ignored: SortedPaths sorts as before.
 func (m *Manifest) InOrder(paths []string) {
-	if len(paths) != len(m.Records()) || !strictlyIncreasing(paths) {
+	if m.list != nil || len(paths) != len(m.Records()) || !strictlyIncreasing(paths) {
 		return
 	}
 	m.sortMu.Lock()

@@ -544,3 +544,96 @@ func TestCarrySummaries(t *testing.T) {
 		t.Errorf("carried %d summaries, want the %d computed", len(got), len(want))
 	}
 }
+
+// A manifest given its records in path order (an index run's, as the
+// walk yields them) answers as one filled by path: every record found,
+// the paths in order, a replaced record seen the same whether the map
+// was asked for before or after; records out of order are taken too.
+// A manifest read whole answers the same way, and says so of the records
+// it holds in order.
+func TestSetRecords(t *testing.T) {
+	src := synthetic(300)
+	paths := src.SortedPaths()
+	recs := make([]*Record, len(paths))
+	for i, p := range paths {
+		recs[i] = src.Records()[p]
+	}
+	shuffled := slices.Clone(recs)
+	shuffled[0], shuffled[len(shuffled)-1] = shuffled[len(shuffled)-1], shuffled[0]
+	dir := t.TempDir()
+	if err := src.Save(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	var kept *Manifest // the manifest the case took its records from
+	for _, c := range []struct {
+		name  string
+		make  func() *Manifest
+		early bool // ask for the map before the replacement
+	}{
+		{"in order", func() *Manifest { m := New(); m.SetRecords(slices.Clone(recs), nil); return m }, false},
+		{"in order, map first", func() *Manifest { m := New(); m.SetRecords(slices.Clone(recs), nil); return m }, true},
+		{"out of order", func() *Manifest { m := New(); m.SetRecords(slices.Clone(shuffled), nil); return m }, false},
+		{"read whole", func() *Manifest {
+			m, err := Load(dir, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}, true},
+		{"the last run's", func() *Manifest {
+			prev, err := Load(dir, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := New()
+			m.SetRecords(slices.Clone(prev.ReadInOrder()), prev)
+			kept = prev
+			return m
+		}, false},
+	} {
+		kept = nil
+		m := c.make()
+		if got := m.SortedPaths(); !slices.Equal(got, paths) {
+			t.Fatalf("%s: SortedPaths gives %d paths, want the %d in order", c.name, len(got), len(paths))
+		}
+		if m.Len() != len(paths) {
+			t.Errorf("%s: Len %d, want %d", c.name, m.Len(), len(paths))
+		}
+		if c.early && len(m.Records()) != len(paths) {
+			t.Fatalf("%s: the map holds %d records", c.name, len(m.Records()))
+		}
+		p := paths[len(paths)/2]
+		old, _ := m.File(p)
+		moved := *old
+		moved.Module = "elsewhere"
+		m.Replace(&moved)
+		for _, q := range paths {
+			rec, ok := m.File(q)
+			if !ok || rec.Path != q || m.Records()[q] != rec || !m.Has(q) {
+				t.Fatalf("%s: %q found %v (%v), the map has %v", c.name, q, ok, rec, m.Records()[q])
+			}
+		}
+		if rec, _ := m.File(p); rec.Module != "elsewhere" {
+			t.Errorf("%s: the replaced record reads module %q", c.name, rec.Module)
+		}
+		if kept != nil {
+			// The manifest it took its records from keeps its own.
+			if rec, _ := kept.File(p); rec.Module == "elsewhere" || kept.Records()[p] != rec {
+				t.Errorf("%s: the last run's manifest reads module %q", c.name, rec.Module)
+			}
+		}
+		if !m.RoleIn(p, []string{"code"}) || m.Has("pkg00/none.go") || m.RoleIn("pkg00/none.go", []string{"code"}) {
+			t.Errorf("%s: RoleIn or Has answer for the wrong paths", c.name)
+		}
+		var inOrder []string
+		for rec := range m.RecordsInOrder() {
+			inOrder = append(inOrder, rec.Path)
+		}
+		if !slices.Equal(inOrder, paths) {
+			t.Errorf("%s: RecordsInOrder gives %d paths, want the %d in order", c.name, len(inOrder), len(paths))
+		}
+		if (m.ReadInOrder() != nil) == (c.name == "out of order") {
+			t.Errorf("%s: ReadInOrder gives %d records", c.name, len(m.ReadInOrder()))
+		}
+	}
+}

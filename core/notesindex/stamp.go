@@ -96,9 +96,13 @@ func (x *Index) storedStamp() (string, time.Time) {
 }
 
 // SaveStamp records the stamp a run read the notes with. A failure only
-// costs the next hook a refresh it did not need.
+// costs the next hook a refresh it did not need. A stamp in place of the
+// same folders, taken after they settled (and not later than s), already
+// says all s would (MayHaveChanged answers the same): it stays, and a
+// refresh that found nothing changed writes nothing.
 func (x *Index) SaveStamp(s Stamp) {
-	if old, oldAt := x.storedStamp(); old == s.hash && oldAt.Equal(s.at) {
+	old, oldAt := x.storedStamp()
+	if old == s.hash && (oldAt.Equal(s.at) || !oldAt.After(s.at) && s.latest.Add(stampSettle).Before(oldAt)) {
 		return
 	}
 	data := fmt.Sprintf("%s %d\n", s.hash, s.at.UnixNano())

@@ -38,15 +38,17 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	r.dropContents()
 	r.lap("read and parse")
 	// r.files are in path order (the walk's, or the last run's records'):
-	// next's paths need no sorting (manifest.InOrder).
-	paths := make([]string, 0, len(r.files))
+	// next's records are set in it, and no path is hashed or sorted
+	// (manifest.SetRecords).
+	recs := make([]*manifest.Record, 0, len(r.files))
+	// Files come in runs of one language: each run is counted once.
+	lang, run := "", 0
 	for _, s := range r.files {
 		if s.skip != "" {
 			stats.Files.Skipped[s.skip]++
 			continue
 		}
-		next.Records()[s.rec.Path] = s.rec
-		paths = append(paths, s.rec.Path)
+		recs = append(recs, s.rec)
 		if s.changed {
 			stats.Parsed++
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
@@ -59,17 +61,26 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 		} else {
 			stats.Unchanged++
 		}
-		stats.Languages[langOrOther(s.rec.Language)]++
+		if s.rec.Language != lang {
+			if run > 0 {
+				stats.Languages[langOrOther(lang)] += run
+			}
+			lang, run = s.rec.Language, 0
+		}
+		run++
 		stats.Symbols += s.rec.Symbols
 		stats.Imports += s.rec.ImportCount()
 	}
-	next.InOrder(paths)
+	if run > 0 {
+		stats.Languages[langOrOther(lang)] += run
+	}
+	next.SetRecords(recs, prev)
 	for _, p := range missing(prev.SortedPaths(), next.SortedPaths()) {
 		stats.Removed++
 		r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, p))
 	}
 	sort.Strings(r.removedIDs)
-	stats.Files.Indexed = len(next.Records())
+	stats.Files.Indexed = next.Len()
 	if r.opts.Full && !r.opts.notesOnly {
 		// The symbols are written now and let go: each later step reads
 		// back those it needs, and none holds the whole tree's from the
@@ -84,6 +95,9 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 
 // missing returns the paths of was not in now, both in increasing order.
 func missing(was, now []string) []string {
+	if len(was) == len(now) && (len(was) == 0 || &was[0] == &now[0]) {
+		return nil // the same list (manifest.SetRecords kept the last one's)
+	}
 	var out []string
 	k := 0
 	for _, p := range was {

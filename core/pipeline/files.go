@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/errgroup"
@@ -69,9 +70,12 @@ func langOrOther(l string) string {
 func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 	ix := r.e.cfg.Index
 	var files []*scanned
+	// Allocated a block at a time: a no-change run makes nothing else
+	// per file.
+	var block []scanned
 	r.progress.phase(PhaseWalk, 0, 0)
 	dirsFile := filepath.Join(r.e.folder.dir, walk.DirsFile)
-	dirs := walk.LoadDirs(dirsFile)
+	dirs := walk.LoadDirs(dirsFile, r.e.oneShot)
 	st, err := walk.Walk(ctx, r.e.cfg.Root, walk.Options{
 		Include:           ix.Include,
 		Exclude:           ix.Exclude,
@@ -79,7 +83,11 @@ func (r *indexRun) walk(ctx context.Context) ([]*scanned, walk.Stats, error) {
 		MaxFileSize:       ix.MaxFileSize,
 		Dirs:              dirs,
 	}, func(f walk.File) error {
-		files = append(files, &scanned{file: f})
+		if len(block) == cap(block) {
+			block = make([]scanned, 0, 256)
+		}
+		block = append(block, scanned{file: f})
+		files = append(files, &block[len(block)-1])
 		r.progress.add(1, 0)
 		return nil
 	})
@@ -107,6 +115,9 @@ func (r *indexRun) scan(ctx context.Context) error {
 	var todo []*scanned
 	known := 0 // binary files as the last run saw them
 	previous := recordsInOrder(prev)
+	// The parsers are most often those of the last run, every one: no
+	// file's language need then be told to know its record holds.
+	sameParsers := maps.Equal(prev.Parsers, next.Parsers)
 	for _, s := range files {
 		if b, ok := r.binaries[s.file.Path]; ok && !full && b == (binaryStamp{s.file.Size, s.file.ModTime.UnixNano()}) {
 			s.skip = walk.ReasonBinary
@@ -117,9 +128,10 @@ func (r *indexRun) scan(ctx context.Context) error {
 		// A file is reused only if the parser of its language is the
 		// one that parsed it: a new parser, setting or rubi version
 		// re-parses the language.
-		lang := core.DetectLanguage(s.file.Path)
-		if prev.Parsers[lang] != next.Parsers[lang] {
-			old = nil
+		if !sameParsers && old != nil {
+			if lang := core.DetectLanguage(s.file.Path); prev.Parsers[lang] != next.Parsers[lang] {
+				old = nil
+			}
 		}
 		if !full && old != nil && old.Size == s.file.Size && old.ModTime == s.file.ModTime.UnixNano() {
 			s.rec = old
@@ -206,11 +218,13 @@ func recordsInOrder(m *manifest.Manifest) func(path string) *manifest.Record {
 			return m.Records()[p]
 		}
 		last = p
-		for k < len(ordered) && ordered[k].Path < p {
-			k++
-		}
-		if k < len(ordered) && ordered[k].Path == p {
-			return ordered[k]
+		for ; k < len(ordered); k++ {
+			switch c := strings.Compare(ordered[k].Path, p); {
+			case c == 0:
+				return ordered[k]
+			case c > 0:
+				return nil
+			}
 		}
 		return nil
 	}

@@ -235,7 +235,6 @@ func (r *indexRun) previous(ctx context.Context) error {
 	}
 	r.prev = prev
 	r.next = manifest.New()
-	r.next.Reserve(len(r.files))
 	r.next.Roles = rolesSig
 	r.lap("manifest and walk")
 	r.stats.Files = FileCounts{Seen: wstats.Seen, Skipped: wstats.Skipped}
@@ -287,7 +286,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	r.progress.enter(PhaseWrite)
-	for _, rec := range next.Records() {
+	for rec := range next.RecordsInOrder() {
 		stats.Edges += rec.Importers
 	}
 	stats.Modules = e.maps.moduleCount(func(yield func(*manifest.Record) bool) {
@@ -393,7 +392,7 @@ func (r *indexRun) buildGraph() error {
 			// keep the old module for dirtyModules to see the move.
 			moved := *rec
 			moved.Module = mod
-			next.Records()[p] = &moved
+			next.Replace(&moved)
 		default:
 			// This run's own (every record of a full run): a copy would
 			// leave the tree's records twice in memory.

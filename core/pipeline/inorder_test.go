@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/notesindex"
 )
 
 // The lookups of a no-change run by path order find what the maps find:
@@ -81,5 +82,57 @@ func TestIndexWorking(t *testing.T) {
 	edit(t, root, "internal/discount/rules.go", "", "\n// An edit.\n")
 	if stats := run(); calls != 1 || stats.Parsed != 1 {
 		t.Errorf("a file edited: Working called %d times (%d parsed), want once", calls, stats.Parsed)
+	}
+}
+
+// A refresh that finds the notes' folders as the last run left them,
+// settled since, writes no new notes' stamp: a hook's check of the folders
+// answers the same by the one in place. One whose folders changed writes
+// it again.
+func TestNoChangeRefreshKeepsTheNotesStamp(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	settled := time.Now().Add(-time.Hour)
+	dirs := append(e.nodes.Dirs(), e.chunks.Dir())
+	for _, d := range dirs {
+		os.MkdirAll(d, 0o755)
+		if err := os.Chtimes(d, settled, settled); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stampFile := filepath.Join(root, ".rubi", "index", notesindex.StampFile)
+	stamp := func() os.FileInfo {
+		t.Helper()
+		fi, err := os.Lstat(stampFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	index(t, e) // the folders' times moved: a new stamp
+	before := stamp()
+	if e.notes.MayHaveChanged() {
+		t.Fatal("the notes may have changed right after an index run")
+	}
+	for range 2 {
+		index(t, e)
+		if after := stamp(); !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+			t.Fatal("a refresh that found nothing changed wrote the notes' stamp again")
+		}
+	}
+	if e.notes.MayHaveChanged() {
+		t.Error("the notes may have changed by the stamp kept")
+	}
+	later := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(dirs[0], later, later); err != nil {
+		t.Fatal(err)
+	}
+	if !e.notes.MayHaveChanged() {
+		t.Error("a notes' folder changed, and the stamp kept does not say so")
+	}
+	index(t, e)
+	if os.SameFile(before, stamp()) {
+		t.Error("a refresh after a notes' folder changed kept the old stamp")
 	}
 }

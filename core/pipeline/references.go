@@ -85,9 +85,9 @@ func (r *indexRun) references(ctx context.Context) error {
 		return nil
 	}
 	var changed []string
-	for _, p := range r.paths {
-		if next.Records()[p].Fresh {
-			changed = append(changed, p)
+	for rec := range next.RecordsInOrder() {
+		if rec.Fresh {
+			changed = append(changed, rec.Path)
 		}
 	}
 	changed = append(changed, missing(prev.SortedPaths(), r.paths)...)

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,9 +31,12 @@ const maxAttributesFile = 1 << 20
 // lines: attributes never make an index fail.
 func attributes(root string, ix *config.Index, files []*scanned) (*codemap.Attributes, string) {
 	var found []string
+	const name = ".gitattributes"
 	for _, s := range files {
-		if path.Base(s.file.Path) == ".gitattributes" {
-			found = append(found, s.file.Path)
+		// path.Base, for a walked path (no trailing slash), as every
+		// refresh asks it of every file.
+		if p := s.file.Path; strings.HasSuffix(p, name) && (len(p) == len(name) || p[len(p)-len(name)-1] == '/') {
+			found = append(found, p)
 		}
 	}
 	slices.SortFunc(found, func(a, b string) int {

@@ -12,8 +12,10 @@ import (
 	"github.com/rubi-dev/rubi/core"
 
 	"github.com/rubi-dev/rubi/core/answer"
+	"github.com/rubi-dev/rubi/core/config"
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/manifest"
+	"github.com/rubi-dev/rubi/core/walk"
 )
 
 // pyProject is a small Python tree with what real ones carry beside the
@@ -434,5 +436,30 @@ func registerPluginsNote(t *testing.T, e *Engine) {
 		{Type: "concept", Title: "How plugins are loaded", Body: "Plugins are loaded when a stage opens: open_stage spawns the plugin's process.", Files: []string{"pkg/stages.py"}},
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The roles' signature follows the .gitattributes files at any depth and
+// no other file whose name only ends so.
+func TestAttributesFilesFound(t *testing.T) {
+	root := t.TempDir()
+	paths := []string{".gitattributes", "a/.gitattributes", "a/x.gitattributes", "b.gitattributes"}
+	var files []*scanned
+	for _, p := range paths {
+		write(t, root, p, "*.gen linguist-generated\n")
+		files = append(files, &scanned{file: walk.File{Path: p}})
+	}
+	ix := &config.Index{}
+	_, before := attributes(root, ix, files)
+	for _, c := range []struct {
+		path  string
+		moves bool
+	}{{".gitattributes", true}, {"a/.gitattributes", true}, {"a/x.gitattributes", false}, {"b.gitattributes", false}} {
+		write(t, root, c.path, "*.other linguist-generated\n")
+		_, after := attributes(root, ix, files)
+		if (after != before) != c.moves {
+			t.Errorf("%s edited: signature moved %v, want %v", c.path, after != before, c.moves)
+		}
+		before = after
 	}
 }

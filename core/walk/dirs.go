@@ -263,17 +263,31 @@ var errDirs = errors.New("damaged")
 
 // LoadDirs reads the Dirs saved at path. None, or one that is damaged or
 // of another format, is an empty Dirs: the walk then lists every
-// directory.
-func LoadDirs(path string) *Dirs {
-	data, err := store.ReadLeaf(path, maxDirsFile)
+// directory. oneShot says the process exits after its walk (a command):
+// the file is then mapped (core/store.Map), and the records view the
+// mapping, never released, instead of a copy.
+func LoadDirs(path string, oneShot bool) *Dirs {
+	if !oneShot {
+		data, err := store.ReadLeaf(path, maxDirsFile)
+		if err != nil {
+			return NewDirs()
+		}
+		if d, ok := decodeDirs(data); ok {
+			return d
+		}
+		return NewDirs()
+	}
+	mapped, err := store.Map(path, true)
 	if err != nil {
 		return NewDirs()
 	}
-	d, ok := decodeDirs(data)
-	if !ok {
-		return NewDirs()
+	if len(mapped.Data) <= maxDirsFile {
+		if d, ok := decodeDirs(mapped.Data); ok {
+			return d
+		}
 	}
-	return d
+	mapped.Close()
+	return NewDirs()
 }
 
 func decodeDirs(data []byte) (*Dirs, bool) {

@@ -76,7 +76,7 @@ func walkFiles(t *testing.T, root string, opts Options) ([]File, Stats) {
 // the walk learned there, as an index run does.
 func walkRemembered(t *testing.T, root, file string, opts Options) ([]File, Stats) {
 	t.Helper()
-	opts.Dirs = LoadDirs(file)
+	opts.Dirs = LoadDirs(file, false)
 	files, st := walkFiles(t, root, opts)
 	if opts.Dirs.Changed() {
 		if err := opts.Dirs.Save(file); err != nil {
@@ -202,7 +202,7 @@ func TestDirsDamagedOrForged(t *testing.T) {
 		t.Fatal(err)
 	}
 	forge := func(name string) []byte {
-		d := LoadDirs(file)
+		d := LoadDirs(file, false)
 		rec := *d.byRel["sub"]
 		rec.entries = append([]entry{{name: name, kind: kindDir, dir: true}}, rec.entries...)
 		d.byRel["sub"] = &rec
@@ -419,15 +419,17 @@ func TestDirsSaveLoad(t *testing.T) {
 	if err := d.Save(file); err != nil {
 		t.Fatal(err)
 	}
-	back := LoadDirs(file)
-	if back.fp != d.fp || !rulesEqual(back.exclude, d.exclude) || len(back.byRel) != len(d.byRel) {
-		t.Fatalf("read back %d directories, saved %d", len(back.byRel), len(d.byRel))
-	}
-	for rel, rec := range d.byRel {
-		got := back.byRel[rel]
-		if got == nil || got.stamp != rec.stamp || got.settled != rec.settled || !slices.Equal(got.ignores, rec.ignores) ||
-			!rulesEqual(got.rules, rec.rules) || !slices.Equal(got.entries, rec.entries) {
-			t.Errorf("%q: read back %+v, saved %+v", rel, got, rec)
+	for _, oneShot := range []bool{false, true} {
+		back := LoadDirs(file, oneShot)
+		if back.fp != d.fp || !rulesEqual(back.exclude, d.exclude) || len(back.byRel) != len(d.byRel) {
+			t.Fatalf("one-shot %v: read back %d directories, saved %d", oneShot, len(back.byRel), len(d.byRel))
+		}
+		for rel, rec := range d.byRel {
+			got := back.byRel[rel]
+			if got == nil || got.stamp != rec.stamp || got.settled != rec.settled || !slices.Equal(got.ignores, rec.ignores) ||
+				!rulesEqual(got.rules, rec.rules) || !slices.Equal(got.entries, rec.entries) {
+				t.Errorf("one-shot %v: %q: read back %+v, saved %+v", oneShot, rel, got, rec)
+			}
 		}
 	}
 }

@@ -502,11 +502,16 @@ func (w *walker) reuse(n *dirNode, old *dirRecord) (subs []*dirNode, ok bool) {
 			n.items = items
 			return subs, true // the emitter will not look at n
 		}
+		it := &items[i]
+		if e.kind > kindFile {
+			// Skipped for its name and type: no path to make.
+			it.reason = kindReasons[e.kind]
+			continue
+		}
 		rel := e.name
 		if n.rel != "" {
 			rel = n.rel + "/" + e.name
 		}
-		it := &items[i]
 		switch e.kind {
 		case kindDir:
 			it.sub = &dirNode{
@@ -527,8 +532,6 @@ func (w *walker) reuse(n *dirNode, old *dirRecord) (subs []*dirNode, ok bool) {
 			default:
 				it.file = File{Path: rel, Size: size, ModTime: modTime}
 			}
-		default:
-			it.reason = kindReasons[e.kind]
 		}
 	}
 	n.items, n.rec = items, old

@@ -17,12 +17,22 @@ import (
 
 // TestMain lets the test binary stand in for rubi when a command under
 // test starts rubi as a child process (the hooks' background index), and
-// removes the binaries rubitest built.
+// removes the binaries rubitest built. The commands keep what they cache
+// (the configuration's entries, config.LoadThroughCache) in a state
+// folder of the tests' own, never the user's, unless a test names one.
 func TestMain(m *testing.M) {
 	if os.Getenv("RUBI_TEST_AS_RUBI") == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(rubitest.Main(m))
+	state, err := os.MkdirTemp("", "rubi-cli-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := rubitest.Main(m)
+	os.RemoveAll(state)
+	os.Exit(code)
 }
 
 // processesIn lists the processes whose command line names dir.

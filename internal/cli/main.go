@@ -240,7 +240,10 @@ func (g *globals) loadConfig() (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, diags := config.Load(config.Options{Root: root, Extra: g.Configs})
+	// Through the cache the hooks keep (config.LoadThroughCache): a
+	// command most often refreshes an index that did not change, in a few
+	// milliseconds of which parsing the configuration was a twentieth.
+	cfg, diags := config.LoadThroughCache(config.Options{Root: root, Extra: g.Configs}, config.CacheDir())
 	if diags.HasErrors() {
 		config.WriteDiagnostics(g.stderr, nil, diags)
 		return nil, &programs.ExitError{Code: 1}

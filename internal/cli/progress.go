@@ -55,10 +55,21 @@ func (g *globals) index(ctx context.Context, eng *pipeline.Engine, full bool) (*
 	if g.oneShot {
 		// A refresh most often finds nothing changed, and allocates too
 		// little to be worth collecting: the collector waits until the
-		// run finds work, or ends.
+		// run finds work. A run that found none leaves it waiting (as
+		// programs.QuietGC does, under its memory limit) for the rest of
+		// the command, which answers and exits: putting it back would
+		// start a collection of the refresh's garbage that nothing needs.
 		loud := programs.QuietGCUntil()
-		defer loud()
-		opts.Working = loud
+		worked := false
+		opts.Working = func() {
+			worked = true
+			loud()
+		}
+		defer func() {
+			if worked {
+				loud()
+			}
+		}()
 	}
 	l := g.lang()
 	if !g.JSON && isTerminal(g.stderr) {
