@@ -187,9 +187,9 @@ func sharedText(files []readFile, p *profile) map[*unitSpan]float64 {
 	for _, f := range files {
 		for _, s := range f.spans {
 			v := 0.0
-			for t, tf := range s.tf {
-				qw, ok := p.terms[t]
-				if !ok || tf == 0 {
+			for _, t := range p.order { // in a fixed order: the same float every run
+				qw, tf := p.terms[t], s.tf[t]
+				if tf == 0 {
 					continue
 				}
 				idf := math.Log(1 + (float64(n-df[t])+0.5)/(float64(df[t])+0.5))

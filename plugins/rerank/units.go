@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -346,6 +347,11 @@ var unitKinds = map[string]bool{
 // their weights, and the names it mentions.
 type profile struct {
 	terms map[string]float64
+	// order is terms' keys, sorted: a unit's score sums its terms in this
+	// order, so that the same question gives the same float every run
+	// (a map's order would change the last bits, and a near tie with
+	// them).
+	order []string
 	// names maps a mentioned name, lower case ("session.send", "send"),
 	// to the strongest mention of it.
 	names map[string]query.Mention
@@ -424,6 +430,7 @@ func newProfile(question string, terms []string, an *query.Analysis, maxUnits in
 		add(t, agentWeight)
 		p.names[strings.ToLower(t)] = query.Mention{Text: t, Kind: query.KindName, Weight: 1, Why: "one of the terms"}
 	}
+	p.order = slices.Sorted(maps.Keys(p.terms))
 	return p
 }
 
@@ -741,7 +748,8 @@ func scoreUnits(spans []*unitSpan, p *profile) {
 			v    float64
 		}
 		var cs []contrib
-		for t, qw := range p.terms {
+		for _, t := range p.order {
+			qw := p.terms[t]
 			tf := float64(u.tf[t])
 			if tf == 0 {
 				continue
