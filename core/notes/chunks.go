@@ -120,17 +120,25 @@ func previousInSession(chunks []*memory.Chunk) map[*memory.Chunk]*memory.Chunk {
 // names (note types and statuses are the nodes', a module is code: either
 // leaves chunks out).
 func (c *Chunks) Show(key string, f Filter) (Shown, bool) {
-	ch, err := c.Read(key)
-	return c.ShowRead(ch, err, f)
+	return c.ShowRead(c.Read(key), f)
+}
+
+// ReadChunk is a chunk as Read found it, or why it could not: a reader
+// may read ahead of showing (ShowRead).
+type ReadChunk struct {
+	ch  *memory.Chunk
+	err error
 }
 
 // Read reads the chunk of a document's key as its file is now.
-func (c *Chunks) Read(key string) (*memory.Chunk, error) {
-	return memory.Open(c.root).Get(key)
+func (c *Chunks) Read(key string) ReadChunk {
+	ch, err := memory.Open(c.root).Get(key)
+	return ReadChunk{ch, err}
 }
 
-// ShowRead is Show of a chunk Read gave (or its error).
-func (c *Chunks) ShowRead(ch *memory.Chunk, err error, f Filter) (Shown, bool) {
+// ShowRead is Show of a chunk Read gave.
+func (c *Chunks) ShowRead(r ReadChunk, f Filter) (Shown, bool) {
+	ch, err := r.ch, r.err
 	if err != nil || len(f.Types) > 0 || len(f.Statuses) > 0 || !f.inWindow(ch.Created) {
 		return Shown{}, false
 	}

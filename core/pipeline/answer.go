@@ -8,7 +8,6 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/manifest"
-	"github.com/rubi-dev/rubi/core/memory"
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/store"
 )
@@ -101,7 +100,7 @@ type shelf struct {
 	// sourced are the sources' states, read at the first source's item.
 	sourced map[string]*sourceState
 	// chunks are the reads started ahead (retrieval.readAhead).
-	chunks map[string]func() (*memory.Chunk, error)
+	chunks map[string]func() notes.ReadChunk
 }
 
 func (s *shelf) Symbols(rec *manifest.Record) error { return s.symbols.load(rec) }
@@ -112,8 +111,7 @@ func (s *shelf) Note(key string, f notes.Filter, how notes.Showing) (notes.Shown
 
 func (s *shelf) Chunk(key string, f notes.Filter) (notes.Shown, bool) {
 	if read, ok := s.chunks[key]; ok {
-		ch, err := read()
-		return s.e.chunks.ShowRead(ch, err, f)
+		return s.e.chunks.ShowRead(read(), f)
 	}
 	return s.e.chunks.Show(key, f)
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/answer"
 	"github.com/rubi-dev/rubi/core/manifest"
-	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/query"
 )
 
@@ -56,7 +56,7 @@ type retrieval struct {
 	pending sync.WaitGroup
 	// chunks are the reads of the chunks the answer may show, by key,
 	// started as soon as the fused list is known (readAhead).
-	chunks map[string]func() (*memory.Chunk, error)
+	chunks map[string]func() notes.ReadChunk
 }
 
 // Retrieve answers a query from the index.
@@ -327,13 +327,13 @@ func (r *retrieval) readAhead() {
 	if len(keys) == 0 {
 		return
 	}
-	r.chunks = make(map[string]func() (*memory.Chunk, error), len(keys))
+	r.chunks = make(map[string]func() notes.ReadChunk, len(keys))
 	for _, key := range keys {
-		r.chunks[key] = sync.OnceValues(func() (*memory.Chunk, error) { return r.e.chunks.Read(key) })
+		r.chunks[key] = sync.OnceValue(func() notes.ReadChunk { return r.e.chunks.Read(key) })
 	}
 	r.pending.Go(func() {
 		for _, key := range keys {
-			_, _ = r.chunks[key]()
+			r.chunks[key]()
 		}
 	})
 }
