@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"os"
+	"runtime"
 
 	"golang.org/x/sys/unix"
 )
@@ -38,5 +39,8 @@ func adviseHugeHeap(n int) bool {
 		pieces = append(pieces, b)
 		advised = unix.Madvise(b, unix.MADV_HUGEPAGE) == nil || advised
 	}
+	// Held to the end: a piece collected before the next is allocated
+	// would be the next's memory, used before, and cleared.
+	runtime.KeepAlive(pieces)
 	return advised
 }
