@@ -32,10 +32,9 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	} else if err := r.scan(ctx); err != nil {
 		return err
 	}
-	// The contents were for the parsers: the rankers read them again one
-	// at a time (fileBodies), so that no step after this one holds the
-	// tree's bytes.
-	r.dropContents()
+	// The contents were for the parsers, and are gone (readAndParse):
+	// the rankers read them again one at a time (fileBodies), so that no
+	// step holds the tree's bytes.
 	r.lap("read and parse")
 	// r.files are in path order (the walk's, or the last run's records'):
 	// next's paths need no sorting (manifest.InOrder).

@@ -17,7 +17,6 @@ import (
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/resolve"
-	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/walk"
 )
 
@@ -57,9 +56,6 @@ type indexRun struct {
 	binaries binaryFiles
 	scanned  bool
 	attrs    *codemap.Attributes
-	// arena holds the contents of the files the run read, until they
-	// are parsed (dropContents).
-	arena *store.Arena
 	// prev is the last run's manifest (an empty one for a full run), next
 	// this run's.
 	prev, next *manifest.Manifest
@@ -106,14 +102,6 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	if e.limitMemory != nil && e.cfg.Index.MemoryLimit > 0 {
 		defer e.limitMemory(e.cfg.Index.MemoryLimit)()
 	}
-	defer func() {
-		// Nothing that outlives the run points into the file contents:
-		// parsers, documents and rankers copy what they keep.
-		if r.arena != nil {
-			r.arena.Release()
-			r.arena = nil
-		}
-	}()
 	r.lap = stopwatch(e.logger, "index")
 	r.stats = &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
 	r.docs = r.docSources()
