@@ -391,6 +391,7 @@ func (r *run) declare(u *unit, names []string) {
 // asked once.
 func (r *run) visibleTo(u *unit) func(string) bool {
 	known := map[string]bool{}
+	sees := r.g.closure(u)
 	return func(name string) bool {
 		v, ok := known[name]
 		if ok {
@@ -398,7 +399,7 @@ func (r *run) visibleTo(u *unit) func(string) bool {
 		}
 		r.namesMu.RLock()
 		for _, w := range r.names[name] {
-			if u.seen(w) {
+			if seen(sees, w) {
 				v = true
 				break
 			}
