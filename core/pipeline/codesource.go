@@ -100,8 +100,9 @@ func missing(was, now []string) []string {
 // symbols) where something changed, or everywhere in full, and the
 // import and reference edges between what is not hidden.
 func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
-	e, prev, next, dirty := r.e, r.prev, r.next, r.dirty
-	if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+	e, next, dirty := r.e, r.next, r.dirty
+	dg := r.symbolDigests()
+	if err := dg.read(func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return err
 	}
 	// Bodies: every file's in full, else those of the files this run
@@ -121,10 +122,10 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	for _, rec := range recs {
-		c.Documents = append(c.Documents, fileDocument(rec))
+		c.Documents = append(c.Documents, fileDocument(rec, dg))
 	}
-	c.DeferBodies(r.fileBodies(recs, func(p string) bool { return full || read[p] }))
-	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides)
+	c.DeferBodies(r.fileBodies(recs, dg, func(p string) bool { return full || read[p] }))
+	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides, dg)
 	for _, d := range modDocs {
 		if full || dirty[d.Path] {
 			c.Changed = append(c.Changed, d.ID)

@@ -456,14 +456,14 @@ func dropContents(files []*scanned) {
 // it again; a file that cannot be read any more gives no body, as one
 // the run did not read.
 //
-// The head of each body, what it takes from the file's facts (bodyHead),
-// is made now: the records' symbols need not stay loaded while the
-// rankers read.
-func (r *indexRun) fileBodies(recs []*manifest.Record, withBody func(path string) bool) func(*core.Document) string {
+// The head of each body, what it takes from the file's facts (bodyHead,
+// from the symbols loaded or digested in dg), is made now: the records'
+// symbols need not stay loaded while the rankers read.
+func (r *indexRun) fileBodies(recs []*manifest.Record, dg *symbolDigests, withBody func(path string) bool) func(*core.Document) string {
 	heads := make(map[string]string, len(recs))
 	for _, rec := range recs {
 		if withBody(rec.Path) {
-			heads[rec.Path] = bodyHead(rec)
+			heads[rec.Path] = bodyHead(rec, dg)
 		}
 	}
 	buffers := sync.Pool{New: func() any { return new([maxBody]byte) }}
