@@ -215,3 +215,30 @@ func TestNewResolverVersionRebuildsTheTable(t *testing.T) {
 		t.Errorf("new version: %+v, want a full rebuild", st)
 	}
 }
+
+// The Go resolver puts what it finds in a spill in the index folder
+// until its run ends (refProject.Spill): a run leaves no spill behind,
+// and removes one a crashed run left.
+func TestReferencesLeaveNoSpill(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "refs", "golang", "testdata", "shop"))); err != nil {
+		t.Fatal(err)
+	}
+	e := engineWith(t, root, Options{MaskComments: regex.MaskComments, Resolvers: []refs.Resolver{golang.New(golang.Options{})}})
+	if _, err := e.Index(context.Background(), IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(e.folder.dir, ".spill-4242")
+	if err := os.WriteFile(left, []byte("a crashed run's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Index(context.Background(), IndexOptions{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	if spills, _ := filepath.Glob(filepath.Join(e.folder.dir, spillPattern)); len(spills) != 0 {
+		t.Errorf("spills left in the index folder: %v", spills)
+	}
+	if tb := table(t, e); len(tb.Refs) == 0 {
+		t.Error("the table holds no references")
+	}
+}

@@ -49,10 +49,13 @@ type run struct {
 	budget *semaphore.Weighted
 	// found are the references of the files checked so far, packed
 	// until the run ends, their strings numbered in strs; out is them as
-	// refs.Ref, made then (finish).
-	found map[string]packed
-	strs  refs.Strings
-	out   map[string][]refs.Ref
+	// refs.Ref, made then (finish). Where the project gives a spill
+	// (refs.Spiller), they are there, and spilled says where.
+	found   map[string]packed
+	strs    refs.Strings
+	spill   *spill
+	spilled map[string]spilled
+	out     map[string][]refs.Ref
 	// names maps each name the units checked so far declare to those
 	// units (prune.go), under namesMu.
 	namesMu sync.RWMutex
@@ -131,23 +134,32 @@ func (r *run) check(ctx context.Context, workers int) error {
 	}
 	impl := r.implementations(r.all, r.methods)
 	r.stats.Failed = int(r.failed.Load())
-	r.out = r.finish(impl)
-	return nil
+	out, err := r.finish(impl)
+	r.out = out
+	return err
 }
 
 // finish lets go of the type information, then makes the references
 // found refs.Ref, each file's with the Impl references of the methods it
 // declares (impl) in order: the type information is no longer held when
 // the references take their full size.
-func (r *run) finish(impl map[string][]refs.Ref) map[string][]refs.Ref {
+func (r *run) finish(impl map[string][]refs.Ref) (map[string][]refs.Ref, error) {
 	r.pkgs, r.all, r.methods, r.fakes, r.fset = nil, nil, nil, nil, nil
 	for _, u := range r.g.units {
 		u.whole = nil
 	}
-	out := make(map[string][]refs.Ref, len(r.found))
+	out := make(map[string][]refs.Ref, len(r.found)+len(r.spilled))
 	for f, p := range r.found {
 		out[f] = p.unpack()
 		delete(r.found, f)
+	}
+	for f, at := range r.spilled {
+		p, err := r.spill.get(at, &r.strs)
+		if err != nil {
+			return nil, err
+		}
+		out[f] = p.unpack()
+		delete(r.spilled, f)
 	}
 	for f, rs := range impl {
 		rs = append(out[f], rs...)
@@ -156,7 +168,7 @@ func (r *run) finish(impl map[string][]refs.Ref) map[string][]refs.Ref {
 		})
 		out[f] = slices.CompactFunc(rs, func(a, b refs.Ref) bool { return a == b })
 	}
-	return out
+	return out, nil
 }
 
 // checkBudget is the most bytes of source the packages a run checks at
@@ -369,7 +381,18 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		r.stats.Bodies++
 	}
 	for f, rs := range found {
-		r.found[f] = pack(&r.strs, rs)
+		p := pack(&r.strs, rs)
+		if r.spill != nil && !r.spill.broken {
+			at, err := r.spill.put(p)
+			if err == nil {
+				r.spilled[f] = at
+				continue
+			}
+			// A spill that cannot be written (a full disk) takes no
+			// more: the rest stays in memory.
+			r.spill.broken = true
+		}
+		r.found[f] = p
 	}
 }
 

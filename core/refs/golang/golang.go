@@ -153,7 +153,13 @@ func (r *Resolver) Check(ctx context.Context, p refs.Project, want []string) (ma
 		workers = runtime.GOMAXPROCS(0)
 	}
 	g := newGraph(p, want)
-	run := &run{p: p, g: g, opts: r.opts, build: buildContext(), found: map[string]packed{}}
+	run := &run{p: p, g: g, opts: r.opts, build: buildContext(), found: map[string]packed{}, spilled: map[string]spilled{}}
+	if sp, ok := p.(refs.Spiller); ok {
+		if f, err := sp.Spill(); err == nil {
+			defer f.Close()
+			run.spill = &spill{f: f}
+		}
+	}
 	if err := run.check(ctx, workers); err != nil {
 		return nil, Stats{}, err
 	}

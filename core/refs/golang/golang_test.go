@@ -408,3 +408,45 @@ func firstDiff(a, b []string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// spilling is a project that gives the resolver a spill (refs.Spiller),
+// kept under dir to be looked at after the run.
+type spilling struct {
+	*refstest.Project
+	dir   string
+	files []string
+}
+
+func (s *spilling) Spill() (*os.File, error) {
+	f, err := os.CreateTemp(s.dir, "spill-*")
+	if err == nil {
+		s.files = append(s.files, f.Name())
+	}
+	return f, err
+}
+
+// Given a spill, a run puts the references it finds there until it ends
+// rather than in memory, and answers exactly as without one.
+func TestSpilledAsInMemory(t *testing.T) {
+	p, inMemory := resolve(t, "testdata/shop", nil)
+	sp := &spilling{Project: p, dir: t.TempDir()}
+	spilled, err := golang.New(golang.Options{}).Refs(context.Background(), sp, p.Files(core.LangGo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inMemory) == 0 {
+		t.Fatal("the shop has no references")
+	}
+	for f, rs := range inMemory {
+		equalLines(t, f, spilled[f], lines(rs))
+	}
+	if len(spilled) != len(inMemory) {
+		t.Errorf("%d files answered with a spill, %d without", len(spilled), len(inMemory))
+	}
+	if len(sp.files) != 1 {
+		t.Fatalf("the run took %d spills, want 1", len(sp.files))
+	}
+	if fi, err := os.Stat(sp.files[0]); err != nil || fi.Size() == 0 {
+		t.Errorf("the spill holds nothing (%v): the references stayed in memory", err)
+	}
+}
