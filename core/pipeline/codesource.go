@@ -132,8 +132,9 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	c.Documents = append(c.Documents, modDocs...)
-	c.Edges = append(append(c.Edges, graphEdges(e.roles.visible(next, r.edges))...), modEdges...)
-	c.Edges = append(c.Edges, graphEdges(r.refEdges)...)
+	c.Edges = append(appendGraphEdges(c.Edges, e.roles, next, r.edges), modEdges...)
+	// The references are visible already (referenceEdges).
+	c.Edges = appendGraphEdges(c.Edges, roles{}, next, r.refEdges)
 	return nil
 }
 
