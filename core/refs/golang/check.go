@@ -317,8 +317,11 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	// The names of parameters are blanked for it (blankParams): pkg is
 	// kept for the whole run, and each named parameter would keep a
 	// scope of its function's.
+	// Nor does it hold the functions no importer can name (dropFuncs).
 	restore := blankParams(api)
+	dropped, put := dropFuncs(api)
 	pkg, _ := conf.Check(pkgPath, r.fset, api, nil)
+	put()
 	restore()
 	var methods []method
 	if u.bodies {
@@ -355,7 +358,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		for _, pf := range files {
 			if pf.excluded {
 				excluded++
-				found[pf.path] = c.byName(pf.file, pkg, imp.byPath)
+				found[pf.path] = c.byName(pf.file, declarations{pkg, all, dropped}, imp.byPath)
 			} else {
 				found[pf.path] = c.file(pf.file, info)
 			}
@@ -608,6 +611,67 @@ func (i *importer) ImportFrom(spec, _ string, _ types.ImportMode) (*types.Packag
 		return pkg, nil
 	}
 	return i.run.outside(spec), nil
+}
+
+// dropFuncs takes out of files, for the declaration check whose package
+// the run keeps for its importers, the top-level functions they cannot
+// name: unexported, without a receiver (methods stay: they make the
+// types' method sets), and named by no variable's initializer, the one
+// declaration that may use a function (var x = f(), whose type comes
+// from it). Their signatures were a third of the declarations kept
+// (parameters and results are variables each). The returned put puts
+// them back, for the package's whole check; dropped names them.
+func dropFuncs(files []*ast.File) (dropped map[string]bool, put func()) {
+	used := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, v := range s.(*ast.ValueSpec).Values {
+					ast.Inspect(v, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok {
+							used[id.Name] = true
+						}
+						return true
+					})
+				}
+			}
+		}
+	}
+	type saved struct {
+		f     *ast.File
+		decls []ast.Decl
+	}
+	var undo []saved
+	dropped = map[string]bool{}
+	for _, f := range files {
+		var kept []ast.Decl
+		for i, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			drop := ok && fd.Recv == nil && fd.Name != nil && !fd.Name.IsExported() && !used[fd.Name.Name]
+			switch {
+			case drop && kept == nil:
+				kept = append(make([]ast.Decl, 0, len(f.Decls)), f.Decls[:i]...)
+				dropped[fd.Name.Name] = true
+			case drop:
+				dropped[fd.Name.Name] = true
+			case kept != nil:
+				kept = append(kept, d)
+			}
+		}
+		if kept != nil {
+			undo = append(undo, saved{f, f.Decls})
+			f.Decls = kept
+		}
+	}
+	return dropped, func() {
+		for _, s := range undo {
+			s.f.Decls = s.decls
+		}
+	}
 }
 
 // blankParams renames the parameters, results and receivers of every

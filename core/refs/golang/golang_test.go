@@ -450,3 +450,33 @@ func TestSpilledAsInMemory(t *testing.T) {
 		t.Errorf("the spill holds nothing (%v): the references stayed in memory", err)
 	}
 }
+
+// The declarations kept for importers leave out the functions they
+// cannot name (dropFuncs), and nothing of what is found changes: a
+// variable whose type comes from an unexported function keeps it for its
+// importers' selectors, a file the build leaves out still finds the
+// unexported function it calls, and the package's own calls are there.
+func TestDroppedFunctionsChangeNothing(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":         "module example.com/app\n\ngo 1.22\n",
+		"a/a.go":         "package a\n\n// T is a thing.\ntype T struct{}\n\n// M does it.\nfunc (*T) M() {}\n\n// V is made by mk.\nvar V = mk()\n\nfunc mk() *T { return helper() }\n\nfunc helper() *T { return &T{} }\n",
+		"a/a_windows.go": "package a\n\nfunc onWindows() { helper() }\n",
+		"b/b.go":         "package b\n\nimport \"example.com/app/a\"\n\n// Use uses V.\nfunc Use() { a.V.M() }\n",
+	})
+	_, out := resolve(t, root, nil)
+	equalLines(t, "b/b.go", out["b/b.go"], []string{
+		"6:16 V a/a.go from=Use",
+		"6:18 T.M a/a.go from=Use call",
+	})
+	equalLines(t, "a/a_windows.go", out["a/a_windows.go"], []string{
+		"3:20 helper a/a.go from=onWindows call",
+	})
+	equalLines(t, "a/a.go", out["a/a.go"], []string{
+		"7:8 T a/a.go from=T.M",
+		"10:9 mk a/a.go from= call",
+		"12:12 T a/a.go from=mk",
+		"12:23 helper a/a.go from=mk call",
+		"14:16 T a/a.go from=helper",
+		"14:28 T a/a.go from=helper call",
+	})
+}
