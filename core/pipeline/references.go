@@ -298,6 +298,9 @@ type refProject struct {
 	graphOnce sync.Once
 	imports   map[string][]string
 	users     map[string][]string
+	// sorted says the edges come sorted by the importing file (Imports).
+	sortedOnce sync.Once
+	sorted     bool
 
 	// spills are the files given to the resolvers (Spill), removed when
 	// made or, where an open file cannot be, by close.
@@ -347,9 +350,32 @@ func (p *refProject) graph() {
 
 func (p *refProject) Files(language string) []string { return slices.Clone(p.byLang[language]) }
 
+// Imports answers from the edges themselves where they come sorted by
+// the importing file (resolve.Analyze's order, and the manifest's), a
+// binary search: the maps of both ways (graph) held every edge again,
+// for the whole step, and only Importers needs them (an incremental
+// run's widening).
 func (p *refProject) Imports(path string) []string {
-	p.graph()
-	return slices.Clone(p.imports[path])
+	p.sortedOnce.Do(func() {
+		p.sorted = slices.IsSortedFunc(p.edges, func(a, b core.Edge) int { return strings.Compare(a.From, b.From) })
+	})
+	if !p.sorted {
+		p.graph()
+		return slices.Clone(p.imports[path])
+	}
+	id := core.DocID(core.DocFile, path)
+	i, _ := slices.BinarySearchFunc(p.edges, id, func(e core.Edge, id string) int { return strings.Compare(e.From, id) })
+	var out []string
+	for ; i < len(p.edges) && p.edges[i].From == id; i++ {
+		if p.edges[i].Kind != core.EdgeImports {
+			continue
+		}
+		if _, to, err := core.SplitDocID(p.edges[i].To); err == nil {
+			out = append(out, to)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 func (p *refProject) Importers(path string) []string {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -240,5 +241,32 @@ func TestReferencesLeaveNoSpill(t *testing.T) {
 	}
 	if tb := table(t, e); len(tb.Refs) == 0 {
 		t.Error("the table holds no references")
+	}
+}
+
+// A resolver asks the files a file imports: answered from the edges
+// themselves when they come sorted by importing file, as from the maps of
+// both ways otherwise, the same.
+func TestRefProjectImports(t *testing.T) {
+	file := func(p string) string { return core.DocID(core.DocFile, p) }
+	sorted := []core.Edge{
+		{From: file("a.go"), To: file("b.go"), Kind: core.EdgeImports},
+		{From: file("a.go"), To: file("c.go"), Kind: core.EdgeImports},
+		{From: file("a.go"), To: file("d.go"), Kind: core.EdgeReferences},
+		{From: file("b.go"), To: file("c.go"), Kind: core.EdgeImports},
+		{From: file("c.go"), To: file("a.go"), Kind: core.EdgeImports},
+	}
+	unsorted := slices.Clone(sorted)
+	slices.Reverse(unsorted)
+	for _, edges := range [][]core.Edge{sorted, unsorted} {
+		p := &refProject{edges: edges}
+		for path, want := range map[string][]string{"a.go": {"b.go", "c.go"}, "b.go": {"c.go"}, "c.go": {"a.go"}, "d.go": nil} {
+			if got := p.Imports(path); !slices.Equal(got, want) {
+				t.Errorf("sorted %v: Imports(%s) = %v, want %v", slices.Equal(edges, sorted), path, got, want)
+			}
+		}
+		if p.imports != nil && slices.Equal(edges, sorted) {
+			t.Error("the maps of both ways were made for sorted edges")
+		}
 	}
 }
