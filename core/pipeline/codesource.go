@@ -32,10 +32,9 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	} else if err := r.scan(ctx); err != nil {
 		return err
 	}
-	// The contents were for the parsers: the rankers read them again one
-	// at a time (fileBodies), so that no step after this one holds the
-	// tree's bytes.
-	r.dropContents()
+	// The contents were for the parsers, and are gone (readAndParse):
+	// the rankers read them again one at a time (fileBodies), so that no
+	// step holds the tree's bytes.
 	r.lap("read and parse")
 	// r.files are in path order (the walk's, or the last run's records'):
 	// next's records are set in it, and no path is hashed or sorted
@@ -115,8 +114,9 @@ func missing(was, now []string) []string {
 // symbols) where something changed, or everywhere in full, and the
 // import and reference edges between what is not hidden.
 func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
-	e, prev, next, dirty := r.e, r.prev, r.next, r.dirty
-	if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+	e, next, dirty := r.e, r.next, r.dirty
+	dg := r.symbolDigests()
+	if err := dg.read(func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return err
 	}
 	// Bodies: every file's in full, else those of the files this run
@@ -136,18 +136,19 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	for _, rec := range recs {
-		c.Documents = append(c.Documents, fileDocument(rec))
+		c.Documents = append(c.Documents, fileDocument(rec, dg))
 	}
-	c.DeferBodies(r.fileBodies(recs, func(p string) bool { return full || read[p] }))
-	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides)
+	c.DeferBodies(r.fileBodies(recs, dg, func(p string) bool { return full || read[p] }))
+	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides, dg)
 	for _, d := range modDocs {
 		if full || dirty[d.Path] {
 			c.Changed = append(c.Changed, d.ID)
 		}
 	}
 	c.Documents = append(c.Documents, modDocs...)
-	c.Edges = append(append(c.Edges, graphEdges(e.roles.visible(next, r.edges))...), modEdges...)
-	c.Edges = append(c.Edges, graphEdges(r.refEdges)...)
+	c.Edges = append(appendGraphEdges(c.Edges, e.roles, next, r.edges), modEdges...)
+	// The references are visible already (referenceEdges).
+	c.Edges = appendGraphEdges(c.Edges, roles{}, next, r.refEdges)
 	return nil
 }
 

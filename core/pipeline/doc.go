@@ -32,11 +32,13 @@
 //  2. read: each document source (below) says what it holds now and
 //     which of its documents changed or went. For the code, a file whose
 //     size and modification time match its record is not opened; the
-//     others are read in parallel into one arena per run, sniffed for
-//     binary content and hashed (the same hash: touched, not changed),
-//     and the changed ones go to the parser of their language in batches
-//     of about core.ChunkSize, a worker per core. The arena goes once
-//     they are parsed: no later step holds the tree's contents.
+//     others are read a window of readWindow bytes at a time, in
+//     parallel, into an arena, sniffed for binary content and hashed (the
+//     same hash: touched, not changed), and the changed ones go to the
+//     parser of their language in batches of about core.ChunkSize, a
+//     worker per core, while the next window is read into a second
+//     arena. A window's contents go once parsed: no step holds the
+//     tree's contents.
 //  3. rankersCurrent: each ranker's fingerprint (its block in rubi.hcl,
 //     the index settings every corpus depends on, a built-in's version;
 //     computed without starting anything) against the manifest's, and

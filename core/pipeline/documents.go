@@ -17,8 +17,9 @@ const maxBody = 128 << 10
 // fileDocument builds the document of one file, without its body
 // (fileBody): the index run leaves bodies to be read as a ranker asks
 // (core.Corpus.DeferBodies). Its Names are the symbols' when they are
-// loaded, which rankers were told to expect of an incremental corpus.
-func fileDocument(rec *manifest.Record) core.Document {
+// loaded or digested (dg), which rankers were told to expect of an
+// incremental corpus.
+func fileDocument(rec *manifest.Record, dg *symbolDigests) core.Document {
 	d := core.Document{
 		ID:       core.DocID(core.DocFile, rec.Path),
 		Kind:     core.DocFile,
@@ -28,37 +29,120 @@ func fileDocument(rec *manifest.Record) core.Document {
 		ModTime:  rec.ModTime / 1e9,
 		Size:     rec.Size,
 	}
-	seen := map[string]bool{}
-	for _, s := range rec.Syms {
-		if !seen[s.Name] {
-			seen[s.Name] = true
-			d.Names = append(d.Names, s.Name)
-		}
+	if rec.Loaded {
+		d.Names = symbolNames(rec.Syms)
+	} else if g := dg.of(rec); g != nil {
+		d.Names = g.names
 	}
 	return d
 }
 
+// symbolNames are the names of syms, each once, in order.
+func symbolNames(syms []core.Symbol) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range syms {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
 // bodyHead is what the body of a file's document takes from its facts,
 // before its content: its package and its symbols' doc comments, a line
-// each.
-func bodyHead(rec *manifest.Record) string {
-	size := len(rec.Package) + 1
-	for _, s := range rec.Syms {
+// each; the symbols' when they are loaded or digested (dg).
+func bodyHead(rec *manifest.Record, dg *symbolDigests) string {
+	if !rec.Loaded {
+		if g := dg.of(rec); g != nil {
+			return g.head
+		}
+	}
+	return headOf(rec.Package, rec.Syms)
+}
+
+// headOf is bodyHead for a file of package pkg and symbols syms.
+func headOf(pkg string, syms []core.Symbol) string {
+	size := len(pkg) + 1
+	for _, s := range syms {
 		size += len(s.Doc) + 1
 	}
 	var b strings.Builder
 	b.Grow(size)
-	if rec.Package != "" {
-		b.WriteString(rec.Package)
+	if pkg != "" {
+		b.WriteString(pkg)
 		b.WriteByte('\n')
 	}
-	for _, s := range rec.Syms {
+	for _, s := range syms {
 		if s.Doc != "" {
 			b.WriteString(s.Doc)
 			b.WriteByte('\n')
 		}
 	}
 	return b.String()
+}
+
+// topExported are the exported top-level names of syms, in order.
+func topExported(syms []core.Symbol) []string {
+	var out []string
+	for _, s := range syms {
+		if s.Exported && s.Parent == "" {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// symbolDigest is what the maps and the documents take of a file's
+// symbols: its document's names and head, the names its module's page
+// lists, those its module's document holds. A step over every file
+// (the maps and the corpora of a full run) reads each file's symbols,
+// digests them and lets them go (symbolDigests.read), rather than holding
+// every file's: the symbols with their signatures, lines and kinds were
+// twice to three times their digest (98 MB on six copies of kubernetes).
+type symbolDigest struct {
+	names, exports, top []string
+	head                string
+}
+
+// symbolDigests are the digests of the records whose symbols are not
+// loaded, made from the symbols file (symbolsSource), one record at a
+// time. A nil *symbolDigests holds none.
+type symbolDigests struct {
+	dir        string
+	prev, next *manifest.Manifest
+	by         map[*manifest.Record]*symbolDigest
+}
+
+func newSymbolDigests(dir string, prev, next *manifest.Manifest) *symbolDigests {
+	return &symbolDigests{dir: dir, prev: prev, next: next, by: map[*manifest.Record]*symbolDigest{}}
+}
+
+// of is the digest of rec, a record whose symbols are not loaded: nil
+// when none was read, as such a record shows no symbols.
+func (dg *symbolDigests) of(rec *manifest.Record) *symbolDigest {
+	if dg == nil {
+		return nil
+	}
+	return dg.by[rec]
+}
+
+// read digests the symbols of the records of next that want says, where
+// they are neither loaded nor digested yet and have some recorded: what
+// loadSymbols would load for want, each read and let go in turn
+// (eachSymbols).
+func (dg *symbolDigests) read(want func(path string) bool) error {
+	var need []*manifest.Record
+	for _, p := range dg.next.SortedPaths() {
+		rec := dg.next.Records()[p]
+		if !rec.Loaded && rec.SymLen > 0 && dg.by[rec] == nil && want(p) {
+			need = append(need, rec)
+		}
+	}
+	return eachSymbols(dg.dir, dg.prev, dg.next, need, func(rec *manifest.Record, syms []core.Symbol) {
+		dg.by[rec] = &symbolDigest{names: symbolNames(syms), exports: exports(syms), top: topExported(syms), head: headOf(rec.Package, syms)}
+	})
 }
 
 // fileBody is the body of a file's document: its head (bodyHead) and its
@@ -77,9 +161,10 @@ func fileBody(head string, content []byte) string {
 
 // moduleDocuments builds one document per module with its files' names
 // and, for the modules withBody says, their exported symbols (whose files
-// must have their symbols loaded); and the contains edges module → file.
+// must have their symbols loaded or digested, dg); and the contains edges
+// module → file.
 // Files hidden by their role are left out.
-func moduleDocuments(m *manifest.Manifest, withBody func(mod string) bool, hidden func(*manifest.Record) bool) ([]core.Document, []core.Edge) {
+func moduleDocuments(m *manifest.Manifest, withBody func(mod string) bool, hidden func(*manifest.Record) bool, dg *symbolDigests) ([]core.Document, []core.Edge) {
 	files := map[string][]*manifest.Record{}
 	for _, p := range m.SortedPaths() {
 		rec := m.Records()[p]
@@ -106,11 +191,15 @@ func moduleDocuments(m *manifest.Manifest, withBody func(mod string) bool, hidde
 		body.WriteByte('\n')
 		for _, rec := range files[mod] {
 			d.Names = append(d.Names, path.Base(rec.Path))
-			for _, s := range rec.Syms {
-				if s.Exported && s.Parent == "" {
-					body.WriteString(s.Name)
-					body.WriteByte(' ')
-				}
+			var top []string
+			if rec.Loaded {
+				top = topExported(rec.Syms)
+			} else if g := dg.of(rec); g != nil {
+				top = g.top
+			}
+			for _, name := range top {
+				body.WriteString(name)
+				body.WriteByte(' ')
 			}
 			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, rec.Path), Kind: core.EdgeContains, Weight: containsWeight})
 		}

@@ -153,53 +153,142 @@ func (r *indexRun) scan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// Read in parallel: hashing and the binary check are cheap next to
-	// the system calls, and a cold cache makes reads the slowest part.
-	// File contents live until they are parsed: one arena for all of
-	// them costs far fewer page faults than a heap allocation each
-	// (dropContents releases it).
 	total := 0
 	for _, s := range todo {
 		total += int(s.file.Size)
 	}
-	r.arena = store.NewArena(total + total/16 + 4096)
 	if opts.HugeHeap && total >= hugeHeapFrom {
 		// Parsing and the rankers' indexes grow the heap to about three
 		// times what is read, and its address range further between
 		// collections: the reservation is address space, not memory.
 		store.ReserveHugeHeap(min(8*total, hugeHeapMax))
 	}
+	return r.readAndParse(ctx, todo, route, full)
+}
+
+// readWindow is about the most file contents a run holds at once: the
+// files are read and parsed a window at a time, one window read while
+// the one before is parsed, so that a run's memory does not grow with
+// the bytes of the tree (all of them held until parsed were 600 MB of a
+// 48,000-file tree's peak). A window is at least a few parsers' batches
+// for each core.
+func readWindow() int {
+	return max(32<<20, 4*runtime.GOMAXPROCS(0)*core.ChunkSize)
+}
+
+// windows cuts files, in order, into runs whose contents (a byte more
+// each, as readFile reads them) fit in size; a larger file is a run of
+// its own.
+func windows(files []*scanned, size int) [][]*scanned {
+	var out [][]*scanned
+	start, bytes := 0, 0
+	for i, s := range files {
+		n := int(s.file.Size) + 1
+		if i > start && bytes+n > size {
+			out = append(out, files[start:i])
+			start, bytes = i, 0
+		}
+		bytes += n
+	}
+	if start < len(files) {
+		out = append(out, files[start:])
+	}
+	return out
+}
+
+// readAndParse reads the files of todo and parses those that changed, a
+// window at a time (readWindow): read in parallel (hashing and the
+// binary check are cheap next to the system calls, and a cold cache
+// makes reads the slowest part) into an arena, which costs far fewer
+// page faults than a heap allocation each; parsed while the next window
+// is read into a second arena; let go once parsed (dropContents), their
+// arena then taking the window after. Two windows' contents at most are
+// held at once. Nothing a parser returns points into the contents
+// (parsers copy what they keep), as the arena's memory is given again.
+func (r *indexRun) readAndParse(ctx context.Context, todo []*scanned, route map[string]*config.Stage, full bool) error {
+	prev := r.prev
+	size := readWindow()
+	if r.opts.readWindow > 0 {
+		size = r.opts.readWindow
+	}
+	var arenas []*store.Arena // every arena made, released at the end
+	defer func() {
+		for _, a := range arenas {
+			a.Release()
+		}
+	}()
+	type window struct {
+		files []*scanned
+		arena *store.Arena
+	}
+	free := make(chan *store.Arena, 2)
+	free <- nil // made when first needed
+	free <- nil
+	read := make(chan window)
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0) * 2)
-	for _, s := range todo {
-		g.Go(func() error {
-			if gctx.Err() != nil {
+	g.Go(func() error {
+		defer close(read)
+		for _, w := range windows(todo, size) {
+			var a *store.Arena
+			select {
+			case a = <-free:
+			case <-gctx.Done():
 				return gctx.Err()
 			}
-			old := prev.Records()[s.file.Path]
-			if s.reparse {
-				old = nil
+			if a == nil {
+				a = store.NewArena(size + size/16 + 4096)
+				arenas = append(arenas, a)
 			}
-			r.readOne(s, old, full)
-			switch {
-			case s.skip != "":
-				r.progress.add(0, -1)
-			case !s.changed || route[s.rec.Language] == nil:
-				r.progress.add(1, 0) // nothing to parse
+			a.Reset()
+			reads, rctx := errgroup.WithContext(gctx)
+			reads.SetLimit(runtime.GOMAXPROCS(0) * 2)
+			for _, s := range w {
+				reads.Go(func() error {
+					if rctx.Err() != nil {
+						return rctx.Err()
+					}
+					old := prev.Records()[s.file.Path]
+					if s.reparse {
+						old = nil
+					}
+					r.readOne(s, a, old, full)
+					switch {
+					case s.skip != "":
+						r.progress.add(0, -1)
+					case !s.changed || route[s.rec.Language] == nil:
+						r.progress.add(1, 0) // nothing to parse
+					}
+					return nil
+				})
 			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	var parse []*scanned
-	for _, s := range todo {
-		if s.skip == "" && s.changed && route[s.rec.Language] != nil {
-			parse = append(parse, s)
+			if err := reads.Wait(); err != nil {
+				return err
+			}
+			select {
+			case read <- window{w, a}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
 		}
-	}
-	return r.parse(ctx, parse, route)
+		return nil
+	})
+	g.Go(func() error {
+		for w := range read {
+			var parse []*scanned
+			for _, s := range w.files {
+				if s.skip == "" && s.changed && route[s.rec.Language] != nil {
+					parse = append(parse, s)
+				}
+			}
+			if err := r.parse(gctx, parse, route); err != nil {
+				return err
+			}
+			dropContents(w.files)
+			free <- w.arena // room for two: never waits
+		}
+		return nil
+	})
+	return g.Wait()
 }
 
 // recordsInOrder returns a lookup of m's records by path for paths asked
@@ -231,8 +320,8 @@ func recordsInOrder(m *manifest.Manifest) func(path string) *manifest.Record {
 }
 
 // readOne loads one file and compares it with its previous record.
-func (r *indexRun) readOne(s *scanned, old *manifest.Record, full bool) {
-	content, err := r.readFile(filepath.Join(r.e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
+func (r *indexRun) readOne(s *scanned, arena *store.Arena, old *manifest.Record, full bool) {
+	content, err := readFile(arena, filepath.Join(r.e.cfg.Root, filepath.FromSlash(s.file.Path)), s.file.Size)
 	if err != nil {
 		s.skip = walk.ReasonUnreadable
 		return
@@ -278,14 +367,11 @@ const maxSourceRead = 256 << 20
 // a line a file, a 100,000-file repository's is about 100 MB.
 const maxSymbolsFile = 1 << 30
 
-// readFile reads a file of the expected size into the run's arena, or
-// from the heap when the arena is full or the file grew since the walk.
-// The walk listed it without following links; it is opened so again.
-func (r *indexRun) readFile(path string, size int64) ([]byte, error) {
-	if r.arena == nil {
-		return store.ReadLeaf(path, maxSourceRead)
-	}
-	buf := r.arena.Alloc(int(size) + 1)
+// readFile reads a file of the expected size into arena, or from the
+// heap when the arena is full or the file grew since the walk. The walk
+// listed it without following links; it is opened so again.
+func readFile(arena *store.Arena, path string, size int64) ([]byte, error) {
+	buf := arena.Alloc(int(size) + 1)
 	if buf == nil {
 		return store.ReadLeaf(path, maxSourceRead)
 	}
@@ -364,17 +450,13 @@ func (r *indexRun) parse(ctx context.Context, files []*scanned, route map[string
 	return g.Wait()
 }
 
-// dropContents lets go of the contents the run read, once parsed: their
-// arena is released, and each file read keeps only that it was.
-func (r *indexRun) dropContents() {
-	for _, s := range r.files {
+// dropContents lets go of the contents of files, once parsed: each file
+// read keeps only that it was, and their arena may be given again.
+func dropContents(files []*scanned) {
+	for _, s := range files {
 		if s.content != nil {
 			s.read, s.content = true, nil
 		}
-	}
-	if r.arena != nil {
-		r.arena.Release()
-		r.arena = nil
 	}
 }
 
@@ -388,14 +470,14 @@ func (r *indexRun) dropContents() {
 // it again; a file that cannot be read any more gives no body, as one
 // the run did not read.
 //
-// The head of each body, what it takes from the file's facts (bodyHead),
-// is made now: the records' symbols need not stay loaded while the
-// rankers read.
-func (r *indexRun) fileBodies(recs []*manifest.Record, withBody func(path string) bool) func(*core.Document) string {
+// The head of each body, what it takes from the file's facts (bodyHead,
+// from the symbols loaded or digested in dg), is made now: the records'
+// symbols need not stay loaded while the rankers read.
+func (r *indexRun) fileBodies(recs []*manifest.Record, dg *symbolDigests, withBody func(path string) bool) func(*core.Document) string {
 	heads := make(map[string]string, len(recs))
 	for _, rec := range recs {
 		if withBody(rec.Path) {
-			heads[rec.Path] = bodyHead(rec)
+			heads[rec.Path] = bodyHead(rec, dg)
 		}
 	}
 	buffers := sync.Pool{New: func() any { return new([maxBody]byte) }}

@@ -35,6 +35,10 @@ type IndexOptions struct {
 	// nor read, and a run that would need the code read again (a ranker
 	// to rebuild in full) fails with ErrIndexOutdated instead.
 	notesOnly bool
+	// readWindow, when set, is the bytes of file contents read and
+	// parsed at a time in place of readWindow()'s (tests: windows of one
+	// file each).
+	readWindow int
 	// notesMaps, with notesOnly, writes the maps too: a curated summary
 	// (.rubi/summaries/, which the notes' stamp does not cover) is woven
 	// into them. A refresh after a changed notes folder leaves them be:

@@ -17,7 +17,6 @@ import (
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/resolve"
-	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/walk"
 )
 
@@ -57,9 +56,6 @@ type indexRun struct {
 	binaries binaryFiles
 	scanned  bool
 	attrs    *codemap.Attributes
-	// arena holds the contents of the files the run read, until they
-	// are parsed (dropContents).
-	arena *store.Arena
 	// prev is the last run's manifest (an empty one for a full run), next
 	// this run's.
 	prev, next *manifest.Manifest
@@ -84,9 +80,21 @@ type indexRun struct {
 	reused   bool
 	refEdges []core.Edge
 	dirty    map[string]bool // the modules whose documents changed
+	// digests are the files' symbols as the maps and the corpora take
+	// them, until the corpora are built (symbolDigests).
+	digests *symbolDigests
 	// problems are the run's own (a resolver of references that
 	// failed), beside the stages' (Engine.Problems).
 	problems []string
+}
+
+// symbolDigests are the run's digests of its files' symbols, made when
+// first asked for.
+func (r *indexRun) symbolDigests() *symbolDigests {
+	if r.digests == nil {
+		r.digests = newSymbolDigests(r.e.folder.dir, r.prev, r.next)
+	}
+	return r.digests
 }
 
 // newIndexRun readies a run as opts say; it starts when it is run.
@@ -106,14 +114,6 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	if e.limitMemory != nil && e.cfg.Index.MemoryLimit > 0 {
 		defer e.limitMemory(e.cfg.Index.MemoryLimit)()
 	}
-	defer func() {
-		// Nothing that outlives the run points into the file contents:
-		// parsers, documents and rankers copy what they keep.
-		if r.arena != nil {
-			r.arena.Release()
-			r.arena = nil
-		}
-	}()
 	r.lap = stopwatch(e.logger, "index")
 	r.stats = &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
 	r.docs = r.docSources()
@@ -476,10 +476,10 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 // configuration changed or it asks for it, incrementally otherwise, and
 // not at all when nothing changed since it last indexed. The maps are
 // written while they index. The maps need the symbols of the dirty
-// modules, as the corpus does: they are read once, up front, and both
-// are built from them before the rankers start, so that a full run lets
-// them go again (manifest.ReleaseSymbols) and its rankers index without
-// every file's symbols beside them.
+// modules, as the corpus does: each file's are read once, up front, and
+// digested (symbolDigests) one file at a time; the maps and the corpora
+// are built from the digests before the rankers start, which then index
+// without any file's symbols beside them.
 func (r *indexRun) indexRankers(ctx context.Context) error {
 	e, prev, next, opts := r.e, r.prev, r.next, r.opts
 	var maps func() error
@@ -489,12 +489,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 			return nil
 		}
 	} else {
-		if err := loadSymbols(e.folder.dir, prev, next, func(p string) bool {
-			return opts.Full || prev.MapsFormat != mapsFormat || r.dirty[next.Records()[p].Module]
-		}); err != nil {
-			return err
-		}
-		built, err := e.maps.built(prev, next, append(slices.Clip(r.edges), r.refEdges...), r.dirty, opts.Full)
+		built, err := e.maps.built(prev, next, append(slices.Clip(r.edges), r.refEdges...), r.dirty, opts.Full, r.symbolDigests())
 		if err != nil {
 			return err
 		}
@@ -507,6 +502,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		return err
 	}
 	next.ReleaseSymbols()
+	r.digests = nil
 	// The corpora are built (rankerJobs), one at a time; the rankers now
 	// index at once, each reading them and writing only its own state.
 	var wg sync.WaitGroup

@@ -74,16 +74,19 @@ type codeMaps struct {
 	rewrote map[string]bool
 }
 
-// build assembles the code map from the manifest and the file edges.
+// build assembles the code map from the manifest and the file edges, a
+// file's exported names from its symbols, loaded or digested (dg).
 // Files of index.hidden_roles are marked hidden: a module of only those
 // (a vendored folder) is not on the map.
-func (c *codeMaps) build(m *manifest.Manifest, edges []core.Edge) *codemap.Map {
+func (c *codeMaps) build(m *manifest.Manifest, edges []core.Edge, dg *symbolDigests) *codemap.Map {
 	files := make([]*codemap.File, 0, len(m.Records()))
 	for _, p := range m.SortedPaths() {
 		rec := m.Records()[p]
 		f := &codemap.File{Path: p, Language: rec.Language, Module: rec.Module, Rank: rec.Rank, Doc: rec.Doc, Symbols: rec.Symbols, Hidden: c.roles.hides(rec), Referenced: c.refLangs[rec.Language]}
 		if rec.Loaded {
 			f.Exported = exports(rec.Syms)
+		} else if g := dg.of(rec); g != nil {
+			f.Exported = g.exports
 		}
 		files = append(files, f)
 	}
@@ -115,7 +118,7 @@ func exports(syms []core.Symbol) []string {
 // of them when full), and removes the pages of modules that are gone.
 // Files are only rewritten when their content changes.
 func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
-	b, err := c.built(prev, next, edges, dirty, full)
+	b, err := c.built(prev, next, edges, dirty, full, newSymbolDigests(c.indexDir, prev, next))
 	if err != nil {
 		return err
 	}
@@ -131,15 +134,15 @@ type builtMaps struct {
 	full  bool
 }
 
-// built builds the maps write writes, reading the symbols of the files
-// of the modules it rewrites that are not loaded.
-func (c *codeMaps) built(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) (*builtMaps, error) {
+// built builds the maps write writes, digesting (dg) the symbols of the
+// files of the modules it rewrites that are not loaded.
+func (c *codeMaps) built(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool, dg *symbolDigests) (*builtMaps, error) {
 	full = full || prev.MapsFormat != mapsFormat
-	if err := loadSymbols(c.indexDir, prev, next, func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
+	if err := dg.read(func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return nil, err
 	}
 	next.MapsFormat = mapsFormat
-	return &builtMaps{c: c, cm: c.build(next, edges), dirty: dirty, full: full}, nil
+	return &builtMaps{c: c, cm: c.build(next, edges, dg), dirty: dirty, full: full}, nil
 }
 
 // write writes the maps built.

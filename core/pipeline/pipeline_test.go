@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,7 @@ import (
 	"github.com/rubi-dev/rubi/core/notes"
 	"github.com/rubi-dev/rubi/core/store"
 	"github.com/rubi-dev/rubi/core/tokens"
+	"github.com/rubi-dev/rubi/core/walk"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 	_ "github.com/rubi-dev/rubi/plugins/standard"
 )
@@ -993,17 +995,72 @@ func TestReadFileArena(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "a.txt", "hello")
 	p := filepath.Join(root, "a.txt")
-	r := newIndexRun(engine(t, root), IndexOptions{})
-	r.arena = store.NewArena(16)
-	defer r.arena.Release()
+	arena := store.NewArena(16)
+	defer arena.Release()
 	for _, c := range []struct {
 		size int64
 		want string
 	}{{5, "hello"}, {3, "hello"}, {5, "hello"}, {5, "hello"}} {
-		got, err := r.readFile(p, c.size)
+		got, err := readFile(arena, p, c.size)
 		if err != nil || string(got) != c.want {
 			t.Errorf("readFile(size %d) = %q, %v", c.size, got, err)
 		}
+	}
+}
+
+// The files are read and parsed a window at a time, so that a run never
+// holds the whole tree's contents: cut into windows of one file each,
+// with the arenas given again from window to window, a full index finds
+// the same symbols, imports and answers as one that reads everything in
+// one window.
+func TestReadInWindows(t *testing.T) {
+	type outcome struct {
+		symbols, imports, parsed int
+		answers                  [][]string
+	}
+	run := func(window int) outcome {
+		e := engine(t, shop(t))
+		stats, err := e.Index(context.Background(), IndexOptions{Full: true, readWindow: window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := outcome{symbols: stats.Symbols, imports: stats.Imports, parsed: stats.Parsed}
+		for _, q := range []string{"coupon applied twice", "how is the configuration file loaded", "export orders to csv"} {
+			res, err := e.Retrieve(context.Background(), answer.Query{Text: q, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.answers = append(o.answers, ids(res))
+		}
+		return o
+	}
+	whole, windowed := run(1<<30), run(1)
+	if !reflect.DeepEqual(whole, windowed) {
+		t.Errorf("read in windows of one file: %+v\nin one window: %+v", windowed, whole)
+	}
+	if whole.parsed < 10 || whole.symbols == 0 {
+		t.Errorf("the shop's files were not parsed: %+v", whole)
+	}
+}
+
+// The windows keep the files in order, each window within its size but
+// for a file larger than it, alone in its own.
+func TestWindows(t *testing.T) {
+	var files []*scanned
+	for _, size := range []int64{3, 3, 10, 1, 1, 1, 1, 4} {
+		files = append(files, &scanned{file: walk.File{Size: size}})
+	}
+	var got [][]int64
+	for _, w := range windows(files, 8) {
+		var sizes []int64
+		for _, s := range w {
+			sizes = append(sizes, s.file.Size)
+		}
+		got = append(got, sizes)
+	}
+	want := [][]int64{{3, 3}, {10}, {1, 1, 1, 1}, {4}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("windows of 8 bytes (a byte more a file) = %v, want %v", got, want)
 	}
 }
 

@@ -130,6 +130,7 @@ func (r *indexRun) references(ctx context.Context) error {
 		return err
 	}
 	full := oldData == nil
+	removeSpills(e.folder.dir)
 	p := newRefProject(e.cfg.Root, e.folder.dir, prev, next, edges)
 	defer p.close()
 	// What changes: every file in a full run; else the files parsed
@@ -297,6 +298,13 @@ type refProject struct {
 	graphOnce sync.Once
 	imports   map[string][]string
 	users     map[string][]string
+	// sorted says the edges come sorted by the importing file (Imports).
+	sortedOnce sync.Once
+	sorted     bool
+
+	// spills are the files given to the resolvers (Spill), removed when
+	// made or, where an open file cannot be, by close.
+	spills []string
 
 	mu   sync.Mutex
 	syms *manifest.SymbolReader
@@ -342,9 +350,32 @@ func (p *refProject) graph() {
 
 func (p *refProject) Files(language string) []string { return slices.Clone(p.byLang[language]) }
 
+// Imports answers from the edges themselves where they come sorted by
+// the importing file (resolve.Analyze's order, and the manifest's), a
+// binary search: the maps of both ways (graph) held every edge again,
+// for the whole step, and only Importers needs them (an incremental
+// run's widening).
 func (p *refProject) Imports(path string) []string {
-	p.graph()
-	return slices.Clone(p.imports[path])
+	p.sortedOnce.Do(func() {
+		p.sorted = slices.IsSortedFunc(p.edges, func(a, b core.Edge) int { return strings.Compare(a.From, b.From) })
+	})
+	if !p.sorted {
+		p.graph()
+		return slices.Clone(p.imports[path])
+	}
+	id := core.DocID(core.DocFile, path)
+	i, _ := slices.BinarySearchFunc(p.edges, id, func(e core.Edge, id string) int { return strings.Compare(e.From, id) })
+	var out []string
+	for ; i < len(p.edges) && p.edges[i].From == id; i++ {
+		if p.edges[i].Kind != core.EdgeImports {
+			continue
+		}
+		if _, to, err := core.SplitDocID(p.edges[i].To); err == nil {
+			out = append(out, to)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 func (p *refProject) Importers(path string) []string {
@@ -422,10 +453,45 @@ func (p *refProject) inside(dir string) bool {
 	return ok
 }
 
-// close releases the symbols file, if it was opened.
+// close releases the symbols file, if it was opened, and removes what
+// is left of the spills.
 func (p *refProject) close() {
 	if p.syms != nil {
 		p.syms.Close()
+	}
+	for _, f := range p.spills {
+		os.Remove(f)
+	}
+}
+
+// spillPattern names the resolvers' spills in the index folder.
+const spillPattern = ".spill-*"
+
+// Spill gives a resolver a file to put what it found in (refs.Spiller):
+// made in the index folder, which the run holds locked, and removed at
+// once, so that only the open file leads to it and a crash leaves
+// nothing; where an open file cannot be removed (Windows), the run
+// removes it at its end, and the next run what a crash left.
+func (p *refProject) Spill() (*os.File, error) {
+	f, err := os.CreateTemp(p.dir, spillPattern)
+	if err != nil {
+		return nil, err
+	}
+	if os.Remove(f.Name()) != nil {
+		p.mu.Lock()
+		p.spills = append(p.spills, f.Name())
+		p.mu.Unlock()
+	}
+	return f, nil
+}
+
+// removeSpills removes the spills a run that crashed left in the index
+// folder dir (where an open file cannot be removed): none is in use, as
+// the run holds the folder's lock.
+func removeSpills(dir string) {
+	left, _ := filepath.Glob(filepath.Join(dir, spillPattern))
+	for _, f := range left {
+		os.Remove(f)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,5 +214,59 @@ func TestNewResolverVersionRebuildsTheTable(t *testing.T) {
 	}
 	if st := run("2"); st.State != "full" || st.Resolved == 0 {
 		t.Errorf("new version: %+v, want a full rebuild", st)
+	}
+}
+
+// The Go resolver puts what it finds in a spill in the index folder
+// until its run ends (refProject.Spill): a run leaves no spill behind,
+// and removes one a crashed run left.
+func TestReferencesLeaveNoSpill(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "refs", "golang", "testdata", "shop"))); err != nil {
+		t.Fatal(err)
+	}
+	e := engineWith(t, root, Options{MaskComments: regex.MaskComments, Resolvers: []refs.Resolver{golang.New(golang.Options{})}})
+	if _, err := e.Index(context.Background(), IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(e.folder.dir, ".spill-4242")
+	if err := os.WriteFile(left, []byte("a crashed run's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Index(context.Background(), IndexOptions{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	if spills, _ := filepath.Glob(filepath.Join(e.folder.dir, spillPattern)); len(spills) != 0 {
+		t.Errorf("spills left in the index folder: %v", spills)
+	}
+	if tb := table(t, e); len(tb.Refs) == 0 {
+		t.Error("the table holds no references")
+	}
+}
+
+// A resolver asks the files a file imports: answered from the edges
+// themselves when they come sorted by importing file, as from the maps of
+// both ways otherwise, the same.
+func TestRefProjectImports(t *testing.T) {
+	file := func(p string) string { return core.DocID(core.DocFile, p) }
+	sorted := []core.Edge{
+		{From: file("a.go"), To: file("b.go"), Kind: core.EdgeImports},
+		{From: file("a.go"), To: file("c.go"), Kind: core.EdgeImports},
+		{From: file("a.go"), To: file("d.go"), Kind: core.EdgeReferences},
+		{From: file("b.go"), To: file("c.go"), Kind: core.EdgeImports},
+		{From: file("c.go"), To: file("a.go"), Kind: core.EdgeImports},
+	}
+	unsorted := slices.Clone(sorted)
+	slices.Reverse(unsorted)
+	for _, edges := range [][]core.Edge{sorted, unsorted} {
+		p := &refProject{edges: edges}
+		for path, want := range map[string][]string{"a.go": {"b.go", "c.go"}, "b.go": {"c.go"}, "c.go": {"a.go"}, "d.go": nil} {
+			if got := p.Imports(path); !slices.Equal(got, want) {
+				t.Errorf("sorted %v: Imports(%s) = %v, want %v", slices.Equal(edges, sorted), path, got, want)
+			}
+		}
+		if p.imports != nil && slices.Equal(edges, sorted) {
+			t.Error("the maps of both ways were made for sorted edges")
+		}
 	}
 }

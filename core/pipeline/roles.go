@@ -100,17 +100,23 @@ func (r roles) hidesID(m *manifest.Manifest, id string) bool {
 	return m.RoleIn(key, r.ix.HiddenRoles)
 }
 
-// graphEdges are the import edges the rankers' graph gets: those of test
-// cases are left out. A test imports what it tests and the helpers of
-// half the project, so a walk through it links files that have nothing
-// to do with each other ("imported by host_test.go").
-func graphEdges(edges []core.Edge) []core.Edge {
-	out := make([]core.Edge, 0, len(edges))
+// appendGraphEdges appends to dst the edges of edges the rankers' graph
+// gets: those r shows in m (visible; the zero roles show all), less those
+// of test cases. A test imports what it tests and the helpers of half the
+// project, so a walk through it links files that have nothing to do with
+// each other ("imported by host_test.go"). Both filters go in one pass,
+// no copy of the edges made on the way: each copy was as large as the
+// corpus's own edges, a gigabyte on a large tree.
+func appendGraphEdges(dst []core.Edge, r roles, m *manifest.Manifest, edges []core.Edge) []core.Edge {
+	hidden := r.ix != nil && len(r.ix.HiddenRoles) > 0
 	for _, ed := range edges {
+		if hidden && (r.hidesID(m, ed.From) || r.hidesID(m, ed.To)) {
+			continue
+		}
 		if kind, key, err := core.SplitDocID(ed.From); err == nil && kind == core.DocFile && codemap.IsTestCase(key) {
 			continue
 		}
-		out = append(out, ed)
+		dst = append(dst, ed)
 	}
-	return out
+	return dst
 }

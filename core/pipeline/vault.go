@@ -83,7 +83,7 @@ func (e *Engine) writeVault(m *manifest.Manifest, edges []core.Edge, full bool) 
 			refs = append(refs, codemap.NoteRef{Page: page, Files: n.About})
 		}
 	}
-	cm := c.build(m, edges)
+	cm := c.build(m, edges, nil)
 	v := cm.Vault(refs)
 	sumPath := filepath.Join(c.indexDir, vaultSumFile)
 	prev, known := readVaultSum(c.indexDir, sumPath)

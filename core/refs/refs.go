@@ -17,6 +17,7 @@ package refs
 
 import (
 	"context"
+	"os"
 	"slices"
 
 	"github.com/rubi-dev/rubi/core"
@@ -61,6 +62,16 @@ type Project interface {
 	Importers(path string) []string
 	// Read returns a file's contents.
 	Read(path string) ([]byte, error)
+}
+
+// Spiller is a Project that gives a resolver somewhere to put what it
+// found until its run ends, rather than memory: a large project's
+// references outgrow what the rest of a run holds.
+type Spiller interface {
+	// Spill returns a new file for the resolver alone, empty, which no
+	// name leads to (or none once it is closed): closing it is all its
+	// taker does with it, and a run that crashes leaves nothing behind.
+	Spill() (*os.File, error)
 }
 
 // Resolver finds the references of the files of its languages.

@@ -9,11 +9,12 @@ import "runtime"
 // pages each is a page fault, which on virtual machines costs tens of
 // microseconds: on kubernetes they were a third of a cold index's time.
 //
-// It allocates n bytes the runtime maps fresh and never touches, marks
-// them for huge pages, and collects them at once, so the allocations that
-// follow reuse that memory. Call it early in a process, before the heap
-// has freed much: memory the heap has used before is cleared on
-// allocation, which would touch all of it. It costs one garbage
+// It allocates n bytes the runtime maps fresh and never touches, in
+// pieces of a few MiB, marks them for huge pages, and collects them at
+// once, so the allocations that follow reuse that memory. Call it early
+// in a process, before the heap has freed much: memory the heap has used
+// before is cleared on allocation, which touches it (a piece that lands
+// there is, not the whole: heap_linux.go). It costs one garbage
 // collection, and no memory until the heap uses it.
 func ReserveHugeHeap(n int) {
 	if n <= 0 || !adviseHugeHeap(n) {

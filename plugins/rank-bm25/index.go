@@ -3,6 +3,7 @@ package bm25
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
@@ -38,12 +39,57 @@ type index struct {
 type doc struct {
 	id, kind string
 	lens     [numFields]uint32 // tokens per field
-	terms    []termCount       // sorted by term
+	terms    counts            // sorted by term once merged
 }
 
 type termCount struct {
 	term uint32
 	n    [numFields]uint16 // saturates at 65535, far past where BM25 stops caring
+}
+
+// counts is a document's termCounts, packed: per term, uvarint term id,
+// a byte whose bit f says field f counts, and uvarint each such count. A
+// full index holds every document's counts until its segment is written,
+// the largest part of what indexing holds; packed, most terms of a
+// document take 4 or 5 bytes instead of a termCount's 16 (on six copies
+// of kubernetes, 87 MB of counts twice over, as analyzed and as merged).
+type counts []byte
+
+// appendCount packs tc after b.
+func appendCount(b counts, tc termCount) counts {
+	b = binary.AppendUvarint(b, uint64(tc.term))
+	var mask byte
+	for f, n := range tc.n {
+		if n != 0 {
+			mask |= 1 << f
+		}
+	}
+	b = append(b, mask)
+	for _, n := range tc.n {
+		if n != 0 {
+			b = binary.AppendUvarint(b, uint64(n))
+		}
+	}
+	return b
+}
+
+// each calls fn with every termCount packed in c, in order. c is only
+// ever what appendCount made in this process.
+func (c counts) each(fn func(tc termCount)) {
+	for len(c) > 0 {
+		var tc termCount
+		t, k := binary.Uvarint(c)
+		tc.term, c = uint32(t), c[k:]
+		mask := c[0]
+		c = c[1:]
+		for f := range tc.n {
+			if mask&(1<<f) != 0 {
+				n, k := binary.Uvarint(c)
+				tc.n[f], c = uint16(n), c[k:]
+			}
+		}
+		fn(tc)
+	}
 }
 
 // Segments beyond the first are merged into one when there are more than
@@ -402,6 +448,7 @@ type docAnalyzer struct {
 	vocab  *text.Vocabulary   // numbers the terms: ids in vocab.Terms()
 	slot   []int32            // term id → index in counts + 1, 0 when absent
 	counts []termCount
+	packed counts // counts, packed before a copy of the right size is kept
 }
 
 // analyze counts the terms of d, whose body is body.
@@ -430,7 +477,11 @@ func (da *docAnalyzer) analyze(d *core.Document, body string) doc {
 	for _, c := range da.counts {
 		da.slot[c.term] = 0
 	}
-	out.terms = slices.Clone(da.counts)
+	da.packed = da.packed[:0]
+	for _, c := range da.counts {
+		da.packed = appendCount(da.packed, c)
+	}
+	out.terms = slices.Clone(da.packed)
 	return out
 }
 
@@ -489,18 +540,9 @@ func merge(signature string, docs []analyzedDoc, dicts [][]string) *index {
 	// Only terms some document uses: a merged segment's dictionary may
 	// hold terms of deleted documents.
 	used := make([]bool, len(terms))
-	out := make([]doc, len(docs))
 	for i := range docs {
-		d := docs[i].doc
 		p := prov[docs[i].worker]
-		tcs := make([]termCount, len(d.terms))
-		for k, tc := range d.terms {
-			tcs[k] = termCount{term: final[p[tc.term]], n: tc.n}
-			used[tcs[k].term] = true
-		}
-		slices.SortFunc(tcs, func(a, b termCount) int { return cmp.Compare(a.term, b.term) })
-		d.terms = tcs
-		out[i] = d
+		docs[i].terms.each(func(tc termCount) { used[final[p[tc.term]]] = true })
 	}
 	renum := make([]uint32, len(terms))
 	kept := terms[:0]
@@ -510,10 +552,27 @@ func merge(signature string, docs []analyzedDoc, dicts [][]string) *index {
 			kept = append(kept, terms[t])
 		}
 	}
-	for i := range out {
-		for k := range out[i].terms {
-			out[i].terms[k].term = renum[out[i].terms[k].term]
+	// Each document's counts renumbered and sorted, packed again; the
+	// analyzed ones are let go as they are.
+	out := make([]doc, len(docs))
+	var tcs []termCount
+	var packed counts
+	for i := range docs {
+		d := docs[i].doc
+		p := prov[docs[i].worker]
+		tcs = tcs[:0]
+		d.terms.each(func(tc termCount) {
+			tc.term = renum[final[p[tc.term]]]
+			tcs = append(tcs, tc)
+		})
+		slices.SortFunc(tcs, func(a, b termCount) int { return cmp.Compare(a.term, b.term) })
+		packed = packed[:0]
+		for _, tc := range tcs {
+			packed = appendCount(packed, tc)
 		}
+		d.terms = slices.Clone(packed)
+		docs[i].terms = nil
+		out[i] = d
 	}
 	slices.SortFunc(out, func(a, b doc) int { return strings.Compare(a.id, b.id) })
 	return &index{signature: signature, terms: kept, docs: out}

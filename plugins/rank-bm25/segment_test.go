@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -206,5 +207,28 @@ func TestManyKinds(t *testing.T) {
 	}
 	if hits := rank(t, newRanker(t, "", dir), core.Query{Text: "shared", Limit: 500}); len(hits) != maxKinds {
 		t.Errorf("a refused index changed the index: %d hits", len(hits))
+	}
+}
+
+// A document's counts come back from their packed form as they went in,
+// in order: large term ids, counts in any fields, a saturated count.
+func TestCountsPacked(t *testing.T) {
+	in := []termCount{
+		{term: 0, n: [numFields]uint16{1}},
+		{term: 1 << 30, n: [numFields]uint16{0, 0, 0, 65535, 2}},
+		{term: 300, n: [numFields]uint16{7, 0, 128, 0, 0}},
+		{term: 5},
+	}
+	var c counts
+	for _, tc := range in {
+		c = appendCount(c, tc)
+	}
+	var out []termCount
+	c.each(func(tc termCount) { out = append(out, tc) })
+	if !slices.Equal(out, in) {
+		t.Errorf("packed and read back: %v, want %v", out, in)
+	}
+	if len(c) >= 16*len(in) {
+		t.Errorf("%d counts packed in %d bytes, no fewer than unpacked", len(in), len(c))
 	}
 }

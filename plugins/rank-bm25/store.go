@@ -140,35 +140,19 @@ func encodeSegment(idx *index, deletes []string) ([]byte, error) {
 	var vb [binary.MaxVarintLen64]byte
 	varlen := func(v uint64) uint32 { return uint32(binary.PutUvarint(vb[:], v)) }
 	for d := range idx.docs {
-		for _, tc := range idx.docs[d].terms {
+		idx.docs[d].terms.each(func(tc termCount) {
 			n := varlen(uint64(d - last[tc.term]))
 			for _, c := range tc.n {
 				n += varlen(uint64(c))
 			}
 			size[tc.term+1] += n
 			last[tc.term] = d
-		}
+		})
 	}
 	for t := 1; t <= nterms; t++ {
 		size[t] += size[t-1]
 	}
-	postings := make([]byte, size[nterms])
-	cursor := slices.Clone(size[:nterms])
-	clear(last)
-	for i := range last {
-		last[i] = -1
-	}
-	for d := range idx.docs {
-		for _, tc := range idx.docs[d].terms {
-			at := cursor[tc.term]
-			at += uint32(binary.PutUvarint(postings[at:], uint64(d-last[tc.term])))
-			for _, c := range tc.n {
-				at += uint32(binary.PutUvarint(postings[at:], uint64(c)))
-			}
-			cursor[tc.term] = at
-			last[tc.term] = d
-		}
-	}
+	npostings := int(size[nterms])
 
 	kindIndex := map[string]int{}
 	var kinds []string
@@ -176,7 +160,7 @@ func encodeSegment(idx *index, deletes []string) ([]byte, error) {
 	for _, t := range idx.terms {
 		textLen += len(t)
 	}
-	b := make([]byte, 0, len(magic)+64+len(idx.docs)*(64+4*numFields)+textLen+8*nterms+len(postings))
+	b := make([]byte, 0, len(magic)+64+len(idx.docs)*(64+4*numFields)+textLen+8*nterms+npostings+8)
 	b = append(b, magic...)
 	b = binary.AppendUvarint(b, formatVersion)
 	b = codec.AppendString(b, idx.signature)
@@ -247,9 +231,28 @@ func encodeSegment(idx *index, deletes []string) ([]byte, error) {
 	for _, s := range size {
 		b = binary.LittleEndian.AppendUint32(b, s)
 	}
-	b = binary.AppendUvarint(b, uint64(len(postings)))
+	b = binary.AppendUvarint(b, uint64(npostings))
 	head := codec.Sum(b)
-	b = append(b, postings...)
+	// The postings are laid out in place, the file's largest part made
+	// once.
+	base := len(b)
+	b = slices.Grow(b, npostings+8)[:base+npostings]
+	postings := b[base:]
+	cursor := slices.Clone(size[:nterms])
+	for i := range last {
+		last[i] = -1
+	}
+	for d := range idx.docs {
+		idx.docs[d].terms.each(func(tc termCount) {
+			at := cursor[tc.term]
+			at += uint32(binary.PutUvarint(postings[at:], uint64(d-last[tc.term])))
+			for _, c := range tc.n {
+				at += uint32(binary.PutUvarint(postings[at:], uint64(c)))
+			}
+			cursor[tc.term] = at
+			last[tc.term] = d
+		})
+	}
 	b = binary.LittleEndian.AppendUint32(b, head)
 	return codec.Seal(b), nil
 }
@@ -466,7 +469,7 @@ func (s *segment) forward(live func(doc int) bool) (docs []doc, terms []string, 
 		terms[t] = string(text)
 		err := s.eachPosting(t, func(d int, n *[numFields]uint16) {
 			if k := local[d]; k > 0 {
-				docs[k-1].terms = append(docs[k-1].terms, termCount{term: uint32(t), n: *n})
+				docs[k-1].terms = appendCount(docs[k-1].terms, termCount{term: uint32(t), n: *n})
 			}
 		})
 		if err != nil {

@@ -183,36 +183,30 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	r.mu.Lock()
 	dir, refWeight := r.stateDir, r.settings.References
 	r.mu.Unlock()
-	corpus = weighReferences(corpus, refWeight)
 	notes := notesOf(corpus.Documents)
-	in := inputsOf(corpus, notes)
+	in := inputsOf(corpus, notes, refWeight)
 	if dir != "" {
 		if stored, ok := storedInputs(dir); ok && stored == in && keepable(dir) {
 			return nil
 		}
 	}
-	return r.keep(buildState(corpus, notes, in), true)
+	return r.keep(buildState(corpus, notes, in, refWeight), true)
 }
 
-// weighReferences returns the corpus with its references between files
-// weighing w times their own weight, or left out when w is 0: the
-// stored inputs then tell a graph of other weights from this one.
-func weighReferences(c *core.Corpus, w float64) *core.Corpus {
-	if w == 1 || !slices.ContainsFunc(c.Edges, func(e core.Edge) bool { return e.Kind == core.EdgeReferences }) {
-		return c
-	}
-	out := *c
-	out.Edges = make([]core.Edge, 0, len(c.Edges))
-	for _, e := range c.Edges {
-		if e.Kind == core.EdgeReferences {
-			if w == 0 {
-				continue
-			}
-			e.Weight = edgeWeight(&e) * w
+// weighed is the edge e as the graph takes it: a reference between files
+// weighing w times its own weight, or left out (false) when w is 0; the
+// stored inputs then tell a graph of other weights from this one. Each
+// edge is weighed as it is read: a copy of the corpus's edges was, on a
+// large tree, a gigabyte.
+func weighed(e *core.Edge, w float64) (core.Edge, bool) {
+	out := *e
+	if e.Kind == core.EdgeReferences && w != 1 {
+		if w == 0 {
+			return out, false
 		}
-		out.Edges = append(out.Edges, e)
+		out.Weight = edgeWeight(e) * w
 	}
-	return &out
+	return out, true
 }
 
 // keep persists st, when the ranker has a state directory, and ranks with

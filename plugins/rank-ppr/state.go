@@ -175,7 +175,7 @@ type inputs struct {
 
 // inputsOf returns the inputs of a whole corpus, whose notes (in node
 // order) are notes, in one pass over its edges.
-func inputsOf(c *core.Corpus, notes []note) inputs {
+func inputsOf(c *core.Corpus, notes []note, refWeight float64) inputs {
 	var code, nh hasher
 	for k := range c.Documents {
 		if d := &c.Documents[k]; !isNote(d.ID) {
@@ -185,10 +185,13 @@ func inputsOf(c *core.Corpus, notes []note) inputs {
 	code.buf = append(code.buf, 0xff)
 	nh.notes(notes)
 	for k := range c.Edges {
-		if e := &c.Edges[k]; isNote(e.From) {
-			nh.edge(e)
-		} else {
-			code.edge(e)
+		e, ok := weighed(&c.Edges[k], refWeight)
+		switch {
+		case !ok:
+		case isNote(e.From):
+			nh.edge(&e)
+		default:
+			code.edge(&e)
 		}
 	}
 	return inputs{code: code.sum(), notes: nh.sum()}
@@ -282,14 +285,14 @@ func edgeRels(kind string) (fwd, back uint8) {
 // newState builds the state of a whole corpus.
 func newState(c *core.Corpus) *state {
 	notes := notesOf(c.Documents)
-	return buildState(c, notes, inputsOf(c, notes))
+	return buildState(c, notes, inputsOf(c, notes, 1), 1)
 }
 
 // buildState builds the state of a whole corpus whose notes (notesOf) and
 // inputs are given, its nodes numbered as isNote says. Edges whose ends
 // are not documents are dropped, so a ranker never returns an id the
 // corpus does not have.
-func buildState(c *core.Corpus, notes []note, in inputs) *state {
+func buildState(c *core.Corpus, notes []note, in inputs, refWeight float64) *state {
 	st := &state{inputs: in}
 	b := graph.NewBuilder()
 	docKinds := map[string]int32{}
@@ -322,7 +325,11 @@ func buildState(c *core.Corpus, notes []note, in inputs) *state {
 	}
 	var rels []relEdge
 	for k := range c.Edges {
-		e := &c.Edges[k]
+		ed, ok := weighed(&c.Edges[k], refWeight)
+		if !ok {
+			continue
+		}
+		e := &ed
 		from, ok1 := b.Index(e.From)
 		to, ok2 := b.Index(e.To)
 		if !ok1 || !ok2 || from == to {

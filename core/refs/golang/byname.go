@@ -8,6 +8,26 @@ import (
 	"github.com/rubi-dev/rubi/core/refs"
 )
 
+// declarations are a package's top-level declarations as its importers
+// see them (pkg, checked without the functions dropFuncs dropped), and
+// those functions from its whole check (all).
+type declarations struct {
+	pkg, all *types.Package
+	dropped  map[string]bool
+}
+
+// lookup is the package's declaration of name, nil when none.
+func (d declarations) lookup(name string) types.Object {
+	p := d.pkg
+	if d.dropped[name] {
+		p = d.all
+	}
+	if p == nil {
+		return nil
+	}
+	return p.Scope().Lookup(name)
+}
+
 // byName returns the references of a file the build leaves out (another
 // system's variant, a //go:build ignore program), which go/types cannot
 // check with its package: those its names tell without types. pkg.Name
@@ -17,7 +37,7 @@ import (
 // without this file). A method or a field (x.Name) needs the type of x
 // and is left out, as is a key in a composite literal (a field's name,
 // mostly).
-func (c *collector) byName(f *ast.File, pkg *types.Package, byPath map[string]*types.Package) []refs.Ref {
+func (c *collector) byName(f *ast.File, pkg declarations, byPath map[string]*types.Package) []refs.Ref {
 	tf := c.fset.File(f.FileStart)
 	if tf == nil {
 		return nil
@@ -64,10 +84,7 @@ func (c *collector) byName(f *ast.File, pkg *types.Package, byPath map[string]*t
 		if d, ok := own[name]; ok {
 			return d.t, d.kind
 		}
-		if pkg == nil {
-			return nil, 0
-		}
-		obj := pkg.Scope().Lookup(name)
+		obj := pkg.lookup(name)
 		if obj == nil {
 			return nil, 0
 		}

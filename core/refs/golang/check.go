@@ -49,10 +49,13 @@ type run struct {
 	budget *semaphore.Weighted
 	// found are the references of the files checked so far, packed
 	// until the run ends, their strings numbered in strs; out is them as
-	// refs.Ref, made then (finish).
-	found map[string]packed
-	strs  refs.Strings
-	out   map[string][]refs.Ref
+	// refs.Ref, made then (finish). Where the project gives a spill
+	// (refs.Spiller), they are there, and spilled says where.
+	found   map[string]packed
+	strs    refs.Strings
+	spill   *spill
+	spilled map[string]spilled
+	out     map[string][]refs.Ref
 	// names maps each name the units checked so far declare to those
 	// units (prune.go), under namesMu.
 	namesMu sync.RWMutex
@@ -131,23 +134,32 @@ func (r *run) check(ctx context.Context, workers int) error {
 	}
 	impl := r.implementations(r.all, r.methods)
 	r.stats.Failed = int(r.failed.Load())
-	r.out = r.finish(impl)
-	return nil
+	out, err := r.finish(impl)
+	r.out = out
+	return err
 }
 
 // finish lets go of the type information, then makes the references
 // found refs.Ref, each file's with the Impl references of the methods it
 // declares (impl) in order: the type information is no longer held when
 // the references take their full size.
-func (r *run) finish(impl map[string][]refs.Ref) map[string][]refs.Ref {
+func (r *run) finish(impl map[string][]refs.Ref) (map[string][]refs.Ref, error) {
 	r.pkgs, r.all, r.methods, r.fakes, r.fset = nil, nil, nil, nil, nil
 	for _, u := range r.g.units {
 		u.whole = nil
 	}
-	out := make(map[string][]refs.Ref, len(r.found))
+	out := make(map[string][]refs.Ref, len(r.found)+len(r.spilled))
 	for f, p := range r.found {
 		out[f] = p.unpack()
 		delete(r.found, f)
+	}
+	for f, at := range r.spilled {
+		p, err := r.spill.get(at, &r.strs)
+		if err != nil {
+			return nil, err
+		}
+		out[f] = p.unpack()
+		delete(r.spilled, f)
 	}
 	for f, rs := range impl {
 		rs = append(out[f], rs...)
@@ -156,7 +168,7 @@ func (r *run) finish(impl map[string][]refs.Ref) map[string][]refs.Ref {
 		})
 		out[f] = slices.CompactFunc(rs, func(a, b refs.Ref) bool { return a == b })
 	}
-	return out
+	return out, nil
 }
 
 // checkBudget is the most bytes of source the packages a run checks at
@@ -305,8 +317,11 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	// The names of parameters are blanked for it (blankParams): pkg is
 	// kept for the whole run, and each named parameter would keep a
 	// scope of its function's.
+	// Nor does it hold the functions no importer can name (dropFuncs).
 	restore := blankParams(api)
+	dropped, put := dropFuncs(api)
 	pkg, _ := conf.Check(pkgPath, r.fset, api, nil)
+	put()
 	restore()
 	var methods []method
 	if u.bodies {
@@ -343,7 +358,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		for _, pf := range files {
 			if pf.excluded {
 				excluded++
-				found[pf.path] = c.byName(pf.file, pkg, imp.byPath)
+				found[pf.path] = c.byName(pf.file, declarations{pkg, all, dropped}, imp.byPath)
 			} else {
 				found[pf.path] = c.file(pf.file, info)
 			}
@@ -369,7 +384,18 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		r.stats.Bodies++
 	}
 	for f, rs := range found {
-		r.found[f] = pack(&r.strs, rs)
+		p := pack(&r.strs, rs)
+		if r.spill != nil && !r.spill.broken {
+			at, err := r.spill.put(p)
+			if err == nil {
+				r.spilled[f] = at
+				continue
+			}
+			// A spill that cannot be written (a full disk) takes no
+			// more: the rest stays in memory.
+			r.spill.broken = true
+		}
+		r.found[f] = p
 	}
 }
 
@@ -391,6 +417,7 @@ func (r *run) declare(u *unit, names []string) {
 // asked once.
 func (r *run) visibleTo(u *unit) func(string) bool {
 	known := map[string]bool{}
+	sees := r.g.closure(u)
 	return func(name string) bool {
 		v, ok := known[name]
 		if ok {
@@ -398,7 +425,7 @@ func (r *run) visibleTo(u *unit) func(string) bool {
 		}
 		r.namesMu.RLock()
 		for _, w := range r.names[name] {
-			if u.seen(w) {
+			if seen(sees, w) {
 				v = true
 				break
 			}
@@ -584,6 +611,67 @@ func (i *importer) ImportFrom(spec, _ string, _ types.ImportMode) (*types.Packag
 		return pkg, nil
 	}
 	return i.run.outside(spec), nil
+}
+
+// dropFuncs takes out of files, for the declaration check whose package
+// the run keeps for its importers, the top-level functions they cannot
+// name: unexported, without a receiver (methods stay: they make the
+// types' method sets), and named by no variable's initializer, the one
+// declaration that may use a function (var x = f(), whose type comes
+// from it). Their signatures were a third of the declarations kept
+// (parameters and results are variables each). The returned put puts
+// them back, for the package's whole check; dropped names them.
+func dropFuncs(files []*ast.File) (dropped map[string]bool, put func()) {
+	used := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, s := range g.Specs {
+				for _, v := range s.(*ast.ValueSpec).Values {
+					ast.Inspect(v, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok {
+							used[id.Name] = true
+						}
+						return true
+					})
+				}
+			}
+		}
+	}
+	type saved struct {
+		f     *ast.File
+		decls []ast.Decl
+	}
+	var undo []saved
+	dropped = map[string]bool{}
+	for _, f := range files {
+		var kept []ast.Decl
+		for i, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			drop := ok && fd.Recv == nil && fd.Name != nil && !fd.Name.IsExported() && !used[fd.Name.Name]
+			switch {
+			case drop && kept == nil:
+				kept = append(make([]ast.Decl, 0, len(f.Decls)), f.Decls[:i]...)
+				dropped[fd.Name.Name] = true
+			case drop:
+				dropped[fd.Name.Name] = true
+			case kept != nil:
+				kept = append(kept, d)
+			}
+		}
+		if kept != nil {
+			undo = append(undo, saved{f, f.Decls})
+			f.Decls = kept
+		}
+	}
+	return dropped, func() {
+		for _, s := range undo {
+			s.f.Decls = s.decls
+		}
+	}
 }
 
 // blankParams renames the parameters, results and receivers of every

@@ -408,3 +408,75 @@ func firstDiff(a, b []string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// spilling is a project that gives the resolver a spill (refs.Spiller),
+// kept under dir to be looked at after the run.
+type spilling struct {
+	*refstest.Project
+	dir   string
+	files []string
+}
+
+func (s *spilling) Spill() (*os.File, error) {
+	f, err := os.CreateTemp(s.dir, "spill-*")
+	if err == nil {
+		s.files = append(s.files, f.Name())
+	}
+	return f, err
+}
+
+// Given a spill, a run puts the references it finds there until it ends
+// rather than in memory, and answers exactly as without one.
+func TestSpilledAsInMemory(t *testing.T) {
+	p, inMemory := resolve(t, "testdata/shop", nil)
+	sp := &spilling{Project: p, dir: t.TempDir()}
+	spilled, err := golang.New(golang.Options{}).Refs(context.Background(), sp, p.Files(core.LangGo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inMemory) == 0 {
+		t.Fatal("the shop has no references")
+	}
+	for f, rs := range inMemory {
+		equalLines(t, f, spilled[f], lines(rs))
+	}
+	if len(spilled) != len(inMemory) {
+		t.Errorf("%d files answered with a spill, %d without", len(spilled), len(inMemory))
+	}
+	if len(sp.files) != 1 {
+		t.Fatalf("the run took %d spills, want 1", len(sp.files))
+	}
+	if fi, err := os.Stat(sp.files[0]); err != nil || fi.Size() == 0 {
+		t.Errorf("the spill holds nothing (%v): the references stayed in memory", err)
+	}
+}
+
+// The declarations kept for importers leave out the functions they
+// cannot name (dropFuncs), and nothing of what is found changes: a
+// variable whose type comes from an unexported function keeps it for its
+// importers' selectors, a file the build leaves out still finds the
+// unexported function it calls, and the package's own calls are there.
+func TestDroppedFunctionsChangeNothing(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"go.mod":         "module example.com/app\n\ngo 1.22\n",
+		"a/a.go":         "package a\n\n// T is a thing.\ntype T struct{}\n\n// M does it.\nfunc (*T) M() {}\n\n// V is made by mk.\nvar V = mk()\n\nfunc mk() *T { return helper() }\n\nfunc helper() *T { return &T{} }\n",
+		"a/a_windows.go": "package a\n\nfunc onWindows() { helper() }\n",
+		"b/b.go":         "package b\n\nimport \"example.com/app/a\"\n\n// Use uses V.\nfunc Use() { a.V.M() }\n",
+	})
+	_, out := resolve(t, root, nil)
+	equalLines(t, "b/b.go", out["b/b.go"], []string{
+		"6:16 V a/a.go from=Use",
+		"6:18 T.M a/a.go from=Use call",
+	})
+	equalLines(t, "a/a_windows.go", out["a/a_windows.go"], []string{
+		"3:20 helper a/a.go from=onWindows call",
+	})
+	equalLines(t, "a/a.go", out["a/a.go"], []string{
+		"7:8 T a/a.go from=T.M",
+		"10:9 mk a/a.go from= call",
+		"12:12 T a/a.go from=mk",
+		"12:23 helper a/a.go from=mk call",
+		"14:16 T a/a.go from=helper",
+		"14:28 T a/a.go from=helper call",
+	})
+}

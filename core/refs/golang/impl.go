@@ -93,7 +93,12 @@ func (r *run) implementations(pkgs []checked, methods []method) map[string][]ref
 	}
 	c := newCollector(r.fset)
 	impl := map[string][]refs.Ref{}
-	// Methods come grouped by type (methodsOf lists a type's together).
+	// Methods come grouped by type (methodsOf lists a type's together),
+	// and by unit (record): the closure of one unit at a time.
+	var (
+		last *unit
+		sees []uint64
+	)
 	for i := 0; i < len(methods); {
 		recv := methods[i].fn.Signature().Recv().Type()
 		if p, ok := recv.(*types.Pointer); ok {
@@ -107,14 +112,17 @@ func (r *run) implementations(pkgs []checked, methods []method) map[string][]ref
 		ptr := types.NewPointer(recv)
 		mset := types.NewMethodSet(ptr)
 		u := methods[i].u
-		seen := map[*types.Named]bool{}
+		if u != last {
+			last, sees = u, r.g.closure(u)
+		}
+		tried := map[*types.Named]bool{}
 		for k := range mset.Len() {
 			for _, in := range byFirst[mset.At(k).Obj().Name()] {
 				n := in.n
-				if seen[n] || !u.seen(in.u) || in.u != u && !n.Obj().Exported() {
+				if tried[n] || !seen(sees, in.u) || in.u != u && !n.Obj().Exported() {
 					continue
 				}
-				seen[n] = true
+				tried[n] = true
 				it := n.Underlying().(*types.Interface)
 				if !types.Implements(ptr, it) {
 					continue
