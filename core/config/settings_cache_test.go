@@ -10,15 +10,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
 
-	_ "github.com/rubi-dev/rubi/plugins/fuse-rrf"
-	_ "github.com/rubi-dev/rubi/plugins/lang-go"
-	_ "github.com/rubi-dev/rubi/plugins/lang-regex"
-	_ "github.com/rubi-dev/rubi/plugins/rank-bm25"
-	_ "github.com/rubi-dev/rubi/plugins/rank-facts"
-	_ "github.com/rubi-dev/rubi/plugins/rank-names"
-	_ "github.com/rubi-dev/rubi/plugins/rank-neighbours"
-	_ "github.com/rubi-dev/rubi/plugins/rank-ppr"
-	_ "github.com/rubi-dev/rubi/plugins/rerank"
+	_ "github.com/rubi-dev/rubi/plugins/standard" // every built-in stage
 )
 
 // A stage opened from a cached configuration gets the settings a fresh
