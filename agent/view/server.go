@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"embed"
@@ -63,7 +64,15 @@ type Server struct {
 	// mu serializes the engine's reads: one person looks at a time, and
 	// a page's few requests need not race over the engine's caches.
 	mu sync.Mutex
+	// grace is how long Serve lets requests under way finish once it is
+	// told to stop (shutdownGrace unless a test sets it).
+	grace time.Duration
 }
+
+// shutdownGrace is how long the view lets requests under way finish when
+// it is stopped: past it their connections are closed, since the user
+// asked the view to stop (an X-ray over large session logs can run on).
+const shutdownGrace = 5 * time.Second
 
 // MaxQuery caps a request's query string (the search question among it),
 // in bytes; MaxQuestion caps the question itself, in characters.
@@ -280,7 +289,8 @@ func ListenAddr(addr string) (string, error) {
 
 // Serve serves the view on ln, which must listen on loopback, until ctx
 // is done; then it stops accepting, lets requests under way finish (up
-// to 5 seconds) and returns, leaving nothing running.
+// to shutdownGrace, their context done), closes the connections of those
+// still running, and returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if !loopback.IsLoopback(ln.Addr().String()) {
 		ln.Close()
@@ -302,9 +312,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	grace := cmp.Or(s.grace, shutdownGrace)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		s.logger.Warn("stopped with requests still under way; their connections are closed", "after", grace)
+		err = srv.Close()
+	}
 	if serr := <-done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}

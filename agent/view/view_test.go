@@ -485,3 +485,41 @@ func contains(s []string, v string) bool {
 	}
 	return false
 }
+
+// Stopped while a request runs past the grace period (an X-ray over
+// large logs that does not end with its context), Serve closes its
+// connection and returns without an error: the user asked it to stop.
+func TestServeEndsWithARequestStillRunning(t *testing.T) {
+	rubitest.Project(t, nil)
+	eng := open(t, t.TempDir())
+	started, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	s, err := New(Options{Engine: eng, Xray: func(context.Context, io.Writer) error {
+		close(started)
+		<-release
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.grace = 50 * time.Millisecond
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	go func() {
+		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/xray", nil)
+		req.Header.Set("Authorization", "Bearer "+s.Token())
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve with a request still running: %v", err)
+	}
+}
