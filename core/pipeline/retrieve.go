@@ -246,10 +246,11 @@ func (r *retrieval) rank(ctx context.Context) error {
 }
 
 // ahead readies, while the seeded rankers rank, what the answer needs
-// next: the fuser and the rerankers opened, the notes' cache read for a
-// question about the memory (rerank.floor asks notes' types), and the
-// first chunks the answer may show read (chunkAhead). Each is done again,
-// or waited for, where it is needed: an error here is theirs to report.
+// next: the fuser and the rerankers opened, and the notes' cache read for
+// a question about the memory (rerank.floor asks notes' types); the
+// chunks it may show are read once the fused list is known (readAhead).
+// Each is done again, or waited for, where it is needed: an error here is
+// theirs to report.
 func (r *retrieval) ahead(ctx context.Context) {
 	for _, kind := range []core.Kind{core.KindFuser, core.KindReranker} {
 		for _, st := range r.e.cfg.Enabled(kind) {
