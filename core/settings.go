@@ -65,29 +65,52 @@ func (a Attribute) CtyType() (cty.Type, error) {
 // fields carry `hcl:"name"` or `hcl:"name,optional"` tags, the way gohcl
 // reads them. Only attributes are supported: stage settings are flat.
 func SchemaOf(settings any) (Schema, error) {
-	rv := reflect.ValueOf(settings)
-	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+	rv, ok := settingsStruct(settings)
+	if !ok {
 		return nil, fmt.Errorf("settings must be a pointer to a struct, got %T", settings)
 	}
-	rt := rv.Elem().Type()
 	var schema Schema
-	for i := 0; i < rt.NumField(); i++ {
-		f := rt.Field(i)
-		tag, ok := f.Tag.Lookup("hcl")
-		if !ok {
-			continue
-		}
-		name, opt, _ := strings.Cut(tag, ",")
-		if opt != "" && opt != "optional" {
-			return nil, fmt.Errorf("settings field %s: only attributes are supported, not %q", f.Name, opt)
+	for _, f := range settingFields(rv.Type()) {
+		if f.opt != "" && f.opt != "optional" {
+			return nil, fmt.Errorf("settings field %s: only attributes are supported, not %q", f.Name, f.opt)
 		}
 		ty, err := gocty.ImpliedType(reflect.Zero(f.Type).Interface())
 		if err != nil {
 			return nil, fmt.Errorf("settings field %s: %w", f.Name, err)
 		}
-		schema = append(schema, Attribute{Name: name, Type: typeexpr.TypeString(ty), Required: opt == ""})
+		schema = append(schema, Attribute{Name: f.name, Type: typeexpr.TypeString(ty), Required: f.opt == ""})
 	}
 	return schema, nil
+}
+
+// settingField is a field of a settings struct that carries an hcl tag:
+// the setting's name, and the tag's option ("optional"; "" for a
+// required setting).
+type settingField struct {
+	reflect.StructField
+	name, opt string
+}
+
+// settingFields are the hcl-tagged fields of the settings struct type t.
+func settingFields(t reflect.Type) []settingField {
+	var out []settingField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag, ok := f.Tag.Lookup("hcl"); ok {
+			name, opt, _ := strings.Cut(tag, ",")
+			out = append(out, settingField{f, name, opt})
+		}
+	}
+	return out
+}
+
+// settingsStruct is the struct a settings pointer points to.
+func settingsStruct(settings any) (reflect.Value, bool) {
+	rv := reflect.ValueOf(settings)
+	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+		return reflect.Value{}, false
+	}
+	return rv.Elem(), true
 }
 
 // MustSchemaOf is SchemaOf for built-in stages, whose settings structs are
@@ -145,43 +168,34 @@ func setConverted(given map[string]json.RawMessage, settings any) error {
 // unknown or a required one missing: DecodeSettings then converts them as
 // HCL does, and says what is wrong.
 func setPlain(given map[string]json.RawMessage, settings any) bool {
-	rv := reflect.ValueOf(settings)
-	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+	rv, ok := settingsStruct(settings)
+	if !ok {
 		return false
 	}
-	rv = rv.Elem()
 	type set struct {
 		field reflect.Value
 		value reflect.Value
 	}
 	sets := make([]set, 0, len(given))
-	known := 0
-	for i := range rv.NumField() {
-		tag, ok := rv.Type().Field(i).Tag.Lookup("hcl")
+	for _, f := range settingFields(rv.Type()) {
+		data, ok := given[f.name]
 		if !ok {
-			continue
-		}
-		name, opt, _ := strings.Cut(tag, ",")
-		data, ok := given[name]
-		if !ok {
-			if opt == "" {
+			if f.opt == "" {
 				return false
 			}
 			continue
 		}
-		known++
-		field := rv.Field(i)
-		if !plainJSON(field.Type(), data) {
+		if !plainJSON(f.Type, data) {
 			return false
 		}
-		v := reflect.New(field.Type())
+		v := reflect.New(f.Type)
 		if json.Unmarshal(data, v.Interface()) != nil {
 			return false
 		}
-		sets = append(sets, set{field, v.Elem()})
+		sets = append(sets, set{rv.FieldByIndex(f.Index), v.Elem()})
 	}
-	if known != len(given) {
-		return false
+	if len(sets) != len(given) {
+		return false // a setting no field takes
 	}
 	for _, s := range sets {
 		s.field.Set(s.value)
@@ -242,27 +256,22 @@ func allStrings(data []byte) bool {
 // SetSettings is DecodeSettings for values already in HCL's form, by
 // setting name.
 func SetSettings(vals map[string]cty.Value, settings any) error {
-	rv := reflect.ValueOf(settings)
-	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+	rv, ok := settingsStruct(settings)
+	if !ok {
 		return fmt.Errorf("settings must be a pointer to a struct, got %T", settings)
 	}
-	rv = rv.Elem()
 	known := make(map[string]bool, len(vals))
-	for i := range rv.NumField() {
-		tag, ok := rv.Type().Field(i).Tag.Lookup("hcl")
-		if !ok {
-			continue
-		}
-		name, opt, _ := strings.Cut(tag, ",")
+	for _, f := range settingFields(rv.Type()) {
+		name := f.name
 		known[name] = true
 		v, ok := vals[name]
 		if !ok {
-			if opt == "" {
+			if f.opt == "" {
 				return &SettingError{Setting: name, Message: fmt.Sprintf("the setting %q is required", name)}
 			}
 			continue
 		}
-		field := rv.Field(i).Addr().Interface()
+		field := rv.FieldByIndex(f.Index).Addr().Interface()
 		ty, err := gocty.ImpliedType(field)
 		if err != nil {
 			return fmt.Errorf("settings field %s: %w", name, err)
