@@ -409,24 +409,17 @@ func TestServeEndsOnCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := runtime.NumGoroutine()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
+	addr, stop := serveLoopback(t, s)
 	c := &http.Client{Transport: &http.Transport{}}
-	resp, body := do(t, c, "GET", "http://"+ln.Addr().String()+"/api/notes", map[string]string{"Authorization": "Bearer " + s.Token()})
+	resp, body := do(t, c, "GET", "http://"+addr+"/api/notes", map[string]string{"Authorization": "Bearer " + s.Token()})
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 	c.CloseIdleConnections()
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
-	if conn, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+	if conn, err := net.Dial("tcp", addr); err == nil {
 		conn.Close()
 		t.Error("the port still accepts connections")
 	}
@@ -438,7 +431,7 @@ func TestServeEndsOnCancel(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	// Not on loopback: refused.
-	ln, err = net.Listen("tcp", "0.0.0.0:0")
+	ln, err := net.Listen("tcp", "0.0.0.0:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,6 +496,24 @@ func TestServeEndsWithARequestStillRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.grace = 50 * time.Millisecond
+	addr, stop := serveLoopback(t, s)
+	go func() {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/xray", nil)
+		req.Header.Set("Authorization", "Bearer "+s.Token())
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	if err := stop(); err != nil {
+		t.Fatalf("Serve with a request still running: %v", err)
+	}
+}
+
+// serveLoopback serves s on a free loopback port; stop ends it and
+// returns what Serve returned.
+func serveLoopback(t *testing.T, s *Server) (addr string, stop func() error) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -510,16 +521,8 @@ func TestServeEndsWithARequestStillRunning(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
-	go func() {
-		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/xray", nil)
-		req.Header.Set("Authorization", "Bearer "+s.Token())
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}()
-	<-started
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("Serve with a request still running: %v", err)
+	return ln.Addr().String(), func() error {
+		cancel()
+		return <-done
 	}
 }
