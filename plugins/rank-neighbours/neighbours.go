@@ -225,11 +225,6 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	r.mu.Lock()
 	s := r.settings
 	r.mu.Unlock()
-	// The kinds of s.Kinds get the whole score; a note or chunk of
-	// another kind the question admits (chunks, in the recall hook's
-	// question of notes and chunks) is listed by its own match alone, so
-	// that the vote for the notes does not push it down.
-	whole := func(id string) bool { return slices.Contains(s.Kinds, kindOf(id)) }
 	// The state is read whatever the question: a damaged one is said in
 	// every answer, with what to do.
 	st, err := r.current()
@@ -239,93 +234,121 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	if len(q.Seeds) == 0 || s.Questions == "notes" && !q.MemoryOnly() || !slices.ContainsFunc(s.Kinds, q.AcceptsKind) {
 		return nil, nil
 	}
-	own := map[string]float64{}
+	// Documents are the state's numbers, which order them as their ids
+	// do: sorted, summed and tied as the ids would be, with no id made
+	// but for the hits returned.
+	own := map[int]float64{}
 	for _, l := range q.Seeds {
 		best := 0.0
 		for _, h := range l.Hits[:min(len(l.Hits), s.Candidates)] {
 			if best == 0 && h.Score > 0 {
 				best = h.Score
 			}
-			if best == 0 || h.Score <= 0 || !st.has(h.ID) || !q.AcceptsKind(kindOf(h.ID)) {
+			if best == 0 || h.Score <= 0 || !q.AcceptsKind(kindOf(h.ID)) {
+				continue
+			}
+			d, ok := st.find(h.ID)
+			if !ok {
 				continue
 			}
 			w := l.Weight
 			if w <= 0 {
 				w = 1
 			}
-			own[h.ID] += w * h.Score / best
+			own[d] += w * h.Score / best
 		}
 	}
 	if len(own) == 0 {
 		return nil, nil
 	}
-	score := map[string]float64{}
-	from := map[string]string{} // the neighbour that gave the most
-	gave := map[string]float64{}
-	add := func(id, src string, v float64) {
-		if v <= 0 {
+	// The kinds of s.Kinds get the whole score; a note or chunk of
+	// another kind the question admits (chunks, in the recall hook's
+	// question of notes and chunks) is listed by its own match alone, so
+	// that the vote for the notes does not push it down: what its
+	// neighbours and sitting would give it is not summed at all.
+	wholeDoc := make(map[int]bool)
+	whole := func(d int) bool {
+		w, ok := wholeDoc[d]
+		if !ok {
+			w = slices.Contains(s.Kinds, st.kind(d))
+			wholeDoc[d] = w
+		}
+		return w
+	}
+	score := map[int]float64{}
+	from := map[int]int{} // the neighbour that gave the most
+	gave := map[int]float64{}
+	add := func(d, src int, v float64) {
+		if v <= 0 || !whole(d) {
 			return
 		}
-		score[id] += v
-		if v > gave[id] || v == gave[id] && src < from[id] {
-			from[id], gave[id] = src, v
+		score[d] += v
+		if f, ok := from[d]; !ok || v > gave[d] || v == gave[d] && src < f {
+			from[d], gave[d] = src, v
 		}
 	}
 	// In the order of the ids: sums of the same terms in another order
 	// could differ in their last bit, and order two documents by chance.
-	for _, id := range slices.Sorted(maps.Keys(own)) {
-		m := own[id]
-		score[id] += s.Own * m
-		d, _ := st.find(id)
+	for _, d := range slices.Sorted(maps.Keys(own)) {
+		m := own[d]
+		score[d] += s.Own * m
 		for j := word(st.after, d); j < word(st.after, d+1); j++ { // written after the match
 			i := word(st.afterEdges, j)
-			add(st.id(word(st.later, i)), id, s.Previous*st.edgeWeight(i)*m)
+			add(word(st.later, i), d, s.Previous*st.edgeWeight(i)*m)
 		}
 		for i := word(st.before, d); i < word(st.before, d+1); i++ { // written before the match
-			add(st.id(word(st.earlier, i)), id, s.Next*st.edgeWeight(i)*m)
+			add(word(st.earlier, i), d, s.Next*st.edgeWeight(i)*m)
 		}
 	}
 	if s.Sitting > 0 {
 		best := map[int]float64{}
-		for id, m := range own {
-			d, _ := st.find(id)
+		for d, m := range own {
 			if n := word(st.sitting, d); n != none {
 				best[n] = max(best[n], m)
 			}
 		}
 		for _, n := range slices.Sorted(maps.Keys(best)) {
 			for j := word(st.members, n); j < word(st.members, n+1); j++ {
-				score[st.id(word(st.memberDocs, j))] += s.Sitting * best[n]
+				if m := word(st.memberDocs, j); whole(m) {
+					score[m] += s.Sitting * best[n]
+				}
 			}
 		}
 	}
-	hits := make([]core.Hit, 0, len(score))
-	for id, v := range score {
-		if !q.AcceptsKind(kindOf(id)) {
+	type scored struct {
+		d int
+		v float64
+	}
+	list := make([]scored, 0, len(score))
+	for d, v := range score {
+		if !whole(d) {
+			v = s.Own * own[d]
+		} else if !q.AcceptsKind(st.kind(d)) {
 			continue
-		}
-		if !whole(id) {
-			v = s.Own * own[id]
 		}
 		if v <= 0 {
 			continue
 		}
-		h := core.Hit{ID: id, Score: v}
-		switch src, ok := from[id]; {
-		case !whole(id):
+		list = append(list, scored{d, v})
+	}
+	slices.SortFunc(list, func(a, b scored) int { return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.d, b.d)) })
+	if q.Limit > 0 && len(list) > q.Limit {
+		list = list[:q.Limit]
+	}
+	hits := make([]core.Hit, len(list))
+	for i, c := range list {
+		h := core.Hit{ID: st.id(c.d), Score: c.v}
+		switch src, ok := from[c.d]; {
+		case !whole(c.d):
 			h.Reason = "matches the question"
-		case ok && gave[id] >= s.Own*own[id]:
-			h.Reason = "written next to " + src
-		case own[id] > 0:
+		case ok && gave[c.d] >= s.Own*own[c.d]:
+			h.Reason = "written next to " + st.id(src)
+		case own[c.d] > 0:
 			h.Reason = "matches the question"
 		default:
 			h.Reason = "written in a sitting that matches the question"
 		}
-		hits = append(hits, h)
-	}
-	slices.SortFunc(hits, func(a, b core.Hit) int { return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ID, b.ID)) })
-	if q.Limit > 0 && len(hits) > q.Limit {
-		hits = hits[:q.Limit]
+		hits[i] = h
 	}
 	return hits, nil
 }

@@ -60,10 +60,13 @@ func (st *state) id(d int) string {
 	return string(st.idBytes[word(st.ids, d):word(st.ids, d+1)])
 }
 
-// has says whether the state holds id.
-func (st *state) has(id string) bool {
-	_, ok := st.find(id)
-	return ok
+// kind returns the kind of document d: its id up to the first colon.
+func (st *state) kind(d int) string {
+	b := st.idBytes[word(st.ids, d):word(st.ids, d+1)]
+	if i := bytes.IndexByte(b, ':'); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
 }
 
 // find is the index of id among the sorted documents.
