@@ -2,8 +2,6 @@ package config
 
 import (
 	"crypto/sha256"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -39,81 +37,56 @@ import (
 // Load's to do every time.
 
 // cacheFormat names the entries' format and the rubi that wrote them.
-const cacheFormat = "rubi-config 4 "
+const cacheFormat = "rubi-config 5 "
 
 // maxCacheEntry bounds a read of an entry: the built-in defaults' stages
 // and settings are some tens of KB.
 const maxCacheEntry = 4 << 20
 
-// cacheEntry is one project's configuration as Load made it.
+// cacheEntry is one project's configuration as Load made it, written and
+// read as cachecodec.go lays it out.
 type cacheEntry struct {
-	Key    string  `json:"key"`
-	Config *Config `json:"config"`
+	Key    string
+	Config *Config
 	// Safe is the user's safe_directories, for the ownership check.
-	Safe    owner.Safe    `json:"safe,omitempty"`
-	Configs []trust.File  `json:"configs,omitempty"`
-	Stages  []cachedStage `json:"stages"`
+	Safe    owner.Safe
+	Configs []trust.File
+	Stages  cachedStages
 	// Files are the layers' display names and what each holds: "" for
 	// the built-in defaults, else the layer's path.
-	Files map[string]string `json:"files"`
+	Files map[string]string
 	// Names are the files the stages' ranges name.
-	Names []string `json:"names"`
+	Names []string
 }
 
-// cachedStage is what of a Stage JSON leaves out: its attributes, as
+// cachedStage is what of a Stage the Config's fields leave out: its attributes, as
 // where their expressions are in their files, and its ranges. A range is
 // its file (an index in cacheEntry.Names) and its start and end (line,
-// column, byte): numbers decode faster than objects, and a hook decodes
-// a hundred of them.
+// column, byte).
 type cachedStage struct {
-	Attrs  []cachedAttr `json:"a,omitempty"`
-	Decl   words        `json:"d"`
-	Plugin words        `json:"p,omitempty"`
+	Attrs  []cachedAttr
+	Decl   words
+	Plugin words // nil when the stage names no plugin
 	// Settings are the built-in's settings as Stage.Settings made them
-	// from the attributes, for the schema Schema (schemaKey) names.
-	Settings json.RawMessage `json:"s,omitempty"`
-	Schema   string          `json:"k,omitempty"`
+	// from the attributes, for the schema Schema (schemaKey) names; nil
+	// when none were kept.
+	Settings json.RawMessage
+	Schema   string
 }
 
 // cachedAttr is an attribute: its name, and its range, its name's and its
 // expression's, each as cachedStage's ranges are.
 type cachedAttr struct {
-	Name   string `json:"n"`
-	Ranges words  `json:"r"`
+	Name   string
+	Ranges words
 }
 
-// words are numbers JSON carries as one string, their varints in base64:
-// a hook decodes some two thousand of them, and a JSON number costs a
-// reflected store each.
+// words are a range's numbers (rangeWords), or an attribute's three
+// ranges'.
 type words []int
 
-func (w words) MarshalJSON() ([]byte, error) {
-	var b []byte
-	for _, n := range w {
-		b = binary.AppendVarint(b, int64(n))
-	}
-	return json.Marshal(base64.RawStdEncoding.EncodeToString(b))
-}
-
-func (w *words) UnmarshalJSON(data []byte) error {
-	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
-		return errors.New("words are a string")
-	}
-	b, err := base64.RawStdEncoding.DecodeString(string(data[1 : len(data)-1]))
-	if err != nil {
-		return err
-	}
-	out := make(words, 0, len(b))
-	for len(b) > 0 {
-		n, k := binary.Varint(b)
-		if k <= 0 || n != int64(int(n)) {
-			return errors.New("words: a bad number")
-		}
-		out, b = append(out, int(n)), b[k:]
-	}
-	*w = out
-	return nil
-}
+// cachedStages are an entry's stages, in the order of its Config's.
+type cachedStages []cachedStage
 
 // rangeWords is how many numbers a range takes.
 const rangeWords = 7
@@ -251,7 +224,7 @@ func cacheInputs(opts Options) (*inputs, error) {
 // entryName is the project's entry in the cache folder.
 func (in *inputs) entryName() string {
 	sum := sha256.Sum256([]byte(in.root))
-	return hex.EncodeToString(sum[:12]) + ".json"
+	return hex.EncodeToString(sum[:12]) + ".bin"
 }
 
 // take returns the entry at path when it was made from these inputs.
@@ -260,8 +233,8 @@ func (in *inputs) take(path string) (*Config, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil || e.Key != in.key || e.Config == nil || len(e.Stages) != len(e.Config.Stages) {
+	e, err := decodeEntry(data)
+	if err != nil || e.Key != in.key || len(e.Stages) != len(e.Config.Stages) {
 		return nil, false
 	}
 	if in.project != "" && owner.File(in.project, e.Safe) != nil {
@@ -401,7 +374,7 @@ func (in *inputs) keep(path string, cfg *Config) {
 		}
 		e.Stages = append(e.Stages, c)
 	}
-	data, err := json.Marshal(e)
+	data, err := encodeEntry(&e)
 	if err != nil {
 		return
 	}

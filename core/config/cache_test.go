@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/rubi-dev/rubi"
+	"github.com/rubi-dev/rubi/core/codec"
 )
 
 // sameConfig fails unless a and b are the same configuration to every
@@ -218,7 +220,15 @@ func TestADamagedCachedConfigurationIsLoadedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range [][]byte{data[:len(data)/2], []byte("{}"), bytes.Replace(data, []byte(`"names":["`), []byte(`"names":["x`), 1)} {
+	// Damage the checksum catches (a byte changed, one added), and an
+	// entry sealed again after it was cut short, which only the fields'
+	// decoding can tell.
+	flipped := slices.Clone(data)
+	flipped[len(flipped)/2] ^= 0xff
+	grown := append(slices.Clone(data), 'x')
+	body := data[:len(data)-4]
+	resealed := codec.Seal(slices.Clone(body[:len(body)-10]))
+	for _, bad := range [][]byte{data[:len(data)/2], []byte("{}"), flipped, grown, resealed} {
 		if err := os.WriteFile(path, bad, 0o600); err != nil {
 			t.Fatal(err)
 		}
