@@ -101,7 +101,7 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 	if data, changed, err := s.store().ExportCache(); err == nil && changed {
 		// A cache: lost or cut short (its checksum tells), the next run
 		// parses the notes again. No wait for the disk.
-		if err := store.WriteDerived(path, data, 0o644); err != nil {
+		if err := store.WriteDerivedVerified(path, data, 0o644); err != nil {
 			s.logger.Warn("could not save the node cache", "error", err)
 		} else {
 			os.Remove(filepath.Join(s.indexDir, legacyCache))
@@ -114,14 +114,19 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 // node file whose size and time the cache holds is then not parsed again.
 func (s *Nodes) ImportCache() {
 	s.cacheOnce.Do(func() {
-		data, err := store.ReadWithin(s.root, filepath.Join(s.indexDir, cacheFile), maxNodeCache)
+		path := filepath.Join(s.indexDir, cacheFile)
+		data, err := store.ReadWithin(s.root, path, maxNodeCache)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
 				s.logger.Debug("node cache dropped", "error", err)
 			}
 			return
 		}
-		if err := s.store().ImportCache(data); err != nil {
+		imp := s.store().ImportCache
+		if store.Unchanged(path) {
+			imp = s.store().ImportWrittenCache
+		}
+		if err := imp(data); err != nil {
 			s.logger.Debug("node cache dropped", "error", err)
 		}
 	})

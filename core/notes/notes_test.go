@@ -11,6 +11,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core/knowledge"
 	"github.com/rubi-dev/rubi/core/memory"
+	"github.com/rubi-dev/rubi/core/store"
 )
 
 // project writes two code files and returns its root and its knowledge
@@ -199,5 +200,57 @@ func TestChunksOfOneSecondCarryTheTurnBefore(t *testing.T) {
 		if k > 0 && !strings.Contains(body, turns[k-1]) {
 			t.Errorf("the chunk of %q does not carry the turn before it, %q", turns[k], turns[k-1])
 		}
+	}
+}
+
+// The node cache an index run wrote is taken without reading its
+// checksum while it is that very version; a byte changed in it in place
+// since (its size and modification time as they were) is caught, and the
+// note is read from its own file, not from the changed cache.
+func TestANodeCacheChangedInPlaceIsNotTaken(t *testing.T) {
+	root, st := project(t)
+	// Notes written long enough ago that the cache's records of them are
+	// taken (one of a file written in the last moments is not).
+	old := time.Now().Add(-time.Hour)
+	mds, _ := filepath.Glob(filepath.Join(root, ".rubi", "knowledge", "*.md"))
+	for _, md := range mds {
+		if err := os.Chtimes(md, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st = knowledge.Open(knowledge.Options{Root: root})
+	indexDir := filepath.Join(root, ".rubi", "index")
+	if err := os.MkdirAll(indexDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	NewNodes(func() *knowledge.Store { return st }, root, indexDir, nil).All(1) // writes the cache
+	path := filepath.Join(indexDir, cacheFile)
+	if _, err := os.Stat(path + store.WrittenSuffix); err != nil {
+		t.Fatalf("the cache's version was not recorded: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(string(data), "Money is kept in cents")
+	if at < 0 {
+		t.Fatal("the cache does not hold the note's title as written")
+	}
+	fi, _ := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("H"), int64(at)); err != nil { // "Honey is kept in cents"
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	fresh := knowledge.Open(knowledge.Options{Root: root})
+	all, _ := NewNodes(func() *knowledge.Store { return fresh }, root, indexDir, nil).All(1)
+	if got := byKey(all)["concept-cents"]; got == nil || !strings.HasPrefix(got.Document().Title, "Money") {
+		t.Fatalf("after the cache changed in place the note reads %+v", got)
 	}
 }

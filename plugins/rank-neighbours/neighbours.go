@@ -190,14 +190,14 @@ func (r *Ranker) Index(ctx context.Context, c *core.Corpus) error {
 		edges = append(edges, edge{later: e.From, earlier: e.To, weight: w})
 	}
 	data := buildState(slices.Collect(maps.Keys(docs)), edges)
-	st, err := decode(data)
+	st, err := decode(data, true)
 	if err != nil {
 		return fmt.Errorf("%s: the state it made %w", Name, err)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stateDir != "" {
-		if err := store.WriteFile(filepath.Join(r.stateDir, stateFile), data, 0o644); err != nil {
+		if err := store.WriteVerified(filepath.Join(r.stateDir, stateFile), data, 0o644); err != nil {
 			return fmt.Errorf("%s: %w", Name, err)
 		}
 		stamp, err := store.StampOf(filepath.Join(r.stateDir, stateFile))
@@ -384,7 +384,10 @@ func (r *Ranker) current() (*state, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	st, err := decode(data)
+	// The checksum is checked unless the file is the very version an
+	// index run wrote (store.Unchanged); the shape of every table is
+	// checked either way.
+	st, err := decode(data, !store.Unchanged(path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s %w; run `rubi index --full` to rebuild it", Name, path, err)
 	}

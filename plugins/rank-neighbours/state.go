@@ -211,9 +211,17 @@ func buildState(docs []string, edges []edge) []byte {
 
 // decode checks the state file's bytes and returns a view of them. Every
 // offset and index is checked against the counts, so that a damaged or
-// hostile file is refused here and never read out of bounds in Rank.
-func decode(data []byte) (*state, error) {
-	sealed, ok := codec.Unseal(data)
+// hostile file is refused here and never read out of bounds in Rank; the
+// checksum of the whole, when verify is set (a reader skips it for the
+// very version an index run wrote, store.Unchanged).
+func decode(data []byte, verify bool) (*state, error) {
+	if len(data) < 4 {
+		return nil, errDamaged
+	}
+	sealed, ok := data[:len(data)-4], true
+	if verify {
+		sealed, ok = codec.Unseal(data)
+	}
 	body, isState := bytes.CutPrefix(sealed, []byte(magic))
 	if !ok || !isState || len(body) < 16 {
 		return nil, errDamaged
