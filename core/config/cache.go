@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -378,8 +379,10 @@ func (in *inputs) keep(path string, cfg *Config) {
 	if err != nil {
 		return
 	}
-	if os.MkdirAll(filepath.Dir(path), 0o700) == nil {
-		_ = store.WriteDerived(path, data, 0o600)
+	if os.MkdirAll(filepath.Dir(path), 0o700) == nil && store.WriteDerived(path, data, 0o600) == nil {
+		// The project's entry as a rubi before cache format 5 wrote it
+		// (JSON), which no rubi reads now.
+		os.Remove(strings.TrimSuffix(path, ".bin") + ".json")
 	}
 }
 

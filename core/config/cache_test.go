@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -278,5 +279,38 @@ func TestLoadThroughCacheSaysEveryDiagnostic(t *testing.T) {
 		if kept := len(entries) > 0; kept != (c.severity == 0) {
 			t.Errorf("%q: kept %v", c.src, kept)
 		}
+	}
+}
+
+// An entry kept in this version's format takes the place of the
+// project's entry as an older rubi wrote it, which nothing reads now.
+func TestAnOlderEntryOfTheProjectIsRemoved(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := projectWith(t, []byte("budgets {\n  context = 3000\n}\n"))
+	opts := Options{Root: root, UserConfig: "-", TrustFile: "-"}
+	dir := t.TempDir()
+	in, err := cacheInputs(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := in.entryName()
+	older := filepath.Join(dir, strings.TrimSuffix(name, ".bin")+".json")
+	other := filepath.Join(dir, "0123456789abcdef01234567.json")
+	for _, p := range []string{older, other} {
+		if err := os.WriteFile(p, []byte(`{"key":"x"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := LoadCached(opts, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+		t.Fatalf("no entry kept: %v", err)
+	}
+	if _, err := os.Stat(older); !os.IsNotExist(err) {
+		t.Errorf("the project's older entry is still there (%v)", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another project's entry was removed: %v", err)
 	}
 }
