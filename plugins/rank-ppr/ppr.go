@@ -281,14 +281,9 @@ func (r *Ranker) Rank(ctx context.Context, q core.Query) ([]core.Hit, error) {
 	}
 	if q.Limit > 0 && len(cands) > 2*q.Limit {
 		// Only the best Limit are returned: keep the candidates at least
-		// as good as the Limit-th score (found on a copy of the scores)
-		// before sorting, instead of sorting thousands.
-		scores := make([]float64, len(cands))
-		for i, c := range cands {
-			scores[i] = c.score
-		}
-		slices.Sort(scores)
-		cut := scores[len(scores)-q.Limit]
+		// as good as the Limit-th score before sorting, instead of
+		// sorting thousands.
+		cut := kthLargest(cands, q.Limit, func(c cand) float64 { return c.score })
 		kept := cands[:0]
 		for _, c := range cands {
 			if c.score >= cut {
@@ -400,4 +395,41 @@ func (r *Ranker) Verify(ctx context.Context) error {
 	}
 	_, _, err := r.current()
 	return err
+}
+
+// kthLargest returns the k-th largest of the scores of items (1 ≤ k ≤
+// len(items)), through a min-heap of the k largest seen: a pass over the
+// items, where sorting a copy of their scores took a tenth of the walk.
+func kthLargest[T any](items []T, k int, score func(T) float64) float64 {
+	h := make([]float64, 0, k)
+	down := func(i int) {
+		for {
+			l, m := 2*i+1, i
+			if l < len(h) && h[l] < h[m] {
+				m = l
+			}
+			if r := l + 1; r < len(h) && h[r] < h[m] {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	for _, it := range items {
+		s := score(it)
+		switch {
+		case len(h) < k:
+			h = append(h, s)
+			for i := len(h) - 1; i > 0 && h[(i-1)/2] > h[i]; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case s > h[0]:
+			h[0] = s
+			down(0)
+		}
+	}
+	return h[0]
 }

@@ -784,3 +784,22 @@ func TestVerifyWrittenGraph(t *testing.T) {
 		t.Errorf("a graph of format %d passed: %v", formatVersion+1, err)
 	}
 }
+
+// kthLargest is the k-th of the scores sorted from the largest, ties and
+// repeats included, for every k.
+func TestKthLargestIsTheSortedOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for range 500 {
+		n := 1 + rng.IntN(200)
+		scores := make([]float64, n)
+		for i := range scores {
+			scores[i] = float64(rng.IntN(20)) / 4 // repeats
+		}
+		sorted := slices.Sorted(slices.Values(scores))
+		for k := 1; k <= n; k++ {
+			if got, want := kthLargest(scores, k, func(s float64) float64 { return s }), sorted[n-k]; got != want {
+				t.Fatalf("k=%d of %v: %v, want %v", k, scores, got, want)
+			}
+		}
+	}
+}
