@@ -241,7 +241,7 @@ func Load(dir string, whole, oneShot bool) (*Manifest, error) {
 		data = bytes.Clone(data)
 		mapped.Close()
 	}
-	m, err := decode(data, whole)
+	m, err := decodeVouched(data, whole, !whole && store.Unchanged(path))
 	if err != nil {
 		if !whole || oneShot {
 			mapped.Close()
@@ -492,7 +492,7 @@ func (m *Manifest) Save(dir string, prev *Manifest) error {
 	if err != nil {
 		return fmt.Errorf("encode index: %w", err)
 	}
-	if err := store.WriteFile(filepath.Join(dir, FileName), data, 0o644); err != nil {
+	if err := store.WriteVerified(filepath.Join(dir, FileName), data, 0o644); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(dir, legacyFile))
