@@ -3,19 +3,22 @@
 // floors of the same machine in the same run, and writes a dated report
 // with tables and plots.
 //
-//	go run -C bench ./report               # kubernetes v1.31.0, 5 runs, scale to 100k files, other corpora, quality (~10 min)
+//	go run -C bench ./report               # kubernetes v1.31.0, 5 runs, scale to 200k files, other corpora, quality (~25 min)
 //	go run -C bench ./report -short        # smoke run on a small corpus (CI runs it; under a minute)
 //	go run -C bench ./report -corpus MODULE@VERSION -runs 3 -scale 10000,50000 -quality=false
 //
 // Measures: cold index, no-change and one-change re-index with peak RSS,
 // the index's size on disk; `rubi context` as a fresh process and
-// in-process (p50, p95); note registration throughput; each hook as a
-// fresh process; a scale series replicating the corpus, with the slope of
-// time and memory against files; retrieval quality (bench/quality).
-// Floors: rg scanning the tree for import-like lines, a stat-only walk
-// (find -printf %s) and reading every file once (a worker per core). The
-// report states each target as a ratio and says by how much a missed one
-// is missed.
+// in-process (p50, p95); the no-change `rubi index` and the default
+// `rubi context` (its refresh included) in turns with `rubi-hook version`;
+// note registration throughput; each hook as a fresh process; a scale
+// series replicating the corpus, with the slope of time and memory
+// against files; retrieval quality (bench/quality). Floors: universal-ctags
+// tagging the tree (Debian: universal-ctags), rg scanning it for
+// import-like lines (Debian: ripgrep), a stat-only walk (find -printf %s)
+// and reading every file once (a worker per core); a floor whose program
+// is missing is said so. The report states each target as a ratio and
+// says by how much a missed one is missed.
 package main
 
 import (
@@ -111,7 +114,7 @@ func (o *options) defaults(scale string) {
 		o.notes = pick(2000, 100)
 	}
 	if scale == "" {
-		scale = "10000,50000,100000"
+		scale = "10000,48000,200000"
 		if o.short {
 			scale = "1000,2000"
 		}
@@ -153,6 +156,13 @@ type report struct {
 	bytes          int64
 	rg, walk, read stat
 	rgMissing      bool
+	// ctags is universal-ctags tagging the tree; ctagsMissing says it is
+	// not installed (or another ctags is, whose work is not comparable).
+	ctags        stat
+	ctagsMissing bool
+	// refresh is `rubi-hook version`, the no-change `rubi index` and the
+	// default `rubi context` (its refresh included), timed in turns.
+	refresh        [3][]time.Duration
 	cold, nochange stat
 	onechange      stat
 	indexBytes     int64
@@ -218,7 +228,7 @@ func run(o options) error {
 	if err := r.floors(tree); err != nil {
 		return err
 	}
-	step("floors: rg %v, stat walk %v, read %v", r.rg.med, r.walk.med, r.read.med)
+	step("floors: ctags %v, rg %v, stat walk %v, read %v", r.ctags.med, r.rg.med, r.walk.med, r.read.med)
 	if err := r.index(rubi, tree); err != nil {
 		return err
 	}
@@ -227,6 +237,10 @@ func run(o options) error {
 		return err
 	}
 	step("context: fresh process p50 %v", perf.Pct(r.ctxFresh, 50))
+	if r.refresh, err = refreshTurns(rubi, hook, tree, o.runs*6); err != nil {
+		return err
+	}
+	step("in turns with the floor: no-change index p50 %v, default context p50 %v", perf.Pct(r.refresh[1], 50), perf.Pct(r.refresh[2], 50))
 	if r.notes, err = perf.Prepare(context.Background(), tree, o.notes, 0); err != nil {
 		return err
 	}
@@ -306,6 +320,14 @@ func (r *report) repeat(before func() error, fn func() (perf.Run, error)) (stat,
 func (r *report) floors(tree string) error {
 	perf.Settle()
 	var err error
+	if !universalCtags() {
+		r.ctagsMissing = true
+	} else if r.ctags, err = r.repeat(nil, func() (perf.Run, error) {
+		// What rubi's index leaves out by default is left out here.
+		return perf.ExecPeak(tree, nil, "ctags", "-R", "--exclude=.git", "--exclude=vendor", "--exclude=node_modules", "-f", "/dev/null", ".")
+	}); err != nil {
+		return err
+	}
 	if _, lerr := exec.LookPath("rg"); lerr != nil {
 		r.rgMissing = true
 	} else if r.rg, err = r.repeat(nil, func() (perf.Run, error) {
@@ -324,6 +346,30 @@ func (r *report) floors(tree string) error {
 	}
 	r.read, err = r.repeat(nil, func() (perf.Run, error) { return readAll(tree) })
 	return err
+}
+
+// universalCtags says whether the ctags on PATH is universal-ctags: an
+// older ctags (Exuberant, BSD) tags fewer languages and is no floor of
+// the same work.
+func universalCtags() bool {
+	out, err := exec.Command("ctags", "--version").Output()
+	return err == nil && strings.Contains(string(out), "Universal Ctags")
+}
+
+// refreshTurns times `rubi-hook version`, a no-change `rubi index` and
+// the default `rubi context` (which refreshes the index first) in turns,
+// n of each.
+func refreshTurns(rubi, hook, tree string, n int) ([3][]time.Duration, error) {
+	var failed error
+	call := func(bin string, args ...string) func() {
+		return func() {
+			if _, err := perf.Exec(tree, nil, bin, args...); err != nil && failed == nil {
+				failed = err
+			}
+		}
+	}
+	ds := perf.TimeTurns(n, []func(){call(hook, "version"), call(rubi, "index", "--root", tree), call(rubi, "context", queries[0], "--root", tree)}, nil)
+	return [3][]time.Duration{ds[0], ds[1], ds[2]}, failed
 }
 
 // readAll reads every file of dir once, a worker per core, as rubi's
