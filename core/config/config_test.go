@@ -33,7 +33,7 @@ func expectedErrors(t *testing.T, src []byte) map[int]string {
 }
 
 // projectWith makes a project root whose rubi.hcl is src.
-func projectWith(t *testing.T, src []byte) string {
+func projectWith(t testing.TB, src []byte) string {
 	t.Helper()
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, FileName), src, 0o644); err != nil {
