@@ -461,9 +461,12 @@ func decode(path string, data []byte) (*Chunk, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("%s: not a chunk: the frontmatter does not end", path)
 	}
-	c := &Chunk{}
-	if err := yaml.Unmarshal(rest[:i+1], c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	c, quick := quickChunk(rest[:i+1])
+	if !quick {
+		c = &Chunk{}
+		if err := yaml.Unmarshal(rest[:i+1], c); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	if c.ID == "" || c.Hash == "" {
 		return nil, fmt.Errorf("%s: not a chunk: no id or hash", path)
