@@ -52,7 +52,7 @@ func byKey(all []*Note) map[string]*Note {
 
 func TestNodesAsNotes(t *testing.T) {
 	root, st := project(t)
-	nodes := NewNodes(func() *knowledge.Store { return st }, root, t.TempDir(), nil)
+	nodes := NewNodes(func() *knowledge.Store { return st }, root, t.TempDir(), nil, false)
 	all, problems := nodes.All(1)
 	if len(all) != 4 || len(problems) != 0 {
 		t.Fatalf("%d notes, problems %q", len(all), problems)
@@ -85,7 +85,7 @@ func TestNodesAsNotes(t *testing.T) {
 
 func TestNodeFilters(t *testing.T) {
 	root, st := project(t)
-	nodes := NewNodes(func() *knowledge.Store { return st }, root, t.TempDir(), nil)
+	nodes := NewNodes(func() *knowledge.Store { return st }, root, t.TempDir(), nil, false)
 	inCart := func(f string) bool { return f == "cart/coupon.go" }
 	for _, c := range []struct {
 		key  string
@@ -113,7 +113,7 @@ func TestNodeFilters(t *testing.T) {
 
 func TestCriticalNotesFile(t *testing.T) {
 	root, st := project(t)
-	nodes := NewNodes(func() *knowledge.Store { return st }, root, t.TempDir(), nil)
+	nodes := NewNodes(func() *knowledge.Store { return st }, root, t.TempDir(), nil, false)
 	all, _ := nodes.All(1)
 	if err := nodes.WriteCritical(all); err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestANodeCacheChangedInPlaceIsNotTaken(t *testing.T) {
 	if err := os.MkdirAll(indexDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	NewNodes(func() *knowledge.Store { return st }, root, indexDir, nil).All(1) // writes the cache
+	NewNodes(func() *knowledge.Store { return st }, root, indexDir, nil, false).All(1) // writes the cache
 	path := filepath.Join(indexDir, cacheFile)
 	if _, err := os.Stat(path + store.WrittenSuffix); err != nil {
 		t.Fatalf("the cache's version was not recorded: %v", err)
@@ -248,9 +248,11 @@ func TestANodeCacheChangedInPlaceIsNotTaken(t *testing.T) {
 	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	fresh := knowledge.Open(knowledge.Options{Root: root})
-	all, _ := NewNodes(func() *knowledge.Store { return fresh }, root, indexDir, nil).All(1)
-	if got := byKey(all)["concept-cents"]; got == nil || !strings.HasPrefix(got.Document().Title, "Money") {
-		t.Fatalf("after the cache changed in place the note reads %+v", got)
+	for _, oneShot := range []bool{false, true} { // read, and mapped
+		fresh := knowledge.Open(knowledge.Options{Root: root})
+		all, _ := NewNodes(func() *knowledge.Store { return fresh }, root, indexDir, nil, oneShot).All(1)
+		if got := byKey(all)["concept-cents"]; got == nil || !strings.HasPrefix(got.Document().Title, "Money") {
+			t.Fatalf("one-shot %v: after the cache changed in place the note reads %+v", oneShot, got)
+		}
 	}
 }

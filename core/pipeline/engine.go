@@ -80,7 +80,7 @@ func New(cfg *config.Config, o Options) *Engine {
 			}
 		}
 	}
-	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.folder.dir, logger)
+	e.nodes = notes.NewNodes(e.project.Knowledge, cfg.Root, e.folder.dir, logger, o.OneShot)
 	e.chunks = notes.NewChunks(cfg.Root)
 	e.notes = notesindex.New(notesindex.Options{Dir: e.folder.dir, Nodes: e.nodes, Chunks: e.chunks, Settings: &cfg.Index, Logger: logger, OneShot: o.OneShot})
 	return e
