@@ -104,8 +104,11 @@ type Ranker struct {
 	mu       sync.Mutex
 	settings Settings
 	stateDir string
-	state    *state
-	stamp    store.Stamp
+	// oneShot is core.Setup.OneShot: the state is a view of the mapped
+	// file, never released, instead of a copy (store.Mapped).
+	oneShot bool
+	state   *state
+	stamp   store.Stamp
 }
 
 // New returns the ranker with its default settings.
@@ -146,7 +149,7 @@ func (r *Ranker) Configure(_ context.Context, setup core.Setup) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.settings, r.stateDir = s, setup.StateDir
+	r.settings, r.stateDir, r.oneShot = s, setup.StateDir, setup.OneShot
 	return nil
 }
 
@@ -380,7 +383,7 @@ func (r *Ranker) current() (*state, error) {
 		}
 		return nil, fmt.Errorf("%s: no state in %s; run `rubi index`: %w", Name, r.stateDir, err)
 	}
-	data, err := store.ReadLeaf(path, maxState)
+	data, err := readState(path, r.oneShot)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
@@ -393,6 +396,24 @@ func (r *Ranker) current() (*state, error) {
 	}
 	r.state, r.stamp = st, stamp
 	return st, nil
+}
+
+// readState reads the state file at path: mapped in a one-shot process,
+// whose state keeps viewing it until the process exits, read into memory
+// in any other.
+func readState(path string, oneShot bool) ([]byte, error) {
+	if !oneShot {
+		return store.ReadLeaf(path, maxState)
+	}
+	m, err := store.Map(path, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Data) > maxState {
+		m.Close()
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxState)
+	}
+	return m.Data, nil
 }
 
 // Prepare reads the state ahead of Rank (core.Preparer), while the

@@ -250,4 +250,12 @@ func TestAStateChangedInPlaceIsCheckedAgain(t *testing.T) {
 	if err := r.Verify(context.Background()); err == nil || !strings.Contains(err.Error(), "is damaged") {
 		t.Fatalf("a state changed in place: %v, want it said damaged", err)
 	}
+	// A one-shot process, which maps the file, catches it too.
+	mapped := New()
+	if err := mapped.Configure(context.Background(), core.Setup{StateDir: r.stateDir, OneShot: true, Settings: json.RawMessage(`{"sitting": 1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mapped.Rank(context.Background(), words(core.DocNode, core.DocChunk)); err == nil || !strings.Contains(err.Error(), "is damaged") {
+		t.Fatalf("one-shot, a state changed in place: %v, want it said damaged", err)
+	}
 }
