@@ -56,8 +56,15 @@
 // A checked file's line table is emptied once its references are
 // collected, and the references are kept packed (their strings once per
 // run, packed.go) until every package is checked and the type
-// information is let go. Implementations are paired at the end, each
-// type with the interfaces whose first method it has. What is left is
+// information is let go. A package's methods are paired with the
+// interfaces it sees as soon as its declarations are checked (those of
+// everything it imports are by then), each type with the interfaces
+// whose first method it has; so a package's declarations are kept only
+// until the last package that sees them, directly or not, is done
+// (run.finished), not to the end of the run: a tree's declarations are
+// not all held at once, but those of the packages still to be imported
+// or paired with (on six copies of kubernetes the step's live heap fell
+// from 378 to about 165 MB). What is left is
 // go/types checking the bodies that may hold a reference, and go/parser
 // reading them: on kubernetes v1.31.0 resolving every Go file costs
 // about 1.1 times the CPU of the rest of the cold index
@@ -137,7 +144,10 @@ type Stats struct {
 	// Pruned counts the function bodies left unchecked because none of
 	// their names can be a reference (prune.go).
 	Pruned int
-	Refs   int
+	// Held is the most packages whose declarations the run held at once
+	// (run.finished lets go of those no package left sees).
+	Held int
+	Refs int
 }
 
 // Refs returns the references of the files of want and of the other

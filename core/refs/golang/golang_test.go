@@ -480,3 +480,41 @@ func TestDroppedFunctionsChangeNothing(t *testing.T) {
 		"14:28 T a/a.go from=helper call",
 	})
 }
+
+// TestDeclarationsLetGoWhenNoPackageSeesThem resolves a tree of a core
+// package and twenty services that import it and nothing else, and a
+// method of each service implements the core's interface: every
+// service is paired, while the run holds the declarations of the core
+// and of the services being checked, not of all of them.
+func TestDeclarationsLetGoWhenNoPackageSeesThem(t *testing.T) {
+	files := map[string]string{
+		"go.mod":       "module example.com/mono\n\ngo 1.22\n",
+		"core/core.go": "package core\n\n// Runner runs.\ntype Runner interface{ Run() int }\n\n// Start runs r.\nfunc Start(r Runner) int { return r.Run() }\n",
+	}
+	const services = 20
+	for i := range services {
+		files[fmt.Sprintf("svc%02d/svc.go", i)] = fmt.Sprintf("package svc%02d\n\nimport \"example.com/mono/core\"\n\n// S is a service.\ntype S struct{ N int }\n\n// Run runs it.\nfunc (s *S) Run() int { return s.N }\n\n// Main starts it.\nfunc Main() int { return core.Start(&S{}) }\n", i)
+	}
+	root := writeTree(t, files)
+	p, err := refstest.Dir(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, st, err := golang.New(golang.Options{Workers: 2}).Check(context.Background(), p, p.Files(core.LangGo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range services {
+		f := fmt.Sprintf("svc%02d/svc.go", i)
+		if !slices.Contains(lines(out[f]), "9:13 Runner.Run core/core.go from=S.Run impl") {
+			t.Errorf("%s: S.Run not paired with core.Runner:\n  %s", f, strings.Join(lines(out[f]), "\n  "))
+		}
+	}
+	if st.Packages != services+1 {
+		t.Errorf("%d packages checked, want %d", st.Packages, services+1)
+	}
+	// The core, and at most a service a worker besides.
+	if st.Held > 3 {
+		t.Errorf("declarations of %d packages held at once, want at most 3 (the core and a service on each of 2 workers)", st.Held)
+	}
+}

@@ -28,11 +28,11 @@ type packed struct {
 type packedRef struct {
 	line, col        int32
 	path, name, from uint32
-	call             bool
+	call, impl       bool
 }
 
-// pack makes rs, references the collector found (none of them Impl), a
-// packed list in t.
+// pack makes rs, references the collector found and the pairings of
+// methods (Impl), a packed list in t.
 func pack(t *refs.Strings, rs []refs.Ref) packed {
 	out := packed{strs: t}
 	if rs == nil {
@@ -40,7 +40,7 @@ func pack(t *refs.Strings, rs []refs.Ref) packed {
 	}
 	out.refs = make([]packedRef, len(rs))
 	for i, r := range rs {
-		out.refs[i] = packedRef{line: int32(r.Line), col: int32(r.Col), path: t.ID(r.Path), name: t.ID(r.Name), from: t.ID(r.From), call: r.Call}
+		out.refs[i] = packedRef{line: int32(r.Line), col: int32(r.Col), path: t.ID(r.Path), name: t.ID(r.Name), from: t.ID(r.From), call: r.Call, impl: r.Impl}
 	}
 	return out
 }
@@ -53,13 +53,20 @@ func (p packed) unpack() []refs.Ref {
 	out := make([]refs.Ref, len(p.refs))
 	s := p.strs
 	for i, r := range p.refs {
-		out[i] = refs.Ref{Line: int(r.line), Col: int(r.col), Path: s.At(r.path), Name: s.At(r.name), From: s.At(r.from), Call: r.call}
+		out[i] = refs.Ref{Line: int(r.line), Col: int(r.col), Path: s.At(r.path), Name: s.At(r.name), From: s.At(r.from), Call: r.call, Impl: r.impl}
 	}
 	return out
 }
 
-// packedSize is the bytes a packedRef takes in a spill.
+// packedSize is the bytes a packedRef takes in a spill: five numbers
+// and a byte of flags.
 const packedSize = 4*5 + 1
+
+// The flags of a packedRef in a spill.
+const (
+	spillCall = 1 << iota
+	spillImpl
+)
 
 // spill is where a run puts the references it found, packed, until it
 // ends (refs.Spiller): a large project's were a tenth of the run's peak
@@ -86,11 +93,14 @@ func (s *spill) put(p packed) (spilled, error) {
 		s.buf = binary.LittleEndian.AppendUint32(s.buf, r.path)
 		s.buf = binary.LittleEndian.AppendUint32(s.buf, r.name)
 		s.buf = binary.LittleEndian.AppendUint32(s.buf, r.from)
-		call := byte(0)
+		flags := byte(0)
 		if r.call {
-			call = 1
+			flags |= spillCall
 		}
-		s.buf = append(s.buf, call)
+		if r.impl {
+			flags |= spillImpl
+		}
+		s.buf = append(s.buf, flags)
 	}
 	at := spilled{off: s.end, n: len(p.refs)}
 	if _, err := s.f.WriteAt(s.buf, s.end); err != nil {
@@ -119,7 +129,8 @@ func (s *spill) get(at spilled, strs *refs.Strings) (packed, error) {
 			path: binary.LittleEndian.Uint32(e[8:]),
 			name: binary.LittleEndian.Uint32(e[12:]),
 			from: binary.LittleEndian.Uint32(e[16:]),
-			call: e[20] == 1,
+			call: e[20]&spillCall != 0,
+			impl: e[20]&spillImpl != 0,
 		}
 	}
 	return out, nil
