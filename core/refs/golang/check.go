@@ -49,15 +49,16 @@ type run struct {
 	// budget bounds the bytes of source of the packages being checked
 	// at once (checkBudget).
 	budget *semaphore.Weighted
-	// found are the references of the files checked so far, packed
-	// until the run ends, their strings numbered in strs; out is them as
-	// refs.Ref, made then (finish). Where the project gives a spill
-	// (refs.Spiller), they are there, and spilled says where.
+	// found are the references of the files checked so far, packed,
+	// their strings numbered in strs: what the run answers (answer).
+	// Where the project gives a spill (refs.Spiller), they are there,
+	// and spilled says where. targets are the strings' numbers of the
+	// files they name.
 	found   map[string]packed
 	strs    refs.Strings
 	spill   *spill
 	spilled map[string]spilled
-	out     map[string][]refs.Ref
+	targets map[uint32]bool
 	// names maps each name the units checked so far declare to those
 	// units (prune.go), under namesMu.
 	namesMu sync.RWMutex
@@ -137,9 +138,8 @@ func (r *run) check(ctx context.Context, workers int) error {
 		return err
 	}
 	r.stats.Failed = int(r.failed.Load())
-	out, err := r.finish()
-	r.out = out
-	return err
+	r.finish()
+	return nil
 }
 
 // finished is called once u's check is over (or skipped): u no longer
@@ -167,28 +167,14 @@ func (r *run) finished(u *unit) {
 	}
 }
 
-// finish lets go of the type information, then makes the references
-// found refs.Ref: the type information is no longer held when the
-// references take their full size.
-func (r *run) finish() (map[string][]refs.Ref, error) {
+// finish lets go of the type information: what stays of the run is the
+// references it found, packed.
+func (r *run) finish() {
 	r.pkgs, r.ifaces, r.fakes, r.fset = nil, nil, nil, nil
+	r.names = nil
 	for _, u := range r.g.units {
 		u.whole = nil
 	}
-	out := make(map[string][]refs.Ref, len(r.found)+len(r.spilled))
-	for f, p := range r.found {
-		out[f] = p.unpack()
-		delete(r.found, f)
-	}
-	for f, at := range r.spilled {
-		p, err := r.spill.get(at, &r.strs)
-		if err != nil {
-			return nil, err
-		}
-		out[f] = p.unpack()
-		delete(r.spilled, f)
-	}
-	return out, nil
 }
 
 // checkBudget is the most bytes of source the packages a run checks at
@@ -418,7 +404,11 @@ func (r *run) unit(u *unit, declared, whole func()) {
 // keep keeps the references found in files, packed, under r.mu.
 func (r *run) keep(found map[string][]refs.Ref) {
 	for f, rs := range found {
+		r.stats.Refs += len(rs)
 		p := pack(&r.strs, rs)
+		for _, pr := range p.refs {
+			r.targets[pr.path] = true
+		}
 		if r.spill != nil && !r.spill.broken {
 			at, err := r.spill.put(p)
 			if err == nil {

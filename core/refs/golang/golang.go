@@ -159,25 +159,50 @@ func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map
 
 // Check is Refs with the run's figures.
 func (r *Resolver) Check(ctx context.Context, p refs.Project, want []string) (map[string][]refs.Ref, Stats, error) {
+	a, st, err := r.answer(ctx, p, want)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	defer a.Close()
+	out := make(map[string][]refs.Ref, len(a.found)+len(a.spilled))
+	for _, f := range a.Paths() {
+		if out[f], err = a.Refs(f); err != nil {
+			return nil, Stats{}, err
+		}
+	}
+	return out, st, nil
+}
+
+// Answer is Refs's answer as the run keeps it, packed and, where the
+// project gives a spill (refs.Spiller), on disk: each file's references
+// become refs.Ref when they are asked for.
+func (r *Resolver) Answer(ctx context.Context, p refs.Project, want []string) (refs.Answer, error) {
+	a, _, err := r.answer(ctx, p, want)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (r *Resolver) answer(ctx context.Context, p refs.Project, want []string) (*answer, Stats, error) {
 	workers := r.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	g := newGraph(p, want)
-	run := &run{p: p, g: g, opts: r.opts, build: buildContext(), found: map[string]packed{}, spilled: map[string]spilled{}}
+	run := &run{p: p, g: g, opts: r.opts, build: buildContext(), found: map[string]packed{}, spilled: map[string]spilled{}, targets: map[uint32]bool{}}
 	if sp, ok := p.(refs.Spiller); ok {
 		if f, err := sp.Spill(); err == nil {
-			defer f.Close()
 			run.spill = &spill{f: f}
 		}
 	}
 	if err := run.check(ctx, workers); err != nil {
+		if run.spill != nil {
+			run.spill.f.Close()
+		}
 		return nil, Stats{}, err
 	}
-	for _, refs := range run.out {
-		run.stats.Refs += len(refs)
-	}
-	return run.out, run.stats, nil
+	return newAnswer(run), run.stats, nil
 }
 
 // Affected widens changed files to the Go files whose references may
@@ -229,3 +254,5 @@ func buildContext() build.Context {
 	c.GOROOT, c.GOPATH = "", ""
 	return c
 }
+
+var _ refs.Answerer = (*Resolver)(nil)

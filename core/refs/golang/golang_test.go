@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -516,5 +517,40 @@ func TestDeclarationsLetGoWhenNoPackageSeesThem(t *testing.T) {
 	// The core, and at most a service a worker besides.
 	if st.Held > 3 {
 		t.Errorf("declarations of %d packages held at once, want at most 3 (the core and a service on each of 2 workers)", st.Held)
+	}
+}
+
+// TestAnswerAsRefs takes the shop's references as an Answer, spilled, one
+// file at a time: the files and references Refs gives, and the files
+// they name.
+func TestAnswerAsRefs(t *testing.T) {
+	p, inMemory := resolve(t, "testdata/shop", nil)
+	sp := &spilling{Project: p, dir: t.TempDir()}
+	a, err := golang.New(golang.Options{}).Answer(context.Background(), sp, p.Files(core.LangGo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	want := slices.Sorted(maps.Keys(inMemory))
+	if !slices.Equal(a.Paths(), want) {
+		t.Errorf("paths %v, want %v", a.Paths(), want)
+	}
+	targets, n := map[string]bool{}, 0
+	for _, f := range a.Paths() {
+		rs, err := a.Refs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalLines(t, f, rs, lines(inMemory[f]))
+		n += len(rs)
+		for _, r := range rs {
+			targets[r.Path] = true
+		}
+	}
+	if n != a.Len() || n == 0 {
+		t.Errorf("%d references read, Len says %d", n, a.Len())
+	}
+	if got := slices.Sorted(maps.Keys(targets)); !slices.Equal(a.Targets(), got) {
+		t.Errorf("targets %v, want %v", a.Targets(), got)
 	}
 }

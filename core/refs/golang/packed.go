@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/rubi-dev/rubi/core/refs"
 )
@@ -134,4 +135,63 @@ func (s *spill) get(at spilled, strs *refs.Strings) (packed, error) {
 		}
 	}
 	return out, nil
+}
+
+// answer is a run's references, packed (refs.Answer).
+type answer struct {
+	strs    *refs.Strings
+	found   map[string]packed
+	spill   *spill
+	spilled map[string]spilled
+	paths   []string
+	targets []string
+	n       int
+}
+
+func newAnswer(r *run) *answer {
+	a := &answer{strs: &r.strs, found: r.found, spill: r.spill, spilled: r.spilled, n: r.stats.Refs}
+	a.paths = make([]string, 0, len(r.found)+len(r.spilled))
+	for f := range r.found {
+		a.paths = append(a.paths, f)
+	}
+	for f := range r.spilled {
+		a.paths = append(a.paths, f)
+	}
+	slices.Sort(a.paths)
+	for id := range r.targets {
+		a.targets = append(a.targets, r.strs.At(id))
+	}
+	slices.Sort(a.targets)
+	return a
+}
+
+func (a *answer) Paths() []string   { return a.paths }
+func (a *answer) Targets() []string { return a.targets }
+func (a *answer) Len() int          { return a.n }
+
+// Refs returns a file's references, and lets go of them: each file's
+// are asked once.
+func (a *answer) Refs(path string) ([]refs.Ref, error) {
+	if p, ok := a.found[path]; ok {
+		delete(a.found, path)
+		return p.unpack(), nil
+	}
+	at, ok := a.spilled[path]
+	if !ok {
+		return nil, nil
+	}
+	delete(a.spilled, path)
+	p, err := a.spill.get(at, a.strs)
+	if err != nil {
+		return nil, err
+	}
+	return p.unpack(), nil
+}
+
+// Close closes the spill, which no name leads to: its space is freed.
+func (a *answer) Close() error {
+	if a.spill == nil {
+		return nil
+	}
+	return a.spill.f.Close()
 }
