@@ -637,3 +637,41 @@ func TestSetRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactedAsSaved keeps a run's imports and edges encoded
+// (CompactImports, CompactEdges) and reads the same facts and edges
+// back, and writes the same bytes, as from the manifest that kept them
+// whole.
+func TestCompactedAsSaved(t *testing.T) {
+	whole, compact := synthetic(50), synthetic(50)
+	compact.CompactImports()
+	if err := compact.CompactEdges(); err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range compact.Records() {
+		if rec.Imports != nil || rec.ImportCount() != 2 {
+			t.Fatalf("%s: imports %v kept whole, %d counted", rec.Path, rec.Imports, rec.ImportCount())
+		}
+	}
+	if compact.edges != nil {
+		t.Fatal("the edges were kept whole")
+	}
+	if !reflect.DeepEqual(compact.AllFacts(), whole.AllFacts()) {
+		t.Error("the facts differ")
+	}
+	edges, err := compact.ImportEdges()
+	if err != nil || !reflect.DeepEqual(edges, whole.edges) {
+		t.Errorf("edges: %d of %d, %v", len(edges), len(whole.edges), err)
+	}
+	a, err := whole.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := compact.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("compacted, the manifest encodes to %d bytes unlike %d", len(b), len(a))
+	}
+}

@@ -25,6 +25,23 @@ func (*codeSource) name() string { return "code" }
 func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	e, prev, next, stats := r.e, r.prev, r.next, r.stats
 	next.Parsers = e.stages.parserFingerprints()
+	// A full run writes the symbols as each window of files is parsed
+	// (readAndParse), and lets them go: none of the later steps holds
+	// the whole tree's.
+	writeSymbols := r.opts.Full && !r.opts.notesOnly
+	if writeSymbols {
+		sw, err := manifest.NewSymbolsWriter(e.folder.dir)
+		if err != nil {
+			return err
+		}
+		r.symbols = sw
+		defer func() {
+			if r.symbols != nil {
+				r.symbols.Abort()
+				r.symbols = nil
+			}
+		}()
+	}
 	if r.opts.notesOnly {
 		// The files were parsed by the parsers of the last index: a
 		// parser changed since is the next full refresh's to apply.
@@ -80,14 +97,15 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	}
 	sort.Strings(r.removedIDs)
 	stats.Files.Indexed = next.Len()
-	if r.opts.Full && !r.opts.notesOnly {
-		// The symbols are written now and let go: each later step reads
+	if writeSymbols {
+		// The symbols are written, and let go: each later step reads
 		// back those it needs, and none holds the whole tree's from the
 		// parse to the manifest.
-		if err := next.WriteSymbols(e.folder.dir, prev); err != nil {
+		sw := r.symbols
+		r.symbols = nil
+		if err := sw.Finish(next); err != nil {
 			return err
 		}
-		next.ReleaseSymbols()
 	}
 	return nil
 }

@@ -80,6 +80,9 @@ type indexRun struct {
 	reused   bool
 	refEdges []core.Edge
 	dirty    map[string]bool // the modules whose documents changed
+	// symbols writes a full run's symbols file as the files are parsed
+	// (manifest.SymbolsWriter), until the code's records are made.
+	symbols *manifest.SymbolsWriter
 	// digests are the files' symbols as the maps and the corpora take
 	// them, until the corpora are built (symbolDigests).
 	digests *symbolDigests
@@ -144,12 +147,22 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	r.lap("references")
+	// The imports are resolved and their references found: what is left
+	// of the run reads none, and Save writes them encoded.
+	r.next.CompactImports()
 	r.progress.enter(PhaseRank)
 	r.rank()
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
 	}
-	if err := e.writeVault(r.next, r.edges, r.opts.Full); err != nil {
+	edges := r.edges
+	if edges == nil {
+		var err error
+		if edges, err = r.next.ImportEdges(); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.writeVault(r.next, edges, r.opts.Full); err != nil {
 		return nil, err
 	}
 	return r.save()
@@ -503,6 +516,12 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	}
 	next.ReleaseSymbols()
 	r.digests = nil
+	// The corpora and the maps hold what they need of the import edges:
+	// the manifest keeps them numbered for Save and the vault.
+	if err := next.CompactEdges(); err != nil {
+		return err
+	}
+	r.edges = nil
 	// The corpora are built (rankerJobs), one at a time; the rankers now
 	// index at once, each reading them and writing only its own state.
 	var wg sync.WaitGroup
