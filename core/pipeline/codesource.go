@@ -70,9 +70,9 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
 			if e.roles.hides(s.rec) {
 				// No document: rankers drop the one it may have had.
-				r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, s.rec.Path))
+				r.removedIDs = append(r.removedIDs, r.ids.of(s.rec.Path))
 			} else {
-				r.changedIDs = append(r.changedIDs, core.DocID(core.DocFile, s.rec.Path))
+				r.changedIDs = append(r.changedIDs, r.ids.of(s.rec.Path))
 			}
 		} else {
 			stats.Unchanged++
@@ -154,10 +154,10 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	for _, rec := range recs {
-		c.Documents = append(c.Documents, fileDocument(rec, dg))
+		c.Documents = append(c.Documents, fileDocument(rec, dg, r.ids))
 	}
 	c.DeferBodies(r.fileBodies(recs, dg, func(p string) bool { return full || read[p] }))
-	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides, dg)
+	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides, dg, r.ids)
 	for _, d := range modDocs {
 		if full || dirty[d.Path] {
 			c.Changed = append(c.Changed, d.ID)

@@ -80,6 +80,9 @@ type indexRun struct {
 	reused   bool
 	refEdges []core.Edge
 	dirty    map[string]bool // the modules whose documents changed
+	// ids are the files' document ids, one string a file, until the
+	// corpora are built.
+	ids docIDs
 	// symbols writes a full run's symbols file as the files are parsed
 	// (manifest.SymbolsWriter), until the code's records are made.
 	symbols *manifest.SymbolsWriter
@@ -121,6 +124,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	r.stats = &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
 	r.docs = r.docSources()
 	r.sourceKinds = map[string]string{}
+	r.ids = docIDs{}
 	if err := r.previous(ctx); err != nil {
 		return nil, err
 	}
@@ -332,7 +336,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		imports := edges
 		if e.referencesOn() {
 			// A table that cannot be read was rebuilt (references).
-			if refEdges, err := referenceEdges(e.folder.dir, next, e.oneShot); err == nil {
+			if refEdges, err := referenceEdges(e.folder.dir, next, e.oneShot, nil); err == nil {
 				edges = append(slices.Clip(edges), e.roles.visible(next, refEdges)...)
 			}
 		}
@@ -448,7 +452,7 @@ func (r *indexRun) buildGraph() error {
 func (r *indexRun) rank() {
 	e, prev, next := r.e, r.prev, r.next
 	if e.referencesOn() {
-		edges, err := referenceEdges(e.folder.dir, next, e.oneShot)
+		edges, err := referenceEdges(e.folder.dir, next, e.oneShot, r.ids)
 		if err != nil {
 			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("the references between files are left out of their ranks: %v", err))
 		}
@@ -522,6 +526,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		return err
 	}
 	r.edges = nil
+	r.ids = nil
 	// The corpora are built (rankerJobs), one at a time; the rankers now
 	// index at once, each reading them and writing only its own state.
 	var wg sync.WaitGroup
