@@ -152,7 +152,8 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	}
 	r.lap("references")
 	// The imports are resolved and their references found: what is left
-	// of the run reads none, and Save writes them encoded.
+	// of the run reads none, and Save writes them encoded (the
+	// references' step did, once its resolvers were done, when it ran).
 	r.next.CompactImports()
 	r.progress.enter(PhaseRank)
 	r.rank()
@@ -528,22 +529,39 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	r.edges = nil
 	r.ids = nil
 	// The corpora are built (rankerJobs), one at a time; the rankers now
-	// index at once, each reading them and writing only its own state.
-	var wg sync.WaitGroup
-	var mapsErr error
-	wg.Go(func() { mapsErr = maps() })
-	for _, j := range jobs {
+	// index, each reading them and writing only its own state: at once,
+	// or one after the other on a large tree (rankersAtOnce).
+	index := func(j *rankerJob) {
 		c, _ := cs.get(j.full)
-		wg.Go(func() {
-			t := time.Now()
-			j.err = j.ranker.Index(ctx, c)
-			e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
-			r.progress.add(1, 0)
-		})
+		t := time.Now()
+		j.err = j.ranker.Index(ctx, c)
+		e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
+		r.progress.add(1, 0)
 	}
-	wg.Wait()
-	if mapsErr != nil {
-		return mapsErr
+	atOnce := rankersAtOnce
+	if opts.rankersAtOnce > 0 {
+		atOnce = opts.rankersAtOnce
+	}
+	if next.Len() > atOnce {
+		err := maps()
+		maps = nil // and what the maps were built of
+		if err != nil {
+			return err
+		}
+		for _, j := range jobs {
+			index(j)
+		}
+	} else {
+		var wg sync.WaitGroup
+		var mapsErr error
+		wg.Go(func() { mapsErr = maps() })
+		for _, j := range jobs {
+			wg.Go(func() { index(j) })
+		}
+		wg.Wait()
+		if mapsErr != nil {
+			return mapsErr
+		}
 	}
 	if err := r.rankersIndexed(ctx, jobs, cs); err != nil {
 		return err
@@ -551,6 +569,17 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	r.lap("rankers and maps")
 	return nil
 }
+
+// rankersAtOnce is the most files a project may have for its rankers to
+// index side by side with the maps being written. Each holds its own
+// index while it builds it (bm25's dictionaries and counts, rank.names'
+// entries, rank.ppr's graph, the maps' file graph): on a large tree the
+// sum of those, beside the corpus, is the index run's peak (six copies
+// of kubernetes, 48,000 files: about 150 of 430 MB live; 200,000 files:
+// about 400 of 900), while one after another they cost no more CPU time,
+// only the wall time the cores would have saved. Below it, the rankers'
+// indexes together are smaller than the references' step's peak.
+const rankersAtOnce = 20_000
 
 // rankerJob is one ranker to give a corpus in this run.
 type rankerJob struct {

@@ -168,6 +168,10 @@ func (r *indexRun) references(ctx context.Context) error {
 		}
 	}
 	st.Resolved = len(owner)
+	// The resolvers are done with the project's imports: what is left
+	// of the step, the table, holds them no more.
+	p.release()
+	next.CompactImports()
 	refsOf := func(f string) ([]refs.Ref, error) {
 		i, ok := owner[f]
 		if !ok || i < 0 {
@@ -558,6 +562,12 @@ func (p *refProject) inside(dir string) bool {
 
 // close releases the symbols file, if it was opened, and removes what
 // is left of the spills.
+// release lets go of the imports the resolvers read, once they are
+// done.
+func (p *refProject) release() {
+	p.edges, p.imports, p.users = nil, nil, nil
+}
+
 func (p *refProject) close() {
 	if p.syms != nil {
 		p.syms.Close()
