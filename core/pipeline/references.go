@@ -33,7 +33,10 @@ import (
 // the references the last table holds. A run that changed no code
 // checks the table and keeps it; a damaged or missing one, or one that
 // other resolvers wrote, is rebuilt in full. A table that comes out
-// byte for byte as it was is not written again.
+// byte for byte as it was is not written again. A full table is encoded
+// one file at a time (refs.Encoder) from the resolvers' answers, which
+// keep their references packed until then (refs.Answer): they are never
+// all held as refs.Ref at once.
 
 // ReferenceStats is how the step of references went in an index run.
 type ReferenceStats struct {
