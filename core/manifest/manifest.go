@@ -573,8 +573,14 @@ type SymbolsWriter struct {
 }
 
 // NewSymbolsWriter starts a new generation's symbols file in the index
-// directory dir.
+// directory dir, whose lock the caller holds. What a run that crashed
+// left half written (a temporary file beside a symbols file, which no
+// manifest names) is removed first: it grows with the tree.
 func NewSymbolsWriter(dir string) (*SymbolsWriter, error) {
+	left, _ := filepath.Glob(filepath.Join(dir, ".symbols-*.jsonl.tmp-*"))
+	for _, f := range left {
+		os.Remove(f)
+	}
 	gen := fmt.Sprintf("%x", time.Now().UnixNano())
 	w, err := store.CreateWriter(SymbolsFile(dir, gen), 0o644)
 	if err != nil {

@@ -686,6 +686,11 @@ func TestSymbolsWrittenAsParsed(t *testing.T) {
 	if err := want.Save(alone, nil); err != nil {
 		t.Fatal(err)
 	}
+	// What a run that crashed while writing left.
+	stale := filepath.Join(asParsed, ".symbols-18eed0.jsonl.tmp-123")
+	if err := os.WriteFile(stale, []byte("{\"path\":"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	m := synthetic(60)
 	m.Records()["pkg00/sub0/empty.go"] = &Record{Path: "pkg00/sub0/empty.go", Language: "go", Loaded: true, Fresh: true}
 	want.Records()["pkg00/sub0/empty.go"] = &Record{Path: "pkg00/sub0/empty.go", Language: "go", Loaded: true, Fresh: true}
@@ -706,6 +711,9 @@ func TestSymbolsWrittenAsParsed(t *testing.T) {
 	}
 	if !m.SymbolsWritten() {
 		t.Fatal("SymbolsWritten is false after Finish")
+	}
+	if _, err := os.Lstat(stale); err == nil {
+		t.Error("a half-written symbols file a crash left is still there")
 	}
 	if err := want.Save(alone, nil); err != nil {
 		t.Fatal(err)
