@@ -80,6 +80,9 @@ type indexRun struct {
 	reused   bool
 	refEdges []core.Edge
 	dirty    map[string]bool // the modules whose documents changed
+	// edgesCompacted says the import edges are the manifest's, numbered
+	// (manifest.CompactEdges), no longer edges.
+	edgesCompacted bool
 	// ids are the files' document ids, one string a file, until the
 	// corpora are built.
 	ids docIDs
@@ -161,7 +164,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	edges := r.edges
-	if edges == nil {
+	if r.edgesCompacted {
 		var err error
 		if edges, err = r.next.ImportEdges(); err != nil {
 			return nil, err
@@ -526,7 +529,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	if err := next.CompactEdges(); err != nil {
 		return err
 	}
-	r.edges = nil
+	r.edges, r.edgesCompacted = nil, true
 	r.ids = nil
 	// The corpora are built (rankerJobs), one at a time; the rankers now
 	// index, each reading them and writing only its own state: at once,
