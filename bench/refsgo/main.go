@@ -93,7 +93,7 @@ func main() {
 	fmt.Printf("files asked %d, answered %d (listing and imports %.2fs)\n", len(want), len(out), listed.Seconds())
 	fmt.Printf("resolver: wall %.2fs, cpu %.2fs\n", wall.Seconds(), used.Seconds())
 	fmt.Printf("packages %d (%d with bodies), go/types errors %d, files resolved by name %d\n", st.Packages, st.Bodies, st.Errors, st.Excluded)
-	fmt.Printf("pruned %d\n", st.Pruned)
+	fmt.Printf("pruned %d, declarations held at once %d packages\n", st.Pruned, st.Held)
 	fmt.Printf("references %d (%d implementations, %d to another file)\n", st.Refs, impl, cross)
 	fmt.Printf("peak RSS %d MiB, live heap after it %d MiB\n", maxRSS()>>20, ms.HeapAlloc>>20)
 	if *digest {

@@ -120,7 +120,8 @@ type Record struct {
 	Loaded bool
 	Fresh  bool
 	// importsRaw holds the encoded imports (importsN of them) as read from
-	// the manifest, until DecodedImports decodes them.
+	// the manifest, or as CompactImports encoded them; DecodedImports
+	// decodes them.
 	importsRaw []byte
 	importsN   int
 }
@@ -180,8 +181,9 @@ type Manifest struct {
 	edges    []core.Edge
 	edgesRaw []byte
 	hasEdges bool
-	// edgesKept says edges were decoded from edgesRaw unchanged, so the
-	// manifest writes the bytes back instead of encoding them again.
+	// edgesKept says edges were decoded from edgesRaw unchanged, or
+	// encoded into it (CompactEdges), so the manifest writes the bytes
+	// back instead of encoding them again.
 	edgesKept bool
 	// sorted caches SortedPaths for queries running at once; with list,
 	// it is list's paths.
@@ -555,6 +557,84 @@ func (m *Manifest) WriteSymbols(dir string, prev *Manifest) error {
 	return nil
 }
 
+// SymbolsWriter writes a full run's symbols file as its files are
+// parsed, a few at a time, rather than once all are (WriteSymbols):
+// each file's symbols are let go once written, so that the run never
+// holds the whole tree's, nor the file's bytes beside them (at the end
+// of the parse of six copies of kubernetes, those were the live heap's
+// largest part). The file is the one WriteSymbols writes for the same
+// records: their lines in path order.
+type SymbolsWriter struct {
+	w    *store.Writer
+	gen  string
+	off  int64
+	last string
+	n    int
+}
+
+// NewSymbolsWriter starts a new generation's symbols file in the index
+// directory dir, whose lock the caller holds. What a run that crashed
+// left half written (a temporary file beside a symbols file, which no
+// manifest names) is removed first: it grows with the tree.
+func NewSymbolsWriter(dir string) (*SymbolsWriter, error) {
+	left, _ := filepath.Glob(filepath.Join(dir, ".symbols-*.jsonl.tmp-*"))
+	for _, f := range left {
+		os.Remove(f)
+	}
+	gen := fmt.Sprintf("%x", time.Now().UnixNano())
+	w, err := store.CreateWriter(SymbolsFile(dir, gen), 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &SymbolsWriter{w: w, gen: gen}, nil
+}
+
+// Add writes the symbols line of rec, a record as this run parsed it
+// (Loaded), whose path comes after the last one added, sets its offsets,
+// and lets go of its symbols (as ReleaseSymbols would); a record without
+// symbols keeps none, and stays loaded.
+func (sw *SymbolsWriter) Add(rec *Record) error {
+	if sw.n > 0 && rec.Path <= sw.last {
+		return fmt.Errorf("symbols: %s comes after %s", rec.Path, sw.last)
+	}
+	if !rec.Loaded {
+		return fmt.Errorf("symbols: %s was not parsed in this run", rec.Path)
+	}
+	sw.last, sw.n = rec.Path, sw.n+1
+	if len(rec.Syms) == 0 {
+		rec.SymOff, rec.SymLen = 0, 0
+		return nil
+	}
+	line, err := symbolLine(rec)
+	if err != nil {
+		return err
+	}
+	if _, err := sw.w.Write(line); err != nil {
+		return err
+	}
+	rec.SymOff, rec.SymLen = sw.off, len(line)
+	sw.off += int64(len(line))
+	rec.Syms, rec.Loaded = nil, false
+	return nil
+}
+
+// Finish puts the file in place as m's symbols file (SymbolsWritten):
+// m's records must be those added, every one.
+func (sw *SymbolsWriter) Finish(m *Manifest) error {
+	if sw.n != m.Len() {
+		sw.w.Abort()
+		return fmt.Errorf("symbols: %d files written of %d", sw.n, m.Len())
+	}
+	if err := sw.w.Commit(); err != nil {
+		return err
+	}
+	m.Generation, m.symbolsWritten = sw.gen, true
+	return nil
+}
+
+// Abort drops what was written.
+func (sw *SymbolsWriter) Abort() { sw.w.Abort() }
+
 // SymbolsWritten reports whether WriteSymbols wrote m's symbols file:
 // the symbols of m's records are then read from m's generation
 // (OpenSymbols on m), not the last manifest's.
@@ -572,6 +652,32 @@ func (m *Manifest) ReleaseSymbols() {
 		if rec.Fresh && rec.SymLen > 0 {
 			rec.Syms, rec.Loaded = nil, false
 		}
+	}
+}
+
+// CompactImports keeps the imports of the records this run parsed
+// (Fresh) encoded as the manifest writes them, rather than as
+// core.Imports, once nothing needs them all decoded: the imports are
+// resolved, and what still reads a file's imports (Facts) decodes them.
+// A file's imports, as core.Imports and their strings, take twice their
+// encoding, and a large tree has millions (a tenth of the live heap of
+// an index run's last steps on six copies of kubernetes). Save writes
+// the same bytes either way.
+func (m *Manifest) CompactImports() {
+	var scratch []byte
+	for rec := range m.all() {
+		if !rec.Fresh || rec.Imports == nil {
+			continue
+		}
+		scratch = scratch[:0]
+		for _, im := range rec.Imports {
+			scratch = appendImport(scratch, im)
+		}
+		var raw []byte
+		if len(scratch) > 0 {
+			raw = bytes.Clone(scratch)
+		}
+		rec.importsRaw, rec.importsN, rec.Imports = raw, len(rec.Imports), nil
 	}
 }
 
@@ -903,6 +1009,26 @@ func (m *Manifest) HasEdges() bool { return m.hasEdges }
 // SetEdges sets the file import edges Save writes: those this run
 // resolved.
 func (m *Manifest) SetEdges(edges []core.Edge) { m.edges = edges }
+
+// CompactEdges keeps the import edges SetEdges gave in the form Save
+// writes them, numbered by file (ImportEdges decodes them), rather than
+// as core.Edges: about a tenth of their size, for the rest of a run that
+// no longer reads them but to save them and draw the vault. The
+// manifest's files must be final (SortedPaths numbers them).
+func (m *Manifest) CompactEdges() error {
+	if m.edges == nil {
+		return nil
+	}
+	if !m.edgesKept {
+		raw, err := encodeEdges(m.SortedPaths(), m.edges)
+		if err != nil {
+			return err
+		}
+		m.edgesRaw, m.edgesKept = raw, true
+	}
+	m.edges = nil
+	return nil
+}
 
 // CarryEdges takes over prev's stored import edges as they are, for a
 // run that did not resolve imports: Save writes them back, unless

@@ -681,3 +681,116 @@ func TestAManifestChangedInPlaceIsCheckedAgain(t *testing.T) {
 		t.Fatalf("a manifest changed in place: %v, want a checksum mismatch", err)
 	}
 }
+
+// TestCompactedAsSaved keeps a run's imports and edges encoded
+// (CompactImports, CompactEdges) and reads the same facts and edges
+// back, and writes the same bytes, as from the manifest that kept them
+// whole.
+func TestCompactedAsSaved(t *testing.T) {
+	whole, compact := synthetic(50), synthetic(50)
+	compact.CompactImports()
+	if err := compact.CompactEdges(); err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range compact.Records() {
+		if rec.Imports != nil || rec.ImportCount() != 2 {
+			t.Fatalf("%s: imports %v kept whole, %d counted", rec.Path, rec.Imports, rec.ImportCount())
+		}
+	}
+	if compact.edges != nil {
+		t.Fatal("the edges were kept whole")
+	}
+	if !reflect.DeepEqual(compact.AllFacts(), whole.AllFacts()) {
+		t.Error("the facts differ")
+	}
+	edges, err := compact.ImportEdges()
+	if err != nil || !reflect.DeepEqual(edges, whole.edges) {
+		t.Errorf("edges: %d of %d, %v", len(edges), len(whole.edges), err)
+	}
+	a, err := whole.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := compact.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("compacted, the manifest encodes to %d bytes unlike %d", len(b), len(a))
+	}
+}
+
+// A full run writes its symbols file as its files are parsed
+// (SymbolsWriter), in path order, letting each file's symbols go: the
+// file, and the manifest Save writes then, are those Save alone writes.
+// A record out of order, or missing at the end, is an error.
+func TestSymbolsWrittenAsParsed(t *testing.T) {
+	alone, asParsed := t.TempDir(), t.TempDir()
+	want := synthetic(60)
+	if err := want.Save(alone, nil); err != nil {
+		t.Fatal(err)
+	}
+	// What a run that crashed while writing left.
+	stale := filepath.Join(asParsed, ".symbols-18eed0.jsonl.tmp-123")
+	if err := os.WriteFile(stale, []byte("{\"path\":"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := synthetic(60)
+	m.Records()["pkg00/sub0/empty.go"] = &Record{Path: "pkg00/sub0/empty.go", Language: "go", Loaded: true, Fresh: true}
+	want.Records()["pkg00/sub0/empty.go"] = &Record{Path: "pkg00/sub0/empty.go", Language: "go", Loaded: true, Fresh: true}
+	sw, err := NewSymbolsWriter(asParsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range m.SortedPaths() {
+		if err := sw.Add(m.Records()[p]); err != nil {
+			t.Fatal(err)
+		}
+		if rec := m.Records()[p]; rec.Syms != nil && rec.SymLen > 0 {
+			t.Fatalf("%s still holds its symbols once written", p)
+		}
+	}
+	if err := sw.Finish(m); err != nil {
+		t.Fatal(err)
+	}
+	if !m.SymbolsWritten() {
+		t.Fatal("SymbolsWritten is false after Finish")
+	}
+	if _, err := os.Lstat(stale); err == nil {
+		t.Error("a half-written symbols file a crash left is still there")
+	}
+	if err := want.Save(alone, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(asParsed, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, errA := os.ReadFile(SymbolsFile(alone, want.Generation))
+	b, errB := os.ReadFile(SymbolsFile(asParsed, m.Generation))
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Fatalf("the symbols file written as parsed differs from Save's (%v, %v)", errA, errB)
+	}
+	back, err := Load(asParsed, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.SymbolsIntact(asParsed) || !reflect.DeepEqual(back.AllFacts(), want.AllFacts()) {
+		t.Error("the manifest saved after the symbols were written as parsed differs")
+	}
+
+	m = synthetic(3)
+	sw, err = NewSymbolsWriter(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := m.SortedPaths()
+	if err := sw.Add(m.Records()[paths[1]]); err != nil {
+		t.Fatal(err)
+	}
+	if err := sw.Add(m.Records()[paths[0]]); err == nil {
+		t.Error("a record out of order: no error")
+	}
+	if err := sw.Finish(m); err == nil {
+		t.Error("Finish with records not written: no error")
+	}
+}

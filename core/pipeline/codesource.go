@@ -25,6 +25,23 @@ func (*codeSource) name() string { return "code" }
 func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	e, prev, next, stats := r.e, r.prev, r.next, r.stats
 	next.Parsers = e.stages.parserFingerprints()
+	// A full run writes the symbols as each window of files is parsed
+	// (readAndParse), and lets them go: none of the later steps holds
+	// the whole tree's.
+	writeSymbols := r.opts.Full && !r.opts.notesOnly
+	if writeSymbols {
+		sw, err := manifest.NewSymbolsWriter(e.folder.dir)
+		if err != nil {
+			return err
+		}
+		r.symbols = sw
+		defer func() {
+			if r.symbols != nil {
+				r.symbols.Abort()
+				r.symbols = nil
+			}
+		}()
+	}
 	if r.opts.notesOnly {
 		// The files were parsed by the parsers of the last index: a
 		// parser changed since is the next full refresh's to apply.
@@ -53,9 +70,9 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 			s.rec.Role = codemap.RoleOf(s.rec.Path, s.rec.Language, r.attrs, s.rec.Generated)
 			if e.roles.hides(s.rec) {
 				// No document: rankers drop the one it may have had.
-				r.removedIDs = append(r.removedIDs, core.DocID(core.DocFile, s.rec.Path))
+				r.removedIDs = append(r.removedIDs, r.ids.of(s.rec.Path))
 			} else {
-				r.changedIDs = append(r.changedIDs, core.DocID(core.DocFile, s.rec.Path))
+				r.changedIDs = append(r.changedIDs, r.ids.of(s.rec.Path))
 			}
 		} else {
 			stats.Unchanged++
@@ -80,14 +97,15 @@ func (*codeSource) read(ctx context.Context, r *indexRun) error {
 	}
 	sort.Strings(r.removedIDs)
 	stats.Files.Indexed = next.Len()
-	if r.opts.Full && !r.opts.notesOnly {
-		// The symbols are written now and let go: each later step reads
+	if writeSymbols {
+		// The symbols are written, and let go: each later step reads
 		// back those it needs, and none holds the whole tree's from the
 		// parse to the manifest.
-		if err := next.WriteSymbols(e.folder.dir, prev); err != nil {
+		sw := r.symbols
+		r.symbols = nil
+		if err := sw.Finish(next); err != nil {
 			return err
 		}
-		next.ReleaseSymbols()
 	}
 	return nil
 }
@@ -136,10 +154,10 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	for _, rec := range recs {
-		c.Documents = append(c.Documents, fileDocument(rec, dg))
+		c.Documents = append(c.Documents, fileDocument(rec, dg, r.ids))
 	}
 	c.DeferBodies(r.fileBodies(recs, dg, func(p string) bool { return full || read[p] }))
-	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides, dg)
+	modDocs, modEdges := moduleDocuments(next, func(mod string) bool { return full || dirty[mod] }, e.roles.hides, dg, r.ids)
 	for _, d := range modDocs {
 		if full || dirty[d.Path] {
 			c.Changed = append(c.Changed, d.ID)

@@ -38,7 +38,8 @@
 //     parser of their language in batches of about core.ChunkSize, a
 //     worker per core, while the next window is read into a second
 //     arena. A window's contents go once parsed: no step holds the
-//     tree's contents.
+//     tree's contents. A full run writes the symbols of each window as
+//     it is parsed (manifest.SymbolsWriter), and lets them go.
 //  3. rankersCurrent: each ranker's fingerprint (its block in rubi.hcl,
 //     the index settings every corpus depends on, a built-in's version;
 //     computed without starting anything) against the manifest's, and
@@ -56,9 +57,13 @@
 //     read again as its document is made), or
 //     not at all when nothing it holds changed. The rankers index at
 //     once, and the maps are written meanwhile: .rubi/map.md within
-//     budgets.map and the pages of the modules that changed.
-//  6. save: the symbols, then the manifest, which is the run's commit
-//     point, then each document source's own state.
+//     budgets.map and the pages of the modules that changed; on a tree
+//     of more than rankersAtOnce files, the maps first and then one
+//     ranker after another, so that their indexes in the making are not
+//     all held at once.
+//  6. save: the symbols (unless written as parsed), then the manifest,
+//     which is the run's commit point, then each document source's own
+//     state.
 //
 // A ranker whose Info says Stateless (query.paths, notes.files,
 // query.time rank from what the engine holds already) is given no corpus

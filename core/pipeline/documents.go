@@ -14,14 +14,34 @@ import (
 // proportional to the project rather than to its largest files.
 const maxBody = 128 << 10
 
+// docIDs hands out the files' document ids (core.DocID), one string a
+// file for an index run: its documents, the edges to and from them, and
+// its lists of changed files would each make their own, half a dozen a
+// file (67 MB on 200,000 files). The zero value makes a new one each
+// time. Not safe for concurrent use.
+type docIDs map[string]string
+
+// of returns the document id of the file at path.
+func (ids docIDs) of(path string) string {
+	if ids == nil {
+		return core.DocID(core.DocFile, path)
+	}
+	id, ok := ids[path]
+	if !ok {
+		id = core.DocID(core.DocFile, path)
+		ids[path] = id
+	}
+	return id
+}
+
 // fileDocument builds the document of one file, without its body
 // (fileBody): the index run leaves bodies to be read as a ranker asks
 // (core.Corpus.DeferBodies). Its Names are the symbols' when they are
 // loaded or digested (dg), which rankers were told to expect of an
 // incremental corpus.
-func fileDocument(rec *manifest.Record, dg *symbolDigests) core.Document {
+func fileDocument(rec *manifest.Record, dg *symbolDigests, ids docIDs) core.Document {
 	d := core.Document{
-		ID:       core.DocID(core.DocFile, rec.Path),
+		ID:       ids.of(rec.Path),
 		Kind:     core.DocFile,
 		Path:     rec.Path,
 		Title:    path.Base(rec.Path),
@@ -164,7 +184,7 @@ func fileBody(head string, content []byte) string {
 // must have their symbols loaded or digested, dg); and the contains edges
 // module → file.
 // Files hidden by their role are left out.
-func moduleDocuments(m *manifest.Manifest, withBody func(mod string) bool, hidden func(*manifest.Record) bool, dg *symbolDigests) ([]core.Document, []core.Edge) {
+func moduleDocuments(m *manifest.Manifest, withBody func(mod string) bool, hidden func(*manifest.Record) bool, dg *symbolDigests, ids docIDs) ([]core.Document, []core.Edge) {
 	files := map[string][]*manifest.Record{}
 	for _, p := range m.SortedPaths() {
 		rec := m.Records()[p]
@@ -201,7 +221,7 @@ func moduleDocuments(m *manifest.Manifest, withBody func(mod string) bool, hidde
 				body.WriteString(name)
 				body.WriteByte(' ')
 			}
-			edges = append(edges, core.Edge{From: id, To: core.DocID(core.DocFile, rec.Path), Kind: core.EdgeContains, Weight: containsWeight})
+			edges = append(edges, core.Edge{From: id, To: ids.of(rec.Path), Kind: core.EdgeContains, Weight: containsWeight})
 		}
 		if withBody(mod) {
 			d.Body = body.String()

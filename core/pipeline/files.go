@@ -283,6 +283,15 @@ func (r *indexRun) readAndParse(ctx context.Context, todo []*scanned, route map[
 			if err := r.parse(gctx, parse, route); err != nil {
 				return err
 			}
+			if r.symbols != nil {
+				for _, s := range w.files {
+					if s.skip == "" {
+						if err := r.symbols.Add(s.rec); err != nil {
+							return err
+						}
+					}
+				}
+			}
 			dropContents(w.files)
 			free <- w.arena // room for two: never waits
 		}

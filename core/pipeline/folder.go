@@ -174,6 +174,10 @@ func symbolsSource(prev, next *manifest.Manifest) *manifest.Manifest {
 	return prev
 }
 
+// hasSymbols says eachSymbols gives rec's symbols: they are in hand, or
+// in the symbols file.
+func hasSymbols(rec *manifest.Record) bool { return rec.Loaded || rec.SymLen != 0 }
+
 // eachSymbols calls fn with the symbols of each of recs that has some
 // recorded: those loaded as they are, the others read from the symbols
 // file (symbolsSource) into a copy of the record and let go once fn
@@ -186,7 +190,7 @@ func eachSymbols(dir string, prev, next *manifest.Manifest, recs []*manifest.Rec
 		case rec.Loaded:
 			fn(rec, rec.Syms)
 			continue
-		case rec.SymLen == 0:
+		case !hasSymbols(rec):
 			continue
 		}
 		if r == nil {

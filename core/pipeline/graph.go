@@ -242,7 +242,7 @@ func (e *Engine) Draw(opts codemap.DrawOptions) (*codemap.Drawing, error) {
 		return nil, err
 	}
 	edges, _ := resolve.Analyze(project, m.AllFacts())
-	refEdges, err := referenceEdges(e.folder.dir, m, e.oneShot)
+	refEdges, err := referenceEdges(e.folder.dir, m, e.oneShot, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,10 @@ type IndexOptions struct {
 	// parsed at a time in place of readWindow()'s (tests: windows of one
 	// file each).
 	readWindow int
+	// rankersAtOnce, when set, is the most files for the rankers to
+	// index side by side in place of the constant's (tests: one after
+	// another on a small project).
+	rankersAtOnce int
 	// notesMaps, with notesOnly, writes the maps too: a curated summary
 	// (.rubi/summaries/, which the notes' stamp does not cover) is woven
 	// into them. A refresh after a changed notes folder leaves them be:

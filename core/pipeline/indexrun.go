@@ -80,6 +80,15 @@ type indexRun struct {
 	reused   bool
 	refEdges []core.Edge
 	dirty    map[string]bool // the modules whose documents changed
+	// edgesCompacted says the import edges are the manifest's, numbered
+	// (manifest.CompactEdges), no longer edges.
+	edgesCompacted bool
+	// ids are the files' document ids, one string a file, until the
+	// corpora are built.
+	ids docIDs
+	// symbols writes a full run's symbols file as the files are parsed
+	// (manifest.SymbolsWriter), until the code's records are made.
+	symbols *manifest.SymbolsWriter
 	// digests are the files' symbols as the maps and the corpora take
 	// them, until the corpora are built (symbolDigests).
 	digests *symbolDigests
@@ -118,6 +127,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	r.stats = &IndexStats{Root: e.cfg.Root, Languages: map[string]int{}, Rankers: map[string]string{}}
 	r.docs = r.docSources()
 	r.sourceKinds = map[string]string{}
+	r.ids = docIDs{}
 	if err := r.previous(ctx); err != nil {
 		return nil, err
 	}
@@ -144,12 +154,23 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	r.lap("references")
+	// The imports are resolved and their references found: what is left
+	// of the run reads none, and Save writes them encoded (the
+	// references' step did, once its resolvers were done, when it ran).
+	r.next.CompactImports()
 	r.progress.enter(PhaseRank)
 	r.rank()
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
 	}
-	if err := e.writeVault(r.next, r.edges, r.opts.Full); err != nil {
+	edges := r.edges
+	if r.edgesCompacted {
+		var err error
+		if edges, err = r.next.ImportEdges(); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.writeVault(r.next, edges, r.opts.Full); err != nil {
 		return nil, err
 	}
 	return r.save()
@@ -319,7 +340,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		imports := edges
 		if e.referencesOn() {
 			// A table that cannot be read was rebuilt (references).
-			if refEdges, err := referenceEdges(e.folder.dir, next, e.oneShot); err == nil {
+			if refEdges, err := referenceEdges(e.folder.dir, next, e.oneShot, nil); err == nil {
 				edges = append(slices.Clip(edges), e.roles.visible(next, refEdges)...)
 			}
 		}
@@ -435,7 +456,7 @@ func (r *indexRun) buildGraph() error {
 func (r *indexRun) rank() {
 	e, prev, next := r.e, r.prev, r.next
 	if e.referencesOn() {
-		edges, err := referenceEdges(e.folder.dir, next, e.oneShot)
+		edges, err := referenceEdges(e.folder.dir, next, e.oneShot, r.ids)
 		if err != nil {
 			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("the references between files are left out of their ranks: %v", err))
 		}
@@ -503,23 +524,47 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	}
 	next.ReleaseSymbols()
 	r.digests = nil
-	// The corpora are built (rankerJobs), one at a time; the rankers now
-	// index at once, each reading them and writing only its own state.
-	var wg sync.WaitGroup
-	var mapsErr error
-	wg.Go(func() { mapsErr = maps() })
-	for _, j := range jobs {
-		c, _ := cs.get(j.full)
-		wg.Go(func() {
-			t := time.Now()
-			j.err = j.ranker.Index(ctx, c)
-			e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
-			r.progress.add(1, 0)
-		})
+	// The corpora and the maps hold what they need of the import edges:
+	// the manifest keeps them numbered for Save and the vault.
+	if err := next.CompactEdges(); err != nil {
+		return err
 	}
-	wg.Wait()
-	if mapsErr != nil {
-		return mapsErr
+	r.edges, r.edgesCompacted = nil, true
+	r.ids = nil
+	// The corpora are built (rankerJobs), one at a time; the rankers now
+	// index, each reading them and writing only its own state: at once,
+	// or one after the other on a large tree (rankersAtOnce).
+	index := func(j *rankerJob) {
+		c, _ := cs.get(j.full)
+		t := time.Now()
+		j.err = j.ranker.Index(ctx, c)
+		e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
+		r.progress.add(1, 0)
+	}
+	atOnce := rankersAtOnce
+	if opts.rankersAtOnce > 0 {
+		atOnce = opts.rankersAtOnce
+	}
+	if next.Len() > atOnce {
+		err := maps()
+		maps = nil // and what the maps were built of
+		if err != nil {
+			return err
+		}
+		for _, j := range jobs {
+			index(j)
+		}
+	} else {
+		var wg sync.WaitGroup
+		var mapsErr error
+		wg.Go(func() { mapsErr = maps() })
+		for _, j := range jobs {
+			wg.Go(func() { index(j) })
+		}
+		wg.Wait()
+		if mapsErr != nil {
+			return mapsErr
+		}
 	}
 	if err := r.rankersIndexed(ctx, jobs, cs); err != nil {
 		return err
@@ -527,6 +572,17 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	r.lap("rankers and maps")
 	return nil
 }
+
+// rankersAtOnce is the most files a project may have for its rankers to
+// index side by side with the maps being written. Each holds its own
+// index while it builds it (bm25's dictionaries and counts, rank.names'
+// entries, rank.ppr's graph, the maps' file graph): on a large tree the
+// sum of those, beside the corpus, is the index run's peak (six copies
+// of kubernetes, 48,000 files: about 150 of 430 MB live; 200,000 files:
+// about 400 of 900), while one after another they cost no more CPU time,
+// only the wall time the cores would have saved. Below it, the rankers'
+// indexes together are smaller than the references' step's peak.
+const rankersAtOnce = 20_000
 
 // rankerJob is one ranker to give a corpus in this run.
 type rankerJob struct {

@@ -1043,6 +1043,33 @@ func TestReadInWindows(t *testing.T) {
 	}
 }
 
+// On a large tree the rankers index one after the other, the maps
+// written first, rather than side by side: the index answers the same.
+func TestRankersOneAfterAnother(t *testing.T) {
+	run := func(atOnce int) [][]string {
+		e := engine(t, shop(t))
+		if _, err := e.Index(context.Background(), IndexOptions{Full: true, rankersAtOnce: atOnce}); err != nil {
+			t.Fatal(err)
+		}
+		var out [][]string
+		for _, q := range []string{"coupon applied twice", "how is the configuration file loaded", "export orders to csv"} {
+			res, err := e.Retrieve(context.Background(), answer.Query{Text: q, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, ids(res))
+		}
+		return out
+	}
+	together, apart := run(1<<30), run(1)
+	if !reflect.DeepEqual(together, apart) {
+		t.Errorf("one after another: %v\nside by side: %v", apart, together)
+	}
+	if len(together[0]) == 0 {
+		t.Error("no answer")
+	}
+}
+
 // The windows keep the files in order, each window within its size but
 // for a file larger than it, alone in its own.
 func TestWindows(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -32,7 +33,10 @@ import (
 // the references the last table holds. A run that changed no code
 // checks the table and keeps it; a damaged or missing one, or one that
 // other resolvers wrote, is rebuilt in full. A table that comes out
-// byte for byte as it was is not written again.
+// byte for byte as it was is not written again. A full table is encoded
+// one file at a time (refs.Encoder) from the resolvers' answers, which
+// keep their references packed until then (refs.Answer): they are never
+// all held as refs.Ref at once.
 
 // ReferenceStats is how the step of references went in an index run.
 type ReferenceStats struct {
@@ -138,27 +142,47 @@ func (r *indexRun) references(ctx context.Context) error {
 	// references) and those gone. Every file's definitions go in a full
 	// table: the symbols not in hand are read from the symbols file, one
 	// file at a time (eachSymbols), once the resolvers are done.
-	patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
-	for _, path := range changed {
-		if !next.Has(path) {
-			patch.Removed = append(patch.Removed, path)
+	//
+	// Each file resolved is answered by one resolver (owner; -1: it has
+	// no references), whose answer holds its references until they are
+	// encoded (refFiles).
+	answers, owner := []refs.Answer{}, map[string]int{}
+	defer func() {
+		for _, a := range answers {
+			a.Close()
 		}
-	}
+	}()
 	for _, res := range e.resolvers {
 		want, got, err := r.resolve(ctx, res, p, changed, full)
 		if err != nil {
 			return err
 		}
 		for _, f := range want {
-			patch.Refs[f] = nil
+			owner[f] = -1
 		}
-		for f, rs := range got {
+		if got == nil {
+			continue
+		}
+		answers = append(answers, got)
+		for _, f := range got.Paths() {
 			if next.Has(f) && p.handles(res, f) {
-				patch.Refs[f] = keepIndexed(next, rs)
+				owner[f] = len(answers) - 1
 			}
 		}
 	}
-	st.Resolved = len(patch.Refs)
+	st.Resolved = len(owner)
+	// The resolvers are done with the project's imports: what is left
+	// of the step, the table, holds them no more.
+	p.release()
+	next.CompactImports()
+	refsOf := func(f string) ([]refs.Ref, error) {
+		i, ok := owner[f]
+		if !ok || i < 0 {
+			return nil, nil
+		}
+		rs, err := answers[i].Refs(f)
+		return keepIndexed(next, rs), err
+	}
 	// The definitions after the references: a resolver's peak is the
 	// run's, and they need not be beside it.
 	var defined []*manifest.Record
@@ -167,17 +191,28 @@ func (r *indexRun) references(ctx context.Context) error {
 			defined = append(defined, rec)
 		}
 	}
-	if err := eachSymbols(e.folder.dir, prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
-		patch.Defs[rec.Path] = definitions(syms)
-	}); err != nil {
-		return err
-	}
 	var data []byte
 	if full {
 		st.State = "full"
-		data, err = (&refs.Table{Resolvers: sig, Defs: patch.Defs, Refs: patch.Refs}).Encode()
+		data, err = r.encodeTable(sig, defined, answers, owner, refsOf)
 	} else {
 		st.State = "incremental"
+		patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
+		for _, path := range changed {
+			if !next.Has(path) {
+				patch.Removed = append(patch.Removed, path)
+			}
+		}
+		for f := range owner {
+			if patch.Refs[f], err = refsOf(f); err != nil {
+				return err
+			}
+		}
+		if err := eachSymbols(e.folder.dir, prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
+			patch.Defs[rec.Path] = definitions(syms)
+		}); err != nil {
+			return err
+		}
 		data, err = refs.Update(oldData, patch)
 	}
 	if err != nil {
@@ -196,6 +231,74 @@ func (r *indexRun) references(ctx context.Context) error {
 	}
 	next.References = gen
 	return nil
+}
+
+// encodeTable encodes a full run's table one file at a time, in path
+// order (refs.Encoder): each file's definitions (its symbols, read from
+// the symbols file as eachSymbols goes) and its references (refsOf,
+// from its resolver's answer), so that the references are never all
+// held as refs.Ref at once. Its files are those Table.Encode takes:
+// every file with symbols, every file resolved, and every file referred
+// to.
+func (r *indexRun) encodeTable(sig string, defined []*manifest.Record, answers []refs.Answer, owner map[string]int, refsOf func(string) ([]refs.Ref, error)) ([]byte, error) {
+	next := r.next
+	files := map[string]bool{}
+	for _, rec := range defined {
+		if hasSymbols(rec) {
+			files[rec.Path] = true
+		}
+	}
+	nrefs := 0
+	for f := range owner {
+		files[f] = true
+	}
+	for _, a := range answers {
+		nrefs += a.Len()
+		for _, t := range a.Targets() {
+			if next.Has(t) {
+				files[t] = true
+			}
+		}
+	}
+	paths := slices.Sorted(maps.Keys(files))
+	enc := refs.NewEncoder(sig, paths, nrefs)
+	i := 0
+	var failed error
+	// upTo adds the files before path that define nothing.
+	upTo := func(path string) {
+		for ; i < len(paths) && paths[i] < path && failed == nil; i++ {
+			rs, err := refsOf(paths[i])
+			if err == nil {
+				err = enc.Add(paths[i], nil, rs)
+			}
+			failed = err
+		}
+	}
+	if err := eachSymbols(r.e.folder.dir, r.prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
+		upTo(rec.Path)
+		if failed != nil {
+			return
+		}
+		rs, err := refsOf(rec.Path)
+		if err == nil {
+			err = enc.Add(rec.Path, definitions(syms), rs)
+		}
+		failed = err
+		i++
+	}); err != nil {
+		return nil, err
+	}
+	for ; i < len(paths) && failed == nil; i++ {
+		rs, err := refsOf(paths[i])
+		if err == nil {
+			err = enc.Add(paths[i], nil, rs)
+		}
+		failed = err
+	}
+	if failed != nil {
+		return nil, failed
+	}
+	return enc.Encode()
 }
 
 // importEdges are the run's resolved imports: those buildGraph resolved,
@@ -220,7 +323,7 @@ func (r *indexRun) importEdges() ([]core.Edge, error) {
 // in a full run, else those changed touched) and their references. A
 // resolver that panics costs its files' references (the changed ones at
 // least), not the index, and is a problem of the run.
-func (r *indexRun) resolve(ctx context.Context, res refs.Resolver, p *refProject, changed []string, full bool) (want []string, got map[string][]refs.Ref, err error) {
+func (r *indexRun) resolve(ctx context.Context, res refs.Resolver, p *refProject, changed []string, full bool) (want []string, got refs.Answer, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			msg := fmt.Sprintf("the resolver of references for %s failed, its files keep no references: %v", strings.Join(res.Languages(), ", "), v)
@@ -243,7 +346,14 @@ func (r *indexRun) resolve(ctx context.Context, res refs.Resolver, p *refProject
 	if len(want) == 0 {
 		return nil, nil, nil
 	}
-	got, err = res.Refs(ctx, p, want)
+	if a, ok := res.(refs.Answerer); ok {
+		got, err = a.Answer(ctx, p, want)
+	} else {
+		var m map[string][]refs.Ref
+		if m, err = res.Refs(ctx, p, want); err == nil {
+			got = refs.MapAnswer(m)
+		}
+	}
 	if err != nil && ctx.Err() != nil {
 		return nil, nil, ctx.Err()
 	}
@@ -455,6 +565,12 @@ func (p *refProject) inside(dir string) bool {
 
 // close releases the symbols file, if it was opened, and removes what
 // is left of the spills.
+// release lets go of the imports the resolvers read, once they are
+// done.
+func (p *refProject) release() {
+	p.edges, p.imports, p.users = nil, nil, nil
+}
+
 func (p *refProject) close() {
 	if p.syms != nil {
 		p.syms.Close()

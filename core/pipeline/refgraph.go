@@ -28,7 +28,7 @@ func referenceWeight(uses int) float64 { return math.Log2(1 + float64(uses)) }
 // (core.EdgeReferences, file to file, a file's uses of itself left out),
 // sorted by their ends; none when m keeps no table. A table that cannot
 // be read gives none and its error: the ranks fall back on the imports.
-func referenceEdges(dir string, m *manifest.Manifest, oneShot bool) ([]core.Edge, error) {
+func referenceEdges(dir string, m *manifest.Manifest, oneShot bool, ids docIDs) ([]core.Edge, error) {
 	if m.References == "" {
 		return nil, nil
 	}
@@ -52,10 +52,10 @@ func referenceEdges(dir string, m *manifest.Manifest, oneShot bool) ([]core.Edge
 		if len(uses) == 0 {
 			continue
 		}
-		from := core.DocID(core.DocFile, p)
+		from := ids.of(p)
 		start := len(edges)
 		for to, n := range uses {
-			edges = append(edges, core.Edge{From: from, To: core.DocID(core.DocFile, to), Kind: core.EdgeReferences, Weight: referenceWeight(n)})
+			edges = append(edges, core.Edge{From: from, To: ids.of(to), Kind: core.EdgeReferences, Weight: referenceWeight(n)})
 		}
 		part := edges[start:]
 		sort.Slice(part, func(i, j int) bool { return part[i].To < part[j].To })

@@ -97,6 +97,63 @@ type Resolver interface {
 	Affected(p Project, changed []string) []string
 }
 
+// Answer is a resolver's references held other than as Refs (packed,
+// or on disk), handed out one file at a time: a large project's, as
+// Refs, are the largest part of an index run's peak.
+type Answer interface {
+	// Paths are the files answered, sorted, each with all its
+	// references, as Resolver.Refs's keys.
+	Paths() []string
+	// Targets are the files the references name (their Path), sorted.
+	Targets() []string
+	// Len is the number of references.
+	Len() int
+	// Refs returns the references of a file of Paths.
+	Refs(path string) ([]Ref, error)
+	// Close lets go of what the answer holds.
+	Close() error
+}
+
+// Answerer is a Resolver that can give its references as an Answer, for
+// an index run to encode them file by file (Encoder).
+type Answerer interface {
+	Resolver
+	// Answer is Refs's answer, as an Answer; the error is for a
+	// cancelled context only.
+	Answer(ctx context.Context, p Project, want []string) (Answer, error)
+}
+
+// MapAnswer is a Refs answer as an Answer.
+func MapAnswer(m map[string][]Ref) Answer {
+	a := &mapAnswer{m: m}
+	targets := map[string]bool{}
+	for f, rs := range m {
+		a.paths = append(a.paths, f)
+		a.n += len(rs)
+		for _, r := range rs {
+			targets[r.Path] = true
+		}
+	}
+	slices.Sort(a.paths)
+	for t := range targets {
+		a.targets = append(a.targets, t)
+	}
+	slices.Sort(a.targets)
+	return a
+}
+
+type mapAnswer struct {
+	m              map[string][]Ref
+	paths, targets []string
+	n              int
+}
+
+func (a *mapAnswer) Paths() []string                 { return a.paths }
+func (a *mapAnswer) Targets() []string               { return a.targets }
+func (a *mapAnswer) Len() int                        { return a.n }
+func (a *mapAnswer) Refs(path string) ([]Ref, error) { return a.m[path], nil }
+func (a *mapAnswer) Close() error                    { return nil }
+
 // WithImporters is the widening most resolvers' Affected makes: the
 // changed files and the files importing them, and, through a file that
 // re-exports what it imports (reexports: a Python package's __init__, a

@@ -244,10 +244,9 @@ type tkey struct {
 // column and definition, and strings are numbered as they come. An index
 // run compares the bytes with the last table's to keep it when nothing
 // changed; a project of a million references encodes in a few hundred
-// milliseconds, as an incremental run writes it whole.
+// milliseconds, as an incremental run writes it whole. It is an Encoder
+// given the table's files in order.
 func (t *Table) Encode() ([]byte, error) {
-	e := &encoder{}
-	e.str("")
 	// Every file that defines, refers or is referred to, numbered in path
 	// order.
 	fileSet := map[string]bool{}
@@ -263,75 +262,132 @@ func (t *Table) Encode() ([]byte, error) {
 		}
 	}
 	paths := slices.Sorted(maps.Keys(fileSet))
+	enc := NewEncoder(t.Resolvers, paths, nrefs)
+	for _, p := range paths {
+		if err := enc.Add(p, t.Defs[p], t.Refs[p]); err != nil {
+			return nil, err
+		}
+	}
+	return enc.Encode()
+}
+
+// Encoder encodes a table given one file at a time, in path order, so
+// that the references of a project need not all be held as Refs at
+// once: what it keeps of each is a fifth of a Ref (the draft's numbers).
+// The bytes are those Table.Encode makes of the same files.
+type Encoder struct {
+	d       *draft
+	fileNum map[string]uint32
+	// next is the number of the file Add takes next, or a later one.
+	next int
+	// The targets as they are met (tnum, in tlist), keyed by the file's
+	// number and the name's, which keeps the map's keys integers: a key
+	// holding the string costs several times more a lookup, and a large
+	// project makes millions.
+	nameNum    map[string]uint32
+	tnum       map[uint64]uint32
+	sortedDefs []Def
+	sortedRefs []Ref
+}
+
+// NewEncoder starts a table of the resolvers' signature over paths,
+// sorted: every file that defines, refers or is referred to, none
+// twice. nrefs, the references to come, sizes its lists (0 if unknown).
+func NewEncoder(resolvers string, paths []string, nrefs int) *Encoder {
+	e := &encoder{}
+	e.str("")
+	d := &draft{e: e, paths: paths, pathIDs: make([]uint32, len(paths))}
+	d.sig = e.str(resolvers)
+	d.refT = make([]uint32, 0, nrefs)
+	d.refR = make([]rec, 0, nrefs)
+	d.refFile = make([]uint32, 0, nrefs)
 	fileNum := make(map[string]uint32, len(paths))
 	for i, p := range paths {
 		fileNum[p] = uint32(i)
 	}
-	sigID := e.str(t.Resolvers)
-	pathIDs := make([]uint32, len(paths))
+	return &Encoder{d: d, fileNum: fileNum, nameNum: map[string]uint32{}, tnum: map[uint64]uint32{}}
+}
 
-	// The targets as they are met (tnum, in tkeys), each reference's
-	// target number among them (refT), then the numbers in (file, name)
-	// order.
-	// Keyed by the file's number and the name's, which keeps the map's
-	// keys integers: a key holding the string costs several times more
-	// a lookup, and a large project makes millions.
-	nameNum := map[string]uint32{}
-	tnum := map[uint64]uint32{}
-	var tlist []target
-	targetOf := func(k tkey) uint32 {
-		nn, ok := nameNum[k.name]
-		if !ok {
-			nn = uint32(len(nameNum))
-			nameNum[k.name] = nn
-		}
-		key := uint64(k.file)<<32 | uint64(nn)
-		if n, ok := tnum[key]; ok {
-			return n
-		}
-		n := uint32(len(tlist))
-		tnum[key] = n
-		tlist = append(tlist, target{file: k.file, name: k.name})
+func (enc *Encoder) targetOf(k tkey) uint32 {
+	d := enc.d
+	nn, ok := enc.nameNum[k.name]
+	if !ok {
+		nn = uint32(len(enc.nameNum))
+		enc.nameNum[k.name] = nn
+	}
+	key := uint64(k.file)<<32 | uint64(nn)
+	if n, ok := enc.tnum[key]; ok {
 		return n
 	}
-	refT := make([]uint32, 0, nrefs)
-	refR := make([]rec, 0, nrefs)
-	refFile := make([]uint32, 0, nrefs)
-	var sortedDefs []Def
-	var sortedRefs []Ref
-	for fi, p := range paths {
-		pathIDs[fi] = e.str(p)
-		sortedDefs = append(sortedDefs[:0], t.Defs[p]...)
-		slices.SortStableFunc(sortedDefs, func(a, b Def) int { return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Line, b.Line)) })
-		for i, d := range sortedDefs {
-			if i > 0 && d.Name == sortedDefs[i-1].Name {
-				continue // the first definition of a name in a file
-			}
-			n := targetOf(tkey{uint32(fi), d.Name})
-			flags := uint32(flagDefined)
-			if d.Exported {
-				flags |= flagExport
-			}
-			tlist[n].kind, tlist[n].line, tlist[n].flags = e.str(d.Kind), clampU32(d.Line), flags
-		}
-		sortedRefs = append(sortedRefs[:0], t.Refs[p]...)
-		slices.SortFunc(sortedRefs, func(a, b Ref) int {
-			return cmp.Or(cmp.Compare(clampU32(a.Line), clampU32(b.Line)), cmp.Compare(clampU32(a.Col), clampU32(b.Col)),
-				strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call), boolCmp(a.Impl, b.Impl))
-		})
-		sortedRefs = slices.Compact(sortedRefs)
-		lastFrom, fromID := "", uint32(0)
-		for _, r := range sortedRefs {
-			if r.From != lastFrom {
-				lastFrom, fromID = r.From, e.str(r.From)
-			}
-			refT = append(refT, targetOf(tkey{fileNum[r.Path], r.Name}))
-			refR = append(refR, rec{clampU32(r.Line), clampU32(r.Col), fromID, howOf(r)})
-			refFile = append(refFile, uint32(fi))
-		}
+	n := uint32(len(d.tlist))
+	enc.tnum[key] = n
+	d.tlist = append(d.tlist, target{file: k.file, name: k.name})
+	return n
+}
+
+// Add adds the definitions and the references of file path, which
+// comes after the last one added among the encoder's paths; the files
+// not added between are taken as defining and referring to nothing. A
+// reference's target must be among the paths. Neither list is kept.
+func (enc *Encoder) Add(path string, defs []Def, refs []Ref) error {
+	d, e := enc.d, enc.d.e
+	fn, ok := enc.fileNum[path]
+	if !ok || int(fn) < enc.next {
+		return fmt.Errorf("references table: %s added out of order or not among its files", path)
 	}
-	d := &draft{e: e, sig: sigID, paths: paths, pathIDs: pathIDs, tlist: tlist, refT: refT, refR: refR, refFile: refFile}
-	return d.encode()
+	enc.skipTo(int(fn))
+	fi := int(fn)
+	d.pathIDs[fi] = e.str(path)
+	enc.next = fi + 1
+	enc.sortedDefs = append(enc.sortedDefs[:0], defs...)
+	slices.SortStableFunc(enc.sortedDefs, func(a, b Def) int { return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Line, b.Line)) })
+	for i, def := range enc.sortedDefs {
+		if i > 0 && def.Name == enc.sortedDefs[i-1].Name {
+			continue // the first definition of a name in a file
+		}
+		n := enc.targetOf(tkey{uint32(fi), def.Name})
+		flags := uint32(flagDefined)
+		if def.Exported {
+			flags |= flagExport
+		}
+		d.tlist[n].kind, d.tlist[n].line, d.tlist[n].flags = e.str(def.Kind), clampU32(def.Line), flags
+	}
+	enc.sortedRefs = append(enc.sortedRefs[:0], refs...)
+	slices.SortFunc(enc.sortedRefs, func(a, b Ref) int {
+		return cmp.Or(cmp.Compare(clampU32(a.Line), clampU32(b.Line)), cmp.Compare(clampU32(a.Col), clampU32(b.Col)),
+			strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call), boolCmp(a.Impl, b.Impl))
+	})
+	enc.sortedRefs = slices.Compact(enc.sortedRefs)
+	lastFrom, fromID := "", uint32(0)
+	for _, r := range enc.sortedRefs {
+		tf, ok := enc.fileNum[r.Path]
+		if !ok {
+			return fmt.Errorf("references table: %s refers to %s, not among its files", path, r.Path)
+		}
+		if r.From != lastFrom {
+			lastFrom, fromID = r.From, e.str(r.From)
+		}
+		d.refT = append(d.refT, enc.targetOf(tkey{tf, r.Name}))
+		d.refR = append(d.refR, rec{clampU32(r.Line), clampU32(r.Col), fromID, howOf(r)})
+		d.refFile = append(d.refFile, uint32(fi))
+	}
+	clear(enc.sortedRefs) // no strings held past the call
+	return nil
+}
+
+// skipTo numbers the paths' strings up to file number fi, as files with
+// nothing.
+func (enc *Encoder) skipTo(fi int) {
+	for ; enc.next < fi; enc.next++ {
+		enc.d.pathIDs[enc.next] = enc.d.e.str(enc.d.paths[enc.next])
+	}
+}
+
+// Encode returns the table's bytes, once every file is added.
+func (enc *Encoder) Encode() ([]byte, error) {
+	enc.skipTo(len(enc.d.paths))
+	enc.nameNum, enc.tnum, enc.sortedDefs, enc.sortedRefs = nil, nil, nil, nil
+	return enc.d.encode()
 }
 
 // encode lays the draft out in the table's binary form. A target neither

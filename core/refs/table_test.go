@@ -473,3 +473,41 @@ func TestVerifyFile(t *testing.T) {
 		t.Errorf("a good table checked whole: %v, recorded %v", err, store.Unchanged(file))
 	}
 }
+
+// TestEncoderFileByFile encodes the shop one file at a time, the files
+// without definitions or references left out of the calls, and gets
+// Encode's bytes; a file added out of order, or a reference to a file
+// the encoder was not given, is an error rather than a wrong table.
+func TestEncoderFileByFile(t *testing.T) {
+	tb := shop()
+	want := encode(t, tb)
+	paths := []string{"shop/cart.go", "shop/checkout.go", "shop/invoice.go", "shop/report.go", "shop/unused.go"}
+	enc := NewEncoder(tb.Resolvers, paths, 0)
+	for _, p := range paths {
+		if len(tb.Defs[p]) == 0 && len(tb.Refs[p]) == 0 {
+			continue
+		}
+		if err := enc.Add(p, tb.Defs[p], tb.Refs[p]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := enc.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("file by file: %d bytes unlike Encode's %d", len(got), len(want))
+	}
+
+	enc = NewEncoder(tb.Resolvers, paths, 0)
+	if err := enc.Add("shop/report.go", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Add("shop/cart.go", nil, nil); err == nil {
+		t.Error("a file added after a later one: no error")
+	}
+	enc = NewEncoder(tb.Resolvers, []string{"shop/report.go"}, 0)
+	if err := enc.Add("shop/report.go", nil, tb.Refs["shop/report.go"]); err == nil {
+		t.Error("references to files the encoder was not given: no error")
+	}
+}

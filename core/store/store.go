@@ -242,3 +242,63 @@ func (l *Lock) Unlock() error {
 	}
 	return l.fl.Unlock()
 }
+
+// Writer writes a file in pieces, atomically as WriteFile writes it
+// whole: the pieces go to a temporary file beside path, which Commit
+// syncs and renames over path; until then, and after Abort, path is as
+// it was. For a file too large to hold in memory at once.
+type Writer struct {
+	tmp  *os.File
+	path string
+	perm os.FileMode
+}
+
+// CreateWriter starts writing path.
+func CreateWriter(path string, perm os.FileMode) (*Writer, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return &Writer{tmp: tmp, path: path, perm: perm}, nil
+}
+
+// Write appends b to the file.
+func (w *Writer) Write(b []byte) (int, error) {
+	n, err := w.tmp.Write(b)
+	if err != nil {
+		err = fmt.Errorf("write %s: %w", w.path, err)
+	}
+	return n, err
+}
+
+// Commit puts the file written in place, durably; on an error it is
+// removed and path left as it was.
+func (w *Writer) Commit() error {
+	name := w.tmp.Name()
+	err := w.tmp.Chmod(w.perm)
+	if err == nil {
+		err = w.tmp.Sync()
+	}
+	if cerr := w.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, w.path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", w.path, err)
+	}
+	syncDir(filepath.Dir(w.path))
+	return nil
+}
+
+// Abort removes what was written; path is left as it was.
+func (w *Writer) Abort() {
+	w.tmp.Close()
+	os.Remove(w.tmp.Name())
+}

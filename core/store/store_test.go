@@ -190,3 +190,46 @@ func TestStamp(t *testing.T) {
 		t.Error("a missing file has a stamp")
 	}
 }
+
+// A Writer's pieces replace the file only once committed; an aborted
+// one leaves it as it was, and neither leaves a temporary file.
+func TestWriterReplacesOnCommit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "big.jsonl")
+	if err := WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, commit := range []bool{false, true} {
+		w, err := CreateWriter(path, 0o640)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, piece := range []string{"one\n", "two\n"} {
+			if _, err := w.Write([]byte(piece)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if data, _ := os.ReadFile(path); string(data) != "old\n" {
+			t.Fatalf("before Commit the file reads %q", data)
+		}
+		want := "old\n"
+		if commit {
+			if err := w.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			want = "one\ntwo\n"
+		} else {
+			w.Abort()
+		}
+		data, _ := os.ReadFile(path)
+		if string(data) != want {
+			t.Errorf("commit %v: the file reads %q, want %q", commit, data, want)
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+			t.Errorf("commit %v: temporary files left behind: %v", commit, entries)
+		}
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, %v", st.Mode(), err)
+	}
+}

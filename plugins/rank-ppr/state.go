@@ -318,12 +318,19 @@ func buildState(c *core.Corpus, notes []note, in inputs, refWeight float64) *sta
 	for _, n := range notes {
 		node(n.id, n.kind, n.name)
 	}
+	// Each edge's relations, until the graph is built: 12 bytes an edge,
+	// with the few labels apart (labeled, by their edge's place in
+	// rels), as a large tree has millions of edges.
 	type relEdge struct {
-		from, to  int
+		from, to  int32
 		fwd, back uint8
-		label     string
 	}
-	var rels []relEdge
+	type labeledEdge struct {
+		at    int
+		label string
+	}
+	rels := make([]relEdge, 0, len(c.Edges))
+	var labeled []labeledEdge
 	for k := range c.Edges {
 		ed, ok := weighed(&c.Edges[k], refWeight)
 		if !ok {
@@ -339,21 +346,26 @@ func buildState(c *core.Corpus, notes []note, in inputs, refWeight float64) *sta
 		b.AddEdgeIndex(from, to, w)
 		b.AddEdgeIndex(to, from, w)
 		fwd, back := edgeRels(e.Kind)
-		rels = append(rels, relEdge{from, to, fwd, back, e.Label})
+		if e.Label != "" {
+			labeled = append(labeled, labeledEdge{len(rels), e.Label})
+		}
+		rels = append(rels, relEdge{int32(from), int32(to), fwd, back})
 	}
 	st.g = b.Build()
 	start, _, _ := st.g.CSR()
 	st.rel = make([]uint8, start[len(start)-1])
 	labels := map[int32]string{}
-	for _, r := range rels {
-		st.setRel(r.from, r.to, r.fwd)
-		st.setRel(r.to, r.from, r.back)
-		if r.label != "" {
-			for _, p := range [2]int32{st.pos(r.from, r.to), st.pos(r.to, r.from)} {
+	for i, r := range rels {
+		from, to := int(r.from), int(r.to)
+		st.setRel(from, to, r.fwd)
+		st.setRel(to, from, r.back)
+		if len(labeled) > 0 && labeled[0].at == i {
+			for _, p := range [2]int32{st.pos(from, to), st.pos(to, from)} {
 				if _, ok := labels[p]; !ok && p >= 0 {
-					labels[p] = r.label // the first edge of a pair says it
+					labels[p] = labeled[0].label // the first edge of a pair says it
 				}
 			}
+			labeled = labeled[1:]
 		}
 	}
 	st.labPos = slices.Sorted(maps.Keys(labels))

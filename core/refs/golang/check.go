@@ -2,7 +2,6 @@ package golang
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"go/ast"
@@ -34,28 +33,32 @@ type run struct {
 	// checked earlier is found in it by its position.
 	fset *token.FileSet
 
+	// mu guards pkgs, the declarations of the units whose importers
+	// and pairings are not all done (run.finished lets the others go),
+	// and what the units found.
 	mu   sync.Mutex
 	pkgs map[*unit]*types.Package
-	// all lists every package checked, external tests too, and methods
-	// the methods declared in the files asked for: what implementations
-	// pairs.
-	all     []checked
-	methods []method
+	// ifaces are the interfaces of those units, by their first method's
+	// name (index), under ifacesMu: what a unit's methods are paired with
+	// as it is checked (pair).
+	ifacesMu sync.RWMutex
+	ifaces   map[string][]iface
 	// fakes are the stand-ins of the packages outside the project, by
 	// import path (outside).
 	fakes map[string]*types.Package
 	// budget bounds the bytes of source of the packages being checked
 	// at once (checkBudget).
 	budget *semaphore.Weighted
-	// found are the references of the files checked so far, packed
-	// until the run ends, their strings numbered in strs; out is them as
-	// refs.Ref, made then (finish). Where the project gives a spill
-	// (refs.Spiller), they are there, and spilled says where.
+	// found are the references of the files checked so far, packed,
+	// their strings numbered in strs: what the run answers (answer).
+	// Where the project gives a spill (refs.Spiller), they are there,
+	// and spilled says where. targets are the strings' numbers of the
+	// files they name.
 	found   map[string]packed
 	strs    refs.Strings
 	spill   *spill
 	spilled map[string]spilled
-	out     map[string][]refs.Ref
+	targets map[uint32]bool
 	// names maps each name the units checked so far declare to those
 	// units (prune.go), under namesMu.
 	namesMu sync.RWMutex
@@ -69,6 +72,7 @@ type run struct {
 func (r *run) check(ctx context.Context, workers int) error {
 	r.fset = token.NewFileSet()
 	r.pkgs = map[*unit]*types.Package{}
+	r.ifaces = map[string][]iface{}
 	r.fakes = map[string]*types.Package{}
 	r.budget = semaphore.NewWeighted(checkBudget)
 	ready := make(chan *unit, len(r.g.units))
@@ -108,9 +112,10 @@ func (r *run) check(ctx context.Context, workers int) error {
 				if ctx.Err() != nil {
 					declared()
 					whole()
-					continue
+				} else {
+					r.unit(u, declared, whole)
 				}
-				r.unit(u, declared, whole)
+				r.finished(u)
 			}
 		}()
 	}
@@ -132,43 +137,44 @@ func (r *run) check(ctx context.Context, workers int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	impl := r.implementations(r.all, r.methods)
 	r.stats.Failed = int(r.failed.Load())
-	out, err := r.finish(impl)
-	r.out = out
-	return err
+	r.finish()
+	return nil
 }
 
-// finish lets go of the type information, then makes the references
-// found refs.Ref, each file's with the Impl references of the methods it
-// declares (impl) in order: the type information is no longer held when
-// the references take their full size.
-func (r *run) finish(impl map[string][]refs.Ref) (map[string][]refs.Ref, error) {
-	r.pkgs, r.all, r.methods, r.fakes, r.fset = nil, nil, nil, nil, nil
+// finished is called once u's check is over (or skipped): u no longer
+// sees the units of its closure, and those no unit left sees, u too,
+// are let go (release).
+func (r *run) finished(u *unit) {
+	sees := r.g.closure(u)
+	r.mu.Lock()
+	var gone []*unit
+	u.finished = true
+	r.g.each(sees, u, func(d *unit) {
+		if d.seers--; d.seers == 0 && d.finished {
+			gone = append(gone, d)
+		}
+	})
+	if u.seers == 0 {
+		gone = append(gone, u)
+	}
+	for _, d := range gone {
+		delete(r.pkgs, d)
+	}
+	r.mu.Unlock()
+	for _, d := range gone {
+		r.unindex(d)
+	}
+}
+
+// finish lets go of the type information: what stays of the run is the
+// references it found, packed.
+func (r *run) finish() {
+	r.pkgs, r.ifaces, r.fakes, r.fset = nil, nil, nil, nil
+	r.names = nil
 	for _, u := range r.g.units {
 		u.whole = nil
 	}
-	out := make(map[string][]refs.Ref, len(r.found)+len(r.spilled))
-	for f, p := range r.found {
-		out[f] = p.unpack()
-		delete(r.found, f)
-	}
-	for f, at := range r.spilled {
-		p, err := r.spill.get(at, &r.strs)
-		if err != nil {
-			return nil, err
-		}
-		out[f] = p.unpack()
-		delete(r.spilled, f)
-	}
-	for f, rs := range impl {
-		rs = append(out[f], rs...)
-		slices.SortFunc(rs, func(a, b refs.Ref) int {
-			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Name, b.Name), cmp.Compare(a.From, b.From), boolCmp(a.Impl, b.Impl))
-		})
-		out[f] = slices.CompactFunc(rs, func(a, b refs.Ref) bool { return a == b })
-	}
-	return out, nil
 }
 
 // checkBudget is the most bytes of source the packages a run checks at
@@ -214,11 +220,21 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	declared, whole = once(declared), once(whole)
 	defer whole()
 	defer declared()
+	// impl are the Impl references of u's methods, paired once its
+	// declarations are checked; kept says what u found has been kept.
+	var impl map[string][]refs.Ref
+	kept := false
 	// A bug of go/types, or of this package, on some code costs that
-	// package's references, not the run: its importers see it empty.
+	// package's references, not the run: its importers see it empty. Its
+	// methods keep their pairings, if made.
 	defer func() {
 		if e := recover(); e != nil {
 			r.failed.Add(1)
+			if !kept && impl != nil {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				r.keep(withImpl(nil, impl))
+			}
 		}
 	}()
 	pkgPath := u.dir
@@ -323,15 +339,13 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	pkg, _ := conf.Check(pkgPath, r.fset, api, nil)
 	put()
 	restore()
-	var methods []method
-	if u.bodies {
-		methods = methodsOf(u, pkg, r.fset)
-	}
-	r.record(u, pkg, methods)
+	r.record(u, pkg)
 	declared()
 	var found map[string][]refs.Ref
 	excluded, pruned := 0, 0
 	if u.bodies {
+		sees := r.g.closure(u)
+		impl = r.pair(u, methodsOf(pkg, r.fset), sees)
 		// Then the whole package again, bodies and all, in a package of
 		// its own that nothing keeps: the local scopes of a checked body
 		// hang from its package's scope, and would stay with pkg as long
@@ -339,7 +353,7 @@ func (r *run) unit(u *unit, declared, whole func()) {
 		errs = 0
 		conf.IgnoreFuncBodies = false
 		if !r.opts.AllBodies {
-			p := newPruner(r.visibleTo(u))
+			p := newPruner(r.visibleTo(sees))
 			for _, pf := range files {
 				if !pf.excluded && !pf.gen {
 					n, bytes := p.file(pf.file, imp.byPath)
@@ -383,8 +397,18 @@ func (r *run) unit(u *unit, declared, whole func()) {
 	if u.bodies {
 		r.stats.Bodies++
 	}
+	kept = true
+	r.keep(withImpl(found, impl))
+}
+
+// keep keeps the references found in files, packed, under r.mu.
+func (r *run) keep(found map[string][]refs.Ref) {
 	for f, rs := range found {
+		r.stats.Refs += len(rs)
 		p := pack(&r.strs, rs)
+		for _, pr := range p.refs {
+			r.targets[pr.path] = true
+		}
 		if r.spill != nil && !r.spill.broken {
 			at, err := r.spill.put(p)
 			if err == nil {
@@ -413,11 +437,10 @@ func (r *run) declare(u *unit, names []string) {
 	}
 }
 
-// visibleTo returns whether a package u sees declares a name, each name
-// asked once.
-func (r *run) visibleTo(u *unit) func(string) bool {
+// visibleTo returns whether a package of the closure sees declares a
+// name, each name asked once.
+func (r *run) visibleTo(sees []uint64) func(string) bool {
 	known := map[string]bool{}
-	sees := r.g.closure(u)
 	return func(name string) bool {
 		v, ok := known[name]
 		if ok {
@@ -460,16 +483,16 @@ func (r *run) parse(f string, src []byte, skeleton bool) *ast.File {
 }
 
 // record keeps pkg, u's declarations, for its importers and for pairing
-// implementations, with the methods declared in its files when they are
-// asked for.
-func (r *run) record(u *unit, pkg *types.Package, methods []method) {
+// the methods of the units that see it, until none is left to
+// (finished).
+func (r *run) record(u *unit, pkg *types.Package) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if !u.xtest {
 		r.pkgs[u] = pkg
+		r.stats.Held = max(r.stats.Held, len(r.pkgs))
 	}
-	r.all = append(r.all, checked{u, pkg})
-	r.methods = append(r.methods, methods...)
+	r.mu.Unlock()
+	r.index(u, pkg)
 }
 
 // matches says the build on this machine includes file f, by its name

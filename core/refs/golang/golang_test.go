@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -479,4 +480,77 @@ func TestDroppedFunctionsChangeNothing(t *testing.T) {
 		"14:16 T a/a.go from=helper",
 		"14:28 T a/a.go from=helper call",
 	})
+}
+
+// TestDeclarationsLetGoWhenNoPackageSeesThem resolves a tree of a core
+// package and twenty services that import it and nothing else, and a
+// method of each service implements the core's interface: every
+// service is paired, while the run holds the declarations of the core
+// and of the services being checked, not of all of them.
+func TestDeclarationsLetGoWhenNoPackageSeesThem(t *testing.T) {
+	files := map[string]string{
+		"go.mod":       "module example.com/mono\n\ngo 1.22\n",
+		"core/core.go": "package core\n\n// Runner runs.\ntype Runner interface{ Run() int }\n\n// Start runs r.\nfunc Start(r Runner) int { return r.Run() }\n",
+	}
+	const services = 20
+	for i := range services {
+		files[fmt.Sprintf("svc%02d/svc.go", i)] = fmt.Sprintf("package svc%02d\n\nimport \"example.com/mono/core\"\n\n// S is a service.\ntype S struct{ N int }\n\n// Run runs it.\nfunc (s *S) Run() int { return s.N }\n\n// Main starts it.\nfunc Main() int { return core.Start(&S{}) }\n", i)
+	}
+	root := writeTree(t, files)
+	p, err := refstest.Dir(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, st, err := golang.New(golang.Options{Workers: 2}).Check(context.Background(), p, p.Files(core.LangGo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range services {
+		f := fmt.Sprintf("svc%02d/svc.go", i)
+		if !slices.Contains(lines(out[f]), "9:13 Runner.Run core/core.go from=S.Run impl") {
+			t.Errorf("%s: S.Run not paired with core.Runner:\n  %s", f, strings.Join(lines(out[f]), "\n  "))
+		}
+	}
+	if st.Packages != services+1 {
+		t.Errorf("%d packages checked, want %d", st.Packages, services+1)
+	}
+	// The core, and at most a service a worker besides.
+	if st.Held > 3 {
+		t.Errorf("declarations of %d packages held at once, want at most 3 (the core and a service on each of 2 workers)", st.Held)
+	}
+}
+
+// TestAnswerAsRefs takes the shop's references as an Answer, spilled, one
+// file at a time: the files and references Refs gives, and the files
+// they name.
+func TestAnswerAsRefs(t *testing.T) {
+	p, inMemory := resolve(t, "testdata/shop", nil)
+	sp := &spilling{Project: p, dir: t.TempDir()}
+	a, err := golang.New(golang.Options{}).Answer(context.Background(), sp, p.Files(core.LangGo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	want := slices.Sorted(maps.Keys(inMemory))
+	if !slices.Equal(a.Paths(), want) {
+		t.Errorf("paths %v, want %v", a.Paths(), want)
+	}
+	targets, n := map[string]bool{}, 0
+	for _, f := range a.Paths() {
+		rs, err := a.Refs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalLines(t, f, rs, lines(inMemory[f]))
+		n += len(rs)
+		for _, r := range rs {
+			targets[r.Path] = true
+		}
+	}
+	if n != a.Len() || n == 0 {
+		t.Errorf("%d references read, Len says %d", n, a.Len())
+	}
+	if got := slices.Sorted(maps.Keys(targets)); !slices.Equal(a.Targets(), got) {
+		t.Errorf("targets %v, want %v", a.Targets(), got)
+	}
 }

@@ -1,16 +1,16 @@
 package golang
 
 import (
+	"cmp"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/rubi-dev/rubi/core/refs"
 )
 
-// method is a method declared in a file asked for, where its name is:
-// the line tables are gone by the time implementations are looked for.
+// method is a method declared in a file asked for, where its name is.
 type method struct {
-	u         *unit
 	fn        *types.Func
 	path      string
 	line, col int
@@ -19,7 +19,7 @@ type method struct {
 
 // methodsOf lists the methods declared on pkg's named types, as they
 // are positioned in fset (whose line tables are still there).
-func methodsOf(u *unit, pkg *types.Package, fset *token.FileSet) []method {
+func methodsOf(pkg *types.Package, fset *token.FileSet) []method {
 	if pkg == nil {
 		return nil
 	}
@@ -43,62 +43,87 @@ func methodsOf(u *unit, pkg *types.Package, fset *token.FileSet) []method {
 			if p.Line == 0 {
 				continue
 			}
-			out = append(out, method{u: u, fn: fn, path: p.Filename, line: p.Line, col: p.Column, from: tn.Name() + "." + fn.Name()})
+			out = append(out, method{fn: fn, path: p.Filename, line: p.Line, col: p.Column, from: tn.Name() + "." + fn.Name()})
 		}
 	}
 	return out
 }
 
-// checked is a package checked in a run, with its unit.
-type checked struct {
-	u   *unit
-	pkg *types.Package
+// iface is an interface a unit declares, indexed for pairing by its
+// first method's name (run.ifaces).
+type iface struct {
+	u *unit
+	n *types.Named
 }
 
-// implementations returns, by file, at the declaration of each method of
-// methods, a reference (Impl) to each interface method it implements: of each
-// interface its type (or a pointer to it) implements, declared in its
-// own package or, exported, in a package its package imports directly or
-// not. Those are the interfaces a run that resolves the method's package
-// alone also checks, so resolving a few packages again gives their files
-// the references a full run gives them (an interface declared by a
-// package that imports the type's, the consumer's side of Go's implicit
-// interfaces, is not paired). Interfaces are found by their first
-// method's name among the type's methods, so a type is checked against
-// the few interfaces it may implement, not all.
-func (r *run) implementations(pkgs []checked, methods []method) map[string][]refs.Ref {
-	type iface struct {
-		u *unit
-		n *types.Named
+// index adds the interfaces pkg, u's declarations, declares at top level
+// to those the run pairs methods with, by their first method's name: a
+// type is checked against the few interfaces it may implement, not all.
+func (r *run) index(u *unit, pkg *types.Package) {
+	if pkg == nil {
+		return
 	}
-	byFirst := map[string][]iface{}
-	for _, cp := range pkgs {
-		scope := cp.pkg.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() {
-				continue
-			}
-			n, ok := tn.Type().(*types.Named)
-			if !ok || n.TypeParams().Len() > 0 {
-				continue
-			}
-			it, ok := n.Underlying().(*types.Interface)
-			if !ok || it.NumMethods() == 0 || !it.IsMethodSet() {
-				continue
-			}
-			first := it.Method(0).Name()
-			byFirst[first] = append(byFirst[first], iface{cp.u, n})
+	scope := pkg.Scope()
+	r.ifacesMu.Lock()
+	defer r.ifacesMu.Unlock()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
 		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 {
+			continue
+		}
+		it, ok := n.Underlying().(*types.Interface)
+		if !ok || it.NumMethods() == 0 || !it.IsMethodSet() {
+			continue
+		}
+		first := it.Method(0).Name()
+		r.ifaces[first] = append(r.ifaces[first], iface{u, n})
+		if !slices.Contains(u.ifaces, first) {
+			u.ifaces = append(u.ifaces, first)
+		}
+	}
+}
+
+// unindex takes u's interfaces out of those the run pairs with: no unit
+// left can see them.
+func (r *run) unindex(u *unit) {
+	r.ifacesMu.Lock()
+	defer r.ifacesMu.Unlock()
+	for _, first := range u.ifaces {
+		l := slices.DeleteFunc(r.ifaces[first], func(in iface) bool { return in.u == u })
+		if len(l) == 0 {
+			delete(r.ifaces, first)
+		} else {
+			r.ifaces[first] = l
+		}
+	}
+	u.ifaces = nil
+}
+
+// pair returns, by file, at the declaration of each method of methods
+// (u's, declared in its files), a reference (Impl) to each interface
+// method it implements: of each interface its type (or a pointer to it)
+// implements, declared in its own package or, exported, in a package its
+// package imports directly or not (sees, u's closure). Those are the
+// interfaces a run that resolves the method's package alone also
+// checks, so resolving a few packages again gives their files the
+// references a full run gives them (an interface declared by a package
+// that imports the type's, the consumer's side of Go's implicit
+// interfaces, is not paired). Those packages are all declared before u
+// is checked, so each unit is paired as it is checked, and no
+// declaration is kept for a pairing at the end of the run.
+func (r *run) pair(u *unit, methods []method, sees []uint64) map[string][]refs.Ref {
+	if len(methods) == 0 {
+		return nil
 	}
 	c := newCollector(r.fset)
 	impl := map[string][]refs.Ref{}
-	// Methods come grouped by type (methodsOf lists a type's together),
-	// and by unit (record): the closure of one unit at a time.
-	var (
-		last *unit
-		sees []uint64
-	)
+	r.ifacesMu.RLock()
+	defer r.ifacesMu.RUnlock()
+	// Methods come grouped by type (methodsOf lists a type's together).
 	for i := 0; i < len(methods); {
 		recv := methods[i].fn.Signature().Recv().Type()
 		if p, ok := recv.(*types.Pointer); ok {
@@ -111,13 +136,9 @@ func (r *run) implementations(pkgs []checked, methods []method) map[string][]ref
 		}
 		ptr := types.NewPointer(recv)
 		mset := types.NewMethodSet(ptr)
-		u := methods[i].u
-		if u != last {
-			last, sees = u, r.g.closure(u)
-		}
 		tried := map[*types.Named]bool{}
 		for k := range mset.Len() {
-			for _, in := range byFirst[mset.At(k).Obj().Name()] {
+			for _, in := range r.ifaces[mset.At(k).Obj().Name()] {
 				n := in.n
 				if tried[n] || !seen(sees, in.u) || in.u != u && !n.Obj().Exported() {
 					continue
@@ -145,6 +166,26 @@ func (r *run) implementations(pkgs []checked, methods []method) map[string][]ref
 		i = j
 	}
 	return impl
+}
+
+// withImpl adds the Impl references of impl to the references found, by
+// file, in the order of a file's references (line, column, then the
+// target), without duplicates.
+func withImpl(found, impl map[string][]refs.Ref) map[string][]refs.Ref {
+	if len(impl) == 0 {
+		return found
+	}
+	if found == nil {
+		found = map[string][]refs.Ref{}
+	}
+	for f, rs := range impl {
+		rs = append(found[f], rs...)
+		slices.SortFunc(rs, func(a, b refs.Ref) int {
+			return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Name, b.Name), cmp.Compare(a.From, b.From), boolCmp(a.Impl, b.Impl))
+		})
+		found[f] = slices.CompactFunc(rs, func(a, b refs.Ref) bool { return a == b })
+	}
+	return found
 }
 
 // recvBase is the type a method is declared on, without the pointer.

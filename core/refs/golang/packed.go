@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/rubi-dev/rubi/core/refs"
 )
@@ -28,11 +29,11 @@ type packed struct {
 type packedRef struct {
 	line, col        int32
 	path, name, from uint32
-	call             bool
+	call, impl       bool
 }
 
-// pack makes rs, references the collector found (none of them Impl), a
-// packed list in t.
+// pack makes rs, references the collector found and the pairings of
+// methods (Impl), a packed list in t.
 func pack(t *refs.Strings, rs []refs.Ref) packed {
 	out := packed{strs: t}
 	if rs == nil {
@@ -40,7 +41,7 @@ func pack(t *refs.Strings, rs []refs.Ref) packed {
 	}
 	out.refs = make([]packedRef, len(rs))
 	for i, r := range rs {
-		out.refs[i] = packedRef{line: int32(r.Line), col: int32(r.Col), path: t.ID(r.Path), name: t.ID(r.Name), from: t.ID(r.From), call: r.Call}
+		out.refs[i] = packedRef{line: int32(r.Line), col: int32(r.Col), path: t.ID(r.Path), name: t.ID(r.Name), from: t.ID(r.From), call: r.Call, impl: r.Impl}
 	}
 	return out
 }
@@ -53,13 +54,20 @@ func (p packed) unpack() []refs.Ref {
 	out := make([]refs.Ref, len(p.refs))
 	s := p.strs
 	for i, r := range p.refs {
-		out[i] = refs.Ref{Line: int(r.line), Col: int(r.col), Path: s.At(r.path), Name: s.At(r.name), From: s.At(r.from), Call: r.call}
+		out[i] = refs.Ref{Line: int(r.line), Col: int(r.col), Path: s.At(r.path), Name: s.At(r.name), From: s.At(r.from), Call: r.call, Impl: r.impl}
 	}
 	return out
 }
 
-// packedSize is the bytes a packedRef takes in a spill.
+// packedSize is the bytes a packedRef takes in a spill: five numbers
+// and a byte of flags.
 const packedSize = 4*5 + 1
+
+// The flags of a packedRef in a spill.
+const (
+	spillCall = 1 << iota
+	spillImpl
+)
 
 // spill is where a run puts the references it found, packed, until it
 // ends (refs.Spiller): a large project's were a tenth of the run's peak
@@ -86,11 +94,14 @@ func (s *spill) put(p packed) (spilled, error) {
 		s.buf = binary.LittleEndian.AppendUint32(s.buf, r.path)
 		s.buf = binary.LittleEndian.AppendUint32(s.buf, r.name)
 		s.buf = binary.LittleEndian.AppendUint32(s.buf, r.from)
-		call := byte(0)
+		flags := byte(0)
 		if r.call {
-			call = 1
+			flags |= spillCall
 		}
-		s.buf = append(s.buf, call)
+		if r.impl {
+			flags |= spillImpl
+		}
+		s.buf = append(s.buf, flags)
 	}
 	at := spilled{off: s.end, n: len(p.refs)}
 	if _, err := s.f.WriteAt(s.buf, s.end); err != nil {
@@ -119,8 +130,68 @@ func (s *spill) get(at spilled, strs *refs.Strings) (packed, error) {
 			path: binary.LittleEndian.Uint32(e[8:]),
 			name: binary.LittleEndian.Uint32(e[12:]),
 			from: binary.LittleEndian.Uint32(e[16:]),
-			call: e[20] == 1,
+			call: e[20]&spillCall != 0,
+			impl: e[20]&spillImpl != 0,
 		}
 	}
 	return out, nil
+}
+
+// answer is a run's references, packed (refs.Answer).
+type answer struct {
+	strs    *refs.Strings
+	found   map[string]packed
+	spill   *spill
+	spilled map[string]spilled
+	paths   []string
+	targets []string
+	n       int
+}
+
+func newAnswer(r *run) *answer {
+	a := &answer{strs: &r.strs, found: r.found, spill: r.spill, spilled: r.spilled, n: r.stats.Refs}
+	a.paths = make([]string, 0, len(r.found)+len(r.spilled))
+	for f := range r.found {
+		a.paths = append(a.paths, f)
+	}
+	for f := range r.spilled {
+		a.paths = append(a.paths, f)
+	}
+	slices.Sort(a.paths)
+	for id := range r.targets {
+		a.targets = append(a.targets, r.strs.At(id))
+	}
+	slices.Sort(a.targets)
+	return a
+}
+
+func (a *answer) Paths() []string   { return a.paths }
+func (a *answer) Targets() []string { return a.targets }
+func (a *answer) Len() int          { return a.n }
+
+// Refs returns a file's references, and lets go of them: each file's
+// are asked once.
+func (a *answer) Refs(path string) ([]refs.Ref, error) {
+	if p, ok := a.found[path]; ok {
+		delete(a.found, path)
+		return p.unpack(), nil
+	}
+	at, ok := a.spilled[path]
+	if !ok {
+		return nil, nil
+	}
+	delete(a.spilled, path)
+	p, err := a.spill.get(at, a.strs)
+	if err != nil {
+		return nil, err
+	}
+	return p.unpack(), nil
+}
+
+// Close closes the spill, which no name leads to: its space is freed.
+func (a *answer) Close() error {
+	if a.spill == nil {
+		return nil
+	}
+	return a.spill.f.Close()
 }
