@@ -92,7 +92,9 @@ func (s *Store) readOwn() (*ownRecord, error) {
 		s.own, s.ownVersion = rec, version
 		s.mu.Unlock()
 	}()
-	if err := json.Unmarshal(data, rec); err != nil {
+	if quick, ok := quickOwn(data); ok {
+		*rec = *quick
+	} else if err := json.Unmarshal(data, rec); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	if rec.Root != s.root {
