@@ -24,16 +24,7 @@ func methodsOf(pkg *types.Package, fset *token.FileSet) []method {
 		return nil
 	}
 	var out []method
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		n, ok := tn.Type().(*types.Named)
-		if !ok || n.TypeParams().Len() > 0 {
-			continue
-		}
+	for _, n := range namedTypes(pkg) {
 		if _, iface := n.Underlying().(*types.Interface); iface {
 			continue
 		}
@@ -43,7 +34,24 @@ func methodsOf(pkg *types.Package, fset *token.FileSet) []method {
 			if p.Line == 0 {
 				continue
 			}
-			out = append(out, method{fn: fn, path: p.Filename, line: p.Line, col: p.Column, from: tn.Name() + "." + fn.Name()})
+			out = append(out, method{fn: fn, path: p.Filename, line: p.Line, col: p.Column, from: n.Obj().Name() + "." + fn.Name()})
+		}
+	}
+	return out
+}
+
+// namedTypes are the named types pkg declares at top level, in name
+// order: no alias, no generic type (what methods pair with).
+func namedTypes(pkg *types.Package) []*types.Named {
+	var out []*types.Named
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
+			out = append(out, n)
 		}
 	}
 	return out
@@ -63,18 +71,10 @@ func (r *run) index(u *unit, pkg *types.Package) {
 	if pkg == nil {
 		return
 	}
-	scope := pkg.Scope()
+	named := namedTypes(pkg)
 	r.ifacesMu.Lock()
 	defer r.ifacesMu.Unlock()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		n, ok := tn.Type().(*types.Named)
-		if !ok || n.TypeParams().Len() > 0 {
-			continue
-		}
+	for _, n := range named {
 		it, ok := n.Underlying().(*types.Interface)
 		if !ok || it.NumMethods() == 0 || !it.IsMethodSet() {
 			continue
