@@ -119,7 +119,8 @@ func (s *Nodes) load(behind int) ([]*knowledge.Node, []knowledge.Problem) {
 func (s *Nodes) ImportCache() {
 	s.cacheOnce.Do(func() {
 		path := filepath.Join(s.indexDir, cacheFile)
-		data, err := s.readCache(path)
+		// The store keeps views of the bytes (store.ReadWithinKept).
+		data, err := store.ReadWithinKept(s.root, path, maxNodeCache, s.oneShot)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
 				s.logger.Debug("node cache dropped", "error", err)
@@ -134,29 +135,6 @@ func (s *Nodes) ImportCache() {
 			s.logger.Debug("node cache dropped", "error", err)
 		}
 	})
-}
-
-// readCache reads the node cache at path, inside the project as every
-// file of it is read. The store keeps views of the bytes: a one-shot
-// process maps the file and never releases it (store.Mapped), which
-// spares a fresh process a page of new memory per 4 KiB of cache; any
-// other reads it into memory the collector keeps.
-func (s *Nodes) readCache(path string) ([]byte, error) {
-	if !s.oneShot {
-		return store.ReadWithin(s.root, path, maxNodeCache)
-	}
-	if !store.Inside(s.root, filepath.Dir(path)) {
-		return nil, fmt.Errorf("refusing to read %s: it leads out of %s through a symbolic link: %w", path, s.root, store.ErrNotOwned)
-	}
-	m, err := store.Map(path, true)
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(m.Data)) > maxNodeCache {
-		m.Close()
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxNodeCache)
-	}
-	return m.Data, nil
 }
 
 // importChecks reads the notes' kept checks into the store, once.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -231,5 +232,51 @@ func TestWriterReplacesOnCommit(t *testing.T) {
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v, %v", st.Mode(), err)
+	}
+}
+
+// ReadWithinKept and ReadLeafKept give a file's bytes mapped in a
+// one-shot process and read in any other, with the checks of ReadWithin
+// and ReadLeaf either way: a file over the cap, a link and one outside
+// the base are refused.
+func TestReadKept(t *testing.T) {
+	base := t.TempDir()
+	p := filepath.Join(base, "f")
+	if err := WriteFile(p, []byte("kept bytes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(base, "empty")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, oneShot := range []bool{false, true} {
+		for name, read := range map[string]func(path string, limit int64) ([]byte, error){
+			"within": func(path string, limit int64) ([]byte, error) { return ReadWithinKept(base, path, limit, oneShot) },
+			"leaf":   func(path string, limit int64) ([]byte, error) { return ReadLeafKept(path, limit, oneShot) },
+		} {
+			if data, err := read(p, 100); err != nil || string(data) != "kept bytes" {
+				t.Errorf("%s, one-shot %v: %q, %v", name, oneShot, data, err)
+			}
+			if data, err := read(empty, 100); err != nil || len(data) != 0 {
+				t.Errorf("%s, one-shot %v, empty: %q, %v", name, oneShot, data, err)
+			}
+			if _, err := read(p, 5); !errors.Is(err, ErrTooLarge) {
+				t.Errorf("%s, one-shot %v, over the cap: %v", name, oneShot, err)
+			}
+			if _, err := read(link, 100); err == nil {
+				t.Errorf("%s, one-shot %v: a link was read", name, oneShot)
+			}
+		}
+		if _, err := ReadWithinKept(base, outside, 100, oneShot); err == nil {
+			t.Errorf("one-shot %v: a file outside the base was read", oneShot)
+		}
 	}
 }

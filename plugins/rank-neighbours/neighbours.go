@@ -383,7 +383,8 @@ func (r *Ranker) current() (*state, error) {
 		}
 		return nil, fmt.Errorf("%s: no state in %s; run `rubi index`: %w", Name, r.stateDir, err)
 	}
-	data, err := readState(path, r.oneShot)
+	// The state is a view of the bytes (store.ReadLeafKept).
+	data, err := store.ReadLeafKept(path, maxState, r.oneShot)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
@@ -396,24 +397,6 @@ func (r *Ranker) current() (*state, error) {
 	}
 	r.state, r.stamp = st, stamp
 	return st, nil
-}
-
-// readState reads the state file at path: mapped in a one-shot process,
-// whose state keeps viewing it until the process exits, read into memory
-// in any other.
-func readState(path string, oneShot bool) ([]byte, error) {
-	if !oneShot {
-		return store.ReadLeaf(path, maxState)
-	}
-	m, err := store.Map(path, true)
-	if err != nil {
-		return nil, err
-	}
-	if len(m.Data) > maxState {
-		m.Close()
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxState)
-	}
-	return m.Data, nil
 }
 
 // Prepare reads the state ahead of Rank (core.Preparer), while the
