@@ -112,11 +112,8 @@ func (r *entryReader) strs() []string {
 	if n == 0 {
 		return nil
 	}
-	// n-1 strings: each takes its length's byte at least.
-	if n-1 > len(r.d.B) {
-		r.d.Err = errEntry
-		return nil
-	}
+	// n-1 strings, which Count bounds by the bytes left (a byte each at
+	// least, their lengths').
 	out := make([]string, n-1)
 	for i := range out {
 		out[i] = r.str()

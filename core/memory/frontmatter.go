@@ -41,10 +41,11 @@ func quickChunk(front []byte) (*Chunk, bool) {
 		list = nil
 		indent := len(line) - len(strings.TrimLeft(line, " "))
 		key, value, ok := strings.Cut(line[indent:], ":")
-		if !ok || key == "" || seen[strings.Repeat(" ", indent)+key] {
+		at := line[:indent+len(key)] // the key with its indent
+		if !ok || key == "" || seen[at] {
 			return nil, false
 		}
-		seen[strings.Repeat(" ", indent)+key] = true
+		seen[at] = true
 		if indent == 0 {
 			top = key
 		}
