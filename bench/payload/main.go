@@ -227,11 +227,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 func gitHead(root string) string {
-	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
 		return "unknown"
 	}
-	return strings.TrimSpace(string(out))
+	return sets.ShortCommit(strings.TrimSpace(string(out)))
 }
 
 func binVersion(ctx context.Context, rubi string) string {

@@ -162,13 +162,13 @@ func Verbatim(data []byte, qs []SelfQuestion) int {
 // into dst,
 // leaving out what SelfLeftOut names and any file holding LeakQuestions
 // or more of the questions verbatim. It returns the commit and what was
-// left out, with the reason.
+// left out, with the reason. The commit is ShortCommit's.
 func ExportTree(ctx context.Context, root, rev, dst string, qs []SelfQuestion) (commit string, leftOut []string, err error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--short", rev+"^{commit}").Output()
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", rev+"^{commit}").Output()
 	if err != nil {
 		return "", nil, fmt.Errorf("git rev-parse %s in %s: %w%s", rev, root, err, StderrOf(err))
 	}
-	commit = strings.TrimSpace(string(out))
+	commit = ShortCommit(strings.TrimSpace(string(out)))
 	cmd := exec.CommandContext(ctx, "git", "-C", root, "archive", "--format=tar", rev)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -234,4 +234,17 @@ func ExportTree(ctx context.Context, root, rev, dst string, qs []SelfQuestion) (
 		return "", nil, fmt.Errorf("git archive %s in %s: %v: %s", rev, root, waitErr, strings.TrimSpace(stderr.String()))
 	}
 	return commit, leftOut, nil
+}
+
+// ShortCommit is a commit's name in reports and goldens: its first 7 hex
+// digits, always 7. git rev-parse --short is not used: its length grows
+// with the repository's object count (8 digits past 2^14 objects),
+// so two clones of one repository, a fresh one packed whole and a
+// working one, could name the same commit differently and a golden
+// naming it would move with the clone.
+func ShortCommit(full string) string {
+	if len(full) > 7 {
+		return full[:7]
+	}
+	return full
 }
