@@ -92,12 +92,15 @@ func (c counts) each(fn func(tc termCount)) {
 	}
 }
 
-// Segments beyond the first are merged into one when there are more than
-// maxSegments of them, and everything is merged into a single segment
-// when the later segments hold more than 1/mergeShare of the live
-// documents or deleted documents more than 1/mergeShare of all stored.
-// A one-file change thus writes a small segment, and the cost of merging
-// is spread over many changes.
+// The segments after the bulk ones (view.bulk: the first segment, or the
+// bulk segments a large full index wrote) are merged into one when there
+// are more than maxSegments segments. When they hold more than
+// 1/mergeShare of the live documents, everything is merged into one
+// segment on an index of one bulk segment, and on a larger index they
+// are merged into new bulk segments once they hold at least
+// segmentDocs/2 documents. Everything is rewritten when deleted documents
+// are more than 1/mergeShare of all stored. A one-file change thus writes
+// a small segment, and the cost of merging is spread over many changes.
 const (
 	maxSegments = 8
 	mergeShare  = 8
@@ -186,14 +189,111 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		}
 	}
 
-	analyzed, dicts, err := analyzeAll(ctx, analyzer, corpus, u.fresh)
+	var kept []*segment // the segments that stay as they are
+	if old != nil {
+		kept = old.segs[:from]
+	}
+	names := make([]string, len(kept), len(kept)+1)
+	for i, sg := range kept {
+		names[i] = sg.name
+	}
+	var written []string // the new segments, in order
+	var data []byte      // the new segment's bytes, when there is one
+	if old == nil && len(u.fresh) > segmentDocs {
+		written, err = writeBulk(ctx, dir, analyzer, corpus, u.fresh)
+	} else {
+		written, data, err = writeMerged(ctx, dir, analyzer, corpus, u, old, from, kept, scoped)
+	}
 	if err != nil {
 		return err
 	}
-	var kept []*segment // the segments that stay as they are
+	st, err := commitList(dir, append(names, written...), !scoped)
+	if err != nil {
+		return fmt.Errorf("%s: %w", Name, err)
+	}
+	var v *view
+	if data != nil {
+		seg, err := decodeSegment(written[0], data, true)
+		if err != nil {
+			return fmt.Errorf("%s: %w", Name, err) // not reached: data was just encoded
+		}
+		v = newView(append(slices.Clip(kept), seg), settings)
+	}
+	// A run that wrote bulk segments keeps none of their bytes: the next
+	// query maps them (load), as another process would.
+	r.mu.Lock()
+	r.view, r.stamp = v, st
+	if v == nil {
+		r.stamp = ""
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// segmentDocs is the most documents a segment written by an index run
+// holds. A full corpus of more is tokenized and written as bulk segments
+// of at most segmentDocs documents each (writeBulk), one after the other,
+// so that indexing holds one segment's counts and encoding at a time
+// instead of the whole tree's (at 200,000 files, ~410 MB in one
+// segment); a merge of more is written in parts of that size too. Each
+// bulk segment holds at least segmentDocs/2 documents, which is how the
+// merge policy tells them (view.bulk). Queries find the same documents
+// with the same scores in any number of segments: the statistics are
+// summed over them. A variable for the tests only.
+var segmentDocs = 1 << 15
+
+// writeBulk indexes docs, a full corpus of more than segmentDocs
+// documents, as bulk segments: sorted by id, cut into runs of equal size
+// (each at most segmentDocs, at least half of it), each tokenized,
+// encoded and written before the next is read. The segments together
+// hold the documents in the order one segment would, so queries rank as
+// on one. It returns the segments' names, in order.
+func writeBulk(ctx context.Context, dir string, analyzer text.Analyzer, corpus *core.Corpus, docs []*core.Document) ([]string, error) {
+	docs = slices.Clone(docs)
+	slices.SortFunc(docs, func(a, b *core.Document) int { return strings.Compare(a.ID, b.ID) })
+	var names []string
+	for _, part := range parts(len(docs)) {
+		analyzed, dicts, err := analyzeAll(ctx, analyzer, corpus, docs[part[0]:part[1]])
+		if err != nil {
+			return nil, err
+		}
+		data, err := encodeSegment(merge(analyzer.Signature(), analyzed, dicts), nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		name, err := writeSegment(dir, data, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// parts cuts n documents into runs of equal size, each of at most
+// segmentDocs, as [from, to) bounds: one run when n is at most
+// segmentDocs (none when 0), else runs of at least segmentDocs/2.
+func parts(n int) [][2]int {
+	k := max(1, (n+segmentDocs-1)/segmentDocs)
+	out := make([][2]int, 0, k)
+	for i := range k {
+		out = append(out, [2]int{i * n / k, (i + 1) * n / k})
+	}
+	return out
+}
+
+// writeMerged writes the segment of an update: its fresh documents,
+// tokenized, with the live documents of old's segments from from on,
+// merged. It returns the name of what it wrote (several bulk segments
+// when the merge holds more than segmentDocs documents) and, when it
+// wrote one segment, its bytes.
+func writeMerged(ctx context.Context, dir string, analyzer text.Analyzer, corpus *core.Corpus, u *update, old *view, from int, kept []*segment, scoped bool) ([]string, []byte, error) {
+	analyzed, dicts, err := analyzeAll(ctx, analyzer, corpus, u.fresh)
+	if err != nil {
+		return nil, nil, err
+	}
 	var segDeletes []string
 	if old != nil {
-		kept = old.segs[:from]
 		if from == len(old.segs) {
 			segDeletes = u.deletes
 		} else {
@@ -203,7 +303,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 				sg, base := old.segs[i], old.base[i]
 				docs, terms, err := sg.forward(func(d int) bool { return old.live(base+d) && !u.gone[base+d] })
 				if err != nil {
-					return fmt.Errorf("%s: %w: %s: %v", Name, core.ErrFullIndexNeeded, sg.name, err)
+					return nil, nil, fmt.Errorf("%s: %w: %s: %v", Name, core.ErrFullIndexNeeded, sg.name, err)
 				}
 				for _, d := range docs {
 					merged = append(merged, analyzedDoc{doc: d, worker: len(mdicts)})
@@ -221,28 +321,38 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			segDeletes = keptIDs(kept, segDeletes)
 		}
 	}
-	idx := merge(sig, analyzed, dicts)
-	data, err := encodeSegment(idx, segDeletes)
-	if err != nil {
-		return fmt.Errorf("%s: %w", Name, err)
+	idx := merge(analyzer.Signature(), analyzed, dicts)
+	cuts := parts(len(idx.docs))
+	if len(cuts) == 0 {
+		cuts = [][2]int{{0, 0}} // no document: the segment carries the deletions
 	}
-	names := make([]string, len(kept))
-	for i, sg := range kept {
-		names[i] = sg.name
+	var names []string
+	var data []byte
+	for i, c := range cuts {
+		part := idx
+		if len(cuts) > 1 {
+			part = idx.slice(c[0], c[1])
+		}
+		// The deletions go with the first part: a segment's deletions
+		// apply to the segments before it, the kept ones.
+		var dels []string
+		if i == 0 {
+			dels = segDeletes
+		}
+		data, err = encodeSegment(part, dels)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		name, err := writeSegment(dir, data, !scoped)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		names = append(names, name)
 	}
-	name, st, err := writeSegments(dir, names, data, !scoped)
-	if err != nil {
-		return fmt.Errorf("%s: %w", Name, err)
+	if len(names) > 1 {
+		data = nil
 	}
-	seg, err := decodeSegment(name, data, true)
-	if err != nil {
-		return fmt.Errorf("%s: %w", Name, err) // not reached: data was just encoded
-	}
-	v := newView(append(slices.Clip(kept), seg), settings)
-	r.mu.Lock()
-	r.view, r.stamp = v, st
-	r.mu.Unlock()
-	return nil
+	return names, data, nil
 }
 
 // update is what an index run changes: the documents it tokenizes, and
@@ -352,24 +462,51 @@ func (v *view) scopedUpdate(corpus *core.Corpus) (*update, error) {
 // given the global numbers of the live documents it deletes and the
 // number it adds. It counts from the view's per-segment live counts and
 // the deletions alone: a one-note update must not visit the documents of
-// every later segment.
+// every later segment. On an index of one bulk segment (any project of at
+// most segmentDocs documents), merging the later segments means merging
+// everything; on a larger one, the bulk segments stay as they are and the
+// later ones are merged into new bulk segments once they are enough for
+// one.
 func (v *view) mergeFrom(gone map[int]bool, added int) int {
 	stored := v.total
 	liveAfter := v.n - len(gone) + added
 	dead := stored - v.n + len(gone)
-	later := added + v.n - v.nlive[0] // live documents outside the first segment afterwards
+	b := v.bulk()
+	bulkDocs := v.base[b-1] + v.segs[b-1].ndocs // the global numbers below are the bulk segments'
+	later := added + v.n                        // live documents outside the bulk segments afterwards
+	for i := range b {
+		later -= v.nlive[i]
+	}
 	for g := range gone {
-		if g >= v.segs[0].ndocs {
+		if g >= bulkDocs {
 			later--
 		}
 	}
 	switch {
-	case later*mergeShare > liveAfter || dead*mergeShare > stored:
+	case dead*mergeShare > stored:
 		return 0
-	case len(v.segs) >= maxSegments:
-		return 1
+	case b == 1 && later*mergeShare > liveAfter:
+		return 0
+	case b > 1 && later*2 >= segmentDocs:
+		// Enough for a bulk segment: merged later ones that stayed
+		// smaller would be merged again by every update.
+		return b
+	case len(v.segs)-b+1 >= maxSegments:
+		return b
 	}
 	return len(v.segs)
+}
+
+// bulk returns how many segments at the start of v are bulk segments,
+// those a full index of more than segmentDocs documents wrote (each of
+// at least segmentDocs/2): at least 1, the first segment standing for
+// the index of a smaller project.
+func (v *view) bulk() int {
+	b := 1
+	for b < len(v.segs) && v.segs[b-1].ndocs*2 >= segmentDocs && v.segs[b].ndocs*2 >= segmentDocs {
+		b++
+	}
+	return b
 }
 
 // keptIDs returns the ids, sorted and without repeats, that some kept
@@ -576,4 +713,38 @@ func merge(signature string, docs []analyzedDoc, dicts [][]string) *index {
 	}
 	slices.SortFunc(out, func(a, b doc) int { return strings.Compare(a.id, b.id) })
 	return &index{signature: signature, terms: kept, docs: out}
+}
+
+// slice returns the index of idx's documents from to to (exclusive) over
+// the terms they use, renumbered: one bulk segment of a merge. Those
+// documents' counts are moved out of idx.
+func (idx *index) slice(from, to int) *index {
+	docs := idx.docs[from:to]
+	used := make([]bool, len(idx.terms))
+	for i := range docs {
+		docs[i].terms.each(func(tc termCount) { used[tc.term] = true })
+	}
+	renum := make([]uint32, len(idx.terms))
+	var terms []string
+	for t, u := range used {
+		if u {
+			renum[t] = uint32(len(terms))
+			terms = append(terms, idx.terms[t])
+		}
+	}
+	// Each document's counts are let go in idx as its part's are made:
+	// the merge is not held twice over.
+	out := make([]doc, len(docs))
+	var packed counts
+	for i, d := range docs {
+		packed = packed[:0]
+		d.terms.each(func(tc termCount) {
+			tc.term = renum[tc.term]
+			packed = appendCount(packed, tc)
+		})
+		d.terms = slices.Clone(packed)
+		docs[i].terms = nil
+		out[i] = d
+	}
+	return &index{signature: idx.signature, terms: terms, docs: out}
 }

@@ -228,15 +228,19 @@ func TestScopedEmptyDeltaWritesNothing(t *testing.T) {
 	}
 }
 
-// mergeFromByVisit is the merge policy as it was first written: it
-// visits every live document of the later segments to count them.
-// mergeFrom must decide the same from its counts alone.
+// mergeFromByVisit is the merge policy as it was first written, bulk
+// segments added: it visits every live document of the later segments to
+// count them. mergeFrom must decide the same from its counts alone.
 func mergeFromByVisit(v *view, gone map[int]bool, added int) int {
 	stored := v.total
 	liveAfter := v.n - len(gone) + added
 	dead := stored - v.n + len(gone)
+	b := 1
+	for b < len(v.segs) && 2*v.segs[b-1].ndocs >= segmentDocs && 2*v.segs[b].ndocs >= segmentDocs {
+		b++
+	}
 	later := added
-	for i := 1; i < len(v.segs); i++ {
+	for i := b; i < len(v.segs); i++ {
 		for d := range v.segs[i].ndocs {
 			if g := v.base[i] + d; v.live(g) && !gone[g] {
 				later++
@@ -244,10 +248,10 @@ func mergeFromByVisit(v *view, gone map[int]bool, added int) int {
 		}
 	}
 	switch {
-	case later*mergeShare > liveAfter || dead*mergeShare > stored:
+	case dead*mergeShare > stored, b == 1 && later*mergeShare > liveAfter:
 		return 0
-	case len(v.segs) >= maxSegments:
-		return 1
+	case b > 1 && 2*later >= segmentDocs, len(v.segs)-b >= maxSegments-1:
+		return b
 	}
 	return len(v.segs)
 }
@@ -256,11 +260,22 @@ func mergeFromByVisit(v *view, gone map[int]bool, added int) int {
 // from the view's per-segment counts: whatever the segments, their
 // deletions and the update, it decides as visiting them would.
 func TestMergeFromCounts(t *testing.T) {
+	t.Run("one bulk segment", func(t *testing.T) { checkMergeFromCounts(t, 200) })
+	t.Run("bulk segments", func(t *testing.T) {
+		withSegmentDocs(t, 32)
+		checkMergeFromCounts(t, 200)
+	})
+}
+
+// checkMergeFromCounts updates an index of n documents step by step and
+// compares the policy's decisions with mergeFromByVisit's on random
+// updates; each of its three outcomes must come up.
+func checkMergeFromCounts(t *testing.T, n int) {
 	rng := rand.New(rand.NewPCG(6, 6))
-	docs := synthCorpus(200)
+	docs := synthCorpus(n)
 	r := newRanker(t, "")
 	build(t, r, &core.Corpus{Full: true, Documents: docs})
-	decisions := map[int]int{}
+	decisions := map[string]int{}
 	for step := range 3 * maxSegments {
 		var changed []string
 		for range 1 + rng.IntN(3) {
@@ -270,6 +285,10 @@ func TestMergeFromCounts(t *testing.T) {
 		}
 		build(t, r, &core.Corpus{Documents: withoutBodies(docs, changed), Changed: changed})
 		v := r.view
+		if v == nil { // bulk segments written: the view is loaded by the next query
+			rank(t, r, core.Query{Text: "step", Limit: 1})
+			v = r.view
+		}
 		var live []int
 		for g := range v.total {
 			if v.live(g) {
@@ -286,7 +305,14 @@ func TestMergeFromCounts(t *testing.T) {
 			if got != want {
 				t.Fatalf("step %d, %d segments, %d deleted, %d added: merge from %d, want %d", step, len(v.segs), len(gone), added, got, want)
 			}
-			decisions[want]++
+			switch {
+			case want == 0:
+				decisions["everything"]++
+			case want == len(v.segs):
+				decisions["nothing"]++
+			default:
+				decisions["the later segments"]++
+			}
 		}
 	}
 	if len(decisions) < 3 {

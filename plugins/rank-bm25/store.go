@@ -19,11 +19,13 @@ import (
 )
 
 // The index on disk is a list of immutable segments, newest last, named in
-// a small list file. A full index writes one segment; an incremental one
-// appends a segment holding the changed documents and the ids it deletes
-// from the segments before it, so a one-file change writes a few hundred
-// bytes instead of the whole index. Segments are merged when they pile up
-// (see Index).
+// a small list file. A full index writes one segment, or on a corpus of
+// more than segmentDocs documents several of at most segmentDocs each
+// (bulk segments), so that building it holds one such segment at a time;
+// an incremental one appends a segment holding the changed documents and
+// the ids it deletes from the segments before it, so a one-file change
+// writes a few hundred bytes instead of the whole index. Segments are
+// merged when they pile up (see Index).
 //
 // A segment is laid out for queries that read little of it: the term
 // dictionary, the posting offsets and the document table are fixed-width
@@ -562,18 +564,16 @@ func readSegments(dir string, oneShot bool) ([]*segment, listStamp, error) {
 	}
 }
 
-// writeSegments saves a new segment file under a fresh name, then the
-// list naming the kept segments and it, then removes the segment files no
-// longer listed. The list is the commit point: a crash before it leaves
-// the previous index whole. Unless durable, neither waits for the disk
-// (a scoped delta's, which a hook writes: the waits were most of what
-// indexing an edited note cost it); a power cut may then lose the new
-// segment or the list, which their checksums and the missing files
-// reveal, and a full index rebuilds.
-func writeSegments(dir string, keep []string, data []byte, durable bool) (string, listStamp, error) {
-	writeVerified, writeFile := store.WriteVerified, store.WriteFile
+// writeSegment saves a segment file under a fresh name, which it
+// returns; no list names it yet (commitList does). Unless durable, it
+// does not wait for the disk (a scoped delta's, which a hook writes: the
+// waits were most of what indexing an edited note cost it); a power cut
+// may then lose it, which the list's missing file reveals, and a full
+// index rebuilds.
+func writeSegment(dir string, data []byte, durable bool) (string, error) {
+	writeVerified := store.WriteVerified
 	if !durable {
-		writeVerified, writeFile = store.WriteDerivedVerified, store.WriteDerived
+		writeVerified = store.WriteDerivedVerified
 	}
 	name := ""
 	for n := time.Now().UnixNano(); ; n++ {
@@ -583,12 +583,24 @@ func writeSegments(dir string, keep []string, data []byte, durable bool) (string
 		}
 	}
 	if err := writeVerified(filepath.Join(dir, name), data, 0o644); err != nil {
-		return "", "", err
+		return "", err
 	}
-	names := append(slices.Clone(keep), name)
+	return name, nil
+}
+
+// commitList writes the list naming the live segments, oldest first, then
+// removes the segment files it no longer names. The list is the commit
+// point: a crash before it leaves the previous index whole (and the
+// segments written for the new one are removed by the next commit).
+// Unless durable, it does not wait for the disk (see writeSegment).
+func commitList(dir string, names []string, durable bool) (listStamp, error) {
+	writeFile := store.WriteFile
+	if !durable {
+		writeFile = store.WriteDerived
+	}
 	list := listHeader + "\n" + strings.Join(names, "\n") + "\n"
 	if err := writeFile(filepath.Join(dir, listFile), []byte(list), 0o644); err != nil {
-		return "", "", err
+		return "", err
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -599,7 +611,7 @@ func writeSegments(dir string, keep []string, data []byte, durable bool) (string
 			os.Remove(filepath.Join(dir, n))
 		}
 	}
-	return name, listStamp(list), nil
+	return listStamp(list), nil
 }
 
 // listStamp is the content of the segment list a view was loaded from.
