@@ -23,6 +23,10 @@ func Seal(b []byte) []byte {
 // (Seal and Unseal check the whole).
 func Sum(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
 
+// Update is Sum continued over p: Update(Sum(a), b) is Sum of a and b
+// together, for a file written in pieces (Sum(nil) is 0).
+func Update(crc uint32, p []byte) uint32 { return crc32.Update(crc, castagnoli(), p) }
+
 // Unseal checks the CRC-32C trailer of data and returns what it covers.
 func Unseal(data []byte) ([]byte, bool) {
 	if len(data) < 4 {

@@ -191,37 +191,47 @@ func (r *indexRun) references(ctx context.Context) error {
 			defined = append(defined, rec)
 		}
 	}
-	var data []byte
 	if full {
+		// The table goes to its file as it is laid out: at 200,000
+		// files it is 147 MB, which the run would hold beside the
+		// draft it is laid out from.
 		st.State = "full"
-		data, err = r.encodeTable(sig, defined, answers, owner, refsOf)
-	} else {
-		st.State = "incremental"
-		patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
-		for _, path := range changed {
-			if !next.Has(path) {
-				patch.Removed = append(patch.Removed, path)
-			}
-		}
-		for f := range owner {
-			if patch.Refs[f], err = refsOf(f); err != nil {
-				return err
-			}
-		}
-		if err := eachSymbols(e.folder.dir, prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
-			patch.Defs[rec.Path] = definitions(syms)
-		}); err != nil {
+		enc, err := r.encodeTable(sig, defined, answers, owner, refsOf)
+		if err != nil {
 			return err
 		}
-		data, err = refs.Update(oldData, patch)
+		gen, found, err := refs.WriteEncoded(e.folder.dir, enc)
+		if err != nil {
+			return err
+		}
+		next.References, st.Found = gen, found
+		return nil
 	}
+	st.State = "incremental"
+	patch := refs.Patch{Resolvers: sig, Defs: map[string][]refs.Def{}, Refs: map[string][]refs.Ref{}}
+	for _, path := range changed {
+		if !next.Has(path) {
+			patch.Removed = append(patch.Removed, path)
+		}
+	}
+	for f := range owner {
+		if patch.Refs[f], err = refsOf(f); err != nil {
+			return err
+		}
+	}
+	if err := eachSymbols(e.folder.dir, prev, next, defined, func(rec *manifest.Record, syms []core.Symbol) {
+		patch.Defs[rec.Path] = definitions(syms)
+	}); err != nil {
+		return err
+	}
+	data, err := refs.Update(oldData, patch)
 	if err != nil {
 		return err
 	}
 	if rd, err := refs.NewReader(data); err == nil {
 		_, _, st.Found = rd.Counts()
 	}
-	if !full && bytes.Equal(data, oldData) {
+	if bytes.Equal(data, oldData) {
 		next.References = prev.References
 		return nil
 	}
@@ -233,14 +243,14 @@ func (r *indexRun) references(ctx context.Context) error {
 	return nil
 }
 
-// encodeTable encodes a full run's table one file at a time, in path
-// order (refs.Encoder): each file's definitions (its symbols, read from
+// encodeTable gives a full run's table to an encoder one file at a time,
+// in path order (refs.Encoder): each file's definitions (its symbols, read from
 // the symbols file as eachSymbols goes) and its references (refsOf,
 // from its resolver's answer), so that the references are never all
 // held as refs.Ref at once. Its files are those Table.Encode takes:
 // every file with symbols, every file resolved, and every file referred
 // to.
-func (r *indexRun) encodeTable(sig string, defined []*manifest.Record, answers []refs.Answer, owner map[string]int, refsOf func(string) ([]refs.Ref, error)) ([]byte, error) {
+func (r *indexRun) encodeTable(sig string, defined []*manifest.Record, answers []refs.Answer, owner map[string]int, refsOf func(string) ([]refs.Ref, error)) (*refs.Encoder, error) {
 	next := r.next
 	files := map[string]bool{}
 	for _, rec := range defined {
@@ -298,7 +308,7 @@ func (r *indexRun) encodeTable(sig string, defined []*manifest.Record, answers [
 	if failed != nil {
 		return nil, failed
 	}
-	return enc.Encode()
+	return enc, nil
 }
 
 // importEdges are the run's resolved imports: those buildGraph resolved,

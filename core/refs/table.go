@@ -1,12 +1,15 @@
 package refs
 
 import (
+	"bufio"
 	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -385,15 +388,70 @@ func (enc *Encoder) skipTo(fi int) {
 
 // Encode returns the table's bytes, once every file is added.
 func (enc *Encoder) Encode() ([]byte, error) {
-	enc.skipTo(len(enc.d.paths))
-	enc.nameNum, enc.tnum, enc.sortedDefs, enc.sortedRefs = nil, nil, nil, nil
+	enc.finish()
 	return enc.d.encode()
 }
 
-// encode lays the draft out in the table's binary form. A target neither
-// defined nor referred to is left out.
-func (d *draft) encode() ([]byte, error) {
-	e, paths, pathIDs, tlist, refT, refR, refFile, sigID := d.e, d.paths, d.pathIDs, d.tlist, d.refT, d.refR, d.refFile, d.sig
+// finish lets go of what only adding files needed.
+func (enc *Encoder) finish() {
+	enc.skipTo(len(enc.d.paths))
+	enc.nameNum, enc.tnum, enc.sortedDefs, enc.sortedRefs = nil, nil, nil, nil
+}
+
+// WriteEncoded writes the table enc encodes, once every file is added,
+// as Write writes a table's bytes, without holding them: the bytes go to
+// the file as they are laid out (a large project's table is over a
+// hundred megabytes). It returns the generation and the number of
+// references.
+func WriteEncoded(dir string, enc *Encoder) (string, int, error) {
+	enc.finish()
+	gen := fmt.Sprintf("%x", time.Now().UnixNano())
+	path := File(dir, gen)
+	w, err := store.CreateWriter(path, 0o644)
+	if err != nil {
+		return "", 0, err
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	err = enc.d.encodeTo(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = w.Commit()
+	} else {
+		w.Abort()
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	store.RecordVerified(path)
+	return gen, len(enc.d.refT), nil
+}
+
+// plan is a draft measured for its bytes: the targets' final order, and
+// where each target's postings and each file's forward entries start,
+// so that the table can be laid out in one pass, into one buffer of its
+// size or into a file: on a large project (200,000 files, a table of 147
+// MB) assembling the sections and then the file held them three times
+// over at the index run's largest.
+type plan struct {
+	d                *draft
+	order, final     []uint32 // the targets laid out, in order; a target's place in it
+	nameIDs          []uint32
+	counts, byTarget []uint32 // the references by target: target i's are byTarget[counts[i]:counts[i+1]]
+	postAt, nposts   []uint32
+	fwAt, nfw        []uint32
+	names            []uint32 // the names section
+	heapLen, postLen int
+	fwLen, bodyLen   int
+	nblocks          int
+}
+
+// plan measures the draft. A target neither defined nor referred to is
+// left out.
+func (d *draft) plan() (*plan, error) {
+	e, paths, tlist, refT := d.e, d.paths, d.tlist, d.refT
+	p := &plan{d: d}
 	used := make([]bool, len(tlist))
 	for _, n := range refT {
 		used[n] = true
@@ -419,6 +477,7 @@ func (d *draft) encode() ([]byte, error) {
 			nameIDs[i] = e.str(tlist[n].name)
 		}
 	}
+	p.order, p.final, p.nameIDs = order, final, nameIDs
 
 	// Postings: each target's references, by counting. The references
 	// come in file, line and column order, which is the postings' order.
@@ -436,101 +495,232 @@ func (d *draft) encode() ([]byte, error) {
 		byTarget[fill[f]] = uint32(i)
 		fill[f]++
 	}
-	post := make([]byte, 0, 6*len(refT))
-	postAt := make([]uint32, len(order))
-	nposts := make([]uint32, len(order))
+	p.counts, p.byTarget = counts, byTarget
+
+	// Where each target's postings and each file's forward entries
+	// start, and the sections' lengths.
+	p.postAt = make([]uint32, len(order))
+	p.nposts = make([]uint32, len(order))
+	measure := func(a, line, col, from uint32, how uint8) { p.postLen += entryLen(a, line, col, from, how) }
 	for ti := range order {
-		if len(post) > math.MaxUint32 {
+		if p.postLen > math.MaxUint32 {
 			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
 		}
-		postAt[ti], nposts[ti] = uint32(len(post)), counts[ti+1]-counts[ti]
-		var lastFile, lastLine uint32
-		for k, ri := range byTarget[counts[ti]:counts[ti+1]] {
-			r, file := refR[ri], refFile[ri]
-			line, fileDelta := r.line, file
-			if k > 0 {
-				fileDelta -= lastFile
-				if file == lastFile {
-					line -= lastLine
-				}
-			}
-			post = appendEntry(post, fileDelta, line, r.col, r.from, r.how)
-			lastFile, lastLine = file, r.line
-		}
+		p.postAt[ti], p.nposts[ti] = uint32(p.postLen), counts[ti+1]-counts[ti]
+		p.eachPosting(ti, measure)
 	}
-	// The forward section: each file's references, as they came (by
-	// line, column and target).
-	fw := make([]byte, 0, 6*len(refT))
-	fwAt := make([]uint32, len(paths))
-	nfw := make([]uint32, len(paths))
-	for i := 0; i < len(refT); {
-		fi := refFile[i]
-		if len(fw) > math.MaxUint32 {
-			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
-		}
-		fwAt[fi] = uint32(len(fw))
-		var lastLine uint32
-		j := i
-		for ; j < len(refT) && refFile[j] == fi; j++ {
-			r := refR[j]
-			fw = appendEntry(fw, final[refT[j]], r.line-lastLine, r.col, r.from, r.how)
-			lastLine = r.line
-		}
-		nfw[fi] = uint32(j - i)
-		i = j
-	}
-	heapLen := 0
+	p.fwAt = make([]uint32, len(paths))
+	p.nfw = make([]uint32, len(paths))
+	p.eachForward(func(fi uint32, n int) {
+		p.fwAt[fi], p.nfw[fi] = uint32(min(p.fwLen, math.MaxUint32)), uint32(n)
+	}, func(a, line, col, from uint32, how uint8) { p.fwLen += entryLen(a, line, col, from, how) })
 	for _, s := range e.strs {
-		heapLen += len(s)
+		p.heapLen += len(s)
 	}
-	for _, n := range []int{heapLen, len(post), len(fw), len(e.strs), len(refT)} {
+	for _, n := range []int{p.heapLen, p.postLen, p.fwLen, len(e.strs), len(refT)} {
 		if n >= math.MaxUint32 {
 			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
 		}
 	}
-
-	size := 4*(len(e.strs)+1) + heapLen + fileWidth*len(paths) + (targetWidth+4)*len(order) + len(post) + len(fw)
-	body := make([]byte, 0, size)
-	off := 0
-	for _, s := range e.strs {
-		body = binary.LittleEndian.AppendUint32(body, uint32(off))
-		off += len(s)
-	}
-	body = binary.LittleEndian.AppendUint32(body, uint32(off))
-	for _, s := range e.strs {
-		body = append(body, s...)
-	}
-	for i := range paths {
-		body = appendU32s(body, pathIDs[i], fwAt[i], nfw[i])
-	}
-	for i, n := range order {
-		tg := &tlist[n]
-		body = appendU32s(body, tg.file, nameIDs[i], tg.kind, tg.line, tg.flags, postAt[i], nposts[i])
-	}
-	names := make([]uint32, len(order))
+	p.names = make([]uint32, len(order))
 	segs := make([]string, len(order))
 	for i, n := range order {
-		names[i], segs[i] = uint32(i), lastSegment(tlist[n].name)
+		p.names[i], segs[i] = uint32(i), lastSegment(tlist[n].name)
 	}
-	slices.SortFunc(names, func(x, y uint32) int {
+	slices.SortFunc(p.names, func(x, y uint32) int {
 		return cmp.Or(strings.Compare(segs[x], segs[y]), cmp.Compare(x, y))
 	})
-	body = appendU32s(body, names...)
-	body = append(body, post...)
-	body = append(body, fw...)
+	p.bodyLen = 4*(len(e.strs)+1) + p.heapLen + fileWidth*len(paths) + (targetWidth+4)*len(order) + p.postLen + p.fwLen
+	p.nblocks = (p.bodyLen + blockSize - 1) / blockSize
+	return p, nil
+}
 
-	nblocks := (len(body) + blockSize - 1) / blockSize
-	b := make([]byte, 0, fieldsLen+4*nblocks+4+len(body)+4)
+// eachPosting calls fn with each entry of target ti's postings.
+func (p *plan) eachPosting(ti int, fn func(a, line, col, from uint32, how uint8)) {
+	refR, refFile := p.d.refR, p.d.refFile
+	var lastFile, lastLine uint32
+	for k, ri := range p.byTarget[p.counts[ti]:p.counts[ti+1]] {
+		r, file := refR[ri], refFile[ri]
+		line, fileDelta := r.line, file
+		if k > 0 {
+			fileDelta -= lastFile
+			if file == lastFile {
+				line -= lastLine
+			}
+		}
+		fn(fileDelta, line, r.col, r.from, r.how)
+		lastFile, lastLine = file, r.line
+	}
+}
+
+// eachForward calls fn with each file's forward entries, as they came
+// (by line, column and target), after start(file, their count).
+func (p *plan) eachForward(start func(fi uint32, n int), fn func(a, line, col, from uint32, how uint8)) {
+	refT, refR, refFile := p.d.refT, p.d.refR, p.d.refFile
+	for i := 0; i < len(refT); {
+		fi := refFile[i]
+		j := i
+		for j < len(refT) && refFile[j] == fi {
+			j++
+		}
+		start(fi, j-i)
+		var lastLine uint32
+		for k := i; k < j; k++ {
+			r := refR[k]
+			fn(p.final[refT[k]], r.line-lastLine, r.col, r.from, r.how)
+			lastLine = r.line
+		}
+		i = j
+	}
+}
+
+// headLen is the length of the header: the magic, the fields, the
+// blocks' checksums and the header's.
+func (p *plan) headLen() int { return fieldsLen + 4*p.nblocks + 4 }
+
+// head appends the header to b, sums being the blocks' checksums.
+func (p *plan) head(b []byte, sums []uint32) []byte {
+	e := p.d.e
 	b = append(b, Magic...)
-	for _, v := range []int{Version, len(e.strs), len(paths), len(order), len(refT), heapLen, len(post), len(fw), int(sigID)} {
+	for _, v := range []int{Version, len(e.strs), len(p.d.paths), len(p.order), len(p.d.refT), p.heapLen, p.postLen, p.fwLen, int(p.d.sig)} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(v))
 	}
-	for i := 0; i < len(body); i += blockSize {
-		b = binary.LittleEndian.AppendUint32(b, codec.Sum(body[i:min(i+blockSize, len(body))]))
+	at := len(b)
+	b = appendU32s(b, sums...)
+	return binary.LittleEndian.AppendUint32(b, codec.Sum(b[at-fieldsLen:]))
+}
+
+// body lays out the table's body, handing it to emit in pieces (each
+// valid only during the call), and checks that it is as long as
+// measured.
+func (p *plan) body(emit func([]byte)) error {
+	const piece = 64 << 10
+	d, e := p.d, p.d.e
+	b := make([]byte, 0, piece+64)
+	n := 0
+	flush := func(force bool) {
+		if len(b) >= piece || (force && len(b) > 0) {
+			emit(b)
+			n += len(b)
+			b = b[:0]
+		}
 	}
-	b = binary.LittleEndian.AppendUint32(b, codec.Sum(b))
-	b = append(b, body...)
+	off := 0
+	for _, s := range e.strs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(off))
+		off += len(s)
+		flush(false)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(off))
+	for _, s := range e.strs {
+		b = append(b, s...)
+		flush(false)
+	}
+	for i := range d.paths {
+		b = appendU32s(b, d.pathIDs[i], p.fwAt[i], p.nfw[i])
+		flush(false)
+	}
+	for i, n := range p.order {
+		tg := &d.tlist[n]
+		b = appendU32s(b, tg.file, p.nameIDs[i], tg.kind, tg.line, tg.flags, p.postAt[i], p.nposts[i])
+		flush(false)
+	}
+	for _, n := range p.names {
+		b = binary.LittleEndian.AppendUint32(b, n)
+		flush(false)
+	}
+	write := func(a, line, col, from uint32, how uint8) {
+		b = appendEntry(b, a, line, col, from, how)
+		flush(false)
+	}
+	for ti := range p.order {
+		p.eachPosting(ti, write)
+	}
+	p.eachForward(func(uint32, int) {}, write)
+	flush(true)
+	if n != p.bodyLen {
+		return fmt.Errorf("the references table: %d bytes laid out, %d measured", n, p.bodyLen) // not reached
+	}
+	return nil
+}
+
+// encode lays the draft out in the table's binary form, in memory.
+func (d *draft) encode() ([]byte, error) {
+	p, err := d.plan()
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, p.headLen()+p.bodyLen+4)
+	b = b[:p.headLen()]
+	if err := p.body(func(piece []byte) { b = append(b, piece...) }); err != nil {
+		return nil, err
+	}
+	body := b[p.headLen():]
+	sums := make([]uint32, 0, p.nblocks)
+	for i := 0; i < len(body); i += blockSize {
+		sums = append(sums, codec.Sum(body[i:min(i+blockSize, len(body))]))
+	}
+	p.head(b[:0], sums)
 	return codec.Seal(b), nil
+}
+
+// encodeTo writes the table's binary form to w, laying the body out
+// twice: once for the blocks' checksums, which the header holds, then
+// into w. Nothing of the size of the table is held.
+func (d *draft) encodeTo(w io.Writer) error {
+	p, err := d.plan()
+	if err != nil {
+		return err
+	}
+	sums := make([]uint32, 0, p.nblocks)
+	var block, filled uint32 // the current block's checksum so far, and its bytes
+	err = p.body(func(piece []byte) {
+		for len(piece) > 0 {
+			k := min(len(piece), blockSize-int(filled))
+			block = codec.Update(block, piece[:k])
+			filled += uint32(k)
+			piece = piece[k:]
+			if filled == blockSize {
+				sums = append(sums, block)
+				block, filled = 0, 0
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if filled > 0 {
+		sums = append(sums, block)
+	}
+	head := p.head(nil, sums)
+	crc := codec.Sum(head)
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	var werr error
+	err = p.body(func(piece []byte) {
+		if werr == nil {
+			crc = codec.Update(crc, piece)
+			_, werr = w.Write(piece)
+		}
+	})
+	if err == nil {
+		err = werr
+	}
+	if err == nil {
+		_, err = w.Write(binary.LittleEndian.AppendUint32(nil, crc))
+	}
+	return err
+}
+
+// entryLen is the length of appendEntry's entry.
+func entryLen(a, line, col, from uint32, how uint8) int {
+	return uvarintLen(uint64(a)) + uvarintLen(uint64(line)) + uvarintLen(uint64(col)) + uvarintLen(uint64(from)<<howBits|uint64(how))
+}
+
+// uvarintLen is the length of binary.AppendUvarint's encoding of v.
+func uvarintLen(v uint64) int {
+	return max(1, (bits.Len64(v)+6)/7)
 }
 
 func boolCmp(a, b bool) int {
