@@ -510,7 +510,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 			return nil
 		}
 	} else {
-		built, err := e.maps.built(prev, next, append(slices.Clip(r.edges), r.refEdges...), r.dirty, opts.Full, r.symbolDigests())
+		built, err := e.maps.built(prev, next, [][]core.Edge{r.edges, r.refEdges}, r.dirty, opts.Full, r.symbolDigests())
 		if err != nil {
 			return err
 		}

@@ -83,7 +83,7 @@ func (e *Engine) writeVault(m *manifest.Manifest, edges []core.Edge, full bool) 
 			refs = append(refs, codemap.NoteRef{Page: page, Files: n.About})
 		}
 	}
-	cm := c.build(m, edges, nil)
+	cm := c.build(m, nil, edges)
 	v := cm.Vault(refs)
 	sumPath := filepath.Join(c.indexDir, vaultSumFile)
 	prev, known := readVaultSum(c.indexDir, sumPath)
