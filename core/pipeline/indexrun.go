@@ -482,9 +482,11 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	c := &core.Corpus{Full: full, Changed: slices.Clone(r.changedIDs), Removed: slices.Clone(r.removedIDs)}
 	st := r.stats
 	c.Documents = make([]core.Document, 0, st.Files.Indexed+st.Modules+st.Nodes+st.Sourced)
-	// The imports, and about one edge for each file (its module's), note
-	// and item besides.
-	c.Edges = make([]core.Edge, 0, len(r.edges)+st.Files.Indexed+st.Nodes+st.Sourced)
+	// The imports, the references between files, and about one edge for
+	// each file (its module's), note and item besides: a list that
+	// outgrew its size would be copied, at 200,000 files a hundred
+	// megabytes held twice.
+	c.Edges = make([]core.Edge, 0, len(r.edges)+len(r.refEdges)+st.Files.Indexed+st.Nodes+st.Sourced)
 	for _, s := range r.docs {
 		if err := s.documents(r, full, c); err != nil {
 			return nil, err
@@ -517,6 +519,21 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		maps = built.write
 	}
 	r.progress.phase(PhaseRankers, 0, len(r.rankers))
+	// On a large tree the maps are written, and what they were built of
+	// let go, before the corpora are built; the rankers then index one
+	// after the other.
+	atOnce := rankersAtOnce
+	if opts.rankersAtOnce > 0 {
+		atOnce = opts.rankersAtOnce
+	}
+	oneByOne := next.Len() > atOnce
+	if oneByOne {
+		err := maps()
+		maps = nil
+		if err != nil {
+			return err
+		}
+	}
 	cs := &corpora{r: r}
 	jobs, err := r.rankerJobs(ctx, cs)
 	if err != nil {
@@ -541,16 +558,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
 		r.progress.add(1, 0)
 	}
-	atOnce := rankersAtOnce
-	if opts.rankersAtOnce > 0 {
-		atOnce = opts.rankersAtOnce
-	}
-	if next.Len() > atOnce {
-		err := maps()
-		maps = nil // and what the maps were built of
-		if err != nil {
-			return err
-		}
+	if oneByOne {
 		for _, j := range jobs {
 			index(j)
 		}
