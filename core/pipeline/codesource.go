@@ -164,7 +164,17 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	c.Documents = append(c.Documents, modDocs...)
-	c.Edges = append(appendGraphEdges(c.Edges, e.roles, next, r.edges), modEdges...)
+	// The import edges: the run's, or once the rankers' step kept them
+	// numbered (CompactEdges), decoded again for a corpus built after it
+	// (a ranker that asked for a full corpus after an incremental one).
+	imports := r.edges
+	if r.edgesCompacted {
+		var err error
+		if imports, err = next.ImportEdges(); err != nil {
+			return err
+		}
+	}
+	c.Edges = append(appendGraphEdges(c.Edges, e.roles, next, imports), modEdges...)
 	// The references are visible already (referenceEdges).
 	c.Edges = appendGraphEdges(c.Edges, roles{}, next, r.refEdges)
 	return nil
