@@ -441,16 +441,12 @@ var (
 // encode lays docs out as an index file. sorted, when not nil, are keys
 // in order, the keys of the index docs update: most keys of docs are
 // among them, and taking their order saves sorting them all, which was
-// the most of encoding a part after an edit.
+// the most of encoding a part after an edit. Each key is numbered as it
+// is first met and the postings are laid out flat, by counting, and the
+// file is written into a buffer of its size: on a large project (200,000
+// files, some millions of names) a map sized for every name and a list
+// per key, grown by doubling, were the index run's largest.
 func encode(docs []doc, sorted []string) []byte {
-	type post struct {
-		doc   uint32
-		field uint8
-	}
-	type posts struct {
-		ps     []post
-		placed bool // in keys already: it is among sorted
-	}
 	// Sized ahead: an index run of the notes' part alone is timed in
 	// milliseconds, and growing these by doubling is a good part of it.
 	entries, size := 0, 0
@@ -461,7 +457,13 @@ func encode(docs []doc, sorted []string) []byte {
 			size += len(e.key) + 2
 		}
 	}
-	byKey := make(map[string]posts, entries)
+	num := make(map[string]uint32, min(entries, 1<<12))
+	var (
+		keyOf []string // by number
+		count []uint32 // documents having the key, by number
+		last  []int32  // the last document that had the key, by number
+	)
+	entryKey := make([]uint32, 0, entries) // each name's key number, in order
 	fwd := make([]byte, 0, size)
 	offs := make([]uint32, len(docs))
 	for i := range docs {
@@ -471,33 +473,78 @@ func encode(docs []doc, sorted []string) []byte {
 		fwd = binary.AppendUvarint(fwd, uint64(len(docs[i].names)))
 		for _, e := range docs[i].names {
 			fwd = append(codec.AppendString(fwd, e.key), e.field)
-			kp := byKey[e.key]
-			if n := len(kp.ps); n > 0 && kp.ps[n-1].doc == uint32(i) {
-				kp.ps[n-1].field = min(kp.ps[n-1].field, e.field) // the stronger field
-				continue
+			k, ok := num[e.key]
+			if !ok {
+				k = uint32(len(keyOf))
+				num[e.key] = k
+				keyOf, count, last = append(keyOf, e.key), append(count, 0), append(last, -1)
 			}
-			kp.ps = append(kp.ps, post{uint32(i), e.field})
-			byKey[e.key] = kp
+			entryKey = append(entryKey, k)
+			if last[k] != int32(i) {
+				count[k]++
+				last[k] = int32(i)
+			}
 		}
 	}
-	keys := sortKeys(sorted, len(byKey), func(k string) bool {
-		kp, ok := byKey[k]
-		if !ok || kp.placed {
+	placed := make([]bool, len(keyOf))
+	keys := sortKeys(sorted, len(keyOf), func(k string) bool {
+		n, ok := num[k]
+		if !ok || placed[n] {
 			return false
 		}
-		kp.placed = true
-		byKey[k] = kp
+		placed[n] = true
 		return true
 	}, func(yield func(string) bool) {
-		for k, kp := range byKey {
-			if !kp.placed && !yield(k) {
+		for n, k := range keyOf {
+			if !placed[n] && !yield(k) {
 				return
 			}
 		}
 	})
-	// A guess at the file's size from the names': the keys' text is at
-	// most theirs, a posting a few bytes.
-	b := make([]byte, 0, len(magic)+1+2*len(fwd)+8*len(offs)+16*len(keys)+64)
+	// The postings, key by key: key n's are at start[n]:start[n+1], each
+	// document once, with the stronger (lower) of its fields.
+	start := make([]uint32, len(keyOf)+1)
+	for n, c := range count {
+		start[n+1] = start[n] + c
+	}
+	fill := slices.Clone(start[:len(keyOf)])
+	pdoc := make([]uint32, start[len(keyOf)])
+	pfield := make([]uint8, len(pdoc))
+	for n := range last {
+		last[n] = -1
+	}
+	at := 0
+	for i := range docs {
+		for _, e := range docs[i].names {
+			k := entryKey[at]
+			at++
+			if last[k] == int32(i) {
+				pfield[fill[k]-1] = min(pfield[fill[k]-1], e.field)
+				continue
+			}
+			last[k] = int32(i)
+			pdoc[fill[k]], pfield[fill[k]] = uint32(i), e.field
+			fill[k]++
+		}
+	}
+	text, postings := make([]byte, 0, size), make([]byte, 0, 6*entries)
+	keyOffs := append(make([]uint32, 0, len(keys)+1), 0)
+	postOffs := append(make([]uint32, 0, len(keys)+1), 0)
+	for _, k := range keys {
+		text = append(text, k...)
+		keyOffs = append(keyOffs, uint32(len(text)))
+		n := num[k]
+		lastDoc := -1
+		for p := start[n]; p < start[n+1]; p++ {
+			postings = binary.AppendUvarint(postings, uint64(int(pdoc[p])-lastDoc))
+			postings = append(postings, pfield[p])
+			lastDoc = int(pdoc[p])
+		}
+		postOffs = append(postOffs, uint32(len(postings)))
+	}
+	uv := func(n int) int { return len(binary.AppendUvarint(nil, uint64(n))) }
+	b := make([]byte, 0, len(magic)+1+uv(len(fwd))+len(fwd)+uv(4*len(offs))+4*len(offs)+uv(len(keys))+
+		uv(4*len(keyOffs))+4*len(keyOffs)+uv(len(text))+len(text)+uv(4*len(postOffs))+4*len(postOffs)+uv(len(postings))+len(postings)+4)
 	b = append(append(b, magic...), formatVersion)
 	b = binary.AppendUvarint(b, uint64(len(fwd)))
 	b = append(b, fwd...)
@@ -506,25 +553,9 @@ func encode(docs []doc, sorted []string) []byte {
 		b = binary.LittleEndian.AppendUint32(b, o)
 	}
 	b = binary.AppendUvarint(b, uint64(len(keys)))
-	text, postings := make([]byte, 0, size), make([]byte, 0, 6*entries)
-	keyOffs := append(make([]uint32, 0, len(keys)+1), 0)
-	postOffs := append(make([]uint32, 0, len(keys)+1), 0)
-	for _, k := range keys {
-		text = append(text, k...)
-		keyOffs = append(keyOffs, uint32(len(text)))
-		last := -1
-		for _, p := range byKey[k].ps {
-			postings = binary.AppendUvarint(postings, uint64(int(p.doc)-last))
-			postings = append(postings, p.field)
-			last = int(p.doc)
-		}
-		postOffs = append(postOffs, uint32(len(postings)))
-	}
-	for _, sec := range [][]uint32{keyOffs} {
-		b = binary.AppendUvarint(b, uint64(4*len(sec)))
-		for _, o := range sec {
-			b = binary.LittleEndian.AppendUint32(b, o)
-		}
+	b = binary.AppendUvarint(b, uint64(4*len(keyOffs)))
+	for _, o := range keyOffs {
+		b = binary.LittleEndian.AppendUint32(b, o)
 	}
 	b = binary.AppendUvarint(b, uint64(len(text)))
 	b = append(b, text...)
