@@ -58,9 +58,9 @@ type Map struct {
 
 // Build assembles the map from the files (each with its Module set) and
 // the file edges (ids "file:<path>", in one list or several): imports,
-// and references
-// (core.EdgeReferences). It fills ImportsOut and ImportedBy from the
-// imports, UsedBy from the references, and ranks the modules with PageRank over the module graph:
+// and references (core.EdgeReferences). It fills ImportsOut and
+// ImportedBy from the imports, UsedBy from the references, and ranks the
+// modules with PageRank over the module graph:
 // a module is central when central modules depend on it. A module whose
 // files are all hidden (a vendored folder, generated code) is not one of
 // the map's: it and its files are left out.
@@ -98,7 +98,7 @@ func Build(files []*File, edges ...[]core.Edge) *Map {
 		b.Node(mod.Name)
 	}
 	uses := map[pair]float64{}
-	for _, e := range all(edges) {
+	for e := range all(edges) {
 		from, to := m.Files[fileKey(e.From)], m.Files[fileKey(e.To)]
 		if from == nil || to == nil {
 			continue
@@ -205,15 +205,13 @@ func (m *Map) CentralFiles(n int) []*File {
 // and reference edges are two lists, which a large project's map is
 // built from without copying them into one (a hundred megabytes at
 // 200,000 files).
-func all(lists [][]core.Edge) iter.Seq2[int, *core.Edge] {
-	return func(yield func(int, *core.Edge) bool) {
-		i := 0
+func all(lists [][]core.Edge) iter.Seq[*core.Edge] {
+	return func(yield func(*core.Edge) bool) {
 		for _, l := range lists {
 			for k := range l {
-				if !yield(i, &l[k]) {
+				if !yield(&l[k]) {
 					return
 				}
-				i++
 			}
 		}
 	}
