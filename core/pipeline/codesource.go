@@ -175,8 +175,16 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	c.Edges = append(appendGraphEdges(c.Edges, e.roles, next, imports), modEdges...)
-	// The references are visible already (referenceEdges).
-	c.Edges = appendGraphEdges(c.Edges, roles{}, next, r.refEdges)
+	// The references are visible already (referenceEdges); read again
+	// when the run has let them go.
+	refEdges := r.refEdges
+	if r.refEdgesLetGo && e.referencesOn() {
+		var err error
+		if refEdges, err = r.referenceEdges(); err != nil {
+			return err
+		}
+	}
+	c.Edges = appendGraphEdges(c.Edges, roles{}, next, refEdges)
 	return nil
 }
 

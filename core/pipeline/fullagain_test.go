@@ -4,20 +4,24 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/config"
-	"github.com/rubi-dev/rubi/plugins/lang-regex"
+	"github.com/rubi-dev/rubi/core/refs"
+	"github.com/rubi-dev/rubi/internal/rubitest"
+	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
 
 // fullAgain is the ranker "rank.fullagain" of these tests: it takes no
 // incremental corpus (core.ErrFullIndexNeeded), and counts the import
-// edges of each full corpus it is given.
+// and reference edges of each full corpus it is given.
 type fullAgain struct {
 	mu      sync.Mutex
 	imports []int
+	refs    []int
 }
 
 var fullAgainRanker = &fullAgain{}
@@ -36,23 +40,27 @@ func (f *fullAgain) Index(_ context.Context, c *core.Corpus) error {
 	if !c.Full {
 		return core.ErrFullIndexNeeded
 	}
-	n := 0
+	imports, refs := 0, 0
 	for _, e := range c.Edges {
-		if e.Kind == core.EdgeImports {
-			n++
+		switch e.Kind {
+		case core.EdgeImports:
+			imports++
+		case core.EdgeReferences:
+			refs++
 		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.imports = append(f.imports, n)
+	f.imports, f.refs = append(f.imports, imports), append(f.refs, refs)
 	return nil
 }
 
 func (f *fullAgain) Rank(context.Context, core.Query) ([]core.Hit, error) { return nil, nil }
 
 // A ranker that asks for the full corpus after an incremental one gets
-// the import edges in it, as a full run's rankers do: the run has kept
-// them numbered by then, and decodes them again for it.
+// the import and the reference edges in it, as a full run's rankers do:
+// the run has kept the imports numbered and let the references go by
+// then, and reads both again for it.
 func TestFullCorpusAfterIncrementalHasImports(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
@@ -60,6 +68,9 @@ func TestFullCorpusAfterIncrementalHasImports(t *testing.T) {
 		"app/store.py":    "from app import util\n\ndef save(x):\n    return util.clean(x)\n",
 		"app/util.py":     "def clean(x):\n    return x\n",
 		"app/__init__.py": "",
+	}
+	for p, s := range rubitest.Callers { // Go files that call each other
+		files[p] = s
 	}
 	for p, s := range files {
 		full := filepath.Join(root, filepath.FromSlash(p))
@@ -74,9 +85,9 @@ func TestFullCorpusAfterIncrementalHasImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	fullAgainRanker.mu.Lock()
-	fullAgainRanker.imports = nil
+	fullAgainRanker.imports, fullAgainRanker.refs = nil, nil
 	fullAgainRanker.mu.Unlock()
-	e := engineWith(t, root, Options{MaskComments: regex.MaskComments})
+	e := engineWith(t, root, Options{MaskComments: regex.MaskComments, Resolvers: []refs.Resolver{rubitest.GoCalls{}}})
 	if !hasStage(e.cfg, "rank.fullagain") {
 		t.Fatal("rubi.hcl's ranker is not among the stages")
 	}
@@ -92,10 +103,13 @@ func TestFullCorpusAfterIncrementalHasImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	fullAgainRanker.mu.Lock()
-	got := append([]int(nil), fullAgainRanker.imports...)
+	imports, refs := slices.Clone(fullAgainRanker.imports), slices.Clone(fullAgainRanker.refs)
 	fullAgainRanker.mu.Unlock()
-	if len(got) != 2 || got[0] == 0 || got[1] != got[0] {
-		t.Errorf("import edges in the full corpora: %v (rankers %v); want the first run's count twice", got, st.Rankers)
+	if len(imports) != 2 || imports[0] == 0 || imports[1] != imports[0] {
+		t.Errorf("import edges in the full corpora: %v (rankers %v); want the first run's count twice", imports, st.Rankers)
+	}
+	if len(refs) != 2 || refs[0] == 0 || refs[1] != refs[0] {
+		t.Errorf("reference edges in the full corpora: %v (references %+v); want the first run's count twice", refs, st.References)
 	}
 }
 

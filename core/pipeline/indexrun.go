@@ -76,10 +76,12 @@ type indexRun struct {
 	paths   []string    // next's files, sorted
 	edges   []core.Edge // the imports, resolved
 	// reused says the imports are the last run's (reuseResolution);
-	// refEdges are the references between files (referenceEdges).
-	reused   bool
-	refEdges []core.Edge
-	dirty    map[string]bool // the modules whose documents changed
+	// refEdges are the references between files (referenceEdges), until
+	// the corpora are built (refEdgesLetGo).
+	reused        bool
+	refEdges      []core.Edge
+	refEdgesLetGo bool
+	dirty         map[string]bool // the modules whose documents changed
 	// edgesCompacted says the import edges are the manifest's, numbered
 	// (manifest.CompactEdges), no longer edges.
 	edgesCompacted bool
@@ -456,17 +458,23 @@ func (r *indexRun) buildGraph() error {
 func (r *indexRun) rank() {
 	e, prev, next := r.e, r.prev, r.next
 	if e.referencesOn() {
-		edges, err := referenceEdges(e.folder.dir, next, e.oneShot, r.ids)
-		if err != nil {
+		var err error
+		if r.refEdges, err = r.referenceEdges(); err != nil {
 			r.stats.Warnings = append(r.stats.Warnings, fmt.Sprintf("the references between files are left out of their ranks: %v", err))
 		}
-		r.refEdges = e.roles.visible(next, edges)
 	}
 	if r.reused && next.References == prev.References && !r.opts.Full {
 		return
 	}
 	rankFiles(next, e.roles.visible(next, r.edges), r.refEdges, e.cfg.Index.ReferenceEdges)
 	r.lap("rank")
+}
+
+// referenceEdges are the visible references between files, read from the
+// run's table.
+func (r *indexRun) referenceEdges() ([]core.Edge, error) {
+	edges, err := referenceEdges(r.e.folder.dir, r.next, r.e.oneShot, r.ids)
+	return r.e.roles.visible(r.next, edges), err
 }
 
 // corpus builds what the rankers index: every docSource's documents, in
@@ -547,6 +555,9 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		return err
 	}
 	r.edges, r.edgesCompacted = nil, true
+	// So are the references between files: a corpus built after this
+	// (a ranker asking for a full one) reads them again (codeSource).
+	r.refEdges, r.refEdgesLetGo = nil, true
 	r.ids = nil
 	// The corpora are built (rankerJobs), one at a time; the rankers now
 	// index, each reading them and writing only its own state: at once,
