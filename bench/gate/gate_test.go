@@ -74,7 +74,7 @@ func TestRankingGate(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		moves := Moves(want, got)
 		if len(moves) == 0 {
-			moves = []string{"(the scores and ranks are the same; the header or a set's description changed)"}
+			moves = append([]string{"(the scores and ranks are the same; the header or a set's description changed)"}, lineChanges(want, got)...)
 		}
 		t.Errorf("the ranking moved: review it like any ranking change and, if it is right, rewrite %s with go test ./gate -update\n%s",
 			golden, strings.Join(moves, "\n"))
@@ -193,4 +193,30 @@ func fixTimes(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// lineChanges lists the lines of was that now lacks and those of now
+// that was lacks, so that a change of a header or a description says
+// which.
+func lineChanges(was, now []byte) []string {
+	in := func(b []byte) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(string(b), "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	old, cur := in(was), in(now)
+	var out []string
+	for _, l := range strings.Split(string(was), "\n") {
+		if !cur[l] {
+			out = append(out, "  was: "+l)
+		}
+	}
+	for _, l := range strings.Split(string(now), "\n") {
+		if !old[l] {
+			out = append(out, "  now: "+l)
+		}
+	}
+	return out
 }
