@@ -546,26 +546,29 @@ func encode(docs []doc, sorted []string) []byte {
 	b := make([]byte, 0, len(magic)+1+uv(len(fwd))+len(fwd)+uv(4*len(offs))+4*len(offs)+uv(len(keys))+
 		uv(4*len(keyOffs))+4*len(keyOffs)+uv(len(text))+len(text)+uv(4*len(postOffs))+4*len(postOffs)+uv(len(postings))+len(postings)+4)
 	b = append(append(b, magic...), formatVersion)
-	b = binary.AppendUvarint(b, uint64(len(fwd)))
-	b = append(b, fwd...)
-	b = binary.AppendUvarint(b, uint64(4*len(offs)))
-	for _, o := range offs {
-		b = binary.LittleEndian.AppendUint32(b, o)
-	}
+	b = appendBytes(b, fwd)
+	b = appendTable(b, offs)
 	b = binary.AppendUvarint(b, uint64(len(keys)))
-	b = binary.AppendUvarint(b, uint64(4*len(keyOffs)))
-	for _, o := range keyOffs {
-		b = binary.LittleEndian.AppendUint32(b, o)
-	}
-	b = binary.AppendUvarint(b, uint64(len(text)))
-	b = append(b, text...)
-	b = binary.AppendUvarint(b, uint64(4*len(postOffs)))
-	for _, o := range postOffs {
-		b = binary.LittleEndian.AppendUint32(b, o)
-	}
-	b = binary.AppendUvarint(b, uint64(len(postings)))
-	b = append(b, postings...)
+	b = appendTable(b, keyOffs)
+	b = appendBytes(b, text)
+	b = appendTable(b, postOffs)
+	b = appendBytes(b, postings)
 	return codec.Seal(b)
+}
+
+// appendBytes appends a bytes section: its length, then the bytes.
+func appendBytes(b, sec []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(sec))), sec...)
+}
+
+// appendTable appends a table: its length in bytes, then each integer,
+// little endian.
+func appendTable(b []byte, table []uint32) []byte {
+	b = binary.AppendUvarint(b, uint64(4*len(table)))
+	for _, o := range table {
+		b = binary.LittleEndian.AppendUint32(b, o)
+	}
+	return b
 }
 
 // sortKeys returns the n keys of an index in order: those of sorted that
