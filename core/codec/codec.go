@@ -8,6 +8,7 @@ package codec
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"math/bits"
 	"sync"
 	"unsafe"
 )
@@ -22,6 +23,10 @@ func Seal(b []byte) []byte {
 // Sum is the CRC-32C of b, for a file that checks a part of itself apart
 // (Seal and Unseal check the whole).
 func Sum(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
+
+// UvarintLen is the length of binary.AppendUvarint's encoding of v, for
+// a writer that measures what it will lay out.
+func UvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
 
 // Update is Sum continued over p: Update(Sum(a), b) is Sum of a and b
 // together, for a file written in pieces (Sum(nil) is 0).

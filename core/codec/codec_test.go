@@ -1,7 +1,9 @@
 package codec
 
 import (
+	"encoding/binary"
 	"errors"
+	"math"
 	"testing"
 	"unsafe"
 )
@@ -84,5 +86,20 @@ func TestView(t *testing.T) {
 	other := Decoder{B: AppendString(nil, "copied"), Corrupt: bad}
 	if v := other.View(); v != "copied" {
 		t.Errorf("View of a plain Decoder read %q", v)
+	}
+}
+
+// UvarintLen is the length binary.AppendUvarint writes, at every
+// boundary of its 7-bit groups.
+func TestUvarintLen(t *testing.T) {
+	for shift := range 64 {
+		for _, v := range []uint64{1<<shift - 1, 1 << shift, 1<<shift + 1} {
+			if got, want := UvarintLen(v), len(binary.AppendUvarint(nil, v)); got != want {
+				t.Errorf("UvarintLen(%d) = %d, want %d", v, got, want)
+			}
+		}
+	}
+	if got := UvarintLen(math.MaxUint64); got != binary.MaxVarintLen64 {
+		t.Errorf("UvarintLen(MaxUint64) = %d", got)
 	}
 }

@@ -185,28 +185,11 @@ func randomTable(rng *rand.Rand) *Table {
 // draftOf returns the draft Table.Encode would lay out for tb.
 func draftOf(t *testing.T, tb *Table) *draft {
 	t.Helper()
-	set := map[string]bool{}
-	for p := range tb.Defs {
-		set[p] = true
+	enc, err := tb.encoder()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for p, rs := range tb.Refs {
-		set[p] = true
-		for _, r := range rs {
-			set[r.Path] = true
-		}
-	}
-	var paths []string
-	for p := range set {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	enc := NewEncoder(tb.Resolvers, paths, 0)
-	for _, p := range paths {
-		if err := enc.Add(p, tb.Defs[p], tb.Refs[p]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	enc.skipTo(len(paths))
+	enc.finish()
 	return enc.d
 }
 

@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -250,8 +249,16 @@ type tkey struct {
 // milliseconds, as an incremental run writes it whole. It is an Encoder
 // given the table's files in order.
 func (t *Table) Encode() ([]byte, error) {
-	// Every file that defines, refers or is referred to, numbered in path
-	// order.
+	enc, err := t.encoder()
+	if err != nil {
+		return nil, err
+	}
+	return enc.Encode()
+}
+
+// encoder is an Encoder given every file of the table: each that
+// defines, refers or is referred to, in path order.
+func (t *Table) encoder() (*Encoder, error) {
 	fileSet := map[string]bool{}
 	for p := range t.Defs {
 		fileSet[p] = true
@@ -271,7 +278,7 @@ func (t *Table) Encode() ([]byte, error) {
 			return nil, err
 		}
 	}
-	return enc.Encode()
+	return enc, nil
 }
 
 // Encoder encodes a table given one file at a time, in path order, so
@@ -715,12 +722,7 @@ func (d *draft) encodeTo(w io.Writer) error {
 
 // entryLen is the length of appendEntry's entry.
 func entryLen(a, line, col, from uint32, how uint8) int {
-	return uvarintLen(uint64(a)) + uvarintLen(uint64(line)) + uvarintLen(uint64(col)) + uvarintLen(uint64(from)<<howBits|uint64(how))
-}
-
-// uvarintLen is the length of binary.AppendUvarint's encoding of v.
-func uvarintLen(v uint64) int {
-	return max(1, (bits.Len64(v)+6)/7)
+	return codec.UvarintLen(uint64(a)) + codec.UvarintLen(uint64(line)) + codec.UvarintLen(uint64(col)) + codec.UvarintLen(uint64(from)<<howBits|uint64(how))
 }
 
 func boolCmp(a, b bool) int {

@@ -223,9 +223,6 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 	// query maps them (load), as another process would.
 	r.mu.Lock()
 	r.view, r.stamp = v, st
-	if v == nil {
-		r.stamp = ""
-	}
 	r.mu.Unlock()
 	return nil
 }

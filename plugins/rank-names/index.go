@@ -542,7 +542,7 @@ func encode(docs []doc, sorted []string) []byte {
 		}
 		postOffs = append(postOffs, uint32(len(postings)))
 	}
-	uv := func(n int) int { return len(binary.AppendUvarint(nil, uint64(n))) }
+	uv := func(n int) int { return codec.UvarintLen(uint64(n)) }
 	b := make([]byte, 0, len(magic)+1+uv(len(fwd))+len(fwd)+uv(4*len(offs))+4*len(offs)+uv(len(keys))+
 		uv(4*len(keyOffs))+4*len(keyOffs)+uv(len(text))+len(text)+uv(4*len(postOffs))+4*len(postOffs)+uv(len(postings))+len(postings)+4)
 	b = append(append(b, magic...), formatVersion)
