@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,47 @@ func TestFileFactsRecover(t *testing.T) {
 	}
 	if ff := parse(false); len(ff.Imports) != 1 || len(ff.Symbols) != 1 || ff.Error != "" {
 		t.Errorf("without a panic: %+v", ff)
+	}
+}
+
+// Edges added by number (Link) come back from EachEdge as the Edges they
+// were, ahead of the corpus's Edges and in the order added, whether their
+// ends are documents or not, with their kinds, labels and weights.
+func TestLinkedEdgesComeBackAsAdded(t *testing.T) {
+	c := &Corpus{Documents: []Document{{ID: "module:a"}, {ID: "file:a/x.go"}, {ID: "file:a/y.go"}}}
+	linked := []Edge{
+		{From: "module:a", To: "file:a/x.go", Kind: EdgeContains, Weight: 0.5},
+		{From: "file:a/x.go", To: "file:a/y.go", Kind: EdgeImports, Weight: 1},
+		{From: "file:a/y.go", To: "file:gone.go", Kind: EdgeReferences, Weight: 3.25},
+		{From: "node:n", To: "file:a/x.go", Kind: "about", Label: "says of"},
+		{From: "file:a/x.go", To: "file:a/y.go", Kind: EdgeImports},
+	}
+	places := [][2]int{{0, 1}, {1, 2}, {2, -1}, {-1, 1}, {2, 1}} // the last one's places are wrong: kept by id
+	c.GrowLinks(len(linked))
+	for k := range linked {
+		c.Link(&linked[k], places[k][0], places[k][1])
+	}
+	c.Edges = []Edge{{From: "node:n", To: "node:m", Kind: EdgeMentions, Label: `both mention "x" with`}}
+	want := append(slices.Clone(linked), c.Edges...)
+	if got := slices.Collect(c.EachEdge()); !slices.Equal(got, want) {
+		t.Errorf("EachEdge:\n got %+v\nwant %+v", got, want)
+	}
+	if c.EdgeCount() != len(want) {
+		t.Errorf("EdgeCount = %d, want %d", c.EdgeCount(), len(want))
+	}
+	// A reader that stops early gets what it read and no more.
+	n := 0
+	for range c.EachEdge() {
+		if n++; n == 2 {
+			break
+		}
+	}
+	if n != 2 {
+		t.Errorf("stopped after %d edges", n)
+	}
+	// A corpus of Edges alone reads as before.
+	plain := &Corpus{Edges: c.Edges}
+	if got := slices.Collect(plain.EachEdge()); !slices.Equal(got, c.Edges) || plain.EdgeCount() != 1 {
+		t.Errorf("plain corpus: %+v (%d)", got, plain.EdgeCount())
 	}
 }

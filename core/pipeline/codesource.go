@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"github.com/rubi-dev/rubi/core"
@@ -174,7 +175,6 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 			return err
 		}
 	}
-	c.Edges = append(appendGraphEdges(c.Edges, e.roles, next, imports), modEdges...)
 	// The references are visible already (referenceEdges); read again
 	// when the run has let them go.
 	refEdges := r.refEdges
@@ -184,7 +184,20 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 			return err
 		}
 	}
-	c.Edges = appendGraphEdges(c.Edges, roles{}, next, refEdges)
+	// The edges go in by number, ahead of any other source's, which
+	// add theirs to c.Edges after (core.Corpus.Link).
+	if c.EdgeCount() > 0 {
+		return errors.New("the code's edges must be the corpus's first")
+	}
+	at := make(map[string]int, len(c.Documents))
+	for k := range c.Documents {
+		at[c.Documents[k].ID] = k
+	}
+	linkGraphEdges(c, at, e.roles, next, imports)
+	for k := range modEdges {
+		c.Link(&modEdges[k], placeOf(at, modEdges[k].From), placeOf(at, modEdges[k].To))
+	}
+	linkGraphEdges(c, at, roles{}, next, refEdges)
 	return nil
 }
 

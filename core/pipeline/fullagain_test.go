@@ -41,7 +41,7 @@ func (f *fullAgain) Index(_ context.Context, c *core.Corpus) error {
 		return core.ErrFullIndexNeeded
 	}
 	imports, refs := 0, 0
-	for _, e := range c.Edges {
+	for e := range c.EachEdge() {
 		switch e.Kind {
 		case core.EdgeImports:
 			imports++

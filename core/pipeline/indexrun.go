@@ -490,11 +490,12 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	c := &core.Corpus{Full: full, Changed: slices.Clone(r.changedIDs), Removed: slices.Clone(r.removedIDs)}
 	st := r.stats
 	c.Documents = make([]core.Document, 0, st.Files.Indexed+st.Modules+st.Nodes+st.Sourced)
-	// The imports, the references between files, and about one edge for
-	// each file (its module's), note and item besides: a list that
-	// outgrew its size would be copied, at 200,000 files a hundred
-	// megabytes held twice.
-	c.Edges = make([]core.Edge, 0, len(r.edges)+len(r.refEdges)+st.Files.Indexed+st.Nodes+st.Sourced)
+	// The code's edges, kept by number (codeSource: the imports, the
+	// references between files and each file's module's), then about
+	// one for each note and item: a list that outgrew its size would be
+	// copied, at 200,000 files tens of megabytes held twice.
+	c.GrowLinks(len(r.edges) + len(r.refEdges) + st.Files.Indexed)
+	c.Edges = make([]core.Edge, 0, st.Nodes+st.Sourced)
 	for _, s := range r.docs {
 		if err := s.documents(r, full, c); err != nil {
 			return nil, err

@@ -100,23 +100,33 @@ func (r roles) hidesID(m *manifest.Manifest, id string) bool {
 	return m.RoleIn(key, r.ix.HiddenRoles)
 }
 
-// appendGraphEdges appends to dst the edges of edges the rankers' graph
+// linkGraphEdges adds to c, by number (core.Corpus.Link; at holds the
+// places of c's documents by id), the edges of edges the rankers' graph
 // gets: those r shows in m (visible; the zero roles show all), less those
 // of test cases. A test imports what it tests and the helpers of half the
 // project, so a walk through it links files that have nothing to do with
 // each other ("imported by host_test.go"). Both filters go in one pass,
 // no copy of the edges made on the way: each copy was as large as the
 // corpus's own edges, a gigabyte on a large tree.
-func appendGraphEdges(dst []core.Edge, r roles, m *manifest.Manifest, edges []core.Edge) []core.Edge {
+func linkGraphEdges(c *core.Corpus, at map[string]int, r roles, m *manifest.Manifest, edges []core.Edge) {
 	hidden := r.ix != nil && len(r.ix.HiddenRoles) > 0
-	for _, ed := range edges {
+	for k := range edges {
+		ed := &edges[k]
 		if hidden && (r.hidesID(m, ed.From) || r.hidesID(m, ed.To)) {
 			continue
 		}
 		if kind, key, err := core.SplitDocID(ed.From); err == nil && kind == core.DocFile && codemap.IsTestCase(key) {
 			continue
 		}
-		dst = append(dst, ed)
+		c.Link(ed, placeOf(at, ed.From), placeOf(at, ed.To))
 	}
-	return dst
+}
+
+// placeOf is the place of the document id among at's, -1 when it has
+// none.
+func placeOf(at map[string]int, id string) int {
+	if k, ok := at[id]; ok {
+		return k
+	}
+	return -1
 }

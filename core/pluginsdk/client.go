@@ -178,7 +178,7 @@ func Chunks(corpus *core.Corpus) iter.Seq[*IndexChunk] {
 			}
 			cur.Documents = append(cur.Documents, d)
 		}
-		for _, e := range corpus.Edges {
+		for e := range corpus.EachEdge() {
 			if !add(len(e.From) + len(e.To) + len(e.Kind) + 48) {
 				return
 			}

@@ -182,7 +182,7 @@ func (r *Ranker) Index(ctx context.Context, c *core.Corpus) error {
 		}
 	}
 	var edges []edge
-	for _, e := range c.Edges {
+	for e := range c.EachEdge() {
 		if e.Kind != core.EdgeSession || e.From == e.To || !docs[e.From] || !docs[e.To] {
 			continue
 		}

@@ -42,7 +42,7 @@ func (r *Ranker) indexScoped(c *core.Corpus) error {
 		// The same notes, paths and edges: the graph holds no text. The
 		// stored graph is not even read, and a delta that says otherwise
 		// is not trusted.
-		if len(c.Removed) > 0 || len(c.Edges) > 0 {
+		if len(c.Removed) > 0 || c.EdgeCount() > 0 {
 			return fmt.Errorf("%s: a delta of texts only that removes documents or sends edges: %w", Name, core.ErrFullIndexNeeded)
 		}
 		return nil
@@ -119,14 +119,15 @@ func (st *state) update(c *core.Corpus) (*state, error) {
 		return nil, err
 	}
 	notes := st.updatedNotes(n, c)
-	in := inputs{code: st.inputs.code, notes: notesInputs(notes, c.Edges)}
+	edges := slices.Collect(c.EachEdge()) // a delta's: the notes' edges
+	in := inputs{code: st.inputs.code, notes: notesInputs(notes, edges)}
 	if in == st.inputs {
 		return st, nil
 	}
 	next := &state{inputs: in}
 	next.number(st, n, notes)
 	byID := st.g.Tables().ByID
-	next.link(st, n, noteAdjacency(st, byID, n, notes, c.Edges), c.Edges, byID)
+	next.link(st, n, noteAdjacency(st, byID, n, notes, edges), edges, byID)
 	return next, nil
 }
 

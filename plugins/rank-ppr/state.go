@@ -184,8 +184,8 @@ func inputsOf(c *core.Corpus, notes []note, refWeight float64) inputs {
 	}
 	code.buf = append(code.buf, 0xff)
 	nh.notes(notes)
-	for k := range c.Edges {
-		e, ok := weighed(&c.Edges[k], refWeight)
+	for ce := range c.EachEdge() {
+		e, ok := weighed(&ce, refWeight)
 		switch {
 		case !ok:
 		case isNote(e.From):
@@ -329,10 +329,10 @@ func buildState(c *core.Corpus, notes []note, in inputs, refWeight float64) *sta
 		at    int
 		label string
 	}
-	rels := make([]relEdge, 0, len(c.Edges))
+	rels := make([]relEdge, 0, c.EdgeCount())
 	var labeled []labeledEdge
-	for k := range c.Edges {
-		ed, ok := weighed(&c.Edges[k], refWeight)
+	for ce := range c.EachEdge() {
+		ed, ok := weighed(&ce, refWeight)
 		if !ok {
 			continue
 		}
