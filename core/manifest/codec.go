@@ -222,6 +222,25 @@ func (m *Manifest) ImportEdges() ([]core.Edge, error) {
 	return edges, d.Err
 }
 
+// ImportPairs decodes the stored import edges (see HasEdges) as the
+// places of their ends in SortedPaths, in their order, without their
+// weights: what finding a file's imports needs, at 8 bytes an edge where
+// ImportEdges' are 72 and their ids besides.
+func (m *Manifest) ImportPairs() (from, to []int32, err error) {
+	n := len(m.SortedPaths())
+	d := newMDecoder(m.edgesRaw)
+	from, to = make([]int32, 0, len(m.edgesRaw)/10), make([]int32, 0, len(m.edgesRaw)/10) // an edge takes 10 bytes or more
+	for len(d.B) > 0 && d.Err == nil {
+		f, t := d.Uvarint(), d.Uvarint()
+		d.Raw(8)
+		if d.Err != nil || f >= uint64(n) || t >= uint64(n) {
+			return nil, nil, fmt.Errorf("import edges %w", errManifestCorrupt)
+		}
+		from, to = append(from, int32(f)), append(to, int32(t))
+	}
+	return from, to, d.Err
+}
+
 func appendImport(b []byte, im core.Import) []byte {
 	b = codec.AppendString(codec.AppendString(b, im.Spec), im.Kind)
 	b = binary.AppendUvarint(b, uint64(max(im.Line, 0)))

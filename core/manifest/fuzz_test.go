@@ -35,6 +35,7 @@ func exercise(t *testing.T, m *Manifest, syms *os.File) {
 	m.AllFacts()
 	m.ModuleSummaries()
 	m.ImportEdges()
+	m.ImportPairs()
 	dir := filepath.Dir(syms.Name())
 	m.SymbolsIntact(dir)
 	if m.Generation != "" && filepath.Dir(SymbolsFile(dir, m.Generation)) != dir {

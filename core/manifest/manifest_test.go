@@ -707,6 +707,17 @@ func TestCompactedAsSaved(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(edges, whole.edges) {
 		t.Errorf("edges: %d of %d, %v", len(edges), len(whole.edges), err)
 	}
+	// The same edges by the places of their ends among the sorted paths.
+	from, to, err := compact.ImportPairs()
+	paths := compact.SortedPaths()
+	if err != nil || len(from) != len(whole.edges) || len(to) != len(from) {
+		t.Fatalf("pairs: %d and %d of %d, %v", len(from), len(to), len(whole.edges), err)
+	}
+	for k, e := range whole.edges {
+		if got := [2]string{core.DocID(core.DocFile, paths[from[k]]), core.DocID(core.DocFile, paths[to[k]])}; got != [2]string{e.From, e.To} {
+			t.Errorf("pair %d: %v, want %s -> %s", k, got, e.From, e.To)
+		}
+	}
 	a, err := whole.encode()
 	if err != nil {
 		t.Fatal(err)

@@ -129,13 +129,13 @@ func (r *indexRun) references(ctx context.Context) error {
 			oldData = mapped.Data
 		}
 	}
-	edges, err := r.importEdges()
+	from, to, err := r.importPairs()
 	if err != nil {
 		return err
 	}
 	full := oldData == nil
 	removeSpills(e.folder.dir)
-	p := newRefProject(e.cfg.Root, e.folder.dir, prev, next, edges)
+	p := newRefProject(e.cfg.Root, e.folder.dir, prev, next, from, to)
 	defer p.close()
 	// What changes: every file in a full run; else the files parsed
 	// again (their definitions), those resolved again (their
@@ -311,9 +311,13 @@ func (r *indexRun) encodeTable(sig string, defined []*manifest.Record, answers [
 	return enc, nil
 }
 
-// importEdges are the run's resolved imports: those buildGraph resolved,
-// or, on a run that changed nothing (keep), those the manifest keeps.
+// importEdges are the run's resolved imports: those buildGraph resolved
+// (kept by the manifest, numbered, once it compacted them), or, on a
+// run that changed nothing (keep), those the last manifest keeps.
 func (r *indexRun) importEdges() ([]core.Edge, error) {
+	if r.edgesCompacted {
+		return r.next.ImportEdges()
+	}
 	if r.edges != nil || r.paths == nil {
 		return r.edges, nil
 	}
@@ -327,6 +331,46 @@ func (r *indexRun) importEdges() ([]core.Edge, error) {
 		return nil, err
 	}
 	return resolve.Edges(project, r.next.AllFacts()), nil
+}
+
+// importPairs are the run's resolved imports (importEdges) by the places
+// of their ends in the manifest's sorted paths, as the references' step
+// reads them: decoded from the manifest without ids when it keeps them
+// so; otherwise numbered here, an edge between files the run does not
+// hold left out.
+func (r *indexRun) importPairs() (from, to []int32, err error) {
+	if r.edgesCompacted {
+		return r.next.ImportPairs()
+	}
+	edges, err := r.importEdges()
+	if err != nil {
+		return nil, nil, err
+	}
+	from, to = numberImports(r.next.SortedPaths(), edges)
+	return from, to, nil
+}
+
+// numberImports returns the import edges among edges by the places of
+// their ends in paths (sorted), in their order; an edge of another kind,
+// or between files paths does not hold, is left out.
+func numberImports(paths []string, edges []core.Edge) (from, to []int32) {
+	place := func(id string) (int32, bool) {
+		kind, key, err := core.SplitDocID(id)
+		if err != nil || kind != core.DocFile {
+			return 0, false
+		}
+		k, ok := slices.BinarySearch(paths, key)
+		return int32(k), ok
+	}
+	for k := range edges {
+		e := &edges[k]
+		f, ok1 := place(e.From)
+		t, ok2 := place(e.To)
+		if ok1 && ok2 && e.Kind == core.EdgeImports {
+			from, to = append(from, f), append(to, t)
+		}
+	}
+	return from, to
 }
 
 // resolve asks res which files to resolve (every file of its languages
@@ -412,7 +456,12 @@ type refProject struct {
 	prev   *manifest.Manifest
 	next   *manifest.Manifest
 	byLang map[string][]string
-	edges  []core.Edge
+	// paths are next's sorted paths; from and to, the import edges by
+	// the places of their ends in them (8 bytes an edge: a large tree
+	// has more than a million, which as core.Edges took 84 MB of the
+	// step's peak at 200,000 files).
+	paths    []string
+	from, to []int32
 	// imports and users are the edges by importing and imported file,
 	// made once (graph).
 	graphOnce sync.Once
@@ -435,9 +484,9 @@ type refProject struct {
 	symsErr error
 }
 
-func newRefProject(root, dir string, prev, next *manifest.Manifest, edges []core.Edge) *refProject {
-	p := &refProject{root: root, dir: dir, prev: prev, next: next, byLang: map[string][]string{}, edges: edges}
-	for _, path := range next.SortedPaths() {
+func newRefProject(root, dir string, prev, next *manifest.Manifest, from, to []int32) *refProject {
+	p := &refProject{root: root, dir: dir, prev: prev, next: next, byLang: map[string][]string{}, paths: next.SortedPaths(), from: from, to: to}
+	for _, path := range p.paths {
 		rec := next.Records()[path]
 		p.byLang[rec.Language] = append(p.byLang[rec.Language], path)
 	}
@@ -450,12 +499,8 @@ func newRefProject(root, dir string, prev, next *manifest.Manifest, edges []core
 func (p *refProject) graph() {
 	p.graphOnce.Do(func() {
 		p.imports, p.users = map[string][]string{}, map[string][]string{}
-		for _, e := range p.edges {
-			_, from, err1 := core.SplitDocID(e.From)
-			_, to, err2 := core.SplitDocID(e.To)
-			if err1 != nil || err2 != nil || e.Kind != core.EdgeImports {
-				continue
-			}
+		for k := range p.from {
+			from, to := p.paths[p.from[k]], p.paths[p.to[k]]
 			p.imports[from] = append(p.imports[from], to)
 			p.users[to] = append(p.users[to], from)
 		}
@@ -476,26 +521,28 @@ func (p *refProject) Files(language string) []string { return slices.Clone(p.byL
 // for the whole step, and only Importers needs them (an incremental
 // run's widening).
 func (p *refProject) Imports(path string) []string {
-	p.sortedOnce.Do(func() {
-		p.sorted = slices.IsSortedFunc(p.edges, func(a, b core.Edge) int { return strings.Compare(a.From, b.From) })
-	})
+	p.sortedOnce.Do(func() { p.sorted = slices.IsSorted(p.from) })
 	if !p.sorted {
 		p.graph()
 		return slices.Clone(p.imports[path])
 	}
-	id := core.DocID(core.DocFile, path)
-	i, _ := slices.BinarySearchFunc(p.edges, id, func(e core.Edge, id string) int { return strings.Compare(e.From, id) })
-	var out []string
-	for ; i < len(p.edges) && p.edges[i].From == id; i++ {
-		if p.edges[i].Kind != core.EdgeImports {
-			continue
-		}
-		if _, to, err := core.SplitDocID(p.edges[i].To); err == nil {
-			out = append(out, to)
-		}
+	at, ok := slices.BinarySearch(p.paths, path)
+	if !ok {
+		return nil
 	}
-	sort.Strings(out)
-	return slices.Compact(out)
+	i, _ := slices.BinarySearch(p.from, int32(at))
+	var tos []int32
+	for ; i < len(p.from) && p.from[i] == int32(at); i++ {
+		tos = append(tos, p.to[i])
+	}
+	// The paths are sorted: so are their places.
+	slices.Sort(tos)
+	tos = slices.Compact(tos)
+	var out []string
+	for _, t := range tos {
+		out = append(out, p.paths[t])
+	}
+	return out
 }
 
 func (p *refProject) Importers(path string) []string {
@@ -578,7 +625,7 @@ func (p *refProject) inside(dir string) bool {
 // release lets go of the imports the resolvers read, once they are
 // done.
 func (p *refProject) release() {
-	p.edges, p.imports, p.users = nil, nil, nil
+	p.from, p.to, p.imports, p.users = nil, nil, nil, nil
 }
 
 func (p *refProject) close() {

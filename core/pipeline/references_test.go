@@ -258,9 +258,11 @@ func TestRefProjectImports(t *testing.T) {
 	}
 	unsorted := slices.Clone(sorted)
 	slices.Reverse(unsorted)
+	paths := []string{"a.go", "b.go", "c.go", "d.go"}
 	for _, edges := range [][]core.Edge{sorted, unsorted} {
-		p := &refProject{edges: edges}
-		for path, want := range map[string][]string{"a.go": {"b.go", "c.go"}, "b.go": {"c.go"}, "c.go": {"a.go"}, "d.go": nil} {
+		p := &refProject{paths: paths}
+		p.from, p.to = numberImports(paths, edges)
+		for path, want := range map[string][]string{"a.go": {"b.go", "c.go"}, "b.go": {"c.go"}, "c.go": {"a.go"}, "d.go": nil, "e.go": nil} {
 			if got := p.Imports(path); !slices.Equal(got, want) {
 				t.Errorf("sorted %v: Imports(%s) = %v, want %v", slices.Equal(edges, sorted), path, got, want)
 			}

@@ -28,7 +28,7 @@ func TestResolverReadsStayInside(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
 		t.Fatal(err)
 	}
-	p := newRefProject(root, filepath.Join(root, ".rubi"), manifest.New(), manifest.New(), nil)
+	p := newRefProject(root, filepath.Join(root, ".rubi"), manifest.New(), manifest.New(), nil, nil)
 	defer p.close()
 	for range 2 {
 		for _, f := range []string{"pkg/a.go", "pkg/b.go"} {
