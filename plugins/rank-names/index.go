@@ -196,7 +196,10 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		if !corpus.Full && sameDocs(docs[p], old[p]) {
 			continue // an edit that renamed nothing here: the file stands
 		}
-		if err := r.writePart(dir, p, docs[p], oldKeys[p], true); err != nil {
+		// A process that answers once and indexes in full is an index
+		// run: it keeps no view of what it wrote (44 MB at 200,000
+		// files), which a question maps from the file.
+		if err := r.writePart(dir, p, docs[p], oldKeys[p], true, !(corpus.Full && oneShot)); err != nil {
 			return err
 		}
 	}
@@ -268,7 +271,7 @@ func (r *Ranker) indexScoped(ctx context.Context, dir string, oneShot bool, corp
 	if sameDocs(docs, old) {
 		return nil // an edit that renamed nothing: the file stands
 	}
-	return r.writePart(dir, partNotes, docs, oldKeys, false)
+	return r.writePart(dir, partNotes, docs, oldKeys, false, true)
 }
 
 // namesKept reports whether the notes' part, data, holds every document
@@ -377,7 +380,7 @@ func checkHeader(file string) error {
 // durable, it does not wait for the disk (a scoped delta's, which a hook
 // writes): a part lost in a power cut fails its checksum, and a full
 // index rebuilds it.
-func (r *Ranker) writePart(dir string, p int, docs []doc, keys []string, durable bool) error {
+func (r *Ranker) writePart(dir string, p int, docs []doc, keys []string, durable, keep bool) error {
 	file := filepath.Join(dir, partFiles[p])
 	data := encode(docs, keys)
 	write := store.WriteVerified
@@ -386,6 +389,13 @@ func (r *Ranker) writePart(dir string, p int, docs []doc, keys []string, durable
 	}
 	if err := write(file, data, 0o644); err != nil {
 		return fmt.Errorf("%s: %w", Name, err)
+	}
+	if !keep {
+		// The part is read from its file when a question first needs it.
+		r.mu.Lock()
+		r.idx[p], r.stamp[p] = nil, store.Stamp{}
+		r.mu.Unlock()
+		return nil
 	}
 	idx, err := decode(data, false) // just encoded
 	if err != nil {

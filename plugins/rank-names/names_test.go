@@ -270,3 +270,29 @@ func TestUnchangedNamesNotRewritten(t *testing.T) {
 		t.Errorf("a note's new name was not indexed: %v", hits)
 	}
 }
+
+// A one-shot process that indexes in full (an index run) keeps no view of
+// the parts it wrote; a question it is asked after reads them from their
+// files, and ranks as a long-running process that kept them.
+func TestOneShotFullIndexKeepsNoView(t *testing.T) {
+	q := core.Query{Text: "where is LoadPlugin defined", Limit: 10}
+	var answers [2][]core.Hit
+	for k, oneShot := range []bool{false, true} {
+		r := New()
+		if err := r.Configure(context.Background(), core.Setup{Root: "/p", StateDir: t.TempDir(), OneShot: oneShot}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Index(context.Background(), &core.Corpus{Full: true, Documents: corpus()}); err != nil {
+			t.Fatal(err)
+		}
+		for p := range numParts {
+			if kept := r.idx[p] != nil; kept == oneShot {
+				t.Errorf("one-shot %v: part %d kept in memory after a full index: %v", oneShot, p, kept)
+			}
+		}
+		answers[k] = rank(t, r, q)
+	}
+	if len(answers[0]) == 0 || !slices.Equal(answers[0], answers[1]) {
+		t.Errorf("one-shot ranks\n%v\nlong-running ranked\n%v", answers[1], answers[0])
+	}
+}

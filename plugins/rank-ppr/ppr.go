@@ -181,7 +181,7 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 		return r.indexScoped(corpus)
 	}
 	r.mu.Lock()
-	dir, refWeight := r.stateDir, r.settings.References
+	dir, refWeight, oneShot := r.stateDir, r.settings.References, r.oneShot
 	r.mu.Unlock()
 	notes := notesOf(corpus.Documents)
 	in := inputsOf(corpus, notes, refWeight)
@@ -190,7 +190,23 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			return nil
 		}
 	}
-	return r.keep(buildState(corpus, notes, in, refWeight), true)
+	st := buildState(corpus, notes, in, refWeight)
+	if err := r.keep(st, true); err != nil {
+		return err
+	}
+	if corpus.Full && oneShot && dir != "" {
+		// A process that answers once and indexed in full is an index
+		// run (rubi index, or a project's first before its question):
+		// it holds no graph for the rest of the run, the largest of the
+		// rankers' states (78 MB at 200,000 files), and a question maps
+		// the file just written.
+		r.mu.Lock()
+		if r.state == st {
+			r.state = nil
+		}
+		r.mu.Unlock()
+	}
+	return nil
 }
 
 // weighed is the edge e as the graph takes it: a reference between files

@@ -803,3 +803,28 @@ func TestKthLargestIsTheSortedOnes(t *testing.T) {
 		}
 	}
 }
+
+// A one-shot process that indexes in full (an index run) keeps no graph
+// in memory once it is written; a question it is asked after maps the
+// file, and ranks as a long-running process that kept its graph.
+func TestOneShotFullIndexKeepsNoGraph(t *testing.T) {
+	c := corpusOf([]string{"a/x.go", "a/y.go", "b/z.go", "c/w.go"}, true, [][2]string{{"a/x.go", "b/z.go"}, {"c/w.go", "a/y.go"}})
+	q := seedQuery(10, "file:a/x.go", "file:c/w.go")
+	var answers [2][]core.Hit
+	for k, oneShot := range []bool{false, true} {
+		r := New()
+		if err := r.Configure(context.Background(), core.Setup{Root: t.TempDir(), StateDir: t.TempDir(), OneShot: oneShot}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Index(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		if kept := r.state != nil; kept == oneShot {
+			t.Errorf("one-shot %v: graph kept in memory after a full index: %v", oneShot, kept)
+		}
+		answers[k] = rank(t, r, q)
+	}
+	if len(answers[0]) == 0 || !slices.Equal(answers[0], answers[1]) {
+		t.Errorf("one-shot ranks\n%v\nlong-running ranked\n%v", answers[1], answers[0])
+	}
+}
