@@ -64,7 +64,12 @@ type Map struct {
 // a module is central when central modules depend on it. A module whose
 // files are all hidden (a vendored folder, generated code) is not one of
 // the map's: it and its files are left out.
-func Build(files []*File, edges ...[]core.Edge) *Map {
+func Build(files []*File, edges ...[]core.Edge) *Map { return BuildFrom(files, All(edges...)) }
+
+// BuildFrom is Build from edges read one at a time: a run that keeps its
+// import edges encoded decodes them as the map takes them
+// (manifest.Manifest.ImportEdgeSeq) rather than into a list.
+func BuildFrom(files []*File, edges iter.Seq[*core.Edge]) *Map {
 	visible := map[string]bool{}
 	for _, f := range files {
 		if !f.Hidden {
@@ -98,7 +103,7 @@ func Build(files []*File, edges ...[]core.Edge) *Map {
 		b.Node(mod.Name)
 	}
 	uses := map[pair]float64{}
-	for e := range all(edges) {
+	for e := range edges {
 		from, to := m.Files[fileKey(e.From)], m.Files[fileKey(e.To)]
 		if from == nil || to == nil {
 			continue
@@ -201,11 +206,11 @@ func (m *Map) CentralFiles(n int) []*File {
 	return all
 }
 
-// all yields the edges of every list, list after list: a run's import
+// All yields the edges of every list, list after list: a run's import
 // and reference edges are two lists, which a large project's map is
 // built from without copying them into one (a hundred megabytes at
 // 200,000 files).
-func all(lists [][]core.Edge) iter.Seq[*core.Edge] {
+func All(lists ...[]core.Edge) iter.Seq[*core.Edge] {
 	return func(yield func(*core.Edge) bool) {
 		for _, l := range lists {
 			for k := range l {

@@ -168,18 +168,14 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 	// The import edges: the run's, or once the rankers' step kept them
 	// numbered (CompactEdges), decoded again for a corpus built after it
 	// (a ranker that asked for a full corpus after an incremental one).
-	imports := r.edges
-	if r.edgesCompacted {
-		var err error
-		if imports, err = next.ImportEdges(); err != nil {
-			return err
-		}
+	imports, err := r.importSeq()
+	if err != nil {
+		return err
 	}
 	// The references are visible already (referenceEdges); read again
 	// when the run has let them go.
 	refEdges := r.refEdges
 	if r.refEdgesLetGo && e.referencesOn() {
-		var err error
 		if refEdges, err = r.referenceEdges(); err != nil {
 			return err
 		}
@@ -197,7 +193,7 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 	for k := range modEdges {
 		c.Link(&modEdges[k], placeOf(at, modEdges[k].From), placeOf(at, modEdges[k].To))
 	}
-	linkGraphEdges(c, at, roles{}, next, refEdges)
+	linkGraphEdges(c, at, roles{}, next, codemap.All(refEdges))
 	return nil
 }
 

@@ -84,7 +84,7 @@ func (e *Engine) Graph() (*Graph, error) {
 	for _, ed := range edges {
 		g.Edges = append(g.Edges, GraphEdge{From: core.EscapePath(strings.TrimPrefix(ed.From, "file:")), To: core.EscapePath(strings.TrimPrefix(ed.To, "file:")), Kind: ed.Kind})
 	}
-	for _, mod := range e.maps.build(m, nil, edges).Modules {
+	for _, mod := range e.maps.build(m, nil, codemap.All(edges)).Modules {
 		gm := GraphModule{Name: core.EscapePath(mod.Name), Files: len(mod.Files), PageRank: mod.Rank, Central: []string{}, DependsOn: escaped(mod.DependsOn), UsedBy: escaped(mod.UsedBy)}
 		for i, f := range mod.Files {
 			if i == 3 {
@@ -246,5 +246,5 @@ func (e *Engine) Draw(opts codemap.DrawOptions) (*codemap.Drawing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.maps.build(m, nil, edges, refEdges).Draw(opts), nil
+	return e.maps.build(m, nil, codemap.All(edges, refEdges)).Draw(opts), nil
 }

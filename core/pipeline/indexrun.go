@@ -173,7 +173,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	if err := r.indexRankers(ctx); err != nil {
 		return nil, err
 	}
-	edges, err := r.importEdges()
+	edges, err := r.importSeq()
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +354,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		if err := e.maps.write(prev, next, edges, nil, true); err != nil {
 			return nil, err
 		}
-		if err := e.writeVault(next, imports, true); err != nil {
+		if err := e.writeVault(next, codemap.All(imports), true); err != nil {
 			return nil, err
 		}
 		written = true
@@ -362,7 +362,7 @@ func (r *indexRun) keep(ctx context.Context) (*IndexStats, error) {
 		written = slices.ContainsFunc(r.files, func(s *scanned) bool { return s.read })
 		if e.vaultBehind() && prev.HasEdges() {
 			// A recall's notes delta left the vault to this run.
-			edges, err := prev.ImportEdges()
+			edges, _, err := prev.ImportEdgeSeq()
 			if err != nil {
 				return nil, err
 			}
@@ -504,7 +504,7 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	// references between files and each file's module's), then about
 	// one for each note and item: a list that outgrew its size would be
 	// copied, at 200,000 files tens of megabytes held twice.
-	c.GrowLinks(len(r.edges) + len(r.refEdges) + st.Files.Indexed)
+	c.GrowLinks(st.Edges + len(r.refEdges) + st.Files.Indexed)
 	c.Edges = make([]core.Edge, 0, st.Nodes+st.Sourced)
 	for _, s := range r.docs {
 		if err := s.documents(r, full, c); err != nil {
@@ -524,15 +524,6 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 // without any file's symbols beside them.
 func (r *indexRun) indexRankers(ctx context.Context) error {
 	e, prev, next, opts := r.e, r.prev, r.next, r.opts
-	// The maps and the corpora read the import edges: decoded for them,
-	// and let go once they are built (below).
-	if r.edgesCompacted {
-		imports, err := r.importEdges()
-		if err != nil {
-			return err
-		}
-		r.edges, r.edgesCompacted = imports, false
-	}
 	var maps func() error
 	if opts.notesOnly && !opts.notesMaps {
 		maps = func() error {
@@ -540,7 +531,11 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 			return nil
 		}
 	} else {
-		built, err := e.maps.built(prev, next, [][]core.Edge{r.edges, r.refEdges}, r.dirty, opts.Full, r.symbolDigests())
+		imports, err := r.importSeq()
+		if err != nil {
+			return err
+		}
+		built, err := e.maps.built(prev, next, chainEdges(imports, codemap.All(r.refEdges)), r.dirty, opts.Full, r.symbolDigests())
 		if err != nil {
 			return err
 		}

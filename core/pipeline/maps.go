@@ -78,7 +78,7 @@ type codeMaps struct {
 // file's exported names from its symbols, loaded or digested (dg).
 // Files of index.hidden_roles are marked hidden: a module of only those
 // (a vendored folder) is not on the map.
-func (c *codeMaps) build(m *manifest.Manifest, dg *symbolDigests, edges ...[]core.Edge) *codemap.Map {
+func (c *codeMaps) build(m *manifest.Manifest, dg *symbolDigests, edges iter.Seq[*core.Edge]) *codemap.Map {
 	files := make([]*codemap.File, 0, len(m.Records()))
 	for _, p := range m.SortedPaths() {
 		rec := m.Records()[p]
@@ -90,7 +90,7 @@ func (c *codeMaps) build(m *manifest.Manifest, dg *symbolDigests, edges ...[]cor
 		}
 		files = append(files, f)
 	}
-	return codemap.Build(files, edges...)
+	return codemap.BuildFrom(files, edges)
 }
 
 // exports are the names a module's page lists for a file: its exported
@@ -118,7 +118,7 @@ func exports(syms []core.Symbol) []string {
 // of them when full), and removes the pages of modules that are gone.
 // Files are only rewritten when their content changes.
 func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
-	b, err := c.built(prev, next, [][]core.Edge{edges}, dirty, full, newSymbolDigests(c.indexDir, prev, next))
+	b, err := c.built(prev, next, codemap.All(edges), dirty, full, newSymbolDigests(c.indexDir, prev, next))
 	if err != nil {
 		return err
 	}
@@ -136,13 +136,13 @@ type builtMaps struct {
 
 // built builds the maps write writes, digesting (dg) the symbols of the
 // files of the modules it rewrites that are not loaded.
-func (c *codeMaps) built(prev, next *manifest.Manifest, edges [][]core.Edge, dirty map[string]bool, full bool, dg *symbolDigests) (*builtMaps, error) {
+func (c *codeMaps) built(prev, next *manifest.Manifest, edges iter.Seq[*core.Edge], dirty map[string]bool, full bool, dg *symbolDigests) (*builtMaps, error) {
 	full = full || prev.MapsFormat != mapsFormat
 	if err := dg.read(func(p string) bool { return full || dirty[next.Records()[p].Module] }); err != nil {
 		return nil, err
 	}
 	next.MapsFormat = mapsFormat
-	return &builtMaps{c: c, cm: c.build(next, dg, edges...), dirty: dirty, full: full}, nil
+	return &builtMaps{c: c, cm: c.build(next, dg, edges), dirty: dirty, full: full}, nil
 }
 
 // write writes the maps built.

@@ -199,7 +199,7 @@ func (r *notesRun) vault(m *manifest.Manifest, ch *notesindex.Change) error {
 	if !r.vaultNow {
 		return r.e.markVaultBehind()
 	}
-	edges, err := m.ImportEdges()
+	edges, _, err := m.ImportEdgeSeq()
 	if err != nil {
 		return r.e.markVaultBehind()
 	}

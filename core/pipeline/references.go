@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/codemap"
 	"github.com/rubi-dev/rubi/core/manifest"
 	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/resolve"
@@ -331,6 +333,30 @@ func (r *indexRun) importEdges() ([]core.Edge, error) {
 		return nil, err
 	}
 	return resolve.Edges(project, r.next.AllFacts()), nil
+}
+
+// importSeq is importEdges one edge at a time: decoded as they are read
+// when the manifest keeps them numbered.
+func (r *indexRun) importSeq() (iter.Seq[*core.Edge], error) {
+	if r.edgesCompacted {
+		seq, _, err := r.next.ImportEdgeSeq()
+		return seq, err
+	}
+	edges, err := r.importEdges()
+	return codemap.All(edges), err
+}
+
+// chainEdges yields the edges of each sequence in turn.
+func chainEdges(seqs ...iter.Seq[*core.Edge]) iter.Seq[*core.Edge] {
+	return func(yield func(*core.Edge) bool) {
+		for _, seq := range seqs {
+			for e := range seq {
+				if !yield(e) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // importPairs are the run's resolved imports (importEdges) by the places

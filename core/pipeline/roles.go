@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,10 +109,9 @@ func (r roles) hidesID(m *manifest.Manifest, id string) bool {
 // each other ("imported by host_test.go"). Both filters go in one pass,
 // no copy of the edges made on the way: each copy was as large as the
 // corpus's own edges, a gigabyte on a large tree.
-func linkGraphEdges(c *core.Corpus, at map[string]int, r roles, m *manifest.Manifest, edges []core.Edge) {
+func linkGraphEdges(c *core.Corpus, at map[string]int, r roles, m *manifest.Manifest, edges iter.Seq[*core.Edge]) {
 	hidden := r.ix != nil && len(r.ix.HiddenRoles) > 0
-	for k := range edges {
-		ed := &edges[k]
+	for ed := range edges {
 		if hidden && (r.hidesID(m, ed.From) || r.hidesID(m, ed.To)) {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"maps"
 	"os"
 	"path/filepath"
@@ -65,7 +66,7 @@ const maxVaultSum = 64 << 20
 // pages no note names any more are removed. It runs under the index's
 // lock, on the hook's path too (a notes' delta): its cost follows the
 // pages that change, not the project.
-func (e *Engine) writeVault(m *manifest.Manifest, edges []core.Edge, full bool) error {
+func (e *Engine) writeVault(m *manifest.Manifest, edges iter.Seq[*core.Edge], full bool) error {
 	c := e.maps
 	dataDir := c.project.Dir()
 	all, _ := e.nodes.All(0)
