@@ -165,9 +165,8 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	c.Documents = append(c.Documents, modDocs...)
-	// The import edges: the run's, or once the rankers' step kept them
-	// numbered (CompactEdges), decoded again for a corpus built after it
-	// (a ranker that asked for a full corpus after an incremental one).
+	// The import edges, decoded as they are linked: the run keeps them
+	// numbered in the manifest from the resolution on (CompactEdges).
 	imports, err := r.importSeq()
 	if err != nil {
 		return err

@@ -74,7 +74,7 @@ type indexRun struct {
 	rankers []*config.Stage
 	fps     map[string]string
 	paths   []string    // next's files, sorted
-	edges   []core.Edge // the imports, resolved
+	edges   []core.Edge // the imports, resolved, until compacted (edgesCompacted)
 	// reused says the imports are the last run's (reuseResolution);
 	// refEdges are the references between files (referenceEdges), until
 	// the corpora are built (refEdgesLetGo).
@@ -83,7 +83,8 @@ type indexRun struct {
 	refEdgesLetGo bool
 	dirty         map[string]bool // the modules whose documents changed
 	// edgesCompacted says the import edges are the manifest's, numbered
-	// (manifest.CompactEdges), no longer edges.
+	// (manifest.CompactEdges), no longer edges: from the resolution on
+	// (run); importEdges, importSeq and importPairs decode them.
 	edgesCompacted bool
 	// ids are the files' document ids, one string a file, until the
 	// corpora are built.
@@ -564,14 +565,10 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	}
 	next.ReleaseSymbols()
 	r.digests = nil
-	// The corpora and the maps hold what they need of the import edges:
-	// the manifest keeps them numbered for Save and the vault.
-	if err := next.CompactEdges(); err != nil {
-		return err
-	}
-	r.edges, r.edgesCompacted = nil, true
-	// So are the references between files: a corpus built after this
-	// (a ranker asking for a full one) reads them again (codeSource).
+	// The corpora and the maps hold what they need of the references
+	// between files: a corpus built after this (a ranker asking for a
+	// full one) reads them again (codeSource), as it decodes the import
+	// edges (kept numbered since the resolution, run).
 	r.refEdges, r.refEdgesLetGo = nil, true
 	r.ids = nil
 	// The corpora are built (rankerJobs), one at a time; the rankers now
