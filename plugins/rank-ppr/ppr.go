@@ -190,23 +190,12 @@ func (r *Ranker) Index(ctx context.Context, corpus *core.Corpus) error {
 			return nil
 		}
 	}
-	st := buildState(corpus, notes, in, refWeight)
-	if err := r.keep(st, true); err != nil {
-		return err
-	}
-	if corpus.Full && oneShot && dir != "" {
-		// A process that answers once and indexed in full is an index
-		// run (rubi index, or a project's first before its question):
-		// it holds no graph for the rest of the run, the largest of the
-		// rankers' states (78 MB at 200,000 files), and a question maps
-		// the file just written.
-		r.mu.Lock()
-		if r.state == st {
-			r.state = nil
-		}
-		r.mu.Unlock()
-	}
-	return nil
+	// A process that answers once and indexes in full is an index run
+	// (rubi index, or a project's first before its question): it holds
+	// no graph for the rest of the run, the largest of the rankers'
+	// states (78 MB at 200,000 files), and a question maps the file
+	// just written.
+	return r.keep(buildState(corpus, notes, in, refWeight), true, !(corpus.Full && oneShot && dir != ""))
 }
 
 // weighed is the edge e as the graph takes it: a reference between files
@@ -225,11 +214,12 @@ func weighed(e *core.Edge, w float64) (core.Edge, bool) {
 	return out, true
 }
 
-// keep persists st, when the ranker has a state directory, and ranks with
-// it from now on. Unless durable, it does not wait for the disk (a scoped
-// delta's, which a hook writes): a graph lost in a power cut fails its
-// checksum, and a full index rebuilds it.
-func (r *Ranker) keep(st *state, durable bool) error {
+// keep persists st, when the ranker has a state directory, and, when
+// hold, ranks with it from now on (otherwise a question loads the file).
+// Unless durable, it does not wait for the disk (a scoped delta's, which
+// a hook writes): a graph lost in a power cut fails its checksum, and a
+// full index rebuilds it.
+func (r *Ranker) keep(st *state, durable, hold bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stateDir != "" {
@@ -239,7 +229,11 @@ func (r *Ranker) keep(st *state, durable bool) error {
 		}
 		r.stamp = stamp
 	}
-	r.state = st
+	if hold {
+		r.state = st
+	} else {
+		r.state = nil
+	}
 	return nil
 }
 

@@ -76,7 +76,7 @@ func (r *Ranker) indexScoped(c *core.Corpus) error {
 		}
 		return nil
 	}
-	return r.keep(next, false)
+	return r.keep(next, false, true)
 }
 
 // isNotesScope says whether scope is core.NotesScope, in any order.
