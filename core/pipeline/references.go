@@ -260,12 +260,10 @@ func (r *indexRun) encodeTable(sig string, defined []*manifest.Record, answers [
 			files[rec.Path] = true
 		}
 	}
-	nrefs := 0
 	for f := range owner {
 		files[f] = true
 	}
 	for _, a := range answers {
-		nrefs += a.Len()
 		for _, t := range a.Targets() {
 			if next.Has(t) {
 				files[t] = true
@@ -273,7 +271,7 @@ func (r *indexRun) encodeTable(sig string, defined []*manifest.Record, answers [
 		}
 	}
 	paths := slices.Sorted(maps.Keys(files))
-	enc := refs.NewEncoder(sig, paths, nrefs)
+	enc := refs.NewEncoder(sig, paths)
 	i := 0
 	var failed error
 	// upTo adds the files before path that define nothing.

@@ -20,7 +20,8 @@ import (
 // assembled apart, then the body, then the file. Its bytes are the
 // table's format; encode must lay out the same.
 func (d *draft) encodeAssembled() ([]byte, error) {
-	e, paths, pathIDs, tlist, refT, refR, refFile, sigID := d.e, d.paths, d.pathIDs, d.tlist, d.refT, d.refR, d.refFile, d.sig
+	e, paths, pathIDs, tlist, sigID := d.e, d.paths, d.pathIDs, d.tlist, d.sig
+	refT, refR, refFile := d.refs.lists()
 	used := make([]bool, len(tlist))
 	for _, n := range refT {
 		used[n] = true
@@ -260,8 +261,8 @@ func TestWriteEncoded(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%d bytes written, Encode makes %d", len(got), len(want))
 	}
-	if _, m, err := VerifyFile(File(dir, gen), got); err != nil || m != n || n != len(d.refT) {
-		t.Errorf("VerifyFile: %d references, %v; WriteEncoded said %d of %d", m, err, n, len(d.refT))
+	if _, m, err := VerifyFile(File(dir, gen), got); err != nil || m != n || n != d.refs.len() {
+		t.Errorf("VerifyFile: %d references, %v; WriteEncoded said %d of %d", m, err, n, d.refs.len())
 	}
 	if !store.Unchanged(File(dir, gen)) {
 		t.Error("the table written is not recorded as the version written")

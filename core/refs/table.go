@@ -229,9 +229,7 @@ type draft struct {
 	paths   []string
 	pathIDs []uint32
 	tlist   []target
-	refT    []uint32 // each reference's target, in tlist
-	refR    []rec
-	refFile []uint32
+	refs    refList // each reference's file and target (in tlist)
 }
 
 // tkey names a target while encoding: its file's number and its name.
@@ -263,16 +261,14 @@ func (t *Table) encoder() (*Encoder, error) {
 	for p := range t.Defs {
 		fileSet[p] = true
 	}
-	nrefs := 0
 	for p, rs := range t.Refs {
 		fileSet[p] = true
-		nrefs += len(rs)
 		for _, r := range rs {
 			fileSet[r.Path] = true
 		}
 	}
 	paths := slices.Sorted(maps.Keys(fileSet))
-	enc := NewEncoder(t.Resolvers, paths, nrefs)
+	enc := NewEncoder(t.Resolvers, paths)
 	for _, p := range paths {
 		if err := enc.Add(p, t.Defs[p], t.Refs[p]); err != nil {
 			return nil, err
@@ -302,15 +298,12 @@ type Encoder struct {
 
 // NewEncoder starts a table of the resolvers' signature over paths,
 // sorted: every file that defines, refers or is referred to, none
-// twice. nrefs, the references to come, sizes its lists (0 if unknown).
-func NewEncoder(resolvers string, paths []string, nrefs int) *Encoder {
+// twice.
+func NewEncoder(resolvers string, paths []string) *Encoder {
 	e := &encoder{}
 	e.str("")
 	d := &draft{e: e, paths: paths, pathIDs: make([]uint32, len(paths))}
 	d.sig = e.str(resolvers)
-	d.refT = make([]uint32, 0, nrefs)
-	d.refR = make([]rec, 0, nrefs)
-	d.refFile = make([]uint32, 0, nrefs)
 	fileNum := make(map[string]uint32, len(paths))
 	for i, p := range paths {
 		fileNum[p] = uint32(i)
@@ -377,9 +370,7 @@ func (enc *Encoder) Add(path string, defs []Def, refs []Ref) error {
 		if r.From != lastFrom {
 			lastFrom, fromID = r.From, e.str(r.From)
 		}
-		d.refT = append(d.refT, enc.targetOf(tkey{tf, r.Name}))
-		d.refR = append(d.refR, rec{clampU32(r.Line), clampU32(r.Col), fromID, howOf(r)})
-		d.refFile = append(d.refFile, uint32(fi))
+		d.refs.add(uint32(fi), enc.targetOf(tkey{tf, r.Name}), rec{clampU32(r.Line), clampU32(r.Col), fromID, howOf(r)})
 	}
 	clear(enc.sortedRefs) // no strings held past the call
 	return nil
@@ -432,7 +423,7 @@ func WriteEncoded(dir string, enc *Encoder) (string, int, error) {
 		return "", 0, err
 	}
 	store.RecordVerified(path)
-	return gen, len(enc.d.refT), nil
+	return gen, enc.d.refs.len(), nil
 }
 
 // plan is a draft measured for its bytes: the targets' final order, and
@@ -442,10 +433,12 @@ func WriteEncoded(dir string, enc *Encoder) (string, int, error) {
 // MB) assembling the sections and then the file held them three times
 // over at the index run's largest.
 type plan struct {
-	d                *draft
-	order, final     []uint32 // the targets laid out, in order; a target's place in it
-	nameIDs          []uint32
-	counts, byTarget []uint32 // the references by target: target i's are byTarget[counts[i]:counts[i+1]]
+	d            *draft
+	order, final []uint32 // the targets laid out, in order; a target's place in it
+	nameIDs      []uint32
+	// post is the postings section: target i's from postAt[i], nposts[i]
+	// entries.
+	post             []byte
 	postAt, nposts   []uint32
 	fwAt, nfw        []uint32
 	names            []uint32 // the names section
@@ -454,15 +447,17 @@ type plan struct {
 	nblocks          int
 }
 
-// plan measures the draft. A target neither defined nor referred to is
-// left out.
+// plan measures the draft and lays out its postings. A target neither
+// defined nor referred to is left out.
 func (d *draft) plan() (*plan, error) {
-	e, paths, tlist, refT := d.e, d.paths, d.tlist, d.refT
+	e, paths, tlist := d.e, d.paths, d.tlist
 	p := &plan{d: d}
 	used := make([]bool, len(tlist))
-	for _, n := range refT {
-		used[n] = true
-	}
+	p.nfw = make([]uint32, len(paths))
+	d.refs.each(func(file, t uint32, _ rec) {
+		used[t] = true
+		p.nfw[file]++
+	})
 	// Final numbers: by file, then name.
 	order := make([]uint32, 0, len(tlist))
 	for i := range tlist {
@@ -470,6 +465,7 @@ func (d *draft) plan() (*plan, error) {
 			order = append(order, uint32(i))
 		}
 	}
+	used = nil
 	slices.SortFunc(order, func(x, y uint32) int {
 		return cmp.Or(cmp.Compare(tlist[x].file, tlist[y].file), strings.Compare(tlist[x].name, tlist[y].name))
 	})
@@ -486,45 +482,53 @@ func (d *draft) plan() (*plan, error) {
 	}
 	p.order, p.final, p.nameIDs = order, final, nameIDs
 
-	// Postings: each target's references, by counting. The references
-	// come in file, line and column order, which is the postings' order.
-	counts := make([]uint32, len(order)+1)
-	for _, n := range refT {
-		counts[final[n]+1]++
-	}
-	for i := 1; i < len(counts); i++ {
-		counts[i] += counts[i-1]
-	}
-	byTarget := make([]uint32, len(refT)) // reference indexes, by target
-	fill := slices.Clone(counts[:len(order)])
-	for i, n := range refT {
-		f := final[n]
-		byTarget[fill[f]] = uint32(i)
-		fill[f]++
-	}
-	p.counts, p.byTarget = counts, byTarget
-
-	// Where each target's postings and each file's forward entries
-	// start, and the sections' lengths.
-	p.postAt = make([]uint32, len(order))
+	// Postings: each target's references, in the order they come (by
+	// file, line and column), each entry's file and line the
+	// differences from the target's last one. Measured, then laid out
+	// where each target's start.
+	lens := make([]uint64, len(order))
 	p.nposts = make([]uint32, len(order))
-	measure := func(a, line, col, from uint32, how uint8) { p.postLen += entryLen(a, line, col, from, how) }
-	for ti := range order {
-		if p.postLen > math.MaxUint32 {
+	p.eachPosting(func(ti, a, line, col, from uint32, how uint8) {
+		lens[ti] += uint64(entryLen(a, line, col, from, how))
+		p.nposts[ti]++
+	})
+	p.postAt = make([]uint32, len(order))
+	var postLen uint64
+	for ti, n := range lens {
+		if postLen > math.MaxUint32 {
 			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
 		}
-		p.postAt[ti], p.nposts[ti] = uint32(p.postLen), counts[ti+1]-counts[ti]
-		p.eachPosting(ti, measure)
+		p.postAt[ti] = uint32(postLen)
+		postLen += n
 	}
+	if postLen >= math.MaxUint32 {
+		return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
+	}
+	p.postLen = int(postLen)
+	p.post = make([]byte, p.postLen)
+	at := lens[:0:0]
+	for _, v := range p.postAt {
+		at = append(at, uint64(v))
+	}
+	lens = nil
+	p.eachPosting(func(ti, a, line, col, from uint32, how uint8) {
+		at[ti] += uint64(len(appendEntry(p.post[at[ti]:at[ti]], a, line, col, from, how)))
+	})
+
+	fwLen := uint64(0)
 	p.fwAt = make([]uint32, len(paths))
-	p.nfw = make([]uint32, len(paths))
-	p.eachForward(func(fi uint32, n int) {
-		p.fwAt[fi], p.nfw[fi] = uint32(min(p.fwLen, math.MaxUint32)), uint32(n)
-	}, func(a, line, col, from uint32, how uint8) { p.fwLen += entryLen(a, line, col, from, how) })
+	last := -1
+	p.eachForward(func(fi, a, line, col, from uint32, how uint8) {
+		if int(fi) != last {
+			p.fwAt[fi], last = uint32(min(fwLen, math.MaxUint32)), int(fi)
+		}
+		fwLen += uint64(entryLen(a, line, col, from, how))
+	})
+	p.fwLen = int(min(fwLen, math.MaxUint32))
 	for _, s := range e.strs {
 		p.heapLen += len(s)
 	}
-	for _, n := range []int{p.heapLen, p.postLen, p.fwLen, len(e.strs), len(refT)} {
+	for _, n := range []int{p.heapLen, p.postLen, p.fwLen, len(e.strs), d.refs.len()} {
 		if n >= math.MaxUint32 {
 			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
 		}
@@ -542,43 +546,38 @@ func (d *draft) plan() (*plan, error) {
 	return p, nil
 }
 
-// eachPosting calls fn with each entry of target ti's postings.
-func (p *plan) eachPosting(ti int, fn func(a, line, col, from uint32, how uint8)) {
-	refR, refFile := p.d.refR, p.d.refFile
-	var lastFile, lastLine uint32
-	for k, ri := range p.byTarget[p.counts[ti]:p.counts[ti+1]] {
-		r, file := refR[ri], refFile[ri]
+// eachPosting calls fn with each reference as its target's postings
+// hold it (target ti, in the final order), in the order of the
+// references: each target's in the postings' order.
+func (p *plan) eachPosting(fn func(ti, a, line, col, from uint32, how uint8)) {
+	lastFile := make([]uint32, len(p.order))
+	lastLine := make([]uint32, len(p.order))
+	seen := make([]bool, len(p.order))
+	p.d.refs.each(func(file, t uint32, r rec) {
+		ti := p.final[t]
 		line, fileDelta := r.line, file
-		if k > 0 {
-			fileDelta -= lastFile
-			if file == lastFile {
-				line -= lastLine
+		if seen[ti] {
+			fileDelta -= lastFile[ti]
+			if file == lastFile[ti] {
+				line -= lastLine[ti]
 			}
 		}
-		fn(fileDelta, line, r.col, r.from, r.how)
-		lastFile, lastLine = file, r.line
-	}
+		fn(ti, fileDelta, line, r.col, r.from, r.how)
+		seen[ti], lastFile[ti], lastLine[ti] = true, file, r.line
+	})
 }
 
-// eachForward calls fn with each file's forward entries, as they came
-// (by line, column and target), after start(file, their count).
-func (p *plan) eachForward(start func(fi uint32, n int), fn func(a, line, col, from uint32, how uint8)) {
-	refT, refR, refFile := p.d.refT, p.d.refR, p.d.refFile
-	for i := 0; i < len(refT); {
-		fi := refFile[i]
-		j := i
-		for j < len(refT) && refFile[j] == fi {
-			j++
+// eachForward calls fn with each file's forward entries (file fi), as
+// they came: by line, column and target.
+func (p *plan) eachForward(fn func(fi, a, line, col, from uint32, how uint8)) {
+	last, lastLine := int64(-1), uint32(0)
+	p.d.refs.each(func(file, t uint32, r rec) {
+		if int64(file) != last {
+			last, lastLine = int64(file), 0
 		}
-		start(fi, j-i)
-		var lastLine uint32
-		for k := i; k < j; k++ {
-			r := refR[k]
-			fn(p.final[refT[k]], r.line-lastLine, r.col, r.from, r.how)
-			lastLine = r.line
-		}
-		i = j
-	}
+		fn(file, p.final[t], r.line-lastLine, r.col, r.from, r.how)
+		lastLine = r.line
+	})
 }
 
 // headLen is the length of the header: the magic, the fields, the
@@ -589,7 +588,7 @@ func (p *plan) headLen() int { return fieldsLen + 4*p.nblocks + 4 }
 func (p *plan) head(b []byte, sums []uint32) []byte {
 	e := p.d.e
 	b = append(b, Magic...)
-	for _, v := range []int{Version, len(e.strs), len(p.d.paths), len(p.order), len(p.d.refT), p.heapLen, p.postLen, p.fwLen, int(p.d.sig)} {
+	for _, v := range []int{Version, len(e.strs), len(p.d.paths), len(p.order), p.d.refs.len(), p.heapLen, p.postLen, p.fwLen, int(p.d.sig)} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(v))
 	}
 	at := len(b)
@@ -636,14 +635,17 @@ func (p *plan) body(emit func([]byte)) error {
 		b = binary.LittleEndian.AppendUint32(b, n)
 		flush(false)
 	}
-	write := func(a, line, col, from uint32, how uint8) {
+	flush(true)
+	for post := p.post; len(post) > 0; {
+		k := min(len(post), piece)
+		emit(post[:k])
+		n += k
+		post = post[k:]
+	}
+	p.eachForward(func(_, a, line, col, from uint32, how uint8) {
 		b = appendEntry(b, a, line, col, from, how)
 		flush(false)
-	}
-	for ti := range p.order {
-		p.eachPosting(ti, write)
-	}
-	p.eachForward(func(uint32, int) {}, write)
+	})
 	flush(true)
 	if n != p.bodyLen {
 		return fmt.Errorf("the references table: %d bytes laid out, %d measured", n, p.bodyLen) // not reached
@@ -1458,9 +1460,7 @@ func Update(old []byte, p Patch) ([]byte, error) {
 					strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name), strings.Compare(a.From, b.From), boolCmp(a.Call, b.Call), boolCmp(a.Impl, b.Impl))
 			})
 			for _, r := range slices.Compact(sortedRefs) {
-				d.refT = append(d.refT, targetOf(fileNum[r.Path], e.str(r.Name)))
-				d.refR = append(d.refR, rec{clampU32(r.Line), clampU32(r.Col), e.str(r.From), howOf(r)})
-				d.refFile = append(d.refFile, uint32(fi))
+				d.refs.add(uint32(fi), targetOf(fileNum[r.Path], e.str(r.Name)), rec{clampU32(r.Line), clampU32(r.Col), e.str(r.From), howOf(r)})
 			}
 			continue
 		}
@@ -1478,9 +1478,7 @@ func Update(old []byte, p Patch) ([]byte, error) {
 			if oldT[ti] < 0 {
 				return nil // to a file gone
 			}
-			d.refT = append(d.refT, uint32(oldT[ti]))
-			d.refR = append(d.refR, rec{line, col, from, how})
-			d.refFile = append(d.refFile, uint32(fi))
+			d.refs.add(uint32(fi), uint32(oldT[ti]), rec{line, col, from, how})
 			return nil
 		})
 		if err != nil {
@@ -1507,16 +1505,14 @@ func (d *draft) garbage() bool {
 		used[id] = true
 	}
 	seen := make([]bool, len(d.tlist))
-	for _, n := range d.refT {
-		seen[n] = true
-	}
+	d.refs.each(func(_, t uint32, r rec) {
+		seen[t] = true
+		used[r.from] = true
+	})
 	for i, t := range d.tlist {
 		if seen[i] || t.flags&flagDefined != 0 {
 			used[t.nameID], used[t.kind] = true, true
 		}
-	}
-	for _, r := range d.refR {
-		used[r.from] = true
 	}
 	unused := 0
 	for _, u := range used {

@@ -482,7 +482,7 @@ func TestEncoderFileByFile(t *testing.T) {
 	tb := shop()
 	want := encode(t, tb)
 	paths := []string{"shop/cart.go", "shop/checkout.go", "shop/invoice.go", "shop/report.go", "shop/unused.go"}
-	enc := NewEncoder(tb.Resolvers, paths, 0)
+	enc := NewEncoder(tb.Resolvers, paths)
 	for _, p := range paths {
 		if len(tb.Defs[p]) == 0 && len(tb.Refs[p]) == 0 {
 			continue
@@ -499,14 +499,14 @@ func TestEncoderFileByFile(t *testing.T) {
 		t.Errorf("file by file: %d bytes unlike Encode's %d", len(got), len(want))
 	}
 
-	enc = NewEncoder(tb.Resolvers, paths, 0)
+	enc = NewEncoder(tb.Resolvers, paths)
 	if err := enc.Add("shop/report.go", nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := enc.Add("shop/cart.go", nil, nil); err == nil {
 		t.Error("a file added after a later one: no error")
 	}
-	enc = NewEncoder(tb.Resolvers, []string{"shop/report.go"}, 0)
+	enc = NewEncoder(tb.Resolvers, []string{"shop/report.go"})
 	if err := enc.Add("shop/report.go", nil, tb.Refs["shop/report.go"]); err == nil {
 		t.Error("references to files the encoder was not given: no error")
 	}
