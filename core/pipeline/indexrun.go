@@ -98,6 +98,9 @@ type indexRun struct {
 	// problems are the run's own (a resolver of references that
 	// failed), beside the stages' (Engine.Problems).
 	problems []string
+	// spills are the files the run keeps on disk rather than in memory
+	// (spill), until it ends.
+	spills []spilled
 }
 
 // symbolDigests are the run's digests of its files' symbols, made when
@@ -123,6 +126,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	defer unlock()
+	defer r.closeSpills()
 	if e.limitMemory != nil && e.cfg.Index.MemoryLimit > 0 {
 		defer e.limitMemory(e.cfg.Index.MemoryLimit)()
 	}

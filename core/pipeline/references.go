@@ -644,14 +644,14 @@ func (p *refProject) inside(dir string) bool {
 	return ok
 }
 
-// close releases the symbols file, if it was opened, and removes what
-// is left of the spills.
 // release lets go of the imports the resolvers read, once they are
 // done.
 func (p *refProject) release() {
 	p.from, p.to, p.imports, p.users = nil, nil, nil, nil
 }
 
+// close releases the symbols file, if it was opened, and removes what
+// is left of the spills.
 func (p *refProject) close() {
 	if p.syms != nil {
 		p.syms.Close()
@@ -661,35 +661,16 @@ func (p *refProject) close() {
 	}
 }
 
-// spillPattern names the resolvers' spills in the index folder.
-const spillPattern = ".spill-*"
-
-// Spill gives a resolver a file to put what it found in (refs.Spiller):
-// made in the index folder, which the run holds locked, and removed at
-// once, so that only the open file leads to it and a crash leaves
-// nothing; where an open file cannot be removed (Windows), the run
-// removes it at its end, and the next run what a crash left.
+// Spill gives a resolver a file to put what it found in (refs.Spiller,
+// spillFile); the resolver closes it.
 func (p *refProject) Spill() (*os.File, error) {
-	f, err := os.CreateTemp(p.dir, spillPattern)
-	if err != nil {
-		return nil, err
-	}
-	if os.Remove(f.Name()) != nil {
+	f, left, err := spillFile(p.dir)
+	if left != "" {
 		p.mu.Lock()
-		p.spills = append(p.spills, f.Name())
+		p.spills = append(p.spills, left)
 		p.mu.Unlock()
 	}
-	return f, nil
-}
-
-// removeSpills removes the spills a run that crashed left in the index
-// folder dir (where an open file cannot be removed): none is in use, as
-// the run holds the folder's lock.
-func removeSpills(dir string) {
-	left, _ := filepath.Glob(filepath.Join(dir, spillPattern))
-	for _, f := range left {
-		os.Remove(f)
-	}
+	return f, err
 }
 
 // handles reports whether res resolves the file path's language.

@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The heads of the documents' bodies read back the same from memory and
+// from a spill, and a path without one has none.
+func TestBodyHeadsSpilled(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{"a.go", "b/c.go", "b/d.go", "e.md", "f/g.py"}
+	heads := []string{"package a\nA does a.\n", "", "package b\n", strings.Repeat("x", 5000), "g\n"}
+	var files []*os.File
+	fill := func(limit int) *bodyHeads {
+		saved := headsInMemory
+		headsInMemory = limit
+		defer func() { headsInMemory = saved }()
+		h := &bodyHeads{spill: func() (*os.File, error) {
+			f, _, err := spillFile(dir)
+			files = append(files, f)
+			return f, err
+		}}
+		for i, p := range paths {
+			if err := h.add(p, heads[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := h.done(); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	inMemory, spilled := fill(1<<20), fill(10)
+	if inMemory.f != nil || spilled.f == nil {
+		t.Fatalf("spilled: %v in memory, %v past 10 bytes; want false, true", inMemory.f != nil, spilled.f != nil)
+	}
+	for i, p := range paths {
+		for _, h := range []*bodyHeads{inMemory, spilled} {
+			if got, ok := h.get(p); !ok || got != heads[i] {
+				t.Errorf("head of %s (spilled %v) = %q, %v; want %q", p, h.f != nil, got, ok, heads[i])
+			}
+		}
+	}
+	for _, h := range []*bodyHeads{inMemory, spilled} {
+		if _, ok := h.get("b/cc.go"); ok {
+			t.Error("a path never added has a head")
+		}
+	}
+	if err := spilled.add("a.go", "again"); err == nil {
+		t.Error("a path out of order was taken")
+	}
+	for _, f := range files {
+		f.Close()
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, spillPattern)); len(left) != 0 {
+		t.Errorf("spills left in the folder: %v", left)
+	}
+}
+
+// A full index whose heads go to a spill writes the same text index as
+// one that keeps them in memory, and leaves no spill behind.
+func TestSpilledHeadsIndexTheSame(t *testing.T) {
+	segment := func(limit int) []byte {
+		saved := headsInMemory
+		headsInMemory = limit
+		defer func() { headsInMemory = saved }()
+		e := engine(t, shop(t))
+		if _, err := e.Index(context.Background(), IndexOptions{Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		segs, _ := filepath.Glob(filepath.Join(e.folder.dir, "rank.bm25", "seg-*.bm25"))
+		if len(segs) != 1 {
+			t.Fatalf("%d segments, want 1", len(segs))
+		}
+		data, err := os.ReadFile(segs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(e.folder.dir, spillPattern)); len(left) != 0 {
+			t.Errorf("spills left in the index folder: %v", left)
+		}
+		return data
+	}
+	kept, spilled := segment(1<<30), segment(0)
+	if !bytes.Equal(kept, spilled) {
+		t.Errorf("the text index differs when the heads are spilled (%d bytes against %d)", len(spilled), len(kept))
+	}
+}
