@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"maps"
 	"math"
@@ -65,18 +66,23 @@ const Magic = "rubi-manifest\n"
 // Load's message names the file before it.
 var errManifestCorrupt = errors.New("is damaged")
 
-// encode returns the manifest in its binary form (the layout above).
+// encode returns the manifest in its binary form (the layout above), in
+// memory: what encodeTo writes.
 func (m *Manifest) encode() ([]byte, error) {
-	// Size the buffer once: growing a buffer of megabytes copies it.
-	size := 0 // of the records
-	for _, r := range m.Records() {
-		size += 104 + len(r.Path) + len(r.Doc) + len(r.Module) + len(r.importsRaw)
-		for _, im := range r.Imports {
-			size += 8 + len(im.Spec)
-		}
+	var buf bytes.Buffer
+	if err := m.encodeTo(&buf); err != nil {
+		return nil, err
 	}
-	b := make([]byte, 0, 1024+4*len(m.Records())+size+len(m.edgesRaw)+12*len(m.edges))
-	b = append(b, Magic...)
+	return buf.Bytes(), nil
+}
+
+// encodeTo writes the manifest in its binary form (the layout above) to
+// w, without holding it: the records are encoded twice, once to measure
+// them (the head holds their offsets), then into w. At 200,000 files the
+// manifest is about 85 MB, which laid out in memory (the records apart,
+// then the whole) was the index run's last and largest allocation.
+func (m *Manifest) encodeTo(w io.Writer) error {
+	b := append([]byte(nil), Magic...)
 	b = binary.AppendUvarint(b, Version)
 	b = binary.AppendVarint(b, m.IndexedAt.UnixNano())
 	b = codec.AppendString(b, m.Generation)
@@ -122,30 +128,60 @@ func (m *Manifest) encode() ([]byte, error) {
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(paths)))
-	// The records go to a buffer of their own first: the head holds
-	// their offsets and its checksum.
-	recs := make([]byte, 0, size)
-	var scratch []byte // one record's imports, to measure them
+	b = slices.Grow(b, 4*len(paths)+4+binary.MaxVarintLen64)
+	// The head holds the records' offsets and its checksum: the records
+	// are measured first.
+	var rec, scratch []byte // one record, and its imports to measure them
+	recsLen := 0
 	for _, p := range paths {
-		if len(recs) > math.MaxUint32 {
-			return nil, fmt.Errorf("the index's records outgrow %d bytes", uint32(math.MaxUint32))
+		if recsLen > math.MaxUint32 {
+			return fmt.Errorf("the index's records outgrow %d bytes", uint32(math.MaxUint32))
 		}
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(recs)))
-		recs, scratch = appendRecord(recs, scratch, files[p])
+		b = binary.LittleEndian.AppendUint32(b, uint32(recsLen))
+		rec, scratch = appendRecord(rec[:0], scratch, files[p])
+		recsLen += len(rec)
 	}
 	b = binary.LittleEndian.AppendUint32(b, codec.Sum(b))
-	b = binary.AppendUvarint(b, uint64(len(recs)))
-	b = append(b, recs...)
+	b = binary.AppendUvarint(b, uint64(recsLen))
 	edges := m.edgesRaw // carried over by a run that did not resolve
 	if !m.edgesKept && (m.edges != nil || edges == nil) {
 		var err error
 		if edges, err = encodeEdges(paths, m.edges); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(len(edges)))
-	b = append(b, edges...)
-	return codec.Seal(b), nil
+	cw := &sumWriter{w: w}
+	cw.write(b)
+	b = nil
+	written := 0
+	for _, p := range paths {
+		rec, scratch = appendRecord(rec[:0], scratch, files[p])
+		cw.write(rec)
+		written += len(rec)
+	}
+	if written != recsLen {
+		return fmt.Errorf("the index's records: %d bytes written, %d measured", written, recsLen) // not reached
+	}
+	cw.write(binary.AppendUvarint(nil, uint64(len(edges))))
+	cw.write(edges)
+	cw.write(binary.LittleEndian.AppendUint32(nil, cw.sum))
+	return cw.err
+}
+
+// sumWriter writes to w and keeps the CRC-32C of what it wrote (codec.Seal's
+// trailer), and the first error.
+type sumWriter struct {
+	w   io.Writer
+	sum uint32
+	err error
+}
+
+func (s *sumWriter) write(p []byte) {
+	if s.err != nil {
+		return
+	}
+	s.sum = codec.Update(s.sum, p)
+	_, s.err = s.w.Write(p)
 }
 
 // appendRecord appends the encoded record r to b; scratch is a buffer

@@ -42,6 +42,7 @@
 package manifest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -490,11 +491,7 @@ func (m *Manifest) Save(dir string, prev *Manifest) error {
 			return err
 		}
 	}
-	data, err := m.encode()
-	if err != nil {
-		return fmt.Errorf("encode index: %w", err)
-	}
-	if err := store.WriteVerified(filepath.Join(dir, FileName), data, 0o644); err != nil {
+	if err := m.write(filepath.Join(dir, FileName)); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(dir, legacyFile))
@@ -504,6 +501,31 @@ func (m *Manifest) Save(dir string, prev *Manifest) error {
 			os.Remove(f)
 		}
 	}
+	return nil
+}
+
+// write writes the manifest to path, atomically and durably, as it is
+// encoded (encodeTo), and records the version written as verified.
+func (m *Manifest) write(path string) error {
+	w, err := store.CreateWriter(path, 0o644)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	err = m.encodeTo(bw)
+	if err != nil {
+		err = fmt.Errorf("encode index: %w", err)
+	} else {
+		err = bw.Flush()
+	}
+	if err != nil {
+		w.Abort()
+		return err
+	}
+	if err := w.Commit(); err != nil {
+		return err
+	}
+	store.RecordVerified(path)
 	return nil
 }
 
