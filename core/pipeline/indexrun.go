@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -171,6 +172,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 		return nil, err
 	}
 	r.lap("references")
+	r.giveBack()
 	r.progress.enter(PhaseRank)
 	if err := r.rank(); err != nil {
 		return nil, err
@@ -561,6 +563,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		r.giveBack()
 	}
 	cs := &corpora{r: r}
 	jobs, err := r.rankerJobs(ctx, cs)
@@ -588,6 +591,7 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	if oneByOne {
 		for _, j := range jobs {
 			index(j)
+			r.giveBack()
 		}
 	} else {
 		var wg sync.WaitGroup
@@ -618,6 +622,23 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 // only the wall time the cores would have saved. Below it, the rankers'
 // indexes together are smaller than the references' step's peak.
 const rankersAtOnce = 20_000
+
+// giveBack returns to the system the memory the heap holds free, on a
+// tree of more than rankersAtOnce files, once a step has let go of its
+// working set (the references' table, the maps, each ranker's index):
+// the runtime returns free memory slowly, and what the step held stayed
+// resident beside the next one's, which then peaked at about two and a
+// half times the live heap. It costs a collection (60-140 ms at 200,000
+// files, six a run); at 200,000 files the peak went from 1,205 to 1,078
+// MiB.
+func (r *indexRun) giveBack() {
+	if r.next.Len() <= rankersAtOnce {
+		return
+	}
+	t := time.Now()
+	debug.FreeOSMemory()
+	r.e.logger.Debug("memory given back", "ms", ms(time.Since(t)))
+}
 
 // rankerJob is one ranker to give a corpus in this run.
 type rankerJob struct {
