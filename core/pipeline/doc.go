@@ -60,10 +60,17 @@
 //     budgets.map and the pages of the modules that changed; on a tree
 //     of more than rankersAtOnce files, the maps first and then one
 //     ranker after another, so that their indexes in the making are not
-//     all held at once.
+//     all held at once, the heap's free memory given back between steps
+//     (giveBack).
 //  6. save: the symbols (unless written as parsed), then the manifest,
 //     which is the run's commit point, then each document source's own
 //     state.
+//
+// What would grow with the tree waits on disk rather than in memory: the
+// symbols file, the resolvers' spills, the bodies' heads past
+// headsInMemory (bodyHeads), the references table and the manifest,
+// written as they are encoded. A spill (spillFile) is made in the locked
+// index folder and unlinked at once, so a crash leaves nothing behind.
 //
 // A ranker whose Info says Stateless (query.paths, notes.files,
 // query.time rank from what the engine holds already) is given no corpus
