@@ -486,34 +486,34 @@ func (d *draft) plan() (*plan, error) {
 	// file, line and column), each entry's file and line the
 	// differences from the target's last one. Measured, then laid out
 	// where each target's start.
-	lens := make([]uint64, len(order))
+	// at is first each target's postings' length, then where its next
+	// entry goes: a large project has millions of targets, and each
+	// array over them is megabytes at the step's peak.
+	at := make([]uint32, len(order))
 	p.nposts = make([]uint32, len(order))
+	tooLong := false
 	p.eachPosting(func(ti, a, line, col, from uint32, how uint8) {
-		lens[ti] += uint64(entryLen(a, line, col, from, how))
+		n := uint64(at[ti]) + uint64(entryLen(a, line, col, from, how))
+		tooLong = tooLong || n >= math.MaxUint32
+		at[ti] = uint32(n)
 		p.nposts[ti]++
 	})
 	p.postAt = make([]uint32, len(order))
 	var postLen uint64
-	for ti, n := range lens {
-		if postLen > math.MaxUint32 {
-			return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
-		}
-		p.postAt[ti] = uint32(postLen)
-		postLen += n
+	for ti, n := range at {
+		p.postAt[ti], at[ti] = uint32(postLen), uint32(postLen)
+		postLen += uint64(n)
+		tooLong = tooLong || postLen >= math.MaxUint32
 	}
-	if postLen >= math.MaxUint32 {
+	if tooLong {
 		return nil, fmt.Errorf("the references table outgrows %d bytes", uint32(math.MaxUint32))
 	}
 	p.postLen = int(postLen)
 	p.post = make([]byte, p.postLen)
-	at := lens[:0:0]
-	for _, v := range p.postAt {
-		at = append(at, uint64(v))
-	}
-	lens = nil
 	p.eachPosting(func(ti, a, line, col, from uint32, how uint8) {
-		at[ti] += uint64(len(appendEntry(p.post[at[ti]:at[ti]], a, line, col, from, how)))
+		at[ti] += uint32(len(appendEntry(p.post[at[ti]:at[ti]], a, line, col, from, how)))
 	})
+	at = nil
 
 	fwLen := uint64(0)
 	p.fwAt = make([]uint32, len(paths))
@@ -534,12 +534,13 @@ func (d *draft) plan() (*plan, error) {
 		}
 	}
 	p.names = make([]uint32, len(order))
-	segs := make([]string, len(order))
+	segAt := make([]uint32, len(order)) // where the last segment of each target's name starts
 	for i, n := range order {
-		p.names[i], segs[i] = uint32(i), lastSegment(tlist[n].name)
+		name := tlist[n].name
+		p.names[i], segAt[i] = uint32(i), uint32(len(name)-len(lastSegment(name)))
 	}
 	slices.SortFunc(p.names, func(x, y uint32) int {
-		return cmp.Or(strings.Compare(segs[x], segs[y]), cmp.Compare(x, y))
+		return cmp.Or(strings.Compare(tlist[order[x]].name[segAt[x]:], tlist[order[y]].name[segAt[y]:]), cmp.Compare(x, y))
 	})
 	p.bodyLen = 4*(len(e.strs)+1) + p.heapLen + fileWidth*len(paths) + (targetWidth+4)*len(order) + p.postLen + p.fwLen
 	p.nblocks = (p.bodyLen + blockSize - 1) / blockSize
@@ -550,20 +551,18 @@ func (d *draft) plan() (*plan, error) {
 // hold it (target ti, in the final order), in the order of the
 // references: each target's in the postings' order.
 func (p *plan) eachPosting(fn func(ti, a, line, col, from uint32, how uint8)) {
+	// A target's last file and line: a target's first entry is its
+	// difference from file 0, line 0, which is the entry itself.
 	lastFile := make([]uint32, len(p.order))
 	lastLine := make([]uint32, len(p.order))
-	seen := make([]bool, len(p.order))
 	p.d.refs.each(func(file, t uint32, r rec) {
 		ti := p.final[t]
-		line, fileDelta := r.line, file
-		if seen[ti] {
-			fileDelta -= lastFile[ti]
-			if file == lastFile[ti] {
-				line -= lastLine[ti]
-			}
+		fileDelta, line := file-lastFile[ti], r.line
+		if file == lastFile[ti] {
+			line -= lastLine[ti]
 		}
 		fn(ti, fileDelta, line, r.col, r.from, r.how)
-		seen[ti], lastFile[ti], lastLine[ti] = true, file, r.line
+		lastFile[ti], lastLine[ti] = file, r.line
 	})
 }
 
