@@ -537,7 +537,7 @@ var headsInMemory = 4 << 20
 // add adds the head of path, which comes after the last one's.
 func (h *bodyHeads) add(path, head string) error {
 	if n := len(h.paths); n > 0 && h.paths[n-1] >= path {
-		return fmt.Errorf("the head of %s comes after that of %s", path, h.paths[n-1]) // not reached: recs are in path order
+		return fmt.Errorf("the bodies' heads out of path order: %s after %s", path, h.paths[n-1]) // not reached: recs are in path order
 	}
 	h.paths = append(h.paths, path)
 	h.at = append(h.at, h.size)
