@@ -66,16 +66,6 @@ const Magic = "rubi-manifest\n"
 // Load's message names the file before it.
 var errManifestCorrupt = errors.New("is damaged")
 
-// encode returns the manifest in its binary form (the layout above), in
-// memory: what encodeTo writes.
-func (m *Manifest) encode() ([]byte, error) {
-	var buf bytes.Buffer
-	if err := m.encodeTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
 // encodeTo writes the manifest in its binary form (the layout above) to
 // w, without holding it: the records are encoded twice, once to measure
 // them (the head holds their offsets), then into w. At 200,000 files the

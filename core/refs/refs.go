@@ -106,8 +106,6 @@ type Answer interface {
 	Paths() []string
 	// Targets are the files the references name (their Path), sorted.
 	Targets() []string
-	// Len is the number of references.
-	Len() int
 	// Refs returns the references of a file of Paths.
 	Refs(path string) ([]Ref, error)
 	// Close lets go of what the answer holds.
@@ -129,7 +127,6 @@ func MapAnswer(m map[string][]Ref) Answer {
 	targets := map[string]bool{}
 	for f, rs := range m {
 		a.paths = append(a.paths, f)
-		a.n += len(rs)
 		for _, r := range rs {
 			targets[r.Path] = true
 		}
@@ -145,12 +142,10 @@ func MapAnswer(m map[string][]Ref) Answer {
 type mapAnswer struct {
 	m              map[string][]Ref
 	paths, targets []string
-	n              int
 }
 
 func (a *mapAnswer) Paths() []string                 { return a.paths }
 func (a *mapAnswer) Targets() []string               { return a.targets }
-func (a *mapAnswer) Len() int                        { return a.n }
 func (a *mapAnswer) Refs(path string) ([]Ref, error) { return a.m[path], nil }
 func (a *mapAnswer) Close() error                    { return nil }
 

@@ -145,11 +145,10 @@ type answer struct {
 	spilled map[string]spilled
 	paths   []string
 	targets []string
-	n       int
 }
 
 func newAnswer(r *run) *answer {
-	a := &answer{strs: &r.strs, found: r.found, spill: r.spill, spilled: r.spilled, n: r.stats.Refs}
+	a := &answer{strs: &r.strs, found: r.found, spill: r.spill, spilled: r.spilled}
 	a.paths = make([]string, 0, len(r.found)+len(r.spilled))
 	for f := range r.found {
 		a.paths = append(a.paths, f)
@@ -167,7 +166,6 @@ func newAnswer(r *run) *answer {
 
 func (a *answer) Paths() []string   { return a.paths }
 func (a *answer) Targets() []string { return a.targets }
-func (a *answer) Len() int          { return a.n }
 
 // Refs returns a file's references, and lets go of them: each file's
 // are asked once.
