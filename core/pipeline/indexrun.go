@@ -623,17 +623,18 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 // indexes together are smaller than the references' step's peak.
 const rankersAtOnce = 20_000
 
-// giveBack returns to the system the memory the heap holds free, on a
-// tree of more than rankersAtOnce files, once a step has let go of its
-// working set (the references' table, the maps, each ranker's index):
-// the runtime returns free memory slowly, and what the step held stayed
-// resident beside the next one's, which then peaked at about two and a
-// half times the live heap. It costs a collection (60-140 ms at 200,000
-// files, six a run; 1.8 s in all at 500,000); the peak went from 1,205
-// to 1,078 MiB at 200,000 files, from 6.1-6.4 to 4.8-4.9 GiB on a
-// synthetic tree of 500,000.
+// giveBack returns to the system the memory the heap holds free, in a
+// full run of a tree of more than rankersAtOnce files, once a step has
+// let go of its working set (the references' table, the maps, each
+// ranker's index): the runtime returns free memory slowly, and what the
+// step held stayed resident beside the next one's, which then peaked at
+// about two and a half times the live heap. It costs a collection
+// (60-140 ms at 200,000 files, six a run; 1.8 s in all at 500,000): an
+// incremental run, a hook's refresh among them, holds no working set
+// worth one. The peak went from 1,205 to 1,078 MiB at 200,000 files,
+// from 6.1-6.4 to 4.8-4.9 GiB on a synthetic tree of 500,000.
 func (r *indexRun) giveBack() {
-	if r.next.Len() <= rankersAtOnce {
+	if !r.opts.Full || r.next.Len() <= rankersAtOnce {
 		return
 	}
 	t := time.Now()
