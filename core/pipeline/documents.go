@@ -167,14 +167,14 @@ func (dg *symbolDigests) read(want func(path string) bool) error {
 
 // fileBody is the body of a file's document: its head (bodyHead) and its
 // first maxBody bytes of content.
-func fileBody(head string, content []byte) string {
+func fileBody(head, content []byte) string {
 	body := content
 	if len(body) > maxBody {
 		body = body[:maxBody]
 	}
 	var b strings.Builder
 	b.Grow(len(head) + len(body))
-	b.WriteString(head)
+	b.Write(head)
 	b.Write(body)
 	return b.String()
 }

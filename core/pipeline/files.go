@@ -572,23 +572,23 @@ func (h *bodyHeads) done() error {
 	return nil
 }
 
-// get is the head of path, and whether it has one. A head that cannot be
-// read back is none: the file then has no body, as one that cannot be
-// read.
-func (h *bodyHeads) get(path string) (string, bool) {
+// get is the head of path, and whether it has one; the bytes are not
+// to be changed. A head that cannot be read back is none: the file then
+// has no body, as one that cannot be read.
+func (h *bodyHeads) get(path string) ([]byte, bool) {
 	i, ok := slices.BinarySearch(h.paths, path)
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	from, to := h.at[i], h.at[i+1]
 	if h.f == nil {
-		return string(h.mem[from:to]), true
+		return h.mem[from:to:to], true
 	}
 	b := make([]byte, to-from)
 	if _, err := h.f.ReadAt(b, from); err != nil {
-		return "", false
+		return nil, false
 	}
-	return string(b), true
+	return b, true
 }
 
 // readBody reads the first len(buf) bytes of the project's file path into

@@ -41,7 +41,7 @@ func TestBodyHeadsSpilled(t *testing.T) {
 	}
 	for i, p := range paths {
 		for _, h := range []*bodyHeads{inMemory, spilled} {
-			if got, ok := h.get(p); !ok || got != heads[i] {
+			if got, ok := h.get(p); !ok || string(got) != heads[i] {
 				t.Errorf("head of %s (spilled %v) = %q, %v; want %q", p, h.f != nil, got, ok, heads[i])
 			}
 		}
