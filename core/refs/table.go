@@ -291,6 +291,7 @@ type Encoder struct {
 	// holding the string costs several times more a lookup, and a large
 	// project makes millions.
 	nameNum    map[string]uint32
+	names      []string // by number: each name's first string, which the targets share
 	tnum       map[uint64]uint32
 	sortedDefs []Def
 	sortedRefs []Ref
@@ -315,8 +316,9 @@ func (enc *Encoder) targetOf(k tkey) uint32 {
 	d := enc.d
 	nn, ok := enc.nameNum[k.name]
 	if !ok {
-		nn = uint32(len(enc.nameNum))
+		nn = uint32(len(enc.names))
 		enc.nameNum[k.name] = nn
+		enc.names = append(enc.names, k.name)
 	}
 	key := uint64(k.file)<<32 | uint64(nn)
 	if n, ok := enc.tnum[key]; ok {
@@ -324,7 +326,11 @@ func (enc *Encoder) targetOf(k tkey) uint32 {
 	}
 	n := uint32(len(d.tlist))
 	enc.tnum[key] = n
-	d.tlist = append(d.tlist, target{file: k.file, name: k.name})
+	// The name's first string, not k's: the definitions and references
+	// given come with strings of their own (a symbols file's line decoded,
+	// a resolver's answer), and a target holding each would keep every
+	// copy of a common name until the table is written.
+	d.tlist = append(d.tlist, target{file: k.file, name: enc.names[nn]})
 	return n
 }
 
@@ -393,7 +399,7 @@ func (enc *Encoder) Encode() ([]byte, error) {
 // finish lets go of what only adding files needed.
 func (enc *Encoder) finish() {
 	enc.skipTo(len(enc.d.paths))
-	enc.nameNum, enc.tnum, enc.sortedDefs, enc.sortedRefs = nil, nil, nil, nil
+	enc.nameNum, enc.names, enc.tnum, enc.sortedDefs, enc.sortedRefs = nil, nil, nil, nil, nil
 }
 
 // WriteEncoded writes the table enc encodes, once every file is added,
