@@ -122,20 +122,31 @@ func (m *Manifest) encodeTo(w io.Writer) error {
 	// The head holds the records' offsets and its checksum: the records
 	// are measured first.
 	var rec, scratch []byte // one record, and its imports to measure them
+	// A spilled record's imports are measured by their length alone
+	// (zeros of that length), and read back when the record is written.
+	var zeros, imports []byte
 	recsLen := 0
 	for _, p := range paths {
 		if recsLen > math.MaxUint32 {
 			return fmt.Errorf("the index's records outgrow %d bytes", uint32(math.MaxUint32))
 		}
 		b = binary.LittleEndian.AppendUint32(b, uint32(recsLen))
-		rec, scratch = appendRecord(rec[:0], scratch, files[p])
+		r := files[p]
+		raw := r.importsRaw
+		if r.importsAt > 0 {
+			zeros = slices.Grow(zeros[:0], r.importsSize)[:r.importsSize]
+			raw = zeros
+		}
+		rec, scratch = appendRecord(rec[:0], scratch, r, raw)
 		recsLen += len(rec)
 	}
 	b = binary.LittleEndian.AppendUint32(b, codec.Sum(b))
 	b = binary.AppendUvarint(b, uint64(recsLen))
-	edges := m.edgesRaw // carried over by a run that did not resolve
+	edges, err := m.storedEdges() // carried over by a run that did not resolve
+	if err != nil {
+		return err
+	}
 	if !m.edgesKept && (m.edges != nil || edges == nil) {
-		var err error
 		if edges, err = encodeEdges(paths, m.edges); err != nil {
 			return err
 		}
@@ -145,7 +156,16 @@ func (m *Manifest) encodeTo(w io.Writer) error {
 	b = nil
 	written := 0
 	for _, p := range paths {
-		rec, scratch = appendRecord(rec[:0], scratch, files[p])
+		r := files[p]
+		raw := r.importsRaw
+		if r.importsAt > 0 {
+			var err error
+			if imports, err = m.spilledImports(imports, r); err != nil {
+				return err
+			}
+			raw = imports
+		}
+		rec, scratch = appendRecord(rec[:0], scratch, r, raw)
 		cw.write(rec)
 		written += len(rec)
 	}
@@ -176,7 +196,7 @@ func (s *sumWriter) write(p []byte) {
 
 // appendRecord appends the encoded record r to b; scratch is a buffer
 // for measuring its imports, returned for reuse.
-func appendRecord(b, scratch []byte, r *Record) ([]byte, []byte) {
+func appendRecord(b, scratch []byte, r *Record, raw []byte) ([]byte, []byte) {
 	for _, s := range []string{r.Path, r.Language, r.Package, r.Module, r.Doc, r.ParseError, r.Role} {
 		b = codec.AppendString(b, s)
 	}
@@ -192,11 +212,11 @@ func appendRecord(b, scratch []byte, r *Record) ([]byte, []byte) {
 		b = binary.AppendUvarint(b, uint64(max(v, 0)))
 	}
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Rank))
-	if r.Imports == nil && r.importsRaw != nil {
-		// Never decoded in this run: copied as read.
+	if r.Imports == nil && raw != nil {
+		// Never decoded in this run: copied as read (or as spilled).
 		b = binary.AppendUvarint(b, uint64(r.importsN))
-		b = binary.AppendUvarint(b, uint64(len(r.importsRaw)))
-		return append(b, r.importsRaw...), scratch
+		b = binary.AppendUvarint(b, uint64(len(raw)))
+		return append(b, raw...), scratch
 	}
 	b = binary.AppendUvarint(b, uint64(len(r.Imports)))
 	scratch = scratch[:0]
@@ -250,7 +270,11 @@ func (m *Manifest) ImportEdges() ([]core.Edge, error) {
 // sequence's until the next.
 func (m *Manifest) ImportEdgeSeq() (seq iter.Seq[*core.Edge], n int, err error) {
 	paths := m.SortedPaths()
-	d := newMDecoder(m.edgesRaw)
+	raw, err := m.storedEdges()
+	if err != nil {
+		return nil, 0, err
+	}
+	d := newMDecoder(raw)
 	for len(d.B) > 0 && d.Err == nil {
 		from, to := d.Uvarint(), d.Uvarint()
 		d.Raw(8)
@@ -259,7 +283,6 @@ func (m *Manifest) ImportEdgeSeq() (seq iter.Seq[*core.Edge], n int, err error) 
 		}
 		n++
 	}
-	raw := m.edgesRaw
 	return func(yield func(*core.Edge) bool) {
 		ids := make([]string, len(paths))
 		id := func(k uint64) string {
@@ -287,8 +310,12 @@ func (m *Manifest) ImportEdgeSeq() (seq iter.Seq[*core.Edge], n int, err error) 
 // ImportEdges' are 72 and their ids besides.
 func (m *Manifest) ImportPairs() (from, to []int32, err error) {
 	n := len(m.SortedPaths())
-	d := newMDecoder(m.edgesRaw)
-	from, to = make([]int32, 0, len(m.edgesRaw)/10), make([]int32, 0, len(m.edgesRaw)/10) // an edge takes 10 bytes or more
+	raw, err := m.storedEdges()
+	if err != nil {
+		return nil, nil, err
+	}
+	d := newMDecoder(raw)
+	from, to = make([]int32, 0, len(raw)/10), make([]int32, 0, len(raw)/10) // an edge takes 10 bytes or more
 	for len(d.B) > 0 && d.Err == nil {
 		f, t := d.Uvarint(), d.Uvarint()
 		d.Raw(8)
@@ -314,6 +341,10 @@ func appendImport(b []byte, im core.Import) []byte {
 // them, or else those decoded from the manifest's bytes. A query never
 // needs them, so loading the manifest only measures them.
 func (rec *Record) DecodedImports() []core.Import {
+	if rec.importsAt > 0 {
+		// Only Save reads a spilled record's imports (Spill).
+		panic("manifest: the imports of " + rec.Path + " read while spilled")
+	}
 	if rec.Imports != nil || rec.importsRaw == nil {
 		return rec.Imports
 	}
@@ -327,7 +358,7 @@ func (rec *Record) DecodedImports() []core.Import {
 
 // ImportCount is the number of imports without decoding them.
 func (rec *Record) ImportCount() int {
-	if rec.Imports == nil && rec.importsRaw != nil {
+	if rec.Imports == nil && (rec.importsRaw != nil || rec.importsAt > 0) {
 		return rec.importsN
 	}
 	return len(rec.Imports)

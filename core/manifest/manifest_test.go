@@ -805,3 +805,90 @@ func TestSymbolsWrittenAsParsed(t *testing.T) {
 		t.Error("Finish with records not written: no error")
 	}
 }
+
+// TestSpilledAsSaved spills a run's imports and edges (Spill) and writes
+// the manifest a run keeping them in memory writes, and reads the same
+// edges meanwhile; read back (Unspill), every record has its imports
+// again, and the manifest its edges. Reading a record's imports while they are spilled is a
+// bug of the caller's, and says whose imports were read.
+func TestSpilledAsSaved(t *testing.T) {
+	kept, spilled := synthetic(50), synthetic(50)
+	for _, m := range []*Manifest{kept, spilled} {
+		m.CompactImports()
+		if err := m.CompactEdges(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantEdges, err := kept.ImportEdges()
+	if err != nil || len(wantEdges) == 0 {
+		t.Fatalf("%d edges, %v", len(wantEdges), err)
+	}
+	// A record without imports is left as it is, and counts none.
+	bare := spilled.Records()[spilled.SortedPaths()[7]]
+	bare.importsRaw, bare.importsN = nil, 0
+	keptBare := kept.Records()[kept.SortedPaths()[7]]
+	keptBare.importsRaw, keptBare.importsN = nil, 0
+	f, err := os.CreateTemp(t.TempDir(), "spill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := spilled.Spill(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := spilled.Spill(f); err == nil {
+		t.Error("imports spilled twice")
+	}
+	if spilled.edgesRaw != nil {
+		t.Error("the edges are still held")
+	}
+	if edges, err := spilled.ImportEdges(); err != nil || !reflect.DeepEqual(edges, wantEdges) {
+		t.Errorf("spilled, %d edges of %d, %v", len(edges), len(wantEdges), err)
+	}
+	from, _, err := spilled.ImportPairs()
+	if err != nil || len(from) != len(wantEdges) {
+		t.Errorf("spilled, %d pairs of %d, %v", len(from), len(wantEdges), err)
+	}
+	for _, rec := range spilled.Records() {
+		if rec.importsRaw != nil {
+			t.Fatalf("%s: imports still held", rec.Path)
+		}
+		if want := kept.Records()[rec.Path].ImportCount(); rec.ImportCount() != want {
+			t.Errorf("%s: %d imports counted, want %d", rec.Path, rec.ImportCount(), want)
+		}
+	}
+	func() {
+		defer func() {
+			if e := recover(); e == nil || !strings.Contains(fmt.Sprint(e), spilled.SortedPaths()[3]) {
+				t.Errorf("a spilled record's imports read: %v", e)
+			}
+		}()
+		spilled.Records()[spilled.SortedPaths()[3]].DecodedImports()
+	}()
+	want, err := kept.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := spilled.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("spilled, the manifest encodes to %d bytes unlike %d", len(got), len(want))
+	}
+	if err := spilled.Unspill(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(spilled.AllFacts(), kept.AllFacts()) {
+		t.Error("read back, the facts differ")
+	}
+	if edges, err := spilled.ImportEdges(); err != nil || !reflect.DeepEqual(edges, wantEdges) {
+		t.Errorf("read back, %d edges of %d, %v", len(edges), len(wantEdges), err)
+	}
+	if again, err := spilled.encode(); err != nil || !bytes.Equal(again, want) {
+		t.Errorf("read back, the manifest encodes to %d bytes unlike %d (%v)", len(again), len(want), err)
+	}
+	if err := spilled.Unspill(); err != nil {
+		t.Errorf("nothing spilled: %v", err)
+	}
+}

@@ -5,8 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rubi-dev/rubi/core/manifest"
 )
 
 // The heads of the documents' bodies read back the same from memory and
@@ -89,5 +92,48 @@ func TestSpilledHeadsIndexTheSame(t *testing.T) {
 	kept, spilled := segment(1<<30), segment(0)
 	if !bytes.Equal(kept, spilled) {
 		t.Errorf("the text index differs when the heads are spilled (%d bytes against %d)", len(spilled), len(kept))
+	}
+}
+
+// A full run keeps the files' imports and the import edges on disk from
+// the references' step to the save (manifest.Spill); the manifest it
+// leaves in hand, which the engine's next run builds on, holds them again:
+// the same as the manifest written.
+func TestAFullRunsManifestHoldsItsImportsAgain(t *testing.T) {
+	root := shop(t)
+	e := engine(t, root)
+	index(t, e)
+	e.folder.mu.Lock()
+	inHand := e.folder.manifest
+	e.folder.mu.Unlock()
+	written, err := manifest.Load(e.folder.dir, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := 0
+	for _, p := range written.SortedPaths() {
+		rec, ok := inHand.File(p)
+		if !ok {
+			t.Fatalf("%s: not in the manifest in hand", p)
+		}
+		want := written.Records()[p].DecodedImports()
+		if got := rec.DecodedImports(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: imports %v in hand, %v written", p, got, want)
+		}
+		imports += len(want)
+	}
+	if imports == 0 {
+		t.Fatal("the shop's files import nothing: the test shows nothing")
+	}
+	got, err := inHand.ImportEdges()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := written.ImportEdges()
+	if err != nil || len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("edges: %d in hand, %d written (%v)", len(got), len(want), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(e.folder.dir, spillPattern)); len(left) != 0 {
+		t.Errorf("spills left: %v", left)
 	}
 }
