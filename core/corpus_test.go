@@ -1,6 +1,8 @@
 package core
 
 import (
+	"bytes"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -83,5 +85,82 @@ func TestLinkedEdgesComeBackAsAdded(t *testing.T) {
 	plain := &Corpus{Edges: c.Edges}
 	if got := slices.Collect(plain.EachEdge()); !slices.Equal(got, c.Edges) || plain.EdgeCount() != 1 {
 		t.Errorf("plain corpus: %+v (%d)", got, plain.EdgeCount())
+	}
+}
+
+// spillFile is a file a corpus spills its links to, whose writes or
+// reads fail when told to.
+type spillFile struct {
+	data                  []byte
+	failWrite, failReadAt bool
+}
+
+func (f *spillFile) Write(b []byte) (int, error) {
+	if f.failWrite {
+		return 0, errors.New("disk full")
+	}
+	f.data = append(f.data, b...)
+	return len(b), nil
+}
+
+func (f *spillFile) ReadAt(b []byte, off int64) (int, error) {
+	if f.failReadAt {
+		return 0, errors.New("I/O error")
+	}
+	return bytes.NewReader(f.data).ReadAt(b, off)
+}
+
+// Links kept in a file (SpillLinks) come back from EachEdge as those kept
+// in memory do, as often as asked, and none is held in memory; an error
+// writing or reading them ends the edges and is the corpus's Err.
+func TestSpilledLinksComeBackAsAdded(t *testing.T) {
+	linked := []Edge{
+		{From: "module:a", To: "file:a/x.go", Kind: EdgeContains, Weight: 0.5},
+		{From: "file:a/x.go", To: "file:a/y.go", Kind: EdgeImports, Weight: 1},
+		{From: "file:a/y.go", To: "file:gone.go", Kind: EdgeReferences, Weight: 3.25},
+		{From: "node:n", To: "file:a/x.go", Kind: "about", Label: "says of", Weight: -2},
+	}
+	places := [][2]int{{0, 1}, {1, 2}, {2, -1}, {-1, 1}}
+	corpus := func(f *spillFile) *Corpus {
+		c := &Corpus{Documents: []Document{{ID: "module:a"}, {ID: "file:a/x.go"}, {ID: "file:a/y.go"}}}
+		c.SpillLinks(f)
+		c.GrowLinks(len(linked))
+		for k := range linked {
+			c.Link(&linked[k], places[k][0], places[k][1])
+		}
+		c.Edges = []Edge{{From: "node:n", To: "node:m", Kind: EdgeMentions}}
+		return c
+	}
+	f := &spillFile{}
+	c := corpus(f)
+	if len(c.links) != 0 || cap(c.links) != 0 {
+		t.Errorf("%d links held in memory", cap(c.links))
+	}
+	want := append(slices.Clone(linked), c.Edges...)
+	for round := range 2 {
+		if got := slices.Collect(c.EachEdge()); !slices.Equal(got, want) {
+			t.Errorf("round %d, EachEdge:\n got %+v\nwant %+v", round, got, want)
+		}
+	}
+	if c.EdgeCount() != len(want) || c.Err() != nil || len(f.data) != len(linked)*linkSize {
+		t.Errorf("EdgeCount %d, want %d; Err %v; %d bytes spilled", c.EdgeCount(), len(want), c.Err(), len(f.data))
+	}
+	n := 0
+	for range c.EachEdge() {
+		if n++; n == 2 {
+			break
+		}
+	}
+	if n != 2 {
+		t.Errorf("stopped after %d edges", n)
+	}
+	for _, bad := range []*spillFile{{failWrite: true}, {failReadAt: true}} {
+		c := corpus(bad)
+		if got := slices.Collect(c.EachEdge()); len(got) != 0 || c.Err() == nil {
+			t.Errorf("write fails %v, read fails %v: %d edges, Err %v", bad.failWrite, bad.failReadAt, len(got), c.Err())
+		}
+	}
+	if (&Corpus{}).Err() != nil {
+		t.Error("a corpus that spills nothing has an error")
 	}
 }

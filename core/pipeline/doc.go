@@ -69,8 +69,9 @@
 // What would grow with the tree waits on disk rather than in memory: the
 // symbols file, the resolvers' spills, the bodies' heads past
 // headsInMemory (bodyHeads), a full run's imports and import edges from
-// the references on (manifest.Spill), the references table and the
-// manifest, written as they are encoded. A spill (spillFile) is made in the locked
+// the references on (manifest.Spill) and its corpora's links
+// (core.Corpus.SpillLinks), the references table and the manifest,
+// written as they are encoded. A spill (spillFile) is made in the locked
 // index folder and unlinked at once, so a crash leaves nothing behind.
 //
 // A ranker whose Info says Stateless (query.paths, notes.files,

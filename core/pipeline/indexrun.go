@@ -102,6 +102,8 @@ type indexRun struct {
 	// spills are the files the run keeps on disk rather than in memory
 	// (spill), until it ends.
 	spills []spilled
+	// importsSpilled says spillImports has run.
+	importsSpilled bool
 }
 
 // symbolDigests are the run's digests of its files' symbols, made when
@@ -508,6 +510,16 @@ func (r *indexRun) corpus(full bool) (*core.Corpus, error) {
 	// Each corpus gets its own lists; the documents' is sized once, as
 	// documents are large and a project has thousands.
 	c := &core.Corpus{Full: full, Changed: slices.Clone(r.changedIDs), Removed: slices.Clone(r.removedIDs)}
+	if r.opts.Full {
+		// A full run's links wait on disk while the rankers index
+		// (core.Corpus.SpillLinks): at 200,000 files 42 MB, which most
+		// rankers never read.
+		f, err := r.spill()
+		if err != nil {
+			return nil, err
+		}
+		c.SpillLinks(f)
+	}
 	st := r.stats
 	c.Documents = make([]core.Document, 0, st.Files.Indexed+st.Modules+st.Nodes+st.Sourced)
 	// The code's edges, kept by number (codeSource: the imports, the
@@ -616,20 +628,23 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 }
 
 // spillImports keeps the files' imports and the import edges on disk
-// (manifest.Spill) in a full run, from the references' step, the last
-// that reads the imports, to the manifest's save; the steps between read
-// the edges from there, once each. In a full run every record holds its
+// (manifest.Spill) in a full run, once the resolvers of references, the
+// last to read the imports, are done (or the references' step is, when
+// it resolved none), to the manifest's save; the steps between read the
+// edges from there, once each. In a full run every record holds its
 // imports: at 200,000 files 33 MB, and the edges 16 MB, beside the peaks
-// of the rankers' step. An incremental run's records are mostly the last
-// manifest's, and a refresh would write them all to spare a few.
+// of the references' table and the rankers' step. An incremental run's
+// records are mostly the last manifest's, and a refresh would write
+// them all to spare a few. Once a run is done.
 func (r *indexRun) spillImports() error {
-	if !r.opts.Full {
+	if !r.opts.Full || r.importsSpilled {
 		return nil
 	}
 	f, err := r.spill()
 	if err != nil {
 		return err
 	}
+	r.importsSpilled = true
 	return r.next.Spill(f)
 }
 
@@ -707,8 +722,18 @@ func (r *indexRun) rankerJobs(ctx context.Context, cs *corpora) ([]*rankerJob, e
 // rankersIndexed reads the rankers' answers: one that asks for a full
 // corpus after an incremental one is given it now; one that failed keeps
 // no fingerprint, so the next run gives it its corpus again.
-func (r *indexRun) rankersIndexed(ctx context.Context, jobs []*rankerJob, cs *corpora) error {
+func (r *indexRun) rankersIndexed(ctx context.Context, jobs []*rankerJob, cs *corpora) (err error) {
 	next, stats := r.next, r.stats
+	// A corpus whose spilled links could not be written or read gave
+	// its rankers fewer edges than it holds: the run fails, before the
+	// manifest would say they hold them all.
+	defer func() {
+		for _, c := range []*core.Corpus{cs.incremental, cs.full} {
+			if c != nil && err == nil {
+				err = c.Err()
+			}
+		}
+	}()
 	for _, j := range jobs {
 		err := j.err
 		if errors.Is(err, core.ErrFullIndexNeeded) && !j.full {

@@ -174,9 +174,13 @@ func (r *indexRun) references(ctx context.Context) error {
 	}
 	st.Resolved = len(owner)
 	// The resolvers are done with the project's imports: what is left
-	// of the step, the table, holds them no more.
+	// of the step, the table, holds them no more; a full run keeps them
+	// on disk from here (spillImports).
 	p.release()
 	next.CompactImports()
+	if err := r.spillImports(); err != nil {
+		return err
+	}
 	refsOf := func(f string) ([]refs.Ref, error) {
 		i, ok := owner[f]
 		if !ok || i < 0 {
