@@ -735,8 +735,10 @@ func (m *Manifest) Spill(f *os.File) error {
 	for _, rec := range spilled {
 		rec.importsRaw = nil
 	}
+	// The edges start where the imports end, spilled or not.
+	m.edgesAt = at
 	if edges {
-		m.edgesAt, m.edgesSize, m.edgesSpilled = at, int64(len(m.edgesRaw)), true
+		m.edgesSize, m.edgesSpilled = int64(len(m.edgesRaw)), true
 		m.edgesRaw = nil
 	}
 	m.spill = f

@@ -891,4 +891,25 @@ func TestSpilledAsSaved(t *testing.T) {
 	if err := spilled.Unspill(); err != nil {
 		t.Errorf("nothing spilled: %v", err)
 	}
+	// A tree whose files import nothing of one another has imports and
+	// no edges to spill.
+	noEdges, want2 := synthetic(20), synthetic(20)
+	for _, m := range []*Manifest{noEdges, want2} {
+		m.CompactImports()
+		m.edges = nil
+	}
+	f2, err := os.CreateTemp(t.TempDir(), "spill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f2.Close()
+	if err := noEdges.Spill(f2); err != nil {
+		t.Fatal(err)
+	}
+	if err := noEdges.Unspill(); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(noEdges.AllFacts(), want2.AllFacts()) {
+		t.Error("without edges, the facts read back differ")
+	}
 }
