@@ -71,7 +71,18 @@ func TestLinkedEdgesComeBackAsAdded(t *testing.T) {
 	if c.EdgeCount() != len(want) {
 		t.Errorf("EdgeCount = %d, want %d", c.EdgeCount(), len(want))
 	}
-	// A reader that stops early gets what it read and no more.
+	stopsEarly(t, c)
+	// A corpus of Edges alone reads as before.
+	plain := &Corpus{Edges: c.Edges}
+	if got := slices.Collect(plain.EachEdge()); !slices.Equal(got, c.Edges) || plain.EdgeCount() != 1 {
+		t.Errorf("plain corpus: %+v (%d)", got, plain.EdgeCount())
+	}
+}
+
+// stopsEarly checks that a reader of c's edges that stops after two gets
+// those and no more.
+func stopsEarly(t *testing.T, c *Corpus) {
+	t.Helper()
 	n := 0
 	for range c.EachEdge() {
 		if n++; n == 2 {
@@ -80,11 +91,6 @@ func TestLinkedEdgesComeBackAsAdded(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("stopped after %d edges", n)
-	}
-	// A corpus of Edges alone reads as before.
-	plain := &Corpus{Edges: c.Edges}
-	if got := slices.Collect(plain.EachEdge()); !slices.Equal(got, c.Edges) || plain.EdgeCount() != 1 {
-		t.Errorf("plain corpus: %+v (%d)", got, plain.EdgeCount())
 	}
 }
 
@@ -145,15 +151,7 @@ func TestSpilledLinksComeBackAsAdded(t *testing.T) {
 	if c.EdgeCount() != len(want) || c.Err() != nil || len(f.data) != len(linked)*linkSize {
 		t.Errorf("EdgeCount %d, want %d; Err %v; %d bytes spilled", c.EdgeCount(), len(want), c.Err(), len(f.data))
 	}
-	n := 0
-	for range c.EachEdge() {
-		if n++; n == 2 {
-			break
-		}
-	}
-	if n != 2 {
-		t.Errorf("stopped after %d edges", n)
-	}
+	stopsEarly(t, c)
 	for _, bad := range []*spillFile{{failWrite: true}, {failReadAt: true}} {
 		c := corpus(bad)
 		if got := slices.Collect(c.EachEdge()); len(got) != 0 || c.Err() == nil {
