@@ -486,10 +486,14 @@ func dropContents(files []*scanned) {
 // from the symbols loaded or digested in dg), is made now: the records'
 // symbols need not stay loaded while the rankers read (bodyHeads).
 func (r *indexRun) fileBodies(recs []*manifest.Record, dg *symbolDigests, withBody func(path string) bool) (func(*core.Document) string, error) {
-	heads := bodyHeads{spill: r.spill}
+	heads := bodyHeads{buf: spillBuffer{spill: r.spill}}
 	for _, rec := range recs {
 		if withBody(rec.Path) {
-			if err := heads.add(rec.Path, bodyHead(rec, dg)); err != nil {
+			head, err := bodyHead(rec, dg)
+			if err != nil {
+				return nil, err
+			}
+			if err := heads.add(rec.Path, head); err != nil {
 				return nil, err
 			}
 		}
@@ -517,21 +521,17 @@ func (r *indexRun) fileBodies(recs []*manifest.Record, dg *symbolDigests, withBo
 }
 
 // bodyHeads are the heads of the bodies fileBodies reads, by path: in
-// memory while they are few, in a file of the run's (spill) once they
-// pass headsInMemory (on six copies of kubernetes, 48,000 files, 8 MB;
-// 44 MB at 200,000 files, held through the rankers' step). Paths are
-// added in order.
+// memory while they are few, in a file of the run's once they pass
+// headsInMemory (spillBuffer; on six copies of kubernetes, 48,000 files,
+// 8 MB; 44 MB at 200,000 files, held through the rankers' step). Paths
+// are added in order.
 type bodyHeads struct {
 	paths []string
 	at    []int64 // paths[i]'s head is at[i] to at[i+1]
-	mem   []byte  // the heads, until spilled
-	spill func() (*os.File, error)
-	f     *os.File
-	w     *bufio.Writer
-	size  int64
+	buf   spillBuffer
 }
 
-// headsInMemory is the most bytes of heads bodyHeads keeps in memory.
+// headsInMemory is the most bytes of heads a spillBuffer keeps in memory.
 var headsInMemory = 4 << 20
 
 // add adds the head of path, which comes after the last one's.
@@ -539,37 +539,19 @@ func (h *bodyHeads) add(path, head string) error {
 	if n := len(h.paths); n > 0 && h.paths[n-1] >= path {
 		return fmt.Errorf("the bodies' heads out of path order: %s after %s", path, h.paths[n-1]) // not reached: recs are in path order
 	}
-	h.paths = append(h.paths, path)
-	h.at = append(h.at, h.size)
-	h.size += int64(len(head))
-	if h.w == nil && len(h.mem)+len(head) > headsInMemory {
-		f, err := h.spill()
-		if err != nil {
-			return err
-		}
-		h.f, h.w = f, bufio.NewWriterSize(f, 64<<10)
-		if _, err := h.w.Write(h.mem); err != nil {
-			return err
-		}
-		h.mem = nil
-	}
-	if h.w != nil {
-		_, err := h.w.WriteString(head)
+	at, err := h.buf.append(head)
+	if err != nil {
 		return err
 	}
-	h.mem = append(h.mem, head...)
+	h.paths = append(h.paths, path)
+	h.at = append(h.at, at)
 	return nil
 }
 
 // done ends the adding.
 func (h *bodyHeads) done() error {
-	h.at = append(h.at, h.size)
-	if h.w != nil {
-		err := h.w.Flush()
-		h.w = nil
-		return err
-	}
-	return nil
+	h.at = append(h.at, h.buf.size)
+	return h.buf.flush()
 }
 
 // get is the head of path, and whether it has one; the bytes are not
@@ -580,15 +562,65 @@ func (h *bodyHeads) get(path string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	from, to := h.at[i], h.at[i+1]
-	if h.f == nil {
-		return h.mem[from:to:to], true
+	b, err := h.buf.read(h.at[i], h.at[i+1])
+	return b, err == nil
+}
+
+// spillBuffer holds strings appended one after another, each read back
+// by its place: in memory up to headsInMemory bytes, then in a file of
+// the run's (spill; with none, in memory whatever its size). Reads come
+// after a flush and may then run at once.
+type spillBuffer struct {
+	mem   []byte // the bytes, until spilled
+	spill func() (*os.File, error)
+	f     *os.File
+	w     *bufio.Writer
+	size  int64
+}
+
+// append adds s and returns where it starts.
+func (b *spillBuffer) append(s string) (int64, error) {
+	at := b.size
+	if b.f == nil && b.spill != nil && len(b.mem)+len(s) > headsInMemory {
+		f, err := b.spill()
+		if err != nil {
+			return 0, err
+		}
+		b.f, b.w = f, bufio.NewWriterSize(f, 64<<10)
+		if _, err := b.w.Write(b.mem); err != nil {
+			return 0, err
+		}
+		b.mem = nil
 	}
-	b := make([]byte, to-from)
-	if _, err := h.f.ReadAt(b, from); err != nil {
-		return nil, false
+	if b.f != nil {
+		if _, err := b.w.WriteString(s); err != nil {
+			return 0, err
+		}
+	} else {
+		b.mem = append(b.mem, s...)
 	}
-	return b, true
+	b.size += int64(len(s))
+	return at, nil
+}
+
+// flush writes out what append buffered, before the bytes are read.
+func (b *spillBuffer) flush() error {
+	if b.w == nil {
+		return nil
+	}
+	return b.w.Flush()
+}
+
+// read returns the bytes from from to to, which are not to be changed.
+func (b *spillBuffer) read(from, to int64) ([]byte, error) {
+	if b.f == nil {
+		return b.mem[from:to:to], nil
+	}
+	out := make([]byte, to-from)
+	if _, err := b.f.ReadAt(out, from); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // readBody reads the first len(buf) bytes of the project's file path into

@@ -110,7 +110,7 @@ type indexRun struct {
 // first asked for.
 func (r *indexRun) symbolDigests() *symbolDigests {
 	if r.digests == nil {
-		r.digests = newSymbolDigests(r.e.folder.dir, r.prev, r.next)
+		r.digests = newSymbolDigests(r.e.folder.dir, r.prev, r.next, r.spill)
 	}
 	return r.digests
 }

@@ -118,7 +118,7 @@ func exports(syms []core.Symbol) []string {
 // of them when full), and removes the pages of modules that are gone.
 // Files are only rewritten when their content changes.
 func (c *codeMaps) write(prev, next *manifest.Manifest, edges []core.Edge, dirty map[string]bool, full bool) error {
-	b, err := c.built(prev, next, codemap.All(edges), dirty, full, newSymbolDigests(c.indexDir, prev, next))
+	b, err := c.built(prev, next, codemap.All(edges), dirty, full, newSymbolDigests(c.indexDir, prev, next, nil))
 	if err != nil {
 		return err
 	}

@@ -23,11 +23,11 @@ func TestBodyHeadsSpilled(t *testing.T) {
 		saved := headsInMemory
 		headsInMemory = limit
 		defer func() { headsInMemory = saved }()
-		h := &bodyHeads{spill: func() (*os.File, error) {
+		h := &bodyHeads{buf: spillBuffer{spill: func() (*os.File, error) {
 			f, _, err := spillFile(dir)
 			files = append(files, f)
 			return f, err
-		}}
+		}}}
 		for i, p := range paths {
 			if err := h.add(p, heads[i]); err != nil {
 				t.Fatal(err)
@@ -39,13 +39,13 @@ func TestBodyHeadsSpilled(t *testing.T) {
 		return h
 	}
 	inMemory, spilled := fill(1<<20), fill(10)
-	if inMemory.f != nil || spilled.f == nil {
-		t.Fatalf("spilled: %v in memory, %v past 10 bytes; want false, true", inMemory.f != nil, spilled.f != nil)
+	if inMemory.buf.f != nil || spilled.buf.f == nil {
+		t.Fatalf("spilled: %v in memory, %v past 10 bytes; want false, true", inMemory.buf.f != nil, spilled.buf.f != nil)
 	}
 	for i, p := range paths {
 		for _, h := range []*bodyHeads{inMemory, spilled} {
 			if got, ok := h.get(p); !ok || string(got) != heads[i] {
-				t.Errorf("head of %s (spilled %v) = %q, %v; want %q", p, h.f != nil, got, ok, heads[i])
+				t.Errorf("head of %s (spilled %v) = %q, %v; want %q", p, h.buf.f != nil, got, ok, heads[i])
 			}
 		}
 	}
