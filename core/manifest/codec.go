@@ -133,7 +133,7 @@ func (m *Manifest) encodeTo(w io.Writer) error {
 		b = binary.LittleEndian.AppendUint32(b, uint32(recsLen))
 		r := files[p]
 		raw := r.importsRaw
-		if r.importsAt > 0 {
+		if r.importsSize > 0 {
 			zeros = slices.Grow(zeros[:0], r.importsSize)[:r.importsSize]
 			raw = zeros
 		}
@@ -158,7 +158,7 @@ func (m *Manifest) encodeTo(w io.Writer) error {
 	for _, p := range paths {
 		r := files[p]
 		raw := r.importsRaw
-		if r.importsAt > 0 {
+		if r.importsSize > 0 {
 			var err error
 			if imports, err = m.spilledImports(imports, r); err != nil {
 				return err
@@ -341,7 +341,7 @@ func appendImport(b []byte, im core.Import) []byte {
 // them, or else those decoded from the manifest's bytes. A query never
 // needs them, so loading the manifest only measures them.
 func (rec *Record) DecodedImports() []core.Import {
-	if rec.importsAt > 0 {
+	if rec.importsSize > 0 {
 		// Only Save reads a spilled record's imports (Spill).
 		panic("manifest: the imports of " + rec.Path + " read while spilled")
 	}
@@ -358,7 +358,7 @@ func (rec *Record) DecodedImports() []core.Import {
 
 // ImportCount is the number of imports without decoding them.
 func (rec *Record) ImportCount() int {
-	if rec.Imports == nil && (rec.importsRaw != nil || rec.importsAt > 0) {
+	if rec.Imports == nil && (rec.importsRaw != nil || rec.importsSize > 0) {
 		return rec.importsN
 	}
 	return len(rec.Imports)

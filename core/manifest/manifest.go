@@ -47,7 +47,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"maps"
 	"os"
@@ -126,9 +125,9 @@ type Record struct {
 	// decodes them.
 	importsRaw []byte
 	importsN   int
-	// importsAt is where the encoded imports start in the manifest's
-	// spill, plus one, while Spill holds them there (0 otherwise),
-	// and importsSize their length.
+	// importsSize is the length of the encoded imports while Spill
+	// holds them in the manifest's spill (0 otherwise: only imports
+	// that take bytes are spilled), importsAt where they start.
 	importsAt   int64
 	importsSize int
 }
@@ -720,7 +719,7 @@ func (m *Manifest) Spill(f *os.File) error {
 			return undo(err)
 		}
 		spilled = append(spilled, rec)
-		rec.importsAt, rec.importsSize = at+1, len(rec.importsRaw)
+		rec.importsAt, rec.importsSize = at, len(rec.importsRaw)
 		at += int64(len(rec.importsRaw))
 	}
 	edges := m.edges == nil && m.edgesRaw != nil
@@ -753,13 +752,13 @@ func (m *Manifest) Unspill() error {
 	}
 	size := m.edgesAt + m.edgesSize
 	buf := make([]byte, size)
-	if _, err := m.spill.ReadAt(buf, 0); err != nil && !(errors.Is(err, io.EOF) && size == 0) {
+	if _, err := m.spill.ReadAt(buf, 0); err != nil {
 		return fmt.Errorf("read back the imports: %w", err)
 	}
 	for rec := range m.all() {
-		if rec.importsAt > 0 {
-			at := rec.importsAt - 1
-			rec.importsRaw = buf[at : at+int64(rec.importsSize) : at+int64(rec.importsSize)]
+		if rec.importsSize > 0 {
+			at, end := rec.importsAt, rec.importsAt+int64(rec.importsSize)
+			rec.importsRaw = buf[at:end:end]
 			rec.importsAt, rec.importsSize = 0, 0
 		}
 	}
@@ -773,7 +772,7 @@ func (m *Manifest) Unspill() error {
 // spilledImports reads the imports of rec, spilled, into buf.
 func (m *Manifest) spilledImports(buf []byte, rec *Record) ([]byte, error) {
 	buf = slices.Grow(buf[:0], rec.importsSize)[:rec.importsSize]
-	if _, err := m.spill.ReadAt(buf, rec.importsAt-1); err != nil {
+	if _, err := m.spill.ReadAt(buf, rec.importsAt); err != nil {
 		return nil, fmt.Errorf("read back the imports of %s: %w", rec.Path, err)
 	}
 	return buf, nil

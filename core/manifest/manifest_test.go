@@ -809,8 +809,9 @@ func TestSymbolsWrittenAsParsed(t *testing.T) {
 // TestSpilledAsSaved spills a run's imports and edges (Spill) and writes
 // the manifest a run keeping them in memory writes, and reads the same
 // edges meanwhile; read back (Unspill), every record has its imports
-// again, and the manifest its edges. Reading a record's imports while they are spilled is a
-// bug of the caller's, and says whose imports were read.
+// again, and the manifest its edges. Reading a record's imports while
+// they are spilled is a bug of the caller's, and says whose imports
+// were read.
 func TestSpilledAsSaved(t *testing.T) {
 	kept, spilled := synthetic(50), synthetic(50)
 	for _, m := range []*Manifest{kept, spilled} {
@@ -905,6 +906,11 @@ func TestSpilledAsSaved(t *testing.T) {
 	defer f2.Close()
 	if err := noEdges.Spill(f2); err != nil {
 		t.Fatal(err)
+	}
+	for _, rec := range noEdges.Records() {
+		if rec.importsRaw != nil {
+			t.Fatalf("without edges, %s: imports still held", rec.Path)
+		}
 	}
 	if err := noEdges.Unspill(); err != nil {
 		t.Fatal(err)
