@@ -139,7 +139,8 @@ type Index struct {
 	// MemoryLimit caps, in MiB, the memory an index run aims to stay
 	// under: the runtime's soft limit while the run lasts, which makes
 	// the garbage collector work harder as the heap nears it instead of
-	// letting it grow to twice what is live. 0: no cap.
+	// letting it grow as its pacing would (internal/programs.LimitMemory).
+	// 0: no cap.
 	MemoryLimit int `hcl:"memory_limit,optional" json:"memory_limit"`
 }
 

@@ -130,7 +130,7 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	}
 	defer unlock()
 	defer r.closeSpills()
-	if e.limitMemory != nil && e.cfg.Index.MemoryLimit > 0 {
+	if e.limitMemory != nil {
 		defer e.limitMemory(e.cfg.Index.MemoryLimit)()
 	}
 	r.lap = stopwatch(e.logger, "index")

@@ -40,9 +40,10 @@ type Options struct {
 	// program hands the same ones; a table another set wrote is rebuilt.
 	// None keeps no references (`rubi refs` then says so).
 	Resolvers []refs.Resolver
-	// LimitMemory caps the process's memory at mib MiB (index.memory_limit)
-	// until release is called; the engine calls it for each index run. It
-	// is the program's (internal/programs.LimitMemory): the limit is the
-	// whole process's. nil leaves the process's memory as it is.
+	// LimitMemory steers the process's garbage collector for an index run
+	// until release is called, capping its memory at mib MiB
+	// (index.memory_limit; 0 for no cap); the engine calls it for each
+	// index run. It is the program's (internal/programs.LimitMemory): the
+	// setting is the whole process's. nil leaves the collector as it is.
 	LimitMemory func(mib int) (release func())
 }

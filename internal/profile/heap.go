@@ -12,8 +12,9 @@ import (
 
 // Heap is one command's heap profile at its largest: the heap as the
 // garbage collection before the process's memory reached its peak left
-// it, which is what that peak follows (the runtime lets the heap grow to
-// about twice the live bytes before it collects again). A profile written
+// it, which is what that peak follows (the collector lets the heap grow
+// past the live bytes before it collects again: an index run's by up to
+// 256 MiB, internal/programs.LimitMemory). A profile written
 // at the end would show what is left then, not what made the peak. The
 // peak is the process's resident memory where the system says it (Linux),
 // else the live heap the last collection found; resident memory is the
