@@ -25,8 +25,9 @@ const (
 	pacedHeadroom = 256 << 20
 	// pacedMostPercent bounds the percent a small heap is paced with:
 	// until the cleanup after a collection sets the percent again, the
-	// heap that collection left grows by the last one's, and a heap that
-	// went from 1 to 12 MiB live under 2,400% would grow to 300 MiB. It
+	// heap that collection left grows by the last one's, and a percent
+	// made for 1 MiB live (thousands, on the way to pacedFloor) let a
+	// kubernetes run's read and parse, at 12 MiB live, reach 228 MiB. It
 	// also keeps the runtime's smallest heap goal (4 MiB times the percent
 	// over 100) well within pacedFloor.
 	pacedMostPercent = 400
@@ -74,8 +75,9 @@ func steer() {
 
 // apply sets the runtime's collector as steering's state says: the
 // process's own setting, quiet (no collection until QuietMemoryLimit) while
-// a spell is, paced while runs are and none is quiet, and never above a
-// run's cap. Callers hold the lock.
+// a spell is, paced while runs are and none is quiet (even in a process
+// QuietGC set: its memory limit stays), and never above a run's cap.
+// Callers hold the lock.
 func apply() {
 	s := &steering
 	percent, limit := s.percent, s.limit
@@ -103,8 +105,8 @@ func apply() {
 // it is not one of the tiny allocations a cleanup may never come for.
 type gcTick struct{ _ *int }
 
-// paceAfterGC sets the paced limit as the collection just done left the
-// heap, and waits for the next, while runs are under way.
+// paceAfterGC sets the paced percent as the collection just done left
+// the heap, and waits for the next, while runs are under way.
 func paceAfterGC(int) {
 	s := &steering
 	s.Lock()
