@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"sync"
 )
 
@@ -189,27 +190,29 @@ func QuietGCUntil() (loud func()) {
 	steer()
 	s.quiet++
 	apply()
+	return ending(func() { s.quiet-- })
+}
+
+// ending is the function that ends something that steers the collector:
+// the first call takes it out of steering's state (end) and applies what
+// is left, the process's own setting when nothing is; later calls do
+// nothing.
+func ending(end func()) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
+			s := &steering
 			s.Lock()
 			defer s.Unlock()
-			s.quiet--
-			unsteer()
+			end()
+			if steered() {
+				apply()
+				return
+			}
+			debug.SetGCPercent(s.percent)
+			debug.SetMemoryLimit(s.limit)
 		})
 	}
-}
-
-// unsteer applies steering's state once something that steered it ended:
-// the process's own setting when nothing is left. Callers hold the lock.
-func unsteer() {
-	s := &steering
-	if steered() {
-		apply()
-		return
-	}
-	debug.SetGCPercent(s.percent)
-	debug.SetMemoryLimit(s.limit)
 }
 
 // LimitMemory steers the collector for an index run until release is
@@ -233,18 +236,8 @@ func LimitMemory(mib int) (release func()) {
 	}
 	s.runs = append(s.runs, n)
 	apply()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.Lock()
-			defer s.Unlock()
-			for i, c := range s.runs {
-				if c == n {
-					s.runs = append(s.runs[:i], s.runs[i+1:]...)
-					break
-				}
-			}
-			unsteer()
-		})
-	}
+	return ending(func() {
+		i := slices.Index(s.runs, n)
+		s.runs = slices.Delete(s.runs, i, i+1)
+	})
 }
