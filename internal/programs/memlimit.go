@@ -40,7 +40,7 @@ const (
 // index runs under way, each with its cap (index.memory_limit, bytes; 0
 // for none). Its state decides the runtime's GC percent and soft memory
 // limit (apply).
-var steering struct {
+var steering = struct {
 	sync.Mutex
 	percent int   // the process's own GC percent
 	limit   int64 // and memory limit
@@ -55,11 +55,7 @@ var steering struct {
 	// again.
 	gogc  int
 	armed bool
-}
-
-func init() {
-	steering.pace = os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == ""
-}
+}{pace: os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == ""}
 
 // steered says the process's collector is set by what is under way (a
 // quiet spell, a run), not by its own setting alone. Callers hold the
