@@ -52,7 +52,7 @@ var steering = struct {
 	pace bool
 	// gogc is the paced GC percent, as the last collection left the
 	// heap; armed says a cleanup waits for the next collection to set it
-	// again.
+	// again (apply sets it when none does).
 	gogc  int
 	armed bool
 }{pace: os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == ""}
@@ -72,9 +72,10 @@ func steer() {
 
 // apply sets the runtime's collector as steering's state says: the
 // process's own setting, quiet (no collection until QuietMemoryLimit) while
-// a spell is, paced while runs are and none is quiet (even in a process
-// QuietGC set: its memory limit stays), and never above a run's cap.
-// Callers hold the lock.
+// a spell is, paced while runs are and none is quiet, and never above a
+// run's cap. A process whose own collector is off (QuietGC: a hook) keeps
+// it off for its runs, which its memory limit paces: a hook's refresh
+// reads no metric and sets no percent. Callers hold the lock.
 func apply() {
 	s := &steering
 	percent, limit := s.percent, s.limit
@@ -86,12 +87,13 @@ func apply() {
 	switch {
 	case s.quiet > 0:
 		percent, limit = -1, min(limit, QuietMemoryLimit)
-	case len(s.runs) > 0 && s.pace:
-		percent = s.gogc
+	case len(s.runs) > 0 && s.pace && s.percent >= 0:
 		if !s.armed {
+			s.gogc = pacedPercent()
 			s.armed = true
 			runtime.AddCleanup(new(gcTick), paceAfterGC, 0)
 		}
+		percent = s.gogc
 	}
 	debug.SetGCPercent(percent)
 	debug.SetMemoryLimit(limit)
@@ -109,21 +111,19 @@ func paceAfterGC(int) {
 	s.Lock()
 	defer s.Unlock()
 	s.armed = false
-	if len(s.runs) == 0 || !s.pace {
-		return
+	if len(s.runs) > 0 {
+		apply()
 	}
-	s.gogc = pacedPercent()
-	apply()
 }
 
 // collector is the runtime's GC percent (-1 for off) and soft memory
-// limit as they stand, read without setting either (setting the percent
-// may start a collection).
+// limit as they stand. The percent is read by setting it, and put back
+// at once: a fresh process's first read of runtime/metrics costs tens of
+// microseconds, which a hook would pay on every refresh.
 func collector() (percent int, limit int64) {
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
-	metrics.Read(s)
-	// Off (-1) reads as the largest uint64.
-	return int(int64(s[0].Value.Uint64())), int64(s[1].Value.Uint64())
+	percent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	return percent, debug.SetMemoryLimit(-1)
 }
 
 // pacedPercent is the GC percent that lets the heap grow to the paced
@@ -227,9 +227,6 @@ func LimitMemory(mib int) (release func()) {
 	s.Lock()
 	defer s.Unlock()
 	steer()
-	if len(s.runs) == 0 && s.pace {
-		s.gogc = pacedPercent()
-	}
 	s.runs = append(s.runs, n)
 	apply()
 	return ending(func() {

@@ -123,8 +123,8 @@ func TestPacedGoal(t *testing.T) {
 // While a run is under way (and GOGC is not set) the collector is paced:
 // a GC percent that each collection sets again from the heap it left
 // (pacedGoal), under the run's cap when it has one; the process's own
-// setting comes back when the run ends. With GOGC set the runtime keeps
-// its own pacing.
+// setting comes back when the run ends. A process that turned its
+// collector off, and one with GOGC set, keep their own.
 func TestPacedRun(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	percent := debug.SetGCPercent(100)
@@ -170,6 +170,18 @@ func TestPacedRun(t *testing.T) {
 	if pct() != 100 || limit() != 1<<40 {
 		t.Errorf("the runs over: GC percent %d, limit %d; want 100, %d", pct(), limit(), int64(1<<40))
 	}
+
+	// A process whose own collector is off (QuietGC: a hook) keeps it
+	// off for a run, its memory limit pacing it.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(QuietMemoryLimit)
+	release = LimitMemory(0)
+	if pct() != -1 || limit() != QuietMemoryLimit {
+		t.Errorf("a quiet process's run: GC percent %d, limit %d; want -1, %d", pct(), limit(), QuietMemoryLimit)
+	}
+	release()
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(1 << 40)
 
 	unpaced(t)
 	release = LimitMemory(0)
