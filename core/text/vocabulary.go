@@ -1,17 +1,28 @@
 package text
 
+import "strings"
+
 // Vocabulary numbers the terms an analyzer makes, for an index that keeps
 // term ids rather than strings. Each gives each token's id, as
 // Analyzer.Each gives its term. It remembers the id of every word as
 // written (lowercased), so a word seen before costs one map lookup, where
 // Each would find its term in the stem cache and the index would then look
 // the term up again: on a large repository that second lookup is a tenth
-// of indexing. A Vocabulary is for one goroutine at a time.
+// of indexing. It also remembers the tokens of every short chunk of text
+// (EachChunk) it has tokenized: code names the same identifiers file
+// after file, and a chunk seen before is one lookup instead of being
+// scanned, split into parts and each part looked up. A Vocabulary is for
+// one goroutine at a time.
 type Vocabulary struct {
 	a     Analyzer
 	words map[string]wordID // lowercased word → its term's id
 	ids   map[string]uint32 // term → id
 	terms []string          // id → term
+	// chunks maps a chunk as written to where its tokens start in toks:
+	// their number, then each token's id shifted left by one, its low
+	// bit set for a part of a compound word.
+	chunks map[string]uint32
+	toks   []uint32
 }
 
 // maxWords bounds a vocabulary's memory of words: a large repository has
@@ -19,6 +30,18 @@ type Vocabulary struct {
 // lives for one index run; past the bound it starts over, which costs
 // speed, not correctness.
 const maxWords = 1 << 20
+
+// maxChunk is the longest chunk a Vocabulary remembers the tokens of:
+// identifiers and words are shorter, and a longer run (an encoded blob,
+// a hash) seldom comes again.
+const maxChunk = 48
+
+// maxChunks bounds how many chunks a Vocabulary remembers, about 10 MB.
+// Past it, new chunks are tokenized without being remembered: the first
+// ones seen hold the names that come back most (the language's keywords,
+// the project's common names), and a few thousand files of kubernetes
+// have fewer than 40,000 different ones.
+const maxChunks = 1 << 17
 
 // wordID is what a Vocabulary knows of a word.
 type wordID struct {
@@ -28,7 +51,7 @@ type wordID struct {
 
 // Vocabulary returns an empty vocabulary of a's terms.
 func (a Analyzer) Vocabulary() *Vocabulary {
-	return &Vocabulary{a: a, words: map[string]wordID{}, ids: map[string]uint32{}}
+	return &Vocabulary{a: a, words: map[string]wordID{}, ids: map[string]uint32{}, chunks: map[string]uint32{}}
 }
 
 // Terms returns the terms numbered so far: the id of Terms()[i] is i.
@@ -37,8 +60,55 @@ func (v *Vocabulary) Terms() []string { return v.terms }
 // Each calls fn with the id of every token of s, in order, and whether
 // the token is one part of a compound word (see Token.Part).
 func (v *Vocabulary) Each(s string, fn func(id uint32, part bool)) {
-	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
+	var sc *scratch
+	defer func() {
+		if sc != nil {
+			scratchPool.Put(sc)
+		}
+	}()
+	for i := 0; i < len(s); {
+		if !chunkByte(s[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && chunkByte(s[j]) {
+			j++
+		}
+		chunk := s[i:j]
+		i = j
+		if at, ok := v.chunks[chunk]; ok {
+			n := v.toks[at]
+			for _, t := range v.toks[at+1 : at+1+n] {
+				fn(t>>1, t&1 == 1)
+			}
+			continue
+		}
+		if sc == nil {
+			sc = scratchPool.Get().(*scratch)
+		}
+		if len(chunk) > maxChunk || len(v.chunks) >= maxChunks {
+			v.chunk(sc, chunk, fn)
+			continue
+		}
+		at := uint32(len(v.toks))
+		v.toks = append(v.toks, 0)
+		v.chunk(sc, chunk, func(id uint32, part bool) {
+			t := id << 1
+			if part {
+				t |= 1
+			}
+			v.toks = append(v.toks, t)
+			fn(id, part)
+		})
+		v.toks[at] = uint32(len(v.toks)) - at - 1
+		v.chunks[strings.Clone(chunk)] = at
+	}
+}
+
+// chunk calls fn with the id of every token of the chunk s (EachChunk),
+// tokenized with sc.
+func (v *Vocabulary) chunk(sc *scratch, s string, fn func(id uint32, part bool)) {
 	st := sc.stemmer(v.a.lang())
 	stop := !v.a.KeepStopwords
 	sc.words(s, func(_, _, _ int) {
