@@ -218,6 +218,12 @@ type Corpus struct {
 	// that reads only the graph has nothing to do. The common edit of a
 	// note (a sentence added, a typo fixed) is one.
 	TextsOnly bool `json:"texts_only,omitempty"`
+	// Workers, above 0, is the most goroutines a ranker should index the
+	// corpus on: an index run hands its rankers their corpora while it
+	// still resolves references (LinksLater), and a ranker whose workers
+	// each keep their own working set (dictionaries, counts) beside the
+	// resolution's would make the run's peak of both.
+	Workers int `json:"workers,omitempty"`
 
 	// bodies reads the bodies left out of Documents (DeferBodies); nil
 	// when every document carries its own.
@@ -230,6 +236,45 @@ type Corpus struct {
 	linkNamed map[string]int32
 	// spilled holds the links in a file instead of links (SpillLinks).
 	spilled *linkSpill
+	// later, when set, holds back the edges until every link is in
+	// (LinksLater).
+	later *linksLater
+}
+
+// linksLater is a corpus's promise of its links (LinksLater): ready is
+// closed once they are all in, err set before if they never came.
+type linksLater struct {
+	ready chan struct{}
+	once  sync.Once
+	err   error
+}
+
+// LinksLater has c handed to rankers before its links are all in: a
+// ranker that reads c's edges (EachEdge, EdgeCount) waits until the
+// function returned is called, once the last link is added; called with
+// an error, EachEdge yields no edge and Err says why. An index run so gives
+// its corpus to the rankers while it still resolves the references
+// between files: those that read no edge (text, names) index meanwhile.
+// The function may be called more than once; the first call counts.
+func (c *Corpus) LinksLater() (done func(err error)) {
+	l := &linksLater{ready: make(chan struct{})}
+	c.later = l
+	return func(err error) {
+		l.once.Do(func() {
+			l.err = err
+			close(l.ready)
+		})
+	}
+}
+
+// awaitLinks waits for the links LinksLater holds back, and says whether
+// they all came.
+func (c *Corpus) awaitLinks() bool {
+	if c.later == nil {
+		return true
+	}
+	<-c.later.ready
+	return c.later.err == nil
 }
 
 // linkSpill is the file a corpus's links are kept in (SpillLinks), n of
@@ -322,8 +367,18 @@ func (c *Corpus) SpillLinks(f interface {
 	c.spilled = &linkSpill{f: f, w: bufio.NewWriterSize(f, 64<<10)}
 }
 
-// Err is the error of the links c spilled (SpillLinks), nil if none.
+// Err is the error of the links c spilled (SpillLinks) or that never
+// came (LinksLater), nil if none.
 func (c *Corpus) Err() error {
+	if l := c.later; l != nil {
+		select {
+		case <-l.ready:
+			if l.err != nil {
+				return l.err
+			}
+		default:
+		}
+	}
 	if c.spilled == nil {
 		return nil
 	}
@@ -347,8 +402,10 @@ func (c *Corpus) linkName(s string) int32 {
 	return k
 }
 
-// EdgeCount is the number of c's edges: its links and its Edges.
+// EdgeCount is the number of c's edges: its links and its Edges. It
+// waits for the links LinksLater holds back.
 func (c *Corpus) EdgeCount() int {
+	c.awaitLinks()
 	n := len(c.links) + len(c.Edges)
 	if c.spilled != nil {
 		n += c.spilled.n
@@ -359,8 +416,13 @@ func (c *Corpus) EdgeCount() int {
 // EachEdge yields every edge of c, its links first (as Edges whose ends
 // are the documents' ids), then Edges, each in the order it was added.
 // A ranker reads a corpus's edges through it, not through Edges alone.
+// It waits for the links LinksLater holds back, and yields none if they
+// never came.
 func (c *Corpus) EachEdge() iter.Seq[Edge] {
 	return func(yield func(Edge) bool) {
+		if !c.awaitLinks() {
+			return
+		}
 		end := func(k int32) string {
 			if k >= 0 {
 				return c.Documents[k].ID

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A file handed to a parser without a language is read in the one its
@@ -160,5 +161,51 @@ func TestSpilledLinksComeBackAsAdded(t *testing.T) {
 	}
 	if (&Corpus{}).Err() != nil {
 		t.Error("a corpus that spills nothing has an error")
+	}
+}
+
+// A corpus handed out before its links are in (LinksLater): a reader of
+// its edges waits for them and then sees every one, links first, as if
+// they had been there from the start; links that never come leave it no
+// edge, and Err says why.
+func TestLinksLaterAreWaitedFor(t *testing.T) {
+	link := Edge{From: "file:a.go", To: "file:b.go", Kind: EdgeImports, Weight: 1}
+	note := Edge{From: "node:n", To: "file:a.go", Kind: "about", Weight: 1}
+	for _, spill := range []bool{false, true} {
+		c := &Corpus{Documents: []Document{{ID: "file:a.go"}, {ID: "file:b.go"}}}
+		if spill {
+			c.SpillLinks(&spillFile{})
+		}
+		done := c.LinksLater()
+		c.Edges = append(c.Edges, note)
+		got := make(chan []Edge)
+		count := make(chan int)
+		go func() { got <- slices.Collect(c.EachEdge()) }()
+		go func() { count <- c.EdgeCount() }()
+		select {
+		case e := <-got:
+			t.Fatalf("spill %v: EachEdge gave %v before the links were in", spill, e)
+		case n := <-count:
+			t.Fatalf("spill %v: EdgeCount gave %d before the links were in", spill, n)
+		case <-time.After(50 * time.Millisecond):
+		}
+		c.Link(&link, 0, 1)
+		done(nil)
+		if e := <-got; !slices.Equal(e, []Edge{link, note}) {
+			t.Errorf("spill %v: edges %v, want the link then the note's", spill, e)
+		}
+		if n := <-count; n != 2 || c.Err() != nil {
+			t.Errorf("spill %v: EdgeCount %d, Err %v", spill, n, c.Err())
+		}
+		done(errors.New("too late")) // the first call counts
+		if c.Err() != nil {
+			t.Errorf("spill %v: a second call changed Err to %v", spill, c.Err())
+		}
+	}
+	c := &Corpus{Documents: []Document{{ID: "file:a.go"}}, Edges: []Edge{note}}
+	done := c.LinksLater()
+	done(errors.New("the run ended"))
+	if e := slices.Collect(c.EachEdge()); len(e) != 0 || c.Err() == nil || c.Err().Error() != "the run ended" {
+		t.Errorf("links that never came: edges %v, Err %v", e, c.Err())
 	}
 }

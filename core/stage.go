@@ -112,6 +112,12 @@ type Info struct {
 	// fingerprint of it, so adding or changing one never makes an index
 	// outdated.
 	Stateless bool `json:"stateless,omitempty"`
+	// NoEdges rankers read no edge of a corpus (Corpus.EachEdge,
+	// EdgeCount), only its documents: an index run gives them their
+	// corpus before it knows the links between files, and they index
+	// while it resolves the references (a ranker that says so and reads
+	// them anyway waits for them).
+	NoEdges bool `json:"no_edges,omitempty"`
 	// Schema lists the settings the stage accepts in its rubi.hcl block.
 	Schema Schema `json:"schema,omitempty"`
 }

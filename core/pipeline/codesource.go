@@ -175,35 +175,46 @@ func (*codeSource) documents(r *indexRun, full bool, c *core.Corpus) error {
 		}
 	}
 	c.Documents = append(c.Documents, modDocs...)
-	// The import edges, decoded as they are linked: the run keeps them
-	// numbered in the manifest from the resolution on (CompactEdges).
-	imports, err := r.importSeq()
-	if err != nil {
-		return err
-	}
-	// The references are visible already (referenceEdges); read again
-	// when the run has let them go.
-	refEdges := r.refEdges
-	if r.refEdgesLetGo && e.referencesOn() {
-		if refEdges, err = r.referenceEdges(); err != nil {
-			return err
-		}
-	}
-	// The edges go in by number, ahead of any other source's, which
-	// add theirs to c.Edges after (core.Corpus.Link).
+	// The code's edges go in by number (core.Corpus.Link), ahead of
+	// every other source's, which add theirs to c.Edges: now, or, when
+	// the rankers index while the references are resolved, once they are
+	// (earlyRankers), between the documents made so far.
 	if c.EdgeCount() > 0 {
 		return errors.New("the code's edges must be the corpus's first")
 	}
-	at := make(map[string]int, len(c.Documents))
-	for k := range c.Documents {
-		at[c.Documents[k].ID] = k
+	docs := c.Documents[:len(c.Documents):len(c.Documents)]
+	add := func() error {
+		// The import edges, decoded as they are linked: the run keeps
+		// them numbered in the manifest from the resolution on
+		// (CompactEdges).
+		imports, err := r.importSeq()
+		if err != nil {
+			return err
+		}
+		// The references are visible already (referenceEdges); read
+		// again when the run has let them go.
+		refEdges := r.refEdges
+		if r.refEdgesLetGo && e.referencesOn() {
+			if refEdges, err = r.referenceEdges(); err != nil {
+				return err
+			}
+		}
+		c.GrowLinks(len(refEdges))
+		at := make(map[string]int, len(docs))
+		for k := range docs {
+			at[docs[k].ID] = k
+		}
+		linkGraphEdges(c, at, e.roles, next, imports)
+		for k := range modEdges {
+			c.Link(&modEdges[k], placeOf(at, modEdges[k].From), placeOf(at, modEdges[k].To))
+		}
+		linkGraphEdges(c, at, roles{}, next, codemap.All(refEdges))
+		return nil
 	}
-	linkGraphEdges(c, at, e.roles, next, imports)
-	for k := range modEdges {
-		c.Link(&modEdges[k], placeOf(at, modEdges[k].From), placeOf(at, modEdges[k].To))
+	if r.early.later(c, add) {
+		return nil
 	}
-	linkGraphEdges(c, at, roles{}, next, codemap.All(refEdges))
-	return nil
+	return add()
 }
 
 // save keeps the list of the files found binary: the code's state is

@@ -2,8 +2,9 @@
 // it keeps the project's index up to date and answers from it.
 //
 //	index:    walk → read and parse (by language) → resolve imports →
-//	          graph and PageRank → documents → each ranker's Index, the
-//	          maps beside → .rubi/index/
+//	          references → graph and PageRank → documents → each
+//	          ranker's Index (those that read no edge from the
+//	          references on), the maps beside → .rubi/index/
 //	retrieve: query + terms → rankers in parallel (seeded rankers after
 //	          the others) → fuser → rerankers → the answer, packed
 //	          within the token budget with its reasons (core/answer)
@@ -47,22 +48,30 @@
 //     and every ranker current, keep ends the run: a refresh costs the
 //     walk and one small file read, and the maps are written again only
 //     when stale.
-//  4. buildGraph: each file's module (core/codemap), the imports
+//  4. buildGraph: each file's module (core/codemap) and the imports
 //     resolved project-wide (core/resolve; the last run's resolution is
-//     reused when no changed file can change it) and each file's
-//     PageRank and importers.
-//  5. indexRankers: each ranker is given a corpus, in full when its
+//     reused when no changed file can change it).
+//  5. references (references.go): the resolvers of references
+//     (core/refs) answer for the files that changed and those they
+//     affect, into the run's table; then rank: each file's PageRank over
+//     the imports and those references.
+//  6. indexRankers: each ranker is given a corpus, in full when its
 //     fingerprint changed or it answers core.ErrFullIndexNeeded,
 //     incrementally otherwise (bodies only where something changed, each
 //     read again as its document is made), or
 //     not at all when nothing it holds changed. The rankers index at
 //     once, and the maps are written meanwhile: .rubi/map.md within
-//     budgets.map and the pages of the modules that changed; on a tree
-//     of more than rankersAtOnce files, the maps first and then one
-//     ranker after another, so that their indexes in the making are not
-//     all held at once, the heap's free memory given back between steps
-//     (giveBack).
-//  6. save: the symbols (unless written as parsed), then the manifest,
+//     budgets.map and the pages of the modules that changed. Where
+//     references are resolved, the corpora are made before step 5
+//     (rankEarly) and the rankers whose Info says NoEdges index then, on
+//     the cores the resolution leaves idle; the corpora's links
+//     (core.Corpus.LinksLater) are added once the files are ranked, and
+//     the other rankers index then. On a
+//     tree of more than rankersAtOnce files, nothing starts early: the
+//     maps are written first and then one ranker after another, so that
+//     their indexes in the making are not all held at once, the heap's
+//     free memory given back between steps (giveBack).
+//  7. save: the symbols (unless written as parsed), then the manifest,
 //     which is the run's commit point, then each document source's own
 //     state.
 //

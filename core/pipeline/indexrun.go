@@ -104,6 +104,14 @@ type indexRun struct {
 	spills []spilled
 	// importsSpilled says spillImports has run.
 	importsSpilled bool
+	// early are the rankers indexing while the references are resolved
+	// (rankEarly); nil when they are given their corpora after.
+	early *earlyRankers
+	// rankersMu guards rankersDone, the rankers done with the run
+	// (rankerDone), and rankersShown, whether their phase is entered.
+	rankersMu    sync.Mutex
+	rankersDone  int
+	rankersShown bool
 }
 
 // symbolDigests are the run's digests of its files' symbols, made when
@@ -170,6 +178,10 @@ func (r *indexRun) run(ctx context.Context) (*IndexStats, error) {
 	}
 	r.edges, r.edgesCompacted = nil, true
 	r.progress.enter(PhaseReferences)
+	if err := r.rankEarly(ctx); err != nil {
+		return nil, err
+	}
+	defer r.early.abandon()
 	if err := r.references(ctx); err != nil {
 		return nil, err
 	}
@@ -563,15 +575,11 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		}
 		maps = built.write
 	}
-	r.progress.phase(PhaseRankers, 0, len(r.rankers))
+	r.showRankers()
 	// On a large tree the maps are written, and what they were built of
 	// let go, before the corpora are built; the rankers then index one
 	// after the other.
-	atOnce := rankersAtOnce
-	if opts.rankersAtOnce > 0 {
-		atOnce = opts.rankersAtOnce
-	}
-	oneByOne := next.Len() > atOnce
+	oneByOne := r.oneByOne()
 	if oneByOne {
 		err := maps()
 		maps = nil
@@ -580,12 +588,24 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 		}
 		r.giveBack()
 	}
-	cs := &corpora{r: r}
-	jobs, err := r.rankerJobs(ctx, cs)
-	if err != nil {
-		return err
+	var (
+		cs   *corpora
+		jobs []*rankerJob
+	)
+	if r.early != nil {
+		// The rankers have their corpora, which now get their links.
+		cs, jobs = r.early.cs, r.early.jobs
+		if err := r.early.link(); err != nil {
+			return err
+		}
+	} else {
+		cs = &corpora{r: r}
+		var err error
+		if jobs, err = r.rankerJobs(ctx, cs); err != nil {
+			return err
+		}
+		next.ReleaseSymbols()
 	}
-	next.ReleaseSymbols()
 	r.digests = nil
 	// The corpora and the maps hold what they need of the references
 	// between files: a corpus built after this (a ranker asking for a
@@ -596,24 +616,32 @@ func (r *indexRun) indexRankers(ctx context.Context) error {
 	// The corpora are built (rankerJobs), one at a time; the rankers now
 	// index, each reading them and writing only its own state: at once,
 	// or one after the other on a large tree (rankersAtOnce).
-	index := func(j *rankerJob) {
-		c, _ := cs.get(j.full)
-		t := time.Now()
-		j.err = j.ranker.Index(ctx, c)
-		e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
-		r.progress.add(1, 0)
-	}
-	if oneByOne {
+	switch {
+	case r.early != nil:
+		var wg sync.WaitGroup
+		var mapsErr error
+		wg.Go(func() { mapsErr = maps() })
+		for _, j := range r.early.late {
+			wg.Go(func() { r.index(ctx, j, cs) })
+		}
+		wg.Wait()
+		r.early.wait()
+		// Their corpora's bodies are read no more.
+		next.ReleaseSymbols()
+		if mapsErr != nil {
+			return mapsErr
+		}
+	case oneByOne:
 		for _, j := range jobs {
-			index(j)
+			r.index(ctx, j, cs)
 			r.giveBack()
 		}
-	} else {
+	default:
 		var wg sync.WaitGroup
 		var mapsErr error
 		wg.Go(func() { mapsErr = maps() })
 		for _, j := range jobs {
-			wg.Go(func() { index(j) })
+			wg.Go(func() { r.index(ctx, j, cs) })
 		}
 		wg.Wait()
 		if mapsErr != nil {
@@ -678,6 +706,184 @@ func (r *indexRun) giveBack() {
 	r.e.logger.Debug("memory given back", "ms", ms(time.Since(t)))
 }
 
+// index gives j's ranker its corpus.
+func (r *indexRun) index(ctx context.Context, j *rankerJob, cs *corpora) {
+	c, _ := cs.get(j.full)
+	t := time.Now()
+	j.err = j.ranker.Index(ctx, c)
+	r.e.logger.Debug("ranker indexed", "ranker", j.st.Name, "full", c.Full, "ms", ms(time.Since(t)))
+	r.rankerDone()
+}
+
+// oneByOne says the rankers index one after the other, the maps written
+// first: a tree of more than rankersAtOnce files.
+func (r *indexRun) oneByOne() bool {
+	atOnce := rankersAtOnce
+	if r.opts.rankersAtOnce > 0 {
+		atOnce = r.opts.rankersAtOnce
+	}
+	return r.next.Len() > atOnce
+}
+
+// rankerDone counts a ranker done with the run, shown once their phase
+// is entered (showRankers).
+func (r *indexRun) rankerDone() {
+	r.rankersMu.Lock()
+	defer r.rankersMu.Unlock()
+	r.rankersDone++
+	if r.rankersShown {
+		r.progress.add(1, 0)
+	}
+}
+
+// showRankers enters the rankers' phase, with those done already.
+func (r *indexRun) showRankers() {
+	r.rankersMu.Lock()
+	defer r.rankersMu.Unlock()
+	r.rankersShown = true
+	r.progress.phase(PhaseRankers, r.rankersDone, len(r.rankers))
+}
+
+// earlyRankers are the rankers of a run that index while its references
+// are resolved (rankEarly): those whose Info says NoEdges, on the cores
+// the resolution leaves idle (its start, the table's encoding, the
+// ranking). The corpora are made for every ranker before the references
+// between files are known and hold back their links
+// (core.Corpus.LinksLater) until link adds them, once the files are
+// ranked; then the others (late) index, as they would have.
+type earlyRankers struct {
+	r *indexRun
+	// cs are the corpora, jobs every ranker's, late those that wait.
+	cs         *corpora
+	jobs, late []*rankerJob
+	cancel     context.CancelFunc
+	wg         sync.WaitGroup
+	// release ends the cap on memory while they index (earlyMemoryCap).
+	release func()
+	// linking says link has run: a corpus made after (a ranker asking
+	// for a full one) gets its links at once.
+	linking bool
+	// links add the code's links to a corpus (codeSource.documents) and
+	// let its readers have them, in the order the corpora were made.
+	links []func(err error) error
+}
+
+// rankEarly starts the rankers that read no edge before the references
+// are resolved, in a run that resolves them on a tree whose rankers
+// index at once (not oneByOne: at 20,000 files and more the run holds
+// one step's working set at a time). It does nothing in a run of the
+// notes alone.
+func (r *indexRun) rankEarly(ctx context.Context) error {
+	if !r.e.referencesOn() || r.opts.notesOnly || r.oneByOne() || r.next.Len() > earlyUpTo {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	early := &earlyRankers{r: r, cs: &corpora{r: r}, cancel: cancel}
+	r.early = early
+	jobs, err := r.rankerJobs(ctx, early.cs)
+	if err != nil {
+		early.abandon()
+		r.early = nil
+		return err
+	}
+	early.jobs = jobs
+	if l := r.e.limitMemory; l != nil {
+		early.release = l(earlyMemoryCap)
+	}
+	for _, j := range jobs {
+		if !j.ranker.Info().NoEdges {
+			early.late = append(early.late, j)
+			continue
+		}
+		early.wg.Go(func() { r.index(ctx, j, early.cs) })
+	}
+	return nil
+}
+
+// later holds back add, the code's links of c, for link; it reports
+// whether it did (a run whose rankers index early).
+func (e *earlyRankers) later(c *core.Corpus, add func() error) bool {
+	if e == nil || e.linking {
+		return false
+	}
+	done := c.LinksLater()
+	c.Workers = earlyWorkers
+	e.links = append(e.links, func(err error) error {
+		if err == nil {
+			err = add()
+		}
+		done(err)
+		return err
+	})
+	return true
+}
+
+// link adds the links held back, the files ranked and the references
+// between them known, and lets the rankers waiting for them go on.
+func (e *earlyRankers) link() error {
+	e.linking = true
+	var first error
+	for _, l := range e.links {
+		if err := l(first); err != nil && first == nil {
+			first = err
+		}
+	}
+	e.links = nil
+	return first
+}
+
+// earlyWorkers are the goroutines a ranker indexing early takes
+// (core.Corpus.Workers): the resolution of references keeps about a core
+// and a half busy, and on kubernetes bm25's second worker, its
+// dictionaries beside the type checker's, took the run's peak from
+// 208-220 MiB to 232-257 (without earlyMemoryCap).
+const earlyWorkers = 1
+
+// earlyUpTo is the most files of a tree whose rankers index early, and
+// earlyMemoryCap (MiB) the memory the run keeps to meanwhile
+// (Options.LimitMemory; a lower index.memory_limit stays): bm25's
+// working set beside the type checker's took kubernetes' peak (8,000
+// files; 40-60 MB live through the references alone) from 178-196 MiB to
+// 200-246, and under the cap to 196-205, no slower
+// (bench/results/perf-2026-12-07-early-rankers.md). A larger tree's
+// references alone hold more than the cap leaves room for.
+const (
+	earlyUpTo      = 10_000
+	earlyMemoryCap = 192
+)
+
+// wait waits for the early rankers to be done.
+func (e *earlyRankers) wait() {
+	e.wg.Wait()
+	if e.release != nil {
+		e.release()
+		e.release = nil
+	}
+}
+
+// abandon stops the early rankers of a run that ends before its corpora
+// got their links (an error, a cancelled run), and waits for them; after
+// link and wait it does nothing. What an early ranker kept is what it
+// would have kept given its corpus after the references: a run that fails
+// once its rankers indexed leaves them so too, and the next run gives
+// them the same changes again (core.Ranker.Index is idempotent). The
+// rankers that read edges never started.
+func (e *earlyRankers) abandon() {
+	if e == nil {
+		return
+	}
+	e.cancel()
+	for _, l := range e.links {
+		_ = l(errAbandoned)
+	}
+	e.links = nil
+	e.wait()
+}
+
+// errAbandoned is the error of the links of a run that ended without
+// them.
+var errAbandoned = errors.New("the index run ended before the references between files were known")
+
 // rankerJob is one ranker to give a corpus in this run.
 type rankerJob struct {
 	st     *config.Stage
@@ -701,14 +907,14 @@ func (r *indexRun) rankerJobs(ctx context.Context, cs *corpora) ([]*rankerJob, e
 		ranker, ok := stage.(core.Ranker)
 		if !ok {
 			stats.Rankers[st.Name] = "failed"
-			r.progress.add(1, 0)
+			r.rankerDone()
 			continue
 		}
 		full := prev.Rankers[st.Name] != r.fps[st.Name]
 		if !full && nothingChanged {
 			next.Rankers[st.Name], next.Stateful[st.Name] = r.fps[st.Name], prev.Stateful[st.Name]
 			stats.Rankers[st.Name] = "up to date"
-			r.progress.add(1, 0)
+			r.rankerDone()
 			continue
 		}
 		if _, err := cs.get(full); err != nil {

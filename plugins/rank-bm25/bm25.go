@@ -125,6 +125,7 @@ func (r *Ranker) Info() core.Info {
 		Version:     Version,
 		Description: "BM25F full-text ranking over titles, paths, symbol names and bodies",
 		Scoped:      true, // a scoped delta costs what it changes (Index)
+		NoEdges:     true, // text only
 		Schema:      core.MustSchemaOf(&Settings{}),
 	}
 }

@@ -91,7 +91,8 @@ func (r *Ranker) Info() core.Info {
 		Schema:      core.MustSchemaOf(&Settings{}),
 		// The notes' documents are a part of their own (partNotes), so an
 		// edited note rewrites that part alone.
-		Scoped: true,
+		Scoped:  true,
+		NoEdges: true, // names only
 	}
 }
 
