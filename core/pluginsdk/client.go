@@ -102,13 +102,14 @@ func (c *Client) Parse(ctx context.Context, files []core.SourceFile) ([]core.Fil
 }
 
 // Index streams the corpus in chunks of about ChunkSize, each made as it
-// is sent, the bodies its documents defer read into it (core.Corpus.Body).
+// is sent, the bodies its documents defer read into it (core.Corpus.Body),
+// and its edges unless the plugin reads none (Info.NoEdges).
 func (c *Client) Index(ctx context.Context, corpus *core.Corpus) error {
 	stream, err := c.conn.NewStream(ctx, &rankerDesc.Streams[0], "/"+RankerService+"/Index", callOpts...)
 	if err != nil {
 		return err
 	}
-	for chunk := range Chunks(corpus) {
+	for chunk := range Chunks(corpus, !c.info.NoEdges) {
 		if err := stream.SendMsg(chunk); err != nil {
 			// The server's status explains a failed send better than io.EOF.
 			return recvErr(stream, err)
@@ -153,8 +154,10 @@ func (c *Client) Fuse(ctx context.Context, lists []core.RankedList) ([]core.Hit,
 // made one at a time as the sequence is read: each document carries its
 // body, read then when the corpus defers it (core.Corpus.Body), so that
 // a corpus is sent whole while only a chunk's bodies are held. A chunk
-// is the caller's once yielded.
-func Chunks(corpus *core.Corpus) iter.Seq[*IndexChunk] {
+// is the caller's once yielded. withEdges sends the corpus's edges after
+// its documents: a ranker that reads none (core.Info.NoEdges) is sent none,
+// and so need not wait for them (core.Corpus.LinksLater).
+func Chunks(corpus *core.Corpus, withEdges bool) iter.Seq[*IndexChunk] {
 	return func(yield func(*IndexChunk) bool) {
 		cur := &IndexChunk{Full: corpus.Full, Changed: corpus.Changed, Removed: corpus.Removed, Scope: corpus.Scope, TextsOnly: corpus.TextsOnly}
 		size := 0
@@ -177,6 +180,10 @@ func Chunks(corpus *core.Corpus) iter.Seq[*IndexChunk] {
 				return
 			}
 			cur.Documents = append(cur.Documents, d)
+		}
+		if !withEdges {
+			yield(cur)
+			return
 		}
 		for e := range corpus.EachEdge() {
 			if !add(len(e.From) + len(e.To) + len(e.Kind) + 48) {

@@ -52,7 +52,7 @@ type fakeRanker struct {
 }
 
 func (f *fakeRanker) Info() core.Info {
-	return core.Info{Name: "rank.fake", Kind: core.KindRanker, Version: "1.2.3", Schema: core.MustSchemaOf(&f.settings), Scoped: f.mode == "echo"}
+	return core.Info{Name: "rank.fake", Kind: core.KindRanker, Version: "1.2.3", Schema: core.MustSchemaOf(&f.settings), Scoped: f.mode == "echo", NoEdges: f.mode == "noedges"}
 }
 
 func (f *fakeRanker) Configure(_ context.Context, setup core.Setup) error {
@@ -82,7 +82,7 @@ func (f *fakeRanker) Rank(_ context.Context, q core.Query) ([]core.Hit, error) {
 		select {}
 	case "garbage":
 		return []core.Hit{{ID: "file:a"}, {ID: "file:a"}}, nil
-	case "echo":
+	case "echo", "noedges":
 		return []core.Hit{{ID: "file:echo", Score: 1, Reason: f.indexed}}, nil
 	case "bench":
 		hits := make([]core.Hit, q.Limit)
@@ -296,6 +296,38 @@ func TestSubprocessRankerTakesAScopedCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = "scope=[node chunk] docs=[node:coupon] changed=[node:coupon] removed=[] edges=0 full=false texts=true"
+	if got := rank(t, r); got.Reason != want {
+		t.Errorf("the plugin indexed %q, want %q", got.Reason, want)
+	}
+}
+
+// A plugin that reads no edge (Info.NoEdges) is sent the documents alone:
+// an index run gives it its corpus before the edges exist
+// (core.Corpus.LinksLater), and it indexes without waiting for them.
+func TestSubprocessRankerThatReadsNoEdgeIsSentNone(t *testing.T) {
+	h, _, r, _ := rankerFor(t, "noedges", "")
+	defer h.Close()
+	if !r.Info().NoEdges {
+		t.Fatal("the plugin's Info lost NoEdges on the way")
+	}
+	corpus := &core.Corpus{
+		Full:      true,
+		Documents: []core.Document{{ID: "file:cart.go", Kind: core.DocFile, Title: "cart.go", Body: "func Total()"}},
+		Edges:     []core.Edge{{From: "node:coupon", To: "file:cart.go", Kind: "about"}},
+	}
+	done := corpus.LinksLater() // never called while it indexes
+	defer done(nil)
+	indexed := make(chan error, 1)
+	go func() { indexed <- r.Index(context.Background(), corpus) }()
+	select {
+	case err := <-indexed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Index waited for edges the plugin never reads")
+	}
+	want := "scope=[] docs=[file:cart.go] changed=[] removed=[] edges=0 full=true texts=false"
 	if got := rank(t, r); got.Reason != want {
 		t.Errorf("the plugin indexed %q, want %q", got.Reason, want)
 	}
