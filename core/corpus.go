@@ -218,12 +218,6 @@ type Corpus struct {
 	// that reads only the graph has nothing to do. The common edit of a
 	// note (a sentence added, a typo fixed) is one.
 	TextsOnly bool `json:"texts_only,omitempty"`
-	// Workers, above 0, is the most goroutines a ranker should index the
-	// corpus on: an index run hands its rankers their corpora while it
-	// still resolves references (LinksLater), and a ranker whose workers
-	// each keep their own working set (dictionaries, counts) beside the
-	// resolution's would make the run's peak of both.
-	Workers int `json:"workers,omitempty"`
 
 	// bodies reads the bodies left out of Documents (DeferBodies); nil
 	// when every document carries its own.

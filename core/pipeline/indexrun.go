@@ -807,7 +807,6 @@ func (e *earlyRankers) later(c *core.Corpus, add func() error) bool {
 		return false
 	}
 	done := c.LinksLater()
-	c.Workers = earlyWorkers
 	e.links = append(e.links, func(err error) error {
 		if err == nil {
 			err = add()
@@ -832,19 +831,12 @@ func (e *earlyRankers) link() error {
 	return first
 }
 
-// earlyWorkers are the goroutines a ranker indexing early takes
-// (core.Corpus.Workers): the resolution of references keeps about a core
-// and a half busy, and on kubernetes bm25's second worker, its
-// dictionaries beside the type checker's, took the run's peak from
-// 208-220 MiB to 232-257 (without earlyMemoryCap).
-const earlyWorkers = 1
-
 // earlyUpTo is the most files of a tree whose rankers index early, and
 // earlyMemoryCap (MiB) the memory the run keeps to meanwhile
 // (Options.LimitMemory; a lower index.memory_limit stays): bm25's
 // working set beside the type checker's took kubernetes' peak (8,000
-// files; 40-60 MB live through the references alone) from 178-196 MiB to
-// 200-246, and under the cap to 196-205, no slower
+// files; 40-60 MB live through the references alone) from 172-203 MiB to
+// 209-258, and under the cap to 197-211, no slower
 // (bench/results/perf-2026-12-07-early-rankers.md). A larger tree's
 // references alone hold more than the cap leaves room for.
 const (

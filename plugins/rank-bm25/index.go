@@ -548,9 +548,6 @@ const analyzeRun = 64
 func analyzeAll(ctx context.Context, a text.Analyzer, corpus *core.Corpus, docs []*core.Document) (out []analyzedDoc, dicts [][]string, err error) {
 	out = make([]analyzedDoc, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs)/32+1)
-	if corpus.Workers > 0 {
-		workers = min(workers, corpus.Workers)
-	}
 	dicts = make([][]string, workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
