@@ -787,7 +787,10 @@ func (r *indexRun) rankEarly(ctx context.Context) error {
 		return err
 	}
 	early.jobs = jobs
-	if l := r.e.limitMemory; l != nil {
+	// The cap is the process's: a process that answers once (rubi index,
+	// a hook) takes it, a server, whose heap holds other projects too,
+	// is left to the run's pacing.
+	if l := r.e.limitMemory; l != nil && r.e.oneShot {
 		early.release = l(earlyMemoryCap)
 	}
 	for _, j := range jobs {
@@ -832,7 +835,7 @@ func (e *earlyRankers) link() error {
 }
 
 // earlyUpTo is the most files of a tree whose rankers index early, and
-// earlyMemoryCap (MiB) the memory the run keeps to meanwhile
+// earlyMemoryCap (MiB) the memory a one-shot process keeps to meanwhile
 // (Options.LimitMemory; a lower index.memory_limit stays): bm25's
 // working set beside the type checker's took kubernetes' peak (8,000
 // files; 40-60 MB live through the references alone) from 172-203 MiB to
