@@ -752,7 +752,6 @@ func (r *indexRun) showRankers() {
 // (core.Corpus.LinksLater) until link adds them, once the files are
 // ranked; then the others (late) index, as they would have.
 type earlyRankers struct {
-	r *indexRun
 	// cs are the corpora, jobs every ranker's, late those that wait.
 	cs         *corpora
 	jobs, late []*rankerJob
@@ -778,7 +777,7 @@ func (r *indexRun) rankEarly(ctx context.Context) error {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	early := &earlyRankers{r: r, cs: &corpora{r: r}, cancel: cancel}
+	early := &earlyRankers{cs: &corpora{r: r}, cancel: cancel}
 	r.early = early
 	jobs, err := r.rankerJobs(ctx, early.cs)
 	if err != nil {

@@ -66,6 +66,9 @@ func (v *Vocabulary) Each(s string, fn func(id uint32, part bool)) {
 			scratchPool.Put(sc)
 		}
 	}()
+	// The chunks as EachChunk cuts them, its loop written out: through
+	// EachChunk's callback (and its test of ASCII, unused here) this step
+	// took 1.18 times as long.
 	for i := 0; i < len(s); {
 		if !chunkByte(s[i]) {
 			i++
