@@ -119,6 +119,18 @@ func (c cancelling) Refs(ctx context.Context, _ refs.Project, _ []string) (map[s
 // answers as before, and the next run keeps it.
 func TestInterruptedRunLeavesRankersWhole(t *testing.T) {
 	root := shop(t)
+	// rank.fullagain reads the edges, and its Index does not stop when
+	// the run is cancelled: started early, it would index a corpus whose
+	// links never came.
+	write(t, root, "rubi.hcl", "ranker \"rank.fullagain\" {}\n")
+	fullAgainRanker.mu.Lock()
+	fullAgainRanker.imports, fullAgainRanker.refs = nil, nil
+	fullAgainRanker.mu.Unlock()
+	indexed := func() []int {
+		fullAgainRanker.mu.Lock()
+		defer fullAgainRanker.mu.Unlock()
+		return slices.Clone(fullAgainRanker.imports)
+	}
 	resolver := golang.New(golang.Options{})
 	e := engineWith(t, root, Options{MaskComments: regex.MaskComments, Resolvers: []refs.Resolver{resolver}})
 	index(t, e)
@@ -127,8 +139,15 @@ func TestInterruptedRunLeavesRankersWhole(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	e.resolvers = []refs.Resolver{cancelling{Resolver: resolver, cancel: cancel}}
+	before := indexed()
+	if len(before) != 1 || before[0] == 0 {
+		t.Fatalf("rank.fullagain indexed %v import edges in the first run, want one corpus with some", before)
+	}
 	if _, err := e.Index(ctx, IndexOptions{Full: true}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted run: %v", err)
+	}
+	if got := indexed(); !slices.Equal(got, before) {
+		t.Errorf("a ranker that reads edges indexed during the interrupted run: import edges %v, before %v", got, before)
 	}
 	check := func(when string, e *Engine) {
 		t.Helper()
