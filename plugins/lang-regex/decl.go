@@ -14,11 +14,14 @@ import (
 // Look-ahead and look-behind bounds, which keep every search local: a
 // header is never followed by its body brace further than declLines lines
 // or declWindow bytes away, and a statement boundary or a doc comment is
-// never further up than lookLines lines.
+// never further up than lookLines lines of code, past at most lookBlank
+// blank ones (a long doc comment is blank code: the JDK's run to 190
+// lines).
 const (
 	declWindow = 4096
 	declLines  = 32
 	lookLines  = 64
+	lookBlank  = 4096
 )
 
 // depthAt returns the bracket depth of code just before offset off.
@@ -118,15 +121,18 @@ const (
 // skip (annotations), which may span lines. classify may be nil.
 func (x *lexed) stmtStart(i int, classify func(j int) int) bool {
 	d := x.depth[i]
-	for j, n := i-1, 0; ; j, n = j-1, n+1 {
+	for j, n, b := i-1, 0, 0; ; j-- {
 		if j < 0 {
 			return true
 		}
-		if n > lookLines {
-			return false
-		}
 		if x.blank(j) {
+			if b++; b > lookBlank {
+				return false
+			}
 			continue
+		}
+		if n++; n > lookLines+1 {
+			return false
 		}
 		if classify != nil {
 			switch classify(j) {
