@@ -2,7 +2,8 @@
 // run sees it, for the resolvers' tests and benchmarks: the files the
 // walker accepts (ignore files, default excludes), their languages, the
 // package clause and imports of each Go file (go/parser, imports only),
-// and the imports core/resolve resolves between them. Contents are read
+// the other languages' facts from a parser the test gives (Parsed), and
+// the imports core/resolve resolves between them. Contents are read
 // as rubi reads any file a repository supplies (store.ReadWithin).
 package refstest
 
@@ -33,7 +34,15 @@ type Project struct {
 }
 
 // Dir walks root and resolves its Go files' imports.
-func Dir(ctx context.Context, root string) (*Project, error) {
+func Dir(ctx context.Context, root string) (*Project, error) { return Parsed(ctx, root, nil) }
+
+// Parse is a parser's Parse: the facts of the files given.
+type Parse func(ctx context.Context, files []core.SourceFile) ([]core.FileFacts, error)
+
+// Parsed is Dir with the facts of the files of other languages than Go
+// from parse (the regex parser's, in the resolvers' tests), and their
+// imports resolved too.
+func Parsed(ctx context.Context, root string, parse Parse) (*Project, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -48,6 +57,7 @@ func Dir(ctx context.Context, root string) (*Project, error) {
 		return nil, err
 	}
 	var facts []core.FileFacts
+	var srcs []core.SourceFile
 	for _, f := range paths {
 		lang := core.DetectLanguage(f)
 		if lang == "" {
@@ -59,7 +69,25 @@ func Dir(ctx context.Context, root string) (*Project, error) {
 			ff = p.goFacts(f)
 		}
 		p.facts[f] = ff
+		if lang != core.LangGo && parse != nil {
+			src, err := p.Read(f)
+			if err != nil {
+				return nil, err
+			}
+			srcs = append(srcs, core.SourceFile{Path: f, Language: lang, Content: src})
+			continue
+		}
 		facts = append(facts, ff)
+	}
+	if len(srcs) > 0 {
+		parsed, err := parse(ctx, srcs)
+		if err != nil {
+			return nil, err
+		}
+		for _, ff := range parsed {
+			p.facts[ff.Path] = ff
+			facts = append(facts, ff)
+		}
 	}
 	rp, err := resolve.NewProject(root, paths)
 	if err != nil {

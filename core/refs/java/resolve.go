@@ -1,0 +1,680 @@
+package java
+
+import (
+	"slices"
+
+	"github.com/rubi-dev/rubi/core"
+	"github.com/rubi-dev/rubi/core/refs"
+)
+
+// fileRun resolves one file: its tokens, where each line sits (the
+// innermost symbol, type and method, from the parser's facts), and the
+// variables its code declares.
+type fileRun struct {
+	ix *index
+	fi *fileInfo
+	sc *scope
+	x  *lexed
+	// from and encl are by line (1-based): the innermost symbol's key,
+	// the innermost type.
+	from []string
+	encl []*typeDef
+	skip []bool // the tokens of package and import statements
+	// opens is, for each closing ), the index of the ( it closes, and
+	// closes for each ( the ) that closes it (-1 none or another token).
+	opens, closes []int32
+	// block is, for each token, the { of the innermost block around it
+	// (-1 none); outer is, for each {, the block around it, and body
+	// says which are a type's body (fields).
+	block, outer []int32
+	body         map[int32]bool
+	// vars are the variables each block declares, by the index of its
+	// {: a nil type is one the resolver does not follow (a library's, an
+	// array, a lambda's parameter, two at once), and still hides a field
+	// or a type of that name.
+	vars map[int32]map[string]*typeDef
+	decl map[int]bool // tokens that name what they declare
+	// values are the types of the values calls give, by the index of the
+	// call's opening bracket: new T(...), a method whose declaration says
+	// what it returns.
+	values map[int]*typeDef
+	out    []refs.Ref
+}
+
+// Bounds that keep a file of any shape linear: the names of a dotted
+// chain read, the tokens of a generic's brackets.
+const (
+	maxDotted  = 32
+	maxGeneric = 256
+	maxHead    = 512 // tokens of a type's declaration head
+)
+
+// modifiers may stand before a method's name in its declaration.
+var modifiers = map[string]bool{"public": true, "private": true, "protected": true, "static": true, "final": true, "abstract": true,
+	"synchronized": true, "native": true, "default": true, "strictfp": true, "void": true, "boolean": true, "byte": true, "char": true,
+	"short": true, "int": true, "long": true, "float": true, "double": true}
+
+// primitives are the keywords a variable's type may be (var too).
+var primitives = map[string]bool{"boolean": true, "byte": true, "char": true, "short": true, "int": true, "long": true, "float": true, "double": true, "var": true}
+
+func (ix *index) resolveFile(path string, x *lexed) []refs.Ref {
+	fi := ix.files[path]
+	r := &fileRun{ix: ix, fi: fi, sc: ix.scope(fi), x: x, vars: map[int32]map[string]*typeDef{}, body: map[int32]bool{}, decl: map[int]bool{}, values: map[int]*typeDef{}}
+	r.lines()
+	r.statements()
+	r.brackets()
+	r.declarations()
+	for i := range x.toks {
+		r.token(i)
+	}
+	return r.out
+}
+
+// lines paints each line with the innermost symbol, type and method
+// around it, outer symbols first.
+func (r *fileRun) lines() {
+	n := len(r.x.starts) + 1
+	r.from, r.encl = make([]string, n), make([]*typeDef, n)
+	types := map[string]*typeDef{}
+	for _, t := range r.fi.types {
+		types[t.key] = t
+	}
+	order := make([]int, len(r.fi.syms))
+	for k := range order {
+		order[k] = k
+	}
+	span := func(s core.Symbol) int { return max(s.EndLine, s.Line) - s.Line }
+	slices.SortStableFunc(order, func(a, b int) int { return span(r.fi.syms[b]) - span(r.fi.syms[a]) })
+	for _, k := range order {
+		s := r.fi.syms[k]
+		t := types[key(s)]
+		for l := max(s.Line, 1); l <= max(s.EndLine, s.Line) && l < n; l++ {
+			r.from[l] = key(s)
+			if isType(s.Kind) && t != nil {
+				r.encl[l] = t
+			}
+		}
+	}
+}
+
+// brackets pairs each ) with its (.
+func (r *fileRun) brackets() {
+	x := r.x
+	r.opens, r.closes = make([]int32, len(x.toks)), make([]int32, len(x.toks))
+	r.block, r.outer = make([]int32, len(x.toks)), make([]int32, len(x.toks))
+	var stack []int32
+	blocks := []int32{-1}
+	for i := range x.toks {
+		r.opens[i], r.closes[i], r.outer[i] = -1, -1, -1
+		r.block[i] = blocks[len(blocks)-1]
+		switch {
+		case x.is(i, "{"):
+			r.outer[i] = blocks[len(blocks)-1]
+			blocks = append(blocks, int32(i))
+			r.body[int32(i)] = r.typeBody(i)
+		case x.is(i, "}") && len(blocks) > 1:
+			blocks = blocks[:len(blocks)-1]
+		}
+		switch {
+		case x.is(i, "("):
+			stack = append(stack, int32(i))
+		case x.is(i, ")") && len(stack) > 0:
+			o := stack[len(stack)-1]
+			r.opens[i], r.closes[o] = o, int32(i)
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// typeBody reports whether the { at token i opens a type's body: a
+// class, interface, enum or record declaration's, or an anonymous
+// class's (new T(...) {).
+func (r *fileRun) typeBody(i int) bool {
+	x := r.x
+	if !x.is(i-1, ")") {
+		return r.declHead(i - 1)
+	}
+	o := int(r.opens[i-1])
+	if o < 0 {
+		return false
+	}
+	for j, n := o-1, 0; j >= 0 && n < maxGeneric; j, n = j-1, n+1 {
+		switch {
+		case x.is(j, "new"):
+			return true
+		case x.isName(j) || x.is(j, ".") || x.is(j, "<") || x.is(j, ">") || x.is(j, ",") || x.is(j, "?"):
+		default:
+			return r.declHead(o - 1)
+		}
+	}
+	return false
+}
+
+// declHead reports whether the tokens back from j, to the statement's
+// start, hold a type's declaration head (class, interface, enum,
+// record).
+func (r *fileRun) declHead(j int) bool {
+	x := r.x
+	for n := 0; j >= 0 && n < maxHead; j, n = j-1, n+1 {
+		switch {
+		case x.is(j, ";") || x.is(j, "{") || x.is(j, "}"):
+			return false
+		case x.is(j, "class") && !x.is(j-1, ".") || x.is(j, "interface") || x.is(j, "enum") || x.is(j, "record") && x.isName(j+1):
+			return true
+		}
+	}
+	return false
+}
+
+// statements marks the package and import statements' tokens.
+func (r *fileRun) statements() {
+	x := r.x
+	r.skip = make([]bool, len(x.toks))
+	for i := 0; i < len(x.toks); i++ {
+		if !(x.is(i, "package") || x.is(i, "import")) || !(i == 0 || x.is(i-1, ";") || x.is(i-1, "}")) {
+			continue
+		}
+		for ; i < len(x.toks) && !x.is(i, ";"); i++ {
+			r.skip[i] = true
+		}
+	}
+}
+
+// typeExpr reads a type as a declaration writes it at token i: a name,
+// qualified or not, its generic arguments, its array brackets. It
+// returns the token after it, the dotted name, and whether it is an
+// array; ok is false when no type starts at i.
+func (r *fileRun) typeExpr(i int) (next int, dotted string, array, ok bool) {
+	x := r.x
+	if !x.isName(i) || x.is(i-1, ".") || x.is(i-1, "::") || keywords[x.text(i)] && !primitives[x.text(i)] {
+		return 0, "", false, false
+	}
+	dotted = x.text(i)
+	j := i + 1
+	for n := 0; x.is(j, ".") && x.isName(j+1) && !keywords[x.text(j+1)] && n < maxDotted; n++ {
+		dotted += "." + x.text(j+1)
+		j += 2
+	}
+	if x.is(j, "<") {
+		depth, limit := 0, j+maxGeneric
+		for ; j < len(x.toks); j++ {
+			switch {
+			case j == limit:
+				return 0, "", false, false
+			case x.is(j, "<"):
+				depth++
+			case x.is(j, ">"):
+				depth--
+			case x.is(j, ";") || x.is(j, "{") || x.is(j, "(") || x.is(j, "=") || x.is(j, "&&") || x.is(j, "||"):
+				return 0, "", false, false // a comparison, not a generic
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		j++
+	}
+	for x.is(j, "[") && x.is(j+1, "]") {
+		array = true
+		j += 2
+	}
+	if x.is(j, "...") {
+		array = true
+		j++
+	}
+	return j, dotted, array, true
+}
+
+// declarations finds every variable, parameter and field the file
+// declares with the type it states (T v =, T v;, (T v, U w), for (T v :,
+// catch (T v), instanceof T v, var v = new T(...)).
+func (r *fileRun) declarations() {
+	x := r.x
+	for i := range x.toks {
+		if r.skip[i] || x.is(i-1, "new") {
+			continue
+		}
+		j, dotted, array, ok := r.typeExpr(i)
+		if !ok || !x.isName(j) || keywords[x.text(j)] {
+			continue
+		}
+		if !(x.is(j+1, "=") || x.is(j+1, ";") || x.is(j+1, ",") || x.is(j+1, ")") || x.is(j+1, ":") ||
+			x.is(j+1, "&&") || x.is(j+1, "||") || x.is(j+1, "[")) {
+			continue
+		}
+		line := x.line(j)
+		var t *typeDef
+		switch {
+		case array || x.is(j+1, "["):
+		case dotted == "var":
+			if x.is(j+1, "=") && x.is(j+2, "new") {
+				if _, d, arr, ok := r.typeExpr(j + 3); ok && !arr {
+					t = r.resolveDotted(d, line)
+				}
+			}
+		case !primitives[dotted]:
+			t = r.resolveDotted(dotted, line)
+		}
+		r.declare(j, x.text(j), t)
+		r.decl[j] = true
+	}
+	r.lambdas()
+}
+
+// declare records the variable name declared at token j with type t, in
+// the block it is visible in: the innermost around it, or for a
+// parameter (of a method, a catch, a for's header, a lambda) the block
+// its parentheses open.
+func (r *fileRun) declare(j int, name string, t *typeDef) {
+	x := r.x
+	b := r.block[j]
+	depth := 0
+	for k, n := j, 0; k >= 0 && n < maxHead; k, n = k-1, n+1 {
+		if x.is(k, ")") {
+			depth++
+		} else if x.is(k, "(") {
+			if depth == 0 {
+				c := int(r.closes[k])
+				for c >= 0 && c+1 < len(x.toks) && !x.is(c+1, "{") && !x.is(c+1, ";") && !x.is(c+1, "=") && n < maxHead {
+					c++ // ) throws E {, ) -> {
+					n++
+				}
+				if c >= 0 && x.is(c+1, "{") {
+					b = int32(c + 1)
+				}
+				break
+			}
+			depth--
+		} else if x.is(k, ";") || x.is(k, "{") || x.is(k, "}") {
+			break
+		}
+	}
+	m := r.vars[b]
+	if m == nil {
+		m = map[string]*typeDef{}
+		r.vars[b] = m
+	}
+	if old, seen := m[name]; seen && old != t {
+		t = nil
+	}
+	m[name] = t
+}
+
+// lambdas declares lambdas' parameters (x -> ..., (a, b) -> ...) as
+// variables of no known type in the block around the lambda, where they
+// hide fields of their names.
+func (r *fileRun) lambdas() {
+	x := r.x
+	for i := range x.toks {
+		if !x.is(i, "->") {
+			continue
+		}
+		switch {
+		case x.isName(i - 1):
+			r.declare(i-1, x.text(i-1), nil)
+		case x.is(i-1, ")"):
+			o := int(r.opens[i-1])
+			for k := o + 1; o >= 0 && k < i-1; k++ {
+				if x.isName(k) && (x.is(k+1, ",") || x.is(k+1, ")")) {
+					r.declare(k, x.text(k), nil)
+				}
+			}
+		}
+	}
+}
+
+// resolveDotted resolves a type as written at line: its first name in
+// scope, then nested types; or a fully qualified name.
+func (r *fileRun) resolveDotted(dotted string, line int) *typeDef {
+	first, rest, qualified := cut(dotted)
+	t := r.resolveType(first, line)
+	if t == nil && qualified {
+		if q, left := r.ix.qualified(r.fi, dotted, nil); q != nil && len(left) == 0 {
+			return q
+		}
+		return nil
+	}
+	for t != nil && qualified {
+		var next string
+		next, rest, qualified = cut(rest)
+		t = t.nested[next]
+	}
+	return t
+}
+
+func cut(dotted string) (first, rest string, more bool) {
+	for k := 0; k < len(dotted); k++ {
+		if dotted[k] == '.' {
+			return dotted[:k], dotted[k+1:], true
+		}
+	}
+	return dotted, "", false
+}
+
+// resolveType resolves a simple type name as written at line: the
+// enclosing types and their nested types, the file's types, then its
+// scope.
+func (r *fileRun) resolveType(name string, line int) *typeDef {
+	for t := r.encl[line]; t != nil; t = t.outer {
+		if n := t.nested[name]; n != nil {
+			return n
+		}
+		if t.name == name {
+			return t
+		}
+	}
+	if t := r.fi.byName[name]; t != nil {
+		return t
+	}
+	return r.sc.types[name]
+}
+
+// typeIn resolves a type name as written in the declaration of a member
+// of owner (a method's return type).
+func (ix *index) typeIn(owner *typeDef, name string) *typeDef {
+	for t := owner; t != nil; t = t.outer {
+		if n := t.nested[name]; n != nil {
+			return n
+		}
+		if t.name == name {
+			return t
+		}
+	}
+	return ix.visibleFrom(owner.file, name)
+}
+
+// variable looks a name up among the variables visible at token i: the
+// blocks around it, innermost first, up to the type's fields. found says
+// a declaration hides any type of the name, whether or not its type is
+// known.
+func (r *fileRun) variable(name string, i int) (t *typeDef, found bool) {
+	for b, n := r.block[i], 0; b >= 0 && n < maxHead; b, n = r.outer[b], n+1 {
+		if t, ok := r.vars[b][name]; ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// field looks a name up among the fields of the type whose body is
+// around token i (this.name).
+func (r *fileRun) field(name string, i int) *typeDef {
+	for b, n := r.block[i], 0; b >= 0 && n < maxHead; b, n = r.outer[b], n+1 {
+		if r.body[b] {
+			return r.vars[b][name]
+		}
+	}
+	return nil
+}
+
+// receiver is the type of the value before the member access at token k
+// (a . or ::), and nil when the code does not state it.
+func (r *fileRun) receiver(k int) *typeDef {
+	x := r.x
+	j := k - 1
+	if x.is(j, ")") {
+		if o := r.opens[j]; o >= 0 {
+			return r.values[int(o)]
+		}
+		return nil
+	}
+	if !x.isName(j) {
+		return nil
+	}
+	name, line := x.text(j), x.line(j)
+	switch name {
+	case "this":
+		if x.is(j-1, ".") { // Outer.this
+			if x.isName(j-2) && !x.is(j-3, ".") {
+				return r.resolveType(x.text(j-2), line)
+			}
+			return nil
+		}
+		return r.encl[line]
+	case "super":
+		if x.is(j-1, ".") {
+			return nil
+		}
+		return r.super(r.encl[line])
+	}
+	if keywords[name] {
+		return nil
+	}
+	if x.is(j-1, ".") {
+		// this.field, or a qualified type: Outer.Inner, a.b.C.
+		if x.is(j-2, "this") && !x.is(j-3, ".") {
+			return r.field(name, j)
+		}
+		if r.static(j - 2) {
+			if outer := r.resolveType(x.text(j-2), x.line(j-2)); outer != nil {
+				return outer.nested[name]
+			}
+		}
+		dotted := name
+		for o, n := j-1, 0; x.is(o, ".") && x.isName(o-1) && n < maxDotted; o, n = o-2, n+1 {
+			dotted = x.text(o-1) + "." + dotted
+			if !x.is(o-2, ".") {
+				if t, left := r.ix.qualified(r.fi, dotted, nil); t != nil && len(left) == 0 {
+					return t
+				}
+			}
+		}
+		return nil
+	}
+	if t, found := r.variable(name, j); found {
+		return t
+	}
+	return r.resolveType(name, line)
+}
+
+// static reports whether the name at token j stands for a type (its
+// receiver a type's name, not a variable's).
+func (r *fileRun) static(j int) bool {
+	x := r.x
+	if !x.isName(j) || x.is(j-1, ".") {
+		return false
+	}
+	_, isVar := r.variable(x.text(j), j)
+	return !isVar && r.resolveType(x.text(j), x.line(j)) != nil
+}
+
+// super is the class t extends, when the project defines it.
+func (r *fileRun) super(t *typeDef) *typeDef {
+	if t == nil {
+		return nil
+	}
+	r.ix.supers(t)
+	if t.base == "" {
+		return nil
+	}
+	return r.ix.typeIn(t, t.base)
+}
+
+// token resolves the name at token i, if it is a use of something the
+// project defines.
+func (r *fileRun) token(i int) {
+	x := r.x
+	if r.skip[i] || r.decl[i] || !x.isName(i) || keywords[x.text(i)] {
+		return
+	}
+	name, line := x.text(i), x.line(i)
+	call := x.is(i+1, "(")
+	if x.is(i-1, ".") || x.is(i-1, "::") {
+		recv := r.receiver(i - 1)
+		if recv == nil {
+			if t, start := r.qualifiedAt(i); t != nil {
+				r.typeUse(i, t, x.is(start-1, "new"))
+			}
+			return
+		}
+		if call || x.is(i-1, "::") {
+			r.method(i, recv, name)
+			return
+		}
+		if n := recv.nested[name]; n != nil && r.static(i-2) {
+			r.emit(i, n.path, n.key, false)
+		}
+		return
+	}
+	if call && !x.is(i-1, "new") {
+		if r.declares(i) {
+			return
+		}
+		for t := r.encl[line]; t != nil; t = t.outer {
+			if r.method(i, t, name) {
+				return
+			}
+		}
+		if t := r.sc.statics[name]; t != nil {
+			r.method(i, t, name)
+		}
+		return
+	}
+	if _, isVar := r.variable(name, i); isVar {
+		return
+	}
+	if x.is(i-1, "class") || x.is(i-1, "interface") || x.is(i-1, "enum") || x.is(i-1, "record") {
+		return // the type's own declaration
+	}
+	t := r.resolveType(name, line)
+	if t == nil {
+		return
+	}
+	r.typeUse(i, t, x.is(i-1, "new"))
+}
+
+// typeUse reports the use of type t at token i (the last name of a
+// qualified one), constructed when isNew, and what new T(...) gives.
+func (r *fileRun) typeUse(i int, t *typeDef, isNew bool) {
+	x := r.x
+	r.emit(i, t.path, t.key, isNew)
+	if !isNew {
+		return
+	}
+	j := i + 1
+	if x.is(j, "<") { // new T<>(...), new T<A, B>(...)
+		for depth, limit := 0, j+maxGeneric; j < len(x.toks) && j < limit; j++ {
+			if x.is(j, "<") {
+				depth++
+			} else if x.is(j, ">") {
+				depth--
+				if depth == 0 {
+					j++
+					break
+				}
+			}
+		}
+	}
+	if x.is(j, "(") {
+		r.values[j] = t
+	}
+}
+
+// qualifiedAt resolves the dotted name that ends at token i as a fully
+// qualified type (com.acme.shop.Cart), and gives the token it starts at.
+func (r *fileRun) qualifiedAt(i int) (*typeDef, int) {
+	x := r.x
+	dotted, start := x.text(i), i
+	for n := 0; start >= 2 && x.is(start-1, ".") && x.isName(start-2); n++ {
+		if n == maxDotted {
+			return nil, 0
+		}
+		start -= 2
+		dotted = x.text(start) + "." + dotted
+	}
+	if start == i || x.is(start-1, ".") || x.is(start-1, "::") {
+		return nil, 0
+	}
+	if _, isVar := r.variable(x.text(start), start); isVar {
+		return nil, 0
+	}
+	if t, left := r.ix.qualified(r.fi, dotted, nil); t != nil && len(left) == 0 {
+		return t, start
+	}
+	return nil, 0
+}
+
+// method reports the use at token i of method name on type t (or a
+// supertype), a call when a ( follows, with as many arguments as it
+// gives; and the type the call gives when the declaration says. It
+// reports whether the project declares such a method.
+func (r *fileRun) method(i int, t *typeDef, name string) bool {
+	args, call := -1, r.x.is(i+1, "(")
+	if call {
+		args = r.arguments(i + 1)
+	}
+	owner, ret, ok := r.ix.member(t, name, args, map[*typeDef]bool{})
+	if !ok {
+		return false
+	}
+	r.emit(i, owner.path, owner.name+"."+name, call)
+	if call && ret != "" {
+		if v := r.ix.typeIn(owner, ret); v != nil {
+			r.values[i+1] = v
+		}
+	}
+	return true
+}
+
+// arguments counts the arguments of the call whose ( is token o (-1 when
+// it does not close).
+func (r *fileRun) arguments(o int) int {
+	x := r.x
+	c := int(r.closes[o])
+	if c < 0 {
+		return -1
+	}
+	if c == o+1 {
+		return 0
+	}
+	n, depth := 1, 0
+	for k := o + 1; k < c; k++ {
+		if x.is(k, "<") && (x.is(k-2, "new") || x.is(k-1, ".")) {
+			// new T<A, B>(...), Collections.<A, B>of(): a generic's
+			// commas are not the call's.
+			for d, limit := 0, k+maxGeneric; k < c && k < limit; k++ {
+				if x.is(k, "<") {
+					d++
+				} else if x.is(k, ">") {
+					if d--; d == 0 {
+						break
+					}
+				}
+			}
+			continue
+		}
+		switch {
+		case x.is(k, "(") || x.is(k, "[") || x.is(k, "{"):
+			depth++
+		case x.is(k, ")") || x.is(k, "]") || x.is(k, "}"):
+			depth--
+		case depth == 0 && x.is(k, ","):
+			n++
+		}
+	}
+	return n
+}
+
+// declares reports whether the name at token i, before its (, is a
+// method or constructor being declared rather than called: a call is
+// never preceded by a type, a modifier or a type's >, and a constructor
+// is named as its class.
+func (r *fileRun) declares(i int) bool {
+	x := r.x
+	if e := r.encl[x.line(i)]; e != nil && e.name == x.text(i) {
+		return true
+	}
+	switch {
+	case x.is(i-1, ">") || x.is(i-1, "]"):
+		return true
+	case x.isName(i - 1):
+		p := x.text(i - 1)
+		return !keywords[p] || modifiers[p]
+	}
+	return false
+}
+
+func (r *fileRun) emit(i int, path, name string, call bool) {
+	line, col := r.x.pos(i)
+	r.out = append(r.out, refs.Ref{Line: line, Col: col, Path: path, Name: name, From: r.from[line], Call: call})
+}
