@@ -26,6 +26,10 @@
 #     A folder is installed again only when its package.json or lock file
 #     changed.
 #   - gcc for the tree-sitter parser plugin (cgo, its own module).
+#   - A JDK (default-jdk-headless, with javac): core/refs/java compares
+#     its references with what the Java compiler's tree API resolves
+#     (testdata/javac/Refs.java, run by java's source launcher); a
+#     missing JDK fails that test unless RUBI_TEST_NO_JAVA=1.
 #   - Graphviz (graphviz): rubi graph --dot's drawings are rendered with
 #     its dot; a missing dot fails that test unless RUBI_TEST_NO_GRAPHVIZ=1.
 #   - Chromium (chromium): internal/browsertest drives it headless, on
@@ -174,6 +178,9 @@ for dir in agent/mcpserver/testdata/sdkclient internal/mcpb/testdata/packer core
 done
 
 command -v gcc >/dev/null || install gcc
+if [ "${RUBI_TEST_NO_JAVA:-}" != 1 ]; then
+  command -v javac >/dev/null || install default-jdk-headless
+fi
 command -v dot >/dev/null || install graphviz
 if [ "${RUBI_TEST_NO_CHROMIUM:-}" = 1 ]; then
   say "RUBI_TEST_NO_CHROMIUM=1: Chromium is not installed, and the browser tests (internal/browsertest) skip"

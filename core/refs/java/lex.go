@@ -151,10 +151,15 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
 // keywords are Java's reserved words and literals: never a name the
 // project defines.
-var keywords = map[string]bool{}
+var keywords = words("abstract assert boolean break byte case catch char class const continue default do double else enum extends " +
+	"final finally float for goto if implements import instanceof int interface long native new package private protected public " +
+	"return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null " +
+	"var record yield sealed permits non-sealed")
 
-func init() {
-	for _, k := range []string{"abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private", "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null", "var", "record", "yield", "sealed", "permits", "non-sealed"} {
-		keywords[k] = true
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
 	}
+	return m
 }
