@@ -25,8 +25,11 @@ package java
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/refs"
@@ -49,26 +52,48 @@ func (r *Resolver) Languages() []string { return []string{core.LangJava} }
 // Version names the resolver's rules.
 func (r *Resolver) Version() string { return "1" }
 
-// Refs resolves the references of the Java files of want.
+// Refs resolves the references of the Java files of want, on every
+// core: the index of the project's types is made first, from the facts;
+// what it learns lazily (a file's scope, its types' headers) is learnt
+// once per file.
 func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map[string][]refs.Ref, error) {
 	out := map[string][]refs.Ref{}
 	if r.mask == nil {
 		return out, nil
 	}
 	ix := newIndex(p, r.mask)
+	var files []*fileInfo
 	for _, f := range want {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if fi, ok := ix.files[f]; ok {
+			files = append(files, fi)
 		}
-		if _, ok := ix.files[f]; !ok {
-			continue
-		}
-		fi := ix.files[f]
-		if x := ix.lex(fi); x != nil {
-			if !fi.heads {
-				ix.readHeads(fi, x)
+	}
+	found := make([][]refs.Ref, len(files))
+	resolved := make([]bool, len(files))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(files) || ctx.Err() != nil {
+					return
+				}
+				fi := files[k]
+				if x := ix.lex(fi); x != nil {
+					fi.headsOnce.Do(func() { ix.readHeads(fi, x) })
+					found[k], resolved[k] = ix.resolveFile(fi.path, x), true
+				}
 			}
-			out[f] = ix.resolveFile(f, x)
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for k, fi := range files {
+		if resolved[k] {
+			out[fi.path] = found[k]
 		}
 	}
 	return out, nil
@@ -129,8 +154,10 @@ type fileInfo struct {
 	types     []*typeDef          // every type the file declares
 	byName    map[string]*typeDef // by simple name; nil value: two share it
 	syms      []core.Symbol
-	// heads says its types' headers were read (ix.supers).
-	heads bool
+	// headsOnce reads its types' headers (ix.supers), scopeOnce makes
+	// sc, its scope (ix.scope): each once, whichever goroutine asks.
+	headsOnce, scopeOnce sync.Once
+	sc                   *scope
 }
 
 // index is the project's Java types, built from the parser's facts.
@@ -140,9 +167,7 @@ type index struct {
 	// pkgs are the top-level types of each package by simple name (more
 	// than one where modules or source sets repeat a package).
 	pkgs map[string]map[string][]*typeDef
-	// scopes are the files' scopes, made when first needed.
-	scopes map[*fileInfo]*scope
-	mask   core.CodeMasker
+	mask core.CodeMasker
 }
 
 func isType(kind string) bool {
@@ -161,7 +186,7 @@ func key(s core.Symbol) string {
 }
 
 func newIndex(p refs.Project, mask core.CodeMasker) *index {
-	ix := &index{p: p, mask: mask, files: map[string]*fileInfo{}, pkgs: map[string]map[string][]*typeDef{}, scopes: map[*fileInfo]*scope{}}
+	ix := &index{p: p, mask: mask, files: map[string]*fileInfo{}, pkgs: map[string]map[string][]*typeDef{}}
 	for _, f := range p.Files(core.LangJava) {
 		ff, ok := p.Facts(f)
 		if !ok {
@@ -232,19 +257,18 @@ func (ix *index) lex(fi *fileInfo) *lexed {
 // lines (class A<K, V>\n    extends B<K, V> {), and the parser's
 // signature holds only its first.
 func (ix *index) supers(t *typeDef) []string {
-	if fi := t.file; !fi.heads {
+	fi := t.file
+	fi.headsOnce.Do(func() {
 		if x := ix.lex(fi); x != nil {
 			ix.readHeads(fi, x)
 		}
-		fi.heads = true
-	}
+	})
 	return t.supers
 }
 
 // readHeads reads the headers of the types file fi declares from its
 // code x.
 func (ix *index) readHeads(fi *fileInfo, x *lexed) {
-	fi.heads = true
 	lines := map[int]*typeDef{}
 	for _, td := range fi.types {
 		for _, s := range fi.syms {

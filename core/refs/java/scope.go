@@ -18,11 +18,12 @@ type scope struct {
 // type is tried as a type's member). Java's order: single-type imports
 // shadow the package's types, which shadow on-demand imports.
 func (ix *index) scope(fi *fileInfo) *scope {
-	if sc := ix.scopes[fi]; sc != nil {
-		return sc
-	}
+	fi.scopeOnce.Do(func() { fi.sc = ix.makeScope(fi) })
+	return fi.sc
+}
+
+func (ix *index) makeScope(fi *fileInfo) *scope {
 	sc := &scope{types: map[string]*typeDef{}, statics: map[string]*typeDef{}}
-	ix.scopes[fi] = sc
 	ff, _ := ix.p.Facts(fi.path)
 	imported := map[string]bool{}
 	for _, f := range ix.p.Imports(fi.path) {
