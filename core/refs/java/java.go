@@ -340,6 +340,8 @@ type overload struct {
 	ret     string
 	params  int
 	varargs bool
+	// private: not inherited, so a subtype's call is not to it.
+	private bool
 }
 
 // takes reports whether a call with args arguments (-1 unknown: a method
@@ -372,6 +374,11 @@ func signature(sig, name string) overload {
 				}
 			}
 			j--
+		}
+		for k := range i {
+			if x.is(k, "private") {
+				o.private = true
+			}
 		}
 		if x.isName(j) && !keywords[x.text(j)] && !x.is(j-1, ".") {
 			o.ret = x.text(j) // a qualified type (Outer.Inner) is not followed
@@ -413,10 +420,11 @@ func (ix *index) member(t *typeDef, m string, args int, seen map[*typeDef]bool) 
 	if t == nil || seen[t] {
 		return nil, "", false
 	}
+	inherited := len(seen) > 0
 	seen[t] = true
 	found := false
 	for _, o := range t.members[m] {
-		if !o.takes(args) {
+		if !o.takes(args) || inherited && o.private {
 			continue
 		}
 		if !found {

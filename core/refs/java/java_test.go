@@ -107,7 +107,7 @@ func TestFixturePrecisionRecall(t *testing.T) {
 	for _, e := range extra {
 		t.Errorf("not a reference: %s", e)
 	}
-	want := []string{"src/main/java/com/acme/report/Report.java:48 src/main/java/com/acme/shop/Cart.java::Cart.total"}
+	want := []string{"src/main/java/com/acme/report/Report.java:74 src/main/java/com/acme/shop/Cart.java::Cart.total"}
 	if !slices.Equal(missed, want) {
 		t.Errorf("missed %q, want only %q (a lambda's parameter, whose type is inferred)", missed, want)
 	}

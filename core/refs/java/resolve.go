@@ -28,6 +28,11 @@ type fileRun struct {
 	// says which are a type's body (fields).
 	block, outer []int32
 	body         map[int32]bool
+	// anon holds, for an anonymous class's body, the token its type
+	// starts at (new T(...) {); anonMethods the methods such a body
+	// declares, by name.
+	anon        map[int32]int
+	anonMethods map[int32]map[string]bool
 	// vars are the variables each block declares, by the index of its
 	// {: a nil type is one the resolver does not follow (a library's, an
 	// array, a lambda's parameter, two at once), and still hides a field
@@ -59,7 +64,7 @@ var primitives = map[string]bool{"boolean": true, "byte": true, "char": true, "s
 
 func (ix *index) resolveFile(path string, x *lexed) []refs.Ref {
 	fi := ix.files[path]
-	r := &fileRun{ix: ix, fi: fi, sc: ix.scope(fi), x: x, vars: map[int32]map[string]*typeDef{}, body: map[int32]bool{}, decl: map[int]bool{}, values: map[int]*typeDef{}}
+	r := &fileRun{ix: ix, fi: fi, sc: ix.scope(fi), x: x, vars: map[int32]map[string]*typeDef{}, body: map[int32]bool{}, anon: map[int32]int{}, anonMethods: map[int32]map[string]bool{}, decl: map[int]bool{}, values: map[int]*typeDef{}}
 	r.lines()
 	r.statements()
 	r.brackets()
@@ -141,6 +146,7 @@ func (r *fileRun) typeBody(i int) bool {
 	for j, n := o-1, 0; j >= 0 && n < maxGeneric; j, n = j-1, n+1 {
 		switch {
 		case x.is(j, "new"):
+			r.anon[int32(i)] = j + 1
 			return true
 		case x.isName(j) || x.is(j, ".") || x.is(j, "<") || x.is(j, ">") || x.is(j, ",") || x.is(j, "?"):
 		default:
@@ -259,6 +265,15 @@ func (r *fileRun) declarations() {
 		r.decl[j] = true
 	}
 	r.lambdas()
+	// The methods anonymous classes declare, wherever their calls are.
+	for i := range x.toks {
+		if b := r.block[i]; b >= 0 && r.anon[b] > 0 && x.isName(i) && x.is(i+1, "(") && !x.is(i-1, ".") && r.declares(i) {
+			if r.anonMethods[b] == nil {
+				r.anonMethods[b] = map[string]bool{}
+			}
+			r.anonMethods[b][x.text(i)] = true
+		}
+	}
 }
 
 // declare records the variable name declared at token j with type t, in
@@ -396,13 +411,22 @@ func (r *fileRun) variable(name string, i int) (t *typeDef, found bool) {
 	return nil, false
 }
 
+// typeBlock is the { of the innermost type body around token i, -1
+// none.
+func (r *fileRun) typeBlock(i int) int32 {
+	for b, n := r.block[i], 0; b >= 0 && n < maxHead; b, n = r.outer[b], n+1 {
+		if r.body[b] {
+			return b
+		}
+	}
+	return -1
+}
+
 // field looks a name up among the fields of the type whose body is
 // around token i (this.name).
 func (r *fileRun) field(name string, i int) *typeDef {
-	for b, n := r.block[i], 0; b >= 0 && n < maxHead; b, n = r.outer[b], n+1 {
-		if r.body[b] {
-			return r.vars[b][name]
-		}
+	if b := r.typeBlock(i); b >= 0 {
+		return r.vars[b][name]
 	}
 	return nil
 }
@@ -519,6 +543,18 @@ func (r *fileRun) token(i int) {
 	if call && !x.is(i-1, "new") {
 		if r.declares(i) {
 			return
+		}
+		// In an anonymous class, its own methods and its type's come
+		// before the enclosing types'.
+		if b := r.typeBlock(i); b >= 0 && r.anon[b] > 0 {
+			if r.anonMethods[b][name] {
+				return
+			}
+			if _, d, _, ok := r.typeExpr(r.anon[b]); ok {
+				if t := r.resolveDotted(d, x.line(r.anon[b])); t != nil && r.method(i, t, name) {
+					return
+				}
+			}
 		}
 		for t := r.encl[line]; t != nil; t = t.outer {
 			if r.method(i, t, name) {

@@ -44,6 +44,32 @@ public class Report extends Base { // @ref src/main/java/com/acme/report/Base.ja
         return cart::total; // @ref src/main/java/com/acme/shop/Cart.java::Cart.total
     }
 
+    public Runnable task() {
+        return new Runnable() {
+            public void run() {
+                total(); // @ref src/main/java/com/acme/report/Report.java::Report.total
+                helper();
+            }
+
+            private void helper() {
+            }
+        };
+    }
+
+    public String anonymous() {
+        Base b = new Base() { // @ref src/main/java/com/acme/report/Base.java::Base src/main/java/com/acme/report/Base.java::Base
+            @Override
+            protected String header() {
+                return "custom";
+            }
+
+            String twice() {
+                return header() + header();
+            }
+        };
+        return b.header(); // @ref src/main/java/com/acme/report/Base.java::Base.header
+    }
+
     public long lambdas(java.util.List<Cart> carts) { // @ref src/main/java/com/acme/shop/Cart.java::Cart
         return carts.stream().mapToLong(c -> c.total()).sum(); // @ref src/main/java/com/acme/shop/Cart.java::Cart.total
     }
