@@ -237,27 +237,6 @@ func TestNoMaskNoReferences(t *testing.T) {
 	}
 }
 
-type memProject struct {
-	facts core.FileFacts
-	src   []byte
-}
-
-func (m *memProject) Files(lang string) []string {
-	if lang != core.LangJava {
-		return nil
-	}
-	return []string{m.facts.Path}
-}
-func (m *memProject) Facts(f string) (core.FileFacts, bool) { return m.facts, f == m.facts.Path }
-func (m *memProject) Imports(string) []string               { return nil }
-func (m *memProject) Importers(string) []string             { return nil }
-func (m *memProject) Read(f string) ([]byte, error) {
-	if f != m.facts.Path {
-		return nil, os.ErrNotExist
-	}
-	return m.src, nil
-}
-
 // Whatever a file holds, resolving it ends without a panic and every
 // reference points into the file at a definition its facts hold.
 func FuzzRefs(f *testing.F) {
@@ -273,29 +252,7 @@ func FuzzRefs(f *testing.F) {
 	}
 	r := java.New(regex.MaskCode)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		facts, err := regex.New().Parse(context.Background(), []core.SourceFile{{Path: "A.java", Language: core.LangJava, Content: src}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &memProject{facts: facts[0], src: src}
-		got, err := r.Refs(context.Background(), p, []string{"A.java"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(src), "\n")
-		keys := map[string]bool{}
-		for _, s := range facts[0].Symbols {
-			keys[s.Parent+"."+s.Name] = true
-		}
-		for _, ref := range got["A.java"] {
-			name := ref.Name
-			if !strings.Contains(name, ".") {
-				name = "." + name
-			}
-			if ref.Path != "A.java" || !keys[name] || ref.Line < 1 || ref.Line > len(lines) || ref.Col < 1 || ref.Col > len(lines[ref.Line-1]) {
-				t.Errorf("reference %+v out of the file or to no definition", ref)
-			}
-		}
+		refstest.CheckOne(t, r, regex.New().Parse, core.LangJava, "A.java", src)
 	})
 }
 
@@ -325,4 +282,14 @@ func BenchmarkRefs(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files)), "files")
 	b.ReportMetric(float64(n), "refs")
+}
+
+// A cancelled resolution says so instead of answering in part.
+func TestCancelled(t *testing.T) {
+	p := load(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := java.New(regex.MaskCode).Refs(ctx, p, p.Files(core.LangJava)); err == nil {
+		t.Errorf("Refs with a cancelled context = %d files, no error", len(got))
+	}
 }

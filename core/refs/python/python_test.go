@@ -15,6 +15,7 @@ import (
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/refs"
 	"github.com/rubi-dev/rubi/core/refs/python"
+	"github.com/rubi-dev/rubi/core/refs/refstest"
 	"github.com/rubi-dev/rubi/core/resolve"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
 )
@@ -267,28 +268,6 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-// memProject is a one-file project in memory, for the fuzz target.
-type memProject struct {
-	facts core.FileFacts
-	src   []byte
-}
-
-func (m *memProject) Files(lang string) []string {
-	if lang != core.LangPython {
-		return nil
-	}
-	return []string{m.facts.Path}
-}
-func (m *memProject) Facts(f string) (core.FileFacts, bool) { return m.facts, f == m.facts.Path }
-func (m *memProject) Imports(string) []string               { return nil }
-func (m *memProject) Importers(string) []string             { return nil }
-func (m *memProject) Read(f string) ([]byte, error) {
-	if f != m.facts.Path {
-		return nil, fs.ErrNotExist
-	}
-	return m.src, nil
-}
-
 // Whatever a file holds, resolving it ends without a panic, and every
 // reference points into the file at a name of a definition its facts
 // hold.
@@ -305,28 +284,6 @@ func FuzzRefs(f *testing.F) {
 	}
 	r := python.New(regex.MaskCode)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		facts, err := regex.New().Parse(context.Background(), []core.SourceFile{{Path: "m.py", Language: core.LangPython, Content: src}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &memProject{facts: facts[0], src: src}
-		got, err := r.Refs(context.Background(), p, []string{"m.py"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(src), "\n")
-		keys := map[string]bool{}
-		for _, s := range facts[0].Symbols {
-			keys[s.Parent+"."+s.Name] = true
-		}
-		for _, ref := range got["m.py"] {
-			name := ref.Name
-			if !strings.Contains(name, ".") {
-				name = "." + name
-			}
-			if ref.Path != "m.py" || !keys[name] || ref.Line < 1 || ref.Line > len(lines) || ref.Col < 1 || ref.Col > len(lines[ref.Line-1]) {
-				t.Errorf("reference %+v out of the file or to no definition", ref)
-			}
-		}
+		refstest.CheckOne(t, r, regex.New().Parse, core.LangPython, "m.py", src)
 	})
 }

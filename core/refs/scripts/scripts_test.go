@@ -14,6 +14,7 @@ import (
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/refs"
+	"github.com/rubi-dev/rubi/core/refs/refstest"
 	"github.com/rubi-dev/rubi/core/refs/scripts"
 	"github.com/rubi-dev/rubi/core/resolve"
 	regex "github.com/rubi-dev/rubi/plugins/lang-regex"
@@ -195,27 +196,6 @@ func TestAffected(t *testing.T) {
 	}
 }
 
-type memProject struct {
-	facts core.FileFacts
-	src   []byte
-}
-
-func (m *memProject) Files(lang string) []string {
-	if lang != core.LangTypeScript {
-		return nil
-	}
-	return []string{m.facts.Path}
-}
-func (m *memProject) Facts(f string) (core.FileFacts, bool) { return m.facts, f == m.facts.Path }
-func (m *memProject) Imports(string) []string               { return nil }
-func (m *memProject) Importers(string) []string             { return nil }
-func (m *memProject) Read(f string) ([]byte, error) {
-	if f != m.facts.Path {
-		return nil, fs.ErrNotExist
-	}
-	return m.src, nil
-}
-
 // Whatever a file holds, resolving it ends without a panic and every
 // reference points into the file at a definition its facts hold.
 func FuzzRefs(f *testing.F) {
@@ -231,29 +211,7 @@ func FuzzRefs(f *testing.F) {
 	}
 	r := scripts.New(regex.MaskCode)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		facts, err := regex.New().Parse(context.Background(), []core.SourceFile{{Path: "m.ts", Language: core.LangTypeScript, Content: src}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &memProject{facts: facts[0], src: src}
-		got, err := r.Refs(context.Background(), p, []string{"m.ts"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(src), "\n")
-		keys := map[string]bool{}
-		for _, s := range facts[0].Symbols {
-			keys[s.Parent+"."+s.Name] = true
-		}
-		for _, ref := range got["m.ts"] {
-			name := ref.Name
-			if !strings.Contains(name, ".") {
-				name = "." + name
-			}
-			if ref.Path != "m.ts" || !keys[name] || ref.Line < 1 || ref.Line > len(lines) || ref.Col < 1 || ref.Col > len(lines[ref.Line-1]) {
-				t.Errorf("reference %+v out of the file or to no definition", ref)
-			}
-		}
+		refstest.CheckOne(t, r, regex.New().Parse, core.LangTypeScript, "m.ts", src)
 	})
 }
 
