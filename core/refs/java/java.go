@@ -269,12 +269,14 @@ func (ix *index) supers(t *typeDef) []string {
 // readHeads reads the headers of the types file fi declares from its
 // code x.
 func (ix *index) readHeads(fi *fileInfo, x *lexed) {
-	lines := map[int]*typeDef{}
+	byKey := map[string]*typeDef{}
 	for _, td := range fi.types {
-		for _, s := range fi.syms {
-			if isType(s.Kind) && key(s) == td.key {
-				lines[s.Line] = td
-			}
+		byKey[td.key] = td
+	}
+	lines := map[int]*typeDef{}
+	for _, s := range fi.syms {
+		if td := byKey[key(s)]; td != nil && isType(s.Kind) {
+			lines[s.Line] = td
 		}
 	}
 	for i := range x.toks {
@@ -291,7 +293,7 @@ func (ix *index) readHeads(fi *fileInfo, x *lexed) {
 // and implements (class A extends B<T> implements C, D {), and the class
 // a class extends.
 func supertypes(sig, kind string) (names []string, base string) {
-	x := lex([]byte(sig))
+	x := lex([]byte(sig[:min(len(sig), maxSignature)]))
 	for i := range x.toks {
 		if (x.is(i, "class") || x.is(i, "interface") || x.is(i, "enum") || x.is(i, "record")) && x.isName(i+1) {
 			return headSupers(x, i+2, kind)
@@ -356,7 +358,7 @@ func (o overload) takes(args int) bool {
 // the resolver does not follow.
 func signature(sig, name string) overload {
 	o := overload{params: -1}
-	x := lex([]byte(sig))
+	x := lex([]byte(sig[:min(len(sig), maxSignature)]))
 	for i := range x.toks {
 		if !x.is(i, name) || !x.is(i+1, "(") {
 			continue

@@ -52,6 +52,12 @@ const (
 	maxDotted  = 32
 	maxGeneric = 256
 	maxHead    = 512 // tokens of a type's declaration head
+	// maxArgs bounds the tokens of a call's arguments counted: past it
+	// the count is unknown (any overload).
+	maxArgs = 4096
+	// maxSignature bounds the bytes of a signature read (a minified
+	// file's line holds them all).
+	maxSignature = 1024
 )
 
 // modifiers may stand before a method's name in its declaration.
@@ -75,8 +81,10 @@ func (ix *index) resolveFile(path string, x *lexed) []refs.Ref {
 	return r.out
 }
 
-// lines paints each line with the innermost symbol, type and method
-// around it, outer symbols first.
+// lines finds, for each line, the innermost symbol and the innermost
+// type around it: one sweep down the lines with the symbols open there
+// on a stack (a file nesting thousands of types costs its lines plus its
+// symbols, not their product).
 func (r *fileRun) lines() {
 	n := len(r.x.starts) + 1
 	r.from, r.encl = make([]string, n), make([]*typeDef, n)
@@ -84,20 +92,47 @@ func (r *fileRun) lines() {
 	for _, t := range r.fi.types {
 		types[t.key] = t
 	}
-	order := make([]int, len(r.fi.syms))
+	syms := r.fi.syms
+	order := make([]int, len(syms))
 	for k := range order {
 		order[k] = k
 	}
-	span := func(s core.Symbol) int { return max(s.EndLine, s.Line) - s.Line }
-	slices.SortStableFunc(order, func(a, b int) int { return span(r.fi.syms[b]) - span(r.fi.syms[a]) })
-	for _, k := range order {
-		s := r.fi.syms[k]
-		t := types[key(s)]
-		for l := max(s.Line, 1); l <= max(s.EndLine, s.Line) && l < n; l++ {
-			r.from[l] = key(s)
-			if isType(s.Kind) && t != nil {
-				r.encl[l] = t
+	end := func(s core.Symbol) int { return max(s.EndLine, s.Line) }
+	// By first line, the outer (longer) first on a shared line.
+	slices.SortStableFunc(order, func(a, b int) int {
+		if syms[a].Line != syms[b].Line {
+			return syms[a].Line - syms[b].Line
+		}
+		return end(syms[b]) - end(syms[a])
+	})
+	type open struct {
+		end  int
+		key  string
+		encl *typeDef
+	}
+	var stack []open
+	k := 0
+	for l := 1; l < n; l++ {
+		for len(stack) > 0 && stack[len(stack)-1].end < l {
+			stack = stack[:len(stack)-1]
+		}
+		for ; k < len(order) && syms[order[k]].Line <= l; k++ {
+			s := syms[order[k]]
+			if end(s) < l {
+				continue
 			}
+			o := open{end: end(s), key: key(s)}
+			if len(stack) > 0 {
+				o.encl = stack[len(stack)-1].encl
+			}
+			if t := types[o.key]; t != nil && isType(s.Kind) {
+				o.encl = t
+			}
+			stack = append(stack, o)
+		}
+		if len(stack) > 0 {
+			top := stack[len(stack)-1]
+			r.from[l], r.encl[l] = top.key, top.encl
 		}
 	}
 }
@@ -662,6 +697,9 @@ func (r *fileRun) arguments(o int) int {
 	}
 	if c == o+1 {
 		return 0
+	}
+	if c-o > maxArgs {
+		return -1
 	}
 	n, depth := 1, 0
 	for k := o + 1; k < c; k++ {
