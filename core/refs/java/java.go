@@ -145,7 +145,11 @@ type typeDef struct {
 	nested map[string]*typeDef
 	// outer is the type it is declared in, nil at a file's top level.
 	outer *typeDef
-	file  *fileInfo
+	// memberOnce makes inheritedTypes: its member types, the inherited
+	// ones (ix.memberTypes).
+	memberOnce     sync.Once
+	inheritedTypes map[string]*typeDef
+	file           *fileInfo
 }
 
 // fileInfo is what the index keeps of one Java file.
@@ -442,7 +446,7 @@ func (ix *index) member(t *typeDef, m string, args int, seen map[*typeDef]bool) 
 	if t.base != "" {
 		// The class it extends comes first; one the project does not
 		// define may declare the method: no reference then.
-		bt := ix.typeIn(t, t.base)
+		bt := ix.lexical(t, t.base)
 		if bt == nil {
 			return nil, "", false
 		}
@@ -454,7 +458,7 @@ func (ix *index) member(t *typeDef, m string, args int, seen map[*typeDef]bool) 
 		if s == t.base {
 			continue
 		}
-		st := ix.typeIn(t, s)
+		st := ix.lexical(t, s)
 		if st == nil {
 			continue
 		}

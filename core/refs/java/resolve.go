@@ -52,6 +52,9 @@ const (
 	maxDotted  = 32
 	maxGeneric = 256
 	maxHead    = 512 // tokens of a type's declaration head
+	// maxHierarchy bounds the supertypes a type's member types are
+	// gathered from.
+	maxHierarchy = 256
 	// maxArgs bounds the tokens of a call's arguments counted: past it
 	// the count is unknown (any overload).
 	maxArgs = 4096
@@ -406,7 +409,7 @@ func cut(dotted string) (first, rest string, more bool) {
 // scope.
 func (r *fileRun) resolveType(name string, line int) *typeDef {
 	for t := r.encl[line]; t != nil; t = t.outer {
-		if n := t.nested[name]; n != nil {
+		if n, ok := r.ix.memberTypes(t)[name]; ok {
 			return n
 		}
 		if t.name == name {
@@ -420,8 +423,24 @@ func (r *fileRun) resolveType(name string, line int) *typeDef {
 }
 
 // typeIn resolves a type name as written in the declaration of a member
-// of owner (a method's return type).
+// of owner (a method's return type): the member types of owner and of
+// the types around it, inherited ones too, then the file's scope.
 func (ix *index) typeIn(owner *typeDef, name string) *typeDef {
+	for t := owner; t != nil; t = t.outer {
+		if n, ok := ix.memberTypes(t)[name]; ok {
+			return n
+		}
+		if t.name == name {
+			return t
+		}
+	}
+	return ix.visibleFrom(owner.file, name)
+}
+
+// lexical resolves a type name as written in owner's header (what it
+// extends and implements): as typeIn, but without the member types owner
+// inherits, which are what the header's names lead to.
+func (ix *index) lexical(owner *typeDef, name string) *typeDef {
 	for t := owner; t != nil; t = t.outer {
 		if n := t.nested[name]; n != nil {
 			return n
@@ -431,6 +450,44 @@ func (ix *index) typeIn(owner *typeDef, name string) *typeDef {
 		}
 	}
 	return ix.visibleFrom(owner.file, name)
+}
+
+// memberTypes are t's member types by simple name: its own nested types,
+// then those its supertypes in the project declare, at any depth (nil:
+// two of them offer the name). Made once per type.
+func (ix *index) memberTypes(t *typeDef) map[string]*typeDef {
+	t.memberOnce.Do(func() {
+		m := map[string]*typeDef{}
+		inherited := map[string]*typeDef{}
+		seen := map[*typeDef]bool{t: true}
+		queue := []*typeDef{t}
+		for len(queue) > 0 && len(seen) < maxHierarchy {
+			c := queue[0]
+			queue = queue[1:]
+			for _, s := range ix.supers(c) {
+				st := ix.lexical(c, s)
+				if st == nil || seen[st] {
+					continue
+				}
+				seen[st] = true
+				queue = append(queue, st)
+				for n, nt := range st.nested {
+					if old, dup := inherited[n]; dup && old != nt {
+						nt = nil
+					}
+					inherited[n] = nt
+				}
+			}
+		}
+		for n, nt := range inherited {
+			m[n] = nt
+		}
+		for n, nt := range t.nested {
+			m[n] = nt
+		}
+		t.inheritedTypes = m
+	})
+	return t.inheritedTypes
 }
 
 // variable looks a name up among the variables visible at token i: the
@@ -546,7 +603,7 @@ func (r *fileRun) super(t *typeDef) *typeDef {
 	if t.base == "" {
 		return nil
 	}
-	return r.ix.typeIn(t, t.base)
+	return r.ix.lexical(t, t.base)
 }
 
 // token resolves the name at token i, if it is a use of something the

@@ -5,4 +5,11 @@ public abstract class Base {
     protected String header() {
         return "report";
     }
+
+    /** A heading: a member type its subclasses see by its simple name. */
+    protected static class Heading {
+        String text() {
+            return "=";
+        }
+    }
 }

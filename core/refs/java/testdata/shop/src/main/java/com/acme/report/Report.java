@@ -70,6 +70,11 @@ public class Report extends Base { // @ref src/main/java/com/acme/report/Base.ja
         return b.header(); // @ref src/main/java/com/acme/report/Base.java::Base.header
     }
 
+    public String heading() {
+        Heading h = new Heading(); // @ref src/main/java/com/acme/report/Base.java::Base.Heading src/main/java/com/acme/report/Base.java::Base.Heading
+        return h.text(); // @ref src/main/java/com/acme/report/Base.java::Heading.text
+    }
+
     public long lambdas(java.util.List<Cart> carts) { // @ref src/main/java/com/acme/shop/Cart.java::Cart
         return carts.stream().mapToLong(c -> c.total()).sum(); // @ref src/main/java/com/acme/shop/Cart.java::Cart.total
     }
