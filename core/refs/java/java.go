@@ -6,20 +6,26 @@
 //
 // It reads code as core/refs/python and core/refs/scripts do: comments
 // and string contents blanked first (core.CodeMasker, the regex parser's
-// lexer), then tokens. A type name resolves as Java scopes it: the file's
-// own types, then single-type imports, then the package's types, then
-// on-demand imports (two packages offering one name: neither). A method
-// is a reference only where the code states the receiver's type: a
-// variable, parameter or field declared with a project type (var x = new
-// T() too), this and super, a type's name (static members), new T(...),
-// and what a project method's declared return type says a call gives.
-// Members are found along extends (and, for interfaces, their extended
-// interfaces), and not past a supertype the project does not define.
-// Anything else (lambdas' parameters, generics' type arguments, casts,
-// arrays' elements, a name declared with two types in one method) is
-// unknown and no reference: precision first, so that a same-named method
-// of another type is never reported.
+// lexer), then tokens. A type name resolves as Java scopes it: the member
+// types of the types around it (inherited ones too), the file's types,
+// single-type imports, the package's types, on-demand imports (two
+// offering one name: neither). A method is a reference only where the
+// code states the receiver's type: a variable, parameter or field
+// declared with a project type (by block; var x = new T() too), this,
+// super, Outer.this, a type's name (static members), new T(...), and
+// what a project method's declared return type says a call gives. A
+// method is looked up in the type, then in the class it extends (one the
+// project does not define ends the search: it may declare the method),
+// then in its interfaces; a private method is not inherited, a call is
+// tied to the overloads its argument count fits, and in an anonymous
+// class its own methods and its type's come first. Anything else
+// (lambdas' parameters, generics' type arguments, casts, arrays'
+// elements, a name declared with two types in one block) is unknown and
+// no reference: precision first, so that a same-named method of another
+// type is never reported.
 //
+// Files are resolved on every core; what the index learns lazily (a
+// file's scope, its types' headers, a type's member types) is learnt once.
 // Import statements are not references: the import graph holds them.
 package java
 
@@ -100,9 +106,12 @@ func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map
 }
 
 // Affected is the changed files, the files importing them and the files
-// of their packages, which see a package's types without an import.
+// of their packages, which see a package's types without an import; and
+// through a file that declares a subtype (extends, implements), the
+// files importing it too, since a method it inherits from a changed type
+// is looked up there.
 func (r *Resolver) Affected(p refs.Project, changed []string) []string {
-	out := refs.WithImporters(p, changed, func(string) bool { return false })
+	out := refs.WithImporters(p, changed, func(f string) bool { return subtypes(p, f) })
 	pkgs := map[string]bool{}
 	for _, f := range changed {
 		if ff, ok := p.Facts(f); ok && ff.Language == core.LangJava {
@@ -124,6 +133,21 @@ func (r *Resolver) Affected(p refs.Project, changed []string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// subtypes reports whether file f declares a type that extends or
+// implements another.
+func subtypes(p refs.Project, f string) bool {
+	ff, ok := p.Facts(f)
+	if !ok || ff.Language != core.LangJava {
+		return false
+	}
+	for _, s := range ff.Symbols {
+		if isType(s.Kind) && (strings.Contains(s.Signature, "extends") || strings.Contains(s.Signature, "implements")) {
+			return true
+		}
+	}
+	return false
 }
 
 // typeDef is a type the project defines: its file, its key (the symbol's

@@ -309,3 +309,38 @@ func missedShown() int {
 	}
 	return 40
 }
+
+// A method inherited across packages is found, and a change to the type
+// declaring it reaches, through the subclass's file, the files that call
+// it on the subclass.
+func TestInheritedAcrossPackages(t *testing.T) {
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"a/Base.java": "package a;\n\npublic class Base {\n    public void m() {\n    }\n}\n",
+		"b/Sub.java":  "package b;\n\nimport a.Base;\n\npublic class Sub extends Base {\n}\n",
+		"c/User.java": "package c;\n\nimport b.Sub;\n\nclass User {\n    void f(Sub s) {\n        s.m();\n    }\n}\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := refstest.Parsed(context.Background(), root, regex.New().Parse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := java.New(regex.MaskCode)
+	got, err := r.Refs(context.Background(), p, []string{"c/User.java"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := refs.Ref{Line: 7, Col: 11, Path: "a/Base.java", Name: "Base.m", From: "User.f", Call: true}
+	if !slices.Contains(got["c/User.java"], want) {
+		t.Errorf("c/User.java: no %+v among %+v", want, got["c/User.java"])
+	}
+	if aff := r.Affected(p, []string{"a/Base.java"}); !slices.Contains(aff, "c/User.java") {
+		t.Errorf("Affected(a/Base.java) = %q: the file calling Base.m on a Sub is not in it", aff)
+	}
+}
