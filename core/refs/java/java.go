@@ -13,14 +13,17 @@
 // code states the receiver's type: a variable, parameter or field
 // declared with a project type (by block; var x = new T() too), this,
 // super, Outer.this, a type's name (static members), new T(...), and
-// what a project method's declared return type says a call gives. A
+// what a project method's declared return type says a call gives; and
+// the elements of a JDK container of a project type (List<Item> items:
+// for (var i : items), items.get(0), items.forEach(i -> ...),
+// items.stream().filter(i -> ...).findFirst().get()). A
 // method is looked up in the type, then in the class it extends (one the
 // project does not define ends the search: it may declare the method),
 // then in its interfaces; a private method is not inherited, a call is
 // tied to the overloads its argument count fits, and in an anonymous
 // class its own methods and its type's come first. Anything else
-// (lambdas' parameters, generics' type arguments, casts, arrays'
-// elements, a name declared with two types in one block) is unknown and
+// (other lambdas' parameters, other generics, casts, arrays' elements, a
+// name declared with two types in one block) is unknown and
 // no reference: precision first, so that a same-named method of another
 // type is never reported.
 //

@@ -2,6 +2,8 @@ package java
 
 import (
 	"slices"
+	"sort"
+	"strings"
 
 	"github.com/rubi-dev/rubi/core"
 	"github.com/rubi-dev/rubi/core/refs"
@@ -37,8 +39,11 @@ type fileRun struct {
 	// {: a nil type is one the resolver does not follow (a library's, an
 	// array, a lambda's parameter, two at once), and still hides a field
 	// or a type of that name.
-	vars map[int32]map[string]*typeDef
+	vars map[int32]map[string]variable
 	decl map[int]bool // tokens that name what they declare
+	// lambdaVars are the lambdas' parameters by name, each name's in the
+	// order of their ->.
+	lambdaVars map[string][]lambdaScope
 	// values are the types of the values calls give, by the index of the
 	// call's opening bracket: new T(...), a method whose declaration says
 	// what it returns.
@@ -55,12 +60,40 @@ const (
 	// maxHierarchy bounds the supertypes a type's member types are
 	// gathered from.
 	maxHierarchy = 256
+	// maxLambdas bounds the lambdas of one parameter name a lookup looks
+	// at, back from the use.
+	maxLambdas = 64
 	// maxArgs bounds the tokens of a call's arguments counted: past it
 	// the count is unknown (any overload).
 	maxArgs = 4096
 	// maxSignature bounds the bytes of a signature read (a minified
 	// file's line holds them all).
 	maxSignature = 1024
+)
+
+// variable is what a declaration says of a variable: its type (nil: one
+// the resolver does not follow), and for a container of the JDK (List,
+// Set, Optional, Stream...) of one project type, that type: its
+// elements'.
+type variable struct {
+	t, elem *typeDef
+}
+
+// containers are the JDK's generic types of one type argument whose
+// elements the calls below hand out: a variable declared as one of them
+// of a project type knows its elements' type.
+var containers = words("Collection List ArrayList LinkedList CopyOnWriteArrayList Set HashSet LinkedHashSet TreeSet SortedSet " +
+	"NavigableSet Iterable Iterator ListIterator Queue Deque ArrayDeque PriorityQueue BlockingQueue LinkedBlockingQueue " +
+	"ArrayBlockingQueue Stream Optional")
+
+// keepElements are the calls whose result holds the elements of their
+// receiver (a stream of them, an Optional of one); giveElement those
+// that return one; takeElement those whose one-parameter lambda is given
+// one.
+var (
+	keepElements = words("stream parallelStream filter sorted distinct limit skip sequential parallel unordered takeWhile dropWhile findFirst findAny iterator listIterator")
+	giveElement  = words("get orElse orElseThrow orElseGet next previous poll pop element getFirst getLast first last pollFirst pollLast take")
+	takeElement  = words("forEach forEachOrdered forEachRemaining removeIf ifPresent ifPresentOrElse filter anyMatch allMatch noneMatch map mapToInt mapToLong mapToDouble mapToObj flatMap takeWhile dropWhile")
 )
 
 // modifiers may stand before a method's name in its declaration.
@@ -73,7 +106,7 @@ var primitives = map[string]bool{"boolean": true, "byte": true, "char": true, "s
 
 func (ix *index) resolveFile(path string, x *lexed) []refs.Ref {
 	fi := ix.files[path]
-	r := &fileRun{ix: ix, fi: fi, sc: ix.scope(fi), x: x, vars: map[int32]map[string]*typeDef{}, body: map[int32]bool{}, anon: map[int32]int{}, anonMethods: map[int32]map[string]bool{}, decl: map[int]bool{}, values: map[int]*typeDef{}}
+	r := &fileRun{ix: ix, fi: fi, sc: ix.scope(fi), x: x, vars: map[int32]map[string]variable{}, body: map[int32]bool{}, anon: map[int32]int{}, anonMethods: map[int32]map[string]bool{}, decl: map[int]bool{}, lambdaVars: map[string][]lambdaScope{}, values: map[int]*typeDef{}}
 	r.lines()
 	r.statements()
 	r.brackets()
@@ -287,7 +320,7 @@ func (r *fileRun) declarations() {
 			continue
 		}
 		line := x.line(j)
-		var t *typeDef
+		var t, elem *typeDef
 		switch {
 		case array || x.is(j+1, "["):
 		case dotted == "var":
@@ -296,10 +329,16 @@ func (r *fileRun) declarations() {
 					t = r.resolveDotted(d, line)
 				}
 			}
+			if x.is(j+1, ":") && x.isName(j+2) && x.is(j+3, ")") { // for (var v : items)
+				t = r.elements(j+2, 0)
+			}
 		case !primitives[dotted]:
 			t = r.resolveDotted(dotted, line)
+			if t == nil {
+				elem = r.containerOf(i, dotted, line)
+			}
 		}
-		r.declare(j, x.text(j), t)
+		r.declare(j, x.text(j), t, elem)
 		r.decl[j] = true
 	}
 	r.lambdas()
@@ -318,7 +357,7 @@ func (r *fileRun) declarations() {
 // the block it is visible in: the innermost around it, or for a
 // parameter (of a method, a catch, a for's header, a lambda) the block
 // its parentheses open.
-func (r *fileRun) declare(j int, name string, t *typeDef) {
+func (r *fileRun) declare(j int, name string, t, elem *typeDef) {
 	x := r.x
 	b := r.block[j]
 	depth := 0
@@ -344,13 +383,14 @@ func (r *fileRun) declare(j int, name string, t *typeDef) {
 	}
 	m := r.vars[b]
 	if m == nil {
-		m = map[string]*typeDef{}
+		m = map[string]variable{}
 		r.vars[b] = m
 	}
-	if old, seen := m[name]; seen && old != t {
-		t = nil
+	v := variable{t, elem}
+	if old, seen := m[name]; seen && old != v {
+		v = variable{} // two declarations that disagree
 	}
-	m[name] = t
+	m[name] = v
 }
 
 // lambdas declares lambdas' parameters (x -> ..., (a, b) -> ...) as
@@ -364,16 +404,116 @@ func (r *fileRun) lambdas() {
 		}
 		switch {
 		case x.isName(i - 1):
-			r.declare(i-1, x.text(i-1), nil)
+			r.lambdaParam(i-1, i, r.lambdaElement(i-1))
 		case x.is(i-1, ")"):
 			o := int(r.opens[i-1])
+			if o >= 0 && o+2 == i-1 && x.isName(o+1) { // (x) ->
+				r.lambdaParam(o+1, i, r.lambdaElement(o))
+				continue
+			}
 			for k := o + 1; o >= 0 && k < i-1; k++ {
 				if x.isName(k) && (x.is(k+1, ",") || x.is(k+1, ")")) {
-					r.declare(k, x.text(k), nil)
+					r.lambdaParam(k, i, nil)
 				}
 			}
 		}
 	}
+}
+
+// lambdaScope is a lambda's parameter, visible from its -> to the end of
+// the lambda: the ) of the call it is an argument of, else the ; or the
+// , that ends its statement or argument.
+type lambdaScope struct {
+	from, to int
+	t        *typeDef
+}
+
+// lambdaParam records the parameter at token k of the lambda whose -> is
+// token arrow, of type t (nil unknown: it still hides fields and
+// variables of its name).
+func (r *fileRun) lambdaParam(k, arrow int, t *typeDef) {
+	x := r.x
+	r.decl[k] = true
+	end, depth := len(x.toks)-1, 0
+	for j, n := arrow+1, 0; j < len(x.toks) && n < maxArgs; j, n = j+1, n+1 {
+		switch {
+		case x.is(j, "(") || x.is(j, "{") || x.is(j, "["):
+			depth++
+		case x.is(j, ")") || x.is(j, "}") || x.is(j, "]"):
+			if depth--; depth < 0 {
+				end = j
+			}
+		case depth == 0 && (x.is(j, ";") || x.is(j, ",")):
+			end = j
+		}
+		if end != len(x.toks)-1 {
+			break
+		}
+	}
+	name := x.text(k)
+	r.lambdaVars[name] = append(r.lambdaVars[name], lambdaScope{from: arrow, to: end, t: t})
+}
+
+// lambdaElement is the type of a one-parameter lambda's parameter, the
+// lambda starting at token s, when it is the argument of a call that
+// hands it an element of a container of a project type
+// (items.forEach(i -> ...), items.stream().filter(i -> ...)).
+func (r *fileRun) lambdaElement(s int) *typeDef {
+	x := r.x
+	o := s - 1
+	if !x.is(o, "(") || !x.isName(o-1) || !x.is(o-2, ".") || !takeElement[x.text(o-1)] {
+		return nil
+	}
+	return r.elements(o-3, 0)
+}
+
+// containerOf is the element type of a declared type at token i (dotted,
+// at line) that is a container of the JDK of one project type:
+// List<Item>, Optional<? extends Item>.
+func (r *fileRun) containerOf(i int, dotted string, line int) *typeDef {
+	x := r.x
+	last := dotted[strings.LastIndexByte(dotted, '.')+1:]
+	if !containers[last] {
+		return nil
+	}
+	j := i + 2*strings.Count(dotted, ".") + 1
+	if !x.is(j, "<") {
+		return nil
+	}
+	j++
+	if x.is(j, "?") && x.is(j+1, "extends") {
+		j += 2
+	}
+	k, arg, array, ok := r.typeExpr(j)
+	if !ok || array || !x.is(k, ">") {
+		return nil
+	}
+	return r.resolveDotted(arg, line)
+}
+
+// elements is the type of the elements of the expression ending at token
+// j, when it is a variable declared as a container of a project type, or
+// a call that keeps its receiver's elements (stream, filter,
+// findFirst...).
+func (r *fileRun) elements(j, depth int) *typeDef {
+	x := r.x
+	if depth > maxDotted {
+		return nil
+	}
+	switch {
+	case x.isName(j) && !x.is(j-1, ".") && !keywords[x.text(j)]:
+		return r.variableOf(x.text(j), j).elem
+	case x.isName(j) && x.is(j-1, ".") && x.is(j-2, "this") && !x.is(j-3, "."):
+		if b := r.typeBlock(j); b >= 0 {
+			return r.vars[b][x.text(j)].elem
+		}
+	case x.is(j, ")"):
+		o := int(r.opens[j])
+		if c := x.text(o - 1); o >= 2 && x.isName(o-1) && x.is(o-2, ".") && (keepElements[c] || c == "peek" && j != o+1) {
+			return r.elements(o-3, depth+1)
+		}
+	}
+	return nil
 }
 
 // resolveDotted resolves a type as written at line: its first name in
@@ -495,12 +635,33 @@ func (ix *index) memberTypes(t *typeDef) map[string]*typeDef {
 // a declaration hides any type of the name, whether or not its type is
 // known.
 func (r *fileRun) variable(name string, i int) (t *typeDef, found bool) {
-	for b, n := r.block[i], 0; b >= 0 && n < maxHead; b, n = r.outer[b], n+1 {
-		if t, ok := r.vars[b][name]; ok {
-			return t, true
+	v, found := r.lookup(name, i)
+	return v.t, found
+}
+
+// variableOf is what the declaration of the variable visible at token i
+// says, the zero variable when none is.
+func (r *fileRun) variableOf(name string, i int) variable {
+	v, _ := r.lookup(name, i)
+	return v
+}
+
+func (r *fileRun) lookup(name string, i int) (variable, bool) {
+	// A lambda's parameters first, the innermost lambda's (the latest to
+	// start before i) winning; a few of them looked at, back from i.
+	ls := r.lambdaVars[name]
+	k := sort.Search(len(ls), func(k int) bool { return ls[k].from >= i }) - 1
+	for n := 0; k >= 0 && n < maxLambdas; k, n = k-1, n+1 {
+		if i <= ls[k].to {
+			return variable{t: ls[k].t}, true
 		}
 	}
-	return nil, false
+	for b, n := r.block[i], 0; b >= 0 && n < maxHead; b, n = r.outer[b], n+1 {
+		if v, ok := r.vars[b][name]; ok {
+			return v, true
+		}
+	}
+	return variable{}, false
 }
 
 // typeBlock is the { of the innermost type body around token i, -1
@@ -518,7 +679,7 @@ func (r *fileRun) typeBlock(i int) int32 {
 // around token i (this.name).
 func (r *fileRun) field(name string, i int) *typeDef {
 	if b := r.typeBlock(i); b >= 0 {
-		return r.vars[b][name]
+		return r.vars[b][name].t
 	}
 	return nil
 }
@@ -529,8 +690,19 @@ func (r *fileRun) receiver(k int) *typeDef {
 	x := r.x
 	j := k - 1
 	if x.is(j, ")") {
-		if o := r.opens[j]; o >= 0 {
-			return r.values[int(o)]
+		o := int(r.opens[j])
+		if o < 0 {
+			return nil
+		}
+		if v := r.values[o]; v != nil {
+			return v
+		}
+		// items.get(0), queue.peek(), stream.findFirst().get(): an
+		// element of a container of a project type.
+		if o >= 2 && x.isName(o-1) && x.is(o-2, ".") {
+			if c := x.text(o - 1); giveElement[c] || c == "peek" && j == o+1 {
+				return r.elements(o-3, 0)
+			}
 		}
 		return nil
 	}
