@@ -138,6 +138,21 @@ func (r *Resolver) Affected(p refs.Project, changed []string) []string {
 	return out
 }
 
+// isPrivate reports whether a declaration's line says private before
+// the name it declares.
+func isPrivate(sig, name string) bool {
+	x := lex([]byte(sig[:min(len(sig), maxSignature)]))
+	for i := range x.toks {
+		if x.is(i, name) {
+			return false
+		}
+		if x.is(i, "private") {
+			return true
+		}
+	}
+	return false
+}
+
 // subtypes reports whether file f declares a type that extends or
 // implements another.
 func subtypes(p refs.Project, f string) bool {
@@ -165,6 +180,9 @@ type typeDef struct {
 	// base is the class a class extends ("" for the others, or none
 	// written); kind its symbol's kind.
 	base, kind string
+	// private: a nested type its enclosing type's subtypes do not
+	// inherit.
+	private bool
 	// members are its methods by name, each declaration of the name
 	// (overloads) with what it takes and returns.
 	members map[string][]overload
@@ -230,7 +248,7 @@ func newIndex(p refs.Project, mask core.CodeMasker) *index {
 				continue
 			}
 			sup, base := supertypes(s.Signature, s.Kind)
-			t := &typeDef{path: f, key: key(s), name: s.Name, kind: s.Kind, supers: sup, base: base, members: map[string][]overload{}, nested: map[string]*typeDef{}, file: fi}
+			t := &typeDef{path: f, key: key(s), name: s.Name, kind: s.Kind, supers: sup, base: base, private: isPrivate(s.Signature, s.Name), members: map[string][]overload{}, nested: map[string]*typeDef{}, file: fi}
 			fi.types = append(fi.types, t)
 			if _, dup := fi.byName[s.Name]; dup {
 				fi.byName[s.Name] = nil

@@ -612,6 +612,9 @@ func (ix *index) memberTypes(t *typeDef) map[string]*typeDef {
 				seen[st] = true
 				queue = append(queue, st)
 				for n, nt := range st.nested {
+					if nt.private {
+						continue // not inherited
+					}
 					if old, dup := inherited[n]; dup && old != nt {
 						nt = nil
 					}

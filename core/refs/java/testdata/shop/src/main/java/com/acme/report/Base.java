@@ -6,6 +6,13 @@ public abstract class Base {
         return "report";
     }
 
+    /** Base's own secret: private, so not a member type of its subclasses. */
+    private static class Secret {
+        String tell() {
+            return "base";
+        }
+    }
+
     /** A heading: a member type its subclasses see by its simple name. */
     protected static class Heading {
         String text() {

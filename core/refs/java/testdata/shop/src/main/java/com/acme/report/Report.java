@@ -75,6 +75,11 @@ public class Report extends Base { // @ref src/main/java/com/acme/report/Base.ja
         return h.text(); // @ref src/main/java/com/acme/report/Base.java::Heading.text
     }
 
+    public String secret() {
+        Secret s = new Secret(); // @ref src/main/java/com/acme/report/Secret.java::Secret src/main/java/com/acme/report/Secret.java::Secret
+        return s.tell(); // @ref src/main/java/com/acme/report/Secret.java::Secret.tell
+    }
+
     public long lambdas(java.util.List<Cart> carts) { // @ref src/main/java/com/acme/shop/Cart.java::Cart
         return carts.stream().mapToLong(c -> c.total()).sum(); // @ref src/main/java/com/acme/shop/Cart.java::Cart.total
     }
