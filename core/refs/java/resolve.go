@@ -10,8 +10,8 @@ import (
 )
 
 // fileRun resolves one file: its tokens, where each line sits (the
-// innermost symbol, type and method, from the parser's facts), and the
-// variables its code declares.
+// innermost symbol and type, from the parser's facts), its blocks, and
+// the variables its code declares.
 type fileRun struct {
 	ix *index
 	fi *fileInfo
@@ -37,12 +37,13 @@ type fileRun struct {
 	anonMethods map[int32]map[string]bool
 	// vars are the variables each block declares, by the index of its
 	// {: a nil type is one the resolver does not follow (a library's, an
-	// array, a lambda's parameter, two at once), and still hides a field
-	// or a type of that name.
+	// array, two at once), and still hides a field or a type of that
+	// name.
 	vars map[int32]map[string]variable
 	decl map[int]bool // tokens that name what they declare
 	// lambdaVars are the lambdas' parameters by name, each name's in the
-	// order of their ->.
+	// order of their ->; they hide variables and fields of their names
+	// within the lambda.
 	lambdaVars map[string][]lambdaScope
 	// values are the types of the values calls give, by the index of the
 	// call's opening bracket: new T(...), a method whose declaration says
@@ -393,9 +394,9 @@ func (r *fileRun) declare(j int, name string, t, elem *typeDef) {
 	m[name] = v
 }
 
-// lambdas declares lambdas' parameters (x -> ..., (a, b) -> ...) as
-// variables of no known type in the block around the lambda, where they
-// hide fields of their names.
+// lambdas records lambdas' parameters (x -> ..., (a, b) -> ...), each
+// of no known type unless the lambda is handed the elements of a
+// container of a project type (lambdaElement).
 func (r *fileRun) lambdas() {
 	x := r.x
 	for i := range x.toks {
