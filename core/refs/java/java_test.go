@@ -219,6 +219,7 @@ func TestAffected(t *testing.T) {
 	got := java.New(regex.MaskCode).Affected(p, []string{"src/main/java/com/acme/shop/Item.java"})
 	want := []string{
 		"src/main/java/com/acme/report/Edges.java",  // import com.acme.shop.Item
+		"src/main/java/com/acme/report/Ledger.java", // import com.acme.shop.Item
 		"src/main/java/com/acme/report/Report.java", // import com.acme.shop.*
 		"src/main/java/com/acme/report/Totals.java", // import com.acme.shop.Item
 		"src/main/java/com/acme/shop/Cart.java",

@@ -6,6 +6,11 @@ public abstract class Base {
         return "report";
     }
 
+    /** Not inherited: a subclass's tag() is another's. */
+    private String tag() {
+        return "base";
+    }
+
     /** Base's own secret: private, so not a member type of its subclasses. */
     private static class Secret {
         String tell() {

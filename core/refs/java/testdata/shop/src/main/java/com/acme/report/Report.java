@@ -75,6 +75,17 @@ public class Report extends Base { // @ref src/main/java/com/acme/report/Base.ja
         return h.text(); // @ref src/main/java/com/acme/report/Base.java::Heading.text
     }
 
+    String tag() {
+        return "report";
+    }
+
+    /** Extends Base, whose tag is private: tag() here is Report's. */
+    class Tagged extends Base { // @ref src/main/java/com/acme/report/Base.java::Base
+        String label() {
+            return tag(); // @ref src/main/java/com/acme/report/Report.java::Report.tag
+        }
+    }
+
     public String secret() {
         Secret s = new Secret(); // @ref src/main/java/com/acme/report/Secret.java::Secret src/main/java/com/acme/report/Secret.java::Secret
         return s.tell(); // @ref src/main/java/com/acme/report/Secret.java::Secret.tell
