@@ -131,9 +131,9 @@ func (p *Project) resolveC(from, spec, kind string) ([]string, bool) {
 	}
 	switch {
 	case len(inc) > 0:
-		return nearest(from, inc), true
+		return Nearest(from, inc), true
 	case len(hdr) > 0:
-		return nearest(from, hdr), true
+		return Nearest(from, hdr), true
 	case std:
 		return nil, false
 	}
@@ -143,7 +143,7 @@ func (p *Project) resolveC(from, spec, kind string) ([]string, bool) {
 		}
 		return nil, false
 	}
-	if n := nearest(from, rest); len(n) == 1 {
+	if n := Nearest(from, rest); len(n) == 1 {
 		return n, true
 	}
 	return nil, true

@@ -121,7 +121,7 @@ func (p *Project) resolveJVM(fx *factIndex, from, spec string) ([]string, bool) 
 			break
 		}
 		if files := fx.jvmDecls[q]; len(files) > 0 && (k >= 2 || len(parts) == 1) {
-			return nearest(from, preferMain(from, files)), true
+			return Nearest(from, preferMain(from, files)), true
 		}
 	}
 	// Files of unknown package, by path suffix.
@@ -154,7 +154,7 @@ func (p *Project) resolveJVM(fx *factIndex, from, spec string) ([]string, bool) 
 			}
 		}
 		if len(out) > 0 {
-			return nearest(from, preferMain(from, out)), true
+			return Nearest(from, preferMain(from, out)), true
 		}
 	}
 	return nil, internal

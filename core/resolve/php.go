@@ -140,7 +140,7 @@ func (p *Project) resolvePHPClass(fx *factIndex, from, spec string) ([]string, b
 	first, _, _ := strings.Cut(name, `\`)
 	internal := p.phpTop[first] || fx.phpTop[first]
 	if files := fx.phpDecls[name]; len(files) > 0 {
-		return nearest(from, files), true
+		return Nearest(from, files), true
 	}
 	rel := strings.ReplaceAll(name, `\`, "/")
 	var rules []psr4Rule
@@ -191,7 +191,7 @@ func (p *Project) resolvePHPClass(fx *factIndex, from, spec string) ([]string, b
 			}
 		}
 		if len(out) > 0 {
-			return nearest(from, out), true
+			return Nearest(from, out), true
 		}
 	}
 	return nil, internal

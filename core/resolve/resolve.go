@@ -562,10 +562,11 @@ func relTo(p, dir string) string {
 	return p[len(dir)+1:]
 }
 
-// nearest returns the candidates sharing the most leading directories
+// Nearest returns the candidates sharing the most leading directories
 // with from: the files of the importer's own part of a monorepo first.
-// Equally near candidates are all kept, sorted.
-func nearest(from string, cands []string) []string {
+// Equally near candidates are all kept, sorted. The resolvers of
+// references choose among same-named definitions the same way.
+func Nearest(from string, cands []string) []string {
 	best, out := -1, []string(nil)
 	for _, c := range cands {
 		switch s := commonDirs(from, c); {

@@ -91,7 +91,7 @@ func (r *Resolver) Refs(ctx context.Context, p refs.Project, want []string) (map
 				fi := files[k]
 				if x := ix.lex(fi); x != nil {
 					fi.headsOnce.Do(func() { ix.readHeads(fi, x) })
-					found[k], resolved[k] = ix.resolveFile(fi.path, x), true
+					found[k], resolved[k] = ix.resolveFile(fi, x), true
 				}
 			}
 		})
@@ -144,9 +144,17 @@ func isPrivate(sig, name string) bool {
 	x := lex([]byte(sig[:min(len(sig), maxSignature)]))
 	for i := range x.toks {
 		if x.is(i, name) {
-			return false
+			return privateBefore(x, i)
 		}
-		if x.is(i, "private") {
+	}
+	return false
+}
+
+// privateBefore reports whether one of the tokens before token i is the
+// modifier private.
+func privateBefore(x *lexed, i int) bool {
+	for k := range i {
+		if x.is(k, "private") {
 			return true
 		}
 	}
@@ -426,11 +434,7 @@ func signature(sig, name string) overload {
 			}
 			j--
 		}
-		for k := range i {
-			if x.is(k, "private") {
-				o.private = true
-			}
-		}
+		o.private = privateBefore(x, i)
 		if x.isName(j) && !keywords[x.text(j)] && !x.is(j-1, ".") {
 			o.ret = x.text(j) // a qualified type (Outer.Inner) is not followed
 		}

@@ -105,8 +105,7 @@ var modifiers = map[string]bool{"public": true, "private": true, "protected": tr
 // primitives are the keywords a variable's type may be (var too).
 var primitives = map[string]bool{"boolean": true, "byte": true, "char": true, "short": true, "int": true, "long": true, "float": true, "double": true, "var": true}
 
-func (ix *index) resolveFile(path string, x *lexed) []refs.Ref {
-	fi := ix.files[path]
+func (ix *index) resolveFile(fi *fileInfo, x *lexed) []refs.Ref {
 	r := &fileRun{ix: ix, fi: fi, sc: ix.scope(fi), x: x, vars: map[int32]map[string]variable{}, body: map[int32]bool{}, anon: map[int32]int{}, anonMethods: map[int32]map[string]bool{}, decl: map[int]bool{}, lambdaVars: map[string][]lambdaScope{}, values: map[int]*typeDef{}}
 	r.lines()
 	r.statements()

@@ -2,6 +2,8 @@ package java
 
 import (
 	"strings"
+
+	"github.com/rubi-dev/rubi/core/resolve"
 )
 
 // scope is what a file sees beyond its own types: the type names of its
@@ -116,34 +118,23 @@ func (ix *index) qualified(fi *fileInfo, dotted string, imported map[string]bool
 	return nil, nil
 }
 
-// nearest is the one type of ts, or the one whose file shares the most
-// leading folders with from; nil when two tie.
+// nearest is the one type of ts, or the one whose file is nearest to
+// from as an import's target is chosen (resolve.Nearest); nil when
+// several files are as near.
 func nearest(from string, ts []*typeDef) *typeDef {
-	var best *typeDef
-	bestN, tie := -1, false
+	byPath := map[string]*typeDef{}
+	var paths []string
 	for _, t := range ts {
-		n := sharedDirs(from, t.path)
-		switch {
-		case n > bestN:
-			best, bestN, tie = t, n, false
-		case n == bestN && t != best:
-			tie = true
+		if old, ok := byPath[t.path]; ok && old != t {
+			return nil // two types of one name in one file: not Java
 		}
-	}
-	if tie {
-		return nil
-	}
-	return best
-}
-
-func sharedDirs(a, b string) int {
-	n := 0
-	for {
-		i, j := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
-		if i < 0 || j < 0 || a[:i] != b[:j] {
-			return n
+		if _, ok := byPath[t.path]; !ok {
+			paths = append(paths, t.path)
 		}
-		n++
-		a, b = a[i+1:], b[j+1:]
+		byPath[t.path] = t
 	}
+	if near := resolve.Nearest(from, paths); len(near) == 1 {
+		return byPath[near[0]]
+	}
+	return nil
 }
