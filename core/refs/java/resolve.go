@@ -667,6 +667,15 @@ func (r *fileRun) lookup(name string, i int) (variable, bool) {
 	return variable{}, false
 }
 
+// anonType is the project type the anonymous class whose body opens at
+// b extends or implements (new T(...) {), nil for a library's.
+func (r *fileRun) anonType(b int32) *typeDef {
+	if _, d, _, ok := r.typeExpr(r.anon[b]); ok {
+		return r.resolveDotted(d, r.x.line(r.anon[b]))
+	}
+	return nil
+}
+
 // typeBlock is the { of the innermost type body around token i, -1
 // none.
 func (r *fileRun) typeBlock(i int) int32 {
@@ -720,6 +729,9 @@ func (r *fileRun) receiver(k int) *typeDef {
 				return r.resolveType(x.text(j-2), line)
 			}
 			return nil
+		}
+		if b := r.typeBlock(j); b >= 0 && r.anon[b] > 0 {
+			return r.anonType(b) // this in an anonymous class
 		}
 		return r.encl[line]
 	case "super":
@@ -799,6 +811,9 @@ func (r *fileRun) token(i int) {
 			return
 		}
 		if call || x.is(i-1, "::") {
+			if b := r.typeBlock(i); x.is(i-2, "this") && !x.is(i-3, ".") && b >= 0 && r.anonMethods[b][name] {
+				return // this.m() of an anonymous class's own m
+			}
 			r.method(i, recv, name)
 			return
 		}
@@ -817,10 +832,8 @@ func (r *fileRun) token(i int) {
 			if r.anonMethods[b][name] {
 				return
 			}
-			if _, d, _, ok := r.typeExpr(r.anon[b]); ok {
-				if t := r.resolveDotted(d, x.line(r.anon[b])); t != nil && r.method(i, t, name) {
-					return
-				}
+			if t := r.anonType(b); t != nil && r.method(i, t, name) {
+				return
 			}
 		}
 		for t := r.encl[line]; t != nil; t = t.outer {

@@ -64,7 +64,7 @@ public class Report extends Base { // @ref src/main/java/com/acme/report/Base.ja
             }
 
             String twice() {
-                return header() + header();
+                return header() + this.header();
             }
         };
         return b.header(); // @ref src/main/java/com/acme/report/Base.java::Base.header
